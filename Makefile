@@ -1,0 +1,64 @@
+# storbench — plain Makefile.
+#   make          build ./storbench
+#   make check    unit tests (cmocka) + CLI tests
+#   make run      the main job: quick suite on the default target, then the comparison
+#   make asan     build with ASan+UBSan into build-asan/ and run the tests there
+#   make install  binary and man page under $(PREFIX)
+
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CC      ?= cc
+VERSION := 0.1.0
+PKGS    := jansson liburing libaio sqlite3 libpq
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -Isrc \
+           -DSTORBENCH_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -luring -laio -lsqlite3 -lpq) -lrt -lm -pthread
+
+SRCS     := $(sort $(wildcard src/*/*.c))
+LIB_OBJS := $(SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/main.o
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+all: storbench
+
+storbench: $(BUILD)/storbench
+	cp $< $@
+
+$(BUILD)/storbench: $(MAIN_OBJ) $(BUILD)/libstorbench.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libstorbench.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstorbench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libstorbench.a $(LDLIBS) -lcmocka
+
+check: $(BUILD)/storbench $(UNIT_BINS)
+	BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BINS)
+
+run: storbench
+	./storbench run quick --target "$${STORBENCH_TARGET:-$${TMPDIR:-/var/tmp}}" \
+	    --result quick-demo --identifier "$$(hostname)" --replace
+	./storbench show quick-demo
+
+asan:
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	    LDFLAGS="-fsanitize=address,undefined" check
+
+install: storbench
+	install -D -m 755 storbench $(DESTDIR)$(PREFIX)/bin/storbench
+	install -D -m 644 docs/storbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/storbench.1
+
+clean:
+	rm -rf build build-asan storbench
+
+.PHONY: all check run asan install clean storbench
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)

@@ -1,0 +1,49 @@
+/*
+ * main — the subcommand table and dispatch; nothing else. Each command's
+ * implementation is in src/cli/<command>.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/log.h"
+
+static const sb_command commands[] = {
+    {"run", "run tests or suites on a target and add the figures to a result file", sb_cmd_run},
+    {"list", "list tests, their options and defaults, and suites", sb_cmd_list},
+    {"show", "render a result file (seed text format, json ...)", sb_cmd_show},
+    {"merge", "join result files of different identifiers into one", sb_cmd_merge},
+    {"import", "read a result page in the seed text format into a result file", sb_cmd_import},
+    {"sysinfo", "describe this machine and the storage behind a target", sb_cmd_sysinfo},
+    {"dd", "the dd direct write / direct read / read cache test, printed like dd", sb_cmd_dd},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: storbench COMMAND [OPTIONS]\n       storbench --help | --version\n\ncommands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'storbench COMMAND --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return SB_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return SB_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("storbench %s\n", STORBENCH_VERSION);
+        return SB_EXIT_OK;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].main(argc - 1, argv + 1);
+    sb_error("unknown command '%s' (try 'storbench --help')", argv[1]);
+    return SB_EXIT_USAGE;
+}

@@ -1,0 +1,21 @@
+/*
+ * text — the seed pages' text format (SPEC.md "The result page format"):
+ * title, description, each system's description, then per result the title
+ * and version, option line, "Unit > Higher Is Better", and dotted
+ * identifiers with aligned values and '=' bars scaled to the width.
+ */
+#ifndef SB_REPORT_TEXT_H
+#define SB_REPORT_TEXT_H
+
+#include <stdio.h>
+
+#include "results/result.h"
+
+/* width: total line width (the longest bar ends at width - 1). */
+int sb_report_text(FILE *out, const sb_resultfile *rf, int width);
+/* One result's table only (used by `run` to print figures as they complete). */
+int sb_report_text_result(FILE *out, const sb_result *r, int width);
+/* Formats a value as the page shows it: "%.2f", or "%.0f" when decimals == 0. */
+void sb_report_format_value(char *buf, size_t len, double value, int decimals);
+
+#endif

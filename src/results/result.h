@@ -1,0 +1,130 @@
+/*
+ * result — the in-memory model of a result file: one comparison holding
+ * several systems ("identifiers") and, per test configuration, each
+ * identifier's figure. resultfile.c reads and writes it as JSON
+ * (docs/result-format.md); import_pts.c builds it from a seed-format page;
+ * the report/ renderers only read it.
+ *
+ * Ownership: every string and array inside is heap-allocated and owned by
+ * the containing object; sb_resultfile_free() releases everything. Setters
+ * copy their arguments.
+ */
+#ifndef SB_RESULT_H
+#define SB_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "workloads/workload.h"
+
+#define SB_RESULT_SCHEMA_VERSION 1
+
+typedef struct sb_kv {
+    char *key;
+    char *value;
+} sb_kv;
+
+/* An ordered list of key/value strings ("Processor" -> "Intel Core i7 ..."). */
+typedef struct sb_kvlist {
+    sb_kv *items;
+    size_t n;
+} sb_kvlist;
+
+typedef struct sb_system {
+    char *identifier;
+    sb_kvlist hardware;  /* Processor, Motherboard, Chipset, Memory, Disk, ... (page order) */
+    sb_kvlist software;  /* OS, Kernel, Compiler, File-System, ... */
+    sb_kvlist storage;   /* Target, Block Device, Scheduler, Rotational, Mount Options, layout ... */
+    char *timestamp;     /* ISO 8601 UTC, "" when unknown (imported pages) */
+    char *tool_version;  /* storbench version, or "imported" */
+} sb_system;
+
+typedef struct sb_secondary {
+    char *name;   /* "iops", "lat_p99" ... */
+    char *unit;   /* "IOPS", "us" ... */
+    double value; /* mean over the runs */
+} sb_secondary;
+
+/* One identifier's figure for one result. */
+typedef struct sb_entry {
+    char *identifier;
+    double mean;
+    double sd;           /* sample standard deviation of the runs (0 if unknown) */
+    double se;           /* standard error */
+    size_t n_values;     /* raw run values; 0 for imported figures */
+    double *values;
+    int decimals;        /* digits after the point on the page: 2, or 0 when every run was an integer */
+    size_t n_secondary;
+    sb_secondary *secondary;
+    bool untrusted;      /* some run was shorter than the 3 s a wall-clock figure needs */
+} sb_entry;
+
+typedef struct sb_result {
+    char *test;          /* workload name ("fio"); "" for an imported result with no known test */
+    char *title;         /* "Flexible IO Tester" */
+    char *version;       /* "2.1.13" */
+    char *description;   /* the option line */
+    char *unit;          /* "MB/s" */
+    sb_direction direction;
+    sb_kvlist options;   /* resolved option values, key -> value */
+    size_t n_entries;
+    sb_entry *entries;
+} sb_result;
+
+typedef struct sb_resultfile {
+    char *title;
+    char *description;
+    size_t n_systems;
+    sb_system *systems;
+    size_t n_results;
+    sb_result *results;
+} sb_resultfile;
+
+/* ---- model (result.c) ---- */
+void sb_kvlist_add(sb_kvlist *l, const char *key, const char *value);
+const char *sb_kvlist_get(const sb_kvlist *l, const char *key);
+void sb_kvlist_free(sb_kvlist *l);
+
+void sb_resultfile_init(sb_resultfile *rf);
+void sb_resultfile_free(sb_resultfile *rf);
+void sb_resultfile_set_title(sb_resultfile *rf, const char *title, const char *description);
+
+sb_system *sb_resultfile_find_system(const sb_resultfile *rf, const char *identifier);
+/* Appends an empty system with this identifier (the caller checked it is new). */
+sb_system *sb_resultfile_add_system(sb_resultfile *rf, const char *identifier);
+/* Removes the system and all of its entries. */
+void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier);
+
+/* Finds the result with the same title, description and unit, or appends a new one. */
+sb_result *sb_resultfile_get_result(sb_resultfile *rf, const char *test, const char *title,
+                                    const char *version, const char *description,
+                                    const char *unit, sb_direction direction);
+sb_entry *sb_result_find_entry(const sb_result *r, const char *identifier);
+/* Appends an entry (the caller checked it is new). */
+sb_entry *sb_result_add_entry(sb_result *r, const char *identifier);
+/* Fills mean/sd/se/decimals from raw run values (copied). */
+void sb_entry_set_values(sb_entry *e, const double *values, size_t n);
+void sb_entry_add_secondary(sb_entry *e, const char *name, const char *unit, double value);
+
+/* Copies every system of src and its entries into dst. An identifier already in dst is an
+ * error (-EEXIST, message in err) unless replace, in which case dst's is dropped first. */
+int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool replace,
+                        char *err, size_t errlen);
+
+/* ---- files (resultfile.c) ---- */
+
+/* The directory results live in: $XDG_DATA_HOME/storbench/results or
+ * ~/.local/share/storbench/results, unless override is non-NULL. */
+int sb_results_dir(const char *override, char *out, size_t len);
+/* NAME -> path: a NAME with a '/' (or ending in .json that exists) is a path; otherwise
+ * <results dir>/NAME.json. */
+int sb_result_path(const char *name, const char *results_dir_override, char *out, size_t len);
+/* 0; -ENOENT missing; -EINVAL not JSON or not a result file; -EPROTO unknown schema version.
+ * One line in err. */
+int sb_resultfile_load(const char *path, sb_resultfile *rf, char *err, size_t errlen);
+/* Atomic: temp file in the same directory, fsync, rename, fsync the directory. */
+int sb_resultfile_save(const char *path, const sb_resultfile *rf, char *err, size_t errlen);
+/* JSON text of the whole file (caller frees), for `show --format json`. */
+char *sb_resultfile_to_json(const sb_resultfile *rf);
+
+#endif

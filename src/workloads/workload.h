@@ -1,0 +1,155 @@
+/*
+ * workload — the interface every test implements, and the context the runner
+ * hands it. This is storbench's main extension point: adding a test is adding
+ * one file that defines a `const sb_workload` and one row in registry.c.
+ *
+ * A workload declares
+ *   - its options (key, title, default, --quick value, allowed choices): the
+ *     runner resolves and validates them into an sb_config before any run;
+ *   - its measures: the figures one run produces (dd produces three: direct
+ *     write, direct read, read cache; most tests produce one), each with a
+ *     unit and a direction;
+ *   - run(): one measured run inside ctx->dir, a fresh private directory the
+ *     runner creates before and removes after. It fills one sb_sample per
+ *     measure, polls sb_ctx_interrupted() between operations and reports the
+ *     fraction done with sb_ctx_progress(). On failure it returns a negative
+ *     errno and leaves one line in ctx->err (sb_ctx_fail() does both).
+ *
+ * A workload never prints a report and never exits; files it makes outside
+ * ctx->dir, processes it starts, it must remove/stop before returning.
+ */
+#ifndef SB_WORKLOAD_H
+#define SB_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/histogram.h"
+#include "core/progress.h"
+
+typedef enum sb_direction {
+    SB_HIGHER_IS_BETTER = 0,
+    SB_LOWER_IS_BETTER = 1,
+} sb_direction;
+
+/* An allowed value of an option and how the result page shows it. */
+typedef struct sb_choice {
+    const char *value;   /* what the user types: "randwrite" */
+    const char *display; /* what the page shows:  "Random Write" */
+} sb_choice;
+
+enum {
+    SB_OPT_HIDDEN = 1u << 0, /* not shown in a result's option line */
+};
+
+typedef struct sb_option {
+    const char *key;          /* command line: --option bs=4k */
+    const char *title;        /* option line: "Block Size" */
+    const char *def;          /* default: the seed profile's value */
+    const char *quick;        /* value under --quick; NULL = same as def */
+    const sb_choice *choices; /* NULL = free form; else ends with {NULL, NULL} */
+    const char *help;         /* one line for `storbench list` */
+    unsigned flags;
+} sb_option;
+
+typedef struct sb_measure {
+    const char *label;     /* appended to the option line ("Test: Direct Write"); NULL if none */
+    const char *unit;      /* "MB/s", "Files/s", "Seconds", "TPS" */
+    sb_direction direction;
+} sb_measure;
+
+#define SB_MAX_OPTIONS 32
+#define SB_MAX_FIGURES 64
+
+/* The resolved option values of one test selection. */
+typedef struct sb_config {
+    const struct sb_workload *workload;
+    const char *values[SB_MAX_OPTIONS]; /* parallel to workload->options */
+    bool quick;
+} sb_config;
+
+/* A secondary figure of one run: IOPS, a latency percentile, bytes moved... */
+typedef struct sb_figure {
+    char name[32];
+    char unit[16];
+    double value;
+} sb_figure;
+
+/* What one run produced for one measure. */
+typedef struct sb_sample {
+    double value;    /* the headline figure, in the measure's unit */
+    bool valid;      /* set by the workload when value was measured */
+    double seconds;  /* wall-clock length of the measured part (for the 3 s rule) */
+    size_t n_figures;
+    sb_figure figures[SB_MAX_FIGURES];
+} sb_sample;
+
+typedef struct sb_run_ctx {
+    const char *dir;        /* fresh private directory for this run */
+    const char *target;     /* the target directory the user named */
+    const sb_config *cfg;
+    unsigned run_index;     /* 0-based */
+    unsigned run_count;     /* currently planned number of runs */
+    bool is_root;
+    sb_progress *progress;  /* may be NULL */
+    char err[512];          /* one line when run() fails */
+} sb_run_ctx;
+
+enum {
+    SB_WL_WALL_CLOCK = 1u << 0, /* timed by the wall clock: a run under 3 s is not trusted */
+};
+
+typedef struct sb_workload {
+    const char *name;     /* command-line name: "fio", "fs-mark" */
+    const char *title;    /* result title: "Flexible IO Tester" */
+    const char *version;  /* version of this test's definition, shown after the title */
+    const char *summary;  /* one line for `storbench list` */
+    const sb_option *options;
+    size_t n_options;
+    const sb_measure *measures;
+    size_t n_measures;
+    unsigned flags;
+    /* Optional: reject bad option combinations before anything runs.
+     * Returns 0, or -EINVAL with one line in err. */
+    int (*validate)(const sb_config *cfg, char *err, size_t errlen);
+    /* Optional: bytes of free space a run needs on the target. */
+    uint64_t (*space_needed)(const sb_config *cfg);
+    /* Optional: a rough length of one run in seconds, for the ETA. */
+    double (*estimate_seconds)(const sb_config *cfg);
+    int (*run)(sb_run_ctx *ctx, sb_sample *samples /* [n_measures] */);
+} sb_workload;
+
+/* ---- configuration access (config.c) ---- */
+
+/* The value of an option (never NULL for a declared key; NULL for an unknown key). */
+const char *sb_config_get(const sb_config *cfg, const char *key);
+/* Parsed accessors; on a bad value they return -EINVAL and write one line to err. */
+int sb_config_size(const sb_config *cfg, const char *key, uint64_t *out, char *err, size_t errlen);
+int sb_config_uint(const sb_config *cfg, const char *key, uint64_t min, uint64_t max,
+                   uint64_t *out, char *err, size_t errlen);
+int sb_config_duration(const sb_config *cfg, const char *key, double *seconds, char *err, size_t errlen);
+int sb_config_bool(const sb_config *cfg, const char *key, int *out, char *err, size_t errlen);
+/* Defaults (or --quick values) for every option. */
+void sb_config_init(sb_config *cfg, const struct sb_workload *w, bool quick);
+/* Sets key=value (value must outlive cfg). -ENOENT unknown key, -EINVAL value not among choices
+ * (one line in err naming the allowed values). */
+int sb_config_set(sb_config *cfg, const char *key, const char *value, char *err, size_t errlen);
+/* The result page's option line for a measure: "Type: Random Write - IO Engine: POSIX AIO". */
+void sb_config_describe(const sb_config *cfg, const sb_measure *m, char *buf, size_t len);
+/* Display string of an option's value: the choice's display, or the value itself. */
+const char *sb_config_display(const sb_config *cfg, const char *key);
+
+/* ---- helpers for run() (context.c) ---- */
+
+bool sb_ctx_interrupted(const sb_run_ctx *ctx);
+void sb_ctx_progress(sb_run_ctx *ctx, double fraction);
+/* Writes one line into ctx->err and returns -abs(err) (or -EIO when err is 0). */
+int sb_ctx_fail(sb_run_ctx *ctx, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Adds a secondary figure; silently ignored past SB_MAX_FIGURES. */
+void sb_sample_add(sb_sample *s, const char *name, const char *unit, double value);
+/* Adds lat_min, lat_mean, lat_stddev, lat_max and lat_p<P> for fio's percentile list, in
+ * microseconds, named "<prefix>_p99" etc.; prefix is usually "lat". */
+void sb_sample_add_latency(sb_sample *s, const char *prefix, const sb_histogram *h);
+
+#endif

@@ -1,0 +1,30 @@
+# Helpers for CLI tests: each test script sources this, runs the built binary
+# ($SB) in a private scratch area and reports each check as a TAP-like line
+# "ok NAME" / "not ok NAME". Scratch files are removed on exit.
+set -u
+SB=${STORBENCH_BIN:?run through make check}
+SRC=${STORBENCH_SRC:-.}
+SEEDS=$SRC/tests/data/seeds
+T=$(mktemp -d /var/tmp/sbtest.XXXXXX)
+export XDG_DATA_HOME="$T/xdg"
+trap 'rm -rf "$T"' EXIT
+_failures=0
+
+ok()     { echo "ok $*"; }
+not_ok() { echo "not ok $*"; _failures=$((_failures + 1)); }
+
+# check NAME COMMAND... : passes when the command exits 0.
+check() { local n=$1; shift; if "$@"; then ok "$n"; else not_ok "$n"; fi; }
+# check_exit NAME CODE COMMAND... : passes when the command exits with CODE;
+# its stdout/stderr are left in $T/out and $T/err.
+check_exit() {
+    local n=$1 want=$2; shift 2
+    "$@" >"$T/out" 2>"$T/err"; local rc=$?
+    if [ "$rc" -eq "$want" ]; then ok "$n"; else not_ok "$n (exit $rc, wanted $want: $(head -c 300 "$T/err"))"; fi
+}
+# One line on stderr, mentioning WORD.
+check_one_line() {
+    local n=$1 word=$2
+    if [ "$(wc -l <"$T/err")" -eq 1 ] && grep -qi -- "$word" "$T/err"; then ok "$n"; else not_ok "$n (stderr: $(head -c 300 "$T/err"))"; fi
+}
+finish() { exit $((_failures > 0)); }
