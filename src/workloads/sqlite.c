@@ -148,6 +148,9 @@ static int copy_body(sqlite_copy *c)
         sqlite3_close(db);
         return c->rc;
     }
+    /* Nobody else should open the database, but a reader (a test, a curious
+     * user) must not make an INSERT fail with "database is locked". */
+    sqlite3_busy_timeout(db, 10000);
     snprintf(sql, sizeof sql, "PRAGMA journal_mode=%s; PRAGMA synchronous=%s;",
              c->journal, c->sync);
     if (exec_sql(c, db, sql, "pragma") < 0)
