@@ -9,10 +9,10 @@ PREFIX  ?= /usr/local
 BUILD   ?= build
 CC      ?= cc
 VERSION := 0.1.0
-# libaio ships no .pc file on Debian: it is linked by name below.
+# libaio ships no pkg-config file on Debian: linked by name below.
 PKGS    := jansson liburing sqlite3 libpq
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -Isrc \
+CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -pthread -Isrc \
            -DSTORBENCH_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -luring -lsqlite3 -lpq) -laio -lrt -lm -pthread
 
