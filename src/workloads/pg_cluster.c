@@ -4,7 +4,9 @@
  * with fork() + execve() from the calling thread; between the two the child
  * only makes async-signal-safe calls, because storbench has other threads.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "workloads/pg_cluster.h"
 
 #include <errno.h>
@@ -147,15 +149,21 @@ static int spawn(const sb_pg_cluster *c, char *const argv[], int deathsig, pid_t
         if (dup2(nullfd, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0)
             _exit(126);
         if (c->drop) {
-            if (setgroups(0, NULL) != 0 || setgid(c->gid) != 0 || setuid(c->uid) != 0)
+            if (setgroups(0, NULL) != 0 || setgid(c->gid) != 0 || setuid(c->uid) != 0) {
+                static const char msg[] = "storbench: cannot switch to the server user\n";
+                (void)!write(2, msg, sizeof msg - 1);
                 _exit(126);
+            }
         }
         /* After setuid: changing credentials clears the death signal. */
         prctl(PR_SET_PDEATHSIG, deathsig);
         if (getppid() != parent)
             _exit(126);
-        if (chdir(c->root) != 0)
+        if (chdir(c->root) != 0) {
+            static const char msg[] = "storbench: cannot enter the cluster directory\n";
+            (void)!write(2, msg, sizeof msg - 1);
             _exit(126);
+        }
         execve(argv[0], argv, env);
         _exit(127);
     }
@@ -212,12 +220,29 @@ static int choose_user(sb_pg_cluster *c, char *err, size_t errlen)
     return 0;
 }
 
+/* Whether the server user may enter and write path (as root only). */
+static bool user_can_reach(const sb_pg_cluster *c, const char *path)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(c->gid) != 0 || setuid(c->uid) != 0)
+            _exit(1);
+        _exit(access(path, W_OK | X_OK) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    if (pid < 0)
+        return false;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 int sb_pg_cluster_create(sb_pg_cluster *c, const char *dir, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     int rc = sb_pg_find_bindir(c->bindir, sizeof c->bindir);
     if (rc < 0) {
-        snprintf(err, errlen, "pgbench: skipped: no PostgreSQL server binaries "
+        snprintf(err, errlen, "no PostgreSQL server binaries "
                  "(install the Debian package postgresql)");
         return rc;
     }
@@ -276,6 +301,15 @@ int sb_pg_cluster_create(sb_pg_cluster *c, const char *dir, char *err, size_t er
         snprintf(err, errlen, "pgbench: chown %s to %s: %s", c->root, c->server_user,
                  strerror(-rc));
         return rc;
+    }
+
+    /* Every directory above the cluster must let the server user through;
+     * say so plainly rather than let initdb fail on it. */
+    if (c->drop && !user_can_reach(c, c->root)) {
+        snprintf(err, errlen, "pgbench: the PostgreSQL server runs as user %s, which cannot "
+                 "reach %s: make the target and its parents traversable (chmod o+x) or "
+                 "choose another target", c->server_user, c->root);
+        return -EACCES;
     }
 
     char initdb[600];
