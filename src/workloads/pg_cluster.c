@@ -98,28 +98,23 @@ static void log_tail(const sb_pg_cluster *c, char *buf, size_t len)
 }
 
 /* The environment for server programs: ours without PG* and locale
- * variables (which would redirect or change the cluster), plus LC_ALL=C and
- * STORBENCH_PG_CLUSTER=<root>, which every server process inherits, so that
- * tests (and people) can find any process of a cluster by its environment. */
-static char **server_env(const sb_pg_cluster *c, char *marker, size_t len)
+ * variables (which would redirect or change the cluster), plus LC_ALL=C. */
+static char **server_env(void)
 {
     size_t n = 0;
     while (environ[n])
         n++;
-    char **env = calloc(n + 3, sizeof *env);
+    char **env = calloc(n + 2, sizeof *env);
     if (!env)
         return NULL;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const char *e = environ[i];
-        if (!strncmp(e, "PG", 2) || !strncmp(e, "LC_", 3) || !strncmp(e, "LANG", 4) ||
-            !strncmp(e, "STORBENCH_PG_CLUSTER=", 21))
+        if (!strncmp(e, "PG", 2) || !strncmp(e, "LC_", 3) || !strncmp(e, "LANG", 4))
             continue;
         env[k++] = (char *)e;
     }
     env[k++] = "LC_ALL=C";
-    snprintf(marker, len, "STORBENCH_PG_CLUSTER=%s", c->root);
-    env[k++] = marker;
     env[k] = NULL;
     return env;
 }
@@ -137,8 +132,7 @@ static int spawn(const sb_pg_cluster *c, char *const argv[], int deathsig, pid_t
         close(logfd);
         return e;
     }
-    char marker[1200];
-    char **env = server_env(c, marker, sizeof marker);
+    char **env = server_env();
     if (!env) {
         close(logfd);
         close(nullfd);

@@ -63,30 +63,29 @@ static size_t entries(const char *path)
     return n;
 }
 
-/* Number of live processes of a cluster under our directory: every server
- * process inherits STORBENCH_PG_CLUSTER=<cluster dir> (pg_cluster.c). */
+/* Number of live processes of a cluster under our directory. Every server
+ * process works in the cluster's data directory (the postmaster chdirs there
+ * and its children inherit it), which stays visible in /proc/PID/cwd even
+ * after the directory is deleted; command lines and environments do not
+ * help, as backends overwrite both with their process title. */
 static int postgres_processes(void)
 {
     DIR *d = opendir("/proc");
     struct dirent *e;
     int n = 0;
     char want[300];
-    snprintf(want, sizeof want, "STORBENCH_PG_CLUSTER=%s/", dir);
-    /* (the cluster is dir/pgsql) */
+    snprintf(want, sizeof want, "%s/", dir);
     while (d && (e = readdir(d))) {
-        char p[300], buf[65536];
+        char p[300], cwd[4096];
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
-        snprintf(p, sizeof p, "/proc/%s/environ", e->d_name);
-        FILE *f = fopen(p, "r");
-        if (!f)
+        snprintf(p, sizeof p, "/proc/%s/cwd", e->d_name);
+        ssize_t len = readlink(p, cwd, sizeof cwd - 1);
+        if (len <= 0)
             continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[len] = '\0';
-        for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
-            if (!strncmp(buf + i, want, strlen(want)))
-                n++;
+        cwd[len] = '\0';
+        if (!strncmp(cwd, want, strlen(want)))
+            n++;
     }
     if (d)
         closedir(d);
