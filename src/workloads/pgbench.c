@@ -170,6 +170,52 @@ static int exec_cmd(PGconn *c, const char *sql, char *err, size_t errlen)
     return rc;
 }
 
+/* Runs one command that may take minutes at a large scale (VACUUM, index
+ * builds) without blocking Ctrl-C: on interrupt the server is asked to cancel
+ * it. 0, -EINTR, or -EIO with the server's message in ctx->err. */
+static int exec_interruptible(PGconn *c, sb_run_ctx *ctx, const char *sql)
+{
+    if (!PQsendQuery(c, sql))
+        goto fail;
+    bool cancelled = false;
+    for (;;) {
+        if (!PQconsumeInput(c))
+            goto fail;
+        if (!PQisBusy(c))
+            break;
+        struct pollfd pfd = {PQsocket(c), POLLIN, 0};
+        poll(&pfd, 1, 100);
+        if (!cancelled && sb_ctx_interrupted(ctx)) {
+            char e[256];
+            PGcancel *k = PQgetCancel(c);
+            if (k) {
+                PQcancel(k, e, sizeof e);
+                PQfreeCancel(k);
+            }
+            cancelled = true;
+        }
+    }
+    int rc = 0;
+    PGresult *r;
+    while ((r = PQgetResult(c))) {
+        ExecStatusType st = PQresultStatus(r);
+        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && rc == 0) {
+            snprintf(ctx->err, sizeof ctx->err, "pgbench: %.60s: %s", sql,
+                     PQresultErrorMessage(r));
+            ctx->err[strcspn(ctx->err, "\n")] = '\0';
+            rc = -EIO;
+        }
+        PQclear(r);
+    }
+    if (cancelled || sb_ctx_interrupted(ctx))
+        return sb_ctx_fail(ctx, EINTR, "pgbench: interrupted");
+    return rc;
+fail:
+    snprintf(ctx->err, sizeof ctx->err, "pgbench: %.60s: %s", sql, PQerrorMessage(c));
+    ctx->err[strcspn(ctx->err, "\n")] = '\0';
+    return -EIO;
+}
+
 /* ---- loading (pgbench -i) ---- */
 
 typedef struct pgb_load {
@@ -213,7 +259,7 @@ static int64_t copy_rows(PGconn *c, pgb_load *ld, const char *table, uint64_t n,
             }
         }
         if ((i & 0xffff) == 0) {
-            sb_ctx_progress(ld->ctx, ld->weight * (double)(ld->rows_done + i) /
+            sb_ctx_progress(ld->ctx, ld->weight * 0.8 * (double)(ld->rows_done + i) /
                                          (double)ld->rows_total);
         }
     }
@@ -286,7 +332,7 @@ static int load_tables(PGconn *c, sb_run_ctx *ctx, const pgb_params *p, double w
         "TRUNCATE TABLE pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
     };
     for (size_t i = 0; i < sizeof ddl / sizeof ddl[0]; i++)
-        if ((rc = exec_cmd(c, ddl[i], err, errlen)) < 0)
+        if ((rc = exec_interruptible(c, ctx, ddl[i])) < 0)
             return rc;
 
     pgb_load ld = {ctx, weight, p->scale * (1 + 10 + 100000), 0};
@@ -324,8 +370,9 @@ static int load_tables(PGconn *c, sb_run_ctx *ctx, const pgb_params *p, double w
     for (size_t i = 0; i < sizeof post / sizeof post[0]; i++) {
         if (sb_ctx_interrupted(ctx))
             return sb_ctx_fail(ctx, EINTR, "pgbench: interrupted");
-        if ((rc = exec_cmd(c, post[i], err, errlen)) < 0)
+        if ((rc = exec_interruptible(c, ctx, post[i])) < 0)
             return rc;
+        sb_ctx_progress(ctx, weight * (0.8 + 0.2 * (double)(i + 1) / (sizeof post / sizeof post[0])));
     }
     return 0;
 }
