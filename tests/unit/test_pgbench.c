@@ -189,12 +189,13 @@ static void *bg_run(void *arg)
     return NULL;
 }
 
-static void test_interrupt_leaves_nothing(void **state)
+static void interrupt_after(const char *scale, long ms)
 {
-    (void)state;
     struct bg b;
     memset(&b, 0, sizeof b);
     config(&b.cfg, "rw", "60");
+    char err[256];
+    assert_int_equal(sb_config_set(&b.cfg, "scale", scale, err, sizeof err), 0);
     init_ctx(&b.ctx, &b.cfg);
     sb_interrupt_install();
     pthread_t t;
@@ -212,7 +213,7 @@ static void test_interrupt_leaves_nothing(void **state)
     assert_true(seen);
     /* The detector sees the live server, so its 0 below means something. */
     assert_true(postgres_processes() > 0);
-    struct timespec ts = {1, 0};
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
     raise(SIGINT);
     pthread_join(t, NULL);
@@ -220,6 +221,20 @@ static void test_interrupt_leaves_nothing(void **state)
     assert_false(b.s.valid);
     assert_int_equal(postgres_processes(), 0);
     assert_int_equal(entries(dir), 0);
+}
+
+/* Scale 1 loads in a fraction of a second: 1 s later the clients run. */
+static void test_interrupt_leaves_nothing(void **state)
+{
+    (void)state;
+    interrupt_after("1", 1000);
+}
+
+/* Scale 20 takes seconds to load: the interrupt lands in COPY or VACUUM. */
+static void test_interrupt_during_load(void **state)
+{
+    (void)state;
+    interrupt_after("20", 300);
 }
 
 static void test_skipped_without_binaries(void **state)
@@ -247,6 +262,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_read_write_scale1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interrupt_leaves_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interrupt_during_load, setup, teardown),
     };
     char bindir[512];
     if (sb_pg_find_bindir(bindir, sizeof bindir) < 0) {
