@@ -11,7 +11,8 @@
 # 0.85 .. 1.15). Run by hand, never from `make check`:
 #   bench/db-vs-reference.sh [TARGET]     (default /var/tmp)
 # Environment: STORBENCH (binary, default ./storbench), ROUNDS (3),
-#   SQLITE_COUNT (2500), PG_SCALE (10), PG_DURATION (10), PG_TEST (normal).
+#   SQLITE_COUNT (2500), PG_SCALE (10), PG_DURATION (10), PG_TEST (normal),
+#   ONLY (sqlite or pgbench: run just that pair).
 set -u
 TARGET=${1:-/var/tmp}
 SB=${STORBENCH:-./storbench}
@@ -20,6 +21,7 @@ SQLITE_COUNT=${SQLITE_COUNT:-2500}
 PG_SCALE=${PG_SCALE:-10}
 PG_DURATION=${PG_DURATION:-10}
 PG_TEST=${PG_TEST:-normal}
+ONLY=${ONLY:-}
 NCPU=$(nproc)
 case "$PG_TEST" in
     single) CLIENTS=1; THREADS=1 ;;
@@ -44,7 +46,10 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # As root the reference server runs as postgres, as storbench's does.
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+# setpriv execs in place (no forking helper), so $! is the server itself
+# (a shell function started with & would be a subshell in between).
+AS_PG=()
+[ "$(id -u)" = 0 ] && AS_PG=(setpriv --reuid=postgres --regid=postgres --clear-groups --)
 now() { date +%s.%N; }
 mean() { awk '{s += $1; n++} END {if (n) printf "%.2f", s / n}'; }
 
@@ -83,9 +88,9 @@ sqlite_sb() {
 pg_ref() {
     local d="$WORK/pgref" out
     mkdir -p "$d" && [ "$(id -u)" = 0 ] && chown postgres: "$d"
-    as_pg env LC_ALL=C "$PGBIN/initdb" -D "$d/data" -U storbench --auth=trust \
+    "${AS_PG[@]}" env LC_ALL=C "$PGBIN/initdb" -D "$d/data" -U storbench --auth=trust \
         --encoding=SQL_ASCII --locale=C --no-sync >/dev/null 2>&1 || die "initdb failed"
-    as_pg "$PGBIN/postgres" -D "$d/data" -p 5432 -c listen_addresses= \
+    "${AS_PG[@]}" "$PGBIN/postgres" -D "$d/data" -p 5432 -c listen_addresses= \
         -c unix_socket_directories="$d" -c autovacuum=off -c max_connections=100 \
         >"$WORK/pgref.log" 2>&1 &
     PGPID=$!
@@ -126,17 +131,21 @@ echo "target: $TARGET ($(stat -f -c %T "$TARGET")), rounds: $ROUNDS"
 echo "sqlite: $(sqlite3 --version | cut -d' ' -f1), $SQLITE_COUNT INSERTs x 3"
 echo "pgbench: $("$PGBIN/pgbench" --version), scale $PG_SCALE, $CLIENTS clients, $THREADS threads, ${PG_DURATION}s"
 
+# Each measurement runs in this shell (not in $(...)), so that the EXIT trap
+# knows a reference server that is still running.
 SQ_REF="" SQ_SB="" PG_REF="" PG_SB=""
+sq_ref() { [ "$ONLY" = pgbench ] && return; sqlite_ref >"$WORK/fig"; SQ_REF="$SQ_REF $(cat "$WORK/fig")"; }
+sq_sb() { [ "$ONLY" = pgbench ] && return; SQ_SB="$SQ_SB $(sqlite_sb)"; }
+p_ref() { [ "$ONLY" = sqlite ] && return; pg_ref >"$WORK/fig"; PG_REF="$PG_REF $(cat "$WORK/fig")"; }
+p_sb() { [ "$ONLY" = sqlite ] && return; PG_SB="$PG_SB $(pg_sb)"; }
 for r in $(seq 1 "$ROUNDS"); do
     # Alternate which goes first, so neither always runs on a warmer machine.
     if [ $((r % 2)) = 1 ]; then
-        SQ_REF="$SQ_REF $(sqlite_ref)"; SQ_SB="$SQ_SB $(sqlite_sb)"
-        PG_REF="$PG_REF $(pg_ref)"; PG_SB="$PG_SB $(pg_sb)"
+        sq_ref; sq_sb; p_ref; p_sb
     else
-        SQ_SB="$SQ_SB $(sqlite_sb)"; SQ_REF="$SQ_REF $(sqlite_ref)"
-        PG_SB="$PG_SB $(pg_sb)"; PG_REF="$PG_REF $(pg_ref)"
+        sq_sb; sq_ref; p_sb; p_ref
     fi
-    echo "round $r done" >&2
+    echo "round $r:$SQ_REF |$SQ_SB |$PG_REF |$PG_SB" >&2
 done
-report sqlite Seconds "$SQ_REF" "$SQ_SB"
-report pgbench TPS "$PG_REF" "$PG_SB"
+[ "$ONLY" = pgbench ] || report sqlite Seconds "$SQ_REF" "$SQ_SB"
+[ "$ONLY" = sqlite ] || report pgbench TPS "$PG_REF" "$PG_SB"
