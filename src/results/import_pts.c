@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "workloads/registry.h"
+
 /* Result titles of the seed pages, and the storbench test each one is. */
 static const struct {
     const char *title;
@@ -533,16 +535,37 @@ static long next_phrase(span f, size_t from, size_t *plen, sb_direction *dir)
     return l;
 }
 
-/* The known result title that header text h starts with, followed by a version token. */
+/* "<Title> <version>": the version is the last word when it has a digit; else there is none. */
+static void split_title_version(span tl, span *title, span *version)
+{
+    tl = trim(tl);
+    *title = tl;
+    if (version)
+        *version = mkspan(tl.p + tl.n, 0);
+    size_t s = tl.n;
+    while (s && tl.p[s - 1] != ' ')
+        s--;
+    if (s && has_digit(mkspan(tl.p + s, tl.n - s))) {
+        *title = trim(mkspan(tl.p, s));
+        if (version)
+            *version = mkspan(tl.p + s, tl.n - s);
+    }
+}
+
+/* The known result title (the seed pages', the registry's, or one of a later result on
+ * this page) that header text h starts with, followed by a version token. */
 static bool known_title_at(span h, const page *pg, span *title)
 {
-    size_t best = 0;
-    for (size_t k = 0; k < N_KNOWN_TESTS + pg->n_results; k++) {
+    size_t best = 0, nreg = sb_workload_count();
+    for (size_t k = 0; k < N_KNOWN_TESTS + nreg + pg->n_results; k++) {
         span t;
         if (k < N_KNOWN_TESTS)
             t = mkspan(known_tests[k].title, strlen(known_tests[k].title));
+        else if (k < N_KNOWN_TESTS + nreg)
+            t = mkspan(sb_workload_at(k - N_KNOWN_TESTS)->title,
+                       strlen(sb_workload_at(k - N_KNOWN_TESTS)->title));
         else
-            t = pg->results[k - N_KNOWN_TESTS].title_line;
+            split_title_version(pg->results[k - N_KNOWN_TESTS - nreg].title_line, &t, NULL);
         if (!t.n || t.n <= best || h.n <= t.n + 1 || memcmp(h.p, t.p, t.n) || h.p[t.n] != ' ')
             continue;
         size_t v = t.n + 1, e = v;
@@ -795,7 +818,9 @@ static int parse_flat(span f, page *pg, char *err, size_t errlen)
         size_t from = pg->n_systems ? body_prev : 0;
         span tail = mkspan(prefix.p + from, prefix.n - from);
         size_t hstart = tail.n;
-        for (size_t i = 0; i < tail.n; i++) {
+        /* Not inside the hardware list: start looking at the software part. */
+        long os = pg->n_systems ? span_find(tail, 0, " OS: ") : -1;
+        for (size_t i = os > 0 ? (size_t)os : 0; i < tail.n; i++) {
             if (i && tail.p[i - 1] != ' ')
                 continue;
             span t;
@@ -856,8 +881,13 @@ static int parse_flat(span f, page *pg, char *err, size_t errlen)
 
 /* ---------------------------------------------------------------- into the model */
 
+/* The storbench test a result title belongs to: the registry's own tests first (so a page
+ * storbench wrote maps back to its tests), then the seed pages' titles. */
 static const char *test_for_title(const char *title)
 {
+    for (size_t i = 0; i < sb_workload_count(); i++)
+        if (!strcmp(sb_workload_at(i)->title, title))
+            return sb_workload_at(i)->name;
     for (size_t i = 0; i < N_KNOWN_TESTS; i++)
         if (!strcmp(known_tests[i].title, title))
             return known_tests[i].test;
@@ -917,15 +947,8 @@ static int build(const page *pg, sb_resultfile *rf, char *err, size_t errlen)
 
     for (size_t i = 0; i < pg->n_results; i++) {
         const result_text *rt = &pg->results[i];
-        /* "<Title> <version>": the version is the last word when it has a digit. */
-        span tl = trim(rt->title_line), title = tl, version = mkspan(tl.p + tl.n, 0);
-        size_t s = tl.n;
-        while (s && tl.p[s - 1] != ' ')
-            s--;
-        if (s && has_digit(mkspan(tl.p + s, tl.n - s))) {
-            title = trim(mkspan(tl.p, s));
-            version = mkspan(tl.p + s, tl.n - s);
-        }
+        span tl = trim(rt->title_line), title, version;
+        split_title_version(tl, &title, &version);
         if (!title.n) {
             rc = fail(err, errlen, "a result with no title");
             goto out;

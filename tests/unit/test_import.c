@@ -324,6 +324,64 @@ static void test_tidy_variants(void **state)
     sb_resultfile_free(&rf);
 }
 
+/* The flattened layout's heuristics (docs/text-format.md), on pages made for them. */
+static void test_flattened_heuristics(void **state)
+{
+    (void)state;
+    sb_resultfile rf;
+    /* The last value has several words; the first result's title is not a storbench one but
+     * comes again later, which marks where the value ends. */
+    import_text("Page Title Some description here. Box A: Processor: P1, Memory: 1MB OS: Deb 12, "
+                "Compiler: GCC 12.2.0 20220819 Foo Bench 2.0 Mode: A MB/s > Higher Is Better "
+                "Box A . 1.00 |== Foo Bench 2.0 Mode: B Frames Per Second < Lower Is Better "
+                "Box A . 2 |====",
+                &rf);
+    assert_string_equal(rf.title, "Page Title");
+    assert_string_equal(rf.description, "Some description here.");
+    assert_int_equal(rf.n_systems, 1);
+    assert_string_equal(sb_kvlist_get(&rf.systems[0].hardware, "Memory"), "1MB");
+    assert_string_equal(sb_kvlist_get(&rf.systems[0].software, "OS"), "Deb 12");
+    assert_string_equal(sb_kvlist_get(&rf.systems[0].software, "Compiler"), "GCC 12.2.0 20220819");
+    assert_int_equal(rf.n_results, 2);
+    assert_string_equal(rf.results[0].title, "Foo Bench");
+    assert_string_equal(rf.results[0].version, "2.0");
+    assert_string_equal(rf.results[0].description, "Mode: A");
+    assert_string_equal(rf.results[0].unit, "MB/s");
+    assert_string_equal(rf.results[0].test, "");
+    assert_string_equal(rf.results[1].description, "Mode: B");
+    assert_string_equal(rf.results[1].unit, "Frames Per Second");
+    assert_int_equal(rf.results[1].direction, SB_LOWER_IS_BETTER);
+    assert_int_equal(rf.results[1].entries[0].decimals, 0);
+    sb_resultfile_free(&rf);
+
+    /* Unknown title seen once: the last value is taken as one word. */
+    import_text("T D. Box A: Processor: P1 OS: Deb 12, File-System: ext4 Bar Mark 1.5 Size: 4KB "
+                "MB/s > Higher Is Better Box A . 1.00 |=",
+                &rf);
+    assert_string_equal(sb_kvlist_get(&rf.systems[0].software, "File-System"), "ext4");
+    assert_string_equal(rf.results[0].title, "Bar Mark");
+    assert_string_equal(rf.results[0].version, "1.5");
+    assert_string_equal(rf.results[0].description, "Size: 4KB");
+    sb_resultfile_free(&rf);
+
+    /* No system list: the header starts one word before the first version; a row's
+     * identifier becomes a system. */
+    import_text("Only Title Baz 1.0 Opt: x TPS > Higher Is Better Box Z . 5.50 |=", &rf);
+    assert_string_equal(rf.title, "Only Title");
+    assert_string_equal(rf.description, "");
+    assert_int_equal(rf.n_systems, 1);
+    assert_string_equal(rf.systems[0].identifier, "Box Z");
+    assert_string_equal(rf.results[0].title, "Baz");
+    assert_string_equal(rf.results[0].description, "Opt: x");
+    sb_resultfile_free(&rf);
+
+    /* A storbench test's title maps to its test name. */
+    import_text("T\nD\n\n\nFS-Mark 3.3\nTest: 1000 Files, 1MB Size\nFiles/s > Higher Is Better\n"
+                "A . 1.00 |=\n", &rf);
+    assert_string_equal(rf.results[0].test, "fs-mark");
+    sb_resultfile_free(&rf);
+}
+
 static void expect_refused(const char *text, const char *word)
 {
     sb_resultfile rf;
@@ -370,6 +428,7 @@ int main(void)
         cmocka_unit_test(test_flattened_equals_tidy),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_tidy_variants),
+        cmocka_unit_test(test_flattened_heuristics),
         cmocka_unit_test(test_not_a_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
