@@ -288,6 +288,47 @@ static void test_round_trip(void **state)
     free(buf);
 }
 
+/* Round trip of a page with the awkward parts: systems with empty descriptions, a figure
+ * for an identifier with no system, a zero, integers, no version, no option line. */
+static void test_round_trip_small(void **state)
+{
+    (void)state;
+    sb_resultfile a, b;
+    sb_resultfile_init(&a);
+    sb_resultfile_set_title(&a, "Title", "");
+    sb_system *s = sb_resultfile_add_system(&a, "Alpha");
+    sb_kvlist_add(&s->hardware, "Processor", "P1, with a comma");
+    sb_kvlist_add(&s->software, "OS", "O1");
+    s = sb_resultfile_add_system(&a, "Beta Gamma");
+    sb_kvlist_add(&s->hardware, "Processor", "P2");
+    sb_resultfile_add_system(&a, "Delta");
+    sb_result *r = sb_resultfile_get_result(&a, "", "Homegrown", "", "", "Seconds", SB_LOWER_IS_BETTER);
+    sb_entry *e = sb_result_add_entry(r, "Alpha");
+    e->mean = 0;
+    e->decimals = 0;
+    e = sb_result_add_entry(r, "Delta");
+    e->mean = 7;
+    e->decimals = 0;
+    r = sb_resultfile_get_result(&a, "fio", "Flexible IO Tester", "2.1.13", "Type: Random Write",
+                                 "MB/s", SB_HIGHER_IS_BETTER);
+    e = sb_result_add_entry(r, "Beta Gamma");
+    e->mean = 200.25;
+    for (int width = 20; width <= 120; width += 50) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_int_equal(sb_report_text(f, &a, width), 0);
+        fclose(f);
+        import_text(buf, &b);
+        assert_same_model(&a, &b);
+        for (size_t i = 0; i < b.n_systems; i++)
+            assert_string_equal(b.systems[i].tool_version, "imported");
+        sb_resultfile_free(&b);
+        free(buf);
+    }
+    sb_resultfile_free(&a);
+}
+
 static void test_tidy_variants(void **state)
 {
     (void)state;
@@ -427,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_seed000),
         cmocka_unit_test(test_flattened_equals_tidy),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_round_trip_small),
         cmocka_unit_test(test_tidy_variants),
         cmocka_unit_test(test_flattened_heuristics),
         cmocka_unit_test(test_not_a_page),
