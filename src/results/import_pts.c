@@ -292,7 +292,6 @@ typedef struct system_text {
 
 typedef struct page {
     span title, description, heading; /* heading: flattened title + description together */
-    bool flattened;
     system_text *systems;
     size_t n_systems;
     result_text *results;
@@ -726,7 +725,6 @@ static size_t last_value_end(span s)
 static int parse_flat(span f, page *pg, char *err, size_t errlen)
 {
     char ex[64];
-    pg->flattened = true;
 
     /* 1. Results: direction phrases, then the rows after each; the text after the last
      *    row is the next result's header. */
