@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "report/text.h"
+#include "results/import_pts.h"
 #include "results/result.h"
 
 typedef struct show_opts {
@@ -46,6 +48,29 @@ static const struct {
     {"json", show_json},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
+
+/* Is the file at path a text result page (something `import` reads)? For a better hint
+ * when someone shows a page instead of a result file. */
+static bool is_text_page(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t cap = 4u << 20;
+    char *buf = malloc(cap);
+    size_t n = buf ? fread(buf, 1, cap, f) : 0;
+    fclose(f);
+    bool page = false;
+    if (buf && n < cap) {
+        sb_resultfile rf;
+        sb_resultfile_init(&rf);
+        char err[256];
+        page = sb_import_pts(buf, n, &rf, err, sizeof err) == 0;
+        sb_resultfile_free(&rf);
+    }
+    free(buf);
+    return page;
+}
 
 static void usage(FILE *out)
 {
@@ -123,6 +148,9 @@ int sb_cmd_show(int argc, char **argv)
     if (rc < 0) {
         if (rc == -ENOENT && !strchr(argv[optind], '/'))
             sb_error("show: no result named '%s' (%s does not exist)", argv[optind], path);
+        else if (rc == -EINVAL && is_text_page(path))
+            sb_error("show: %s; it is a text page: 'storbench import %s --result NAME' reads it",
+                     err, path);
         else
             sb_error("show: %s", err);
         sb_resultfile_free(&rf);

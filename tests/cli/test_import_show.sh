@@ -111,6 +111,7 @@ check_exit "import of a missing file" 1 "$SB" import "$T/nonexistent" --result b
 check_one_line "import missing: one line" "nonexistent"
 check_exit "show of a non-JSON file" 1 "$SB" show "$S1"
 check_one_line "show non-JSON: one line" "not a storbench result file"
+check "show of a text page points to import" grep -q "storbench import" "$T/err"
 sed 's/"schema_version": 1/"schema_version": 99/' "$R/s1.json" >"$T/future.json"
 check_exit "show of an unknown schema version" 1 "$SB" show "$T/future.json"
 check_one_line "unknown schema: one line" "schema version"
