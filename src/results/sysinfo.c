@@ -517,8 +517,8 @@ char *sb_sysinfo_scheduler(const char *text)
         return NULL;
     const char *o = strchr(text, '[');
     const char *c = o ? strchr(o, ']') : NULL;
-    if (o && c && c > o + 1)
-        return xstrndup(o + 1, (size_t)(c - o - 1));
+    if (o)
+        return c && c > o + 1 ? xstrndup(o + 1, (size_t)(c - o - 1)) : NULL;
     char *s = xstrdup(text);
     trim(s);
     if (!*s || strchr(s, ' ')) {
