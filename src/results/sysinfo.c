@@ -222,7 +222,9 @@ char *sb_sysinfo_cpu_model(const char *cpuinfo)
 
 int sb_sysinfo_cpu_count(const char *cpuinfo)
 {
-    return scan_cpuinfo(cpuinfo).count;
+    struct cpu_scan c = scan_cpuinfo(cpuinfo);
+    free(c.model);
+    return c.count;
 }
 
 double sb_sysinfo_cpu_mhz(const char *cpuinfo)
