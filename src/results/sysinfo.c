@@ -6,7 +6,9 @@
  * nothing here ever fails a run. The text parsers are in the first half and
  * are exposed to the tests through sysinfo_parse.h.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "results/sysinfo.h"
 #include "results/sysinfo_parse.h"
 
@@ -672,6 +674,19 @@ static char *disk_model(const char *root, const char *diskdir)
         m = slurp_attr(root, p);
     }
     if (!m) {
+        /* a loop device is its backing file */
+        snprintf(p, sizeof p, "%s/loop/backing_file", diskdir);
+        char *file = slurp_attr(root, p);
+        if (file) {
+            size_t l = strlen(file) + 32;
+            m = malloc(l);
+            if (!m)
+                abort();
+            snprintf(m, l, "Loop device (%s)", file);
+            free(file);
+        }
+    }
+    if (!m) {
         /* virtio disks have no model attribute; say what they are rather than nothing */
         char full[PATH_MAX], real[PATH_MAX];
         snprintf(full, sizeof full, "%s%s", root, diskdir);
@@ -1108,7 +1123,47 @@ static void leaf_disks(const char *root, const char *dir, int depth, char *names
     free_names(sub, n);
 }
 
-static void describe_device(const char *root, unsigned maj, unsigned min, struct target_info *t)
+/* A multi-device btrfs lists its members in /sys/fs/btrfs/<uuid>/devices; the mount source
+ * names only one of them. True (members " + " joined into label, the first one's sysfs
+ * directory into first) when name belongs to a filesystem of more than one device. */
+static bool btrfs_members(const char *root, const char *name, char *label, size_t llen,
+                          char *first, size_t flen)
+{
+    size_t n = 0;
+    char **fs = list_dir(root, "/sys/fs/btrfs", &n);
+    bool found = false;
+    for (size_t i = 0; i < n && !found; i++) {
+        char d[PATH_MAX];
+        fmt(d, sizeof d, "/sys/fs/btrfs/%s/devices", fs[i]);
+        size_t m = 0;
+        char **devs = list_dir(root, d, &m);
+        for (size_t j = 0; j < m; j++)
+            if (!strcmp(devs[j], name))
+                found = m > 1;
+        if (found) {
+            char full[PATH_MAX], real[PATH_MAX], rootreal[PATH_MAX];
+            label[0] = '\0';
+            for (size_t j = 0; j < m; j++) {
+                size_t l = strlen(label);
+                fmt(label + l, llen - l, "%s%s", j ? " + " : "", devs[j]);
+            }
+            fmt(full, sizeof full, "%s%s/%s", root, d, devs[0]);
+            if (realpath(full, real)) {
+                size_t rl = root[0] && realpath(root, rootreal) ? strlen(rootreal) : 0;
+                fmt(first, flen, "%s", real + rl);
+                whole_disk(root, first);
+            } else {
+                found = false;
+            }
+        }
+        free_names(devs, m);
+    }
+    free_names(fs, n);
+    return found;
+}
+
+static void describe_device(const char *root, unsigned maj, unsigned min, bool btrfs,
+                            struct target_info *t)
 {
     char dir[PATH_MAX];
     if (!sysfs_dev_dir(root, maj, min, dir, sizeof dir)) {
@@ -1118,11 +1173,15 @@ static void describe_device(const char *root, unsigned maj, unsigned min, struct
     const char *top = strrchr(dir, '/');
     top = top ? top + 1 : dir;
     char leaves[512] = "", first[PATH_MAX] = "";
-    leaf_disks(root, dir, 0, leaves, sizeof leaves, first, sizeof first);
-    if (!strcmp(leaves, top))
-        fmt(t->device, sizeof t->device, "%s", top);
-    else
-        fmt(t->device, sizeof t->device, "%s on %s", top, leaves);
+    if (btrfs && btrfs_members(root, top, leaves, sizeof leaves, first, sizeof first)) {
+        fmt(t->device, sizeof t->device, "%s", leaves);
+    } else {
+        leaf_disks(root, dir, 0, leaves, sizeof leaves, first, sizeof first);
+        if (!strcmp(leaves, top))
+            fmt(t->device, sizeof t->device, "%s", top);
+        else
+            fmt(t->device, sizeof t->device, "%s on %s", top, leaves);
+    }
     char p[PATH_MAX];
     char *m = disk_model(root, first);
     if (m)
@@ -1181,10 +1240,18 @@ static void describe_target(const char *root, const char *path, struct target_in
         if (stat(full, &st) == 0 && S_ISBLK(st.st_mode)) {
             maj = major(st.st_rdev);
             min = minor(st.st_rdev);
+        } else {
+            /* no device node to stat (a fixture root): sysfs knows the number by name */
+            char p[PATH_MAX];
+            fmt(p, sizeof p, "/sys/class/block/%s/dev", strrchr(m.source, '/') + 1);
+            char *dev = slurp_attr(root, p);
+            if (!dev || sscanf(dev, "%u:%u", &maj, &min) != 2)
+                maj = min = 0;
+            free(dev);
         }
     }
     if (maj != 0) {
-        describe_device(root, maj, min, t);
+        describe_device(root, maj, min, !strcmp(m.fstype, "btrfs"), t);
     } else if (!strcmp(m.fstype, "overlay") && depth == 0) {
         /* An overlay writes into its upper directory: describe the storage behind that. */
         char *upper = option_value(m.super_opts, "upperdir");

@@ -3,7 +3,9 @@
  * (tests/data/sysinfo/) and the whole collection on a fake root directory
  * built here (proc, sys, etc), so that nothing depends on this machine.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -359,6 +361,13 @@ static int setup_root(void **state)
     link_to("sys/dev/block/8:2", "../../block/sda/sda2");
     link_to("sys/dev/block/8:17", "../../block/sdb/sdb1");
     link_to("sys/dev/block/253:0", "../../block/dm-0");
+    /* a two-device btrfs (sdb1 + sdc) mounted from /dev/sdc on an anonymous 0:45 */
+    put("sys/block/sdc/dev", "8:32\n");
+    link_to("sys/class/block/sdc", "../../block/sdc");
+    link_to("sys/dev/block/8:32", "../../block/sdc");
+    link_to("sys/fs/btrfs/0f0e-uuid/devices/sdc", "../../../../block/sdc");
+    link_to("sys/fs/btrfs/0f0e-uuid/devices/sdb1", "../../../../block/sdb/sdb1");
+    put("sys/fs/btrfs/features/raid1c34", "0\n");
     return 0;
 }
 
@@ -452,6 +461,16 @@ static void test_collect_stacked_devices(void **state)
     assert_string_equal(sb_kvlist_get(&s.software, "File-System"), "tmpfs");
     assert_string_equal(sb_kvlist_get(&s.storage, "Block Device"), "None");
     assert_string_equal(sb_kvlist_get(&s.storage, "Scheduler"), "None");
+    free_sys(&s);
+
+    /* btrfs: the anonymous device is resolved through the source; all members are named */
+    memset(&s, 0, sizeof s);
+    sb_sysinfo_collect_at(&s, "/home/user/data/nonexistent-sb", fake_root);
+    assert_string_equal(sb_kvlist_get(&s.software, "File-System"), "btrfs");
+    assert_string_equal(sb_kvlist_get(&s.storage, "Block Device"), "sdb1 + sdc");
+    assert_string_equal(sb_kvlist_get(&s.storage, "Device Model"), "OCZ-VERTEX3");
+    assert_string_equal(sb_kvlist_get(&s.storage, "Mount Options"),
+                        "rw,relatime,compress=lzo,ssd,space_cache");
     free_sys(&s);
 
     /* a device sysfs does not know: its number, the rest Unknown */
