@@ -82,6 +82,35 @@ if [ -d /dev/shm ]; then
     check "tmpfs has no block device" test "$(value 'Block Device' "$T/shm")" = None
 fi
 
+# A two-device btrfs on loop devices (root only; skipped where loop devices or mounting are
+# not available, or with STORBENCH_TESTS_NO_MOUNT=1): the anonymous 0:N device number of a
+# btrfs mount is resolved through its source, and both members are named.
+btrfs_check() {
+    local a b
+    truncate -s 128M "$T/a.img" "$T/b.img" || return 2
+    a=$(losetup -f --show "$T/a.img" 2>/dev/null) || return 2
+    b=$(losetup -f --show "$T/b.img" 2>/dev/null) || { losetup -d "$a"; return 2; }
+    mkdir -p "$T/mnt"
+    if mkfs.btrfs -q -f -d raid1 -m raid1 "$a" "$b" >/dev/null 2>&1 &&
+       mount -o compress=lzo "$a" "$T/mnt" 2>/dev/null; then
+        "$SB" sysinfo --target "$T/mnt" >"$T/btrfs" 2>&1
+        umount "$T/mnt"
+        losetup -d "$a" "$b"
+        return 0
+    fi
+    losetup -d "$a" "$b"
+    return 2
+}
+if [ "$(id -u)" = 0 ] && [ -z "${STORBENCH_TESTS_NO_MOUNT:-}" ] && command -v mkfs.btrfs >/dev/null &&
+   btrfs_check; then
+    check "btrfs: file-system" test "$(value File-System "$T/btrfs")" = btrfs
+    check "btrfs: both members" grep -qE 'Block Device: loop[0-9]+ \+ loop[0-9]+,' "$T/btrfs"
+    check "btrfs: loop backing file" grep -qF "Device Model: Loop device ($T/" "$T/btrfs"
+    check "btrfs: mount options" grep -q 'Mount Options: [^ ]*compress=lzo' "$T/btrfs"
+else
+    ok "btrfs on loop devices (skipped: needs root, loop devices and mkfs.btrfs)"
+fi
+
 # Without --target: two lines, File-System of /.
 check_exit "sysinfo without target" 0 "$SB" sysinfo
 check "two lines without target" test "$(wc -l <"$T/out")" -eq 2
