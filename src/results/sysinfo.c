@@ -246,7 +246,7 @@ void sb_sysinfo_format_processor(char *buf, size_t len, const char *model, doubl
     if (n < 0 || (size_t)n >= len)
         return;
     if (ncpu > 0)
-        snprintf(buf + n, len - n, " (%d Core%s)", ncpu, ncpu == 1 ? "" : "s");
+        fmt(buf + n, len - n, " (%d Core%s)", ncpu, ncpu == 1 ? "" : "s");
 }
 
 /* ------------------------------------------------------------------ */
@@ -388,6 +388,15 @@ static int parse_mount_line(const char *line, size_t len, sb_sysinfo_mount *m)
     if (sep < 0 || sep + 2 >= nf)
         return -EINVAL;
     char devbuf[32];
+    int ids[2];
+    for (int k = 0; k < 2; k++) {
+        if (fl[k] >= sizeof devbuf)
+            return -EINVAL;
+        memcpy(devbuf, f[k], fl[k]);
+        devbuf[fl[k]] = '\0';
+        if (sscanf(devbuf, "%d", &ids[k]) != 1)
+            return -EINVAL;
+    }
     if (fl[2] >= sizeof devbuf)
         return -EINVAL;
     memcpy(devbuf, f[2], fl[2]);
@@ -396,6 +405,8 @@ static int parse_mount_line(const char *line, size_t len, sb_sysinfo_mount *m)
     if (sscanf(devbuf, "%u:%u", &maj, &min) != 2)
         return -EINVAL;
     memset(m, 0, sizeof *m);
+    m->id = ids[0];
+    m->parent = ids[1];
     m->major = maj;
     m->minor = min;
     m->root = unescape_field(f[3], fl[3]);
@@ -426,47 +437,87 @@ static size_t mp_len(const char *mp)
     return l;
 }
 
-struct mount_scan {
-    const char *path;
-    sb_sysinfo_mount best;
-    bool found;
+struct mount_table {
+    sb_sysinfo_mount *m;
+    size_t n, cap;
 };
 
 static int mount_line(const char *line, size_t len, void *arg)
 {
-    struct mount_scan *s = arg;
+    struct mount_table *t = arg;
     sb_sysinfo_mount m;
     if (parse_mount_line(line, len, &m) < 0)
         return 0;
-    if (!mount_contains(m.mount_point, s->path)) {
-        sb_sysinfo_mount_free(&m);
-        return 0;
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 32;
+        t->m = realloc(t->m, t->cap * sizeof *t->m);
+        if (!t->m)
+            abort();
     }
-    /* Longer wins. A later mount at the same point or at a parent of the current best was
-     * mounted on top and hides it, so it wins too. */
-    if (!s->found || mp_len(m.mount_point) >= mp_len(s->best.mount_point) ||
-        mount_contains(m.mount_point, s->best.mount_point)) {
-        if (s->found)
-            sb_sysinfo_mount_free(&s->best);
-        s->best = m;
-        s->found = true;
-    } else {
-        sb_sysinfo_mount_free(&m);
-    }
+    t->m[t->n++] = m;
     return 0;
+}
+
+static bool has_mount_id(const struct mount_table *t, int id)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->m[i].id == id)
+            return true;
+    return false;
+}
+
+/* Walks the mount tree the way path lookup crosses mount points: from the root mount, into
+ * the child whose mount point is the first one met along the path (the shortest that is a
+ * prefix; a deeper sibling was covered by it), repeatedly. A mount stacked on the same point
+ * is a child of the one it covers, so the walk ends on the top one. Lines are not in mount
+ * order (the root mount may come after its children), so order is used only to break ties
+ * between siblings on one point. */
+static ssize_t walk_mounts(const struct mount_table *t, const char *path)
+{
+    ssize_t cur = -1;
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->m[i].mount_point, "/") && !has_mount_id(t, t->m[i].parent))
+            cur = (ssize_t)i;
+    if (cur < 0) {
+        /* no tree to follow: the longest mount point containing the path, the last of equals */
+        for (size_t i = 0; i < t->n; i++)
+            if (mount_contains(t->m[i].mount_point, path) &&
+                (cur < 0 || mp_len(t->m[i].mount_point) >= mp_len(t->m[cur].mount_point)))
+                cur = (ssize_t)i;
+        return cur;
+    }
+    for (size_t steps = 0; steps < t->n; steps++) {
+        ssize_t best = -1;
+        for (size_t i = 0; i < t->n; i++) {
+            if ((ssize_t)i == cur || t->m[i].parent != t->m[cur].id ||
+                !mount_contains(t->m[i].mount_point, path))
+                continue;
+            if (best < 0 || mp_len(t->m[i].mount_point) <= mp_len(t->m[best].mount_point))
+                best = (ssize_t)i;
+        }
+        if (best < 0)
+            break;
+        cur = best;
+    }
+    return cur;
 }
 
 int sb_sysinfo_mountinfo_find(const char *mountinfo, const char *path, sb_sysinfo_mount *out)
 {
-    struct mount_scan s = {.path = path};
     memset(out, 0, sizeof *out);
     if (!path || path[0] != '/')
         return -ENOENT;
-    for_each_line(mountinfo, mount_line, &s);
-    if (!s.found)
-        return -ENOENT;
-    *out = s.best;
-    return 0;
+    struct mount_table t = {0};
+    for_each_line(mountinfo, mount_line, &t);
+    ssize_t pick = walk_mounts(&t, path);
+    for (size_t i = 0; i < t.n; i++) {
+        if ((ssize_t)i == pick)
+            *out = t.m[i];
+        else
+            sb_sysinfo_mount_free(&t.m[i]);
+    }
+    free(t.m);
+    return pick < 0 ? -ENOENT : 0;
 }
 
 static bool option_listed(const char *list, const char *opt, size_t ol)
@@ -557,15 +608,15 @@ void sb_sysinfo_disk_label(char *buf, size_t len, uint64_t bytes, const char *mo
 {
     bool has_model = model && *model;
     if (has_model && model_names_size(model)) {
-        snprintf(buf, len, "%s", model);
+        fmt(buf, len, "%s", model);
         return;
     }
     char size[32];
     if (bytes >= 500000000ULL) /* the seeds print every disk in whole decimal GB */
-        snprintf(size, sizeof size, "%lluGB", (unsigned long long)((bytes + 500000000ULL) / 1000000000ULL));
+        fmt(size, sizeof size, "%lluGB", (unsigned long long)((bytes + 500000000ULL) / 1000000000ULL));
     else
-        snprintf(size, sizeof size, "%lluMB", (unsigned long long)((bytes + 500000ULL) / 1000000ULL));
-    snprintf(buf, len, "%s%s%s", size, has_model ? " " : "", has_model ? model : "");
+        fmt(size, sizeof size, "%lluMB", (unsigned long long)((bytes + 500000ULL) / 1000000ULL));
+    fmt(buf, len, "%s%s%s", size, has_model ? " " : "", has_model ? model : "");
 }
 
 void sb_sysinfo_format_disks(char *buf, size_t len, const sb_sysinfo_disk *d, size_t n)
@@ -574,7 +625,7 @@ void sb_sysinfo_format_disks(char *buf, size_t len, const sb_sysinfo_disk *d, si
         return;
     buf[0] = '\0';
     if (n == 0) {
-        snprintf(buf, len, UNKNOWN);
+        fmt(buf, len, UNKNOWN);
         return;
     }
     char (*labels)[256] = calloc(n, sizeof *labels);
@@ -667,29 +718,29 @@ static bool skipped_block_name(const char *name)
 static char *disk_model(const char *root, const char *diskdir)
 {
     char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/device/model", diskdir);
+    fmt(p, sizeof p, "%s/device/model", diskdir);
     char *m = slurp_attr(root, p);
     if (!m) { /* MMC/SD cards name themselves here */
-        snprintf(p, sizeof p, "%s/device/name", diskdir);
+        fmt(p, sizeof p, "%s/device/name", diskdir);
         m = slurp_attr(root, p);
     }
     if (!m) {
         /* a loop device is its backing file */
-        snprintf(p, sizeof p, "%s/loop/backing_file", diskdir);
+        fmt(p, sizeof p, "%s/loop/backing_file", diskdir);
         char *file = slurp_attr(root, p);
         if (file) {
             size_t l = strlen(file) + 32;
             m = malloc(l);
             if (!m)
                 abort();
-            snprintf(m, l, "Loop device (%s)", file);
+            fmt(m, l, "Loop device (%s)", file);
             free(file);
         }
     }
     if (!m) {
         /* virtio disks have no model attribute; say what they are rather than nothing */
         char full[PATH_MAX], real[PATH_MAX];
-        snprintf(full, sizeof full, "%s%s", root, diskdir);
+        fmt(full, sizeof full, "%s%s", root, diskdir);
         if (realpath(full, real) && strstr(real, "/virtio"))
             m = xstrdup("Virtio Block Device");
     }
@@ -708,7 +759,7 @@ static char **list_dir(const char *root, const char *path, size_t *n)
 {
     char full[PATH_MAX];
     *n = 0;
-    snprintf(full, sizeof full, "%s%s", root, path);
+    fmt(full, sizeof full, "%s%s", root, path);
     DIR *d = opendir(full);
     if (!d)
         return NULL;
@@ -752,8 +803,8 @@ void sb_sysinfo_read_disks(const char *root, char *buf, size_t len)
         if (skipped_block_name(names[i]))
             continue;
         char p[PATH_MAX], full[PATH_MAX], real[PATH_MAX];
-        snprintf(p, sizeof p, "/sys/block/%s", names[i]);
-        snprintf(full, sizeof full, "%s%s", root, p);
+        fmt(p, sizeof p, "/sys/block/%s", names[i]);
+        fmt(full, sizeof full, "%s%s", root, p);
         if (realpath(full, real) && strstr(real, "/devices/virtual/"))
             continue;
         char sp[PATH_MAX];
@@ -883,9 +934,9 @@ static void motherboard(const char *root, char *buf, size_t len)
     if (!placeholder(name) && w < len)
         w += snprintf(buf + w, len - w, "%s%s", w ? " " : "", name);
     if (w && !placeholder(ver) && w < len)
-        snprintf(buf + w, len - w, " %s%s", isdigit((unsigned char)ver[0]) ? "v" : "", ver);
+        fmt(buf + w, len - w, " %s%s", isdigit((unsigned char)ver[0]) ? "v" : "", ver);
     if (!buf[0])
-        snprintf(buf, len, UNKNOWN);
+        fmt(buf, len, UNKNOWN);
     free(vendor);
     free(name);
     free(ver);
@@ -914,12 +965,12 @@ static void pci_names(const char *root, const char *vendor, const char *device, 
                 break;
             if (!strncasecmp(line, vendor, 4) && line[4] == ' ') {
                 in_vendor = true;
-                snprintf(vname, vlen, "%s", line + 4);
+                fmt(vname, vlen, "%s", line + 4);
                 trim(vname);
             }
         } else if (in_vendor && line[1] != '\t' && !strncasecmp(line + 1, device, 4) &&
                    line[5] == ' ') {
-            snprintf(dname, dlen, "%s", line + 5);
+            fmt(dname, dlen, "%s", line + 5);
             trim(dname);
             break;
         }
@@ -930,25 +981,25 @@ static void pci_names(const char *root, const char *vendor, const char *device, 
 /* The host bridge (PCI class 0x0600) at the root of the PCI tree. */
 static void chipset(const char *root, char *buf, size_t len)
 {
-    snprintf(buf, len, UNKNOWN);
+    fmt(buf, len, UNKNOWN);
     size_t n = 0;
     char **names = list_dir(root, "/sys/bus/pci/devices", &n);
     for (size_t i = 0; i < n; i++) {
         char p[PATH_MAX];
-        snprintf(p, sizeof p, "/sys/bus/pci/devices/%s/class", names[i]);
+        fmt(p, sizeof p, "/sys/bus/pci/devices/%s/class", names[i]);
         char *cls = slurp_attr(root, p);
         bool host = cls && strtoul(cls, NULL, 16) >> 8 == 0x0600;
         free(cls);
         if (!host)
             continue;
-        snprintf(p, sizeof p, "/sys/bus/pci/devices/%s/vendor", names[i]);
+        fmt(p, sizeof p, "/sys/bus/pci/devices/%s/vendor", names[i]);
         char *ven = slurp_attr(root, p);
-        snprintf(p, sizeof p, "/sys/bus/pci/devices/%s/device", names[i]);
+        fmt(p, sizeof p, "/sys/bus/pci/devices/%s/device", names[i]);
         char *dev = slurp_attr(root, p);
         if (ven && dev) {
             char vhex[8], dhex[8];
-            snprintf(vhex, sizeof vhex, "%04lx", strtoul(ven, NULL, 16) & 0xFFFF);
-            snprintf(dhex, sizeof dhex, "%04lx", strtoul(dev, NULL, 16) & 0xFFFF);
+            fmt(vhex, sizeof vhex, "%04lx", strtoul(ven, NULL, 16) & 0xFFFF);
+            fmt(dhex, sizeof dhex, "%04lx", strtoul(dev, NULL, 16) & 0xFFFF);
             char vname[128] = "", dname[192] = "";
             pci_names(root, vhex, dhex, vname, sizeof vname, dname, sizeof dname);
             if (!vname[0]) {
@@ -959,15 +1010,15 @@ static void chipset(const char *root, char *buf, size_t len)
                              {"1af4", "Red Hat"}, {"15ad", "VMware"}, {"1414", "Microsoft"}};
                 for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
                     if (!strcmp(known[k].id, vhex))
-                        snprintf(vname, sizeof vname, "%s", known[k].name);
+                        fmt(vname, sizeof vname, "%s", known[k].name);
             }
             tidy_vendor(vname);
             if (!vname[0])
-                snprintf(vname, sizeof vname, "Vendor %s", vhex);
+                fmt(vname, sizeof vname, "Vendor %s", vhex);
             if (dname[0])
-                snprintf(buf, len, "%s %s", vname, dname);
+                fmt(buf, len, "%s %s", vname, dname);
             else
-                snprintf(buf, len, "%s Device %s", vname, dhex);
+                fmt(buf, len, "%s Device %s", vname, dhex);
         }
         free(ven);
         free(dev);
@@ -1006,9 +1057,9 @@ static void memory(const char *root, char *buf, size_t len)
     free(meminfo);
     /* The seeds' "16384MB" is 16 GiB: the figure is MiB, spelled MB as on the pages. */
     if (kb > 0)
-        snprintf(buf, len, "%lldMB", kb / 1024);
+        fmt(buf, len, "%lldMB", kb / 1024);
     else
-        snprintf(buf, len, UNKNOWN);
+        fmt(buf, len, UNKNOWN);
 }
 
 static void os_name(const char *root, char *buf, size_t len)
@@ -1021,7 +1072,7 @@ static void os_name(const char *root, char *buf, size_t len)
         free(v);
         v = sb_sysinfo_os_release_value(text, "NAME");
     }
-    snprintf(buf, len, "%s", v && *v ? v : UNKNOWN);
+    fmt(buf, len, "%s", v && *v ? v : UNKNOWN);
     free(v);
     free(text);
 }
@@ -1029,13 +1080,13 @@ static void os_name(const char *root, char *buf, size_t len)
 static void compiler(char *buf, size_t len)
 {
 #if defined(__clang__)
-    snprintf(buf, len, "Clang %d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
+    fmt(buf, len, "Clang %d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
 #elif defined(__GNUC__)
-    snprintf(buf, len, "GCC %s", __VERSION__);
+    fmt(buf, len, "GCC %s", __VERSION__);
 #elif defined(__VERSION__)
-    snprintf(buf, len, "%s", __VERSION__);
+    fmt(buf, len, "%s", __VERSION__);
 #else
-    snprintf(buf, len, UNKNOWN);
+    fmt(buf, len, UNKNOWN);
 #endif
 }
 
@@ -1055,7 +1106,7 @@ struct target_info {
 static bool sysfs_dev_dir(const char *root, unsigned maj, unsigned min, char *out, size_t len)
 {
     char full[PATH_MAX], real[PATH_MAX];
-    snprintf(full, sizeof full, "%s/sys/dev/block/%u:%u", root, maj, min);
+    fmt(full, sizeof full, "%s/sys/dev/block/%u:%u", root, maj, min);
     if (!realpath(full, real))
         return false;
     size_t rl = strlen(root);
@@ -1064,7 +1115,7 @@ static bool sysfs_dev_dir(const char *root, unsigned maj, unsigned min, char *ou
         rl = strlen(rootreal);
     else
         rl = 0;
-    snprintf(out, len, "%s", real + rl);
+    fmt(out, len, "%s", real + rl);
     return true;
 }
 
@@ -1091,26 +1142,26 @@ static void leaf_disks(const char *root, const char *dir, int depth, char *names
                        char *first, size_t flen)
 {
     char sl[PATH_MAX];
-    snprintf(sl, sizeof sl, "%s/slaves", dir);
+    fmt(sl, sizeof sl, "%s/slaves", dir);
     size_t n = 0;
     char **sub = depth < 4 ? list_dir(root, sl, &n) : NULL;
     if (n == 0) {
         char d[PATH_MAX];
-        snprintf(d, sizeof d, "%s", dir);
+        fmt(d, sizeof d, "%s", dir);
         whole_disk(root, d);
         const char *base = strrchr(d, '/');
         base = base ? base + 1 : d;
         char with[PATH_MAX];
         fmt(with, sizeof with, " %s ", base);
         char padded[1024];
-        snprintf(padded, sizeof padded, " %s ", names);
+        fmt(padded, sizeof padded, " %s ", names);
         /* two partitions of one disk under an md array name the disk once */
         if (!strstr(padded, with)) {
             size_t l = strlen(names);
-            snprintf(names + l, nlen - l, "%s%s", l ? " + " : "", base);
+            fmt(names + l, nlen - l, "%s%s", l ? " + " : "", base);
         }
         if (!first[0])
-            snprintf(first, flen, "%s", d);
+            fmt(first, flen, "%s", d);
     }
     for (size_t i = 0; i < n; i++) {
         char full[PATH_MAX], real[PATH_MAX], rootreal[PATH_MAX];
@@ -1167,7 +1218,7 @@ static void describe_device(const char *root, unsigned maj, unsigned min, bool b
 {
     char dir[PATH_MAX];
     if (!sysfs_dev_dir(root, maj, min, dir, sizeof dir)) {
-        snprintf(t->device, sizeof t->device, "%u:%u", maj, min);
+        fmt(t->device, sizeof t->device, "%u:%u", maj, min);
         return;
     }
     const char *top = strrchr(dir, '/');
@@ -1185,19 +1236,19 @@ static void describe_device(const char *root, unsigned maj, unsigned min, bool b
     char p[PATH_MAX];
     char *m = disk_model(root, first);
     if (m)
-        snprintf(t->model, sizeof t->model, "%s", m);
+        fmt(t->model, sizeof t->model, "%s", m);
     free(m);
-    snprintf(p, sizeof p, "%s/queue/scheduler", first);
+    fmt(p, sizeof p, "%s/queue/scheduler", first);
     char *text = slurp(root, p);
     char *s = sb_sysinfo_scheduler(text);
     if (s)
-        snprintf(t->scheduler, sizeof t->scheduler, "%s", s);
+        fmt(t->scheduler, sizeof t->scheduler, "%s", s);
     free(s);
     free(text);
-    snprintf(p, sizeof p, "%s/queue/rotational", first);
+    fmt(p, sizeof p, "%s/queue/rotational", first);
     char *r = slurp_attr(root, p);
     if (r && (r[0] == '0' || r[0] == '1'))
-        snprintf(t->rotational, sizeof t->rotational, "%s", r[0] == '1' ? "Yes" : "No");
+        fmt(t->rotational, sizeof t->rotational, "%s", r[0] == '1' ? "Yes" : "No");
     free(r);
 }
 
@@ -1224,11 +1275,11 @@ static void describe_target(const char *root, const char *path, struct target_in
     if (rc < 0)
         return;
     if (depth == 0) {
-        snprintf(t->fstype, sizeof t->fstype, "%s", m.fstype);
-        snprintf(t->mount_point, sizeof t->mount_point, "%s", m.mount_point);
-        snprintf(t->source, sizeof t->source, "%s", m.source);
+        fmt(t->fstype, sizeof t->fstype, "%s", m.fstype);
+        fmt(t->mount_point, sizeof t->mount_point, "%s", m.mount_point);
+        fmt(t->source, sizeof t->source, "%s", m.source);
         char *o = sb_sysinfo_merge_options(m.mount_opts, m.super_opts);
-        snprintf(t->options, sizeof t->options, "%s", o);
+        fmt(t->options, sizeof t->options, "%s", o);
         free(o);
     }
     unsigned maj = m.major, min = m.minor;
@@ -1236,7 +1287,7 @@ static void describe_target(const char *root, const char *path, struct target_in
     if (maj == 0 && !strncmp(m.source, "/dev/", 5)) {
         char full[PATH_MAX];
         struct stat st;
-        snprintf(full, sizeof full, "%s%s", root, m.source);
+        fmt(full, sizeof full, "%s%s", root, m.source);
         if (stat(full, &st) == 0 && S_ISBLK(st.st_mode)) {
             maj = major(st.st_rdev);
             min = minor(st.st_rdev);
@@ -1259,9 +1310,9 @@ static void describe_target(const char *root, const char *path, struct target_in
             describe_target(root, upper, t, depth + 1);
         free(upper);
         if (!t->device[0])
-            snprintf(t->device, sizeof t->device, "None");
+            fmt(t->device, sizeof t->device, "None");
     } else if (depth == 0) {
-        snprintf(t->device, sizeof t->device, "None");
+        fmt(t->device, sizeof t->device, "None");
     }
     sb_sysinfo_mount_free(&m);
 }
@@ -1291,9 +1342,9 @@ int sb_sysinfo_collect_at(sb_system *sys, const char *target, const char *root)
     sb_kvlist_add(&sys->software, "OS", buf);
     struct utsname u;
     if (uname(&u) == 0)
-        snprintf(buf, sizeof buf, "%s (%s)", u.release, u.machine);
+        fmt(buf, sizeof buf, "%s (%s)", u.release, u.machine);
     else
-        snprintf(buf, sizeof buf, UNKNOWN);
+        fmt(buf, sizeof buf, UNKNOWN);
     sb_kvlist_add(&sys->software, "Kernel", buf);
     compiler(buf, sizeof buf);
     sb_kvlist_add(&sys->software, "Compiler", buf);
@@ -1301,7 +1352,7 @@ int sb_sysinfo_collect_at(sb_system *sys, const char *target, const char *root)
     char resolved[PATH_MAX];
     const char *where = target ? target : "/";
     if (!realpath(where, resolved))
-        snprintf(resolved, sizeof resolved, "%s", where);
+        fmt(resolved, sizeof resolved, "%s", where);
     struct target_info *t = calloc(1, sizeof *t);
     if (!t)
         abort();
@@ -1310,7 +1361,7 @@ int sb_sysinfo_collect_at(sb_system *sys, const char *target, const char *root)
         struct statfs sf;
         const char *name = statfs(resolved, &sf) == 0 ? sb_sysinfo_fs_magic_name((unsigned long)sf.f_type) : NULL;
         if (name)
-            snprintf(t->fstype, sizeof t->fstype, "%s", name);
+            fmt(t->fstype, sizeof t->fstype, "%s", name);
     }
     add_or_unknown(&sys->software, "File-System", t->fstype);
 

@@ -35,6 +35,7 @@ char *sb_sysinfo_os_release_value(const char *text, const char *key);
 
 /* ---- /proc/self/mountinfo ---- */
 typedef struct sb_sysinfo_mount {
+    int id, parent;    /* mount IDs: the tree of mounts */
     unsigned major, minor;
     char *root;        /* the mount's root within its filesystem */
     char *mount_point;
@@ -44,10 +45,11 @@ typedef struct sb_sysinfo_mount {
     char *super_opts;  /* per-superblock options */
 } sb_sysinfo_mount;
 
-/* The mount containing path (an absolute, already resolved path): the longest mount point that
- * is path or a parent of it; among equal ones, and for a later mount over a parent of the
- * current best, the later line wins (it was mounted on top). 0, or -ENOENT when none matches
- * or the text has no valid line. */
+/* The mount containing path (an absolute, already resolved path), found as path lookup does:
+ * from the root mount down the tree of parent IDs, crossing at each level into the child whose
+ * mount point is met first along the path; a mount stacked on another is its child, so the top
+ * one wins. Without a root mount ("/" whose parent is not listed) the longest containing mount
+ * point, the last of equals. 0, or -ENOENT when none matches or the text has no valid line. */
 int sb_sysinfo_mountinfo_find(const char *mountinfo, const char *path, sb_sysinfo_mount *out);
 void sb_sysinfo_mount_free(sb_sysinfo_mount *m);
 /* Per-mount options then the superblock options not already listed, as findmnt shows them.

@@ -75,6 +75,16 @@ else
     ok "scheduler (skipped: the target's device $dev has no queue in sysfs)"
 fi
 
+# Every kind of mount this machine has (the root mount may be listed after its children).
+for d in / /proc /sys /dev /dev/shm /dev/pts $(findmnt -n -l -o TARGET | grep -v ' ' | head -n 12); do
+    [ -d "$d" ] || continue
+    "$SB" sysinfo --target "$d" >"$T/m" 2>&1 || { not_ok "sysinfo --target $d"; continue; }
+    [ "$(value 'Mount Point' "$T/m")" = "$(findmnt -n -o TARGET -T "$d" | tail -n 1)" ] &&
+        [ "$(value File-System "$T/m")" = "$(findmnt -n -o FSTYPE -T "$d" | tail -n 1)" ] ||
+        not_ok "mount of $d: ours $(value 'Mount Point' "$T/m") $(value File-System "$T/m"), findmnt $(findmnt -n -o TARGET,FSTYPE -T "$d" | tail -n 1)"
+done
+ok "mount point and type of every mount agree with findmnt"
+
 # RAM-backed target: tmpfs, no block device.
 if [ -d /dev/shm ]; then
     "$SB" sysinfo --target /dev/shm >"$T/shm" 2>&1

@@ -157,15 +157,29 @@ static void test_mountinfo_longest_prefix(void **state)
     /* \040 is a blank */
     expect_mount(t, "/mnt/my disk/f", "/mnt/my disk", "ext4", "/dev/sdc1", 8, 33);
     expect_mount(t, "/mnt/my", "/", "ext4", "/dev/sda2", 8, 2);
+    /* the root mount is listed after this child of it (as on real systems) */
+    expect_mount(t, "/proc/self", "/proc", "proc", "proc", 0, 21);
     free(t);
+}
+
+static void test_mountinfo_without_tree(void **state)
+{
+    /* parents that are not listed: the longest containing mount point, the last of equals */
+    const char *t = "5 1 8:1 / /a rw - ext4 /dev/sda1 rw\n"
+                    "6 2 8:2 / /a/b rw - xfs /dev/sda2 rw\n"
+                    "7 3 8:3 / /a/b rw - btrfs /dev/sda3 rw\n";
+    expect_mount(t, "/a/b/c", "/a/b", "btrfs", "/dev/sda3", 8, 3);
+    expect_mount(t, "/a/bc", "/a", "ext4", "/dev/sda1", 8, 1);
+    sb_sysinfo_mount m;
+    assert_int_equal(sb_sysinfo_mountinfo_find(t, "/x", &m), -ENOENT);
 }
 
 static void test_mountinfo_stacked(void **state)
 {
     char *t = fixture("mountinfo");
-    /* mounted twice on the same point: the later one is on top */
+    /* mounted twice on the same point: the second is a child of the first, on top */
     expect_mount(t, "/dev/shm", "/dev/shm", "tmpfs", "tmpfs", 0, 27);
-    /* /srv mounted after /srv/a hides it */
+    /* /srv mounted after /srv/a (both children of /) hides it */
     expect_mount(t, "/srv/a/file", "/srv", "ext4", "/dev/mapper/vg-srv", 253, 0);
     free(t);
 }
@@ -513,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_os_release),
         cmocka_unit_test(test_mountinfo_longest_prefix),
         cmocka_unit_test(test_mountinfo_stacked),
+        cmocka_unit_test(test_mountinfo_without_tree),
         cmocka_unit_test(test_mountinfo_fields),
         cmocka_unit_test(test_merge_options),
         cmocka_unit_test(test_scheduler),
