@@ -173,9 +173,14 @@ void sb_sysinfo_tidy_cpu_model(char *s)
     squeeze(s);
 }
 
+/* Keys naming the processor, most telling first: x86 "model name", MIPS "cpu model", old ARM
+ * "Processor", ARM boards "Hardware". */
+#define N_MODEL_KEYS 4
+static const char *const model_keys[N_MODEL_KEYS] = {"model name", "cpu model", "Processor",
+                                                     "Hardware"};
+
 struct cpu_scan {
-    const char *keys[4];
-    char *model;
+    char *model[N_MODEL_KEYS]; /* first value of each key */
     int count;
     double mhz;
 };
@@ -191,49 +196,56 @@ static int cpu_line(const char *line, size_t len, void *arg)
         if (m > c->mhz)
             c->mhz = m;
     }
-    if (!c->model) {
-        for (int i = 0; i < 4 && c->keys[i]; i++) {
-            if ((v = colon_value(line, len, c->keys[i])) && v < line + len) {
-                c->model = xstrndup(v, (size_t)(line + len - v));
-                break;
-            }
-        }
-    }
+    for (int i = 0; i < N_MODEL_KEYS; i++)
+        if (!c->model[i] && (v = colon_value(line, len, model_keys[i])) && v < line + len)
+            c->model[i] = xstrndup(v, (size_t)(line + len - v));
     return 0;
 }
 
-static struct cpu_scan scan_cpuinfo(const char *cpuinfo)
+/* Scans cpuinfo; returns the best model (caller frees) and fills count and mhz. */
+static char *scan_cpuinfo(const char *cpuinfo, int *count, double *mhz)
 {
-    struct cpu_scan c = {.keys = {"model name", "cpu model", "Processor", "Hardware"}};
+    struct cpu_scan c = {0};
     for_each_line(cpuinfo, cpu_line, &c);
-    return c;
+    char *best = NULL;
+    for (int i = 0; i < N_MODEL_KEYS; i++) {
+        if (!best && c.model[i])
+            best = c.model[i];
+        else
+            free(c.model[i]);
+    }
+    if (count)
+        *count = c.count;
+    if (mhz)
+        *mhz = c.mhz;
+    return best;
 }
 
 char *sb_sysinfo_cpu_model(const char *cpuinfo)
 {
-    struct cpu_scan c = scan_cpuinfo(cpuinfo);
-    if (c.model) {
-        sb_sysinfo_tidy_cpu_model(c.model);
-        if (!*c.model) {
-            free(c.model);
-            c.model = NULL;
+    char *model = scan_cpuinfo(cpuinfo, NULL, NULL);
+    if (model) {
+        sb_sysinfo_tidy_cpu_model(model);
+        if (!*model) {
+            free(model);
+            model = NULL;
         }
     }
-    return c.model;
+    return model;
 }
 
 int sb_sysinfo_cpu_count(const char *cpuinfo)
 {
-    struct cpu_scan c = scan_cpuinfo(cpuinfo);
-    free(c.model);
-    return c.count;
+    int n;
+    free(scan_cpuinfo(cpuinfo, &n, NULL));
+    return n;
 }
 
 double sb_sysinfo_cpu_mhz(const char *cpuinfo)
 {
-    struct cpu_scan c = scan_cpuinfo(cpuinfo);
-    free(c.model);
-    return c.mhz;
+    double mhz;
+    free(scan_cpuinfo(cpuinfo, NULL, &mhz));
+    return mhz;
 }
 
 void sb_sysinfo_format_processor(char *buf, size_t len, const char *model, double mhz, int ncpu)

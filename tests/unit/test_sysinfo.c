@@ -80,6 +80,10 @@ static void test_cpu_other_arch_and_empty(void **state)
     assert_int_equal(sb_sysinfo_cpu_count(text), 2);
     assert_true(sb_sysinfo_cpu_mhz(text) == 0);
     free(text);
+    /* the most telling key wins wherever it is */
+    m = sb_sysinfo_cpu_model("Hardware\t: BCM2835\nProcessor\t: ARMv7 Processor rev 4 (v7l)\n");
+    assert_string_equal(m, "ARMv7 Processor rev 4 (v7l)");
+    free(m);
     assert_null(sb_sysinfo_cpu_model(""));
     assert_null(sb_sysinfo_cpu_model(NULL));
     assert_int_equal(sb_sysinfo_cpu_count(NULL), 0);
