@@ -1114,21 +1114,32 @@ struct target_info {
     char rotational[16];
 };
 
+/* realpath of root + rel, given back relative to root; false when it does not resolve or
+ * leads out of root. */
+static bool resolve_below(const char *root, const char *rel, char *out, size_t len)
+{
+    char full[PATH_MAX], real[PATH_MAX], rootreal[PATH_MAX];
+    fmt(full, sizeof full, "%s%s", root, rel);
+    if (!realpath(full, real))
+        return false;
+    size_t rl = 0;
+    if (root[0]) {
+        if (!realpath(root, rootreal))
+            return false;
+        rl = strlen(rootreal);
+        if (strncmp(real, rootreal, rl) != 0 || (real[rl] != '/' && real[rl] != '\0'))
+            return false;
+    }
+    fmt(out, len, "%s", real + rl);
+    return true;
+}
+
 /* Root-relative sysfs directory of a block device number, resolved; false when absent. */
 static bool sysfs_dev_dir(const char *root, unsigned maj, unsigned min, char *out, size_t len)
 {
-    char full[PATH_MAX], real[PATH_MAX];
-    fmt(full, sizeof full, "%s/sys/dev/block/%u:%u", root, maj, min);
-    if (!realpath(full, real))
-        return false;
-    size_t rl = strlen(root);
-    char rootreal[PATH_MAX] = "";
-    if (rl && realpath(root, rootreal))
-        rl = strlen(rootreal);
-    else
-        rl = 0;
-    fmt(out, len, "%s", real + rl);
-    return true;
+    char rel[64];
+    fmt(rel, sizeof rel, "/sys/dev/block/%u:%u", maj, min);
+    return resolve_below(root, rel, out, len);
 }
 
 static bool sysfs_exists(const char *root, const char *dir, const char *attr)
@@ -1176,12 +1187,10 @@ static void leaf_disks(const char *root, const char *dir, int depth, char *names
             fmt(first, flen, "%s", d);
     }
     for (size_t i = 0; i < n; i++) {
-        char full[PATH_MAX], real[PATH_MAX], rootreal[PATH_MAX];
-        fmt(full, sizeof full, "%s%s/%s", root, sl, sub[i]);
-        if (!realpath(full, real))
-            continue;
-        size_t rl = root[0] && realpath(root, rootreal) ? strlen(rootreal) : 0;
-        leaf_disks(root, real + rl, depth + 1, names, nlen, first, flen);
+        char rel[PATH_MAX], sub_dir[PATH_MAX];
+        fmt(rel, sizeof rel, "%s/%s", sl, sub[i]);
+        if (resolve_below(root, rel, sub_dir, sizeof sub_dir))
+            leaf_disks(root, sub_dir, depth + 1, names, nlen, first, flen);
     }
     free_names(sub, n);
 }
@@ -1204,20 +1213,17 @@ static bool btrfs_members(const char *root, const char *name, char *label, size_
             if (!strcmp(devs[j], name))
                 found = m > 1;
         if (found) {
-            char full[PATH_MAX], real[PATH_MAX], rootreal[PATH_MAX];
+            char rel[PATH_MAX];
             label[0] = '\0';
             for (size_t j = 0; j < m; j++) {
                 size_t l = strlen(label);
                 fmt(label + l, llen - l, "%s%s", j ? " + " : "", devs[j]);
             }
-            fmt(full, sizeof full, "%s%s/%s", root, d, devs[0]);
-            if (realpath(full, real)) {
-                size_t rl = root[0] && realpath(root, rootreal) ? strlen(rootreal) : 0;
-                fmt(first, flen, "%s", real + rl);
+            fmt(rel, sizeof rel, "%s/%s", d, devs[0]);
+            if (resolve_below(root, rel, first, flen))
                 whole_disk(root, first);
-            } else {
+            else
                 found = false;
-            }
         }
         free_names(devs, m);
     }
