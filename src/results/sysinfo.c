@@ -1062,12 +1062,44 @@ static void processor(const char *root, char *buf, size_t len)
     free(cpuinfo);
 }
 
+/* Installed memory as the kernel's memory blocks see it: every online block of
+ * block_size_bytes. This is the physical RAM (24 GiB here), where MemTotal is what is left
+ * after the kernel's own reservations (24105 MiB). 0 when the directory is not there. */
+static unsigned long long memory_blocks_bytes(const char *root)
+{
+    char *bs = slurp_attr(root, "/sys/devices/system/memory/block_size_bytes");
+    unsigned long long block = bs ? strtoull(bs, NULL, 16) : 0;
+    free(bs);
+    if (!block)
+        return 0;
+    size_t n = 0;
+    char **names = list_dir(root, "/sys/devices/system/memory", &n);
+    unsigned long long total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(names[i], "memory", 6) || !isdigit((unsigned char)names[i][6]))
+            continue;
+        char p[PATH_MAX];
+        fmt(p, sizeof p, "/sys/devices/system/memory/%s/online", names[i]);
+        char *on = slurp_attr(root, p);
+        if (!on || on[0] == '1') /* boot memory without an online switch is online */
+            total += block;
+        free(on);
+    }
+    free_names(names, n);
+    return total;
+}
+
 static void memory(const char *root, char *buf, size_t len)
 {
+    /* The seeds' "16384MB" is 16 GiB: the figure is MiB, spelled MB as on the pages. */
+    unsigned long long bytes = memory_blocks_bytes(root);
+    if (bytes) {
+        fmt(buf, len, "%lluMB", bytes >> 20);
+        return;
+    }
     char *meminfo = slurp(root, "/proc/meminfo");
     long long kb = sb_sysinfo_meminfo_kb(meminfo, "MemTotal");
     free(meminfo);
-    /* The seeds' "16384MB" is 16 GiB: the figure is MiB, spelled MB as on the pages. */
     if (kb > 0)
         fmt(buf, len, "%lldMB", kb / 1024);
     else

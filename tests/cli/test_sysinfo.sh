@@ -29,8 +29,15 @@ else
     check "governor Unknown without cpufreq" test "$(value 'CPU Governor' "$T/text")" = Unknown
 fi
 
-mem=$(awk '/^MemTotal:/ {print int($2 / 1024) "MB"}' /proc/meminfo)
-check "memory from meminfo" test "$(value Memory "$T/text")" = "$mem"
+if [ -r /sys/devices/system/memory/block_size_bytes ]; then
+    bs=$((0x$(cat /sys/devices/system/memory/block_size_bytes)))
+    blocks=$(cat /sys/devices/system/memory/memory*/online | grep -c '^1')
+    mem="$((bs * blocks / 1048576))MB"
+    check "memory from the online memory blocks" test "$(value Memory "$T/text")" = "$mem"
+else
+    mem=$(awk '/^MemTotal:/ {print int($2 / 1024) "MB"}' /proc/meminfo)
+    check "memory from meminfo" test "$(value Memory "$T/text")" = "$mem"
+fi
 check "kernel is uname release (machine)" test "$(value Kernel "$T/text")" = "$(uname -r) ($(uname -m))"
 pretty=$(. /etc/os-release && echo "$PRETTY_NAME")
 check "OS is PRETTY_NAME" test "$(value OS "$T/text")" = "$pretty"

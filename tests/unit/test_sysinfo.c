@@ -346,6 +346,13 @@ static int setup_root(void **state)
     put_fixture("etc/os-release", "os-release");
     put("sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq", "3500000\n");
     put("sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
+    /* three online 128 MiB memory blocks and one offline */
+    put("sys/devices/system/memory/block_size_bytes", "8000000\n");
+    put("sys/devices/system/memory/memory0/online", "1\n");
+    put("sys/devices/system/memory/memory1/online", "1\n");
+    put("sys/devices/system/memory/memory2/online", "1\n");
+    put("sys/devices/system/memory/memory3/online", "0\n");
+    put("sys/devices/system/memory/auto_online_blocks", "online\n");
     put("sys/class/dmi/id/board_vendor", "Gigabyte Technology Co., Ltd.\n");
     put("sys/class/dmi/id/board_name", "X99-UD4-CF\n");
     put("sys/class/dmi/id/board_version", "To be filled by O.E.M.\n");
@@ -428,7 +435,7 @@ static void test_collect_fake_root(void **state)
     assert_string_equal(sb_kvlist_get(&s.hardware, "Motherboard"), "Gigabyte X99-UD4-CF");
     assert_string_equal(sb_kvlist_get(&s.hardware, "Chipset"),
                         "Intel Xeon E7 v3/Xeon E5 v3/Core i7 DMI2"); /* seed: "Intel Xeon E7 v3/Xeon" */
-    assert_string_equal(sb_kvlist_get(&s.hardware, "Memory"), "15947MB");
+    assert_string_equal(sb_kvlist_get(&s.hardware, "Memory"), "384MB");
     assert_string_equal(sb_kvlist_get(&s.hardware, "Disk"),
                         "2 x 120GB Samsung SSD 850 + 240GB OCZ-VERTEX3");
     assert_string_equal(sb_kvlist_get(&s.software, "OS"), "Ubuntu 15.10 \"Wily\"");
@@ -517,6 +524,25 @@ static void test_collect_empty_root(void **state)
     /* with no mountinfo, statfs of / still names the filesystem (or Unknown) */
     assert_non_null(sb_kvlist_get(&s.software, "File-System"));
     free_sys(&s);
+
+    /* without memory blocks in sysfs, MemTotal in MiB */
+    char path[256];
+    snprintf(path, sizeof path, "%s/proc", empty);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/proc/meminfo", empty);
+    char *mi = fixture("meminfo");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(mi, f);
+    fclose(f);
+    free(mi);
+    memset(&s, 0, sizeof s);
+    sb_sysinfo_collect_at(&s, NULL, empty);
+    assert_string_equal(sb_kvlist_get(&s.hardware, "Memory"), "15947MB");
+    free_sys(&s);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/proc", empty);
+    rmdir(path);
     rmdir(empty);
 }
 
