@@ -826,6 +826,13 @@ void sb_sysinfo_read_disks(const char *root, char *buf, size_t len)
         free(size);
         if (sectors == 0) /* empty card readers and drives without media */
             continue;
+        /* NVMe multipath paths (nvme0c0n1) are hidden: the namespace is listed already */
+        fmt(sp, sizeof sp, "%s/hidden", p);
+        char *hidden = slurp_attr(root, sp);
+        bool skip = hidden && hidden[0] == '1';
+        free(hidden);
+        if (skip)
+            continue;
         models[nd] = disk_model(root, p);
         disks[nd].bytes = sectors * 512ULL; /* sysfs sizes are always in 512-byte sectors */
         disks[nd].model = models[nd];

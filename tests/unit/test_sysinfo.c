@@ -380,6 +380,8 @@ static int setup_root(void **state)
     put("sys/block/sde/size", "0\n");
     put("sys/block/sde/device/model", "Card Reader\n");
     put("sys/block/loop0/size", "2048\n");
+    put("sys/block/nvme0c0n1/size", "2048\n");
+    put("sys/block/nvme0c0n1/hidden", "1\n");
     put("sys/block/dm-0/size", "2048\n");
     put("sys/block/dm-0/queue/scheduler", "none\n");
     link_to("sys/block/dm-0/slaves/sdb1", "../../sdb/sdb1");
