@@ -895,7 +895,8 @@ static bool placeholder(const char *s)
     static const char *const junk[] = {"To be filled by O.E.M.", "To Be Filled By O.E.M.",
                                        "Default string", "Not Applicable", "Not Specified",
                                        "None", "System Product Name", "System Version",
-                                       "Type2 - Board Version", "x.x", "N/A", "0", NULL};
+                                       "Type2 - Board Version", "x.x", "N/A", "0", "Not Defined",
+                                       "Unknown", NULL};
     if (!s || !*s)
         return true;
     for (int i = 0; junk[i]; i++)
@@ -1416,7 +1417,9 @@ int sb_sysinfo_collect_at(sb_system *sys, const char *target, const char *root)
     describe_target(root, resolved, t, 0);
     if (!t->fstype[0]) { /* no mountinfo: the kernel still knows the filesystem type */
         struct statfs sf;
-        const char *name = statfs(resolved, &sf) == 0 ? sb_sysinfo_fs_magic_name((unsigned long)sf.f_type) : NULL;
+        const char *name = NULL;
+        if (statfs(resolved, &sf) == 0)
+            name = sb_sysinfo_fs_magic_name((unsigned long)sf.f_type);
         if (name)
             fmt(t->fstype, sizeof t->fstype, "%s", name);
     }
