@@ -142,6 +142,13 @@ check "json is valid" test "$(sqlite3 :memory: "select json_valid(readfile('$T/o
 check "json hardware.Memory" test "$(jget hardware.Memory)" = "$mem"
 check "json software.File-System" test "$(jget 'software."File-System"')" = "$(value File-System "$T/text")"
 check "json storage.Target" test "$(jget storage.Target)" = "$(realpath "$TGT")"
+json_as_text() {
+    local g
+    for g in hardware software storage; do
+        sqlite3 :memory: "select group_concat(key || ': ' || value, ', ') from json_each(readfile('$T/out'), '\$.$g')"
+    done
+}
+check "json holds the same pairs as the text" test "$(json_as_text)" = "$(cat "$T/text")"
 check "json key order" test "$(grep -o '"[A-Za-z -]*":' "$T/out" | head -n 6 | tr -d '\n')" = '"hardware":"Processor":"Motherboard":"Chipset":"Memory":"Disk":'
 
 # Usage.
