@@ -249,6 +249,7 @@ static int one_config(const sb_scn_config *c, size_t index, const run_opts *o, s
         rc = -EINTR;
     if (rc == 0) {
         printf("Built on %s, mounted on %s\n", lay.fs_device, lay.mountpoint);
+        fflush(stdout);
         sb_system *sys = sb_resultfile_add_system(fresh, c->identifier);
         sb_sysinfo_collect(sys, lay.mountpoint);
         sb_layout_describe(c, devs, n, &lay, sys);
