@@ -188,6 +188,8 @@ static int check_real_devices(run_opts *o, sb_device *devs, size_t *n_devs, unsi
         struct stat a;
         if (stat(list[i], &a) < 0)
             return sb_usage_error("scenario", "%s: %s", list[i], strerror(errno));
+        if (!S_ISBLK(a.st_mode))
+            return sb_usage_error("scenario", "%s: not a block device (images go with --images DIR)", list[i]);
         bool ok = false;
         for (size_t j = 0; j < n_named && !ok; j++) {
             struct stat b;
