@@ -198,9 +198,15 @@ static int check_real_devices(run_opts *o, sb_device *devs, size_t *n_devs, unsi
         if (!ok)
             return sb_usage_error("scenario", "%s is not named in --destroy-data-on: refusing to destroy its data",
                                   list[i]);
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(devs[j].path, list[i]))
-                return sb_usage_error("scenario", "%s is listed twice", list[i]);
+        for (size_t j = 0; j < i; j++) {
+            struct stat b;
+            if (stat(list[j], &b) == 0 && b.st_rdev == a.st_rdev)
+                return sb_usage_error("scenario", "%s is listed twice in --devices", list[i]);
+        }
+    }
+    if (need > n)
+        return sb_usage_error("scenario", "a configuration needs %u devices; --devices lists %zu", need, n);
+    for (size_t i = 0; i < n; i++) {
         char err[1024];
         if (sb_real_device_check(list[i], &devs[i], err, sizeof err) < 0) {
             sb_error("scenario: %s", err);
@@ -210,8 +216,6 @@ static int check_real_devices(run_opts *o, sb_device *devs, size_t *n_devs, unsi
             sb_warn("scenario: %s carries %s: it will be overwritten (named in --destroy-data-on)",
                     list[i], devs[i].signature);
     }
-    if (need > n)
-        return sb_usage_error("scenario", "a configuration needs %u devices; --devices lists %zu", need, n);
     *n_devs = n;
     return 0;
 }

@@ -189,10 +189,21 @@ int sb_loop_attach(sb_state *st, const char *image, sb_device *d, char *err, siz
             break;
         }
         rc = configure(n, img, image, direct, d);
-        if (rc == -EINVAL && direct) /* the backing store refuses direct I/O: go buffered */
-            rc = configure(n, img, image, direct = false, d);
+        if (rc == -EINVAL && direct) {
+            /* The backing store refuses direct I/O: go buffered, with a descriptor without
+             * O_DIRECT (the loop driver takes O_DIRECT on it as a request for direct I/O). */
+            close(img);
+            img = open(image, O_RDWR | O_CLOEXEC);
+            if (img < 0) {
+                rc = -errno;
+                break;
+            }
+            direct = false;
+            rc = configure(n, img, image, direct, d);
+        }
     }
-    close(img);
+    if (img >= 0)
+        close(img);
     close(ctl);
     if (rc < 0) {
         snprintf(err, errlen, "cannot attach a loop device to %s: %s", image, strerror(-rc));
@@ -290,21 +301,27 @@ void sb_device_signature(int fd, char *out, size_t len)
         snprintf(out, len, "MBR partition table");
 }
 
-/* Is device maj:min (or one of its partitions, listed in devs) mounted? Fills where. */
+/* Is one of devs (the device and its partitions) mounted? Fills where. The maj:min of
+ * mountinfo is the block device for most filesystems, but an anonymous one for btrfs: the
+ * mount source is compared too. */
 static bool mounted(const dev_t *devs, size_t n, char *where, size_t len)
 {
     FILE *f = fopen("/proc/self/mountinfo", "r");
     if (!f)
         return false;
-    char line[4096];
+    char line[8192];
     bool hit = false;
     while (!hit && fgets(line, sizeof line, f)) {
         unsigned ma, mi;
-        char mp[2048];
+        char mp[2048], src[2048] = "";
         if (sscanf(line, "%*d %*d %u:%u %*s %2047s", &ma, &mi, mp) != 3)
             continue;
+        const char *sep = strstr(line, " - ");
+        struct stat st;
+        bool by_source = sep && sscanf(sep + 3, "%*s %2047s", src) == 1 && !strncmp(src, "/dev/", 5) &&
+                         stat(src, &st) == 0 && S_ISBLK(st.st_mode);
         for (size_t i = 0; i < n && !hit; i++)
-            if (major(devs[i]) == ma && minor(devs[i]) == mi) {
+            if ((major(devs[i]) == ma && minor(devs[i]) == mi) || (by_source && st.st_rdev == devs[i])) {
                 snprintf(where, len, "%s", mp);
                 hit = true;
             }
@@ -455,7 +472,7 @@ int sb_real_device_check(const char *path, sb_device *d, char *err, size_t errle
     if (fd < 0) {
         int e = errno;
         if (e == EBUSY)
-            snprintf(err, errlen, "%s is in use (opened exclusively by the kernel or a process): refusing to touch it",
+            snprintf(err, errlen, "%s is in use (part of a mounted multi-device filesystem, or opened exclusively): refusing to touch it",
                      path);
         else
             snprintf(err, errlen, "%s: %s", path, strerror(e));

@@ -128,6 +128,15 @@ check_exit "mounted device refused" 1 "$SB" scenario run "$T/real.ini" --suite d
 check_one_line "refusal says mounted" "is mounted"
 check "mounted device untouched" test "$(findmnt -n -o SOURCE "$T/m")" = "$DEV"
 umount "$T/m"
+# btrfs shows an anonymous device number in mountinfo: the mount source must be checked too.
+mkfs.btrfs -q -f "$DEV" >/dev/null 2>&1 && mount "$DEV" "$T/m"
+check_exit "mounted btrfs device refused" 1 "$SB" scenario run "$T/real.ini" --suite dd --result r \
+    --devices "$DEV" --destroy-data-on "$DEV"
+check_one_line "btrfs refusal says mounted" "is mounted"
+umount "$T/m"
+check_exit "a device listed twice" 2 "$SB" scenario run "$T/real.ini" --suite dd --result r \
+    --devices "$DEV,$DEV" --destroy-data-on "$DEV"
+check_one_line "listed twice: one line" "listed twice"
 sleep 60 3<"$DEV" &
 HOLDER=$!
 check_exit "device held open refused" 1 "$SB" scenario run "$T/real.ini" --suite dd --result r \
@@ -136,7 +145,7 @@ check_one_line "refusal says held open" "held open by process $HOLDER"
 kill "$HOLDER"; wait "$HOLDER" 2>/dev/null
 check_exit "named free device is used" 0 "$SB" scenario run "$T/real.ini" --suite dd $DD --result "$T/real.json" \
     --devices "$DEV" --destroy-data-on "$DEV" --images "$IMG"
-check "it warned about the old filesystem" grep -q "carries ext2/3/4" "$T/err"
+check "it warned about the old filesystem" grep -q "carries btrfs" "$T/err"
 check "the device is not left mounted" test -z "$(findmnt -rn -S "$DEV")"
 check "the device is still attached (not ours to detach)" sh -c "losetup \"$DEV\" >/dev/null"
 losetup -d "$DEV"
