@@ -108,6 +108,16 @@ else
 fi
 nothing_left "after xfs"
 
+# A configuration that cannot be built fails alone: torn down, the next one still runs.
+printf '[bad option]\nfilesystem = btrfs\nmount-options = noatime,bogusopt\n[good]\nfilesystem = ext4\n' >"$T/bad2.ini"
+check_exit "a refused mount option fails its configuration" 1 "$SB" scenario run "$T/bad2.ini" --suite dd $DD \
+    --result "$T/bad2.json" --images "$IMG" --image-size 256M
+check_one_line "the error names the option" "refuses the mount option 'bogusopt'"
+check "the next configuration was saved" grep -q '"identifier": *"good"' "$T/bad2.json"
+check "the failed one was not" sh -c "! grep -q 'bad option' '$T/bad2.json'"
+check "1 of 2 saved" grep -q "1 of 2 configurations saved" "$T/out"
+nothing_left "after a failed configuration"
+
 # ---- real devices: a loop device this test makes stands in for a disk ----
 truncate -s 256M "$T/disk.img"
 mkfs.ext4 -q -F "$T/disk.img"
