@@ -302,6 +302,56 @@ static int one_config(const sb_scn_config *c, size_t index, const run_opts *o, s
     return rc;
 }
 
+/* Roughly what a configuration offers to files: the data profile's share of its devices,
+ * less what metadata and mkfs take (a fifth on btrfs, whose metadata chunks are large on
+ * small devices; a tenth otherwise). The runner checks the real free space again. */
+static uint64_t usable_bytes(const sb_scn_config *c, uint64_t device_size)
+{
+    uint64_t n = c->devices, raw = device_size;
+    if (c->cache != SB_CACHE_NONE)
+        raw = device_size; /* the backing device */
+    else if (!strcmp(c->filesystem, "btrfs")) {
+        const char *p = c->data_profile;
+        if (!*p || !strcmp(p, "single") || !strcmp(p, "raid0"))
+            raw = n * device_size;
+        else if (!strcmp(p, "dup"))
+            raw = device_size / 2;
+        else if (!strcmp(p, "raid1") || !strcmp(p, "raid10"))
+            raw = n * device_size / 2;
+        else if (!strcmp(p, "raid1c3"))
+            raw = n * device_size / 3;
+        else if (!strcmp(p, "raid1c4"))
+            raw = n * device_size / 4;
+        else if (!strcmp(p, "raid5"))
+            raw = (n - 1) * device_size;
+        else if (!strcmp(p, "raid6"))
+            raw = (n - 2) * device_size;
+    }
+    return raw - (!strcmp(c->filesystem, "btrfs") ? raw / 5 : raw / 10);
+}
+
+/* Refuses up front a configuration too small for a selected test (a run would only fail
+ * with "No space left" after building it). 0 or SB_EXIT_USAGE after printing. */
+static int check_capacity(const sb_scenario *s, const sb_selection *sel, uint64_t device_size, bool images)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        uint64_t have = usable_bytes(&s->configs[i], device_size);
+        for (size_t k = 0; k < sel->n; k++) {
+            const sb_workload *w = sel->cfg[k].workload;
+            uint64_t need = w->space_needed ? w->space_needed(&sel->cfg[k]) : 0;
+            if (need && need + need / 20 + (16u << 20) > have) {
+                char n[32], h[32];
+                sb_format_iec(n, sizeof n, (double)need, "B");
+                sb_format_iec(h, sizeof h, (double)have, "B");
+                return sb_usage_error("scenario", "[%s] offers about %s to files; %s needs %s%s",
+                                      s->configs[i].identifier, h, w->name, n,
+                                      images ? ": use a larger --image-size" : "");
+            }
+        }
+    }
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     enum { OPT_IMAGES = 0x100, OPT_IMAGE_SIZE, OPT_DEVICES, OPT_DESTROY, OPT_REPLACE, OPT_EXACT, OPT_NO_DROP };
@@ -421,6 +471,11 @@ static int cmd_run(int argc, char **argv)
         sb_error("scenario: cannot make loop devices: %s", why);
         return SB_EXIT_RUNTIME;
     }
+    uint64_t smallest = o.image_size;
+    for (size_t i = 0; i < n_real; i++)
+        smallest = i == 0 || real[i].size < smallest ? real[i].size : smallest;
+    if (check_capacity(&s, &sel, smallest, !o.devices))
+        return SB_EXIT_USAGE;
     char images_real[PATH_MAX];
     if ((rc = sb_target_check(o.images)) < 0 || !realpath(o.images, images_real))
         return sb_usage_error("scenario", "--images %s: %s", o.images, strerror(rc < 0 ? -rc : errno));

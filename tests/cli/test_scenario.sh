@@ -93,6 +93,11 @@ else
 fi
 nothing_left "after success"
 
+check_exit "images too small for the test are refused before building" 2 "$SB" scenario run "$T/two.ini" --suite dd \
+    --result "$T/small.json" --images "$IMG" --image-size 256M
+check_one_line "too small: says so" "use a larger --image-size"
+check "too small: nothing built" test -z "$(ls -A "$IMG")"
+
 check_exit "identifiers already present are refused" 1 "$SB" scenario run "$T/two.ini" --suite dd $DD \
     --result "$T/two.json" --images "$IMG" --image-size 256M
 check_one_line "already present: one line" "already in"
