@@ -231,6 +231,8 @@ static int one_config(const sb_scn_config *c, size_t index, const run_opts *o, s
     int rc = 0;
     FILE *log = sb_log_verbose ? stdout : NULL;
     *done = 0;
+    for (size_t i = 0; i < SB_SCN_MAX_DEVICES; i++)
+        devs[i].fd = -1;
 
     if (real) {
         for (n = 0; n < c->devices; n++)
@@ -283,12 +285,10 @@ static int one_config(const sb_scn_config *c, size_t index, const run_opts *o, s
             else
                 (*done)++;
         }
-    } else if (rc == -EINTR) {
-        /* reported by the caller */
     }
     /* Tear down whatever happened: close our loop devices, then undo the journal. */
     if (!real)
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < c->devices; i++) /* also one attached whose journal line failed */
             sb_device_release(&devs[i]);
     int urc = sb_state_undo(st, mark, log, uerr, sizeof uerr);
     if (rc < 0 && rc != -EINTR)
