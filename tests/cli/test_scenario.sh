@@ -57,8 +57,18 @@ else
 fi
 
 # ---- root and loop devices ----
-if [ "$(id -u)" -ne 0 ] || [ ! -w /dev/loop-control ] || ! command -v mkfs.btrfs >/dev/null || ! command -v losetup >/dev/null; then
-    ok "scenario run on loop devices # skip: needs root, loop devices, mkfs.btrfs and losetup"
+# Can this machine (or container) attach a loop device and mount? Probe before relying on it.
+can_build() {
+    [ "$(id -u)" -eq 0 ] && [ -w /dev/loop-control ] || return 1
+    command -v mkfs.btrfs >/dev/null && command -v mkfs.xfs >/dev/null && command -v losetup >/dev/null || return 1
+    truncate -s 1M "$T/probe.img" && local l && l=$(losetup -f --show "$T/probe.img" 2>/dev/null) || return 1
+    losetup -d "$l"
+    rm -f "$T/probe.img"
+    mkdir -p "$T/probe" && mount -t tmpfs none "$T/probe" 2>/dev/null || return 1
+    umount "$T/probe" && rmdir "$T/probe"
+}
+if ! can_build; then
+    ok "scenario run on loop devices # skip: needs root, working loop devices and mount, mkfs.btrfs, mkfs.xfs, losetup"
     finish
 fi
 
