@@ -56,6 +56,11 @@ else
     ok "bcache refusal # skip: this kernel has bcache"
 fi
 
+if [ "$(id -u)" -ne 0 ]; then
+    check_exit "run refused without root" 1 "$SB" scenario run "$EX/seed001-btrfs.ini" --suite dd --result r --images "$IMG"
+    check_one_line "without root: says so" "needs root"
+fi
+
 # ---- root and loop devices ----
 # Can this machine (or container) attach a loop device and mount? Probe before relying on it.
 can_build() {
