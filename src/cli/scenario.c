@@ -60,6 +60,7 @@ static void usage(FILE *out)
             "  -o, --option KEY=VALUE     set a test option (as in 'storbench run')\n"
             "  -n, --runs N               scheduled runs per test (default 3)\n"
             "      --exact-runs           run exactly --runs times\n"
+            "      --only ID              build only this configuration (repeatable)\n"
             "      --replace              replace identifiers already in the result file\n"
             "      --no-drop-caches       do not drop the page cache between runs\n"
             "      --results-dir DIR      where named result files live\n"
@@ -354,7 +355,8 @@ static int check_capacity(const sb_scenario *s, const sb_selection *sel, uint64_
 
 static int cmd_run(int argc, char **argv)
 {
-    enum { OPT_IMAGES = 0x100, OPT_IMAGE_SIZE, OPT_DEVICES, OPT_DESTROY, OPT_REPLACE, OPT_EXACT, OPT_NO_DROP };
+    enum { OPT_IMAGES = 0x100, OPT_IMAGE_SIZE, OPT_DEVICES, OPT_DESTROY, OPT_REPLACE, OPT_EXACT, OPT_NO_DROP,
+           OPT_ONLY };
     static const struct option longopts[] = {
         {"suite", required_argument, NULL, 's'},
         {"result", required_argument, NULL, 'r'},
@@ -367,6 +369,7 @@ static int cmd_run(int argc, char **argv)
         {"exact-runs", no_argument, NULL, OPT_EXACT},
         {"replace", no_argument, NULL, OPT_REPLACE},
         {"no-drop-caches", no_argument, NULL, OPT_NO_DROP},
+        {"only", required_argument, NULL, OPT_ONLY},
         {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -374,7 +377,8 @@ static int cmd_run(int argc, char **argv)
     };
     run_opts o = {.runs = 3, .drop = true};
     char *suites[16], *assignments[MAX_ASSIGNMENTS];
-    size_t n_suites = 0, n_assign = 0;
+    const char *only[SB_SCN_MAX_CONFIGS];
+    size_t n_suites = 0, n_assign = 0, n_only = 0;
     const char *size_text = DEFAULT_IMAGE_SIZE;
     o.images = getenv("STORBENCH_TARGET");
     if (!o.images || !*o.images)
@@ -408,6 +412,11 @@ static int cmd_run(int argc, char **argv)
         case OPT_EXACT: o.exact = true; break;
         case OPT_REPLACE: o.replace = true; break;
         case OPT_NO_DROP: o.drop = false; break;
+        case OPT_ONLY:
+            if (n_only >= SB_SCN_MAX_CONFIGS)
+                return sb_usage_error("scenario", "too many --only");
+            only[n_only++] = optarg;
+            break;
         case SB_OPT_RESULTS_DIR: o.results_dir = optarg; break;
         case 'v': sb_log_verbose = true; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
@@ -433,6 +442,26 @@ static int cmd_run(int argc, char **argv)
     char err[1024];
     if (sb_scenario_load(o.file, &s, err, sizeof err) < 0)
         return sb_usage_error("scenario", "%s", err);
+
+    /* --only ID: keep those configurations, in the file's order. */
+    for (size_t k = 0; k < n_only; k++) {
+        bool found = false;
+        for (size_t i = 0; i < s.n && !found; i++)
+            found = !strcmp(s.configs[i].identifier, only[k]);
+        if (!found)
+            return sb_usage_error("scenario", "--only '%s': no such configuration in %s", only[k], o.file);
+    }
+    if (n_only) {
+        size_t kept = 0;
+        for (size_t i = 0; i < s.n; i++) {
+            bool keep = false;
+            for (size_t k = 0; k < n_only && !keep; k++)
+                keep = !strcmp(s.configs[i].identifier, only[k]);
+            if (keep)
+                s.configs[kept++] = s.configs[i];
+        }
+        s.n = kept;
+    }
 
     static sb_selection sel;
     sel.n = 0;

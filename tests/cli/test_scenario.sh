@@ -116,6 +116,12 @@ check "too small: nothing built" test -z "$(ls -A "$IMG")"
 check_exit "identifiers already present are refused" 1 "$SB" scenario run "$T/two.ini" --suite dd $DD \
     --result "$T/two.json" --images "$IMG" --image-size 256M
 check_one_line "already present: one line" "already in"
+check_exit "--only one configuration with --replace" 0 "$SB" scenario run "$T/two.ini" --suite dd $DD \
+    --result "$T/two.json" --images "$IMG" --image-size 256M --only "btrfs single" --replace
+check "--only built one" grep -q "1 of 1 configuration saved" "$T/out"
+check "the other identifier is kept" grep -q '"identifier": *"btrfs RAID1 + LZO"' "$T/two.json"
+check_exit "--only an unknown identifier" 2 "$SB" scenario run "$T/two.ini" --suite dd --result "$T/two.json" --only nope
+check_one_line "--only unknown: one line" "no such configuration"
 
 # xfs no longer takes nobarrier: recorded as not applicable, never dropped silently.
 printf '[xfs]\nfilesystem = xfs\nmount-options = noatime,nobarrier\n' >"$T/xfs.ini"
