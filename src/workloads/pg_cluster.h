@@ -53,7 +53,9 @@ int sb_pg_find_bindir(char *out, size_t len);
  * traversable for it, runs initdb (SQL_ASCII, C locale, trust auth over the
  * socket, superuser SB_PG_SUPERUSER). Fills c. On failure, one line in err;
  * what was created is removed by sb_pg_cluster_destroy(), which must be
- * called in every case. -ENOTSUP when no server binaries are installed. */
+ * called in every case. -ENOTSUP (the test cannot run here: skip it) when no
+ * server binaries are installed, or when, as root, the server user cannot
+ * reach dir. */
 int sb_pg_cluster_create(sb_pg_cluster *c, const char *dir, char *err, size_t errlen);
 
 /* Starts the postmaster with listen_addresses='' and the given extra settings
