@@ -12,7 +12,9 @@
  *     if storbench is killed (even with SIGKILL) the kernel sends the
  *     postmaster SIGQUIT, its "immediate shutdown", which also ends its
  *     backends. The files of such a killed run are left on the target,
- *     like any other workload's files after a SIGKILL.
+ *     like any other workload's files after a SIGKILL. (The death signal
+ *     follows the *thread* that forked: call start and stop from the thread
+ *     that runs the workload, which outlives the server.)
  *   - sb_pg_cluster_stop() escalates SIGINT (fast shutdown) -> SIGQUIT ->
  *     SIGKILL of the whole process group.
  * As root the server runs as the existing user "postgres", or as a system
