@@ -125,6 +125,15 @@ report() { # name unit refs sbs
     awk -v a="$sm" -v b="$rm" -v n="$name" 'BEGIN {
         if (b > 0) { r = a / b; printf "%-8s ratio storbench/reference = %.3f %s\n", n, r,
                      (r >= 0.85 && r <= 1.15) ? "(within 0.85..1.15)" : "(OUTSIDE 0.85..1.15)" } }'
+    # Each round's pair ran back to back: the median of the paired ratios
+    # is less sensitive to a noisy neighbour than the ratio of the means.
+    awk -v rs="$refs" -v ss="$sbs" -v n="$name" 'BEGIN {
+        k = split(rs, r, " "); split(ss, s, " "); m = 0
+        for (i = 1; i <= k; i++) if (r[i] > 0 && s[i] != "") q[++m] = s[i] / r[i]
+        for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (q[j] < q[i]) { t = q[i]; q[i] = q[j]; q[j] = t }
+        line = ""; for (i = 1; i <= m; i++) line = line sprintf(" %.3f", q[i])
+        if (m) printf "%-8s paired ratios (sorted):%s  median %.3f\n", n, line,
+                      (m % 2) ? q[(m + 1) / 2] : (q[m / 2] + q[m / 2 + 1]) / 2 }'
 }
 
 echo "target: $TARGET ($(stat -f -c %T "$TARGET")), rounds: $ROUNDS"
