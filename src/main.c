@@ -16,6 +16,7 @@ static const sb_command commands[] = {
     {"import", "read a result page in the seed text format into a result file", sb_cmd_import},
     {"sysinfo", "describe this machine and the storage behind a target", sb_cmd_sysinfo},
     {"dd", "the dd direct write / direct read / read cache test, printed like dd", sb_cmd_dd},
+    {"io", "run one fio-class I/O job (rw, bs, iodepth, engine ...) and print its figures", sb_cmd_io},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

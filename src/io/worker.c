@@ -16,7 +16,6 @@
  * end fsync (inside the measurement). Per-second samples are kept for the
  * first SB_IO_MAX_SECONDS seconds.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
