@@ -7,14 +7,22 @@
 #include <string.h>
 
 extern const sb_workload sb_wl_dd;
+extern const sb_workload sb_wl_fio;
+extern const sb_workload sb_wl_iozone;
 
 static const sb_workload *const workloads[] = {
     &sb_wl_dd,
+    &sb_wl_fio,
+    &sb_wl_iozone,
 };
 
 /* The seed pages' battery, with the seed profiles' parameters. */
 static const sb_suite_item disk_items[] = {
     {"dd", NULL},
+    {"fio", "type=randwrite,engine=posixaio,buffered=no,direct=yes,bs=4k"},
+    {"fio", "type=write,engine=posixaio,buffered=no,direct=yes,bs=4k"},
+    {"iozone", "record-size=4k,file-size=8g,test=read"},
+    {"iozone", "record-size=4k,file-size=8g,test=write"},
     {NULL, NULL},
 };
 
