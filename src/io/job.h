@@ -115,6 +115,10 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
 int sb_io_run(const sb_io_job *job, sb_io_result *result, char *err, size_t errlen);
 void sb_io_result_free(sb_io_result *result);
 
+/* The data a verify_pattern job writes at offset (len a multiple of 8): a function of
+ * the byte offset and the seed only, so that any reader can check it. */
+void sb_io_pattern_fill(void *buf, uint64_t offset, uint32_t len, uint64_t seed);
+
 /* Convenience figures. */
 double sb_io_result_iops(const sb_io_result *r, int ddir /* -1 = both */);
 double sb_io_result_bw(const sb_io_result *r, int ddir /* bytes/s; -1 = both */);

@@ -211,7 +211,7 @@ static inline uint64_t pattern_word(uint64_t seed, uint64_t off)
     return z ^ (z >> 31);
 }
 
-static void pattern_fill(void *buf, uint64_t offset, uint32_t len, uint64_t seed)
+void sb_io_pattern_fill(void *buf, uint64_t offset, uint32_t len, uint64_t seed)
 {
     uint64_t *p = buf;
     for (uint32_t i = 0; i < len / 8; i++)
@@ -249,7 +249,7 @@ static inline bool next_io(worker *w, sb_io_u *u)
         u->ddir = sb_rand_below(&w->rng, 100) < job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
     }
     if (job->verify_pattern && u->ddir == SB_DDIR_WRITE)
-        pattern_fill(u->buf, u->offset, u->len, job->seed);
+        sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
     w->bytes_issued += u->len;
     return true;
 }
@@ -483,7 +483,7 @@ static int layout_file(int fd, uint64_t from, uint64_t to, uint64_t seed, bool p
     for (uint64_t off = from; off < to;) {
         size_t n = to - off < chunk ? (size_t)(to - off) : chunk;
         if (pattern)
-            pattern_fill(buf, off, (uint32_t)n, seed);
+            sb_io_pattern_fill(buf, off, (uint32_t)n, seed);
         else
             sb_rand_fill(&r, buf, n);
         ssize_t k = pwrite(fd, buf, n, (off_t)off);
