@@ -284,9 +284,10 @@ int sb_cmd_run(int argc, char **argv)
     int exit_code = SB_EXIT_OK;
     size_t done = 0;
     for (size_t k = 0; k < n_sel && exit_code == SB_EXIT_OK; k++) {
-        char label[256];
-        sb_runner_label(&sel[k].cfg, label, sizeof label);
-        printf("%s %s: %s\n", sel[k].cfg.workload->title, sel[k].cfg.workload->version, label);
+        char desc[512];
+        sb_config_describe(&sel[k].cfg, NULL, desc, sizeof desc);
+        printf("%s %s%s%s%s\n", sel[k].cfg.workload->title, sel[k].cfg.workload->version,
+               desc[0] ? " [" : "", desc, desc[0] ? "]" : "");
         fflush(stdout);
         rc = sb_runner_run(&runner, &sel[k].cfg, err, sizeof err);
         if (rc == SB_RUN_SKIPPED) {
@@ -308,9 +309,16 @@ int sb_cmd_run(int argc, char **argv)
             sb_error("run: no test produced a figure; %s unchanged", path);
             exit_code = SB_EXIT_RUNTIME;
         } else {
-            if (!existing.title[0])
-                sb_resultfile_set_title(&existing, title ? title : result,
-                                        description ? description : "");
+            if (!existing.title[0]) {
+                /* Default title: the result's name, without directories and ".json". */
+                char name[256];
+                const char *base = strrchr(result, '/') ? strrchr(result, '/') + 1 : result;
+                snprintf(name, sizeof name, "%s", base);
+                size_t nl = strlen(name);
+                if (nl > 5 && !strcmp(name + nl - 5, ".json"))
+                    name[nl - 5] = 0;
+                sb_resultfile_set_title(&existing, title ? title : name, description ? description : "");
+            }
             if (sb_resultfile_merge(&existing, &fresh, replace, err, sizeof err) < 0 ||
                 sb_resultfile_save(path, &existing, err, sizeof err) < 0) {
                 sb_error("run: %s", err);

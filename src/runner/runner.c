@@ -123,8 +123,9 @@ static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, s
             char v[64];
             sb_report_format_value(v, sizeof v, e->mean, e->decimals);
             double rsd = e->mean != 0 ? 100.0 * e->sd / fabs(e->mean) : 0;
-            fprintf(r->log, "  %s %s: %s %s (SD %.2f %%, %zu run%s)%s\n", w->title, desc, v,
-                    w->measures[m].unit, rsd, n_runs, n_runs == 1 ? "" : "s",
+            fprintf(r->log, "  %s%s%s %s  (SD %.2f %%, %zu run%s)%s\n",
+                    w->measures[m].label ? w->measures[m].label : "", w->measures[m].label ? ": " : "",
+                    v, w->measures[m].unit, rsd, n_runs, n_runs == 1 ? "" : "s",
                     untrusted ? " [runs under 3 s: not trusted]" : "");
             fflush(r->log);
         }
