@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/uio.h>
 
 #include "io/engine.h"
@@ -39,7 +40,14 @@ static int uring_init(sb_engine_td *td)
         free(d);
         return -ENOMEM;
     }
-    int r = io_uring_queue_init(td->iodepth, &d->ring, 0);
+    /* One thread submits and reaps: completions are run when it asks for them
+     * (DEFER_TASKRUN) instead of interrupting it; older kernels get a plain ring. */
+    struct io_uring_params p;
+    memset(&p, 0, sizeof p);
+    p.flags = IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+    int r = io_uring_queue_init_params(td->iodepth, &d->ring, &p);
+    if (r == -EINVAL)
+        r = io_uring_queue_init(td->iodepth, &d->ring, 0);
     if (r < 0)
         goto fail;
     if (td->fixed_files && (r = io_uring_register_files(&d->ring, &td->fd, 1)) < 0)

@@ -411,6 +411,8 @@ static void sleep_until(worker *w, uint64_t t)
     }
 }
 
+static int worker_engine_init(worker *w);
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -421,11 +423,18 @@ static void *worker_main(void *arg)
     w->next_sec_ns = w->ramp_end_ns + NS;
     w->next_tick_ns = 0;
     w->last_ns = w->ramp_end_ns;
+    if (worker_engine_init(w) < 0) {
+        atomic_store(&w->finished, true);
+        return NULL;
+    }
     sleep_until(w, w->io_start_ns);
     if (w->td.ops->sync)
         loop_sync(w);
     else
         loop_async(w);
+    /* Torn down here too: the ring belongs to this thread. */
+    w->td.ops->cleanup(&w->td);
+    w->engine_ready = false;
     if (job->end_fsync && sb_rw_writes(job->rw) && !w->err && !stopped(w)) {
         do_fsync(w);
         uint64_t now = sb_now_ns();
@@ -687,9 +696,18 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
                    job->seed + 0x100 * (w->index + 1));
     for (int d = 0; d < SB_DDIR_N; d++)
         sb_hist_init(&w->st[d].clat);
-    r = ops->init(&w->td);
+    return 0;
+}
+
+/* The engine is set up in the thread that uses it: io_uring binds a single-issuer ring
+ * to the task that creates it. */
+static int worker_engine_init(worker *w)
+{
+    int r = w->td.ops->init(&w->td);
     if (r < 0) {
-        snprintf(err, errlen, "%s engine: %s", ops->name, strerror(-r));
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "%s engine: %s", w->td.ops->name, strerror(-r));
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
         return r;
     }
     w->engine_ready = true;
