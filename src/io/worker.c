@@ -63,6 +63,7 @@ typedef struct worker {
     sb_rand rng;
     uint64_t block_count;
     bool pass_done;            /* set when a one-pass job has issued its last block */
+    bool invalidate_pending;   /* a time-based pass ended: drop the cache before the next */
     uint64_t writes_since_fsync;
 
     uint64_t io_start_ns, ramp_end_ns, end_ns;
@@ -241,6 +242,8 @@ static inline bool next_io(worker *w, sb_io_u *u)
     uint64_t b = sb_offgen_next(&w->og, &pass_end);
     if (pass_end && !job->time_based)
         w->pass_done = true;
+    else if (pass_end && job->invalidate && !job->direct)
+        w->invalidate_pending = true;
     u->offset = job->offset + b * job->bs;
     switch (job->rw) {
     case SB_RW_READ: case SB_RW_RANDREAD: u->ddir = SB_DDIR_READ; break;
@@ -280,6 +283,14 @@ static void do_fsync(worker *w)
     }
 }
 
+/* Every pass of a time-based job starts cold, as fio's does (it reopens and
+ * invalidates the file when it wraps around): one fadvise per pass, never per I/O. */
+static void invalidate_region(worker *w)
+{
+    w->invalidate_pending = false;
+    posix_fadvise(w->fd, (off_t)w->job->offset, (off_t)w->job->size, POSIX_FADV_DONTNEED);
+}
+
 static void loop_sync(worker *w)
 {
     const sb_engine_ops *ops = w->td.ops;
@@ -302,6 +313,8 @@ static void loop_sync(worker *w)
             do_fsync(w);
             w->writes_since_fsync = 0;
         }
+        if (w->invalidate_pending)
+            invalidate_region(w);
     }
 }
 
@@ -365,6 +378,12 @@ static void loop_async(worker *w)
                     if ((r = ops->commit(&w->td)) < 0)
                         goto fail;
                     in_flight += queued;
+                }
+                if (w->invalidate_pending) {
+                    while (in_flight)
+                        if ((r = reap(w, in_flight, &in_flight)) < 0)
+                            goto fail;
+                    invalidate_region(w);
                 }
                 if (fsync_every && w->writes_since_fsync >= fsync_every) {
                     while (in_flight)
@@ -610,10 +629,11 @@ static int open_for_io(const sb_io_job *job, const char *path, int *fdp, char *e
     int fd = open(path, flags);
     if (fd < 0) {
         int e = errno;
-        if (e == EINVAL && job->direct)
+        if (e == EINVAL && job->direct) {
             snprintf(err, errlen, "%s: O_DIRECT refused by the filesystem (try buffered I/O)", path);
-        else
-            snprintf(err, errlen, "%s: %s", path, strerror(e));
+            return -EOPNOTSUPP;
+        }
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
         return -e;
     }
     if (job->direct) {
@@ -711,6 +731,9 @@ static int worker_engine_init(worker *w)
         return r;
     }
     w->engine_ready = true;
+    /* fio's default fadvise_hint: tell the kernel the access pattern, so that random
+     * buffered reads do not read ahead. */
+    posix_fadvise(w->fd, 0, 0, sb_rw_is_random(w->job->rw) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
     return 0;
 }
 
