@@ -1,13 +1,19 @@
 #!/bin/bash
 # engine-vs-fio — runs the same I/O jobs with fio and with `storbench io`, in
 # alternation, on a RAM-backed file (/dev/shm) and on a disk-backed file, and
-# prints both IOPS figures and the ratio storbench/fio for each job.
+# prints both IOPS figures and the ratio storbench/fio for each job, and the
+# CPU time (user + system, whole process) each tool spent per I/O, which is
+# the cost per I/O itself and less disturbed by other load than IOPS.
 #
 # Goal: ratio >= 1.0 on RAM-backed jobs (storbench costs no more per I/O than
 # fio) and 0.9 .. 1.1 on disk-backed jobs (it measures the same thing).
 # Run by hand, never from `make check`. Environment:
 #   SB=./storbench  RUNTIME=3 (s per job run)  ROUNDS=3 (runs per tool, alternating)
 #   RAM_DIR=/dev/shm  DISK_DIR=/var/tmp  SIZE=512m (file size)
+# Columns: median IOPS of each tool, storbench/fio; median CPU microseconds per
+# I/O of each tool (user + system of the whole process: the tool's own cost
+# plus the kernel's work for the I/O), and fio/storbench (>= 1: storbench
+# costs no more per I/O).
 set -eu
 SB=${SB:-./storbench}
 RUNTIME=${RUNTIME:-3}
@@ -35,22 +41,31 @@ files=()
 cleanup() { rm -f "${files[@]}"; }
 trap cleanup EXIT
 
+CPU=$(mktemp)
+files+=("$CPU")
+
+# Each prints "IOPS CPU_US_PER_IO" (median over ROUNDS later).
 run_fio() { # file flags...
     local f=$1; shift
-    fio --name=bench --filename="$f" --size="$SIZE" --runtime="$RUNTIME" --time_based \
-        --invalidate=1 --output-format=json "$@" 2>/dev/null |
-        jq '.jobs[0].read.iops + .jobs[0].write.iops'
+    /usr/bin/time -f '%U %S' -o "$CPU" fio --name=bench --filename="$f" --size="$SIZE" \
+        --runtime="$RUNTIME" --time_based --invalidate=1 --output-format=json "$@" 2>/dev/null |
+        jq -r '[.jobs[0].read.iops + .jobs[0].write.iops, .jobs[0].read.total_ios + .jobs[0].write.total_ios] | @tsv' |
+        { read -r iops ios; read -r u s <"$CPU"; awk -v i="$iops" -v n="$ios" -v u="$u" -v s="$s" \
+            'BEGIN {printf "%f %f\n", i, (n > 0) ? (u + s) * 1e6 / n : 0}'; }
 }
 
 run_sb() { # file flags...
     local f=$1; shift
-    "$SB" io --filename="$f" --size="$SIZE" --runtime="$RUNTIME" --time_based \
-        --invalidate=1 --output-format=json "$@" | jq '.total.iops'
+    /usr/bin/time -f '%U %S' -o "$CPU" "$SB" io --filename="$f" --size="$SIZE" --runtime="$RUNTIME" \
+        --time_based --invalidate=1 --output-format=json "$@" |
+        jq -r '[.total.iops, .total.ios] | @tsv' |
+        { read -r iops ios; read -r u s <"$CPU"; awk -v i="$iops" -v n="$ios" -v u="$u" -v s="$s" \
+            'BEGIN {printf "%f %f\n", i, (n > 0) ? (u + s) * 1e6 / n : 0}'; }
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-printf '%-8s %-36s %12s %12s %7s\n' target job fio_iops sb_iops ratio
+printf '%-6s %-34s %10s %10s %6s %9s %9s %6s\n' target job fio_iops sb_iops ratio fio_us/io sb_us/io ratio
 for where in ram disk; do
     dir=$RAM_DIR; [ "$where" = disk ] && dir=$DISK_DIR
     f="$dir/engine-vs-fio.$$"
@@ -60,20 +75,24 @@ for where in ram disk; do
     for j in "${JOBS[@]}"; do
         name=${j%%|*}
         read -r -a flags <<<"${j#*|}"
-        fvals=() svals=()
+        fres=() sres=()
         for ((r = 0; r < ROUNDS; r++)); do
             # alternate which tool goes first, so that drift hits both
             if ((r % 2 == 0)); then
-                fvals+=("$(run_fio "$f" "${flags[@]}")"); svals+=("$(run_sb "$f" "${flags[@]}")")
+                fres+=("$(run_fio "$f" "${flags[@]}")"); sres+=("$(run_sb "$f" "${flags[@]}")")
             else
-                svals+=("$(run_sb "$f" "${flags[@]}")"); fvals+=("$(run_fio "$f" "${flags[@]}")")
+                sres+=("$(run_sb "$f" "${flags[@]}")"); fres+=("$(run_fio "$f" "${flags[@]}")")
             fi
         done
-        fm=$(printf '%s\n' "${fvals[@]}" | median)
-        sm=$(printf '%s\n' "${svals[@]}" | median)
+        fm=$(printf '%s\n' "${fres[@]}" | cut -d' ' -f1 | median)
+        sm=$(printf '%s\n' "${sres[@]}" | cut -d' ' -f1 | median)
+        fc=$(printf '%s\n' "${fres[@]}" | cut -d' ' -f2 | median)
+        sc=$(printf '%s\n' "${sres[@]}" | cut -d' ' -f2 | median)
         ratio=$(awk -v s="$sm" -v f="$fm" 'BEGIN {printf "%.3f", (f > 0) ? s / f : 0}')
-        printf '%-8s %-36s %12.0f %12.0f %7s\n' "$where" "$name" "$fm" "$sm" "$ratio"
-        [ -n "${VERBOSE:-}" ] && echo "    fio: ${fvals[*]}  storbench: ${svals[*]}"
+        cratio=$(awk -v s="$sc" -v f="$fc" 'BEGIN {printf "%.3f", (s > 0) ? f / s : 0}')
+        printf '%-6s %-34s %10.0f %10.0f %6s %9.2f %9.2f %6s\n' "$where" "$name" "$fm" "$sm" "$ratio" \
+            "$fc" "$sc" "$cratio"
+        [ -n "${VERBOSE:-}" ] && echo "    fio: ${fres[*]}  storbench: ${sres[*]}"
     done
     rm -f "$f"
 done

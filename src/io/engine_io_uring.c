@@ -18,6 +18,7 @@
 typedef struct uring_data {
     struct io_uring ring;
     struct io_uring_cqe **cqes; /* [iodepth] */
+    unsigned in_flight;         /* submitted, not reaped: drained before the ring goes */
 } uring_data;
 
 static int uring_probe(void)
@@ -100,6 +101,7 @@ static int uring_queue(sb_engine_td *td, sb_io_u *u)
     if (td->fixed_files)
         sqe->flags |= IOSQE_FIXED_FILE;
     io_uring_sqe_set_data(sqe, u);
+    d->in_flight++;
     return SB_Q_QUEUED;
 }
 
@@ -127,6 +129,7 @@ static int uring_getevents(sb_engine_td *td, unsigned min, unsigned max, sb_io_u
             out[got++] = u;
         }
         io_uring_cq_advance(&d->ring, n);
+        d->in_flight -= n;
         if (got >= min || got >= max)
             return (int)got;
         struct io_uring_cqe *cqe;
@@ -141,6 +144,17 @@ static void uring_cleanup(sb_engine_td *td)
     uring_data *d = td->data;
     if (!d)
         return;
+    /* After an error the worker may leave I/Os in flight; their buffers are freed
+     * after this, and the kernel tears a ring down asynchronously, so wait for them. */
+    if (d->in_flight)
+        io_uring_submit(&d->ring);
+    while (d->in_flight) {
+        struct io_uring_cqe *cqe;
+        if (io_uring_wait_cqe(&d->ring, &cqe) < 0)
+            break;
+        io_uring_cqe_seen(&d->ring, cqe);
+        d->in_flight--;
+    }
     io_uring_queue_exit(&d->ring);
     free(d->cqes);
     free(d);
