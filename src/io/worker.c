@@ -451,15 +451,15 @@ static void *worker_main(void *arg)
         loop_sync(w);
     else
         loop_async(w);
-    /* Torn down here too: the ring belongs to this thread. */
-    w->td.ops->cleanup(&w->td);
-    w->engine_ready = false;
     if (job->end_fsync && sb_rw_writes(job->rw) && !w->err && !stopped(w)) {
         do_fsync(w);
         uint64_t now = sb_now_ns();
         if (now > w->last_ns && now >= w->ramp_end_ns)
             w->last_ns = now;
     }
+    /* Torn down here too: the ring belongs to this thread. */
+    w->td.ops->cleanup(&w->td);
+    w->engine_ready = false;
     atomic_store_explicit(&w->progress_bytes, w->bytes_issued, memory_order_relaxed);
     atomic_store(&w->finished, true);
     return NULL;
