@@ -173,6 +173,16 @@ static int fio_run(sb_run_ctx *ctx, sb_sample *samples)
     sb_sample_add(s, "bw", "B/s", bw);
     sb_sample_add(s, "bytes", "B", (double)(res.dir[0].bytes + res.dir[1].bytes));
     sb_sample_add(s, "seconds", "s", res.seconds);
+    if (res.n_seconds) {
+        /* steadiness: the slowest and fastest whole second of the run */
+        double lo = res.iops[0], hi = res.iops[0];
+        for (size_t i = 1; i < res.n_seconds; i++) {
+            lo = res.iops[i] < lo ? res.iops[i] : lo;
+            hi = res.iops[i] > hi ? res.iops[i] : hi;
+        }
+        sb_sample_add(s, "iops_1s_min", "IOPS", lo);
+        sb_sample_add(s, "iops_1s_max", "IOPS", hi);
+    }
     sb_sample_add_latency(s, "lat", &res.clat_all);
     sb_io_result_free(&res);
     if (!s->valid)

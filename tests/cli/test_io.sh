@@ -53,6 +53,17 @@ check_exit "io time based json" 0 "$SB" io --rw read --size 256k --runtime 1200m
     --directory "$D" --output-format json
 check "json: one per-second sample" jqok '(.per_second.iops | length) == 1 and (.per_second.bw_bytes_per_s | length) == 1' "$T/out"
 
+# ---- Ctrl-C: what was measured so far, exit 130 ----
+"$SB" io --rw randread --size 1m --runtime 60 --time_based --directory "$D" --output-format json \
+    >"$T/int.json" 2>"$T/int.err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+check "io interrupted exits 130" test $? -eq 130
+check "io interrupted still prints its JSON" jqok '.interrupted == true and .total.ios > 0' "$T/int.json"
+check "io interrupted removes its file" test "$(ls -A "$D" | wc -l)" -eq 0
+
 # ---- bad input: one clear line ----
 check_exit "io unknown engine" 2 "$SB" io --ioengine windowsaio --directory "$D"
 check_one_line "unknown engine names the working ones" "engines that work here: psync"

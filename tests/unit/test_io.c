@@ -297,6 +297,29 @@ static void test_mix_and_numjobs(void **state)
     assert_int_equal(access(path, F_OK), -1);
 }
 
+static void test_fsync_every(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512];
+    const char *engines[] = {"psync", "libaio", "io_uring", "posixaio"};
+    for (int i = 0; i < 4; i++) {
+        const sb_engine_ops *ops = sb_engine_find(engines[i]);
+        if (ops->probe && ops->probe() < 0)
+            continue;
+        char file[300];
+        snprintf(file, sizeof file, "%s/fs-%s", tmpdir, engines[i]);
+        job_for(&job, engines[i], SB_RW_WRITE, file);
+        job.fsync_every = 5;
+        job.end_fsync = true;
+        assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+        assert_int_equal(res.dir[SB_DDIR_WRITE].ios, job.size / job.bs);
+        sb_io_result_free(&res);
+        check_file_holds_pattern(file, job.size, job.seed);
+        unlink(file);
+    }
+}
+
 static bool stop_now(void *arg) { return true; }
 
 static void test_time_based_and_interrupt(void **state)
@@ -353,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_engines_read_back),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_mix_and_numjobs),
+        cmocka_unit_test(test_fsync_every),
         cmocka_unit_test(test_time_based_and_interrupt),
         cmocka_unit_test(test_unknown_engine_run),
     };
