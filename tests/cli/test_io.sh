@@ -103,4 +103,15 @@ check "iozone results recorded" test "$(jq '[.results[] | select(.test == "iozon
 check "iozone option line" jqok '[.results[] | select(.test == "iozone") | .description] | index("Record Size: 4Kb - File Size: 64MB - Disk Test: Read Performance") != null' "$R"
 check "runs leave nothing behind" test "$(ls -A "$D" | wc -l)" -eq 0
 
+# ---- a new fio figure joins the seed page's result (same title, option line, unit) ----
+S="$T/seed001.json"
+check_exit "import seed 001" 0 "$SB" import "$SEEDS/001_5b3cf86a040befc6.txt" --result "$S"
+n_before=$(jq '[.results[] | select(.title == "Flexible IO Tester") | .entries | length] | add' "$S")
+check_exit "run fio into the imported result" 0 "$SB" run fio --quick --target "$D" --result "$S" \
+    -i "storbench" -n 1 --exact-runs -o size=8m -o runtime=1
+check "fio figure joins the seed's Random Write result" test \
+    "$(jq '[.results[] | select(.title == "Flexible IO Tester") | .entries | length] | add' "$S")" -eq $((n_before + 1))
+check "no new fio result was created" test \
+    "$(jq '[.results[] | select(.title == "Flexible IO Tester")] | length' "$S")" -eq 2
+
 finish
