@@ -320,6 +320,31 @@ static void test_fsync_every(void **state)
     }
 }
 
+static void test_io_uring_registered(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512], file[300];
+    if (sb_engine_io_uring.probe() < 0)
+        skip();
+    snprintf(file, sizeof file, "%s/reg", tmpdir);
+    for (int mode = 1; mode < 4; mode++) {
+        job_for(&job, "io_uring", SB_RW_RANDWRITE, file);
+        job.uring_fixed_files = mode & 1;
+        job.uring_fixed_bufs = mode & 2;
+        job.direct = true;
+        job.end_fsync = true;
+        assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+        sb_io_result_free(&res);
+        check_file_holds_pattern(file, job.size, job.seed);
+        job.rw = SB_RW_RANDREAD;
+        assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+        assert_int_equal(res.dir[SB_DDIR_READ].ios, job.size / job.bs);
+        sb_io_result_free(&res);
+        unlink(file);
+    }
+}
+
 static bool stop_now(void *arg) { return true; }
 
 static void test_time_based_and_interrupt(void **state)
@@ -377,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_mix_and_numjobs),
         cmocka_unit_test(test_fsync_every),
+        cmocka_unit_test(test_io_uring_registered),
         cmocka_unit_test(test_time_based_and_interrupt),
         cmocka_unit_test(test_unknown_engine_run),
     };
