@@ -7,11 +7,15 @@
 #include <string.h>
 
 extern const sb_workload sb_wl_dd;
+extern const sb_workload sb_wl_fio;
+extern const sb_workload sb_wl_iozone;
 extern const sb_workload sb_wl_sqlite;
 extern const sb_workload sb_wl_pgbench;
 
 static const sb_workload *const workloads[] = {
     &sb_wl_dd,
+    &sb_wl_fio,
+    &sb_wl_iozone,
     &sb_wl_sqlite,
     &sb_wl_pgbench,
 };
@@ -19,6 +23,12 @@ static const sb_workload *const workloads[] = {
 /* The seed pages' battery, with the seed profiles' parameters. */
 static const sb_suite_item disk_items[] = {
     {"dd", NULL},
+    /* fio and iozone: the defaults are the seed's (posixaio, direct, 4k; 4Kb records,
+     * 8GB file), so that the quick suite keeps their --quick sizes. */
+    {"fio", "type=randwrite"},
+    {"fio", "type=write"},
+    {"iozone", "test=read"},
+    {"iozone", "test=write"},
     {"sqlite", NULL},
     /* On-Disk is RAM_MB x 0.3: scale ~7000 (~110 GB, hours of loading) on a
      * 24 GiB machine, as the seed did; --quick runs it at scale 1. */
