@@ -12,7 +12,7 @@
 #   bench/db-vs-reference.sh [TARGET]     (default /var/tmp)
 # Environment: STORBENCH (binary, default ./storbench), ROUNDS (3),
 #   SQLITE_COUNT (2500), PG_SCALE (10), PG_DURATION (10), PG_TEST (normal),
-#   ONLY (sqlite or pgbench: run just that pair).
+#   PG_MODE (rw, or ro: select only, pgbench -S), ONLY (sqlite or pgbench: just that pair).
 set -u
 TARGET=${1:-/var/tmp}
 SB=${STORBENCH:-./storbench}
@@ -22,6 +22,9 @@ PG_SCALE=${PG_SCALE:-10}
 PG_DURATION=${PG_DURATION:-10}
 PG_TEST=${PG_TEST:-normal}
 ONLY=${ONLY:-}
+PG_MODE=${PG_MODE:-rw}
+PG_S=""
+[ "$PG_MODE" = ro ] && PG_S="-S"
 NCPU=$(nproc)
 case "$PG_TEST" in
     single) CLIENTS=1; THREADS=1 ;;
@@ -102,7 +105,8 @@ pg_ref() {
     "$PGBIN/pgbench" -q -i -s "$PG_SCALE" -h "$d" -U storbench pgbench >/dev/null 2>&1 ||
         die "pgbench -i failed"
     "$PGBIN/psql" -q -h "$d" -U storbench -d pgbench -c CHECKPOINT >/dev/null
-    out=$("$PGBIN/pgbench" -M prepared -c "$CLIENTS" -j "$THREADS" -T "$PG_DURATION" \
+    # shellcheck disable=SC2086
+    out=$("$PGBIN/pgbench" $PG_S -M prepared -c "$CLIENTS" -j "$THREADS" -T "$PG_DURATION" \
         -h "$d" -U storbench pgbench 2>/dev/null)
     kill -INT "$PGPID"; wait "$PGPID" 2>/dev/null; PGPID=""
     rm -rf "$d"
@@ -112,7 +116,7 @@ pg_ref() {
 
 pg_sb() {
     mkdir -p "$WORK/sb"
-    "$SB" run pgbench -o scale="$PG_SCALE" -o duration="$PG_DURATION" -o test="$PG_TEST" \
+    "$SB" run pgbench -o scale="$PG_SCALE" -o duration="$PG_DURATION" -o test="$PG_TEST" -o mode="$PG_MODE" \
         -n 1 --exact-runs --no-drop-caches -t "$WORK/sb" 2>/dev/null | awk '/ TPS /{print $1}'
 }
 
@@ -138,7 +142,7 @@ report() { # name unit refs sbs
 
 echo "target: $TARGET ($(stat -f -c %T "$TARGET")), rounds: $ROUNDS"
 echo "sqlite: $(sqlite3 --version | cut -d' ' -f1), $SQLITE_COUNT INSERTs x 3"
-echo "pgbench: $("$PGBIN/pgbench" --version), scale $PG_SCALE, $CLIENTS clients, $THREADS threads, ${PG_DURATION}s"
+echo "pgbench: $("$PGBIN/pgbench" --version), scale $PG_SCALE, mode $PG_MODE, $CLIENTS clients, $THREADS threads, ${PG_DURATION}s"
 
 # Each measurement runs in this shell (not in $(...)), so that the EXIT trap
 # knows a reference server that is still running.
