@@ -502,16 +502,14 @@ static int send_step(pgb_thread *t, pgb_client *c)
 static int start_xact(pgb_thread *t, pgb_client *c, sb_rand *r)
 {
     uint64_t s = t->p->scale;
+    c->step = 0;
+    c->t0 = sb_now_ns();
     snprintf(c->aid, sizeof c->aid, "%llu", (unsigned long long)(1 + sb_rand_below(r, 100000 * s)));
-    c->step = 0;
-    c->t0 = sb_now_ns();
-    if (t->p->read_only)  /* select-only needs only aid */
-        return send_step(t, c);
-    snprintf(c->bid, sizeof c->bid, "%llu", (unsigned long long)(1 + sb_rand_below(r, s)));
-    snprintf(c->tid, sizeof c->tid, "%llu", (unsigned long long)(1 + sb_rand_below(r, 10 * s)));
-    snprintf(c->delta, sizeof c->delta, "%lld", (long long)sb_rand_below(r, 10001) - 5000);
-    c->step = 0;
-    c->t0 = sb_now_ns();
+    if (!t->p->read_only) { /* select-only needs only aid */
+        snprintf(c->bid, sizeof c->bid, "%llu", (unsigned long long)(1 + sb_rand_below(r, s)));
+        snprintf(c->tid, sizeof c->tid, "%llu", (unsigned long long)(1 + sb_rand_below(r, 10 * s)));
+        snprintf(c->delta, sizeof c->delta, "%lld", (long long)sb_rand_below(r, 10001) - 5000);
+    }
     return send_step(t, c);
 }
 
