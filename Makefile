@@ -9,11 +9,12 @@ PREFIX  ?= /usr/local
 BUILD   ?= build
 CC      ?= cc
 VERSION := 0.1.0
-PKGS    := jansson liburing libaio sqlite3 libpq
+# libaio ships no pkg-config file on Debian: linked by name below.
+PKGS    := jansson liburing sqlite3 libpq
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -Isrc \
+CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -pthread -Isrc \
            -DSTORBENCH_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -luring -laio -lsqlite3 -lpq) -lrt -lm -pthread
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -luring -lsqlite3 -lpq) -laio -lrt -lm -pthread
 
 SRCS     := $(sort $(wildcard src/*/*.c))
 LIB_OBJS := $(SRCS:%.c=$(BUILD)/%.o)
@@ -44,9 +45,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstorbench.a
 check: $(BUILD)/storbench $(UNIT_BINS)
 	BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BINS)
 
+# The main job: the quick suite on a disk-backed directory and on RAM (tmpfs),
+# two identifiers in one comparison, then the page.
+RUN_TARGET ?= /var/tmp
+RUN_RAM    ?= /dev/shm
 run: storbench
-	./storbench run quick --target "$${STORBENCH_TARGET:-$${TMPDIR:-/var/tmp}}" \
-	    --result quick-demo --identifier "$$(hostname)" --replace
+	./storbench run quick --target "$(RUN_TARGET)" --result quick-demo \
+	    --identifier "Disk ($(RUN_TARGET))" --replace --title "storbench quick suite" \
+	    --description "The quick suite on a disk-backed directory and on tmpfs."
+	./storbench run quick --target "$(RUN_RAM)" --result quick-demo \
+	    --identifier "RAM ($(RUN_RAM))" --replace
 	./storbench show quick-demo
 
 asan:

@@ -1,0 +1,298 @@
+/*
+ * result — the in-memory result model (see result.h): construction, lookup,
+ * merge and release. No I/O here; resultfile.c does the JSON.
+ */
+#include "results/result.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stats.h"
+
+/* Allocation failure is not a condition a benchmark can do anything useful
+ * about; abort with a message rather than thread ENOMEM through every setter. */
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fputs("storbench: out of memory\n", stderr);
+        abort();
+    }
+    return q;
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s ? s : "") + 1;
+    char *d = xrealloc(NULL, n);
+    memcpy(d, s ? s : "", n);
+    return d;
+}
+
+static bool streq(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
+
+void sb_kvlist_add(sb_kvlist *l, const char *key, const char *value)
+{
+    l->items = xrealloc(l->items, (l->n + 1) * sizeof *l->items);
+    l->items[l->n].key = xstrdup(key);
+    l->items[l->n].value = xstrdup(value);
+    l->n++;
+}
+
+const char *sb_kvlist_get(const sb_kvlist *l, const char *key)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->items[i].key, key))
+            return l->items[i].value;
+    return NULL;
+}
+
+void sb_kvlist_free(sb_kvlist *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->items[i].key);
+        free(l->items[i].value);
+    }
+    free(l->items);
+    l->items = NULL;
+    l->n = 0;
+}
+
+static void kvlist_copy(sb_kvlist *dst, const sb_kvlist *src)
+{
+    for (size_t i = 0; i < src->n; i++)
+        sb_kvlist_add(dst, src->items[i].key, src->items[i].value);
+}
+
+void sb_resultfile_init(sb_resultfile *rf)
+{
+    memset(rf, 0, sizeof *rf);
+    rf->title = xstrdup("");
+    rf->description = xstrdup("");
+}
+
+static void system_free(sb_system *s)
+{
+    free(s->identifier);
+    sb_kvlist_free(&s->hardware);
+    sb_kvlist_free(&s->software);
+    sb_kvlist_free(&s->storage);
+    free(s->timestamp);
+    free(s->tool_version);
+}
+
+static void entry_free(sb_entry *e)
+{
+    free(e->identifier);
+    free(e->values);
+    for (size_t i = 0; i < e->n_secondary; i++) {
+        free(e->secondary[i].name);
+        free(e->secondary[i].unit);
+    }
+    free(e->secondary);
+}
+
+static void result_free(sb_result *r)
+{
+    free(r->test);
+    free(r->title);
+    free(r->version);
+    free(r->description);
+    free(r->unit);
+    sb_kvlist_free(&r->options);
+    for (size_t i = 0; i < r->n_entries; i++)
+        entry_free(&r->entries[i]);
+    free(r->entries);
+}
+
+void sb_resultfile_free(sb_resultfile *rf)
+{
+    free(rf->title);
+    free(rf->description);
+    for (size_t i = 0; i < rf->n_systems; i++)
+        system_free(&rf->systems[i]);
+    free(rf->systems);
+    for (size_t i = 0; i < rf->n_results; i++)
+        result_free(&rf->results[i]);
+    free(rf->results);
+    memset(rf, 0, sizeof *rf);
+}
+
+void sb_resultfile_set_title(sb_resultfile *rf, const char *title, const char *description)
+{
+    if (title) {
+        free(rf->title);
+        rf->title = xstrdup(title);
+    }
+    if (description) {
+        free(rf->description);
+        rf->description = xstrdup(description);
+    }
+}
+
+sb_system *sb_resultfile_find_system(const sb_resultfile *rf, const char *identifier)
+{
+    for (size_t i = 0; i < rf->n_systems; i++)
+        if (!strcmp(rf->systems[i].identifier, identifier))
+            return &rf->systems[i];
+    return NULL;
+}
+
+sb_system *sb_resultfile_add_system(sb_resultfile *rf, const char *identifier)
+{
+    rf->systems = xrealloc(rf->systems, (rf->n_systems + 1) * sizeof *rf->systems);
+    sb_system *s = &rf->systems[rf->n_systems++];
+    memset(s, 0, sizeof *s);
+    s->identifier = xstrdup(identifier);
+    s->timestamp = xstrdup("");
+    s->tool_version = xstrdup("");
+    return s;
+}
+
+void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier)
+{
+    for (size_t i = 0; i < rf->n_systems; i++)
+        if (!strcmp(rf->systems[i].identifier, identifier)) {
+            system_free(&rf->systems[i]);
+            memmove(&rf->systems[i], &rf->systems[i + 1], (rf->n_systems - i - 1) * sizeof *rf->systems);
+            rf->n_systems--;
+            break;
+        }
+    for (size_t r = 0; r < rf->n_results;) {
+        sb_result *res = &rf->results[r];
+        for (size_t i = 0; i < res->n_entries; i++)
+            if (!strcmp(res->entries[i].identifier, identifier)) {
+                entry_free(&res->entries[i]);
+                memmove(&res->entries[i], &res->entries[i + 1],
+                        (res->n_entries - i - 1) * sizeof *res->entries);
+                res->n_entries--;
+                break;
+            }
+        /* A result nobody has a figure for any more is dropped from the page. */
+        if (res->n_entries == 0) {
+            result_free(res);
+            memmove(res, res + 1, (rf->n_results - r - 1) * sizeof *rf->results);
+            rf->n_results--;
+        } else {
+            r++;
+        }
+    }
+}
+
+sb_result *sb_resultfile_get_result(sb_resultfile *rf, const char *test, const char *title,
+                                    const char *version, const char *description,
+                                    const char *unit, sb_direction direction)
+{
+    for (size_t i = 0; i < rf->n_results; i++) {
+        sb_result *r = &rf->results[i];
+        if (streq(r->title, title) && streq(r->description, description) && streq(r->unit, unit) &&
+            r->direction == direction)
+            return r;
+    }
+    rf->results = xrealloc(rf->results, (rf->n_results + 1) * sizeof *rf->results);
+    sb_result *r = &rf->results[rf->n_results++];
+    memset(r, 0, sizeof *r);
+    r->test = xstrdup(test);
+    r->title = xstrdup(title);
+    r->version = xstrdup(version);
+    r->description = xstrdup(description);
+    r->unit = xstrdup(unit);
+    r->direction = direction;
+    return r;
+}
+
+sb_entry *sb_result_find_entry(const sb_result *r, const char *identifier)
+{
+    for (size_t i = 0; i < r->n_entries; i++)
+        if (!strcmp(r->entries[i].identifier, identifier))
+            return &r->entries[i];
+    return NULL;
+}
+
+sb_entry *sb_result_add_entry(sb_result *r, const char *identifier)
+{
+    r->entries = xrealloc(r->entries, (r->n_entries + 1) * sizeof *r->entries);
+    sb_entry *e = &r->entries[r->n_entries++];
+    memset(e, 0, sizeof *e);
+    e->identifier = xstrdup(identifier);
+    e->decimals = 2;
+    return e;
+}
+
+void sb_entry_set_values(sb_entry *e, const double *values, size_t n)
+{
+    free(e->values);
+    e->values = xrealloc(NULL, n * sizeof *values);
+    memcpy(e->values, values, n * sizeof *values);
+    e->n_values = n;
+    sb_stats st;
+    sb_stats_compute(values, n, &st);
+    e->mean = st.mean;
+    e->sd = st.sd;
+    e->se = st.se;
+    e->decimals = 0;
+    for (size_t i = 0; i < n; i++)
+        if (values[i] != floor(values[i]))
+            e->decimals = 2;
+}
+
+void sb_entry_add_secondary(sb_entry *e, const char *name, const char *unit, double value)
+{
+    e->secondary = xrealloc(e->secondary, (e->n_secondary + 1) * sizeof *e->secondary);
+    e->secondary[e->n_secondary].name = xstrdup(name);
+    e->secondary[e->n_secondary].unit = xstrdup(unit);
+    e->secondary[e->n_secondary].value = value;
+    e->n_secondary++;
+}
+
+static void entry_copy(sb_entry *dst, const sb_entry *src)
+{
+    if (src->n_values)
+        sb_entry_set_values(dst, src->values, src->n_values);
+    dst->mean = src->mean;
+    dst->sd = src->sd;
+    dst->se = src->se;
+    dst->decimals = src->decimals;
+    dst->untrusted = src->untrusted;
+    for (size_t i = 0; i < src->n_secondary; i++)
+        sb_entry_add_secondary(dst, src->secondary[i].name, src->secondary[i].unit,
+                               src->secondary[i].value);
+}
+
+int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool replace, char *err,
+                        size_t errlen)
+{
+    for (size_t i = 0; i < src->n_systems; i++)
+        if (sb_resultfile_find_system(dst, src->systems[i].identifier) && !replace) {
+            snprintf(err, errlen, "identifier '%s' is already in the result file (use --replace)",
+                     src->systems[i].identifier);
+            return -EEXIST;
+        }
+    if (!dst->title[0] && src->title[0])
+        sb_resultfile_set_title(dst, src->title, src->description);
+    for (size_t i = 0; i < src->n_systems; i++) {
+        const sb_system *s = &src->systems[i];
+        sb_resultfile_remove_identifier(dst, s->identifier);
+        sb_system *d = sb_resultfile_add_system(dst, s->identifier);
+        kvlist_copy(&d->hardware, &s->hardware);
+        kvlist_copy(&d->software, &s->software);
+        kvlist_copy(&d->storage, &s->storage);
+        free(d->timestamp);
+        d->timestamp = xstrdup(s->timestamp);
+        free(d->tool_version);
+        d->tool_version = xstrdup(s->tool_version);
+    }
+    for (size_t i = 0; i < src->n_results; i++) {
+        const sb_result *r = &src->results[i];
+        sb_result *d = sb_resultfile_get_result(dst, r->test, r->title, r->version, r->description,
+                                                r->unit, r->direction);
+        if (d->options.n == 0)
+            kvlist_copy(&d->options, &r->options);
+        for (size_t k = 0; k < r->n_entries; k++)
+            entry_copy(sb_result_add_entry(d, r->entries[k].identifier), &r->entries[k]);
+    }
+    return 0;
+}

@@ -1,0 +1,230 @@
+/*
+ * runner — see runner.h. One run = drop caches, fresh work directory, the
+ * workload's run(), directory removed. A run whose headline figure is not
+ * valid counts as failed and is topped back up (at most as many extra times
+ * as were scheduled); a workload error ends the selection.
+ */
+#include "runner/runner.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cache.h"
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "core/stats.h"
+#include "core/units.h"
+#include "core/workdir.h"
+#include "report/text.h"
+
+#define MAX_RUNS 64
+
+void sb_runner_init(sb_runner *r, const char *target, const char *identifier, sb_resultfile *out)
+{
+    memset(r, 0, sizeof *r);
+    r->target = target;
+    r->identifier = identifier;
+    r->out = out;
+    r->runs = 3;
+    r->dynamic = true;
+    r->drop_caches = true;
+    r->log = stdout;
+    sb_progress_init(&r->progress);
+}
+
+void sb_runner_label(const sb_config *cfg, char *buf, size_t len)
+{
+    char desc[512];
+    sb_config_describe(cfg, NULL, desc, sizeof desc);
+    if (desc[0])
+        snprintf(buf, len, "%s [%s]", cfg->workload->name, desc);
+    else
+        snprintf(buf, len, "%s", cfg->workload->name);
+}
+
+static int check_space(const sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
+{
+    if (!cfg->workload->space_needed)
+        return 0;
+    uint64_t need = cfg->workload->space_needed(cfg), avail;
+    if (!need || sb_free_space(r->target, &avail) < 0)
+        return 0;
+    /* Keep a margin for metadata and for what the filesystem reserves. */
+    if (need + need / 20 + (16u << 20) > avail) {
+        char n[32], a[32];
+        sb_format_si(n, sizeof n, (double)need, "B");
+        sb_format_si(a, sizeof a, (double)avail, "B");
+        snprintf(err, errlen, "%s: %s: No space left on device (needs %s, %s free)",
+                 cfg->workload->name, r->target, n, a);
+        return -ENOSPC;
+    }
+    return 0;
+}
+
+static void prepare_caches(sb_runner *r)
+{
+    if (!r->drop_caches)
+        return;
+    if (sb_drop_caches() < 0 && !r->warned_no_root) {
+        sb_warn("not root: page cache not dropped between runs (figures may include cache effects)");
+        r->warned_no_root = true;
+    }
+}
+
+/* Adds the mean of each named secondary figure over the runs to the entry. */
+static void add_secondary_means(sb_entry *e, sb_sample *const *runs, size_t n_runs, size_t m)
+{
+    const sb_sample *first = &runs[0][m];
+    for (size_t f = 0; f < first->n_figures; f++) {
+        double sum = 0;
+        size_t count = 0;
+        for (size_t k = 0; k < n_runs; k++) {
+            const sb_sample *s = &runs[k][m];
+            for (size_t g = 0; g < s->n_figures; g++)
+                if (!strcmp(s->figures[g].name, first->figures[f].name)) {
+                    sum += s->figures[g].value;
+                    count++;
+                    break;
+                }
+        }
+        if (count)
+            sb_entry_add_secondary(e, first->figures[f].name, first->figures[f].unit, sum / (double)count);
+    }
+}
+
+static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, size_t n_runs)
+{
+    const sb_workload *w = cfg->workload;
+    double values[MAX_RUNS];
+    for (size_t m = 0; m < w->n_measures; m++) {
+        char desc[1024];
+        sb_config_describe(cfg, &w->measures[m], desc, sizeof desc);
+        sb_result *res = sb_resultfile_get_result(r->out, w->name, w->title, w->version, desc,
+                                                  w->measures[m].unit, w->measures[m].direction);
+        if (res->options.n == 0)
+            for (size_t i = 0; i < w->n_options; i++)
+                sb_kvlist_add(&res->options, w->options[i].key, cfg->values[i]);
+        sb_entry *e = sb_result_find_entry(res, r->identifier);
+        if (!e)
+            e = sb_result_add_entry(res, r->identifier);
+        bool untrusted = false;
+        for (size_t k = 0; k < n_runs; k++) {
+            values[k] = runs[k][m].value;
+            if ((w->flags & SB_WL_WALL_CLOCK) && runs[k][m].seconds < 3.0)
+                untrusted = true;
+        }
+        sb_entry_set_values(e, values, n_runs);
+        e->untrusted = untrusted;
+        add_secondary_means(e, runs, n_runs, m);
+        if (r->log) {
+            char v[64];
+            sb_report_format_value(v, sizeof v, e->mean, e->decimals);
+            double rsd = e->mean != 0 ? 100.0 * e->sd / fabs(e->mean) : 0;
+            fprintf(r->log, "  %s%s%s %s  (SD %.2f %%, %zu run%s)%s\n",
+                    w->measures[m].label ? w->measures[m].label : "", w->measures[m].label ? ": " : "",
+                    v, w->measures[m].unit, rsd, n_runs, n_runs == 1 ? "" : "s",
+                    untrusted ? " [runs under 3 s: not trusted]" : "");
+            fflush(r->log);
+        }
+    }
+}
+
+/* One measured run. Fills samples (n_measures). */
+static int run_once(sb_runner *r, const sb_config *cfg, unsigned index, unsigned planned,
+                    sb_sample *samples, char *err, size_t errlen)
+{
+    char dir[PATH_MAX];
+    int rc = sb_workdir_create(r->target, dir, sizeof dir);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s: cannot create a work directory in %s: %s", cfg->workload->name,
+                 r->target, strerror(-rc));
+        return rc;
+    }
+    prepare_caches(r);
+    sb_run_ctx ctx = {
+        .dir = dir,
+        .target = r->target,
+        .cfg = cfg,
+        .run_index = index,
+        .run_count = planned,
+        .is_root = sb_is_root(),
+        .progress = &r->progress,
+    };
+    char label[256];
+    sb_runner_label(cfg, label, sizeof label);
+    sb_progress_begin(&r->progress, label, index + 1, planned);
+    rc = cfg->workload->run(&ctx, samples);
+    sb_progress_end(&r->progress);
+    int rm = sb_workdir_remove(dir);
+    if (sb_interrupted())
+        return -EINTR;
+    if (rc < 0) {
+        snprintf(err, errlen, "%s", ctx.err[0] ? ctx.err : strerror(-rc));
+        return rc;
+    }
+    if (rm < 0) {
+        snprintf(err, errlen, "%s: cannot remove %s: %s", cfg->workload->name, dir, strerror(-rm));
+        return rm;
+    }
+    return 0;
+}
+
+int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
+{
+    const sb_workload *w = cfg->workload;
+    int rc = check_space(r, cfg, err, errlen);
+    if (rc < 0)
+        return rc;
+    unsigned scheduled = r->runs ? r->runs : 1;
+    sb_sample *runs[MAX_RUNS];
+    size_t n_ok = 0;
+    unsigned failed = 0;
+    double values[MAX_RUNS];
+    rc = 0;
+    for (;;) {
+        bool more = n_ok < scheduled;
+        if (!more && r->dynamic)
+            for (size_t m = 0; m < w->n_measures && !more; m++) {
+                for (size_t k = 0; k < n_ok; k++)
+                    values[k] = runs[k][m].value;
+                more = sb_run_rule_want_more(scheduled, values, n_ok);
+            }
+        if (!more || n_ok >= MAX_RUNS)
+            break;
+        sb_sample *s = calloc(w->n_measures, sizeof *s);
+        if (!s) {
+            rc = -ENOMEM;
+            snprintf(err, errlen, "out of memory");
+            break;
+        }
+        unsigned planned = n_ok < scheduled ? scheduled : (unsigned)n_ok + 1;
+        rc = run_once(r, cfg, (unsigned)n_ok + failed, planned, s, err, errlen);
+        if (rc < 0) {
+            free(s);
+            if (rc == -ENOTSUP)
+                rc = SB_RUN_SKIPPED;
+            break;
+        }
+        bool valid = true;
+        for (size_t m = 0; m < w->n_measures; m++)
+            valid = valid && s[m].valid && isfinite(s[m].value);
+        if (!valid) {
+            free(s);
+            if (++failed > scheduled) {
+                snprintf(err, errlen, "%s: %u runs produced no figure", w->name, failed);
+                rc = -EIO;
+                break;
+            }
+            continue;
+        }
+        runs[n_ok++] = s;
+    }
+    if (rc == 0 && n_ok > 0)
+        record(r, cfg, runs, n_ok);
+    for (size_t k = 0; k < n_ok; k++)
+        free(runs[k]);
+    return rc;
+}

@@ -1,0 +1,137 @@
+/*
+ * config — resolution and validation of a test's option values, and the
+ * option line a result shows ("Type: Random Write - IO Engine: POSIX AIO").
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "workloads/workload.h"
+
+static int option_index(const sb_config *cfg, const char *key)
+{
+    for (size_t i = 0; i < cfg->workload->n_options; i++)
+        if (!strcmp(cfg->workload->options[i].key, key))
+            return (int)i;
+    return -1;
+}
+
+void sb_config_init(sb_config *cfg, const sb_workload *w, bool quick)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->workload = w;
+    cfg->quick = quick;
+    for (size_t i = 0; i < w->n_options && i < SB_MAX_OPTIONS; i++) {
+        const sb_option *o = &w->options[i];
+        cfg->values[i] = (quick && o->quick) ? o->quick : o->def;
+    }
+}
+
+int sb_config_set(sb_config *cfg, const char *key, const char *value, char *err, size_t errlen)
+{
+    int i = option_index(cfg, key);
+    if (i < 0) {
+        snprintf(err, errlen, "%s has no option '%s' (see 'storbench list %s')",
+                 cfg->workload->name, key, cfg->workload->name);
+        return -ENOENT;
+    }
+    const sb_option *o = &cfg->workload->options[i];
+    if (o->choices) {
+        for (const sb_choice *c = o->choices; c->value; c++)
+            if (!strcmp(c->value, value)) {
+                cfg->values[i] = c->value;
+                return 0;
+            }
+        char allowed[512] = "";
+        size_t used = 0;
+        for (const sb_choice *c = o->choices; c->value && used < sizeof allowed; c++)
+            used += (size_t)snprintf(allowed + used, sizeof allowed - used, "%s%s",
+                                     c == o->choices ? "" : ", ", c->value);
+        snprintf(err, errlen, "%s: %s=%s is not allowed (one of: %s)", cfg->workload->name, key,
+                 value, allowed);
+        return -EINVAL;
+    }
+    cfg->values[i] = value;
+    return 0;
+}
+
+const char *sb_config_get(const sb_config *cfg, const char *key)
+{
+    int i = option_index(cfg, key);
+    return i < 0 ? NULL : cfg->values[i];
+}
+
+const char *sb_config_display(const sb_config *cfg, const char *key)
+{
+    int i = option_index(cfg, key);
+    if (i < 0)
+        return NULL;
+    const sb_option *o = &cfg->workload->options[i];
+    if (o->choices)
+        for (const sb_choice *c = o->choices; c->value; c++)
+            if (!strcmp(c->value, cfg->values[i]))
+                return c->display ? c->display : c->value;
+    return cfg->values[i];
+}
+
+static int bad_value(const sb_config *cfg, const char *key, const char *what, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s: %s=%s is not %s", cfg->workload->name, key,
+             sb_config_get(cfg, key) ? sb_config_get(cfg, key) : "(unset)", what);
+    return -EINVAL;
+}
+
+int sb_config_size(const sb_config *cfg, const char *key, uint64_t *out, char *err, size_t errlen)
+{
+    const char *v = sb_config_get(cfg, key);
+    if (!v || sb_parse_size(v, out) < 0)
+        return bad_value(cfg, key, "a size (e.g. 4k, 1M, 2g)", err, errlen);
+    return 0;
+}
+
+int sb_config_uint(const sb_config *cfg, const char *key, uint64_t min, uint64_t max,
+                   uint64_t *out, char *err, size_t errlen)
+{
+    const char *v = sb_config_get(cfg, key);
+    if (!v || sb_parse_uint(v, min, max, out) < 0) {
+        char what[96];
+        snprintf(what, sizeof what, "a whole number from %llu to %llu", (unsigned long long)min,
+                 (unsigned long long)max);
+        return bad_value(cfg, key, what, err, errlen);
+    }
+    return 0;
+}
+
+int sb_config_duration(const sb_config *cfg, const char *key, double *seconds, char *err, size_t errlen)
+{
+    const char *v = sb_config_get(cfg, key);
+    if (!v || sb_parse_duration(v, seconds) < 0)
+        return bad_value(cfg, key, "a duration (e.g. 20, 20s, 500ms, 2m)", err, errlen);
+    return 0;
+}
+
+int sb_config_bool(const sb_config *cfg, const char *key, int *out, char *err, size_t errlen)
+{
+    const char *v = sb_config_get(cfg, key);
+    if (!v || sb_parse_bool(v, out) < 0)
+        return bad_value(cfg, key, "yes or no", err, errlen);
+    return 0;
+}
+
+void sb_config_describe(const sb_config *cfg, const sb_measure *m, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < cfg->workload->n_options; i++) {
+        const sb_option *o = &cfg->workload->options[i];
+        if (o->flags & SB_OPT_HIDDEN)
+            continue;
+        const char *d = sb_config_display(cfg, o->key);
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s: %s", used ? " - " : "",
+                                     o->title, d ? d : "");
+    }
+    if (m && m->label && used < len)
+        snprintf(buf + used, len - used, "%s%s", used ? " - " : "", m->label);
+}

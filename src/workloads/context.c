@@ -1,0 +1,64 @@
+/*
+ * context — the small services a workload's run() gets from the runner:
+ * interruption, progress, error text and secondary figures.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/interrupt.h"
+#include "workloads/workload.h"
+
+bool sb_ctx_interrupted(const sb_run_ctx *ctx)
+{
+    (void)ctx;
+    return sb_interrupted();
+}
+
+void sb_ctx_progress(sb_run_ctx *ctx, double fraction)
+{
+    if (ctx && ctx->progress)
+        sb_progress_update(ctx->progress, fraction);
+}
+
+int sb_ctx_fail(sb_run_ctx *ctx, int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+    va_end(ap);
+    if (err == 0)
+        return -EIO;
+    return err < 0 ? err : -err;
+}
+
+void sb_sample_add(sb_sample *s, const char *name, const char *unit, double value)
+{
+    if (s->n_figures >= SB_MAX_FIGURES)
+        return;
+    sb_figure *f = &s->figures[s->n_figures++];
+    snprintf(f->name, sizeof f->name, "%s", name);
+    snprintf(f->unit, sizeof f->unit, "%s", unit);
+    f->value = value;
+}
+
+void sb_sample_add_latency(sb_sample *s, const char *prefix, const sb_histogram *h)
+{
+    char name[32];
+    if (!h->count)
+        return;
+    snprintf(name, sizeof name, "%s_min", prefix);
+    sb_sample_add(s, name, "us", (double)h->min / 1e3);
+    snprintf(name, sizeof name, "%s_mean", prefix);
+    sb_sample_add(s, name, "us", sb_hist_mean(h) / 1e3);
+    snprintf(name, sizeof name, "%s_stddev", prefix);
+    sb_sample_add(s, name, "us", sb_hist_stddev(h) / 1e3);
+    snprintf(name, sizeof name, "%s_max", prefix);
+    sb_sample_add(s, name, "us", (double)h->max / 1e3);
+    for (int i = 0; i < SB_HIST_N_PERCENTILES; i++) {
+        snprintf(name, sizeof name, "%s_p%g", prefix, sb_hist_percentiles[i]);
+        sb_sample_add(s, name, "us", sb_hist_percentile(h, sb_hist_percentiles[i]) / 1e3);
+    }
+}

@@ -1,0 +1,173 @@
+/*
+ * dd — the wiki's simple baseline (seed 004): write a file of count blocks
+ * of bs bytes with O_DIRECT, read it back with O_DIRECT, then read it through
+ * the page cache. GNU dd's defaults from the wiki: bs=2048k count=512 (1 GiB).
+ *
+ * "Read cache" is meant to measure memory: after two direct passes nothing of
+ * the file is cached, so a plain read would be a cold buffered disk read. The
+ * file is therefore read once untimed through the cache first, and the
+ * second, timed read is served from the page cache (docs/workloads.md).
+ *
+ * Zeros compress to nothing on btrfs compress=lzo and friends, so data=random
+ * writes incompressible (pseudo-random) blocks instead; the option line
+ * records which was used.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/rand.h"
+#include "workloads/workload.h"
+
+static const sb_choice data_choices[] = {
+    {"zero", "Zeros"},
+    {"random", "Random"},
+    {NULL, NULL},
+};
+
+static const sb_option dd_options[] = {
+    {"bs", "Block Size", "2048k", "1M", NULL, "bytes per read/write (dd bs=)", 0},
+    {"count", "Count", "512", "32", NULL, "number of blocks (dd count=)", 0},
+    {"data", "Data", "zero", NULL, data_choices, "zero (/dev/zero, as dd) or random (incompressible)", 0},
+};
+
+enum { M_WRITE, M_READ, M_CACHE };
+static const sb_measure dd_measures[] = {
+    [M_WRITE] = {"Test: Direct Write", "MB/s", SB_HIGHER_IS_BETTER},
+    [M_READ] = {"Test: Direct Read", "MB/s", SB_HIGHER_IS_BETTER},
+    [M_CACHE] = {"Test: Read Cache", "MB/s", SB_HIGHER_IS_BETTER},
+};
+
+typedef struct dd_params {
+    uint64_t bs, count;
+    bool random;
+} dd_params;
+
+static int dd_params_get(const sb_config *cfg, dd_params *p, char *err, size_t errlen)
+{
+    int rc;
+    if ((rc = sb_config_size(cfg, "bs", &p->bs, err, errlen)) < 0)
+        return rc;
+    if (p->bs < 512 || p->bs > (1ull << 30) || p->bs % 512) {
+        snprintf(err, errlen, "dd: bs=%s must be a multiple of 512 bytes between 512 and 1G",
+                 sb_config_get(cfg, "bs"));
+        return -EINVAL;
+    }
+    if ((rc = sb_config_uint(cfg, "count", 1, 1ull << 32, &p->count, err, errlen)) < 0)
+        return rc;
+    p->random = !strcmp(sb_config_get(cfg, "data"), "random");
+    return 0;
+}
+
+static int dd_validate(const sb_config *cfg, char *err, size_t errlen)
+{
+    dd_params p;
+    return dd_params_get(cfg, &p, err, errlen);
+}
+
+static uint64_t dd_space_needed(const sb_config *cfg)
+{
+    dd_params p;
+    char err[256];
+    return dd_params_get(cfg, &p, err, sizeof err) < 0 ? 0 : p.bs * p.count;
+}
+
+/* One sequential pass over the file; fraction_base/fraction_span map this pass onto
+ * the whole run for the progress line. Returns 0 or a negative errno via ctx. */
+static int dd_pass(sb_run_ctx *ctx, const char *path, int flags, bool writing, const dd_params *p,
+                   void *buf, double fraction_base, sb_sample *out)
+{
+    int fd = open(path, flags, 0644);
+    if (fd < 0) {
+        int e = errno;
+        if (e == EINVAL && (flags & O_DIRECT))
+            return sb_ctx_fail(ctx, e, "dd: %s: O_DIRECT refused by the filesystem", ctx->dir);
+        return sb_ctx_fail(ctx, e, "dd: open %s: %s", path, strerror(e));
+    }
+    uint64_t t0 = sb_now_ns();
+    for (uint64_t i = 0; i < p->count; i++) {
+        if (sb_ctx_interrupted(ctx)) {
+            close(fd);
+            return sb_ctx_fail(ctx, EINTR, "dd: interrupted");
+        }
+        size_t done = 0;
+        while (done < p->bs) {
+            ssize_t n = writing ? write(fd, (char *)buf + done, p->bs - done)
+                                : read(fd, (char *)buf + done, p->bs - done);
+            if (n < 0 && errno == EINTR && !sb_ctx_interrupted(ctx))
+                continue;
+            if (n <= 0) {
+                int e = n < 0 ? errno : EIO;
+                close(fd);
+                if (n == 0)
+                    return sb_ctx_fail(ctx, EIO, "dd: read %s: file shorter than expected", path);
+                if (e == EINVAL && (flags & O_DIRECT))
+                    return sb_ctx_fail(ctx, e, "dd: %s: O_DIRECT refused (bs not a multiple of the logical block size?)", path);
+                return sb_ctx_fail(ctx, e, "dd: %s %s: %s", writing ? "write" : "read", path, strerror(e));
+            }
+            done += (size_t)n;
+        }
+        sb_ctx_progress(ctx, fraction_base + (double)(i + 1) / (double)p->count / 4);
+    }
+    double s = (double)(sb_now_ns() - t0) / 1e9;
+    close(fd);
+    if (out) {
+        double bytes = (double)(p->bs * p->count);
+        out->value = s > 0 ? bytes / s / 1e6 : 0;
+        out->seconds = s;
+        out->valid = s > 0;
+        sb_sample_add(out, "bytes", "B", bytes);
+        sb_sample_add(out, "seconds", "s", s);
+    }
+    return 0;
+}
+
+static int dd_run(sb_run_ctx *ctx, sb_sample *samples)
+{
+    dd_params p;
+    int rc = dd_params_get(ctx->cfg, &p, ctx->err, sizeof ctx->err);
+    if (rc < 0)
+        return rc;
+    void *buf;
+    if (posix_memalign(&buf, 4096, p.bs))
+        return sb_ctx_fail(ctx, ENOMEM, "dd: cannot allocate a %llu-byte buffer", (unsigned long long)p.bs);
+    if (p.random) {
+        sb_rand r;
+        sb_rand_seed(&r, 0x5eed + ctx->run_index);
+        sb_rand_fill(&r, buf, p.bs);
+    } else {
+        memset(buf, 0, p.bs);
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tstfile", ctx->dir);
+    rc = dd_pass(ctx, path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_CLOEXEC, true, &p, buf, 0,
+                 &samples[M_WRITE]);
+    if (!rc)
+        rc = dd_pass(ctx, path, O_RDONLY | O_DIRECT | O_CLOEXEC, false, &p, buf, 0.25, &samples[M_READ]);
+    if (!rc) /* untimed warm-up: bring the file into the page cache */
+        rc = dd_pass(ctx, path, O_RDONLY | O_CLOEXEC, false, &p, buf, 0.5, NULL);
+    if (!rc)
+        rc = dd_pass(ctx, path, O_RDONLY | O_CLOEXEC, false, &p, buf, 0.75, &samples[M_CACHE]);
+    unlink(path);
+    free(buf);
+    return rc;
+}
+
+const sb_workload sb_wl_dd = {
+    .name = "dd",
+    .title = "dd",
+    .version = "1.0",
+    .summary = "GNU dd baseline: O_DIRECT write, O_DIRECT read, cached read (seed 004)",
+    .options = dd_options,
+    .n_options = sizeof dd_options / sizeof dd_options[0],
+    .measures = dd_measures,
+    .n_measures = sizeof dd_measures / sizeof dd_measures[0],
+    .flags = SB_WL_WALL_CLOCK,
+    .validate = dd_validate,
+    .space_needed = dd_space_needed,
+    .run = dd_run,
+};

@@ -1,0 +1,52 @@
+/*
+ * registry — the table of tests and the suites (see registry.h). Adding a
+ * test: one extern line and one row below, and its items in the suites.
+ */
+#include "workloads/registry.h"
+
+#include <string.h>
+
+extern const sb_workload sb_wl_dd;
+
+static const sb_workload *const workloads[] = {
+    &sb_wl_dd,
+};
+
+/* The seed pages' battery, with the seed profiles' parameters. */
+static const sb_suite_item disk_items[] = {
+    {"dd", NULL},
+    {NULL, NULL},
+};
+
+static const sb_suite_item dd_items[] = {
+    {"dd", NULL},
+    {NULL, NULL},
+};
+
+static const sb_suite suites[] = {
+    {"disk", "every seed test with the seed's parameters (takes hours)", false, disk_items},
+    {"quick", "the disk battery at its --quick scale (a few minutes)", true, disk_items},
+    {"dd", "dd direct write, direct read and read cache", false, dd_items},
+};
+
+size_t sb_workload_count(void) { return sizeof workloads / sizeof workloads[0]; }
+const sb_workload *sb_workload_at(size_t i) { return i < sb_workload_count() ? workloads[i] : NULL; }
+
+const sb_workload *sb_workload_find(const char *name)
+{
+    for (size_t i = 0; i < sb_workload_count(); i++)
+        if (!strcmp(workloads[i]->name, name))
+            return workloads[i];
+    return NULL;
+}
+
+size_t sb_suite_count(void) { return sizeof suites / sizeof suites[0]; }
+const sb_suite *sb_suite_at(size_t i) { return i < sb_suite_count() ? &suites[i] : NULL; }
+
+const sb_suite *sb_suite_find(const char *name)
+{
+    for (size_t i = 0; i < sb_suite_count(); i++)
+        if (!strcmp(suites[i].name, name))
+            return &suites[i];
+    return NULL;
+}
