@@ -18,7 +18,6 @@
  * the mean. Every file operation (create+write+close, object write, file
  * read, unlink) is one latency sample.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -30,7 +30,6 @@
  * "unexpected" (dbench prints a warning); a real device error (ENOSPC, EIO,
  * EROFS, EDQUOT) stops the run with one line naming the operation and path.
  */
-#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -428,7 +427,12 @@ static int db_exec(db_client *c, const sb_db_op *op, uint32_t idx, db_stats *s)
     }
     case SB_DB_DELTREE:
         db_path(c, op, 0, path, sizeof path);
-        r = db_deltree(path);
+        /* The client's own directory is emptied but kept, so that a loadfile that
+         * does not recreate it still finds it. */
+        if ((op->path_client & 1) && !*sb_db_str(c->sh->script, op->path))
+            r = sb_fs_empty_dir(path, NULL, 0);
+        else
+            r = db_deltree(path);
         if (r < 0 && db_is_device_error(-r))
             return db_failr(c, -r, "deltree", path);
         break;
@@ -468,6 +472,10 @@ static void *db_client_main(void *arg)
     db_client *c = arg;
     db_shared *sh = c->sh;
     const sb_db_script *sc = sh->script;
+    if (mkdir(c->root, 0755) != 0 && errno != EEXIST) {
+        db_fail(c, errno, "mkdir", c->root);
+        return NULL;
+    }
     for (;;) {
         for (uint32_t i = 0; i < sc->n; i++) {
             int phase = atomic_load_explicit(&sh->phase, memory_order_relaxed);

@@ -4,7 +4,6 @@
  * with '\' separators, numbers in decimal or 0x hex, an optional leading
  * timestamp, '#' comments. The generator is storbench's own.
  */
-#define _GNU_SOURCE
 #include "workloads/dbench_loadfile.h"
 
 #include <ctype.h>

@@ -2,7 +2,6 @@
  * fs_common — see fs_common.h. Nothing here times anything: the workloads
  * wrap these calls in their own clocks.
  */
-#define _GNU_SOURCE
 #include "workloads/fs_common.h"
 
 #include <dirent.h>

@@ -9,7 +9,6 @@
  * takes files/size/threads/dirs from their own options. Each file's
  * create+write+sync+close is one latency sample.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>

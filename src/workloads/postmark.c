@@ -12,7 +12,6 @@
  * made by a seeded PRNG (seed 42 by default), so two runs do the same work,
  * though not the same work as PostMark's own random() stream.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -7,14 +7,28 @@
 #include <string.h>
 
 extern const sb_workload sb_wl_dd;
+extern const sb_workload sb_wl_fsmark;
+extern const sb_workload sb_wl_postmark;
+extern const sb_workload sb_wl_compilebench;
+extern const sb_workload sb_wl_dbench;
 
 static const sb_workload *const workloads[] = {
     &sb_wl_dd,
+    &sb_wl_fsmark,
+    &sb_wl_postmark,
+    &sb_wl_compilebench,
+    &sb_wl_dbench,
 };
 
 /* The seed pages' battery, with the seed profiles' parameters. */
 static const sb_suite_item disk_items[] = {
     {"dd", NULL},
+    {"fs-mark", "test=1000-files"},
+    {"fs-mark", "test=5000-files-4-threads"},
+    {"fs-mark", "test=4000-files-32-dirs"},
+    {"dbench", "clients=6"},
+    {"compilebench", "test=initial-create"},
+    {"postmark", NULL},
     {NULL, NULL},
 };
 
