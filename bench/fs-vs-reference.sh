@@ -36,8 +36,8 @@ trap 'rm -rf "$WORK"' EXIT
 storbench() {
     local r="$WORK/r.json"
     rm -f "$r"
-    "$SB" run "$1" --target "$WORK" --result "$r" -i bench -n 1 --exact-runs --no-drop-caches \
-        -o "$2" >/dev/null
+    "$SB" run "$1:$2" --target "$WORK" --result "$r" -i bench -n 1 --exact-runs --no-drop-caches \
+        >/dev/null
     if [ -n "${3:-}" ]; then
         jq -r --arg n "$3" '[.results[0].entries[0].secondary[] | select(.name == $n) | .value][0]' "$r"
     else
