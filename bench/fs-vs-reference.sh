@@ -87,12 +87,12 @@ pair "fs-mark 100 x 1MB" "Files/s" "ref_fsmark 100 1" \
     "storbench fs-mark test=custom,files=100,size=1M"
 pair "fs-mark 4 x 100 x 1MB" "Files/s" "ref_fsmark 100 4" \
     "storbench fs-mark test=custom,files=100,size=1M,threads=4"
-pair "postmark 50000 tx" "TPS" "ref_postmark 50000" \
-    "storbench postmark transactions=50000"
-pair "dbench client.txt 6 clients" "MB/s" "ref_dbench 6 6" \
-    "storbench dbench clients=6,time=5,warmup=1,loadfile=$LOADFILE"
+pair "postmark 100000 tx" "TPS" "ref_postmark 100000" \
+    "storbench postmark transactions=100000"
+pair "dbench client.txt 6 clients" "MB/s" "ref_dbench 6 8" \
+    "storbench dbench clients=6,time=8,warmup=2,loadfile=$LOADFILE"
 
 echo
-for k in "fs-mark 100 x 1MB" "fs-mark 4 x 100 x 1MB" "postmark 50000 tx" "dbench client.txt 6 clients"; do
+for k in "fs-mark 100 x 1MB" "fs-mark 4 x 100 x 1MB" "postmark 100000 tx" "dbench client.txt 6 clients"; do
     printf '%-28s median ratio %s\n' "$k" "$(echo "${RATIOS[$k]}" | tr ' ' '\n' | grep . | median)"
 done
