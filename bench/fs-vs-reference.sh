@@ -48,7 +48,8 @@ storbench() {
 # ---- the reference tools, each printing its headline figure ----
 ref_fsmark() {  # files per worker, threads
     mkdir -p "$WORK/fsm"
-    fs_mark -d "$WORK/fsm" -s 1048576 -n "$1" -t "$2" -S 1 -w 16384 -L 1 2>&1 |
+    # fs_mark writes its log (fs_log.txt) into the current directory.
+    (cd "$WORK" && fs_mark -d "$WORK/fsm" -s 1048576 -n "$1" -t "$2" -S 1 -w 16384 -L 1) 2>&1 |
         awk '/Files\/sec/ { getline; print $4; exit }'
     rm -rf "$WORK/fsm"
 }
