@@ -243,9 +243,15 @@ static int db_grow(db_client *c, uint64_t size)
     return 0;
 }
 
+/* What one operation did, for the caller to count if it finished in the same phase. */
+typedef struct db_outcome {
+    uint64_t read_bytes, write_bytes;
+    bool unexpected;
+} db_outcome;
+
 /* Executes one operation. Returns 0 (done, maybe unexpected) or a negative errno that
  * ends the run (already reported). */
-static int db_exec(db_client *c, const sb_db_op *op, uint32_t idx, db_stats *s)
+static int db_exec(db_client *c, const sb_db_op *op, uint32_t idx, db_outcome *s)
 {
     char path[8192], path2[8192];
     const char *name = sb_db_verb_name(op->verb);
@@ -325,8 +331,7 @@ static int db_exec(db_client *c, const sb_db_op *op, uint32_t idx, db_stats *s)
                 return db_failr(c, e, "read", path);
             }
             ok = n == (ssize_t)op->ret_size;
-            s->bytes += op->size;
-            s->read_bytes += op->size;
+            s->read_bytes = op->size;
             break;
         }
         case SB_DB_WRITEX: {
@@ -340,8 +345,7 @@ static int db_exec(db_client *c, const sb_db_op *op, uint32_t idx, db_stats *s)
                 ok = false;
                 break;
             }
-            s->bytes += op->size;
-            s->write_bytes += op->size;
+            s->write_bytes = op->size;
             break;
         }
         case SB_DB_QFILEINFO: {
@@ -452,8 +456,7 @@ static int db_exec(db_client *c, const sb_db_op *op, uint32_t idx, db_stats *s)
         (void)name;
         break;
     }
-    if (!ok)
-        s->unexpected++;
+    s->unexpected = !ok;
     return 0;
 }
 
@@ -482,13 +485,18 @@ static void *db_client_main(void *arg)
             if (phase == 2)
                 goto done;
             db_stats *s = &c->stats[phase];
+            db_outcome out = {0, 0, false};
             uint64_t t0 = sb_now_ns();
-            if (db_exec(c, &sc->ops[i], i, s) != 0)
+            if (db_exec(c, &sc->ops[i], i, &out) != 0)
                 goto done;
             uint64_t dt = sb_now_ns() - t0;
-            /* An operation that finishes after the end of the measured time does not count. */
+            s->unexpected += out.unexpected;
+            /* An operation that finishes after its phase ended does not count. */
             if (atomic_load_explicit(&sh->phase, memory_order_relaxed) != phase)
                 continue;
+            s->read_bytes += out.read_bytes;
+            s->write_bytes += out.write_bytes;
+            s->bytes += out.read_bytes + out.write_bytes;
             int v = sc->ops[i].verb;
             s->count[v]++;
             if (dt > s->max_ns[v])

@@ -135,9 +135,12 @@ static void pm_path(const pm_state *st, const pm_file *f, char *out, size_t len)
         snprintf(out, len, "%s/pm%u", st->base, f->id);
 }
 
+/* A new file's size: uniform in [size-min, size-max), as PostMark (size-max itself only
+ * when the two are equal). */
 static uint64_t pm_random_size(pm_state *st)
 {
-    return st->p->size_min + sb_rand_below(&st->rand, st->p->size_max - st->p->size_min + 1);
+    uint64_t span = st->p->size_max - st->p->size_min;
+    return st->p->size_min + (span ? sb_rand_below(&st->rand, span) : 0);
 }
 
 /* Writes len bytes at the end of an open file in write-block pieces, through stdio when
@@ -187,6 +190,10 @@ static int pm_close(FILE *fp, int fd)
 
 static int pm_create(pm_state *st, bool mixed)
 {
+    /* PostMark's file table holds twice the initial pool; a create finding it full does
+     * nothing. */
+    if (st->n >= 2 * st->p->files)
+        return 0;
     if (st->n == st->cap) {
         size_t cap = st->cap ? st->cap * 2 : 64;
         pm_file *nf = realloc(st->files, cap * sizeof *nf);
@@ -275,14 +282,13 @@ static int pm_read(pm_state *st, pm_file *f)
     return 0;
 }
 
-/* Appends a random amount in [size-min, size-max], never growing the file past size-max. */
+/* Appends a random amount in [1, size-max - size] to a file below size-max; a file
+ * already at size-max is left alone (PostMark does not even open it). */
 static int pm_append(pm_state *st, pm_file *f)
 {
-    uint64_t add = pm_random_size(st);
     if (f->size >= st->p->size_max)
-        add = 0;
-    else if (f->size + add > st->p->size_max)
-        add = st->p->size_max - f->size;
+        return 0;
+    uint64_t add = 1 + sb_rand_below(&st->rand, st->p->size_max - f->size);
     char path[4200];
     pm_path(st, f, path, sizeof path);
     FILE *fp;
@@ -301,23 +307,21 @@ static int pm_append(pm_state *st, pm_file *f)
     return 0;
 }
 
-static int pm_transaction(pm_state *st)
+static int pm_transaction(pm_state *st, uint64_t done)
 {
-    int rc = 0;
-    if (st->n > 0) {
-        pm_file *f = &st->files[sb_rand_below(&st->rand, st->n)];
-        if (sb_rand_below(&st->rand, 10) < st->p->bias_read)
-            rc = pm_read(st, f);
-        else
-            rc = pm_append(st, f);
-        if (rc)
-            return rc;
-    }
+    /* An empty pool ends PostMark's run without a report; here it is an error that
+     * says what to change. */
+    if (st->n == 0)
+        return sb_ctx_fail(st->ctx, ENOENT,
+                           "postmark: out of files after %llu transactions: raise files or lower transactions",
+                           (unsigned long long)done);
+    pm_file *f = &st->files[sb_rand_below(&st->rand, st->n)];
+    int rc = sb_rand_below(&st->rand, 10) < st->p->bias_read ? pm_read(st, f) : pm_append(st, f);
+    if (rc)
+        return rc;
     if (sb_rand_below(&st->rand, 10) < st->p->bias_create)
         return pm_create(st, true);
-    if (st->n > 0)
-        return pm_delete(st, (size_t)sb_rand_below(&st->rand, st->n), true);
-    return 0;
+    return pm_delete(st, (size_t)sb_rand_below(&st->rand, st->n), true);
 }
 
 static int pm_run(sb_run_ctx *ctx, sb_sample *samples)
@@ -383,7 +387,7 @@ static int pm_run(sb_run_ctx *ctx, sb_sample *samples)
             sb_ctx_progress(ctx, 0.1 + 0.9 * (double)done_tx / (double)p.transactions);
         }
         uint64_t s = sb_now_ns();
-        if ((rc = pm_transaction(&st)) != 0)
+        if ((rc = pm_transaction(&st, done_tx)) != 0)
             goto out;
         sb_hist_record(&hist, sb_now_ns() - s);
     }

@@ -40,9 +40,9 @@ check_one_line "fs-mark bad sync: one line" "sync"
 rm -f "$R"
 
 # ---- postmark ----
-run1 "postmark tiny" postmark files=10,transactions=200,size-min=512,size-max=8k,subdirs=2
+run1 "postmark tiny" postmark files=50,transactions=200,size-min=512,size-max=8k,subdirs=2
 check "postmark 200 transactions" num_eq "$(fig postmark transactions)" 200
-check "postmark pool of 10" num_eq "$(fig postmark created_alone)" 10
+check "postmark pool of 50" num_eq "$(fig postmark created_alone)" 50
 check "postmark deleted what it created" num_eq "$(fig postmark files_created)" "$(fig postmark files_deleted)"
 check "postmark read bytes" num_gt "$(fig postmark bytes_read)" 0
 check "postmark target empty" empty_target
