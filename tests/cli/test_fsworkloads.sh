@@ -76,6 +76,14 @@ if [ -r /usr/share/dbench/client.txt ]; then
     check "dbench client.txt replays without surprises" num_eq "$(fig dbench unexpected)" 0
     check "dbench client.txt target empty" empty_target
 fi
+# Ctrl-C stops the clients, removes their directories, exits 130.
+"$SB" run dbench:clients=2,time=60,warmup=0 --target "$TGT" -n 1 --exact-runs >/dev/null 2>"$T/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+check "dbench interrupted exits 130" test $? -eq 130
+check "dbench interrupted leaves nothing" empty_target
 check_exit "dbench missing loadfile" 2 "$SB" run dbench -o loadfile="$T/none.txt" --target "$TGT"
 check_one_line "dbench missing loadfile: one line" "none.txt"
 
