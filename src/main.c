@@ -15,7 +15,9 @@ static const sb_command commands[] = {
     {"merge", "join result files of different identifiers into one", sb_cmd_merge},
     {"import", "read a result page in the seed text format into a result file", sb_cmd_import},
     {"sysinfo", "describe this machine and the storage behind a target", sb_cmd_sysinfo},
+    {"scenario", "build storage configurations (btrfs RAID, mount options, bcache) and compare them", sb_cmd_scenario},
     {"dd", "the dd direct write / direct read / read cache test, printed like dd", sb_cmd_dd},
+    {"io", "run one fio-class I/O job (rw, bs, iodepth, engine ...) and print its figures", sb_cmd_io},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -7,6 +7,8 @@
 #include <string.h>
 
 extern const sb_workload sb_wl_dd;
+extern const sb_workload sb_wl_fio;
+extern const sb_workload sb_wl_iozone;
 extern const sb_workload sb_wl_fsmark;
 extern const sb_workload sb_wl_postmark;
 extern const sb_workload sb_wl_compilebench;
@@ -14,6 +16,8 @@ extern const sb_workload sb_wl_dbench;
 
 static const sb_workload *const workloads[] = {
     &sb_wl_dd,
+    &sb_wl_fio,
+    &sb_wl_iozone,
     &sb_wl_fsmark,
     &sb_wl_postmark,
     &sb_wl_compilebench,
@@ -23,6 +27,12 @@ static const sb_workload *const workloads[] = {
 /* The seed pages' battery, with the seed profiles' parameters. */
 static const sb_suite_item disk_items[] = {
     {"dd", NULL},
+    /* fio and iozone: the defaults are the seed's (posixaio, direct, 4k; 4Kb records,
+     * 8GB file), so that the quick suite keeps their --quick sizes. */
+    {"fio", "type=randwrite"},
+    {"fio", "type=write"},
+    {"iozone", "test=read"},
+    {"iozone", "test=write"},
     {"fs-mark", "test=1000-files"},
     {"fs-mark", "test=5000-files-4-threads"},
     {"fs-mark", "test=4000-files-32-dirs"},
