@@ -99,9 +99,16 @@ static int db_validate(const sb_config *cfg, char *err, size_t errlen)
 {
     db_params p;
     int rc = db_resolve(cfg, &p, err, errlen);
-    if (rc == 0 && p.loadfile && access(p.loadfile, R_OK) != 0) {
-        snprintf(err, errlen, "dbench: loadfile %s: %s", p.loadfile, strerror(errno));
-        return -EINVAL;
+    if (rc == 0 && p.loadfile) {
+        /* Parse it now, so that a bad loadfile is refused before any test starts
+         * (client.txt parses in well under a second). */
+        sb_db_script sc;
+        char msg[400];
+        if (sb_db_parse_file(&sc, p.loadfile, msg, sizeof msg) != 0) {
+            snprintf(err, errlen, "dbench: loadfile %s", msg);
+            return -EINVAL;
+        }
+        sb_db_script_free(&sc);
     }
     return rc;
 }

@@ -86,6 +86,9 @@ check "dbench interrupted exits 130" test $? -eq 130
 check "dbench interrupted leaves nothing" empty_target
 check_exit "dbench missing loadfile" 2 "$SB" run dbench -o loadfile="$T/none.txt" --target "$TGT"
 check_one_line "dbench missing loadfile: one line" "none.txt"
+printf 'NTCreateX "\\clients\\client1\\f" 0x0 0x5 7 NT_STATUS_OK\nFrobnicate 7 NT_STATUS_OK\n' >"$T/bad.txt"
+check_exit "dbench bad loadfile" 2 "$SB" run dbench:loadfile="$T/bad.txt" --target "$TGT"
+check_one_line "dbench bad loadfile: one line with file and line" "bad.txt:2: unknown operation 'Frobnicate'"
 
 # ---- a full file system: one line naming operation and path, nothing left ----
 # A tmpfs with plenty of bytes (so the runner's free-space check passes) but few
