@@ -261,7 +261,6 @@ typedef struct db_outcome {
 static int db_exec(db_client *c, const sb_db_op *op, uint32_t idx, db_outcome *s)
 {
     char path[8192], path2[8192];
-    const char *name = sb_db_verb_name(op->verb);
     db_handle *h = NULL;
     int r = 0, e = 0;
     bool ok = true; /* outcome matched the expected status */
@@ -460,7 +459,6 @@ static int db_exec(db_client *c, const sb_db_op *op, uint32_t idx, db_outcome *s
         ok = (r == 0) == op->expect_ok;
         break;
     default:
-        (void)name;
         break;
     }
     s->unexpected = !ok;
