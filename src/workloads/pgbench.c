@@ -280,6 +280,10 @@ static int64_t copy_rows(PGconn *c, pgb_load *ld, const char *table, uint64_t n,
         snprintf(err, errlen, "pgbench: interrupted");
         return -EINTR;
     }
+    if (copied < 0 && !err[0]) {
+        snprintf(err, errlen, "pgbench: COPY %s: %s", table, PQerrorMessage(c));
+        err[strcspn(err, "\n")] = '\0';
+    }
     return copied;
 }
 
