@@ -155,6 +155,10 @@ static int run_once(sb_runner *r, const sb_config *cfg, unsigned index, unsigned
     };
     char label[256];
     sb_runner_label(cfg, label, sizeof label);
+    /* The ETA of a selection's first run comes from the workload's estimate; later runs use
+     * the length of the run before (sb_progress_end records it). */
+    if (index == 0)
+        r->progress.previous_run_s = cfg->workload->estimate_seconds ? cfg->workload->estimate_seconds(cfg) : 0;
     sb_progress_begin(&r->progress, label, index + 1, planned);
     rc = cfg->workload->run(&ctx, samples);
     sb_progress_end(&r->progress);
