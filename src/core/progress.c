@@ -5,6 +5,8 @@
 #include "core/progress.h"
 
 #include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -13,6 +15,16 @@ void sb_progress_init(sb_progress *p)
 {
     *p = (sb_progress){0};
     p->enabled = isatty(STDERR_FILENO);
+}
+
+/* Columns of the terminal on stderr: a progress line must never wrap, or "\r" can no
+ * longer take it back. */
+static int stderr_columns(void)
+{
+    struct winsize ws;
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col;
+    return 80;
 }
 
 void sb_progress_begin(sb_progress *p, const char *label, unsigned run, unsigned runs)
@@ -59,7 +71,16 @@ void sb_progress_update(sb_progress *p, double fraction)
         mmss(t, sizeof t, left);
         snprintf(eta, sizeof eta, "  ETA %s", t);
     }
-    fprintf(stderr, "\r\033[K%s  run %u of %u  %s elapsed%s", p->label, p->run, p->runs, el, eta);
+    char tail[96];
+    snprintf(tail, sizeof tail, "  run %u of %u  %s elapsed%s", p->run, p->runs, el, eta);
+    int room = stderr_columns() - 1 - (int)strlen(tail);
+    int label_len = (int)strlen(p->label);
+    if (room < 4)
+        room = 4;
+    if (label_len > room) /* cut the label, never the run count and ETA */
+        fprintf(stderr, "\r\033[K%.*s...%s", room - 3, p->label, tail);
+    else
+        fprintf(stderr, "\r\033[K%s%s", p->label, tail);
     fflush(stderr);
 }
 
