@@ -45,9 +45,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstorbench.a
 check: $(BUILD)/storbench $(UNIT_BINS)
 	BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BINS)
 
+# The main job: the quick suite on a disk-backed directory and on RAM (tmpfs),
+# two identifiers in one comparison, then the page.
+RUN_TARGET ?= /var/tmp
+RUN_RAM    ?= /dev/shm
 run: storbench
-	./storbench run quick --target "$${STORBENCH_TARGET:-$${TMPDIR:-/var/tmp}}" \
-	    --result quick-demo --identifier "$$(hostname)" --replace
+	./storbench run quick --target "$(RUN_TARGET)" --result quick-demo \
+	    --identifier "Disk ($(RUN_TARGET))" --replace --title "storbench quick suite" \
+	    --description "The quick suite on a disk-backed directory and on tmpfs."
+	./storbench run quick --target "$(RUN_RAM)" --result quick-demo \
+	    --identifier "RAM ($(RUN_RAM))" --replace
 	./storbench show quick-demo
 
 asan:

@@ -1,0 +1,113 @@
+/* Unit tests for option resolution and the registry: every test's defaults
+ * and --quick values are valid, every suite item resolves, option lines are
+ * built as the seed pages show them. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "workloads/registry.h"
+
+static void test_defaults_and_quick_validate(void **state)
+{
+    (void)state;
+    assert_true(sb_workload_count() >= 1);
+    for (size_t i = 0; i < sb_workload_count(); i++) {
+        const sb_workload *w = sb_workload_at(i);
+        assert_non_null(w->name);
+        assert_non_null(w->title);
+        assert_non_null(w->run);
+        assert_true(w->n_measures >= 1);
+        assert_true(w->n_options <= SB_MAX_OPTIONS);
+        assert_ptr_equal(sb_workload_find(w->name), w);
+        for (int quick = 0; quick < 2; quick++) {
+            sb_config cfg;
+            char err[512] = "";
+            sb_config_init(&cfg, w, quick);
+            for (size_t o = 0; o < w->n_options; o++) {
+                /* Each value set through sb_config_set must be accepted (choices). */
+                const char *v = cfg.values[o];
+                assert_non_null(v);
+                if (sb_config_set(&cfg, w->options[o].key, v, err, sizeof err) != 0)
+                    fail_msg("%s: option %s default/quick '%s' rejected: %s", w->name,
+                             w->options[o].key, v, err);
+            }
+            if (w->validate && w->validate(&cfg, err, sizeof err) != 0)
+                fail_msg("%s (quick=%d): defaults rejected: %s", w->name, quick, err);
+        }
+    }
+}
+
+static void test_suites_resolve(void **state)
+{
+    (void)state;
+    assert_non_null(sb_suite_find("disk"));
+    assert_non_null(sb_suite_find("quick"));
+    assert_non_null(sb_suite_find("dd"));
+    for (size_t i = 0; i < sb_suite_count(); i++) {
+        const sb_suite *s = sb_suite_at(i);
+        for (const sb_suite_item *it = s->items; it->workload; it++) {
+            const sb_workload *w = sb_workload_find(it->workload);
+            if (!w)
+                fail_msg("suite %s: unknown test %s", s->name, it->workload);
+            sb_config cfg;
+            char err[512] = "", *copy = it->options ? strdup(it->options) : NULL, *save = NULL;
+            sb_config_init(&cfg, w, s->quick);
+            for (char *kv = copy ? strtok_r(copy, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
+                char *eq = strchr(kv, '=');
+                assert_non_null(eq);
+                *eq = 0;
+                if (sb_config_set(&cfg, kv, eq + 1, err, sizeof err))
+                    fail_msg("suite %s: %s", s->name, err);
+            }
+            if (w->validate && w->validate(&cfg, err, sizeof err))
+                fail_msg("suite %s: %s", s->name, err);
+            /* copy's pieces are referenced by cfg only within this iteration */
+            free(copy);
+        }
+    }
+    assert_null(sb_workload_find("no-such-test"));
+    assert_null(sb_suite_find("no-such-suite"));
+}
+
+static void test_config_describe_and_errors(void **state)
+{
+    (void)state;
+    const sb_workload *w = sb_workload_find("dd");
+    assert_non_null(w);
+    sb_config cfg;
+    char err[512], line[512];
+    sb_config_init(&cfg, w, false);
+    assert_string_equal(sb_config_get(&cfg, "bs"), "2048k");
+    assert_null(sb_config_get(&cfg, "nope"));
+    assert_int_equal(sb_config_set(&cfg, "nope", "1", err, sizeof err), -ENOENT);
+    assert_int_equal(sb_config_set(&cfg, "data", "ones", err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "zero, random"));
+    assert_int_equal(sb_config_set(&cfg, "data", "random", err, sizeof err), 0);
+    assert_string_equal(sb_config_display(&cfg, "data"), "Random");
+    sb_config_describe(&cfg, &w->measures[0], line, sizeof line);
+    assert_string_equal(line, "Block Size: 2048k - Count: 512 - Data: Random - Test: Direct Write");
+    uint64_t v;
+    assert_int_equal(sb_config_size(&cfg, "bs", &v, err, sizeof err), 0);
+    assert_int_equal(v, 2097152);
+    sb_config_set(&cfg, "count", "many", err, sizeof err);
+    assert_int_equal(sb_config_uint(&cfg, "count", 1, 10, &v, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "count=many"));
+    sb_config_init(&cfg, w, true);
+    assert_string_equal(sb_config_get(&cfg, "count"), "32");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_and_quick_validate),
+        cmocka_unit_test(test_suites_resolve),
+        cmocka_unit_test(test_config_describe_and_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
