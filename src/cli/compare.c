@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "core/log.h"
@@ -31,6 +32,14 @@ static void usage(FILE *out)
             "Exit status: 0 done, 1 the file cannot be read, 2 bad usage (or unknown --base).\n");
 }
 
+static int bad_option(char **argv, int c)
+{
+    if (c == ':')
+        return sb_usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
+    return sb_usage_error("compare", "unknown option '%s' (see 'storbench compare --help')",
+                          argv[optind - 1]);
+}
+
 int sb_cmd_compare(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -41,13 +50,14 @@ int sb_cmd_compare(int argc, char **argv)
     };
     const char *base = NULL, *results_dir = NULL;
     optind = 1;
+    opterr = 0; /* one line of our own instead of getopt's */
     int c;
-    while ((c = getopt_long(argc, argv, "b:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":b:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'b': base = optarg; break;
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
-        default: return SB_EXIT_USAGE; /* getopt printed the reason */
+        default: return bad_option(argv, c);
         }
     }
     if (optind >= argc)
@@ -63,7 +73,10 @@ int sb_cmd_compare(int argc, char **argv)
     sb_resultfile_init(&rf);
     int rc = sb_resultfile_load(path, &rf, err, sizeof err);
     if (rc < 0) {
-        sb_error("compare: %s", err);
+        if (rc == -ENOENT && !strchr(name, '/'))
+            sb_error("compare: no result named '%s' (%s does not exist)", name, path);
+        else
+            sb_error("compare: %s", err);
         sb_resultfile_free(&rf);
         return SB_EXIT_RUNTIME;
     }
@@ -80,7 +93,7 @@ int sb_cmd_compare(int argc, char **argv)
     sb_comparison_free(&cmp);
     sb_resultfile_free(&rf);
     if (rc < 0) {
-        sb_error("compare: writing the report: %s", "output error");
+        sb_error("compare: cannot write the report: %s", strerror(-rc));
         return SB_EXIT_RUNTIME;
     }
     return SB_EXIT_OK;

@@ -193,8 +193,8 @@ int sb_report_compare(FILE *out, const sb_resultfile *rf, const sb_comparison *c
             fputs("no tests in common\n", out);
             continue;
         }
-        fprintf(out, "%+.1f%% over %zu test%s: %zu better, %zu worse, %zu not significant",
-                (s->geomean - 1.0) * 100.0, s->n_common, s->n_common == 1 ? "" : "s",
+        fprintf(out, "%+.1f%% (x%.3g) over %zu test%s: %zu better, %zu worse, %zu not significant",
+                (s->geomean - 1.0) * 100.0, s->geomean, s->n_common, s->n_common == 1 ? "" : "s",
                 s->n_better, s->n_worse, s->n_same);
         if (s->n_unknown)
             fprintf(out, ", %zu unknown", s->n_unknown);

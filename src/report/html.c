@@ -144,12 +144,14 @@ static const char style[] =
     "svg,figure,.chart-block{break-inside:avoid;page-break-inside:avoid}"
     "a{color:inherit;text-decoration:none}}";
 
-/* Counts script errors and failed loads into <html data-errors>, read by the browser test. */
+/* Counts script errors, failed loads and refused (outside) resources into <html data-errors>,
+ * read by the browser test. */
 static const char error_counter[] =
     "(function(){var n=0,d=document.documentElement;"
     "function s(){d.setAttribute('data-errors',String(n));}"
     "window.addEventListener('error',function(){n++;s();},true);"
     "window.addEventListener('unhandledrejection',function(){n++;s();});"
+    "document.addEventListener('securitypolicyviolation',function(){n++;s();});"
     "document.addEventListener('DOMContentLoaded',s);s();})();";
 
 /* ---- the system table ---- */
@@ -242,8 +244,10 @@ static void system_table(FILE *out, const sb_resultfile *rf)
     system_group(out, rf, "Storage", st, vals);
     bool any_run = false;
     for (size_t i = 0; i < rf->n_systems; i++)
+        /* Imported pages know neither: a row of dashes and "imported" would be noise. */
         if ((rf->systems[i].timestamp && *rf->systems[i].timestamp) ||
-            (rf->systems[i].tool_version && *rf->systems[i].tool_version))
+            (rf->systems[i].tool_version && *rf->systems[i].tool_version &&
+             strcmp(rf->systems[i].tool_version, "imported")))
             any_run = true;
     if (any_run) {
         fprintf(out, "<tr class=\"group\"><th colspan=\"%zu\">Run</th></tr>\n", rf->n_systems + 1);

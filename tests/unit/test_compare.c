@@ -100,7 +100,7 @@ static void test_text(void **state)
     assert_non_null(strstr(buf, "C ..... 100.17  +0.2% ~\n"));
     assert_non_null(strstr(buf, "B <x> . 25.00  -50.0% ?\n"));
     assert_non_null(strstr(buf, "A .....    100  base\n"));
-    assert_non_null(strstr(buf, "B <x> . +14.5% over 3 tests: 2 better, 0 worse, 0 not significant, 1 unknown\n"));
+    assert_non_null(strstr(buf, "B <x> . +14.5% (x1.14) over 3 tests: 2 better, 0 worse, 0 not significant, 1 unknown\n"));
     free(buf);
     sb_comparison_free(&c);
     sb_resultfile_free(&rf);
