@@ -22,6 +22,7 @@
 #define BAR_Y 19       /* bar's top inside its row */
 #define BAR_H 14
 #define BAR_MAX 97.0   /* percent of the width the longest bar (with whisker) may use */
+#define VALUE_INSIDE 70.0 /* percent: a bar reaching past this carries its value inside */
 
 /* Latency chart geometry. */
 #define LAT_H 230
@@ -92,7 +93,7 @@ static bool se_known(const sb_entry *e)
 }
 
 static const char style[] =
-    ":root{--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bar:#7393b3;--best:#1a7f37;"
+    ":root{--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bar:#4a6f96;--best:#1a7f37;"
     "--diff:#fff4d6;--diffmark:#bf8700}"
     "*{box-sizing:border-box}"
     "html{-webkit-text-size-adjust:100%;print-color-adjust:exact;-webkit-print-color-adjust:exact}"
@@ -125,6 +126,7 @@ static const char style[] =
     "svg rect.bar{fill:var(--bar)}"
     "svg rect.bar.best{fill:var(--best)}"
     "svg .best{font-weight:700;fill:var(--best)}"
+    "svg text.value.inside{fill:#fff}"
     "svg .whisker{stroke:var(--fg);stroke-width:1.5}"
     "svg .grid{stroke:var(--line);stroke-width:1}"
     "svg .axis{fill:var(--muted);font-size:11px}"
@@ -314,19 +316,13 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
 
         fprintf(out, "<text class=\"label\" x=\"0\" y=\"%d\">", y + 14);
         sb_html_escape(out, e->identifier);
-        fputs("</text>", out);
-        fprintf(out, "<text class=\"value%s\" x=\"100%%\" y=\"%d\" text-anchor=\"end\">",
-                is_best ? " best" : "", y + 14);
-        if (is_best)
-            fputs("&#9733; best ", out);
-        fputs(v, out);
-        if (e->untrusted)
-            fputs(" *", out);
         fputs("</text>\n", out);
         fprintf(out, "<rect class=\"bar%s\" x=\"0\" y=\"%d\" width=\"%.3f%%\" height=\"%d\"/>",
                 is_best ? " best" : "", y + BAR_Y, w, BAR_H);
+        double lo = w, hi = w;
         if (se_known(e) && e->se > 0 && e->mean > 0) {
-            double lo = (e->mean - e->se) / scale * BAR_MAX, hi = (e->mean + e->se) / scale * BAR_MAX;
+            lo = (e->mean - e->se) / scale * BAR_MAX;
+            hi = (e->mean + e->se) / scale * BAR_MAX;
             if (lo < 0)
                 lo = 0;
             int cy = y + BAR_Y + BAR_H / 2;
@@ -336,6 +332,18 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
                     "<line x1=\"%.3f%%\" x2=\"%.3f%%\" y1=\"%d\" y2=\"%d\"/></g>",
                     lo, hi, cy, cy, lo, lo, cy - 5, cy + 5, hi, hi, cy - 5, cy + 5);
         }
+        /* The value follows the bar (and its whisker); a long bar carries it inside instead,
+         * so that it never runs off a phone's screen or into the identifier. */
+        bool inside = hi > VALUE_INSIDE;
+        fprintf(out, "<text class=\"value%s%s\" x=\"%.3f%%\" dx=\"%d\" y=\"%d\"%s>",
+                is_best ? " best" : "", inside ? " inside" : "", inside ? lo : hi,
+                inside ? -5 : 5, y + BAR_Y + BAR_H - 3, inside ? " text-anchor=\"end\"" : "");
+        if (is_best)
+            fputs("&#9733; best ", out);
+        fputs(v, out);
+        if (e->untrusted)
+            fputs(" *", out);
+        fputs("</text>\n", out);
         fputs("</g>\n", out);
     }
     fputs("</svg>\n", out);
