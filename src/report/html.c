@@ -3,8 +3,9 @@
  * SVG whose horizontal positions are percentages of the chart's width and
  * whose text keeps its CSS pixel size, so the same page reads on a phone, a
  * wide screen and paper without scaling the letters down to nothing. The one
- * inline script only counts page errors into <html data-errors> so that a
- * test (tests/cli/test_html_browser.sh) can see them.
+ * inline script counts page errors into <html data-errors> so that a test
+ * (tests/cli/test_html_browser.sh) can see them, and opens the value tables
+ * for printing; the page is complete without it.
  */
 #include <errno.h>
 #include <math.h>
@@ -140,7 +141,7 @@ static const char style[] =
     "footer{margin-top:2rem;color:var(--muted);font-size:.8rem}"
     "@media (max-width:480px){body{font-size:14px;padding:.5rem}td{min-width:7rem}}"
     "@media print{body{max-width:none;padding:0;font-size:10pt}nav,summary{display:none}"
-    "details{display:block}details>*{display:block}"
+    
     ".scroll{overflow:visible}thead th{position:static}"
     "section.result{break-inside:avoid;page-break-inside:avoid}"
     "svg,figure,.chart-block{break-inside:avoid;page-break-inside:avoid}"
@@ -154,7 +155,10 @@ static const char error_counter[] =
     "window.addEventListener('error',function(){n++;s();},true);"
     "window.addEventListener('unhandledrejection',function(){n++;s();});"
     "document.addEventListener('securitypolicyviolation',function(){n++;s();});"
-    "document.addEventListener('DOMContentLoaded',s);s();})();";
+    "document.addEventListener('DOMContentLoaded',s);s();"
+    /* Paper cannot be clicked: print the tables behind the charts opened. */
+    "window.addEventListener('beforeprint',function(){"
+    "document.querySelectorAll('details').forEach(function(e){e.open=true;});});})();";
 
 /* ---- the system table ---- */
 

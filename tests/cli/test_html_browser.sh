@@ -16,7 +16,7 @@ check "html page written" test -s "$T/page.html"
 
 if [ -z "$CHROMIUM" ]; then
     for n in "dom dumped" "no page errors" "no console errors" "one chart per result" \
-             "one bar per identifier, in order" "screenshot" "planted error caught"; do
+             "one bar per identifier, in order" "screenshot" "prints" "planted error caught"; do
         echo "ok $n # skip chromium not installed"
     done
     finish
@@ -74,6 +74,13 @@ if [ "$(head -c 8 "$T/page.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 8950
    [ "$(wc -c <"$T/page.png")" -gt 20000 ]; then ok "screenshot"
 else not_ok "screenshot ($(tail -c 300 "$T/shot.log"))"; fi
 [ -n "${STORBENCH_KEEP_SCREENSHOT:-}" ] && cp "$T/page.png" "$STORBENCH_KEEP_SCREENSHOT"
+
+# Printed: a PDF of a sensible number of pages (12 results on a handful of A4/Letter pages).
+browser --no-pdf-header-footer --print-to-pdf="$T/page.pdf" "file://$T/page.html" >/dev/null 2>"$T/pdf.log"
+pages=$(grep -a -o '/Count [0-9]*' "$T/page.pdf" 2>/dev/null | awk '{ if ($2 > n) n = $2 } END { print n + 0 }')
+if [ "$(head -c 5 "$T/page.pdf" 2>/dev/null)" = "%PDF-" ] && [ "$pages" -ge 2 ] && [ "$pages" -le 20 ]; then
+    ok "prints ($pages pages)"
+else not_ok "prints (${pages:-no} pages; $(tail -c 200 "$T/pdf.log"))"; fi
 
 # The same page with a script error planted: the counter must see it.
 sed 's|</body>|<script>undefinedFunction();</script></body>|' "$T/page.html" >"$T/bad.html"
