@@ -64,6 +64,7 @@ static void test_table(void **state)
     assert_non_null(strstr(buf, "sqlite,SQLite,3.8.10.2,Test Target: Default Test Directory,A,result,"
                                 "Seconds,lower,10,"));
     assert_non_null(strstr(buf, ",C,lat_p99.9,us,,270,,,,\n"));
+    assert_non_null(strstr(buf, ",C,result,MB/s,higher,100.1666667,1.040833,0.6009252126,3,yes\n"));
     /* Imported: no runs, so no SD or SE (unknown, not zero). */
     assert_non_null(strstr(buf, "\"Test: 1000 Files, 1MB Size\",A,result,Files/s,higher,50,,,0,no\n"));
     free(buf);

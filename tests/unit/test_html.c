@@ -91,6 +91,9 @@ static void test_page(void **state)
     assert_non_null(strstr(html, "<p class=\"options\">Type: Random Write - Block Size: 4KB</p>"));
     /* Whiskers for the 5 entries with runs, none for imported figures. */
     assert_int_equal(count(html, "<g class=\"whisker\">"), 5);
+    /* C's untrusted figure is starred and explained, once. */
+    assert_int_equal(count(html, "100.17 *</text>"), 1);
+    assert_int_equal(count(html, "* a run was shorter than the 3 s"), 1);
     /* Latency: one chart (fio only), three series of three points. */
     assert_int_equal(count(html, "<svg class=\"latency\""), 1);
     assert_int_equal(count(html, "<g class=\"lat-series\""), 3);
