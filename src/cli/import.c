@@ -1,0 +1,201 @@
+/*
+ * import — `storbench import FILE --result NAME [--replace] [--title TEXT]`:
+ * reads a result page in the seed text format (tidy or whitespace-flattened,
+ * see docs/text-format.md) and adds its systems and figures to the result file
+ * NAME, creating it when it does not exist. An identifier NAME already has is
+ * refused unless --replace. A new NAME takes the page's title and description;
+ * an existing one keeps its own. --title says where the title ends, which a
+ * flattened page cannot tell exactly: when the page's heading starts with
+ * TEXT the rest becomes the description. NAME is written atomically and only
+ * when everything else succeeded.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "core/log.h"
+#include "results/import_pts.h"
+#include "results/result.h"
+
+enum { OPT_REPLACE = 0x2000, OPT_TITLE };
+
+/* A page is a few kilobytes; anything this large is not one. */
+#define MAX_PAGE (64u << 20)
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: storbench import FILE --result NAME [--replace] [--title TEXT] [--results-dir DIR]\n"
+            "\n"
+            "Reads a result page in the seed text format (FILE, or - for standard input) and\n"
+            "adds its systems and figures to the result file NAME (created if missing).\n"
+            "\n"
+            "  -r, --result NAME     the result file to import into (name or path)\n"
+            "      --replace         replace identifiers NAME already has\n"
+            "      --title TEXT      the page's title (the rest of its heading is the description)\n"
+            "      --results-dir DIR where named result files live\n"
+            "  -h, --help            this help\n");
+}
+
+static int bad_option(char **argv, int c)
+{
+    if (c == ':')
+        return sb_usage_error("import", "option '%s' needs a value", argv[optind - 1]);
+    return sb_usage_error("import", "unknown option '%s' (see 'storbench import --help')",
+                          argv[optind - 1]);
+}
+
+/* The whole file (or stdin for "-"), NUL-terminated. */
+static int read_all(const char *name, char **out, size_t *len)
+{
+    FILE *f = strcmp(name, "-") ? fopen(name, "rb") : stdin;
+    if (!f)
+        return -errno;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    int rc = buf ? 0 : -ENOMEM;
+    while (!rc) {
+        if (n == cap) {
+            if (cap >= MAX_PAGE) {
+                rc = -EFBIG;
+                break;
+            }
+            char *nb = realloc(buf, 2 * cap + 1);
+            if (!nb) {
+                rc = -ENOMEM;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0) {
+            if (ferror(f))
+                rc = errno ? -errno : -EIO;
+            break;
+        }
+    }
+    if (f != stdin)
+        fclose(f);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/* --title: the imported heading is "title description"; when it starts with TEXT, TEXT is
+ * the title and the rest the description. Otherwise TEXT only replaces the title. */
+static void apply_title(sb_resultfile *rf, const char *text)
+{
+    size_t tl = strlen(rf->title), dl = strlen(rf->description), n = strlen(text);
+    char *heading = malloc(tl + dl + 2);
+    if (!heading)
+        return;
+    snprintf(heading, tl + dl + 2, "%s%s%s", rf->title, dl ? " " : "", rf->description);
+    if (!strncmp(heading, text, n) && (heading[n] == ' ' || heading[n] == '\0')) {
+        const char *rest = heading + n;
+        while (*rest == ' ')
+            rest++;
+        sb_resultfile_set_title(rf, text, rest);
+    } else {
+        sb_resultfile_set_title(rf, text, NULL);
+    }
+    free(heading);
+}
+
+int sb_cmd_import(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"result", required_argument, NULL, 'r'},
+        {"replace", no_argument, NULL, OPT_REPLACE},
+        {"title", required_argument, NULL, OPT_TITLE},
+        {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    bool replace = false;
+    const char *result = NULL, *title = NULL, *results_dir = NULL;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":r:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r': result = optarg; break;
+        case OPT_REPLACE: replace = true; break;
+        case OPT_TITLE: title = optarg; break;
+        case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
+        case 'h': usage(stdout); return SB_EXIT_OK;
+        default: return bad_option(argv, c);
+        }
+    }
+    if (optind >= argc)
+        return sb_usage_error("import", "name the page to import (storbench import FILE --result NAME)");
+    if (argc - optind > 1)
+        return sb_usage_error("import", "one page at a time ('%s' is extra)", argv[optind + 1]);
+    if (!result || !*result)
+        return sb_usage_error("import", "--result NAME is required");
+    if (title && !*title)
+        return sb_usage_error("import", "--title must not be empty");
+    const char *file = argv[optind];
+
+    char path[PATH_MAX], err[512];
+    int rc = sb_result_path(result, results_dir, path, sizeof path);
+    if (rc < 0) {
+        sb_error("import: %s: %s", result, strerror(-rc));
+        return SB_EXIT_RUNTIME;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    if ((rc = read_all(file, &text, &len)) < 0) {
+        sb_error("import: %s: %s", file, rc == -EFBIG ? "too large for a result page" : strerror(-rc));
+        return SB_EXIT_RUNTIME;
+    }
+    sb_resultfile page, dst;
+    sb_resultfile_init(&page);
+    sb_resultfile_init(&dst);
+    rc = sb_import_pts(text, len, &page, err, sizeof err);
+    free(text);
+    if (rc < 0) {
+        sb_error("import: %s: %s", file, err);
+        goto fail;
+    }
+    if (title)
+        apply_title(&page, title);
+
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    if (exists && (rc = sb_resultfile_load(path, &dst, err, sizeof err)) < 0) {
+        sb_error("import: %s", err);
+        goto fail;
+    }
+    if ((rc = sb_resultfile_merge(&dst, &page, replace, err, sizeof err)) < 0) {
+        sb_error("import: %s: %s", path, err);
+        goto fail;
+    }
+    if (title)
+        sb_resultfile_set_title(&dst, page.title, page.description);
+    if ((rc = sb_resultfile_save(path, &dst, err, sizeof err)) < 0) {
+        sb_error("import: %s", err);
+        goto fail;
+    }
+    printf("imported %zu systems and %zu results from %s into %s\n", page.n_systems,
+           page.n_results, file, path);
+    sb_resultfile_free(&page);
+    sb_resultfile_free(&dst);
+    return SB_EXIT_OK;
+fail:
+    sb_resultfile_free(&page);
+    sb_resultfile_free(&dst);
+    return SB_EXIT_RUNTIME;
+}

@@ -1,0 +1,166 @@
+/*
+ * show — `storbench show NAME|FILE [--width N] [--format text|json]`: renders
+ * a result file. The formats are a table of renderers; adding one (html, csv)
+ * is one row and one function. Text is the seed page format at the width of
+ * the terminal (or --width, or 80); json is the file's own JSON.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "report/text.h"
+#include "results/import_pts.h"
+#include "results/result.h"
+
+typedef struct show_opts {
+    int width; /* text width in columns */
+} show_opts;
+
+typedef int (*show_fn)(FILE *out, const sb_resultfile *rf, const show_opts *o);
+
+static int show_text(FILE *out, const sb_resultfile *rf, const show_opts *o)
+{
+    return sb_report_text(out, rf, o->width);
+}
+
+static int show_json(FILE *out, const sb_resultfile *rf, const show_opts *o)
+{
+    char *s = sb_resultfile_to_json(rf);
+    if (!s)
+        return -ENOMEM;
+    fprintf(out, "%s\n", s);
+    free(s);
+    return fflush(out) == 0 && !ferror(out) ? 0 : -EIO;
+}
+
+static const struct {
+    const char *name;
+    show_fn fn;
+} formats[] = {
+    {"text", show_text},
+    {"json", show_json},
+};
+#define N_FORMATS (sizeof formats / sizeof formats[0])
+
+/* Is the file at path a text result page (something `import` reads)? For a better hint
+ * when someone shows a page instead of a result file. */
+static bool is_text_page(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t cap = 4u << 20;
+    char *buf = malloc(cap);
+    size_t n = buf ? fread(buf, 1, cap, f) : 0;
+    fclose(f);
+    bool page = false;
+    if (buf && n < cap) {
+        sb_resultfile rf;
+        sb_resultfile_init(&rf);
+        char err[256];
+        page = sb_import_pts(buf, n, &rf, err, sizeof err) == 0;
+        sb_resultfile_free(&rf);
+    }
+    free(buf);
+    return page;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: storbench show NAME|FILE [--width N] [--format FORMAT] [--results-dir DIR]\n"
+            "\n"
+            "Renders a result file: NAME is a result in the results directory, FILE a path\n"
+            "(anything with a '/').\n"
+            "\n"
+            "  -w, --width N         line width of the text bars (default: the terminal's, else 80)\n"
+            "  -f, --format FORMAT   text (the seed page format, default) or json\n"
+            "      --results-dir DIR where named result files live\n"
+            "  -h, --help            this help\n");
+}
+
+static int bad_option(char **argv, int c)
+{
+    if (c == ':')
+        return sb_usage_error("show", "option '%s' needs a value", argv[optind - 1]);
+    return sb_usage_error("show", "unknown option '%s' (see 'storbench show --help')",
+                          argv[optind - 1]);
+}
+
+int sb_cmd_show(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"width", required_argument, NULL, 'w'},
+        {"format", required_argument, NULL, 'f'},
+        {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    show_opts o = {.width = 0};
+    const char *format = "text", *results_dir = NULL;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":w:f:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'w': {
+            uint64_t v;
+            if (sb_parse_uint(optarg, 20, 10000, &v) < 0)
+                return sb_usage_error("show", "--width must be a whole number from 20 to 10000");
+            o.width = (int)v;
+            break;
+        }
+        case 'f': format = optarg; break;
+        case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
+        case 'h': usage(stdout); return SB_EXIT_OK;
+        default: return bad_option(argv, c);
+        }
+    }
+    show_fn fn = NULL;
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (!strcmp(format, formats[i].name))
+            fn = formats[i].fn;
+    if (!fn)
+        return sb_usage_error("show", "unknown format '%s' (text or json)", format);
+    if (optind >= argc)
+        return sb_usage_error("show", "name a result file (storbench show NAME|FILE)");
+    if (argc - optind > 1)
+        return sb_usage_error("show", "one result file at a time ('%s' is extra)", argv[optind + 1]);
+    if (!o.width)
+        o.width = sb_terminal_width();
+
+    char path[PATH_MAX], err[512];
+    int rc = sb_result_path(argv[optind], results_dir, path, sizeof path);
+    if (rc < 0) {
+        sb_error("show: %s: %s", argv[optind], strerror(-rc));
+        return SB_EXIT_RUNTIME;
+    }
+    sb_resultfile rf;
+    sb_resultfile_init(&rf);
+    rc = sb_resultfile_load(path, &rf, err, sizeof err);
+    if (rc < 0) {
+        if (rc == -ENOENT && !strchr(argv[optind], '/'))
+            sb_error("show: no result named '%s' (%s does not exist)", argv[optind], path);
+        else if (rc == -EINVAL && is_text_page(path))
+            sb_error("show: %s; it is a text page: 'storbench import %s --result NAME' reads it",
+                     err, path);
+        else
+            sb_error("show: %s", err);
+        sb_resultfile_free(&rf);
+        return SB_EXIT_RUNTIME;
+    }
+    rc = fn(stdout, &rf, &o);
+    sb_resultfile_free(&rf);
+    if (rc < 0) {
+        sb_error("show: cannot write the report: %s", strerror(-rc));
+        return SB_EXIT_RUNTIME;
+    }
+    return SB_EXIT_OK;
+}
