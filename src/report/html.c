@@ -112,7 +112,7 @@ static const char style[] =
     ".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}"
     "table{border-collapse:collapse;font-size:.85rem}"
     "th,td{border:1px solid var(--line);padding:.25rem .45rem;text-align:left;vertical-align:top}"
-    "td{min-width:9rem}"
+    "td{min-width:9rem;overflow-wrap:anywhere}"
     "thead th{background:#f6f8fa;position:sticky;top:0}"
     "tbody th{font-weight:600;white-space:nowrap}"
     "tr.group th{background:#f6f8fa;text-transform:uppercase;font-size:.75rem;letter-spacing:.04em}"
@@ -184,10 +184,12 @@ static const sb_kvlist *hw(const sb_system *s) { return &s->hardware; }
 static const sb_kvlist *sw(const sb_system *s) { return &s->software; }
 static const sb_kvlist *st(const sb_system *s) { return &s->storage; }
 
-static void system_row(FILE *out, const sb_resultfile *rf, const char *key, const char **vals)
+/* mark: highlight the row when the systems differ in it (not for times, which always do). */
+static void system_row(FILE *out, const sb_resultfile *rf, const char *key, const char **vals,
+                       bool mark)
 {
     bool differs = false;
-    for (size_t i = 1; i < rf->n_systems; i++) {
+    for (size_t i = 1; mark && i < rf->n_systems; i++) {
         const char *a = vals[0] ? vals[0] : "", *b = vals[i] ? vals[i] : "";
         if (strcmp(a, b))
             differs = true;
@@ -221,7 +223,7 @@ static void system_group(FILE *out, const sb_resultfile *rf, const char *title, 
         for (size_t j = 0; j < k.n; j++) {
             for (size_t i = 0; i < rf->n_systems; i++)
                 vals[i] = sb_kvlist_get(get(&rf->systems[i]), k.keys[j]);
-            system_row(out, rf, k.keys[j], vals);
+            system_row(out, rf, k.keys[j], vals, true);
         }
     }
     free(k.keys);
@@ -259,10 +261,10 @@ static void system_table(FILE *out, const sb_resultfile *rf)
         fprintf(out, "<tr class=\"group\"><th colspan=\"%zu\">Run</th></tr>\n", rf->n_systems + 1);
         for (size_t i = 0; i < rf->n_systems; i++)
             vals[i] = rf->systems[i].timestamp;
-        system_row(out, rf, "Time", vals);
+        system_row(out, rf, "Time", vals, false);
         for (size_t i = 0; i < rf->n_systems; i++)
             vals[i] = rf->systems[i].tool_version;
-        system_row(out, rf, "storbench", vals);
+        system_row(out, rf, "storbench", vals, true);
     }
     fputs("</tbody></table></div></section>\n", out);
     free(vals);
