@@ -136,6 +136,29 @@ static void test_log_scale(void **state)
     sb_resultfile_free(&rf);
 }
 
+static void test_run_rows(void **state)
+{
+    sb_resultfile rf;
+    sb_resultfile_init(&rf);
+    const char *stamps[] = {"2026-11-30T04:00:00Z", "2026-11-30T05:00:00Z"};
+    const char *ids[] = {"one", "two"};
+    for (int i = 0; i < 2; i++) {
+        sb_system *s = sb_resultfile_add_system(&rf, ids[i]);
+        sb_kvlist_add(&s->hardware, "Disk", "same");
+        free(s->timestamp);
+        s->timestamp = strdup(stamps[i]);
+        free(s->tool_version);
+        s->tool_version = strdup(i ? "0.2.0" : "0.1.0");
+    }
+    char *html = render(&rf);
+    /* Times always differ: shown, never marked. A different storbench version is marked. */
+    assert_non_null(strstr(html, "<tr><th scope=\"row\">Time</th><td>2026-11-30T04:00:00Z</td>"));
+    assert_int_equal(count(html, "<tr class=\"differs\">"), 1);
+    assert_non_null(strstr(html, "<tr class=\"differs\"><th scope=\"row\">storbench</th>"));
+    free(html);
+    sb_resultfile_free(&rf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +167,7 @@ int main(void)
         cmocka_unit_test(test_page),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_log_scale),
+        cmocka_unit_test(test_run_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
