@@ -68,6 +68,16 @@ bool sb_latency_percentile(const char *name, char *prefix, size_t len, double *p
     const char *num = p + 2;
     if (!(*num >= '0' && *num <= '9'))
         return false;
+    /* Digits with at most one point: "p1e2" or "p50x" is some other figure. */
+    int points = 0;
+    for (const char *q = num; *q; q++) {
+        if (*q == '.')
+            points++;
+        else if (!(*q >= '0' && *q <= '9'))
+            return false;
+    }
+    if (points > 1)
+        return false;
     char *end;
     double v = strtod(num, &end);
     if (*end || !(v >= 0 && v <= 100))
