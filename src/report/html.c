@@ -27,6 +27,8 @@
 
 /* Latency chart geometry. */
 #define LAT_H 230
+#define LAT_SLANT 26   /* extra height when the percentile labels are slanted */
+#define LAT_UPRIGHT 6  /* at most this many percentiles get upright labels */
 #define LAT_TOP 14
 #define LAT_BOTTOM 196 /* y of the lowest gridline */
 #define LAT_LEFT 4.0   /* percent: first and last percentile's x */
@@ -140,7 +142,8 @@ static const char style[] =
     "svg text.value.inside{fill:#fff}"
     "svg .whisker{stroke:var(--fg);stroke-width:1.5}"
     "svg .grid{stroke:var(--line);stroke-width:1}"
-    "svg .axis{fill:var(--muted);font-size:11px}"
+    "svg .axis{fill:var(--muted);font-size:11px;paint-order:stroke;stroke:#fff;stroke-width:3px;"
+    "stroke-linejoin:round}"
     "svg .lat-line{fill:none;stroke-width:2}"
     "ul.legend{list-style:none;padding:0;margin:.2rem 0;display:flex;flex-wrap:wrap;gap:.2rem 1rem;"
     "font-size:.85rem}"
@@ -493,6 +496,8 @@ static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, s
 #define XPOS(m) (ls->n > 1 ? LAT_LEFT + (LAT_RIGHT - LAT_LEFT) * (double)(m) / (double)(ls->n - 1) \
                            : 50.0)
     const char *unit = ls->unit && *ls->unit ? ls->unit : "us";
+    /* Many percentiles crowd the axis of a phone-wide chart: slant their labels. */
+    bool slanted = ls->n > LAT_UPRIGHT;
     fputs("<div class=\"chart-block\">\n<h3>", out);
     if (strcmp(ls->prefix, "lat")) {
         sb_html_escape(out, ls->prefix);
@@ -505,33 +510,31 @@ static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, s
     fprintf(out, ", lower is better%s)</h3>\n", logscale ? ", log scale" : "");
     fprintf(out, "<svg class=\"latency\" role=\"img\" aria-label=\"latency percentiles\" "
                  "height=\"%d\" data-result=\"%zu\" data-series=\"%zu\">\n",
-            LAT_H, index, li);
-    /* Gridlines and their labels, written just above each line at the left. */
-    if (logscale) {
-        for (double t = ymin; t <= ymax * 1.0001; t *= 10) {
-            double y = YPOS(t);
-            fprintf(out, "<line class=\"grid\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                         "<text class=\"axis\" x=\"0\" y=\"%.1f\">%g ",
-                    y, y, y - 3, t);
-            sb_html_escape(out, unit);
-            fputs("</text>\n", out);
-        }
-    } else {
-        double step = (ymax - ymin) / 4;
-        for (int i = 0; i <= 4; i++) {
-            double t = ymin + step * i, y = YPOS(t);
-            fprintf(out, "<line class=\"grid\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                         "<text class=\"axis\" x=\"0\" y=\"%.1f\">%g ",
-                    y, y, y - 3, t);
-            sb_html_escape(out, unit);
-            fputs("</text>\n", out);
-        }
+            LAT_H + (slanted ? LAT_SLANT : 0), index, li);
+    /* The ticks: every decade on a log axis, quarters on a linear one. */
+    double ticks[32];
+    int n_ticks = 0;
+    if (logscale)
+        for (double t = ymin; t <= ymax * 1.0001 && n_ticks < 32; t *= 10)
+            ticks[n_ticks++] = t;
+    else
+        for (int i = 0; i <= 4; i++)
+            ticks[n_ticks++] = ymin + (ymax - ymin) / 4 * i;
+    for (int i = 0; i < n_ticks; i++) {
+        double y = YPOS(ticks[i]);
+        fprintf(out, "<line class=\"grid\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/>\n", y, y);
     }
     for (size_t m = 0; m < ls->n; m++) {
         char lbl[32];
         pct_label(lbl, sizeof lbl, ls->pcts[m]);
-        fprintf(out, "<text class=\"axis\" x=\"%.3f%%\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-                XPOS(m), LAT_BOTTOM + 18, lbl);
+        if (slanted)
+            /* A rotation needs user units: a nested svg carries the percentage position. */
+            fprintf(out, "<svg x=\"%.3f%%\" y=\"%d\" overflow=\"visible\"><text class=\"axis\" "
+                         "transform=\"rotate(-45)\" text-anchor=\"end\">%s</text></svg>\n",
+                    XPOS(m), LAT_BOTTOM + 14, lbl);
+        else
+            fprintf(out, "<text class=\"axis\" x=\"%.3f%%\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+                    XPOS(m), LAT_BOTTOM + 18, lbl);
     }
     for (size_t j = 0; j < r->n_entries; j++) {
         const sb_entry *e = &r->entries[j];
@@ -568,6 +571,13 @@ static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, s
             have_prev = true;
         }
         fputs("</g>\n", out);
+    }
+    /* Tick labels last, just above their gridlines at the left: drawn over the lines, with
+     * a white halo (CSS), so that no series hides them. */
+    for (int i = 0; i < n_ticks; i++) {
+        fprintf(out, "<text class=\"axis\" x=\"0\" y=\"%.1f\">%g ", YPOS(ticks[i]) - 3, ticks[i]);
+        sb_html_escape(out, unit);
+        fputs("</text>\n", out);
     }
     fputs("</svg>\n<ul class=\"legend\">", out);
     for (size_t j = 0; j < r->n_entries; j++) {
