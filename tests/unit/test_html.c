@@ -132,6 +132,17 @@ static void test_log_scale(void **state)
     assert_non_null(strstr(html, "insert_lat: latency percentiles (us, lower is better, log scale)"));
     assert_non_null(strstr(html, ">10000 us</text>"));
     assert_non_null(strstr(html, ">10 us</text>"));
+    /* Two percentiles: upright labels. */
+    assert_null(strstr(html, "rotate("));
+    free(html);
+    /* Eight: slanted, each label once. */
+    const char *more[] = {"insert_lat_p1", "insert_lat_p10", "insert_lat_p90", "insert_lat_p95",
+                          "insert_lat_p99", "insert_lat_p99.9"};
+    for (int i = 0; i < 6; i++)
+        sb_entry_add_secondary(e, more[i], "us", 100.0 + i);
+    html = render(&rf);
+    assert_int_equal(count(html, "transform=\"rotate(-45)\""), 8);
+    assert_int_equal(count(html, "<circle "), 8);
     /* No "differs" highlighting with a single system. */
     assert_null(strstr(html, "<tr class=\"differs\">"));
     free(html);
