@@ -12,9 +12,11 @@ VERSION := 0.1.0
 # libaio ships no pkg-config file on Debian: linked by name below.
 PKGS    := jansson liburing sqlite3 libpq
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -pthread -Isrc \
+# Project flags are kept apart from CFLAGS so that `make CFLAGS=...` (as `make asan`
+# does) changes optimisation and instrumentation without losing them.
+SB_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -pthread -Isrc \
            -DSTORBENCH_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -luring -lsqlite3 -lpq) -laio -lrt -lm -pthread
+SB_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -luring -lsqlite3 -lpq) -laio -lrt -lm -pthread
 
 SRCS     := $(sort $(wildcard src/*/*.c))
 LIB_OBJS := $(SRCS:%.c=$(BUILD)/%.o)
@@ -28,7 +30,7 @@ storbench: $(BUILD)/storbench
 	cp $< $@
 
 $(BUILD)/storbench: $(MAIN_OBJ) $(BUILD)/libstorbench.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(SB_LDLIBS) $(LDLIBS)
 
 $(BUILD)/libstorbench.a: $(LIB_OBJS)
 	rm -f $@
@@ -36,11 +38,11 @@ $(BUILD)/libstorbench.a: $(LIB_OBJS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstorbench.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libstorbench.a $(LDLIBS) -lcmocka
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libstorbench.a $(SB_LDLIBS) $(LDLIBS) -lcmocka
 
 check: $(BUILD)/storbench $(UNIT_BINS)
 	BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BINS)

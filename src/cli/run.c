@@ -14,19 +14,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/selection.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "core/workdir.h"
 #include "results/sysinfo.h"
 #include "runner/runner.h"
-#include "workloads/registry.h"
 
-#define MAX_SELECTIONS 128
 #define MAX_ASSIGNMENTS 64
 
 static void usage(FILE *out)
@@ -57,55 +55,11 @@ static void usage(FILE *out)
             "130 interrupted (the result file is left as it was).\n");
 }
 
-typedef struct selection {
-    sb_config cfg;
-} selection;
-
-/* Applies "k=v,k=v" (modified in place) to cfg. Returns 0 or SB_EXIT_USAGE after printing. */
-static int apply_assignments(sb_config *cfg, char *list)
-{
-    char err[512];
-    for (char *save = NULL, *kv = strtok_r(list, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '=');
-        if (!eq)
-            return sb_usage_error("run", "option '%s' is not KEY=VALUE", kv);
-        *eq = 0;
-        if (sb_config_set(cfg, kv, eq + 1, err, sizeof err) < 0)
-            return sb_usage_error("run", "%s", err);
-    }
-    return 0;
-}
-
-static int add_selection(selection *sel, size_t *n, const sb_workload *w, bool quick,
-                         const char *suite_options)
-{
-    if (*n >= MAX_SELECTIONS)
-        return sb_usage_error("run", "too many tests selected (at most %d)", MAX_SELECTIONS);
-    sb_config_init(&sel[*n].cfg, w, quick);
-    if (suite_options) {
-        /* Suite option strings are static: copy before strtok. They live as long as the
-         * process, which the config's value pointers need. */
-        char *copy = strdup(suite_options);
-        if (!copy || apply_assignments(&sel[*n].cfg, copy))
-            return SB_EXIT_USAGE;
-    }
-    (*n)++;
-    return 0;
-}
-
 static void default_identifier(char *buf, size_t len)
 {
     if (gethostname(buf, len) < 0 || !buf[0])
         snprintf(buf, len, "this system");
     buf[len - 1] = 0;
-}
-
-static void iso_now(char *buf, size_t len)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 int sb_cmd_run(int argc, char **argv)
@@ -176,56 +130,14 @@ int sb_cmd_run(int argc, char **argv)
         return sb_usage_error("run", "--identifier needs --result NAME");
 
     /* ---- resolve the selection ---- */
-    static selection sel[MAX_SELECTIONS];
-    size_t n_sel = 0;
-    for (int i = optind; i < argc; i++) {
-        char *name = argv[i], *inline_opts = strchr(name, ':');
-        if (inline_opts)
-            *inline_opts++ = 0;
-        const sb_workload *w = sb_workload_find(name);
-        const sb_suite *s = w ? NULL : sb_suite_find(name);
-        if (!w && !s)
-            return sb_usage_error("run", "unknown test or suite '%s' (see 'storbench list')", name);
-        if (s && inline_opts)
-            return sb_usage_error("run", "'%s' is a suite: options go with --option", name);
-        if (w) {
-            if (add_selection(sel, &n_sel, w, quick, NULL))
-                return SB_EXIT_USAGE;
-            if (inline_opts && apply_assignments(&sel[n_sel - 1].cfg, inline_opts))
-                return SB_EXIT_USAGE;
-            continue;
-        }
-        for (const sb_suite_item *it = s->items; it->workload; it++) {
-            const sb_workload *sw = sb_workload_find(it->workload);
-            if (!sw)
-                return sb_usage_error("run", "suite %s names unknown test %s", s->name, it->workload);
-            if (add_selection(sel, &n_sel, sw, quick || s->quick, it->options))
-                return SB_EXIT_USAGE;
-        }
-    }
+    static sb_selection sel;
+    sel.n = 0;
+    for (int i = optind; i < argc; i++)
+        if (sb_selection_add(&sel, "run", argv[i], quick))
+            return SB_EXIT_USAGE;
     /* --option KEY=VALUE applies to every selected test that has KEY. */
-    for (size_t a = 0; a < n_assign; a++) {
-        char *eq = strchr(assignments[a], '=');
-        if (!eq)
-            return sb_usage_error("run", "--option '%s' is not KEY=VALUE", assignments[a]);
-        *eq = 0;
-        bool used = false;
-        char err[512];
-        for (size_t k = 0; k < n_sel; k++) {
-            int rc = sb_config_set(&sel[k].cfg, assignments[a], eq + 1, err, sizeof err);
-            if (rc == -EINVAL)
-                return sb_usage_error("run", "%s", err);
-            used = used || rc == 0;
-        }
-        if (!used)
-            return sb_usage_error("run", "no selected test has an option '%s'", assignments[a]);
-    }
-    for (size_t k = 0; k < n_sel; k++) {
-        char err[512] = "";
-        const sb_workload *w = sel[k].cfg.workload;
-        if (w->validate && w->validate(&sel[k].cfg, err, sizeof err) < 0)
-            return sb_usage_error("run", "%s", err[0] ? err : "invalid options");
-    }
+    if (sb_selection_set_options(&sel, "run", assignments, n_assign) || sb_selection_validate(&sel, "run"))
+        return SB_EXIT_USAGE;
 
     /* ---- the target ---- */
     int rc = sb_target_check(target);
@@ -268,12 +180,7 @@ int sb_cmd_run(int argc, char **argv)
     sb_resultfile_init(&fresh);
     sb_system *sys = sb_resultfile_add_system(&fresh, identifier);
     sb_sysinfo_collect(sys, target_real);
-    char ts[32];
-    iso_now(ts, sizeof ts);
-    free(sys->timestamp);
-    sys->timestamp = strdup(ts);
-    free(sys->tool_version);
-    sys->tool_version = strdup(STORBENCH_VERSION);
+    sb_system_stamp(sys);
 
     sb_interrupt_install();
     sb_runner runner;
@@ -283,15 +190,15 @@ int sb_cmd_run(int argc, char **argv)
     runner.drop_caches = drop;
     int exit_code = SB_EXIT_OK;
     size_t done = 0;
-    for (size_t k = 0; k < n_sel && exit_code == SB_EXIT_OK; k++) {
+    for (size_t k = 0; k < sel.n && exit_code == SB_EXIT_OK; k++) {
         char desc[512];
-        sb_config_describe(&sel[k].cfg, NULL, desc, sizeof desc);
-        printf("%s %s%s%s%s\n", sel[k].cfg.workload->title, sel[k].cfg.workload->version,
+        sb_config_describe(&sel.cfg[k], NULL, desc, sizeof desc);
+        printf("%s %s%s%s%s\n", sel.cfg[k].workload->title, sel.cfg[k].workload->version,
                desc[0] ? " [" : "", desc, desc[0] ? "]" : "");
         fflush(stdout);
-        rc = sb_runner_run(&runner, &sel[k].cfg, err, sizeof err);
+        rc = sb_runner_run(&runner, &sel.cfg[k], err, sizeof err);
         if (rc == SB_RUN_SKIPPED) {
-            sb_warn("%s: skipped: %s", sel[k].cfg.workload->name, err);
+            sb_warn("%s: skipped: %s", sel.cfg[k].workload->name, err);
         } else if (rc == -EINTR) {
             sb_error("run: interrupted (signal %d); temporary files removed, %s", sb_interrupt_signal(),
                      result ? "result file unchanged" : "nothing saved");
@@ -309,18 +216,8 @@ int sb_cmd_run(int argc, char **argv)
             sb_error("run: no test produced a figure; %s unchanged", path);
             exit_code = SB_EXIT_RUNTIME;
         } else {
-            if (!existing.title[0]) {
-                /* Default title: the result's name, without directories and ".json". */
-                char name[256];
-                const char *base = strrchr(result, '/') ? strrchr(result, '/') + 1 : result;
-                snprintf(name, sizeof name, "%s", base);
-                size_t nl = strlen(name);
-                if (nl > 5 && !strcmp(name + nl - 5, ".json"))
-                    name[nl - 5] = 0;
-                sb_resultfile_set_title(&existing, title ? title : name, description ? description : "");
-            }
-            if (sb_resultfile_merge(&existing, &fresh, replace, err, sizeof err) < 0 ||
-                sb_resultfile_save(path, &existing, err, sizeof err) < 0) {
+            if (sb_result_merge_save(path, result, &existing, &fresh, replace, title, description,
+                                     err, sizeof err) < 0) {
                 sb_error("run: %s", err);
                 exit_code = SB_EXIT_RUNTIME;
             } else {

@@ -1,0 +1,615 @@
+/*
+ * scenario — `storbench scenario run FILE --suite NAME --result NAME`: builds
+ * each storage configuration of a scenario file (docs/scenarios.md) on loop
+ * devices over fresh image files or on real devices the user gave up, runs
+ * the suite on it under the configuration's identifier, tears it down, and
+ * goes on to the next; `scenario check FILE` shows the plan; `scenario
+ * cleanup` undoes what a killed run left behind.
+ *
+ * Everything that can be refused is refused before the first configuration
+ * is built: a bad file, unknown tests, bcache on a kernel without it, real
+ * devices not named in --destroy-data-on or in use, identifiers already in
+ * the result file. Each configuration's figures are saved (atomic replace)
+ * as soon as it is done; a configuration that fails or is interrupted adds
+ * nothing, and whatever it built is undone before the next one starts.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/selection.h"
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "core/workdir.h"
+#include "results/sysinfo.h"
+#include "runner/runner.h"
+#include "scenario/device.h"
+#include "scenario/layout.h"
+#include "scenario/scenario.h"
+#include "scenario/state.h"
+
+#define MAX_ASSIGNMENTS 64
+#define DEFAULT_IMAGE_SIZE "1G"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: storbench scenario run FILE --suite NAME --result NAME [options]\n"
+            "       storbench scenario check FILE\n"
+            "       storbench scenario cleanup [--images DIR]\n"
+            "\n"
+            "run: builds each configuration of the scenario file (filesystem, btrfs RAID profile,\n"
+            "mount options, bcache), runs the suite on it under the configuration's identifier,\n"
+            "tears it down and goes on to the next. Needs root. See docs/scenarios.md.\n"
+            "\n"
+            "  -s, --suite NAME           suite or test to run on each configuration (repeatable)\n"
+            "  -r, --result NAME          result file the identifiers are added to\n"
+            "      --images DIR           where the loop devices' image files are made\n"
+            "                             (default: $STORBENCH_TARGET or /var/tmp)\n"
+            "      --image-size SIZE      size of each image (default " DEFAULT_IMAGE_SIZE ")\n"
+            "      --devices DEV,...      use these block devices instead of images: EVERYTHING ON\n"
+            "                             THEM IS DESTROYED\n"
+            "      --destroy-data-on DEV,...  required with --devices: names every device again\n"
+            "  -o, --option KEY=VALUE     set a test option (as in 'storbench run')\n"
+            "  -n, --runs N               scheduled runs per test (default 3)\n"
+            "      --exact-runs           run exactly --runs times\n"
+            "      --only ID              build only this configuration (repeatable)\n"
+            "      --replace              replace identifiers already in the result file\n"
+            "      --no-drop-caches       do not drop the page cache between runs\n"
+            "      --results-dir DIR      where named result files live\n"
+            "  -v, --verbose              say more (each object made and removed)\n"
+            "  -h, --help                 this text\n"
+            "\n"
+            "check: parses FILE and prints what would be built. cleanup: unmounts, detaches and\n"
+            "removes what killed runs left (from their journals in $STORBENCH_STATE_DIR or\n"
+            "/run/storbench), and with --images DIR also stray image files in DIR.\n"
+            "Exit status: 0 done, 1 runtime failure, 2 bad usage, 130 interrupted.\n");
+}
+
+/* "btrfs raid1/raid1 over 2 devices, mount options compress=lzo" */
+static void plan_line(const sb_scn_config *c, char *buf, size_t len)
+{
+    char prof[64] = "", cache[128] = "", opts[600] = "";
+    if (c->data_profile[0] || c->metadata_profile[0])
+        snprintf(prof, sizeof prof, " data %s, metadata %s", c->data_profile[0] ? c->data_profile : "default",
+                 c->metadata_profile[0] ? c->metadata_profile : "default");
+    if (c->cache != SB_CACHE_NONE)
+        snprintf(cache, sizeof cache, " on bcache %s%s (cache device 1, backing device 2)",
+                 sb_cache_mode_name(c->cache), c->cache_discard ? " with discard" : "");
+    if (c->mount_options[0])
+        snprintf(opts, sizeof opts, ", mount options %s", c->mount_options);
+    snprintf(buf, len, "%s%s%s over %u device%s%s", c->filesystem, prof, cache, c->devices,
+             c->devices == 1 ? "" : "s", opts);
+}
+
+static int split_list(char *list, char **out, size_t max, size_t *n)
+{
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (*n >= max)
+            return -E2BIG;
+        out[(*n)++] = t;
+    }
+    return 0;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    if (argc != 2)
+        return sb_usage_error("scenario", "check takes one FILE");
+    static sb_scenario s;
+    char err[1024];
+    if (sb_scenario_load(argv[1], &s, err, sizeof err) < 0)
+        return sb_usage_error("scenario", "%s", err);
+    printf("%s\n", s.title[0] ? s.title : "(no title)");
+    if (s.description[0])
+        printf("%s\n", s.description);
+    char why[512];
+    bool bcache_ok = sb_bcache_available(why, sizeof why) == 0;
+    for (size_t i = 0; i < s.n; i++) {
+        char line[1024];
+        plan_line(&s.configs[i], line, sizeof line);
+        printf("  %s: %s\n", s.configs[i].identifier, line);
+        if (s.configs[i].cache != SB_CACHE_NONE && !bcache_ok)
+            printf("    cannot be built here: %s\n", why);
+    }
+    return SB_EXIT_OK;
+}
+
+static int cmd_cleanup(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"images", required_argument, NULL, 'I'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *images = NULL;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'I': images = optarg; break;
+        case 'h': usage(stdout); return SB_EXIT_OK;
+        default: return SB_EXIT_USAGE;
+        }
+    }
+    if (optind < argc)
+        return sb_usage_error("scenario", "cleanup: unexpected '%s'", argv[optind]);
+    unsigned found, busy, swept = 0;
+    char err[1024];
+    int rc = sb_state_cleanup(stdout, &found, &busy, err, sizeof err);
+    int exit_code = SB_EXIT_OK;
+    if (rc < 0) {
+        sb_error("scenario: cleanup: %s", err);
+        exit_code = SB_EXIT_RUNTIME;
+    }
+    if (images) {
+        rc = sb_state_sweep_dir(images, stdout, &swept, err, sizeof err);
+        if (rc < 0) {
+            sb_error("scenario: cleanup: %s", err);
+            exit_code = SB_EXIT_RUNTIME;
+        }
+    }
+    printf("%u interrupted run%s cleaned up%s", found, found == 1 ? "" : "s", images ? "" : "\n");
+    if (images)
+        printf(", %u stray file%s removed from %s\n", swept, swept == 1 ? "" : "s", images);
+    if (busy)
+        printf("%u run%s still going, left alone\n", busy, busy == 1 ? "" : "s");
+    return exit_code;
+}
+
+typedef struct run_opts {
+    const char *file, *result, *images, *results_dir;
+    uint64_t image_size;
+    unsigned runs;
+    bool exact, replace, drop;
+    char *devices, *destroy;
+} run_opts;
+
+/* Checks the real devices: named twice, not in use. Fills devs. */
+static int check_real_devices(run_opts *o, sb_device *devs, size_t *n_devs, unsigned need)
+{
+    char *list[SB_SCN_MAX_DEVICES], *named[SB_SCN_MAX_DEVICES];
+    size_t n, n_named = 0;
+    if (split_list(o->devices, list, SB_SCN_MAX_DEVICES, &n) < 0 || n == 0)
+        return sb_usage_error("scenario", "--devices: 1 to %d devices, separated by commas", SB_SCN_MAX_DEVICES);
+    if (!o->destroy)
+        return sb_usage_error("scenario", "--devices %s: everything on %s destroyed: say so with "
+                              "--destroy-data-on %s", list[0], n == 1 ? "it is" : "them is", list[0]);
+    if (split_list(o->destroy, named, SB_SCN_MAX_DEVICES, &n_named) < 0)
+        return sb_usage_error("scenario", "--destroy-data-on: too many devices");
+    for (size_t i = 0; i < n; i++) {
+        struct stat a;
+        if (stat(list[i], &a) < 0)
+            return sb_usage_error("scenario", "%s: %s", list[i], strerror(errno));
+        if (!S_ISBLK(a.st_mode))
+            return sb_usage_error("scenario", "%s: not a block device (images go with --images DIR)", list[i]);
+        bool ok = false;
+        for (size_t j = 0; j < n_named && !ok; j++) {
+            struct stat b;
+            ok = stat(named[j], &b) == 0 && S_ISBLK(a.st_mode) && S_ISBLK(b.st_mode) && a.st_rdev == b.st_rdev;
+        }
+        if (!ok)
+            return sb_usage_error("scenario", "%s is not named in --destroy-data-on: refusing to destroy its data",
+                                  list[i]);
+        for (size_t j = 0; j < i; j++) {
+            struct stat b;
+            if (stat(list[j], &b) == 0 && b.st_rdev == a.st_rdev)
+                return sb_usage_error("scenario", "%s is listed twice in --devices", list[i]);
+        }
+    }
+    if (need > n)
+        return sb_usage_error("scenario", "a configuration needs %u devices; --devices lists %zu", need, n);
+    for (size_t i = 0; i < n; i++) {
+        char err[1024];
+        if (sb_real_device_check(list[i], &devs[i], err, sizeof err) < 0) {
+            sb_error("scenario: %s", err);
+            return SB_EXIT_RUNTIME;
+        }
+        if (devs[i].signature[0])
+            sb_warn("scenario: %s carries %s: it will be overwritten (named in --destroy-data-on)",
+                    list[i], devs[i].signature);
+    }
+    *n_devs = n;
+    return 0;
+}
+
+/* Builds, benchmarks and tears down one configuration. Returns 0 (figures in *fresh),
+ * -EINTR, or another -errno after printing why. */
+static int one_config(const sb_scn_config *c, size_t index, const run_opts *o, sb_device *real, sb_state *st,
+                      const sb_selection *sel, sb_resultfile *fresh, size_t *done)
+{
+    char err[1024] = "", uerr[1024] = "";
+    sb_device devs[SB_SCN_MAX_DEVICES];
+    size_t n = 0, mark = st->n;
+    int rc = 0;
+    FILE *log = sb_log_verbose ? stdout : NULL;
+    *done = 0;
+    for (size_t i = 0; i < SB_SCN_MAX_DEVICES; i++)
+        devs[i].fd = -1;
+
+    if (real) {
+        for (n = 0; n < c->devices; n++)
+            devs[n] = real[n];
+    } else {
+        for (n = 0; n < c->devices && rc == 0; n++) {
+            char img[PATH_MAX];
+            snprintf(img, sizeof img, "%s/storbench-scn-%ld-%zu-%zu.img", o->images, (long)getpid(), index, n);
+            rc = sb_image_create(st, img, o->image_size, err, sizeof err);
+            if (rc == 0)
+                rc = sb_loop_attach(st, img, &devs[n], err, sizeof err);
+            if (rc < 0)
+                break;
+            if (log)
+                fprintf(log, "attached %s to %s\n", devs[n].path, img);
+        }
+    }
+    sb_layout lay;
+    if (rc == 0 && !sb_interrupted())
+        rc = sb_layout_build(c, devs, n, o->images, st, &lay, err, sizeof err);
+    if (rc == 0 && sb_interrupted())
+        rc = -EINTR;
+    if (rc == 0) {
+        printf("Built on %s, mounted on %s\n", lay.fs_device, lay.mountpoint);
+        fflush(stdout);
+        sb_system *sys = sb_resultfile_add_system(fresh, c->identifier);
+        sb_sysinfo_collect(sys, lay.mountpoint);
+        sb_layout_describe(c, devs, n, &lay, sys);
+        sb_system_stamp(sys);
+        if (lay.not_applicable[0])
+            sb_warn("scenario: %s: %s not accepted by this kernel: recorded as not applicable", c->identifier,
+                    lay.not_applicable);
+
+        sb_runner runner;
+        sb_runner_init(&runner, lay.mountpoint, c->identifier, fresh);
+        runner.runs = o->runs;
+        runner.dynamic = !o->exact;
+        runner.drop_caches = o->drop;
+        for (size_t k = 0; k < sel->n && rc == 0; k++) {
+            char desc[512];
+            sb_config_describe(&sel->cfg[k], NULL, desc, sizeof desc);
+            printf("%s %s%s%s%s\n", sel->cfg[k].workload->title, sel->cfg[k].workload->version,
+                   desc[0] ? " [" : "", desc, desc[0] ? "]" : "");
+            fflush(stdout);
+            int r = sb_runner_run(&runner, &sel->cfg[k], err, sizeof err);
+            if (r == SB_RUN_SKIPPED)
+                sb_warn("%s: skipped: %s", sel->cfg[k].workload->name, err);
+            else if (r < 0)
+                rc = r;
+            else
+                (*done)++;
+        }
+    }
+    /* Tear down whatever happened: close our loop devices, then undo the journal. */
+    if (!real)
+        for (size_t i = 0; i < c->devices; i++) /* also one attached whose journal line failed */
+            sb_device_release(&devs[i]);
+    int urc = sb_state_undo(st, mark, log, uerr, sizeof uerr);
+    if (rc < 0 && rc != -EINTR)
+        sb_error("scenario: %s: %s", c->identifier, err[0] ? err : strerror(-rc));
+    if (urc < 0) {
+        sb_error("scenario: %s: cleanup: %s (run 'storbench scenario cleanup' once it is free)", c->identifier,
+                 uerr);
+        if (rc == 0)
+            rc = urc;
+    }
+    return rc;
+}
+
+/* Roughly what a configuration offers to files: the data profile's share of its devices,
+ * less what metadata and mkfs take (a fifth on btrfs, whose metadata chunks are large on
+ * small devices; a tenth otherwise). The runner checks the real free space again. */
+static uint64_t usable_bytes(const sb_scn_config *c, uint64_t device_size)
+{
+    uint64_t n = c->devices, raw = device_size;
+    if (c->cache != SB_CACHE_NONE)
+        raw = device_size; /* the backing device */
+    else if (!strcmp(c->filesystem, "btrfs")) {
+        const char *p = c->data_profile;
+        if (!*p || !strcmp(p, "single") || !strcmp(p, "raid0"))
+            raw = n * device_size;
+        else if (!strcmp(p, "dup"))
+            raw = device_size / 2;
+        else if (!strcmp(p, "raid1") || !strcmp(p, "raid10"))
+            raw = n * device_size / 2;
+        else if (!strcmp(p, "raid1c3"))
+            raw = n * device_size / 3;
+        else if (!strcmp(p, "raid1c4"))
+            raw = n * device_size / 4;
+        else if (!strcmp(p, "raid5"))
+            raw = (n - 1) * device_size;
+        else if (!strcmp(p, "raid6"))
+            raw = (n - 2) * device_size;
+    }
+    return raw - (!strcmp(c->filesystem, "btrfs") ? raw / 5 : raw / 10);
+}
+
+/* Refuses up front a configuration too small for a selected test (a run would only fail
+ * with "No space left" after building it). 0 or SB_EXIT_USAGE after printing. */
+static int check_capacity(const sb_scenario *s, const sb_selection *sel, uint64_t device_size, bool images)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        uint64_t have = usable_bytes(&s->configs[i], device_size);
+        for (size_t k = 0; k < sel->n; k++) {
+            const sb_workload *w = sel->cfg[k].workload;
+            uint64_t need = w->space_needed ? w->space_needed(&sel->cfg[k]) : 0;
+            if (need && need + need / 20 + (16u << 20) > have) {
+                char n[32], h[32];
+                sb_format_iec(n, sizeof n, (double)need, "B");
+                sb_format_iec(h, sizeof h, (double)have, "B");
+                return sb_usage_error("scenario", "[%s] offers about %s to files; %s needs %s%s",
+                                      s->configs[i].identifier, h, w->name, n,
+                                      images ? ": use a larger --image-size" : "");
+            }
+        }
+    }
+    return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    enum { OPT_IMAGES = 0x100, OPT_IMAGE_SIZE, OPT_DEVICES, OPT_DESTROY, OPT_REPLACE, OPT_EXACT, OPT_NO_DROP,
+           OPT_ONLY };
+    static const struct option longopts[] = {
+        {"suite", required_argument, NULL, 's'},
+        {"result", required_argument, NULL, 'r'},
+        {"images", required_argument, NULL, OPT_IMAGES},
+        {"image-size", required_argument, NULL, OPT_IMAGE_SIZE},
+        {"devices", required_argument, NULL, OPT_DEVICES},
+        {"destroy-data-on", required_argument, NULL, OPT_DESTROY},
+        {"option", required_argument, NULL, 'o'},
+        {"runs", required_argument, NULL, 'n'},
+        {"exact-runs", no_argument, NULL, OPT_EXACT},
+        {"replace", no_argument, NULL, OPT_REPLACE},
+        {"no-drop-caches", no_argument, NULL, OPT_NO_DROP},
+        {"only", required_argument, NULL, OPT_ONLY},
+        {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    run_opts o = {.runs = 3, .drop = true};
+    char *suites[16], *assignments[MAX_ASSIGNMENTS];
+    const char *only[SB_SCN_MAX_CONFIGS];
+    size_t n_suites = 0, n_assign = 0, n_only = 0;
+    const char *size_text = DEFAULT_IMAGE_SIZE;
+    o.images = getenv("STORBENCH_TARGET");
+    if (!o.images || !*o.images)
+        o.images = "/var/tmp";
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "s:r:o:n:vh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            if (n_suites >= 16)
+                return sb_usage_error("scenario", "too many --suite");
+            suites[n_suites++] = optarg;
+            break;
+        case 'r': o.result = optarg; break;
+        case OPT_IMAGES: o.images = optarg; break;
+        case OPT_IMAGE_SIZE: size_text = optarg; break;
+        case OPT_DEVICES: o.devices = optarg; break;
+        case OPT_DESTROY: o.destroy = optarg; break;
+        case 'o':
+            if (n_assign >= MAX_ASSIGNMENTS)
+                return sb_usage_error("scenario", "too many --option");
+            assignments[n_assign++] = optarg;
+            break;
+        case 'n': {
+            uint64_t v;
+            if (sb_parse_uint(optarg, 1, 100, &v) < 0)
+                return sb_usage_error("scenario", "--runs must be a whole number from 1 to 100");
+            o.runs = (unsigned)v;
+            break;
+        }
+        case OPT_EXACT: o.exact = true; break;
+        case OPT_REPLACE: o.replace = true; break;
+        case OPT_NO_DROP: o.drop = false; break;
+        case OPT_ONLY:
+            if (n_only >= SB_SCN_MAX_CONFIGS)
+                return sb_usage_error("scenario", "too many --only");
+            only[n_only++] = optarg;
+            break;
+        case SB_OPT_RESULTS_DIR: o.results_dir = optarg; break;
+        case 'v': sb_log_verbose = true; break;
+        case 'h': usage(stdout); return SB_EXIT_OK;
+        default: return SB_EXIT_USAGE;
+        }
+    }
+    if (optind + 1 != argc)
+        return sb_usage_error("scenario", "run takes one scenario FILE (see 'storbench scenario --help')");
+    o.file = argv[optind];
+    if (!n_suites)
+        return sb_usage_error("scenario", "name the tests to run on each configuration: --suite NAME "
+                              "(see 'storbench list')");
+    if (!o.result)
+        return sb_usage_error("scenario", "--result NAME is required (the page the identifiers go to)");
+    if (sb_parse_size(size_text, &o.image_size) < 0 || o.image_size < (64u << 20))
+        return sb_usage_error("scenario", "--image-size '%s': a size of at least 64M (btrfs wants 128M+)",
+                              size_text);
+    if (o.destroy && !o.devices)
+        return sb_usage_error("scenario", "--destroy-data-on without --devices: name the devices to use "
+                              "with --devices");
+
+    static sb_scenario s;
+    char err[1024];
+    if (sb_scenario_load(o.file, &s, err, sizeof err) < 0)
+        return sb_usage_error("scenario", "%s", err);
+
+    /* --only ID: keep those configurations, in the file's order. */
+    for (size_t k = 0; k < n_only; k++) {
+        bool found = false;
+        for (size_t i = 0; i < s.n && !found; i++)
+            found = !strcmp(s.configs[i].identifier, only[k]);
+        if (!found)
+            return sb_usage_error("scenario", "--only '%s': no such configuration in %s", only[k], o.file);
+    }
+    if (n_only) {
+        size_t kept = 0;
+        for (size_t i = 0; i < s.n; i++) {
+            bool keep = false;
+            for (size_t k = 0; k < n_only && !keep; k++)
+                keep = !strcmp(s.configs[i].identifier, only[k]);
+            if (keep)
+                s.configs[kept++] = s.configs[i];
+        }
+        s.n = kept;
+    }
+
+    static sb_selection sel;
+    sel.n = 0;
+    for (size_t i = 0; i < n_suites; i++)
+        if (sb_selection_add(&sel, "scenario", suites[i], false))
+            return SB_EXIT_USAGE;
+    if (sb_selection_set_options(&sel, "scenario", assignments, n_assign) ||
+        sb_selection_validate(&sel, "scenario"))
+        return SB_EXIT_USAGE;
+
+    /* ---- can it be built here? ---- */
+    unsigned need = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        need = s.configs[i].devices > need ? s.configs[i].devices : need;
+        if (!o.devices && !strcmp(s.configs[i].filesystem, "xfs") && o.image_size < 300000000ull)
+            return sb_usage_error("scenario", "[%s]: mkfs.xfs needs more than 300MB: --image-size 300M or more",
+                                  s.configs[i].identifier);
+    }
+    char why[512];
+    for (size_t i = 0; i < s.n; i++)
+        if (s.configs[i].cache != SB_CACHE_NONE && sb_bcache_available(why, sizeof why) < 0) {
+            sb_error("scenario: [%s] uses bcache, which cannot be built here: %s", s.configs[i].identifier, why);
+            return SB_EXIT_RUNTIME;
+        }
+    if (geteuid() != 0) {
+        sb_error("scenario: run needs root (it makes filesystems, loop devices and mounts)");
+        return SB_EXIT_RUNTIME;
+    }
+    static sb_device real[SB_SCN_MAX_DEVICES];
+    size_t n_real = 0;
+    int rc;
+    if (o.devices) {
+        if ((rc = check_real_devices(&o, real, &n_real, need)) != 0)
+            return rc;
+    } else if (sb_loop_available(why, sizeof why) < 0) {
+        sb_error("scenario: cannot make loop devices: %s", why);
+        return SB_EXIT_RUNTIME;
+    }
+    uint64_t smallest = o.image_size;
+    for (size_t i = 0; i < n_real; i++)
+        smallest = i == 0 || real[i].size < smallest ? real[i].size : smallest;
+    if (check_capacity(&s, &sel, smallest, !o.devices))
+        return SB_EXIT_USAGE;
+    char images_real[PATH_MAX];
+    if ((rc = sb_target_check(o.images)) < 0 || !realpath(o.images, images_real))
+        return sb_usage_error("scenario", "--images %s: %s", o.images, strerror(rc < 0 ? -rc : errno));
+    o.images = images_real;
+    if (!o.devices) {
+        uint64_t avail;
+        if (sb_free_space(o.images, &avail) == 0 && (uint64_t)need * o.image_size > avail) {
+            char a[32], w[32];
+            sb_format_iec(w, sizeof w, (double)need * (double)o.image_size, "B");
+            sb_format_iec(a, sizeof a, (double)avail, "B");
+            sb_error("scenario: %s: No space left on device (%u image%s of %s need %s, %s free)", o.images, need,
+                     need == 1 ? "" : "s", size_text, w, a);
+            return SB_EXIT_RUNTIME;
+        }
+    }
+
+    /* ---- the result file ---- */
+    char path[PATH_MAX];
+    if (sb_result_path(o.result, o.results_dir, path, sizeof path) < 0)
+        return sb_usage_error("scenario", "cannot place result file '%s'", o.result);
+    sb_resultfile existing;
+    sb_resultfile_init(&existing);
+    rc = sb_resultfile_load(path, &existing, err, sizeof err);
+    if (rc < 0 && rc != -ENOENT) {
+        sb_error("scenario: %s", err);
+        sb_resultfile_free(&existing);
+        return SB_EXIT_RUNTIME;
+    }
+    for (size_t i = 0; i < s.n && !o.replace; i++)
+        if (sb_resultfile_find_system(&existing, s.configs[i].identifier)) {
+            sb_error("scenario: identifier '%s' is already in %s (use --replace)", s.configs[i].identifier, path);
+            sb_resultfile_free(&existing);
+            return SB_EXIT_RUNTIME;
+        }
+
+    /* ---- build, run, tear down ---- */
+    sb_state st;
+    if (sb_state_open(&st, err, sizeof err) < 0) {
+        sb_error("scenario: %s", err);
+        sb_state_close(&st);
+        sb_resultfile_free(&existing);
+        return SB_EXIT_RUNTIME;
+    }
+    sb_interrupt_install();
+    int exit_code = SB_EXIT_OK;
+    size_t saved = 0, failed = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        const sb_scn_config *cfg = &s.configs[i];
+        char line[1024];
+        plan_line(cfg, line, sizeof line);
+        printf("\n== [%zu/%zu] %s: %s\n", i + 1, s.n, cfg->identifier, line);
+        fflush(stdout);
+        sb_resultfile fresh;
+        sb_resultfile_init(&fresh);
+        size_t done = 0;
+        rc = one_config(cfg, i, &o, o.devices ? real : NULL, &st, &sel, &fresh, &done);
+        if (rc == -EINTR || sb_interrupted()) {
+            sb_error("scenario: interrupted (signal %d) during '%s'; it was torn down, %zu configuration%s "
+                     "saved before it", sb_interrupt_signal(), cfg->identifier, saved, saved == 1 ? "" : "s");
+            exit_code = SB_EXIT_INTERRUPTED;
+            sb_resultfile_free(&fresh);
+            break;
+        }
+        if (rc == 0 && done == 0) {
+            sb_error("scenario: %s: no test produced a figure", cfg->identifier);
+            rc = -EIO;
+        }
+        if (rc == 0) {
+            if (sb_result_merge_save(path, o.result, &existing, &fresh, o.replace, s.title[0] ? s.title : NULL,
+                                     s.description, err, sizeof err) < 0) {
+                sb_error("scenario: %s", err);
+                rc = -EIO;
+            } else {
+                saved++;
+                printf("Saved '%s' in %s\n", cfg->identifier, path);
+            }
+        }
+        if (rc < 0) {
+            failed++;
+            exit_code = SB_EXIT_RUNTIME;
+        }
+        sb_resultfile_free(&fresh);
+    }
+    sb_state_close(&st);
+    sb_resultfile_free(&existing);
+    if (exit_code != SB_EXIT_INTERRUPTED)
+        printf("\n%zu of %zu configuration%s saved in %s%s\n", saved, s.n, s.n == 1 ? "" : "s", path,
+               failed ? " (see the errors above)" : "");
+    return exit_code;
+}
+
+int sb_cmd_scenario(int argc, char **argv)
+{
+    if (argc < 2)
+        return sb_usage_error("scenario", "run, check or cleanup (see 'storbench scenario --help')");
+    const char *sub = argv[1];
+    if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
+        usage(stdout);
+        return SB_EXIT_OK;
+    }
+    if (!strcmp(sub, "run"))
+        return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(sub, "check"))
+        return cmd_check(argc - 1, argv + 1);
+    if (!strcmp(sub, "cleanup"))
+        return cmd_cleanup(argc - 1, argv + 1);
+    return sb_usage_error("scenario", "unknown subcommand '%s' (run, check or cleanup)", sub);
+}

@@ -1,0 +1,140 @@
+/*
+ * selection — see selection.h. Moved out of run.c so that `scenario run`
+ * resolves suites and saves result files exactly as `run` does.
+ */
+#include "cli/selection.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "core/log.h"
+#include "workloads/registry.h"
+
+/* Applies "k=v,k=v" (modified in place) to cfg. */
+static int apply_assignments(sb_config *cfg, const char *cmd, char *list)
+{
+    char err[512];
+    for (char *save = NULL, *kv = strtok_r(list, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq)
+            return sb_usage_error(cmd, "option '%s' is not KEY=VALUE", kv);
+        *eq = 0;
+        if (sb_config_set(cfg, kv, eq + 1, err, sizeof err) < 0)
+            return sb_usage_error(cmd, "%s", err);
+    }
+    return 0;
+}
+
+static int add_one(sb_selection *s, const char *cmd, const sb_workload *w, bool quick,
+                   const char *suite_options)
+{
+    if (s->n >= SB_MAX_SELECTIONS)
+        return sb_usage_error(cmd, "too many tests selected (at most %d)", SB_MAX_SELECTIONS);
+    sb_config_init(&s->cfg[s->n], w, quick);
+    if (suite_options) {
+        /* Suite option strings are static: copy before strtok. They live as long as the
+         * process, which the config's value pointers need. */
+        char *copy = strdup(suite_options);
+        if (!copy || apply_assignments(&s->cfg[s->n], cmd, copy))
+            return SB_EXIT_USAGE;
+    }
+    s->n++;
+    return 0;
+}
+
+int sb_selection_add(sb_selection *s, const char *cmd, char *name, bool quick)
+{
+    char *inline_opts = strchr(name, ':');
+    if (inline_opts)
+        *inline_opts++ = 0;
+    const sb_workload *w = sb_workload_find(name);
+    const sb_suite *suite = w ? NULL : sb_suite_find(name);
+    if (!w && !suite)
+        return sb_usage_error(cmd, "unknown test or suite '%s' (see 'storbench list')", name);
+    if (suite && inline_opts)
+        return sb_usage_error(cmd, "'%s' is a suite: options go with --option", name);
+    if (w) {
+        if (add_one(s, cmd, w, quick, NULL))
+            return SB_EXIT_USAGE;
+        if (inline_opts && apply_assignments(&s->cfg[s->n - 1], cmd, inline_opts))
+            return SB_EXIT_USAGE;
+        return 0;
+    }
+    for (const sb_suite_item *it = suite->items; it->workload; it++) {
+        const sb_workload *sw = sb_workload_find(it->workload);
+        if (!sw)
+            return sb_usage_error(cmd, "suite %s names unknown test %s", suite->name, it->workload);
+        if (add_one(s, cmd, sw, quick || suite->quick, it->options))
+            return SB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int sb_selection_set_options(sb_selection *s, const char *cmd, char **assignments, size_t n)
+{
+    for (size_t a = 0; a < n; a++) {
+        char *eq = strchr(assignments[a], '=');
+        if (!eq)
+            return sb_usage_error(cmd, "--option '%s' is not KEY=VALUE", assignments[a]);
+        *eq = 0;
+        bool used = false;
+        char err[512];
+        for (size_t k = 0; k < s->n; k++) {
+            int rc = sb_config_set(&s->cfg[k], assignments[a], eq + 1, err, sizeof err);
+            if (rc == -EINVAL)
+                return sb_usage_error(cmd, "%s", err);
+            used = used || rc == 0;
+        }
+        if (!used)
+            return sb_usage_error(cmd, "no selected test has an option '%s'", assignments[a]);
+    }
+    return 0;
+}
+
+int sb_selection_validate(const sb_selection *s, const char *cmd)
+{
+    for (size_t k = 0; k < s->n; k++) {
+        char err[512] = "";
+        const sb_workload *w = s->cfg[k].workload;
+        if (w->validate && w->validate(&s->cfg[k], err, sizeof err) < 0)
+            return sb_usage_error(cmd, "%s", err[0] ? err : "invalid options");
+    }
+    return 0;
+}
+
+void sb_system_stamp(sb_system *sys)
+{
+    char ts[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    free(sys->timestamp);
+    sys->timestamp = strdup(ts);
+    free(sys->tool_version);
+    sys->tool_version = strdup(STORBENCH_VERSION);
+}
+
+int sb_result_merge_save(const char *path, const char *result_name, sb_resultfile *existing,
+                         const sb_resultfile *fresh, bool replace, const char *title,
+                         const char *description, char *err, size_t errlen)
+{
+    if (!existing->title || !existing->title[0]) {
+        /* Default title: the result's name, without directories and ".json". */
+        char name[256];
+        const char *base = strrchr(result_name, '/') ? strrchr(result_name, '/') + 1 : result_name;
+        snprintf(name, sizeof name, "%s", base);
+        size_t nl = strlen(name);
+        if (nl > 5 && !strcmp(name + nl - 5, ".json"))
+            name[nl - 5] = 0;
+        sb_resultfile_set_title(existing, title ? title : name, description ? description : "");
+    }
+    int rc = sb_resultfile_merge(existing, fresh, replace, err, errlen);
+    if (rc < 0)
+        return rc;
+    return sb_resultfile_save(path, existing, err, errlen);
+}

@@ -1,0 +1,42 @@
+/*
+ * selection — what `run` and `scenario run` share: turning test and suite
+ * names (with inline "TEST:k=v" options and --option assignments) into
+ * resolved configurations, and the end of a run: stamping a system with the
+ * time and version and merging fresh figures into a result file with one
+ * atomic save. Functions that can be refused print one "storbench: CMD: ..."
+ * line and return SB_EXIT_USAGE, like the rest of the CLI layer.
+ */
+#ifndef SB_CLI_SELECTION_H
+#define SB_CLI_SELECTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/result.h"
+#include "workloads/workload.h"
+
+#define SB_MAX_SELECTIONS 128
+
+typedef struct sb_selection {
+    size_t n;
+    sb_config cfg[SB_MAX_SELECTIONS];
+} sb_selection;
+
+/* Adds a test ("dd", "dd:count=8,bs=1M" — name is modified) or every test of a suite.
+ * 0, or SB_EXIT_USAGE after printing the reason. */
+int sb_selection_add(sb_selection *s, const char *cmd, char *name, bool quick);
+/* Applies each "KEY=VALUE" (modified) to every selected test that has KEY. */
+int sb_selection_set_options(sb_selection *s, const char *cmd, char **assignments, size_t n);
+/* Runs each workload's validate(). */
+int sb_selection_validate(const sb_selection *s, const char *cmd);
+
+/* Sets sys->timestamp to now (ISO 8601 UTC) and sys->tool_version. */
+void sb_system_stamp(sb_system *sys);
+/* Gives `existing` a title when it has none (title, else the result NAME without
+ * directories and ".json"), merges `fresh` into it and saves it atomically to path.
+ * 0 or a negative errno with one line in err. */
+int sb_result_merge_save(const char *path, const char *result_name, sb_resultfile *existing,
+                         const sb_resultfile *fresh, bool replace, const char *title,
+                         const char *description, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,305 @@
+/*
+ * scenario — the scenario file parser (see scenario.h and docs/scenarios.md).
+ * Line by line: blank lines and lines starting with '#' or ';' are ignored,
+ * "[name]" opens a section, "key = value" sets a key of the open section.
+ * A configuration is checked as a whole when its section ends.
+ */
+#include "scenario/scenario.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+
+static const struct {
+    const char *name;
+    unsigned min_devices;
+} profiles[] = {
+    {"single", 1}, {"dup", 1}, {"raid0", 2}, {"raid1", 2}, {"raid1c3", 3},
+    {"raid1c4", 4}, {"raid10", 2}, {"raid5", 2}, {"raid6", 3},
+};
+
+unsigned sb_btrfs_profile_min_devices(const char *profile)
+{
+    if (!profile || !*profile)
+        return 1;
+    for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
+        if (!strcmp(profiles[i].name, profile))
+            return profiles[i].min_devices;
+    return 0;
+}
+
+const char *sb_cache_mode_name(sb_cache_mode m)
+{
+    switch (m) {
+    case SB_CACHE_WRITETHROUGH: return "writethrough";
+    case SB_CACHE_WRITEBACK: return "writeback";
+    case SB_CACHE_WRITEAROUND: return "writearound";
+    default: return "none";
+    }
+}
+
+typedef struct parser {
+    const char *name;
+    int line;
+    char *err;
+    size_t errlen;
+} parser;
+
+static int fail(parser *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(parser *p, int line, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(p->err, p->errlen, "%s:%d: %s", p->name, line, msg);
+    return -EINVAL;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    return s;
+}
+
+static int copy_value(parser *p, char *dst, size_t len, const char *key, const char *value)
+{
+    if (strlen(value) >= len)
+        return fail(p, p->line, "%s: value too long (at most %zu characters)", key, len - 1);
+    snprintf(dst, len, "%s", value);
+    return 0;
+}
+
+static bool has_option(const char *list, const char *prefix)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    size_t pl = strlen(prefix);
+    for (char *save = NULL, *o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save))
+        if (!strncmp(o, prefix, pl))
+            return true;
+    return false;
+}
+
+/* Whole-configuration checks, once its section is complete. */
+static int check_config(parser *p, sb_scn_config *c)
+{
+    if (!c->filesystem[0])
+        return fail(p, c->line, "[%s]: no filesystem (ext4, xfs or btrfs)", c->identifier);
+    bool btrfs = !strcmp(c->filesystem, "btrfs");
+    if (c->devices == 0)
+        c->devices = c->cache != SB_CACHE_NONE ? 2 : 1;
+    if (c->cache != SB_CACHE_NONE) {
+        if (c->devices != 2)
+            return fail(p, c->line, "[%s]: bcache uses exactly 2 devices (cache, then backing), not %u",
+                        c->identifier, c->devices);
+        if (c->data_profile[0] || c->metadata_profile[0])
+            return fail(p, c->line, "[%s]: a RAID profile and bcache do not go together (the filesystem "
+                        "sits on the one bcache device)", c->identifier);
+    } else if (c->cache_discard) {
+        return fail(p, c->line, "[%s]: cache-discard needs a cache mode", c->identifier);
+    }
+    if (!btrfs) {
+        if (c->data_profile[0] || c->metadata_profile[0])
+            return fail(p, c->line, "[%s]: RAID profiles are btrfs's (%s has none)", c->identifier,
+                        c->filesystem);
+        if (c->devices > 1 && c->cache == SB_CACHE_NONE)
+            return fail(p, c->line, "[%s]: %s lives on one device (multi-device layouts are btrfs's)",
+                        c->identifier, c->filesystem);
+        if (has_option(c->mount_options, "compress") || has_option(c->mount_options, "autodefrag"))
+            return fail(p, c->line, "[%s]: compression and autodefrag are btrfs mount options, not %s's",
+                        c->identifier, c->filesystem);
+    } else {
+        const char *which[2] = {c->data_profile, c->metadata_profile};
+        for (int i = 0; i < 2; i++) {
+            unsigned need = sb_btrfs_profile_min_devices(which[i]);
+            if (need > c->devices)
+                return fail(p, c->line, "[%s]: btrfs %s needs at least %u devices (devices = %u)",
+                            c->identifier, which[i], need, c->devices);
+        }
+    }
+    return 0;
+}
+
+static int set_key(parser *p, sb_scenario *s, sb_scn_config *c, const char *key, const char *value)
+{
+    if (!c) {
+        if (!strcmp(key, "title"))
+            return copy_value(p, s->title, sizeof s->title, key, value);
+        if (!strcmp(key, "description"))
+            return copy_value(p, s->description, sizeof s->description, key, value);
+        return fail(p, p->line, "unknown key '%s' in [scenario] (title, description)", key);
+    }
+    if (!strcmp(key, "filesystem")) {
+        if (strcmp(value, "ext4") && strcmp(value, "xfs") && strcmp(value, "btrfs"))
+            return fail(p, p->line, "filesystem '%s': ext4, xfs or btrfs", value);
+        return copy_value(p, c->filesystem, sizeof c->filesystem, key, value);
+    }
+    if (!strcmp(key, "devices")) {
+        uint64_t v;
+        if (sb_parse_uint(value, 1, SB_SCN_MAX_DEVICES, &v) < 0)
+            return fail(p, p->line, "devices '%s': a whole number from 1 to %d", value, SB_SCN_MAX_DEVICES);
+        c->devices = (unsigned)v;
+        return 0;
+    }
+    if (!strcmp(key, "raid") || !strcmp(key, "data-profile") || !strcmp(key, "metadata-profile")) {
+        if (!sb_btrfs_profile_min_devices(value))
+            return fail(p, p->line, "%s '%s': single, dup, raid0, raid1, raid1c3, raid1c4, raid10, raid5 or raid6",
+                        key, value);
+        if (strcmp(key, "metadata-profile"))
+            snprintf(c->data_profile, sizeof c->data_profile, "%s", value);
+        if (strcmp(key, "data-profile"))
+            snprintf(c->metadata_profile, sizeof c->metadata_profile, "%s", value);
+        return 0;
+    }
+    if (!strcmp(key, "mount-options")) {
+        for (const char *q = value; *q; q++)
+            if (isspace((unsigned char)*q))
+                return fail(p, p->line, "mount-options: a comma-separated list without blanks");
+        if (strstr(value, ",,") || value[0] == ',' || (value[0] && value[strlen(value) - 1] == ','))
+            return fail(p, p->line, "mount-options: an empty option in '%s'", value);
+        if (has_option(value, "device="))
+            return fail(p, p->line, "mount-options: device= is storbench's to set");
+        return copy_value(p, c->mount_options, sizeof c->mount_options, key, value);
+    }
+    if (!strcmp(key, "mkfs-options"))
+        return copy_value(p, c->mkfs_options, sizeof c->mkfs_options, key, value);
+    if (!strcmp(key, "cache")) {
+        static const sb_cache_mode modes[] = {SB_CACHE_NONE, SB_CACHE_WRITETHROUGH, SB_CACHE_WRITEBACK,
+                                              SB_CACHE_WRITEAROUND};
+        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+            if (!strcmp(value, sb_cache_mode_name(modes[i]))) {
+                c->cache = modes[i];
+                return 0;
+            }
+        return fail(p, p->line, "cache '%s': none, writethrough, writeback or writearound", value);
+    }
+    if (!strcmp(key, "cache-discard")) {
+        int b;
+        if (sb_parse_bool(value, &b) < 0)
+            return fail(p, p->line, "cache-discard '%s': yes or no", value);
+        c->cache_discard = b;
+        return 0;
+    }
+    return fail(p, p->line, "unknown key '%s' (filesystem, devices, raid, data-profile, metadata-profile, "
+                "mount-options, mkfs-options, cache, cache-discard)", key);
+}
+
+int sb_scenario_parse(const char *text, const char *name, sb_scenario *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    parser p = {.name = name, .line = 0, .err = err, .errlen = errlen};
+    sb_scn_config *cur = NULL;
+    bool in_scenario = false, seen_scenario = false;
+    const char *pos = text;
+    int rc;
+    while (*pos) {
+        const char *eol = strchr(pos, '\n');
+        size_t len = eol ? (size_t)(eol - pos) : strlen(pos);
+        p.line++;
+        char buf[2048];
+        if (len >= sizeof buf)
+            return fail(&p, p.line, "line too long");
+        memcpy(buf, pos, len);
+        buf[len] = 0;
+        pos += len + (eol ? 1 : 0);
+        char *l = trim(buf);
+        if (!*l || *l == '#' || *l == ';')
+            continue;
+        if (*l == '[') {
+            char *close = strrchr(l, ']');
+            if (!close || close[1])
+                return fail(&p, p.line, "a section header is [name]");
+            *close = 0;
+            char *sec = trim(l + 1);
+            if (cur && (rc = check_config(&p, cur)) < 0)
+                return rc;
+            cur = NULL;
+            in_scenario = false;
+            if (!*sec)
+                return fail(&p, p.line, "empty section name");
+            if (!strcmp(sec, "scenario")) {
+                if (seen_scenario)
+                    return fail(&p, p.line, "[scenario] appears twice");
+                seen_scenario = in_scenario = true;
+                continue;
+            }
+            if (strlen(sec) >= sizeof cur->identifier)
+                return fail(&p, p.line, "identifier '%s' too long (at most %zu characters)", sec,
+                            sizeof cur->identifier - 1);
+            for (size_t i = 0; i < s->n; i++)
+                if (!strcmp(s->configs[i].identifier, sec))
+                    return fail(&p, p.line, "identifier '%s' appears twice", sec);
+            if (s->n >= SB_SCN_MAX_CONFIGS)
+                return fail(&p, p.line, "too many configurations (at most %d)", SB_SCN_MAX_CONFIGS);
+            cur = &s->configs[s->n++];
+            snprintf(cur->identifier, sizeof cur->identifier, "%s", sec);
+            cur->line = p.line;
+            continue;
+        }
+        char *eq = strchr(l, '=');
+        if (!eq)
+            return fail(&p, p.line, "expected 'key = value' or [section]");
+        *eq = 0;
+        char *key = trim(l), *value = trim(eq + 1);
+        if (!*key)
+            return fail(&p, p.line, "a key is missing before '='");
+        if (!cur && !in_scenario)
+            return fail(&p, p.line, "'%s' outside a section", key);
+        if ((rc = set_key(&p, s, cur, key, value)) < 0)
+            return rc;
+    }
+    if (cur && (rc = check_config(&p, cur)) < 0)
+        return rc;
+    if (s->n == 0) {
+        snprintf(err, errlen, "%s: no configuration (a [identifier] section per configuration)", name);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int sb_scenario_load(const char *path, sb_scenario *s, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        int e = errno;
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        return -e;
+    }
+    char *text = malloc(1 << 20);
+    if (!text) {
+        fclose(f);
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    size_t n = fread(text, 1, (1 << 20) - 1, f);
+    bool big = !feof(f);
+    int e = ferror(f) ? errno : 0;
+    fclose(f);
+    text[n] = 0;
+    int rc;
+    if (e) {
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        rc = -e;
+    } else if (big) {
+        snprintf(err, errlen, "%s: larger than 1 MiB: not a scenario file", path);
+        rc = -EINVAL;
+    } else if (memchr(text, 0, n)) {
+        snprintf(err, errlen, "%s: binary data: not a scenario file", path);
+        rc = -EINVAL;
+    } else {
+        rc = sb_scenario_parse(text, path, s, err, errlen);
+    }
+    free(text);
+    return rc;
+}

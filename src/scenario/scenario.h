@@ -1,0 +1,58 @@
+/*
+ * scenario — a scenario file: the storage configurations `storbench scenario
+ * run` builds one after another, each under its identifier. The format is a
+ * small INI dialect (docs/scenarios.md): an optional [scenario] section with
+ * the page's title and description, then one section per configuration whose
+ * name is the identifier. Parsing checks everything that can be checked
+ * without touching a device (filesystem names, RAID profiles and their device
+ * counts, options that only one filesystem has), so that a bad file is refused
+ * before anything is built.
+ */
+#ifndef SB_SCENARIO_H
+#define SB_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SB_SCN_MAX_CONFIGS 64
+#define SB_SCN_MAX_DEVICES 16
+
+typedef enum sb_cache_mode {
+    SB_CACHE_NONE = 0,
+    SB_CACHE_WRITETHROUGH,
+    SB_CACHE_WRITEBACK,
+    SB_CACHE_WRITEAROUND,
+} sb_cache_mode;
+
+typedef struct sb_scn_config {
+    char identifier[128];
+    int line;                  /* where its section starts, for messages */
+    char filesystem[16];       /* "ext4", "xfs", "btrfs" */
+    unsigned devices;          /* how many devices the configuration uses (with bcache: cache + backing) */
+    char data_profile[16];     /* btrfs -d; "" = mkfs.btrfs's default */
+    char metadata_profile[16]; /* btrfs -m; "" = mkfs.btrfs's default */
+    char mount_options[512];   /* as written: "compress=lzo,noatime" */
+    char mkfs_options[256];    /* extra mkfs arguments, split on blanks */
+    sb_cache_mode cache;       /* bcache: device 1 caches device 2 */
+    bool cache_discard;
+} sb_scn_config;
+
+typedef struct sb_scenario {
+    char title[256];
+    char description[1024];
+    size_t n;
+    sb_scn_config configs[SB_SCN_MAX_CONFIGS];
+} sb_scenario;
+
+/* Parses text (name is used in messages: "NAME:LINE: ..."). 0, or -EINVAL with one line
+ * in err. */
+int sb_scenario_parse(const char *text, const char *name, sb_scenario *s, char *err, size_t errlen);
+/* Reads and parses a file. 0, -errno (unreadable) or -EINVAL, one line in err. */
+int sb_scenario_load(const char *path, sb_scenario *s, char *err, size_t errlen);
+
+const char *sb_cache_mode_name(sb_cache_mode m);
+/* Minimum number of devices a btrfs profile needs (1 for single/dup/""), 0 if unknown. */
+unsigned sb_btrfs_profile_min_devices(const char *profile);
+
+#endif
