@@ -18,6 +18,7 @@ static const sb_command commands[] = {
     {"sysinfo", "describe this machine and the storage behind a target", sb_cmd_sysinfo},
     {"scenario", "build storage configurations (btrfs RAID, mount options, bcache) and compare them", sb_cmd_scenario},
     {"dd", "the dd direct write / direct read / read cache test, printed like dd", sb_cmd_dd},
+    {"io", "run one fio-class I/O job (rw, bs, iodepth, engine ...) and print its figures", sb_cmd_io},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -152,15 +152,10 @@ sb_system *sb_resultfile_add_system(sb_resultfile *rf, const char *identifier)
     return s;
 }
 
-void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier)
+/* Drops every entry of identifier; a result nobody has a figure for any more is dropped
+ * from the page. */
+static void remove_entries(sb_resultfile *rf, const char *identifier)
 {
-    for (size_t i = 0; i < rf->n_systems; i++)
-        if (!strcmp(rf->systems[i].identifier, identifier)) {
-            system_free(&rf->systems[i]);
-            memmove(&rf->systems[i], &rf->systems[i + 1], (rf->n_systems - i - 1) * sizeof *rf->systems);
-            rf->n_systems--;
-            break;
-        }
     for (size_t r = 0; r < rf->n_results;) {
         sb_result *res = &rf->results[r];
         for (size_t i = 0; i < res->n_entries; i++)
@@ -171,7 +166,6 @@ void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier)
                 res->n_entries--;
                 break;
             }
-        /* A result nobody has a figure for any more is dropped from the page. */
         if (res->n_entries == 0) {
             result_free(res);
             memmove(res, res + 1, (rf->n_results - r - 1) * sizeof *rf->results);
@@ -180,6 +174,18 @@ void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier)
             r++;
         }
     }
+}
+
+void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier)
+{
+    for (size_t i = 0; i < rf->n_systems; i++)
+        if (!strcmp(rf->systems[i].identifier, identifier)) {
+            system_free(&rf->systems[i]);
+            memmove(&rf->systems[i], &rf->systems[i + 1], (rf->n_systems - i - 1) * sizeof *rf->systems);
+            rf->n_systems--;
+            break;
+        }
+    remove_entries(rf, identifier);
 }
 
 sb_result *sb_resultfile_get_result(sb_resultfile *rf, const char *test, const char *title,
@@ -275,8 +281,18 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
         sb_resultfile_set_title(dst, src->title, src->description);
     for (size_t i = 0; i < src->n_systems; i++) {
         const sb_system *s = &src->systems[i];
-        sb_resultfile_remove_identifier(dst, s->identifier);
-        sb_system *d = sb_resultfile_add_system(dst, s->identifier);
+        sb_system *d = sb_resultfile_find_system(dst, s->identifier);
+        if (d) { /* replace in place: the identifier keeps its column/row position */
+            remove_entries(dst, s->identifier);
+            sb_kvlist_free(&d->hardware);
+            sb_kvlist_free(&d->software);
+            sb_kvlist_free(&d->storage);
+            free(d->timestamp);
+            free(d->tool_version);
+            d->timestamp = d->tool_version = NULL;
+        } else {
+            d = sb_resultfile_add_system(dst, s->identifier);
+        }
         kvlist_copy(&d->hardware, &s->hardware);
         kvlist_copy(&d->software, &s->software);
         kvlist_copy(&d->storage, &s->storage);

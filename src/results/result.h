@@ -107,7 +107,8 @@ void sb_entry_set_values(sb_entry *e, const double *values, size_t n);
 void sb_entry_add_secondary(sb_entry *e, const char *name, const char *unit, double value);
 
 /* Copies every system of src and its entries into dst. An identifier already in dst is an
- * error (-EEXIST, message in err) unless replace, in which case dst's is dropped first. */
+ * error (-EEXIST, message in err) unless replace, in which case dst's description and
+ * figures are replaced, keeping its place in the system order. */
 int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool replace,
                         char *err, size_t errlen);
 
@@ -116,8 +117,8 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
 /* The directory results live in: $XDG_DATA_HOME/storbench/results or
  * ~/.local/share/storbench/results, unless override is non-NULL. */
 int sb_results_dir(const char *override, char *out, size_t len);
-/* NAME -> path: a NAME with a '/' (or ending in .json that exists) is a path; otherwise
- * <results dir>/NAME.json. */
+/* NAME -> path: a NAME with a '/' is a path; otherwise <results dir>/NAME.json (".json" is
+ * not doubled when NAME already ends in it). */
 int sb_result_path(const char *name, const char *results_dir_override, char *out, size_t len);
 /* 0; -ENOENT missing; -EINVAL not JSON or not a result file; -EPROTO unknown schema version.
  * One line in err. */

@@ -7,14 +7,24 @@
 #include <string.h>
 
 extern const sb_workload sb_wl_dd;
+extern const sb_workload sb_wl_fio;
+extern const sb_workload sb_wl_iozone;
 
 static const sb_workload *const workloads[] = {
     &sb_wl_dd,
+    &sb_wl_fio,
+    &sb_wl_iozone,
 };
 
 /* The seed pages' battery, with the seed profiles' parameters. */
 static const sb_suite_item disk_items[] = {
     {"dd", NULL},
+    /* fio and iozone: the defaults are the seed's (posixaio, direct, 4k; 4Kb records,
+     * 8GB file), so that the quick suite keeps their --quick sizes. */
+    {"fio", "type=randwrite"},
+    {"fio", "type=write"},
+    {"iozone", "test=read"},
+    {"iozone", "test=write"},
     {NULL, NULL},
 };
 

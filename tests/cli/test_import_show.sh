@@ -103,6 +103,23 @@ check "merge --replace: still 20 systems" test "$(count_systems all)" -eq 20
 check_exit "merge OUT into itself is a no-op" 0 "$SB" merge all all --results-dir "$R"
 check "merge: OUT listed as input changes nothing" test "$(count_systems all)" -eq 20
 
+# ---- a page storbench wrote itself reads back to the same page, tidy and flattened
+if "$SB" run dd --quick --runs 1 -o count=4 -t "$T" --result own --identifier "Box One" --results-dir "$R" >/dev/null 2>"$T/run.err" &&
+   "$SB" run dd --quick --runs 1 -o count=4 -t "$T" --result own --identifier "Box Two" --results-dir "$R" >/dev/null 2>>"$T/run.err"; then
+    "$SB" show own --width 90 --results-dir "$R" >"$T/own.txt"
+    check_exit "own page: import" 0 "$SB" import "$T/own.txt" --result own2 --results-dir "$R"
+    "$SB" show own2 --width 90 --results-dir "$R" >"$T/own2.txt"
+    check "own page: shown again, byte for byte" cmp -s "$T/own.txt" "$T/own2.txt"
+    tr -s ' \n\t' '   ' <"$T/own.txt" >"$T/ownflat.txt"
+    check_exit "own page flattened: import" 0 "$SB" import "$T/ownflat.txt" --result own3 --results-dir "$R"
+    "$SB" show own3 --width 90 --results-dir "$R" >"$T/own3.txt"
+    check "own page flattened: shown again, byte for byte" cmp -s "$T/own.txt" "$T/own3.txt"
+    check "own page: the dd results map back to the dd test" \
+        test "$("$SB" show own3 --format json --results-dir "$R" | grep -c '"test": "dd"')" -eq 3
+else
+    not_ok "run dd for the own-page round trip ($(head -c 300 "$T/run.err"))"
+fi
+
 # ---- refusals
 check_exit "import of a non-page file" 1 "$SB" import "$SEEDS/004_b63bb00861e0ff85.txt" --result bad --results-dir "$R"
 check_one_line "import non-page: one line" "not a result page"

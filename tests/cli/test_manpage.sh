@@ -25,10 +25,10 @@ for cmd in $commands; do
         not_ok "$cmd --help exits 0"
         continue
     fi
-    grep -oE -- '--[a-z][a-z0-9-]*' "$T/help.$cmd" | sort -u >"$T/hopts.$cmd"
+    grep -oE -- '--[a-z][a-z0-9_-]*' "$T/help.$cmd" | sort -u >"$T/hopts.$cmd"
     # The man page's options are the .TP item tags (prose may name other commands' options).
     awk 'prev == ".TP" { print } { prev = $0 }' "$T/sec.$cmd" |
-        grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- '--help' | sort -u >"$T/mopts.$cmd"
+        grep -oE -- '--[a-z][a-z0-9_-]*' | grep -vx -- '--help' | sort -u >"$T/mopts.$cmd"
     missing=$(comm -23 "$T/hopts.$cmd" <(sort -u "$T/mopts.$cmd" <(echo --help) ) | tr '\n' ' ')
     extra=$(comm -13 "$T/hopts.$cmd" "$T/mopts.$cmd" | tr '\n' ' ')
     if [ -z "$missing" ] && grep -q -- '--help' "$T/sec.$cmd"; then ok "man documents every option of $cmd --help"

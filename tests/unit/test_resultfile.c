@@ -146,7 +146,15 @@ static void test_merge(void **state)
     assert_int_equal(sb_resultfile_merge(&a, &b, false, err, sizeof err), -EEXIST);
     assert_non_null(strstr(err, "RAID0"));
     assert_int_equal(a.n_systems, 2);
-    /* ... unless replace. */
+    /* ... unless replace, which keeps the identifier's place. */
+    sb_resultfile c;
+    sb_resultfile_init(&c);
+    build(&c, "Single Disk", 50);
+    assert_int_equal(sb_resultfile_merge(&a, &c, true, err, sizeof err), 0);
+    assert_string_equal(a.systems[0].identifier, "Single Disk");
+    assert_string_equal(a.results[0].entries[1].identifier, "Single Disk");
+    assert_true(a.results[0].entries[1].mean == 51.5);
+    sb_resultfile_free(&c);
     assert_int_equal(sb_resultfile_merge(&a, &b, true, err, sizeof err), 0);
     assert_int_equal(a.n_systems, 2);
     assert_int_equal(a.results[0].n_entries, 2);

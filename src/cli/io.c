@@ -1,0 +1,367 @@
+/*
+ * io — `storbench io`: one ad-hoc fio-class job from flags, run by the I/O
+ * engine (src/io), printed as a readable summary in the manner of fio's, or as
+ * JSON (--output-format json, documented in docs/io-json.md; every key carries
+ * its unit). Ctrl-C stops the job and prints what was measured so far.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/histogram.h"
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "io/engine.h"
+#include "io/job.h"
+
+#define CMD "io"
+
+static void usage(FILE *out)
+{
+    fputs(
+"usage: storbench io [OPTIONS] --filename FILE | --directory DIR\n"
+"Runs one fio-class I/O job and prints its throughput and latency.\n\n"
+"  --rw MODE            read | write | randread | randwrite | rw | randrw (default read)\n"
+"  --bs SIZE            block size, 512 .. 64M (default 4k)\n"
+"  --size SIZE          bytes per pass, per file (default 1g)\n"
+"  --offset SIZE        start of the region in the file (default 0)\n"
+"  --ioengine NAME      psync | sync | posixaio | libaio | io_uring | mmap (default psync)\n"
+"  --iodepth N          I/Os in flight, 1 .. 1024 (default 1)\n"
+"  --direct[=0|1]       O_DIRECT (default 0)\n"
+"  --numjobs N          threads; one file each with --directory, shared with --filename\n"
+"  --runtime DURATION   stop after this long (20, 20s, 500ms, 2m)\n"
+"  --time_based[=0|1]   repeat passes until --runtime\n"
+"  --ramp_time DURATION I/O before measuring starts, not counted\n"
+"  --startdelay DURATION idle before the job starts\n"
+"  --rwmixread PCT      % reads of rw/randrw (default 50)\n"
+"  --fsync N            fdatasync after every N writes\n"
+"  --end_fsync[=0|1]    fdatasync at the end, inside the timing\n"
+"  --norandommap[=0|1]  random blocks drawn independently (default: each once per pass)\n"
+"  --invalidate[=0|1]   drop the file's page cache first (default 1)\n"
+"  --registerfiles, --fixedbufs   io_uring: registered file / buffers\n"
+"  --randseed N         seed of the offset sequence (default 24301)\n"
+"  --output-format FMT  normal | json\n"
+"  --filename FILE      the file (or block device) to use\n"
+"  --directory DIR      make one file per job here, removed afterwards\n", out);
+}
+
+static bool stop_cb(void *arg) { return sb_interrupted(); }
+
+/* ------------------------------------------------------------ JSON output */
+
+static json_t *lat_json(const sb_histogram *h)
+{
+    json_t *o = json_object();
+    json_t *pct = json_object();
+    json_object_set_new(o, "samples", json_integer((json_int_t)h->count));
+    json_object_set_new(o, "min", json_integer(h->count ? (json_int_t)h->min : 0));
+    json_object_set_new(o, "max", json_integer((json_int_t)h->max));
+    json_object_set_new(o, "mean", json_real(sb_hist_mean(h)));
+    json_object_set_new(o, "stddev", json_real(sb_hist_stddev(h)));
+    for (int i = 0; i < SB_HIST_N_PERCENTILES; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "p%g", sb_hist_percentiles[i]);
+        json_object_set_new(pct, k, json_real(sb_hist_percentile(h, sb_hist_percentiles[i])));
+    }
+    json_object_set_new(o, "percentiles", pct);
+    return o;
+}
+
+static json_t *dir_json(const sb_io_result *r, int d, uint64_t ios, uint64_t bytes, const sb_histogram *h)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "ios", json_integer((json_int_t)ios));
+    json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
+    json_object_set_new(o, "iops", json_real(sb_io_result_iops(r, d)));
+    json_object_set_new(o, "bw_bytes_per_s", json_real(sb_io_result_bw(r, d)));
+    json_object_set_new(o, "lat_ns", lat_json(h));
+    return o;
+}
+
+static json_t *result_json(const sb_io_job *job, const sb_io_result *r)
+{
+    json_t *root = json_object(), *j = json_object();
+    json_object_set_new(root, "storbench_version", json_string(STORBENCH_VERSION));
+    json_object_set_new(root, "format_version", json_integer(1));
+    json_object_set_new(j, "rw", json_string(sb_rw_name(job->rw)));
+    json_object_set_new(j, "ioengine", json_string(r->engine));
+    json_object_set_new(j, "bs_bytes", json_integer((json_int_t)job->bs));
+    json_object_set_new(j, "size_bytes", json_integer((json_int_t)job->size));
+    json_object_set_new(j, "offset_bytes", json_integer((json_int_t)job->offset));
+    json_object_set_new(j, "iodepth", json_integer(job->iodepth));
+    json_object_set_new(j, "effective_iodepth", json_integer(r->effective_iodepth));
+    json_object_set_new(j, "numjobs", json_integer(job->numjobs));
+    json_object_set_new(j, "direct", json_boolean(job->direct));
+    json_object_set_new(j, "runtime_s", json_real(job->runtime_s));
+    json_object_set_new(j, "time_based", json_boolean(job->time_based));
+    json_object_set_new(j, "ramp_time_s", json_real(job->ramp_s));
+    json_object_set_new(j, "startdelay_s", json_real(job->startdelay_s));
+    json_object_set_new(j, "rwmixread_pct", json_integer(job->rwmixread));
+    json_object_set_new(j, "fsync_every", json_integer(job->fsync_every));
+    json_object_set_new(j, "end_fsync", json_boolean(job->end_fsync));
+    json_object_set_new(j, "norandommap", json_boolean(job->norandommap));
+    json_object_set_new(j, "randseed", json_integer((json_int_t)job->seed));
+    json_object_set_new(j, job->filename[0] ? "filename" : "directory",
+                        json_string(job->filename[0] ? job->filename : job->directory));
+    json_object_set_new(root, "job", j);
+    json_object_set_new(root, "elapsed_s", json_real(r->seconds));
+    json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
+    json_object_set_new(root, "read", dir_json(r, SB_DDIR_READ, r->dir[0].ios, r->dir[0].bytes, &r->dir[0].clat));
+    json_object_set_new(root, "write", dir_json(r, SB_DDIR_WRITE, r->dir[1].ios, r->dir[1].bytes, &r->dir[1].clat));
+    json_object_set_new(root, "total", dir_json(r, -1, r->dir[0].ios + r->dir[1].ios,
+                                                r->dir[0].bytes + r->dir[1].bytes, &r->clat_all));
+    json_t *ps = json_object(), *bw = json_array(), *iops = json_array();
+    for (size_t i = 0; i < r->n_seconds; i++) {
+        json_array_append_new(bw, json_real(r->bw_bytes_per_s[i]));
+        json_array_append_new(iops, json_real(r->iops[i]));
+    }
+    json_object_set_new(ps, "bw_bytes_per_s", bw);
+    json_object_set_new(ps, "iops", iops);
+    json_object_set_new(root, "per_second", ps);
+    return root;
+}
+
+/* ------------------------------------------------------------ text output */
+
+static void fmt_count(char *buf, size_t len, double v)
+{
+    if (v >= 1e6)
+        snprintf(buf, len, "%.2fM", v / 1e6);
+    else if (v >= 1e4)
+        snprintf(buf, len, "%.1fk", v / 1e3);
+    else
+        snprintf(buf, len, "%.0f", v);
+}
+
+static void print_dir(const char *name, const sb_io_result *r, int d)
+{
+    const sb_histogram *h = &r->dir[d].clat;
+    char iops[32], bwi[32], bws[32], tot[32];
+    fmt_count(iops, sizeof iops, sb_io_result_iops(r, d));
+    sb_format_iec(bwi, sizeof bwi, sb_io_result_bw(r, d), "B/s");
+    sb_format_si(bws, sizeof bws, sb_io_result_bw(r, d), "B/s");
+    sb_format_iec(tot, sizeof tot, (double)r->dir[d].bytes, "B");
+    printf("  %s: IOPS=%s, BW=%s (%s), %s in %.2f s\n", name, iops, bwi, bws, tot, r->seconds);
+    double scale = h->max >= 10000000 ? 1e6 : h->max >= 10000 ? 1e3 : 1;
+    const char *unit = scale == 1e6 ? "ms" : scale == 1e3 ? "us" : "ns";
+    printf("    clat (%s): min=%.2f, max=%.2f, mean=%.2f, stddev=%.2f\n", unit,
+           (double)h->min / scale, (double)h->max / scale, sb_hist_mean(h) / scale,
+           sb_hist_stddev(h) / scale);
+    printf("    clat percentiles (%s):\n", unit);
+    for (int i = 0; i < SB_HIST_N_PERCENTILES; i++) {
+        printf("%s%6.2fth=[%.2f]%s", i % 4 == 0 ? "     |" : " ", sb_hist_percentiles[i],
+               sb_hist_percentile(h, sb_hist_percentiles[i]) / scale,
+               i % 4 == 3 || i == SB_HIST_N_PERCENTILES - 1 ? "\n" : ",");
+    }
+}
+
+static void print_summary(const sb_io_job *job, const sb_io_result *r)
+{
+    char bs[32], size[32];
+    sb_format_iec(bs, sizeof bs, (double)job->bs, "B");
+    sb_format_iec(size, sizeof size, (double)job->size, "B");
+    printf("storbench io: rw=%s, bs=%s, size=%s, ioengine=%s, iodepth=%u, numjobs=%u, %s%s\n",
+           sb_rw_name(job->rw), bs, size, r->engine, r->effective_iodepth, job->numjobs,
+           job->direct ? "direct" : "buffered", r->interrupted ? " (interrupted)" : "");
+    if (r->dir[SB_DDIR_READ].ios)
+        print_dir("read", r, SB_DDIR_READ);
+    if (r->dir[SB_DDIR_WRITE].ios)
+        print_dir("write", r, SB_DDIR_WRITE);
+    if (!r->dir[0].ios && !r->dir[1].ios)
+        printf("  no I/O completed in the measured interval\n");
+    if (r->n_seconds) {
+        double lo = r->bw_bytes_per_s[0], hi = lo, sum = 0;
+        for (size_t i = 0; i < r->n_seconds; i++) {
+            double v = r->bw_bytes_per_s[i];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+            sum += v;
+        }
+        char a[32], b[32], c[32];
+        sb_format_iec(a, sizeof a, lo, "B/s");
+        sb_format_iec(b, sizeof b, hi, "B/s");
+        sb_format_iec(c, sizeof c, sum / (double)r->n_seconds, "B/s");
+        printf("  bw per second: min=%s, max=%s, avg=%s, samples=%zu\n", a, b, c, r->n_seconds);
+    }
+}
+
+/* ------------------------------------------------------------ options */
+
+enum {
+    O_RW = 0x100, O_BS, O_SIZE, O_OFFSET, O_ENGINE, O_DEPTH, O_DIRECT, O_NUMJOBS, O_RUNTIME,
+    O_TIMEBASED, O_RAMP, O_STARTDELAY, O_MIX, O_FSYNC, O_ENDFSYNC, O_NORANDMAP, O_INVALIDATE,
+    O_REGFILES, O_FIXEDBUFS, O_SEED, O_FORMAT, O_FILENAME, O_DIRECTORY, O_HELP,
+};
+
+static int opt_bool(const char *name, const char *arg, bool *out)
+{
+    int v = 1;
+    if (arg && sb_parse_bool(arg, &v) < 0)
+        return sb_usage_error(CMD, "--%s: '%s' is not 0 or 1", name, arg);
+    *out = v;
+    return 0;
+}
+
+int sb_cmd_io(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"rw", required_argument, NULL, O_RW},
+        {"readwrite", required_argument, NULL, O_RW},
+        {"bs", required_argument, NULL, O_BS},
+        {"size", required_argument, NULL, O_SIZE},
+        {"offset", required_argument, NULL, O_OFFSET},
+        {"ioengine", required_argument, NULL, O_ENGINE},
+        {"iodepth", required_argument, NULL, O_DEPTH},
+        {"direct", optional_argument, NULL, O_DIRECT},
+        {"numjobs", required_argument, NULL, O_NUMJOBS},
+        {"runtime", required_argument, NULL, O_RUNTIME},
+        {"time_based", optional_argument, NULL, O_TIMEBASED},
+        {"time-based", optional_argument, NULL, O_TIMEBASED},
+        {"ramp_time", required_argument, NULL, O_RAMP},
+        {"ramp-time", required_argument, NULL, O_RAMP},
+        {"startdelay", required_argument, NULL, O_STARTDELAY},
+        {"rwmixread", required_argument, NULL, O_MIX},
+        {"fsync", required_argument, NULL, O_FSYNC},
+        {"end_fsync", optional_argument, NULL, O_ENDFSYNC},
+        {"norandommap", optional_argument, NULL, O_NORANDMAP},
+        {"invalidate", optional_argument, NULL, O_INVALIDATE},
+        {"registerfiles", optional_argument, NULL, O_REGFILES},
+        {"fixedbufs", optional_argument, NULL, O_FIXEDBUFS},
+        {"randseed", required_argument, NULL, O_SEED},
+        {"seed", required_argument, NULL, O_SEED},
+        {"output-format", required_argument, NULL, O_FORMAT},
+        {"filename", required_argument, NULL, O_FILENAME},
+        {"directory", required_argument, NULL, O_DIRECTORY},
+        {"help", no_argument, NULL, O_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    static sb_io_job job; /* large (paths); not on the stack */
+    sb_io_job_init(&job);
+    bool json = false;
+    uint64_t v;
+    int c, rc;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        const char *name = "";
+        for (const struct option *o = longopts; o->name; o++)
+            if (o->val == c) {
+                name = o->name;
+                break;
+            }
+        switch (c) {
+        case O_RW:
+            if (sb_rw_parse(optarg, &job.rw) < 0)
+                return sb_usage_error(CMD, "--rw: unknown mode '%s' (read, write, randread, randwrite, rw, randrw)", optarg);
+            break;
+        case O_BS: case O_SIZE: case O_OFFSET:
+            if (sb_parse_size(optarg, &v) < 0)
+                return sb_usage_error(CMD, "--%s: '%s' is not a size", name, optarg);
+            *(c == O_BS ? &job.bs : c == O_SIZE ? &job.size : &job.offset) = v;
+            break;
+        case O_ENGINE:
+            snprintf(job.engine, sizeof job.engine, "%s", optarg);
+            break;
+        case O_DEPTH:
+            if (sb_parse_uint(optarg, 1, SB_IO_MAX_DEPTH, &v) < 0)
+                return sb_usage_error(CMD, "--iodepth: '%s' is not in 1 .. %u", optarg, SB_IO_MAX_DEPTH);
+            job.iodepth = (unsigned)v;
+            break;
+        case O_NUMJOBS:
+            if (sb_parse_uint(optarg, 1, SB_IO_MAX_JOBS, &v) < 0)
+                return sb_usage_error(CMD, "--numjobs: '%s' is not in 1 .. %u", optarg, SB_IO_MAX_JOBS);
+            job.numjobs = (unsigned)v;
+            break;
+        case O_MIX:
+            if (sb_parse_uint(optarg, 0, 100, &v) < 0)
+                return sb_usage_error(CMD, "--rwmixread: '%s' is not a percentage", optarg);
+            job.rwmixread = (unsigned)v;
+            break;
+        case O_FSYNC:
+            if (sb_parse_uint(optarg, 0, UINT32_MAX, &v) < 0)
+                return sb_usage_error(CMD, "--fsync: '%s' is not a count", optarg);
+            job.fsync_every = (unsigned)v;
+            break;
+        case O_SEED:
+            if (sb_parse_uint(optarg, 0, UINT64_MAX, &v) < 0)
+                return sb_usage_error(CMD, "--randseed: '%s' is not a number", optarg);
+            job.seed = v;
+            break;
+        case O_RUNTIME: case O_RAMP: case O_STARTDELAY: {
+            double s;
+            if (sb_parse_duration(optarg, &s) < 0 || s < 0)
+                return sb_usage_error(CMD, "--%s: '%s' is not a duration", name, optarg);
+            *(c == O_RUNTIME ? &job.runtime_s : c == O_RAMP ? &job.ramp_s : &job.startdelay_s) = s;
+            break;
+        }
+        case O_DIRECT: if ((rc = opt_bool(name, optarg, &job.direct))) return rc; break;
+        case O_TIMEBASED: if ((rc = opt_bool(name, optarg, &job.time_based))) return rc; break;
+        case O_ENDFSYNC: if ((rc = opt_bool(name, optarg, &job.end_fsync))) return rc; break;
+        case O_NORANDMAP: if ((rc = opt_bool(name, optarg, &job.norandommap))) return rc; break;
+        case O_INVALIDATE: if ((rc = opt_bool(name, optarg, &job.invalidate))) return rc; break;
+        case O_REGFILES: if ((rc = opt_bool(name, optarg, &job.uring_fixed_files))) return rc; break;
+        case O_FIXEDBUFS: if ((rc = opt_bool(name, optarg, &job.uring_fixed_bufs))) return rc; break;
+        case O_FORMAT:
+            if (!strcmp(optarg, "json"))
+                json = true;
+            else if (!strcmp(optarg, "normal") || !strcmp(optarg, "text"))
+                json = false;
+            else
+                return sb_usage_error(CMD, "--output-format: '%s' is not normal or json", optarg);
+            break;
+        case O_FILENAME: case O_DIRECTORY: {
+            char *dst = c == O_FILENAME ? job.filename : job.directory;
+            if (strlen(optarg) >= sizeof job.filename)
+                return sb_usage_error(CMD, "--%s: path too long", name);
+            strcpy(dst, optarg);
+            break;
+        }
+        case 'h': case O_HELP:
+            usage(stdout);
+            return SB_EXIT_OK;
+        default:
+            if (optopt >= O_RW && optopt <= O_HELP)
+                return sb_usage_error(CMD, "an option is missing its value (see storbench io --help)");
+            return sb_usage_error(CMD, "unknown option '%s' (see storbench io --help)", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return sb_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+    if (!job.filename[0] && !job.directory[0])
+        return sb_usage_error(CMD, "name a --filename FILE or a --directory DIR");
+    if (job.filename[0] && job.directory[0])
+        return sb_usage_error(CMD, "give --filename or --directory, not both");
+    char err[1024], warn[256];
+    if (sb_io_job_check(&job, err, sizeof err, warn, sizeof warn) < 0)
+        return sb_usage_error(CMD, "%s", err);
+    if (warn[0])
+        sb_warn("%s: %s", CMD, warn);
+
+    sb_interrupt_install();
+    job.should_stop = stop_cb;
+    static sb_io_result res;
+    rc = sb_io_run(&job, &res, err, sizeof err);
+    if (rc < 0) {
+        sb_error("%s: %s", CMD, err);
+        return rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
+    }
+    if (json) {
+        json_t *root = result_json(&job, &res);
+        char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+        if (s)
+            puts(s);
+        free(s);
+        json_decref(root);
+    } else {
+        print_summary(&job, &res);
+    }
+    bool interrupted = res.interrupted;
+    sb_io_result_free(&res);
+    return interrupted ? SB_EXIT_INTERRUPTED : SB_EXIT_OK;
+}

@@ -1,0 +1,53 @@
+/*
+ * engine — the table of I/O engines, lookup by name, and the list of those
+ * that work on this kernel (for the "unknown/unavailable engine" message).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/engine.h"
+
+static const sb_engine_ops *const engines[] = {
+    &sb_engine_psync, &sb_engine_sync, &sb_engine_posixaio,
+    &sb_engine_libaio, &sb_engine_io_uring, &sb_engine_mmap,
+};
+#define N_ENGINES (sizeof engines / sizeof engines[0])
+
+size_t sb_engine_count(void) { return N_ENGINES; }
+
+const sb_engine_ops *sb_engine_at(size_t i) { return i < N_ENGINES ? engines[i] : NULL; }
+
+const sb_engine_ops *sb_engine_find(const char *name)
+{
+    for (size_t i = 0; i < N_ENGINES; i++)
+        if (!strcmp(engines[i]->name, name))
+            return engines[i];
+    /* fio's spelling of the same engines */
+    if (!strcmp(name, "pvsync") || !strcmp(name, "pread"))
+        return &sb_engine_psync;
+    if (!strcmp(name, "uring") || !strcmp(name, "iouring"))
+        return &sb_engine_io_uring;
+    return NULL;
+}
+
+void sb_engine_list_working(char *buf, size_t len)
+{
+    size_t off = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < N_ENGINES && off < len; i++) {
+        if (engines[i]->probe && engines[i]->probe() < 0)
+            continue;
+        int n = snprintf(buf + off, len - off, "%s%s", off ? ", " : "", engines[i]->name);
+        if (n < 0)
+            break;
+        off += (size_t)n;
+    }
+}
+
+int sb_engine_fsync_fd(sb_engine_td *td)
+{
+    return fdatasync(td->fd) < 0 ? -errno : 0;
+}

@@ -1,0 +1,81 @@
+/*
+ * engine — the ops table every I/O engine implements, in the manner of fio's
+ * ioengine_ops. The worker (worker.c) owns offsets, timing and statistics; an
+ * engine only moves bytes:
+ *
+ *   init(td)             per-thread setup (io_setup, ring, mapping); td->fd is open
+ *   queue(td, u)         prepare one I/O; returns SB_Q_COMPLETED when the I/O is
+ *                        already done (synchronous engines: u->result set), or
+ *                        SB_Q_QUEUED when it waits for commit(); -errno on failure
+ *   commit(td)           submit everything queued since the last commit
+ *   getevents(td, min, max, out)  wait until at least min queued I/Os completed,
+ *                        return up to max of them in out (each with u->result set)
+ *   fsync(td)            flush written data (fdatasync, or msync for mmap)
+ *   cleanup(td)          release what init made
+ *
+ * u->result is the byte count transferred, or -errno. Engines never allocate
+ * or print on the queue/commit/getevents path.
+ */
+#ifndef SB_IO_ENGINE_H
+#define SB_IO_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sb_io_u {
+    void *buf;
+    uint64_t offset;
+    uint32_t len;
+    uint8_t ddir;          /* SB_DDIR_READ / SB_DDIR_WRITE */
+    unsigned index;        /* position in td->ios, for registered buffers */
+    int64_t result;        /* bytes transferred or -errno */
+    uint64_t start_ns;     /* submission time (worker) */
+    void *engine_data;     /* per-I/O engine state (aiocb, ...) */
+} sb_io_u;
+
+struct sb_engine_ops;
+
+/* One thread's view of the engine. */
+typedef struct sb_engine_td {
+    const struct sb_engine_ops *ops;
+    int fd;
+    unsigned iodepth;
+    sb_io_u *ios;          /* [iodepth] */
+    uint64_t file_size;    /* bytes of the file the job may touch (offset + size) */
+    bool direct;
+    bool writes;           /* the job writes (mmap maps read-write) */
+    bool fixed_files, fixed_bufs;  /* io_uring options */
+    void *data;            /* engine private */
+} sb_engine_td;
+
+enum { SB_Q_COMPLETED = 0, SB_Q_QUEUED = 1 };
+
+typedef struct sb_engine_ops {
+    const char *name;
+    const char *description;
+    bool sync;             /* completes at queue(); iodepth is 1 */
+    /* 0 when this kernel/library can run the engine, else -errno (cheap, no files). */
+    int (*probe)(void);
+    int (*init)(sb_engine_td *td);
+    int (*queue)(sb_engine_td *td, sb_io_u *u);
+    int (*commit)(sb_engine_td *td);
+    int (*getevents)(sb_engine_td *td, unsigned min, unsigned max, sb_io_u **out);
+    int (*fsync)(sb_engine_td *td);
+    void (*cleanup)(sb_engine_td *td);
+} sb_engine_ops;
+
+extern const sb_engine_ops sb_engine_sync, sb_engine_psync, sb_engine_posixaio,
+    sb_engine_libaio, sb_engine_io_uring, sb_engine_mmap;
+
+/* By name; NULL when unknown. */
+const sb_engine_ops *sb_engine_find(const char *name);
+size_t sb_engine_count(void);
+const sb_engine_ops *sb_engine_at(size_t i);
+/* "psync, sync, posixaio, libaio, io_uring, mmap" restricted to those whose probe passes. */
+void sb_engine_list_working(char *buf, size_t len);
+
+/* fdatasync(td->fd): the fsync op of every engine but mmap. */
+int sb_engine_fsync_fd(sb_engine_td *td);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * job — the I/O engine's job model: what one fio-class job does (rw mode,
+ * block size, size, queue depth, threads, timing, direct or buffered, fsync
+ * policy, random map, seed) and what it measured. sb_io_run() runs a job: it
+ * prepares the files, starts numjobs worker threads (worker.c), each driving
+ * one engine (engine.h) through one loop, and merges their statistics.
+ *
+ * Offsets: sequential jobs walk [offset, offset+size) in bs steps; random jobs
+ * visit uniformly chosen bs-aligned blocks, each block exactly once per pass
+ * (a seeded permutation, offsets.h) unless norandommap, in which case each
+ * block is drawn independently. A pass is size bytes; a time_based job starts
+ * a new pass (a new permutation) until runtime ends.
+ */
+#ifndef SB_IO_JOB_H
+#define SB_IO_JOB_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/histogram.h"
+
+typedef enum sb_rw {
+    SB_RW_READ = 0,
+    SB_RW_WRITE,
+    SB_RW_RANDREAD,
+    SB_RW_RANDWRITE,
+    SB_RW_RW,     /* sequential mixed, rwmixread % reads */
+    SB_RW_RANDRW, /* random mixed */
+} sb_rw;
+
+enum { SB_DDIR_READ = 0, SB_DDIR_WRITE = 1, SB_DDIR_N = 2 };
+
+#define SB_IO_MIN_BS 512ull
+#define SB_IO_MAX_BS (64ull << 20)
+#define SB_IO_MAX_DEPTH 1024u
+#define SB_IO_MAX_JOBS 256u
+
+typedef struct sb_io_job {
+    sb_rw rw;
+    unsigned rwmixread;        /* % of reads for rw/randrw (0..100) */
+    uint64_t bs;               /* 512 B .. 64 MiB */
+    uint64_t size;             /* bytes per pass, per file */
+    uint64_t offset;           /* start of the region in the file */
+    unsigned iodepth;          /* 1..1024 */
+    unsigned numjobs;          /* threads */
+    double runtime_s;          /* 0 = until size is done (one pass) */
+    bool time_based;           /* repeat passes until runtime_s */
+    double ramp_s;             /* I/O before the measurement starts, not counted */
+    double startdelay_s;       /* idle before the job starts */
+    bool direct;               /* O_DIRECT */
+    unsigned fsync_every;      /* fsync after every N writes; 0 = never */
+    bool end_fsync;            /* fsync when the job's writes are done, inside the timing */
+    bool invalidate;           /* drop the file's page cache before the run */
+    bool norandommap;          /* random blocks drawn independently */
+    uint64_t seed;
+    char engine[32];           /* "psync", "sync", "posixaio", "libaio", "io_uring", "mmap" */
+    bool uring_fixed_files;    /* io_uring: registered file */
+    bool uring_fixed_bufs;     /* io_uring: registered buffers */
+    /* Exactly one of these: one shared file, or one file per job in a directory. */
+    char filename[PATH_MAX];
+    char directory[PATH_MAX];
+    bool keep_files;           /* files created in directory are removed unless set */
+    bool verify_pattern;       /* writes carry a per-block pattern (tests check it) */
+
+    /* Called from the controlling thread about 10 times a second; may be NULL. */
+    bool (*should_stop)(void *arg); /* true = interrupt the job */
+    void (*progress)(void *arg, double fraction);
+    void *cb_arg;
+} sb_io_job;
+
+/* Per data direction. */
+typedef struct sb_io_dir_stats {
+    uint64_t ios;
+    uint64_t bytes;
+    sb_histogram clat;         /* completion latency, ns: submission to completion */
+} sb_io_dir_stats;
+
+typedef struct sb_io_result {
+    double seconds;            /* measured interval (after ramp), longest job */
+    sb_io_dir_stats dir[SB_DDIR_N];
+    sb_histogram clat_all;     /* both directions */
+    /* Per-second samples of the whole job (all threads), after the ramp. */
+    size_t n_seconds;
+    double *bw_bytes_per_s;    /* [n_seconds], malloc'd */
+    double *iops;              /* [n_seconds] */
+    char engine[32];
+    unsigned effective_iodepth;
+    bool interrupted;
+} sb_io_result;
+
+/* A job with fio's defaults: read, 4 KiB, iodepth 1, 1 job, psync, buffered,
+ * invalidate on, seed fixed. */
+void sb_io_job_init(sb_io_job *job);
+
+/* "randwrite" -> SB_RW_RANDWRITE; -EINVAL for an unknown name. */
+int sb_rw_parse(const char *s, sb_rw *out);
+const char *sb_rw_name(sb_rw rw);
+static inline bool sb_rw_is_random(sb_rw rw)
+{
+    return rw == SB_RW_RANDREAD || rw == SB_RW_RANDWRITE || rw == SB_RW_RANDRW;
+}
+static inline bool sb_rw_reads(sb_rw rw) { return rw != SB_RW_WRITE && rw != SB_RW_RANDWRITE; }
+static inline bool sb_rw_writes(sb_rw rw) { return rw != SB_RW_READ && rw != SB_RW_RANDREAD; }
+
+/* Checks the job's values on their own (ranges, combinations). 0 or -EINVAL with one line
+ * in err. Warnings (iodepth > 1 on a synchronous engine) go to warn (empty when none). */
+int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen);
+
+/* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
+ * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,
+ * engine missing). On success result is filled; free it with sb_io_result_free(). An
+ * interrupted job returns 0 with result->interrupted set. */
+int sb_io_run(const sb_io_job *job, sb_io_result *result, char *err, size_t errlen);
+void sb_io_result_free(sb_io_result *result);
+
+/* The data a verify_pattern job writes at offset (len a multiple of 8): a function of
+ * the byte offset and the seed only, so that any reader can check it. */
+void sb_io_pattern_fill(void *buf, uint64_t offset, uint32_t len, uint64_t seed);
+
+/* Convenience figures. */
+double sb_io_result_iops(const sb_io_result *r, int ddir /* -1 = both */);
+double sb_io_result_bw(const sb_io_result *r, int ddir /* bytes/s; -1 = both */);
+
+#endif

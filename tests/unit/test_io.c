@@ -1,0 +1,410 @@
+/* Unit tests for the I/O engine (src/io): the offset permutation visits every
+ * block once per pass; every engine reads back what it wrote (checked against
+ * the verify pattern with an independent pread checksum, and a corrupted block
+ * is caught); job checks give one clear line for bad input; the statistics of
+ * a run add up (histogram counts = I/Os, bytes = I/Os x bs, rwmix extremes). */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "io/engine.h"
+#include "io/job.h"
+#include "io/offsets.h"
+
+static char tmpdir[256];
+
+static int setup(void **state)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/var/tmp/sbiotest.XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ offsets */
+
+static void check_pass(uint64_t n, bool random)
+{
+    sb_offgen g;
+    sb_offgen_init(&g, n, random, false, 42);
+    for (int pass = 0; pass < 3; pass++) {
+        unsigned char *seen = calloc(n, 1);
+        bool done = false;
+        uint64_t in_order = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            assert_false(done);
+            uint64_t b = sb_offgen_next(&g, &done);
+            assert_true(b < n);
+            assert_int_equal(seen[b], 0);
+            seen[b] = 1;
+            in_order += b == i;
+        }
+        assert_true(done);
+        if (!random)
+            assert_int_equal(in_order, n);
+        else if (n >= 1000)
+            assert_true(in_order < n / 10); /* a permutation, not the identity */
+        free(seen);
+    }
+}
+
+static void test_offsets_every_block_once(void **state)
+{
+    uint64_t sizes[] = {1, 2, 3, 5, 7, 16, 17, 1000, 4097, 65536, 100003};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        check_pass(sizes[i], true);
+        check_pass(sizes[i], false);
+    }
+}
+
+static void test_offsets_passes_differ_and_seed_repeats(void **state)
+{
+    const uint64_t n = 5000;
+    sb_offgen a, b, c;
+    sb_offgen_init(&a, n, true, false, 7);
+    sb_offgen_init(&b, n, true, false, 7);
+    sb_offgen_init(&c, n, true, false, 8);
+    uint64_t *p1 = malloc(n * sizeof *p1);
+    bool done;
+    uint64_t same_seed_diff = 0, other_seed_same = 0, pass2_same = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        p1[i] = sb_offgen_next(&a, &done);
+        same_seed_diff += p1[i] != sb_offgen_next(&b, &done);
+        other_seed_same += p1[i] == sb_offgen_next(&c, &done);
+    }
+    for (uint64_t i = 0; i < n; i++)
+        pass2_same += p1[i] == sb_offgen_next(&a, &done);
+    assert_int_equal(same_seed_diff, 0);
+    assert_true(other_seed_same < n / 10);
+    assert_true(pass2_same < n / 10);
+    free(p1);
+}
+
+static void test_offsets_norandommap_uniform(void **state)
+{
+    const uint64_t n = 16;
+    sb_offgen g;
+    sb_offgen_init(&g, n, true, true, 3);
+    unsigned counts[16] = {0};
+    bool done;
+    for (int i = 0; i < 160000; i++) {
+        uint64_t b = sb_offgen_next(&g, &done);
+        assert_true(b < n);
+        counts[b]++;
+    }
+    for (int i = 0; i < 16; i++)
+        assert_true(counts[i] > 9000 && counts[i] < 11000);
+}
+
+/* ------------------------------------------------------------ engines */
+
+static void job_for(sb_io_job *job, const char *engine, sb_rw rw, const char *file)
+{
+    sb_io_job_init(job);
+    job->rw = rw;
+    job->bs = 4096;
+    job->size = 512 * 1024;
+    job->iodepth = 8;
+    job->verify_pattern = true;
+    job->seed = 99;
+    snprintf(job->engine, sizeof job->engine, "%s", engine);
+    snprintf(job->filename, sizeof job->filename, "%s", file);
+}
+
+static uint64_t fnv(const unsigned char *p, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void check_file_holds_pattern(const char *file, uint64_t size, uint64_t seed)
+{
+    int fd = open(file, O_RDONLY);
+    assert_true(fd >= 0);
+    unsigned char *got = malloc(size), *want = malloc(size);
+    assert_int_equal(pread(fd, got, size, 0), (ssize_t)size);
+    close(fd);
+    sb_io_pattern_fill(want, 0, (uint32_t)size, seed);
+    assert_int_equal(fnv(got, size, 0xcbf29ce484222325ull), fnv(want, size, 0xcbf29ce484222325ull));
+    free(got);
+    free(want);
+}
+
+static void test_engines_read_back(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512];
+    int tested = 0;
+    for (size_t i = 0; i < sb_engine_count(); i++) {
+        const sb_engine_ops *ops = sb_engine_at(i);
+        if (ops->probe && ops->probe() < 0) {
+            print_message("engine %s does not work here, skipped\n", ops->name);
+            continue;
+        }
+        for (int direct = 0; direct < 2; direct++) {
+            if (direct && ops == &sb_engine_mmap)
+                continue;
+            char file[300];
+            snprintf(file, sizeof file, "%s/rb-%s-%d", tmpdir, ops->name, direct);
+            /* write every block once, in random order */
+            job_for(&job, ops->name, SB_RW_RANDWRITE, file);
+            job.direct = direct;
+            job.end_fsync = true;
+            int rc = sb_io_run(&job, &res, err, sizeof err);
+            if (rc)
+                print_message("%s: %s\n", ops->name, err);
+            assert_int_equal(rc, 0);
+            assert_int_equal(res.dir[SB_DDIR_WRITE].ios, job.size / job.bs);
+            assert_int_equal(res.dir[SB_DDIR_WRITE].bytes, job.size);
+            assert_int_equal(res.dir[SB_DDIR_WRITE].clat.count, job.size / job.bs);
+            assert_int_equal(res.dir[SB_DDIR_READ].ios, 0);
+            sb_io_result_free(&res);
+            check_file_holds_pattern(file, job.size, job.seed);
+            /* read it back with the same engine, checking every block */
+            job_for(&job, ops->name, SB_RW_RANDREAD, file);
+            job.direct = direct;
+            rc = sb_io_run(&job, &res, err, sizeof err);
+            if (rc)
+                print_message("%s: %s\n", ops->name, err);
+            assert_int_equal(rc, 0);
+            assert_int_equal(res.dir[SB_DDIR_READ].ios, job.size / job.bs);
+            sb_io_result_free(&res);
+            /* a corrupted block is noticed */
+            int fd = open(file, O_WRONLY);
+            assert_int_equal(pwrite(fd, "XXXXXXXX", 8, 40960 + 16), 8);
+            close(fd);
+            rc = sb_io_run(&job, &res, err, sizeof err);
+            assert_int_equal(rc, -EILSEQ);
+            assert_non_null(strstr(err, "40976"));
+            unlink(file);
+            tested++;
+        }
+    }
+    assert_true(tested >= 5);
+}
+
+/* ------------------------------------------------------------ bad input */
+
+static void test_bad_input(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512], warn[256], file[300];
+    snprintf(file, sizeof file, "%s/bad", tmpdir);
+
+    job_for(&job, "nosuch", SB_RW_READ, file);
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
+    assert_non_null(strstr(err, "nosuch"));
+    assert_non_null(strstr(err, "psync"));
+    assert_null(strchr(err, '\n'));
+
+    job_for(&job, "psync", SB_RW_READ, file);
+    job.iodepth = 4;
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0);
+    assert_non_null(strstr(warn, "iodepth 4"));
+
+    job_for(&job, "libaio", SB_RW_READ, file);
+    job.iodepth = 4;
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0);
+    assert_string_equal(warn, "");
+
+    job_for(&job, "psync", SB_RW_READ, file);
+    job.bs = 100;
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
+    job.bs = 128ull << 20;
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
+    job.bs = 4096;
+    job.iodepth = 2000;
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
+
+    job_for(&job, "mmap", SB_RW_READ, file);
+    job.direct = true;
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
+
+    /* bs not a multiple of the logical block size with O_DIRECT */
+    job_for(&job, "psync", SB_RW_WRITE, file);
+    job.direct = true;
+    job.bs = 4096 + 100;
+    job.size = job.bs * 4;
+    job.verify_pattern = false;
+    assert_int_equal(sb_io_run(&job, &res, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "logical block size"));
+
+    /* a read job on a file shorter than size */
+    int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_int_equal(ftruncate(fd, 8192), 0);
+    close(fd);
+    job_for(&job, "psync", SB_RW_READ, file);
+    assert_int_equal(sb_io_run(&job, &res, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "shorter"));
+    unlink(file);
+
+    /* more than the free space */
+    job_for(&job, "psync", SB_RW_WRITE, file);
+    job.size = 1ull << 60;
+    assert_int_equal(sb_io_run(&job, &res, err, sizeof err), -ENOSPC);
+    assert_non_null(strstr(err, "free"));
+    assert_int_equal(access(file, F_OK), -1);
+}
+
+/* ------------------------------------------------------------ job behaviour */
+
+static void test_mix_and_numjobs(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512];
+    sb_io_job_init(&job);
+    job.rw = SB_RW_RANDRW;
+    job.bs = 4096;
+    job.size = 256 * 1024;
+    job.numjobs = 3;
+    snprintf(job.directory, sizeof job.directory, "%s", tmpdir);
+    unsigned mixes[] = {0, 100, 50};
+    for (int i = 0; i < 3; i++) {
+        job.rwmixread = mixes[i];
+        assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+        uint64_t all = res.dir[0].ios + res.dir[1].ios;
+        assert_int_equal(all, 3 * job.size / job.bs);
+        assert_int_equal(res.clat_all.count, all);
+        if (mixes[i] == 0)
+            assert_int_equal(res.dir[SB_DDIR_READ].ios, 0);
+        else if (mixes[i] == 100)
+            assert_int_equal(res.dir[SB_DDIR_WRITE].ios, 0);
+        else
+            assert_true(res.dir[0].ios > all / 4 && res.dir[1].ios > all / 4);
+        sb_io_result_free(&res);
+    }
+    /* the per-job files are removed */
+    char path[400];
+    snprintf(path, sizeof path, "%s/storbench-io.0", tmpdir);
+    assert_int_equal(access(path, F_OK), -1);
+}
+
+static void test_fsync_every(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512];
+    const char *engines[] = {"psync", "libaio", "io_uring", "posixaio"};
+    for (int i = 0; i < 4; i++) {
+        const sb_engine_ops *ops = sb_engine_find(engines[i]);
+        if (ops->probe && ops->probe() < 0)
+            continue;
+        char file[300];
+        snprintf(file, sizeof file, "%s/fs-%s", tmpdir, engines[i]);
+        job_for(&job, engines[i], SB_RW_WRITE, file);
+        job.fsync_every = 5;
+        job.end_fsync = true;
+        assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+        assert_int_equal(res.dir[SB_DDIR_WRITE].ios, job.size / job.bs);
+        sb_io_result_free(&res);
+        check_file_holds_pattern(file, job.size, job.seed);
+        unlink(file);
+    }
+}
+
+static void test_io_uring_registered(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512], file[300];
+    if (sb_engine_io_uring.probe() < 0)
+        skip();
+    snprintf(file, sizeof file, "%s/reg", tmpdir);
+    for (int mode = 1; mode < 4; mode++) {
+        job_for(&job, "io_uring", SB_RW_RANDWRITE, file);
+        job.uring_fixed_files = mode & 1;
+        job.uring_fixed_bufs = mode & 2;
+        job.direct = true;
+        job.end_fsync = true;
+        assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+        sb_io_result_free(&res);
+        check_file_holds_pattern(file, job.size, job.seed);
+        job.rw = SB_RW_RANDREAD;
+        assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+        assert_int_equal(res.dir[SB_DDIR_READ].ios, job.size / job.bs);
+        sb_io_result_free(&res);
+        unlink(file);
+    }
+}
+
+static bool stop_now(void *arg) { return true; }
+
+static void test_time_based_and_interrupt(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512];
+    sb_io_job_init(&job);
+    job.rw = SB_RW_READ;
+    job.size = 64 * 1024; /* many passes in the time given */
+    job.runtime_s = 0.3;
+    job.time_based = true;
+    snprintf(job.engine, sizeof job.engine, "io_uring");
+    if (sb_engine_io_uring.probe() < 0)
+        snprintf(job.engine, sizeof job.engine, "libaio");
+    job.iodepth = 4;
+    snprintf(job.directory, sizeof job.directory, "%s", tmpdir);
+    assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+    assert_true(res.dir[SB_DDIR_READ].ios > job.size / job.bs); /* more than one pass */
+    assert_true(res.seconds > 0);
+    assert_false(res.interrupted);
+    sb_io_result_free(&res);
+
+    job.runtime_s = 30;
+    job.should_stop = stop_now;
+    assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+    assert_true(res.interrupted);
+    assert_true(res.seconds < 29);
+    sb_io_result_free(&res);
+}
+
+static void test_unknown_engine_run(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512];
+    sb_io_job_init(&job);
+    snprintf(job.engine, sizeof job.engine, "windowsaio");
+    snprintf(job.directory, sizeof job.directory, "%s", tmpdir);
+    assert_int_equal(sb_io_run(&job, &res, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "engines that work here"));
+    sb_rw rw;
+    assert_int_equal(sb_rw_parse("randrw", &rw), 0);
+    assert_int_equal(rw, SB_RW_RANDRW);
+    assert_int_equal(sb_rw_parse("sideways", &rw), -EINVAL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_offsets_every_block_once),
+        cmocka_unit_test(test_offsets_passes_differ_and_seed_repeats),
+        cmocka_unit_test(test_offsets_norandommap_uniform),
+        cmocka_unit_test(test_engines_read_back),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_mix_and_numjobs),
+        cmocka_unit_test(test_fsync_every),
+        cmocka_unit_test(test_io_uring_registered),
+        cmocka_unit_test(test_time_based_and_interrupt),
+        cmocka_unit_test(test_unknown_engine_run),
+    };
+    return cmocka_run_group_tests_name("io", tests, setup, teardown);
+}
