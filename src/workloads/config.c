@@ -133,5 +133,9 @@ void sb_config_describe(const sb_config *cfg, const sb_measure *m, char *buf, si
                                      o->title, d ? d : "");
     }
     if (m && m->label && used < len)
-        snprintf(buf + used, len - used, "%s%s", used ? " - " : "", m->label);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " - " : "", m->label);
+    /* A --quick figure must never land in the same result as a full-scale one: some tests
+     * scale down in ways their option line does not show (fs-mark's named tests). */
+    if (m && cfg->quick && used < len)
+        snprintf(buf + used, len - used, "%sScale: Quick", used ? " - " : "");
 }

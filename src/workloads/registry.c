@@ -9,11 +9,23 @@
 extern const sb_workload sb_wl_dd;
 extern const sb_workload sb_wl_fio;
 extern const sb_workload sb_wl_iozone;
+extern const sb_workload sb_wl_fsmark;
+extern const sb_workload sb_wl_postmark;
+extern const sb_workload sb_wl_compilebench;
+extern const sb_workload sb_wl_dbench;
+extern const sb_workload sb_wl_sqlite;
+extern const sb_workload sb_wl_pgbench;
 
 static const sb_workload *const workloads[] = {
     &sb_wl_dd,
     &sb_wl_fio,
     &sb_wl_iozone,
+    &sb_wl_fsmark,
+    &sb_wl_postmark,
+    &sb_wl_compilebench,
+    &sb_wl_dbench,
+    &sb_wl_sqlite,
+    &sb_wl_pgbench,
 };
 
 /* The seed pages' battery, with the seed profiles' parameters. */
@@ -25,6 +37,16 @@ static const sb_suite_item disk_items[] = {
     {"fio", "type=write"},
     {"iozone", "test=read"},
     {"iozone", "test=write"},
+    {"fs-mark", "test=1000-files"},
+    {"fs-mark", "test=5000-files-4-threads"},
+    {"fs-mark", "test=4000-files-32-dirs"},
+    {"dbench", "clients=6"},
+    {"compilebench", "test=initial-create"},
+    {"postmark", NULL},
+    {"sqlite", NULL},
+    /* On-Disk is RAM_MB x 0.3: scale ~7000 (~110 GB, hours of loading) on a
+     * 24 GiB machine, as the seed did; --quick runs it at scale 1. */
+    {"pgbench", "scaling=on-disk,test=normal,mode=rw"},
     {NULL, NULL},
 };
 

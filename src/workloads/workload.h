@@ -135,7 +135,8 @@ void sb_config_init(sb_config *cfg, const struct sb_workload *w, bool quick);
 /* Sets key=value (value must outlive cfg). -ENOENT unknown key, -EINVAL value not among choices
  * (one line in err naming the allowed values). */
 int sb_config_set(sb_config *cfg, const char *key, const char *value, char *err, size_t errlen);
-/* The result page's option line for a measure: "Type: Random Write - IO Engine: POSIX AIO". */
+/* The result page's option line for a measure: "Type: Random Write - IO Engine: POSIX AIO",
+ * then the measure's label; under --quick it ends in "Scale: Quick". m may be NULL (options only). */
 void sb_config_describe(const sb_config *cfg, const sb_measure *m, char *buf, size_t len);
 /* Display string of an option's value: the choice's display, or the value itself. */
 const char *sb_config_display(const sb_config *cfg, const char *key);

@@ -1,0 +1,164 @@
+#!/bin/bash
+# db-vs-reference — storbench's database workloads against the real tools on
+# one target, alternating so that drifts of the machine hit both alike:
+#   sqlite:  the sqlite3 shell fed the same statements (one CREATE TABLE, then
+#            COUNT autocommitted INSERTs 3 times) vs `storbench run sqlite`;
+#   pgbench: the real pgbench (-M prepared, TPC-B-like) against a cluster set
+#            up exactly as storbench sets up its own (initdb SQL_ASCII/C, socket
+#            only, autovacuum off, max_connections 100) vs `storbench run
+#            pgbench`, both at a quick scale.
+# Prints every figure, the means and the ratio storbench / reference (goal
+# 0.85 .. 1.15). Run by hand, never from `make check`:
+#   bench/db-vs-reference.sh [TARGET]     (default /var/tmp)
+# Environment: STORBENCH (binary, default ./storbench), ROUNDS (3),
+#   SQLITE_COUNT (2500), PG_SCALE (10), PG_DURATION (10), PG_TEST (normal),
+#   PG_MODE (rw, or ro: select only, pgbench -S), ONLY (sqlite or pgbench: just that pair).
+set -u
+TARGET=${1:-/var/tmp}
+SB=${STORBENCH:-./storbench}
+ROUNDS=${ROUNDS:-3}
+SQLITE_COUNT=${SQLITE_COUNT:-2500}
+PG_SCALE=${PG_SCALE:-10}
+PG_DURATION=${PG_DURATION:-10}
+PG_TEST=${PG_TEST:-normal}
+ONLY=${ONLY:-}
+PG_MODE=${PG_MODE:-rw}
+PG_S=""
+[ "$PG_MODE" = ro ] && PG_S="-S"
+NCPU=$(nproc)
+case "$PG_TEST" in
+    single) CLIENTS=1; THREADS=1 ;;
+    heavy) CLIENTS=$((32 * NCPU)); THREADS=$((2 * NCPU)) ;;
+    *) CLIENTS=$((4 * NCPU)); THREADS=$NCPU ;;
+esac
+
+die() { echo "db-vs-reference: $*" >&2; exit 1; }
+[ -x "$SB" ] || die "no storbench binary at $SB (set STORBENCH)"
+command -v sqlite3 >/dev/null || die "sqlite3 shell missing (apt-get install sqlite3)"
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+[ -n "$PGBIN" ] && [ -x "$PGBIN/pgbench" ] || die "PostgreSQL missing (apt-get install postgresql)"
+
+WORK=$(mktemp -d "$TARGET/db-vs-ref.XXXXXX") || die "cannot create a directory in $TARGET"
+chmod 711 "$WORK"
+PGPID=""
+cleanup() {
+    [ -n "$PGPID" ] && kill -INT "$PGPID" 2>/dev/null && wait "$PGPID" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# As root the reference server runs as postgres, as storbench's does.
+# setpriv execs in place (no forking helper), so $! is the server itself
+# (a shell function started with & would be a subshell in between).
+AS_PG=()
+[ "$(id -u)" = 0 ] && AS_PG=(setpriv --reuid=postgres --regid=postgres --clear-groups --)
+now() { date +%s.%N; }
+mean() { awk '{s += $1; n++} END {if (n) printf "%.2f", s / n}'; }
+
+# ---- the statements, generated once (random digits as the profile's file) ----
+SQL="$WORK/inserts.sql"
+awk -v n="$SQLITE_COUNT" 'BEGIN {
+    srand(42)
+    print "CREATE TABLE pts1 (\047I\047 SMALLINT NOT NULL, \047DT\047 TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, \047F1\047 VARCHAR(4) NOT NULL, \047F2\047 VARCHAR(16) NOT NULL);"
+    for (p = 0; p < 3; p++)
+        for (i = 1; i <= n; i++) {
+            f1 = ""; f2 = ""
+            for (k = 0; k < 4; k++) f1 = f1 int(rand() * 10)
+            for (k = 0; k < 16; k++) f2 = f2 int(rand() * 10)
+            printf "INSERT INTO pts1 VALUES (%d, CURRENT_TIMESTAMP, \047%s\047, \047%s\047);\n", i, f1, f2
+        }
+}' >"$SQL"
+
+sqlite_ref() {
+    local db="$WORK/ref.db" t0 t1
+    rm -f "$db" "$db-journal"
+    sync
+    t0=$(now)
+    sqlite3 "$db" <"$SQL" >/dev/null || die "sqlite3 failed"
+    t1=$(now)
+    rm -f "$db" "$db-journal"
+    echo "$t0 $t1" | awk '{printf "%.2f\n", $2 - $1}'
+}
+
+sqlite_sb() {
+    mkdir -p "$WORK/sb"
+    sync
+    "$SB" run sqlite -o count="$SQLITE_COUNT" -n 1 --exact-runs --no-drop-caches -t "$WORK/sb" 2>/dev/null |
+        awk '/ Seconds /{print $1}'
+}
+
+pg_ref() {
+    local d="$WORK/pgref" out
+    mkdir -p "$d" && [ "$(id -u)" = 0 ] && chown postgres: "$d"
+    "${AS_PG[@]}" env LC_ALL=C "$PGBIN/initdb" -D "$d/data" -U storbench --auth=trust \
+        --encoding=SQL_ASCII --locale=C --no-sync >/dev/null 2>&1 || die "initdb failed"
+    "${AS_PG[@]}" "$PGBIN/postgres" -D "$d/data" -p 5432 -c listen_addresses= \
+        -c unix_socket_directories="$d" -c autovacuum=off -c max_connections=100 \
+        >"$WORK/pgref.log" 2>&1 &
+    PGPID=$!
+    local i=0
+    until "$PGBIN/pg_isready" -q -h "$d" -p 5432; do
+        sleep 0.1; i=$((i + 1)); [ $i -gt 600 ] && die "reference server did not start"
+    done
+    "$PGBIN/psql" -q -h "$d" -U storbench -d postgres -c "CREATE DATABASE pgbench" >/dev/null
+    "$PGBIN/pgbench" -q -i -s "$PG_SCALE" -h "$d" -U storbench pgbench >/dev/null 2>&1 ||
+        die "pgbench -i failed"
+    "$PGBIN/psql" -q -h "$d" -U storbench -d pgbench -c CHECKPOINT >/dev/null
+    # shellcheck disable=SC2086
+    out=$("$PGBIN/pgbench" $PG_S -M prepared -c "$CLIENTS" -j "$THREADS" -T "$PG_DURATION" \
+        -h "$d" -U storbench pgbench 2>/dev/null)
+    kill -INT "$PGPID"; wait "$PGPID" 2>/dev/null; PGPID=""
+    rm -rf "$d"
+    # pgbench 15: "tps = 1234.5 (without initial connection time)"
+    echo "$out" | awk '/^tps = .*without initial connection time/ {printf "%.2f\n", $3}'
+}
+
+pg_sb() {
+    mkdir -p "$WORK/sb"
+    "$SB" run pgbench -o scale="$PG_SCALE" -o duration="$PG_DURATION" -o test="$PG_TEST" -o mode="$PG_MODE" \
+        -n 1 --exact-runs --no-drop-caches -t "$WORK/sb" 2>/dev/null | awk '/ TPS /{print $1}'
+}
+
+report() { # name unit refs sbs
+    local name=$1 unit=$2 refs=$3 sbs=$4 rm sm
+    rm=$(echo "$refs" | tr ' ' '\n' | grep . | mean)
+    sm=$(echo "$sbs" | tr ' ' '\n' | grep . | mean)
+    printf '%-8s reference:%s  -> %s %s\n' "$name" "$refs" "$rm" "$unit"
+    printf '%-8s storbench:%s  -> %s %s\n' "$name" "$sbs" "$sm" "$unit"
+    awk -v a="$sm" -v b="$rm" -v n="$name" 'BEGIN {
+        if (b > 0) { r = a / b; printf "%-8s ratio storbench/reference = %.3f %s\n", n, r,
+                     (r >= 0.85 && r <= 1.15) ? "(within 0.85..1.15)" : "(OUTSIDE 0.85..1.15)" } }'
+    # Each round's pair ran back to back: the median of the paired ratios
+    # is less sensitive to a noisy neighbour than the ratio of the means.
+    awk -v rs="$refs" -v ss="$sbs" -v n="$name" 'BEGIN {
+        k = split(rs, r, " "); split(ss, s, " "); m = 0
+        for (i = 1; i <= k; i++) if (r[i] > 0 && s[i] != "") q[++m] = s[i] / r[i]
+        for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (q[j] < q[i]) { t = q[i]; q[i] = q[j]; q[j] = t }
+        line = ""; for (i = 1; i <= m; i++) line = line sprintf(" %.3f", q[i])
+        if (m) printf "%-8s paired ratios (sorted):%s  median %.3f\n", n, line,
+                      (m % 2) ? q[(m + 1) / 2] : (q[m / 2] + q[m / 2 + 1]) / 2 }'
+}
+
+echo "target: $TARGET ($(stat -f -c %T "$TARGET")), rounds: $ROUNDS"
+echo "sqlite: $(sqlite3 --version | cut -d' ' -f1), $SQLITE_COUNT INSERTs x 3"
+echo "pgbench: $("$PGBIN/pgbench" --version), scale $PG_SCALE, mode $PG_MODE, $CLIENTS clients, $THREADS threads, ${PG_DURATION}s"
+
+# Each measurement runs in this shell (not in $(...)), so that the EXIT trap
+# knows a reference server that is still running.
+SQ_REF="" SQ_SB="" PG_REF="" PG_SB=""
+sq_ref() { [ "$ONLY" = pgbench ] && return; sqlite_ref >"$WORK/fig"; SQ_REF="$SQ_REF $(cat "$WORK/fig")"; }
+sq_sb() { [ "$ONLY" = pgbench ] && return; SQ_SB="$SQ_SB $(sqlite_sb)"; }
+p_ref() { [ "$ONLY" = sqlite ] && return; pg_ref >"$WORK/fig"; PG_REF="$PG_REF $(cat "$WORK/fig")"; }
+p_sb() { [ "$ONLY" = sqlite ] && return; PG_SB="$PG_SB $(pg_sb)"; }
+for r in $(seq 1 "$ROUNDS"); do
+    # Alternate which goes first, so neither always runs on a warmer machine.
+    if [ $((r % 2)) = 1 ]; then
+        sq_ref; sq_sb; p_ref; p_sb
+    else
+        sq_sb; sq_ref; p_sb; p_ref
+    fi
+    echo "round $r:$SQ_REF |$SQ_SB |$PG_REF |$PG_SB" >&2
+done
+[ "$ONLY" = pgbench ] || report sqlite Seconds "$SQ_REF" "$SQ_SB"
+[ "$ONLY" = sqlite ] || report pgbench TPS "$PG_REF" "$PG_SB"

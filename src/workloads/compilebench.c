@@ -1,0 +1,436 @@
+/*
+ * compilebench — the Compile Bench test (compilebench 0.6): the file-system
+ * side of unpacking, building and removing kernel trees, on the synthetic
+ * kernel-2.6.20-like tree of compilebench_tree.c.
+ *
+ *   initial-create  create `trees` copies of the tree, one after the other,
+ *                   every file written in 256 KiB buffers, no syncs; the
+ *                   figure is each tree's MiB over its seconds, averaged
+ *                   over the trees (compilebench's "MB/s").
+ *   compile         on a fresh tree (untimed), read each compiled .c and
+ *                   write its object file: object MiB / seconds.
+ *   read-tree       on a compiled tree written back and evicted from the
+ *                   page cache (untimed), read every file: MiB / seconds.
+ *   delete          remove a compiled tree: MiB of sources and objects
+ *                   removed per second (compilebench prints the seconds,
+ *                   which are a secondary figure here).
+ *
+ * For the last three the timed step is repeated `trees` times, each on its
+ * own tree that is created before and removed after, untimed; the figure is
+ * the mean. Every file operation (create+write+close, object write, file
+ * read, unlink) is one latency sample.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/cache.h"
+#include "core/clock.h"
+#include "core/histogram.h"
+#include "core/rand.h"
+#include "workloads/compilebench_tree.h"
+#include "workloads/fs_common.h"
+#include "workloads/workload.h"
+
+#define CB_BUF (256 * 1024)
+#define MIB 1048576.0
+
+enum cb_test { CB_INITIAL_CREATE, CB_COMPILE, CB_READ_TREE, CB_DELETE };
+
+static const sb_choice cb_tests[] = {
+    {"initial-create", "Initial Create"},
+    {"compile", "Compile"},
+    {"read-tree", "Read Compiled Tree"},
+    {"delete", "Delete"},
+    {NULL, NULL},
+};
+
+static const sb_option cb_options[] = {
+    {"test", "Test", "initial-create", NULL, cb_tests, "phase measured: initial-create, compile, read-tree, delete",
+     0},
+    {"trees", "Trees", "10", "3", NULL, "trees created (initial-create) or timed repetitions (other tests)",
+     SB_OPT_HIDDEN},
+    {"scale", "Tree Scale", "100", "50", NULL, "percent of the tree's 21,280 files to use (1..100)",
+     SB_OPT_HIDDEN},
+};
+
+/* One measure: the runner wants every declared measure in every run, and a run
+ * measures one phase. Delete is reported as a rate too (MiB of the compiled tree
+ * removed per second) so that all four share unit and direction; its seconds are a
+ * secondary figure. */
+static const sb_measure cb_measures[] = {
+    {NULL, "MB/s", SB_HIGHER_IS_BETTER},
+};
+#define CB_N_PHASES 4
+
+
+typedef struct cb_params {
+    enum cb_test test;
+    uint64_t trees, scale;
+} cb_params;
+
+static int cb_resolve(const sb_config *cfg, cb_params *p, char *err, size_t errlen)
+{
+    const char *t = sb_config_get(cfg, "test");
+    p->test = !strcmp(t, "compile") ? CB_COMPILE
+            : !strcmp(t, "read-tree") ? CB_READ_TREE
+            : !strcmp(t, "delete") ? CB_DELETE : CB_INITIAL_CREATE;
+    int rc;
+    if ((rc = sb_config_uint(cfg, "trees", 1, 1000, &p->trees, err, errlen)) ||
+        (rc = sb_config_uint(cfg, "scale", 1, 100, &p->scale, err, errlen)))
+        return rc;
+    return 0;
+}
+
+static int cb_validate(const sb_config *cfg, char *err, size_t errlen)
+{
+    cb_params p;
+    return cb_resolve(cfg, &p, err, errlen);
+}
+
+static uint64_t cb_space_needed(const sb_config *cfg)
+{
+    cb_params p;
+    char err[128];
+    if (cb_resolve(cfg, &p, err, sizeof err))
+        return 0;
+    uint64_t tree = SB_CB_BYTES * p.scale / 100 + (uint64_t)SB_CB_FILES * p.scale / 100 * 4096 +
+                    (uint64_t)SB_CB_DIRS * 4096;
+    if (p.test == CB_INITIAL_CREATE)
+        return tree * p.trees;
+    return tree + SB_CB_OBJECT_BYTES * p.scale / 100;
+}
+
+static double cb_estimate(const sb_config *cfg)
+{
+    cb_params p;
+    char err[128];
+    if (cb_resolve(cfg, &p, err, sizeof err))
+        return 0;
+    double tree_s = (double)SB_CB_BYTES * (double)p.scale / 100 / 300e6 + 0.5 * (double)p.scale / 100;
+    return (double)p.trees * (p.test == CB_INITIAL_CREATE ? tree_s : 3 * tree_s + 2);
+}
+
+typedef struct cb_state {
+    sb_run_ctx *ctx;
+    const sb_cb_tree *tree;
+    char *buf;
+    char base[4096];
+    sb_histogram *hist;  /* the current phase's */
+    uint64_t files_created, files_removed, dirs_created;
+    uint64_t bytes_written, bytes_read;
+} cb_state;
+
+static void cb_path(const cb_state *st, unsigned tree, const sb_cb_file *f, const char *suffix, char *out,
+                    size_t len)
+{
+    const char *d = st->tree->dirs[f->dir];
+    snprintf(out, len, "%s/tree%02u%s%s/%s%s", st->base, tree, *d ? "/" : "", d, f->name, suffix);
+}
+
+static int cb_write_file(cb_state *st, const char *path, uint64_t size, bool timed)
+{
+    uint64_t t0 = sb_now_ns();
+    int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    if (fd < 0)
+        return sb_ctx_fail(st->ctx, errno, "compilebench: create %s: %s", path, strerror(errno));
+    st->files_created++;
+    while (size > 0) {
+        size_t n = size < CB_BUF ? (size_t)size : CB_BUF;
+        int rc = sb_fs_write_all(fd, st->buf, n, -1);
+        if (rc < 0) {
+            close(fd);
+            return sb_ctx_fail(st->ctx, rc, "compilebench: write %s: %s", path, strerror(-rc));
+        }
+        size -= n;
+        st->bytes_written += n;
+    }
+    if (close(fd) != 0)
+        return sb_ctx_fail(st->ctx, errno, "compilebench: close %s: %s", path, strerror(errno));
+    if (timed)
+        sb_hist_record(st->hist, sb_now_ns() - t0);
+    return 0;
+}
+
+static int cb_read_file(cb_state *st, const char *path, bool timed, bool evict_only)
+{
+    uint64_t t0 = sb_now_ns();
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return sb_ctx_fail(st->ctx, errno, "compilebench: open %s: %s", path, strerror(errno));
+    int rc = 0;
+    if (evict_only) {
+        rc = sb_evict_file(fd);
+        if (rc == -EINVAL || rc == -ENOSYS) /* no fadvise here: the read will be warm */
+            rc = 0;
+    } else {
+        for (;;) {
+            ssize_t n = read(fd, st->buf, CB_BUF);
+            if (n < 0) {
+                if (errno == EINTR)
+                    continue;
+                rc = -errno;
+                break;
+            }
+            if (n == 0)
+                break;
+            st->bytes_read += (uint64_t)n;
+        }
+    }
+    close(fd);
+    if (rc < 0)
+        return sb_ctx_fail(st->ctx, rc, "compilebench: read %s: %s", path, strerror(-rc));
+    if (timed)
+        sb_hist_record(st->hist, sb_now_ns() - t0);
+    return 0;
+}
+
+/* Creates tree number `n`: its directories, then every file. */
+static int cb_create_tree(cb_state *st, unsigned n, bool timed, double pbase, double pspan)
+{
+    char path[4600];
+    for (size_t d = 0; d < st->tree->n_dirs; d++) {
+        const char *rel = st->tree->dirs[d];
+        snprintf(path, sizeof path, "%s/tree%02u%s%s", st->base, n, *rel ? "/" : "", rel);
+        if (mkdir(path, 0755) != 0)
+            return sb_ctx_fail(st->ctx, errno, "compilebench: mkdir %s: %s", path, strerror(errno));
+        st->dirs_created++;
+    }
+    for (size_t i = 0; i < st->tree->n_files; i++) {
+        if ((i & 255) == 0) {
+            if (sb_ctx_interrupted(st->ctx))
+                return sb_ctx_fail(st->ctx, EINTR, "compilebench: interrupted");
+            sb_ctx_progress(st->ctx, pbase + pspan * (double)i / (double)st->tree->n_files);
+        }
+        const sb_cb_file *f = &st->tree->files[i];
+        cb_path(st, n, f, "", path, sizeof path);
+        int rc = cb_write_file(st, path, f->size, timed);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* "Compiles" tree n: reads each compiled source and writes its object beside it. */
+static int cb_compile_tree(cb_state *st, unsigned n, bool timed)
+{
+    char path[4600];
+    for (size_t i = 0; i < st->tree->n_files; i++) {
+        const sb_cb_file *f = &st->tree->files[i];
+        if (!f->obj_size)
+            continue;
+        if (sb_ctx_interrupted(st->ctx))
+            return sb_ctx_fail(st->ctx, EINTR, "compilebench: interrupted");
+        uint64_t t0 = sb_now_ns();
+        cb_path(st, n, f, "", path, sizeof path);
+        int rc = cb_read_file(st, path, false, false);
+        if (rc)
+            return rc;
+        cb_path(st, n, f, ".o", path, sizeof path);
+        if ((rc = cb_write_file(st, path, f->obj_size, false)) != 0)
+            return rc;
+        if (timed)
+            sb_hist_record(st->hist, sb_now_ns() - t0);
+    }
+    return 0;
+}
+
+/* Visits every file of a compiled tree: read it (timed) or evict it (untimed). */
+static int cb_read_tree(cb_state *st, unsigned n, bool evict)
+{
+    char path[4600];
+    for (size_t i = 0; i < st->tree->n_files; i++) {
+        const sb_cb_file *f = &st->tree->files[i];
+        if ((i & 255) == 0 && sb_ctx_interrupted(st->ctx))
+            return sb_ctx_fail(st->ctx, EINTR, "compilebench: interrupted");
+        cb_path(st, n, f, "", path, sizeof path);
+        int rc = cb_read_file(st, path, !evict, evict);
+        if (rc == 0 && f->obj_size) {
+            cb_path(st, n, f, ".o", path, sizeof path);
+            rc = cb_read_file(st, path, !evict, evict);
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Removes tree n file by file, then its directories deepest first. */
+static int cb_delete_tree(cb_state *st, unsigned n, bool timed)
+{
+    char path[4600];
+    for (size_t i = 0; i < st->tree->n_files; i++) {
+        const sb_cb_file *f = &st->tree->files[i];
+        for (int o = 0; o < (f->obj_size ? 2 : 1); o++) {
+            cb_path(st, n, f, o ? ".o" : "", path, sizeof path);
+            uint64_t t0 = sb_now_ns();
+            if (unlink(path) != 0) {
+                if (errno == ENOENT && !timed)
+                    continue;
+                return sb_ctx_fail(st->ctx, errno, "compilebench: unlink %s: %s", path, strerror(errno));
+            }
+            st->files_removed++;
+            if (timed)
+                sb_hist_record(st->hist, sb_now_ns() - t0);
+        }
+    }
+    for (size_t d = st->tree->n_dirs; d-- > 0;) {
+        const char *rel = st->tree->dirs[d];
+        snprintf(path, sizeof path, "%s/tree%02u%s%s", st->base, n, *rel ? "/" : "", rel);
+        if (rmdir(path) != 0 && !(errno == ENOENT && !timed))
+            return sb_ctx_fail(st->ctx, errno, "compilebench: rmdir %s: %s", path, strerror(errno));
+    }
+    return 0;
+}
+
+static double cb_secs(uint64_t t0)
+{
+    return (double)(sb_now_ns() - t0) / 1e9;
+}
+
+static int cb_run(sb_run_ctx *ctx, sb_sample *samples)
+{
+    cb_params p;
+    int rc = cb_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
+    if (rc)
+        return rc;
+    sb_cb_tree tree;
+    if (sb_cb_tree_generate(&tree, SB_CB_SEED, (unsigned)p.scale) != 0)
+        return sb_ctx_fail(ctx, ENOMEM, "compilebench: out of memory");
+    sb_histogram *hists = malloc(CB_N_PHASES * sizeof *hists);
+    cb_state st = {.ctx = ctx, .tree = &tree};
+    snprintf(st.base, sizeof st.base, "%s/compilebench", ctx->dir);
+    st.buf = malloc(CB_BUF);
+    if (!st.buf || !hists) {
+        free(st.buf);
+        free(hists);
+        sb_cb_tree_free(&tree);
+        return sb_ctx_fail(ctx, ENOMEM, "compilebench: out of memory");
+    }
+    for (int m = 0; m < CB_N_PHASES; m++)
+        sb_hist_init(&hists[m]);
+    sb_rand r;
+    sb_rand_seed(&r, SB_CB_SEED);
+    sb_rand_fill(&r, st.buf, CB_BUF);
+
+    bool want[CB_N_PHASES];
+    for (int m = 0; m < CB_N_PHASES; m++)
+        want[m] = (int)p.test == m;
+    double sum[CB_N_PHASES] = {0}, secs[CB_N_PHASES] = {0};
+    unsigned done = 0;
+    /* Every phase after the create needs a compiled tree. */
+    bool compile = p.test != CB_INITIAL_CREATE;
+    if (mkdir(st.base, 0755) != 0) {
+        rc = sb_ctx_fail(ctx, errno, "compilebench: mkdir %s: %s", st.base, strerror(errno));
+        goto out;
+    }
+    for (unsigned t = 0; t < p.trees; t++) {
+        double pb = (double)t / (double)p.trees, ps = 1.0 / (double)p.trees;
+        uint64_t t0, b0;
+        double s;
+
+        st.hist = &hists[CB_INITIAL_CREATE];
+        t0 = sb_now_ns();
+        b0 = st.bytes_written;
+        if ((rc = cb_create_tree(&st, t, want[CB_INITIAL_CREATE], pb, compile ? ps / 2 : ps)) != 0)
+            goto out;
+        s = cb_secs(t0);
+        secs[CB_INITIAL_CREATE] += s;
+        sum[CB_INITIAL_CREATE] += s > 0 ? (double)(st.bytes_written - b0) / MIB / s : 0;
+
+        if (compile) {
+            st.hist = &hists[CB_COMPILE];
+            t0 = sb_now_ns();
+            b0 = st.bytes_written;
+            if ((rc = cb_compile_tree(&st, t, want[CB_COMPILE])) != 0)
+                goto out;
+            s = cb_secs(t0);
+            secs[CB_COMPILE] += s;
+            sum[CB_COMPILE] += s > 0 ? (double)(st.bytes_written - b0) / MIB / s : 0;
+        }
+        if (want[CB_READ_TREE]) {
+            /* Write the tree back and drop its pages, so the timed read comes from the
+             * device, as it would for a tree made long ago. Per file, not a global
+             * drop_caches, so nothing else on the machine is disturbed. */
+            sync();
+            if ((rc = cb_read_tree(&st, t, true)) != 0)
+                goto out;
+            st.hist = &hists[CB_READ_TREE];
+            t0 = sb_now_ns();
+            b0 = st.bytes_read;
+            if ((rc = cb_read_tree(&st, t, false)) != 0)
+                goto out;
+            s = cb_secs(t0);
+            secs[CB_READ_TREE] += s;
+            sum[CB_READ_TREE] += s > 0 ? (double)(st.bytes_read - b0) / MIB / s : 0;
+        }
+        if (compile) {
+            st.hist = &hists[CB_DELETE];
+            t0 = sb_now_ns();
+            if ((rc = cb_delete_tree(&st, t, want[CB_DELETE])) != 0)
+                goto out;
+            s = cb_secs(t0);
+            secs[CB_DELETE] += s;
+            sum[CB_DELETE] += s > 0 ? (double)(tree.total_bytes + tree.object_bytes) / MIB / s : 0;
+        }
+        done++;
+        sb_ctx_progress(ctx, (double)(t + 1) / (double)p.trees);
+    }
+    if (!compile) {
+        /* Initial Create keeps its trees side by side, as compilebench does; they are
+         * removed afterwards, untimed. */
+        for (unsigned t = 0; t < p.trees; t++)
+            if ((rc = cb_delete_tree(&st, t, false)) != 0)
+                goto out;
+    }
+
+out:;
+    char failed[512];
+    int crc = sb_fs_empty_dir(st.base, failed, sizeof failed);
+    if (crc < 0 && rc == 0)
+        rc = sb_ctx_fail(ctx, crc, "compilebench: remove %s: %s", failed, strerror(-crc));
+    if (rmdir(st.base) != 0 && errno != ENOENT && rc == 0)
+        rc = sb_ctx_fail(ctx, errno, "compilebench: rmdir %s: %s", st.base, strerror(errno));
+    free(st.buf);
+    if (rc == 0) {
+        int m = (int)p.test;
+        sb_sample *s = &samples[0];
+        s->value = done ? sum[m] / done : 0;
+        s->valid = done > 0;
+        s->seconds = secs[m];
+        sb_sample_add(s, "seconds", "s", done ? secs[m] / done : 0);
+        sb_sample_add(s, "trees", "trees", (double)done);
+        sb_sample_add(s, "tree_files", "files", (double)tree.n_files);
+        sb_sample_add(s, "tree_dirs", "dirs", (double)tree.n_dirs);
+        sb_sample_add(s, "tree_bytes", "bytes", (double)tree.total_bytes);
+        sb_sample_add(s, "files_created", "files", (double)st.files_created);
+        sb_sample_add(s, "files_removed", "files", (double)st.files_removed);
+        sb_sample_add(s, "dirs_created", "dirs", (double)st.dirs_created);
+        sb_sample_add(s, "bytes_written", "bytes", (double)st.bytes_written);
+        sb_sample_add(s, "bytes_read", "bytes", (double)st.bytes_read);
+        sb_sample_add_latency(s, "lat", &hists[m]);
+    }
+    free(hists);
+    sb_cb_tree_free(&tree);
+    return rc;
+}
+
+const sb_workload sb_wl_compilebench = {
+    .name = "compilebench",
+    .title = "Compile Bench",
+    .version = "0.6",
+    .summary = "create, compile, read and delete kernel-like source trees (synthetic, no download); MB/s",
+    .options = cb_options,
+    .n_options = sizeof cb_options / sizeof cb_options[0],
+    .measures = cb_measures,
+    .n_measures = 1,
+    .flags = SB_WL_WALL_CLOCK,
+    .validate = cb_validate,
+    .space_needed = cb_space_needed,
+    .estimate_seconds = cb_estimate,
+    .run = cb_run,
+};

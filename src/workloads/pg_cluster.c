@@ -1,0 +1,466 @@
+/*
+ * pg_cluster — the life cycle of the pgbench workload's private PostgreSQL
+ * cluster (see pg_cluster.h for the rules it keeps). Server programs are run
+ * with fork() + execve() from the calling thread; between the two the child
+ * only makes async-signal-safe calls, because storbench has other threads.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "workloads/pg_cluster.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <grp.h>
+#include <libpq-fe.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/workdir.h"
+
+extern char **environ;
+
+#define SB_PG_CREATED_USER "storbench-pg"
+
+static bool has_server(const char *bindir)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/postgres", bindir);
+    if (access(p, X_OK) != 0)
+        return false;
+    snprintf(p, sizeof p, "%s/initdb", bindir);
+    return access(p, X_OK) == 0;
+}
+
+int sb_pg_find_bindir(char *out, size_t len)
+{
+    const char *env = getenv("STORBENCH_PG_BINDIR");
+    if (env && *env) {
+        if (!has_server(env))
+            return -ENOTSUP;
+        snprintf(out, len, "%s", env);
+        return 0;
+    }
+    /* Debian installs each major version side by side; take the newest. */
+    glob_t g;
+    double best = -1;
+    int rc = -ENOTSUP;
+    if (glob("/usr/lib/postgresql/*/bin", 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            double v = atof(g.gl_pathv[i] + strlen("/usr/lib/postgresql/"));
+            if (v > best && has_server(g.gl_pathv[i])) {
+                best = v;
+                snprintf(out, len, "%s", g.gl_pathv[i]);
+                rc = 0;
+            }
+        }
+        globfree(&g);
+    }
+    if (rc < 0 && has_server("/usr/local/pgsql/bin")) {
+        snprintf(out, len, "/usr/local/pgsql/bin");
+        rc = 0;
+    }
+    return rc;
+}
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The last non-empty line of the server log, for error messages. */
+static void log_tail(const sb_pg_cluster *c, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(c->logpath, "r");
+    if (!f)
+        return;
+    char line[384];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0])
+            snprintf(buf, len, "%s", line);
+    }
+    fclose(f);
+}
+
+/* The environment for server programs: ours without PG* and locale
+ * variables (which would redirect or change the cluster), plus LC_ALL=C. */
+static char **server_env(void)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *e = environ[i];
+        if (!strncmp(e, "PG", 2) || !strncmp(e, "LC_", 3) || !strncmp(e, "LANG", 4))
+            continue;
+        env[k++] = (char *)e;
+    }
+    env[k++] = "LC_ALL=C";
+    env[k] = NULL;
+    return env;
+}
+
+/* Starts argv[0] as the server user with output to the log file. The child
+ * gets its own process group and dies with us (deathsig). */
+static int spawn(const sb_pg_cluster *c, char *const argv[], int deathsig, pid_t *out)
+{
+    int logfd = open(c->logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (logfd < 0)
+        return -errno;
+    int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (nullfd < 0) {
+        int e = -errno;
+        close(logfd);
+        return e;
+    }
+    char **env = server_env();
+    if (!env) {
+        close(logfd);
+        close(nullfd);
+        return -ENOMEM;
+    }
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGPIPE, SIG_DFL);
+        setpgid(0, 0);
+        if (dup2(nullfd, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0)
+            _exit(126);
+        if (c->drop) {
+            if (setgroups(0, NULL) != 0 || setgid(c->gid) != 0 || setuid(c->uid) != 0) {
+                static const char msg[] = "storbench: cannot switch to the server user\n";
+                (void)!write(2, msg, sizeof msg - 1);
+                _exit(126);
+            }
+        }
+        /* After setuid: changing credentials clears the death signal. */
+        prctl(PR_SET_PDEATHSIG, deathsig);
+        if (getppid() != parent)
+            _exit(126);
+        if (chdir(c->root) != 0) {
+            static const char msg[] = "storbench: cannot enter the cluster directory\n";
+            (void)!write(2, msg, sizeof msg - 1);
+            _exit(126);
+        }
+        execve(argv[0], argv, env);
+        _exit(127);
+    }
+    int e = pid < 0 ? -errno : 0;
+    free(env);
+    close(logfd);
+    close(nullfd);
+    if (e)
+        return e;
+    *out = pid;
+    return 0;
+}
+
+/* As root: the user the server runs as. An existing "postgres" user is the
+ * natural choice; otherwise we create a system user and say so. */
+static int choose_user(sb_pg_cluster *c, char *err, size_t errlen)
+{
+    struct passwd *pw = getpwnam("postgres");
+    if (!pw)
+        pw = getpwnam(SB_PG_CREATED_USER);
+    if (!pw) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            int fd = open("/dev/null", O_RDWR);
+            if (fd >= 0) {
+                dup2(fd, 0);
+                dup2(fd, 1);
+            }
+            execlp("useradd", "useradd", "--system", "--no-create-home", "--home-dir",
+                   "/nonexistent", "--shell", "/usr/sbin/nologin", SB_PG_CREATED_USER,
+                   (char *)NULL);
+            _exit(127);
+        }
+        int status = 0;
+        if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+            WEXITSTATUS(status) != 0) {
+            snprintf(err, errlen, "pgbench: cannot create the user %s to run the "
+                     "PostgreSQL server as (useradd failed)", SB_PG_CREATED_USER);
+            return -EPERM;
+        }
+        pw = getpwnam(SB_PG_CREATED_USER);
+        if (!pw) {
+            snprintf(err, errlen, "pgbench: user %s not found after useradd", SB_PG_CREATED_USER);
+            return -ENOENT;
+        }
+        c->created_user = true;
+        sb_warn("pgbench: created system user %s to run the PostgreSQL server "
+                "(PostgreSQL does not run as root)", SB_PG_CREATED_USER);
+    }
+    snprintf(c->server_user, sizeof c->server_user, "%s", pw->pw_name);
+    c->uid = pw->pw_uid;
+    c->gid = pw->pw_gid;
+    c->drop = true;
+    return 0;
+}
+
+/* Whether the server user may enter and write path (as root only). */
+static bool user_can_reach(const sb_pg_cluster *c, const char *path)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(c->gid) != 0 || setuid(c->uid) != 0)
+            _exit(1);
+        _exit(access(path, W_OK | X_OK) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    if (pid < 0)
+        return false;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int sb_pg_cluster_create(sb_pg_cluster *c, const char *dir, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    int rc = sb_pg_find_bindir(c->bindir, sizeof c->bindir);
+    if (rc < 0) {
+        snprintf(err, errlen, "no PostgreSQL server binaries "
+                 "(install the Debian package postgresql)");
+        return rc;
+    }
+    if (snprintf(c->root, sizeof c->root, "%s/pgsql", dir) >= (int)sizeof c->root) {
+        snprintf(err, errlen, "pgbench: directory name too long: %s", dir);
+        return -ENAMETOOLONG;
+    }
+    snprintf(c->datadir, sizeof c->datadir, "%s/data", c->root);
+    snprintf(c->logpath, sizeof c->logpath, "%s/server.log", c->root);
+
+    /* The socket's path must fit sun_path ("<dir>/.s.PGSQL.5432"); when the
+     * target's path is too long, use a private directory in /tmp. */
+    struct sockaddr_un addr;
+    if (strlen(c->root) + sizeof "/.s.PGSQL.5432" + 1 <= sizeof addr.sun_path) {
+        snprintf(c->sockdir, sizeof c->sockdir, "%s", c->root);
+    } else {
+        snprintf(c->sockdir, sizeof c->sockdir, "/tmp/storbench-pg-XXXXXX");
+        if (!mkdtemp(c->sockdir)) {
+            rc = -errno;
+            snprintf(err, errlen, "pgbench: cannot create a socket directory in /tmp: %s",
+                     strerror(-rc));
+            c->sockdir[0] = '\0';
+            return rc;
+        }
+        c->own_sockdir = true;
+    }
+
+    if (geteuid() == 0) {
+        rc = choose_user(c, err, errlen);
+        if (rc < 0)
+            return rc;
+        /* The runner makes the run directory 0700 root: let the server user
+         * through it (not list it). The target above must already be
+         * traversable, as /var/tmp and /tmp are. */
+        if (chmod(dir, 0711) != 0) {
+            rc = -errno;
+            snprintf(err, errlen, "pgbench: chmod %s: %s", dir, strerror(-rc));
+            return rc;
+        }
+    } else {
+        struct passwd *pw = getpwuid(geteuid());
+        snprintf(c->server_user, sizeof c->server_user, "%s", pw ? pw->pw_name : "?");
+        c->uid = geteuid();
+        c->gid = getegid();
+    }
+
+    if (mkdir(c->root, 0700) != 0) {
+        rc = -errno;
+        snprintf(err, errlen, "pgbench: mkdir %s: %s", c->root, strerror(-rc));
+        return rc;
+    }
+    c->exists = true;
+    if (c->drop && (chown(c->root, c->uid, c->gid) != 0 ||
+                    (c->own_sockdir && chown(c->sockdir, c->uid, c->gid) != 0))) {
+        rc = -errno;
+        snprintf(err, errlen, "pgbench: chown %s to %s: %s", c->root, c->server_user,
+                 strerror(-rc));
+        return rc;
+    }
+
+    /* Every directory above the cluster must let the server user through;
+     * say so plainly rather than let initdb fail on it. */
+    /* This is a property of the target, like missing binaries: -ENOTSUP
+     * makes the runner skip the test with this line rather than stop a
+     * whole suite. */
+    if (c->drop && !user_can_reach(c, c->root)) {
+        snprintf(err, errlen, "the PostgreSQL server runs as user %s, which cannot reach %s "
+                 "(make the target and its parents traversable, chmod o+x, or choose another "
+                 "target)", c->server_user, dir);
+        return -ENOTSUP;
+    }
+
+    char initdb[600];
+    snprintf(initdb, sizeof initdb, "%s/initdb", c->bindir);
+    char *argv[] = {initdb, "-D", c->datadir, "-U", SB_PG_SUPERUSER, "--auth=trust",
+                    "--encoding=SQL_ASCII", "--locale=C", "--no-sync", NULL};
+    pid_t pid;
+    rc = spawn(c, argv, SIGKILL, &pid);
+    if (rc < 0) {
+        snprintf(err, errlen, "pgbench: cannot start initdb: %s", strerror(-rc));
+        return rc;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char tail[400];
+        log_tail(c, tail, sizeof tail);
+        snprintf(err, errlen, "pgbench: initdb failed as user %s: %s", c->server_user,
+                 tail[0] ? tail : "no output");
+        return -EIO;
+    }
+    return 0;
+}
+
+void sb_pg_cluster_conninfo(const sb_pg_cluster *c, const char *db, char *buf, size_t len)
+{
+    /* Values are quoted: the socket path may hold spaces. */
+    snprintf(buf, len, "host='%s' port=%d dbname='%s' user='%s' connect_timeout=10",
+             c->sockdir, SB_PG_PORT, db, SB_PG_SUPERUSER);
+}
+
+int sb_pg_cluster_start(sb_pg_cluster *c, const char *const *settings,
+                        bool (*stop)(void *), void *arg, char *err, size_t errlen)
+{
+    char postgres[600];
+    snprintf(postgres, sizeof postgres, "%s/postgres", c->bindir);
+    enum { MAX_ARGS = 96 };
+    char *argv[MAX_ARGS];
+    char port[16], sock[1200];
+    size_t n = 0;
+    snprintf(port, sizeof port, "%d", SB_PG_PORT);
+    snprintf(sock, sizeof sock, "unix_socket_directories=%s", c->sockdir);
+    argv[n++] = postgres;
+    argv[n++] = "-D";
+    argv[n++] = c->datadir;
+    argv[n++] = "-p";
+    argv[n++] = port;
+    argv[n++] = "-c";
+    argv[n++] = "listen_addresses=";
+    argv[n++] = "-c";
+    argv[n++] = sock;
+    for (size_t i = 0; settings && settings[i] && n + 3 < MAX_ARGS; i++) {
+        argv[n++] = "-c";
+        argv[n++] = (char *)settings[i];
+    }
+    argv[n] = NULL;
+
+    /* SIGQUIT on our death: the postmaster's immediate shutdown, which also
+     * takes its backends down. */
+    int rc = spawn(c, argv, SIGQUIT, &c->pid);
+    if (rc < 0) {
+        c->pid = 0;
+        snprintf(err, errlen, "pgbench: cannot start postgres: %s", strerror(-rc));
+        return rc;
+    }
+
+    char conninfo[1400];
+    sb_pg_cluster_conninfo(c, "postgres", conninfo, sizeof conninfo);
+    uint64_t deadline = sb_now_ns() + 120ull * 1000000000ull;
+    for (;;) {
+        int status;
+        pid_t w = waitpid(c->pid, &status, WNOHANG);
+        if (w == c->pid) {
+            c->pid = 0;
+            char tail[400];
+            log_tail(c, tail, sizeof tail);
+            snprintf(err, errlen, "pgbench: the PostgreSQL server exited at start: %s",
+                     tail[0] ? tail : "no output");
+            return -EIO;
+        }
+        if (PQping(conninfo) == PQPING_OK)
+            return 0;
+        if (stop && stop(arg)) {
+            snprintf(err, errlen, "pgbench: interrupted");
+            return -EINTR;
+        }
+        if (sb_now_ns() > deadline) {
+            snprintf(err, errlen, "pgbench: the PostgreSQL server did not accept "
+                     "connections within 120 s (log: %s)", c->logpath);
+            return -ETIMEDOUT;
+        }
+        sleep_ms(50);
+    }
+}
+
+/* Waits up to ms for the postmaster to exit. True when it did. */
+static bool wait_exit(pid_t pid, unsigned ms)
+{
+    for (unsigned t = 0;; t += 20) {
+        int status;
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno == ECHILD))
+            return true;
+        if (t >= ms)
+            return false;
+        sleep_ms(20);
+    }
+}
+
+int sb_pg_cluster_stop(sb_pg_cluster *c)
+{
+    if (c->pid <= 0)
+        return 0;
+    pid_t pid = c->pid;
+    int rc = 0;
+    /* Fast shutdown: roll back sessions, checkpoint, exit. Then immediate
+     * shutdown; then kill whatever is left of the process group. */
+    kill(pid, SIGINT);
+    if (!wait_exit(pid, 60000)) {
+        kill(pid, SIGQUIT);
+        if (!wait_exit(pid, 10000)) {
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+            rc = -ETIMEDOUT;
+        }
+    }
+    /* The postmaster waits for its children, but be certain none is left. */
+    kill(-pid, SIGKILL);
+    c->pid = 0;
+    return rc;
+}
+
+int sb_pg_cluster_destroy(sb_pg_cluster *c)
+{
+    int rc = sb_pg_cluster_stop(c);
+    if (c->exists) {
+        int r = sb_remove_tree(c->root);
+        if (r < 0 && r != -ENOENT && rc == 0)
+            rc = r;
+        c->exists = false;
+    }
+    if (c->own_sockdir) {
+        int r = sb_remove_tree(c->sockdir);
+        if (r < 0 && r != -ENOENT && rc == 0)
+            rc = r;
+        c->own_sockdir = false;
+    }
+    return rc;
+}

@@ -1,0 +1,351 @@
+/*
+ * Unit tests of the file-system workloads (fs-mark, postmark, compilebench,
+ * dbench): the compilebench tree generator against the data set's
+ * statistics, the dbench loadfile parser and generator, and one tiny run of
+ * each workload called directly, checking the counts it reports and that it
+ * leaves its directory empty.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <math.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/workdir.h"
+#include "workloads/compilebench_tree.h"
+#include "workloads/dbench_loadfile.h"
+#include "workloads/workload.h"
+
+extern const sb_workload sb_wl_fsmark, sb_wl_postmark, sb_wl_compilebench, sb_wl_dbench;
+
+static double fig(const sb_sample *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_figures; i++)
+        if (!strcmp(s->figures[i].name, name))
+            return s->figures[i].value;
+    fail_msg("figure %s missing", name);
+    return -1;
+}
+
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+/* Runs workload w in a fresh directory with key=value pairs (NULL-terminated). */
+static int run_wl(const sb_workload *w, sb_sample *samples, char *dir, size_t dirlen, char *err, ...)
+{
+    static sb_config cfg;
+    sb_config_init(&cfg, w, false);
+    va_list ap;
+    va_start(ap, err);
+    const char *kv;
+    while ((kv = va_arg(ap, const char *)) != NULL) {
+        static char store[32][128];
+        static int next;
+        char *k = store[next++ % 32];
+        snprintf(k, 128, "%s", kv);
+        char *eq = strchr(k, '=');
+        assert_non_null(eq);
+        *eq = 0;
+        char e[256];
+        assert_int_equal(sb_config_set(&cfg, k, eq + 1, e, sizeof e), 0);
+    }
+    va_end(ap);
+    char e[256];
+    if (w->validate)
+        assert_int_equal(w->validate(&cfg, e, sizeof e), 0);
+    snprintf(dir, dirlen, "/var/tmp/sbfsunit.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    sb_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.dir = dir;
+    ctx.target = dir;
+    ctx.cfg = &cfg;
+    ctx.run_count = 1;
+    memset(samples, 0, sizeof(sb_sample) * w->n_measures);
+    int rc = w->run(&ctx, samples);
+    snprintf(err, 512, "%s", ctx.err);
+    return rc;
+}
+
+static void finish_dir(const char *dir)
+{
+    assert_int_equal(entries(dir), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* ---- compilebench tree ---- */
+
+static void within_1pct(double got, double want)
+{
+    if (fabs(got - want) > 0.01 * want)
+        fail_msg("%.0f is not within 1 %% of %.0f", got, want);
+}
+
+static void test_cb_tree_statistics(void **state)
+{
+    (void)state;
+    sb_cb_tree t;
+    assert_int_equal(sb_cb_tree_generate(&t, SB_CB_SEED, 100), 0);
+    assert_int_equal(t.n_dirs, 1263);
+    assert_int_equal(t.n_files, 21280);
+    within_1pct((double)t.total_bytes, 233176153);
+    within_1pct((double)t.total_bytes / (double)t.n_files, 10958);
+    within_1pct((double)sb_cb_tree_percentile(&t, 0), 6);
+    within_1pct((double)sb_cb_tree_percentile(&t, 10), 390);
+    within_1pct((double)sb_cb_tree_percentile(&t, 25), 1303);
+    within_1pct((double)sb_cb_tree_percentile(&t, 50), 4055);
+    within_1pct((double)sb_cb_tree_percentile(&t, 75), 11141);
+    within_1pct((double)sb_cb_tree_percentile(&t, 90), 26112);
+    within_1pct((double)sb_cb_tree_percentile(&t, 99), 97228);
+    within_1pct((double)sb_cb_tree_percentile(&t, 100), 873603);
+    assert_int_equal(t.n_objects, 3263);
+    within_1pct((double)t.object_bytes, 680.6 * 1048576);
+    /* Every directory's parent comes before it, so creating in order works. */
+    for (size_t d = 1; d < t.n_dirs; d++) {
+        const char *slash = strrchr(t.dirs[d], '/');
+        if (!slash)
+            continue;
+        size_t plen = (size_t)(slash - t.dirs[d]);
+        int found = 0;
+        for (size_t q = 1; q < d && !found; q++)
+            found = strlen(t.dirs[q]) == plen && !strncmp(t.dirs[q], t.dirs[d], plen);
+        assert_true(found);
+    }
+    sb_cb_tree_free(&t);
+}
+
+static void test_cb_tree_deterministic(void **state)
+{
+    (void)state;
+    sb_cb_tree a, b, c;
+    assert_int_equal(sb_cb_tree_generate(&a, SB_CB_SEED, 100), 0);
+    assert_int_equal(sb_cb_tree_generate(&b, SB_CB_SEED, 100), 0);
+    assert_int_equal(sb_cb_tree_generate(&c, SB_CB_SEED + 1, 100), 0);
+    assert_int_equal(a.n_files, b.n_files);
+    assert_memory_equal(a.files, b.files, a.n_files * sizeof *a.files);
+    for (size_t d = 0; d < a.n_dirs; d++)
+        assert_string_equal(a.dirs[d], b.dirs[d]);
+    assert_true(memcmp(a.files, c.files, a.n_files * sizeof *a.files) != 0);
+    sb_cb_tree_free(&a);
+    sb_cb_tree_free(&b);
+    sb_cb_tree_free(&c);
+    /* A scaled tree keeps the share of files asked for. */
+    assert_int_equal(sb_cb_tree_generate(&a, SB_CB_SEED, 10), 0);
+    assert_true(a.n_files >= 2120 && a.n_files <= 2140);
+    assert_int_equal(a.n_dirs, 1263);
+    sb_cb_tree_free(&a);
+}
+
+/* ---- dbench loadfile ---- */
+
+static void test_db_parse(void **state)
+{
+    (void)state;
+    sb_db_script s;
+    memset(&s, 0, sizeof s);
+    char err[256];
+    assert_int_equal(sb_db_parse_line(&s, "NTCreateX \"\\clients\\client1\\~dmtmp\\A B.DOC\" 0x40 0x2 9938 NT_STATUS_OK\n", 1, err, sizeof err), 0);
+    assert_int_equal(s.ops[0].verb, SB_DB_NTCREATEX);
+    assert_string_equal(sb_db_str(&s, s.ops[0].path), "/~dmtmp/A B.DOC");
+    assert_true(s.ops[0].path_client & 1);
+    assert_int_equal(s.ops[0].a, 0x40);
+    assert_int_equal(s.ops[0].b, 2);
+    assert_int_equal(s.ops[0].handle, 9938);
+    assert_true(s.ops[0].expect_ok);
+    assert_int_equal(sb_db_parse_line(&s, "WriteX 9938 65536 65536 65536 NT_STATUS_OK", 2, err, sizeof err), 0);
+    assert_int_equal(s.ops[1].offset, 65536);
+    assert_int_equal(s.ops[1].size, 65536);
+    assert_int_equal(sb_db_parse_line(&s, "0.125 Rename \"\\clients\\client1\\a\" \"\\clients\\client1\\b\" NT_STATUS_OK", 3, err, sizeof err), 0);
+    assert_string_equal(sb_db_str(&s, s.ops[2].path2), "/b");
+    assert_int_equal(sb_db_parse_line(&s, "QUERY_PATH_INFORMATION \"\\clients\\client1\\x\" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND", 4, err, sizeof err), 0);
+    assert_false(s.ops[3].expect_ok);
+    assert_int_equal(sb_db_parse_line(&s, "Mkdir \"\\clients\" NT_STATUS_OK", 5, err, sizeof err), 0);
+    assert_false(s.ops[4].path_client & 1);
+    assert_string_equal(sb_db_str(&s, s.ops[4].path), "/clients");
+    assert_int_equal(sb_db_parse_line(&s, "# comment", 6, err, sizeof err), 1);
+    assert_int_equal(sb_db_parse_line(&s, "   ", 7, err, sizeof err), 1);
+    assert_int_equal(sb_db_parse_line(&s, "Frobnicate 1 NT_STATUS_OK", 8, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "Frobnicate"));
+    assert_int_equal(sb_db_parse_line(&s, "ReadX 1 2 NT_STATUS_OK", 9, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_db_parse_line(&s, "ReadX x 0 4096 4096 NT_STATUS_OK", 10, err, sizeof err), -EINVAL);
+    assert_int_equal(s.n, 5);
+    sb_db_script_free(&s);
+}
+
+static void test_db_generate_mix(void **state)
+{
+    (void)state;
+    sb_db_script s, t;
+    assert_int_equal(sb_db_generate(&s, 1, 50000), 0);
+    assert_int_equal(sb_db_generate(&t, 1, 50000), 0);
+    assert_int_equal(s.n, t.n);
+    assert_memory_equal(s.ops, t.ops, s.n * sizeof *s.ops);
+    assert_true(s.n >= 50000 && s.n < 50100);
+    assert_int_equal(s.ops[0].verb, SB_DB_DELTREE);
+    assert_int_equal(s.ops[s.n - 1].verb, SB_DB_DELTREE);
+    double n[SB_DB_N_VERBS] = {0};
+    for (size_t i = 0; i < s.n; i++)
+        n[s.ops[i].verb]++;
+    /* client.txt's shares, within a few points (docs/workloads.md). */
+    struct { int v; double share; } mix[] = {
+        {SB_DB_READX, 27.1}, {SB_DB_NTCREATEX, 17.3}, {SB_DB_QPATHINFO, 15.7}, {SB_DB_CLOSE, 12.7},
+        {SB_DB_WRITEX, 8.6}, {SB_DB_FINDFIRST, 6.1}, {SB_DB_UNLINK, 3.5}, {SB_DB_QFSINFO, 2.9},
+        {SB_DB_QFILEINFO, 2.7}, {SB_DB_SFILEINFO, 1.4}, {SB_DB_FLUSH, 1.2}, {SB_DB_RENAME, 0.7},
+    };
+    for (size_t i = 0; i < sizeof mix / sizeof mix[0]; i++) {
+        double got = 100.0 * n[mix[i].v] / (double)s.n;
+        if (fabs(got - mix[i].share) > 0.15 * mix[i].share + 0.2)
+            fail_msg("%s: %.2f %% of operations, client.txt has %.2f %%", sb_db_verb_name(mix[i].v), got,
+                     mix[i].share);
+    }
+    assert_true(n[SB_DB_LOCKX] > 0 && n[SB_DB_LOCKX] == n[SB_DB_UNLOCKX]);
+    sb_db_script_free(&s);
+    sb_db_script_free(&t);
+}
+
+/* ---- tiny runs ---- */
+
+static void test_fsmark_tiny(void **state)
+{
+    (void)state;
+    sb_sample s[1];
+    char dir[64], err[512];
+    assert_int_equal(run_wl(&sb_wl_fsmark, s, dir, sizeof dir, err, "test=custom", "files=12", "size=20k",
+                            "threads=2", "dirs=3", NULL), 0);
+    assert_true(s[0].valid);
+    assert_true(s[0].value > 0);
+    assert_int_equal(fig(s, "files_created"), 24);
+    assert_int_equal(fig(s, "files_removed"), 24);
+    assert_int_equal(fig(s, "bytes_written"), 24 * 20480);
+    assert_true(fig(s, "lat_max") > 0);
+    finish_dir(dir);
+    assert_int_equal(run_wl(&sb_wl_fsmark, s, dir, sizeof dir, err, "test=custom", "files=5", "size=1",
+                            "sync=end", NULL), 0);
+    assert_int_equal(fig(s, "files_created"), 5);
+    finish_dir(dir);
+}
+
+static void test_postmark_tiny(void **state)
+{
+    (void)state;
+    sb_sample s[1];
+    char dir[64], err[512];
+    assert_int_equal(run_wl(&sb_wl_postmark, s, dir, sizeof dir, err, "files=50", "transactions=200",
+                            "size-min=100", "size-max=5000", "subdirs=2", NULL), 0);
+    assert_true(s[0].valid);
+    assert_int_equal(fig(s, "transactions"), 200);
+    assert_int_equal(fig(s, "created_alone"), 50);
+    assert_int_equal(fig(s, "files_created"), fig(s, "files_deleted"));
+    /* Each transaction does one read-or-append (while files exist) and one create-or-delete. */
+    assert_true(fig(s, "created_mixed") + fig(s, "deleted_mixed") <= 200);
+    assert_true(fig(s, "created_mixed") + fig(s, "deleted_mixed") > 150);
+    assert_true(fig(s, "files_read") + fig(s, "files_appended") <= 200);
+    assert_true(fig(s, "bytes_written") >= 50 * 100);
+    finish_dir(dir);
+    /* A pool that runs dry stops the run with one line, leaving nothing behind. */
+    assert_int_equal(run_wl(&sb_wl_postmark, s, dir, sizeof dir, err, "files=1", "transactions=1000",
+                            "bias-create=0", NULL), -ENOENT);
+    assert_non_null(strstr(err, "out of files"));
+    finish_dir(dir);
+    /* Unbuffered with a different seed works the same way. */
+    assert_int_equal(run_wl(&sb_wl_postmark, s, dir, sizeof dir, err, "files=30", "transactions=50",
+                            "size-min=10", "size-max=100", "buffered=no", "seed=7", NULL), 0);
+    assert_int_equal(fig(s, "files_created"), fig(s, "files_deleted"));
+    finish_dir(dir);
+}
+
+static void test_compilebench_tiny(void **state)
+{
+    (void)state;
+    sb_sample s[1];
+    char dir[64], err[512];
+    static const char *const tests[] = {"test=compile", "test=read-tree", "test=delete"};
+    for (int t = 0; t < 3; t++) {
+        assert_int_equal(run_wl(&sb_wl_compilebench, s, dir, sizeof dir, err, tests[t], "trees=1", "scale=1",
+                                NULL), 0);
+        assert_true(s[0].valid);
+        assert_true(s[0].value > 0);
+        double files = fig(&s[0], "tree_files");
+        assert_true(files >= 200 && files <= 220);
+        assert_int_equal(fig(&s[0], "dirs_created"), 1263);
+        assert_true(fig(&s[0], "files_created") > files); /* sources and objects */
+        assert_int_equal(fig(&s[0], "files_created"), fig(&s[0], "files_removed"));
+        if (t == 1)
+            assert_true(fig(&s[0], "bytes_read") > fig(&s[0], "tree_bytes"));
+        finish_dir(dir);
+    }
+    assert_int_equal(run_wl(&sb_wl_compilebench, s, dir, sizeof dir, err, "trees=2", "scale=1", NULL), 0);
+    assert_true(s[0].valid);
+    assert_int_equal(fig(&s[0], "trees"), 2);
+    assert_int_equal(fig(&s[0], "dirs_created"), 2 * 1263);
+    assert_int_equal(fig(&s[0], "files_created"), 2 * fig(&s[0], "tree_files"));
+    assert_int_equal(fig(&s[0], "files_created"), fig(&s[0], "files_removed"));
+    finish_dir(dir);
+}
+
+static void test_dbench_tiny(void **state)
+{
+    (void)state;
+    sb_sample s[1];
+    char dir[64], err[512];
+    assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=2", "time=1", "warmup=0", NULL), 0);
+    assert_true(s[0].valid);
+    assert_true(fig(s, "operations") > 0);
+    assert_int_equal(fig(s, "unexpected"), 0);
+    assert_true(fig(s, "n_ReadX") > 0);
+    finish_dir(dir);
+
+    /* A three-line loadfile: each client creates and writes one file, then deletes it. */
+    char lf[] = "/var/tmp/sbfsload.XXXXXX";
+    int fd = mkstemp(lf);
+    assert_true(fd >= 0);
+    const char *text = "NTCreateX \"\\clients\\client1\\f\" 0x0 0x5 7 NT_STATUS_OK\n"
+                       "WriteX 7 0 1000 1000 NT_STATUS_OK\n"
+                       "Close 7 NT_STATUS_OK\n"
+                       "Unlink \"\\clients\\client1\\f\" 0x6 NT_STATUS_OK\n"
+                       "Unlink \"\\clients\\client1\\f\" 0x6 NT_STATUS_OBJECT_NAME_NOT_FOUND\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char opt[64];
+    snprintf(opt, sizeof opt, "loadfile=%s", lf);
+    assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=1", "time=1", "warmup=0", opt, NULL), 0);
+    double nc = fig(s, "n_NTCreateX"), nw = fig(s, "n_WriteX");
+    assert_true(nc > 0);
+    assert_true(nw >= nc - 1 && nw <= nc);
+    assert_int_equal(fig(s, "unexpected"), 0);
+    /* The counted bytes are those of the WriteX operations that completed. */
+    assert_int_equal(fig(s, "bytes_written"), nw * 1000);
+    finish_dir(dir);
+    unlink(lf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cb_tree_statistics),
+        cmocka_unit_test(test_cb_tree_deterministic),
+        cmocka_unit_test(test_db_parse),
+        cmocka_unit_test(test_db_generate_mix),
+        cmocka_unit_test(test_fsmark_tiny),
+        cmocka_unit_test(test_postmark_tiny),
+        cmocka_unit_test(test_compilebench_tiny),
+        cmocka_unit_test(test_dbench_tiny),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
