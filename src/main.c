@@ -11,7 +11,8 @@
 static const sb_command commands[] = {
     {"run", "run tests or suites on a target and add the figures to a result file", sb_cmd_run},
     {"list", "list tests, their options and defaults, and suites", sb_cmd_list},
-    {"show", "render a result file (seed text format, json ...)", sb_cmd_show},
+    {"show", "render a result file: seed text, json, html with charts, csv", sb_cmd_show},
+    {"compare", "every identifier against a base: differences, significance, geometric mean", sb_cmd_compare},
     {"merge", "join result files of different identifiers into one", sb_cmd_merge},
     {"import", "read a result page in the seed text format into a result file", sb_cmd_import},
     {"sysinfo", "describe this machine and the storage behind a target", sb_cmd_sysinfo},

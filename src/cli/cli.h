@@ -20,6 +20,7 @@ int sb_cmd_merge(int argc, char **argv);
 int sb_cmd_import(int argc, char **argv);
 int sb_cmd_sysinfo(int argc, char **argv);
 int sb_cmd_dd(int argc, char **argv);
+int sb_cmd_compare(int argc, char **argv);
 int sb_cmd_io(int argc, char **argv);
 int sb_cmd_scenario(int argc, char **argv);
 

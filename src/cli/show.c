@@ -1,8 +1,10 @@
 /*
- * show — `storbench show NAME|FILE [--width N] [--format text|json]`: renders
- * a result file. The formats are a table of renderers; adding one (html, csv)
- * is one row and one function. Text is the seed page format at the width of
- * the terminal (or --width, or 80); json is the file's own JSON.
+ * show — `storbench show NAME|FILE [--width N] [--format FORMAT] [-o FILE]`:
+ * renders a result file as text, json, html (report/html.c) or csv
+ * (report/csv.c), on standard output or atomically into a file. The formats
+ * are a table of renderers: adding one is one row and one function. Text is
+ * the seed page format at the width of the terminal (or --width, or 80); json
+ * is the file's own JSON.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,10 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/log.h"
 #include "core/units.h"
+#include "report/csv.h"
+#include "report/html.h"
 #include "report/text.h"
 #include "results/import_pts.h"
 #include "results/result.h"
@@ -40,12 +46,71 @@ static int show_json(FILE *out, const sb_resultfile *rf, const show_opts *o)
     return fflush(out) == 0 && !ferror(out) ? 0 : -EIO;
 }
 
+static int show_html(FILE *out, const sb_resultfile *rf, const show_opts *o)
+{
+    return sb_report_html(out, rf);
+}
+
+static int show_csv(FILE *out, const sb_resultfile *rf, const show_opts *o)
+{
+    return sb_report_csv(out, rf);
+}
+
+/* Writes the report to path through a temporary file in the same directory, renamed over
+ * path only once complete: a failed or interrupted show never leaves a half page. */
+static int write_atomically(const char *path, show_fn fn, const sb_resultfile *rf,
+                            const show_opts *o, char *err, size_t errlen)
+{
+    /* A hidden name beside the target: same file system, so the rename is atomic. */
+    char tmp[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    if (snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", dirlen, path, path + dirlen) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "%s: path too long", path);
+        return -ENAMETOOLONG;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        snprintf(err, errlen, "%s: cannot create a file beside it: %s", path, strerror(e));
+        return -e;
+    }
+    /* mkstemp makes 0600; a report is meant to be shared like any file the user writes. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        snprintf(err, errlen, "%.300s: %s", tmp, strerror(e));
+        return -e;
+    }
+    int rc = fn(f, rf, o);
+    if (rc == 0 && (fflush(f) != 0 || ferror(f)))
+        rc = -EIO;
+    if (rc == 0 && fsync(fileno(f)) != 0)
+        rc = -errno;
+    if (fclose(f) != 0 && rc == 0)
+        rc = -EIO;
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = -errno;
+    if (rc < 0) {
+        unlink(tmp);
+        snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+    }
+    return rc;
+}
+
 static const struct {
     const char *name;
     show_fn fn;
 } formats[] = {
     {"text", show_text},
     {"json", show_json},
+    {"html", show_html},
+    {"csv", show_csv},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
@@ -75,13 +140,16 @@ static bool is_text_page(const char *path)
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: storbench show NAME|FILE [--width N] [--format FORMAT] [--results-dir DIR]\n"
+            "usage: storbench show NAME|FILE [--width N] [--format FORMAT] [-o FILE] [--results-dir DIR]\n"
             "\n"
             "Renders a result file: NAME is a result in the results directory, FILE a path\n"
             "(anything with a '/').\n"
             "\n"
             "  -w, --width N         line width of the text bars (default: the terminal's, else 80)\n"
-            "  -f, --format FORMAT   text (the seed page format, default) or json\n"
+            "  -f, --format FORMAT   text (the seed page format, default), json, html (one\n"
+            "                        self-contained page with charts) or csv\n"
+            "  -o, --output FILE     write to FILE (replaced only once complete) instead of\n"
+            "                        standard output\n"
             "      --results-dir DIR where named result files live\n"
             "  -h, --help            this help\n");
 }
@@ -99,16 +167,17 @@ int sb_cmd_show(int argc, char **argv)
     static const struct option longopts[] = {
         {"width", required_argument, NULL, 'w'},
         {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
         {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     show_opts o = {.width = 0};
-    const char *format = "text", *results_dir = NULL;
+    const char *format = "text", *results_dir = NULL, *output = NULL;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":w:f:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":w:f:o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'w': {
             uint64_t v;
@@ -118,6 +187,7 @@ int sb_cmd_show(int argc, char **argv)
             break;
         }
         case 'f': format = optarg; break;
+        case 'o': output = optarg; break;
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
         default: return bad_option(argv, c);
@@ -128,7 +198,7 @@ int sb_cmd_show(int argc, char **argv)
         if (!strcmp(format, formats[i].name))
             fn = formats[i].fn;
     if (!fn)
-        return sb_usage_error("show", "unknown format '%s' (text or json)", format);
+        return sb_usage_error("show", "unknown format '%s' (text, json, html or csv)", format);
     if (optind >= argc)
         return sb_usage_error("show", "name a result file (storbench show NAME|FILE)");
     if (argc - optind > 1)
@@ -155,6 +225,15 @@ int sb_cmd_show(int argc, char **argv)
             sb_error("show: %s", err);
         sb_resultfile_free(&rf);
         return SB_EXIT_RUNTIME;
+    }
+    if (output && strcmp(output, "-")) {
+        rc = write_atomically(output, fn, &rf, &o, err, sizeof err);
+        sb_resultfile_free(&rf);
+        if (rc < 0) {
+            sb_error("show: %s", err);
+            return SB_EXIT_RUNTIME;
+        }
+        return SB_EXIT_OK;
     }
     rc = fn(stdout, &rf, &o);
     sb_resultfile_free(&rf);

@@ -1,0 +1,100 @@
+/*
+ * compare — `storbench compare NAME [--base LABEL]`: every identifier of a
+ * result file against a base identifier, per test and as a geometric mean
+ * (the computation and its definitions are in src/report/compare.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/log.h"
+#include "report/compare.h"
+#include "results/result.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: storbench compare NAME [options]\n"
+            "\n"
+            "Compares every identifier of result file NAME with a base identifier: per test the\n"
+            "relative difference, signed so that positive is better than the base (for Lower Is\n"
+            "Better tests the ratio is base/value), marked '~' when it lies inside the combined\n"
+            "standard error and '?' when a spread is unknown (imported figures, single runs);\n"
+            "then per identifier the geometric mean of the ratios over the tests it shares\n"
+            "with the base.\n"
+            "\n"
+            "  -b, --base LABEL        the identifier to compare with (default: the first one)\n"
+            "      --results-dir DIR   where named result files live\n"
+            "  -h, --help              this text\n"
+            "\n"
+            "Exit status: 0 done, 1 the file cannot be read, 2 bad usage (or unknown --base).\n");
+}
+
+static int bad_option(char **argv, int c)
+{
+    if (c == ':')
+        return sb_usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
+    return sb_usage_error("compare", "unknown option '%s' (see 'storbench compare --help')",
+                          argv[optind - 1]);
+}
+
+int sb_cmd_compare(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"base", required_argument, NULL, 'b'},
+        {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *base = NULL, *results_dir = NULL;
+    optind = 1;
+    opterr = 0; /* one line of our own instead of getopt's */
+    int c;
+    while ((c = getopt_long(argc, argv, ":b:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'b': base = optarg; break;
+        case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
+        case 'h': usage(stdout); return SB_EXIT_OK;
+        default: return bad_option(argv, c);
+        }
+    }
+    if (optind >= argc)
+        return sb_usage_error("compare", "name a result file (storbench compare NAME)");
+    if (argc - optind > 1)
+        return sb_usage_error("compare", "one result file at a time ('%s' is extra)", argv[optind + 1]);
+    const char *name = argv[optind];
+
+    char path[4096], err[512];
+    if (sb_result_path(name, results_dir, path, sizeof path) < 0)
+        return sb_usage_error("compare", "cannot place result file '%s'", name);
+    sb_resultfile rf;
+    sb_resultfile_init(&rf);
+    int rc = sb_resultfile_load(path, &rf, err, sizeof err);
+    if (rc < 0) {
+        if (rc == -ENOENT && !strchr(name, '/'))
+            sb_error("compare: no result named '%s' (%s does not exist)", name, path);
+        else
+            sb_error("compare: %s", err);
+        sb_resultfile_free(&rf);
+        return SB_EXIT_RUNTIME;
+    }
+    sb_comparison cmp;
+    rc = sb_compare(&rf, base, &cmp, err, sizeof err);
+    if (rc < 0) {
+        sb_resultfile_free(&rf);
+        if (rc == -ENOENT && base)
+            return sb_usage_error("compare", "%s", err);
+        sb_error("compare: %s", err);
+        return SB_EXIT_RUNTIME;
+    }
+    rc = sb_report_compare(stdout, &rf, &cmp);
+    sb_comparison_free(&cmp);
+    sb_resultfile_free(&rf);
+    if (rc < 0) {
+        sb_error("compare: cannot write the report: %s", strerror(-rc));
+        return SB_EXIT_RUNTIME;
+    }
+    return SB_EXIT_OK;
+}

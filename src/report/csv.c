@@ -1,0 +1,91 @@
+/*
+ * csv — the CSV rendering of a result file (see csv.h). The layout is "long":
+ * a fixed header whatever the tests, so that one pivot in a spreadsheet gives
+ * any table; the headline figure and the secondary figures share the columns
+ * and are told apart by the measure column.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "report/csv.h"
+
+void sb_csv_field(FILE *out, const char *s)
+{
+    if (!s)
+        s = "";
+    size_t n = strlen(s);
+    bool quote = strpbrk(s, ",\"\r\n") != NULL ||
+                 (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t'));
+    if (!quote) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* Enough digits to round-trip what a person reads, without 0.30000000000000004 noise. */
+static void number(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.10g", v);
+}
+
+static void common(FILE *out, const sb_result *r, const sb_entry *e)
+{
+    sb_csv_field(out, r->test);
+    fputc(',', out);
+    sb_csv_field(out, r->title);
+    fputc(',', out);
+    sb_csv_field(out, r->version);
+    fputc(',', out);
+    sb_csv_field(out, r->description);
+    fputc(',', out);
+    sb_csv_field(out, e->identifier);
+    fputc(',', out);
+}
+
+int sb_report_csv(FILE *out, const sb_resultfile *rf)
+{
+    fputs("test,title,version,description,identifier,measure,unit,direction,"
+          "mean,sd,se,runs,untrusted\n", out);
+    for (size_t i = 0; i < rf->n_results; i++) {
+        const sb_result *r = &rf->results[i];
+        for (size_t j = 0; j < r->n_entries; j++) {
+            const sb_entry *e = &r->entries[j];
+            common(out, r, e);
+            fputs("result,", out);
+            sb_csv_field(out, r->unit);
+            fputs(r->direction == SB_LOWER_IS_BETTER ? ",lower," : ",higher,", out);
+            number(out, e->mean);
+            fputc(',', out);
+            /* An imported figure has no runs: its spread is unknown, not zero. */
+            if (e->n_values > 0) {
+                number(out, e->sd);
+                fputc(',', out);
+                number(out, e->se);
+            } else {
+                fputc(',', out);
+            }
+            fprintf(out, ",%zu,%s\n", e->n_values, e->untrusted ? "yes" : "no");
+            for (size_t k = 0; k < e->n_secondary; k++) {
+                const sb_secondary *s = &e->secondary[k];
+                common(out, r, e);
+                sb_csv_field(out, s->name);
+                fputc(',', out);
+                sb_csv_field(out, s->unit);
+                fputs(",,", out);
+                number(out, s->value);
+                fputs(",,,,\n", out);
+            }
+        }
+    }
+    fflush(out);
+    return ferror(out) ? -EIO : 0;
+}

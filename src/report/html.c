@@ -1,0 +1,766 @@
+/*
+ * html — the HTML rendering of a result file (see html.h). Charts are inline
+ * SVG whose horizontal positions are percentages of the chart's width and
+ * whose text keeps its CSS pixel size, so the same page reads on a phone, a
+ * wide screen and paper without scaling the letters down to nothing. The one
+ * inline script counts page errors into <html data-errors> so that a test
+ * (tests/cli/test_html_browser.sh) can see them, and opens the value tables
+ * for printing; the page is complete without it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html.h"
+
+#ifndef STORBENCH_VERSION
+#define STORBENCH_VERSION "unknown"
+#endif
+
+/* Bar chart geometry, in CSS pixels (heights) and percent (widths). */
+#define ROW_H 40       /* one identifier: label line and bar */
+#define BAR_Y 19       /* bar's top inside its row */
+#define BAR_H 14
+#define BAR_MAX 97.0   /* percent of the width the longest bar (with whisker) may use */
+#define VALUE_INSIDE 70.0 /* percent: a bar reaching past this carries its value inside */
+
+/* Latency chart geometry. */
+#define LAT_H 230
+#define LAT_SLANT 26   /* extra height when the percentile labels are slanted */
+#define LAT_UPRIGHT 6  /* at most this many percentiles get upright labels */
+#define LAT_TOP 14
+#define LAT_BOTTOM 196 /* y of the lowest gridline */
+#define LAT_LEFT 4.0   /* percent: first and last percentile's x */
+#define LAT_RIGHT 96.0
+
+/* Okabe-Ito colours: told apart by most colour-blind readers; dashes take over after them. */
+static const char *const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
+                                      "#CC79A7", "#56B4E9", "#000000"};
+#define N_PALETTE (sizeof palette / sizeof palette[0])
+static const char *const dashes[] = {"", "6 3", "2 3", "8 3 2 3"};
+#define N_DASHES (sizeof dashes / sizeof dashes[0])
+
+void sb_html_escape(FILE *out, const char *s)
+{
+    if (!s)
+        return;
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default:
+            /* Control characters other than tab and newline are not allowed in HTML text. */
+            if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
+                fputc(' ', out);
+            else
+                fputc(*s, out);
+        }
+    }
+}
+
+bool sb_latency_percentile(const char *name, char *prefix, size_t len, double *pct)
+{
+    const char *p = strrchr(name, '_');
+    if (!p || p == name || p[1] != 'p')
+        return false;
+    const char *num = p + 2;
+    if (!(*num >= '0' && *num <= '9'))
+        return false;
+    /* Digits with at most one point: "p1e2" or "p50x" is some other figure. */
+    int points = 0;
+    for (const char *q = num; *q; q++) {
+        if (*q == '.')
+            points++;
+        else if (!(*q >= '0' && *q <= '9'))
+            return false;
+    }
+    if (points > 1)
+        return false;
+    char *end;
+    double v = strtod(num, &end);
+    if (*end || !(v >= 0 && v <= 100))
+        return false;
+    size_t n = (size_t)(p - name);
+    if (len) {
+        if (n >= len)
+            n = len - 1;
+        memcpy(prefix, name, n);
+        prefix[n] = '\0';
+    }
+    *pct = v;
+    return true;
+}
+
+static void value_text(char *buf, size_t len, double v, int decimals)
+{
+    snprintf(buf, len, "%.*f", decimals, v);
+}
+
+static bool se_known(const sb_entry *e)
+{
+    return e->n_values >= 2 || e->se > 0;
+}
+
+static const char style[] =
+    ":root{--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bar:#4a6f96;--best:#1a7f37;"
+    "--diff:#fff4d6;--diffmark:#bf8700}"
+    "*{box-sizing:border-box}"
+    "html{-webkit-text-size-adjust:100%;print-color-adjust:exact;-webkit-print-color-adjust:exact}"
+    "body{margin:0 auto;max-width:62rem;padding:.75rem;font:15px/1.45 system-ui,-apple-system,"
+    "'Segoe UI',Roboto,'DejaVu Sans',sans-serif;color:var(--fg);background:#fff}"
+    "h1{font-size:1.5rem;margin:.4rem 0}"
+    "h2{font-size:1.2rem;margin:1.6rem 0 .3rem}"
+    "h3{font-size:1rem;margin:1rem 0 .2rem}"
+    "p{margin:.2rem 0}"
+    ".muted,.options,.direction,.note{color:var(--muted)}"
+    ".options{font-size:.92rem}"
+    ".direction{font-weight:600}"
+    ".note{font-size:.85rem}"
+    "nav ol{padding-left:1.4rem;margin:.3rem 0}"
+    ".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}"
+    "table{border-collapse:collapse;font-size:.85rem}"
+    "th,td{border:1px solid var(--line);padding:.25rem .45rem;text-align:left;vertical-align:top}"
+    "td{min-width:9rem;overflow-wrap:anywhere}"
+    "thead th{background:#f6f8fa;position:sticky;top:0}"
+    "tbody th{font-weight:600;white-space:nowrap}"
+    "tr.group th{background:#f6f8fa;text-transform:uppercase;font-size:.75rem;letter-spacing:.04em}"
+    "tr.differs td{background:var(--diff)}"
+    "tr.differs th{border-left:4px solid var(--diffmark)}"
+    "tr.differs th::after{content:' \\2260';color:var(--diffmark)}"
+    "td.num{text-align:right;min-width:0;font-variant-numeric:tabular-nums}"
+    "section.result{border-top:1px solid var(--line);margin-top:1.2rem;padding-top:.2rem}"
+    "svg{display:block;width:100%;overflow:visible;font-size:13px;margin:.4rem 0}"
+    "svg text{fill:var(--fg)}"
+    "svg .value{font-variant-numeric:tabular-nums}"
+    "svg rect.bar{fill:var(--bar)}"
+    "svg rect.bar.best{fill:var(--best)}"
+    "svg .best{font-weight:700;fill:var(--best)}"
+    "svg text.value.inside{fill:#fff}"
+    "svg .whisker{stroke:var(--fg);stroke-width:1.5}"
+    "svg .grid{stroke:var(--line);stroke-width:1}"
+    "svg .axis{fill:var(--muted);font-size:11px;paint-order:stroke;stroke:#fff;stroke-width:3px;"
+    "stroke-linejoin:round}"
+    "svg .lat-line{fill:none;stroke-width:2}"
+    "ul.legend{list-style:none;padding:0;margin:.2rem 0;display:flex;flex-wrap:wrap;gap:.2rem 1rem;"
+    "font-size:.85rem}"
+    ".swatch{display:inline-block;width:1.6rem;height:0;border-top:3px solid;vertical-align:middle;"
+    "margin-right:.35rem}"
+    "details{margin:.4rem 0}"
+    "summary{cursor:pointer;color:var(--muted);font-size:.9rem}"
+    "footer{margin-top:2rem;color:var(--muted);font-size:.8rem}"
+    "@media (max-width:480px){body{font-size:14px;padding:.5rem}td{min-width:7rem}}"
+    "@media print{body{max-width:none;padding:0;font-size:10pt}nav,summary{display:none}"
+    
+    ".scroll{overflow:visible}thead th{position:static}"
+    "section.result{break-inside:avoid;page-break-inside:avoid}"
+    "svg,figure,.chart-block{break-inside:avoid;page-break-inside:avoid}"
+    "a{color:inherit;text-decoration:none}}";
+
+/* Counts script errors, failed loads and refused (outside) resources into <html data-errors>,
+ * read by the browser test. */
+static const char error_counter[] =
+    "(function(){var n=0,d=document.documentElement;"
+    "function s(){d.setAttribute('data-errors',String(n));}"
+    "window.addEventListener('error',function(){n++;s();},true);"
+    "window.addEventListener('unhandledrejection',function(){n++;s();});"
+    "document.addEventListener('securitypolicyviolation',function(){n++;s();});"
+    "document.addEventListener('DOMContentLoaded',s);s();"
+    /* Paper cannot be clicked: print the tables behind the charts opened. */
+    "window.addEventListener('beforeprint',function(){"
+    "document.querySelectorAll('details').forEach(function(e){e.open=true;});});})();";
+
+/* ---- the system table ---- */
+
+typedef struct keyset {
+    const char **keys;
+    size_t n;
+} keyset;
+
+static void keyset_add(keyset *k, const char *key)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (!strcmp(k->keys[i], key))
+            return;
+    const char **nk = realloc(k->keys, (k->n + 1) * sizeof *nk);
+    if (!nk)
+        return; /* a missing row beats a crash; the page stays valid */
+    k->keys = nk;
+    k->keys[k->n++] = key;
+}
+
+typedef const sb_kvlist *(*kv_of)(const sb_system *s);
+static const sb_kvlist *hw(const sb_system *s) { return &s->hardware; }
+static const sb_kvlist *sw(const sb_system *s) { return &s->software; }
+static const sb_kvlist *st(const sb_system *s) { return &s->storage; }
+
+/* mark: highlight the row when the systems differ in it (not for times, which always do). */
+static void system_row(FILE *out, const sb_resultfile *rf, const char *key, const char **vals,
+                       bool mark)
+{
+    bool differs = false;
+    for (size_t i = 1; mark && i < rf->n_systems; i++) {
+        const char *a = vals[0] ? vals[0] : "", *b = vals[i] ? vals[i] : "";
+        if (strcmp(a, b))
+            differs = true;
+    }
+    fprintf(out, "<tr%s><th scope=\"row\">", differs ? " class=\"differs\"" : "");
+    sb_html_escape(out, key);
+    fputs("</th>", out);
+    for (size_t i = 0; i < rf->n_systems; i++) {
+        fputs("<td>", out);
+        if (vals[i] && *vals[i])
+            sb_html_escape(out, vals[i]);
+        else
+            fputs("<span class=\"muted\">&#8212;</span>", out);
+        fputs("</td>", out);
+    }
+    fputs("</tr>\n", out);
+}
+
+static void system_group(FILE *out, const sb_resultfile *rf, const char *title, kv_of get,
+                         const char **vals)
+{
+    keyset k = {0};
+    for (size_t i = 0; i < rf->n_systems; i++) {
+        const sb_kvlist *l = get(&rf->systems[i]);
+        for (size_t j = 0; j < l->n; j++)
+            keyset_add(&k, l->items[j].key);
+    }
+    if (k.n) {
+        fprintf(out, "<tr class=\"group\"><th colspan=\"%zu\">%s</th></tr>\n", rf->n_systems + 1,
+                title);
+        for (size_t j = 0; j < k.n; j++) {
+            for (size_t i = 0; i < rf->n_systems; i++)
+                vals[i] = sb_kvlist_get(get(&rf->systems[i]), k.keys[j]);
+            system_row(out, rf, k.keys[j], vals, true);
+        }
+    }
+    free(k.keys);
+}
+
+static void system_table(FILE *out, const sb_resultfile *rf)
+{
+    if (!rf->n_systems)
+        return;
+    const char **vals = calloc(rf->n_systems, sizeof *vals);
+    if (!vals)
+        return;
+    fputs("<section id=\"systems\"><h2>Systems</h2>\n"
+          "<p class=\"note\">One column per identifier; rows that differ between systems are "
+          "highlighted and marked &#8800;.</p>\n"
+          "<div class=\"scroll\"><table class=\"systems\">\n<thead><tr><th scope=\"col\"></th>",
+          out);
+    for (size_t i = 0; i < rf->n_systems; i++) {
+        fputs("<th scope=\"col\">", out);
+        sb_html_escape(out, rf->systems[i].identifier);
+        fputs("</th>", out);
+    }
+    fputs("</tr></thead>\n<tbody>\n", out);
+    system_group(out, rf, "Hardware", hw, vals);
+    system_group(out, rf, "Software", sw, vals);
+    system_group(out, rf, "Storage", st, vals);
+    bool any_run = false;
+    for (size_t i = 0; i < rf->n_systems; i++)
+        /* Imported pages know neither: a row of dashes and "imported" would be noise. */
+        if ((rf->systems[i].timestamp && *rf->systems[i].timestamp) ||
+            (rf->systems[i].tool_version && *rf->systems[i].tool_version &&
+             strcmp(rf->systems[i].tool_version, "imported")))
+            any_run = true;
+    if (any_run) {
+        fprintf(out, "<tr class=\"group\"><th colspan=\"%zu\">Run</th></tr>\n", rf->n_systems + 1);
+        for (size_t i = 0; i < rf->n_systems; i++)
+            vals[i] = rf->systems[i].timestamp;
+        system_row(out, rf, "Time", vals, false);
+        for (size_t i = 0; i < rf->n_systems; i++)
+            vals[i] = rf->systems[i].tool_version;
+        system_row(out, rf, "storbench", vals, true);
+    }
+    fputs("</tbody></table></div></section>\n", out);
+    free(vals);
+}
+
+/* ---- the bar chart ---- */
+
+static void bar_chart(FILE *out, const sb_result *r, size_t index)
+{
+    double scale = 0;
+    bool any_se = false, any_untrusted = false, any_unknown = false;
+    size_t best = 0;
+    for (size_t j = 0; j < r->n_entries; j++) {
+        const sb_entry *e = &r->entries[j];
+        double top = e->mean + (se_known(e) ? e->se : 0);
+        if (isfinite(top) && top > scale)
+            scale = top;
+        if (se_known(e) && e->se > 0)
+            any_se = true;
+        if (!se_known(e))
+            any_unknown = true;
+        if (e->untrusted)
+            any_untrusted = true;
+        const sb_entry *b = &r->entries[best];
+        if (r->direction == SB_LOWER_IS_BETTER ? e->mean < b->mean : e->mean > b->mean)
+            best = j;
+    }
+    if (!(scale > 0))
+        scale = 1;
+    double best_value = r->n_entries ? r->entries[best].mean : 0;
+
+    fprintf(out,
+            "<svg class=\"chart\" role=\"img\" aria-labelledby=\"result-%zu-title\" height=\"%d\" "
+            "data-bars=\"%zu\">\n",
+            index, (int)(r->n_entries * ROW_H + 4), r->n_entries);
+    for (size_t j = 0; j < r->n_entries; j++) {
+        const sb_entry *e = &r->entries[j];
+        int y = (int)j * ROW_H;
+        bool is_best = e->mean == best_value;
+        double w = e->mean > 0 && isfinite(e->mean) ? e->mean / scale * BAR_MAX : 0;
+        char v[64];
+        value_text(v, sizeof v, e->mean, e->decimals);
+
+        fputs("<g class=\"row\" data-identifier=\"", out);
+        sb_html_escape(out, e->identifier);
+        fputs("\"><title>", out);
+        sb_html_escape(out, e->identifier);
+        fprintf(out, ": %s ", v);
+        sb_html_escape(out, r->unit);
+        if (e->n_values)
+            fprintf(out, " (mean of %zu runs, SD %.3g, SE %.3g)", e->n_values, e->sd, e->se);
+        else
+            fputs(" (imported: spread unknown)", out);
+        fputs("</title>\n", out);
+
+        fprintf(out, "<text class=\"label\" x=\"0\" y=\"%d\">", y + 14);
+        sb_html_escape(out, e->identifier);
+        fputs("</text>\n", out);
+        fprintf(out, "<rect class=\"bar%s\" x=\"0\" y=\"%d\" width=\"%.3f%%\" height=\"%d\"/>",
+                is_best ? " best" : "", y + BAR_Y, w, BAR_H);
+        double lo = w, hi = w;
+        if (se_known(e) && e->se > 0 && e->mean > 0) {
+            lo = (e->mean - e->se) / scale * BAR_MAX;
+            hi = (e->mean + e->se) / scale * BAR_MAX;
+            if (lo < 0)
+                lo = 0;
+            int cy = y + BAR_Y + BAR_H / 2;
+            fprintf(out,
+                    "<g class=\"whisker\"><line x1=\"%.3f%%\" x2=\"%.3f%%\" y1=\"%d\" y2=\"%d\"/>"
+                    "<line x1=\"%.3f%%\" x2=\"%.3f%%\" y1=\"%d\" y2=\"%d\"/>"
+                    "<line x1=\"%.3f%%\" x2=\"%.3f%%\" y1=\"%d\" y2=\"%d\"/></g>",
+                    lo, hi, cy, cy, lo, lo, cy - 5, cy + 5, hi, hi, cy - 5, cy + 5);
+        }
+        /* The value follows the bar (and its whisker); a long bar carries it inside instead,
+         * so that it never runs off a phone's screen or into the identifier. */
+        bool inside = hi > VALUE_INSIDE;
+        fprintf(out, "<text class=\"value%s%s\" x=\"%.3f%%\" dx=\"%d\" y=\"%d\"%s>",
+                is_best ? " best" : "", inside ? " inside" : "", inside ? lo : hi,
+                inside ? -5 : 5, y + BAR_Y + BAR_H - 3, inside ? " text-anchor=\"end\"" : "");
+        if (is_best)
+            fputs("&#9733; best ", out);
+        fputs(v, out);
+        if (e->untrusted)
+            fputs(" *", out);
+        fputs("</text>\n", out);
+        fputs("</g>\n", out);
+    }
+    fputs("</svg>\n", out);
+    if (any_se || any_unknown || any_untrusted) {
+        fputs("<p class=\"note\">", out);
+        if (any_se)
+            fputs("Whiskers: &#177; one standard error of the mean. ", out);
+        if (any_unknown)
+            fputs("Figures without a whisker have no known spread (imported or a single run). ",
+                  out);
+        if (any_untrusted)
+            fputs("* a run was shorter than the 3 s a wall-clock figure needs: treat with care.",
+                  out);
+        fputs("</p>\n", out);
+    }
+}
+
+/* ---- latency percentile charts ---- */
+
+typedef struct lat_series {
+    char prefix[64];
+    double *pcts; /* sorted, distinct */
+    size_t n;
+    const char *unit;
+} lat_series;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The distinct prefixes with their union of percentiles, in order of first appearance. */
+static size_t find_latency(const sb_result *r, lat_series **out)
+{
+    lat_series *s = NULL;
+    size_t n = 0;
+    for (size_t j = 0; j < r->n_entries; j++) {
+        const sb_entry *e = &r->entries[j];
+        for (size_t k = 0; k < e->n_secondary; k++) {
+            char prefix[64];
+            double pct;
+            if (!sb_latency_percentile(e->secondary[k].name, prefix, sizeof prefix, &pct))
+                continue;
+            size_t i;
+            for (i = 0; i < n; i++)
+                if (!strcmp(s[i].prefix, prefix))
+                    break;
+            if (i == n) {
+                lat_series *ns = realloc(s, (n + 1) * sizeof *s);
+                if (!ns)
+                    continue;
+                s = ns;
+                memset(&s[n], 0, sizeof s[n]);
+                snprintf(s[n].prefix, sizeof s[n].prefix, "%s", prefix);
+                s[n].unit = e->secondary[k].unit;
+                n++;
+            }
+            size_t m;
+            for (m = 0; m < s[i].n; m++)
+                if (s[i].pcts[m] == pct)
+                    break;
+            if (m == s[i].n) {
+                double *np = realloc(s[i].pcts, (s[i].n + 1) * sizeof *np);
+                if (!np)
+                    continue;
+                s[i].pcts = np;
+                s[i].pcts[s[i].n++] = pct;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        qsort(s[i].pcts, s[i].n, sizeof *s[i].pcts, cmp_double);
+    *out = s;
+    return n;
+}
+
+static bool lat_value(const sb_entry *e, const char *prefix, double pct, double *v)
+{
+    for (size_t k = 0; k < e->n_secondary; k++) {
+        char p[64];
+        double q;
+        if (sb_latency_percentile(e->secondary[k].name, p, sizeof p, &q) && q == pct &&
+            !strcmp(p, prefix) && isfinite(e->secondary[k].value)) {
+            *v = e->secondary[k].value;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void pct_label(char *buf, size_t len, double pct)
+{
+    snprintf(buf, len, "p%g", pct);
+}
+
+static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, size_t index,
+                          size_t li)
+{
+    double lo = INFINITY, hi = 0;
+    for (size_t j = 0; j < r->n_entries; j++)
+        for (size_t m = 0; m < ls->n; m++) {
+            double v;
+            if (lat_value(&r->entries[j], ls->prefix, ls->pcts[m], &v) && v >= 0) {
+                if (v > hi)
+                    hi = v;
+                if (v > 0 && v < lo)
+                    lo = v;
+            }
+        }
+    if (!(hi > 0))
+        return;
+    /* Tail latencies span decades: a log axis when they do, linear from 0 otherwise. */
+    bool logscale = isfinite(lo) && hi / lo > 20;
+    double ymin, ymax;
+    if (logscale) {
+        ymin = pow(10, floor(log10(lo)));
+        ymax = pow(10, ceil(log10(hi)));
+    } else {
+        double step = pow(10, floor(log10(hi)));
+        ymax = ceil(hi / step) * step;
+        if (ymax / step < 3) {
+            step /= 2;
+            ymax = ceil(hi / step) * step;
+        }
+        ymin = 0;
+    }
+#define YPOS(v) (logscale ? LAT_BOTTOM - (log10((v) > ymin ? (v) : ymin) - log10(ymin)) /      \
+                                             (log10(ymax) - log10(ymin)) * (LAT_BOTTOM - LAT_TOP) \
+                          : LAT_BOTTOM - ((v) - ymin) / (ymax - ymin) * (LAT_BOTTOM - LAT_TOP))
+#define XPOS(m) (ls->n > 1 ? LAT_LEFT + (LAT_RIGHT - LAT_LEFT) * (double)(m) / (double)(ls->n - 1) \
+                           : 50.0)
+    const char *unit = ls->unit && *ls->unit ? ls->unit : "us";
+    /* Many percentiles crowd the axis of a phone-wide chart: slant their labels. */
+    bool slanted = ls->n > LAT_UPRIGHT;
+    fputs("<div class=\"chart-block\">\n<h3>", out);
+    if (strcmp(ls->prefix, "lat")) {
+        sb_html_escape(out, ls->prefix);
+        fputs(": latency percentiles", out);
+    } else {
+        fputs("Latency percentiles", out);
+    }
+    fputs(" (", out);
+    sb_html_escape(out, unit);
+    fprintf(out, ", lower is better%s)</h3>\n", logscale ? ", log scale" : "");
+    fprintf(out, "<svg class=\"latency\" role=\"img\" aria-label=\"latency percentiles\" "
+                 "height=\"%d\" data-result=\"%zu\" data-series=\"%zu\">\n",
+            LAT_H + (slanted ? LAT_SLANT : 0), index, li);
+    /* The ticks: every decade on a log axis, quarters on a linear one. */
+    double ticks[32];
+    int n_ticks = 0;
+    if (logscale)
+        for (double t = ymin; t <= ymax * 1.0001 && n_ticks < 32; t *= 10)
+            ticks[n_ticks++] = t;
+    else
+        for (int i = 0; i <= 4; i++)
+            ticks[n_ticks++] = ymin + (ymax - ymin) / 4 * i;
+    for (int i = 0; i < n_ticks; i++) {
+        double y = YPOS(ticks[i]);
+        fprintf(out, "<line class=\"grid\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/>\n", y, y);
+    }
+    for (size_t m = 0; m < ls->n; m++) {
+        char lbl[32];
+        pct_label(lbl, sizeof lbl, ls->pcts[m]);
+        if (slanted)
+            /* A rotation needs user units: a nested svg carries the percentage position. */
+            fprintf(out, "<svg x=\"%.3f%%\" y=\"%d\" overflow=\"visible\"><text class=\"axis\" "
+                         "transform=\"rotate(-45)\" text-anchor=\"end\">%s</text></svg>\n",
+                    XPOS(m), LAT_BOTTOM + 14, lbl);
+        else
+            fprintf(out, "<text class=\"axis\" x=\"%.3f%%\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+                    XPOS(m), LAT_BOTTOM + 18, lbl);
+    }
+    for (size_t j = 0; j < r->n_entries; j++) {
+        const sb_entry *e = &r->entries[j];
+        const char *colour = palette[j % N_PALETTE];
+        const char *dash = dashes[(j / N_PALETTE) % N_DASHES];
+        fprintf(out, "<g class=\"lat-series\" stroke=\"%s\" fill=\"%s\"", colour, colour);
+        if (*dash)
+            fprintf(out, " stroke-dasharray=\"%s\"", dash);
+        fputs(" data-identifier=\"", out);
+        sb_html_escape(out, e->identifier);
+        fputs("\">", out);
+        bool have_prev = false;
+        double px = 0, py = 0;
+        for (size_t m = 0; m < ls->n; m++) {
+            double v;
+            if (!lat_value(e, ls->prefix, ls->pcts[m], &v)) {
+                have_prev = false;
+                continue;
+            }
+            double x = XPOS(m), y = YPOS(v);
+            if (have_prev)
+                fprintf(out, "<line class=\"lat-line\" x1=\"%.3f%%\" y1=\"%.1f\" x2=\"%.3f%%\" "
+                             "y2=\"%.1f\"/>",
+                        px, py, x, y);
+            char lbl[32];
+            pct_label(lbl, sizeof lbl, ls->pcts[m]);
+            fprintf(out, "<circle cx=\"%.3f%%\" cy=\"%.1f\" r=\"3\" stroke=\"none\"><title>", x, y);
+            sb_html_escape(out, e->identifier);
+            fprintf(out, " %s: %.4g ", lbl, v);
+            sb_html_escape(out, unit);
+            fputs("</title></circle>", out);
+            px = x;
+            py = y;
+            have_prev = true;
+        }
+        fputs("</g>\n", out);
+    }
+    /* Tick labels last, just above their gridlines at the left: drawn over the lines, with
+     * a white halo (CSS), so that no series hides them. */
+    for (int i = 0; i < n_ticks; i++) {
+        fprintf(out, "<text class=\"axis\" x=\"0\" y=\"%.1f\">%g ", YPOS(ticks[i]) - 3, ticks[i]);
+        sb_html_escape(out, unit);
+        fputs("</text>\n", out);
+    }
+    fputs("</svg>\n<ul class=\"legend\">", out);
+    for (size_t j = 0; j < r->n_entries; j++) {
+        const char *dash = dashes[(j / N_PALETTE) % N_DASHES];
+        fprintf(out, "<li><span class=\"swatch\" style=\"border-top-color:%s;border-top-style:%s\">"
+                     "</span>",
+                palette[j % N_PALETTE], *dash ? "dashed" : "solid");
+        sb_html_escape(out, r->entries[j].identifier);
+        fputs("</li>", out);
+    }
+    fputs("</ul>\n", out);
+    /* The numbers behind the lines, for those who want them (and for print). */
+    fputs("<details><summary>Percentile values</summary><div class=\"scroll\"><table>"
+          "<thead><tr><th scope=\"col\"></th>",
+          out);
+    for (size_t m = 0; m < ls->n; m++) {
+        char lbl[32];
+        pct_label(lbl, sizeof lbl, ls->pcts[m]);
+        fprintf(out, "<th scope=\"col\">%s</th>", lbl);
+    }
+    fputs("</tr></thead><tbody>\n", out);
+    for (size_t j = 0; j < r->n_entries; j++) {
+        fputs("<tr><th scope=\"row\">", out);
+        sb_html_escape(out, r->entries[j].identifier);
+        fputs("</th>", out);
+        for (size_t m = 0; m < ls->n; m++) {
+            double v;
+            if (lat_value(&r->entries[j], ls->prefix, ls->pcts[m], &v))
+                fprintf(out, "<td class=\"num\">%.4g</td>", v);
+            else
+                fputs("<td class=\"num\">&#8212;</td>", out);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table></div></details>\n</div>\n", out);
+#undef YPOS
+#undef XPOS
+}
+
+/* Every figure of the result as a table: mean, spread, runs and the secondary figures that
+ * are not latency percentiles (those have their chart). */
+static void figures_table(FILE *out, const sb_result *r)
+{
+    keyset k = {0};
+    const char **units = NULL;
+    for (size_t j = 0; j < r->n_entries; j++)
+        for (size_t m = 0; m < r->entries[j].n_secondary; m++) {
+            char p[8];
+            double q;
+            const sb_secondary *s = &r->entries[j].secondary[m];
+            if (!sb_latency_percentile(s->name, p, sizeof p, &q))
+                keyset_add(&k, s->name);
+        }
+    units = calloc(k.n + 1, sizeof *units);
+    fputs("<details><summary>All figures</summary><div class=\"scroll\"><table><thead><tr>"
+          "<th scope=\"col\"></th><th scope=\"col\">",
+          out);
+    sb_html_escape(out, r->unit);
+    fputs("</th><th scope=\"col\">SD</th><th scope=\"col\">SE</th><th scope=\"col\">Runs</th>", out);
+    for (size_t i = 0; i < k.n; i++) {
+        fputs("<th scope=\"col\">", out);
+        sb_html_escape(out, k.keys[i]);
+        for (size_t j = 0; units && j < r->n_entries && !units[i]; j++)
+            for (size_t m = 0; m < r->entries[j].n_secondary; m++)
+                if (!strcmp(r->entries[j].secondary[m].name, k.keys[i]))
+                    units[i] = r->entries[j].secondary[m].unit;
+        if (units && units[i] && *units[i]) {
+            fputs(" (", out);
+            sb_html_escape(out, units[i]);
+            fputs(")", out);
+        }
+        fputs("</th>", out);
+    }
+    fputs("</tr></thead><tbody>\n", out);
+    for (size_t j = 0; j < r->n_entries; j++) {
+        const sb_entry *e = &r->entries[j];
+        char v[64];
+        value_text(v, sizeof v, e->mean, e->decimals);
+        fputs("<tr><th scope=\"row\">", out);
+        sb_html_escape(out, e->identifier);
+        fprintf(out, "</th><td class=\"num\">%s</td>", v);
+        if (e->n_values)
+            fprintf(out, "<td class=\"num\">%.3g</td><td class=\"num\">%.3g</td>", e->sd, e->se);
+        else
+            fputs("<td class=\"num\">&#8212;</td><td class=\"num\">&#8212;</td>", out);
+        fprintf(out, "<td class=\"num\">%zu</td>", e->n_values);
+        for (size_t i = 0; i < k.n; i++) {
+            const sb_secondary *s = NULL;
+            for (size_t m = 0; m < e->n_secondary; m++)
+                if (!strcmp(e->secondary[m].name, k.keys[i]))
+                    s = &e->secondary[m];
+            if (s)
+                fprintf(out, "<td class=\"num\">%.6g</td>", s->value);
+            else
+                fputs("<td class=\"num\">&#8212;</td>", out);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table></div></details>\n", out);
+    free(units);
+    free(k.keys);
+}
+
+static void result_section(FILE *out, const sb_result *r, size_t index)
+{
+    fprintf(out, "<section class=\"result\" id=\"result-%zu\" data-entries=\"%zu\">\n"
+                 "<h2 id=\"result-%zu-title\">",
+            index, r->n_entries, index);
+    sb_html_escape(out, r->title);
+    if (r->version && *r->version) {
+        fputc(' ', out);
+        sb_html_escape(out, r->version);
+    }
+    fputs("</h2>\n", out);
+    if (r->description && *r->description) {
+        fputs("<p class=\"options\">", out);
+        sb_html_escape(out, r->description);
+        fputs("</p>\n", out);
+    }
+    fputs("<p class=\"direction\">", out);
+    sb_html_escape(out, r->unit);
+    fprintf(out, " %s</p>\n",
+            r->direction == SB_LOWER_IS_BETTER ? "&lt; Lower Is Better" : "&gt; Higher Is Better");
+    bar_chart(out, r, index);
+    lat_series *ls = NULL;
+    size_t n = find_latency(r, &ls);
+    for (size_t i = 0; i < n; i++) {
+        latency_chart(out, r, &ls[i], index, i);
+        free(ls[i].pcts);
+    }
+    free(ls);
+    figures_table(out, r);
+    fputs("</section>\n", out);
+}
+
+int sb_report_html(FILE *out, const sb_resultfile *rf)
+{
+    const char *title = rf->title && *rf->title ? rf->title : "storbench results";
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          /* Self-contained by construction: the browser refuses anything from outside. */
+          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+          "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+          "<meta name=\"generator\" content=\"storbench " STORBENCH_VERSION "\">\n<title>",
+          out);
+    sb_html_escape(out, title);
+    fprintf(out, "</title>\n<script>%s</script>\n<style>%s</style>\n</head>\n<body>\n<header>\n<h1>",
+            error_counter, style);
+    sb_html_escape(out, title);
+    fputs("</h1>\n", out);
+    if (rf->description && *rf->description) {
+        fputs("<p class=\"description\">", out);
+        sb_html_escape(out, rf->description);
+        fputs("</p>\n", out);
+    }
+    fputs("</header>\n", out);
+    if (rf->n_results > 1) {
+        fputs("<nav><h2>Results</h2><ol>\n", out);
+        for (size_t i = 0; i < rf->n_results; i++) {
+            const sb_result *r = &rf->results[i];
+            fprintf(out, "<li><a href=\"#result-%zu\">", i + 1);
+            sb_html_escape(out, r->title);
+            if (r->version && *r->version) {
+                fputc(' ', out);
+                sb_html_escape(out, r->version);
+            }
+            if (r->description && *r->description) {
+                fputs(" &#8212; ", out);
+                sb_html_escape(out, r->description);
+            }
+            fputs("</a></li>\n", out);
+        }
+        fputs("</ol></nav>\n", out);
+    }
+    system_table(out, rf);
+    fputs("<main>\n", out);
+    for (size_t i = 0; i < rf->n_results; i++)
+        result_section(out, &rf->results[i], i + 1);
+    if (!rf->n_results)
+        fputs("<p class=\"muted\">No results yet.</p>\n", out);
+    fputs("</main>\n<footer>Generated by storbench " STORBENCH_VERSION
+          ".</footer>\n</body>\n</html>\n",
+          out);
+    fflush(out);
+    return ferror(out) ? -EIO : 0;
+}
