@@ -40,7 +40,7 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(SB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstorbench.a
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libstorbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SB_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libstorbench.a $(SB_LDLIBS) $(LDLIBS) -lcmocka
 

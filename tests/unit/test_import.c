@@ -13,6 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "seed_files.h"
+
 #include "report/text.h"
 #include "results/import_pts.h"
 #include "results/result.h"
@@ -21,32 +23,6 @@
 #define SEED000 "tests/data/seeds/000_a97674fdc4297efd.txt"
 #define SEED001 "tests/data/seeds/001_5b3cf86a040befc6.txt"
 
-static char *slurp(const char *rel, size_t *len)
-{
-    char path[1024];
-    const char *src = getenv("STORBENCH_SRC");
-    snprintf(path, sizeof path, "%s/%s", src && *src ? src : ".", rel);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    char *buf = malloc(1 << 20);
-    assert_non_null(buf);
-    *len = fread(buf, 1, (1 << 20) - 1, f);
-    buf[*len] = '\0';
-    fclose(f);
-    return buf;
-}
-
-static void import_file(const char *rel, sb_resultfile *rf)
-{
-    size_t len;
-    char *text = slurp(rel, &len);
-    char err[256] = "";
-    sb_resultfile_init(rf);
-    int rc = sb_import_pts(text, len, rf, err, sizeof err);
-    if (rc)
-        fail_msg("import of %s failed: %s", rel, err);
-    free(text);
-}
 
 static void import_text(const char *text, sb_resultfile *rf)
 {

@@ -16,36 +16,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "seed_files.h"
+
 #include "report/text.h"
 #include "results/import_pts.h"
 #include "results/result.h"
 
-static char *slurp(const char *rel, size_t *len)
-{
-    char path[1024];
-    const char *src = getenv("STORBENCH_SRC");
-    snprintf(path, sizeof path, "%s/%s", src && *src ? src : ".", rel);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    char *buf = malloc(1 << 20);
-    assert_non_null(buf);
-    *len = fread(buf, 1, (1 << 20) - 1, f);
-    buf[*len] = '\0';
-    fclose(f);
-    return buf;
-}
-
-static void import_file(const char *rel, sb_resultfile *rf)
-{
-    size_t len;
-    char *text = slurp(rel, &len);
-    char err[256] = "";
-    sb_resultfile_init(rf);
-    if (sb_import_pts(text, len, rf, err, sizeof err))
-        fail_msg("import of %s failed: %s", rel, err);
-    free(text);
-}
 
 static char *render(const sb_resultfile *rf, int width)
 {

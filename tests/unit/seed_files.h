@@ -1,0 +1,47 @@
+/*
+ * seed_files — test helpers shared by the unit tests that read files of the
+ * source tree (seed pages, golden pages): read one whole, or import a seed
+ * page into a result file. Paths are relative to $STORBENCH_SRC (the
+ * checkout, set by tests/run-all.sh), else the current directory.
+ * Include after <cmocka.h>.
+ */
+#ifndef SB_TEST_SEED_FILES_H
+#define SB_TEST_SEED_FILES_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "results/import_pts.h"
+#include "results/result.h"
+
+/* The whole file (at most 1 MiB), NUL-terminated; the caller frees it. Fails the test when
+ * the file cannot be opened. */
+static inline char *slurp(const char *rel, size_t *len)
+{
+    char path[1024];
+    const char *src = getenv("STORBENCH_SRC");
+    snprintf(path, sizeof path, "%s/%s", src && *src ? src : ".", rel);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    char *buf = malloc(1 << 20);
+    assert_non_null(buf);
+    *len = fread(buf, 1, (1 << 20) - 1, f);
+    buf[*len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Imports a seed-format page into rf (initialised here); fails the test on error. */
+static inline void import_file(const char *rel, sb_resultfile *rf)
+{
+    size_t len;
+    char *text = slurp(rel, &len);
+    char err[256] = "";
+    sb_resultfile_init(rf);
+    if (sb_import_pts(text, len, rf, err, sizeof err))
+        fail_msg("import of %s failed: %s", rel, err);
+    free(text);
+}
+
+#endif
