@@ -98,10 +98,8 @@ int sb_cmd_dd(int argc, char **argv)
     }
     static const char *labels[3] = {"Direct write: ", "Direct read:  ", "Read cache:   "};
     for (int m = 0; m < 3; m++) {
-        uint64_t bytes = 0;
-        for (size_t f = 0; f < samples[m].n_figures; f++)
-            if (!strcmp(samples[m].figures[f].name, "bytes"))
-                bytes = (uint64_t)samples[m].figures[f].value;
+        const sb_figure *bytes_fig = sb_sample_figure(&samples[m], "bytes");
+        uint64_t bytes = bytes_fig ? (uint64_t)bytes_fig->value : 0;
         char line[256];
         sb_format_dd_line(line, sizeof line, bytes, samples[m].seconds);
         printf("%s%s\n", labels[m], line);

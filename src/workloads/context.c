@@ -34,6 +34,14 @@ int sb_ctx_fail(sb_run_ctx *ctx, int err, const char *fmt, ...)
     return err < 0 ? err : -err;
 }
 
+const sb_figure *sb_sample_figure(const sb_sample *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_figures; i++)
+        if (!strcmp(s->figures[i].name, name))
+            return &s->figures[i];
+    return NULL;
+}
+
 void sb_sample_add(sb_sample *s, const char *name, const char *unit, double value)
 {
     if (s->n_figures >= SB_MAX_FIGURES)

@@ -147,6 +147,8 @@ bool sb_ctx_interrupted(const sb_run_ctx *ctx);
 void sb_ctx_progress(sb_run_ctx *ctx, double fraction);
 /* Writes one line into ctx->err and returns -abs(err) (or -EIO when err is 0). */
 int sb_ctx_fail(sb_run_ctx *ctx, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The secondary figure called name, or NULL. */
+const sb_figure *sb_sample_figure(const sb_sample *s, const char *name);
 /* Adds a secondary figure; silently ignored past SB_MAX_FIGURES. */
 void sb_sample_add(sb_sample *s, const char *name, const char *unit, double value);
 /* Adds lat_min, lat_mean, lat_stddev, lat_max and lat_p<P> for fio's percentile list, in

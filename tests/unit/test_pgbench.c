@@ -11,6 +11,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#define SCRATCH_TEMPLATE "/var/tmp/sb-pgbench-test.XXXXXX"
+#include "scratch_dir.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
@@ -29,39 +32,6 @@
 
 extern const sb_workload sb_wl_pgbench;
 
-static char dir[256];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/var/tmp/sb-pgbench-test.XXXXXX");
-    if (!mkdtemp(dir))
-        return -1;
-    sb_interrupt_reset();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    sb_remove_tree(dir);
-    sb_interrupt_reset();
-    return 0;
-}
-
-static size_t entries(const char *path)
-{
-    DIR *d = opendir(path);
-    size_t n = 0;
-    struct dirent *e;
-    if (!d)
-        return 0;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
-}
 
 /* Number of live processes of a cluster under our directory. Every server
  * process works in the cluster's data directory (the postmaster chdirs there
@@ -92,13 +62,6 @@ static int postgres_processes(void)
     return n;
 }
 
-static const sb_figure *figure(const sb_sample *s, const char *name)
-{
-    for (size_t i = 0; i < s->n_figures; i++)
-        if (!strcmp(s->figures[i].name, name))
-            return &s->figures[i];
-    return NULL;
-}
 
 static void config(sb_config *cfg, const char *mode, const char *duration)
 {
@@ -137,21 +100,21 @@ static void test_read_write_scale1(void **state)
     assert_true(s.valid);
     assert_true(s.value > 0);
     const sb_figure *f;
-    assert_non_null(f = figure(&s, "branches_rows"));
+    assert_non_null(f = sb_sample_figure(&s, "branches_rows"));
     assert_true(f->value == 1);
-    assert_non_null(f = figure(&s, "tellers_rows"));
+    assert_non_null(f = sb_sample_figure(&s, "tellers_rows"));
     assert_true(f->value == 10);
-    assert_non_null(f = figure(&s, "accounts_rows"));
+    assert_non_null(f = sb_sample_figure(&s, "accounts_rows"));
     assert_true(f->value == 100000);
-    const sb_figure *tx = figure(&s, "transactions"), *hist = figure(&s, "history_rows");
+    const sb_figure *tx = sb_sample_figure(&s, "transactions"), *hist = sb_sample_figure(&s, "history_rows");
     assert_non_null(tx);
     assert_non_null(hist);
     assert_true(tx->value > 0);
     assert_true(tx->value == hist->value);
-    assert_non_null(f = figure(&s, "pg_autovacuum"));
+    assert_non_null(f = sb_sample_figure(&s, "pg_autovacuum"));
     assert_true(f->value == 0);
-    assert_non_null(figure(&s, "lat_p99"));
-    assert_non_null(figure(&s, "pg_server_version_num"));
+    assert_non_null(sb_sample_figure(&s, "lat_p99"));
+    assert_non_null(sb_sample_figure(&s, "pg_server_version_num"));
     assert_int_equal(postgres_processes(), 0);
     assert_int_equal(entries(dir), 0); /* cluster directory removed */
 }
@@ -170,7 +133,7 @@ static void test_read_only(void **state)
         print_error("run: %s\n", ctx.err);
     assert_int_equal(rc, 0);
     assert_true(s.value > 0);
-    assert_null(figure(&s, "history_rows"));
+    assert_null(sb_sample_figure(&s, "history_rows"));
     assert_int_equal(postgres_processes(), 0);
     assert_int_equal(entries(dir), 0);
 }

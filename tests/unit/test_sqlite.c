@@ -9,6 +9,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#define SCRATCH_TEMPLATE "/var/tmp/sb-sqlite-test.XXXXXX"
+#include "scratch_dir.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
@@ -26,47 +29,7 @@
 
 extern const sb_workload sb_wl_sqlite;
 
-static char dir[256];
 
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/var/tmp/sb-sqlite-test.XXXXXX");
-    if (!mkdtemp(dir))
-        return -1;
-    sb_interrupt_reset();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    sb_remove_tree(dir);
-    sb_interrupt_reset();
-    return 0;
-}
-
-static size_t entries(const char *path)
-{
-    DIR *d = opendir(path);
-    size_t n = 0;
-    struct dirent *e;
-    if (!d)
-        return 0;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
-}
-
-static const sb_figure *figure(const sb_sample *s, const char *name)
-{
-    for (size_t i = 0; i < s->n_figures; i++)
-        if (!strcmp(s->figures[i].name, name))
-            return &s->figures[i];
-    return NULL;
-}
 
 static int run_with(const char *count, const char *journal, const char *copies, sb_sample *s,
                     sb_run_ctx *ctx, sb_config *cfg)
@@ -94,13 +57,13 @@ static void test_tiny_run(void **state)
     assert_int_equal(run_with("20", "delete", "1", &s, &ctx, &cfg), 0);
     assert_true(s.valid);
     assert_true(s.value > 0);
-    const sb_figure *f = figure(&s, "transactions");
+    const sb_figure *f = sb_sample_figure(&s, "transactions");
     assert_non_null(f);
     assert_true(f->value == 60); /* 20 INSERTs x 3 passes */
-    f = figure(&s, "sqlite_version_number");
+    f = sb_sample_figure(&s, "sqlite_version_number");
     assert_non_null(f);
     assert_true(f->value == sqlite3_libversion_number());
-    assert_non_null(figure(&s, "lat_p99"));
+    assert_non_null(sb_sample_figure(&s, "lat_p99"));
     assert_int_equal(entries(dir), 0); /* database and journal removed */
 }
 
@@ -111,7 +74,7 @@ static void test_copies_wal(void **state)
     sb_run_ctx ctx;
     sb_config cfg;
     assert_int_equal(run_with("10", "wal", "8", &s, &ctx, &cfg), 0);
-    const sb_figure *f = figure(&s, "transactions");
+    const sb_figure *f = sb_sample_figure(&s, "transactions");
     assert_non_null(f);
     assert_true(f->value == 240);
     assert_int_equal(entries(dir), 0);
