@@ -127,6 +127,8 @@ void sb_config_describe(const sb_config *cfg, const sb_measure *m, char *buf, si
         const sb_option *o = &cfg->workload->options[i];
         if (o->flags & SB_OPT_HIDDEN)
             continue;
+        if ((o->flags & SB_OPT_IF_CHANGED) && !strcmp(cfg->values[i], o->def))
+            continue;
         const char *d = sb_config_display(cfg, o->key);
         if (used < len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s: %s", used ? " - " : "",

@@ -40,7 +40,9 @@ typedef struct sb_choice {
 } sb_choice;
 
 enum {
-    SB_OPT_HIDDEN = 1u << 0, /* not shown in a result's option line */
+    SB_OPT_HIDDEN = 1u << 0,     /* not shown in a result's option line */
+    SB_OPT_IF_CHANGED = 1u << 1, /* shown only when it differs from its default, so that the
+                                    seed profile's own line stays as the seed printed it */
 };
 
 typedef struct sb_option {
