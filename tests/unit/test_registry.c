@@ -102,12 +102,33 @@ static void test_config_describe_and_errors(void **state)
     assert_string_equal(sb_config_get(&cfg, "count"), "32");
 }
 
+/* Options flagged SB_OPT_IF_CHANGED join the option line only when changed: sqlite's line
+ * is the seed's by default. */
+static void test_describe_if_changed(void **state)
+{
+    (void)state;
+    const sb_workload *w = sb_workload_find("sqlite");
+    assert_non_null(w);
+    sb_config cfg;
+    char err[512], line[512];
+    sb_config_init(&cfg, w, false);
+    sb_config_describe(&cfg, &w->measures[0], line, sizeof line);
+    assert_string_equal(line, "Test Target: Default Test Directory");
+    assert_int_equal(sb_config_set(&cfg, "journal", "wal", err, sizeof err), 0);
+    sb_config_describe(&cfg, &w->measures[0], line, sizeof line);
+    assert_string_equal(line, "Test Target: Default Test Directory - Journal Mode: WAL");
+    sb_config_init(&cfg, w, true);
+    sb_config_describe(&cfg, &w->measures[0], line, sizeof line);
+    assert_string_equal(line, "Test Target: Default Test Directory - Inserts: 250 - Scale: Quick");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_quick_validate),
         cmocka_unit_test(test_suites_resolve),
         cmocka_unit_test(test_config_describe_and_errors),
+        cmocka_unit_test(test_describe_if_changed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
