@@ -22,7 +22,7 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "core/workdir.h"
-#include "results/sysinfo.h"
+#include "sysinfo/sysinfo.h"
 #include "runner/runner.h"
 
 #define MAX_ASSIGNMENTS 64

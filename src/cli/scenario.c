@@ -28,7 +28,7 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "core/workdir.h"
-#include "results/sysinfo.h"
+#include "sysinfo/sysinfo.h"
 #include "runner/runner.h"
 #include "scenario/device.h"
 #include "scenario/layout.h"

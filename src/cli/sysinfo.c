@@ -16,7 +16,7 @@
 #include "cli/cli.h"
 #include "core/log.h"
 #include "results/result.h"
-#include "results/sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static const char *const CMD = "sysinfo";
 

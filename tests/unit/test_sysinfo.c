@@ -20,8 +20,8 @@
 #include <cmocka.h>
 
 #include "results/result.h"
-#include "results/sysinfo.h"
-#include "results/sysinfo_parse.h"
+#include "sysinfo/sysinfo.h"
+#include "sysinfo/sysinfo_parse.h"
 
 static char *fixture(const char *name)
 {

@@ -1,5 +1,5 @@
 /*
- * sysinfo_parse — the pieces of sysinfo.c that turn text into facts, exposed
+ * sysinfo_parse — the pieces of src/sysinfo/ that turn text into facts, exposed
  * (internally, not part of the public interface) so that the unit tests can
  * feed them fixture text and a fake root directory instead of this machine's
  * /proc and /sys. Every function here is pure or reads only below `root`.
