@@ -3,16 +3,19 @@
 # one target, alternating so that drifts of the machine hit both alike:
 #   sqlite:  the sqlite3 shell fed the same statements (one CREATE TABLE, then
 #            COUNT autocommitted INSERTs 3 times) vs `storbench run sqlite`;
-#   pgbench: the real pgbench (-M prepared, TPC-B-like) against a cluster set
-#            up exactly as storbench sets up its own (initdb SQL_ASCII/C, socket
-#            only, autovacuum off, max_connections 100) vs `storbench run
-#            pgbench`, both at a quick scale.
+#   pgbench: the real pgbench (TPC-B-like, query mode PG_QUERY: simple, the
+#            seed's default, i.e. no -M) against a cluster set up exactly as
+#            storbench sets up its own (initdb SQL_ASCII/C, socket only,
+#            autovacuum off, max_connections 100) vs `storbench run pgbench`
+#            with the same query mode, both at a quick scale.
 # Prints every figure, the means and the ratio storbench / reference (goal
 # 0.85 .. 1.15). Run by hand, never from `make check`:
 #   bench/db-vs-reference.sh [TARGET]     (default /var/tmp)
 # Environment: STORBENCH (binary, default ./storbench), ROUNDS (3),
 #   SQLITE_COUNT (2500), PG_SCALE (10), PG_DURATION (10), PG_TEST (normal),
-#   PG_MODE (rw, or ro: select only, pgbench -S), ONLY (sqlite or pgbench: just that pair).
+#   PG_CLIENTS, PG_THREADS (default from PG_TEST), PG_QUERY (simple, extended or
+#   prepared: pgbench -M), PG_MODE (rw, or ro: select only, pgbench -S),
+#   ONLY (sqlite or pgbench: just that pair).
 set -u
 TARGET=${1:-/var/tmp}
 SB=${STORBENCH:-./storbench}
@@ -23,6 +26,7 @@ PG_DURATION=${PG_DURATION:-10}
 PG_TEST=${PG_TEST:-normal}
 ONLY=${ONLY:-}
 PG_MODE=${PG_MODE:-rw}
+PG_QUERY=${PG_QUERY:-simple}
 PG_S=""
 [ "$PG_MODE" = ro ] && PG_S="-S"
 NCPU=$(nproc)
@@ -31,6 +35,8 @@ case "$PG_TEST" in
     heavy) CLIENTS=$((32 * NCPU)); THREADS=$((2 * NCPU)) ;;
     *) CLIENTS=$((4 * NCPU)); THREADS=$NCPU ;;
 esac
+CLIENTS=${PG_CLIENTS:-$CLIENTS}
+THREADS=${PG_THREADS:-$THREADS}
 
 die() { echo "db-vs-reference: $*" >&2; exit 1; }
 [ -x "$SB" ] || die "no storbench binary at $SB (set STORBENCH)"
@@ -106,7 +112,7 @@ pg_ref() {
         die "pgbench -i failed"
     "$PGBIN/psql" -q -h "$d" -U storbench -d pgbench -c CHECKPOINT >/dev/null
     # shellcheck disable=SC2086
-    out=$("$PGBIN/pgbench" $PG_S -M prepared -c "$CLIENTS" -j "$THREADS" -T "$PG_DURATION" \
+    out=$("$PGBIN/pgbench" $PG_S -M "$PG_QUERY" -c "$CLIENTS" -j "$THREADS" -T "$PG_DURATION" \
         -h "$d" -U storbench pgbench 2>/dev/null)
     kill -INT "$PGPID"; wait "$PGPID" 2>/dev/null; PGPID=""
     rm -rf "$d"
@@ -117,6 +123,7 @@ pg_ref() {
 pg_sb() {
     mkdir -p "$WORK/sb"
     "$SB" run pgbench -o scale="$PG_SCALE" -o duration="$PG_DURATION" -o test="$PG_TEST" -o mode="$PG_MODE" \
+        -o query-mode="$PG_QUERY" -o clients="$CLIENTS" -o threads="$THREADS" \
         -n 1 --exact-runs --no-drop-caches -t "$WORK/sb" 2>/dev/null | awk '/ TPS /{print $1}'
 }
 
@@ -142,7 +149,7 @@ report() { # name unit refs sbs
 
 echo "target: $TARGET ($(stat -f -c %T "$TARGET")), rounds: $ROUNDS"
 echo "sqlite: $(sqlite3 --version | cut -d' ' -f1), $SQLITE_COUNT INSERTs x 3"
-echo "pgbench: $("$PGBIN/pgbench" --version), scale $PG_SCALE, mode $PG_MODE, $CLIENTS clients, $THREADS threads, ${PG_DURATION}s"
+echo "pgbench: $("$PGBIN/pgbench" --version), scale $PG_SCALE, mode $PG_MODE, query mode $PG_QUERY, $CLIENTS clients, $THREADS threads, ${PG_DURATION}s"
 
 # Each measurement runs in this shell (not in $(...)), so that the EXIT trap
 # knows a reference server that is still running.

@@ -2,7 +2,9 @@
 # sqlite run leaves nothing on the target and records the SQLite version; a
 # pgbench run without server binaries is skipped with one line naming the
 # package; a short pgbench run at scale 1 works and leaves no process and no
-# file; Ctrl-C and SIGKILL during a pgbench run leave no postgres process.
+# file, with the seed's option line, and in prepared query mode names the mode;
+# a bad query mode is refused; Ctrl-C and SIGKILL during a pgbench run leave no
+# postgres process.
 . "$(dirname "$0")/lib.sh"
 
 # The pgbench server runs as an unprivileged user when we are root: it must
@@ -62,6 +64,10 @@ fi
 mkdir -p "$T/pg"
 check_exit "pgbench scale 1 run" 0 "$SB" run pgbench -q -o duration=2 -n 1 --exact-runs -t "$T/pg"
 if grep -q "TPS" "$T/out"; then ok "pgbench prints TPS"; else not_ok "pgbench prints TPS"; fi
+if grep -q "Mode: Read Write\]" "$T/out"; then ok "default option line is the seed's"; else not_ok "default option line is the seed's"; fi
+check_exit "pgbench prepared query mode" 0 "$SB" run pgbench -q -o duration=1 -o query-mode=prepared -n 1 --exact-runs -t "$T/pg"
+if grep -q "Query Mode: Prepared" "$T/out"; then ok "prepared mode in the option line"; else not_ok "prepared mode in the option line"; fi
+check_exit "pgbench rejects an unknown query mode" 2 "$SB" run pgbench -o query-mode=pipeline -t "$T/pg"
 if [ "$(pg_procs "$T/pg")" -eq 0 ]; then ok "no postgres process after a run"; else not_ok "no postgres process after a run"; fi
 check "pgbench leaves the target empty" empty_dir "$T/pg"
 

@@ -1,10 +1,12 @@
 /*
  * Tests of the pgbench workload and its private cluster, at scale 1 for a
  * couple of seconds: the tables hold the right row counts, every committed
- * transaction left one history row, no postgres process is left and the
- * cluster directory is gone; an interrupted run leaves nothing behind; with
- * no server binaries the run is skipped (-ENOTSUP) naming the package.
- * Skipped as a whole when PostgreSQL is not installed.
+ * transaction left one history row (and balances that agree), in each query
+ * mode; no postgres process is left and the cluster directory is gone; an
+ * interrupted run leaves nothing behind; with no server binaries the run is
+ * skipped (-ENOTSUP) naming the package; the query mode joins the option line
+ * only when changed. Skipped (but for the option line and the skip) when
+ * PostgreSQL is not installed.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,15 +65,21 @@ static int postgres_processes(void)
 }
 
 
-static void config(sb_config *cfg, const char *mode, const char *duration)
+static void config_qm(sb_config *cfg, const char *mode, const char *duration, const char *qm)
 {
     char err[256];
     sb_config_init(cfg, &sb_wl_pgbench, true);
+    assert_int_equal(sb_config_set(cfg, "query-mode", qm, err, sizeof err), 0);
     assert_int_equal(sb_config_set(cfg, "scale", "1", err, sizeof err), 0);
     assert_int_equal(sb_config_set(cfg, "duration", duration, err, sizeof err), 0);
     assert_int_equal(sb_config_set(cfg, "mode", mode, err, sizeof err), 0);
     assert_int_equal(sb_config_set(cfg, "clients", "4", err, sizeof err), 0);
     assert_int_equal(sb_config_set(cfg, "threads", "2", err, sizeof err), 0);
+}
+
+static void config(sb_config *cfg, const char *mode, const char *duration)
+{
+    config_qm(cfg, mode, duration, "simple");
 }
 
 static void init_ctx(sb_run_ctx *ctx, const sb_config *cfg)
@@ -86,16 +94,22 @@ static void init_ctx(sb_run_ctx *ctx, const sb_config *cfg)
 
 /* One run of the workload in mode for duration seconds; prints the error line of a failed
  * run (a skip is expected by the test that asks for it). */
-static int run_pgbench(const char *mode, const char *duration, sb_config *cfg, sb_run_ctx *ctx,
-                       sb_sample *s)
+static int run_pgbench_qm(const char *mode, const char *duration, const char *qm, sb_config *cfg,
+                          sb_run_ctx *ctx, sb_sample *s)
 {
-    config(cfg, mode, duration);
+    config_qm(cfg, mode, duration, qm);
     init_ctx(ctx, cfg);
     memset(s, 0, sizeof *s);
     int rc = sb_wl_pgbench.run(ctx, s);
     if (rc && rc != -ENOTSUP)
         print_error("run: %s\n", ctx->err);
     return rc;
+}
+
+static int run_pgbench(const char *mode, const char *duration, sb_config *cfg, sb_run_ctx *ctx,
+                       sb_sample *s)
+{
+    return run_pgbench_qm(mode, duration, "simple", cfg, ctx, s);
 }
 
 static void test_read_write_scale1(void **state)
@@ -123,6 +137,8 @@ static void test_read_write_scale1(void **state)
     assert_non_null(f = sb_sample_figure(&s, "pg_autovacuum"));
     assert_true(f->value == 0);
     assert_non_null(sb_sample_figure(&s, "lat_p99"));
+    assert_non_null(f = sb_sample_figure(&s, "client_cpu_per_tx"));
+    assert_true(f->value > 0);
     assert_non_null(sb_sample_figure(&s, "pg_server_version_num"));
     assert_int_equal(postgres_processes(), 0);
     assert_int_equal(entries(dir), 0); /* cluster directory removed */
@@ -140,6 +156,60 @@ static void test_read_only(void **state)
     assert_null(sb_sample_figure(&s, "history_rows"));
     assert_int_equal(postgres_processes(), 0);
     assert_int_equal(entries(dir), 0);
+}
+
+/* Extended and prepared mode run the same transaction: every one committed left its
+ * history row and balances that agree (checked by the run itself, which fails otherwise). */
+static void query_mode(const char *mode, const char *qm)
+{
+    sb_config cfg;
+    sb_run_ctx ctx;
+    sb_sample s;
+    int rc = run_pgbench_qm(mode, "1", qm, &cfg, &ctx, &s);
+    assert_int_equal(rc, 0);
+    assert_true(s.valid);
+    assert_true(s.value > 0);
+    const sb_figure *tx = sb_sample_figure(&s, "transactions");
+    assert_non_null(tx);
+    assert_true(tx->value > 0);
+    if (!strcmp(mode, "rw")) {
+        const sb_figure *hist = sb_sample_figure(&s, "history_rows");
+        assert_non_null(hist);
+        assert_true(tx->value == hist->value);
+    }
+    assert_int_equal(postgres_processes(), 0);
+    assert_int_equal(entries(dir), 0);
+}
+
+static void test_extended_mode(void **state)
+{
+    (void)state;
+    query_mode("rw", "extended");
+}
+
+static void test_prepared_mode(void **state)
+{
+    (void)state;
+    query_mode("rw", "prepared");
+    query_mode("ro", "prepared");
+}
+
+/* The seed's line is kept by default; another query mode shows; a bad one is refused. */
+static void test_option_line(void **state)
+{
+    (void)state;
+    sb_config cfg;
+    char err[256], line[512];
+    sb_config_init(&cfg, &sb_wl_pgbench, false);
+    assert_string_equal(sb_config_get(&cfg, "query-mode"), "simple");
+    sb_config_describe(&cfg, &sb_wl_pgbench.measures[0], line, sizeof line);
+    assert_string_equal(line, "Scaling: On-Disk - Test: Normal Load - Mode: Read Write");
+    assert_int_equal(sb_config_set(&cfg, "query-mode", "prepared", err, sizeof err), 0);
+    sb_config_describe(&cfg, &sb_wl_pgbench.measures[0], line, sizeof line);
+    assert_string_equal(line, "Scaling: On-Disk - Test: Normal Load - Mode: Read Write - "
+                              "Query Mode: Prepared");
+    assert_true(sb_config_set(&cfg, "query-mode", "pipeline", err, sizeof err) < 0);
+    assert_non_null(strstr(err, "query-mode"));
 }
 
 struct bg {
@@ -222,9 +292,12 @@ static void test_skipped_without_binaries(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_option_line),
         cmocka_unit_test_setup_teardown(test_skipped_without_binaries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_write_scale1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_extended_mode, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prepared_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interrupt_leaves_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interrupt_during_load, setup, teardown),
     };
@@ -233,6 +306,7 @@ int main(void)
         /* Without a server only the skip test can run. */
         print_message("PostgreSQL server not installed: only the skip test runs\n");
         const struct CMUnitTest skip_only[] = {
+            cmocka_unit_test(test_option_line),
             cmocka_unit_test_setup_teardown(test_skipped_without_binaries, setup, teardown),
         };
         return cmocka_run_group_tests(skip_only, NULL, NULL);
