@@ -169,3 +169,11 @@ void sb_format_dd_line(char *buf, size_t len, uint64_t bytes, double seconds)
                  bytes == 1 ? "" : "s", seconds, rate);
     }
 }
+
+void sb_format_value(char *buf, size_t len, double value, int decimals)
+{
+    if (decimals == 0)
+        snprintf(buf, len, "%.0f", value);
+    else
+        snprintf(buf, len, "%.2f", value);
+}

@@ -27,6 +27,8 @@ void sb_format_si(char *buf, size_t len, double value, const char *suffix);
 void sb_format_iec(char *buf, size_t len, double value, const char *suffix);
 /* Compact size for option lines: 4096 -> "4KB", 2097152 -> "2MB", 8GB ... (IEC values, seed spelling). */
 void sb_format_size_short(char *buf, size_t len, uint64_t bytes);
+/* A figure as the result page shows it: "%.2f", or "%.0f" when decimals == 0. */
+void sb_format_value(char *buf, size_t len, double value, int decimals);
 /* "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 3.53208 s, 304 MB/s" */
 void sb_format_dd_line(char *buf, size_t len, uint64_t bytes, double seconds);
 

@@ -23,12 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/units.h"
+
 void sb_report_format_value(char *buf, size_t len, double value, int decimals)
 {
-    if (decimals == 0)
-        snprintf(buf, len, "%.0f", value);
-    else
-        snprintf(buf, len, "%.2f", value);
+    sb_format_value(buf, len, value, decimals);
 }
 
 /* Display width of a UTF-8 string: continuation bytes do not count. */

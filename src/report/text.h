@@ -15,7 +15,7 @@
 int sb_report_text(FILE *out, const sb_resultfile *rf, int width);
 /* One result's table only (used by `run` to print figures as they complete). */
 int sb_report_text_result(FILE *out, const sb_result *r, int width);
-/* Formats a value as the page shows it: "%.2f", or "%.0f" when decimals == 0. */
+/* Formats a value as the page shows it: sb_format_value() in core/units.h. */
 void sb_report_format_value(char *buf, size_t len, double value, int decimals);
 
 #endif

@@ -15,9 +15,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "workloads/workload.h"
-
 #define SB_RESULT_SCHEMA_VERSION 1
+
+/* Which way a figure is better: the page prints "> Higher Is Better" or "< Lower Is Better".
+ * Defined here, with the figures it qualifies; workloads declare their measures with it. */
+typedef enum sb_direction {
+    SB_HIGHER_IS_BETTER = 0,
+    SB_LOWER_IS_BETTER = 1,
+} sb_direction;
 
 typedef struct sb_kv {
     char *key;

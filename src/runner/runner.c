@@ -18,7 +18,6 @@
 #include "core/stats.h"
 #include "core/units.h"
 #include "core/workdir.h"
-#include "report/text.h"
 
 #define MAX_RUNS 64
 
@@ -121,7 +120,7 @@ static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, s
         add_secondary_means(e, runs, n_runs, m);
         if (r->log) {
             char v[64];
-            sb_report_format_value(v, sizeof v, e->mean, e->decimals);
+            sb_format_value(v, sizeof v, e->mean, e->decimals);
             double rsd = e->mean != 0 ? 100.0 * e->sd / fabs(e->mean) : 0;
             fprintf(r->log, "  %s%s%s %s  (SD %.2f %%, %zu run%s)%s\n",
                     w->measures[m].label ? w->measures[m].label : "", w->measures[m].label ? ": " : "",

@@ -27,11 +27,7 @@
 
 #include "core/histogram.h"
 #include "core/progress.h"
-
-typedef enum sb_direction {
-    SB_HIGHER_IS_BETTER = 0,
-    SB_LOWER_IS_BETTER = 1,
-} sb_direction;
+#include "results/result.h" /* sb_direction */
 
 /* An allowed value of an option and how the result page shows it. */
 typedef struct sb_choice {
