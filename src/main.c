@@ -1,7 +1,9 @@
 /*
- * main — the subcommand table and dispatch; nothing else. Each command's
+ * main — the subcommand table and dispatch, and the final check that what a
+ * command printed on standard output was written. Each command's
  * implementation is in src/cli/<command>.c.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +32,22 @@ static void usage(FILE *out)
     fprintf(out, "\n'storbench COMMAND --help' describes a command's options.\n");
 }
 
+/* A command that printed its output has not succeeded until the output is written: with
+ * stdout on a full disk or a closed pipe, say so and fail (exit 1) instead of exit 0. */
+static int finish(const char *cmd, int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    if (rc == SB_EXIT_OK) {
+        int e = errno ? errno : EIO;
+        sb_error("%s%scannot write to standard output: %s", cmd ? cmd : "", cmd ? ": " : "",
+                 strerror(e));
+        rc = SB_EXIT_RUNTIME;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -38,15 +56,15 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return SB_EXIT_OK;
+        return finish(NULL, SB_EXIT_OK);
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
         printf("storbench %s\n", STORBENCH_VERSION);
-        return SB_EXIT_OK;
+        return finish(NULL, SB_EXIT_OK);
     }
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return commands[i].main(argc - 1, argv + 1);
+            return finish(commands[i].name, commands[i].main(argc - 1, argv + 1));
     sb_error("unknown command '%s' (try 'storbench --help')", argv[1]);
     return SB_EXIT_USAGE;
 }

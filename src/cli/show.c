@@ -1,7 +1,8 @@
 /*
  * show — `storbench show NAME|FILE [--width N] [--format FORMAT] [-o FILE]`:
  * renders a result file as text, json, html (report/html.c) or csv
- * (report/csv.c), on standard output or atomically into a file. The formats
+ * (report/csv.c), on standard output or into a file (core/atomicfile: replaced
+ * only once complete, symlinks followed, devices and FIFOs written in place). The formats
  * are a table of renderers: adding one is one row and one function. Text is
  * the seed page format at the width of the terminal (or --width, or 80); json
  * is the file's own JSON.
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/atomicfile.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "report/csv.h"
@@ -56,51 +58,16 @@ static int show_csv(FILE *out, const sb_resultfile *rf, const show_opts *o)
     return sb_report_csv(out, rf);
 }
 
-/* Writes the report to path through a temporary file in the same directory, renamed over
- * path only once complete: a failed or interrupted show never leaves a half page. */
-static int write_atomically(const char *path, show_fn fn, const sb_resultfile *rf,
-                            const show_opts *o, char *err, size_t errlen)
+typedef struct show_job {
+    show_fn fn;
+    const sb_resultfile *rf;
+    const show_opts *o;
+} show_job;
+
+static int run_job(FILE *out, void *ctx)
 {
-    /* A hidden name beside the target: same file system, so the rename is atomic. */
-    char tmp[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    int dirlen = slash ? (int)(slash - path + 1) : 0;
-    if (snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", dirlen, path, path + dirlen) >= (int)sizeof tmp) {
-        snprintf(err, errlen, "%s: path too long", path);
-        return -ENAMETOOLONG;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        snprintf(err, errlen, "%s: cannot create a file beside it: %s", path, strerror(e));
-        return -e;
-    }
-    /* mkstemp makes 0600; a report is meant to be shared like any file the user writes. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        snprintf(err, errlen, "%.300s: %s", tmp, strerror(e));
-        return -e;
-    }
-    int rc = fn(f, rf, o);
-    if (rc == 0 && (fflush(f) != 0 || ferror(f)))
-        rc = -EIO;
-    if (rc == 0 && fsync(fileno(f)) != 0)
-        rc = -errno;
-    if (fclose(f) != 0 && rc == 0)
-        rc = -EIO;
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = -errno;
-    if (rc < 0) {
-        unlink(tmp);
-        snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-    }
-    return rc;
+    show_job *j = ctx;
+    return j->fn(out, j->rf, j->o);
 }
 
 static const struct {
@@ -227,7 +194,10 @@ int sb_cmd_show(int argc, char **argv)
         return SB_EXIT_RUNTIME;
     }
     if (output && strcmp(output, "-")) {
-        rc = write_atomically(output, fn, &rf, &o, err, sizeof err);
+        /* Replaced only once complete; a device or FIFO is written in place, a symlink
+         * followed (core/atomicfile.h). */
+        show_job job = {fn, &rf, &o};
+        rc = sb_atomic_write(output, 0666, 0, run_job, &job, err, sizeof err);
         sb_resultfile_free(&rf);
         if (rc < 0) {
             sb_error("show: %s", err);
@@ -235,8 +205,13 @@ int sb_cmd_show(int argc, char **argv)
         }
         return SB_EXIT_OK;
     }
+    errno = 0;
     rc = fn(stdout, &rf, &o);
     sb_resultfile_free(&rf);
+    if (rc == 0 && fflush(stdout) != 0)
+        rc = -(errno ? errno : EIO);
+    if (rc == -EIO && errno && errno != EIO)
+        rc = -errno; /* the renderers say EIO for any stdio error; errno says which */
     if (rc < 0) {
         sb_error("show: cannot write the report: %s", strerror(-rc));
         return SB_EXIT_RUNTIME;

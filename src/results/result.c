@@ -82,6 +82,7 @@ static void system_free(sb_system *s)
     sb_kvlist_free(&s->storage);
     free(s->timestamp);
     free(s->tool_version);
+    free(s->extra);
 }
 
 static void entry_free(sb_entry *e)
@@ -93,6 +94,7 @@ static void entry_free(sb_entry *e)
         free(e->secondary[i].unit);
     }
     free(e->secondary);
+    free(e->extra);
 }
 
 static void result_free(sb_result *r)
@@ -106,6 +108,7 @@ static void result_free(sb_result *r)
     for (size_t i = 0; i < r->n_entries; i++)
         entry_free(&r->entries[i]);
     free(r->entries);
+    free(r->extra);
 }
 
 void sb_resultfile_free(sb_resultfile *rf)
@@ -118,6 +121,7 @@ void sb_resultfile_free(sb_resultfile *rf)
     for (size_t i = 0; i < rf->n_results; i++)
         result_free(&rf->results[i]);
     free(rf->results);
+    free(rf->extra);
     memset(rf, 0, sizeof *rf);
 }
 
@@ -263,6 +267,8 @@ static void entry_copy(sb_entry *dst, const sb_entry *src)
     dst->se = src->se;
     dst->decimals = src->decimals;
     dst->untrusted = src->untrusted;
+    free(dst->extra);
+    dst->extra = src->extra ? xstrdup(src->extra) : NULL;
     for (size_t i = 0; i < src->n_secondary; i++)
         sb_entry_add_secondary(dst, src->secondary[i].name, src->secondary[i].unit,
                                src->secondary[i].value);
@@ -279,6 +285,8 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
         }
     if (!dst->title[0] && src->title[0])
         sb_resultfile_set_title(dst, src->title, src->description);
+    if (!dst->extra && src->extra)
+        dst->extra = xstrdup(src->extra);
     for (size_t i = 0; i < src->n_systems; i++) {
         const sb_system *s = &src->systems[i];
         sb_system *d = sb_resultfile_find_system(dst, s->identifier);
@@ -289,7 +297,8 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
             sb_kvlist_free(&d->storage);
             free(d->timestamp);
             free(d->tool_version);
-            d->timestamp = d->tool_version = NULL;
+            free(d->extra);
+            d->timestamp = d->tool_version = d->extra = NULL;
         } else {
             d = sb_resultfile_add_system(dst, s->identifier);
         }
@@ -300,6 +309,8 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
         d->timestamp = xstrdup(s->timestamp);
         free(d->tool_version);
         d->tool_version = xstrdup(s->tool_version);
+        if (s->extra)
+            d->extra = xstrdup(s->extra);
     }
     for (size_t i = 0; i < src->n_results; i++) {
         const sb_result *r = &src->results[i];
@@ -307,6 +318,8 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
                                                 r->unit, r->direction);
         if (d->options.n == 0)
             kvlist_copy(&d->options, &r->options);
+        if (!d->extra && r->extra)
+            d->extra = xstrdup(r->extra);
         for (size_t k = 0; k < r->n_entries; k++)
             entry_copy(sb_result_add_entry(d, r->entries[k].identifier), &r->entries[k]);
     }

@@ -42,6 +42,7 @@ typedef struct sb_system {
     sb_kvlist storage;   /* Target, Block Device, Scheduler, Rotational, Mount Options, layout ... */
     char *timestamp;     /* ISO 8601 UTC, "" when unknown (imported pages) */
     char *tool_version;  /* storbench version, or "imported" */
+    char *extra;         /* keys this version does not know, as a JSON object text (or NULL) */
 } sb_system;
 
 typedef struct sb_secondary {
@@ -62,6 +63,7 @@ typedef struct sb_entry {
     size_t n_secondary;
     sb_secondary *secondary;
     bool untrusted;      /* some run was shorter than the 3 s a wall-clock figure needs */
+    char *extra;         /* unknown keys, kept through a rewrite (see sb_system.extra) */
 } sb_entry;
 
 typedef struct sb_result {
@@ -74,6 +76,7 @@ typedef struct sb_result {
     sb_kvlist options;   /* resolved option values, key -> value */
     size_t n_entries;
     sb_entry *entries;
+    char *extra;         /* unknown keys, kept through a rewrite (see sb_system.extra) */
 } sb_result;
 
 typedef struct sb_resultfile {
@@ -83,6 +86,7 @@ typedef struct sb_resultfile {
     sb_system *systems;
     size_t n_results;
     sb_result *results;
+    char *extra;         /* unknown top-level keys, kept through a rewrite */
 } sb_resultfile;
 
 /* ---- model (result.c) ---- */
@@ -125,12 +129,21 @@ int sb_results_dir(const char *override, char *out, size_t len);
 /* NAME -> path: a NAME with a '/' is a path; otherwise <results dir>/NAME.json (".json" is
  * not doubled when NAME already ends in it). */
 int sb_result_path(const char *name, const char *results_dir_override, char *out, size_t len);
-/* 0; -ENOENT missing; -EINVAL not JSON or not a result file; -EPROTO unknown schema version.
- * One line in err. */
+/* 0; -ENOENT missing; -EINVAL not JSON or not a result file (err names the bad field);
+ * -EISDIR a directory; -EPROTO unknown schema version. One line in err. Keys this version
+ * does not know are kept (the extra fields) and written back by sb_resultfile_save(). */
 int sb_resultfile_load(const char *path, sb_resultfile *rf, char *err, size_t errlen);
-/* Atomic: temp file in the same directory, fsync, rename, fsync the directory. */
+/* Atomic (core/atomicfile.h): a symlink is followed, mode and owner are kept, and a failure
+ * (ENOSPC, EIO, EROFS ...) leaves the old file intact. -EILSEQ when a string is not valid
+ * UTF-8 (JSON cannot hold it): nothing is written. */
 int sb_resultfile_save(const char *path, const sb_resultfile *rf, char *err, size_t errlen);
-/* JSON text of the whole file (caller frees), for `show --format json`. */
+/* JSON text of the whole file (caller frees), for `show --format json`; NULL when a string
+ * is not valid UTF-8 (or out of memory). */
 char *sb_resultfile_to_json(const sb_resultfile *rf);
+/* NULL when every string of rf is valid UTF-8, else a description of the first that is not
+ * ("identifier of system 2"), in a static buffer. */
+const char *sb_resultfile_invalid_utf8(const sb_resultfile *rf);
+/* Is s valid UTF-8 (what JSON, and so a result file, can hold)? */
+bool sb_utf8_valid(const char *s);
 
 #endif

@@ -1,10 +1,15 @@
 /*
  * resultfile — the result file on disk: JSON through jansson, schema
- * described in docs/result-format.md. Saving is atomic (temporary file in the
- * same directory, fsync, rename, fsync of the directory), so a crash or a
- * Ctrl-C never leaves a half-written or damaged result file.
+ * described in docs/result-format.md. Saving goes through core/atomicfile
+ * (temporary file beside the target, fsync, rename, fsync of the directory;
+ * symlinks followed, mode and owner kept), so a crash, a full disk or a
+ * Ctrl-C never leaves a half-written or damaged result file. Loading names
+ * the field that is wrong, and keeps the keys it does not know so that a
+ * rewrite by this version does not lose what a newer one wrote.
  */
 #include "results/result.h"
+
+#include "core/atomicfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,7 +55,97 @@ int sb_result_path(const char *name, const char *override, char *out, size_t len
     return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
 
+/* ---------- UTF-8: what a JSON string can hold ---------- */
+
+bool sb_utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p;
+        size_t n;
+        unsigned min;
+        if (c < 0x80) {
+            p++;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            n = 1, min = 0x80, c &= 0x1f;
+        } else if ((c & 0xf0) == 0xe0) {
+            n = 2, min = 0x800, c &= 0x0f;
+        } else if ((c & 0xf8) == 0xf0) {
+            n = 3, min = 0x10000, c &= 0x07;
+        } else {
+            return false;
+        }
+        for (size_t i = 1; i <= n; i++) {
+            if ((p[i] & 0xc0) != 0x80)
+                return false;
+            c = (c << 6) | (p[i] & 0x3f);
+        }
+        if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+            return false;
+        p += n + 1;
+    }
+    return true;
+}
+
+static const char *kv_invalid(const sb_kvlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!sb_utf8_valid(l->items[i].key) || !sb_utf8_valid(l->items[i].value))
+            return l->items[i].key;
+    return NULL;
+}
+
+const char *sb_resultfile_invalid_utf8(const sb_resultfile *rf)
+{
+    static char where[160];
+#define BAD(...) do { snprintf(where, sizeof where, __VA_ARGS__); return where; } while (0)
+    if (!sb_utf8_valid(rf->title))
+        BAD("the title");
+    if (!sb_utf8_valid(rf->description))
+        BAD("the description");
+    for (size_t i = 0; i < rf->n_systems; i++) {
+        const sb_system *s = &rf->systems[i];
+        if (!sb_utf8_valid(s->identifier))
+            BAD("the identifier of system %zu", i + 1);
+        if (kv_invalid(&s->hardware) || kv_invalid(&s->software) || kv_invalid(&s->storage) ||
+            !sb_utf8_valid(s->timestamp) || !sb_utf8_valid(s->tool_version))
+            BAD("the description of system %zu", i + 1);
+    }
+    for (size_t i = 0; i < rf->n_results; i++) {
+        const sb_result *r = &rf->results[i];
+        if (!sb_utf8_valid(r->test) || !sb_utf8_valid(r->title) || !sb_utf8_valid(r->version))
+            BAD("the title of result %zu", i + 1);
+        if (!sb_utf8_valid(r->description) || kv_invalid(&r->options))
+            BAD("the options of result %zu", i + 1);
+        if (!sb_utf8_valid(r->unit))
+            BAD("the unit of result %zu", i + 1);
+        for (size_t k = 0; k < r->n_entries; k++) {
+            const sb_entry *e = &r->entries[k];
+            if (!sb_utf8_valid(e->identifier))
+                BAD("the identifier of entry %zu of result %zu", k + 1, i + 1);
+            for (size_t j = 0; j < e->n_secondary; j++)
+                if (!sb_utf8_valid(e->secondary[j].name) || !sb_utf8_valid(e->secondary[j].unit))
+                    BAD("a secondary figure of entry %zu of result %zu", k + 1, i + 1);
+        }
+    }
+#undef BAD
+    return NULL;
+}
+
 /* ---------- encoding ---------- */
+
+/* Adds the keys this version does not know back (they never override a known one). */
+static json_t *with_extra(json_t *o, const char *extra)
+{
+    if (o && extra) {
+        json_t *x = json_loads(extra, 0, NULL);
+        if (json_is_object(x))
+            json_object_update_missing(o, x);
+        json_decref(x);
+    }
+    return o;
+}
 
 static json_t *kv_to_json(const sb_kvlist *l)
 {
@@ -70,9 +165,11 @@ static json_t *entry_to_json(const sb_entry *e)
         json_array_append_new(sec, json_pack("{s:s, s:s, s:f}", "name", e->secondary[i].name,
                                              "unit", e->secondary[i].unit, "value",
                                              e->secondary[i].value));
-    return json_pack("{s:s, s:f, s:f, s:f, s:i, s:o, s:b, s:o}", "identifier", e->identifier,
-                     "mean", e->mean, "sd", e->sd, "se", e->se, "decimals", e->decimals,
-                     "values", values, "untrusted", e->untrusted, "secondary", sec);
+    return with_extra(json_pack("{s:s, s:f, s:f, s:f, s:i, s:o, s:b, s:o}", "identifier",
+                                e->identifier, "mean", e->mean, "sd", e->sd, "se", e->se,
+                                "decimals", e->decimals, "values", values, "untrusted",
+                                e->untrusted, "secondary", sec),
+                      e->extra);
 }
 
 static json_t *resultfile_to_json_value(const sb_resultfile *rf)
@@ -80,11 +177,13 @@ static json_t *resultfile_to_json_value(const sb_resultfile *rf)
     json_t *systems = json_array();
     for (size_t i = 0; i < rf->n_systems; i++) {
         const sb_system *s = &rf->systems[i];
-        json_array_append_new(systems,
-                              json_pack("{s:s, s:o, s:o, s:o, s:s, s:s}", "identifier", s->identifier,
-                                        "hardware", kv_to_json(&s->hardware), "software",
-                                        kv_to_json(&s->software), "storage", kv_to_json(&s->storage),
-                                        "timestamp", s->timestamp, "tool_version", s->tool_version));
+        json_array_append_new(
+            systems, with_extra(json_pack("{s:s, s:o, s:o, s:o, s:s, s:s}", "identifier",
+                                          s->identifier, "hardware", kv_to_json(&s->hardware),
+                                          "software", kv_to_json(&s->software), "storage",
+                                          kv_to_json(&s->storage), "timestamp", s->timestamp,
+                                          "tool_version", s->tool_version),
+                                s->extra));
     }
     json_t *results = json_array();
     for (size_t i = 0; i < rf->n_results; i++) {
@@ -93,71 +192,156 @@ static json_t *resultfile_to_json_value(const sb_resultfile *rf)
         for (size_t k = 0; k < r->n_entries; k++)
             json_array_append_new(entries, entry_to_json(&r->entries[k]));
         json_array_append_new(
-            results, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "test", r->test, "title",
-                               r->title, "version", r->version, "description", r->description,
-                               "unit", r->unit, "direction",
-                               r->direction == SB_LOWER_IS_BETTER ? "lower" : "higher", "options",
-                               kv_to_json(&r->options), "entries", entries));
+            results,
+            with_extra(json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "test", r->test,
+                                 "title", r->title, "version", r->version, "description",
+                                 r->description, "unit", r->unit, "direction",
+                                 r->direction == SB_LOWER_IS_BETTER ? "lower" : "higher",
+                                 "options", kv_to_json(&r->options), "entries", entries),
+                       r->extra));
     }
-    return json_pack("{s:s, s:i, s:s, s:s, s:o, s:o}", "format", FORMAT_NAME, "schema_version",
-                     SB_RESULT_SCHEMA_VERSION, "title", rf->title, "description", rf->description,
-                     "systems", systems, "results", results);
+    return with_extra(json_pack("{s:s, s:i, s:s, s:s, s:o, s:o}", "format", FORMAT_NAME,
+                                "schema_version", SB_RESULT_SCHEMA_VERSION, "title", rf->title,
+                                "description", rf->description, "systems", systems, "results",
+                                results),
+                      rf->extra);
 }
 
 char *sb_resultfile_to_json(const sb_resultfile *rf)
 {
+    /* jansson refuses a string that is not UTF-8 by leaving it (and its whole system or
+     * result) out: refuse the whole file instead of writing a part of it. */
+    if (sb_resultfile_invalid_utf8(rf))
+        return NULL;
     json_t *root = resultfile_to_json_value(rf);
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    char *s = root ? json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) : NULL;
     json_decref(root);
     return s;
 }
 
 /* ---------- decoding ---------- */
 
-static const char *str_or(json_t *o, const char *key, const char *def)
+/* Where the decoder is, for the message naming the bad field: "results[3].entries[0]". */
+typedef struct loc {
+    char at[128];
+    char *err;
+    size_t errlen;
+} loc;
+
+static int bad(loc *l, const char *field, const char *what)
 {
-    json_t *v = json_object_get(o, key);
-    return json_is_string(v) ? json_string_value(v) : def;
+    snprintf(l->err, l->errlen, "%s%s%s: %s", l->at, *l->at ? "." : "", field, what);
+    return -EINVAL;
 }
 
-static double num_or(json_t *o, const char *key, double def)
+/* An optional string field: absent gives def, anything but a string is an error. */
+static int get_str(loc *l, json_t *o, const char *key, const char *def, const char **out)
 {
     json_t *v = json_object_get(o, key);
-    return json_is_number(v) ? json_number_value(v) : def;
-}
-
-static int kv_from_json(json_t *o, sb_kvlist *l)
-{
-    if (!o)
+    if (!v && def) {
+        *out = def;
         return 0;
-    if (!json_is_object(o))
-        return -EINVAL;
+    }
+    if (!json_is_string(v))
+        return bad(l, key, v ? "not a string" : "missing");
+    *out = json_string_value(v);
+    return 0;
+}
+
+/* A number field: absent gives def (when has_def), anything else but a number is an error. */
+static int get_num(loc *l, json_t *o, const char *key, bool has_def, double def, double *out)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v && has_def) {
+        *out = def;
+        return 0;
+    }
+    if (!json_is_number(v))
+        return bad(l, key, v ? "not a number" : "missing");
+    *out = json_number_value(v);
+    return 0;
+}
+
+/* The keys of o not in known[], as a compact JSON object text (NULL when there are none). */
+static char *extra_keys(json_t *o, const char *const *known)
+{
+    json_t *x = NULL;
     const char *k;
     json_t *v;
     json_object_foreach(o, k, v) {
-        if (!json_is_string(v))
-            return -EINVAL;
-        sb_kvlist_add(l, k, json_string_value(v));
+        bool kn = false;
+        for (const char *const *p = known; *p && !kn; p++)
+            kn = !strcmp(*p, k);
+        if (kn)
+            continue;
+        if (!x)
+            x = json_object();
+        json_object_set(x, k, v);
+    }
+    if (!x)
+        return NULL;
+    char *s = json_dumps(x, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(x);
+    return s;
+}
+
+static int kv_from_json(loc *l, json_t *o, const char *field, sb_kvlist *kv)
+{
+    json_t *v = json_object_get(o, field);
+    if (!v)
+        return 0;
+    if (!json_is_object(v))
+        return bad(l, field, "not an object");
+    const char *k;
+    json_t *x;
+    json_object_foreach(v, k, x) {
+        if (!json_is_string(x)) {
+            char f[96];
+            snprintf(f, sizeof f, "%s.%.60s", field, k);
+            return bad(l, f, "not a string");
+        }
+        sb_kvlist_add(kv, k, json_string_value(x));
     }
     return 0;
 }
 
-static int entry_from_json(json_t *je, sb_result *r)
+static int entry_from_json(loc *l, json_t *je, const sb_resultfile *rf, sb_result *r)
 {
-    const char *id = str_or(je, "identifier", NULL);
-    if (!id || !json_is_number(json_object_get(je, "mean")))
+    static const char *const known[] = {"identifier", "mean", "sd", "se", "decimals", "values",
+                                        "untrusted", "secondary", NULL};
+    const char *id;
+    double mean, sd, se, decimals;
+    if (!json_is_object(je))
+        return bad(l, "", "not an object");
+    if (get_str(l, je, "identifier", NULL, &id) || get_num(l, je, "mean", false, 0, &mean) ||
+        get_num(l, je, "sd", true, 0, &sd) || get_num(l, je, "se", true, 0, &se) ||
+        get_num(l, je, "decimals", true, 2, &decimals))
         return -EINVAL;
-    sb_entry *e = sb_result_add_entry(r, id);
+    if (!sb_resultfile_find_system(rf, id))
+        return bad(l, "identifier", "names no system of the file");
+    if (sb_result_find_entry(r, id))
+        return bad(l, "identifier", "a second entry for this identifier");
+    if (decimals < 0 || decimals > 9)
+        return bad(l, "decimals", "not from 0 to 9");
     json_t *values = json_object_get(je, "values");
-    if (json_is_array(values) && json_array_size(values)) {
-        size_t n = json_array_size(values);
+    if (values && !json_is_array(values))
+        return bad(l, "values", "not an array");
+    json_t *ut = json_object_get(je, "untrusted");
+    if (ut && !json_is_boolean(ut))
+        return bad(l, "untrusted", "not true or false");
+    json_t *sec = json_object_get(je, "secondary");
+    if (sec && !json_is_array(sec))
+        return bad(l, "secondary", "not an array");
+    sb_entry *e = sb_result_add_entry(r, id);
+    size_t n = json_array_size(values);
+    if (n) {
         double *v = calloc(n, sizeof *v);
         if (!v)
             return -ENOMEM;
         for (size_t i = 0; i < n; i++) {
             if (!json_is_number(json_array_get(values, i))) {
                 free(v);
-                return -EINVAL;
+                return bad(l, "values", "holds something that is not a number");
             }
             v[i] = json_number_value(json_array_get(values, i));
         }
@@ -165,63 +349,108 @@ static int entry_from_json(json_t *je, sb_result *r)
         free(v);
     }
     /* The stored summary wins over the recomputed one: an imported figure has no runs. */
-    e->mean = num_or(je, "mean", e->mean);
-    e->sd = num_or(je, "sd", e->sd);
-    e->se = num_or(je, "se", e->se);
-    e->decimals = (int)num_or(je, "decimals", e->decimals);
-    e->untrusted = json_is_true(json_object_get(je, "untrusted"));
-    json_t *sec = json_object_get(je, "secondary"), *s;
+    e->mean = mean;
+    e->sd = sd;
+    e->se = se;
+    e->decimals = (int)decimals;
+    e->untrusted = json_is_true(ut);
+    json_t *s;
     size_t i;
     json_array_foreach(sec, i, s) {
-        const char *name = str_or(s, "name", NULL);
-        if (!name || !json_is_number(json_object_get(s, "value")))
-            return -EINVAL;
-        sb_entry_add_secondary(e, name, str_or(s, "unit", ""), num_or(s, "value", 0));
+        char f[64];
+        snprintf(f, sizeof f, "secondary[%zu]", i);
+        const char *name, *unit;
+        double value;
+        size_t at = strlen(l->at);
+        snprintf(l->at + at, sizeof l->at - at, ".%s", f);
+        int rc = !json_is_object(s) ? bad(l, "", "not an object")
+                 : get_str(l, s, "name", NULL, &name) || get_str(l, s, "unit", "", &unit) ||
+                         get_num(l, s, "value", false, 0, &value)
+                     ? -EINVAL
+                     : 0;
+        l->at[at] = '\0';
+        if (rc)
+            return rc;
+        sb_entry_add_secondary(e, name, unit, value);
     }
+    e->extra = extra_keys(je, known);
     return 0;
 }
 
-static int resultfile_from_json(json_t *root, sb_resultfile *rf)
+static int resultfile_from_json(json_t *root, sb_resultfile *rf, loc *l)
 {
-    sb_resultfile_set_title(rf, str_or(root, "title", ""), str_or(root, "description", ""));
+    static const char *const top_known[] = {"format", "schema_version", "title", "description",
+                                            "systems", "results", NULL};
+    static const char *const sys_known[] = {"identifier", "hardware", "software", "storage",
+                                            "timestamp", "tool_version", NULL};
+    static const char *const res_known[] = {"test", "title", "version", "description", "unit",
+                                            "direction", "options", "entries", NULL};
+    const char *title, *desc;
+    if (get_str(l, root, "title", "", &title) || get_str(l, root, "description", "", &desc))
+        return -EINVAL;
+    sb_resultfile_set_title(rf, title, desc);
     json_t *systems = json_object_get(root, "systems"), *js;
     json_t *results = json_object_get(root, "results"), *jr;
-    if (!json_is_array(systems) || !json_is_array(results))
-        return -EINVAL;
+    if (!json_is_array(systems))
+        return bad(l, "systems", systems ? "not an array" : "missing");
+    if (!json_is_array(results))
+        return bad(l, "results", results ? "not an array" : "missing");
     size_t i;
     json_array_foreach(systems, i, js) {
-        const char *id = str_or(js, "identifier", NULL);
-        if (!id || sb_resultfile_find_system(rf, id))
+        snprintf(l->at, sizeof l->at, "systems[%zu]", i);
+        const char *id, *ts, *tv;
+        if (!json_is_object(js))
+            return bad(l, "", "not an object");
+        if (get_str(l, js, "identifier", NULL, &id) || get_str(l, js, "timestamp", "", &ts) ||
+            get_str(l, js, "tool_version", "", &tv))
             return -EINVAL;
+        if (!*id)
+            return bad(l, "identifier", "empty");
+        if (sb_resultfile_find_system(rf, id))
+            return bad(l, "identifier", "the same as an earlier system's");
         sb_system *s = sb_resultfile_add_system(rf, id);
-        if (kv_from_json(json_object_get(js, "hardware"), &s->hardware) < 0 ||
-            kv_from_json(json_object_get(js, "software"), &s->software) < 0 ||
-            kv_from_json(json_object_get(js, "storage"), &s->storage) < 0)
+        if (kv_from_json(l, js, "hardware", &s->hardware) ||
+            kv_from_json(l, js, "software", &s->software) ||
+            kv_from_json(l, js, "storage", &s->storage))
             return -EINVAL;
         free(s->timestamp);
-        s->timestamp = strdup(str_or(js, "timestamp", ""));
+        s->timestamp = strdup(ts);
         free(s->tool_version);
-        s->tool_version = strdup(str_or(js, "tool_version", ""));
+        s->tool_version = strdup(tv);
+        s->extra = extra_keys(js, sys_known);
     }
     json_array_foreach(results, i, jr) {
-        const char *title = str_or(jr, "title", NULL), *dir = str_or(jr, "direction", "higher");
-        if (!title)
+        snprintf(l->at, sizeof l->at, "results[%zu]", i);
+        const char *test, *rtitle, *version, *rdesc, *unit, *dir;
+        if (!json_is_object(jr))
+            return bad(l, "", "not an object");
+        if (get_str(l, jr, "title", NULL, &rtitle) || get_str(l, jr, "test", "", &test) ||
+            get_str(l, jr, "version", "", &version) ||
+            get_str(l, jr, "description", "", &rdesc) || get_str(l, jr, "unit", "", &unit) ||
+            get_str(l, jr, "direction", "higher", &dir))
             return -EINVAL;
-        sb_result *r = sb_resultfile_get_result(
-            rf, str_or(jr, "test", ""), title, str_or(jr, "version", ""),
-            str_or(jr, "description", ""), str_or(jr, "unit", ""),
-            !strcmp(dir, "lower") ? SB_LOWER_IS_BETTER : SB_HIGHER_IS_BETTER);
-        if (kv_from_json(json_object_get(jr, "options"), &r->options) < 0)
+        if (strcmp(dir, "lower") && strcmp(dir, "higher"))
+            return bad(l, "direction", "neither \"higher\" nor \"lower\"");
+        sb_direction d = !strcmp(dir, "lower") ? SB_LOWER_IS_BETTER : SB_HIGHER_IS_BETTER;
+        size_t before = rf->n_results;
+        sb_result *r = sb_resultfile_get_result(rf, test, rtitle, version, rdesc, unit, d);
+        if (rf->n_results == before)
+            return bad(l, "title", "the same title, description and unit as an earlier result");
+        if (kv_from_json(l, jr, "options", &r->options))
             return -EINVAL;
         json_t *entries = json_object_get(jr, "entries"), *je;
-        size_t k;
         if (!json_is_array(entries))
-            return -EINVAL;
+            return bad(l, "entries", entries ? "not an array" : "missing");
+        r->extra = extra_keys(jr, res_known);
+        size_t k;
+        size_t at = strlen(l->at);
         json_array_foreach(entries, k, je) {
-            if (entry_from_json(je, r) < 0)
+            snprintf(l->at + at, sizeof l->at - at, ".entries[%zu]", k);
+            if (entry_from_json(l, je, rf, r) < 0)
                 return -EINVAL;
         }
     }
+    rf->extra = extra_keys(root, top_known);
     return 0;
 }
 
@@ -234,8 +463,19 @@ int sb_resultfile_load(const char *path, sb_resultfile *rf, char *err, size_t er
         snprintf(err, errlen, "%s: %s", path, strerror(e));
         return -e;
     }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        snprintf(err, errlen, "%s: is a directory, not a result file", path);
+        return -EISDIR;
+    }
     json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+    int rerr = ferror(f) ? errno : 0;
     fclose(f);
+    if (!root && rerr) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(rerr));
+        return -rerr;
+    }
     if (!root) {
         snprintf(err, errlen, "%s: not a storbench result file (invalid JSON at line %d: %s)", path,
                  jerr.line, jerr.text);
@@ -243,97 +483,46 @@ int sb_resultfile_load(const char *path, sb_resultfile *rf, char *err, size_t er
     }
     int rc = 0;
     json_t *ver = json_object_get(root, "schema_version");
-    if (!json_is_object(root) || strcmp(str_or(root, "format", ""), FORMAT_NAME) ||
+    if (!json_is_object(root) || !json_is_string(json_object_get(root, "format")) ||
+        strcmp(json_string_value(json_object_get(root, "format")), FORMAT_NAME) ||
         !json_is_integer(ver)) {
-        snprintf(err, errlen, "%s: not a storbench result file", path);
+        snprintf(err, errlen, "%s: not a storbench result file (no \"format\": \"%s\" with a "
+                 "\"schema_version\")", path, FORMAT_NAME);
         rc = -EINVAL;
     } else if (json_integer_value(ver) != SB_RESULT_SCHEMA_VERSION) {
         snprintf(err, errlen, "%s: unknown result schema version %lld (this storbench reads %d)",
                  path, (long long)json_integer_value(ver), SB_RESULT_SCHEMA_VERSION);
         rc = -EPROTO;
-    } else if ((rc = resultfile_from_json(root, rf)) < 0) {
-        snprintf(err, errlen, "%s: malformed storbench result file", path);
+    } else {
+        char where[400];
+        loc l = {.at = "", .err = where, .errlen = sizeof where};
+        if ((rc = resultfile_from_json(root, rf, &l)) < 0)
+            snprintf(err, errlen, "%s: malformed storbench result file: %s", path, where);
     }
     json_decref(root);
     return rc;
 }
 
-/* mkdir -p for the directory part of path. */
-static int make_parent_dirs(const char *path)
+static int write_text(FILE *out, void *ctx)
 {
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    char *slash = strrchr(buf, '/');
-    if (!slash || slash == buf)
-        return 0;
-    *slash = 0;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-            return -errno;
-        *p = '/';
-    }
-    if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-        return -errno;
+    fputs(ctx, out);
+    fputc('\n', out);
     return 0;
 }
 
 int sb_resultfile_save(const char *path, const sb_resultfile *rf, char *err, size_t errlen)
 {
-    int rc = make_parent_dirs(path);
-    if (rc < 0) {
-        snprintf(err, errlen, "%s: cannot create its directory: %s", path, strerror(-rc));
-        return rc;
+    const char *bad_utf8 = sb_resultfile_invalid_utf8(rf);
+    if (bad_utf8) {
+        snprintf(err, errlen, "%s: not written: %s is not valid UTF-8", path, bad_utf8);
+        return -EILSEQ;
     }
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        rc = -errno;
-        snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-        return rc;
-    }
-    fchmod(fd, 0644);
     char *text = sb_resultfile_to_json(rf);
-    size_t len = text ? strlen(text) : 0, off = 0;
-    rc = text ? 0 : -ENOMEM;
-    while (!rc && off < len) {
-        ssize_t w = write(fd, text + off, len - off);
-        if (w < 0) {
-            if (errno != EINTR)
-                rc = -errno;
-            continue;
-        }
-        off += (size_t)w;
+    if (!text) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -ENOMEM;
     }
-    if (!rc && write(fd, "\n", 1) != 1)
-        rc = -errno;
-    if (!rc && fsync(fd) < 0)
-        rc = -errno;
+    int rc = sb_atomic_write(path, 0666, 1, write_text, text, err, errlen);
     free(text);
-    if (close(fd) < 0 && !rc)
-        rc = -errno;
-    if (!rc && rename(tmp, path) < 0)
-        rc = -errno;
-    if (rc) {
-        unlink(tmp);
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
-        return rc;
-    }
-    /* fsync the directory so that the rename itself is durable. */
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash == dir)
-        slash[1] = 0; /* the file is in / */
-    else if (slash)
-        *slash = 0;
-    int dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    return 0;
+    return rc;
 }
