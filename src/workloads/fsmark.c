@@ -1,14 +1,25 @@
 /*
  * fsmark — the FS-Mark test (fs_mark 3.3 profile): workers create files of a
- * fixed size in one shared directory (or spread over sub-directories), each
- * file created, written in 16 KiB chunks, fsynced and closed, and the figure
- * is files per second summed over workers, each worker's files divided by
- * its own elapsed time. The files are unlinked afterwards, untimed.
+ * fixed size in one shared directory (or in sub-directories), each file
+ * created, written in 16 KiB chunks, fsynced and closed, and the figure is
+ * files per second summed over workers, each worker's files divided by its
+ * own elapsed time. Each worker unlinks its files right after its own timed
+ * loop, untimed, as an fs_mark child does.
+ *
+ * The work per file is fs_mark's, call for call: mkdir of the target
+ * directory (EEXIST), open(O_CREAT|O_RDWR|O_TRUNC), the writes, fsync, close;
+ * the bytes are zeros (fs_mark writes a zeroed buffer, which matters on a
+ * compressing file system; data=random writes incompressible bytes instead);
+ * names are fs_mark's: the time in hex, '~' padding, 24 random [0-9A-Z].
+ * Sub-directories are chosen as fs_mark chooses them: by default a hash of the
+ * time that moves to the next one every 180 s (-D without -N), or per-dir=N
+ * files each in turn (-N).
  *
  * The seed's three named tests are choices of the `test` option; test=custom
  * takes files/size/threads/dirs from their own options. Each file's
  * create+write+sync+close is one latency sample.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -17,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -28,6 +40,7 @@
 #define FSM_CHUNK (16 * 1024)
 #define FSM_NAME_LEN 40
 #define FSM_RANDOM_LEN 24 /* fs_mark -r default: 24 random characters of the 40 */
+#define FSM_SECS_PER_DIR 180 /* fs_mark's time hash: the next sub-directory after this long */
 
 enum fsm_sync { FSM_SYNC_FSYNC, FSM_SYNC_NONE, FSM_SYNC_END };
 
@@ -46,6 +59,12 @@ static const sb_choice fsm_syncs[] = {
     {NULL, NULL},
 };
 
+static const sb_choice fsm_datas[] = {
+    {"zeros", "Zeros"},
+    {"random", "Random"},
+    {NULL, NULL},
+};
+
 static const sb_option fsm_options[] = {
     {"test", "Test", "1000-files", NULL, fsm_tests,
      "named seed test, or custom (then files/size/threads/dirs apply)", 0},
@@ -56,6 +75,11 @@ static const sb_option fsm_options[] = {
      SB_OPT_HIDDEN},
     {"sync", "Sync Method", "fsync", NULL, fsm_syncs,
      "fsync before close (default), none, or one sync() at the end of each worker", SB_OPT_HIDDEN},
+    {"per-dir", "Files Per Sub Dir", "0", NULL, NULL,
+     "with sub-directories: 0 = fs_mark's time hash (next one every 180 s), N = N files each in turn (-N)",
+     SB_OPT_IF_CHANGED},
+    {"data", "Data", "zeros", NULL, fsm_datas, "file contents: zeros (fs_mark's) or random (incompressible)",
+     SB_OPT_IF_CHANGED},
 };
 
 static const sb_measure fsm_measures[] = {
@@ -67,6 +91,8 @@ typedef struct fsm_params {
     uint64_t size;
     uint64_t threads;
     uint64_t dirs;
+    uint64_t per_dir; /* 0 = time hash */
+    int random_data;
     enum fsm_sync sync;
 } fsm_params;
 
@@ -76,6 +102,10 @@ static int fsm_resolve(const sb_config *cfg, fsm_params *p, char *err, size_t er
     const char *test = sb_config_get(cfg, "test");
     const char *sync = sb_config_get(cfg, "sync");
     p->sync = !strcmp(sync, "none") ? FSM_SYNC_NONE : !strcmp(sync, "end") ? FSM_SYNC_END : FSM_SYNC_FSYNC;
+    p->random_data = !strcmp(sb_config_get(cfg, "data"), "random");
+    int rc = sb_config_uint(cfg, "per-dir", 0, 100000000, &p->per_dir, err, errlen);
+    if (rc)
+        return rc;
     p->size = 1048576;
     p->threads = 1;
     p->dirs = 0;
@@ -88,7 +118,6 @@ static int fsm_resolve(const sb_config *cfg, fsm_params *p, char *err, size_t er
         p->files = 4000;
         p->dirs = 32;
     } else {
-        int rc;
         if ((rc = sb_config_uint(cfg, "files", 1, 100000000, &p->files, err, errlen)) ||
             (rc = sb_config_size(cfg, "size", &p->size, err, errlen)) ||
             (rc = sb_config_uint(cfg, "threads", 1, 1024, &p->threads, err, errlen)) ||
@@ -131,21 +160,27 @@ typedef struct fsm_shared {
     sb_run_ctx *ctx;
     const fsm_params *p;
     const char *base;         /* the directory the workers share */
-    const char *buf;          /* one chunk of incompressible data */
+    const char *buf;          /* one chunk of the file contents */
     atomic_uint_fast64_t done;  /* files written by all workers, for progress */
     atomic_int stop;
     pthread_mutex_t lock;
     int err;                  /* first failure (negative errno) */
 } fsm_shared;
 
+/* Room for a sub-directory ("%02x" of up to 100,000: 5 digits), '/', the name, NUL. */
+#define FSM_ENTRY_LEN (FSM_NAME_LEN + 8)
+
 typedef struct fsm_worker {
     fsm_shared *sh;
     unsigned id;
-    char (*names)[FSM_NAME_LEN + 8]; /* "NN/" prefix + name, relative to base */
-    uint64_t created;
+    char (*names)[FSM_ENTRY_LEN]; /* "xx/" prefix + name, relative to base */
+    uint64_t created, removed;
     double seconds;
     sb_histogram hist;
     pthread_t thread;
+    /* fs_mark's sub-directory state (per process there, per worker here). */
+    uint64_t subdir, in_subdir;
+    time_t dir_since;
 } fsm_worker;
 
 static void fsm_fail(fsm_shared *sh, int err, const char *op, const char *path)
@@ -158,11 +193,12 @@ static void fsm_fail(fsm_shared *sh, int err, const char *op, const char *path)
     atomic_store(&sh->stop, 1);
 }
 
-/* One file: create, write in 16 KiB chunks, optionally fsync, close. */
+/* One file: create, write in 16 KiB chunks, optionally fsync, close. The open flags are
+ * fs_mark's (it truncates rather than insisting on a new file). */
 static int fsm_one_file(fsm_shared *sh, const char *path)
 {
     const fsm_params *p = sh->p;
-    int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+    int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0666);
     if (fd < 0) {
         fsm_fail(sh, errno, "create", path);
         return -1;
@@ -190,6 +226,46 @@ static int fsm_one_file(fsm_shared *sh, const char *path)
     return 0;
 }
 
+/* The sub-directory of the next file, as fs_mark picks it: with per-dir N, N files in each
+ * in turn; otherwise the same one until 180 s have passed since it was first used. */
+static uint64_t fsm_next_subdir(fsm_worker *w, time_t now)
+{
+    const fsm_params *p = w->sh->p;
+    if (p->per_dir > 0) {
+        if (w->in_subdir >= p->per_dir) {
+            w->subdir++;
+            w->in_subdir = 0;
+        }
+        w->subdir %= p->dirs;
+        w->in_subdir++;
+    } else if (now - w->dir_since > FSM_SECS_PER_DIR) {
+        w->subdir = (w->subdir + 1) % p->dirs;
+        w->dir_since = now;
+    }
+    return w->subdir;
+}
+
+/* names[i] for a file made now: "[xx/]" then the time in hex, '~' up to 16 characters,
+ * and 24 random characters from [0-9A-Z] (fs_mark's -p 40 -r 24 defaults). */
+static void fsm_make_name(fsm_worker *w, sb_rand *r, time_t now, char *name)
+{
+    const fsm_params *p = w->sh->p;
+    int n = 0;
+    if (p->dirs > 0)
+        n = snprintf(name, FSM_ENTRY_LEN, "%02llx/", (unsigned long long)fsm_next_subdir(w, now));
+    char seq[32];
+    int len = snprintf(seq, sizeof seq, "%llx", (unsigned long long)now);
+    const int seq_len = FSM_NAME_LEN - FSM_RANDOM_LEN;
+    const char *from = len > seq_len ? seq + (len - seq_len) : seq; /* the changing digits */
+    n += snprintf(name + n, FSM_ENTRY_LEN - (size_t)n, "%s", from);
+    for (int i = len; i < seq_len; i++)
+        name[n++] = '~';
+    static const char alphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    for (int i = 0; i < FSM_RANDOM_LEN; i++)
+        name[n++] = alphabet[sb_rand_below(r, sizeof alphabet - 1)];
+    name[n] = '\0';
+}
+
 static void *fsm_worker_main(void *arg)
 {
     fsm_worker *w = arg;
@@ -197,19 +273,24 @@ static void *fsm_worker_main(void *arg)
     const fsm_params *p = sh->p;
     sb_rand r;
     sb_rand_seed(&r, sb_now_ns() ^ ((uint64_t)w->id << 48));
-    char path[4096];
+    char path[4200], dir[4200];
+    /* fs_mark starts each process in the sub-directory the clock points at. */
+    time_t t_start = time(NULL);
+    w->subdir = p->dirs > 0 ? (uint64_t)t_start % p->dirs : 0;
+    w->dir_since = t_start;
     uint64_t t0 = sb_now_ns();
     for (uint64_t i = 0; i < p->files; i++) {
         if (atomic_load(&sh->stop) || sb_ctx_interrupted(sh->ctx))
             break;
-        /* 40 characters: 16 hex digits unique per worker and file, then 24 random ones.
-         * The sub-directory is chosen round-robin over the files of all workers. */
         char *name = w->names[i];
-        int pre = 0;
-        if (p->dirs > 0)
-            pre = snprintf(name, 8, "%02u/", (unsigned)((i * p->threads + w->id) % p->dirs));
-        snprintf(name + pre, 17, "%04x%012llx", w->id & 0xffffu, (unsigned long long)(i & 0xffffffffffffull));
-        sb_fs_random_name(&r, name + pre + 16, FSM_RANDOM_LEN);
+        fsm_make_name(w, &r, time(NULL), name);
+        /* fs_mark makes the file's directory before every file (EEXIST but the first time). */
+        const char *slash = strchr(name, '/');
+        snprintf(dir, sizeof dir, "%s/%.*s", sh->base, slash ? (int)(slash - name) : 0, name);
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            fsm_fail(sh, errno, "mkdir", dir);
+            break;
+        }
         snprintf(path, sizeof path, "%s/%s", sh->base, name);
         uint64_t s = sb_now_ns();
         if (fsm_one_file(sh, path) != 0)
@@ -223,7 +304,32 @@ static void *fsm_worker_main(void *arg)
     if (p->sync == FSM_SYNC_END && w->created > 0 && !atomic_load(&sh->stop))
         sync();
     w->seconds = (double)(sb_now_ns() - t0) / 1e9;
+
+    /* Untimed, but while the other workers may still be writing, as in fs_mark: this
+     * worker's files, in creation order. */
+    for (uint64_t i = 0; i < w->created; i++) {
+        snprintf(path, sizeof path, "%s/%s", sh->base, w->names[i]);
+        if (unlink(path) == 0)
+            w->removed++;
+        else
+            fsm_fail(sh, errno, "unlink", path);
+    }
     return NULL;
+}
+
+/* Sub-directories the run used (fs_mark's time hash uses one in a short run). */
+static uint64_t fsm_count_subdirs(const char *base)
+{
+    DIR *d = opendir(base);
+    if (!d)
+        return 0;
+    uint64_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL)
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
 }
 
 static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
@@ -237,18 +343,8 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
     snprintf(base, sizeof base, "%s/fs-mark", ctx->dir);
     if (mkdir(base, 0755) != 0)
         return sb_ctx_fail(ctx, errno, "fs-mark: mkdir %s: %s", base, strerror(errno));
-    for (uint64_t d = 0; d < p.dirs; d++) {
-        char sub[4200];
-        snprintf(sub, sizeof sub, "%s/%02u", base, (unsigned)d);
-        if (mkdir(sub, 0755) != 0) {
-            rc = sb_ctx_fail(ctx, errno, "fs-mark: mkdir %s: %s", sub, strerror(errno));
-            sb_fs_empty_dir(base, NULL, 0);
-            rmdir(base);
-            return rc;
-        }
-    }
 
-    char *buf = malloc(FSM_CHUNK);
+    char *buf = calloc(1, FSM_CHUNK); /* zeros, as fs_mark's buffer */
     fsm_worker *ws = calloc(p.threads, sizeof *ws);
     if (!buf || !ws) {
         free(buf);
@@ -256,9 +352,11 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
         rmdir(base);
         return sb_ctx_fail(ctx, ENOMEM, "fs-mark: out of memory");
     }
-    sb_rand r;
-    sb_rand_seed(&r, 0x5fa3);
-    sb_rand_fill(&r, buf, FSM_CHUNK);
+    if (p.random_data) {
+        sb_rand r;
+        sb_rand_seed(&r, 0x5fa3);
+        sb_rand_fill(&r, buf, FSM_CHUNK);
+    }
 
     fsm_shared sh = {.ctx = ctx, .p = &p, .base = base, .buf = buf};
     pthread_mutex_init(&sh.lock, NULL);
@@ -284,29 +382,20 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
     for (unsigned t = 0; t < started; t++)
         pthread_join(ws[t].thread, NULL);
 
-    /* Untimed clean-up: unlink every file made, in creation order. */
-    char path[4200];
     uint64_t created = 0, removed = 0;
-    double rate = 0;
+    double rate = 0, longest = 0;
     sb_histogram all;
     sb_hist_init(&all);
     for (unsigned t = 0; t < p.threads; t++) {
-        for (uint64_t i = 0; i < ws[t].created; i++) {
-            snprintf(path, sizeof path, "%s/%s", base, ws[t].names[i]);
-            if (unlink(path) == 0)
-                removed++;
-            else if (!sh.err)
-                fsm_fail(&sh, errno, "unlink", path);
-        }
         created += ws[t].created;
+        removed += ws[t].removed;
         if (ws[t].seconds > 0)
             rate += (double)ws[t].created / ws[t].seconds;
-        sb_hist_merge(&all, &ws[t].hist);
-    }
-    double longest = 0;
-    for (unsigned t = 0; t < p.threads; t++)
         if (ws[t].seconds > longest)
             longest = ws[t].seconds;
+        sb_hist_merge(&all, &ws[t].hist);
+    }
+    uint64_t used_dirs = p.dirs > 0 ? fsm_count_subdirs(base) : 0;
     /* A failed create may have left a partial file: remove whatever is left. */
     char failed[512];
     int crc = sb_fs_empty_dir(base, failed, sizeof failed);
@@ -335,6 +424,8 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
     sb_sample_add(s, "bytes_written", "bytes", (double)created * (double)p.size);
     sb_sample_add(s, "workers", "threads", (double)p.threads);
     sb_sample_add(s, "sub_dirs", "dirs", (double)p.dirs);
+    sb_sample_add(s, "sub_dirs_used", "dirs", (double)used_dirs);
+    sb_sample_add(s, "random_data", "", (double)p.random_data);
     sb_sample_add_latency(s, "lat", &all);
     return 0;
 }
