@@ -5,12 +5,17 @@
  * read-or-append on a random file and one create-or-delete, then every
  * remaining file is deleted.
  *
+ * The work is PostMark's, choice for choice: the same random stream
+ * (postmark_rand: MT19937 seeded as PostMark seeds it, 42 by default) drawn
+ * in the same order for the same decisions, the same file table (twice the
+ * pool, files named by a running number), the same data (the first bytes of
+ * a buffer of random printable characters, twice size-max long) and the same
+ * stdio calls, so that a file system sees what PostMark makes it see.
+ *
  * The headline is PostMark's own: transactions divided by the whole seconds
  * (time(2) difference) the transaction phase took. The exact rate, the
  * creation and deletion rates of each phase and the bytes read and written
- * are secondary figures; each transaction is one latency sample. Choices are
- * made by a seeded PRNG (seed 42 by default), so two runs do the same work,
- * though not the same work as PostMark's own random() stream.
+ * are secondary figures; each transaction is one latency sample.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,8 +29,8 @@
 
 #include "core/clock.h"
 #include "core/histogram.h"
-#include "core/rand.h"
 #include "workloads/fs_common.h"
+#include "workloads/postmark_rand.h"
 #include "workloads/workload.h"
 
 static const sb_option pm_options[] = {
@@ -42,7 +47,8 @@ static const sb_option pm_options[] = {
     {"subdirs", "Subdirectories", "0", NULL, NULL, "subdirectories the files are spread over; 0 = one directory",
      SB_OPT_HIDDEN},
     {"buffered", "Buffered", "yes", NULL, NULL, "stdio-buffered I/O (set buffering true)", SB_OPT_HIDDEN},
-    {"seed", "Seed", "42", NULL, NULL, "PRNG seed (set seed)", SB_OPT_HIDDEN},
+    {"seed", "Seed", "42", NULL, NULL, "seed of PostMark's random stream, 0 .. 4294967295 (set seed)",
+     SB_OPT_HIDDEN},
 };
 
 static const sb_measure pm_measures[] = {
@@ -68,12 +74,18 @@ static int pm_resolve(const sb_config *cfg, pm_params *p, char *err, size_t errl
         (rc = sb_config_uint(cfg, "bias-read", 0, 10, &p->bias_read, err, errlen)) ||
         (rc = sb_config_uint(cfg, "bias-create", 0, 10, &p->bias_create, err, errlen)) ||
         (rc = sb_config_uint(cfg, "subdirs", 0, 100000, &p->subdirs, err, errlen)) ||
-        (rc = sb_config_uint(cfg, "seed", 0, UINT64_MAX, &p->seed, err, errlen)) ||
+        (rc = sb_config_uint(cfg, "seed", 0, UINT32_MAX, &p->seed, err, errlen)) ||
         (rc = sb_config_bool(cfg, "buffered", &p->buffered, err, errlen)))
         return rc;
     if (p->size_min > p->size_max) {
         snprintf(err, errlen, "postmark: size-min (%llu) is larger than size-max (%llu)",
                  (unsigned long long)p->size_min, (unsigned long long)p->size_max);
+        return -EINVAL;
+    }
+    /* PostMark keeps sizes in an int and a buffer of twice size-max; storbench keeps
+     * size-max bytes of it. */
+    if (p->size_max > (1u << 30)) {
+        snprintf(err, errlen, "postmark: size-max must be at most 1 GiB");
         return -EINVAL;
     }
     if (p->read_block == 0 || p->write_block == 0 || p->read_block > (64u << 20) ||
@@ -109,21 +121,26 @@ static double pm_estimate(const sb_config *cfg)
     return (double)p.transactions / 8000.0 + (double)p.files * (double)(p.size_min + p.size_max) / 2 / 500e6;
 }
 
+/* One slot of PostMark's file table (twice the pool's size). */
 typedef struct pm_file {
-    uint32_t id;      /* names the file: "<subdir>/pm<id>" */
+    uint32_t number;  /* names the file: "[s<subdir>/]<number>" */
     uint32_t subdir;
     uint64_t size;
+    bool used;
 } pm_file;
 
 typedef struct pm_state {
     sb_run_ctx *ctx;
     const pm_params *p;
-    sb_rand rand;
+    sb_pm_rand rand;
     char base[4096];
-    pm_file *files;     /* the live pool, unordered */
-    size_t n, cap;
-    uint32_t next_id;
-    char *buf;          /* max(read, write) block */
+    pm_file *table;     /* 2 x files slots */
+    size_t slots;
+    size_t allocated;   /* PostMark's file_allocated: where the next free slot is looked for */
+    size_t live;
+    uint32_t numbered;  /* files created so far: the next file's number - 1 */
+    char *source;       /* the data every write takes its bytes from, from the start */
+    char *read_buf;
     uint64_t bytes_read, bytes_written;
     uint64_t created_alone, created_mixed, deleted_alone, deleted_mixed;
     uint64_t reads, appends;
@@ -131,97 +148,89 @@ typedef struct pm_state {
 
 static void pm_path(const pm_state *st, const pm_file *f, char *out, size_t len)
 {
-    if (st->p->subdirs)
-        snprintf(out, len, "%s/s%u/pm%u", st->base, f->subdir, f->id);
+    if (st->p->subdirs > 1)
+        snprintf(out, len, "%s/s%u/%u", st->base, f->subdir, f->number);
     else
-        snprintf(out, len, "%s/pm%u", st->base, f->id);
+        snprintf(out, len, "%s/%u", st->base, f->number);
 }
 
-/* A new file's size: uniform in [size-min, size-max), as PostMark (size-max itself only
- * when the two are equal). */
-static uint64_t pm_random_size(pm_state *st)
+/* Writes len bytes of the source in write-block pieces and the remainder, then closes, as
+ * PostMark's fwrite_blocks / write_blocks (unbuffered, it writes even a remainder of 0
+ * bytes: that write(2) is made here too). 0 or -errno. */
+static int pm_write_close(pm_state *st, FILE *fp, int fd, uint64_t len)
 {
-    uint64_t span = st->p->size_max - st->p->size_min;
-    return st->p->size_min + (span ? sb_rand_below(&st->rand, span) : 0);
-}
-
-/* Writes len bytes at the end of an open file in write-block pieces, through stdio when
- * buffered (PostMark's fwrite path) or straight write(2). */
-static int pm_write_blocks(pm_state *st, FILE *fp, int fd, uint64_t len)
-{
-    while (len > 0) {
-        size_t n = len < st->p->write_block ? (size_t)len : (size_t)st->p->write_block;
+    const uint64_t wb = st->p->write_block;
+    uint64_t off = 0;
+    int rc = 0;
+    for (;;) {
+        size_t n = (size_t)(len - off < wb ? len - off : wb);
         if (fp) {
-            if (fwrite(st->buf, 1, n, fp) != n)
-                return errno ? -errno : -EIO;
-        } else {
-            int rc = sb_fs_write_all(fd, st->buf, n, -1);
-            if (rc < 0)
-                return rc;
+            if (n > 0 && fwrite(st->source + off, n, 1, fp) != 1)
+                rc = errno ? -errno : -EIO;
+        } else if (n > 0) {
+            rc = sb_fs_write_all(fd, st->source + off, n, -1);
+        } else if (write(fd, st->source, 0) < 0) {
+            rc = -errno;
         }
-        len -= n;
-        st->bytes_written += n;
+        off += n;
+        if (rc || n < wb)
+            break;
     }
-    return 0;
+    if (rc == 0)
+        st->bytes_written += len;
+    int crc = fp ? (fclose(fp) == 0 ? 0 : -errno) : (close(fd) == 0 ? 0 : -errno);
+    return rc ? rc : crc;
 }
 
-static int pm_open(pm_state *st, const char *path, int flags, FILE **fp, int *fd)
+/* PostMark's find_free_file: the slot after the last one handed out, else the first free. */
+static pm_file *pm_free_slot(pm_state *st)
 {
-    *fp = NULL;
-    *fd = open(path, flags, 0644);
-    if (*fd < 0)
-        return -errno;
-    if (st->p->buffered) {
-        const char *mode = (flags & O_ACCMODE) == O_RDONLY ? "r" : (flags & O_APPEND) ? "a" : "w";
-        *fp = fdopen(*fd, mode);
-        if (!*fp) {
-            int e = -errno;
-            close(*fd);
-            return e;
+    if (st->allocated < st->slots && !st->table[st->allocated].used)
+        return &st->table[st->allocated++];
+    for (size_t i = 0; i < st->slots; i++) {
+        if (!st->table[i].used) {
+            st->allocated = i + 1;
+            return &st->table[i];
         }
     }
-    return 0;
+    return NULL;
 }
 
-static int pm_close(FILE *fp, int fd)
+/* PostMark's find_used_file: random slots until one holds a file (the caller makes sure
+ * one does). */
+static pm_file *pm_used_slot(pm_state *st)
 {
-    if (fp)
-        return fclose(fp) == 0 ? 0 : -errno;
-    return close(fd) == 0 ? 0 : -errno;
+    pm_file *f;
+    do
+        f = &st->table[sb_pm_rnd(&st->rand, (uint32_t)st->slots)];
+    while (!f->used);
+    return f;
 }
 
 static int pm_create(pm_state *st, bool mixed)
 {
-    /* PostMark's file table holds twice the initial pool; a create finding it full does
-     * nothing. */
-    if (st->n >= 2 * st->p->files)
-        return 0;
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 64;
-        pm_file *nf = realloc(st->files, cap * sizeof *nf);
-        if (!nf)
-            return sb_ctx_fail(st->ctx, ENOMEM, "postmark: out of memory");
-        st->files = nf;
-        st->cap = cap;
-    }
-    pm_file *f = &st->files[st->n];
-    f->id = st->next_id++;
-    f->subdir = st->p->subdirs ? (uint32_t)sb_rand_below(&st->rand, st->p->subdirs) : 0;
-    f->size = pm_random_size(st);
+    pm_file *f = pm_free_slot(st);
+    if (!f)
+        return 0; /* the table is full: PostMark does nothing */
+    const pm_params *p = st->p;
+    f->subdir = p->subdirs > 1 ? sb_pm_rnd(&st->rand, (uint32_t)p->subdirs) : 0;
+    f->number = ++st->numbered;
+    f->size = p->size_min + sb_pm_rnd(&st->rand, (uint32_t)(p->size_max - p->size_min));
     char path[4200];
     pm_path(st, f, path, sizeof path);
-    FILE *fp;
-    int fd;
-    int rc = pm_open(st, path, O_CREAT | O_EXCL | O_WRONLY, &fp, &fd);
+    FILE *fp = NULL;
+    int fd = -1;
+    if (p->buffered)
+        fp = fopen(path, "w");
+    else
+        fd = open(path, O_RDWR | O_CREAT, 0644);
+    if (!fp && fd < 0)
+        return sb_ctx_fail(st->ctx, errno, "postmark: create %s: %s", path, strerror(errno));
+    f->used = true; /* from here on the file exists and clean-up must see it */
+    st->live++;
+    int rc = pm_write_close(st, fp, fd, f->size);
     if (rc < 0)
-        return sb_ctx_fail(st->ctx, rc, "postmark: create %s: %s", path, strerror(-rc));
-    st->n++; /* from here on the file exists and clean-up must see it */
-    rc = pm_write_blocks(st, fp, fd, f->size);
-    int crc = pm_close(fp, fd);
-    if (rc == 0)
-        rc = crc;
-    if (rc < 0)
-        return sb_ctx_fail(st->ctx, rc, "postmark: write %s: %s", path, strerror(-rc));
+        return sb_ctx_fail(st->ctx, -rc, "postmark: write %s: %s", path, strerror(-rc));
     if (mixed)
         st->created_mixed++;
     else
@@ -229,13 +238,14 @@ static int pm_create(pm_state *st, bool mixed)
     return 0;
 }
 
-static int pm_delete(pm_state *st, size_t idx, bool mixed)
+static int pm_delete(pm_state *st, pm_file *f, bool mixed)
 {
     char path[4200];
-    pm_path(st, &st->files[idx], path, sizeof path);
+    pm_path(st, f, path, sizeof path);
     if (unlink(path) != 0)
         return sb_ctx_fail(st->ctx, errno, "postmark: delete %s: %s", path, strerror(errno));
-    st->files[idx] = st->files[--st->n];
+    f->used = false;
+    st->live--;
     if (mixed)
         st->deleted_mixed++;
     else
@@ -243,43 +253,44 @@ static int pm_delete(pm_state *st, size_t idx, bool mixed)
     return 0;
 }
 
+/* Reads the file's known size in read-block pieces and the remainder, as PostMark. */
 static int pm_read(pm_state *st, pm_file *f)
 {
     char path[4200];
     pm_path(st, f, path, sizeof path);
-    FILE *fp;
-    int fd;
-    int rc = pm_open(st, path, O_RDONLY, &fp, &fd);
-    if (rc < 0)
-        return sb_ctx_fail(st->ctx, rc, "postmark: open %s: %s", path, strerror(-rc));
-    size_t bs = (size_t)st->p->read_block;
-    for (;;) {
-        size_t got;
+    const uint64_t rb = st->p->read_block;
+    FILE *fp = NULL;
+    int fd = -1, rc = 0;
+    if (st->p->buffered)
+        fp = fopen(path, "r");
+    else
+        fd = open(path, O_RDONLY);
+    if (!fp && fd < 0)
+        return sb_ctx_fail(st->ctx, errno, "postmark: open %s: %s", path, strerror(errno));
+    /* Whole blocks, then the remainder (unbuffered, a read(2) of 0 bytes when there is none,
+     * as PostMark). */
+    for (uint64_t left = f->size; rc == 0;) {
+        size_t n = (size_t)(left < rb ? left : rb);
         if (fp) {
-            got = fread(st->buf, 1, bs, fp);
-            if (got < bs && ferror(fp)) {
-                rc = errno ? -errno : -EIO;
-                break;
-            }
+            if (n > 0 && fread(st->read_buf, n, 1, fp) != 1)
+                rc = ferror(fp) ? (errno ? -errno : -EIO) : -ENODATA;
         } else {
-            ssize_t n = read(fd, st->buf, bs);
-            if (n < 0) {
-                if (errno == EINTR)
-                    continue;
-                rc = -errno;
-                break;
-            }
-            got = (size_t)n;
+            size_t got = 0;
+            rc = n > 0 ? sb_fs_read_all(fd, st->read_buf, n, -1, &got) : (read(fd, st->read_buf, 0) < 0 ? -errno : 0);
+            if (rc == 0 && got < n)
+                rc = -ENODATA;
         }
-        st->bytes_read += got;
-        if (got == 0)
+        left -= n;
+        if (n < rb)
             break;
     }
-    int crc = pm_close(fp, fd);
+    int crc = fp ? (fclose(fp) == 0 ? 0 : -errno) : (close(fd) == 0 ? 0 : -errno);
     if (rc == 0)
         rc = crc;
     if (rc < 0)
-        return sb_ctx_fail(st->ctx, rc, "postmark: read %s: %s", path, strerror(-rc));
+        return sb_ctx_fail(st->ctx, -rc, "postmark: read %s: %s", path,
+                           rc == -ENODATA ? "shorter than written" : strerror(-rc));
+    st->bytes_read += f->size;
     st->reads++;
     return 0;
 }
@@ -288,42 +299,49 @@ static int pm_read(pm_state *st, pm_file *f)
  * already at size-max is left alone (PostMark does not even open it). */
 static int pm_append(pm_state *st, pm_file *f)
 {
-    if (f->size >= st->p->size_max)
+    const pm_params *p = st->p;
+    if (f->size >= p->size_max)
         return 0;
-    uint64_t add = 1 + sb_rand_below(&st->rand, st->p->size_max - f->size);
     char path[4200];
     pm_path(st, f, path, sizeof path);
-    FILE *fp;
-    int fd;
-    int rc = pm_open(st, path, O_WRONLY | O_APPEND, &fp, &fd);
+    FILE *fp = NULL;
+    int fd = -1;
+    if (p->buffered)
+        fp = fopen(path, "a");
+    else
+        fd = open(path, O_RDWR | O_APPEND, 0644);
+    if (!fp && fd < 0)
+        return sb_ctx_fail(st->ctx, errno, "postmark: open %s: %s", path, strerror(errno));
+    uint64_t add = 1 + sb_pm_rnd(&st->rand, (uint32_t)(p->size_max - f->size));
+    int rc = pm_write_close(st, fp, fd, add);
     if (rc < 0)
-        return sb_ctx_fail(st->ctx, rc, "postmark: open %s: %s", path, strerror(-rc));
-    rc = pm_write_blocks(st, fp, fd, add);
-    int crc = pm_close(fp, fd);
-    if (rc == 0)
-        rc = crc;
-    if (rc < 0)
-        return sb_ctx_fail(st->ctx, rc, "postmark: append %s: %s", path, strerror(-rc));
+        return sb_ctx_fail(st->ctx, -rc, "postmark: append %s: %s", path, strerror(-rc));
     f->size += add;
     st->appends++;
     return 0;
 }
 
+/* One transaction, its random draws in PostMark's order: read-or-append choice, then its
+ * file; create-or-delete choice, then (for a delete) its file. */
 static int pm_transaction(pm_state *st, uint64_t done)
 {
     /* An empty pool ends PostMark's run without a report; here it is an error that
      * says what to change. */
-    if (st->n == 0)
+    if (st->live == 0)
         return sb_ctx_fail(st->ctx, ENOENT,
                            "postmark: out of files after %llu transactions: raise files or lower transactions",
                            (unsigned long long)done);
-    pm_file *f = &st->files[sb_rand_below(&st->rand, st->n)];
-    int rc = sb_rand_below(&st->rand, 10) < st->p->bias_read ? pm_read(st, f) : pm_append(st, f);
+    int rc;
+    if (sb_pm_rnd(&st->rand, 10) < st->p->bias_read)
+        rc = pm_read(st, pm_used_slot(st));
+    else
+        rc = pm_append(st, pm_used_slot(st));
     if (rc)
         return rc;
-    if (sb_rand_below(&st->rand, 10) < st->p->bias_create)
+    if (sb_pm_rnd(&st->rand, 10) < st->p->bias_create)
         return pm_create(st, true);
-    return pm_delete(st, (size_t)sb_rand_below(&st->rand, st->n), true);
+    /* The read-or-append above never removes a file, so one is still there. */
+    return pm_delete(st, pm_used_slot(st), true);
 }
 
 static int pm_run(sb_run_ctx *ctx, sb_sample *samples)
@@ -333,16 +351,26 @@ static int pm_run(sb_run_ctx *ctx, sb_sample *samples)
     if (rc)
         return rc;
     pm_state st = {.ctx = ctx, .p = &p};
-    sb_rand_seed(&st.rand, p.seed);
     snprintf(st.base, sizeof st.base, "%s/postmark", ctx->dir);
-    size_t bufsz = (size_t)(p.read_block > p.write_block ? p.read_block : p.write_block);
-    st.buf = malloc(bufsz);
-    if (!st.buf)
+    st.slots = (size_t)p.files * 2;
+    st.table = calloc(st.slots, sizeof *st.table);
+    st.source = malloc((size_t)p.size_max + 1);
+    st.read_buf = malloc((size_t)p.read_block);
+    if (!st.table || !st.source || !st.read_buf) {
+        free(st.table);
+        free(st.source);
+        free(st.read_buf);
         return sb_ctx_fail(ctx, ENOMEM, "postmark: out of memory");
-    /* Incompressible content from a separate stream, so the choices do not depend on it. */
-    sb_rand fill;
-    sb_rand_seed(&fill, p.seed ^ 0x9e3779b97f4a7c15ull);
-    sb_rand_fill(&fill, st.buf, bufsz);
+    }
+    /* PostMark fills twice size-max with printable characters from the seeded stream
+     * before anything else; no write reaches past size-max, so only that much is kept,
+     * but every draw is made so that the choices after it are PostMark's. */
+    sb_pm_rand_seed(&st.rand, (uint32_t)p.seed);
+    for (uint64_t i = 0; i < 2 * p.size_max; i++) {
+        char c = (char)(32 + sb_pm_rnd(&st.rand, 95));
+        if (i < p.size_max)
+            st.source[i] = c;
+    }
 
     sb_histogram hist;
     sb_hist_init(&hist);
@@ -355,10 +383,11 @@ static int pm_run(sb_run_ctx *ctx, sb_sample *samples)
         rc = sb_ctx_fail(ctx, errno, "postmark: mkdir %s: %s", st.base, strerror(errno));
         goto out;
     }
-    for (uint64_t d = 0; d < p.subdirs; d++) {
+    /* PostMark makes sub-directories only for 2 or more (0700, as it does). */
+    for (uint64_t d = 0; p.subdirs > 1 && d < p.subdirs; d++) {
         char sub[4200];
         snprintf(sub, sizeof sub, "%s/s%u", st.base, (unsigned)d);
-        if (mkdir(sub, 0755) != 0) {
+        if (mkdir(sub, 0700) != 0) {
             rc = sb_ctx_fail(ctx, errno, "postmark: mkdir %s: %s", sub, strerror(errno));
             goto out;
         }
@@ -396,9 +425,10 @@ static int pm_run(sb_run_ctx *ctx, sb_sample *samples)
     t_trans = (double)(sb_now_ns() - t0) / 1e9;
     w1 = time(NULL);
 
+    /* PostMark deletes what is left in table order. */
     t0 = sb_now_ns();
-    while (st.n > 0) {
-        if ((rc = pm_delete(&st, st.n - 1, false)) != 0)
+    for (size_t i = 0; i < st.slots; i++) {
+        if (st.table[i].used && (rc = pm_delete(&st, &st.table[i], false)) != 0)
             goto out;
     }
     t_delete = (double)(sb_now_ns() - t0) / 1e9;
@@ -408,10 +438,12 @@ out:
     /* On failure, remove what is left of the pool; never leave files behind. */
     {
         char failed[512];
-        for (size_t i = 0; i < st.n; i++) {
-            char path[4200];
-            pm_path(&st, &st.files[i], path, sizeof path);
-            unlink(path);
+        for (size_t i = 0; i < st.slots; i++) {
+            if (st.table[i].used) {
+                char path[4200];
+                pm_path(&st, &st.table[i], path, sizeof path);
+                unlink(path);
+            }
         }
         int crc = sb_fs_empty_dir(st.base, failed, sizeof failed);
         if (crc < 0 && rc == 0)
@@ -419,8 +451,9 @@ out:
         if (rmdir(st.base) != 0 && errno != ENOENT && rc == 0)
             rc = sb_ctx_fail(ctx, errno, "postmark: rmdir %s: %s", st.base, strerror(errno));
     }
-    free(st.files);
-    free(st.buf);
+    free(st.table);
+    free(st.source);
+    free(st.read_buf);
     if (rc)
         return rc;
 
