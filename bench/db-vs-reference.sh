@@ -144,7 +144,10 @@ report() { # name unit refs sbs
         for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (q[j] < q[i]) { t = q[i]; q[i] = q[j]; q[j] = t }
         line = ""; for (i = 1; i <= m; i++) line = line sprintf(" %.3f", q[i])
         if (m) printf "%-8s paired ratios (sorted):%s  median %.3f\n", n, line,
-                      (m % 2) ? q[(m + 1) / 2] : (q[m / 2] + q[m / 2 + 1]) / 2 }'
+                      (m % 2) ? q[(m + 1) / 2] : (q[m / 2] + q[m / 2 + 1]) / 2
+        l = 0; for (i = 1; i <= m; i++) l += log(q[i])
+        if (m) printf "%-8s paired ratios: geomean %.3f  min %.3f  max %.3f  (%d rounds)\n", n,
+                      exp(l / m), q[1], q[m], m }'
 }
 
 echo "target: $TARGET ($(stat -f -c %T "$TARGET")), rounds: $ROUNDS"
