@@ -27,6 +27,12 @@ int sb_cmd_scenario(int argc, char **argv);
 /* Shared helpers (cli_common.c). */
 /* Prints "storbench: CMD: msg" and returns SB_EXIT_USAGE. */
 int sb_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* sb_result_path() with the one-line refusal: 0, or the exit code after the message
+ * (2 for a bad name, 1 when there is no results directory). */
+int sb_cli_result_path(const char *cmd, const char *name, const char *results_dir, char *out,
+                       unsigned long len);
+/* 0, or the usage error (exit 2) when value is not valid UTF-8; what names it ("--title"). */
+int sb_check_utf8_arg(const char *cmd, const char *what, const char *value);
 /* Terminal width of stdout, else $COLUMNS, else 80. */
 int sb_terminal_width(void);
 /* The long option every command that touches result files accepts. */

@@ -2,14 +2,18 @@
  * cli_common — helpers every subcommand uses: the usage-error line and the
  * terminal width for the text report.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/log.h"
+#include "results/result.h"
 
 int sb_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -31,4 +35,28 @@ int sb_terminal_width(void)
     if (c && atoi(c) >= 20)
         return atoi(c);
     return 80;
+}
+
+int sb_cli_result_path(const char *cmd, const char *name, const char *results_dir, char *out,
+                       unsigned long len)
+{
+    int rc = sb_result_path(name, results_dir, out, len);
+    if (rc == 0)
+        return 0;
+    if (rc == -EINVAL)
+        return sb_usage_error(cmd, "'%s' is not a result name (empty, '.', '..' or a control "
+                              "character)", name);
+    if (rc == -ENOENT)
+        sb_error("%s: no results directory: set HOME or XDG_DATA_HOME, or use --results-dir",
+                 cmd);
+    else
+        sb_error("%s: %s: %s", cmd, name, strerror(-rc));
+    return SB_EXIT_RUNTIME;
+}
+
+int sb_check_utf8_arg(const char *cmd, const char *what, const char *value)
+{
+    if (value && !sb_utf8_valid(value))
+        return sb_usage_error(cmd, "%s is not valid UTF-8 (a result file holds UTF-8 only)", what);
+    return 0;
 }

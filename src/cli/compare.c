@@ -67,8 +67,9 @@ int sb_cmd_compare(int argc, char **argv)
     const char *name = argv[optind];
 
     char path[4096], err[512];
-    if (sb_result_path(name, results_dir, path, sizeof path) < 0)
-        return sb_usage_error("compare", "cannot place result file '%s'", name);
+    int prc = sb_cli_result_path("compare", name, results_dir, path, sizeof path);
+    if (prc)
+        return prc;
     sb_resultfile rf;
     sb_resultfile_init(&rf);
     int rc = sb_resultfile_load(path, &rf, err, sizeof err);

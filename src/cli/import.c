@@ -147,14 +147,14 @@ int sb_cmd_import(int argc, char **argv)
         return sb_usage_error("import", "--result NAME is required");
     if (title && !*title)
         return sb_usage_error("import", "--title must not be empty");
+    if (sb_check_utf8_arg("import", "--title", title))
+        return SB_EXIT_USAGE;
     const char *file = argv[optind];
 
     char path[PATH_MAX], err[512];
-    int rc = sb_result_path(result, results_dir, path, sizeof path);
-    if (rc < 0) {
-        sb_error("import: %s: %s", result, strerror(-rc));
-        return SB_EXIT_RUNTIME;
-    }
+    int rc = sb_cli_result_path("import", result, results_dir, path, sizeof path);
+    if (rc)
+        return rc;
     char *text = NULL;
     size_t len = 0;
     if ((rc = read_all(file, &text, &len)) < 0) {

@@ -74,11 +74,9 @@ int sb_cmd_merge(int argc, char **argv)
         return sb_usage_error("merge", "name the output and at least one input (storbench merge OUT IN...)");
 
     char out_path[PATH_MAX], path[PATH_MAX], err[512];
-    int rc = sb_result_path(argv[optind], results_dir, out_path, sizeof out_path);
-    if (rc < 0) {
-        sb_error("merge: %s: %s", argv[optind], strerror(-rc));
-        return SB_EXIT_RUNTIME;
-    }
+    int rc = sb_cli_result_path("merge", argv[optind], results_dir, out_path, sizeof out_path);
+    if (rc)
+        return rc;
     sb_resultfile dst, src;
     sb_resultfile_init(&dst);
     struct stat out_st;
@@ -89,10 +87,9 @@ int sb_cmd_merge(int argc, char **argv)
     }
     size_t merged = 0;
     for (int i = optind + 1; i < argc; i++) {
-        rc = sb_result_path(argv[i], results_dir, path, sizeof path);
-        if (rc < 0) {
-            sb_error("merge: %s: %s", argv[i], strerror(-rc));
-            goto fail;
+        if ((rc = sb_cli_result_path("merge", argv[i], results_dir, path, sizeof path))) {
+            sb_resultfile_free(&dst);
+            return rc;
         }
         if (out_exists && same_file(path, &out_st))
             continue; /* OUT's content is already the starting point */

@@ -128,6 +128,14 @@ int sb_cmd_run(int argc, char **argv)
         return sb_usage_error("run", "--identifier must not be empty");
     if (identifier && !result)
         return sb_usage_error("run", "--identifier needs --result NAME");
+    /* Refused now, not after the benchmark: the save could not store them. */
+    if (sb_check_utf8_arg("run", "--identifier", identifier) ||
+        sb_check_utf8_arg("run", "--title", title) ||
+        sb_check_utf8_arg("run", "--description", description))
+        return SB_EXIT_USAGE;
+    for (size_t i = 0; i < n_assign; i++)
+        if (sb_check_utf8_arg("run", "--option", assignments[i]))
+            return SB_EXIT_USAGE;
 
     /* ---- resolve the selection ---- */
     static sb_selection sel;
@@ -152,8 +160,8 @@ int sb_cmd_run(int argc, char **argv)
     sb_resultfile existing;
     sb_resultfile_init(&existing);
     if (result) {
-        if (sb_result_path(result, results_dir, path, sizeof path) < 0)
-            return sb_usage_error("run", "cannot place result file '%s'", result);
+        if ((rc = sb_cli_result_path("run", result, results_dir, path, sizeof path)))
+            return rc;
         rc = sb_resultfile_load(path, &existing, err, sizeof err);
         if (rc < 0 && rc != -ENOENT) {
             sb_error("run: %s", err);

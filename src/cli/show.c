@@ -174,11 +174,9 @@ int sb_cmd_show(int argc, char **argv)
         o.width = sb_terminal_width();
 
     char path[PATH_MAX], err[512];
-    int rc = sb_result_path(argv[optind], results_dir, path, sizeof path);
-    if (rc < 0) {
-        sb_error("show: %s: %s", argv[optind], strerror(-rc));
-        return SB_EXIT_RUNTIME;
-    }
+    int rc = sb_cli_result_path("show", argv[optind], results_dir, path, sizeof path);
+    if (rc)
+        return rc;
     sb_resultfile rf;
     sb_resultfile_init(&rf);
     rc = sb_resultfile_load(path, &rf, err, sizeof err);

@@ -25,6 +25,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,7 +233,7 @@ static int parse_kvlist(span s, sb_kvlist *l)
 
 /* A row's tail at s.p[at]: " <dots> <value> <spaces>|<=...>" ending at the end of s or
  * before a space. On a match returns the length of the tail and the value's span. */
-static size_t row_tail_at(span s, size_t at, span *value)
+static size_t row_tail_at(span s, size_t at, span *value, size_t *bars)
 {
     size_t i = at;
     if (i >= s.n || s.p[i] != ' ')
@@ -265,20 +266,25 @@ static size_t row_tail_at(span s, size_t at, span *value)
     if (i >= s.n || s.p[i] != '|')
         return 0;
     i++;
+    size_t bar = i;
     while (i < s.n && s.p[i] == '=')
         i++;
     if (i < s.n && s.p[i] != ' ')
         return 0;
     *value = mkspan(s.p + v, vend - v);
+    *bars = i - bar;
     return i - at;
 }
 
 typedef struct row {
     span ident;
     span value;
+    size_t bars; /* '=' after the '|' */
+    size_t line; /* 1-based line of a tidy page; 0 in a flattened one */
 } row;
 
 typedef struct result_text {
+    size_t line;  /* of the title (tidy) or of the direction line; 0 when flattened */
     span header;  /* flattened: "<Title> <version> <options> <Unit>"; tidy: unused */
     span title_line, options, unit;
     sb_direction dir;
@@ -307,13 +313,16 @@ static void page_free(page *pg)
     memset(pg, 0, sizeof *pg);
 }
 
-static int add_row(result_text *r, span ident, span value)
+static int add_row(result_text *r, span ident, span value, size_t bars, size_t line)
 {
-    row *n = realloc(r->rows, (r->n_rows + 1) * sizeof *n);
-    if (!n)
-        return -ENOMEM;
-    r->rows = n;
-    r->rows[r->n_rows++] = (row){ident, value};
+    /* Grown geometrically: a long page has thousands of rows. */
+    if ((r->n_rows & (r->n_rows - 1)) == 0) {
+        row *n = realloc(r->rows, (r->n_rows ? 2 * r->n_rows : 1) * sizeof *n);
+        if (!n)
+            return -ENOMEM;
+        r->rows = n;
+    }
+    r->rows[r->n_rows++] = (row){ident, value, bars, line};
     return 0;
 }
 
@@ -458,6 +467,7 @@ static int parse_tidy(const lines *ls, page *pg, char *err, size_t errlen)
         result_text *r = add_result(pg);
         if (!r)
             return -ENOMEM;
+        r->line = i + 1;
         r->title_line = trim(ls->l[i++]);
         if (i < n && parse_direction_line(ls->l[i], &r->unit, &r->dir)) {
             r->options = mkspan(ls->l[i].p, 0);
@@ -475,16 +485,16 @@ static int parse_tidy(const lines *ls, page *pg, char *err, size_t errlen)
             span l = ls->l[i];
             while (l.n && l.p[l.n - 1] == ' ')
                 l.n--;
-            size_t at;
+            size_t at, bars = 0;
             span value = {0};
             size_t tail = 0;
             for (at = 1; at < l.n; at++)
-                if ((tail = row_tail_at(l, at, &value)) && at + tail == l.n)
+                if ((tail = row_tail_at(l, at, &value, &bars)) && at + tail == l.n)
                     break;
             if (at >= l.n)
                 return fail(err, errlen, "line %zu: not a result row: '%s'", i + 1,
                             excerpt(l, ex, sizeof ex));
-            int rc = add_row(r, mkspan(l.p, at), value);
+            int rc = add_row(r, mkspan(l.p, at), value, bars, i + 1);
             if (rc)
                 return rc;
         }
@@ -749,14 +759,14 @@ static int parse_flat(span f, page *pg, char *err, size_t errlen)
                 pos++;
             if (pos >= region.n)
                 break;
-            size_t p, tail = 0;
+            size_t p, tail = 0, bars = 0;
             span value;
             for (p = pos + 1; p < region.n; p++)
-                if ((tail = row_tail_at(region, p, &value)))
+                if ((tail = row_tail_at(region, p, &value, &bars)))
                     break;
             if (p >= region.n)
                 break;
-            int rc = add_row(r, mkspan(f.p + pos, p - pos), value);
+            int rc = add_row(r, mkspan(f.p + pos, p - pos), value, bars, 0);
             if (rc)
                 return rc;
             pos = p + tail;
@@ -912,11 +922,74 @@ static sb_system *new_system(sb_resultfile *rf, const char *ident)
     return s;
 }
 
+/* "line N: " on a tidy page, nothing on a flattened one (it has one line). */
+static const char *at_line(size_t line, char *buf, size_t len)
+{
+    if (line)
+        snprintf(buf, len, "line %zu: ", line);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* What a page that was cut short or edited by hand shows: a result without rows, a value
+ * that is no finite number, an identifier that swallowed a row (flattened), a bar that
+ * does not match its value (the last line cut inside its bar). Checked before anything
+ * is built, so that such a page is refused instead of imported with a figure lost. */
+static int check_rows(const result_text *rt, char *err, size_t errlen)
+{
+    char ex[64], ln[32];
+    if (!rt->n_rows)
+        return fail(err, errlen, "%sresult '%s' has no rows (is the page cut short?)",
+                    at_line(rt->line, ln, sizeof ln), excerpt(trim(rt->title_line), ex, sizeof ex));
+    double max = 0;
+    size_t maxbars = 0;
+    for (size_t k = 0; k < rt->n_rows; k++) {
+        const row *rw = &rt->rows[k];
+        char num[64];
+        if (rw->value.n >= sizeof num)
+            return fail(err, errlen, "%svalue of '%s' has %zu digits: out of range",
+                        at_line(rw->line, ln, sizeof ln), excerpt(trim(rw->ident), ex, sizeof ex),
+                        rw->value.n);
+        memcpy(num, rw->value.p, rw->value.n);
+        num[rw->value.n] = '\0';
+        double v = strtod(num, NULL);
+        if (!isfinite(v))
+            return fail(err, errlen, "%svalue '%s' is out of range", at_line(rw->line, ln, sizeof ln),
+                        num);
+        if (!rw->line && memmem(rw->ident.p, rw->ident.n, " |", 2))
+            return fail(err, errlen, "not a result row: '%s'", excerpt(rw->ident, ex, sizeof ex));
+        if (v > max)
+            max = v;
+        if (rw->bars > maxbars)
+            maxbars = rw->bars;
+    }
+    /* The longest bar is the largest value's; every other is round(value / max * longest). */
+    for (size_t k = 0; maxbars > 1 && k < rt->n_rows; k++) {
+        const row *rw = &rt->rows[k];
+        double v = strtod(rw->value.p, NULL);
+        double want = v > 0 && max > 0 ? v / max * (double)maxbars : 0;
+        if (fabs(want - (double)rw->bars) > 1.5)
+            return fail(err, errlen, "%sthe bar of '%s' does not match its value %.*s (is the page "
+                        "cut short?)", at_line(rw->line, ln, sizeof ln),
+                        excerpt(trim(rw->ident), ex, sizeof ex), (int)rw->value.n, rw->value.p);
+    }
+    return 0;
+}
+
 static int build(const page *pg, sb_resultfile *rf, char *err, size_t errlen)
 {
     char ex[64];
     int rc = -ENOMEM;
     char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+
+    if (!pg->n_results)
+        return fail(err, errlen, "no results: no '<Unit> > Higher Is Better' line with rows "
+                    "(is the page cut short?)");
+    for (size_t i = 0; i < pg->n_results; i++)
+        if ((rc = check_rows(&pg->results[i], err, errlen)) < 0)
+            return rc;
+    rc = -ENOMEM;
 
     if (!(a = sdup(pg->title)) || !(b = sdup(pg->description)))
         goto out;
@@ -1013,6 +1086,16 @@ int sb_import_pts(const char *text, size_t len, sb_resultfile *rf, char *err, si
     span t = mkspan(text, len);
     if (memchr(text, '\0', len))
         return fail(err, errlen, "not a result page: the file contains NUL bytes");
+    /* A result file holds UTF-8 only (JSON): a Latin-1 byte would make the save drop the
+     * system or result it is in. Refused here, where the line can be named. */
+    size_t bad = sb_utf8_check(text, len);
+    if (bad < len) {
+        size_t line = 1;
+        for (size_t i = 0; i < bad; i++)
+            line += text[i] == '\n';
+        return fail(err, errlen, "line %zu: byte 0x%02x is not UTF-8 (convert the page, e.g. "
+                    "with iconv -f latin1 -t utf-8)", line, (unsigned char)text[bad]);
+    }
 
     page pg = {0};
     lines ls = {0};
@@ -1020,17 +1103,16 @@ int sb_import_pts(const char *text, size_t len, sb_resultfile *rf, char *err, si
     if (rc)
         goto out;
     if (tidy_layout(&ls)) {
-        rc = parse_tidy(&ls, &pg, err, errlen);
-        if (rc == 0 && (pg.n_systems || pg.n_results)) {
+        /* Lines intact: read line by line, and a line that is wrong is refused with its
+         * number (reading it as a flattened page would turn it into a fake identifier). */
+        char terr[256] = "";
+        rc = parse_tidy(&ls, &pg, terr, sizeof terr);
+        if (rc == 0)
             rc = build(&pg, rf, err, errlen);
-            goto out;
-        }
-        /* Not readable line by line: try it as a flattened page before giving up. */
-        page_free(&pg);
+        else if (rc == -EINVAL)
+            fail(err, errlen, "not a result page: %s", terr);
+        goto out;
     }
-    char terr[256] = "";
-    if (err && errlen)
-        snprintf(terr, sizeof terr, "%s", err);
     size_t flen;
     char *flat = flatten(t, &flen);
     if (!flat) {
@@ -1044,7 +1126,7 @@ int sb_import_pts(const char *text, size_t len, sb_resultfile *rf, char *err, si
     if (rc == 0)
         rc = build(&pg, rf, err, errlen);
     else if (rc == -EINVAL)
-        fail(err, errlen, "not a result page: %s", terr[0] ? terr : ferr);
+        fail(err, errlen, "not a result page: %s", ferr);
     free(flat);
 out:
     page_free(&pg);

@@ -127,7 +127,8 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
  * ~/.local/share/storbench/results, unless override is non-NULL. */
 int sb_results_dir(const char *override, char *out, size_t len);
 /* NAME -> path: a NAME with a '/' is a path; otherwise <results dir>/NAME.json (".json" is
- * not doubled when NAME already ends in it). */
+ * not doubled when NAME already ends in it). -EINVAL for an empty name, "." or "..", or one
+ * with a control character; -ENOENT when neither XDG_DATA_HOME nor HOME is set. */
 int sb_result_path(const char *name, const char *results_dir_override, char *out, size_t len);
 /* 0; -ENOENT missing; -EINVAL not JSON or not a result file (err names the bad field);
  * -EISDIR a directory; -EPROTO unknown schema version. One line in err. Keys this version
@@ -145,5 +146,7 @@ char *sb_resultfile_to_json(const sb_resultfile *rf);
 const char *sb_resultfile_invalid_utf8(const sb_resultfile *rf);
 /* Is s valid UTF-8 (what JSON, and so a result file, can hold)? */
 bool sb_utf8_valid(const char *s);
+/* Offset of the first byte of s[0..len) that is not valid UTF-8, or len. */
+size_t sb_utf8_check(const char *s, size_t len);
 
 #endif

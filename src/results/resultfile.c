@@ -37,9 +37,21 @@ int sb_results_dir(const char *override, char *out, size_t len)
     return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
 
+/* A control character (a newline above all) in a name would make every listing and
+ * message that shows it lie; "." and ".." name directories, not results. */
+static bool bad_name(const char *name)
+{
+    if (!strcmp(name, ".") || !strcmp(name, ".."))
+        return true;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return true;
+    return false;
+}
+
 int sb_result_path(const char *name, const char *override, char *out, size_t len)
 {
-    if (!name || !*name)
+    if (!name || !*name || bad_name(name))
         return -EINVAL;
     if (strchr(name, '/')) {
         int n = snprintf(out, len, "%s", name);
@@ -57,15 +69,16 @@ int sb_result_path(const char *name, const char *override, char *out, size_t len
 
 /* ---------- UTF-8: what a JSON string can hold ---------- */
 
-bool sb_utf8_valid(const char *s)
+size_t sb_utf8_check(const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        unsigned c = *p;
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = p[i];
         size_t n;
         unsigned min;
         if (c < 0x80) {
-            p++;
+            i++;
             continue;
         } else if ((c & 0xe0) == 0xc0) {
             n = 1, min = 0x80, c &= 0x1f;
@@ -74,18 +87,26 @@ bool sb_utf8_valid(const char *s)
         } else if ((c & 0xf8) == 0xf0) {
             n = 3, min = 0x10000, c &= 0x07;
         } else {
-            return false;
+            return i;
         }
-        for (size_t i = 1; i <= n; i++) {
-            if ((p[i] & 0xc0) != 0x80)
-                return false;
-            c = (c << 6) | (p[i] & 0x3f);
+        if (i + n >= len)
+            return i;
+        for (size_t k = 1; k <= n; k++) {
+            if ((p[i + k] & 0xc0) != 0x80)
+                return i;
+            c = (c << 6) | (p[i + k] & 0x3f);
         }
         if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-            return false;
-        p += n + 1;
+            return i;
+        i += n + 1;
     }
-    return true;
+    return len;
+}
+
+bool sb_utf8_valid(const char *s)
+{
+    size_t n = strlen(s);
+    return sb_utf8_check(s, n) == n;
 }
 
 static const char *kv_invalid(const sb_kvlist *l)

@@ -69,4 +69,59 @@ for args in "list" "--help" "--version" "show s1 --results-dir $R" "list dd"; do
         not_ok "$args > /dev/full: exit $rc, $(head -c 300 "$T/err")"
     fi
 done
+
+# ---- item 3: invalid UTF-8 is refused up front, never dropped at the save
+sed "0,/Single Disk:/s//Caf$(printf '\351') Disk:/" "$S1" >"$T/latin1.txt"
+check_exit "import of a page with a Latin-1 byte" 1 "$SB" import "$T/latin1.txt" --result l1 --results-dir "$R"
+check_one_line "Latin-1 page: one line naming the line" "line 5: .*not UTF-8"
+check "Latin-1 page: nothing written" test ! -e "$R/l1.json"
+check_exit "run -i with a Latin-1 byte" 2 "$SB" run dd -i "Caf$(printf '\351')" -r l1 --results-dir "$R" -t "$T"
+check_one_line "run -i Latin-1: one line" "identifier.*UTF-8"
+check_exit "import --title with a Latin-1 byte" 2 "$SB" import "$S1" --title "T$(printf '\351')" -r l1 --results-dir "$R"
+
+# ---- item 4: bad values and truncated pages are refused with the line
+big=$(printf '9%.0s' $(seq 400))
+for v in NaN 1e999 inf +5 "$big"; do
+    sed "0,/ 67\.63 /s// $v /" "$S1" >"$T/badv.txt"
+    check_exit "import value ${v:0:12}" 1 "$SB" import "$T/badv.txt" --result badv --results-dir "$R"
+    check_one_line "import value ${v:0:12}: one line with the line number" "line 45"
+    tr -s ' \n\t' '   ' <"$T/badv.txt" >"$T/badvf.txt"
+    check_exit "import value ${v:0:12}, flattened page" 1 "$SB" import "$T/badvf.txt" --result badv --results-dir "$R"
+done
+check "bad values: nothing written" test ! -e "$R/badv.json"
+size=$(stat -c %s "$S1")
+refused=0
+for i in $(seq 1 19); do
+    head -c $((size * i / 20)) "$S1" >"$T/cut.txt"
+    "$SB" import "$T/cut.txt" --result cut --results-dir "$R" >/dev/null 2>"$T/err" &&
+        echo "# cut at $((size * i / 20)) imported"
+    [ -e "$R/cut.json" ] || [ "$(wc -l <"$T/err")" -ne 1 ] || refused=$((refused + 1))
+    rm -f "$R/cut.json"
+done
+check "seed 001 cut at 19 points: every cut refused with one line ($refused)" test "$refused" -eq 19
+
+# ---- item 12: result files that load silently wrong, bad result names
+jq '.results[0].entries[0].identifier = "Nobody"' "$R/s1.json" >"$T/orphan.json"
+check_exit "entry naming no system" 1 "$SB" show "$T/orphan.json"
+check_one_line "entry naming no system: names the field" "results\[0\].entries\[0\].identifier"
+jq '.results[0].entries[1].identifier = .results[0].entries[0].identifier' "$R/s1.json" >"$T/twice.json"
+check_exit "two entries for one identifier" 1 "$SB" show "$T/twice.json"
+check_one_line "two entries: names the field" "results\[0\].entries\[1\].identifier"
+for name in .. . "$(printf 'a\nb')"; do
+    check_exit "result name '$(printf %q "$name")' refused" 2 "$SB" import "$S1" --result "$name" --results-dir "$R"
+    check "result name refused: says why" grep -q "not a result name" "$T/err"
+done
+
+# ---- item 13: messages name the field; a directory is a directory
+jq '.results[2].entries[0].mean = "x"' "$R/s1.json" >"$T/badmean.json"
+check_exit "a mean that is a string" 1 "$SB" show "$T/badmean.json"
+check_one_line "bad mean: the field is named" "results\[2\].entries\[0\].mean: not a number"
+jq 'del(.systems[1].identifier)' "$R/s1.json" >"$T/noid.json"
+check_exit "a system without identifier" 1 "$SB" show "$T/noid.json"
+check_one_line "system without identifier: the field is named" "systems\[1\].identifier: missing"
+mkdir -p "$T/adir"
+check_exit "show of a directory" 1 "$SB" show "$T/adir"
+check_one_line "show of a directory: says so" "is a directory"
+check_exit "compare without HOME" 1 env -u HOME -u XDG_DATA_HOME "$SB" compare s1
+check_one_line "compare without HOME: one line" "HOME"
 finish
