@@ -14,8 +14,25 @@
 # I/O of each tool (user + system of the whole process: the tool's own cost
 # plus the kernel's work for the I/O), and fio/storbench (>= 1: storbench
 # costs no more per I/O).
+#
+# Fidelity mode: bench/engine-vs-fio.sh --fidelity TARGET_DIR [ROUNDS]
+# runs the four fio jobs of the fidelity issue (4k, 256 MiB file, direct,
+# ramp 2 s, runtime 10 s, time based): randwrite posixaio QD64, write
+# posixaio QD64, randread io_uring QD32, randread libaio QD32. Every run of
+# either tool starts without the file, so each lays it out as it does by
+# default (as `storbench run fio` does in its fresh run directory); the
+# order alternates each round. Prints each round's IOPS ratio storbench/fio
+# and, per job, the geometric mean, min and max of the ratios and each
+# tool's CPU microseconds per I/O. Environment: SIZE=256m RAMP=2 RUNTIME=10
+# ONLY=REGEX (only the jobs whose name matches), VERBOSE=1 (each run's IOPS).
 set -eu
 SB=${SB:-./storbench}
+if [ "${1:-}" = --fidelity ]; then
+    FIDELITY_DIR=${2:?usage: engine-vs-fio.sh --fidelity TARGET_DIR [ROUNDS]}
+    ROUNDS=${3:-${ROUNDS:-3}}
+    RUNTIME=${RUNTIME:-10}
+    SIZE=${SIZE:-256m}
+fi
 RUNTIME=${RUNTIME:-3}
 ROUNDS=${ROUNDS:-3}
 RAM_DIR=${RAM_DIR:-/dev/shm}
@@ -64,6 +81,47 @@ run_sb() { # file flags...
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+if [ -n "${FIDELITY_DIR:-}" ]; then
+    RAMP=${RAMP:-2}
+    FJOBS=(
+        "randwrite posixaio QD64|--rw=randwrite --ioengine=posixaio --iodepth=64"
+        "write posixaio QD64|--rw=write --ioengine=posixaio --iodepth=64"
+        "randread io_uring QD32|--rw=randread --ioengine=io_uring --iodepth=32"
+        "randread libaio QD32|--rw=randread --ioengine=libaio --iodepth=32"
+    )
+    f="$FIDELITY_DIR/engine-vs-fio.$$"
+    files+=("$f")
+    common=(--bs=4k --direct=1 --ramp_time="$RAMP")
+    echo "target $FIDELITY_DIR ($(stat -f -c %T "$FIDELITY_DIR")), $ROUNDS rounds, size $SIZE, ramp $RAMP s, runtime $RUNTIME s"
+    printf '%-24s %7s %7s %7s  %s\n' job geomean min max 'fio_us/io sb_us/io | ratio per round'
+    for j in "${FJOBS[@]}"; do
+        name=${j%%|*}
+        [[ $name =~ ${ONLY:-.} ]] || continue
+        read -r -a flags <<<"${j#*|}"
+        ratios=() fcs=() scs=()
+        for ((r = 0; r < ROUNDS; r++)); do
+            # a fresh file for every run: each tool lays it out its own way
+            if ((r % 2 == 0)); then
+                rm -f "$f"; fr=$(run_fio "$f" "${common[@]}" "${flags[@]}")
+                rm -f "$f"; sr=$(run_sb "$f" "${common[@]}" "${flags[@]}")
+            else
+                rm -f "$f"; sr=$(run_sb "$f" "${common[@]}" "${flags[@]}")
+                rm -f "$f"; fr=$(run_fio "$f" "${common[@]}" "${flags[@]}")
+            fi
+            rm -f "$f"
+            ratios+=("$(awk -v s="${sr% *}" -v f="${fr% *}" 'BEGIN {printf "%.3f", (f > 0) ? s / f : 0}')")
+            fcs+=("${fr#* }") scs+=("${sr#* }")
+            [ -n "${VERBOSE:-}" ] && echo "    round $r: fio ${fr% *} IOPS, storbench ${sr% *} IOPS" >&2
+        done
+        printf '%-24s %s  %s %s | %s\n' "$name" \
+            "$(printf '%s\n' "${ratios[@]}" | awk '{l += log($1); if (NR == 1 || $1 < lo) lo = $1; if ($1 > hi) hi = $1}
+                END {printf "%7.3f %7.3f %7.3f", exp(l / NR), lo, hi}')" \
+            "$(printf '%s\n' "${fcs[@]}" | median | xargs printf '%9.2f')" \
+            "$(printf '%s\n' "${scs[@]}" | median | xargs printf '%8.2f')" "${ratios[*]}"
+    done
+    exit 0
+fi
 
 printf '%-6s %-34s %10s %10s %6s %9s %9s %6s\n' target job fio_iops sb_iops ratio fio_us/io sb_us/io ratio
 for where in ram disk; do
