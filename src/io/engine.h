@@ -9,7 +9,10 @@
  *                        SB_Q_QUEUED when it waits for commit(); -errno on failure
  *   commit(td)           submit everything queued since the last commit
  *   getevents(td, min, max, out)  wait until at least min queued I/Os completed,
- *                        return up to max of them in out (each with u->result set)
+ *                        return up to max of them in out (each with u->result set);
+ *                        out has room for iodepth, and an engine with no kernel
+ *                        queue to leave completions in (posixaio) returns all
+ *                        it found, as fio's does
  *   fsync(td)            flush written data (fdatasync, or msync for mmap)
  *   cleanup(td)          release what init made
  *

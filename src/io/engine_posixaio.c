@@ -8,6 +8,7 @@
  */
 #include <aio.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +19,8 @@
 
 typedef struct paio_data {
     struct aiocb *cbs;                /* [iodepth], cbs[u->index] belongs to ios[index] */
-    sb_io_u **inflight;               /* [iodepth] */
-    const struct aiocb **suspend_list;/* [iodepth] */
+    bool *busy;                       /* [iodepth] in flight */
+    const struct aiocb *suspend_list[SUSPEND_MAX];
     unsigned n_inflight;
 } paio_data;
 
@@ -29,10 +30,9 @@ static int paio_init(sb_engine_td *td)
     if (!d)
         return -ENOMEM;
     d->cbs = calloc(td->iodepth, sizeof *d->cbs);
-    d->inflight = calloc(td->iodepth, sizeof *d->inflight);
-    d->suspend_list = calloc(td->iodepth, sizeof *d->suspend_list);
-    if (!d->cbs || !d->inflight || !d->suspend_list) {
-        free(d->cbs); free(d->inflight); free(d->suspend_list); free(d);
+    d->busy = calloc(td->iodepth, sizeof *d->busy);
+    if (!d->cbs || !d->busy) {
+        free(d->cbs); free(d->busy); free(d);
         return -ENOMEM;
     }
     td->data = d;
@@ -54,42 +54,50 @@ static int paio_queue(sb_engine_td *td, sb_io_u *u)
         u->result = -errno;
         return SB_Q_COMPLETED;
     }
-    d->inflight[d->n_inflight++] = u;
+    d->busy[u->index] = true;
+    d->n_inflight++;
     return SB_Q_QUEUED;
 }
 
 static int paio_commit(sb_engine_td *td) { return 0; }
 
+/* As fio's engine: scan the requests in buffer order, take every one that has
+ * completed (max is no limit here: each finished request is collected, there
+ * is no kernel queue to leave it in), and when fewer than min are done sleep in
+ * aio_suspend() on the first SUSPEND_MAX still in progress. aio_suspend() looks
+ * every listed request up in glibc's request list under its global lock (and
+ * again to unregister), so listing all 64 made those lookups the largest
+ * user-space cost in profiles; whichever request wakes us, the scan finds every
+ * completion. glibc serves one descriptor's requests in submission order, so the
+ * oldest is the next to finish: when it is not among those listed, the wait
+ * lasts until a listed one finishes, as fio's does. */
 static int paio_getevents(sb_engine_td *td, unsigned min, unsigned max, sb_io_u **out)
 {
     paio_data *d = td->data;
     unsigned got = 0;
+    (void)max;
     for (;;) {
-        for (unsigned i = 0; i < d->n_inflight && got < max;) {
-            sb_io_u *u = d->inflight[i];
-            struct aiocb *cb = &d->cbs[u->index];
+        unsigned ns = 0;
+        for (unsigned i = 0; i < td->iodepth; i++) {
+            if (!d->busy[i])
+                continue;
+            struct aiocb *cb = &d->cbs[i];
             int e = aio_error(cb);
             if (e == EINPROGRESS) {
-                i++;
+                if (ns < SUSPEND_MAX)
+                    d->suspend_list[ns++] = cb;
                 continue;
             }
             ssize_t n = aio_return(cb);
+            sb_io_u *u = &td->ios[i];
             u->result = e ? -e : n;
             out[got++] = u;
-            d->inflight[i] = d->inflight[--d->n_inflight];
+            d->busy[i] = false;
+            d->n_inflight--;
         }
         if (got >= min || d->n_inflight == 0)
             return (int)got;
-        /* Sleep until one of at most SUSPEND_MAX requests completes, as fio's engine
-         * does: aio_suspend() looks every listed request up in glibc's request list
-         * under its global lock (and again to unregister), so listing all 64 made those
-         * lookups the largest user-space cost in profiles. Every completion is still
-         * found by the aio_error() scan above, whichever request woke us. */
-        unsigned ns = d->n_inflight < SUSPEND_MAX ? d->n_inflight : SUSPEND_MAX;
-        for (unsigned i = 0; i < ns; i++)
-            d->suspend_list[i] = &d->cbs[d->inflight[i]->index];
-        if (aio_suspend(d->suspend_list, (int)ns, NULL) < 0 && errno != EINTR &&
-            errno != EAGAIN)
+        if (aio_suspend(d->suspend_list, (int)ns, NULL) < 0 && errno != EINTR && errno != EAGAIN)
             return -errno;
     }
 }
@@ -100,8 +108,10 @@ static void paio_cleanup(sb_engine_td *td)
     if (!d)
         return;
     /* Anything still in flight must finish before its buffer goes away. */
-    for (unsigned i = 0; i < d->n_inflight; i++) {
-        struct aiocb *cb = &d->cbs[d->inflight[i]->index];
+    for (unsigned i = 0; i < td->iodepth; i++) {
+        if (!d->busy[i])
+            continue;
+        struct aiocb *cb = &d->cbs[i];
         if (aio_cancel(td->fd, cb) == AIO_NOTCANCELED) {
             const struct aiocb *l[1] = {cb};
             while (aio_error(cb) == EINPROGRESS)
@@ -110,8 +120,7 @@ static void paio_cleanup(sb_engine_td *td)
         aio_return(cb);
     }
     free(d->cbs);
-    free(d->inflight);
-    free(d->suspend_list);
+    free(d->busy);
     free(d);
     td->data = NULL;
 }

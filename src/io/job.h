@@ -10,6 +10,15 @@
  * (a seeded permutation, offsets.h) unless norandommap, in which case each
  * block is drawn independently. A pass is size bytes; a time_based job starts
  * a new pass (a new permutation) until runtime ends.
+ *
+ * Queueing (asynchronous engines), as fio's defaults: every I/O is submitted
+ * on its own as soon as a buffer is free (iodepth_batch_submit=1), and
+ * completions are reaped only when all iodepth buffers are in flight, one at
+ * a time (iodepth_batch_complete_min=1, _max defaults to _min): one out, one
+ * in. batch_submit > 1 submits several per syscall instead, which
+ * is cheaper per I/O but holds the first I/Os of a batch back until the last
+ * is queued (a device sees bursts: measured 0.77x fio's IOPS on a disk with
+ * whole-queue batches).
  */
 #ifndef SB_IO_JOB_H
 #define SB_IO_JOB_H
@@ -44,6 +53,13 @@ typedef struct sb_io_job {
     uint64_t size;             /* bytes per pass, per file */
     uint64_t offset;           /* start of the region in the file */
     unsigned iodepth;          /* 1..1024 */
+    /* Batching of asynchronous engines, fio's iodepth_batch_submit /
+     * iodepth_batch_complete_min / _max; 0 = fio's defaults: submit every I/O as
+     * it is queued (1), reap when the queue is full, at least 1, at most
+     * batch_complete_min. Values above iodepth act as iodepth. */
+    unsigned batch_submit;
+    unsigned batch_complete_min;
+    unsigned batch_complete_max;
     unsigned numjobs;          /* threads */
     double runtime_s;          /* 0 = until size is done (one pass) */
     bool time_based;           /* repeat passes until runtime_s */

@@ -135,6 +135,16 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "numjobs %u out of range (1 .. %u)", job->numjobs, SB_IO_MAX_JOBS);
         return -EINVAL;
     }
+    if (job->batch_submit > SB_IO_MAX_DEPTH || job->batch_complete_min > SB_IO_MAX_DEPTH ||
+        job->batch_complete_max > SB_IO_MAX_DEPTH) {
+        snprintf(err, errlen, "iodepth_batch values must be in 1 .. %u", SB_IO_MAX_DEPTH);
+        return -EINVAL;
+    }
+    if (job->batch_complete_max && job->batch_complete_max < job->batch_complete_min) {
+        snprintf(err, errlen, "iodepth_batch_complete_max %u is less than iodepth_batch_complete_min %u",
+                 job->batch_complete_max, job->batch_complete_min);
+        return -EINVAL;
+    }
     if (job->rwmixread > 100) {
         snprintf(err, errlen, "rwmixread %u is not a percentage", job->rwmixread);
         return -EINVAL;
@@ -341,72 +351,112 @@ static int reap(worker *w, unsigned min, unsigned *in_flight)
     return n;
 }
 
+/* Waits until every I/O in flight is back. */
+static int drain(worker *w, unsigned *in_flight)
+{
+    int r;
+    while (*in_flight)
+        if ((r = reap(w, *in_flight, in_flight)) < 0)
+            return r;
+    return 0;
+}
+
+/* A batch option: its default when 0, never more than the queue depth. */
+static inline unsigned batch_value(unsigned v, unsigned dflt, unsigned depth)
+{
+    if (!v)
+        v = dflt;
+    return v > depth ? depth : v;
+}
+
+/* fio's queueing (job.h): queue one I/O per free buffer, submitting every
+ * batch_submit of them; when no buffer is free (or nothing more will be
+ * issued) reap at least complete_min, at most complete_max. The clock is read
+ * once per submitted batch (its I/Os' submission time, and the runtime check)
+ * and once per reaped batch. */
 static void loop_async(worker *w)
 {
     const sb_engine_ops *ops = w->td.ops;
-    const unsigned fsync_every = w->job->fsync_every;
-    unsigned in_flight = 0;
+    const sb_io_job *job = w->job;
+    const unsigned depth = w->td.iodepth;
+    const unsigned batch = batch_value(job->batch_submit, 1, depth);
+    const unsigned cmin = batch_value(job->batch_complete_min, 1, depth);
+    const unsigned cmax = batch_value(job->batch_complete_max, cmin, depth);
+    const unsigned fsync_every = job->fsync_every;
+    unsigned in_flight = 0, pending = 0;
     bool issuing = true;
+    uint64_t t = 0;
     int r;
     while (!stopped(w)) {
-        if (issuing && w->nfree) {
-            uint64_t t = sb_now_ns();
-            if (t >= w->end_ns) {
-                issuing = false;
-            } else {
-                unsigned queued = 0;
-                while (w->nfree) {
-                    sb_io_u *u = w->freelist[w->nfree - 1];
-                    if (!next_io(w, u)) {
-                        issuing = false;
-                        break;
-                    }
-                    w->nfree--;
-                    u->start_ns = t;
-                    if (ops->queue(&w->td, u) == SB_Q_COMPLETED) {
-                        /* refused at submission: account as an error */
-                        w->done[0] = u;
-                        complete(w, 1, sb_now_ns());
-                        break;
-                    }
-                    queued++;
-                    if (fsync_every && u->ddir == SB_DDIR_WRITE &&
-                        ++w->writes_since_fsync >= fsync_every)
-                        break;
-                }
-                if (queued) {
-                    if ((r = ops->commit(&w->td)) < 0)
-                        goto fail;
-                    in_flight += queued;
-                }
-                if (w->invalidate_pending) {
-                    while (in_flight)
-                        if ((r = reap(w, in_flight, &in_flight)) < 0)
-                            goto fail;
-                    invalidate_region(w);
-                }
-                if (fsync_every && w->writes_since_fsync >= fsync_every) {
-                    while (in_flight)
-                        if ((r = reap(w, in_flight, &in_flight)) < 0)
-                            goto fail;
-                    do_fsync(w);
-                    w->writes_since_fsync = 0;
-                    continue;
+        while (issuing && w->nfree && !stopped(w)) {
+            if (!pending) {
+                t = sb_now_ns();
+                if (t >= w->end_ns) {
+                    issuing = false;
+                    break;
                 }
             }
+            sb_io_u *u = w->freelist[w->nfree - 1];
+            if (!next_io(w, u)) {
+                issuing = false;
+                break;
+            }
+            w->nfree--;
+            u->start_ns = t;
+            if (ops->queue(&w->td, u) == SB_Q_COMPLETED) {
+                /* refused at submission: account as an error */
+                w->done[0] = u;
+                complete(w, 1, sb_now_ns());
+                break;
+            }
+            pending++;
+            bool sync_due = fsync_every && u->ddir == SB_DDIR_WRITE &&
+                            ++w->writes_since_fsync >= fsync_every;
+            if (pending >= batch || sync_due || w->invalidate_pending) {
+                if ((r = ops->commit(&w->td)) < 0)
+                    goto fail;
+                in_flight += pending;
+                pending = 0;
+            }
+            if (w->invalidate_pending) {
+                if ((r = drain(w, &in_flight)) < 0)
+                    goto fail;
+                invalidate_region(w);
+            }
+            if (sync_due) {
+                if ((r = drain(w, &in_flight)) < 0)
+                    goto fail;
+                do_fsync(w);
+                w->writes_since_fsync = 0;
+            }
+        }
+        if (pending) {
+            if ((r = ops->commit(&w->td)) < 0)
+                goto fail;
+            in_flight += pending;
+            pending = 0;
         }
         if (!in_flight) {
-            if (!issuing)
+            if (!issuing || stopped(w))
                 break;
             continue;
         }
-        if ((r = reap(w, 1, &in_flight)) < 0)
+        /* The queue is full, or nothing more will be issued: reap. */
+        if ((r = w->td.ops->getevents(&w->td, cmin < in_flight ? cmin : in_flight,
+                                      cmax < in_flight ? cmax : in_flight, w->done)) < 0)
             goto fail;
+        uint64_t now = sb_now_ns();
+        in_flight -= (unsigned)r;
+        complete(w, (unsigned)r, now);
     }
     /* Drain: every buffer must be back before the engine and buffers go away. */
-    while (in_flight)
-        if ((r = reap(w, in_flight, &in_flight)) < 0)
+    if (pending) {
+        if ((r = ops->commit(&w->td)) < 0)
             goto fail;
+        in_flight += pending;
+    }
+    if ((r = drain(w, &in_flight)) < 0)
+        goto fail;
     return;
 fail:
     if (!w->err) {
