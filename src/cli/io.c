@@ -33,6 +33,9 @@ static void usage(FILE *out)
 "  --offset SIZE        start of the region in the file (default 0)\n"
 "  --ioengine NAME      psync | sync | posixaio | libaio | io_uring | mmap (default psync)\n"
 "  --iodepth N          I/Os in flight, 1 .. 1024 (default 1)\n"
+"  --iodepth_batch_submit N        I/Os per submission (default 1: each on its own, as fio)\n"
+"  --iodepth_batch_complete_min N  when the queue is full, wait for at least N (default 1)\n"
+"  --iodepth_batch_complete_max N  reap at most N per call (default: the min, as fio)\n"
 "  --direct[=0|1]       O_DIRECT (default 0)\n"
 "  --numjobs N          threads; one file each with --directory, shared with --filename\n"
 "  --runtime DURATION   stop after this long (20, 20s, 500ms, 2m)\n"
@@ -96,6 +99,15 @@ static json_t *result_json(const sb_io_job *job, const sb_io_result *r)
     json_object_set_new(j, "offset_bytes", json_integer((json_int_t)job->offset));
     json_object_set_new(j, "iodepth", json_integer(job->iodepth));
     json_object_set_new(j, "effective_iodepth", json_integer(r->effective_iodepth));
+    {
+        /* the batching that ran: defaults resolved, clamped to the depth as the worker does */
+        unsigned d = r->effective_iodepth, b = job->batch_submit ? job->batch_submit : 1;
+        unsigned cmin = job->batch_complete_min ? job->batch_complete_min : 1;
+        unsigned cmax = job->batch_complete_max ? job->batch_complete_max : cmin;
+        json_object_set_new(j, "iodepth_batch_submit", json_integer(b < d ? b : d));
+        json_object_set_new(j, "iodepth_batch_complete_min", json_integer(cmin < d ? cmin : d));
+        json_object_set_new(j, "iodepth_batch_complete_max", json_integer(cmax < d ? cmax : d));
+    }
     json_object_set_new(j, "numjobs", json_integer(job->numjobs));
     json_object_set_new(j, "direct", json_boolean(job->direct));
     json_object_set_new(j, "runtime_s", json_real(job->runtime_s));
@@ -196,7 +208,8 @@ static void print_summary(const sb_io_job *job, const sb_io_result *r)
 enum {
     O_RW = 0x100, O_BS, O_SIZE, O_OFFSET, O_ENGINE, O_DEPTH, O_DIRECT, O_NUMJOBS, O_RUNTIME,
     O_TIMEBASED, O_RAMP, O_STARTDELAY, O_MIX, O_FSYNC, O_ENDFSYNC, O_NORANDMAP, O_INVALIDATE,
-    O_REGFILES, O_FIXEDBUFS, O_SEED, O_FORMAT, O_FILENAME, O_DIRECTORY, O_HELP,
+    O_REGFILES, O_FIXEDBUFS, O_SEED, O_FORMAT, O_FILENAME, O_DIRECTORY, O_BATCH, O_BATCH_CMIN,
+    O_BATCH_CMAX, O_HELP,
 };
 
 static int opt_bool(const char *name, const char *arg, bool *out)
@@ -238,6 +251,11 @@ int sb_cmd_io(int argc, char **argv)
         {"output-format", required_argument, NULL, O_FORMAT},
         {"filename", required_argument, NULL, O_FILENAME},
         {"directory", required_argument, NULL, O_DIRECTORY},
+        {"iodepth_batch_submit", required_argument, NULL, O_BATCH},
+        {"iodepth_batch", required_argument, NULL, O_BATCH},
+        {"iodepth_batch_complete_min", required_argument, NULL, O_BATCH_CMIN},
+        {"iodepth_batch_complete", required_argument, NULL, O_BATCH_CMIN},
+        {"iodepth_batch_complete_max", required_argument, NULL, O_BATCH_CMAX},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -272,6 +290,12 @@ int sb_cmd_io(int argc, char **argv)
             if (sb_parse_uint(optarg, 1, SB_IO_MAX_DEPTH, &v) < 0)
                 return sb_usage_error(CMD, "--iodepth: '%s' is not in 1 .. %u", optarg, SB_IO_MAX_DEPTH);
             job.iodepth = (unsigned)v;
+            break;
+        case O_BATCH: case O_BATCH_CMIN: case O_BATCH_CMAX:
+            if (sb_parse_uint(optarg, 1, SB_IO_MAX_DEPTH, &v) < 0)
+                return sb_usage_error(CMD, "--%s: '%s' is not in 1 .. %u", name, optarg, SB_IO_MAX_DEPTH);
+            *(c == O_BATCH ? &job.batch_submit : c == O_BATCH_CMIN ? &job.batch_complete_min
+                                                                   : &job.batch_complete_max) = (unsigned)v;
             break;
         case O_NUMJOBS:
             if (sb_parse_uint(optarg, 1, SB_IO_MAX_JOBS, &v) < 0)

@@ -2,7 +2,8 @@
  * block once per pass; every engine reads back what it wrote (checked against
  * the verify pattern with an independent pread checksum, and a corrupted block
  * is caught); job checks give one clear line for bad input; the statistics of
- * a run add up (histogram counts = I/Os, bytes = I/Os x bs, rwmix extremes). */
+ * a run add up (histogram counts = I/Os, bytes = I/Os x bs, rwmix extremes);
+ * every batching of submission and reaping moves every block once. */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -233,6 +234,15 @@ static void test_bad_input(void **state)
     job.iodepth = 2000;
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
 
+    job_for(&job, "libaio", SB_RW_READ, file);
+    job.batch_complete_min = 4;
+    job.batch_complete_max = 2;
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
+    assert_non_null(strstr(err, "iodepth_batch_complete_max"));
+    job.batch_complete_max = 0;
+    job.batch_submit = 2000;
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
+
     job_for(&job, "mmap", SB_RW_READ, file);
     job.direct = true;
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
@@ -345,6 +355,44 @@ static void test_io_uring_registered(void **state)
     }
 }
 
+/* Every batching of submission and reaping moves every block once, and the data
+ * read back is what was written (values above the depth act as the depth). */
+static void test_batching(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512], file[300];
+    const char *engines[] = {"libaio", "io_uring", "posixaio"};
+    const unsigned sets[][3] = {{0, 0, 0}, {3, 2, 0}, {8, 8, 8}, {64, 5, 7}, {1, 1, 1000}};
+    for (int e = 0; e < 3; e++) {
+        const sb_engine_ops *ops = sb_engine_find(engines[e]);
+        if (ops->probe && ops->probe() < 0)
+            continue;
+        for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+            snprintf(file, sizeof file, "%s/batch-%s-%zu", tmpdir, engines[e], i);
+            job_for(&job, engines[e], SB_RW_RANDWRITE, file);
+            job.direct = true;
+            job.end_fsync = true;
+            job.batch_submit = sets[i][0];
+            job.batch_complete_min = sets[i][1];
+            job.batch_complete_max = sets[i][2];
+            int rc = sb_io_run(&job, &res, err, sizeof err);
+            if (rc)
+                print_message("%s %zu: %s\n", engines[e], i, err);
+            assert_int_equal(rc, 0);
+            assert_int_equal(res.dir[SB_DDIR_WRITE].ios, job.size / job.bs);
+            assert_int_equal(res.dir[SB_DDIR_WRITE].clat.count, job.size / job.bs);
+            sb_io_result_free(&res);
+            check_file_holds_pattern(file, job.size, job.seed);
+            job.rw = SB_RW_RANDREAD;
+            assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+            assert_int_equal(res.dir[SB_DDIR_READ].ios, job.size / job.bs);
+            sb_io_result_free(&res);
+            unlink(file);
+        }
+    }
+}
+
 static bool stop_now(void *arg) { return true; }
 
 static void test_time_based_and_interrupt(void **state)
@@ -403,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_mix_and_numjobs),
         cmocka_unit_test(test_fsync_every),
         cmocka_unit_test(test_io_uring_registered),
+        cmocka_unit_test(test_batching),
         cmocka_unit_test(test_time_based_and_interrupt),
         cmocka_unit_test(test_unknown_engine_run),
     };
