@@ -1,7 +1,8 @@
 /*
  * engine_io_uring — io_uring through liburing. Queued I/Os become SQEs and
- * are submitted with one io_uring_enter per commit; completions are reaped in
- * batches from the CQ ring without a syscall when they are already there.
+ * are submitted with one io_uring_enter per commit (with GETEVENTS, as fio);
+ * completions are taken from the CQ ring without a syscall when they are
+ * already there, else one io_uring_enter waits for the missing ones.
  * Options: a registered file (IOSQE_FIXED_FILE) and registered buffers
  * (READ_FIXED/WRITE_FIXED), which save the kernel per-I/O file and page
  * lookups.
@@ -109,8 +110,11 @@ static int uring_commit(sb_engine_td *td)
 {
     uring_data *d = td->data;
     int r;
+    /* With GETEVENTS, as fio's engine submits: on a DEFER_TASKRUN ring this also
+     * posts the completions that are ready, so the next reap finds them in the
+     * ring without another syscall. */
     do {
-        r = io_uring_submit(&d->ring);
+        r = io_uring_submit_and_get_events(&d->ring);
     } while (r == -EINTR || r == -EAGAIN);
     return r < 0 ? r : 0;
 }
@@ -133,7 +137,7 @@ static int uring_getevents(sb_engine_td *td, unsigned min, unsigned max, sb_io_u
         if (got >= min || got >= max)
             return (int)got;
         struct io_uring_cqe *cqe;
-        int r = io_uring_wait_cqe(&d->ring, &cqe);
+        int r = io_uring_wait_cqe_nr(&d->ring, &cqe, min - got);
         if (r < 0 && r != -EINTR && r != -EAGAIN)
             return r;
     }
