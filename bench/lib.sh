@@ -1,0 +1,298 @@
+# shellcheck shell=bash
+# bench/lib.sh — shared pieces of the bench/ scripts that compare storbench with
+# the reference tools: running one measurement so that an interrupt can stop it,
+# one `storbench run` and reading its figures, each reference tool run the way
+# the seed profiles ran it (printing its raw figures), a private PostgreSQL
+# server, and the statistics of paired ratios.
+#
+# Sourced, never run:  . "$(dirname "$0")/lib.sh"
+# The sourcing script sets LIB_NAME (for messages) and LIB_WORK (its private
+# scratch directory, removed by lib_cleanup), then installs the traps:
+#     trap lib_cleanup EXIT; trap 'exit 130' INT TERM HUP
+# Every measurement function runs in the calling shell (never inside $(...)),
+# so that the EXIT trap knows the process or server that is still running;
+# it writes its figures as "NAME VALUE" lines to the file "$LIB_WORK/fig".
+
+LIB_NAME=${LIB_NAME:-bench}
+LIB_WORK=${LIB_WORK:-}
+LIB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SB=${STORBENCH:-$LIB_ROOT/storbench}
+LIB_CHILD=""     # session id of the measurement now running (see lib_run)
+LIB_PGPID=""     # reference PostgreSQL server now running
+LIB_PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+export LC_ALL=C  # dd and the others print decimal points, not commas
+
+lib_die() { echo "$LIB_NAME: $*" >&2; exit 1; }
+lib_now() { date +%s.%N; }
+
+# As root a PostgreSQL server must run as another user (it refuses root):
+# postgres, as storbench's own cluster does. setpriv execs in place, so the
+# pid of a background `setpriv ... postgres` is the server's.
+LIB_AS_PG=()
+[ "$(id -u)" = 0 ] && LIB_AS_PG=(setpriv --reuid=postgres --regid=postgres --clear-groups --)
+
+# lib_run [-C DIR] [-i FILE] [-o FILE] CMD...: runs CMD (in DIR) in a session
+# of its own and waits. Why a session: `kill -- -SID` then reaches every
+# process CMD started (dbench's clients, fio's jobs), and bash runs the
+# INT/TERM trap while it waits in `wait`, where a foreground command would
+# delay it to the end. Standard input is /dev/null unless -i; standard output
+# and error go to -o (else inherited). Never call it inside a subshell: the
+# traps would not know the child.
+lib_run() {
+    local dir=. in=/dev/null out=/dev/stdout rc
+    while :; do
+        case "$1" in
+            -C) dir=$2; shift 2 ;;
+            -i) in=$2; shift 2 ;;
+            -o) out=$2; shift 2 ;;
+            *) break ;;
+        esac
+    done
+    # The background subshell is no process-group leader, so setsid(1) makes
+    # the new session in place and $! is its id.
+    (cd "$dir" && exec setsid "$@") <"$in" >"$out" 2>&1 &
+    LIB_CHILD=$!
+    wait "$LIB_CHILD"
+    rc=$?
+    LIB_CHILD=""
+    return $rc
+}
+
+lib_pg_stop() {
+    [ -n "$LIB_PGPID" ] || return 0
+    kill -INT "$LIB_PGPID" 2>/dev/null   # fast shutdown
+    wait "$LIB_PGPID" 2>/dev/null
+    LIB_PGPID=""
+}
+
+lib_cleanup() {
+    trap '' INT TERM HUP
+    if [ -n "$LIB_CHILD" ]; then
+        # storbench stops its own PostgreSQL on SIGTERM; the others just die.
+        kill -TERM -- -"$LIB_CHILD" 2>/dev/null
+        wait "$LIB_CHILD" 2>/dev/null
+        LIB_CHILD=""
+    fi
+    lib_pg_stop
+    [ -n "$LIB_WORK" ] && rm -rf "$LIB_WORK"
+    return 0
+}
+
+# lib_fig NAME VALUE: record one figure of the measurement just made.
+lib_fig() { echo "$1 $2" >>"$LIB_WORK/fig"; }
+
+# ---------------------------------------------------------------- storbench --
+
+# sb_run DIR TEST[:K=V,...] [EXTRA RUN OPTIONS]: one run of one test in DIR,
+# exactly once, page cache left alone (as the reference tools leave it);
+# result file $LIB_WORK/sb.json. Fails when the test did not report.
+sb_run() {
+    local dir=$1 spec=$2
+    shift 2
+    rm -f "$LIB_WORK/sb.json"
+    mkdir -p "$dir"
+    lib_run -o "$LIB_WORK/sb.log" "$SB" run "$spec" -t "$dir" -r "$LIB_WORK/sb.json" -i bench \
+        -n 1 --exact-runs --no-drop-caches "$@" || return 1
+    [ -s "$LIB_WORK/sb.json" ]
+}
+
+# sb_mean [DESCRIPTION-REGEX]: headline of the (first matching) result.
+sb_mean() {
+    jq -r --arg d "${1:-.}" '[.results[] | select(.description | test($d)) |
+        .entries[0].mean][0] // empty' "$LIB_WORK/sb.json"
+}
+
+# sb_secondary NAME [DESCRIPTION-REGEX]: a secondary figure of that result.
+sb_secondary() {
+    jq -r --arg n "$1" --arg d "${2:-.}" '[.results[] | select(.description | test($d)) |
+        .entries[0].secondary[]? | select(.name == $n) | .value][0] // empty' "$LIB_WORK/sb.json"
+}
+
+# ---------------------------------------------------------- reference tools --
+
+# ref_dd DIR BS COUNT: GNU dd as the wiki (seed 004): direct write from
+# /dev/zero, direct read, then the read cache. The wiki's third dd would be a
+# cold read (nothing is cached after direct I/O), so the file is read once
+# untimed first, as storbench does (docs/workloads.md). Figures in MB/s.
+ref_dd() {
+    local dir=$1 bs=$2 count=$3 f="$1/tstfile"
+    mkdir -p "$dir"
+    lib_run -o "$LIB_WORK/dd.w" dd if=/dev/zero of="$f" bs="$bs" count="$count" oflag=direct &&
+        lib_run -o "$LIB_WORK/dd.r" dd if="$f" of=/dev/null bs="$bs" count="$count" iflag=direct &&
+        lib_run -o /dev/null dd if="$f" of=/dev/null bs="$bs" count="$count" &&
+        lib_run -o "$LIB_WORK/dd.c" dd if="$f" of=/dev/null bs="$bs" count="$count" || return 1
+    rm -f "$f"
+    local k
+    for k in w:direct-write r:direct-read c:read-cache; do
+        # "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 3.53208 s, 304 MB/s"
+        lib_fig "${k#*:}" "$(awk '/ copied, / { for (i = 2; i <= NF; i++) if ($i == "s," || $i == "s")
+            printf "%.6f\n", $1 / $(i - 1) / 1e6 }' "$LIB_WORK/dd.${k%%:*}")"
+    done
+}
+
+# ref_fio DIR ARGS...: one fio job on one file in DIR; figure: IOPS of the
+# direction that ran (fio --output-format=json).
+ref_fio() {
+    local dir=$1
+    shift
+    mkdir -p "$dir"
+    lib_run -o /dev/null fio --name=bench --filename="$dir/fio.dat" --output-format=json \
+        --output="$LIB_WORK/fio.json" "$@" || return 1
+    rm -f "$dir/fio.dat"
+    lib_fig iops "$(jq -r '.jobs[0].read.iops + .jobs[0].write.iops' "$LIB_WORK/fio.json")"
+}
+
+# ref_fsmark DIR FILES THREADS [SUBDIRS]: fs_mark 1 MiB files, 16 KiB writes,
+# fsync before close, one loop; files per thread. With SUBDIRS the files go
+# round-robin over that many sub-directories (-N 1), as storbench spreads
+# them (fs_mark without -N would rotate by a time hash: one directory in
+# practice). Figure: Files/s.
+ref_fsmark() {
+    local dir=$1 n=$2 t=$3 d=${4:-0} sub=()
+    [ "$d" -gt 0 ] && sub=(-D "$d" -N 1)
+    mkdir -p "$dir/fsm"
+    # fs_mark writes its log (fs_log.txt) into the current directory.
+    lib_run -C "$dir" -o "$LIB_WORK/fsm.out" fs_mark -d "$dir/fsm" -s 1048576 -n "$n" \
+        -t "$t" -S 1 -w 16384 -L 1 "${sub[@]}" || return 1
+    rm -rf "$dir/fsm" "$dir/fs_log.txt"
+    lib_fig files_per_s "$(awk '/Files\/sec/ { getline; print $4; exit }' "$LIB_WORK/fsm.out")"
+}
+
+# ref_postmark DIR TRANSACTIONS: PostMark with the seed profile's settings.
+# Figures: tps as PostMark prints it (whole seconds of the transaction phase)
+# and seconds, the wall-clock time of the whole postmark process (pool,
+# transactions, deletion), to the nanosecond.
+ref_postmark() {
+    local dir=$1 tx=$2 t0 t1
+    mkdir -p "$dir/pm"
+    printf '%s\n' "set location $dir/pm" "set number 500" "set size 5120 524288" \
+        "set transactions $tx" "set read 512" "set write 512" "set buffering true" \
+        "set bias read 5" "set bias create 5" "set seed 42" "run" "quit" >"$LIB_WORK/pm.cfg"
+    t0=$(lib_now)
+    lib_run -C "$dir/pm" -i "$LIB_WORK/pm.cfg" -o "$LIB_WORK/pm.out" postmark || return 1
+    t1=$(lib_now)
+    rm -rf "$dir/pm"
+    lib_fig tps "$(sed -n 's/.*seconds of transactions (\([0-9.]*\) per second).*/\1/p' "$LIB_WORK/pm.out")"
+    lib_fig seconds "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')"
+}
+
+# ref_dbench DIR CLIENTS SECONDS: dbench 4.0 with client.txt; its warm-up is
+# SECONDS / 5 before the SECONDS measured. Figure: MB/s ("Throughput").
+LIB_LOADFILE=/usr/share/dbench/client.txt
+ref_dbench() {
+    local dir=$1
+    mkdir -p "$dir/db"
+    lib_run -o "$LIB_WORK/db.out" dbench -D "$dir/db" -t "$3" -c "$LIB_LOADFILE" "$2" || return 1
+    rm -rf "$dir/db"
+    lib_fig mb_per_s "$(awk '/^Throughput/ { print $2 }' "$LIB_WORK/db.out")"
+}
+
+# lib_sqlite_sql FILE COUNT: the statements of the SQLite profile: one CREATE
+# TABLE, then COUNT single-row INSERTs 3 times (random digits, fixed seed).
+lib_sqlite_sql() {
+    awk -v n="$2" 'BEGIN {
+        srand(42)
+        print "CREATE TABLE pts1 (\047I\047 SMALLINT NOT NULL, \047DT\047 TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, \047F1\047 VARCHAR(4) NOT NULL, \047F2\047 VARCHAR(16) NOT NULL);"
+        for (p = 0; p < 3; p++)
+            for (i = 1; i <= n; i++) {
+                f1 = ""; f2 = ""
+                for (k = 0; k < 4; k++) f1 = f1 int(rand() * 10)
+                for (k = 0; k < 16; k++) f2 = f2 int(rand() * 10)
+                printf "INSERT INTO pts1 VALUES (%d, CURRENT_TIMESTAMP, \047%s\047, \047%s\047);\n", i, f1, f2
+            }
+    }' >"$1"
+}
+
+# ref_sqlite DIR SQLFILE: the sqlite3 shell fed the statements (each INSERT
+# autocommitted, default journal and sync). Figure: wall-clock seconds.
+ref_sqlite() {
+    local dir=$1 db="$1/ref.db" t0 t1
+    mkdir -p "$dir"
+    rm -f "$db" "$db-journal"
+    t0=$(lib_now)
+    lib_run -i "$2" -o /dev/null sqlite3 "$db" || return 1
+    t1=$(lib_now)
+    rm -f "$db" "$db-journal"
+    lib_fig seconds "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')"
+}
+
+# lib_pg_start DIR: a private cluster set up as storbench sets up its own
+# (initdb SQL_ASCII/C, trust, socket only in DIR, autovacuum off,
+# max_connections 100), running as postgres when we are root. DIR's parents
+# must be traversable by that user.
+lib_pg_start() {
+    local d=$1 i=0
+    [ -n "$LIB_PGBIN" ] || return 1
+    mkdir -p "$d"
+    [ "$(id -u)" = 0 ] && chown postgres: "$d"
+    "${LIB_AS_PG[@]}" "$LIB_PGBIN/initdb" -D "$d/data" -U storbench --auth=trust \
+        --encoding=SQL_ASCII --locale=C --no-sync >"$LIB_WORK/initdb.log" 2>&1 || return 1
+    # In a session of its own: a terminal's Ctrl-C reaches this script, which
+    # then stops the server in order (lib_cleanup).
+    setsid "${LIB_AS_PG[@]}" "$LIB_PGBIN/postgres" -D "$d/data" -p 5432 -c listen_addresses= \
+        -c unix_socket_directories="$d" -c autovacuum=off -c max_connections=100 \
+        </dev/null >"$LIB_WORK/pg.log" 2>&1 &
+    LIB_PGPID=$!
+    until "$LIB_PGBIN/pg_isready" -q -h "$d" -p 5432; do
+        sleep 0.1
+        i=$((i + 1))
+        [ $i -gt 600 ] && return 1
+        kill -0 "$LIB_PGPID" 2>/dev/null || return 1
+    done
+}
+
+# ref_pgbench DIR SCALE CLIENTS THREADS SECONDS [PGBENCH OPTIONS]: pgbench on
+# a fresh private cluster: -i -s SCALE, a CHECKPOINT, then the TPC-B-like
+# run. Without options pgbench uses its default simple query protocol.
+# Figure: TPS excluding connection setup.
+ref_pgbench() {
+    local dir=$1 scale=$2 c=$3 j=$4 t=$5 d="$1/pg"
+    shift 5
+    lib_pg_start "$d" || { lib_pg_stop; return 1; }
+    "$LIB_PGBIN/psql" -q -h "$d" -U storbench -d postgres -c "CREATE DATABASE pgbench" >/dev/null &&
+        lib_run -o /dev/null "$LIB_PGBIN/pgbench" -q -i -s "$scale" -h "$d" -U storbench pgbench &&
+        "$LIB_PGBIN/psql" -q -h "$d" -U storbench -d pgbench -c CHECKPOINT >/dev/null &&
+        lib_run -o "$LIB_WORK/pgbench.out" "$LIB_PGBIN/pgbench" "$@" -c "$c" -j "$j" -T "$t" \
+            -h "$d" -U storbench pgbench
+    local rc=$?
+    lib_pg_stop
+    rm -rf "$d"
+    [ $rc = 0 ] || return 1
+    # pgbench 15: "tps = 1234.5 (without initial connection time)"
+    lib_fig tps "$(awk '/^tps = .*without initial connection time/ { print $3 }' "$LIB_WORK/pgbench.out")"
+}
+
+# ------------------------------------------------------------------- stats --
+
+# lib_summary TSV: one row per test and figure from the pairs file written by
+# bench/fidelity.sh (columns: round test figure unit better first reference
+# storbench ratio): means of the raw values, geometric mean, min and max of
+# the per-round ratios, rounds that produced a pair. Markdown table.
+lib_summary() {
+    awk -F '\t' '
+        NR == 1 { next }
+        {
+            k = $2 "\t" $3
+            if (!(k in n)) { order[++m] = k; unit[k] = $4; n[k] = 0; bad[k] = 0 }
+            if ($9 == "" || $9 !~ /^[0-9.eE+-]+$/ || $9 <= 0) { bad[k]++; why[k] = $9; next }
+            n[k]++; lr[k] += log($9); rs[k] += $7; ss[k] += $8
+            if (n[k] == 1 || $9 < lo[k]) lo[k] = $9
+            if (n[k] == 1 || $9 > hi[k]) hi[k] = $9
+        }
+        function num(v) { return v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : sprintf("%.3g", v) }
+        END {
+            fmt = "| %-22s | %-12s | %-7s | %10s | %10s | %5s | %5s | %5s | %6s |\n"
+            printf fmt, "test", "figure", "unit", "reference", "storbench", "ratio", "min", "max", "rounds"
+            printf "|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n", "---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:"
+            for (i = 1; i <= m; i++) {
+                k = order[i]; split(k, p, "\t")
+                if (n[k] == 0) {
+                    printf fmt, p[1], p[2], unit[k], "-", "-", "-", "-", "-", "0 (" why[k] ")"
+                    continue
+                }
+                r = sprintf("%d", n[k]); if (bad[k]) r = r "+" bad[k] "!"
+                printf fmt, p[1], p[2], unit[k], num(rs[k] / n[k]), num(ss[k] / n[k]),
+                    sprintf("%.2f", exp(lr[k] / n[k])), sprintf("%.2f", lo[k]), sprintf("%.2f", hi[k]), r
+            }
+        }' "$1"
+}
