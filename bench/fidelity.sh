@@ -236,8 +236,7 @@ measure() { # ID ref|sb DIR
 fig() { awk -v k="$1" '$1 == k && $2 ~ /^[0-9.eE+-]+$/ && $2 > 0 { print $2; exit }' "$LIB_WORK/fig"; }
 
 # ---- header ----
-fstype=$(stat -f -c %T "$TARGET")
-src=$(df -P "$TARGET" | awk 'NR == 2 { print $1 }')
+mnt=$(findmnt -n -o FSTYPE,SOURCE,OPTIONS -T "$TARGET" | awk '{ print $1 " on " $2 ", " $3 }')
 commit=$(git -C "$LIB_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -n "$(git -C "$LIB_ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ] && commit="$commit+changes"
 vers="dd $(dd --version | awk 'NR == 1 { print $NF }')"
@@ -247,7 +246,7 @@ command -v dbench >/dev/null && vers="$vers, dbench $(dbench --help 2>&1 | awk '
 command -v postmark >/dev/null && vers="$vers, postmark $(dpkg-query -W -f '${Version}' postmark 2>/dev/null)"
 command -v sqlite3 >/dev/null && vers="$vers, sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
 [ -n "$LIB_PGBIN" ] && vers="$vers, $("$LIB_PGBIN/pgbench" --version)"
-echo "# fidelity: $TARGET ($fstype on $src), $ROUNDS round(s), $(date -u '+%Y-%m-%d %H:%M UTC'), storbench $("$SB" --version | awk '{ print $NF }') commit $commit"
+echo "# fidelity: $TARGET ($mnt), $ROUNDS round(s), $(date -u '+%Y-%m-%d %H:%M UTC'), storbench $("$SB" --version | awk '{ print $NF }') commit $commit"
 echo "# references: $vers"
 echo "# parameters: dd bs=2048k count=$DD_COUNT; fio 4k $FIO_SIZE direct ramp ${FIO_RAMP}s runtime ${FIO_RUNTIME}s;" \
     "fs_mark $FSMARK_FILES x 1MiB, 4 x $((FSMARK_FILES / 4)), $((FSMARK_FILES * 2 / 5)) in 32 dirs;" \
