@@ -236,7 +236,7 @@ measure() { # ID ref|sb DIR
 fig() { awk -v k="$1" '$1 == k && $2 ~ /^[0-9.eE+-]+$/ && $2 > 0 { print $2; exit }' "$LIB_WORK/fig"; }
 
 # ---- header ----
-mnt=$(findmnt -n -o FSTYPE,SOURCE,OPTIONS -T "$TARGET" | awk '{ print $1 " on " $2 ", " $3 }')
+mnt=$(findmnt -n -o FSTYPE,SOURCE,OPTIONS -T "$TARGET" | awk 'NR == 1 { print $1 " on " $2 ", " $3 }')
 commit=$(git -C "$LIB_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -n "$(git -C "$LIB_ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ] && commit="$commit+changes"
 vers="dd $(dd --version | awk 'NR == 1 { print $NF }')"
