@@ -28,11 +28,10 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "core/workdir.h"
-#include "sysinfo/sysinfo.h"
-#include "runner/runner.h"
 #include "scenario/device.h"
 #include "scenario/layout.h"
 #include "scenario/scenario.h"
+#include "scenario/run.h"
 #include "scenario/state.h"
 
 #define MAX_ASSIGNMENTS 64
@@ -73,22 +72,6 @@ static void usage(FILE *out)
             "Exit status: 0 done, 1 runtime failure, 2 bad usage, 130 interrupted.\n");
 }
 
-/* "btrfs raid1/raid1 over 2 devices, mount options compress=lzo" */
-static void plan_line(const sb_scn_config *c, char *buf, size_t len)
-{
-    char prof[64] = "", cache[128] = "", opts[600] = "";
-    if (c->data_profile[0] || c->metadata_profile[0])
-        snprintf(prof, sizeof prof, " data %s, metadata %s", c->data_profile[0] ? c->data_profile : "default",
-                 c->metadata_profile[0] ? c->metadata_profile : "default");
-    if (c->cache != SB_CACHE_NONE)
-        snprintf(cache, sizeof cache, " on bcache %s%s (cache device 1, backing device 2)",
-                 sb_cache_mode_name(c->cache), c->cache_discard ? " with discard" : "");
-    if (c->mount_options[0])
-        snprintf(opts, sizeof opts, ", mount options %s", c->mount_options);
-    snprintf(buf, len, "%s%s%s over %u device%s%s", c->filesystem, prof, cache, c->devices,
-             c->devices == 1 ? "" : "s", opts);
-}
-
 static int split_list(char *list, char **out, size_t max, size_t *n)
 {
     *n = 0;
@@ -115,7 +98,7 @@ static int cmd_check(int argc, char **argv)
     bool bcache_ok = sb_bcache_available(why, sizeof why) == 0;
     for (size_t i = 0; i < s.n; i++) {
         char line[1024];
-        plan_line(&s.configs[i], line, sizeof line);
+        sb_scn_plan_line(&s.configs[i], line, sizeof line);
         printf("  %s: %s\n", s.configs[i].identifier, line);
         if (s.configs[i].cache != SB_CACHE_NONE && !bcache_ok)
             printf("    cannot be built here: %s\n", why);
@@ -221,135 +204,152 @@ static int check_real_devices(run_opts *o, sb_device *devs, size_t *n_devs, unsi
     return 0;
 }
 
-/* Builds, benchmarks and tears down one configuration. Returns 0 (figures in *fresh),
- * -EINTR, or another -errno after printing why. */
-static int one_config(const sb_scn_config *c, size_t index, const run_opts *o, sb_device *real, sb_state *st,
-                      const sb_selection *sel, sb_resultfile *fresh, size_t *done)
+/* The checks on run's options that getopt cannot make. 0 or SB_EXIT_USAGE. */
+static int check_run_args(run_opts *o, size_t n_suites, const char *size_text)
 {
-    char err[1024] = "", uerr[1024] = "";
-    sb_device devs[SB_SCN_MAX_DEVICES];
-    size_t n = 0, mark = st->n;
-    int rc = 0;
-    FILE *log = sb_log_verbose ? stdout : NULL;
-    *done = 0;
-    for (size_t i = 0; i < SB_SCN_MAX_DEVICES; i++)
-        devs[i].fd = -1;
-
-    if (real) {
-        for (n = 0; n < c->devices; n++)
-            devs[n] = real[n];
-    } else {
-        for (n = 0; n < c->devices && rc == 0; n++) {
-            char img[PATH_MAX];
-            snprintf(img, sizeof img, "%s/storbench-scn-%ld-%zu-%zu.img", o->images, (long)getpid(), index, n);
-            rc = sb_image_create(st, img, o->image_size, err, sizeof err);
-            if (rc == 0)
-                rc = sb_loop_attach(st, img, &devs[n], err, sizeof err);
-            if (rc < 0)
-                break;
-            if (log)
-                fprintf(log, "attached %s to %s\n", devs[n].path, img);
-        }
-    }
-    sb_layout lay;
-    if (rc == 0 && !sb_interrupted())
-        rc = sb_layout_build(c, devs, n, o->images, st, &lay, err, sizeof err);
-    if (rc == 0 && sb_interrupted())
-        rc = -EINTR;
-    if (rc == 0) {
-        printf("Built on %s, mounted on %s\n", lay.fs_device, lay.mountpoint);
-        fflush(stdout);
-        sb_system *sys = sb_resultfile_add_system(fresh, c->identifier);
-        sb_sysinfo_collect(sys, lay.mountpoint);
-        sb_layout_describe(c, devs, n, &lay, sys);
-        sb_system_stamp(sys);
-        if (lay.not_applicable[0])
-            sb_warn("scenario: %s: %s not accepted by this kernel: recorded as not applicable", c->identifier,
-                    lay.not_applicable);
-
-        sb_runner runner;
-        sb_runner_init(&runner, lay.mountpoint, c->identifier, fresh);
-        runner.runs = o->runs;
-        runner.dynamic = !o->exact;
-        runner.drop_caches = o->drop;
-        for (size_t k = 0; k < sel->n && rc == 0; k++) {
-            char desc[512];
-            sb_config_describe(&sel->cfg[k], NULL, desc, sizeof desc);
-            printf("%s %s%s%s%s\n", sel->cfg[k].workload->title, sel->cfg[k].workload->version,
-                   desc[0] ? " [" : "", desc, desc[0] ? "]" : "");
-            fflush(stdout);
-            int r = sb_runner_run(&runner, &sel->cfg[k], err, sizeof err);
-            if (r == SB_RUN_SKIPPED)
-                sb_warn("%s: skipped: %s", sel->cfg[k].workload->name, err);
-            else if (r < 0)
-                rc = r;
-            else
-                (*done)++;
-        }
-    }
-    /* Tear down whatever happened: close our loop devices, then undo the journal. */
-    if (!real)
-        for (size_t i = 0; i < c->devices; i++) /* also one attached whose journal line failed */
-            sb_device_release(&devs[i]);
-    int urc = sb_state_undo(st, mark, log, uerr, sizeof uerr);
-    if (rc < 0 && rc != -EINTR)
-        sb_error("scenario: %s: %s", c->identifier, err[0] ? err : strerror(-rc));
-    if (urc < 0) {
-        sb_error("scenario: %s: cleanup: %s (run 'storbench scenario cleanup' once it is free)", c->identifier,
-                 uerr);
-        if (rc == 0)
-            rc = urc;
-    }
-    return rc;
+    if (!n_suites)
+        return sb_usage_error("scenario", "name the tests to run on each configuration: --suite NAME "
+                              "(see 'storbench list')");
+    if (!o->result)
+        return sb_usage_error("scenario", "--result NAME is required (the page the identifiers go to)");
+    if (sb_parse_size(size_text, &o->image_size) < 0 || o->image_size < (64u << 20))
+        return sb_usage_error("scenario", "--image-size '%s': a size of at least 64M (btrfs wants 128M+)",
+                              size_text);
+    if (o->destroy && !o->devices)
+        return sb_usage_error("scenario", "--destroy-data-on without --devices: name the devices to use "
+                              "with --devices");
+    return 0;
 }
 
-/* Roughly what a configuration offers to files: the data profile's share of its devices,
- * less what metadata and mkfs take (a fifth on btrfs, whose metadata chunks are large on
- * small devices; a tenth otherwise). The runner checks the real free space again. */
-static uint64_t usable_bytes(const sb_scn_config *c, uint64_t device_size)
+/* The --suite names with the --option assignments applied, validated. 0 or SB_EXIT_USAGE. */
+static int select_tests(sb_selection *sel, char **suites, size_t n_suites, char **assignments,
+                        size_t n_assign)
 {
-    uint64_t n = c->devices, raw = device_size;
-    if (c->cache != SB_CACHE_NONE)
-        raw = device_size; /* the backing device */
-    else if (!strcmp(c->filesystem, "btrfs")) {
-        const char *p = c->data_profile;
-        if (!*p || !strcmp(p, "single") || !strcmp(p, "raid0"))
-            raw = n * device_size;
-        else if (!strcmp(p, "dup"))
-            raw = device_size / 2;
-        else if (!strcmp(p, "raid1") || !strcmp(p, "raid10"))
-            raw = n * device_size / 2;
-        else if (!strcmp(p, "raid1c3"))
-            raw = n * device_size / 3;
-        else if (!strcmp(p, "raid1c4"))
-            raw = n * device_size / 4;
-        else if (!strcmp(p, "raid5"))
-            raw = (n - 1) * device_size;
-        else if (!strcmp(p, "raid6"))
-            raw = (n - 2) * device_size;
-    }
-    return raw - (!strcmp(c->filesystem, "btrfs") ? raw / 5 : raw / 10);
+    sel->n = 0;
+    for (size_t i = 0; i < n_suites; i++)
+        if (sb_selection_add(sel, "scenario", suites[i], false))
+            return SB_EXIT_USAGE;
+    if (sb_selection_set_options(sel, "scenario", assignments, n_assign) ||
+        sb_selection_validate(sel, "scenario"))
+        return SB_EXIT_USAGE;
+    return 0;
 }
 
-/* Refuses up front a configuration too small for a selected test (a run would only fail
- * with "No space left" after building it). 0 or SB_EXIT_USAGE after printing. */
-static int check_capacity(const sb_scenario *s, const sb_selection *sel, uint64_t device_size, bool images)
+/* --only ID: keeps those configurations, in the file's order. 0 or SB_EXIT_USAGE. */
+static int keep_only(sb_scenario *s, const char *const *only, size_t n_only, const char *file)
 {
+    for (size_t k = 0; k < n_only; k++) {
+        bool found = false;
+        for (size_t i = 0; i < s->n && !found; i++)
+            found = !strcmp(s->configs[i].identifier, only[k]);
+        if (!found)
+            return sb_usage_error("scenario", "--only '%s': no such configuration in %s", only[k], file);
+    }
+    if (n_only) {
+        size_t kept = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            bool keep = false;
+            for (size_t k = 0; k < n_only && !keep; k++)
+                keep = !strcmp(s->configs[i].identifier, only[k]);
+            if (keep)
+                s->configs[kept++] = s->configs[i];
+        }
+        s->n = kept;
+    }
+    return 0;
+}
+
+/* Can every configuration be built here, and does it offer the tests enough room? Checks the
+ * real devices (filling real) or that loop devices can be made, and resolves --images into
+ * images_real. 0, or SB_EXIT_USAGE / SB_EXIT_RUNTIME after printing why. */
+static int check_buildable(run_opts *o, const sb_scenario *s, const sb_selection *sel, sb_device *real,
+                           const char *size_text, char *images_real)
+{
+    unsigned need = 0;
     for (size_t i = 0; i < s->n; i++) {
-        uint64_t have = usable_bytes(&s->configs[i], device_size);
-        for (size_t k = 0; k < sel->n; k++) {
-            const sb_workload *w = sel->cfg[k].workload;
-            uint64_t need = w->space_needed ? w->space_needed(&sel->cfg[k]) : 0;
-            if (need && need + need / 20 + (16u << 20) > have) {
-                char n[32], h[32];
-                sb_format_iec(n, sizeof n, (double)need, "B");
-                sb_format_iec(h, sizeof h, (double)have, "B");
-                return sb_usage_error("scenario", "[%s] offers about %s to files; %s needs %s%s",
-                                      s->configs[i].identifier, h, w->name, n,
-                                      images ? ": use a larger --image-size" : "");
-            }
+        need = s->configs[i].devices > need ? s->configs[i].devices : need;
+        if (!o->devices && !strcmp(s->configs[i].filesystem, "xfs") && o->image_size < 300000000ull)
+            return sb_usage_error("scenario", "[%s]: mkfs.xfs needs more than 300MB: --image-size 300M or more",
+                                  s->configs[i].identifier);
+    }
+    char why[512];
+    for (size_t i = 0; i < s->n; i++)
+        if (s->configs[i].cache != SB_CACHE_NONE && sb_bcache_available(why, sizeof why) < 0) {
+            sb_error("scenario: [%s] uses bcache, which cannot be built here: %s", s->configs[i].identifier, why);
+            return SB_EXIT_RUNTIME;
+        }
+    if (geteuid() != 0) {
+        sb_error("scenario: run needs root (it makes filesystems, loop devices and mounts)");
+        return SB_EXIT_RUNTIME;
+    }
+    size_t n_real = 0;
+    int rc;
+    if (o->devices) {
+        if ((rc = check_real_devices(o, real, &n_real, need)) != 0)
+            return rc;
+    } else if (sb_loop_available(why, sizeof why) < 0) {
+        sb_error("scenario: cannot make loop devices: %s", why);
+        return SB_EXIT_RUNTIME;
+    }
+    uint64_t smallest = o->image_size;
+    for (size_t i = 0; i < n_real; i++)
+        smallest = i == 0 || real[i].size < smallest ? real[i].size : smallest;
+    char err[1024];
+    if (sb_scn_check_capacity(s, sel->cfg, sel->n, smallest, err, sizeof err) < 0)
+        return sb_usage_error("scenario", "%s%s", err, !o->devices ? ": use a larger --image-size" : "");
+    if ((rc = sb_target_check(o->images)) < 0 || !realpath(o->images, images_real))
+        return sb_usage_error("scenario", "--images %s: %s", o->images, strerror(rc < 0 ? -rc : errno));
+    if (!o->devices) {
+        uint64_t avail;
+        if (sb_free_space(images_real, &avail) == 0 && (uint64_t)need * o->image_size > avail) {
+            char a[32], w[32];
+            sb_format_iec(w, sizeof w, (double)need * (double)o->image_size, "B");
+            sb_format_iec(a, sizeof a, (double)avail, "B");
+            sb_error("scenario: %s: No space left on device (%u image%s of %s need %s, %s free)", images_real,
+                     need, need == 1 ? "" : "s", size_text, w, a);
+            return SB_EXIT_RUNTIME;
         }
     }
+    return 0;
+}
+
+/* Where each configuration's figures go: merged into the result file, saved at once. */
+struct saver {
+    char path[PATH_MAX];
+    const char *result, *title, *description;
+    bool replace;
+    sb_resultfile existing;
+};
+
+/* Loads the result file (a missing one is empty) and refuses identifiers it already has
+ * unless --replace. 0 or SB_EXIT_RUNTIME after printing why. */
+static int load_result(struct saver *sv, const sb_scenario *s)
+{
+    char err[1024];
+    int rc = sb_resultfile_load(sv->path, &sv->existing, err, sizeof err);
+    if (rc < 0 && rc != -ENOENT) {
+        sb_error("scenario: %s", err);
+        return SB_EXIT_RUNTIME;
+    }
+    for (size_t i = 0; i < s->n && !sv->replace; i++)
+        if (sb_resultfile_find_system(&sv->existing, s->configs[i].identifier)) {
+            sb_error("scenario: identifier '%s' is already in %s (use --replace)", s->configs[i].identifier,
+                     sv->path);
+            return SB_EXIT_RUNTIME;
+        }
+    return 0;
+}
+
+static int save_config(void *arg, const sb_scn_config *c, const sb_resultfile *fresh)
+{
+    struct saver *sv = arg;
+    char err[1024];
+    if (sb_result_merge_save(sv->path, sv->result, &sv->existing, fresh, sv->replace, sv->title,
+                             sv->description, err, sizeof err) < 0) {
+        sb_error("scenario: %s", err);
+        return -EIO;
+    }
+    printf("Saved '%s' in %s\n", c->identifier, sv->path);
     return 0;
 }
 
@@ -426,172 +426,48 @@ static int cmd_run(int argc, char **argv)
     if (optind + 1 != argc)
         return sb_usage_error("scenario", "run takes one scenario FILE (see 'storbench scenario --help')");
     o.file = argv[optind];
-    if (!n_suites)
-        return sb_usage_error("scenario", "name the tests to run on each configuration: --suite NAME "
-                              "(see 'storbench list')");
-    if (!o.result)
-        return sb_usage_error("scenario", "--result NAME is required (the page the identifiers go to)");
-    if (sb_parse_size(size_text, &o.image_size) < 0 || o.image_size < (64u << 20))
-        return sb_usage_error("scenario", "--image-size '%s': a size of at least 64M (btrfs wants 128M+)",
-                              size_text);
-    if (o.destroy && !o.devices)
-        return sb_usage_error("scenario", "--destroy-data-on without --devices: name the devices to use "
-                              "with --devices");
+    int rc;
+    if ((rc = check_run_args(&o, n_suites, size_text)) != 0)
+        return rc;
 
     static sb_scenario s;
     char err[1024];
     if (sb_scenario_load(o.file, &s, err, sizeof err) < 0)
         return sb_usage_error("scenario", "%s", err);
-
-    /* --only ID: keep those configurations, in the file's order. */
-    for (size_t k = 0; k < n_only; k++) {
-        bool found = false;
-        for (size_t i = 0; i < s.n && !found; i++)
-            found = !strcmp(s.configs[i].identifier, only[k]);
-        if (!found)
-            return sb_usage_error("scenario", "--only '%s': no such configuration in %s", only[k], o.file);
-    }
-    if (n_only) {
-        size_t kept = 0;
-        for (size_t i = 0; i < s.n; i++) {
-            bool keep = false;
-            for (size_t k = 0; k < n_only && !keep; k++)
-                keep = !strcmp(s.configs[i].identifier, only[k]);
-            if (keep)
-                s.configs[kept++] = s.configs[i];
-        }
-        s.n = kept;
-    }
+    if ((rc = keep_only(&s, only, n_only, o.file)) != 0)
+        return rc;
 
     static sb_selection sel;
-    sel.n = 0;
-    for (size_t i = 0; i < n_suites; i++)
-        if (sb_selection_add(&sel, "scenario", suites[i], false))
-            return SB_EXIT_USAGE;
-    if (sb_selection_set_options(&sel, "scenario", assignments, n_assign) ||
-        sb_selection_validate(&sel, "scenario"))
-        return SB_EXIT_USAGE;
+    if ((rc = select_tests(&sel, suites, n_suites, assignments, n_assign)) != 0)
+        return rc;
 
-    /* ---- can it be built here? ---- */
-    unsigned need = 0;
-    for (size_t i = 0; i < s.n; i++) {
-        need = s.configs[i].devices > need ? s.configs[i].devices : need;
-        if (!o.devices && !strcmp(s.configs[i].filesystem, "xfs") && o.image_size < 300000000ull)
-            return sb_usage_error("scenario", "[%s]: mkfs.xfs needs more than 300MB: --image-size 300M or more",
-                                  s.configs[i].identifier);
-    }
-    char why[512];
-    for (size_t i = 0; i < s.n; i++)
-        if (s.configs[i].cache != SB_CACHE_NONE && sb_bcache_available(why, sizeof why) < 0) {
-            sb_error("scenario: [%s] uses bcache, which cannot be built here: %s", s.configs[i].identifier, why);
-            return SB_EXIT_RUNTIME;
-        }
-    if (geteuid() != 0) {
-        sb_error("scenario: run needs root (it makes filesystems, loop devices and mounts)");
-        return SB_EXIT_RUNTIME;
-    }
     static sb_device real[SB_SCN_MAX_DEVICES];
-    size_t n_real = 0;
-    int rc;
-    if (o.devices) {
-        if ((rc = check_real_devices(&o, real, &n_real, need)) != 0)
-            return rc;
-    } else if (sb_loop_available(why, sizeof why) < 0) {
-        sb_error("scenario: cannot make loop devices: %s", why);
-        return SB_EXIT_RUNTIME;
-    }
-    uint64_t smallest = o.image_size;
-    for (size_t i = 0; i < n_real; i++)
-        smallest = i == 0 || real[i].size < smallest ? real[i].size : smallest;
-    if (check_capacity(&s, &sel, smallest, !o.devices))
-        return SB_EXIT_USAGE;
     char images_real[PATH_MAX];
-    if ((rc = sb_target_check(o.images)) < 0 || !realpath(o.images, images_real))
-        return sb_usage_error("scenario", "--images %s: %s", o.images, strerror(rc < 0 ? -rc : errno));
+    if ((rc = check_buildable(&o, &s, &sel, real, size_text, images_real)) != 0)
+        return rc;
     o.images = images_real;
-    if (!o.devices) {
-        uint64_t avail;
-        if (sb_free_space(o.images, &avail) == 0 && (uint64_t)need * o.image_size > avail) {
-            char a[32], w[32];
-            sb_format_iec(w, sizeof w, (double)need * (double)o.image_size, "B");
-            sb_format_iec(a, sizeof a, (double)avail, "B");
-            sb_error("scenario: %s: No space left on device (%u image%s of %s need %s, %s free)", o.images, need,
-                     need == 1 ? "" : "s", size_text, w, a);
-            return SB_EXIT_RUNTIME;
-        }
-    }
 
     /* ---- the result file ---- */
-    char path[PATH_MAX];
-    if (sb_result_path(o.result, o.results_dir, path, sizeof path) < 0)
+    struct saver sv = {.result = o.result, .replace = o.replace, .title = s.title[0] ? s.title : NULL,
+                       .description = s.description};
+    if (sb_result_path(o.result, o.results_dir, sv.path, sizeof sv.path) < 0)
         return sb_usage_error("scenario", "cannot place result file '%s'", o.result);
-    sb_resultfile existing;
-    sb_resultfile_init(&existing);
-    rc = sb_resultfile_load(path, &existing, err, sizeof err);
-    if (rc < 0 && rc != -ENOENT) {
-        sb_error("scenario: %s", err);
-        sb_resultfile_free(&existing);
-        return SB_EXIT_RUNTIME;
+    sb_resultfile_init(&sv.existing);
+    if ((rc = load_result(&sv, &s)) != 0) {
+        sb_resultfile_free(&sv.existing);
+        return rc;
     }
-    for (size_t i = 0; i < s.n && !o.replace; i++)
-        if (sb_resultfile_find_system(&existing, s.configs[i].identifier)) {
-            sb_error("scenario: identifier '%s' is already in %s (use --replace)", s.configs[i].identifier, path);
-            sb_resultfile_free(&existing);
-            return SB_EXIT_RUNTIME;
-        }
 
     /* ---- build, run, tear down ---- */
-    sb_state st;
-    if (sb_state_open(&st, err, sizeof err) < 0) {
-        sb_error("scenario: %s", err);
-        sb_state_close(&st);
-        sb_resultfile_free(&existing);
-        return SB_EXIT_RUNTIME;
-    }
-    sb_interrupt_install();
-    int exit_code = SB_EXIT_OK;
-    size_t saved = 0, failed = 0;
-    for (size_t i = 0; i < s.n; i++) {
-        const sb_scn_config *cfg = &s.configs[i];
-        char line[1024];
-        plan_line(cfg, line, sizeof line);
-        printf("\n== [%zu/%zu] %s: %s\n", i + 1, s.n, cfg->identifier, line);
-        fflush(stdout);
-        sb_resultfile fresh;
-        sb_resultfile_init(&fresh);
-        size_t done = 0;
-        rc = one_config(cfg, i, &o, o.devices ? real : NULL, &st, &sel, &fresh, &done);
-        if (rc == -EINTR || sb_interrupted()) {
-            sb_error("scenario: interrupted (signal %d) during '%s'; it was torn down, %zu configuration%s "
-                     "saved before it", sb_interrupt_signal(), cfg->identifier, saved, saved == 1 ? "" : "s");
-            exit_code = SB_EXIT_INTERRUPTED;
-            sb_resultfile_free(&fresh);
-            break;
-        }
-        if (rc == 0 && done == 0) {
-            sb_error("scenario: %s: no test produced a figure", cfg->identifier);
-            rc = -EIO;
-        }
-        if (rc == 0) {
-            if (sb_result_merge_save(path, o.result, &existing, &fresh, o.replace, s.title[0] ? s.title : NULL,
-                                     s.description, err, sizeof err) < 0) {
-                sb_error("scenario: %s", err);
-                rc = -EIO;
-            } else {
-                saved++;
-                printf("Saved '%s' in %s\n", cfg->identifier, path);
-            }
-        }
-        if (rc < 0) {
-            failed++;
-            exit_code = SB_EXIT_RUNTIME;
-        }
-        sb_resultfile_free(&fresh);
-    }
-    sb_state_close(&st);
-    sb_resultfile_free(&existing);
-    if (exit_code != SB_EXIT_INTERRUPTED)
-        printf("\n%zu of %zu configuration%s saved in %s%s\n", saved, s.n, s.n == 1 ? "" : "s", path,
+    sb_scn_run_opts ro = {.images = o.images, .image_size = o.image_size, .runs = o.runs, .exact = o.exact,
+                          .drop = o.drop, .real = o.devices ? real : NULL, .tests = sel.cfg, .n_tests = sel.n,
+                          .save = save_config, .save_arg = &sv};
+    size_t saved, failed;
+    int exit_code = sb_scn_run(&s, &ro, &saved, &failed);
+    sb_resultfile_free(&sv.existing);
+    /* Every configuration was tried (none when the journal could not be opened): say so. */
+    if (exit_code != SB_EXIT_INTERRUPTED && saved + failed == s.n)
+        printf("\n%zu of %zu configuration%s saved in %s%s\n", saved, s.n, s.n == 1 ? "" : "s", sv.path,
                failed ? " (see the errors above)" : "");
     return exit_code;
 }

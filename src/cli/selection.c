@@ -106,19 +106,6 @@ int sb_selection_validate(const sb_selection *s, const char *cmd)
     return 0;
 }
 
-void sb_system_stamp(sb_system *sys)
-{
-    char ts[32];
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    free(sys->timestamp);
-    sys->timestamp = strdup(ts);
-    free(sys->tool_version);
-    sys->tool_version = strdup(STORBENCH_VERSION);
-}
-
 int sb_result_merge_save(const char *path, const char *result_name, sb_resultfile *existing,
                          const sb_resultfile *fresh, bool replace, const char *title,
                          const char *description, char *err, size_t errlen)

@@ -1,9 +1,8 @@
 /*
  * selection — what `run` and `scenario run` share: turning test and suite
  * names (with inline "TEST:k=v" options and --option assignments) into
- * resolved configurations, and the end of a run: stamping a system with the
- * time and version and merging fresh figures into a result file with one
- * atomic save. Functions that can be refused print one "storbench: CMD: ..."
+ * resolved configurations, and the end of a run: merging fresh figures into
+ * a result file with one atomic save. Functions that can be refused print one "storbench: CMD: ..."
  * line and return SB_EXIT_USAGE, like the rest of the CLI layer.
  */
 #ifndef SB_CLI_SELECTION_H
@@ -30,8 +29,6 @@ int sb_selection_set_options(sb_selection *s, const char *cmd, char **assignment
 /* Runs each workload's validate(). */
 int sb_selection_validate(const sb_selection *s, const char *cmd);
 
-/* Sets sys->timestamp to now (ISO 8601 UTC) and sys->tool_version. */
-void sb_system_stamp(sb_system *sys);
 /* Gives `existing` a title when it has none (title, else the result NAME without
  * directories and ".json"), merges `fresh` into it and saves it atomically to path.
  * 0 or a negative errno with one line in err. */

@@ -26,6 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
+#include "core/fileio.h"
+
 #ifndef LOOP_CONFIGURE
 #define LOOP_CONFIGURE 0x4C0A
 struct loop_config {
@@ -35,29 +38,6 @@ struct loop_config {
     __u64 __reserved[8];
 };
 #endif
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-/* Reads a small sysfs/proc text file, trimmed. 0 or -errno. */
-static int read_text(const char *path, char *out, size_t len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    ssize_t n = read(fd, out, len - 1);
-    int e = errno;
-    close(fd);
-    if (n < 0)
-        return -e;
-    out[n] = 0;
-    while (n > 0 && isspace((unsigned char)out[n - 1]))
-        out[--n] = 0;
-    return 0;
-}
 
 int sb_loop_available(char *why, size_t whylen)
 {
@@ -121,7 +101,7 @@ static int configure(int n, int img, const char *image, bool direct, sb_device *
         if (fd < 0 && errno != ENOENT)
             return -errno;
         if (fd < 0)
-            sleep_ms(20);
+            sb_sleep_ms(20);
     }
     if (fd < 0)
         return -ENOENT;
@@ -222,58 +202,6 @@ void sb_device_release(sb_device *d)
     if (d->fd >= 0)
         close(d->fd);
     d->fd = -1;
-}
-
-/* The backing file of a loop device per sysfs, without " (deleted)"; -ENOENT when none. */
-static int backing_file(const char *dev, char *out, size_t len)
-{
-    const char *name = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
-    char p[128];
-    snprintf(p, sizeof p, "/sys/block/%s/loop/backing_file", name);
-    int rc = read_text(p, out, len);
-    if (rc < 0)
-        return rc;
-    size_t n = strlen(out);
-    if (n > 10 && !strcmp(out + n - 10, " (deleted)"))
-        out[n - 10] = 0;
-    return out[0] ? 0 : -ENOENT;
-}
-
-int sb_loop_detach_if(const char *dev, const char *image, FILE *log, char *err, size_t errlen)
-{
-    char cur[4200];
-    /* An autoclear device goes by itself when its last user closes it: give it a moment. */
-    for (int i = 0; i < 10; i++) {
-        if (backing_file(dev, cur, sizeof cur) < 0 || strcmp(cur, image))
-            return 0;
-        sleep_ms(20);
-    }
-    int fd = open(dev, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT || errno == ENXIO)
-            return 0;
-        int e = errno;
-        snprintf(err, errlen, "cannot open %s: %s", dev, strerror(e));
-        return -e;
-    }
-    int rc = ioctl(fd, LOOP_CLR_FD, 0) < 0 ? -errno : 0;
-    close(fd);
-    if (rc == -ENXIO)
-        rc = 0;
-    if (rc == 0) {
-        /* Detaching completes when the last user is gone. */
-        for (int i = 0; i < 100; i++) {
-            if (backing_file(dev, cur, sizeof cur) < 0 || strcmp(cur, image)) {
-                if (log)
-                    fprintf(log, "detached %s (%s)\n", dev, image);
-                return 0;
-            }
-            sleep_ms(20);
-        }
-        rc = -EBUSY;
-    }
-    snprintf(err, errlen, "cannot detach %s (%s): %s", dev, image, strerror(-rc));
-    return rc;
 }
 
 void sb_device_signature(int fd, char *out, size_t len)
@@ -384,7 +312,7 @@ static long opened_elsewhere(const dev_t *devs, size_t n, char *comm, size_t len
     if (found) {
         char p[64];
         snprintf(p, sizeof p, "/proc/%ld/comm", found);
-        if (read_text(p, comm, len) < 0)
+        if (sb_read_text(p, comm, len) < 0)
             snprintf(comm, len, "?");
     }
     return found;
@@ -429,7 +357,7 @@ int sb_real_device_check(const char *path, sb_device *d, char *err, size_t errle
         unsigned ma, mi;
         if (!strncmp(de->d_name, name, strlen(name))) {
             snprintf(p, sizeof p, "%s/%s/dev", target, de->d_name);
-            if (n < 128 && read_text(p, val, sizeof val) == 0 && sscanf(val, "%u:%u", &ma, &mi) == 2)
+            if (n < 128 && sb_read_text(p, val, sizeof val) == 0 && sscanf(val, "%u:%u", &ma, &mi) == 2)
                 devs[n++] = makedev(ma, mi);
             snprintf(p, sizeof p, "%s/%s/holders", target, de->d_name);
         } else if (!strcmp(de->d_name, "holders")) {
@@ -484,7 +412,7 @@ int sb_real_device_check(const char *path, sb_device *d, char *err, size_t errle
     close(fd);
     char p[256];
     snprintf(p, sizeof p, "/sys/class/block/%s/device/model", name);
-    if (read_text(p, d->model, sizeof d->model) < 0)
+    if (sb_read_text(p, d->model, sizeof d->model) < 0)
         d->model[0] = 0;
     return 0;
 }

@@ -39,9 +39,6 @@ int sb_image_create(sb_state *st, const char *path, uint64_t size, char *err, si
 int sb_loop_attach(sb_state *st, const char *image, sb_device *d, char *err, size_t errlen);
 /* Closes what this process holds open on d (the loop device goes once unused). */
 void sb_device_release(sb_device *d);
-/* Detaches dev if it is still backed by image (and only then). 0 when it is gone or not
- * ours; -errno and a line in err when it stays attached. */
-int sb_loop_detach_if(const char *dev, const char *image, FILE *log, char *err, size_t errlen);
 
 /* Checks a real device for use (the caller has checked --destroy-data-on names it):
  * a block device, not a partition's parent in use, not mounted, not swap, no holders, not

@@ -29,22 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static int write_text(const char *path, const char *text)
-{
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    ssize_t w = write(fd, text, strlen(text));
-    int e = errno;
-    close(fd);
-    return w < 0 ? -e : 0;
-}
+#include "core/clock.h"
+#include "core/fileio.h"
 
 /* Runs argv without a shell; stdout is dropped, the last line of stderr lands in err on
  * failure. 0, or -EIO (non-zero exit) / -errno. */
@@ -208,14 +194,14 @@ static int bcache_setup(const sb_scn_config *c, sb_device *devs, sb_state *st, s
     }
     /* Without udev nobody registers the new superblocks: do it (EEXIST/EINVAL when udev did). */
     for (int i = 0; i < 2; i++)
-        write_text("/sys/fs/bcache/register", devs[i].path);
+        sb_write_text("/sys/fs/bcache/register", devs[i].path);
     char link[PATH_MAX], target[PATH_MAX];
     snprintf(link, sizeof link, "/sys/block/%s/bcache/dev", base(devs[1].path));
     ssize_t n = -1;
     for (int i = 0; i < 100 && n < 0; i++) {
         n = readlink(link, target, sizeof target - 1);
         if (n < 0)
-            sleep_ms(50);
+            sb_sleep_ms(50);
     }
     if (n < 0) {
         snprintf(err, errlen, "bcache: %s did not appear as a bcache device", devs[1].path);
@@ -225,40 +211,12 @@ static int bcache_setup(const sb_scn_config *c, sb_device *devs, sb_state *st, s
     snprintf(out->fs_device, sizeof out->fs_device, "/dev/%s", base(target));
     char mode_path[PATH_MAX];
     snprintf(mode_path, sizeof mode_path, "/sys/block/%s/bcache/cache_mode", base(devs[1].path));
-    if ((rc = write_text(mode_path, sb_cache_mode_name(c->cache))) < 0) {
+    if ((rc = sb_write_text(mode_path, sb_cache_mode_name(c->cache))) < 0) {
         snprintf(err, errlen, "bcache: cannot set cache_mode %s: %s", sb_cache_mode_name(c->cache), strerror(-rc));
         return rc;
     }
     for (int i = 0; i < 100 && access(out->fs_device, F_OK) < 0; i++)
-        sleep_ms(50);
-    return 0;
-}
-
-int sb_layout_bcache_stop(const char *backing, const char *cset, FILE *log, char *err, size_t errlen)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "/sys/block/%s/bcache/stop", base(backing));
-    if (access(p, F_OK) == 0) {
-        int rc = write_text(p, "1");
-        for (int i = 0; i < 100 && access(p, F_OK) == 0; i++)
-            sleep_ms(50);
-        if (access(p, F_OK) == 0) {
-            snprintf(err, errlen, "cannot stop bcache on %s: %s", backing, rc < 0 ? strerror(-rc) : "still there");
-            return rc < 0 ? rc : -EBUSY;
-        }
-        if (log)
-            fprintf(log, "stopped bcache on %s\n", backing);
-    }
-    if (cset && *cset) {
-        snprintf(p, sizeof p, "/sys/fs/bcache/%s/unregister", cset);
-        if (access(p, F_OK) == 0) {
-            write_text(p, "1");
-            for (int i = 0; i < 100 && access(p, F_OK) == 0; i++)
-                sleep_ms(50);
-            if (log)
-                fprintf(log, "unregistered bcache cache set %s\n", cset);
-        }
-    }
+        sb_sleep_ms(50);
     return 0;
 }
 
@@ -408,60 +366,6 @@ static int mount_config(const sb_scn_config *c, sb_device *devs, size_t n, sb_la
         snprintf(err, errlen, "mount %s (%s) on %s: %s", out->fs_device, c->filesystem, out->mountpoint,
                  strerror(-rc));
     return rc;
-}
-
-static bool is_mountpoint(const char *path)
-{
-    struct stat a, b;
-    char parent[PATH_MAX];
-    snprintf(parent, sizeof parent, "%s/..", path);
-    if (stat(path, &a) < 0 || stat(parent, &b) < 0)
-        return false;
-    return a.st_dev != b.st_dev || a.st_ino == b.st_ino;
-}
-
-int sb_layout_umount(const char *mountpoint, FILE *log, char *err, size_t errlen)
-{
-    if (!is_mountpoint(mountpoint))
-        return 0;
-    for (int i = 0; i < 50; i++) {
-        if (umount2(mountpoint, 0) == 0) {
-            if (log)
-                fprintf(log, "unmounted %s\n", mountpoint);
-            return 0;
-        }
-        if (errno == EINVAL || errno == ENOENT)
-            return 0;
-        if (errno != EBUSY && errno != EINTR)
-            break;
-        sync();
-        sleep_ms(100);
-    }
-    int e = errno;
-    if (e == EBUSY && umount2(mountpoint, MNT_DETACH) == 0) {
-        /* Something still has a file open there: the filesystem goes when it lets go. */
-        if (log)
-            fprintf(log, "detached busy mount %s (it goes when its last user closes it)\n", mountpoint);
-        return 0;
-    }
-    snprintf(err, errlen, "cannot unmount %s: %s", mountpoint, strerror(e));
-    return -e;
-}
-
-void sb_layout_btrfs_forget(const char *dev)
-{
-#ifdef BTRFS_IOC_FORGET_DEV
-    int fd = open("/dev/btrfs-control", O_RDWR | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    struct btrfs_ioctl_vol_args args;
-    memset(&args, 0, sizeof args);
-    snprintf(args.name, sizeof args.name, "%s", dev);
-    ioctl(fd, BTRFS_IOC_FORGET_DEV, &args);
-    close(fd);
-#else
-    (void)dev;
-#endif
 }
 
 /* The btrfs profiles in use, from /sys/fs/btrfs/<fsid>/allocation/<kind>/. */

@@ -41,9 +41,4 @@ void sb_layout_describe(const sb_scn_config *c, const sb_device *devs, size_t n,
 /* Whether bcache can be used here; else -ENOTSUP and the reason in why. */
 int sb_bcache_available(char *why, size_t whylen);
 
-/* Undo helpers (state.c). */
-int sb_layout_umount(const char *mountpoint, FILE *log, char *err, size_t errlen);
-void sb_layout_btrfs_forget(const char *dev);
-int sb_layout_bcache_stop(const char *backing, const char *cset, FILE *log, char *err, size_t errlen);
-
 #endif

@@ -21,8 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "scenario/device.h"
-#include "scenario/layout.h"
+#include "scenario/undo.h"
 
 const char *sb_state_dir(void)
 {
@@ -112,33 +111,21 @@ int sb_state_add(sb_state *st, const char *kind, const char *a, const char *b)
 /* Undoes one object. 0 (done, or nothing was left to do) or -errno with a line in err. */
 static int undo_one(const sb_state_item *it, FILE *log, char *err, size_t errlen)
 {
-    int rc = 0;
-    if (!strcmp(it->kind, SB_ST_MOUNT)) {
-        rc = sb_layout_umount(it->a, log, err, errlen);
-    } else if (!strcmp(it->kind, SB_ST_DIR)) {
-        if (rmdir(it->a) == 0) {
-            if (log)
-                fprintf(log, "removed directory %s\n", it->a);
-        } else if (errno != ENOENT) {
-            rc = -errno;
-            snprintf(err, errlen, "cannot remove directory %s: %s", it->a, strerror(errno));
-        }
-    } else if (!strcmp(it->kind, SB_ST_BTRFS)) {
-        sb_layout_btrfs_forget(it->a); /* best effort: a stale registration is harmless */
-    } else if (!strcmp(it->kind, SB_ST_BCACHE)) {
-        rc = sb_layout_bcache_stop(it->a, it->b, log, err, errlen);
-    } else if (!strcmp(it->kind, SB_ST_LOOP)) {
-        rc = sb_loop_detach_if(it->a, it->b, log, err, errlen);
-    } else if (!strcmp(it->kind, SB_ST_IMAGE)) {
-        if (unlink(it->a) == 0) {
-            if (log)
-                fprintf(log, "removed image %s\n", it->a);
-        } else if (errno != ENOENT) {
-            rc = -errno;
-            snprintf(err, errlen, "cannot remove image %s: %s", it->a, strerror(errno));
-        }
+    if (!strcmp(it->kind, SB_ST_MOUNT))
+        return sb_undo_umount(it->a, log, err, errlen);
+    if (!strcmp(it->kind, SB_ST_DIR))
+        return sb_undo_rmdir(it->a, log, err, errlen);
+    if (!strcmp(it->kind, SB_ST_BTRFS)) {
+        sb_undo_btrfs_forget(it->a);
+        return 0;
     }
-    return rc;
+    if (!strcmp(it->kind, SB_ST_BCACHE))
+        return sb_undo_bcache_stop(it->a, it->b, log, err, errlen);
+    if (!strcmp(it->kind, SB_ST_LOOP))
+        return sb_undo_loop_detach(it->a, it->b, log, err, errlen);
+    if (!strcmp(it->kind, SB_ST_IMAGE))
+        return sb_undo_unlink_image(it->a, log, err, errlen);
+    return 0;
 }
 
 static int undo_range(sb_state *st, size_t from, FILE *log, char *err, size_t errlen)

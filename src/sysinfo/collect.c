@@ -2,8 +2,9 @@
  * collect — the whole system description of a result's identifier: the
  * hardware, software and storage groups in the seed pages' order, each value
  * from its topic's file (cpu, board, block, stack) or read here (OS from
- * os-release, Kernel, Compiler). Nothing here fails: missing facts are
- * "Unknown" (docs/sysinfo.md).
+ * os-release, Kernel, Compiler), and the stamp of when and by which
+ * version it was recorded. Nothing here fails: missing facts are "Unknown"
+ * (docs/sysinfo.md).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
+#include <time.h>
 
 #include "core/strutil.h"
 
@@ -192,4 +194,17 @@ int sb_sysinfo_collect_at(sb_system *sys, const char *target, const char *root)
 int sb_sysinfo_collect(sb_system *sys, const char *target)
 {
     return sb_sysinfo_collect_at(sys, target, "");
+}
+
+void sb_system_stamp(sb_system *sys)
+{
+    char ts[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    free(sys->timestamp);
+    sys->timestamp = sb_xstrdup(ts);
+    free(sys->tool_version);
+    sys->tool_version = sb_xstrdup(STORBENCH_VERSION);
 }

@@ -13,5 +13,7 @@
 /* Fills sys->hardware, ->software and ->storage. target may be NULL (no storage part and
  * File-System from "/"). Returns 0; never fails for missing information. */
 int sb_sysinfo_collect(sb_system *sys, const char *target);
+/* Sets sys->timestamp to now (ISO 8601 UTC) and sys->tool_version to this storbench's. */
+void sb_system_stamp(sb_system *sys);
 
 #endif

@@ -1,0 +1,222 @@
+/*
+ * run — the scenario driver (see run.h): each configuration is built on loop
+ * devices over fresh image files or on the real devices the user gave up,
+ * described, benchmarked under its identifier, handed to the caller to save
+ * (so a configuration's figures are kept as soon as it is done), and torn
+ * down by replaying its part of the journal, whatever happened. A
+ * configuration that fails or is interrupted adds nothing.
+ */
+#include "scenario/run.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "runner/runner.h"
+#include "scenario/layout.h"
+#include "scenario/state.h"
+#include "sysinfo/sysinfo.h"
+
+/* "btrfs raid1/raid1 over 2 devices, mount options compress=lzo" */
+void sb_scn_plan_line(const sb_scn_config *c, char *buf, size_t len)
+{
+    char prof[64] = "", cache[128] = "", opts[600] = "";
+    if (c->data_profile[0] || c->metadata_profile[0])
+        snprintf(prof, sizeof prof, " data %s, metadata %s", c->data_profile[0] ? c->data_profile : "default",
+                 c->metadata_profile[0] ? c->metadata_profile : "default");
+    if (c->cache != SB_CACHE_NONE)
+        snprintf(cache, sizeof cache, " on bcache %s%s (cache device 1, backing device 2)",
+                 sb_cache_mode_name(c->cache), c->cache_discard ? " with discard" : "");
+    if (c->mount_options[0])
+        snprintf(opts, sizeof opts, ", mount options %s", c->mount_options);
+    snprintf(buf, len, "%s%s%s over %u device%s%s", c->filesystem, prof, cache, c->devices,
+             c->devices == 1 ? "" : "s", opts);
+}
+
+/* Builds, benchmarks and tears down one configuration. Returns 0 (figures in *fresh),
+ * -EINTR, or another -errno after printing why. */
+static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opts *o, sb_state *st,
+                      sb_resultfile *fresh, size_t *done)
+{
+    char err[1024] = "", uerr[1024] = "";
+    sb_device devs[SB_SCN_MAX_DEVICES];
+    size_t n = 0, mark = st->n;
+    int rc = 0;
+    FILE *log = sb_log_verbose ? stdout : NULL;
+    *done = 0;
+    for (size_t i = 0; i < SB_SCN_MAX_DEVICES; i++)
+        devs[i].fd = -1;
+
+    if (o->real) {
+        for (n = 0; n < c->devices; n++)
+            devs[n] = o->real[n];
+    } else {
+        for (n = 0; n < c->devices && rc == 0; n++) {
+            char img[PATH_MAX];
+            snprintf(img, sizeof img, "%s/storbench-scn-%ld-%zu-%zu.img", o->images, (long)getpid(), index, n);
+            rc = sb_image_create(st, img, o->image_size, err, sizeof err);
+            if (rc == 0)
+                rc = sb_loop_attach(st, img, &devs[n], err, sizeof err);
+            if (rc < 0)
+                break;
+            if (log)
+                fprintf(log, "attached %s to %s\n", devs[n].path, img);
+        }
+    }
+    sb_layout lay;
+    if (rc == 0 && !sb_interrupted())
+        rc = sb_layout_build(c, devs, n, o->images, st, &lay, err, sizeof err);
+    if (rc == 0 && sb_interrupted())
+        rc = -EINTR;
+    if (rc == 0) {
+        printf("Built on %s, mounted on %s\n", lay.fs_device, lay.mountpoint);
+        fflush(stdout);
+        sb_system *sys = sb_resultfile_add_system(fresh, c->identifier);
+        sb_sysinfo_collect(sys, lay.mountpoint);
+        sb_layout_describe(c, devs, n, &lay, sys);
+        sb_system_stamp(sys);
+        if (lay.not_applicable[0])
+            sb_warn("scenario: %s: %s not accepted by this kernel: recorded as not applicable", c->identifier,
+                    lay.not_applicable);
+
+        sb_runner runner;
+        sb_runner_init(&runner, lay.mountpoint, c->identifier, fresh);
+        runner.runs = o->runs;
+        runner.dynamic = !o->exact;
+        runner.drop_caches = o->drop;
+        for (size_t k = 0; k < o->n_tests && rc == 0; k++) {
+            char desc[512];
+            sb_config_describe(&o->tests[k], NULL, desc, sizeof desc);
+            printf("%s %s%s%s%s\n", o->tests[k].workload->title, o->tests[k].workload->version,
+                   desc[0] ? " [" : "", desc, desc[0] ? "]" : "");
+            fflush(stdout);
+            int r = sb_runner_run(&runner, &o->tests[k], err, sizeof err);
+            if (r == SB_RUN_SKIPPED)
+                sb_warn("%s: skipped: %s", o->tests[k].workload->name, err);
+            else if (r < 0)
+                rc = r;
+            else
+                (*done)++;
+        }
+    }
+    /* Tear down whatever happened: close our loop devices, then undo the journal. */
+    if (!o->real)
+        for (size_t i = 0; i < c->devices; i++) /* also one attached whose journal line failed */
+            sb_device_release(&devs[i]);
+    int urc = sb_state_undo(st, mark, log, uerr, sizeof uerr);
+    if (rc < 0 && rc != -EINTR)
+        sb_error("scenario: %s: %s", c->identifier, err[0] ? err : strerror(-rc));
+    if (urc < 0) {
+        sb_error("scenario: %s: cleanup: %s (run 'storbench scenario cleanup' once it is free)", c->identifier,
+                 uerr);
+        if (rc == 0)
+            rc = urc;
+    }
+    return rc;
+}
+
+/* Roughly what a configuration offers to files: the data profile's share of its devices,
+ * less what metadata and mkfs take (a fifth on btrfs, whose metadata chunks are large on
+ * small devices; a tenth otherwise). The runner checks the real free space again. */
+static uint64_t usable_bytes(const sb_scn_config *c, uint64_t device_size)
+{
+    uint64_t n = c->devices, raw = device_size;
+    if (c->cache != SB_CACHE_NONE)
+        raw = device_size; /* the backing device */
+    else if (!strcmp(c->filesystem, "btrfs")) {
+        const char *p = c->data_profile;
+        if (!*p || !strcmp(p, "single") || !strcmp(p, "raid0"))
+            raw = n * device_size;
+        else if (!strcmp(p, "dup"))
+            raw = device_size / 2;
+        else if (!strcmp(p, "raid1") || !strcmp(p, "raid10"))
+            raw = n * device_size / 2;
+        else if (!strcmp(p, "raid1c3"))
+            raw = n * device_size / 3;
+        else if (!strcmp(p, "raid1c4"))
+            raw = n * device_size / 4;
+        else if (!strcmp(p, "raid5"))
+            raw = (n - 1) * device_size;
+        else if (!strcmp(p, "raid6"))
+            raw = (n - 2) * device_size;
+    }
+    return raw - (!strcmp(c->filesystem, "btrfs") ? raw / 5 : raw / 10);
+}
+
+/* Refuses up front a configuration too small for a selected test (a run would only fail
+ * with "No space left" after building it). */
+int sb_scn_check_capacity(const sb_scenario *s, const sb_config *tests, size_t n_tests,
+                          uint64_t device_size, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        uint64_t have = usable_bytes(&s->configs[i], device_size);
+        for (size_t k = 0; k < n_tests; k++) {
+            const sb_workload *w = tests[k].workload;
+            uint64_t need = w->space_needed ? w->space_needed(&tests[k]) : 0;
+            if (need && need + need / 20 + (16u << 20) > have) {
+                char n[32], h[32];
+                sb_format_iec(n, sizeof n, (double)need, "B");
+                sb_format_iec(h, sizeof h, (double)have, "B");
+                snprintf(err, errlen, "[%s] offers about %s to files; %s needs %s", s->configs[i].identifier,
+                         h, w->name, n);
+                return -ENOSPC;
+            }
+        }
+    }
+    return 0;
+}
+
+int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, size_t *failed)
+{
+    char err[1024];
+    *saved = *failed = 0;
+    sb_state st;
+    if (sb_state_open(&st, err, sizeof err) < 0) {
+        sb_error("scenario: %s", err);
+        sb_state_close(&st);
+        return SB_EXIT_RUNTIME;
+    }
+    sb_interrupt_install();
+    int exit_code = SB_EXIT_OK;
+    for (size_t i = 0; i < s->n; i++) {
+        const sb_scn_config *cfg = &s->configs[i];
+        char line[1024];
+        sb_scn_plan_line(cfg, line, sizeof line);
+        printf("\n== [%zu/%zu] %s: %s\n", i + 1, s->n, cfg->identifier, line);
+        fflush(stdout);
+        sb_resultfile fresh;
+        sb_resultfile_init(&fresh);
+        size_t done = 0;
+        int rc = one_config(cfg, i, o, &st, &fresh, &done);
+        if (rc == -EINTR || sb_interrupted()) {
+            sb_error("scenario: interrupted (signal %d) during '%s'; it was torn down, %zu configuration%s "
+                     "saved before it", sb_interrupt_signal(), cfg->identifier, *saved, *saved == 1 ? "" : "s");
+            exit_code = SB_EXIT_INTERRUPTED;
+            sb_resultfile_free(&fresh);
+            break;
+        }
+        if (rc == 0 && done == 0) {
+            sb_error("scenario: %s: no test produced a figure", cfg->identifier);
+            rc = -EIO;
+        }
+        if (rc == 0) {
+            if (o->save(o->save_arg, cfg, &fresh) < 0)
+                rc = -EIO;
+            else
+                (*saved)++;
+        }
+        if (rc < 0) {
+            (*failed)++;
+            exit_code = SB_EXIT_RUNTIME;
+        }
+        sb_resultfile_free(&fresh);
+    }
+    sb_state_close(&st);
+    return exit_code;
+}

@@ -1,0 +1,194 @@
+/*
+ * undo — taking apart what a scenario run built, one kind of object at a
+ * time: unmount, forget a btrfs device, stop bcache, detach a loop device,
+ * remove a directory or an image file. state.c replays its journal through
+ * these; they use only system calls and sysfs, never the code that built the
+ * objects, and each one first checks that the object is still what it was
+ * (still a mount point, a loop device still backed by our image), so undoing
+ * twice, or after somebody else reused a number, does no harm.
+ */
+
+/* Messages and sysfs paths are built in fixed buffers sized for real paths (PATH_MAX);
+ * a longer one is cut, which GCC cannot prove never happens. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#include "scenario/undo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/btrfs.h>
+#include <linux/loop.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/fileio.h"
+
+static const char *basename_of(const char *dev)
+{
+    return strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+}
+
+static bool is_mountpoint(const char *path)
+{
+    struct stat a, b;
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s/..", path);
+    if (stat(path, &a) < 0 || stat(parent, &b) < 0)
+        return false;
+    return a.st_dev != b.st_dev || a.st_ino == b.st_ino;
+}
+
+int sb_undo_umount(const char *mountpoint, FILE *log, char *err, size_t errlen)
+{
+    if (!is_mountpoint(mountpoint))
+        return 0;
+    for (int i = 0; i < 50; i++) {
+        if (umount2(mountpoint, 0) == 0) {
+            if (log)
+                fprintf(log, "unmounted %s\n", mountpoint);
+            return 0;
+        }
+        if (errno == EINVAL || errno == ENOENT)
+            return 0;
+        if (errno != EBUSY && errno != EINTR)
+            break;
+        sync();
+        sb_sleep_ms(100);
+    }
+    int e = errno;
+    if (e == EBUSY && umount2(mountpoint, MNT_DETACH) == 0) {
+        /* Something still has a file open there: the filesystem goes when it lets go. */
+        if (log)
+            fprintf(log, "detached busy mount %s (it goes when its last user closes it)\n", mountpoint);
+        return 0;
+    }
+    snprintf(err, errlen, "cannot unmount %s: %s", mountpoint, strerror(e));
+    return -e;
+}
+
+void sb_undo_btrfs_forget(const char *dev)
+{
+#ifdef BTRFS_IOC_FORGET_DEV
+    int fd = open("/dev/btrfs-control", O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct btrfs_ioctl_vol_args args;
+    memset(&args, 0, sizeof args);
+    snprintf(args.name, sizeof args.name, "%s", dev);
+    ioctl(fd, BTRFS_IOC_FORGET_DEV, &args);
+    close(fd);
+#else
+    (void)dev;
+#endif
+}
+
+int sb_undo_bcache_stop(const char *backing, const char *cset, FILE *log, char *err, size_t errlen)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "/sys/block/%s/bcache/stop", basename_of(backing));
+    if (access(p, F_OK) == 0) {
+        int rc = sb_write_text(p, "1");
+        for (int i = 0; i < 100 && access(p, F_OK) == 0; i++)
+            sb_sleep_ms(50);
+        if (access(p, F_OK) == 0) {
+            snprintf(err, errlen, "cannot stop bcache on %s: %s", backing, rc < 0 ? strerror(-rc) : "still there");
+            return rc < 0 ? rc : -EBUSY;
+        }
+        if (log)
+            fprintf(log, "stopped bcache on %s\n", backing);
+    }
+    if (cset && *cset) {
+        snprintf(p, sizeof p, "/sys/fs/bcache/%s/unregister", cset);
+        if (access(p, F_OK) == 0) {
+            sb_write_text(p, "1");
+            for (int i = 0; i < 100 && access(p, F_OK) == 0; i++)
+                sb_sleep_ms(50);
+            if (log)
+                fprintf(log, "unregistered bcache cache set %s\n", cset);
+        }
+    }
+    return 0;
+}
+
+/* The backing file of a loop device per sysfs, without " (deleted)"; -ENOENT when none. */
+static int backing_file(const char *dev, char *out, size_t len)
+{
+    const char *name = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+    char p[128];
+    snprintf(p, sizeof p, "/sys/block/%s/loop/backing_file", name);
+    int rc = sb_read_text(p, out, len);
+    if (rc < 0)
+        return rc;
+    size_t n = strlen(out);
+    if (n > 10 && !strcmp(out + n - 10, " (deleted)"))
+        out[n - 10] = 0;
+    return out[0] ? 0 : -ENOENT;
+}
+
+int sb_undo_loop_detach(const char *dev, const char *image, FILE *log, char *err, size_t errlen)
+{
+    char cur[4200];
+    /* An autoclear device goes by itself when its last user closes it: give it a moment. */
+    for (int i = 0; i < 10; i++) {
+        if (backing_file(dev, cur, sizeof cur) < 0 || strcmp(cur, image))
+            return 0;
+        sb_sleep_ms(20);
+    }
+    int fd = open(dev, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENXIO)
+            return 0;
+        int e = errno;
+        snprintf(err, errlen, "cannot open %s: %s", dev, strerror(e));
+        return -e;
+    }
+    int rc = ioctl(fd, LOOP_CLR_FD, 0) < 0 ? -errno : 0;
+    close(fd);
+    if (rc == -ENXIO)
+        rc = 0;
+    if (rc == 0) {
+        /* Detaching completes when the last user is gone. */
+        for (int i = 0; i < 100; i++) {
+            if (backing_file(dev, cur, sizeof cur) < 0 || strcmp(cur, image)) {
+                if (log)
+                    fprintf(log, "detached %s (%s)\n", dev, image);
+                return 0;
+            }
+            sb_sleep_ms(20);
+        }
+        rc = -EBUSY;
+    }
+    snprintf(err, errlen, "cannot detach %s (%s): %s", dev, image, strerror(-rc));
+    return rc;
+}
+
+int sb_undo_rmdir(const char *dir, FILE *log, char *err, size_t errlen)
+{
+    if (rmdir(dir) == 0) {
+        if (log)
+            fprintf(log, "removed directory %s\n", dir);
+    } else if (errno != ENOENT) {
+        int e = errno;
+        snprintf(err, errlen, "cannot remove directory %s: %s", dir, strerror(e));
+        return -e;
+    }
+    return 0;
+}
+
+int sb_undo_unlink_image(const char *path, FILE *log, char *err, size_t errlen)
+{
+    if (unlink(path) == 0) {
+        if (log)
+            fprintf(log, "removed image %s\n", path);
+    } else if (errno != ENOENT) {
+        int e = errno;
+        snprintf(err, errlen, "cannot remove image %s: %s", path, strerror(e));
+        return -e;
+    }
+    return 0;
+}

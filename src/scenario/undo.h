@@ -1,0 +1,26 @@
+/*
+ * undo — removing one object a scenario run made (see undo.c), with nothing
+ * but system calls: state.c replays its journal through these. Each returns 0
+ * when the object is gone or was no longer ours, else -errno with one line in
+ * err; what was done is reported on log (may be NULL).
+ */
+#ifndef SB_SCENARIO_UNDO_H
+#define SB_SCENARIO_UNDO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Unmounts mountpoint if it still is one (a busy one is detached lazily). */
+int sb_undo_umount(const char *mountpoint, FILE *log, char *err, size_t errlen);
+/* Tells btrfs to forget dev (best effort: a stale registration is harmless). */
+void sb_undo_btrfs_forget(const char *dev);
+/* Stops bcache on the backing device and unregisters the cache set cset (may be ""). */
+int sb_undo_bcache_stop(const char *backing, const char *cset, FILE *log, char *err, size_t errlen);
+/* Detaches loop device dev if it is still backed by image (and only then). */
+int sb_undo_loop_detach(const char *dev, const char *image, FILE *log, char *err, size_t errlen);
+/* Removes a mount-point directory we created; one already gone is fine. */
+int sb_undo_rmdir(const char *dir, FILE *log, char *err, size_t errlen);
+/* Removes an image file we created; one already gone is fine. */
+int sb_undo_unlink_image(const char *path, FILE *log, char *err, size_t errlen);
+
+#endif
