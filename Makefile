@@ -3,6 +3,8 @@
 #   make check    unit tests (cmocka) + CLI tests
 #   make run      the main job: quick suite on the default target, then the comparison
 #   make asan     build with ASan+UBSan into build-asan/ and run the tests there
+#   make fuzz     libFuzzer harnesses (clang) into build-fuzz/, each run FUZZ_SECONDS
+#   make fuzz-quick  the same, 5 s each (check only replays the seeds, see tests/fuzz/)
 #   make install  binary and man page under $(PREFIX)
 
 PREFIX  ?= /usr/local
@@ -24,6 +26,14 @@ MAIN_OBJ := $(BUILD)/src/main.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
+# Fuzz harnesses (tests/fuzz/fuzz_NAME.c). `make check` replays their seeds and regression
+# inputs through them with the ordinary compiler; `make fuzz` builds them with clang's
+# libFuzzer and ASan+UBSan and fuzzes each for FUZZ_SECONDS.
+FUZZ_NAMES   := import resultfile scenario options dbench_loadfile
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+REPLAY_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%)
+
 all: storbench
 
 storbench: $(BUILD)/storbench
@@ -44,7 +54,26 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libstorbenc
 	@mkdir -p $(dir $@)
 	$(CC) $(SB_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libstorbench.a $(SB_LDLIBS) $(LDLIBS) -lcmocka
 
-check: $(BUILD)/storbench $(UNIT_BINS)
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libstorbench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay.c $(BUILD)/libstorbench.a $(SB_LDLIBS) $(LDLIBS)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libstorbench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(BUILD)/libstorbench.a $(SB_LDLIBS) $(LDLIBS)
+
+fuzz-build:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang \
+	    CFLAGS="-O1 -g -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	    LDFLAGS="-fsanitize=address,undefined" $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz/fuzz_%)
+
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-quick: fuzz-build
+	sh tests/fuzz/run.sh $(FUZZ_BUILD) 5 $(FUZZ_NAMES)
+
+check: $(BUILD)/storbench $(UNIT_BINS) $(REPLAY_BINS)
 	BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BINS)
 
 # The main job: the quick suite on a disk-backed directory and on RAM (tmpfs),
@@ -68,7 +97,7 @@ install: storbench
 	install -D -m 644 docs/storbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/storbench.1
 
 clean:
-	rm -rf build build-asan storbench
+	rm -rf build build-asan build-fuzz storbench
 
-.PHONY: all check run asan install clean storbench
+.PHONY: all check run asan install clean storbench fuzz fuzz-build fuzz-quick
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)

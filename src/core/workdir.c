@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,8 +50,42 @@ static void unregister_path(const char *path)
             registered[i][0] = 0;
 }
 
+int sb_workdir_remove_stale(const char *target)
+{
+    DIR *d = opendir(target);
+    if (!d)
+        return -errno;
+    int removed = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *n = de->d_name;
+        if (strncmp(n, "storbench-", 10))
+            continue;
+        char *end;
+        long pid = strtol(n + 10, &end, 10);
+        /* "storbench-<pid>-XXXXXX": exactly what sb_workdir_create makes. */
+        if (pid <= 0 || end == n + 10 || *end != '-' || strlen(end + 1) != 6)
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* its owner is alive (or not ours to ask): it is in use */
+        char path[PATH_MAX];
+        if (snprintf(path, sizeof path, "%s/%s", target, n) >= (int)sizeof path)
+            continue;
+        if (sb_remove_tree(path) == 0)
+            removed++;
+    }
+    closedir(d);
+    return removed;
+}
+
 int sb_workdir_create(const char *target, char *out, size_t outlen)
 {
+    /* What a killed run (SIGKILL, power loss) left behind goes before anything new. */
+    sb_workdir_remove_stale(target);
     int n = snprintf(out, outlen, "%s/storbench-%ld-XXXXXX", target, (long)getpid());
     if (n < 0 || (size_t)n >= outlen)
         return -ENAMETOOLONG;

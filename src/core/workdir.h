@@ -5,6 +5,9 @@
  * that is removed afterwards, on error, and on Ctrl-C (the interrupt module
  * calls sb_workdir_cleanup_all()). Paths registered here are removed by
  * sb_workdir_cleanup_all() even if the code that made them never returns.
+ * A run killed outright (SIGKILL, a crash) cannot clean up: the next
+ * sb_workdir_create() on the same target removes every such directory whose
+ * process is gone (sb_workdir_remove_stale).
  */
 #ifndef SB_WORKDIR_H
 #define SB_WORKDIR_H
@@ -16,6 +19,9 @@
 int sb_target_check(const char *target);
 /* Creates and registers a private directory under target. 0 or -errno. */
 int sb_workdir_create(const char *target, char *out, size_t outlen);
+/* Removes "storbench-<pid>-XXXXXX" directories in target that belong to this user and whose
+ * process no longer exists. Returns how many, or -errno when target cannot be read. */
+int sb_workdir_remove_stale(const char *target);
 /* Removes a registered directory tree and unregisters it. 0 or -errno. */
 int sb_workdir_remove(const char *path);
 /* Recursively removes path (file or tree), not following symlinks. 0 or -errno. */

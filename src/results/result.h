@@ -134,6 +134,9 @@ int sb_result_path(const char *name, const char *results_dir_override, char *out
  * -EISDIR a directory; -EPROTO unknown schema version. One line in err. Keys this version
  * does not know are kept (the extra fields) and written back by sb_resultfile_save(). */
 int sb_resultfile_load(const char *path, sb_resultfile *rf, char *err, size_t errlen);
+/* The same from text in memory; name stands for the file in err. */
+int sb_resultfile_parse(const char *text, size_t len, const char *name, sb_resultfile *rf,
+                        char *err, size_t errlen);
 /* Atomic (core/atomicfile.h): a symlink is followed, mode and owner are kept, and a failure
  * (ENOSPC, EIO, EROFS ...) leaves the old file intact. -EILSEQ when a string is not valid
  * UTF-8 (JSON cannot hold it): nothing is written. */

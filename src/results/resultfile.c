@@ -475,31 +475,13 @@ static int resultfile_from_json(json_t *root, sb_resultfile *rf, loc *l)
     return 0;
 }
 
-int sb_resultfile_load(const char *path, sb_resultfile *rf, char *err, size_t errlen)
+/* The checks after the JSON syntax, for both entry points; path names the file in err. */
+static int from_root(json_t *root, const json_error_t *jerr, const char *path,
+                     sb_resultfile *rf, char *err, size_t errlen)
 {
-    json_error_t jerr;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        int e = errno;
-        snprintf(err, errlen, "%s: %s", path, strerror(e));
-        return -e;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        snprintf(err, errlen, "%s: is a directory, not a result file", path);
-        return -EISDIR;
-    }
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
-    int rerr = ferror(f) ? errno : 0;
-    fclose(f);
-    if (!root && rerr) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(rerr));
-        return -rerr;
-    }
     if (!root) {
         snprintf(err, errlen, "%s: not a storbench result file (invalid JSON at line %d: %s)", path,
-                 jerr.line, jerr.text);
+                 jerr->line, jerr->text);
         return -EINVAL;
     }
     int rc = 0;
@@ -522,6 +504,39 @@ int sb_resultfile_load(const char *path, sb_resultfile *rf, char *err, size_t er
     }
     json_decref(root);
     return rc;
+}
+
+int sb_resultfile_parse(const char *text, size_t len, const char *name, sb_resultfile *rf,
+                        char *err, size_t errlen)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    return from_root(root, &jerr, name, rf, err, errlen);
+}
+
+int sb_resultfile_load(const char *path, sb_resultfile *rf, char *err, size_t errlen)
+{
+    json_error_t jerr;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        int e = errno;
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        return -e;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        snprintf(err, errlen, "%s: is a directory, not a result file", path);
+        return -EISDIR;
+    }
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+    int rerr = ferror(f) ? errno : 0;
+    fclose(f);
+    if (!root && rerr) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(rerr));
+        return -rerr;
+    }
+    return from_root(root, &jerr, path, rf, err, errlen);
 }
 
 static int write_text(FILE *out, void *ctx)
