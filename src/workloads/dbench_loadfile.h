@@ -45,6 +45,9 @@ enum { SB_DB_SUPERSEDE, SB_DB_OPEN, SB_DB_CREATE, SB_DB_OPEN_IF, SB_DB_OVERWRITE
 
 #define SB_DB_NO_PATH UINT32_MAX
 
+/* The seed's stream: dbench's NetBench-derived loadfile as Debian installs it. */
+#define SB_DB_CLIENT_TXT "/usr/share/dbench/client.txt"
+
 typedef struct sb_db_op {
     uint8_t verb;
     bool expect_ok;       /* the loadfile's status was NT_STATUS_OK */

@@ -65,19 +65,33 @@ check "compilebench compile made objects too" \
 rm -f "$R"
 
 # ---- dbench ----
-run1 "dbench built-in tiny" dbench clients=2,time=1,warmup=0
+# desc TEST: the option line of TEST's result in $R.
+desc() { jq -r --arg t "$1" '[.results[] | select(.test == $t) | .description][0]' "$R"; }
+run1 "dbench built-in tiny" dbench clients=2,time=1,warmup=0,loadfile=builtin
 check "dbench counted operations" num_gt "$(fig dbench operations)" 0
 check "dbench no unexpected results" num_eq "$(fig dbench unexpected)" 0
 check "dbench per-verb counts" num_gt "$(fig dbench n_ReadX)" 0
+check "dbench built-in names itself in the option line" \
+    test "$(desc dbench)" = "Client Count: 2 - Loadfile: builtin"
 check "dbench target empty" empty_target
+check_exit "dbench list: client.txt is the default" 0 "$SB" list dbench
+check "dbench list: client.txt is the default (text)" grep -q "default /usr/share/dbench/client.txt" "$T/out"
+check_exit "dbench seed with a loadfile" 2 "$SB" run dbench:seed=3 --target "$TGT"
+check_one_line "dbench seed with a loadfile: one line" "loadfile=builtin"
+# The default stream is the seed's, dbench's client.txt (package dbench).
+DB_DEFAULT=
 if [ -r /usr/share/dbench/client.txt ]; then
     rm -f "$R"
-    run1 "dbench client.txt" dbench clients=1,time=1,warmup=0,loadfile=/usr/share/dbench/client.txt
-    check "dbench client.txt replays without surprises" num_eq "$(fig dbench unexpected)" 0
-    check "dbench client.txt target empty" empty_target
+    run1 "dbench default (client.txt)" dbench clients=1,time=1,warmup=0
+    check "dbench default: the seed's option line" test "$(desc dbench)" = "Client Count: 1"
+    check "dbench default: client.txt replays without surprises" num_eq "$(fig dbench unexpected)" 0
+    check "dbench default: reads and writes" num_gt "$(fig dbench n_WriteX)" 0
+    check "dbench default target empty" empty_target
+else
+    DB_DEFAULT=",loadfile=builtin"  # for the full-fs test below
 fi
 # Ctrl-C stops the clients, removes their directories, exits 130.
-"$SB" run dbench:clients=2,time=60,warmup=0 --target "$TGT" -n 1 --exact-runs >/dev/null 2>"$T/err" &
+"$SB" run dbench:clients=2,time=60,warmup=0$DB_DEFAULT --target "$TGT" -n 1 --exact-runs >/dev/null 2>"$T/err" &
 pid=$!
 sleep 1
 kill -INT $pid
@@ -100,7 +114,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=300m,nr_inodes=40 storbench-test
     for spec in "fs-mark test=custom,files=100,size=4k" \
                 "postmark files=100,transactions=100,size-min=100,size-max=1000" \
                 "compilebench trees=1,scale=1" \
-                "dbench clients=2,time=2,warmup=0"; do
+                "dbench clients=2,time=2,warmup=0$DB_DEFAULT"; do
         set -- $spec
         check_exit "$1 on a full fs fails" 1 "$SB" run "$1:$2" --target "$SMALL" -n 1 --exact-runs
         check "$1 full fs: names the operation and the path" \

@@ -304,12 +304,24 @@ static void test_dbench_tiny(void **state)
     (void)state;
     sb_sample s[1];
     char dir[64], err[512];
-    assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=2", "time=1", "warmup=0", NULL), 0);
+    assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=2", "time=1", "warmup=0",
+                            "loadfile=builtin", NULL), 0);
     assert_true(s[0].valid);
     assert_true(fig(s, "operations") > 0);
     assert_int_equal(fig(s, "unexpected"), 0);
     assert_true(fig(s, "n_ReadX") > 0);
     finish_dir(dir);
+
+    /* The default stream is dbench's client.txt (the seed's); replayed, every outcome
+     * is the one the loadfile recorded. */
+    assert_string_equal(sb_wl_dbench.options[3].key, "loadfile");
+    assert_string_equal(sb_wl_dbench.options[3].def, SB_DB_CLIENT_TXT);
+    if (access(SB_DB_CLIENT_TXT, R_OK) == 0) {
+        assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=1", "time=1", "warmup=0", NULL), 0);
+        assert_true(fig(s, "n_ReadX") > 0 && fig(s, "n_WriteX") > 0);
+        assert_int_equal(fig(s, "unexpected"), 0);
+        finish_dir(dir);
+    }
 
     /* A three-line loadfile: each client creates and writes one file, then deletes it. */
     char lf[] = "/var/tmp/sbfsload.XXXXXX";
@@ -331,6 +343,29 @@ static void test_dbench_tiny(void **state)
     assert_int_equal(fig(s, "unexpected"), 0);
     /* The counted bytes are those of the WriteX operations that completed. */
     assert_int_equal(fig(s, "bytes_written"), nw * 1000);
+    finish_dir(dir);
+    unlink(lf);
+
+    /* dbench's fileio semantics: Deltree unlinks the files and keeps the directories
+     * (the Rmdir after it succeeds on the emptied folder); OPEN_IF opens an existing
+     * file only, so it fails on a missing one as the loadfile says. Looped, any other
+     * outcome shows up as unexpected. */
+    snprintf(lf, sizeof lf, "/var/tmp/sbfsload.XXXXXX");
+    fd = mkstemp(lf);
+    assert_true(fd >= 0);
+    text = "Mkdir \"\\clients\\client1\\d\" NT_STATUS_OK\n"
+           "NTCreateX \"\\clients\\client1\\d\\f\" 0x0 0x2 7 NT_STATUS_OK\n"
+           "Close 7 NT_STATUS_OK\n"
+           "Deltree \"\\clients\\client1\" NT_STATUS_OK\n"
+           "QUERY_PATH_INFORMATION \"\\clients\\client1\\d\\f\" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND\n"
+           "Rmdir \"\\clients\\client1\\d\" NT_STATUS_OK\n"
+           "NTCreateX \"\\clients\\client1\\g\" 0x0 0x3 8 NT_STATUS_OBJECT_NAME_NOT_FOUND\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    snprintf(opt, sizeof opt, "loadfile=%s", lf);
+    assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=2", "time=1", "warmup=0", opt, NULL), 0);
+    assert_true(fig(s, "n_Rmdir") > 0);
+    assert_int_equal(fig(s, "unexpected"), 0);
     finish_dir(dir);
     unlink(lf);
 }

@@ -122,6 +122,34 @@ static void test_describe_if_changed(void **state)
     assert_string_equal(line, "Test Target: Default Test Directory - Inserts: 250 - Scale: Quick");
 }
 
+/* dbench's default stream is the seed's (client.txt): its line is the seed's, and any
+ * other stream names itself. */
+static void test_dbench_loadfile_line(void **state)
+{
+    (void)state;
+    const sb_workload *w = sb_workload_find("dbench");
+    assert_non_null(w);
+    sb_config cfg;
+    char err[512], line[512];
+    sb_config_init(&cfg, w, false);
+    assert_string_equal(sb_config_get(&cfg, "loadfile"), "/usr/share/dbench/client.txt");
+    sb_config_describe(&cfg, &w->measures[0], line, sizeof line);
+    assert_string_equal(line, "Client Count: 6");
+    assert_int_equal(sb_config_set(&cfg, "loadfile", "builtin", err, sizeof err), 0);
+    sb_config_describe(&cfg, &w->measures[0], line, sizeof line);
+    assert_string_equal(line, "Client Count: 6 - Loadfile: builtin");
+    assert_int_equal(w->validate(&cfg, err, sizeof err), 0);
+    assert_int_equal(sb_config_set(&cfg, "seed", "7", err, sizeof err), 0);
+    sb_config_describe(&cfg, &w->measures[0], line, sizeof line);
+    assert_string_equal(line, "Client Count: 6 - Loadfile: builtin - Seed: 7");
+    assert_int_equal(w->validate(&cfg, err, sizeof err), 0);
+    /* The seed only steers the generator: with a loadfile it is refused. */
+    sb_config_init(&cfg, w, false);
+    assert_int_equal(sb_config_set(&cfg, "seed", "7", err, sizeof err), 0);
+    assert_int_equal(w->validate(&cfg, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "loadfile=builtin"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +157,7 @@ int main(void)
         cmocka_unit_test(test_suites_resolve),
         cmocka_unit_test(test_config_describe_and_errors),
         cmocka_unit_test(test_describe_if_changed),
+        cmocka_unit_test(test_dbench_loadfile_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
