@@ -532,6 +532,25 @@ static void db_close_all(db_client *c)
     }
 }
 
+/* A timestamped loadfile line waits until its time into the loop, as dbench does (the
+ * wait is not part of the operation's latency). Sleeps in short steps so that the end
+ * of the run is seen; false when the run is over. */
+static bool db_wait_until(db_shared *sh, uint64_t t_ns)
+{
+    for (;;) {
+        if (atomic_load_explicit(&sh->phase, memory_order_relaxed) == 2)
+            return false;
+        uint64_t now = sb_now_ns();
+        if (now >= t_ns)
+            return true;
+        uint64_t d = t_ns - now;
+        if (d > 50000000u)
+            d = 50000000u;
+        struct timespec ts = {(time_t)(d / 1000000000u), (long)(d % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
+}
+
 static void *db_client_main(void *arg)
 {
     db_client *c = arg;
@@ -542,7 +561,10 @@ static void *db_client_main(void *arg)
         return NULL;
     }
     for (;;) {
+        uint64_t loop_t0 = sb_now_ns();
         for (uint32_t i = 0; i < sc->n; i++) {
+            if (sc->ops[i].at > 0 && !db_wait_until(sh, loop_t0 + (uint64_t)(sc->ops[i].at * 1e9)))
+                goto done;
             int phase = atomic_load_explicit(&sh->phase, memory_order_relaxed);
             if (phase == 2)
                 goto done;

@@ -172,9 +172,21 @@ int sb_db_parse_line(sb_db_script *s, const char *line, uint32_t lineno, char *e
     if (n == 0 || tok[0][0] == '#')
         return 1;
     int t = 0;
-    /* dbench 4 loadfiles may start each line with a timestamp ("12.345000"). */
-    if (isdigit((unsigned char)tok[0][0]))
+    double at = 0;
+    /* dbench 4 loadfiles may start each line with a timestamp ("12.345000"): the
+     * time into the loop at which dbench issues it. */
+    if (isdigit((unsigned char)tok[0][0])) {
+        char buf[40], *e;
+        size_t l = len[0] < sizeof buf - 1 ? len[0] : sizeof buf - 1;
+        memcpy(buf, tok[0], l);
+        buf[l] = '\0';
+        at = strtod(buf, &e);
+        if (*e || !(at >= 0) || at > 1e9) {
+            snprintf(err, errlen, "bad timestamp '%.30s'", buf);
+            return -EINVAL;
+        }
         t = 1;
+    }
     if (t >= n) {
         snprintf(err, errlen, "no operation");
         return -EINVAL;
@@ -199,6 +211,7 @@ int sb_db_parse_line(sb_db_script *s, const char *line, uint32_t lineno, char *e
         return -ENOMEM;
     op->verb = (uint8_t)verb;
     op->line = lineno;
+    op->at = at;
     int paths = 0;
     for (int i = 0; i < want; i++) {
         const char *tk = tok[t + 1 + i];

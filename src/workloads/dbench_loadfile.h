@@ -57,6 +57,8 @@ typedef struct sb_db_op {
     uint64_t offset, size, ret_size;
     uint32_t path, path2; /* offsets into the script's string pool, or SB_DB_NO_PATH */
     uint32_t line;        /* loadfile line, for messages */
+    double at;            /* the line's timestamp: seconds into the loop before which the
+                             op must not start, as dbench paces it; 0 = at once */
 } sb_db_op;
 
 typedef struct sb_db_script {

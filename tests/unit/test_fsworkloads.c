@@ -173,6 +173,7 @@ static void test_db_parse(void **state)
     assert_int_equal(s.ops[1].size, 65536);
     assert_int_equal(sb_db_parse_line(&s, "0.125 Rename \"\\clients\\client1\\a\" \"\\clients\\client1\\b\" NT_STATUS_OK", 3, err, sizeof err), 0);
     assert_string_equal(sb_db_str(&s, s.ops[2].path2), "/b");
+    assert_true(s.ops[2].at == 0.125 && s.ops[1].at == 0);
     assert_int_equal(sb_db_parse_line(&s, "QUERY_PATH_INFORMATION \"\\clients\\client1\\x\" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND", 4, err, sizeof err), 0);
     assert_false(s.ops[3].expect_ok);
     assert_int_equal(sb_db_parse_line(&s, "Mkdir \"\\clients\" NT_STATUS_OK", 5, err, sizeof err), 0);
@@ -184,6 +185,8 @@ static void test_db_parse(void **state)
     assert_non_null(strstr(err, "Frobnicate"));
     assert_int_equal(sb_db_parse_line(&s, "ReadX 1 2 NT_STATUS_OK", 9, err, sizeof err), -EINVAL);
     assert_int_equal(sb_db_parse_line(&s, "ReadX x 0 4096 4096 NT_STATUS_OK", 10, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_db_parse_line(&s, "1.5x Close 1 NT_STATUS_OK", 11, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "timestamp"));
     assert_int_equal(s.n, 5);
     sb_db_script_free(&s);
 }
@@ -366,6 +369,21 @@ static void test_dbench_tiny(void **state)
     assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=2", "time=1", "warmup=0", opt, NULL), 0);
     assert_true(fig(s, "n_Rmdir") > 0);
     assert_int_equal(fig(s, "unexpected"), 0);
+    finish_dir(dir);
+    unlink(lf);
+
+    /* Timestamps pace the loop as in dbench: a Close due 0.4 s into the loop lets a
+     * client finish at most three loops in one second (thousands without the wait). */
+    snprintf(lf, sizeof lf, "/var/tmp/sbfsload.XXXXXX");
+    fd = mkstemp(lf);
+    assert_true(fd >= 0);
+    text = "0.0 NTCreateX \"\\clients\\client1\\f\" 0x0 0x5 7 NT_STATUS_OK\n"
+           "0.4 Close 7 NT_STATUS_OK\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    snprintf(opt, sizeof opt, "loadfile=%s", lf);
+    assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=1", "time=1", "warmup=0", opt, NULL), 0);
+    assert_true(fig(s, "n_Close") >= 1 && fig(s, "n_Close") <= 3);
     finish_dir(dir);
     unlink(lf);
 }
