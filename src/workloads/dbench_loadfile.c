@@ -192,8 +192,8 @@ int sb_db_parse_line(sb_db_script *s, const char *line, uint32_t lineno, char *e
         return -EINVAL;
     }
     int verb = -1;
-    for (int v = 0; v < SB_DB_N_VERBS; v++)
-        if (strlen(verb_names[v]) == len[t] && !strncmp(verb_names[v], tok[t], len[t]))
+    for (int v = 0; v < SB_DB_N_VERBS && verb < 0; v++)
+        if (!strncmp(verb_names[v], tok[t], len[t]) && verb_names[v][len[t]] == '\0')
             verb = v;
     if (verb < 0) {
         snprintf(err, errlen, "unknown operation '%.*s'", (int)(len[t] > 40 ? 40 : len[t]), tok[t]);
