@@ -12,9 +12,13 @@
 
 static void print_workload(const sb_workload *w, bool details)
 {
-    printf("%-13s %s %s — %s\n", w->name, w->title, w->version, w->summary);
+    printf("%-13s %s — %s\n", w->name, w->title, w->summary);
     if (!details)
         return;
+    /* The profile version is what the seed pages name; a measured result's title names what
+     * ran instead (docs/result-format.md). */
+    if (w->version && *w->version)
+        printf("    stands in for the seed profile %s %s\n", w->title, w->version);
     for (size_t i = 0; i < w->n_options; i++) {
         const sb_option *o = &w->options[i];
         printf("    %-14s %-22s default %s", o->key, o->title, o->def);

@@ -201,7 +201,7 @@ int sb_cmd_run(int argc, char **argv)
     for (size_t k = 0; k < sel.n && exit_code == SB_EXIT_OK; k++) {
         char desc[512];
         sb_config_describe(&sel.cfg[k], NULL, desc, sizeof desc);
-        printf("%s %s%s%s%s\n", sel.cfg[k].workload->title, sel.cfg[k].workload->version,
+        printf("%s (storbench %s)%s%s%s\n", sel.cfg[k].workload->title, sel.cfg[k].workload->name,
                desc[0] ? " [" : "", desc, desc[0] ? "]" : "");
         fflush(stdout);
         rc = sb_runner_run(&runner, &sel.cfg[k], err, sizeof err);

@@ -3,9 +3,12 @@
  *
  *   <title>\n<description>\n\n\n
  *   per system:  "<identifier>: \n\n\t<hardware>\n\n\t<software>\n", a blank line between systems
- *   per result:  two blank lines, "<Title> <version>", the option line (omitted when empty),
+ *   per result:  two blank lines, the title line (what produced the figures, see
+ *                put_result_header), the option line (omitted when empty),
  *                "<Unit> > Higher Is Better" (or "< Lower Is Better"), then one row per
- *                identifier that has a figure, in system order.
+ *                identifier that has a figure, in system order; when the figures come from
+ *                several sources, each row is marked " [k]" and a legend line
+ *                "[k] imported: <source>" / "[k] measured: <source>" per source follows.
  *
  * A row is the identifier, one space and dots up to the longest identifier's
  * length + 2 (so the longest gets " ."), one space, the value left-aligned in
@@ -51,13 +54,24 @@ static const char *str_or_empty(const char *s)
     return s ? s : "";
 }
 
-/* The result's header lines: title and version, option line, unit and direction. */
-static void put_result_header(FILE *out, const sb_result *r)
+/* The result's header lines: the title line, option line, unit and direction. The title
+ * line names what produced the figures: their common source ("SQLite 3.40.1 (storbench
+ * sqlite)", or the seed's "SQLite 3.8.10.2"); with several sources, the test's title alone
+ * (the rows are then marked and a legend follows them). */
+static void put_result_header(FILE *out, const sb_result *r, const sb_entry *const *order,
+                              size_t n_groups)
 {
-    const char *version = str_or_empty(r->version);
-    fputs(str_or_empty(r->title), out);
-    if (*version)
-        fprintf(out, " %s", version);
+    char buf[512];
+    if (n_groups == 1) {
+        fputs(sb_entry_source(r, order[0], buf, sizeof buf), out);
+    } else if (n_groups > 1) {
+        fputs(str_or_empty(r->title), out);
+    } else {
+        const char *version = str_or_empty(r->version);
+        fputs(str_or_empty(r->title), out);
+        if (*version)
+            fprintf(out, " %s", version);
+    }
     putc('\n', out);
     if (r->description && *r->description)
         fprintf(out, "%s\n", r->description);
@@ -65,8 +79,9 @@ static void put_result_header(FILE *out, const sb_result *r)
             r->direction == SB_LOWER_IS_BETTER ? "< Lower Is Better" : "> Higher Is Better");
 }
 
-/* Rows for the entries in 'order' (n of them, all of r). */
-static int put_rows(FILE *out, const sb_entry *const *order, size_t n, int width)
+/* Rows for the entries in 'order' (n of them, all of r), labelled labels[i]. */
+static int put_rows(FILE *out, const sb_entry *const *order, char (*labels)[300], size_t n,
+                    int width)
 {
     char (*vals)[64] = calloc(n ? n : 1, sizeof *vals);
     if (!vals)
@@ -76,7 +91,7 @@ static int put_rows(FILE *out, const sb_entry *const *order, size_t n, int width
     for (size_t i = 0; i < n; i++) {
         const sb_entry *e = order[i];
         sb_report_format_value(vals[i], sizeof vals[i], e->mean, e->decimals);
-        size_t w = text_width(str_or_empty(e->identifier));
+        size_t w = text_width(labels[i]);
         if (w > id_w)
             id_w = w;
         w = strlen(vals[i]);
@@ -92,7 +107,7 @@ static int put_rows(FILE *out, const sb_entry *const *order, size_t n, int width
         room = 0;
     for (size_t i = 0; i < n; i++) {
         const sb_entry *e = order[i];
-        const char *id = str_or_empty(e->identifier);
+        const char *id = labels[i];
         fputs(id, out);
         putc(' ', out);
         put_repeat(out, '.', id_w + 1 - text_width(id));
@@ -115,9 +130,16 @@ static int put_rows(FILE *out, const sb_entry *const *order, size_t n, int width
 /* Entries in the order of rf's systems; entries naming no system follow in their own order. */
 static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, int width)
 {
-    const sb_entry **order = calloc(r->n_entries ? r->n_entries : 1, sizeof *order);
-    if (!order)
+    size_t cap = r->n_entries ? r->n_entries : 1;
+    const sb_entry **order = calloc(cap, sizeof *order);
+    size_t *group = calloc(cap, sizeof *group);
+    char (*labels)[300] = calloc(cap, sizeof *labels);
+    if (!order || !group || !labels) {
+        free(order);
+        free(group);
+        free(labels);
         return -ENOMEM;
+    }
     size_t n = 0;
     if (rf) {
         for (size_t s = 0; s < rf->n_systems; s++) {
@@ -132,9 +154,29 @@ static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, in
             continue;
         order[n++] = e;
     }
-    put_result_header(out, r);
-    int rc = put_rows(out, order, n, width);
+    size_t groups = sb_result_source_groups(r, order, n, group);
+    /* Figures from more than one source: each row is marked " [k]" and the legend under the
+     * rows says what [k] is and whether it was imported or measured. */
+    for (size_t i = 0; i < n; i++) {
+        if (groups > 1)
+            snprintf(labels[i], sizeof labels[i], "%s [%zu]", str_or_empty(order[i]->identifier),
+                     group[i] + 1);
+        else
+            snprintf(labels[i], sizeof labels[i], "%s", str_or_empty(order[i]->identifier));
+    }
+    put_result_header(out, r, order, groups);
+    int rc = put_rows(out, order, labels, n, width);
+    for (size_t g = 0; rc == 0 && groups > 1 && g < groups; g++)
+        for (size_t i = 0; i < n; i++)
+            if (group[i] == g) {
+                char buf[512];
+                fprintf(out, "[%zu] %s: %s\n", g + 1, order[i]->imported ? "imported" : "measured",
+                        sb_entry_source(r, order[i], buf, sizeof buf));
+                break;
+            }
     free(order);
+    free(group);
+    free(labels);
     return rc;
 }
 

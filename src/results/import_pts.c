@@ -283,6 +283,13 @@ typedef struct row {
     size_t line; /* 1-based line of a tidy page; 0 in a flattened one */
 } row;
 
+/* A legend line under a chart whose figures come from several sources:
+ * "[k] imported: <source>" or "[k] measured: <source>"; rows are then marked " [k]". */
+typedef struct legend {
+    unsigned long k;
+    span source;
+} legend;
+
 typedef struct result_text {
     size_t line;  /* of the title (tidy) or of the direction line; 0 when flattened */
     span header;  /* flattened: "<Title> <version> <options> <Unit>"; tidy: unused */
@@ -290,6 +297,8 @@ typedef struct result_text {
     sb_direction dir;
     row *rows;
     size_t n_rows;
+    legend *legends; /* tidy layout only */
+    size_t n_legends;
 } result_text;
 
 typedef struct system_text {
@@ -306,8 +315,10 @@ typedef struct page {
 
 static void page_free(page *pg)
 {
-    for (size_t i = 0; i < pg->n_results; i++)
+    for (size_t i = 0; i < pg->n_results; i++) {
         free(pg->results[i].rows);
+        free(pg->results[i].legends);
+    }
     free(pg->results);
     free(pg->systems);
     memset(pg, 0, sizeof *pg);
@@ -323,6 +334,38 @@ static int add_row(result_text *r, span ident, span value, size_t bars, size_t l
         r->rows = n;
     }
     r->rows[r->n_rows++] = (row){ident, value, bars, line};
+    return 0;
+}
+
+/* "[k] imported: X" / "[k] measured: X" -> k and X. */
+static bool parse_legend_line(span l, legend *out)
+{
+    l = trim(l);
+    if (l.n < 4 || l.p[0] != '[' || !isdigit((unsigned char)l.p[1]))
+        return false;
+    size_t i = 1;
+    unsigned long k = 0;
+    while (i < l.n && isdigit((unsigned char)l.p[i]) && k < 1000000)
+        k = k * 10 + (unsigned long)(l.p[i++] - '0');
+    static const char *const kinds[] = {"] imported: ", "] measured: "};
+    for (size_t j = 0; j < 2; j++) {
+        size_t n = strlen(kinds[j]);
+        if (l.n - i > n && !memcmp(l.p + i, kinds[j], n)) {
+            out->k = k;
+            out->source = trim(mkspan(l.p + i + n, l.n - i - n));
+            return k > 0 && out->source.n > 0;
+        }
+    }
+    return false;
+}
+
+static int add_legend(result_text *r, legend lg)
+{
+    legend *n = realloc(r->legends, (r->n_legends + 1) * sizeof *n);
+    if (!n)
+        return -ENOMEM;
+    r->legends = n;
+    r->legends[r->n_legends++] = lg;
     return 0;
 }
 
@@ -485,6 +528,16 @@ static int parse_tidy(const lines *ls, page *pg, char *err, size_t errlen)
             span l = ls->l[i];
             while (l.n && l.p[l.n - 1] == ' ')
                 l.n--;
+            legend lg;
+            if (r->n_rows && parse_legend_line(l, &lg)) {
+                int rc = add_legend(r, lg);
+                if (rc)
+                    return rc;
+                continue;
+            }
+            if (r->n_legends)
+                return fail(err, errlen, "line %zu: a result row after the legend: '%s'", i + 1,
+                            excerpt(l, ex, sizeof ex));
             size_t at, bars = 0;
             span value = {0};
             size_t tail = 0;
@@ -561,6 +614,41 @@ static void split_title_version(span tl, span *title, span *version)
     }
 }
 
+/* Length of the tag "(storbench TEST)" (TEST a registered test) at h[at], else 0. The tag
+ * ends the title line of a figure storbench measured (docs/result-format.md). */
+static size_t storbench_tag_at(span h, size_t at, const char **test)
+{
+    static const char pre[] = "(storbench ";
+    size_t np = sizeof pre - 1;
+    if (at > h.n || h.n - at <= np || memcmp(h.p + at, pre, np))
+        return 0;
+    for (size_t i = 0; i < sb_workload_count(); i++) {
+        const char *name = sb_workload_at(i)->name;
+        size_t nn = strlen(name);
+        if (h.n - at >= np + nn + 1 && !memcmp(h.p + at + np, name, nn) && h.p[at + np + nn] == ')' &&
+            (at + np + nn + 1 == h.n || h.p[at + np + nn + 1] == ' ')) {
+            if (test)
+                *test = name;
+            return np + nn + 1;
+        }
+    }
+    return 0;
+}
+
+/* A title line that ends in the storbench tag: its test, and the line without the tag. */
+static const char *storbench_tag(span tl, span *rest)
+{
+    *rest = tl;
+    for (size_t at = tl.n; at-- > 1;) {
+        const char *test = NULL;
+        if (tl.p[at] == '(' && tl.p[at - 1] == ' ' && storbench_tag_at(tl, at, &test) == tl.n - at) {
+            *rest = trim(mkspan(tl.p, at));
+            return test;
+        }
+    }
+    return NULL;
+}
+
 /* The known result title (the seed pages', the registry's, or one of a later result on
  * this page) that header text h starts with, followed by a version token. */
 static bool known_title_at(span h, const page *pg, span *title)
@@ -580,7 +668,8 @@ static bool known_title_at(span h, const page *pg, span *title)
         size_t v = t.n + 1, e = v;
         while (e < h.n && h.p[e] != ' ')
             e++;
-        if (!is_version(mkspan(h.p + v, e - v)))
+        /* a version, or the storbench tag of a figure with no version of its own */
+        if (!is_version(mkspan(h.p + v, e - v)) && !storbench_tag_at(h, v, NULL))
             continue;
         best = t.n;
         *title = mkspan(h.p, t.n);
@@ -614,10 +703,17 @@ static void split_flat_header(span h, const page *pg, result_text *r)
     /* Where does the version token end? */
     size_t vend = 0;
     span known;
+    size_t tag;
     if (known_title_at(rest, pg, &known)) {
         vend = known.n + 1;
-        while (vend < rest.n && rest.p[vend] != ' ')
-            vend++;
+        if ((tag = storbench_tag_at(rest, vend, NULL)))
+            vend += tag; /* "Title (storbench test)" */
+        else {
+            while (vend < rest.n && rest.p[vend] != ' ')
+                vend++;
+            if (vend < rest.n && (tag = storbench_tag_at(rest, vend + 1, NULL)))
+                vend += 1 + tag; /* "Title 1.2 (storbench test)" */
+        }
     } else {
         size_t i = 0;
         while (i < rest.n && rest.p[i] != ' ') /* the title has at least one word */
@@ -628,6 +724,8 @@ static void split_flat_header(span h, const page *pg, result_text *r)
                 i++;
             if (is_version(mkspan(rest.p + s, i - s))) {
                 vend = i;
+                if (vend < rest.n && (tag = storbench_tag_at(rest, vend + 1, NULL)))
+                    vend += 1 + tag;
                 break;
             }
         }
@@ -732,9 +830,29 @@ static size_t last_value_end(span s)
     return i < s.n ? i : s.n;
 }
 
+/* A source legend ("[k] imported: ..." after a chart's last bar) cannot be told from the
+ * next chart's title once whitespace is flattened. */
+static bool flat_has_legend(span f)
+{
+    for (size_t i = 0; i + 3 < f.n; i++) {
+        if (f.p[i] != '|' && f.p[i] != '=')
+            continue;
+        if (f.p[i + 1] != ' ' || f.p[i + 2] != '[')
+            continue;
+        legend lg;
+        if (parse_legend_line(mkspan(f.p + i + 2, f.n - i - 2), &lg))
+            return true;
+    }
+    return false;
+}
+
 static int parse_flat(span f, page *pg, char *err, size_t errlen)
 {
     char ex[64];
+
+    if (flat_has_legend(f))
+        return fail(err, errlen, "a chart with a source legend ('[1] imported: ...') reads only "
+                    "with its line breaks (as 'storbench show' wrote it)");
 
     /* 1. Results: direction phrases, then the rows after each; the text after the last
      *    row is the next result's header. */
@@ -977,9 +1095,30 @@ static int check_rows(const result_text *rt, char *err, size_t errlen)
     return 0;
 }
 
+/* A marked row's identifier "Name [k]": its legend entry, and the identifier without the
+ * mark; NULL when the row carries no mark that the legend explains. */
+static const legend *row_legend(const result_text *rt, span *ident)
+{
+    span id = *ident;
+    if (id.n < 5 || id.p[id.n - 1] != ']')
+        return NULL;
+    size_t m = id.n - 1;
+    while (m && isdigit((unsigned char)id.p[m - 1]))
+        m--;
+    if (m == id.n - 1 || m < 3 || id.p[m - 1] != '[' || id.p[m - 2] != ' ')
+        return NULL;
+    unsigned long k = strtoul(id.p + m, NULL, 10);
+    for (size_t j = 0; j < rt->n_legends; j++)
+        if (rt->legends[j].k == k) {
+            *ident = trim(mkspan(id.p, m - 2));
+            return &rt->legends[j];
+        }
+    return NULL;
+}
+
 static int build(const page *pg, sb_resultfile *rf, char *err, size_t errlen)
 {
-    char ex[64];
+    char ex[64], ex2[64];
     int rc = -ENOMEM;
     char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
 
@@ -1018,8 +1157,9 @@ static int build(const page *pg, sb_resultfile *rf, char *err, size_t errlen)
 
     for (size_t i = 0; i < pg->n_results; i++) {
         const result_text *rt = &pg->results[i];
-        span tl = trim(rt->title_line), title, version;
-        split_title_version(tl, &title, &version);
+        span tl = trim(rt->title_line), title, version, untagged;
+        const char *tagged = storbench_tag(tl, &untagged);
+        split_title_version(untagged, &title, &version);
         if (!title.n) {
             rc = fail(err, errlen, "a result with no title");
             goto out;
@@ -1031,7 +1171,8 @@ static int build(const page *pg, sb_resultfile *rf, char *err, size_t errlen)
         if (!(a = sdup(title)) || !(b = sdup(version)) || !(c = sdup(rt->options)) ||
             !(d = sdup(rt->unit)))
             goto out;
-        sb_result *r = sb_resultfile_get_result(rf, test_for_title(a), a, b, c, d, rt->dir);
+        sb_result *r = sb_resultfile_get_result(rf, tagged ? tagged : test_for_title(a), a, b, c, d,
+                                                rt->dir);
         free(a);
         free(b);
         free(c);
@@ -1041,7 +1182,19 @@ static int build(const page *pg, sb_resultfile *rf, char *err, size_t errlen)
             goto out;
         for (size_t k = 0; k < rt->n_rows; k++) {
             const row *rw = &rt->rows[k];
-            if (!(a = sdup(trim(rw->ident))) || !(b = sdup(rw->value)))
+            /* The row's source: its legend entry (the row is marked " [k]"), else the title
+             * line. Every figure read from a page is imported. */
+            span ident = trim(rw->ident), source = tl;
+            if (rt->n_legends) {
+                const legend *lg = row_legend(rt, &ident);
+                if (!lg) {
+                    rc = fail(err, errlen, "a row of '%s' has no legend mark: '%s'",
+                              excerpt(tl, ex, sizeof ex), excerpt(ident, ex2, sizeof ex2));
+                    goto out;
+                }
+                source = lg->source;
+            }
+            if (!(a = sdup(ident)) || !(b = sdup(rw->value)))
                 goto out;
             if (!*a) {
                 rc = fail(err, errlen, "a row of '%s' has no identifier", excerpt(tl, ex, sizeof ex));
@@ -1058,6 +1211,10 @@ static int build(const page *pg, sb_resultfile *rf, char *err, size_t errlen)
             sb_entry *e = sb_result_add_entry(r, a);
             if (!e)
                 goto out;
+            free(a);
+            if (!(a = sdup(source)))
+                goto out;
+            sb_entry_set_source(e, a, true);
             e->mean = strtod(b, NULL);
             e->sd = 0;
             e->se = 0;

@@ -88,6 +88,7 @@ static void system_free(sb_system *s)
 static void entry_free(sb_entry *e)
 {
     free(e->identifier);
+    free(e->source);
     free(e->values);
     for (size_t i = 0; i < e->n_secondary; i++) {
         free(e->secondary[i].name);
@@ -192,16 +193,43 @@ void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier)
     remove_entries(rf, identifier);
 }
 
-sb_result *sb_resultfile_get_result(sb_resultfile *rf, const char *test, const char *title,
-                                    const char *version, const char *description,
-                                    const char *unit, sb_direction direction)
+/* No option that both lists name has different values (a key one of them lacks, e.g. an
+ * option added in a later version, does not count). */
+static bool options_agree(const sb_kvlist *a, const sb_kvlist *b)
+{
+    if (!a || !b)
+        return true;
+    for (size_t i = 0; i < a->n; i++) {
+        const char *v = sb_kvlist_get(b, a->items[i].key);
+        if (v && strcmp(v, a->items[i].value))
+            return false;
+    }
+    return true;
+}
+
+sb_result *sb_resultfile_get_result_opts(sb_resultfile *rf, const char *test, const char *title,
+                                         const char *version, const char *description,
+                                         const char *unit, sb_direction direction,
+                                         const sb_kvlist *options)
 {
     for (size_t i = 0; i < rf->n_results; i++) {
         sb_result *r = &rf->results[i];
-        if (streq(r->title, title) && streq(r->description, description) && streq(r->unit, unit) &&
-            r->direction == direction)
+        /* A known test is matched by its name, not its title: a measured figure's title
+         * names what ran ("SQLite 3.40.1 (storbench sqlite)"), an imported one the seed's. */
+        bool same_test = (test && *test && r->test && *r->test) ? streq(r->test, test)
+                                                                 : streq(r->title, title);
+        if (same_test && streq(r->description, description) && streq(r->unit, unit) &&
+            r->direction == direction && options_agree(&r->options, options))
             return r;
     }
+    return sb_resultfile_add_result(rf, test, title, version, description, unit, direction, options);
+}
+
+sb_result *sb_resultfile_add_result(sb_resultfile *rf, const char *test, const char *title,
+                                    const char *version, const char *description,
+                                    const char *unit, sb_direction direction,
+                                    const sb_kvlist *options)
+{
     rf->results = xrealloc(rf->results, (rf->n_results + 1) * sizeof *rf->results);
     sb_result *r = &rf->results[rf->n_results++];
     memset(r, 0, sizeof *r);
@@ -211,7 +239,60 @@ sb_result *sb_resultfile_get_result(sb_resultfile *rf, const char *test, const c
     r->description = xstrdup(description);
     r->unit = xstrdup(unit);
     r->direction = direction;
+    if (options)
+        kvlist_copy(&r->options, options);
     return r;
+}
+
+sb_result *sb_resultfile_get_result(sb_resultfile *rf, const char *test, const char *title,
+                                    const char *version, const char *description,
+                                    const char *unit, sb_direction direction)
+{
+    return sb_resultfile_get_result_opts(rf, test, title, version, description, unit, direction,
+                                         NULL);
+}
+
+void sb_measured_source(char *buf, size_t len, const char *product, const char *title,
+                        const char *test)
+{
+    snprintf(buf, len, "%s (storbench %s)", product && *product ? product : title ? title : "",
+             test ? test : "");
+}
+
+const char *sb_entry_source(const sb_result *r, const sb_entry *e, char *buf, size_t len)
+{
+    if (e->source)
+        return e->source;
+    const char *v = r->version ? r->version : "";
+    snprintf(buf, len, "%s%s%s", r->title ? r->title : "", *v ? " " : "", v);
+    return buf;
+}
+
+void sb_entry_set_source(sb_entry *e, const char *source, bool imported)
+{
+    free(e->source);
+    e->source = source ? xstrdup(source) : NULL;
+    e->imported = imported;
+}
+
+size_t sb_result_source_groups(const sb_result *r, const sb_entry *const *order, size_t n,
+                               size_t *group)
+{
+    size_t groups = 0;
+    char a[512], b[512];
+    for (size_t i = 0; i < n; i++) {
+        const char *si = sb_entry_source(r, order[i], a, sizeof a);
+        group[i] = groups;
+        for (size_t j = 0; j < i; j++)
+            if (order[j]->imported == order[i]->imported &&
+                !strcmp(sb_entry_source(r, order[j], b, sizeof b), si)) {
+                group[i] = group[j];
+                break;
+            }
+        if (group[i] == groups)
+            groups++;
+    }
+    return groups;
 }
 
 sb_entry *sb_result_find_entry(const sb_result *r, const char *identifier)
@@ -267,6 +348,7 @@ static void entry_copy(sb_entry *dst, const sb_entry *src)
     dst->se = src->se;
     dst->decimals = src->decimals;
     dst->untrusted = src->untrusted;
+    sb_entry_set_source(dst, src->source, src->imported);
     free(dst->extra);
     dst->extra = src->extra ? xstrdup(src->extra) : NULL;
     for (size_t i = 0; i < src->n_secondary; i++)
@@ -314,8 +396,9 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
     }
     for (size_t i = 0; i < src->n_results; i++) {
         const sb_result *r = &src->results[i];
-        sb_result *d = sb_resultfile_get_result(dst, r->test, r->title, r->version, r->description,
-                                                r->unit, r->direction);
+        sb_result *d = sb_resultfile_get_result_opts(dst, r->test, r->title, r->version,
+                                                     r->description, r->unit, r->direction,
+                                                     r->options.n ? &r->options : NULL);
         if (d->options.n == 0)
             kvlist_copy(&d->options, &r->options);
         if (!d->extra && r->extra)

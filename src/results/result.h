@@ -63,13 +63,22 @@ typedef struct sb_entry {
     size_t n_secondary;
     sb_secondary *secondary;
     bool untrusted;      /* some run was shorter than the 3 s a wall-clock figure needs */
+    bool imported;       /* read from a text page (`import`), not measured into this file */
+    char *source;        /* the title line of what produced the figure: "SQLite 3.40.1
+                            (storbench sqlite)" when measured, the page's "SQLite 3.8.10.2"
+                            when imported; NULL = the result's title and version (old files) */
     char *extra;         /* unknown keys, kept through a rewrite (see sb_system.extra) */
 } sb_entry;
 
+/* A result is one chart: one test with one set of options, every identifier's figure for
+ * it. Figures measured by storbench and figures imported from a seed page join one chart
+ * when test, option line, unit and direction agree; each entry says where it came from. */
 typedef struct sb_result {
     char *test;          /* workload name ("fio"); "" for an imported result with no known test */
-    char *title;         /* "Flexible IO Tester" */
-    char *version;       /* "2.1.13" */
+    char *title;         /* the test's title: "Flexible IO Tester" (the chart's title when its
+                            figures come from more than one source) */
+    char *version;       /* the version of the page the result was first read from ("2.1.13");
+                            "" for a measured result (each entry's source names what ran) */
     char *description;   /* the option line */
     char *unit;          /* "MB/s" */
     sb_direction direction;
@@ -104,10 +113,39 @@ sb_system *sb_resultfile_add_system(sb_resultfile *rf, const char *identifier);
 /* Removes the system and all of its entries. */
 void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier);
 
-/* Finds the result with the same title, description and unit, or appends a new one. */
+/* Finds the result for this test configuration, or appends a new one. Two results are the
+ * same chart when test (or, when either test is "", title), description (the option line),
+ * unit and direction agree and no option key both know has different values; options may
+ * be NULL (unknown: imported). A new result copies options. */
+sb_result *sb_resultfile_get_result_opts(sb_resultfile *rf, const char *test, const char *title,
+                                         const char *version, const char *description,
+                                         const char *unit, sb_direction direction,
+                                         const sb_kvlist *options);
+/* Appends a new result (no lookup). */
+sb_result *sb_resultfile_add_result(sb_resultfile *rf, const char *test, const char *title,
+                                    const char *version, const char *description,
+                                    const char *unit, sb_direction direction,
+                                    const sb_kvlist *options);
+/* The same as sb_resultfile_get_result_opts() with no options known. */
 sb_result *sb_resultfile_get_result(sb_resultfile *rf, const char *test, const char *title,
                                     const char *version, const char *description,
                                     const char *unit, sb_direction direction);
+/* The title line of a figure storbench measured: "<product> (storbench <test>)", where
+ * product is what ran ("SQLite 3.40.1", "PostgreSQL 15.10") or, when storbench's own code
+ * alone ran, the test's title ("Flexible IO Tester (storbench fio)"). */
+void sb_measured_source(char *buf, size_t len, const char *product, const char *title,
+                        const char *test);
+/* The entry's source (its own, else "<title> <version>" of the result). */
+const char *sb_entry_source(const sb_result *r, const sb_entry *e, char *buf, size_t len);
+void sb_entry_set_source(sb_entry *e, const char *source, bool imported);
+/* The sources of a chart's rows: group[i] (0-based) of order[i], by (imported, source) in
+ * order of first appearance. Returns the number of groups (0 when n is 0). The page marks
+ * rows only when there is more than one. */
+size_t sb_result_source_groups(const sb_result *r, const sb_entry *const *order, size_t n,
+                               size_t *group);
+/* The chart's title line: the common source of its figures; the test's title alone when
+ * they come from several (rows are then marked); title and version when it has none. */
+void sb_result_title_line(const sb_result *r, char *buf, size_t len);
 sb_entry *sb_result_find_entry(const sb_result *r, const char *identifier);
 /* Appends an entry (the caller checked it is new). */
 sb_entry *sb_result_add_entry(sb_result *r, const char *identifier);

@@ -186,11 +186,13 @@ static json_t *entry_to_json(const sb_entry *e)
         json_array_append_new(sec, json_pack("{s:s, s:s, s:f}", "name", e->secondary[i].name,
                                              "unit", e->secondary[i].unit, "value",
                                              e->secondary[i].value));
-    return with_extra(json_pack("{s:s, s:f, s:f, s:f, s:i, s:o, s:b, s:o}", "identifier",
-                                e->identifier, "mean", e->mean, "sd", e->sd, "se", e->se,
-                                "decimals", e->decimals, "values", values, "untrusted",
-                                e->untrusted, "secondary", sec),
-                      e->extra);
+    json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:f, s:i, s:o, s:b, s:o}", "identifier",
+                          e->identifier, "origin", e->imported ? "imported" : "measured", "mean",
+                          e->mean, "sd", e->sd, "se", e->se, "decimals", e->decimals, "values",
+                          values, "untrusted", e->untrusted, "secondary", sec);
+    if (o && e->source)
+        json_object_set_new(o, "source", json_string(e->source));
+    return with_extra(o, e->extra);
 }
 
 static json_t *resultfile_to_json_value(const sb_resultfile *rf)
@@ -328,8 +330,8 @@ static int kv_from_json(loc *l, json_t *o, const char *field, sb_kvlist *kv)
 
 static int entry_from_json(loc *l, json_t *je, const sb_resultfile *rf, sb_result *r)
 {
-    static const char *const known[] = {"identifier", "mean", "sd", "se", "decimals", "values",
-                                        "untrusted", "secondary", NULL};
+    static const char *const known[] = {"identifier", "origin", "source", "mean", "sd", "se",
+                                        "decimals", "values", "untrusted", "secondary", NULL};
     const char *id;
     double mean, sd, se, decimals;
     if (!json_is_object(je))
@@ -353,7 +355,18 @@ static int entry_from_json(loc *l, json_t *je, const sb_resultfile *rf, sb_resul
     json_t *sec = json_object_get(je, "secondary");
     if (sec && !json_is_array(sec))
         return bad(l, "secondary", "not an array");
+    const char *origin, *source;
+    if (get_str(l, je, "origin", "", &origin) || get_str(l, je, "source", "", &source))
+        return -EINVAL;
+    if (*origin && strcmp(origin, "imported") && strcmp(origin, "measured"))
+        return bad(l, "origin", "neither \"imported\" nor \"measured\"");
     sb_entry *e = sb_result_add_entry(r, id);
+    /* Files written before entries had an origin: a system whose tool_version is
+     * "imported" came from a page; the source is then the result's title and version. */
+    const sb_system *sys = sb_resultfile_find_system(rf, id);
+    bool imported = *origin ? !strcmp(origin, "imported")
+                            : (sys && sys->tool_version && !strcmp(sys->tool_version, "imported"));
+    sb_entry_set_source(e, *source ? source : NULL, imported);
     size_t n = json_array_size(values);
     if (n) {
         double *v = calloc(n, sizeof *v);
@@ -453,12 +466,19 @@ static int resultfile_from_json(json_t *root, sb_resultfile *rf, loc *l)
         if (strcmp(dir, "lower") && strcmp(dir, "higher"))
             return bad(l, "direction", "neither \"higher\" nor \"lower\"");
         sb_direction d = !strcmp(dir, "lower") ? SB_LOWER_IS_BETTER : SB_HIGHER_IS_BETTER;
-        size_t before = rf->n_results;
-        sb_result *r = sb_resultfile_get_result(rf, test, rtitle, version, rdesc, unit, d);
-        if (rf->n_results == before)
-            return bad(l, "title", "the same title, description and unit as an earlier result");
-        if (kv_from_json(l, jr, "options", &r->options))
+        sb_kvlist opts = {0};
+        if (kv_from_json(l, jr, "options", &opts)) {
+            sb_kvlist_free(&opts);
             return -EINVAL;
+        }
+        /* Two stored results that would be one chart (sb_resultfile_get_result_opts) are
+         * a damaged file. */
+        size_t before = rf->n_results;
+        sb_result *r = sb_resultfile_get_result_opts(rf, test, rtitle, version, rdesc, unit, d,
+                                                     &opts);
+        sb_kvlist_free(&opts);
+        if (rf->n_results == before)
+            return bad(l, "title", "the same test, option line, options and unit as an earlier result");
         json_t *entries = json_object_get(jr, "entries"), *je;
         if (!json_is_array(entries))
             return bad(l, "entries", entries ? "not an array" : "missing");

@@ -94,21 +94,31 @@ static void add_secondary_means(sb_entry *e, sb_sample *const *runs, size_t n_ru
     }
 }
 
-static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, size_t n_runs)
+static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, size_t n_runs,
+                   const char *software)
 {
     const sb_workload *w = cfg->workload;
     double values[MAX_RUNS];
+    sb_kvlist options = {0};
+    for (size_t i = 0; i < w->n_options; i++)
+        sb_kvlist_add(&options, w->options[i].key, cfg->values[i]);
+    char source[256];
+    sb_measured_source(source, sizeof source, software, w->title, w->name);
     for (size_t m = 0; m < w->n_measures; m++) {
         char desc[1024];
         sb_config_describe(cfg, &w->measures[m], desc, sizeof desc);
-        sb_result *res = sb_resultfile_get_result(r->out, w->name, w->title, w->version, desc,
-                                                  w->measures[m].unit, w->measures[m].direction);
+        /* The result is the test and its options; its version stays empty: the entry's
+         * source names what ran. */
+        sb_result *res = sb_resultfile_get_result_opts(r->out, w->name, w->title, "", desc,
+                                                       w->measures[m].unit,
+                                                       w->measures[m].direction, &options);
         if (res->options.n == 0)
-            for (size_t i = 0; i < w->n_options; i++)
-                sb_kvlist_add(&res->options, w->options[i].key, cfg->values[i]);
+            for (size_t i = 0; i < options.n; i++)
+                sb_kvlist_add(&res->options, options.items[i].key, options.items[i].value);
         sb_entry *e = sb_result_find_entry(res, r->identifier);
         if (!e)
             e = sb_result_add_entry(res, r->identifier);
+        sb_entry_set_source(e, source, false);
         bool untrusted = false;
         for (size_t k = 0; k < n_runs; k++) {
             values[k] = runs[k][m].value;
@@ -129,11 +139,12 @@ static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, s
             fflush(r->log);
         }
     }
+    sb_kvlist_free(&options);
 }
 
 /* One measured run. Fills samples (n_measures). */
 static int run_once(sb_runner *r, const sb_config *cfg, unsigned index, unsigned planned,
-                    sb_sample *samples, char *err, size_t errlen)
+                    sb_sample *samples, char *software, size_t swlen, char *err, size_t errlen)
 {
     char dir[PATH_MAX];
     int rc = sb_workdir_create(r->target, dir, sizeof dir);
@@ -161,6 +172,8 @@ static int run_once(sb_runner *r, const sb_config *cfg, unsigned index, unsigned
     sb_progress_begin(&r->progress, label, index + 1, planned);
     rc = cfg->workload->run(&ctx, samples);
     sb_progress_end(&r->progress);
+    if (ctx.software[0])
+        snprintf(software, swlen, "%s", ctx.software);
     int rm = sb_workdir_remove(dir);
     if (sb_interrupted())
         return -EINTR;
@@ -186,6 +199,7 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
     size_t n_ok = 0;
     unsigned failed = 0;
     double values[MAX_RUNS];
+    char software[sizeof ((sb_run_ctx *)0)->software] = "";
     rc = 0;
     for (;;) {
         bool more = n_ok < scheduled;
@@ -204,7 +218,8 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
             break;
         }
         unsigned planned = n_ok < scheduled ? scheduled : (unsigned)n_ok + 1;
-        rc = run_once(r, cfg, (unsigned)n_ok + failed, planned, s, err, errlen);
+        rc = run_once(r, cfg, (unsigned)n_ok + failed, planned, s, software, sizeof software, err,
+                      errlen);
         if (rc < 0) {
             free(s);
             if (rc == -ENOTSUP)
@@ -226,7 +241,7 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
         runs[n_ok++] = s;
     }
     if (rc == 0 && n_ok > 0)
-        record(r, cfg, runs, n_ok);
+        record(r, cfg, runs, n_ok, software);
     for (size_t k = 0; k < n_ok; k++)
         free(runs[k]);
     return rc;

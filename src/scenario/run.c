@@ -93,7 +93,7 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
         for (size_t k = 0; k < o->n_tests && rc == 0; k++) {
             char desc[512];
             sb_config_describe(&o->tests[k], NULL, desc, sizeof desc);
-            printf("%s %s%s%s%s\n", o->tests[k].workload->title, o->tests[k].workload->version,
+            printf("%s (storbench %s)%s%s%s\n", o->tests[k].workload->title, o->tests[k].workload->name,
                    desc[0] ? " [" : "", desc, desc[0] ? "]" : "");
             fflush(stdout);
             int r = sb_runner_run(&runner, &o->tests[k], err, sizeof err);

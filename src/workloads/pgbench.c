@@ -966,6 +966,10 @@ static int pgbench_run(sb_run_ctx *ctx, sb_sample *samples)
         rc = -EIO;
         goto out;
     }
+    /* The result's title names the server that ran ("15.10 (Debian ...)" -> "15.10"). */
+    const char *sv = PQparameterStatus(c, "server_version");
+    snprintf(ctx->software, sizeof ctx->software, "PostgreSQL %.*s", sv ? (int)strcspn(sv, " ") : 0,
+             sv ? sv : "");
 
     /* The progress bar: loading's estimated share, then the measured part. */
     double load_s = (double)p.scale * 0.4 + 2;

@@ -231,6 +231,8 @@ static int sqlite_run(sb_run_ctx *ctx, sb_sample *samples)
     rc = sb_config_uint(cfg, "copies", 1, 1024, &copies, ctx->err, sizeof ctx->err);
     if (rc < 0)
         return rc;
+    /* The result's title names the library that ran, not the seed profile's version. */
+    snprintf(ctx->software, sizeof ctx->software, "SQLite %s", sqlite3_libversion());
 
     sqlite_shared sh;
     memset(&sh, 0, sizeof sh);

@@ -92,6 +92,11 @@ typedef struct sb_run_ctx {
     bool is_root;
     sb_progress *progress;  /* may be NULL */
     char err[512];          /* one line when run() fails */
+    /* What ran besides storbench's own code, with its version, set by run(): the linked
+     * library ("SQLite 3.40.1", from sqlite3_libversion()) or the server started
+     * ("PostgreSQL 15.10"). Empty when storbench alone ran. The result's title line is
+     * "<software> (storbench <name>)", else "<title> (storbench <name>)". */
+    char software[128];
 } sb_run_ctx;
 
 enum {
@@ -100,8 +105,11 @@ enum {
 
 typedef struct sb_workload {
     const char *name;     /* command-line name: "fio", "fs-mark" */
-    const char *title;    /* result title: "Flexible IO Tester" */
-    const char *version;  /* version of this test's definition, shown after the title */
+    const char *title;    /* the test's title, as the seed pages name it: "Flexible IO Tester" */
+    /* The version of the seed profile this test reproduces ("2.1.13"): for `list` and for
+     * reading seed pages only. A measured result never shows it: its title line names what
+     * ran (see sb_run_ctx.software). */
+    const char *version;
     const char *summary;  /* one line for `storbench list` */
     const sb_option *options;
     size_t n_options;
