@@ -157,8 +157,19 @@ int sb_report_compare(FILE *out, const sb_resultfile *rf, const sb_comparison *c
             if (n > vw)
                 vw = n;
         }
-        fprintf(out, "\n\n%s%s%s\n", r->title, r->version && *r->version ? " " : "",
-                r->version ? r->version : "");
+        char line[512];
+        sb_result_title_line(r, line, sizeof line);
+        fprintf(out, "\n\n%s\n", line);
+        /* Figures from several sources (imported, measured): rows end in " [k]", and the
+         * legend under them says what [k] is, as on the text page. */
+        size_t cap = r->n_entries ? r->n_entries : 1, groups = 0;
+        const sb_entry **order = calloc(cap, sizeof *order);
+        size_t *group = calloc(cap, sizeof *group);
+        if (order && group) {
+            for (size_t j = 0; j < r->n_entries; j++)
+                order[j] = &r->entries[j];
+            groups = sb_result_source_groups(r, order, r->n_entries, group);
+        }
         if (r->description && *r->description)
             fprintf(out, "%s\n", r->description);
         fprintf(out, "%s %s\n", r->unit,
@@ -179,8 +190,21 @@ int sb_report_compare(FILE *out, const sb_resultfile *rf, const sb_comparison *c
                 fputs("(not comparable)", out);
             else
                 fprintf(out, "%+.1f%%%s", cell->diff * 100.0, mark(cell->sig));
+            if (groups > 1)
+                fprintf(out, " [%zu]", group[e - r->entries] + 1);
             fputc('\n', out);
         }
+        for (size_t g = 0; groups > 1 && g < groups; g++)
+            for (size_t j = 0; j < r->n_entries; j++)
+                if (group[j] == g) {
+                    char src[512];
+                    fprintf(out, "[%zu] %s: %s\n", g + 1,
+                            r->entries[j].imported ? "imported" : "measured",
+                            sb_entry_source(r, &r->entries[j], src, sizeof src));
+                    break;
+                }
+        free(order);
+        free(group);
     }
 
     fprintf(out, "\n\nGeometric mean of the ratios over the tests shared with %s:\n", bid);

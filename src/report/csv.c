@@ -51,10 +51,21 @@ static void common(FILE *out, const sb_result *r, const sb_entry *e)
     fputc(',', out);
 }
 
+/* "imported,SQLite 3.8.10.2" / "measured,SQLite 3.40.1 (storbench sqlite)" and the newline. */
+static void provenance(FILE *out, const sb_result *r, const sb_entry *e)
+{
+    char buf[512];
+    fputs(e->imported ? "imported," : "measured,", out);
+    sb_csv_field(out, sb_entry_source(r, e, buf, sizeof buf));
+    fputc('\n', out);
+}
+
 int sb_report_csv(FILE *out, const sb_resultfile *rf)
 {
+    /* origin and source (what produced the figure) come last, so that the columns of
+     * earlier versions keep their places. */
     fputs("test,title,version,description,identifier,measure,unit,direction,"
-          "mean,sd,se,runs,untrusted\n", out);
+          "mean,sd,se,runs,untrusted,origin,source\n", out);
     for (size_t i = 0; i < rf->n_results; i++) {
         const sb_result *r = &rf->results[i];
         for (size_t j = 0; j < r->n_entries; j++) {
@@ -73,7 +84,8 @@ int sb_report_csv(FILE *out, const sb_resultfile *rf)
             } else {
                 fputc(',', out);
             }
-            fprintf(out, ",%zu,%s\n", e->n_values, e->untrusted ? "yes" : "no");
+            fprintf(out, ",%zu,%s,", e->n_values, e->untrusted ? "yes" : "no");
+            provenance(out, r, e);
             for (size_t k = 0; k < e->n_secondary; k++) {
                 const sb_secondary *s = &e->secondary[k];
                 common(out, r, e);
@@ -82,7 +94,8 @@ int sb_report_csv(FILE *out, const sb_resultfile *rf)
                 sb_csv_field(out, s->unit);
                 fputs(",,", out);
                 number(out, s->value);
-                fputs(",,,,\n", out);
+                fputs(",,,,,", out);
+                provenance(out, r, e);
             }
         }
     }

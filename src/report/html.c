@@ -120,6 +120,7 @@ static const char style[] =
     ".options{font-size:.92rem}"
     ".direction{font-weight:600}"
     ".note{font-size:.85rem}"
+    ".sources{font-size:.85rem;color:var(--muted);list-style:none;padding:0;margin:.2rem 0}"
     "nav ol{padding-left:1.4rem;margin:.3rem 0}"
     ".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}"
     "table{border-collapse:collapse;font-size:.85rem}"
@@ -285,6 +286,46 @@ static void system_table(FILE *out, const sb_resultfile *rf)
 
 /* ---- the bar chart ---- */
 
+/* The sources of a chart's figures, in entry order (sb_result_source_groups). */
+typedef struct source_marks {
+    size_t *group;
+    size_t groups;
+} source_marks;
+
+static void source_marks_init(source_marks *sm, const sb_result *r)
+{
+    size_t n = r->n_entries ? r->n_entries : 1;
+    sm->group = calloc(n, sizeof *sm->group);
+    const sb_entry **order = calloc(n, sizeof *order);
+    sm->groups = 0;
+    if (sm->group && order) {
+        for (size_t i = 0; i < r->n_entries; i++)
+            order[i] = &r->entries[i];
+        sm->groups = sb_result_source_groups(r, order, r->n_entries, sm->group);
+    }
+    free(order);
+}
+
+/* "[k] imported: SQLite 3.8.10.2" per source, when there is more than one. */
+static void source_legend(FILE *out, const sb_result *r, const source_marks *sm)
+{
+    if (sm->groups < 2)
+        return;
+    fputs("<ul class=\"sources\">\n", out);
+    for (size_t g = 0; g < sm->groups; g++)
+        for (size_t j = 0; j < r->n_entries; j++)
+            if (sm->group[j] == g) {
+                char src[512];
+                fprintf(out, "<li data-origin=\"%s\">[%zu] %s: ",
+                        r->entries[j].imported ? "imported" : "measured", g + 1,
+                        r->entries[j].imported ? "imported" : "measured");
+                sb_html_escape(out, sb_entry_source(r, &r->entries[j], src, sizeof src));
+                fputs("</li>\n", out);
+                break;
+            }
+    fputs("</ul>\n", out);
+}
+
 static void bar_chart(FILE *out, const sb_result *r, size_t index)
 {
     double scale = 0;
@@ -308,6 +349,10 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
     if (!(scale > 0))
         scale = 1;
     double best_value = r->n_entries ? r->entries[best].mean : 0;
+    /* Figures from several sources (imported from a page, measured here): each label gets
+     * a mark " [k]" and the legend under the chart says what [k] is. */
+    source_marks sm;
+    source_marks_init(&sm, r);
 
     fprintf(out,
             "<svg class=\"chart\" role=\"img\" aria-labelledby=\"result-%zu-title\" height=\"%d\" "
@@ -331,10 +376,15 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
             fprintf(out, " (mean of %zu runs, SD %.3g, SE %.3g)", e->n_values, e->sd, e->se);
         else
             fputs(" (imported: spread unknown)", out);
+        char src[512];
+        fprintf(out, " &#8212; %s: ", e->imported ? "imported" : "measured");
+        sb_html_escape(out, sb_entry_source(r, e, src, sizeof src));
         fputs("</title>\n", out);
 
         fprintf(out, "<text class=\"label\" x=\"0\" y=\"%d\">", y + 14);
         sb_html_escape(out, e->identifier);
+        if (sm.groups > 1)
+            fprintf(out, " [%zu]", sm.group[j] + 1);
         fputs("</text>\n", out);
         fprintf(out, "<rect class=\"bar%s\" x=\"0\" y=\"%d\" width=\"%.3f%%\" height=\"%d\"/>",
                 is_best ? " best" : "", y + BAR_Y, w, BAR_H);
@@ -378,6 +428,8 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
                   out);
         fputs("</p>\n", out);
     }
+    source_legend(out, r, &sm);
+    free(sm.group);
 }
 
 /* ---- latency percentile charts ---- */
@@ -621,6 +673,8 @@ static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, s
  * are not latency percentiles (those have their chart). */
 static void figures_table(FILE *out, const sb_result *r)
 {
+    source_marks sm;
+    source_marks_init(&sm, r);
     keyset k = {0};
     const char **units = NULL;
     for (size_t j = 0; j < r->n_entries; j++)
@@ -658,6 +712,8 @@ static void figures_table(FILE *out, const sb_result *r)
         value_text(v, sizeof v, e->mean, e->decimals);
         fputs("<tr><th scope=\"row\">", out);
         sb_html_escape(out, e->identifier);
+        if (sm.groups > 1)
+            fprintf(out, " [%zu]", sm.group[j] + 1);
         fprintf(out, "</th><td class=\"num\">%s</td>", v);
         if (e->n_values)
             fprintf(out, "<td class=\"num\">%.3g</td><td class=\"num\">%.3g</td>", e->sd, e->se);
@@ -677,6 +733,7 @@ static void figures_table(FILE *out, const sb_result *r)
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table></div></details>\n", out);
+    free(sm.group);
     free(units);
     free(k.keys);
 }
@@ -686,11 +743,9 @@ static void result_section(FILE *out, const sb_result *r, size_t index)
     fprintf(out, "<section class=\"result\" id=\"result-%zu\" data-entries=\"%zu\">\n"
                  "<h2 id=\"result-%zu-title\">",
             index, r->n_entries, index);
-    sb_html_escape(out, r->title);
-    if (r->version && *r->version) {
-        fputc(' ', out);
-        sb_html_escape(out, r->version);
-    }
+    char line[512];
+    sb_result_title_line(r, line, sizeof line);
+    sb_html_escape(out, line);
     fputs("</h2>\n", out);
     if (r->description && *r->description) {
         fputs("<p class=\"options\">", out);
@@ -739,11 +794,9 @@ int sb_report_html(FILE *out, const sb_resultfile *rf)
         for (size_t i = 0; i < rf->n_results; i++) {
             const sb_result *r = &rf->results[i];
             fprintf(out, "<li><a href=\"#result-%zu\">", i + 1);
-            sb_html_escape(out, r->title);
-            if (r->version && *r->version) {
-                fputc(' ', out);
-                sb_html_escape(out, r->version);
-            }
+            char line[512];
+            sb_result_title_line(r, line, sizeof line);
+            sb_html_escape(out, line);
             if (r->description && *r->description) {
                 fputs(" &#8212; ", out);
                 sb_html_escape(out, r->description);

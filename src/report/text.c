@@ -58,20 +58,11 @@ static const char *str_or_empty(const char *s)
  * line names what produced the figures: their common source ("SQLite 3.40.1 (storbench
  * sqlite)", or the seed's "SQLite 3.8.10.2"); with several sources, the test's title alone
  * (the rows are then marked and a legend follows them). */
-static void put_result_header(FILE *out, const sb_result *r, const sb_entry *const *order,
-                              size_t n_groups)
+static void put_result_header(FILE *out, const sb_result *r)
 {
     char buf[512];
-    if (n_groups == 1) {
-        fputs(sb_entry_source(r, order[0], buf, sizeof buf), out);
-    } else if (n_groups > 1) {
-        fputs(str_or_empty(r->title), out);
-    } else {
-        const char *version = str_or_empty(r->version);
-        fputs(str_or_empty(r->title), out);
-        if (*version)
-            fprintf(out, " %s", version);
-    }
+    sb_result_title_line(r, buf, sizeof buf);
+    fputs(buf, out);
     putc('\n', out);
     if (r->description && *r->description)
         fprintf(out, "%s\n", r->description);
@@ -164,7 +155,7 @@ static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, in
         else
             snprintf(labels[i], sizeof labels[i], "%s", str_or_empty(order[i]->identifier));
     }
-    put_result_header(out, r, order, groups);
+    put_result_header(out, r);
     int rc = put_rows(out, order, labels, n, width);
     for (size_t g = 0; rc == 0 && groups > 1 && g < groups; g++)
         for (size_t i = 0; i < n; i++)

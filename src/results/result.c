@@ -275,6 +275,28 @@ void sb_entry_set_source(sb_entry *e, const char *source, bool imported)
     e->imported = imported;
 }
 
+void sb_result_title_line(const sb_result *r, char *buf, size_t len)
+{
+    size_t *group = calloc(r->n_entries ? r->n_entries : 1, sizeof *group);
+    const sb_entry **order = calloc(r->n_entries ? r->n_entries : 1, sizeof *order);
+    size_t groups = 0;
+    if (group && order) {
+        for (size_t i = 0; i < r->n_entries; i++)
+            order[i] = &r->entries[i];
+        groups = sb_result_source_groups(r, order, r->n_entries, group);
+    }
+    char tmp[512];
+    const char *v = r->version ? r->version : "";
+    if (groups == 1)
+        snprintf(buf, len, "%s", sb_entry_source(r, &r->entries[0], tmp, sizeof tmp));
+    else if (groups > 1)
+        snprintf(buf, len, "%s", r->title ? r->title : "");
+    else
+        snprintf(buf, len, "%s%s%s", r->title ? r->title : "", *v ? " " : "", v);
+    free(group);
+    free(order);
+}
+
 size_t sb_result_source_groups(const sb_result *r, const sb_entry *const *order, size_t n,
                                size_t *group)
 {

@@ -54,6 +54,7 @@ static inline void fixture_build(sb_resultfile *rf)
         sb_entry *e = sb_result_add_entry(r, ids[i]);
         e->mean = imported[i];
         e->decimals = 2;
+        sb_entry_set_source(e, NULL, true); /* read from a page: no runs */
     }
 }
 
