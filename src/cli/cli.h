@@ -25,6 +25,11 @@ int sb_cmd_io(int argc, char **argv);
 int sb_cmd_scenario(int argc, char **argv);
 
 /* Shared helpers (cli_common.c). */
+/* The one refusal of a bad option, for every command: call it from getopt_long's default
+ * case, with opterr = 0 and an optstring that starts with ':' ("+:" to stop at the first
+ * operand). "option '--width' needs a value" / "unknown option '-z' (see 'storbench CMD
+ * --help')", exit 2 (SB_EXIT_USAGE). getopt itself never prints. */
+int sb_bad_option(const char *cmd, char **argv, int c);
 /* Prints "storbench: CMD: msg" and returns SB_EXIT_USAGE. */
 int sb_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* sb_result_path() with the one-line refusal: 0, or the exit code after the message

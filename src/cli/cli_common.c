@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <getopt.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -24,6 +25,23 @@ int sb_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     sb_error("%s: %s", cmd, msg);
     return SB_EXIT_USAGE;
+}
+
+int sb_bad_option(const char *cmd, char **argv, int c)
+{
+    /* argv[optind - 1] is the word getopt stopped at: "--width" (or "--width=x"), or a
+     * cluster of short options such as "-qz", of which optopt is the bad one. */
+    const char *word = optind > 0 ? argv[optind - 1] : "";
+    char name[128];
+    if (word && !strncmp(word, "--", 2))
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(word, "="), word);
+    else if (optopt > 0 && optopt < 128 && optopt != '?' && optopt != ':')
+        snprintf(name, sizeof name, "-%c", optopt);
+    else
+        snprintf(name, sizeof name, "%s", word ? word : "");
+    if (c == ':')
+        return sb_usage_error(cmd, "option '%s' needs a value", name);
+    return sb_usage_error(cmd, "unknown option '%s' (see 'storbench %s --help')", name, cmd);
 }
 
 int sb_terminal_width(void)

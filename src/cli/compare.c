@@ -32,14 +32,6 @@ static void usage(FILE *out)
             "Exit status: 0 done, 1 the file cannot be read, 2 bad usage (or unknown --base).\n");
 }
 
-static int bad_option(char **argv, int c)
-{
-    if (c == ':')
-        return sb_usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
-    return sb_usage_error("compare", "unknown option '%s' (see 'storbench compare --help')",
-                          argv[optind - 1]);
-}
-
 int sb_cmd_compare(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -57,7 +49,7 @@ int sb_cmd_compare(int argc, char **argv)
         case 'b': base = optarg; break;
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
-        default: return bad_option(argv, c);
+        default: return sb_bad_option("compare", argv, c);
         }
     }
     if (optind >= argc)

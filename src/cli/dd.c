@@ -43,15 +43,16 @@ int sb_cmd_dd(int argc, char **argv)
     sb_config_init(&cfg, w, false);
     char err[512];
     optind = 1;
+    opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         const char *key = c == 'b' ? "bs" : c == 'c' ? "count" : c == 'd' ? "data" : NULL;
         if (c == 'h') {
             usage(stdout);
             return SB_EXIT_OK;
         }
         if (!key)
-            return SB_EXIT_USAGE;
+            return sb_bad_option("dd", argv, c);
         if (sb_config_set(&cfg, key, optarg, err, sizeof err) < 0)
             return sb_usage_error("dd", "%s", err);
     }

@@ -43,14 +43,6 @@ static void usage(FILE *out)
             "  -h, --help            this help\n");
 }
 
-static int bad_option(char **argv, int c)
-{
-    if (c == ':')
-        return sb_usage_error("import", "option '%s' needs a value", argv[optind - 1]);
-    return sb_usage_error("import", "unknown option '%s' (see 'storbench import --help')",
-                          argv[optind - 1]);
-}
-
 /* The whole file (or stdin for "-"), NUL-terminated. */
 static int read_all(const char *name, char **out, size_t *len)
 {
@@ -136,7 +128,7 @@ int sb_cmd_import(int argc, char **argv)
         case OPT_TITLE: title = optarg; break;
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
-        default: return bad_option(argv, c);
+        default: return sb_bad_option("import", argv, c);
         }
     }
     if (optind >= argc)

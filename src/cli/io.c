@@ -266,7 +266,7 @@ int sb_cmd_io(int argc, char **argv)
     int c, rc;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         const char *name = "";
         for (const struct option *o = longopts; o->name; o++)
             if (o->val == c) {
@@ -350,9 +350,7 @@ int sb_cmd_io(int argc, char **argv)
             usage(stdout);
             return SB_EXIT_OK;
         default:
-            if (optopt >= O_RW && optopt <= O_HELP)
-                return sb_usage_error(CMD, "an option is missing its value (see storbench io --help)");
-            return sb_usage_error(CMD, "unknown option '%s' (see storbench io --help)", argv[optind - 1]);
+            return sb_bad_option(CMD, argv, c);
         }
     }
     if (optind < argc)

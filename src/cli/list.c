@@ -54,15 +54,16 @@ int sb_cmd_list(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     optind = 1;
+    opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         if (c == 'h') {
             printf("usage: storbench list [TEST|SUITE...]\n\n"
                    "Without arguments: every test with its options and every suite.\n"
                    "With names: only those tests or suites.\n");
             return SB_EXIT_OK;
         }
-        return SB_EXIT_USAGE;
+        return sb_bad_option("list", argv, c);
     }
     if (optind < argc) {
         for (int i = optind; i < argc; i++) {

@@ -35,14 +35,6 @@ static void usage(FILE *out)
             "  -h, --help            this help\n");
 }
 
-static int bad_option(char **argv, int c)
-{
-    if (c == ':')
-        return sb_usage_error("merge", "option '%s' needs a value", argv[optind - 1]);
-    return sb_usage_error("merge", "unknown option '%s' (see 'storbench merge --help')",
-                          argv[optind - 1]);
-}
-
 static bool same_file(const char *a, const struct stat *sb)
 {
     struct stat sa;
@@ -67,7 +59,7 @@ int sb_cmd_merge(int argc, char **argv)
         case OPT_REPLACE: replace = true; break;
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
-        default: return bad_option(argv, c);
+        default: return sb_bad_option("merge", argv, c);
         }
     }
     if (argc - optind < 2)

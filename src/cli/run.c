@@ -92,8 +92,9 @@ int sb_cmd_run(int argc, char **argv)
         target = "/var/tmp";
 
     optind = 1;
+    opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "t:r:i:n:qo:vh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":t:r:i:n:qo:vh", longopts, NULL)) != -1) {
         switch (c) {
         case 't': target = optarg; break;
         case 'r': result = optarg; break;
@@ -119,7 +120,7 @@ int sb_cmd_run(int argc, char **argv)
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'v': sb_log_verbose = true; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
-        default: return SB_EXIT_USAGE; /* getopt printed the reason */
+        default: return sb_bad_option("run", argv, c);
         }
     }
     if (optind >= argc)

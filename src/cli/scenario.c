@@ -85,12 +85,30 @@ static int split_list(char *list, char **out, size_t max, size_t *n)
 
 static int cmd_check(int argc, char **argv)
 {
-    if (argc != 2)
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c != 'h')
+            return sb_bad_option("scenario", argv, c);
+        usage(stdout);
+        return SB_EXIT_OK;
+    }
+    if (argc - optind != 1)
         return sb_usage_error("scenario", "check takes one FILE");
     static sb_scenario s;
     char err[1024];
-    if (sb_scenario_load(argv[1], &s, err, sizeof err) < 0)
+    int rc = sb_scenario_load(argv[optind], &s, err, sizeof err);
+    if (rc == -EINVAL) /* the file says something wrong: bad usage of the scenario format */
         return sb_usage_error("scenario", "%s", err);
+    if (rc < 0) { /* missing or unreadable: a runtime failure, as for every other file */
+        sb_error("scenario: %s", err);
+        return SB_EXIT_RUNTIME;
+    }
     printf("%s\n", s.title[0] ? s.title : "(no title)");
     if (s.description[0])
         printf("%s\n", s.description);
@@ -115,12 +133,13 @@ static int cmd_cleanup(int argc, char **argv)
     };
     const char *images = NULL;
     optind = 1;
+    opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'I': images = optarg; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
-        default: return SB_EXIT_USAGE;
+        default: return sb_bad_option("scenario", argv, c);
         }
     }
     if (optind < argc)
@@ -384,8 +403,9 @@ static int cmd_run(int argc, char **argv)
     if (!o.images || !*o.images)
         o.images = "/var/tmp";
     optind = 1;
+    opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "s:r:o:n:vh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":s:r:o:n:vh", longopts, NULL)) != -1) {
         switch (c) {
         case 's':
             if (n_suites >= 16)
@@ -420,7 +440,7 @@ static int cmd_run(int argc, char **argv)
         case SB_OPT_RESULTS_DIR: o.results_dir = optarg; break;
         case 'v': sb_log_verbose = true; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
-        default: return SB_EXIT_USAGE;
+        default: return sb_bad_option("scenario", argv, c);
         }
     }
     if (optind + 1 != argc)
@@ -432,8 +452,12 @@ static int cmd_run(int argc, char **argv)
 
     static sb_scenario s;
     char err[1024];
-    if (sb_scenario_load(o.file, &s, err, sizeof err) < 0)
-        return sb_usage_error("scenario", "%s", err);
+    if ((rc = sb_scenario_load(o.file, &s, err, sizeof err)) < 0) {
+        if (rc == -EINVAL)
+            return sb_usage_error("scenario", "%s", err);
+        sb_error("scenario: %s", err);
+        return SB_EXIT_RUNTIME;
+    }
     if ((rc = keep_only(&s, only, n_only, o.file)) != 0)
         return rc;
 

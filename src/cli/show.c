@@ -121,14 +121,6 @@ static void usage(FILE *out)
             "  -h, --help            this help\n");
 }
 
-static int bad_option(char **argv, int c)
-{
-    if (c == ':')
-        return sb_usage_error("show", "option '%s' needs a value", argv[optind - 1]);
-    return sb_usage_error("show", "unknown option '%s' (see 'storbench show --help')",
-                          argv[optind - 1]);
-}
-
 int sb_cmd_show(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -157,7 +149,7 @@ int sb_cmd_show(int argc, char **argv)
         case 'o': output = optarg; break;
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
-        default: return bad_option(argv, c);
+        default: return sb_bad_option("show", argv, c);
         }
     }
     show_fn fn = NULL;

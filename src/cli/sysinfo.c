@@ -92,12 +92,8 @@ int sb_cmd_sysinfo(int argc, char **argv)
         case 'h':
             usage(stdout);
             return SB_EXIT_OK;
-        case ':':
-            return sb_usage_error(CMD, "%s needs a value", argv[optind - 1]);
         default:
-            if (optopt && optopt != '?')
-                return sb_usage_error(CMD, "unknown option '-%c' (try --help)", optopt);
-            return sb_usage_error(CMD, "unknown option '%s' (try --help)", argv[optind - 1]);
+            return sb_bad_option(CMD, argv, c);
         }
     }
     if (optind < argc)

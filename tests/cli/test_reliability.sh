@@ -70,6 +70,27 @@ for args in "list" "--help" "--version" "show s1 --results-dir $R" "list dd"; do
     fi
 done
 
+# ---- item 9 (rest): scenario check's exit codes and --help
+check_exit "scenario check --help" 0 "$SB" scenario check --help
+check "scenario check --help on stdout" grep -q "usage: storbench scenario" "$T/out"
+check_exit "scenario check of a missing file: runtime failure" 1 "$SB" scenario check "$T/nosuch.ini"
+check_one_line "scenario check missing: one line" "nosuch.ini"
+check_exit "scenario check > /dev/full" 1 sh -c "\"$SB\" scenario check \"$SRC/examples/seed001-btrfs.ini\" >/dev/full"
+
+# ---- option errors: one line "storbench: CMD: ..." from one helper, never getopt's own
+for cmd in run list show compare merge import sysinfo dd io "scenario run" "scenario check" "scenario cleanup"; do
+    word=${cmd%% *}
+    check_exit "$cmd --bogus" 2 "$SB" $cmd --bogus
+    check_one_line "$cmd --bogus: one line" "^storbench: $word: unknown option '--bogus'"
+    check_exit "$cmd -Z" 2 "$SB" $cmd -Z
+    check_one_line "$cmd -Z: one line" "^storbench: $word: unknown option '-Z'"
+done
+for args in "show --width" "run -t" "io --bs" "compare -b" "sysinfo -t" "scenario run -r"; do
+    word=${args%% *}
+    check_exit "$args (no value)" 2 "$SB" $args
+    check_one_line "$args: one line" "^storbench: $word: option '-.*' needs a value"
+done
+
 # ---- item 3: invalid UTF-8 is refused up front, never dropped at the save
 sed "0,/Single Disk:/s//Caf$(printf '\351') Disk:/" "$S1" >"$T/latin1.txt"
 check_exit "import of a page with a Latin-1 byte" 1 "$SB" import "$T/latin1.txt" --result l1 --results-dir "$R"
