@@ -273,13 +273,25 @@ for ((r = 1; r <= ROUNDS; r++)); do
             rm -f "$LIB_WORK/fig"
             touch "$LIB_WORK/fig"
             sync   # the previous run's dirty data is not this run's to write
-            if ! measure "$id" "$side" "$LIB_WORK/$side"; then
-                what=reference; [ "$side" = sb ] && what=storbench
-                echo "fidelity: round $r $id: the $what run failed" >&2
-                [ "$side" = sb ] && tail -n 3 "$LIB_WORK/sb.log" 2>/dev/null | sed 's/^/    /' >&2
-            fi
+            LIB_LAST_OUT=""
+            measure "$id" "$side" "$LIB_WORK/$side"
+            rc=$?
             rm -rf "${LIB_WORK:?}/$side"
-            for f in ${FIGS[$id]}; do got[$side:${f%%:*}]=$(fig "${f%%:*}"); done
+            missing=""
+            for f in ${FIGS[$id]}; do
+                got[$side:${f%%:*}]=$(fig "${f%%:*}")
+                [ -n "${got[$side:${f%%:*}]}" ] || missing="$missing ${f%%:*}"
+            done
+            if [ $rc != 0 ] || [ -n "$missing" ]; then
+                what=reference; [ "$side" = sb ] && what=storbench
+                if [ $rc != 0 ]; then
+                    echo "fidelity: round $r $id: the $what run failed" >&2
+                else
+                    echo "fidelity: round $r $id: the $what run gave no figure for$missing" >&2
+                fi
+                # What the command said last (its output went to a file).
+                [ -f "$LIB_LAST_OUT" ] && tail -n 3 "$LIB_LAST_OUT" | sed 's/^/    /' >&2
+            fi
         done
         line="round $r/$ROUNDS $id ($([ "$order" = "ref sb" ] && echo reference || echo storbench) first):"
         for f in ${FIGS[$id]}; do

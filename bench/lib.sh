@@ -18,6 +18,7 @@ LIB_WORK=${LIB_WORK:-}
 LIB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SB=${STORBENCH:-$LIB_ROOT/storbench}
 LIB_CHILD=""     # session id of the measurement now running (see lib_run)
+LIB_LAST_OUT=""  # where the last lib_run sent its output (for error messages)
 LIB_PGPID=""     # reference PostgreSQL server now running
 LIB_PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 export LC_ALL=C  # dd and the others print decimal points, not commas
@@ -48,6 +49,7 @@ lib_run() {
             *) break ;;
         esac
     done
+    LIB_LAST_OUT=$out
     # The background subshell is no process-group leader, so setsid(1) makes
     # the new session in place and $! is its id.
     (cd "$dir" && exec setsid "$@") <"$in" >"$out" 2>&1 &
@@ -119,7 +121,7 @@ ref_dd() {
     mkdir -p "$dir"
     lib_run -o "$LIB_WORK/dd.w" dd if=/dev/zero of="$f" bs="$bs" count="$count" oflag=direct &&
         lib_run -o "$LIB_WORK/dd.r" dd if="$f" of=/dev/null bs="$bs" count="$count" iflag=direct &&
-        lib_run -o /dev/null dd if="$f" of=/dev/null bs="$bs" count="$count" &&
+        lib_run -o "$LIB_WORK/dd.u" dd if="$f" of=/dev/null bs="$bs" count="$count" &&
         lib_run -o "$LIB_WORK/dd.c" dd if="$f" of=/dev/null bs="$bs" count="$count" || return 1
     rm -f "$f"
     local k
@@ -136,7 +138,7 @@ ref_fio() {
     local dir=$1
     shift
     mkdir -p "$dir"
-    lib_run -o /dev/null fio --name=bench --filename="$dir/fio.dat" --output-format=json \
+    lib_run -o "$LIB_WORK/fio.log" fio --name=bench --filename="$dir/fio.dat" --output-format=json \
         --output="$LIB_WORK/fio.json" "$@" || return 1
     rm -f "$dir/fio.dat"
     lib_fig iops "$(jq -r '.jobs[0].read.iops + .jobs[0].write.iops' "$LIB_WORK/fio.json")"
@@ -151,8 +153,9 @@ ref_fsmark() {
     local dir=$1 n=$2 t=$3 d=${4:-0} sub=()
     [ "$d" -gt 0 ] && sub=(-D "$d" -N 1)
     mkdir -p "$dir/fsm"
-    # fs_mark writes its log (fs_log.txt) into the current directory.
-    lib_run -C "$dir" -o "$LIB_WORK/fsm.out" fs_mark -d "$dir/fsm" -s 1048576 -n "$n" \
+    # fs_mark writes its log (fs_log.txt) into the current directory, and
+    # refuses a -d path of 40 bytes or more: relative to DIR it is short.
+    lib_run -C "$dir" -o "$LIB_WORK/fsm.out" fs_mark -d fsm -s 1048576 -n "$n" \
         -t "$t" -S 1 -w 16384 -L 1 "${sub[@]}" || return 1
     rm -rf "$dir/fsm" "$dir/fs_log.txt"
     lib_fig files_per_s "$(awk '/Files\/sec/ { getline; print $4; exit }' "$LIB_WORK/fsm.out")"
@@ -210,7 +213,7 @@ ref_sqlite() {
     mkdir -p "$dir"
     rm -f "$db" "$db-journal"
     t0=$(lib_now)
-    lib_run -i "$2" -o /dev/null sqlite3 "$db" || return 1
+    lib_run -i "$2" -o "$LIB_WORK/sqlite.log" sqlite3 "$db" || return 1
     t1=$(lib_now)
     rm -f "$db" "$db-journal"
     lib_fig seconds "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')"
@@ -250,7 +253,7 @@ ref_pgbench() {
     shift 5
     lib_pg_start "$d" || { lib_pg_stop; return 1; }
     "$LIB_PGBIN/psql" -q -h "$d" -U storbench -d postgres -c "CREATE DATABASE pgbench" >/dev/null &&
-        lib_run -o /dev/null "$LIB_PGBIN/pgbench" -q -i -s "$scale" -h "$d" -U storbench pgbench &&
+        lib_run -o "$LIB_WORK/pgbench-i.log" "$LIB_PGBIN/pgbench" -q -i -s "$scale" -h "$d" -U storbench pgbench &&
         "$LIB_PGBIN/psql" -q -h "$d" -U storbench -d pgbench -c CHECKPOINT >/dev/null &&
         lib_run -o "$LIB_WORK/pgbench.out" "$LIB_PGBIN/pgbench" "$@" -c "$c" -j "$j" -T "$t" \
             -h "$d" -U storbench pgbench
