@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "core/fileio.h"
 #include "core/log.h"
 #include "results/import_pts.h"
 #include "results/result.h"
@@ -46,44 +47,9 @@ static void usage(FILE *out)
 /* The whole file (or stdin for "-"), NUL-terminated. */
 static int read_all(const char *name, char **out, size_t *len)
 {
-    FILE *f = strcmp(name, "-") ? fopen(name, "rb") : stdin;
-    if (!f)
-        return -errno;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    int rc = buf ? 0 : -ENOMEM;
-    while (!rc) {
-        if (n == cap) {
-            if (cap >= MAX_PAGE) {
-                rc = -EFBIG;
-                break;
-            }
-            char *nb = realloc(buf, 2 * cap + 1);
-            if (!nb) {
-                rc = -ENOMEM;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0) {
-            if (ferror(f))
-                rc = errno ? -errno : -EIO;
-            break;
-        }
-    }
-    if (f != stdin)
-        fclose(f);
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
+    if (strcmp(name, "-"))
+        return sb_read_file(name, MAX_PAGE, 0, out, len);
+    return sb_read_stream(stdin, MAX_PAGE, 0, out, len);
 }
 
 /* --title: the imported heading is "title description"; when it starts with TEXT, TEXT is

@@ -19,6 +19,7 @@
 
 #include "cli/cli.h"
 #include "core/atomicfile.h"
+#include "core/fileio.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "report/csv.h"
@@ -85,15 +86,10 @@ static const struct {
  * when someone shows a page instead of a result file. */
 static bool is_text_page(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    size_t cap = 4u << 20;
-    char *buf = malloc(cap);
-    size_t n = buf ? fread(buf, 1, cap, f) : 0;
-    fclose(f);
+    char *buf = NULL;
+    size_t n = 0;
     bool page = false;
-    if (buf && n < cap) {
+    if (sb_read_file(path, 4u << 20, 0, &buf, &n) == 0) {
         sb_resultfile rf;
         sb_resultfile_init(&rf);
         char err[256];

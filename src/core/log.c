@@ -37,13 +37,3 @@ void sb_warn(const char *fmt, ...)
     emit("warning: ", fmt, ap);
     va_end(ap);
 }
-
-void sb_info(const char *fmt, ...)
-{
-    if (!sb_log_verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    emit(NULL, fmt, ap);
-    va_end(ap);
-}

@@ -10,8 +10,7 @@
 
 void sb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Printed only when --verbose was given (sb_log_verbose = true). */
-void sb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* --verbose was given: say more (what is made and removed). */
 extern bool sb_log_verbose;
 
 /* Exit codes used by the CLI layer. */

@@ -1,6 +1,6 @@
 /*
  * stats — mean, sample SD, SE, relative SD of run values, and the dynamic
- * run-count rule described in stats.h and SPEC.md.
+ * run-count rule described in stats.h and docs/architecture.md ("The runner").
  */
 #include "core/stats.h"
 

@@ -1,7 +1,7 @@
 /*
  * stats — summary statistics of repeated runs and the dynamic run-count rule.
  *
- * The rule (SPEC.md "Run count"): after the scheduled runs, while the
+ * The rule (docs/architecture.md, "The runner"): after the scheduled runs, while the
  * relative standard deviation is 3.5 % or more, add one run at a time up to
  * twice the scheduled count; between 2x and 3x add a run only while the
  * relative SD has fallen below half of the value it had after the scheduled

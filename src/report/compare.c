@@ -11,12 +11,6 @@
 
 #include "report/compare.h"
 
-/* A spread is known when there were runs to compute it from, or a file gave one. */
-static bool se_known(const sb_entry *e)
-{
-    return e->n_values >= 2 || e->se > 0;
-}
-
 static bool usable(const sb_entry *e)
 {
     return e && isfinite(e->mean) && e->mean > 0;
@@ -33,7 +27,7 @@ static void compare_cell(const sb_result *r, const sb_entry *b, const sb_entry *
     cell->diff = cell->ratio - 1.0;
     if (e == b)
         cell->sig = SB_SIG_NO;
-    else if (!se_known(b) || !se_known(e))
+    else if (!sb_entry_se_known(b) || !sb_entry_se_known(e))
         cell->sig = SB_SIG_UNKNOWN;
     else if (fabs(e->mean - b->mean) < sqrt(b->se * b->se + e->se * e->se))
         cell->sig = SB_SIG_NO;

@@ -100,11 +100,6 @@ static void value_text(char *buf, size_t len, double v, int decimals)
     snprintf(buf, len, "%.*f", decimals, v);
 }
 
-static bool se_known(const sb_entry *e)
-{
-    return e->n_values >= 2 || e->se > 0;
-}
-
 static const char style[] =
     ":root{--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bar:#4a6f96;--best:#1a7f37;"
     "--diff:#fff4d6;--diffmark:#bf8700}"
@@ -333,12 +328,12 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
     size_t best = 0;
     for (size_t j = 0; j < r->n_entries; j++) {
         const sb_entry *e = &r->entries[j];
-        double top = e->mean + (se_known(e) ? e->se : 0);
+        double top = e->mean + (sb_entry_se_known(e) ? e->se : 0);
         if (isfinite(top) && top > scale)
             scale = top;
-        if (se_known(e) && e->se > 0)
+        if (sb_entry_se_known(e) && e->se > 0)
             any_se = true;
-        if (!se_known(e))
+        if (!sb_entry_se_known(e))
             any_unknown = true;
         if (e->untrusted)
             any_untrusted = true;
@@ -389,7 +384,7 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
         fprintf(out, "<rect class=\"bar%s\" x=\"0\" y=\"%d\" width=\"%.3f%%\" height=\"%d\"/>",
                 is_best ? " best" : "", y + BAR_Y, w, BAR_H);
         double lo = w, hi = w;
-        if (se_known(e) && e->se > 0 && e->mean > 0) {
+        if (sb_entry_se_known(e) && e->se > 0 && e->mean > 0) {
             lo = (e->mean - e->se) / scale * BAR_MAX;
             hi = (e->mean + e->se) / scale * BAR_MAX;
             if (lo < 0)

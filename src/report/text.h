@@ -1,5 +1,5 @@
 /*
- * text — the seed pages' text format (SPEC.md "The result page format"):
+ * text — the seed pages' text format (docs/text-format.md, "What `show` writes"):
  * title, description, each system's description, then per result the title
  * and version, option line, "Unit > Higher Is Better", and dotted
  * identifiers with aligned values and '=' bars scaled to the width.

@@ -11,34 +11,15 @@
 #include <string.h>
 
 #include "core/stats.h"
-
-/* Allocation failure is not a condition a benchmark can do anything useful
- * about; abort with a message rather than thread ENOMEM through every setter. */
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fputs("storbench: out of memory\n", stderr);
-        abort();
-    }
-    return q;
-}
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s ? s : "") + 1;
-    char *d = xrealloc(NULL, n);
-    memcpy(d, s ? s : "", n);
-    return d;
-}
+#include "core/strutil.h"
 
 static bool streq(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
 
 void sb_kvlist_add(sb_kvlist *l, const char *key, const char *value)
 {
-    l->items = xrealloc(l->items, (l->n + 1) * sizeof *l->items);
-    l->items[l->n].key = xstrdup(key);
-    l->items[l->n].value = xstrdup(value);
+    l->items = sb_xrealloc(l->items, (l->n + 1) * sizeof *l->items);
+    l->items[l->n].key = sb_xstrdup(key);
+    l->items[l->n].value = sb_xstrdup(value);
     l->n++;
 }
 
@@ -70,8 +51,8 @@ static void kvlist_copy(sb_kvlist *dst, const sb_kvlist *src)
 void sb_resultfile_init(sb_resultfile *rf)
 {
     memset(rf, 0, sizeof *rf);
-    rf->title = xstrdup("");
-    rf->description = xstrdup("");
+    rf->title = sb_xstrdup("");
+    rf->description = sb_xstrdup("");
 }
 
 static void system_free(sb_system *s)
@@ -130,11 +111,11 @@ void sb_resultfile_set_title(sb_resultfile *rf, const char *title, const char *d
 {
     if (title) {
         free(rf->title);
-        rf->title = xstrdup(title);
+        rf->title = sb_xstrdup(title);
     }
     if (description) {
         free(rf->description);
-        rf->description = xstrdup(description);
+        rf->description = sb_xstrdup(description);
     }
 }
 
@@ -148,12 +129,12 @@ sb_system *sb_resultfile_find_system(const sb_resultfile *rf, const char *identi
 
 sb_system *sb_resultfile_add_system(sb_resultfile *rf, const char *identifier)
 {
-    rf->systems = xrealloc(rf->systems, (rf->n_systems + 1) * sizeof *rf->systems);
+    rf->systems = sb_xrealloc(rf->systems, (rf->n_systems + 1) * sizeof *rf->systems);
     sb_system *s = &rf->systems[rf->n_systems++];
     memset(s, 0, sizeof *s);
-    s->identifier = xstrdup(identifier);
-    s->timestamp = xstrdup("");
-    s->tool_version = xstrdup("");
+    s->identifier = sb_xstrdup(identifier);
+    s->timestamp = sb_xstrdup("");
+    s->tool_version = sb_xstrdup("");
     return s;
 }
 
@@ -230,14 +211,14 @@ sb_result *sb_resultfile_add_result(sb_resultfile *rf, const char *test, const c
                                     const char *unit, sb_direction direction,
                                     const sb_kvlist *options)
 {
-    rf->results = xrealloc(rf->results, (rf->n_results + 1) * sizeof *rf->results);
+    rf->results = sb_xrealloc(rf->results, (rf->n_results + 1) * sizeof *rf->results);
     sb_result *r = &rf->results[rf->n_results++];
     memset(r, 0, sizeof *r);
-    r->test = xstrdup(test);
-    r->title = xstrdup(title);
-    r->version = xstrdup(version);
-    r->description = xstrdup(description);
-    r->unit = xstrdup(unit);
+    r->test = sb_xstrdup(test);
+    r->title = sb_xstrdup(title);
+    r->version = sb_xstrdup(version);
+    r->description = sb_xstrdup(description);
+    r->unit = sb_xstrdup(unit);
     r->direction = direction;
     if (options)
         kvlist_copy(&r->options, options);
@@ -271,7 +252,7 @@ const char *sb_entry_source(const sb_result *r, const sb_entry *e, char *buf, si
 void sb_entry_set_source(sb_entry *e, const char *source, bool imported)
 {
     free(e->source);
-    e->source = source ? xstrdup(source) : NULL;
+    e->source = source ? sb_xstrdup(source) : NULL;
     e->imported = imported;
 }
 
@@ -325,12 +306,17 @@ sb_entry *sb_result_find_entry(const sb_result *r, const char *identifier)
     return NULL;
 }
 
+bool sb_entry_se_known(const sb_entry *e)
+{
+    return e->n_values >= 2 || e->se > 0;
+}
+
 sb_entry *sb_result_add_entry(sb_result *r, const char *identifier)
 {
-    r->entries = xrealloc(r->entries, (r->n_entries + 1) * sizeof *r->entries);
+    r->entries = sb_xrealloc(r->entries, (r->n_entries + 1) * sizeof *r->entries);
     sb_entry *e = &r->entries[r->n_entries++];
     memset(e, 0, sizeof *e);
-    e->identifier = xstrdup(identifier);
+    e->identifier = sb_xstrdup(identifier);
     e->decimals = 2;
     return e;
 }
@@ -338,7 +324,7 @@ sb_entry *sb_result_add_entry(sb_result *r, const char *identifier)
 void sb_entry_set_values(sb_entry *e, const double *values, size_t n)
 {
     free(e->values);
-    e->values = xrealloc(NULL, n * sizeof *values);
+    e->values = sb_xrealloc(NULL, n * sizeof *values);
     memcpy(e->values, values, n * sizeof *values);
     e->n_values = n;
     sb_stats st;
@@ -354,9 +340,9 @@ void sb_entry_set_values(sb_entry *e, const double *values, size_t n)
 
 void sb_entry_add_secondary(sb_entry *e, const char *name, const char *unit, double value)
 {
-    e->secondary = xrealloc(e->secondary, (e->n_secondary + 1) * sizeof *e->secondary);
-    e->secondary[e->n_secondary].name = xstrdup(name);
-    e->secondary[e->n_secondary].unit = xstrdup(unit);
+    e->secondary = sb_xrealloc(e->secondary, (e->n_secondary + 1) * sizeof *e->secondary);
+    e->secondary[e->n_secondary].name = sb_xstrdup(name);
+    e->secondary[e->n_secondary].unit = sb_xstrdup(unit);
     e->secondary[e->n_secondary].value = value;
     e->n_secondary++;
 }
@@ -372,7 +358,7 @@ static void entry_copy(sb_entry *dst, const sb_entry *src)
     dst->untrusted = src->untrusted;
     sb_entry_set_source(dst, src->source, src->imported);
     free(dst->extra);
-    dst->extra = src->extra ? xstrdup(src->extra) : NULL;
+    dst->extra = src->extra ? sb_xstrdup(src->extra) : NULL;
     for (size_t i = 0; i < src->n_secondary; i++)
         sb_entry_add_secondary(dst, src->secondary[i].name, src->secondary[i].unit,
                                src->secondary[i].value);
@@ -390,7 +376,7 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
     if (!dst->title[0] && src->title[0])
         sb_resultfile_set_title(dst, src->title, src->description);
     if (!dst->extra && src->extra)
-        dst->extra = xstrdup(src->extra);
+        dst->extra = sb_xstrdup(src->extra);
     for (size_t i = 0; i < src->n_systems; i++) {
         const sb_system *s = &src->systems[i];
         sb_system *d = sb_resultfile_find_system(dst, s->identifier);
@@ -410,11 +396,11 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
         kvlist_copy(&d->software, &s->software);
         kvlist_copy(&d->storage, &s->storage);
         free(d->timestamp);
-        d->timestamp = xstrdup(s->timestamp);
+        d->timestamp = sb_xstrdup(s->timestamp);
         free(d->tool_version);
-        d->tool_version = xstrdup(s->tool_version);
+        d->tool_version = sb_xstrdup(s->tool_version);
         if (s->extra)
-            d->extra = xstrdup(s->extra);
+            d->extra = sb_xstrdup(s->extra);
     }
     for (size_t i = 0; i < src->n_results; i++) {
         const sb_result *r = &src->results[i];
@@ -424,7 +410,7 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
         if (d->options.n == 0)
             kvlist_copy(&d->options, &r->options);
         if (!d->extra && r->extra)
-            d->extra = xstrdup(r->extra);
+            d->extra = sb_xstrdup(r->extra);
         for (size_t k = 0; k < r->n_entries; k++)
             entry_copy(sb_result_add_entry(d, r->entries[k].identifier), &r->entries[k]);
     }

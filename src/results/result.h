@@ -149,6 +149,8 @@ void sb_result_title_line(const sb_result *r, char *buf, size_t len);
 sb_entry *sb_result_find_entry(const sb_result *r, const char *identifier);
 /* Appends an entry (the caller checked it is new). */
 sb_entry *sb_result_add_entry(sb_result *r, const char *identifier);
+/* Whether e's spread is known: there were runs to compute it from, or a file gave one. */
+bool sb_entry_se_known(const sb_entry *e);
 /* Fills mean/sd/se/decimals from raw run values (copied). */
 void sb_entry_set_values(sb_entry *e, const double *values, size_t n);
 void sb_entry_add_secondary(sb_entry *e, const char *name, const char *unit, double value);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fileio.h"
 #include "core/units.h"
 
 static const struct {
@@ -270,28 +271,14 @@ int sb_scenario_parse(const char *text, const char *name, sb_scenario *s, char *
 
 int sb_scenario_load(const char *path, sb_scenario *s, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        int e = errno;
-        snprintf(err, errlen, "%s: %s", path, strerror(e));
-        return -e;
+    char *text = NULL;
+    size_t n = 0;
+    int rc = sb_read_file(path, 1 << 20, 0, &text, &n);
+    if (rc < 0 && rc != -EFBIG) {
+        snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+        return rc;
     }
-    char *text = malloc(1 << 20);
-    if (!text) {
-        fclose(f);
-        snprintf(err, errlen, "out of memory");
-        return -ENOMEM;
-    }
-    size_t n = fread(text, 1, (1 << 20) - 1, f);
-    bool big = !feof(f);
-    int e = ferror(f) ? errno : 0;
-    fclose(f);
-    text[n] = 0;
-    int rc;
-    if (e) {
-        snprintf(err, errlen, "%s: %s", path, strerror(e));
-        rc = -e;
-    } else if (big) {
+    if (rc == -EFBIG) {
         snprintf(err, errlen, "%s: larger than 1 MiB: not a scenario file", path);
         rc = -EINVAL;
     } else if (memchr(text, 0, n)) {

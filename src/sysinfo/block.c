@@ -85,7 +85,7 @@ void sb_sysinfo_format_disks(char *buf, size_t len, const sb_sysinfo_disk *d, si
     char (*labels)[256] = calloc(n, sizeof *labels);
     bool *used = calloc(n, sizeof *used);
     if (!labels || !used)
-        abort();
+        sb_oom();
     for (size_t i = 0; i < n; i++)
         sb_sysinfo_disk_label(labels[i], sizeof labels[i], d[i].bytes, d[i].model);
     size_t w = 0;
@@ -139,7 +139,7 @@ char *si_disk_model(const char *root, const char *diskdir)
             size_t l = strlen(file) + 32;
             m = malloc(l);
             if (!m)
-                abort();
+                sb_oom();
             sb_fmt(m, l, "Loop device (%s)", file);
             free(file);
         }
@@ -162,7 +162,7 @@ void sb_sysinfo_read_disks(const char *root, char *buf, size_t len)
     sb_sysinfo_disk *disks = calloc(n ? n : 1, sizeof *disks);
     char **models = calloc(n ? n : 1, sizeof *models);
     if (!disks || !models)
-        abort();
+        sb_oom();
     size_t nd = 0;
     for (size_t i = 0; i < n; i++) {
         if (skipped_block_name(names[i]))

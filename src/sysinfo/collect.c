@@ -72,7 +72,7 @@ char *sb_sysinfo_os_release_value(const char *text, const char *key)
         return NULL;
     char *out = malloc(k.len + 1);
     if (!out)
-        abort();
+        sb_oom();
     /* os-release values use shell quoting: "..." with \" \\ \$ \` escapes, or '...'. */
     size_t w = 0;
     char quote = 0;
@@ -161,7 +161,7 @@ int sb_sysinfo_collect_at(sb_system *sys, const char *target, const char *root)
         sb_fmt(resolved, sizeof resolved, "%s", where);
     struct si_target *t = calloc(1, sizeof *t);
     if (!t)
-        abort();
+        sb_oom();
     si_describe_target(root, resolved, t, 0);
     if (!t->fstype[0]) { /* no mountinfo: the kernel still knows the filesystem type */
         struct statfs sf;

@@ -24,7 +24,7 @@ static char *unescape_field(const char *s, size_t n)
 {
     char *out = malloc(n + 1);
     if (!out)
-        abort();
+        sb_oom();
     size_t w = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '\\' && i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3' &&
@@ -144,7 +144,7 @@ static int mount_line(const char *line, size_t len, void *arg)
         t->cap = t->cap ? t->cap * 2 : 32;
         t->m = realloc(t->m, t->cap * sizeof *t->m);
         if (!t->m)
-            abort();
+            sb_oom();
     }
     t->m[t->n++] = m;
     return 0;
@@ -234,7 +234,7 @@ char *sb_sysinfo_merge_options(const char *mount_opts, const char *super_opts)
     size_t cap = strlen(mount_opts) + strlen(super_opts) + 2;
     char *out = malloc(cap);
     if (!out)
-        abort();
+        sb_oom();
     strcpy(out, mount_opts);
     const char *p = super_opts;
     while (*p) {

@@ -17,38 +17,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fileio.h"
 #include "core/strutil.h"
 
-/* Reads a whole (small) file below root; NULL when unreadable. Caller frees. */
+/* Reads a whole (small) file below root; NULL when unreadable. Caller frees. Nothing we read
+ * is over 4 MiB (pci.ids is about 1.3 MiB): a larger file is cut there rather than grown. */
 char *si_slurp(const char *root, const char *path)
 {
     char full[PATH_MAX];
     if (snprintf(full, sizeof full, "%s%s", root, path) >= (int)sizeof full)
         return NULL;
-    FILE *f = fopen(full, "re");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        abort();
-    for (;;) {
-        size_t r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0)
-            break;
-        if (n + 1 == cap) {
-            if (cap >= (4u << 20)) /* nothing we read is this large; stop rather than grow */
-                break;
-            cap *= 2;
-            buf = realloc(buf, cap);
-            if (!buf)
-                abort();
-        }
-    }
-    fclose(f);
-    buf[n] = '\0';
-    return buf;
+    char *buf = NULL;
+    int rc = sb_read_file(full, 4u << 20, 1, &buf, NULL);
+    if (rc == -ENOMEM)
+        sb_oom();
+    return rc < 0 ? NULL : buf;
 }
 
 /* One trimmed line of a sysfs attribute; NULL when unreadable or empty. */
@@ -88,7 +71,7 @@ char **si_list_dir(const char *root, const char *path, size_t *n)
             cap = cap ? cap * 2 : 16;
             names = realloc(names, cap * sizeof *names);
             if (!names)
-                abort();
+                sb_oom();
         }
         names[(*n)++] = sb_xstrdup(e->d_name);
     }

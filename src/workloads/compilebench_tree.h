@@ -2,7 +2,7 @@
  * compilebench_tree — the synthetic kernel-like source tree Compile Bench
  * copies, generated from a fixed seed instead of downloaded. The generator
  * reproduces the statistics of compilebench 0.6's kernel-2.6.20 data set
- * (SPEC.md): directory and file counts, total bytes and the size
+ * (docs/workloads.md, compilebench): directory and file counts, total bytes and the size
  * percentiles, and marks the .c files that the compile phase turns into
  * objects (3,263 objects, 680.6 MiB in all).
  *
