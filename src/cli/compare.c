@@ -82,6 +82,7 @@ int sb_cmd_compare(int argc, char **argv)
         sb_error("compare: %s", err);
         return SB_EXIT_RUNTIME;
     }
+    sb_resultfile_make_printable(&rf); /* no ESC or BEL from an identifier on the terminal */
     rc = sb_report_compare(stdout, &rf, &cmp);
     sb_comparison_free(&cmp);
     sb_resultfile_free(&rf);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/printable.h"
 #include "cli/selection.h"
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -109,15 +110,16 @@ static int cmd_check(int argc, char **argv)
         sb_error("scenario: %s", err);
         return SB_EXIT_RUNTIME;
     }
-    printf("%s\n", s.title[0] ? s.title : "(no title)");
+    /* For a terminal: no ESC or BEL from the file (core/printable.h). */
+    printf("%s\n", s.title[0] ? sb_make_printable(s.title) : "(no title)");
     if (s.description[0])
-        printf("%s\n", s.description);
+        printf("%s\n", sb_make_printable(s.description));
     char why[512];
     bool bcache_ok = sb_bcache_available(why, sizeof why) == 0;
     for (size_t i = 0; i < s.n; i++) {
         char line[1024];
         sb_scn_plan_line(&s.configs[i], line, sizeof line);
-        printf("  %s: %s\n", s.configs[i].identifier, line);
+        printf("  %s: %s\n", sb_make_printable(s.configs[i].identifier), sb_make_printable(line));
         if (s.configs[i].cache != SB_CACHE_NONE && !bcache_ok)
             printf("    cannot be built here: %s\n", why);
     }

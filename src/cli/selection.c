@@ -77,7 +77,30 @@ int sb_selection_add(sb_selection *s, const char *cmd, char *name, bool quick)
 int sb_selection_set_options(sb_selection *s, const char *cmd, char **assignments, size_t n)
 {
     for (size_t a = 0; a < n; a++) {
+        /* "TEST:KEY=VALUE,KEY=VALUE" (as --help says, and as a TEST operand takes them):
+         * the options of that test only. A ':' after the '=' is part of the value. */
+        char *colon = strchr(assignments[a], ':');
         char *eq = strchr(assignments[a], '=');
+        if (colon && (!eq || colon < eq)) {
+            *colon = 0;
+            const char *test = assignments[a];
+            if (!sb_workload_find(test))
+                return sb_usage_error(cmd, "--option %s:...: no test named '%s' (see 'storbench list')",
+                                      test, test);
+            bool selected = false;
+            for (size_t k = 0; k < s->n; k++) {
+                if (strcmp(s->cfg[k].workload->name, test))
+                    continue;
+                selected = true;
+                char *copy = strdup(colon + 1); /* each config keeps pointers into its copy */
+                if (!copy || apply_assignments(&s->cfg[k], cmd, copy))
+                    return SB_EXIT_USAGE;
+            }
+            if (!selected)
+                return sb_usage_error(cmd, "--option %s:...: %s is not among the selected tests",
+                                      test, test);
+            continue;
+        }
         if (!eq)
             return sb_usage_error(cmd, "--option '%s' is not KEY=VALUE", assignments[a]);
         *eq = 0;

@@ -179,6 +179,10 @@ int sb_cmd_show(int argc, char **argv)
         sb_resultfile_free(&rf);
         return SB_EXIT_RUNTIME;
     }
+    /* Text is for a terminal: no ESC or BEL from an identifier (json, html and csv
+     * escape or carry them as data). Only this copy changes, not the file. */
+    if (fn == show_text)
+        sb_resultfile_make_printable(&rf);
     if (output && strcmp(output, "-")) {
         /* Replaced only once complete; a device or FIFO is written in place, a symlink
          * followed (core/atomicfile.h). */

@@ -15,13 +15,16 @@ void sb_csv_field(FILE *out, const char *s)
     if (!s)
         s = "";
     size_t n = strlen(s);
-    bool quote = strpbrk(s, ",\"\r\n") != NULL ||
+    bool formula = n > 0 && strchr("=+-@\t\r", s[0]);
+    bool quote = formula || strpbrk(s, ",\"\r\n") != NULL ||
                  (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t'));
     if (!quote) {
         fputs(s, out);
         return;
     }
     fputc('"', out);
+    if (formula)
+        fputc('\'', out);
     for (const char *p = s; *p; p++) {
         if (*p == '"')
             fputc('"', out);

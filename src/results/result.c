@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/printable.h"
 #include "core/stats.h"
 #include "core/strutil.h"
 
@@ -105,6 +106,45 @@ void sb_resultfile_free(sb_resultfile *rf)
     free(rf->results);
     free(rf->extra);
     memset(rf, 0, sizeof *rf);
+}
+
+static void kv_printable(sb_kvlist *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        sb_make_printable(l->items[i].key);
+        sb_make_printable(l->items[i].value);
+    }
+}
+
+void sb_resultfile_make_printable(sb_resultfile *rf)
+{
+    sb_make_printable(rf->title);
+    sb_make_printable(rf->description);
+    for (size_t i = 0; i < rf->n_systems; i++) {
+        sb_system *s = &rf->systems[i];
+        sb_make_printable(s->identifier);
+        kv_printable(&s->hardware);
+        kv_printable(&s->software);
+        kv_printable(&s->storage);
+        sb_make_printable(s->timestamp);
+        sb_make_printable(s->tool_version);
+    }
+    for (size_t i = 0; i < rf->n_results; i++) {
+        sb_result *r = &rf->results[i];
+        sb_make_printable(r->test);
+        sb_make_printable(r->title);
+        sb_make_printable(r->version);
+        sb_make_printable(r->description);
+        sb_make_printable(r->unit);
+        kv_printable(&r->options);
+        for (size_t k = 0; k < r->n_entries; k++) {
+            sb_make_printable(r->entries[k].identifier);
+            for (size_t j = 0; j < r->entries[k].n_secondary; j++) {
+                sb_make_printable(r->entries[k].secondary[j].name);
+                sb_make_printable(r->entries[k].secondary[j].unit);
+            }
+        }
+    }
 }
 
 void sb_resultfile_set_title(sb_resultfile *rf, const char *title, const char *description)

@@ -155,6 +155,10 @@ bool sb_entry_se_known(const sb_entry *e);
 void sb_entry_set_values(sb_entry *e, const double *values, size_t n);
 void sb_entry_add_secondary(sb_entry *e, const char *name, const char *unit, double value);
 
+/* Replaces control characters in every string of rf (core/printable.h), for the text
+ * outputs; the file on disk is not touched. */
+void sb_resultfile_make_printable(sb_resultfile *rf);
+
 /* Copies every system of src and its entries into dst. An identifier already in dst is an
  * error (-EEXIST, message in err) unless replace, in which case dst's description and
  * figures are replaced, keeping its place in the system order. */

@@ -143,6 +143,30 @@ check_one_line "system without identifier: the field is named" "systems\[1\].ide
 mkdir -p "$T/adir"
 check_exit "show of a directory" 1 "$SB" show "$T/adir"
 check_one_line "show of a directory: says so" "is a directory"
+check_exit "run -o dd:count=4 (TEST:KEY=VALUE under -o, as --help says)" 0 \
+    "$SB" run dd -o dd:count=4,bs=64k --quick --runs 1 -t "$T" --result o --results-dir "$R"
+check "run -o dd:count=4: the option line shows it" grep -q "Count: 4" "$T/out"
+check_exit "run -o fio:bs=4k with only dd selected" 2 "$SB" run dd -o fio:bs=4k -t "$T"
+check_one_line "-o for a test not selected: one line" "not among the selected"
+
+# ---- items 6 and 7: CSV formula guard; no control characters in text outputs
+esc=$(printf '\033')
+bel=$(printf '\007')
+jq --arg e "$esc" --arg b "$bel" '.systems[0].identifier = "=HYPERLINK(1)\($e)[31m\($b)" |
+    .results[].entries |= map(if .identifier == "Single Disk" then .identifier = "=HYPERLINK(1)\($e)[31m\($b)" else . end)' \
+    "$R/s1.json" >"$T/ctl.json"
+check_exit "show csv of a file with a formula identifier" 0 "$SB" show "$T/ctl.json" --format csv
+check "csv: the formula identifier is guarded with a leading quote" grep -q "\"'=HYPERLINK(1)" "$T/out"
+check "csv: no cell starts with =" test "$(grep -c ',=HYPERLINK' "$T/out")" -eq 0
+check_exit "show text of a file with ESC and BEL in an identifier" 0 "$SB" show "$T/ctl.json"
+check "show text: no ESC or BEL" test "$(tr -d '\n' <"$T/out" | tr -dc '\001-\010\013-\037\177' | wc -c)" -eq 0
+check "show text: the identifier is there, control characters replaced" grep -q "=HYPERLINK(1)?\[31m?" "$T/out"
+check_exit "compare of a file with ESC and BEL" 0 "$SB" compare "$T/ctl.json" --base "2-Disk RAID0"
+check "compare: no ESC or BEL" test "$(tr -d '\n' <"$T/out" | tr -dc '\001-\010\013-\037\177' | wc -c)" -eq 0
+printf '[scenario]\ntitle = T\033]0;owned\007\n\n[Disk\033[2J]\nfilesystem = ext4\ndevices = 1\n' >"$T/ctl.ini"
+check_exit "scenario check of a file with ESC" 0 "$SB" scenario check "$T/ctl.ini"
+check "scenario check: no ESC or BEL" test "$(tr -d '\n' <"$T/out" | tr -dc '\001-\010\013-\037\177' | wc -c)" -eq 0
+
 check_exit "compare without HOME" 1 env -u HOME -u XDG_DATA_HOME "$SB" compare s1
 check_one_line "compare without HOME: one line" "HOME"
 finish

@@ -29,6 +29,13 @@ static void test_quoting(void **state)
         {"two\nlines", "\"two\nlines\""},
         {" lead", "\" lead\""},
         {"", ""},
+        /* Formula injection (issue 11 item 6): a leading ', quoted. */
+        {"=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""},
+        {"+5", "\"'+5\""},
+        {"-cmd", "\"'-cmd\""},
+        {"@SUM(A1)", "\"'@SUM(A1)\""},
+        {"\tx", "\"'\tx\""},
+        {"a=b", "a=b"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *got = field(cases[i][0]);
