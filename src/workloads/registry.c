@@ -1,20 +1,12 @@
 /*
  * registry — the table of tests and the suites (see registry.h). Adding a
- * test: one extern line and one row below, and its items in the suites.
+ * test: docs/architecture.md, "Adding a test".
  */
 #include "workloads/registry.h"
+#include "workloads/workloads.h"
 
 #include <string.h>
 
-extern const sb_workload sb_wl_dd;
-extern const sb_workload sb_wl_fio;
-extern const sb_workload sb_wl_iozone;
-extern const sb_workload sb_wl_fsmark;
-extern const sb_workload sb_wl_postmark;
-extern const sb_workload sb_wl_compilebench;
-extern const sb_workload sb_wl_dbench;
-extern const sb_workload sb_wl_sqlite;
-extern const sb_workload sb_wl_pgbench;
 
 static const sb_workload *const workloads[] = {
     &sb_wl_dd,

@@ -1,7 +1,7 @@
 /*
  * workload — the interface every test implements, and the context the runner
- * hands it. This is storbench's main extension point: adding a test is adding
- * one file that defines a `const sb_workload` and one row in registry.c.
+ * hands it. This is storbench's main extension point: adding a test follows
+ * the one recipe in docs/architecture.md ("Adding a test").
  *
  * A workload declares
  *   - its options (key, title, default, --quick value, allowed choices): the
