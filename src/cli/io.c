@@ -221,6 +221,94 @@ static int opt_bool(const char *name, const char *arg, bool *out)
     return 0;
 }
 
+/* Applies one parsed option c (long name `name`, value optarg) to job: 0; -1 after printing
+ * the help; SB_EXIT_USAGE after printing why not. */
+static int io_option(sb_io_job *job, bool *json, int c, const char *name, char **argv)
+{
+    uint64_t v;
+    int rc;
+    switch (c) {
+    case O_RW:
+        if (sb_rw_parse(optarg, &job->rw) < 0)
+            return sb_usage_error(CMD, "--rw: unknown mode '%s' (read, write, randread, randwrite, rw, randrw)", optarg);
+        break;
+    case O_BS: case O_SIZE: case O_OFFSET:
+        if (sb_parse_size(optarg, &v) < 0)
+            return sb_usage_error(CMD, "--%s: '%s' is not a size", name, optarg);
+        *(c == O_BS ? &job->bs : c == O_SIZE ? &job->size : &job->offset) = v;
+        break;
+    case O_ENGINE:
+        snprintf(job->engine, sizeof job->engine, "%s", optarg);
+        break;
+    case O_DEPTH:
+        if (sb_parse_uint(optarg, 1, SB_IO_MAX_DEPTH, &v) < 0)
+            return sb_usage_error(CMD, "--iodepth: '%s' is not in 1 .. %u", optarg, SB_IO_MAX_DEPTH);
+        job->iodepth = (unsigned)v;
+        break;
+    case O_BATCH: case O_BATCH_CMIN: case O_BATCH_CMAX:
+        if (sb_parse_uint(optarg, 1, SB_IO_MAX_DEPTH, &v) < 0)
+            return sb_usage_error(CMD, "--%s: '%s' is not in 1 .. %u", name, optarg, SB_IO_MAX_DEPTH);
+        *(c == O_BATCH ? &job->batch_submit : c == O_BATCH_CMIN ? &job->batch_complete_min
+                                                               : &job->batch_complete_max) = (unsigned)v;
+        break;
+    case O_NUMJOBS:
+        if (sb_parse_uint(optarg, 1, SB_IO_MAX_JOBS, &v) < 0)
+            return sb_usage_error(CMD, "--numjobs: '%s' is not in 1 .. %u", optarg, SB_IO_MAX_JOBS);
+        job->numjobs = (unsigned)v;
+        break;
+    case O_MIX:
+        if (sb_parse_uint(optarg, 0, 100, &v) < 0)
+            return sb_usage_error(CMD, "--rwmixread: '%s' is not a percentage", optarg);
+        job->rwmixread = (unsigned)v;
+        break;
+    case O_FSYNC:
+        if (sb_parse_uint(optarg, 0, UINT32_MAX, &v) < 0)
+            return sb_usage_error(CMD, "--fsync: '%s' is not a count", optarg);
+        job->fsync_every = (unsigned)v;
+        break;
+    case O_SEED:
+        if (sb_parse_uint(optarg, 0, UINT64_MAX, &v) < 0)
+            return sb_usage_error(CMD, "--randseed: '%s' is not a number", optarg);
+        job->seed = v;
+        break;
+    case O_RUNTIME: case O_RAMP: case O_STARTDELAY: {
+        double s;
+        if (sb_parse_duration(optarg, &s) < 0 || s < 0)
+            return sb_usage_error(CMD, "--%s: '%s' is not a duration", name, optarg);
+        *(c == O_RUNTIME ? &job->runtime_s : c == O_RAMP ? &job->ramp_s : &job->startdelay_s) = s;
+        break;
+    }
+    case O_DIRECT: if ((rc = opt_bool(name, optarg, &job->direct))) return rc; break;
+    case O_TIMEBASED: if ((rc = opt_bool(name, optarg, &job->time_based))) return rc; break;
+    case O_ENDFSYNC: if ((rc = opt_bool(name, optarg, &job->end_fsync))) return rc; break;
+    case O_NORANDMAP: if ((rc = opt_bool(name, optarg, &job->norandommap))) return rc; break;
+    case O_INVALIDATE: if ((rc = opt_bool(name, optarg, &job->invalidate))) return rc; break;
+    case O_REGFILES: if ((rc = opt_bool(name, optarg, &job->uring_fixed_files))) return rc; break;
+    case O_FIXEDBUFS: if ((rc = opt_bool(name, optarg, &job->uring_fixed_bufs))) return rc; break;
+    case O_FORMAT:
+        if (!strcmp(optarg, "json"))
+            *json = true;
+        else if (!strcmp(optarg, "normal") || !strcmp(optarg, "text"))
+            *json = false;
+        else
+            return sb_usage_error(CMD, "--output-format: '%s' is not normal or json", optarg);
+        break;
+    case O_FILENAME: case O_DIRECTORY: {
+        char *dst = c == O_FILENAME ? job->filename : job->directory;
+        if (strlen(optarg) >= sizeof job->filename)
+            return sb_usage_error(CMD, "--%s: path too long", name);
+        strcpy(dst, optarg);
+        break;
+    }
+    case 'h': case O_HELP:
+        usage(stdout);
+        return -1;
+    default:
+        return sb_bad_option(CMD, argv, c);
+    }
+    return 0;
+}
+
 int sb_cmd_io(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -262,7 +350,6 @@ int sb_cmd_io(int argc, char **argv)
     static sb_io_job job; /* large (paths); not on the stack */
     sb_io_job_init(&job);
     bool json = false;
-    uint64_t v;
     int c, rc;
     optind = 1;
     opterr = 0;
@@ -273,85 +360,8 @@ int sb_cmd_io(int argc, char **argv)
                 name = o->name;
                 break;
             }
-        switch (c) {
-        case O_RW:
-            if (sb_rw_parse(optarg, &job.rw) < 0)
-                return sb_usage_error(CMD, "--rw: unknown mode '%s' (read, write, randread, randwrite, rw, randrw)", optarg);
-            break;
-        case O_BS: case O_SIZE: case O_OFFSET:
-            if (sb_parse_size(optarg, &v) < 0)
-                return sb_usage_error(CMD, "--%s: '%s' is not a size", name, optarg);
-            *(c == O_BS ? &job.bs : c == O_SIZE ? &job.size : &job.offset) = v;
-            break;
-        case O_ENGINE:
-            snprintf(job.engine, sizeof job.engine, "%s", optarg);
-            break;
-        case O_DEPTH:
-            if (sb_parse_uint(optarg, 1, SB_IO_MAX_DEPTH, &v) < 0)
-                return sb_usage_error(CMD, "--iodepth: '%s' is not in 1 .. %u", optarg, SB_IO_MAX_DEPTH);
-            job.iodepth = (unsigned)v;
-            break;
-        case O_BATCH: case O_BATCH_CMIN: case O_BATCH_CMAX:
-            if (sb_parse_uint(optarg, 1, SB_IO_MAX_DEPTH, &v) < 0)
-                return sb_usage_error(CMD, "--%s: '%s' is not in 1 .. %u", name, optarg, SB_IO_MAX_DEPTH);
-            *(c == O_BATCH ? &job.batch_submit : c == O_BATCH_CMIN ? &job.batch_complete_min
-                                                                   : &job.batch_complete_max) = (unsigned)v;
-            break;
-        case O_NUMJOBS:
-            if (sb_parse_uint(optarg, 1, SB_IO_MAX_JOBS, &v) < 0)
-                return sb_usage_error(CMD, "--numjobs: '%s' is not in 1 .. %u", optarg, SB_IO_MAX_JOBS);
-            job.numjobs = (unsigned)v;
-            break;
-        case O_MIX:
-            if (sb_parse_uint(optarg, 0, 100, &v) < 0)
-                return sb_usage_error(CMD, "--rwmixread: '%s' is not a percentage", optarg);
-            job.rwmixread = (unsigned)v;
-            break;
-        case O_FSYNC:
-            if (sb_parse_uint(optarg, 0, UINT32_MAX, &v) < 0)
-                return sb_usage_error(CMD, "--fsync: '%s' is not a count", optarg);
-            job.fsync_every = (unsigned)v;
-            break;
-        case O_SEED:
-            if (sb_parse_uint(optarg, 0, UINT64_MAX, &v) < 0)
-                return sb_usage_error(CMD, "--randseed: '%s' is not a number", optarg);
-            job.seed = v;
-            break;
-        case O_RUNTIME: case O_RAMP: case O_STARTDELAY: {
-            double s;
-            if (sb_parse_duration(optarg, &s) < 0 || s < 0)
-                return sb_usage_error(CMD, "--%s: '%s' is not a duration", name, optarg);
-            *(c == O_RUNTIME ? &job.runtime_s : c == O_RAMP ? &job.ramp_s : &job.startdelay_s) = s;
-            break;
-        }
-        case O_DIRECT: if ((rc = opt_bool(name, optarg, &job.direct))) return rc; break;
-        case O_TIMEBASED: if ((rc = opt_bool(name, optarg, &job.time_based))) return rc; break;
-        case O_ENDFSYNC: if ((rc = opt_bool(name, optarg, &job.end_fsync))) return rc; break;
-        case O_NORANDMAP: if ((rc = opt_bool(name, optarg, &job.norandommap))) return rc; break;
-        case O_INVALIDATE: if ((rc = opt_bool(name, optarg, &job.invalidate))) return rc; break;
-        case O_REGFILES: if ((rc = opt_bool(name, optarg, &job.uring_fixed_files))) return rc; break;
-        case O_FIXEDBUFS: if ((rc = opt_bool(name, optarg, &job.uring_fixed_bufs))) return rc; break;
-        case O_FORMAT:
-            if (!strcmp(optarg, "json"))
-                json = true;
-            else if (!strcmp(optarg, "normal") || !strcmp(optarg, "text"))
-                json = false;
-            else
-                return sb_usage_error(CMD, "--output-format: '%s' is not normal or json", optarg);
-            break;
-        case O_FILENAME: case O_DIRECTORY: {
-            char *dst = c == O_FILENAME ? job.filename : job.directory;
-            if (strlen(optarg) >= sizeof job.filename)
-                return sb_usage_error(CMD, "--%s: path too long", name);
-            strcpy(dst, optarg);
-            break;
-        }
-        case 'h': case O_HELP:
-            usage(stdout);
-            return SB_EXIT_OK;
-        default:
-            return sb_bad_option(CMD, argv, c);
-        }
+        if ((rc = io_option(&job, &json, c, name, argv)) != 0)
+            return rc < 0 ? SB_EXIT_OK : rc;
     }
     if (optind < argc)
         return sb_usage_error(CMD, "unexpected argument '%s'", argv[optind]);

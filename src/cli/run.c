@@ -62,6 +62,108 @@ static void default_identifier(char *buf, size_t len)
     buf[len - 1] = 0;
 }
 
+/* The texts the result file will store: an identifier only with a result file and never
+ * empty, everything valid UTF-8 — refused now, not after the benchmark, when the save could
+ * not store them. 0 or SB_EXIT_USAGE. */
+static int check_texts(const char *identifier, const char *result, const char *title, const char *description,
+                       char **assignments, size_t n_assign)
+{
+    if (identifier && !*identifier)
+        return sb_usage_error("run", "--identifier must not be empty");
+    if (identifier && !result)
+        return sb_usage_error("run", "--identifier needs --result NAME");
+    if (sb_check_utf8_arg("run", "--identifier", identifier) ||
+        sb_check_utf8_arg("run", "--title", title) ||
+        sb_check_utf8_arg("run", "--description", description))
+        return SB_EXIT_USAGE;
+    for (size_t i = 0; i < n_assign; i++)
+        if (sb_check_utf8_arg("run", "--option", assignments[i]))
+            return SB_EXIT_USAGE;
+    return 0;
+}
+
+/* Loads the result file NAME (a missing one is empty) into existing and settles the
+ * identifier (--identifier, else the host name), refusing one the file already has unless
+ * replace. Without a result file only the identifier is set. 0, or SB_EXIT_USAGE /
+ * SB_EXIT_RUNTIME after printing why. */
+static int open_result(const char *result, const char *results_dir, bool replace, const char **identifier,
+                       char *ident_buf, size_t ident_len, char *path, sb_resultfile *existing)
+{
+    if (!result) {
+        default_identifier(ident_buf, ident_len);
+        *identifier = ident_buf;
+        return 0;
+    }
+    int rc;
+    char err[1024];
+    if ((rc = sb_cli_result_path("run", result, results_dir, path, PATH_MAX)))
+        return rc;
+    rc = sb_resultfile_load(path, existing, err, sizeof err);
+    if (rc < 0 && rc != -ENOENT) {
+        sb_error("run: %s", err);
+        return SB_EXIT_RUNTIME;
+    }
+    if (!*identifier) {
+        default_identifier(ident_buf, ident_len);
+        *identifier = ident_buf;
+    }
+    if (sb_resultfile_find_system(existing, *identifier) && !replace) {
+        sb_error("run: identifier '%s' is already in %s (use --replace, or another --identifier)",
+                 *identifier, path);
+        return SB_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+/* Runs every selected test in turn; a skipped one is a warning, a failure or an interrupt
+ * stops. SB_EXIT_OK, SB_EXIT_RUNTIME or SB_EXIT_INTERRUPTED; *done counts figures made. */
+static int run_selection(sb_runner *runner, const sb_selection *sel, bool to_file, size_t *done)
+{
+    char err[1024];
+    int exit_code = SB_EXIT_OK;
+    for (size_t k = 0; k < sel->n && exit_code == SB_EXIT_OK; k++) {
+        char desc[512];
+        sb_config_describe(&sel->cfg[k], NULL, desc, sizeof desc);
+        printf("%s (storbench %s)%s%s%s\n", sel->cfg[k].workload->title, sel->cfg[k].workload->name,
+               desc[0] ? " [" : "", desc, desc[0] ? "]" : "");
+        fflush(stdout);
+        int rc = sb_runner_run(runner, &sel->cfg[k], err, sizeof err);
+        if (rc == SB_RUN_SKIPPED) {
+            sb_warn("%s: skipped: %s", sel->cfg[k].workload->name, err);
+        } else if (rc == -EINTR) {
+            sb_error("run: interrupted (signal %d); temporary files removed, %s", sb_interrupt_signal(),
+                     to_file ? "result file unchanged" : "nothing saved");
+            exit_code = SB_EXIT_INTERRUPTED;
+        } else if (rc < 0) {
+            sb_error("%s", err);
+            exit_code = SB_EXIT_RUNTIME;
+        } else {
+            (*done)++;
+        }
+    }
+    return exit_code;
+}
+
+/* Merges the fresh figures into the result file with one atomic save. SB_EXIT_OK or
+ * SB_EXIT_RUNTIME after printing why. */
+static int save_figures(const char *path, const char *result, sb_resultfile *existing,
+                        const sb_resultfile *fresh, bool replace, const char *title,
+                        const char *description, const char *identifier, size_t done)
+{
+    char err[1024];
+    if (done == 0) {
+        sb_error("run: no test produced a figure; %s unchanged", path);
+        return SB_EXIT_RUNTIME;
+    }
+    if (sb_result_merge_save(path, result, existing, fresh, replace, title, description, err,
+                             sizeof err) < 0) {
+        sb_error("run: %s", err);
+        return SB_EXIT_RUNTIME;
+    }
+    printf("Saved %zu test%s as '%s' in %s\n", done, done == 1 ? "" : "s", identifier, path);
+    return SB_EXIT_OK;
+}
+
 int sb_cmd_run(int argc, char **argv)
 {
     enum { OPT_REPLACE = 0x100, OPT_TITLE, OPT_DESC, OPT_NO_DROP, OPT_EXACT };
@@ -125,18 +227,9 @@ int sb_cmd_run(int argc, char **argv)
     }
     if (optind >= argc)
         return sb_usage_error("run", "name at least one test or suite (see 'storbench list')");
-    if (identifier && !*identifier)
-        return sb_usage_error("run", "--identifier must not be empty");
-    if (identifier && !result)
-        return sb_usage_error("run", "--identifier needs --result NAME");
-    /* Refused now, not after the benchmark: the save could not store them. */
-    if (sb_check_utf8_arg("run", "--identifier", identifier) ||
-        sb_check_utf8_arg("run", "--title", title) ||
-        sb_check_utf8_arg("run", "--description", description))
-        return SB_EXIT_USAGE;
-    for (size_t i = 0; i < n_assign; i++)
-        if (sb_check_utf8_arg("run", "--option", assignments[i]))
-            return SB_EXIT_USAGE;
+    int rc;
+    if ((rc = check_texts(identifier, result, title, description, assignments, n_assign)) != 0)
+        return rc;
 
     /* ---- resolve the selection ---- */
     static sb_selection sel;
@@ -149,7 +242,7 @@ int sb_cmd_run(int argc, char **argv)
         return SB_EXIT_USAGE;
 
     /* ---- the target ---- */
-    int rc = sb_target_check(target);
+    rc = sb_target_check(target);
     if (rc < 0)
         return sb_usage_error("run", "target %s: %s", target, strerror(-rc));
     char target_real[PATH_MAX];
@@ -157,31 +250,13 @@ int sb_cmd_run(int argc, char **argv)
         return sb_usage_error("run", "target %s: %s", target, strerror(errno));
 
     /* ---- the result file: read it now so that a bad one is refused before any work ---- */
-    char path[PATH_MAX] = "", ident_buf[256], err[1024];
+    char path[PATH_MAX] = "", ident_buf[256];
     sb_resultfile existing;
     sb_resultfile_init(&existing);
-    if (result) {
-        if ((rc = sb_cli_result_path("run", result, results_dir, path, sizeof path)))
-            return rc;
-        rc = sb_resultfile_load(path, &existing, err, sizeof err);
-        if (rc < 0 && rc != -ENOENT) {
-            sb_error("run: %s", err);
-            sb_resultfile_free(&existing);
-            return SB_EXIT_RUNTIME;
-        }
-        if (!identifier) {
-            default_identifier(ident_buf, sizeof ident_buf);
-            identifier = ident_buf;
-        }
-        if (sb_resultfile_find_system(&existing, identifier) && !replace) {
-            sb_error("run: identifier '%s' is already in %s (use --replace, or another --identifier)",
-                     identifier, path);
-            sb_resultfile_free(&existing);
-            return SB_EXIT_RUNTIME;
-        }
-    } else {
-        default_identifier(ident_buf, sizeof ident_buf);
-        identifier = ident_buf;
+    if ((rc = open_result(result, results_dir, replace, &identifier, ident_buf, sizeof ident_buf, path,
+                          &existing)) != 0) {
+        sb_resultfile_free(&existing);
+        return rc;
     }
 
     /* ---- run ---- */
@@ -197,43 +272,11 @@ int sb_cmd_run(int argc, char **argv)
     runner.runs = runs;
     runner.dynamic = !exact;
     runner.drop_caches = drop;
-    int exit_code = SB_EXIT_OK;
     size_t done = 0;
-    for (size_t k = 0; k < sel.n && exit_code == SB_EXIT_OK; k++) {
-        char desc[512];
-        sb_config_describe(&sel.cfg[k], NULL, desc, sizeof desc);
-        printf("%s (storbench %s)%s%s%s\n", sel.cfg[k].workload->title, sel.cfg[k].workload->name,
-               desc[0] ? " [" : "", desc, desc[0] ? "]" : "");
-        fflush(stdout);
-        rc = sb_runner_run(&runner, &sel.cfg[k], err, sizeof err);
-        if (rc == SB_RUN_SKIPPED) {
-            sb_warn("%s: skipped: %s", sel.cfg[k].workload->name, err);
-        } else if (rc == -EINTR) {
-            sb_error("run: interrupted (signal %d); temporary files removed, %s", sb_interrupt_signal(),
-                     result ? "result file unchanged" : "nothing saved");
-            exit_code = SB_EXIT_INTERRUPTED;
-        } else if (rc < 0) {
-            sb_error("%s", err);
-            exit_code = SB_EXIT_RUNTIME;
-        } else {
-            done++;
-        }
-    }
-
-    if (exit_code == SB_EXIT_OK && result) {
-        if (done == 0) {
-            sb_error("run: no test produced a figure; %s unchanged", path);
-            exit_code = SB_EXIT_RUNTIME;
-        } else {
-            if (sb_result_merge_save(path, result, &existing, &fresh, replace, title, description,
-                                     err, sizeof err) < 0) {
-                sb_error("run: %s", err);
-                exit_code = SB_EXIT_RUNTIME;
-            } else {
-                printf("Saved %zu test%s as '%s' in %s\n", done, done == 1 ? "" : "s", identifier, path);
-            }
-        }
-    }
+    int exit_code = run_selection(&runner, &sel, result != NULL, &done);
+    if (exit_code == SB_EXIT_OK && result)
+        exit_code = save_figures(path, result, &existing, &fresh, replace, title, description, identifier,
+                                 done);
     sb_resultfile_free(&fresh);
     sb_resultfile_free(&existing);
     return exit_code;

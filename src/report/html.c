@@ -506,8 +506,14 @@ static void pct_label(char *buf, size_t len, double pct)
     snprintf(buf, len, "p%g", pct);
 }
 
-static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, size_t index,
-                          size_t li)
+/* The y axis of a latency chart: log when the values span more than a factor of 20. */
+typedef struct lat_axis {
+    bool logscale;
+    double ymin, ymax;
+} lat_axis;
+
+/* The axis over every value of the series; false when there is nothing above 0 to draw. */
+static bool lat_axis_for(const sb_result *r, const lat_series *ls, lat_axis *ax)
 {
     double lo = INFINITY, hi = 0;
     for (size_t j = 0; j < r->n_entries; j++)
@@ -521,68 +527,42 @@ static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, s
             }
         }
     if (!(hi > 0))
-        return;
+        return false;
     /* Tail latencies span decades: a log axis when they do, linear from 0 otherwise. */
-    bool logscale = isfinite(lo) && hi / lo > 20;
-    double ymin, ymax;
-    if (logscale) {
-        ymin = pow(10, floor(log10(lo)));
-        ymax = pow(10, ceil(log10(hi)));
+    ax->logscale = isfinite(lo) && hi / lo > 20;
+    if (ax->logscale) {
+        ax->ymin = pow(10, floor(log10(lo)));
+        ax->ymax = pow(10, ceil(log10(hi)));
     } else {
         double step = pow(10, floor(log10(hi)));
-        ymax = ceil(hi / step) * step;
-        if (ymax / step < 3) {
+        ax->ymax = ceil(hi / step) * step;
+        if (ax->ymax / step < 3) {
             step /= 2;
-            ymax = ceil(hi / step) * step;
+            ax->ymax = ceil(hi / step) * step;
         }
-        ymin = 0;
+        ax->ymin = 0;
     }
-#define YPOS(v) (logscale ? LAT_BOTTOM - (log10((v) > ymin ? (v) : ymin) - log10(ymin)) /      \
-                                             (log10(ymax) - log10(ymin)) * (LAT_BOTTOM - LAT_TOP) \
-                          : LAT_BOTTOM - ((v) - ymin) / (ymax - ymin) * (LAT_BOTTOM - LAT_TOP))
-#define XPOS(m) (ls->n > 1 ? LAT_LEFT + (LAT_RIGHT - LAT_LEFT) * (double)(m) / (double)(ls->n - 1) \
-                           : 50.0)
-    const char *unit = ls->unit && *ls->unit ? ls->unit : "us";
-    /* Many percentiles crowd the axis of a phone-wide chart: slant their labels. */
-    bool slanted = ls->n > LAT_UPRIGHT;
-    fputs("<div class=\"chart-block\">\n<h3>", out);
-    if (strcmp(ls->prefix, "lat")) {
-        sb_html_escape(out, ls->prefix);
-        fputs(": latency percentiles", out);
-    } else {
-        fputs("Latency percentiles", out);
-    }
-    fputs(" (", out);
-    sb_html_escape(out, unit);
-    fprintf(out, ", lower is better%s)</h3>\n", logscale ? ", log scale" : "");
-    fprintf(out, "<svg class=\"latency\" role=\"img\" aria-label=\"latency percentiles\" "
-                 "height=\"%d\" data-result=\"%zu\" data-series=\"%zu\">\n",
-            LAT_H + (slanted ? LAT_SLANT : 0), index, li);
-    /* The ticks: every decade on a log axis, quarters on a linear one. */
-    double ticks[32];
-    int n_ticks = 0;
-    if (logscale)
-        for (double t = ymin; t <= ymax * 1.0001 && n_ticks < 32; t *= 10)
-            ticks[n_ticks++] = t;
-    else
-        for (int i = 0; i <= 4; i++)
-            ticks[n_ticks++] = ymin + (ymax - ymin) / 4 * i;
-    for (int i = 0; i < n_ticks; i++) {
-        double y = YPOS(ticks[i]);
-        fprintf(out, "<line class=\"grid\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/>\n", y, y);
-    }
-    for (size_t m = 0; m < ls->n; m++) {
-        char lbl[32];
-        pct_label(lbl, sizeof lbl, ls->pcts[m]);
-        if (slanted)
-            /* A rotation needs user units: a nested svg carries the percentage position. */
-            fprintf(out, "<svg x=\"%.3f%%\" y=\"%d\" overflow=\"visible\"><text class=\"axis\" "
-                         "transform=\"rotate(-45)\" text-anchor=\"end\">%s</text></svg>\n",
-                    XPOS(m), LAT_BOTTOM + 14, lbl);
-        else
-            fprintf(out, "<text class=\"axis\" x=\"%.3f%%\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-                    XPOS(m), LAT_BOTTOM + 18, lbl);
-    }
+    return true;
+}
+
+static double lat_ypos(const lat_axis *ax, double v)
+{
+    if (ax->logscale)
+        return LAT_BOTTOM - (log10(v > ax->ymin ? v : ax->ymin) - log10(ax->ymin)) /
+                                (log10(ax->ymax) - log10(ax->ymin)) * (LAT_BOTTOM - LAT_TOP);
+    return LAT_BOTTOM - (v - ax->ymin) / (ax->ymax - ax->ymin) * (LAT_BOTTOM - LAT_TOP);
+}
+
+/* Percent across the plot of the m-th percentile. */
+static double lat_xpos(const lat_series *ls, size_t m)
+{
+    return ls->n > 1 ? LAT_LEFT + (LAT_RIGHT - LAT_LEFT) * (double)m / (double)(ls->n - 1) : 50.0;
+}
+
+/* One polyline with a dot per percentile for each identifier. */
+static void lat_lines(FILE *out, const sb_result *r, const lat_series *ls, const lat_axis *ax,
+                      const char *unit)
+{
     for (size_t j = 0; j < r->n_entries; j++) {
         const sb_entry *e = &r->entries[j];
         const char *colour = palette[j % N_PALETTE];
@@ -601,7 +581,7 @@ static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, s
                 have_prev = false;
                 continue;
             }
-            double x = XPOS(m), y = YPOS(v);
+            double x = lat_xpos(ls, m), y = lat_ypos(ax, v);
             if (have_prev)
                 fprintf(out, "<line class=\"lat-line\" x1=\"%.3f%%\" y1=\"%.1f\" x2=\"%.3f%%\" "
                              "y2=\"%.1f\"/>",
@@ -619,14 +599,12 @@ static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, s
         }
         fputs("</g>\n", out);
     }
-    /* Tick labels last, just above their gridlines at the left: drawn over the lines, with
-     * a white halo (CSS), so that no series hides them. */
-    for (int i = 0; i < n_ticks; i++) {
-        fprintf(out, "<text class=\"axis\" x=\"0\" y=\"%.1f\">%g ", YPOS(ticks[i]) - 3, ticks[i]);
-        sb_html_escape(out, unit);
-        fputs("</text>\n", out);
-    }
-    fputs("</svg>\n<ul class=\"legend\">", out);
+}
+
+/* The legend and the numbers behind the lines, for those who want them (and for print). */
+static void lat_legend_and_table(FILE *out, const sb_result *r, const lat_series *ls)
+{
+    fputs("<ul class=\"legend\">", out);
     for (size_t j = 0; j < r->n_entries; j++) {
         const char *dash = dashes[(j / N_PALETTE) % N_DASHES];
         fprintf(out, "<li><span class=\"swatch\" style=\"border-top-color:%s;border-top-style:%s\">"
@@ -636,7 +614,6 @@ static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, s
         fputs("</li>", out);
     }
     fputs("</ul>\n", out);
-    /* The numbers behind the lines, for those who want them (and for print). */
     fputs("<details><summary>Percentile values</summary><div class=\"scroll\"><table>"
           "<thead><tr><th scope=\"col\"></th>",
           out);
@@ -659,9 +636,67 @@ static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, s
         }
         fputs("</tr>\n", out);
     }
-    fputs("</tbody></table></div></details>\n</div>\n", out);
-#undef YPOS
-#undef XPOS
+    fputs("</tbody></table></div></details>\n", out);
+}
+
+static void latency_chart(FILE *out, const sb_result *r, const lat_series *ls, size_t index,
+                          size_t li)
+{
+    lat_axis ax;
+    if (!lat_axis_for(r, ls, &ax))
+        return;
+    const char *unit = ls->unit && *ls->unit ? ls->unit : "us";
+    /* Many percentiles crowd the axis of a phone-wide chart: slant their labels. */
+    bool slanted = ls->n > LAT_UPRIGHT;
+    fputs("<div class=\"chart-block\">\n<h3>", out);
+    if (strcmp(ls->prefix, "lat")) {
+        sb_html_escape(out, ls->prefix);
+        fputs(": latency percentiles", out);
+    } else {
+        fputs("Latency percentiles", out);
+    }
+    fputs(" (", out);
+    sb_html_escape(out, unit);
+    fprintf(out, ", lower is better%s)</h3>\n", ax.logscale ? ", log scale" : "");
+    fprintf(out, "<svg class=\"latency\" role=\"img\" aria-label=\"latency percentiles\" "
+                 "height=\"%d\" data-result=\"%zu\" data-series=\"%zu\">\n",
+            LAT_H + (slanted ? LAT_SLANT : 0), index, li);
+    /* The ticks: every decade on a log axis, quarters on a linear one. */
+    double ticks[32];
+    int n_ticks = 0;
+    if (ax.logscale)
+        for (double t = ax.ymin; t <= ax.ymax * 1.0001 && n_ticks < 32; t *= 10)
+            ticks[n_ticks++] = t;
+    else
+        for (int i = 0; i <= 4; i++)
+            ticks[n_ticks++] = ax.ymin + (ax.ymax - ax.ymin) / 4 * i;
+    for (int i = 0; i < n_ticks; i++) {
+        double y = lat_ypos(&ax, ticks[i]);
+        fprintf(out, "<line class=\"grid\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/>\n", y, y);
+    }
+    for (size_t m = 0; m < ls->n; m++) {
+        char lbl[32];
+        pct_label(lbl, sizeof lbl, ls->pcts[m]);
+        if (slanted)
+            /* A rotation needs user units: a nested svg carries the percentage position. */
+            fprintf(out, "<svg x=\"%.3f%%\" y=\"%d\" overflow=\"visible\"><text class=\"axis\" "
+                         "transform=\"rotate(-45)\" text-anchor=\"end\">%s</text></svg>\n",
+                    lat_xpos(ls, m), LAT_BOTTOM + 14, lbl);
+        else
+            fprintf(out, "<text class=\"axis\" x=\"%.3f%%\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+                    lat_xpos(ls, m), LAT_BOTTOM + 18, lbl);
+    }
+    lat_lines(out, r, ls, &ax, unit);
+    /* Tick labels last, just above their gridlines at the left: drawn over the lines, with
+     * a white halo (CSS), so that no series hides them. */
+    for (int i = 0; i < n_ticks; i++) {
+        fprintf(out, "<text class=\"axis\" x=\"0\" y=\"%.1f\">%g ", lat_ypos(&ax, ticks[i]) - 3, ticks[i]);
+        sb_html_escape(out, unit);
+        fputs("</text>\n", out);
+    }
+    fputs("</svg>\n", out);
+    lat_legend_and_table(out, r, ls);
+    fputs("</div>\n", out);
 }
 
 /* Every figure of the result as a table: mean, spread, runs and the secondary figures that
