@@ -40,19 +40,21 @@ drop_caches() {
 }
 
 # Each prints "MBPS CPU_SECONDS" (CPU = user + system of the tool and its children),
-# or "fail" with the tool's last lines on stderr.
+# or "fail" with the tool's last lines on stderr. The caller reads the line through a
+# process substitution and goes on at once: all clean-up happens before the print.
 ref() {
+    local res=fail
     mkdir -p "$WORK/db"
     drop_caches
     if /usr/bin/time -f "%U %S" -o "$WORK/time" \
         dbench -D "$WORK/db" -t "$SECS" -c "$LOADFILE" "$CLIENTS" >"$WORK/out" 2>&1 &&
         grep -q '^Throughput' "$WORK/out"; then
-        awk '/^Throughput/ { v = $2 } END { printf "%s ", v }' "$WORK/out"
-        awk 'END { print $1 + $2 }' "$WORK/time"
+        res="$(awk '/^Throughput/ { v = $2 } END { print v }' "$WORK/out") $(awk 'END { print $1 + $2 }' "$WORK/time")"
     else
-        echo "dbench failed:" >&2; tail -3 "$WORK/out" >&2; echo fail
+        echo "dbench failed:" >&2; tail -3 "$WORK/out" >&2
     fi
     rm -rf "$WORK/db"
+    echo "$res"
 }
 sb() {
     rm -f "$WORK/r.json"
