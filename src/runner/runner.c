@@ -20,6 +20,10 @@
 #include "core/workdir.h"
 
 #define MAX_RUNS 64
+/* A wall-clock figure from a run shorter than this is not trusted (SPEC: run count). */
+#define MIN_RUN_SECONDS 3.0
+/* At --quick, the most repetitions of the quick work one run may pool (see run_pooled). */
+#define MAX_REPETITIONS 64
 
 void sb_runner_init(sb_runner *r, const char *target, const char *identifier, sb_resultfile *out)
 {
@@ -120,9 +124,13 @@ static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, s
             e = sb_result_add_entry(res, r->identifier);
         sb_entry_set_source(e, source, false);
         bool untrusted = false;
+        double reps = 1;
         for (size_t k = 0; k < n_runs; k++) {
+            const sb_figure *rp = sb_sample_figure(&runs[k][m], "repetitions");
+            if (rp && rp->value > reps)
+                reps = rp->value;
             values[k] = runs[k][m].value;
-            if ((w->flags & SB_WL_WALL_CLOCK) && runs[k][m].seconds < 3.0)
+            if ((w->flags & SB_WL_WALL_CLOCK) && runs[k][m].seconds < MIN_RUN_SECONDS)
                 untrusted = true;
         }
         sb_entry_set_values(e, values, n_runs);
@@ -132,9 +140,12 @@ static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, s
             char v[64];
             sb_format_value(v, sizeof v, e->mean, e->decimals);
             double rsd = e->mean != 0 ? 100.0 * e->sd / fabs(e->mean) : 0;
-            fprintf(r->log, "  %s%s%s %s  (SD %.2f %%, %zu run%s)%s\n",
+            char pooled[64] = "";
+            if (reps > 1)
+                snprintf(pooled, sizeof pooled, ", up to %.0f repetitions of the quick work each", reps);
+            fprintf(r->log, "  %s%s%s %s  (SD %.2f %%, %zu run%s%s)%s\n",
                     w->measures[m].label ? w->measures[m].label : "", w->measures[m].label ? ": " : "",
-                    v, w->measures[m].unit, rsd, n_runs, n_runs == 1 ? "" : "s",
+                    v, w->measures[m].unit, rsd, n_runs, n_runs == 1 ? "" : "s", pooled,
                     untrusted ? " [runs under 3 s: not trusted]" : "");
             fflush(r->log);
         }
@@ -188,6 +199,100 @@ static int run_once(sb_runner *r, const sb_config *cfg, unsigned index, unsigned
     return 0;
 }
 
+/* Adds b's secondary figures into the running sums of acc (matched by name). */
+static void sum_figures(sb_sample *acc, double *counts, const sb_sample *b)
+{
+    for (size_t g = 0; g < b->n_figures; g++) {
+        size_t f = 0;
+        while (f < acc->n_figures && strcmp(acc->figures[f].name, b->figures[g].name))
+            f++;
+        if (f == acc->n_figures) {
+            if (f >= SB_MAX_FIGURES)
+                continue;
+            acc->figures[f] = b->figures[g];
+            acc->figures[f].value = 0;
+            counts[f] = 0;
+            acc->n_figures++;
+        }
+        acc->figures[f].value += b->figures[g].value;
+        counts[f] += 1;
+    }
+}
+
+/* One run. At full scale it is one run of the workload. At --quick, a wall-clock test whose
+ * quick work measured less than MIN_RUN_SECONDS repeats that work (each repetition a
+ * complete run: fresh directory, caches dropped) until the repetitions together measured
+ * MIN_RUN_SECONDS, and the run's figure is their mean, its seconds their sum: a fast target
+ * (tmpfs) gets as much measured time per run as a slow one without changing what one
+ * repetition does, which is what keeps the quick figure equal to the full one. This is how
+ * microbenchmark harnesses calibrate short work (loops until a minimum time). The runs of
+ * a full-scale test are never pooled: a short one is flagged. */
+static int run_pooled(sb_runner *r, const sb_config *cfg, unsigned index, unsigned planned,
+                      sb_sample *samples, char *software, size_t swlen, char *err, size_t errlen)
+{
+    const sb_workload *w = cfg->workload;
+    int rc = run_once(r, cfg, index, planned, samples, software, swlen, err, errlen);
+    if (rc < 0 || !cfg->quick || !(w->flags & SB_WL_WALL_CLOCK))
+        return rc;
+    size_t nm = w->n_measures;
+    sb_sample *one = calloc(nm, sizeof *one);
+    double (*counts)[SB_MAX_FIGURES] = calloc(nm, sizeof *counts);
+    double *sum = calloc(nm, sizeof *sum);
+    if (!one || !counts || !sum) {
+        free(one);
+        free(counts);
+        free(sum);
+        return 0; /* the first repetition stands alone */
+    }
+    unsigned reps = 1;
+    for (size_t m = 0; m < nm; m++) {
+        sum[m] = samples[m].value;
+        for (size_t f = 0; f < samples[m].n_figures; f++)
+            counts[m][f] = 1;
+    }
+    for (;;) {
+        bool short_run = false, valid = true;
+        for (size_t m = 0; m < nm; m++) {
+            short_run = short_run || samples[m].seconds < MIN_RUN_SECONDS;
+            valid = valid && samples[m].valid;
+        }
+        if (!short_run || !valid || reps >= MAX_REPETITIONS)
+            break;
+        memset(one, 0, nm * sizeof *one);
+        rc = run_once(r, cfg, index, planned, one, software, swlen, err, errlen);
+        if (rc < 0)
+            break;
+        bool ok = true;
+        for (size_t m = 0; m < nm; m++)
+            ok = ok && one[m].valid && isfinite(one[m].value);
+        if (!ok) { /* a failed repetition fails the run, as a failed run would */
+            for (size_t m = 0; m < nm; m++)
+                samples[m].valid = false;
+            break;
+        }
+        reps++;
+        for (size_t m = 0; m < nm; m++) {
+            sum[m] += one[m].value;
+            samples[m].seconds += one[m].seconds;
+            /* samples[m] keeps running sums of its figures until the end */
+            sum_figures(&samples[m], counts[m], &one[m]);
+        }
+    }
+    if (rc == 0 && reps > 1) {
+        for (size_t m = 0; m < nm; m++) {
+            samples[m].value = sum[m] / reps;
+            for (size_t f = 0; f < samples[m].n_figures; f++)
+                if (counts[m][f] > 0)
+                    samples[m].figures[f].value /= counts[m][f];
+            sb_sample_add(&samples[m], "repetitions", "", (double)reps);
+        }
+    }
+    free(one);
+    free(counts);
+    free(sum);
+    return rc;
+}
+
 int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
 {
     const sb_workload *w = cfg->workload;
@@ -218,8 +323,8 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
             break;
         }
         unsigned planned = n_ok < scheduled ? scheduled : (unsigned)n_ok + 1;
-        rc = run_once(r, cfg, (unsigned)n_ok + failed, planned, s, software, sizeof software, err,
-                      errlen);
+        rc = run_pooled(r, cfg, (unsigned)n_ok + failed, planned, s, software, sizeof software, err,
+                        errlen);
         if (rc < 0) {
             free(s);
             if (rc == -ENOTSUP)

@@ -62,10 +62,10 @@ static const sb_option fio_options[] = {
     {"disk-target", "Disk Target", "default", NULL, target_choices,
      "the run directory under --target (the profile's only choice)", 0},
     {"iodepth", "IO Depth", "64", NULL, NULL, "I/Os in flight (1 .. 1024)", SB_OPT_HIDDEN},
-    {"size", "Size", "1g", "64m", NULL, "file size", SB_OPT_HIDDEN},
+    {"size", "Size", "1g", "256m", NULL, "file size", SB_OPT_HIDDEN},
     {"startdelay", "Start Delay", "5", "0", NULL, "idle seconds before the job", SB_OPT_HIDDEN},
-    {"ramp", "Ramp Time", "5", "0", NULL, "seconds of I/O before measuring", SB_OPT_HIDDEN},
-    {"runtime", "Runtime", "20", "2", NULL, "measured seconds (time based)", SB_OPT_HIDDEN},
+    {"ramp", "Ramp Time", "5", "1", NULL, "seconds of I/O before measuring", SB_OPT_HIDDEN},
+    {"runtime", "Runtime", "20", "3", NULL, "measured seconds (time based)", SB_OPT_HIDDEN},
     {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each", SB_OPT_HIDDEN},
 };
 

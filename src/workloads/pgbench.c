@@ -75,7 +75,7 @@ static const sb_option pgbench_options[] = {
      "(parameters, parsed each time), prepared (parsed once per connection)", SB_OPT_IF_CHANGED},
     {"scale", "Scale", "auto", "1", NULL,
      "explicit scaling factor (100,000 accounts each); auto = from Scaling", SB_OPT_HIDDEN},
-    {"duration", "Duration", "60", "5", NULL, "measured time per run", SB_OPT_HIDDEN},
+    {"duration", "Duration", "60", "3", NULL, "measured time per run", SB_OPT_HIDDEN},
     {"clients", "Clients", "auto", NULL, NULL, "client connections; auto = from Test", SB_OPT_HIDDEN},
     {"threads", "Threads", "auto", NULL, NULL, "client threads; auto = from Test", SB_OPT_HIDDEN},
 };

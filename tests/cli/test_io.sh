@@ -100,7 +100,7 @@ for t in write read; do
     check_exit "run iozone --quick $t" 0 "$SB" run iozone --quick --target "$D" --result "$R" -i "iozone $t" -n 1 --exact-runs -o test=$t
 done
 check "iozone results recorded" test "$(jq '[.results[] | select(.test == "iozone") | .entries[0].mean > 0] | length' "$R")" -eq 2
-check "iozone option line" jqok '[.results[] | select(.test == "iozone") | .description] | index("Record Size: 4Kb - File Size: 64MB - Disk Test: Read Performance - Scale: Quick") != null' "$R"
+check "iozone option line" jqok '[.results[] | select(.test == "iozone") | .description] | index("Record Size: 4Kb - File Size: 512MB - Disk Test: Read Performance - Scale: Quick") != null' "$R"
 check "runs leave nothing behind" test "$(ls -A "$D" | wc -l)" -eq 0
 
 # ---- a new fio figure joins the seed page's result (same title, option line, unit) ----
