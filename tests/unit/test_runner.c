@@ -1,0 +1,157 @@
+/* Unit tests for the runner's 3-second rule with a fake workload: at full scale
+ * a wall-clock run shorter than 3 s is flagged, never repeated; at --quick the
+ * short work is repeated until the repetitions measured 3 s and the run's
+ * figure is their mean (not flagged); a test that is not wall-clock timed is
+ * neither; the source of a measured figure names what ran. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/workdir.h"
+#include "runner/runner.h"
+
+static unsigned calls;
+static double run_seconds;
+
+static int fake_run(sb_run_ctx *ctx, sb_sample *s)
+{
+    calls++;
+    s->value = (double)calls; /* 1, 2, 3 ... : a pooled run reports their mean */
+    s->seconds = run_seconds;
+    s->valid = true;
+    sb_sample_add(s, "ops", "", 10.0 * calls);
+    snprintf(ctx->software, sizeof ctx->software, "Fake 1.2.3");
+    return 0;
+}
+
+static const sb_option fake_options[] = {
+    {"n", "N", "100", "10", NULL, "work", SB_OPT_HIDDEN},
+};
+static const sb_measure fake_measures[] = {{NULL, "ops/s", SB_HIGHER_IS_BETTER}};
+
+static sb_workload fake = {
+    .name = "fake",
+    .title = "Fake",
+    .version = "9.9",
+    .summary = "test double",
+    .options = fake_options,
+    .n_options = 1,
+    .measures = fake_measures,
+    .n_measures = 1,
+    .flags = SB_WL_WALL_CLOCK,
+    .run = fake_run,
+};
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/sbrunner-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return sb_remove_tree(dir);
+}
+
+/* Runs the fake 3 times (exactly) and returns its one entry. */
+static const sb_entry *run3(sb_resultfile *rf, bool quick, double secs)
+{
+    sb_config cfg;
+    sb_config_init(&cfg, &fake, quick);
+    sb_runner r;
+    sb_resultfile_init(rf);
+    sb_resultfile_add_system(rf, "me");
+    sb_runner_init(&r, dir, "me", rf);
+    r.dynamic = false;
+    r.drop_caches = false;
+    r.log = NULL;
+    calls = 0;
+    run_seconds = secs;
+    char err[256];
+    assert_int_equal(sb_runner_run(&r, &cfg, err, sizeof err), SB_RUN_DONE);
+    assert_int_equal(rf->n_results, 1);
+    assert_int_equal(rf->results[0].n_entries, 1);
+    return &rf->results[0].entries[0];
+}
+
+static void test_full_scale_short_run_flagged(void **state)
+{
+    (void)state;
+    sb_resultfile rf;
+    const sb_entry *e = run3(&rf, false, 1.0);
+    assert_int_equal(calls, 3);
+    assert_true(e->untrusted);
+    assert_int_equal(e->n_values, 3);
+    assert_true(e->values[0] == 1 && e->values[2] == 3);
+    assert_string_equal(e->source, "Fake 1.2.3 (storbench fake)");
+    assert_false(e->imported);
+    assert_string_equal(rf.results[0].version, ""); /* never the profile's 9.9 */
+    sb_resultfile_free(&rf);
+}
+
+static void test_quick_short_work_pooled(void **state)
+{
+    (void)state;
+    sb_resultfile rf;
+    /* 1.0 s of work: three repetitions per run make its 3 s. */
+    const sb_entry *e = run3(&rf, true, 1.0);
+    assert_int_equal(calls, 9);
+    assert_false(e->untrusted);
+    assert_int_equal(e->n_values, 3);
+    assert_true(e->values[0] == 2.0 && e->values[1] == 5.0 && e->values[2] == 8.0);
+    const sb_secondary *rep = NULL, *ops = NULL;
+    for (size_t i = 0; i < e->n_secondary; i++) {
+        if (!strcmp(e->secondary[i].name, "repetitions"))
+            rep = &e->secondary[i];
+        if (!strcmp(e->secondary[i].name, "ops"))
+            ops = &e->secondary[i];
+    }
+    assert_non_null(rep);
+    assert_true(rep->value == 3.0);
+    assert_non_null(ops);
+    assert_true(ops->value == 50.0); /* mean over runs of the mean over repetitions */
+    sb_resultfile_free(&rf);
+
+    /* 0.7 s: five repetitions (3.5 s); 3 s or more: never repeated. */
+    e = run3(&rf, true, 0.7);
+    assert_int_equal(calls, 15);
+    assert_false(e->untrusted);
+    sb_resultfile_free(&rf);
+    e = run3(&rf, true, 3.0);
+    assert_int_equal(calls, 3);
+    assert_false(e->untrusted);
+    sb_resultfile_free(&rf);
+}
+
+static void test_not_wall_clock(void **state)
+{
+    (void)state;
+    fake.flags = 0;
+    sb_resultfile rf;
+    const sb_entry *e = run3(&rf, true, 0.1);
+    assert_int_equal(calls, 3);
+    assert_false(e->untrusted);
+    sb_resultfile_free(&rf);
+    fake.flags = SB_WL_WALL_CLOCK;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_full_scale_short_run_flagged),
+        cmocka_unit_test(test_quick_short_work_pooled),
+        cmocka_unit_test(test_not_wall_clock),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
