@@ -23,7 +23,8 @@
 # default (as `storbench run fio` does in its fresh run directory); the
 # order alternates each round. Prints each round's IOPS ratio storbench/fio
 # and, per job, the geometric mean, min and max of the ratios and each
-# tool's CPU microseconds per I/O. Environment: SIZE=256m RAMP=2 RUNTIME=10
+# tool's CPU microseconds per I/O (whole process: for read jobs it includes
+# laying the file out). Environment: SIZE=256m RAMP=2 RUNTIME=10 SETTLE=2
 # ONLY=REGEX (only the jobs whose name matches), VERBOSE=1 (each run's IOPS).
 set -eu
 SB=${SB:-./storbench}
@@ -93,6 +94,7 @@ if [ -n "${FIDELITY_DIR:-}" ]; then
     f="$FIDELITY_DIR/engine-vs-fio.$$"
     files+=("$f")
     common=(--bs=4k --direct=1 --ramp_time="$RAMP")
+    fresh() { rm -f "$f"; sync -f "$FIDELITY_DIR"; sleep "${SETTLE:-2}"; }
     echo "target $FIDELITY_DIR ($(stat -f -c %T "$FIDELITY_DIR")), $ROUNDS rounds, size $SIZE, ramp $RAMP s, runtime $RUNTIME s"
     printf '%-24s %7s %7s %7s  %s\n' job geomean min max 'fio_us/io sb_us/io | ratio per round'
     for j in "${FJOBS[@]}"; do
@@ -101,13 +103,15 @@ if [ -n "${FIDELITY_DIR:-}" ]; then
         read -r -a flags <<<"${j#*|}"
         ratios=() fcs=() scs=()
         for ((r = 0; r < ROUNDS; r++)); do
-            # a fresh file for every run: each tool lays it out its own way
+            # A fresh file for every run: each tool lays it out its own way. The
+            # previous file is removed and synced first, so that the discard of
+            # its blocks (ext4 -o discard, btrfs discard=async) is not timed.
             if ((r % 2 == 0)); then
-                rm -f "$f"; fr=$(run_fio "$f" "${common[@]}" "${flags[@]}")
-                rm -f "$f"; sr=$(run_sb "$f" "${common[@]}" "${flags[@]}")
+                fresh; fr=$(run_fio "$f" "${common[@]}" "${flags[@]}")
+                fresh; sr=$(run_sb "$f" "${common[@]}" "${flags[@]}")
             else
-                rm -f "$f"; sr=$(run_sb "$f" "${common[@]}" "${flags[@]}")
-                rm -f "$f"; fr=$(run_fio "$f" "${common[@]}" "${flags[@]}")
+                fresh; sr=$(run_sb "$f" "${common[@]}" "${flags[@]}")
+                fresh; fr=$(run_fio "$f" "${common[@]}" "${flags[@]}")
             fi
             rm -f "$f"
             ratios+=("$(awk -v s="${sr% *}" -v f="${fr% *}" 'BEGIN {printf "%.3f", (f > 0) ? s / f : 0}')")
