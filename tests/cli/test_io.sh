@@ -128,6 +128,12 @@ if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null &&
     check "libaio: one io_submit per I/O by default" test "$(submits)" -eq 64
     check "libaio: batches of 8 with iodepth_batch_submit=8, _complete_min=8" \
         test "$(submits --iodepth_batch_submit 8 --iodepth_batch_complete_min 8)" -eq 8
+    # as fio: a new file of a write job is fallocated, and nothing syncs it before the run
+    rm -f "$T/q"
+    strace -f -e trace=fsync,fdatasync,fallocate -o "$T/strace" "$SB" io --filename "$T/q" --rw write \
+        --size 256k --ioengine libaio --iodepth 8 --direct >/dev/null 2>&1
+    check "write job: the new file is fallocated" grep -q 'fallocate(' "$T/strace"
+    check "write job: no sync before or after the run (no end_fsync)" test "$(grep -c 'sync(' "$T/strace")" -eq 0
     "$SB" io --filename "$T/q" --size 256k --ioengine libaio --iodepth 8 --direct --iodepth_batch 4 \
         --output-format json >"$T/q.json"
     check "io json: batching that ran" jqok '.job.iodepth_batch_submit == 4 and .job.iodepth_batch_complete_min == 1 and .job.iodepth_batch_complete_max == 1' "$T/q.json"
