@@ -10,13 +10,13 @@
 # "Full" is the seed's scale, except where a run at that scale takes too long or
 # does not fit, and then the comparison is with a longer run of the same work
 # (each shortening is listed in docs/workloads.md, "The quick scale"):
-#   dd            count=512 (1 GiB, the seed's)              — exact
+#   dd            count=512 (1 GiB, the seed's)              — exact (also the quick count)
 #   fio (2)       1 GiB, startdelay 5, ramp 5, runtime 20     — exact
 #   iozone (2)    file-size $QVF_IOZONE (default 8g)          — exact by default
 #   fs-mark       1000 files                                  — exact
 #   fs-mark 4thr  4 x 1250 files (the seed: 4 x 5000, 20 GB)  — 5x the quick count
 #   fs-mark 32dir 4000 files                                  — exact
-#   postmark      50,000 transactions (the seed: 250,000)     — 10x the quick count
+#   postmark      100,000 transactions (the seed: 250,000)    — 5x the quick count
 #   compilebench  10 trees of the full tree                   — exact
 #   dbench        60 s after a 20 s warm-up (the seed: 600 s after 120 s)
 #   sqlite        2,500 inserts x 3                           — exact; its figure is the
@@ -59,7 +59,7 @@ SPECS=(
     "fs-mark-32dirs|fs-mark -o test=4000-files-32-dirs|"
     "dbench|dbench -o clients=6|-o time=60 -o warmup=20"
     "compilebench|compilebench -o test=initial-create|"
-    "postmark|postmark|-o transactions=50000"
+    "postmark|postmark|-o transactions=100000"
     "sqlite|sqlite||10"
     "pgbench|pgbench -o scaling=on-disk -o test=normal -o mode=rw|-o scale=1 -o duration=60"
 )

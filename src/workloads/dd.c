@@ -31,7 +31,7 @@ static const sb_choice data_choices[] = {
 
 static const sb_option dd_options[] = {
     {"bs", "Block Size", "2048k", NULL, NULL, "bytes per read/write (dd bs=)", 0},
-    {"count", "Count", "512", "128", NULL, "number of blocks (dd count=)", 0},
+    {"count", "Count", "512", NULL, NULL, "number of blocks (dd count=)", 0},
     {"data", "Data", "zero", NULL, data_choices, "zero (/dev/zero, as dd) or random (incompressible)", 0},
 };
 

@@ -37,7 +37,7 @@ static const sb_option pm_options[] = {
     {"files", "Files", "500", NULL, NULL, "files in the initial pool (set number)", SB_OPT_HIDDEN},
     {"size-min", "Minimum Size", "5120", NULL, NULL, "smallest file size (set size low)", SB_OPT_HIDDEN},
     {"size-max", "Maximum Size", "524288", NULL, NULL, "largest file size (set size high)", SB_OPT_HIDDEN},
-    {"transactions", "Transactions", "250000", "5000", NULL, "transactions (set transactions)", SB_OPT_HIDDEN},
+    {"transactions", "Transactions", "250000", "20000", NULL, "transactions (set transactions)", SB_OPT_HIDDEN},
     {"read-block", "Read Block Size", "512", NULL, NULL, "bytes per read call (set read)", SB_OPT_HIDDEN},
     {"write-block", "Write Block Size", "512", NULL, NULL, "bytes per write call (set write)", SB_OPT_HIDDEN},
     {"bias-read", "Read Bias", "5", NULL, NULL, "reads out of 10 read-or-append choices (set bias read)",

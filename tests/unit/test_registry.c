@@ -99,8 +99,8 @@ static void test_config_describe_and_errors(void **state)
     assert_int_equal(sb_config_uint(&cfg, "count", 1, 10, &v, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "count=many"));
     sb_config_init(&cfg, w, true);
-    assert_string_equal(sb_config_get(&cfg, "count"), "128");
-    assert_string_equal(sb_config_get(&cfg, "bs"), "2048k"); /* quick changes the count only */
+    assert_string_equal(sb_config_get(&cfg, "count"), "512");
+    assert_string_equal(sb_config_get(&cfg, "bs"), "2048k"); /* quick is the seed's 1 GiB */
 }
 
 /* Options flagged SB_OPT_IF_CHANGED join the option line only when changed: sqlite's line
