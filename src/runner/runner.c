@@ -23,7 +23,7 @@
 /* A wall-clock figure from a run shorter than this is not trusted (SPEC: run count). */
 #define MIN_RUN_SECONDS 3.0
 /* At --quick, the most repetitions of the quick work one run may pool (see run_pooled). */
-#define MAX_REPETITIONS 64
+#define MAX_REPETITIONS 200
 
 void sb_runner_init(sb_runner *r, const char *target, const char *identifier, sb_resultfile *out)
 {
