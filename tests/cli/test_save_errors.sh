@@ -25,8 +25,9 @@ check_one_line "show -o full: one line" "No space left on device"
 check "show -o full: nothing left" test ! -e "$T/mnt/page.html"
 rm -f "$T/mnt/fill"
 
-# Read-only in the middle of a run: the run measures, then cannot save.
-"$SB" run dd --quick --runs 1 -o count=8 -t "$T" --result r -i "Late" --results-dir "$R" >/dev/null 2>"$T/err" &
+# Read-only in the middle of a run: the run measures, then cannot save. (256 MiB, so that
+# the run is still going when the loop below sees its directory.)
+"$SB" run dd --quick --runs 1 -o count=128 -t "$T" --result r -i "Late" --results-dir "$R" >/dev/null 2>"$T/err" &
 pid=$!
 for _ in $(seq 50); do ls "$T"/storbench-* >/dev/null 2>&1 && break; sleep 0.05; done
 mount -o remount,ro "$T/mnt"
