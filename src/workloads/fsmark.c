@@ -71,7 +71,7 @@ static const sb_option fsm_options[] = {
     {"files", "Files", "1000", "100", NULL, "files per worker (test=custom)", SB_OPT_HIDDEN},
     {"size", "Size", "1M", NULL, NULL, "bytes per file (test=custom)", SB_OPT_HIDDEN},
     {"threads", "Threads", "1", NULL, NULL, "workers, sharing the directory (test=custom)", SB_OPT_HIDDEN},
-    {"dirs", "Sub Dirs", "0", NULL, NULL, "sub-directories, files spread round-robin; 0 = none (test=custom)",
+    {"dirs", "Sub Dirs", "0", NULL, NULL, "sub-directories (fs_mark -D), chosen as per-dir says; 0 = none (test=custom)",
      SB_OPT_HIDDEN},
     {"sync", "Sync Method", "fsync", NULL, fsm_syncs,
      "fsync before close (default), none, or one sync() at the end of each worker", SB_OPT_HIDDEN},
