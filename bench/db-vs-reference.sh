@@ -77,13 +77,17 @@ awk -v n="$SQLITE_COUNT" 'BEGIN {
 }' >"$SQL"
 
 sqlite_ref() {
-    local db="$WORK/ref.db" t0 t1
-    rm -f "$db" "$db-journal"
+    # The database goes into a fresh directory of its own, as storbench's goes into its
+    # fresh run directory: SQLite fsyncs the directory when it makes the journal, and a
+    # directory shared with other files is not the same work for every file system.
+    local dir db t0 t1
+    dir=$(mktemp -d "$WORK/ref.XXXXXX") || die "cannot create a directory in $WORK"
+    db="$dir/ref.db"
     sync
     t0=$(now)
     sqlite3 "$db" <"$SQL" >/dev/null || die "sqlite3 failed"
     t1=$(now)
-    rm -f "$db" "$db-journal"
+    rm -rf "$dir"
     echo "$t0 $t1" | awk '{printf "%.2f\n", $2 - $1}'
 }
 
