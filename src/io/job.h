@@ -17,7 +17,7 @@
  * a time (iodepth_batch_complete_min=1, _max defaults to _min): one out, one
  * in. batch_submit > 1 submits several per syscall instead, which
  * is cheaper per I/O but holds the first I/Os of a batch back until the last
- * is queued (a device sees bursts: measured 0.77x fio's IOPS on a disk with
+ * is queued (a device sees bursts: 0.77x fio's IOPS on a disk with
  * whole-queue batches).
  */
 #ifndef SB_IO_JOB_H
