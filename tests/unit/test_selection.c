@@ -64,7 +64,10 @@ static void test_quick_values(void **state)
     sel.n = 0;
     assert_int_equal(add("dd", true), 0);
     assert_true(sel.cfg[0].quick);
-    assert_string_equal(sb_config_get(&sel.cfg[0], "count"), "32"); /* dd's --quick count */
+    const sb_workload *dd = sel.cfg[0].workload;
+    for (size_t o = 0; o < dd->n_options; o++) /* every option at its declared --quick value */
+        assert_string_equal(sb_config_get(&sel.cfg[0], dd->options[o].key),
+                            dd->options[o].quick ? dd->options[o].quick : dd->options[o].def);
 }
 
 static void test_suite_expands_to_its_items(void **state)
