@@ -225,9 +225,13 @@ static int check_real_devices(run_opts *o, sb_device *devs, size_t *n_devs, unsi
     return 0;
 }
 
-/* The checks on run's options that getopt cannot make. 0 or SB_EXIT_USAGE. */
-static int check_run_args(run_opts *o, size_t n_suites, const char *size_text)
+/* The checks on run's operands and options that getopt cannot make; sets o->file and
+ * o->image_size. 0 or SB_EXIT_USAGE. */
+static int check_run_args(run_opts *o, int argc, char **argv, size_t n_suites, const char *size_text)
 {
+    if (optind + 1 != argc)
+        return sb_usage_error("scenario", "run takes one scenario FILE (see 'storbench scenario --help')");
+    o->file = argv[optind];
     if (!n_suites)
         return sb_usage_error("scenario", "name the tests to run on each configuration: --suite NAME "
                               "(see 'storbench list')");
@@ -401,9 +405,8 @@ static int cmd_run(int argc, char **argv)
     const char *only[SB_SCN_MAX_CONFIGS];
     size_t n_suites = 0, n_assign = 0, n_only = 0;
     const char *size_text = DEFAULT_IMAGE_SIZE;
-    o.images = getenv("STORBENCH_TARGET");
-    if (!o.images || !*o.images)
-        o.images = "/var/tmp";
+    o.images = getenv("STORBENCH_TARGET") && *getenv("STORBENCH_TARGET") ? getenv("STORBENCH_TARGET")
+                                                                         : "/var/tmp";
     optind = 1;
     opterr = 0;
     int c;
@@ -445,11 +448,8 @@ static int cmd_run(int argc, char **argv)
         default: return sb_bad_option("scenario", argv, c);
         }
     }
-    if (optind + 1 != argc)
-        return sb_usage_error("scenario", "run takes one scenario FILE (see 'storbench scenario --help')");
-    o.file = argv[optind];
     int rc;
-    if ((rc = check_run_args(&o, n_suites, size_text)) != 0)
+    if ((rc = check_run_args(&o, argc, argv, n_suites, size_text)) != 0)
         return rc;
 
     static sb_scenario s;
