@@ -38,7 +38,7 @@ int sb_cli_result_path(const char *cmd, const char *name, const char *results_di
                        unsigned long len);
 /* 0, or the usage error (exit 2) when value is not valid UTF-8; what names it ("--title"). */
 int sb_check_utf8_arg(const char *cmd, const char *what, const char *value);
-/* Terminal width of stdout, else $COLUMNS, else 80. */
+/* Terminal width of stdout, else $COLUMNS (capped at 10000, as --width), else 80. */
 int sb_terminal_width(void);
 /* The long option every command that touches result files accepts. */
 #define SB_OPT_RESULTS_DIR 0x1000

@@ -49,9 +49,13 @@ int sb_terminal_width(void)
     struct winsize ws;
     if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
         return ws.ws_col;
+    /* $COLUMNS as --width takes it: 20 to 10000 (more is capped, not a reason to build
+     * lines of 100000 columns). */
     const char *c = getenv("COLUMNS");
-    if (c && atoi(c) >= 20)
-        return atoi(c);
+    char *end;
+    long n = c ? strtol(c, &end, 10) : 0;
+    if (c && end != c && *end == '\0' && n >= 20)
+        return n > 10000 ? 10000 : (int)n;
     return 80;
 }
 

@@ -81,6 +81,10 @@ int sb_parse_duration(const char *s, double *seconds)
         mul = 3600;
     else
         return -EINVAL;
+    /* 1e308h is a number, not a duration: beyond 10^9 s (31 years) a run never ends and
+     * the arithmetic on it (deadlines in ns) overflows. */
+    if (!(v * mul <= SB_MAX_DURATION_S))
+        return -EINVAL;
     *seconds = v * mul;
     return 0;
 }

@@ -14,7 +14,9 @@
 
 /* Returns 0, -EINVAL (not a size) or -ERANGE (overflows 64 bits). */
 int sb_parse_size(const char *s, uint64_t *out);
-/* "20" (seconds), "5s", "500ms", "250us", "2m", "1h". Returns 0 or -EINVAL. */
+/* "20" (seconds), "5s", "500ms", "250us", "2m", "1h". Returns 0 or -EINVAL (also for more
+ * than SB_MAX_DURATION_S). */
+#define SB_MAX_DURATION_S 1e9
 int sb_parse_duration(const char *s, double *seconds);
 /* Decimal unsigned integer in [min, max]. Returns 0, -EINVAL or -ERANGE. */
 int sb_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);

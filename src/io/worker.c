@@ -154,6 +154,12 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->size, job->bs);
         return -EINVAL;
     }
+    /* offset + size must be a file offset: 16383p + 2p would wrap around 2^64. */
+    if (job->offset > (uint64_t)INT64_MAX || job->size > (uint64_t)INT64_MAX - job->offset) {
+        snprintf(err, errlen, "offset %" PRIu64 " + size %" PRIu64 " is beyond the largest file "
+                 "offset (2^63 - 1)", job->offset, job->size);
+        return -EINVAL;
+    }
     if (job->time_based && job->runtime_s <= 0) {
         snprintf(err, errlen, "time_based needs a runtime");
         return -EINVAL;

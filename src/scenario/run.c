@@ -26,7 +26,7 @@
 /* "btrfs raid1/raid1 over 2 devices, mount options compress=lzo" */
 void sb_scn_plan_line(const sb_scn_config *c, char *buf, size_t len)
 {
-    char prof[64] = "", cache[128] = "", opts[600] = "";
+    char prof[64] = "", cache[128] = "", opts[600] = "", mkfs[300] = "";
     if (c->data_profile[0] || c->metadata_profile[0])
         snprintf(prof, sizeof prof, " data %s, metadata %s", c->data_profile[0] ? c->data_profile : "default",
                  c->metadata_profile[0] ? c->metadata_profile : "default");
@@ -35,8 +35,10 @@ void sb_scn_plan_line(const sb_scn_config *c, char *buf, size_t len)
                  sb_cache_mode_name(c->cache), c->cache_discard ? " with discard" : "");
     if (c->mount_options[0])
         snprintf(opts, sizeof opts, ", mount options %s", c->mount_options);
-    snprintf(buf, len, "%s%s%s over %u device%s%s", c->filesystem, prof, cache, c->devices,
-             c->devices == 1 ? "" : "s", opts);
+    if (c->mkfs_options[0])
+        snprintf(mkfs, sizeof mkfs, ", mkfs options %s", c->mkfs_options);
+    snprintf(buf, len, "%s%s%s over %u device%s%s%s", c->filesystem, prof, cache, c->devices,
+             c->devices == 1 ? "" : "s", mkfs, opts);
 }
 
 /* Builds, benchmarks and tears down one configuration. Returns 0 (figures in *fresh),

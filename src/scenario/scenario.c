@@ -44,11 +44,19 @@ const char *sb_cache_mode_name(sb_cache_mode m)
     }
 }
 
+/* Every key a section may hold; the parser remembers where each was set in the current
+ * section, so that a key given twice is refused instead of the last one winning silently. */
+static const char *const known_keys[] = {"title", "description", "filesystem", "devices", "raid",
+                                         "data-profile", "metadata-profile", "mount-options",
+                                         "mkfs-options", "cache", "cache-discard"};
+#define N_KNOWN_KEYS (sizeof known_keys / sizeof known_keys[0])
+
 typedef struct parser {
     const char *name;
     int line;
     char *err;
     size_t errlen;
+    int seen[N_KNOWN_KEYS]; /* line where the current section set each key, 0 = not yet */
 } parser;
 
 static int fail(parser *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -129,6 +137,38 @@ static int check_config(parser *p, sb_scn_config *c)
                             c->identifier, which[i], need, c->devices);
         }
     }
+    return 0;
+}
+
+static int key_index(const char *key)
+{
+    for (size_t i = 0; i < N_KNOWN_KEYS; i++)
+        if (!strcmp(known_keys[i], key))
+            return (int)i;
+    return -1;
+}
+
+/* A key set twice in one section, or raid together with the profile it sets. */
+static int check_repeat(parser *p, const sb_scn_config *c, const char *key)
+{
+    int k = key_index(key);
+    if (k < 0)
+        return 0; /* set_key names the unknown key */
+    const char *sec = c ? c->identifier : "scenario";
+    if (p->seen[k])
+        return fail(p, p->line, "[%s]: '%s' is set twice (first on line %d)", sec, key, p->seen[k]);
+    /* raid = X sets both profiles: with data-profile or metadata-profile one of them
+     * would silently win. */
+    int raid = key_index("raid"), data = key_index("data-profile"), meta = key_index("metadata-profile");
+    if (k == raid && (p->seen[data] || p->seen[meta]))
+        return fail(p, p->line, "[%s]: raid sets both profiles, but line %d set %s already "
+                    "(use data-profile and metadata-profile, or raid alone)", sec,
+                    p->seen[data] ? p->seen[data] : p->seen[meta],
+                    p->seen[data] ? "data-profile" : "metadata-profile");
+    if ((k == data || k == meta) && p->seen[raid])
+        return fail(p, p->line, "[%s]: %s conflicts with raid on line %d, which sets both profiles "
+                    "(use data-profile and metadata-profile, or raid alone)", sec, key, p->seen[raid]);
+    p->seen[k] = p->line;
     return 0;
 }
 
@@ -227,6 +267,7 @@ int sb_scenario_parse(const char *text, const char *name, sb_scenario *s, char *
                 return rc;
             cur = NULL;
             in_scenario = false;
+            memset(p.seen, 0, sizeof p.seen);
             if (!*sec)
                 return fail(&p, p.line, "empty section name");
             if (!strcmp(sec, "scenario")) {
@@ -257,7 +298,7 @@ int sb_scenario_parse(const char *text, const char *name, sb_scenario *s, char *
             return fail(&p, p.line, "a key is missing before '='");
         if (!cur && !in_scenario)
             return fail(&p, p.line, "'%s' outside a section", key);
-        if ((rc = set_key(&p, s, cur, key, value)) < 0)
+        if ((rc = check_repeat(&p, cur, key)) < 0 || (rc = set_key(&p, s, cur, key, value)) < 0)
             return rc;
     }
     if (cur && (rc = check_config(&p, cur)) < 0)

@@ -167,6 +167,32 @@ printf '[scenario]\ntitle = T\033]0;owned\007\n\n[Disk\033[2J]\nfilesystem = ext
 check_exit "scenario check of a file with ESC" 0 "$SB" scenario check "$T/ctl.ini"
 check "scenario check: no ESC or BEL" test "$(tr -d '\n' <"$T/out" | tr -dc '\001-\010\013-\037\177' | wc -c)" -eq 0
 
+# ---- item 10: limits
+COLUMNS=100000 "$SB" show s1 --results-dir "$R" >"$T/wide.txt"
+check "COLUMNS=100000 is capped at 10000 columns" \
+    test "$(awk '{ if (length > m) m = length } END { print m }' "$T/wide.txt")" -le 10000
+check_exit "io --runtime 1e308h refused" 2 "$SB" io --runtime 1e308h --filename "$T/io.dat"
+check_one_line "io --runtime 1e308h: one line" "runtime"
+check_exit "io --offset 16383p --size 2p (wraps) refused" 2 "$SB" io --offset 16383p --size 2p --filename "$T/io.dat"
+check_one_line "io offset+size wrap: one line" "largest file offset"
+check "io refusals created no file" test ! -e "$T/io.dat"
+check_exit "run -o runtime beyond 10^9 s refused" 2 "$SB" run fio -o runtime=1e308h -t "$T"
+
+# ---- item 11: scenario files
+printf '[a]\nfilesystem = btrfs\nfilesystem = ext4\n' >"$T/dup.ini"
+check_exit "scenario: a key set twice" 2 "$SB" scenario check "$T/dup.ini"
+check_one_line "scenario key twice: one line with both lines" "dup.ini:3: .*'filesystem' is set twice (first on line 2)"
+printf '[scenario]\ntitle = A\ntitle = B\n[a]\nfilesystem = ext4\n' >"$T/dup2.ini"
+check_exit "scenario: title set twice" 2 "$SB" scenario check "$T/dup2.ini"
+printf '[a]\nfilesystem = btrfs\ndevices = 2\nraid = raid1\ndata-profile = raid0\n' >"$T/raid.ini"
+check_exit "scenario: raid with data-profile" 2 "$SB" scenario check "$T/raid.ini"
+check_one_line "scenario raid + data-profile: one line" "data-profile conflicts with raid"
+printf '[a]\nfilesystem = ext4\n[b]\nfilesystem = ext4\n' >"$T/two.ini"
+check_exit "scenario: the same key in two sections is fine" 0 "$SB" scenario check "$T/two.ini"
+printf '[a]\nfilesystem = ext4\nmkfs-options = -E lazy_itable_init=0\n' >"$T/mkfs.ini"
+check_exit "scenario check with mkfs-options" 0 "$SB" scenario check "$T/mkfs.ini"
+check "scenario check shows the mkfs-options" grep -q "mkfs options -E lazy_itable_init=0" "$T/out"
+
 check_exit "compare without HOME" 1 env -u HOME -u XDG_DATA_HOME "$SB" compare s1
 check_one_line "compare without HOME: one line" "HOME"
 finish
