@@ -11,10 +11,56 @@
 #include <string.h>
 
 #include "core/printable.h"
+#include "core/strmap.h"
 #include "core/stats.h"
 #include "core/strutil.h"
 
 static bool streq(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
+
+/* ---- lookup indexes: below INDEX_FROM items a linear scan is as fast ---- */
+
+#define INDEX_FROM 32
+
+static void drop_index(struct sb_strmap **m)
+{
+    if (*m) {
+        sb_strmap_free(*m);
+        free(*m);
+        *m = NULL;
+    }
+}
+
+static struct sb_strmap *new_index(void)
+{
+    struct sb_strmap *m = calloc(1, sizeof *m);
+    if (!m) {
+        fputs("storbench: out of memory\n", stderr);
+        abort();
+    }
+    return m;
+}
+
+static void index_put(struct sb_strmap *m, const char *key, size_t val)
+{
+    if (sb_strmap_put(m, key, val) < 0) {
+        fputs("storbench: out of memory\n", stderr);
+        abort();
+    }
+}
+
+/* The part of what a result is found by that is plain equality: description, unit and
+ * direction (the test/title and option checks are made on the few results sharing it). */
+static const char *result_key(char **buf, size_t *cap, const char *description, const char *unit,
+                              sb_direction direction)
+{
+    const char *parts[3] = {description, unit, direction == SB_LOWER_IS_BETTER ? "l" : "h"};
+    const char *k = sb_strmap_key(buf, cap, parts, 3);
+    if (!k) {
+        fputs("storbench: out of memory\n", stderr);
+        abort();
+    }
+    return k;
+}
 
 void sb_kvlist_add(sb_kvlist *l, const char *key, const char *value)
 {
@@ -92,6 +138,7 @@ static void result_free(sb_result *r)
         entry_free(&r->entries[i]);
     free(r->entries);
     free(r->extra);
+    drop_index(&r->entry_index);
 }
 
 void sb_resultfile_free(sb_resultfile *rf)
@@ -105,6 +152,8 @@ void sb_resultfile_free(sb_resultfile *rf)
         result_free(&rf->results[i]);
     free(rf->results);
     free(rf->extra);
+    drop_index(&rf->system_index);
+    drop_index(&rf->result_index);
     memset(rf, 0, sizeof *rf);
 }
 
@@ -118,6 +167,11 @@ static void kv_printable(sb_kvlist *l)
 
 void sb_resultfile_make_printable(sb_resultfile *rf)
 {
+    /* The strings change: every index is rebuilt when next needed. */
+    drop_index(&rf->system_index);
+    drop_index(&rf->result_index);
+    for (size_t i = 0; i < rf->n_results; i++)
+        drop_index(&rf->results[i].entry_index);
     sb_make_printable(rf->title);
     sb_make_printable(rf->description);
     for (size_t i = 0; i < rf->n_systems; i++) {
@@ -161,6 +215,16 @@ void sb_resultfile_set_title(sb_resultfile *rf, const char *title, const char *d
 
 sb_system *sb_resultfile_find_system(const sb_resultfile *rf, const char *identifier)
 {
+    if (rf->n_systems >= INDEX_FROM) {
+        sb_resultfile *w = (sb_resultfile *)rf; /* the index is a cache, not content */
+        if (!w->system_index) {
+            w->system_index = new_index();
+            for (size_t i = 0; i < rf->n_systems; i++)
+                index_put(w->system_index, rf->systems[i].identifier, i);
+        }
+        size_t i;
+        return sb_strmap_get(rf->system_index, identifier, &i) ? &rf->systems[i] : NULL;
+    }
     for (size_t i = 0; i < rf->n_systems; i++)
         if (!strcmp(rf->systems[i].identifier, identifier))
             return &rf->systems[i];
@@ -175,6 +239,8 @@ sb_system *sb_resultfile_add_system(sb_resultfile *rf, const char *identifier)
     s->identifier = sb_xstrdup(identifier);
     s->timestamp = sb_xstrdup("");
     s->tool_version = sb_xstrdup("");
+    if (rf->system_index)
+        index_put(rf->system_index, identifier, rf->n_systems - 1);
     return s;
 }
 
@@ -182,6 +248,7 @@ sb_system *sb_resultfile_add_system(sb_resultfile *rf, const char *identifier)
  * from the page. */
 static void remove_entries(sb_resultfile *rf, const char *identifier)
 {
+    drop_index(&rf->result_index);
     for (size_t r = 0; r < rf->n_results;) {
         sb_result *res = &rf->results[r];
         for (size_t i = 0; i < res->n_entries; i++)
@@ -190,6 +257,7 @@ static void remove_entries(sb_resultfile *rf, const char *identifier)
                 memmove(&res->entries[i], &res->entries[i + 1],
                         (res->n_entries - i - 1) * sizeof *res->entries);
                 res->n_entries--;
+                drop_index(&res->entry_index);
                 break;
             }
         if (res->n_entries == 0) {
@@ -204,6 +272,7 @@ static void remove_entries(sb_resultfile *rf, const char *identifier)
 
 void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier)
 {
+    drop_index(&rf->system_index);
     for (size_t i = 0; i < rf->n_systems; i++)
         if (!strcmp(rf->systems[i].identifier, identifier)) {
             system_free(&rf->systems[i]);
@@ -233,15 +302,46 @@ sb_result *sb_resultfile_get_result_opts(sb_resultfile *rf, const char *test, co
                                          const char *unit, sb_direction direction,
                                          const sb_kvlist *options)
 {
-    for (size_t i = 0; i < rf->n_results; i++) {
-        sb_result *r = &rf->results[i];
-        /* A known test is matched by its name, not its title: a measured figure's title
-         * names what ran ("SQLite 3.40.1 (storbench sqlite)"), an imported one the seed's. */
-        bool same_test = (test && *test && r->test && *r->test) ? streq(r->test, test)
-                                                                 : streq(r->title, title);
-        if (same_test && streq(r->description, description) && streq(r->unit, unit) &&
-            r->direction == direction && options_agree(&r->options, options))
-            return r;
+    /* Large files: only the results with the same description, unit and direction (a
+     * chain through same_key_prev, newest first) are candidates; the first in file order
+     * wins, as in the scan below. */
+    if (rf->n_results >= INDEX_FROM) {
+        char *kb = NULL;
+        size_t kcap = 0;
+        if (!rf->result_index) {
+            rf->result_index = new_index();
+            for (size_t i = 0; i < rf->n_results; i++) {
+                sb_result *r = &rf->results[i];
+                const char *k = result_key(&kb, &kcap, r->description, r->unit, r->direction);
+                size_t head = 0;
+                sb_strmap_get(rf->result_index, k, &head);
+                r->same_key_prev = head;
+                index_put(rf->result_index, k, i + 1);
+            }
+        }
+        size_t at = 0, best = 0;
+        sb_strmap_get(rf->result_index, result_key(&kb, &kcap, description, unit, direction), &at);
+        free(kb);
+        for (; at; at = rf->results[at - 1].same_key_prev) {
+            sb_result *r = &rf->results[at - 1];
+            bool same_test = (test && *test && r->test && *r->test) ? streq(r->test, test)
+                                                                     : streq(r->title, title);
+            if (same_test && options_agree(&r->options, options))
+                best = at;
+        }
+        if (best)
+            return &rf->results[best - 1];
+    } else {
+        for (size_t i = 0; i < rf->n_results; i++) {
+            sb_result *r = &rf->results[i];
+            /* A known test is matched by its name, not its title: a measured figure's title
+             * names what ran ("SQLite 3.40.1 (storbench sqlite)"), an imported one the seed's. */
+            bool same_test = (test && *test && r->test && *r->test) ? streq(r->test, test)
+                                                                     : streq(r->title, title);
+            if (same_test && streq(r->description, description) && streq(r->unit, unit) &&
+                r->direction == direction && options_agree(&r->options, options))
+                return r;
+        }
     }
     return sb_resultfile_add_result(rf, test, title, version, description, unit, direction, options);
 }
@@ -262,6 +362,15 @@ sb_result *sb_resultfile_add_result(sb_resultfile *rf, const char *test, const c
     r->direction = direction;
     if (options)
         kvlist_copy(&r->options, options);
+    if (rf->result_index) {
+        char *kb = NULL;
+        size_t kcap = 0, head = 0;
+        const char *k = result_key(&kb, &kcap, description, unit, direction);
+        sb_strmap_get(rf->result_index, k, &head);
+        r->same_key_prev = head;
+        index_put(rf->result_index, k, rf->n_results);
+        free(kb);
+    }
     return r;
 }
 
@@ -340,6 +449,16 @@ size_t sb_result_source_groups(const sb_result *r, const sb_entry *const *order,
 
 sb_entry *sb_result_find_entry(const sb_result *r, const char *identifier)
 {
+    if (r->n_entries >= INDEX_FROM) {
+        sb_result *w = (sb_result *)r; /* the index is a cache, not content */
+        if (!w->entry_index) {
+            w->entry_index = new_index();
+            for (size_t i = 0; i < r->n_entries; i++)
+                index_put(w->entry_index, r->entries[i].identifier, i);
+        }
+        size_t i;
+        return sb_strmap_get(r->entry_index, identifier, &i) ? &r->entries[i] : NULL;
+    }
     for (size_t i = 0; i < r->n_entries; i++)
         if (!strcmp(r->entries[i].identifier, identifier))
             return &r->entries[i];
@@ -358,6 +477,8 @@ sb_entry *sb_result_add_entry(sb_result *r, const char *identifier)
     memset(e, 0, sizeof *e);
     e->identifier = sb_xstrdup(identifier);
     e->decimals = 2;
+    if (r->entry_index)
+        index_put(r->entry_index, identifier, r->n_entries - 1);
     return e;
 }
 

@@ -86,6 +86,8 @@ typedef struct sb_result {
     size_t n_entries;
     sb_entry *entries;
     char *extra;         /* unknown keys, kept through a rewrite (see sb_system.extra) */
+    struct sb_strmap *entry_index; /* result.c's lookup index (identifier -> entry); internal */
+    size_t same_key_prev;          /* result.c's index chain (1-based, 0 = none); internal */
 } sb_result;
 
 typedef struct sb_resultfile {
@@ -96,6 +98,10 @@ typedef struct sb_resultfile {
     size_t n_results;
     sb_result *results;
     char *extra;         /* unknown top-level keys, kept through a rewrite */
+    /* result.c's lookup indexes (identifier -> system, result key -> result), built once a
+     * file is large, so that a page of thousands of rows imports in linear time. Internal:
+     * whoever changes the arrays other than through these functions must not. */
+    struct sb_strmap *system_index, *result_index;
 } sb_resultfile;
 
 /* ---- model (result.c) ---- */
