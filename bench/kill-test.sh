@@ -26,22 +26,28 @@ mkdir -p "$R"
 
 # A run this long (dd, a few MB) gives kills before, during and after the measurement.
 run_args=(run dd --quick --runs 1 -o count=8 -o bs=256k -t "$TD" --result k --results-dir "$R")
-start=$(date +%s%N)
-"$SB" "${run_args[@]}" -i probe >/dev/null 2>&1
-dur_ms=$((($(date +%s%N) - start) / 1000000))
+# The shortest of 3 runs: the first is often slower (cold caches), and a window longer
+# than a run lets most of them finish before the kill.
+dur_ms=0
+for p in 1 2 3; do
+    start=$(date +%s%N)
+    "$SB" "${run_args[@]}" -i "probe$p" >/dev/null 2>&1
+    d=$((($(date +%s%N) - start) / 1000000))
+    { [ "$dur_ms" = 0 ] || [ "$d" -lt "$dur_ms" ]; } && dur_ms=$d
+done
 rm -f "$R/k.json"
 "$SB" import "$SRC/tests/data/seeds/001_5b3cf86a040befc6.txt" --result k --results-dir "$R" >/dev/null
-echo "kill-test: $N iterations, one run takes ~${dur_ms} ms; kills at 0..$((dur_ms * 12 / 10)) ms (every other one in the last 20 %)"
+echo "kill-test: $N iterations, one run takes ~${dur_ms} ms; kills at 0..$((dur_ms * 105 / 100)) ms (every other one in its last 25 %)"
 
 fail=0; old=0; new=0; completed=0; stale_checked=0
 for i in $(seq 1 "$N"); do
     before=$(md5sum <"$R/k.json")
     nsys=$(jq '.systems | length' "$R/k.json")
-    # Odd iterations: anywhere in the run; even ones: its last 20 % and just after, where
+    # Odd iterations: anywhere in the run; even ones: its last 25 % and just after, where
     # the result file is saved.
     delay=$((RANDOM * 32768 + RANDOM))
-    if [ $((i % 2)) = 1 ]; then delay=$((delay % (dur_ms * 12 / 10 + 1)))
-    else delay=$((dur_ms * 8 / 10 + delay % (dur_ms * 4 / 10 + 1))); fi
+    if [ $((i % 2)) = 1 ]; then delay=$((delay % (dur_ms + 1)))
+    else delay=$((dur_ms * 75 / 100 + delay % (dur_ms * 30 / 100 + 1))); fi
     "$SB" "${run_args[@]}" -i "kill$i" >/dev/null 2>&1 &
     pid=$!
     sleep "$(printf '0.%03d' $((delay % 1000)))"; [ "$delay" -ge 1000 ] && sleep $((delay / 1000))

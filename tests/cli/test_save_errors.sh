@@ -1,6 +1,6 @@
 #!/bin/bash
-# Saving a result file on a full file system (ENOSPC) or one remounted read-only in the
-# middle of a run (EROFS), and `show -o` onto a full one: the old file stays intact, no
+# Saving a result file on a full file system (ENOSPC) or one that went read-only under a
+# run (EROFS), and `show -o` onto a full one: the old file stays intact, no
 # temporary file remains, and the failure is one line naming the error. Needs root (a
 # small tmpfs); skipped otherwise.
 . "$(dirname "$0")/lib.sh"
@@ -25,15 +25,12 @@ check_one_line "show -o full: one line" "No space left on device"
 check "show -o full: nothing left" test ! -e "$T/mnt/page.html"
 rm -f "$T/mnt/fill"
 
-# Read-only in the middle of a run: the run measures, then cannot save. (256 MiB, so that
-# the run is still going when the loop below sees its directory.)
-"$SB" run dd --quick --runs 1 -o count=128 -t "$T" --result r -i "Late" --results-dir "$R" >/dev/null 2>"$T/err" &
-pid=$!
-# The run reads the file, measures for a second or more, then saves: the remount lands
-# before the save whenever the run is (reading only is allowed on a read-only mount).
-sleep 0.1
-mount -o remount,ro "$T/mnt"
-wait "$pid"; rc=$?
+# Read-only under a run: it reads the file (allowed), measures, then cannot save. The
+# file system goes read-only before the run starts: a quick run can be over in 70 ms, so
+# a remount "in the middle" would race with it; the save path is the same.
+mount -o remount,ro "$T/mnt" || not_ok "remount read-only"
+"$SB" run dd --quick --runs 1 -o count=8 -t "$T" --result r -i "Late" --results-dir "$R" >/dev/null 2>"$T/err"
+rc=$?
 mount -o remount,rw "$T/mnt"
 if [ "$rc" -eq 1 ]; then ok "run whose results directory went read-only: exit 1"; else not_ok "run whose results directory went read-only: exit $rc ($(head -c 200 "$T/err"))"; fi
 check_one_line "read-only: one line naming it" "Read-only file system"
