@@ -8,13 +8,17 @@
 #            storbench sets up its own (initdb SQL_ASCII/C, socket only,
 #            autovacuum off, max_connections 100) vs `storbench run pgbench`
 #            with the same query mode, both at a quick scale.
-# Prints every figure, the means and the ratio storbench / reference (goal
-# 0.85 .. 1.15). Run by hand, never from `make check`:
+# Prints every figure, the means, the ratio storbench / reference and the
+# geometric mean (min, max) of the per-round ratios (goal 0.9 .. 1.1); for
+# pgbench Read Write also each tool's cost per transaction counted in the
+# middle of its run (client and server CPU, WAL syncs and bytes), which a busy
+# neighbour does not change. Run by hand, never from `make check`:
 #   bench/db-vs-reference.sh [TARGET]     (default /var/tmp)
 # Environment: STORBENCH (binary, default ./storbench), ROUNDS (3),
 #   SQLITE_COUNT (2500), PG_SCALE (10), PG_DURATION (10), PG_TEST (normal),
 #   PG_CLIENTS, PG_THREADS (default from PG_TEST), PG_QUERY (simple, extended or
 #   prepared: pgbench -M), PG_MODE (rw, or ro: select only, pgbench -S),
+#   PG_CPU_WINDOW (seconds counted, default PG_DURATION / 2),
 #   ONLY (sqlite or pgbench: just that pair).
 set -u
 TARGET=${1:-/var/tmp}
@@ -98,6 +102,62 @@ sqlite_sb() {
         awk '/ Seconds /{print $1}'
 }
 
+# ---- cost per transaction (Read Write only) ----
+# In the middle of a run: the CPU time (ns, /proc/PID/task/*/schedstat) that
+# the client process and the cluster's server processes (every one works in
+# the data directory) used over PG_CPU_WINDOW seconds, and the WAL syncs and
+# bytes (pg_stat_wal), divided by the transactions committed meanwhile (rows
+# added to pgbench_history). Counting, not timing: a busy neighbour slows
+# both tools but changes neither's work.
+PG_CPU_WINDOW=${PG_CPU_WINDOW:-$((PG_DURATION / 2))}
+cpu_ns() { # PIDs -> total ns on CPU of all their threads
+    local s=0 p f a
+    for p in "$@"; do
+        for f in /proc/"$p"/task/*/schedstat; do
+            read -r a _ <"$f" 2>/dev/null && s=$((s + a))
+        done
+    done
+    echo "$s"
+}
+server_pids() { # DATADIR
+    local f c
+    for f in /proc/[0-9]*/cwd; do
+        c=$(readlink "$f" 2>/dev/null) || continue
+        [ "$c" = "$1" ] && { f=${f#/proc/}; echo "${f%/cwd}"; }
+    done
+}
+# "history_rows wal_sync wal_bytes" of the cluster at SOCKDIR
+db_counts() {
+    "$PGBIN/psql" -X -q -At -F ' ' -h "$1" -U storbench -d pgbench -c \
+        "SELECT (SELECT count(*) FROM pgbench_history), wal_sync, wal_bytes FROM pg_stat_wal" 2>/dev/null
+}
+cost_sampler() { # SOCKDIR_GLOB CLIENT_PID OUTFILE: "client_us server_us wal_syncs wal_bytes" per transaction
+    local glob=$1 client=$2 out=$3 sock="" k1 k2 c1 c2 s1 s2 pids i=0
+    : >"$out"
+    [ "$PG_MODE" = rw ] || return 0
+    while kill -0 "$client" 2>/dev/null && [ $i -lt 3000 ]; do
+        # shellcheck disable=SC2086
+        sock=$(ls -d $glob 2>/dev/null | head -1)
+        if [ -n "$sock" ] && [ -S "$sock/.s.PGSQL.5432" ]; then
+            k1=$(db_counts "$sock")
+            [ -n "$k1" ] && [ "${k1%% *}" -gt 0 ] && break
+        fi
+        sleep 0.1; i=$((i + 1))
+    done
+    sleep 1
+    pids=$(server_pids "$sock/data")
+    # shellcheck disable=SC2086
+    { k1=$(db_counts "$sock"); c1=$(cpu_ns "$client"); s1=$(cpu_ns $pids); }
+    sleep "$PG_CPU_WINDOW"
+    # shellcheck disable=SC2086
+    { c2=$(cpu_ns "$client"); s2=$(cpu_ns $pids); k2=$(db_counts "$sock"); }
+    [ -n "$k1" ] && [ -n "$k2" ] &&
+        awk -v a="$k1" -v b="$k2" -v c=$((c2 - c1)) -v s=$((s2 - s1)) 'BEGIN {
+            split(a, x, " "); split(b, y, " "); n = y[1] - x[1]
+            if (n > 0) printf "%.1f %.1f %.3f %.0f\n", c / n / 1000, s / n / 1000,
+                              (y[2] - x[2]) / n, (y[3] - x[3]) / n }' >"$out"
+}
+
 pg_ref() {
     local d="$WORK/pgref" out
     mkdir -p "$d" && [ "$(id -u)" = 0 ] && chown postgres: "$d"
@@ -116,8 +176,12 @@ pg_ref() {
         die "pgbench -i failed"
     "$PGBIN/psql" -q -h "$d" -U storbench -d pgbench -c CHECKPOINT >/dev/null
     # shellcheck disable=SC2086
-    out=$("$PGBIN/pgbench" $PG_S -M "$PG_QUERY" -c "$CLIENTS" -j "$THREADS" -T "$PG_DURATION" \
-        -h "$d" -U storbench pgbench 2>/dev/null)
+    "$PGBIN/pgbench" $PG_S -M "$PG_QUERY" -c "$CLIENTS" -j "$THREADS" -T "$PG_DURATION" \
+        -h "$d" -U storbench pgbench >"$WORK/pgref.out" 2>/dev/null &
+    local client=$!
+    cost_sampler "$d" "$client" "$WORK/cpu"
+    wait "$client"
+    out=$(cat "$WORK/pgref.out")
     kill -INT "$PGPID"; wait "$PGPID" 2>/dev/null; PGPID=""
     rm -rf "$d"
     # pgbench 15: "tps = 1234.5 (without initial connection time)"
@@ -128,7 +192,11 @@ pg_sb() {
     mkdir -p "$WORK/sb"
     "$SB" run pgbench -o scale="$PG_SCALE" -o duration="$PG_DURATION" -o test="$PG_TEST" -o mode="$PG_MODE" \
         -o query-mode="$PG_QUERY" -o clients="$CLIENTS" -o threads="$THREADS" \
-        -n 1 --exact-runs --no-drop-caches -t "$WORK/sb" 2>/dev/null | awk '/ TPS /{print $1}'
+        -n 1 --exact-runs --no-drop-caches -t "$WORK/sb" >"$WORK/pgsb.out" 2>/dev/null &
+    local client=$!
+    cost_sampler "$WORK/sb/storbench-*/pgsql" "$client" "$WORK/cpu"
+    wait "$client"
+    awk '/ TPS /{print $1}' "$WORK/pgsb.out"
 }
 
 report() { # name unit refs sbs
@@ -160,11 +228,19 @@ echo "pgbench: $("$PGBIN/pgbench" --version), scale $PG_SCALE, mode $PG_MODE, qu
 
 # Each measurement runs in this shell (not in $(...)), so that the EXIT trap
 # knows a reference server that is still running.
-SQ_REF="" SQ_SB="" PG_REF="" PG_SB=""
+SQ_REF="" SQ_SB="" PG_REF="" PG_SB="" CPU_REF="" CPU_SB=""
 sq_ref() { [ "$ONLY" = pgbench ] && return; sqlite_ref >"$WORK/fig"; SQ_REF="$SQ_REF $(cat "$WORK/fig")"; }
 sq_sb() { [ "$ONLY" = pgbench ] && return; SQ_SB="$SQ_SB $(sqlite_sb)"; }
-p_ref() { [ "$ONLY" = sqlite ] && return; pg_ref >"$WORK/fig"; PG_REF="$PG_REF $(cat "$WORK/fig")"; }
-p_sb() { [ "$ONLY" = sqlite ] && return; PG_SB="$PG_SB $(pg_sb)"; }
+p_ref() {
+    [ "$ONLY" = sqlite ] && return
+    pg_ref >"$WORK/fig"; PG_REF="$PG_REF $(cat "$WORK/fig")"
+    CPU_REF="$CPU_REF$(cat "$WORK/cpu");"
+}
+p_sb() {
+    [ "$ONLY" = sqlite ] && return
+    PG_SB="$PG_SB $(pg_sb)"
+    CPU_SB="$CPU_SB$(cat "$WORK/cpu");"
+}
 for r in $(seq 1 "$ROUNDS"); do
     # Alternate which goes first, so neither always runs on a warmer machine.
     if [ $((r % 2)) = 1 ]; then
@@ -172,7 +248,15 @@ for r in $(seq 1 "$ROUNDS"); do
     else
         sq_sb; sq_ref; p_sb; p_ref
     fi
-    echo "round $r:$SQ_REF |$SQ_SB |$PG_REF |$PG_SB" >&2
+    echo "round $r:$SQ_REF |$SQ_SB |$PG_REF |$PG_SB | per tx (client_us server_us wal_syncs wal_bytes) ref $CPU_REF sb $CPU_SB" >&2
 done
 [ "$ONLY" = pgbench ] || report sqlite Seconds "$SQ_REF" "$SQ_SB"
 [ "$ONLY" = sqlite ] || report pgbench TPS "$PG_REF" "$PG_SB"
+cpu_line() { # NAME "c s;c s;..."
+    echo "$2" | tr ';' '\n' | awk -v n="$1" 'NF == 4 {c += $1; s += $2; w += $3; b += $4; k++}
+        END {if (k) printf "pgbench  %s per transaction (mean of %d windows): CPU us client %.1f, server %.1f, total %.1f; WAL syncs %.3f, WAL bytes %.0f\n", n, k, c / k, s / k, (c + s) / k, w / k, b / k}'
+}
+if [ "$ONLY" != sqlite ] && [ "$PG_MODE" = rw ]; then
+    cpu_line reference "$CPU_REF"
+    cpu_line storbench "$CPU_SB"
+fi
