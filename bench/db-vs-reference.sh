@@ -105,9 +105,10 @@ sqlite_sb() {
 # ---- cost per transaction (Read Write only) ----
 # In the middle of a run: the CPU time (ns, /proc/PID/task/*/schedstat) that
 # the client process and the cluster's server processes (every one works in
-# the data directory) used over PG_CPU_WINDOW seconds, and the WAL syncs and
-# bytes (pg_stat_wal), divided by the transactions committed meanwhile (rows
-# added to pgbench_history). Counting, not timing: a busy neighbour slows
+# the data directory) used over PG_CPU_WINDOW seconds, the WAL syncs
+# (pg_stat_wal) and WAL bytes (the WAL position moved: pg_stat_wal's byte count
+# lags by up to 10 s for an idle session such as storbench's loader), divided
+# by the transactions committed meanwhile (rows added to pgbench_history). Counting, not timing: a busy neighbour slows
 # both tools but changes neither's work.
 PG_CPU_WINDOW=${PG_CPU_WINDOW:-$((PG_DURATION / 2))}
 cpu_ns() { # PIDs -> total ns on CPU of all their threads
@@ -129,7 +130,7 @@ server_pids() { # DATADIR
 # "history_rows wal_sync wal_bytes" of the cluster at SOCKDIR
 db_counts() {
     "$PGBIN/psql" -X -q -At -F ' ' -h "$1" -U storbench -d pgbench -c \
-        "SELECT (SELECT count(*) FROM pgbench_history), wal_sync, wal_bytes FROM pg_stat_wal" 2>/dev/null
+        "SELECT (SELECT count(*) FROM pgbench_history), wal_sync, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') FROM pg_stat_wal" 2>/dev/null
 }
 cost_sampler() { # SOCKDIR_GLOB CLIENT_PID OUTFILE: "client_us server_us wal_syncs wal_bytes" per transaction
     local glob=$1 client=$2 out=$3 sock="" k1 k2 c1 c2 s1 s2 pids i=0
