@@ -130,10 +130,15 @@ server_pids() { # DATADIR
 # "history_rows wal_sync wal_bytes" of the cluster at SOCKDIR
 db_counts() {
     "$PGBIN/psql" -X -q -At -F ' ' -h "$1" -U storbench -d pgbench -c \
-        "SELECT (SELECT count(*) FROM pgbench_history), wal_sync, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') FROM pg_stat_wal" 2>/dev/null
+        "SELECT (SELECT count(*) FROM pgbench_history), wal_sync, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0'), wal_sync_time FROM pg_stat_wal" 2>/dev/null
 }
-cost_sampler() { # SOCKDIR_GLOB CLIENT_PID OUTFILE: "client_us server_us wal_syncs wal_bytes" per transaction
-    local glob=$1 client=$2 out=$3 sock="" k1 k2 c1 c2 s1 s2 pids i=0
+# Also the set-up time: from the tool's start (T0, before initdb) to its first
+# committed transaction, and the mean time of one WAL sync (ms): both tools'
+# sessions get track_wal_io_timing=on through PGOPTIONS (libpq reads it), the
+# one setting this script adds; on a disk the sync time sets the TPS.
+export PGOPTIONS="${PGOPTIONS:+$PGOPTIONS }-c track_wal_io_timing=on"
+cost_sampler() { # SOCKDIR_GLOB CLIENT_PID OUTFILE: "client_us server_us wal_syncs wal_bytes setup_s sync_ms"
+    local glob=$1 client=$2 out=$3 sock="" k1 k2 c1 c2 s1 s2 pids i=0 t1
     : >"$out"
     [ "$PG_MODE" = rw ] || return 0
     while kill -0 "$client" 2>/dev/null && [ $i -lt 3000 ]; do
@@ -145,6 +150,7 @@ cost_sampler() { # SOCKDIR_GLOB CLIENT_PID OUTFILE: "client_us server_us wal_syn
         fi
         sleep 0.1; i=$((i + 1))
     done
+    t1=$(now)
     sleep 1
     pids=$(server_pids "$sock/data")
     # shellcheck disable=SC2086
@@ -153,14 +159,16 @@ cost_sampler() { # SOCKDIR_GLOB CLIENT_PID OUTFILE: "client_us server_us wal_syn
     # shellcheck disable=SC2086
     { c2=$(cpu_ns "$client"); s2=$(cpu_ns $pids); k2=$(db_counts "$sock"); }
     [ -n "$k1" ] && [ -n "$k2" ] &&
-        awk -v a="$k1" -v b="$k2" -v c=$((c2 - c1)) -v s=$((s2 - s1)) 'BEGIN {
+        awk -v a="$k1" -v b="$k2" -v c=$((c2 - c1)) -v s=$((s2 - s1)) -v su="$(echo "$T0 $t1" | awk '{print $2 - $1}')" 'BEGIN {
             split(a, x, " "); split(b, y, " "); n = y[1] - x[1]
-            if (n > 0) printf "%.1f %.1f %.3f %.0f\n", c / n / 1000, s / n / 1000,
-                              (y[2] - x[2]) / n, (y[3] - x[3]) / n }' >"$out"
+            if (n > 0) printf "%.1f %.1f %.3f %.0f %.1f %.3f\n", c / n / 1000, s / n / 1000,
+                              (y[2] - x[2]) / n, (y[3] - x[3]) / n, su,
+                              (y[2] > x[2]) ? (y[4] - x[4]) / (y[2] - x[2]) : 0 }' >"$out"
 }
 
 pg_ref() {
     local d="$WORK/pgref" out
+    T0=$(now)
     mkdir -p "$d" && [ "$(id -u)" = 0 ] && chown postgres: "$d"
     "${AS_PG[@]}" env LC_ALL=C "$PGBIN/initdb" -D "$d/data" -U storbench --auth=trust \
         --encoding=SQL_ASCII --locale=C --no-sync >/dev/null 2>&1 || die "initdb failed"
@@ -191,6 +199,7 @@ pg_ref() {
 
 pg_sb() {
     mkdir -p "$WORK/sb"
+    T0=$(now)
     "$SB" run pgbench -o scale="$PG_SCALE" -o duration="$PG_DURATION" -o test="$PG_TEST" -o mode="$PG_MODE" \
         -o query-mode="$PG_QUERY" -o clients="$CLIENTS" -o threads="$THREADS" \
         -n 1 --exact-runs --no-drop-caches -t "$WORK/sb" >"$WORK/pgsb.out" 2>/dev/null &
@@ -249,13 +258,13 @@ for r in $(seq 1 "$ROUNDS"); do
     else
         sq_sb; sq_ref; p_sb; p_ref
     fi
-    echo "round $r:$SQ_REF |$SQ_SB |$PG_REF |$PG_SB | per tx (client_us server_us wal_syncs wal_bytes) ref $CPU_REF sb $CPU_SB" >&2
+    echo "round $r:$SQ_REF |$SQ_SB |$PG_REF |$PG_SB | per tx (client_us server_us wal_syncs wal_bytes setup_s sync_ms) ref $CPU_REF sb $CPU_SB" >&2
 done
 [ "$ONLY" = pgbench ] || report sqlite Seconds "$SQ_REF" "$SQ_SB"
 [ "$ONLY" = sqlite ] || report pgbench TPS "$PG_REF" "$PG_SB"
 cpu_line() { # NAME "c s;c s;..."
-    echo "$2" | tr ';' '\n' | awk -v n="$1" 'NF == 4 {c += $1; s += $2; w += $3; b += $4; k++}
-        END {if (k) printf "pgbench  %s per transaction (mean of %d windows): CPU us client %.1f, server %.1f, total %.1f; WAL syncs %.3f, WAL bytes %.0f\n", n, k, c / k, s / k, (c + s) / k, w / k, b / k}'
+    echo "$2" | tr ';' '\n' | awk -v n="$1" 'NF == 6 {c += $1; s += $2; w += $3; b += $4; u += $5; t += $6; k++}
+        END {if (k) printf "pgbench  %s per transaction (mean of %d windows): CPU us client %.1f, server %.1f, total %.1f; WAL syncs %.3f of %.3f ms, WAL bytes %.0f; set-up %.1f s\n", n, k, c / k, s / k, (c + s) / k, w / k, t / k, b / k, u / k}'
 }
 if [ "$ONLY" != sqlite ] && [ "$PG_MODE" = rw ]; then
     cpu_line reference "$CPU_REF"
