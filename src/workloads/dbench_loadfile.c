@@ -207,8 +207,10 @@ int sb_db_parse_line(sb_db_script *s, const char *line, uint32_t lineno, char *e
         return -EINVAL;
     }
     sb_db_op *op = push_op(s);
-    if (!op)
+    if (!op) {
+        snprintf(err, errlen, "out of memory");
         return -ENOMEM;
+    }
     op->verb = (uint8_t)verb;
     op->line = lineno;
     op->at = at;
@@ -220,8 +222,10 @@ int sb_db_parse_line(sb_db_script *s, const char *line, uint32_t lineno, char *e
         if (args[i] == 'p') {
             bool client;
             uint32_t off = push_path(s, tk, tl, &client);
-            if (off == SB_DB_NO_PATH)
+            if (off == SB_DB_NO_PATH) {
+                snprintf(err, errlen, "out of memory");
                 return -ENOMEM;
+            }
             if (paths == 0) {
                 op->path = off;
                 op->path_client |= client ? 1 : 0;

@@ -26,6 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
+        err[0] = '\0'; /* a refusal must write its own message, not leave an old one */
         int rc = sb_db_parse_line(&s, line, ++lineno, err, sizeof err);
         if (rc < 0 && (!err[0] || strchr(err, '\n')))
             abort();
