@@ -31,23 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/registry.h"
-
-/* Result titles of the seed pages, and the storbench test each one is. */
-static const struct {
-    const char *title;
-    const char *test;
-} known_tests[] = {
-    {"Flexible IO Tester", "fio"},
-    {"SQLite", "sqlite"},
-    {"FS-Mark", "fs-mark"},
-    {"Dbench", "dbench"},
-    {"IOzone", "iozone"},
-    {"Compile Bench", "compilebench"},
-    {"PostMark", "postmark"},
-    {"PostgreSQL pgbench", "pgbench"},
-};
-#define N_KNOWN_TESTS (sizeof known_tests / sizeof known_tests[0])
+#include "results/titles.h"
 
 /* Units with a space in them: in a flattened page "the last word" would cut them. */
 static const char *const multiword_units[] = {
@@ -614,7 +598,7 @@ static void split_title_version(span tl, span *title, span *version)
     }
 }
 
-/* Length of the tag "(storbench TEST)" (TEST a registered test) at h[at], else 0. The tag
+/* Length of the tag "(storbench TEST)" (TEST a known test, results/titles.c) at h[at], else 0. The tag
  * ends the title line of a figure storbench measured (docs/result-format.md). */
 static size_t storbench_tag_at(span h, size_t at, const char **test)
 {
@@ -622,8 +606,8 @@ static size_t storbench_tag_at(span h, size_t at, const char **test)
     size_t np = sizeof pre - 1;
     if (at > h.n || h.n - at <= np || memcmp(h.p + at, pre, np))
         return 0;
-    for (size_t i = 0; i < sb_workload_count(); i++) {
-        const char *name = sb_workload_at(i)->name;
+    for (size_t i = 0; i < sb_known_title_count(); i++) {
+        const char *name = sb_known_title_test(sb_known_title_at(i));
         size_t nn = strlen(name);
         if (h.n - at >= np + nn + 1 && !memcmp(h.p + at + np, name, nn) && h.p[at + np + nn] == ')' &&
             (at + np + nn + 1 == h.n || h.p[at + np + nn + 1] == ' ')) {
@@ -649,20 +633,17 @@ static const char *storbench_tag(span tl, span *rest)
     return NULL;
 }
 
-/* The known result title (the seed pages', the registry's, or one of a later result on
+/* The known result title (results/titles.c's, or one of a later result on
  * this page) that header text h starts with, followed by a version token. */
 static bool known_title_at(span h, const page *pg, span *title)
 {
-    size_t best = 0, nreg = sb_workload_count();
-    for (size_t k = 0; k < N_KNOWN_TESTS + nreg + pg->n_results; k++) {
+    size_t best = 0, nknown = sb_known_title_count();
+    for (size_t k = 0; k < nknown + pg->n_results; k++) {
         span t;
-        if (k < N_KNOWN_TESTS)
-            t = mkspan(known_tests[k].title, strlen(known_tests[k].title));
-        else if (k < N_KNOWN_TESTS + nreg)
-            t = mkspan(sb_workload_at(k - N_KNOWN_TESTS)->title,
-                       strlen(sb_workload_at(k - N_KNOWN_TESTS)->title));
+        if (k < nknown)
+            t = mkspan(sb_known_title_at(k), strlen(sb_known_title_at(k)));
         else
-            split_title_version(pg->results[k - N_KNOWN_TESTS - nreg].title_line, &t, NULL);
+            split_title_version(pg->results[k - nknown].title_line, &t, NULL);
         if (!t.n || t.n <= best || h.n <= t.n + 1 || memcmp(h.p, t.p, t.n) || h.p[t.n] != ' ')
             continue;
         size_t v = t.n + 1, e = v;
@@ -1007,17 +988,11 @@ static int parse_flat(span f, page *pg, char *err, size_t errlen)
 
 /* ---------------------------------------------------------------- into the model */
 
-/* The storbench test a result title belongs to: the registry's own tests first (so a page
- * storbench wrote maps back to its tests), then the seed pages' titles. */
+/* The storbench test a result title belongs to (results/titles.c: the seed pages' titles
+ * and every registered test's, kept equal to the registry by test_titles). */
 static const char *test_for_title(const char *title)
 {
-    for (size_t i = 0; i < sb_workload_count(); i++)
-        if (!strcmp(sb_workload_at(i)->title, title))
-            return sb_workload_at(i)->name;
-    for (size_t i = 0; i < N_KNOWN_TESTS; i++)
-        if (!strcmp(known_tests[i].title, title))
-            return known_tests[i].test;
-    return "";
+    return sb_known_title_test(title);
 }
 
 static int set_str(char **dst, const char *s)
