@@ -38,7 +38,7 @@ static void usage(FILE *out)
             "  -t, --target DIR        directory to test in (default: $STORBENCH_TARGET or /var/tmp)\n"
             "  -r, --result NAME       result file to add this system to (a NAME with '/' is a path)\n"
             "  -i, --identifier LABEL  this configuration's name in the comparison (default: hostname)\n"
-            "  -n, --runs N            scheduled runs per test (default 3; the run rule may add more)\n"
+            "  -n, --runs N            scheduled runs per test (default 3; the run rule may add more, not at --quick)\n"
             "      --exact-runs        run exactly --runs times (no dynamic extra runs)\n"
             "  -q, --quick             the documented small scale of every test\n"
             "  -o, --option KEY=VALUE  set a test option (repeatable; see 'storbench list')\n"

@@ -50,6 +50,7 @@ static sb_workload fake = {
 };
 
 static char dir[64];
+static bool dynamic_rule; /* the run-count rule on (sb_runner.dynamic) */
 
 static int setup(void **state)
 {
@@ -64,7 +65,8 @@ static int teardown(void **state)
     return sb_remove_tree(dir);
 }
 
-/* Runs the fake 3 times (exactly) and returns its one entry. */
+/* Runs the fake with 3 scheduled runs (exactly, unless dynamic_rule) and returns its
+ * one entry. */
 static const sb_entry *run3(sb_resultfile *rf, bool quick, double secs)
 {
     sb_config cfg;
@@ -73,7 +75,7 @@ static const sb_entry *run3(sb_resultfile *rf, bool quick, double secs)
     sb_resultfile_init(rf);
     sb_resultfile_add_system(rf, "me");
     sb_runner_init(&r, dir, "me", rf);
-    r.dynamic = false;
+    r.dynamic = dynamic_rule;
     r.drop_caches = false;
     r.log = NULL;
     calls = 0;
@@ -146,12 +148,43 @@ static void test_not_wall_clock(void **state)
     fake.flags = SB_WL_WALL_CLOCK;
 }
 
+/* The fake's values 1, 2, 3 ... spread far beyond 3.5 %: at full scale the run rule adds
+ * runs; at --quick it does not (the quick suite keeps to its minutes). */
+static void test_quick_no_extra_runs(void **state)
+{
+    (void)state;
+    sb_resultfile rf;
+    dynamic_rule = true;
+    const sb_entry *e = run3(&rf, false, 3.0);
+    assert_true(calls > 3);
+    assert_true(e->n_values > 3);
+    sb_resultfile_free(&rf);
+    e = run3(&rf, true, 3.0);
+    assert_int_equal(calls, 3);
+    assert_int_equal(e->n_values, 3);
+    sb_resultfile_free(&rf);
+    dynamic_rule = false;
+}
+
+/* Work that measures almost nothing stops pooling at 1,000 repetitions and is flagged. */
+static void test_quick_repetition_bound(void **state)
+{
+    (void)state;
+    sb_resultfile rf;
+    const sb_entry *e = run3(&rf, true, 0.001);
+    assert_int_equal(calls, 3 * 1000);
+    assert_true(e->untrusted);
+    sb_resultfile_free(&rf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_full_scale_short_run_flagged),
         cmocka_unit_test(test_quick_short_work_pooled),
         cmocka_unit_test(test_not_wall_clock),
+        cmocka_unit_test(test_quick_no_extra_runs),
+        cmocka_unit_test(test_quick_repetition_bound),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
