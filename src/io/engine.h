@@ -1,6 +1,6 @@
 /*
  * engine — the ops table every I/O engine implements, in the manner of fio's
- * ioengine_ops. The worker (worker.c) owns offsets, timing and statistics; an
+ * ioengine_ops. The worker (worker.c, loop.c) owns offsets, timing and statistics; an
  * engine only moves bytes:
  *
  *   init(td)             per-thread setup (io_setup, ring, mapping); td->fd is open

@@ -2,7 +2,7 @@
  * job — the I/O engine's job model: what one fio-class job does (rw mode,
  * block size, size, queue depth, threads, timing, direct or buffered, fsync
  * policy, random map, seed) and what it measured. sb_io_run() runs a job: it
- * prepares the files, starts numjobs worker threads (worker.c), each driving
+ * prepares the files (prepare.c), starts numjobs worker threads (worker.c, loop.c), each driving
  * one engine (engine.h) through one loop, and merges their statistics.
  *
  * Offsets: sequential jobs walk [offset, offset+size) in bs steps; random jobs

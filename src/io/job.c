@@ -1,0 +1,137 @@
+/*
+ * job — the job model of the I/O engine (job.h): fio's defaults, the rw mode names,
+ * the check of a job's values on their own before anything is opened, and the
+ * convenience figures of a result. Running a job is worker.c's.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/engine.h"
+#include "io/job.h"
+
+void sb_io_job_init(sb_io_job *job)
+{
+    memset(job, 0, sizeof *job);
+    job->rw = SB_RW_READ;
+    job->rwmixread = 50;
+    job->bs = 4096;
+    job->size = 1ull << 30;
+    job->iodepth = 1;
+    job->numjobs = 1;
+    job->invalidate = true;
+    job->seed = 0x5eed;
+    strcpy(job->engine, "psync");
+}
+
+static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "rw", "randrw"};
+
+int sb_rw_parse(const char *s, sb_rw *out)
+{
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(s, rw_names[i])) {
+            *out = (sb_rw)i;
+            return 0;
+        }
+    if (!strcmp(s, "readwrite")) {
+        *out = SB_RW_RW;
+        return 0;
+    }
+    return -EINVAL;
+}
+
+const char *sb_rw_name(sb_rw rw) { return (unsigned)rw < 6 ? rw_names[rw] : "?"; }
+
+int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+    if (warn && warnlen)
+        warn[0] = '\0';
+    const sb_engine_ops *ops = sb_engine_find(job->engine);
+    if (!ops) {
+        char list[256];
+        sb_engine_list_working(list, sizeof list);
+        snprintf(err, errlen, "unknown I/O engine '%s' (engines that work here: %s)", job->engine, list);
+        return -EINVAL;
+    }
+    if (job->bs < SB_IO_MIN_BS || job->bs > SB_IO_MAX_BS) {
+        snprintf(err, errlen, "block size %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs);
+        return -EINVAL;
+    }
+    if (job->iodepth < 1 || job->iodepth > SB_IO_MAX_DEPTH) {
+        snprintf(err, errlen, "iodepth %u out of range (1 .. %u)", job->iodepth, SB_IO_MAX_DEPTH);
+        return -EINVAL;
+    }
+    if (job->numjobs < 1 || job->numjobs > SB_IO_MAX_JOBS) {
+        snprintf(err, errlen, "numjobs %u out of range (1 .. %u)", job->numjobs, SB_IO_MAX_JOBS);
+        return -EINVAL;
+    }
+    if (job->batch_submit > SB_IO_MAX_DEPTH || job->batch_complete_min > SB_IO_MAX_DEPTH ||
+        job->batch_complete_max > SB_IO_MAX_DEPTH) {
+        snprintf(err, errlen, "iodepth_batch values must be in 1 .. %u", SB_IO_MAX_DEPTH);
+        return -EINVAL;
+    }
+    if (job->batch_complete_max && job->batch_complete_max < job->batch_complete_min) {
+        snprintf(err, errlen, "iodepth_batch_complete_max %u is less than iodepth_batch_complete_min %u",
+                 job->batch_complete_max, job->batch_complete_min);
+        return -EINVAL;
+    }
+    if (job->rwmixread > 100) {
+        snprintf(err, errlen, "rwmixread %u is not a percentage", job->rwmixread);
+        return -EINVAL;
+    }
+    if (job->size < job->bs) {
+        snprintf(err, errlen, "size %" PRIu64 " is smaller than the block size %" PRIu64,
+                 job->size, job->bs);
+        return -EINVAL;
+    }
+    /* offset + size must be a file offset: 16383p + 2p would wrap around 2^64. */
+    if (job->offset > (uint64_t)INT64_MAX || job->size > (uint64_t)INT64_MAX - job->offset) {
+        snprintf(err, errlen, "offset %" PRIu64 " + size %" PRIu64 " is beyond the largest file "
+                 "offset (2^63 - 1)", job->offset, job->size);
+        return -EINVAL;
+    }
+    if (job->time_based && job->runtime_s <= 0) {
+        snprintf(err, errlen, "time_based needs a runtime");
+        return -EINVAL;
+    }
+    if (!job->filename[0] == !job->directory[0]) {
+        snprintf(err, errlen, "give exactly one of a file name or a directory");
+        return -EINVAL;
+    }
+    if (ops == &sb_engine_mmap && job->direct) {
+        snprintf(err, errlen, "the mmap engine cannot do direct I/O (it works through the page cache)");
+        return -EINVAL;
+    }
+    if (ops->sync && job->iodepth > 1 && warn)
+        snprintf(warn, warnlen, "iodepth %u has no effect with the synchronous engine %s; using 1",
+                 job->iodepth, ops->name);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- results */
+
+void sb_io_result_free(sb_io_result *r)
+{
+    free(r->bw_bytes_per_s);
+    free(r->iops);
+    r->bw_bytes_per_s = r->iops = NULL;
+    r->n_seconds = 0;
+}
+
+double sb_io_result_iops(const sb_io_result *r, int ddir)
+{
+    if (r->seconds <= 0)
+        return 0;
+    uint64_t n = ddir < 0 ? r->dir[0].ios + r->dir[1].ios : r->dir[ddir].ios;
+    return (double)n / r->seconds;
+}
+
+double sb_io_result_bw(const sb_io_result *r, int ddir)
+{
+    if (r->seconds <= 0)
+        return 0;
+    uint64_t n = ddir < 0 ? r->dir[0].bytes + r->dir[1].bytes : r->dir[ddir].bytes;
+    return (double)n / r->seconds;
+}

@@ -1,0 +1,384 @@
+/*
+ * loop — one worker thread of an I/O job: the hot path. It allocates nothing and
+ * makes no syscall besides the engine's own and clock reads (vDSO). A synchronous
+ * engine costs two clock reads per I/O (around the call); an asynchronous one reads
+ * the clock once per submitted batch and once per reaped batch and stamps every I/O
+ * of the batch with it, as the latency of an I/O is from its submission to the
+ * moment its completion is seen.
+ *
+ * Phases share one start time: startdelay (idle), ramp (I/O, not counted),
+ * measurement (until runtime, or until size is done when not time_based), end fsync
+ * (inside the measurement). Per-second samples are kept for the first
+ * SB_IO_MAX_SECONDS seconds (worker.h). This file also owns the data pattern that
+ * verify_pattern jobs write and check.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/clock.h"
+#include "core/rand.h"
+#include "io/worker.h"
+
+/* ------------------------------------------------------------- statistics */
+
+static inline void account(worker *w, sb_io_u *u, uint64_t now)
+{
+    if (u->result != (int64_t)u->len) {
+        if (!w->err) {
+            w->err = u->result < 0 ? (int)u->result : -EIO;
+            if (u->result < 0)
+                snprintf(w->errmsg, sizeof w->errmsg, "%s at offset %" PRIu64 ": %s",
+                         u->ddir == SB_DDIR_READ ? "read" : "write", u->offset,
+                         strerror((int)-u->result));
+            else
+                snprintf(w->errmsg, sizeof w->errmsg, "short %s at offset %" PRIu64 ": %" PRId64
+                         " of %u bytes", u->ddir == SB_DDIR_READ ? "read" : "write", u->offset,
+                         u->result, u->len);
+        }
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+        return;
+    }
+    if (now >= w->next_tick_ns) {
+        atomic_store_explicit(&w->progress_bytes, w->bytes_issued, memory_order_relaxed);
+        w->next_tick_ns = now + TICK_NS;
+    }
+    if (now < w->ramp_end_ns)
+        return;
+    sb_io_dir_stats *st = &w->st[u->ddir];
+    st->ios++;
+    st->bytes += u->len;
+    sb_hist_record(&st->clat, now - u->start_ns);
+    while (now >= w->next_sec_ns) {
+        w->cur_sec++;
+        w->next_sec_ns += NS;
+    }
+    if (w->cur_sec < w->n_sec_cap) {
+        w->sec_bytes[w->cur_sec] += u->len;
+        w->sec_ios[w->cur_sec]++;
+    }
+    w->last_ns = now;
+}
+
+/* ------------------------------------------------------------ data pattern */
+
+static inline uint64_t pattern_word(uint64_t seed, uint64_t off)
+{
+    uint64_t z = off * 0x9e3779b97f4a7c15ull ^ seed;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void sb_io_pattern_fill(void *buf, uint64_t offset, uint32_t len, uint64_t seed)
+{
+    uint64_t *p = buf;
+    for (uint32_t i = 0; i < len / 8; i++)
+        p[i] = pattern_word(seed, offset + 8ull * i);
+}
+
+static bool pattern_check(const void *buf, uint64_t offset, uint32_t len, uint64_t seed, uint64_t *bad)
+{
+    const uint64_t *p = buf;
+    for (uint32_t i = 0; i < len / 8; i++)
+        if (p[i] != pattern_word(seed, offset + 8ull * i)) {
+            *bad = offset + 8ull * i;
+            return false;
+        }
+    return true;
+}
+
+/* ------------------------------------------------------------ worker loop */
+
+/* Prepares u for the next I/O; false when a one-pass job has nothing left. */
+static inline bool next_io(worker *w, sb_io_u *u)
+{
+    const sb_io_job *job = w->job;
+    if (w->pass_done)
+        return false;
+    bool pass_end;
+    uint64_t b = sb_offgen_next(&w->og, &pass_end);
+    if (pass_end && !job->time_based)
+        w->pass_done = true;
+    else if (pass_end && job->invalidate && !job->direct)
+        w->invalidate_pending = true;
+    u->offset = job->offset + b * job->bs;
+    switch (job->rw) {
+    case SB_RW_READ: case SB_RW_RANDREAD: u->ddir = SB_DDIR_READ; break;
+    case SB_RW_WRITE: case SB_RW_RANDWRITE: u->ddir = SB_DDIR_WRITE; break;
+    default:
+        u->ddir = sb_rand_below(&w->rng, 100) < job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
+    }
+    if (job->verify_pattern && u->ddir == SB_DDIR_WRITE)
+        sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
+    w->bytes_issued += u->len;
+    return true;
+}
+
+static inline void check_read(worker *w, sb_io_u *u)
+{
+    uint64_t bad;
+    if (u->ddir == SB_DDIR_READ && u->result == (int64_t)u->len &&
+        !pattern_check(u->buf, u->offset, u->len, w->job->seed, &bad) && !w->err) {
+        w->err = -EILSEQ;
+        snprintf(w->errmsg, sizeof w->errmsg, "data read back differs from what was written at offset %" PRIu64, bad);
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+    }
+}
+
+static inline bool stopped(worker *w)
+{
+    return atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
+}
+
+static void do_fsync(worker *w)
+{
+    int r = w->td.ops->fsync(&w->td);
+    if (r < 0 && !w->err) {
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "fsync: %s", strerror(-r));
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+    }
+}
+
+/* Every pass of a time-based job starts cold, as fio's does (it reopens and
+ * invalidates the file when it wraps around): one fadvise per pass, never per I/O. */
+static void invalidate_region(worker *w)
+{
+    w->invalidate_pending = false;
+    posix_fadvise(w->fd, (off_t)w->job->offset, (off_t)w->job->size, POSIX_FADV_DONTNEED);
+}
+
+static void loop_sync(worker *w)
+{
+    const sb_engine_ops *ops = w->td.ops;
+    sb_io_u *u = &w->td.ios[0];
+    const unsigned fsync_every = w->job->fsync_every;
+    const bool verify = w->job->verify_pattern;
+    while (!stopped(w)) {
+        if (!next_io(w, u))
+            break;
+        uint64_t t0 = sb_now_ns();
+        if (t0 >= w->end_ns)
+            break;
+        u->start_ns = t0;
+        ops->queue(&w->td, u);
+        uint64_t t1 = sb_now_ns();
+        if (verify)
+            check_read(w, u);
+        account(w, u, t1);
+        if (fsync_every && u->ddir == SB_DDIR_WRITE && ++w->writes_since_fsync >= fsync_every) {
+            do_fsync(w);
+            w->writes_since_fsync = 0;
+        }
+        if (w->invalidate_pending)
+            invalidate_region(w);
+    }
+}
+
+/* Completes n reaped I/Os at time now. */
+static inline void complete(worker *w, unsigned n, uint64_t now)
+{
+    for (unsigned i = 0; i < n; i++) {
+        sb_io_u *u = w->done[i];
+        if (w->job->verify_pattern)
+            check_read(w, u);
+        account(w, u, now);
+        w->freelist[w->nfree++] = u;
+    }
+}
+
+static int reap(worker *w, unsigned min, unsigned *in_flight)
+{
+    int n = w->td.ops->getevents(&w->td, min, *in_flight, w->done);
+    if (n < 0)
+        return n;
+    uint64_t now = sb_now_ns();
+    *in_flight -= (unsigned)n;
+    complete(w, (unsigned)n, now);
+    return n;
+}
+
+/* Waits until every I/O in flight is back. */
+static int drain(worker *w, unsigned *in_flight)
+{
+    int r;
+    while (*in_flight)
+        if ((r = reap(w, *in_flight, in_flight)) < 0)
+            return r;
+    return 0;
+}
+
+/* A batch option: its default when 0, never more than the queue depth. */
+static inline unsigned batch_value(unsigned v, unsigned dflt, unsigned depth)
+{
+    if (!v)
+        v = dflt;
+    return v > depth ? depth : v;
+}
+
+/* fio's queueing (job.h): queue one I/O per free buffer, submitting every
+ * batch_submit of them; when no buffer is free (or nothing more will be
+ * issued) reap at least complete_min, at most complete_max. The clock is read
+ * once per submitted batch (its I/Os' submission time, and the runtime check)
+ * and once per reaped batch. */
+static void loop_async(worker *w)
+{
+    const sb_engine_ops *ops = w->td.ops;
+    const sb_io_job *job = w->job;
+    const unsigned depth = w->td.iodepth;
+    const unsigned batch = batch_value(job->batch_submit, 1, depth);
+    const unsigned cmin = batch_value(job->batch_complete_min, 1, depth);
+    const unsigned cmax = batch_value(job->batch_complete_max, cmin, depth);
+    const unsigned fsync_every = job->fsync_every;
+    unsigned in_flight = 0, pending = 0;
+    bool issuing = true;
+    uint64_t t = 0;
+    int r;
+    while (!stopped(w)) {
+        while (issuing && w->nfree && !stopped(w)) {
+            if (!pending) {
+                t = sb_now_ns();
+                if (t >= w->end_ns) {
+                    issuing = false;
+                    break;
+                }
+            }
+            sb_io_u *u = w->freelist[w->nfree - 1];
+            if (!next_io(w, u)) {
+                issuing = false;
+                break;
+            }
+            w->nfree--;
+            u->start_ns = t;
+            if (ops->queue(&w->td, u) == SB_Q_COMPLETED) {
+                /* refused at submission: account as an error */
+                w->done[0] = u;
+                complete(w, 1, sb_now_ns());
+                break;
+            }
+            pending++;
+            bool sync_due = fsync_every && u->ddir == SB_DDIR_WRITE &&
+                            ++w->writes_since_fsync >= fsync_every;
+            if (pending >= batch || sync_due || w->invalidate_pending) {
+                if ((r = ops->commit(&w->td)) < 0)
+                    goto fail;
+                in_flight += pending;
+                pending = 0;
+            }
+            if (w->invalidate_pending) {
+                if ((r = drain(w, &in_flight)) < 0)
+                    goto fail;
+                invalidate_region(w);
+            }
+            if (sync_due) {
+                if ((r = drain(w, &in_flight)) < 0)
+                    goto fail;
+                do_fsync(w);
+                w->writes_since_fsync = 0;
+            }
+        }
+        if (pending) {
+            if ((r = ops->commit(&w->td)) < 0)
+                goto fail;
+            in_flight += pending;
+            pending = 0;
+        }
+        if (!in_flight) {
+            if (!issuing || stopped(w))
+                break;
+            continue;
+        }
+        /* The queue is full, or nothing more will be issued: reap. */
+        if ((r = w->td.ops->getevents(&w->td, cmin < in_flight ? cmin : in_flight,
+                                      cmax < in_flight ? cmax : in_flight, w->done)) < 0)
+            goto fail;
+        uint64_t now = sb_now_ns();
+        in_flight -= (unsigned)r;
+        complete(w, (unsigned)r, now);
+    }
+    /* Drain: every buffer must be back before the engine and buffers go away. */
+    if (pending) {
+        if ((r = ops->commit(&w->td)) < 0)
+            goto fail;
+        in_flight += pending;
+    }
+    if ((r = drain(w, &in_flight)) < 0)
+        goto fail;
+    return;
+fail:
+    if (!w->err) {
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", ops->name, strerror(-r));
+    }
+    atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+}
+
+static void sleep_until(worker *w, uint64_t t)
+{
+    for (;;) {
+        uint64_t now = sb_now_ns();
+        if (now >= t || stopped(w))
+            return;
+        uint64_t d = t - now;
+        if (d > 20000000ull)
+            d = 20000000ull;
+        struct timespec ts = {(time_t)(d / NS), (long)(d % NS)};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* The engine is set up in the thread that uses it: io_uring binds a single-issuer ring
+ * to the task that creates it. */
+static int worker_engine_init(worker *w)
+{
+    int r = w->td.ops->init(&w->td);
+    if (r < 0) {
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "%s engine: %s", w->td.ops->name, strerror(-r));
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+        return r;
+    }
+    w->engine_ready = true;
+    /* fio's default fadvise_hint: tell the kernel the access pattern, so that random
+     * buffered reads do not read ahead. */
+    posix_fadvise(w->fd, 0, 0, sb_rw_is_random(w->job->rw) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+    return 0;
+}
+
+void *sb_io_worker_main(void *arg)
+{
+    worker *w = arg;
+    const sb_io_job *job = w->job;
+    w->io_start_ns = w->sh->start_ns + (uint64_t)(job->startdelay_s * 1e9);
+    w->ramp_end_ns = w->io_start_ns + (uint64_t)(job->ramp_s * 1e9);
+    w->end_ns = job->runtime_s > 0 ? w->ramp_end_ns + (uint64_t)(job->runtime_s * 1e9) : UINT64_MAX;
+    w->next_sec_ns = w->ramp_end_ns + NS;
+    w->next_tick_ns = 0;
+    w->last_ns = w->ramp_end_ns;
+    if (worker_engine_init(w) < 0) {
+        atomic_store(&w->finished, true);
+        return NULL;
+    }
+    sleep_until(w, w->io_start_ns);
+    if (w->td.ops->sync)
+        loop_sync(w);
+    else
+        loop_async(w);
+    if (job->end_fsync && sb_rw_writes(job->rw) && !w->err && !stopped(w)) {
+        do_fsync(w);
+        uint64_t now = sb_now_ns();
+        if (now > w->last_ns && now >= w->ramp_end_ns)
+            w->last_ns = now;
+    }
+    /* Torn down here too: the ring belongs to this thread. */
+    w->td.ops->cleanup(&w->td);
+    w->engine_ready = false;
+    atomic_store_explicit(&w->progress_bytes, w->bytes_issued, memory_order_relaxed);
+    atomic_store(&w->finished, true);
+    return NULL;
+}

@@ -1,0 +1,74 @@
+/*
+ * worker (private to src/io/) — what the three parts of running a job share: the
+ * per-thread state (worker), the state all threads of a job share, and one file to
+ * prepare. worker.c runs the job (threads, control loop, merging), loop.c is the
+ * per-thread hot loop, prepare.c makes and opens the files.
+ */
+#ifndef SB_IO_WORKER_H
+#define SB_IO_WORKER_H
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/rand.h"
+#include "io/engine.h"
+#include "io/job.h"
+#include "io/offsets.h"
+
+#define SB_IO_MAX_SECONDS 3600u
+#define TICK_NS 50000000ull   /* how often a worker publishes progress */
+#define NS 1000000000ull
+
+typedef struct shared {
+    atomic_bool stop;
+    uint64_t start_ns;         /* written before threads start */
+} shared;
+
+typedef struct worker {
+    const sb_io_job *job;
+    shared *sh;
+    unsigned index;
+    int fd;
+    sb_engine_td td;
+    bool engine_ready;
+    void *bufmem;
+    sb_io_u **freelist;
+    unsigned nfree;
+    sb_io_u **done;
+    sb_offgen og;
+    sb_rand rng;
+    uint64_t block_count;
+    bool pass_done;            /* set when a one-pass job has issued its last block */
+    bool invalidate_pending;   /* a time-based pass ended: drop the cache before the next */
+    uint64_t writes_since_fsync;
+
+    uint64_t io_start_ns, ramp_end_ns, end_ns;
+    uint64_t next_sec_ns, next_tick_ns, last_ns;
+    unsigned cur_sec, n_sec_cap;
+    uint64_t *sec_bytes, *sec_ios;
+    sb_io_dir_stats st[SB_DDIR_N];
+    uint64_t bytes_issued;
+    atomic_uint_fast64_t progress_bytes;
+    atomic_bool finished;
+    int err;
+    char errmsg[256];
+} worker;
+
+typedef struct file_ctx {
+    char path[PATH_MAX + 32];
+    int fd;                /* buffered descriptor for layout; closed before the run */
+    bool created;
+} file_ctx;
+
+/* loop.c: the thread function (arg is a worker set up by worker.c). */
+void *sb_io_worker_main(void *arg);
+
+/* prepare.c: creates/extends/checks one file so that [0, offset+size) exists. */
+int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errlen);
+/* prepare.c: opens path for the job's I/O (O_DIRECT and its alignment checked). */
+int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen);
+
+#endif
