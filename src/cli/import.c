@@ -21,7 +21,7 @@
 #include "cli/cli.h"
 #include "core/fileio.h"
 #include "core/log.h"
-#include "results/import_pts.h"
+#include "report/text_import.h"
 #include "results/result.h"
 
 enum { OPT_REPLACE = 0x2000, OPT_TITLE };
@@ -122,7 +122,7 @@ int sb_cmd_import(int argc, char **argv)
     sb_resultfile page, dst;
     sb_resultfile_init(&page);
     sb_resultfile_init(&dst);
-    rc = sb_import_pts(text, len, &page, err, sizeof err);
+    rc = sb_text_import(text, len, &page, err, sizeof err);
     free(text);
     if (rc < 0) {
         sb_error("import: %s: %s", file, err);

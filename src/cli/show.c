@@ -25,7 +25,7 @@
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/text.h"
-#include "results/import_pts.h"
+#include "report/text_import.h"
 #include "results/result.h"
 
 typedef struct show_opts {
@@ -93,7 +93,7 @@ static bool is_text_page(const char *path)
         sb_resultfile rf;
         sb_resultfile_init(&rf);
         char err[256];
-        page = sb_import_pts(buf, n, &rf, err, sizeof err) == 0;
+        page = sb_text_import(buf, n, &rf, err, sizeof err) == 0;
         sb_resultfile_free(&rf);
     }
     free(buf);

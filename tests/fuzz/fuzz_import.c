@@ -1,5 +1,5 @@
 /*
- * fuzz_import — libFuzzer harness for the text-page importer (results/import_pts.c):
+ * fuzz_import — libFuzzer harness for the text-page importer (report/text_import.c):
  * any bytes in; a page that imports is saved as JSON, loaded back and rendered as
  * text, so that whatever the importer accepts, the rest of the chain takes too.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "report/text.h"
-#include "results/import_pts.h"
+#include "report/text_import.h"
 #include "results/result.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sb_resultfile rf;
     sb_resultfile_init(&rf);
     char err[512];
-    if (sb_import_pts((const char *)data, size, &rf, err, sizeof err) == 0) {
+    if (sb_text_import((const char *)data, size, &rf, err, sizeof err) == 0) {
         /* What was imported is what a result file can hold. */
         char *json = sb_resultfile_to_json(&rf);
         if (!json)

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "results/import_pts.h"
+#include "report/text_import.h"
 #include "results/result.h"
 
 /* The whole file (at most 1 MiB), NUL-terminated; the caller frees it. Fails the test when
@@ -39,7 +39,7 @@ static inline void import_file(const char *rel, sb_resultfile *rf)
     char *text = slurp(rel, &len);
     char err[256] = "";
     sb_resultfile_init(rf);
-    if (sb_import_pts(text, len, rf, err, sizeof err))
+    if (sb_text_import(text, len, rf, err, sizeof err))
         fail_msg("import of %s failed: %s", rel, err);
     free(text);
 }

@@ -1,4 +1,4 @@
-/* Unit tests for import_pts: both seed pages read into the model with every
+/* Unit tests for the text-format reader (report/text_import.c): both seed pages read into the model with every
  * system and every value checked against seed_expected.h; the flattened
  * reading of seed 001 equals its tidy reading; variants of the tidy layout;
  * texts that are not result pages are refused with one line. */
@@ -16,7 +16,7 @@
 #include "seed_files.h"
 
 #include "report/text.h"
-#include "results/import_pts.h"
+#include "report/text_import.h"
 #include "results/result.h"
 #include "seed_expected.h"
 
@@ -28,7 +28,7 @@ static void import_text(const char *text, sb_resultfile *rf)
 {
     char err[256] = "";
     sb_resultfile_init(rf);
-    int rc = sb_import_pts(text, strlen(text), rf, err, sizeof err);
+    int rc = sb_text_import(text, strlen(text), rf, err, sizeof err);
     if (rc)
         fail_msg("import failed: %s", err);
 }
@@ -404,7 +404,7 @@ static void expect_refused(const char *text, const char *word)
     sb_resultfile rf;
     sb_resultfile_init(&rf);
     char err[256] = "";
-    int rc = sb_import_pts(text, strlen(text), &rf, err, sizeof err);
+    int rc = sb_text_import(text, strlen(text), &rf, err, sizeof err);
     if (rc != -EINVAL)
         fail_msg("accepted (%d) '%.40s'", rc, text);
     assert_true(err[0] != '\0');
@@ -433,7 +433,7 @@ static void test_not_a_page(void **state)
     sb_resultfile rf;
     sb_resultfile_init(&rf);
     char err[128];
-    assert_int_equal(sb_import_pts(nul, sizeof nul - 1, &rf, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_text_import(nul, sizeof nul - 1, &rf, err, sizeof err), -EINVAL);
     sb_resultfile_free(&rf);
 }
 

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "report/text.h"
-#include "results/import_pts.h"
+#include "report/text_import.h"
 #include "results/result.h"
 
 static char *render(const sb_resultfile *rf, int width)
@@ -33,7 +33,7 @@ static void import_text(const char *text, sb_resultfile *rf)
 {
     char err[256] = "";
     sb_resultfile_init(rf);
-    int rc = sb_import_pts(text, strlen(text), rf, err, sizeof err);
+    int rc = sb_text_import(text, strlen(text), rf, err, sizeof err);
     if (rc)
         fail_msg("import failed: %s", err);
 }
@@ -193,14 +193,14 @@ static void test_import_legend(void **state)
     const char *bad = "T\nD\n\n\nSQLite\nSeconds < Lower Is Better\nA [1] . 1.00 |=\nB . 2.00 |==\n"
                       "[1] imported: SQLite 3.8.10.2\n";
     sb_resultfile_init(&rf);
-    assert_int_not_equal(sb_import_pts(bad, strlen(bad), &rf, err, sizeof err), 0);
+    assert_int_not_equal(sb_text_import(bad, strlen(bad), &rf, err, sizeof err), 0);
     assert_non_null(strstr(err, "legend"));
     sb_resultfile_free(&rf);
     /* A row after the legend too. */
     const char *late = "T\nD\n\n\nSQLite\nSeconds < Lower Is Better\nA [1] . 1.00 |=\n"
                        "[1] imported: SQLite 3.8.10.2\nB [1] . 2.00 |==\n";
     sb_resultfile_init(&rf);
-    assert_int_not_equal(sb_import_pts(late, strlen(late), &rf, err, sizeof err), 0);
+    assert_int_not_equal(sb_text_import(late, strlen(late), &rf, err, sizeof err), 0);
     sb_resultfile_free(&rf);
 }
 

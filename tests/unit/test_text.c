@@ -19,7 +19,7 @@
 #include "seed_files.h"
 
 #include "report/text.h"
-#include "results/import_pts.h"
+#include "report/text_import.h"
 #include "results/result.h"
 
 

@@ -1,0 +1,311 @@
+/*
+ * text_import — reads a result page in the seed text format (what sb_report_text()
+ * writes, report/text.c) back into the model. Two layouts, picked by looking at the
+ * text: tidy (seed 001, line structure intact; text_import_tidy.c) and flattened
+ * (seed 000, all whitespace runs made one space; text_import_flat.c). Both fill one
+ * page model (text_import_page.h), which this file checks and turns into systems,
+ * results and entries.
+ *
+ * Imported figures carry only what the page shows: mean = the printed value,
+ * decimals as printed, no runs, no spread.
+ */
+#include "report/text_import.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/text_import_page.h"
+#include "results/titles.h"
+
+/* The storbench test a result title belongs to (results/titles.c: the seed pages' titles
+ * and every registered test's, kept equal to the registry by test_titles). */
+static const char *test_for_title(const char *title)
+{
+    return sb_known_title_test(title);
+}
+
+static int set_str(char **dst, const char *s)
+{
+    char *n = strdup(s);
+    if (!n)
+        return -ENOMEM;
+    free(*dst);
+    *dst = n;
+    return 0;
+}
+
+static sb_system *new_system(sb_resultfile *rf, const char *ident)
+{
+    sb_system *s = sb_resultfile_add_system(rf, ident);
+    if (!s)
+        return NULL;
+    if (set_str(&s->timestamp, "") || set_str(&s->tool_version, "imported"))
+        return NULL;
+    return s;
+}
+
+/* "line N: " on a tidy page, nothing on a flattened one (it has one line). */
+static const char *at_line(size_t line, char *buf, size_t len)
+{
+    if (line)
+        snprintf(buf, len, "line %zu: ", line);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* What a page that was cut short or edited by hand shows: a result without rows, a value
+ * that is no finite number, an identifier that swallowed a row (flattened), a bar that
+ * does not match its value (the last line cut inside its bar). Checked before anything
+ * is built, so that such a page is refused instead of imported with a figure lost. */
+static int check_rows(const result_text *rt, char *err, size_t errlen)
+{
+    char ex[64], ln[32];
+    if (!rt->n_rows)
+        return ti_fail(err, errlen, "%sresult '%s' has no rows (is the page cut short?)",
+                       at_line(rt->line, ln, sizeof ln), ti_excerpt(ti_trim(rt->title_line), ex, sizeof ex));
+    double max = 0;
+    size_t maxbars = 0;
+    for (size_t k = 0; k < rt->n_rows; k++) {
+        const row *rw = &rt->rows[k];
+        char num[64];
+        if (rw->value.n >= sizeof num)
+            return ti_fail(err, errlen, "%svalue of '%s' has %zu digits: out of range",
+                           at_line(rw->line, ln, sizeof ln), ti_excerpt(ti_trim(rw->ident), ex, sizeof ex),
+                           rw->value.n);
+        memcpy(num, rw->value.p, rw->value.n);
+        num[rw->value.n] = '\0';
+        double v = strtod(num, NULL);
+        if (!isfinite(v))
+            return ti_fail(err, errlen, "%svalue '%s' is out of range", at_line(rw->line, ln, sizeof ln),
+                           num);
+        if (!rw->line && memmem(rw->ident.p, rw->ident.n, " |", 2))
+            return ti_fail(err, errlen, "not a result row: '%s'", ti_excerpt(rw->ident, ex, sizeof ex));
+        if (v > max)
+            max = v;
+        if (rw->bars > maxbars)
+            maxbars = rw->bars;
+    }
+    /* The longest bar is the largest value's; every other is round(value / max * longest). */
+    for (size_t k = 0; maxbars > 1 && k < rt->n_rows; k++) {
+        const row *rw = &rt->rows[k];
+        double v = strtod(rw->value.p, NULL);
+        double want = v > 0 && max > 0 ? v / max * (double)maxbars : 0;
+        if (fabs(want - (double)rw->bars) > 1.5)
+            return ti_fail(err, errlen, "%sthe bar of '%s' does not match its value %.*s (is the page "
+                           "cut short?)", at_line(rw->line, ln, sizeof ln),
+                           ti_excerpt(ti_trim(rw->ident), ex, sizeof ex), (int)rw->value.n, rw->value.p);
+    }
+    return 0;
+}
+
+/* A marked row's identifier "Name [k]": its legend entry, and the identifier without the
+ * mark; NULL when the row carries no mark that the legend explains. */
+static const legend *row_legend(const result_text *rt, span *ident)
+{
+    span id = *ident;
+    if (id.n < 5 || id.p[id.n - 1] != ']')
+        return NULL;
+    size_t m = id.n - 1;
+    while (m && isdigit((unsigned char)id.p[m - 1]))
+        m--;
+    if (m == id.n - 1 || m < 3 || id.p[m - 1] != '[' || id.p[m - 2] != ' ')
+        return NULL;
+    unsigned long k = strtoul(id.p + m, NULL, 10);
+    for (size_t j = 0; j < rt->n_legends; j++)
+        if (rt->legends[j].k == k) {
+            *ident = ti_trim(ti_mkspan(id.p, m - 2));
+            return &rt->legends[j];
+        }
+    return NULL;
+}
+
+/* The page's systems, each with its hardware and software "Key: value" lists. */
+static int build_systems(const page *pg, sb_resultfile *rf, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < pg->n_systems; i++) {
+        const system_text *st = &pg->systems[i];
+        char *a = ti_sdup(st->ident);
+        if (!a)
+            return -ENOMEM;
+        if (sb_resultfile_find_system(rf, a)) {
+            int rc = ti_fail(err, errlen, "identifier '%s' appears twice", a);
+            free(a);
+            return rc;
+        }
+        sb_system *s = new_system(rf, a);
+        free(a);
+        if (!s)
+            return -ENOMEM;
+        int rc;
+        if ((rc = ti_parse_kvlist(st->hardware, &s->hardware)) ||
+            (rc = ti_parse_kvlist(st->software, &s->software)))
+            return rc;
+    }
+    return 0;
+}
+
+/* One row of result text rt (title line tl) as an entry of r. */
+static int build_entry(const result_text *rt, span tl, const row *rw, sb_result *r,
+                       sb_resultfile *rf, char *err, size_t errlen)
+{
+    char ex[64], ex2[64];
+    int rc = -ENOMEM;
+    char *a = NULL, *b = NULL;
+    /* The row's source: its legend entry (the row is marked " [k]"), else the title
+     * line. Every figure read from a page is imported. */
+    span ident = ti_trim(rw->ident), source = tl;
+    if (rt->n_legends) {
+        const legend *lg = row_legend(rt, &ident);
+        if (!lg)
+            return ti_fail(err, errlen, "a row of '%s' has no legend mark: '%s'",
+                           ti_excerpt(tl, ex, sizeof ex), ti_excerpt(ident, ex2, sizeof ex2));
+        source = lg->source;
+    }
+    if (!(a = ti_sdup(ident)) || !(b = ti_sdup(rw->value)))
+        goto out;
+    if (!*a) {
+        rc = ti_fail(err, errlen, "a row of '%s' has no identifier", ti_excerpt(tl, ex, sizeof ex));
+        goto out;
+    }
+    if (sb_result_find_entry(r, a)) {
+        rc = ti_fail(err, errlen, "'%s' has two rows in result '%s'", a,
+                     ti_excerpt(tl, ex, sizeof ex));
+        goto out;
+    }
+    /* A row naming no listed system still counts: the system gets an empty description. */
+    if (!sb_resultfile_find_system(rf, a) && !new_system(rf, a))
+        goto out;
+    sb_entry *e = sb_result_add_entry(r, a);
+    if (!e)
+        goto out;
+    free(a);
+    if (!(a = ti_sdup(source)))
+        goto out;
+    sb_entry_set_source(e, a, true);
+    e->mean = strtod(b, NULL);
+    e->sd = 0;
+    e->se = 0;
+    const char *dot = strchr(b, '.');
+    e->decimals = dot ? (int)strlen(dot + 1) : 0;
+    rc = 0;
+out:
+    free(a);
+    free(b);
+    return rc;
+}
+
+/* One result: its title, version, option line, unit and direction, then its rows. */
+static int build_result(const result_text *rt, sb_resultfile *rf, char *err, size_t errlen)
+{
+    char ex[64];
+    span tl = ti_trim(rt->title_line), title, version, untagged;
+    const char *tagged = ti_storbench_tag(tl, &untagged);
+    ti_split_title_version(untagged, &title, &version);
+    if (!title.n)
+        return ti_fail(err, errlen, "a result with no title");
+    if (!rt->unit.n)
+        return ti_fail(err, errlen, "result '%s' has no unit", ti_excerpt(tl, ex, sizeof ex));
+    char *a = ti_sdup(title), *b = ti_sdup(version), *c = ti_sdup(rt->options), *d = ti_sdup(rt->unit);
+    sb_result *r = NULL;
+    if (a && b && c && d)
+        r = sb_resultfile_get_result(rf, tagged ? tagged : test_for_title(a), a, b, c, d, rt->dir);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    if (!r)
+        return -ENOMEM;
+    for (size_t k = 0; k < rt->n_rows; k++) {
+        int rc = build_entry(rt, tl, &rt->rows[k], r, rf, err, errlen);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int build(const page *pg, sb_resultfile *rf, char *err, size_t errlen)
+{
+    int rc;
+    if (!pg->n_results)
+        return ti_fail(err, errlen, "no results: no '<Unit> > Higher Is Better' line with rows "
+                       "(is the page cut short?)");
+    for (size_t i = 0; i < pg->n_results; i++)
+        if ((rc = check_rows(&pg->results[i], err, errlen)) < 0)
+            return rc;
+
+    char *a = ti_sdup(pg->title), *b = ti_sdup(pg->description);
+    rc = a && b ? 0 : -ENOMEM;
+    if (!rc)
+        sb_resultfile_set_title(rf, a, b);
+    free(a);
+    free(b);
+    if (!rc)
+        rc = build_systems(pg, rf, err, errlen);
+    for (size_t i = 0; !rc && i < pg->n_results; i++)
+        rc = build_result(&pg->results[i], rf, err, errlen);
+    if (rc == -ENOMEM && err && errlen)
+        snprintf(err, errlen, "out of memory");
+    return rc;
+}
+
+int sb_text_import(const char *text, size_t len, sb_resultfile *rf, char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    span t = ti_mkspan(text, len);
+    if (memchr(text, '\0', len))
+        return ti_fail(err, errlen, "not a result page: the file contains NUL bytes");
+    /* A result file holds UTF-8 only (JSON): a Latin-1 byte would make the save drop the
+     * system or result it is in. Refused here, where the line can be named. */
+    size_t bad = sb_utf8_check(text, len);
+    if (bad < len) {
+        size_t line = 1;
+        for (size_t i = 0; i < bad; i++)
+            line += text[i] == '\n';
+        return ti_fail(err, errlen, "line %zu: byte 0x%02x is not UTF-8 (convert the page, e.g. "
+                       "with iconv -f latin1 -t utf-8)", line, (unsigned char)text[bad]);
+    }
+
+    page pg = {0};
+    lines ls = {0};
+    int rc = ti_split_lines(t, &ls);
+    if (rc)
+        goto out;
+    if (ti_tidy_layout(&ls)) {
+        /* Lines intact: read line by line, and a line that is wrong is refused with its
+         * number (reading it as a flattened page would turn it into a fake identifier). */
+        char terr[256] = "";
+        rc = ti_parse_tidy(&ls, &pg, terr, sizeof terr);
+        if (rc == 0)
+            rc = build(&pg, rf, err, errlen);
+        else if (rc == -EINVAL)
+            ti_fail(err, errlen, "not a result page: %s", terr);
+        goto out;
+    }
+    size_t flen;
+    char *flat = ti_flatten(t, &flen);
+    if (!flat) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    char ferr[256] = "";
+    rc = ti_parse_flat(ti_mkspan(flat, flen), &pg, ferr, sizeof ferr);
+    if (rc == 0 && !pg.n_systems && !pg.n_results)
+        rc = ti_fail(ferr, sizeof ferr, "no system description and no '<Unit> > Higher Is Better' result");
+    if (rc == 0)
+        rc = build(&pg, rf, err, errlen);
+    else if (rc == -EINVAL)
+        ti_fail(err, errlen, "not a result page: %s", ferr);
+    free(flat);
+out:
+    ti_page_free(&pg);
+    free(ls.l);
+    if (rc == -ENOMEM && err && errlen)
+        snprintf(err, errlen, "out of memory");
+    return rc;
+}

@@ -1,0 +1,440 @@
+/*
+ * text_import_flat — reads a page in the flattened layout (seed 000: every run of
+ * whitespace became one space, the whole page is one line) by anchors that survive
+ * flattening: the " > Higher Is Better" / " < Lower Is Better" phrases end every
+ * result header; a row ends with " <dots> <value> |<bars>", so rows and their
+ * identifiers are exact, and the text after a result's last bar is the next result's
+ * header; a system begins at "<identifier>: Processor: " where the identifier is one
+ * of those the rows named. What flattening really lost (where the title ends and the
+ * description starts, where the last system's last value ends and the first result's
+ * title starts, the boundary between an option line and a multi-word unit) is
+ * recovered by the heuristics docs/text-format.md lists.
+ */
+#include "report/text_import_page.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/titles.h"
+
+/* Units with a space in them: in a flattened page "the last word" would cut them. */
+static const char *const multiword_units[] = {
+    "Frames Per Second",     "Requests Per Second", "Transactions Per Second",
+    "Operations Per Second", "Files Per Second",    "Iterations Per Minute",
+};
+
+/* Every run of whitespace becomes one space; leading and trailing whitespace goes. */
+char *ti_flatten(span text, size_t *len)
+{
+    char *out = malloc(text.n + 1);
+    if (!out)
+        return NULL;
+    size_t j = 0;
+    bool space = false;
+    for (size_t i = 0; i < text.n; i++) {
+        if (isspace((unsigned char)text.p[i]) || text.p[i] == '\0') {
+            space = j > 0;
+            continue;
+        }
+        if (space)
+            out[j++] = ' ';
+        space = false;
+        out[j++] = text.p[i];
+    }
+    out[j] = '\0';
+    *len = j;
+    return out;
+}
+
+/* Next direction phrase " > Higher Is Better" / " < Lower Is Better" at or after from. */
+static long next_phrase(span f, size_t from, size_t *plen, sb_direction *dir)
+{
+    long h = ti_span_find(f, from, " > Higher Is Better");
+    long l = ti_span_find(f, from, " < Lower Is Better");
+    if (h < 0 && l < 0)
+        return -1;
+    if (h >= 0 && (l < 0 || h < l)) {
+        *plen = strlen(" > Higher Is Better");
+        *dir = SB_HIGHER_IS_BETTER;
+        return h;
+    }
+    *plen = strlen(" < Lower Is Better");
+    *dir = SB_LOWER_IS_BETTER;
+    return l;
+}
+
+/* The known result title (results/titles.c's, or one of a later result on
+ * this page) that header text h starts with, followed by a version token. */
+static bool known_title_at(span h, const page *pg, span *title)
+{
+    size_t best = 0, nknown = sb_known_title_count();
+    for (size_t k = 0; k < nknown + pg->n_results; k++) {
+        span t;
+        if (k < nknown)
+            t = ti_mkspan(sb_known_title_at(k), strlen(sb_known_title_at(k)));
+        else
+            ti_split_title_version(pg->results[k - nknown].title_line, &t, NULL);
+        if (!t.n || t.n <= best || h.n <= t.n + 1 || memcmp(h.p, t.p, t.n) || h.p[t.n] != ' ')
+            continue;
+        size_t v = t.n + 1, e = v;
+        while (e < h.n && h.p[e] != ' ')
+            e++;
+        /* a version, or the storbench tag of a figure with no version of its own */
+        if (!ti_is_version(ti_mkspan(h.p + v, e - v)) && !ti_storbench_tag_at(h, v, NULL))
+            continue;
+        best = t.n;
+        *title = ti_mkspan(h.p, t.n);
+    }
+    return best > 0;
+}
+
+/* "<Title> <version> <option line> <Unit>" -> title_line ("<Title> <version>"), options, unit.
+ * The title ends at a known title or before the first version token; the unit is the last
+ * word unless the header ends in a known multi-word unit. */
+static void split_flat_header(span h, const page *pg, result_text *r)
+{
+    h = ti_trim(h);
+    r->unit = h;
+    for (size_t k = 0; k < sizeof multiword_units / sizeof multiword_units[0]; k++) {
+        size_t n = strlen(multiword_units[k]);
+        if (h.n >= n && !memcmp(h.p + h.n - n, multiword_units[k], n) &&
+            (h.n == n || h.p[h.n - n - 1] == ' ')) {
+            r->unit = ti_mkspan(h.p + h.n - n, n);
+            break;
+        }
+    }
+    if (r->unit.p == h.p) {
+        size_t s = h.n;
+        while (s && h.p[s - 1] != ' ')
+            s--;
+        r->unit = ti_mkspan(h.p + s, h.n - s);
+    }
+    span rest = ti_trim(ti_mkspan(h.p, (size_t)(r->unit.p - h.p)));
+
+    /* Where does the version token end? */
+    size_t vend = 0;
+    span known;
+    size_t tag;
+    if (known_title_at(rest, pg, &known)) {
+        vend = known.n + 1;
+        if ((tag = ti_storbench_tag_at(rest, vend, NULL)))
+            vend += tag; /* "Title (storbench test)" */
+        else {
+            while (vend < rest.n && rest.p[vend] != ' ')
+                vend++;
+            if (vend < rest.n && (tag = ti_storbench_tag_at(rest, vend + 1, NULL)))
+                vend += 1 + tag; /* "Title 1.2 (storbench test)" */
+        }
+    } else {
+        size_t i = 0;
+        while (i < rest.n && rest.p[i] != ' ') /* the title has at least one word */
+            i++;
+        while (i < rest.n) {
+            size_t s = ++i;
+            while (i < rest.n && rest.p[i] != ' ')
+                i++;
+            if (ti_is_version(ti_mkspan(rest.p + s, i - s))) {
+                vend = i;
+                if (vend < rest.n && (tag = ti_storbench_tag_at(rest, vend + 1, NULL)))
+                    vend += 1 + tag;
+                break;
+            }
+        }
+        if (!vend) /* no version: the whole rest is the title */
+            vend = rest.n;
+    }
+    r->title_line = ti_mkspan(rest.p, vend);
+    r->options = ti_trim(ti_mkspan(rest.p + vend, rest.n - vend));
+}
+
+/* Words that may sit inside a title in lower case. */
+static bool title_connector(span w)
+{
+    static const char *const words[] = {"a", "an", "and", "at", "by", "for", "in", "of", "on",
+                                        "or", "the", "to", "vs", "vs.", "with", "x"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (ti_span_eq(w, words[i]))
+            return true;
+    return false;
+}
+
+/* Flattening joined the title line and the description. The split: the first word that
+ * repeats a word of the title so far (a description tends to open by naming its subject
+ * again: "... HDD + SSD Disk Test | SSD abd benchmarks"), provided it comes before the
+ * first lower-case prose word; else the word before that prose word; else it is all title. */
+static void split_heading(span h, span *title, span *desc)
+{
+    h = ti_trim(h);
+    size_t starts[256];
+    size_t nw = 0;
+    for (size_t i = 0; i < h.n && nw < 256;) {
+        starts[nw++] = i;
+        while (i < h.n && h.p[i] != ' ')
+            i++;
+        i++;
+    }
+    size_t prose = nw, repeat = nw;
+    for (size_t w = 0; w < nw; w++) {
+        size_t e = starts[w];
+        while (e < h.n && h.p[e] != ' ')
+            e++;
+        span word = ti_mkspan(h.p + starts[w], e - starts[w]);
+        if (prose == nw && islower((unsigned char)word.p[0]) && !title_connector(word))
+            prose = w;
+        if (repeat == nw && w > 0 && word.n >= 2 && isalpha((unsigned char)word.p[0])) {
+            for (size_t v = 0; v < w; v++) {
+                size_t ve = starts[v];
+                while (ve < h.n && h.p[ve] != ' ')
+                    ve++;
+                if (ve - starts[v] == word.n && !memcmp(h.p + starts[v], word.p, word.n)) {
+                    repeat = w;
+                    break;
+                }
+            }
+        }
+    }
+    size_t split = nw;
+    if (repeat < nw && repeat <= prose)
+        split = repeat;
+    else if (prose < nw && prose >= 2)
+        split = prose - 1;
+    if (split == 0 || split >= nw) {
+        *title = h;
+        *desc = ti_mkspan(h.p + h.n, 0);
+        return;
+    }
+    *title = ti_trim(ti_mkspan(h.p, starts[split]));
+    *desc = ti_trim(ti_mkspan(h.p + starts[split], h.n - starts[split]));
+}
+
+/* Is there a row identifier equal to the text ending at 'end' (preceded by a space or the
+ * start)? Returns the longest such identifier's length. */
+static size_t known_ident_before(span f, size_t end, const page *pg)
+{
+    size_t best = 0;
+    for (size_t r = 0; r < pg->n_results; r++) {
+        for (size_t k = 0; k < pg->results[r].n_rows; k++) {
+            span id = pg->results[r].rows[k].ident;
+            if (id.n <= best || id.n > end || memcmp(f.p + end - id.n, id.p, id.n))
+                continue;
+            if (end - id.n > 0 && f.p[end - id.n - 1] != ' ')
+                continue;
+            best = id.n;
+        }
+    }
+    return best;
+}
+
+/* The value of the last "Key: value" of a system ends where the next part begins. Fallback
+ * when nothing known marks that point: the value is one word. Returns the offset in s just
+ * after that value (s is the text from the last system's body to the end of the part). */
+static size_t last_value_end(span s)
+{
+    size_t last_key = 0;
+    for (size_t i = 0; i + 2 < s.n; i++)
+        if (s.p[i] == ',' && s.p[i + 1] == ' ' && ti_key_at(ti_mkspan(s.p + i + 2, s.n - i - 2)))
+            last_key = i + 2;
+    size_t k = ti_key_at(ti_mkspan(s.p + last_key, s.n - last_key));
+    size_t i = last_key + k + 2; /* after "Key: " */
+    while (i < s.n && s.p[i] != ' ')
+        i++;
+    return i < s.n ? i : s.n;
+}
+
+/* A source legend ("[k] imported: ..." after a chart's last bar) cannot be told from the
+ * next chart's title once whitespace is flattened. */
+static bool flat_has_legend(span f)
+{
+    for (size_t i = 0; i + 3 < f.n; i++) {
+        if (f.p[i] != '|' && f.p[i] != '=')
+            continue;
+        if (f.p[i + 1] != ' ' || f.p[i + 2] != '[')
+            continue;
+        legend lg;
+        if (ti_parse_legend_line(ti_mkspan(f.p + i + 2, f.n - i - 2), &lg))
+            return true;
+    }
+    return false;
+}
+
+/* 1. Results: direction phrases, then the rows after each; the text after the last row is
+ *    the next result's header. *prefix_end is where the first phrase starts (the text
+ *    before it holds the heading, the systems and the first result's header). */
+static int flat_results(span f, page *pg, size_t *prefix_end, char *err, size_t errlen)
+{
+    char ex[64];
+    size_t plen = 0;
+    sb_direction dir;
+    long first = next_phrase(f, 0, &plen, &dir);
+    *prefix_end = first < 0 ? f.n : (size_t)first;
+    long at = first;
+    span pending = {0}; /* the header of the result about to be read (after the previous rows) */
+    while (at >= 0) {
+        result_text *r = ti_add_result(pg);
+        if (!r)
+            return -ENOMEM;
+        r->dir = dir;
+        r->header = pending;
+        size_t pos = (size_t)at + plen;
+        sb_direction ndir = dir;
+        long nxt = next_phrase(f, pos, &plen, &ndir);
+        span region = ti_mkspan(f.p, nxt < 0 ? f.n : (size_t)nxt);
+        for (;;) {
+            if (pos < region.n && f.p[pos] == ' ')
+                pos++;
+            if (pos >= region.n)
+                break;
+            size_t p, tail = 0, bars = 0;
+            span value;
+            for (p = pos + 1; p < region.n; p++)
+                if ((tail = ti_row_tail_at(region, p, &value, &bars)))
+                    break;
+            if (p >= region.n)
+                break;
+            int rc = ti_add_row(r, ti_mkspan(f.p + pos, p - pos), value, bars, 0);
+            if (rc)
+                return rc;
+            pos = p + tail;
+        }
+        span rest = ti_trim(ti_mkspan(f.p + pos, region.n - pos));
+        if (nxt < 0 && rest.n)
+            return ti_fail(err, errlen, "unexpected text after the last result: '%s'",
+                           ti_excerpt(rest, ex, sizeof ex));
+        if (nxt >= 0 && !rest.n)
+            return ti_fail(err, errlen, "a result with no title before '%s'",
+                           ti_excerpt(ti_mkspan(f.p + nxt, f.n - (size_t)nxt), ex, sizeof ex));
+        pending = rest;
+        dir = ndir;
+        at = nxt;
+    }
+
+    /* Headers of results 2.. are exact: split them first, so their titles are known. */
+    for (size_t k = 1; k < pg->n_results; k++)
+        split_flat_header(pg->results[k].header, pg, &pg->results[k]);
+    return 0;
+}
+
+/* 2. Systems: "<identifier>: Processor: ..." in the text before the first phrase. Each
+ *    system's hardware span runs to the next system for now. *body_prev is where the last
+ *    system's body starts, *heading_end where the first system starts. */
+static int flat_systems(span prefix, page *pg, size_t *body_prev, size_t *heading_end,
+                        char *err, size_t errlen)
+{
+    long m = ti_span_find(prefix, 0, ": Processor: ");
+    while (m >= 0) {
+        size_t idn = known_ident_before(prefix, (size_t)m, pg);
+        if (!idn || (size_t)m - idn < *body_prev) {
+            /* Not named by any row: take the single word before the colon. */
+            size_t s = (size_t)m;
+            while (s > *body_prev && prefix.p[s - 1] != ' ')
+                s--;
+            idn = (size_t)m - s;
+        }
+        size_t id_start = (size_t)m - idn;
+        if (!idn)
+            return ti_fail(err, errlen, "a system with no identifier before ': Processor:'");
+        if (pg->n_systems) {
+            system_text *prev = &pg->systems[pg->n_systems - 1];
+            prev->hardware = ti_mkspan(prev->hardware.p, id_start - (size_t)(prev->hardware.p - prefix.p));
+        } else {
+            *heading_end = id_start;
+        }
+        system_text *s = ti_add_system_text(pg);
+        if (!s)
+            return -ENOMEM;
+        s->ident = ti_mkspan(prefix.p + id_start, idn);
+        *body_prev = (size_t)m + 2;
+        s->hardware = ti_mkspan(prefix.p + *body_prev, prefix.n - *body_prev);
+        m = ti_span_find(prefix, (size_t)m + 2, ": Processor: ");
+    }
+    return 0;
+}
+
+/* Where the first result's header starts in tail (the text after the last system's body,
+ * or the whole prefix with no system): at the earliest known title followed by a version,
+ * else after the last system's last value. */
+static size_t flat_header_start(span tail, const page *pg)
+{
+    /* Not inside the hardware list: start looking at the software part. */
+    long os = pg->n_systems ? ti_span_find(tail, 0, " OS: ") : -1;
+    for (size_t i = os > 0 ? (size_t)os : 0; i < tail.n; i++) {
+        if (i && tail.p[i - 1] != ' ')
+            continue;
+        span t;
+        if (known_title_at(ti_mkspan(tail.p + i, tail.n - i), pg, &t))
+            return i;
+    }
+    if (pg->n_systems)
+        return last_value_end(tail);
+    /* No system and no known title: the header starts at the word before the first
+     * version token. */
+    size_t i = 0, prev = 0;
+    while (i < tail.n) {
+        size_t s = i;
+        while (i < tail.n && tail.p[i] != ' ')
+            i++;
+        if (s && ti_is_version(ti_mkspan(tail.p + s, i - s)))
+            return prev;
+        prev = s;
+        i++;
+    }
+    return 0;
+}
+
+/* 3. Where the last system (or the heading, with no system) ends and the first result's
+ *    header begins. */
+static void flat_first_header(span prefix, page *pg, size_t body_prev, size_t *heading_end)
+{
+    size_t from = pg->n_systems ? body_prev : 0;
+    span tail = ti_mkspan(prefix.p + from, prefix.n - from);
+    size_t hstart = flat_header_start(tail, pg);
+    pg->results[0].header = ti_mkspan(tail.p + hstart, tail.n - hstart);
+    if (pg->n_systems) {
+        system_text *last = &pg->systems[pg->n_systems - 1];
+        last->hardware = ti_mkspan(last->hardware.p, (size_t)(tail.p + hstart - last->hardware.p));
+    } else {
+        *heading_end = from + hstart;
+    }
+    split_flat_header(pg->results[0].header, pg, &pg->results[0]);
+}
+
+/* 4. Each system's body splits into hardware and software at "OS: ". */
+static void flat_split_bodies(page *pg)
+{
+    for (size_t i = 0; i < pg->n_systems; i++) {
+        system_text *s = &pg->systems[i];
+        span body = ti_trim(s->hardware);
+        long os = ti_starts_with(body, "OS: ") ? 0 : ti_span_find(body, 0, " OS: ");
+        if (os < 0) {
+            s->hardware = body;
+            s->software = ti_mkspan(body.p + body.n, 0);
+        } else {
+            s->hardware = ti_trim(ti_mkspan(body.p, (size_t)os));
+            s->software = ti_trim(ti_mkspan(body.p + os, body.n - (size_t)os));
+        }
+    }
+}
+
+int ti_parse_flat(span f, page *pg, char *err, size_t errlen)
+{
+    if (flat_has_legend(f))
+        return ti_fail(err, errlen, "a chart with a source legend ('[1] imported: ...') reads only "
+                       "with its line breaks (as 'storbench show' wrote it)");
+    size_t prefix_end;
+    int rc = flat_results(f, pg, &prefix_end, err, errlen);
+    if (rc)
+        return rc;
+    span prefix = ti_mkspan(f.p, prefix_end);
+    size_t body_prev = 0; /* where the last system's body starts */
+    size_t heading_end = prefix.n;
+    if ((rc = flat_systems(prefix, pg, &body_prev, &heading_end, err, errlen)))
+        return rc;
+    if (pg->n_results)
+        flat_first_header(prefix, pg, body_prev, &heading_end);
+    flat_split_bodies(pg);
+    pg->heading = ti_trim(ti_mkspan(f.p, heading_end));
+    split_heading(pg->heading, &pg->title, &pg->description);
+    return 0;
+}

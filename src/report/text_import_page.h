@@ -1,0 +1,134 @@
+/*
+ * text_import_page (private to the text-format reader) — what its parts share: spans
+ * of the page text and their helpers, the page as read (systems, results, rows,
+ * legends) before it becomes a result file, and the two layout parsers.
+ * text_import_page.c has the helpers and the page model, text_import_tidy.c and
+ * text_import_flat.c read the two layouts, text_import.c builds the result file.
+ */
+#ifndef SB_REPORT_TEXT_IMPORT_PAGE_H
+#define SB_REPORT_TEXT_IMPORT_PAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "results/result.h"
+
+typedef struct span {
+    const char *p;
+    size_t n;
+} span;
+
+static inline span ti_mkspan(const char *p, size_t n)
+{
+    return (span){p, n};
+}
+
+static inline bool ti_span_eq(span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n == n && !memcmp(s.p, lit, n);
+}
+
+static inline bool ti_starts_with(span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n >= n && !memcmp(s.p, lit, n);
+}
+
+static inline bool ti_ends_with(span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n >= n && !memcmp(s.p + s.n - n, lit, n);
+}
+
+/* First occurrence of lit in s at or after 'from', or -1. */
+long ti_span_find(span s, size_t from, const char *lit);
+span ti_trim(span s);
+/* A malloc'd NUL-terminated copy; NULL when out of memory. */
+char *ti_sdup(span s);
+/* Writes the message to err (when given) and returns -EINVAL. */
+int ti_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A short, printable excerpt of s for error messages. */
+const char *ti_excerpt(span s, char *buf, size_t len);
+/* A version token: a digit (optionally after 'v'), then digits, letters, '.', '-', with a '.'. */
+bool ti_is_version(span t);
+bool ti_has_digit(span t);
+/* Length of a "Key:" at s (1 to 3 capitalised words, then ':' and a space or the end); 0 if none. */
+size_t ti_key_at(span s);
+/* "Key: value, Key: value" into l (a piece without "Key:" gets an empty key). */
+int ti_parse_kvlist(span s, sb_kvlist *l);
+/* A row's tail at s.p[at]: " <dots> <value> <spaces>|<=...>"; its length, or 0. */
+size_t ti_row_tail_at(span s, size_t at, span *value, size_t *bars);
+
+typedef struct row {
+    span ident;
+    span value;
+    size_t bars; /* '=' after the '|' */
+    size_t line; /* 1-based line of a tidy page; 0 in a flattened one */
+} row;
+
+/* A legend line under a chart whose figures come from several sources:
+ * "[k] imported: <source>" or "[k] measured: <source>"; rows are then marked " [k]". */
+typedef struct legend {
+    unsigned long k;
+    span source;
+} legend;
+
+typedef struct result_text {
+    size_t line;  /* of the title (tidy) or of the direction line; 0 when flattened */
+    span header;  /* flattened: "<Title> <version> <options> <Unit>"; tidy: unused */
+    span title_line, options, unit;
+    sb_direction dir;
+    row *rows;
+    size_t n_rows;
+    legend *legends; /* tidy layout only */
+    size_t n_legends;
+} result_text;
+
+typedef struct system_text {
+    span ident, hardware, software;
+} system_text;
+
+typedef struct page {
+    span title, description, heading; /* heading: flattened title + description together */
+    system_text *systems;
+    size_t n_systems;
+    result_text *results;
+    size_t n_results;
+} page;
+
+void ti_page_free(page *pg);
+int ti_add_row(result_text *r, span ident, span value, size_t bars, size_t line);
+/* "[k] imported: X" / "[k] measured: X" -> k and X. */
+bool ti_parse_legend_line(span l, legend *out);
+int ti_add_legend(result_text *r, legend lg);
+result_text *ti_add_result(page *pg);
+system_text *ti_add_system_text(page *pg);
+/* "<Unit> > Higher Is Better" / "<Unit> < Lower Is Better" -> unit and direction. */
+bool ti_parse_direction_line(span l, span *unit, sb_direction *dir);
+/* "<Title> <version>": the version is the last word when it has a digit (version may be NULL). */
+void ti_split_title_version(span tl, span *title, span *version);
+/* Length of the tag "(storbench TEST)" at h[at] (TEST a known test), else 0. */
+size_t ti_storbench_tag_at(span h, size_t at, const char **test);
+/* A title line that ends in the storbench tag: its test (else NULL), and the line without it. */
+const char *ti_storbench_tag(span tl, span *rest);
+
+/* ---- text_import_tidy.c: the layout with its line breaks (seed 001) ---- */
+typedef struct lines {
+    span *l;
+    size_t n;
+} lines;
+
+/* The lines of text (a trailing CR dropped, trailing blank lines dropped). */
+int ti_split_lines(span text, lines *out);
+/* Does the page keep its line structure (title, description, two blank lines)? */
+bool ti_tidy_layout(const lines *ls);
+int ti_parse_tidy(const lines *ls, page *pg, char *err, size_t errlen);
+
+/* ---- text_import_flat.c: the whitespace-flattened layout (seed 000) ---- */
+/* Every run of whitespace becomes one space; malloc'd, length in *len. */
+char *ti_flatten(span text, size_t *len);
+int ti_parse_flat(span f, page *pg, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,151 @@
+/*
+ * text_import_tidy — reads a page in the tidy layout (seed 001: line structure
+ * intact): title and description are the first two lines, each system is
+ * "Identifier: " + tab-indented hardware and software lines, each result is
+ * title+version / option line / "Unit > Higher Is Better" / rows, with an optional
+ * source legend. Everything is read exactly, and a wrong line is refused with its
+ * number.
+ */
+#include "report/text_import_page.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int ti_split_lines(span text, lines *out)
+{
+    size_t cap = 64;
+    out->l = malloc(cap * sizeof *out->l);
+    out->n = 0;
+    if (!out->l)
+        return -ENOMEM;
+    size_t start = 0;
+    for (size_t i = 0; i <= text.n; i++) {
+        if (i < text.n && text.p[i] != '\n')
+            continue;
+        span l = ti_mkspan(text.p + start, i - start);
+        if (l.n && l.p[l.n - 1] == '\r')
+            l.n--;
+        if (out->n == cap) {
+            span *n = realloc(out->l, 2 * cap * sizeof *n);
+            if (!n)
+                return -ENOMEM;
+            out->l = n;
+            cap *= 2;
+        }
+        out->l[out->n++] = l;
+        start = i + 1;
+    }
+    while (out->n && ti_trim(out->l[out->n - 1]).n == 0)
+        out->n--;
+    return 0;
+}
+
+static bool blank(span l)
+{
+    return ti_trim(l).n == 0;
+}
+
+bool ti_tidy_layout(const lines *ls)
+{
+    return ls->n >= 4 && ti_trim(ls->l[0]).n && blank(ls->l[2]) && blank(ls->l[3]);
+}
+
+int ti_parse_tidy(const lines *ls, page *pg, char *err, size_t errlen)
+{
+    char ex[64];
+    size_t i = 4, n = ls->n;
+    pg->title = ti_trim(ls->l[0]);
+    pg->description = ti_trim(ls->l[1]);
+
+    /* Systems: "Identifier: " then tab-indented description lines. */
+    while (i < n) {
+        while (i < n && blank(ls->l[i]))
+            i++;
+        if (i >= n)
+            break;
+        span l = ls->l[i];
+        span t = ti_trim(l);
+        if (l.p[0] == '\t' || !ti_ends_with(t, ":"))
+            break;
+        system_text *s = ti_add_system_text(pg);
+        if (!s)
+            return -ENOMEM;
+        s->ident = ti_trim(ti_mkspan(t.p, t.n - 1));
+        if (!s->ident.n)
+            return ti_fail(err, errlen, "line %zu: empty identifier", i + 1);
+        i++;
+        bool have_hw = false;
+        for (;;) {
+            size_t j = i;
+            while (j < n && blank(ls->l[j]) && ls->l[j].n == 0)
+                j++;
+            if (j >= n || ls->l[j].n == 0 || ls->l[j].p[0] != '\t')
+                break;
+            span d = ti_mkspan(ls->l[j].p + 1, ls->l[j].n - 1);
+            if (!have_hw && !ti_starts_with(ti_trim(d), "OS:")) {
+                s->hardware = d;
+                have_hw = true;
+            } else {
+                if (s->software.p)
+                    return ti_fail(err, errlen, "line %zu: a third description line for '%s'", j + 1,
+                                   ti_excerpt(s->ident, ex, sizeof ex));
+                s->software = d;
+                have_hw = true;
+            }
+            i = j + 1;
+        }
+    }
+
+    /* Results: title line, option line (optional), direction line, rows up to a blank line. */
+    while (i < n) {
+        while (i < n && blank(ls->l[i]))
+            i++;
+        if (i >= n)
+            break;
+        result_text *r = ti_add_result(pg);
+        if (!r)
+            return -ENOMEM;
+        r->line = i + 1;
+        r->title_line = ti_trim(ls->l[i++]);
+        if (i < n && ti_parse_direction_line(ls->l[i], &r->unit, &r->dir)) {
+            r->options = ti_mkspan(ls->l[i].p, 0);
+            i++;
+        } else {
+            if (i < n)
+                r->options = ti_trim(ls->l[i++]);
+            if (i >= n || !ti_parse_direction_line(ls->l[i], &r->unit, &r->dir))
+                return ti_fail(err, errlen, "line %zu: expected '<Unit> > Higher Is Better' or "
+                               "'<Unit> < Lower Is Better' after result '%s'", i + 1,
+                               ti_excerpt(r->title_line, ex, sizeof ex));
+            i++;
+        }
+        for (; i < n && !blank(ls->l[i]); i++) {
+            span l = ls->l[i];
+            while (l.n && l.p[l.n - 1] == ' ')
+                l.n--;
+            legend lg;
+            if (r->n_rows && ti_parse_legend_line(l, &lg)) {
+                int rc = ti_add_legend(r, lg);
+                if (rc)
+                    return rc;
+                continue;
+            }
+            if (r->n_legends)
+                return ti_fail(err, errlen, "line %zu: a result row after the legend: '%s'", i + 1,
+                               ti_excerpt(l, ex, sizeof ex));
+            size_t at, bars = 0;
+            span value = {0};
+            size_t tail = 0;
+            for (at = 1; at < l.n; at++)
+                if ((tail = ti_row_tail_at(l, at, &value, &bars)) && at + tail == l.n)
+                    break;
+            if (at >= l.n)
+                return ti_fail(err, errlen, "line %zu: not a result row: '%s'", i + 1,
+                               ti_excerpt(l, ex, sizeof ex));
+            int rc = ti_add_row(r, ti_mkspan(l.p, at), value, bars, i + 1);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
