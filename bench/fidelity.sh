@@ -156,6 +156,7 @@ need=$((1100 * 1024 * 1024))  # dd's and fs_mark's 1 GiB, and a margin
 avail=$(df -P -B1 "$LIB_WORK" | awk 'NR == 2 { print $4 }')
 [ "${avail:-0}" -ge "$need" ] || lib_die "$TARGET has $((avail / 1048576)) MiB free, needs $((need / 1048576))"
 
+lib_prefault_memory
 PAIRS=${TSV:-$LIB_WORK/pairs.tsv}
 printf 'round\ttest\tfigure\tunit\tbetter\tfirst\treference\tstorbench\tratio\n' >"$PAIRS" ||
     lib_die "cannot write $PAIRS"

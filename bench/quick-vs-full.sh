@@ -42,9 +42,18 @@ command -v jq >/dev/null || { echo "$LIB_NAME: needs jq" >&2; exit 1; }
 W=$(mktemp -d "$TARGET/quick-vs-full.XXXXXX") || exit 1
 chmod 711 "$W" # the pgbench server (user postgres) must pass through
 CHILD=""
-cleanup() { [ -n "$CHILD" ] && kill "$CHILD" 2>/dev/null; wait 2>/dev/null; rm -rf "$W"; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+cleanup() {
+    [ -n "$CHILD" ] && kill "$CHILD" 2>/dev/null
+    [ -n "$LIB_CHILD" ] && kill -TERM -- -"$LIB_CHILD" 2>/dev/null
+    wait 2>/dev/null
+    [ -n "$LIB_PREFAULT" ] && rm -f "$LIB_PREFAULT"
+    rm -rf "$W"
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
+lib_prefault_memory
 
 # name | test and options common to both | options of the full run (not --quick)
 #      | factor the quick figure is multiplied by (work ratio, for figures that are times)
