@@ -28,7 +28,7 @@ static inline unsigned bucket_of(uint64_t v)
     return (e - SB_HIST_SUB_BITS + 1) * SB_HIST_SUB_COUNT + sub;
 }
 
-static double bucket_mid(unsigned idx)
+double sb_hist_bucket_mid(unsigned idx)
 {
     if (idx < SB_HIST_SUB_COUNT)
         return idx;
@@ -77,7 +77,7 @@ double sb_hist_percentile(const sb_histogram *h, double p)
     for (unsigned i = 0; i < SB_HIST_BUCKETS; i++) {
         seen += h->buckets[i];
         if (seen >= rank) {
-            double v = bucket_mid(i);
+            double v = sb_hist_bucket_mid(i);
             if (v < (double)h->min) v = (double)h->min;
             if (v > (double)h->max) v = (double)h->max;
             return v;

@@ -33,6 +33,9 @@ void sb_hist_merge(sb_histogram *dst, const sb_histogram *src);
 double sb_hist_percentile(const sb_histogram *h, double p);
 double sb_hist_mean(const sb_histogram *h);
 double sb_hist_stddev(const sb_histogram *h);
+/* The value a percentile in bucket idx reads as (its midpoint), for readers of the
+ * buckets such as core/timeseries.c. */
+double sb_hist_bucket_mid(unsigned idx);
 
 /* The percentiles every workload reports (fio's list). */
 #define SB_HIST_N_PERCENTILES 17

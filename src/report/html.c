@@ -14,6 +14,7 @@
 
 #include "report/html.h"
 #include "report/html_latency.h"
+#include "report/html_series.h"
 
 #ifndef STORBENCH_VERSION
 #define STORBENCH_VERSION "unknown"
@@ -500,6 +501,7 @@ static void result_section(FILE *out, const sb_result *r, size_t index)
     fprintf(out, " %s</p>\n",
             r->direction == SB_LOWER_IS_BETTER ? "&lt; Lower Is Better" : "&gt; Higher Is Better");
     bar_chart(out, r, index);
+    sb_html_series_charts(out, r, index);
     sb_html_latency_charts(out, r, index);
     figures_table(out, r);
     fputs("</section>\n", out);

@@ -28,6 +28,9 @@ static const char *const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00"
 static const char *const dashes[] = {"", "6 3", "2 3", "8 3 2 3"};
 #define N_DASHES (sizeof dashes / sizeof dashes[0])
 
+const char *sb_html_colour(size_t j) { return palette[j % N_PALETTE]; }
+const char *sb_html_dash(size_t j) { return dashes[(j / N_PALETTE) % N_DASHES]; }
+
 typedef struct lat_series {
     char prefix[64];
     double *pcts; /* sorted, distinct */
@@ -164,8 +167,8 @@ static void lat_lines(FILE *out, const sb_result *r, const lat_series *ls, const
 {
     for (size_t j = 0; j < r->n_entries; j++) {
         const sb_entry *e = &r->entries[j];
-        const char *colour = palette[j % N_PALETTE];
-        const char *dash = dashes[(j / N_PALETTE) % N_DASHES];
+        const char *colour = sb_html_colour(j);
+        const char *dash = sb_html_dash(j);
         fprintf(out, "<g class=\"lat-series\" stroke=\"%s\" fill=\"%s\"", colour, colour);
         if (*dash)
             fprintf(out, " stroke-dasharray=\"%s\"", dash);
@@ -200,17 +203,21 @@ static void lat_lines(FILE *out, const sb_result *r, const lat_series *ls, const
     }
 }
 
+void sb_html_legend_item(FILE *out, size_t j, const char *label)
+{
+    fprintf(out, "<li><span class=\"swatch\" style=\"border-top-color:%s;border-top-style:%s\">"
+                 "</span>",
+            sb_html_colour(j), *sb_html_dash(j) ? "dashed" : "solid");
+    sb_html_escape(out, label);
+    fputs("</li>", out);
+}
+
 /* The legend and the numbers behind the lines, for those who want them (and for print). */
 static void lat_legend_and_table(FILE *out, const sb_result *r, const lat_series *ls)
 {
     fputs("<ul class=\"legend\">", out);
     for (size_t j = 0; j < r->n_entries; j++) {
-        const char *dash = dashes[(j / N_PALETTE) % N_DASHES];
-        fprintf(out, "<li><span class=\"swatch\" style=\"border-top-color:%s;border-top-style:%s\">"
-                     "</span>",
-                palette[j % N_PALETTE], *dash ? "dashed" : "solid");
-        sb_html_escape(out, r->entries[j].identifier);
-        fputs("</li>", out);
+        sb_html_legend_item(out, j, r->entries[j].identifier);
     }
     fputs("</ul>\n", out);
     fputs("<details><summary>Percentile values</summary><div class=\"scroll\"><table>"

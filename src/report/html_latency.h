@@ -14,4 +14,11 @@
  * result on the page; nothing when it has none. */
 void sb_html_latency_charts(FILE *out, const sb_result *r, size_t index);
 
+/* The line style of the j-th identifier of a chart, shared by every line chart of the page:
+ * Okabe-Ito colours, then dashes. */
+const char *sb_html_colour(size_t j);
+const char *sb_html_dash(size_t j); /* "" = solid */
+/* <li> of a legend: the j-th identifier's swatch and its label. */
+void sb_html_legend_item(FILE *out, size_t j, const char *label);
+
 #endif

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "report/sparkline.h"
 
 void sb_report_format_value(char *buf, size_t len, double value, int decimals)
 {
@@ -154,6 +155,9 @@ static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, in
                      group[i] + 1);
         else
             snprintf(labels[i], sizeof labels[i], "%s", str_or_empty(order[i]->identifier));
+        /* a figure from a job that ended before its steady-state criterion was met */
+        if (sb_entry_unsteady(order[i]))
+            strncat(labels[i], " *", sizeof labels[i] - strlen(labels[i]) - 1);
     }
     put_result_header(out, r);
     int rc = put_rows(out, order, labels, n, width);
@@ -165,6 +169,19 @@ static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, in
                         sb_entry_source(r, order[i], buf, sizeof buf));
                 break;
             }
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (sb_entry_unsteady(order[i]))
+            fprintf(out, "%s: * not steady: %u of %u runs reached %s\n",
+                    str_or_empty(order[i]->identifier), order[i]->ss_attained, order[i]->ss_runs,
+                    order[i]->steady);
+    if (rc == 0) {
+        const char **lp = calloc(n ? n : 1, sizeof *lp);
+        for (size_t i = 0; lp && i < n; i++)
+            lp[i] = labels[i];
+        if (lp)
+            sb_report_sparklines(out, r, order, lp, n, width);
+        free(lp);
+    }
     free(order);
     free(group);
     free(labels);

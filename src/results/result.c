@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,8 @@ static void entry_free(sb_entry *e)
     }
     free(e->secondary);
     free(e->extra);
+    free(e->series);
+    free(e->steady);
 }
 
 static void result_free(sb_result *r)
@@ -523,6 +526,32 @@ static void entry_copy(sb_entry *dst, const sb_entry *src)
     for (size_t i = 0; i < src->n_secondary; i++)
         sb_entry_add_secondary(dst, src->secondary[i].name, src->secondary[i].unit,
                                src->secondary[i].value);
+    sb_entry_set_series(dst, src->series, src->series_run);
+    sb_entry_set_steady(dst, src->steady, src->ss_runs, src->ss_attained, src->ss_at_s);
+}
+
+void sb_entry_set_series(sb_entry *e, const sb_series *s, unsigned run)
+{
+    free(e->series);
+    e->series = NULL;
+    e->series_run = 0;
+    if (!s || !s->n)
+        return;
+    /* only the points held (a short series does not cost the whole array): read-only */
+    size_t bytes = offsetof(sb_series, p) + s->n * sizeof s->p[0];
+    e->series = sb_xrealloc(NULL, bytes);
+    memcpy(e->series, s, bytes);
+    e->series_run = run;
+}
+
+void sb_entry_set_steady(sb_entry *e, const char *criterion, unsigned runs, unsigned attained,
+                         double at_s)
+{
+    free(e->steady);
+    e->steady = criterion ? sb_xstrdup(criterion) : NULL;
+    e->ss_runs = criterion ? runs : 0;
+    e->ss_attained = criterion ? attained : 0;
+    e->ss_at_s = criterion ? at_s : 0;
 }
 
 int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool replace, char *err,

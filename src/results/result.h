@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/timeseries.h"
+
 #define SB_RESULT_SCHEMA_VERSION 1
 
 /* Which way a figure is better: the page prints "> Higher Is Better" or "< Lower Is Better".
@@ -68,6 +70,16 @@ typedef struct sb_entry {
                             (storbench sqlite)" when measured, the page's "SQLite 3.8.10.2"
                             when imported; NULL = the result's title and version (old files) */
     char *extra;         /* unknown keys, kept through a rewrite (see sb_system.extra) */
+    /* How one run behaved over time (per-interval IOPS, bandwidth, latency): the run whose
+     * value is the median of the runs; NULL when the test records none (older files). Allocated
+     * for its n points only: read it, never add to it. */
+    sb_series *series;
+    unsigned series_run; /* which run it is, 0-based */
+    /* Steady state (io jobs with a --steadystate criterion): the criterion, how many runs
+     * checked it and how many reached it, and the mean time at which they did. */
+    char *steady;        /* "iops_slope:2%", NULL when none was asked for */
+    unsigned ss_runs, ss_attained;
+    double ss_at_s;
 } sb_entry;
 
 /* A result is one chart: one test with one set of options, every identifier's figure for
@@ -160,6 +172,16 @@ bool sb_entry_se_known(const sb_entry *e);
 /* Fills mean/sd/se/decimals from raw run values (copied). */
 void sb_entry_set_values(sb_entry *e, const double *values, size_t n);
 void sb_entry_add_secondary(sb_entry *e, const char *name, const char *unit, double value);
+/* Replaces the entry's series with a copy of s (NULL or empty: none). */
+void sb_entry_set_series(sb_entry *e, const sb_series *s, unsigned run);
+/* Records the steady-state outcome (criterion NULL: none). */
+void sb_entry_set_steady(sb_entry *e, const char *criterion, unsigned runs, unsigned attained,
+                         double at_s);
+/* True when a criterion was asked for and some run ended without reaching it. */
+static inline bool sb_entry_unsteady(const sb_entry *e)
+{
+    return e->steady && e->ss_attained < e->ss_runs;
+}
 
 /* Replaces control characters in every string of rf (core/printable.h), for the text
  * outputs; the file on disk is not touched. */

@@ -8,6 +8,7 @@
  * rewrite by this version does not lose what a newer one wrote.
  */
 #include "results/result.h"
+#include "results/series_json.h"
 
 #include "core/atomicfile.h"
 
@@ -192,6 +193,7 @@ static json_t *entry_to_json(const sb_entry *e)
                           values, "untrusted", e->untrusted, "secondary", sec);
     if (o && e->source)
         json_object_set_new(o, "source", json_string(e->source));
+    sb_series_json_put(o, e);
     return with_extra(o, e->extra);
 }
 
@@ -331,7 +333,8 @@ static int kv_from_json(loc *l, json_t *o, const char *field, sb_kvlist *kv)
 static int entry_from_json(loc *l, json_t *je, const sb_resultfile *rf, sb_result *r)
 {
     static const char *const known[] = {"identifier", "origin", "source", "mean", "sd", "se",
-                                        "decimals", "values", "untrusted", "secondary", NULL};
+                                        "decimals", "values", "untrusted", "secondary", "series",
+                                        "steady_state", NULL};
     const char *id;
     double mean, sd, se, decimals;
     if (!json_is_object(je))
@@ -407,6 +410,10 @@ static int entry_from_json(loc *l, json_t *je, const sb_resultfile *rf, sb_resul
             return rc;
         sb_entry_add_secondary(e, name, unit, value);
     }
+    char field[64];
+    const char *why;
+    if (sb_series_json_get(je, e, field, sizeof field, &why) < 0)
+        return bad(l, field, why);
     e->extra = extra_keys(je, known);
     return 0;
 }

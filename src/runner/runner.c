@@ -100,6 +100,38 @@ static void add_secondary_means(sb_entry *e, sb_sample *const *runs, size_t n_ru
     }
 }
 
+/* The series of the run whose value is the median (the lower middle one of an even count),
+ * and the steady-state outcome over the runs, onto the entry. */
+static void add_series(sb_entry *e, sb_sample *const *runs, size_t n_runs, size_t m)
+{
+    size_t order[MAX_RUNS], n = 0;
+    for (size_t k = 0; k < n_runs; k++)
+        if (runs[k][m].series.n)
+            order[n++] = k;
+    for (size_t i = 1; i < n; i++) /* insertion sort by value: a handful of runs */
+        for (size_t j = i; j > 0 && runs[order[j]][m].value < runs[order[j - 1]][m].value; j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    sb_entry_set_series(e, n ? &runs[order[(n - 1) / 2]][m].series : NULL,
+                        n ? (unsigned)order[(n - 1) / 2] : 0);
+    unsigned checked = 0, attained = 0;
+    double at = 0;
+    for (size_t k = 0; k < n_runs; k++) {
+        const sb_sample *s = &runs[k][m];
+        if (!s->steady[0])
+            continue;
+        checked++;
+        if (s->steady_attained) {
+            attained++;
+            at += s->steady_at_s;
+        }
+    }
+    sb_entry_set_steady(e, checked ? runs[0][m].steady : NULL, checked, attained,
+                        attained ? at / attained : 0);
+}
+
 static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, size_t n_runs,
                    const char *software)
 {
@@ -138,6 +170,7 @@ static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, s
         sb_entry_set_values(e, values, n_runs);
         e->untrusted = untrusted;
         add_secondary_means(e, runs, n_runs, m);
+        add_series(e, runs, n_runs, m);
         if (r->log) {
             char v[64];
             sb_format_value(v, sizeof v, e->mean, e->decimals);

@@ -21,6 +21,7 @@
 
 #include "core/clock.h"
 #include "core/rand.h"
+#include "core/timeseries.h"
 #include "workloads/workload.h"
 
 static const sb_choice data_choices[] = {
@@ -88,10 +89,20 @@ static int dd_pass(sb_run_ctx *ctx, const char *path, int flags, bool writing, c
             return sb_ctx_fail(ctx, e, "dd: %s: O_DIRECT refused by the filesystem", ctx->dir);
         return sb_ctx_fail(ctx, e, "dd: open %s: %s", path, strerror(e));
     }
-    uint64_t t0 = sb_now_ns();
+    /* The time series (1 s intervals) of a timed pass: each block's time is its latency. */
+    sb_histogram *lat = out ? malloc(sizeof *lat) : NULL;
+    sb_tsb ts;
+    uint64_t t0 = sb_now_ns(), tb = t0, moved = 0;
+    bool series = lat && sb_tsb_init(&ts, t0, 1000000000ull) == 0;
+    if (lat)
+        sb_hist_init(lat);
+    const sb_histogram *hl[1] = {lat};
     for (uint64_t i = 0; i < p->count; i++) {
         if (sb_ctx_interrupted(ctx)) {
             close(fd);
+            if (series)
+                sb_tsb_free(&ts);
+            free(lat);
             return sb_ctx_fail(ctx, EINTR, "dd: interrupted");
         }
         size_t done = 0;
@@ -103,6 +114,9 @@ static int dd_pass(sb_run_ctx *ctx, const char *path, int flags, bool writing, c
             if (n <= 0) {
                 int e = n < 0 ? errno : EIO;
                 close(fd);
+                if (series)
+                    sb_tsb_free(&ts);
+                free(lat);
                 if (n == 0)
                     return sb_ctx_fail(ctx, EIO, "dd: read %s: file shorter than expected", path);
                 if (e == EINVAL && (flags & O_DIRECT))
@@ -111,10 +125,26 @@ static int dd_pass(sb_run_ctx *ctx, const char *path, int flags, bool writing, c
             }
             done += (size_t)n;
         }
+        if (series) {
+            uint64_t now = sb_now_ns();
+            if (sb_tsb_due(&ts, now))
+                sb_tsb_close(&ts, now, hl, 1, moved);
+            sb_hist_record(lat, now - tb);
+            moved += p->bs;
+            tb = now;
+        }
         sb_ctx_progress(ctx, fraction_base + (double)(i + 1) / (double)p->count / 4);
     }
-    double s = (double)(sb_now_ns() - t0) / 1e9;
+    uint64_t t1 = sb_now_ns();
+    double s = (double)(t1 - t0) / 1e9;
     close(fd);
+    if (series) {
+        sb_tsb_finish(&ts, t1, hl, 1, moved);
+        const sb_tsb *one = &ts;
+        sb_tsb_collect(&one, 1, &out->series);
+        sb_tsb_free(&ts);
+    }
+    free(lat);
     if (out) {
         double bytes = (double)(p->bs * p->count);
         out->value = s > 0 ? bytes / s / 1e6 : 0;

@@ -27,6 +27,7 @@
 
 #include "core/histogram.h"
 #include "core/progress.h"
+#include "core/timeseries.h"
 #include "results/result.h" /* sb_direction */
 
 /* An allowed value of an option and how the result page shows it. */
@@ -81,6 +82,14 @@ typedef struct sb_sample {
     double seconds;  /* wall-clock length of the measured part (for the 3 s rule) */
     size_t n_figures;
     sb_figure figures[SB_MAX_FIGURES];
+    /* How the run went over time (tests on the I/O engine and dd); series.n == 0: none.
+     * The runner stores the median run's series with the figure. */
+    sb_series series;
+    /* Steady state, when the run checked a criterion ("iops_slope:2%"; "" = none):
+     * whether and when (seconds into the measurement) it was reached. */
+    char steady[32];
+    bool steady_attained;
+    double steady_at_s;
 } sb_sample;
 
 typedef struct sb_run_ctx {
