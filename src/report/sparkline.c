@@ -74,6 +74,8 @@ static void fmt(char *buf, size_t len, double v)
         snprintf(buf, len, "%.2fM", v / 1e6);
     else if (v >= 1e4)
         snprintf(buf, len, "%.1fk", v / 1e3);
+    else if (v >= 100)
+        snprintf(buf, len, "%.0f", v);
     else
         snprintf(buf, len, "%.3g", v);
 }
