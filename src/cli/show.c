@@ -30,13 +30,14 @@
 
 typedef struct show_opts {
     int width; /* text width in columns */
+    bool sparklines; /* text: each result's time series as a row per identifier */
 } show_opts;
 
 typedef int (*show_fn)(FILE *out, const sb_resultfile *rf, const show_opts *o);
 
 static int show_text(FILE *out, const sb_resultfile *rf, const show_opts *o)
 {
-    return sb_report_text(out, rf, o->width);
+    return sb_report_text_ex(out, rf, o->width, o->sparklines);
 }
 
 static int show_json(FILE *out, const sb_resultfile *rf, const show_opts *o)
@@ -103,7 +104,7 @@ static bool is_text_page(const char *path)
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: storbench show NAME|FILE [--width N] [--format FORMAT] [-o FILE] [--results-dir DIR]\n"
+            "usage: storbench show NAME|FILE [--width N] [--format FORMAT] [--sparklines] [-o FILE] [--results-dir DIR]\n"
             "\n"
             "Renders a result file: NAME is a result in the results directory, FILE a path\n"
             "(anything with a '/').\n"
@@ -111,6 +112,9 @@ static void usage(FILE *out)
             "  -w, --width N         line width of the text bars (default: the terminal's, else 80)\n"
             "  -f, --format FORMAT   text (the seed page format, default), json, html (one\n"
             "                        self-contained page with charts) or csv\n"
+            "  -s, --sparklines      text: after each result, its time series (IOPS or MB/s\n"
+            "                        per interval, p99 range) as a row per identifier; the\n"
+            "                        page is then no longer the seed format import reads\n"
             "  -o, --output FILE     write to FILE (replaced only once complete) instead of\n"
             "                        standard output\n"
             "      --results-dir DIR where named result files live\n"
@@ -122,6 +126,7 @@ int sb_cmd_show(int argc, char **argv)
     static const struct option longopts[] = {
         {"width", required_argument, NULL, 'w'},
         {"format", required_argument, NULL, 'f'},
+        {"sparklines", no_argument, NULL, 's'},
         {"output", required_argument, NULL, 'o'},
         {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
         {"help", no_argument, NULL, 'h'},
@@ -132,7 +137,7 @@ int sb_cmd_show(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":w:f:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":w:f:so:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'w': {
             uint64_t v;
@@ -142,6 +147,7 @@ int sb_cmd_show(int argc, char **argv)
             break;
         }
         case 'f': format = optarg; break;
+        case 's': o.sparklines = true; break;
         case 'o': output = optarg; break;
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'h': usage(stdout); return SB_EXIT_OK;

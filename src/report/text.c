@@ -120,7 +120,8 @@ static int put_rows(FILE *out, const sb_entry *const *order, char (*labels)[300]
 }
 
 /* Entries in the order of rf's systems; entries naming no system follow in their own order. */
-static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, int width)
+static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, int width,
+                      bool sparklines)
 {
     size_t cap = r->n_entries ? r->n_entries : 1;
     const sb_entry **order = calloc(cap, sizeof *order);
@@ -155,9 +156,10 @@ static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, in
                      group[i] + 1);
         else
             snprintf(labels[i], sizeof labels[i], "%s", str_or_empty(order[i]->identifier));
-        /* a figure from a job that ended before its steady-state criterion was met */
+        /* a figure from a job that ended before its steady-state criterion was met; the
+         * mark is part of the label, so that import still reads the page */
         if (sb_entry_unsteady(order[i]))
-            strncat(labels[i], " *", sizeof labels[i] - strlen(labels[i]) - 1);
+            strncat(labels[i], " (not steady)", sizeof labels[i] - strlen(labels[i]) - 1);
     }
     put_result_header(out, r);
     int rc = put_rows(out, order, labels, n, width);
@@ -169,12 +171,7 @@ static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, in
                         sb_entry_source(r, order[i], buf, sizeof buf));
                 break;
             }
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        if (sb_entry_unsteady(order[i]))
-            fprintf(out, "%s: * not steady: %u of %u runs reached %s\n",
-                    str_or_empty(order[i]->identifier), order[i]->ss_attained, order[i]->ss_runs,
-                    order[i]->steady);
-    if (rc == 0) {
+    if (rc == 0 && sparklines) {
         const char **lp = calloc(n ? n : 1, sizeof *lp);
         for (size_t i = 0; lp && i < n; i++)
             lp[i] = labels[i];
@@ -206,11 +203,16 @@ static int finish(FILE *out)
 
 int sb_report_text_result(FILE *out, const sb_result *r, int width)
 {
-    int rc = put_result(out, NULL, r, width);
+    int rc = put_result(out, NULL, r, width, false);
     return rc ? rc : finish(out);
 }
 
 int sb_report_text(FILE *out, const sb_resultfile *rf, int width)
+{
+    return sb_report_text_ex(out, rf, width, false);
+}
+
+int sb_report_text_ex(FILE *out, const sb_resultfile *rf, int width, bool sparklines)
 {
     fprintf(out, "%s\n%s\n\n\n", str_or_empty(rf->title), str_or_empty(rf->description));
     for (size_t i = 0; i < rf->n_systems; i++) {
@@ -226,7 +228,7 @@ int sb_report_text(FILE *out, const sb_resultfile *rf, int width)
         /* Two blank lines before each result; the page header already ends with them. */
         if (i || rf->n_systems)
             fputs("\n\n", out);
-        int rc = put_result(out, rf, &rf->results[i], width);
+        int rc = put_result(out, rf, &rf->results[i], width, sparklines);
         if (rc)
             return rc;
     }

@@ -7,12 +7,16 @@
 #ifndef SB_REPORT_TEXT_H
 #define SB_REPORT_TEXT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "results/result.h"
 
 /* width: total line width (the longest bar ends at width - 1). */
 int sb_report_text(FILE *out, const sb_resultfile *rf, int width);
+/* The same; with sparklines, each result that has time series is followed by a row per
+ * identifier (report/sparkline.h): no longer a page import reads. */
+int sb_report_text_ex(FILE *out, const sb_resultfile *rf, int width, bool sparklines);
 /* One result's table only (used by `run` to print figures as they complete). */
 int sb_report_text_result(FILE *out, const sb_result *r, int width);
 /* Formats a value as the page shows it: sb_format_value() in core/units.h. */
