@@ -11,6 +11,7 @@
 
 #include "io/engine.h"
 #include "io/job.h"
+#include "io/worker.h"
 
 void sb_io_job_init(sb_io_job *job)
 {
@@ -23,6 +24,7 @@ void sb_io_job_init(sb_io_job *job)
     job->numjobs = 1;
     job->invalidate = true;
     job->seed = 0x5eed;
+    job->do_verify = true;
     strcpy(job->engine, "psync");
 }
 
@@ -104,6 +106,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "the mmap engine cannot do direct I/O (it works through the page cache)");
         return -EINVAL;
     }
+    if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)
+        return -EINVAL;
     if (ops->sync && job->iodepth > 1 && warn)
         snprintf(warn, warnlen, "iodepth %u has no effect with the synchronous engine %s; using 1",
                  job->iodepth, ops->name);

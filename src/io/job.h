@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "core/histogram.h"
+#include "io/verify.h"
 
 typedef enum sb_rw {
     SB_RW_READ = 0,
@@ -79,6 +80,11 @@ typedef struct sb_io_job {
     char directory[PATH_MAX];
     bool keep_files;           /* files created in directory are removed unless set */
     bool verify_pattern;       /* writes carry a per-block pattern (tests check it) */
+    /* Verified I/O (verify.h), fio's option names. */
+    sb_verify_algo verify;     /* NONE = off */
+    bool do_verify;            /* read back and check after the job (default on) */
+    unsigned verify_backlog;   /* check every N written blocks while running; 0 = never */
+    bool verify_only;          /* write nothing: check a file an earlier run wrote */
 
     /* Called from the controlling thread about 10 times a second; may be NULL. */
     bool (*should_stop)(void *arg); /* true = interrupt the job */
@@ -104,6 +110,7 @@ typedef struct sb_io_result {
     char engine[32];
     unsigned effective_iodepth;
     bool interrupted;
+    sb_verify_stats verify;    /* filled when job->verify is set */
 } sb_io_result;
 
 /* A job with fio's defaults: read, 4 KiB, iodepth 1, 1 job, psync, buffered,

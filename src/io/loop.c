@@ -102,17 +102,30 @@ static inline bool next_io(worker *w, sb_io_u *u)
         return false;
     bool pass_end;
     uint64_t b = sb_offgen_next(&w->og, &pass_end);
-    if (pass_end && !job->time_based)
-        w->pass_done = true;
-    else if (pass_end && job->invalidate && !job->direct)
-        w->invalidate_pending = true;
-    u->offset = job->offset + b * job->bs;
     switch (job->rw) {
     case SB_RW_READ: case SB_RW_RANDREAD: u->ddir = SB_DDIR_READ; break;
     case SB_RW_WRITE: case SB_RW_RANDWRITE: u->ddir = SB_DDIR_WRITE; break;
     default:
         u->ddir = sb_rand_below(&w->rng, 100) < job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
     }
+    if (w->vt) {
+        /* verify: a write whose block has an I/O in flight takes the next block */
+        bool end = pass_end;
+        while (!sb_verify_issue(w->vt, u->index, u->ddir == SB_DDIR_WRITE, b, u->buf)) {
+            if (end && !job->time_based) {
+                w->pass_done = true;
+                return false;
+            }
+            b = sb_offgen_next(&w->og, &pass_end);
+            end |= pass_end;
+        }
+        pass_end = end;
+    }
+    if (pass_end && !job->time_based)
+        w->pass_done = true;
+    else if (pass_end && job->invalidate && !job->direct)
+        w->invalidate_pending = true;
+    u->offset = job->offset + b * job->bs;
     if (job->verify_pattern && u->ddir == SB_DDIR_WRITE)
         sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
     w->bytes_issued += u->len;
@@ -126,6 +139,18 @@ static inline void check_read(worker *w, sb_io_u *u)
         !pattern_check(u->buf, u->offset, u->len, w->job->seed, &bad) && !w->err) {
         w->err = -EILSEQ;
         snprintf(w->errmsg, sizeof w->errmsg, "data read back differs from what was written at offset %" PRIu64, bad);
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+    }
+}
+
+/* verify: records a completed write, checks a read (verify_run.c). */
+static inline void verify_done(worker *w, sb_io_u *u)
+{
+    uint64_t b = (u->offset - w->job->offset) / w->job->bs;
+    int r = sb_verify_complete(w->vt, u->index, u->ddir == SB_DDIR_WRITE, b, u->buf, u->result);
+    if (r < 0 && !w->err) {
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "%.255s", w->vt->msg);
         atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
     }
 }
@@ -163,13 +188,19 @@ static void loop_sync(worker *w)
         if (!next_io(w, u))
             break;
         uint64_t t0 = sb_now_ns();
-        if (t0 >= w->end_ns)
+        if (t0 >= w->end_ns) {
+            if (w->vt)  /* not issued: the block goes back as it was */
+                sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
+                                 (u->offset - w->job->offset) / w->job->bs);
             break;
+        }
         u->start_ns = t0;
         ops->queue(&w->td, u);
         uint64_t t1 = sb_now_ns();
         if (verify)
             check_read(w, u);
+        if (w->vt)
+            verify_done(w, u);
         account(w, u, t1);
         if (fsync_every && u->ddir == SB_DDIR_WRITE && ++w->writes_since_fsync >= fsync_every) {
             do_fsync(w);
@@ -187,6 +218,8 @@ static inline void complete(worker *w, unsigned n, uint64_t now)
         sb_io_u *u = w->done[i];
         if (w->job->verify_pattern)
             check_read(w, u);
+        if (w->vt)
+            verify_done(w, u);
         account(w, u, now);
         w->freelist[w->nfree++] = u;
     }
@@ -365,11 +398,13 @@ void *sb_io_worker_main(void *arg)
         return NULL;
     }
     sleep_until(w, w->io_start_ns);
-    if (w->td.ops->sync)
+    if (job->verify_only)
+        ; /* writes nothing: the read-back after the threads (verify_run.c) is the job */
+    else if (w->td.ops->sync)
         loop_sync(w);
     else
         loop_async(w);
-    if (job->end_fsync && sb_rw_writes(job->rw) && !w->err && !stopped(w)) {
+    if (job->end_fsync && sb_rw_writes(job->rw) && !job->verify_only && !w->err && !stopped(w)) {
         do_fsync(w);
         uint64_t now = sb_now_ns();
         if (now > w->last_ns && now >= w->ramp_end_ns)

@@ -87,17 +87,79 @@ static int layout_file(int fd, uint64_t from, uint64_t to, uint64_t seed, bool p
     return 0;
 }
 
+static int write_all(int fd, const char *buf, size_t n, uint64_t off, const char *path,
+                     char *err, size_t errlen)
+{
+    while (n) {
+        ssize_t k = pwrite(fd, buf, n, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            int e = k < 0 ? errno : EIO;
+            snprintf(err, errlen, "%s: laying out the file: %s", path, strerror(e));
+            return -e;
+        }
+        buf += k;
+        n -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return 0;
+}
+
+/* verify: the whole blocks of the job's region from `have` on are laid out as
+ * layout blocks (sequence 0), so that a read of a block this run has not written
+ * is checked too; what lies around them gets random data as usual. */
+static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t need,
+                           uint64_t *known_from, char *err, size_t errlen, const char *path)
+{
+    const uint64_t bs = job->bs, nb = job->size / bs;
+    uint64_t k0 = have <= job->offset ? 0 : (have - job->offset + bs - 1) / bs;
+    if (k0 >= nb)
+        return layout_file(fd, have, need, job->seed, false, err, errlen, path);
+    uint64_t from = job->offset + k0 * bs, to = job->offset + nb * bs;
+    int r = 0;
+    if (have < from && (r = layout_file(fd, have, from, job->seed, false, err, errlen, path)) < 0)
+        return r;
+    uint64_t per = bs >= (1u << 20) ? 1 : (1u << 20) / bs;
+    sb_verify_fmt fmt;
+    char *buf = NULL;
+    if (sb_verify_fmt_init(&fmt, job->verify, (uint32_t)bs, job->seed) < 0 ||
+        posix_memalign((void **)&buf, 4096, per * bs)) {
+        sb_verify_fmt_free(&fmt);
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    for (uint64_t k = k0; k < nb && r == 0; k += per) {
+        uint64_t n = nb - k < per ? nb - k : per;
+        for (uint64_t i = 0; i < n; i++)
+            sb_verify_format(&fmt, buf + i * bs, job->offset + (k + i) * bs, 0, 0);
+        r = write_all(fd, buf, (size_t)(n * bs), job->offset + k * bs, path, err, errlen);
+    }
+    free(buf);
+    sb_verify_fmt_free(&fmt);
+    if (r == 0)
+        r = layout_file(fd, to, need, job->seed, false, err, errlen, path);
+    if (r == 0)
+        *known_from = from;
+    return r;
+}
+
 /* Creates/extends/checks one file so that [0, offset+size) exists. */
 int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errlen)
 {
     uint64_t need = job->offset + job->size;
     struct stat st;
     bool exists = stat(f->path, &st) == 0;
+    f->known_from = UINT64_MAX;
+    if (job->verify_only && !exists) {
+        snprintf(err, errlen, "%s does not exist: verify_only checks a file an earlier run wrote", f->path);
+        return -ENOENT;
+    }
     if (exists && S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "%s is a directory", f->path);
         return -EISDIR;
     }
-    bool reads = sb_rw_reads(job->rw);
+    bool reads = sb_rw_reads(job->rw) || job->verify_only;
     if (exists && S_ISBLK(st.st_mode)) {
         int fd = open(f->path, reads && !sb_rw_writes(job->rw) ? O_RDONLY : O_RDWR);
         if (fd < 0) {
@@ -152,7 +214,9 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
     f->fd = fd;
     if (have < need) {
         int r;
-        if (reads || job->verify_pattern) {
+        if ((reads || job->verify_pattern) && job->verify) {
+            r = layout_verified(fd, job, have, need, &f->known_from, err, errlen, f->path);
+        } else if (reads || job->verify_pattern) {
             /* a read must find data on the medium, as fio's layout writes it */
             r = layout_file(fd, have, need, job->seed, job->verify_pattern, err, errlen, f->path);
         } else {

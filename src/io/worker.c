@@ -117,6 +117,7 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     worker **ws = calloc(job->numjobs, sizeof *ws);
     pthread_t *tids = calloc(job->numjobs, sizeof *tids);
     shared sh;
+    sb_verify_fmt vfmt = {0};
     atomic_init(&sh.stop, false);
     unsigned started = 0;
     if (!files || !ws || !tids) {
@@ -161,6 +162,8 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
         if ((r = worker_setup(ws[i], job, ops, files[nfiles == 1 ? 0 : i].path, err, errlen)) < 0)
             goto out;
     }
+    if ((r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
+        goto out;
     sh.start_ns = sb_now_ns();
     for (; started < job->numjobs; started++) {
         if ((r = -pthread_create(&tids[started], NULL, sb_io_worker_main, ws[started])) < 0) {
@@ -207,8 +210,10 @@ out:
                 snprintf(err, errlen, "%s", ws[i]->errmsg);
                 break;
             }
+        r = sb_io_verify_finish(job, &vfmt, files, nfiles, ws, res, r, err, errlen);
     }
-    if (r == 0) {
+    /* a verify mismatch keeps the figures: the report shows them beside it */
+    if (r == 0 || (r == -EILSEQ && job->verify)) {
         unsigned nsec = 0;
         for (unsigned i = 0; i < job->numjobs; i++) {
             worker *w = ws[i];
@@ -240,6 +245,7 @@ out:
             }
         }
     }
+    sb_io_verify_free(&vfmt, files, nfiles, ws, job->numjobs);
     if (ws)
         for (unsigned i = 0; i < job->numjobs; i++)
             worker_free(ws[i]);

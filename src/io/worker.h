@@ -55,12 +55,15 @@ typedef struct worker {
     atomic_bool finished;
     int err;
     char errmsg[256];
+    sb_verify_thread *vt;      /* verified I/O (verify_run.c); NULL when off */
 } worker;
 
 typedef struct file_ctx {
     char path[PATH_MAX + 32];
     int fd;                /* buffered descriptor for layout; closed before the run */
     bool created;
+    uint64_t known_from;   /* verify: blocks from here on were laid out by this run */
+    sb_verify_table vtab;  /* verify: the file's block table */
 } file_ctx;
 
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
@@ -70,5 +73,15 @@ void *sb_io_worker_main(void *arg);
 int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errlen);
 /* prepare.c: opens path for the job's I/O (O_DIRECT and its alignment checked). */
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen);
+
+/* verify_run.c: the verify rules of a job (job.c's check calls it); the tables and
+ * per-thread state before the threads start; after they end, the read-back and the
+ * figures (returns r, or the read-back's error); and freeing it all. */
+int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen);
+int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles,
+                       worker **ws, char *err, size_t errlen);
+int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *files,
+                        unsigned nfiles, worker **ws, sb_io_result *res, int r, char *err, size_t errlen);
+void sb_io_verify_free(sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles, worker **ws, unsigned n);
 
 #endif

@@ -1,0 +1,158 @@
+/*
+ * verify — verified I/O (fio's verify=, do_verify, verify_backlog, verify_only):
+ * every block a verifying job writes starts with a header (magic, offset, length,
+ * the writer's job, sequence number, seed, time, a CRC of the header, and a
+ * checksum over header and data), and the rest of the block is incompressible data
+ * derived from the seed. A block read back is checked field by field against what
+ * the job knows it last wrote there; the first difference becomes one line naming
+ * the file, the offset and the field (expected vs found).
+ *
+ * No false alarms by construction. Each file has a table with one word per block:
+ * the identity (job, sequence) of the last write to it that completed, and a busy
+ * bit. An I/O must take the busy bit before it is queued and gives it back when
+ * its completion is seen. So no block ever has two writes, or a write and a
+ * checked read, in flight at once — the cases in which what a device holds is
+ * legitimately either write, or a mixture (QD > 1 with norandommap, randrw,
+ * several jobs on one file) — and the table always names the one write whose
+ * content the block must hold. A write whose block is busy takes the next block
+ * of its sequence instead; a read whose block is busy goes ahead unchecked.
+ */
+#ifndef SB_IO_VERIFY_H
+#define SB_IO_VERIFY_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum sb_verify_algo {
+    SB_VERIFY_NONE = 0,
+    SB_VERIFY_CRC32C,   /* ISA-L's crc32_iscsi (SSE4.2 / PCLMUL where the CPU has them) */
+    SB_VERIFY_XXHASH,   /* XXH3 64-bit (libxxhash) */
+    SB_VERIFY_SHA256,   /* OpenSSL's libcrypto (SHA extensions where the CPU has them) */
+    SB_VERIFY_PATTERN,  /* no checksum: the data is regenerated from the seed and compared */
+} sb_verify_algo;
+
+/* "crc32c" -> SB_VERIFY_CRC32C ("0"/"none" -> NONE); -EINVAL when unknown. */
+int sb_verify_algo_parse(const char *s, sb_verify_algo *out);
+const char *sb_verify_algo_name(sb_verify_algo a);
+
+/* What a job checked; merged over threads into sb_io_result.verify. */
+typedef struct sb_verify_stats {
+    uint64_t blocks_checked;   /* blocks read back and found intact */
+    uint64_t bytes_checked;
+    uint64_t errors;           /* mismatches (the job stops at the first) */
+    uint64_t first_bad_offset; /* valid when errors > 0 */
+    uint64_t writes_moved;     /* writes that took the next block: theirs was busy */
+    uint64_t reads_unchecked;  /* reads of a busy or unknown block, not checked */
+} sb_verify_stats;
+
+/* Header layout (little-endian, at the start of every block). */
+#define SB_VERIFY_MAGIC 0x31564253u   /* "SBV1" */
+#define SB_VERIFY_HDR_LEN 96u
+#define SB_VERIFY_MAX_BLOCKS (1ull << 28)  /* the table: 8 bytes a block, 2 GiB at most */
+
+typedef struct sb_verify_hdr {
+    uint32_t magic;
+    uint8_t algo;
+    uint8_t version;
+    uint16_t hdr_len;
+    uint32_t len;              /* block length */
+    uint32_t job;              /* writing job's index */
+    uint64_t offset;           /* byte offset in the file */
+    uint64_t seed;             /* of the data; derived from the job seed, offset and sequence */
+    uint64_t seq;              /* the writing job's sequence number (1, 2, ...; 0 = layout) */
+    uint64_t time_ns;          /* CLOCK_REALTIME when the block was written */
+    uint32_t hdr_crc;          /* CRC32C of the bytes before it */
+    uint32_t reserved;
+    uint8_t csum[32];          /* over the whole block with this field zeroed */
+    uint8_t pad[8];
+} sb_verify_hdr;
+
+/* A write's identity in the table: (seq << 8) | job; job < 256 (SB_IO_MAX_JOBS). */
+#define SB_VERIFY_IDENT(seq, job) (((uint64_t)(seq) << 8) | (uint64_t)(job))
+#define SB_VERIFY_UNKNOWN (UINT64_MAX >> 1)  /* content this run did not write */
+
+/* The format of one job: algorithm, job seed, and the shared data base. */
+typedef struct sb_verify_fmt {
+    sb_verify_algo algo;
+    uint32_t bs;
+    uint64_t job_seed;
+    uint64_t *base;            /* SB_VERIFY_BASE_WORDS random words from the job seed */
+} sb_verify_fmt;
+
+int sb_verify_fmt_init(sb_verify_fmt *f, sb_verify_algo algo, uint32_t bs, uint64_t job_seed);
+void sb_verify_fmt_free(sb_verify_fmt *f);
+
+/* Writes a whole block at buf: header for (offset, job, seq) and its data. */
+void sb_verify_format(const sb_verify_fmt *f, void *buf, uint64_t offset, uint32_t job, uint64_t seq);
+
+/* Checks one block read from offset. expect_ident is the identity the block must
+ * carry, or SB_VERIFY_UNKNOWN to accept any write of this job whose header and data
+ * agree (verify_only); max_job bounds the job field then. 0 when intact; otherwise
+ * -EILSEQ with "offset N: FIELD: expected X, found Y" in msg. buf is restored. */
+int sb_verify_check(const sb_verify_fmt *f, void *buf, uint64_t offset, uint64_t expect_ident,
+                    unsigned max_job, char *msg, size_t msglen);
+
+/* ---------------------------------------------------------- the block table */
+
+typedef struct sb_verify_table {
+    uint64_t first_block_off;  /* job->offset */
+    uint64_t nblocks;
+    _Atomic uint64_t *w;       /* (ident << 1) | busy */
+} sb_verify_table;
+
+/* Blocks at or past known_from (a byte offset; laid out by this run with layout
+ * blocks, seq 0) start as identity 0, the others as unknown. */
+int sb_verify_table_init(sb_verify_table *t, uint64_t offset, uint64_t nblocks, uint32_t bs,
+                         uint64_t known_from);
+void sb_verify_table_free(sb_verify_table *t);
+
+/* ---------------------------------------------------------- per thread */
+
+typedef struct sb_verify_thread {
+    const sb_verify_fmt *fmt;
+    sb_verify_table *table;
+    const char *path;
+    unsigned job;              /* this thread's index */
+    unsigned njobs;
+    int fd;                    /* for backlog reads */
+    bool check_unknown;        /* a read-only job: unknown blocks must be valid blocks */
+    uint64_t seq;              /* last sequence number issued */
+    /* per I/O slot (sb_io_u.index): what it holds */
+    uint64_t *slot_ident;      /* the ident written / expected, or UINT64_MAX = not claimed */
+    uint64_t *slot_prev;       /* the table word before a write claimed it */
+    unsigned backlog;          /* verify_backlog: check every N written blocks */
+    uint64_t *ring;            /* [backlog] blocks written since the last backlog check */
+    unsigned nring;
+    void *rbuf;                /* one aligned block for backlog reads */
+    sb_verify_stats st;
+    char msg[256];             /* the first mismatch */
+} sb_verify_thread;
+
+int sb_verify_thread_init(sb_verify_thread *v, const sb_verify_fmt *fmt, sb_verify_table *t,
+                          const char *path, unsigned job, unsigned njobs, unsigned depth,
+                          unsigned backlog, int fd, bool check_unknown);
+void sb_verify_thread_free(sb_verify_thread *v);
+
+/* Before queueing an I/O of slot `slot` on block b. A write formats buf and returns
+ * false when b is busy (the caller takes another block); a read always returns
+ * true, and is checked at completion only when it could take the block. */
+bool sb_verify_issue(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf);
+/* An I/O that sb_verify_issue() let through but that was not queued after all. */
+void sb_verify_cancel(sb_verify_thread *v, unsigned slot, bool write, uint64_t b);
+/* When the I/O of slot completed with result (bytes or -errno): records a write,
+ * checks a read, runs the backlog. 0, or -EILSEQ (v->msg says why). */
+int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf,
+                       int64_t result);
+
+/* After the job: reads back [job offset, +nblocks*bs) of path and checks every block
+ * written in this run (ident != 0), or every block when t is NULL (verify_only),
+ * through fd in chunks. stop() is polled between chunks. 0, -EILSEQ (msg) or -errno. */
+int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, const char *path,
+                   uint64_t offset, uint64_t nblocks, unsigned njobs, bool (*stop)(void *),
+                   void *stop_arg, sb_verify_stats *st, char *msg, size_t msglen);
+
+void sb_verify_stats_merge(sb_verify_stats *into, const sb_verify_stats *from);
+
+#endif
