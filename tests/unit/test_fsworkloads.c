@@ -20,6 +20,7 @@
 #include "core/workdir.h"
 #include "workloads/compilebench_tree.h"
 #include "workloads/dbench_loadfile.h"
+#include "workloads/dbench_replay.h"
 #include "workloads/workload.h"
 
 extern const sb_workload sb_wl_fsmark, sb_wl_postmark, sb_wl_compilebench, sb_wl_dbench;
@@ -191,6 +192,52 @@ static void test_db_parse(void **state)
     sb_db_script_free(&s);
 }
 
+/* A client's own reading of the loadfile (client=dbench): comments and blank lines are
+ * skipped, the end rewinds to the start, every line read must be the operation about to
+ * run, and a loadfile changed under the run is caught. */
+static void test_db_replay(void **state)
+{
+    (void)state;
+    char lf[] = "/tmp/sbreplay.XXXXXX";
+    int fd = mkstemp(lf);
+    assert_true(fd >= 0);
+    const char *text = "# a comment\n"
+                       "NTCreateX \"\\clients\\client1\\f\" 0x0 0x5 7 NT_STATUS_OK\n"
+                       "\n"
+                       "WriteX 7 0 1000 1000 NT_STATUS_OK\n"
+                       "Close 7 NT_STATUS_OK\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    sb_db_script sc;
+    char err[256];
+    assert_int_equal(sb_db_parse_file(&sc, lf, err, sizeof err), 0);
+    assert_int_equal(sc.n, 3);
+    sb_db_replay r;
+    assert_int_equal(sb_db_replay_open(&r, lf, err, sizeof err), 0);
+    for (int loop = 0; loop < 3; loop++)
+        for (size_t i = 0; i < sc.n; i++)
+            assert_int_equal(sb_db_replay_next(&r, &sc, &sc.ops[i], err, sizeof err), 0);
+    /* out of step: the next line is the NTCreateX, not the Close */
+    assert_int_equal(sb_db_replay_next(&r, &sc, &sc.ops[2], err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "changed during the run"));
+    sb_db_replay_close(&r);
+
+    /* the file rewritten after it was parsed (another size): caught at that line */
+    FILE *f = fopen(lf, "r+");
+    assert_non_null(f);
+    fseek(f, (long)(strlen("# a comment\n") + strlen("NTCreateX \"\\clients\\client1\\f\" 0x0 0x5 7 NT_STATUS_OK\n\n") + 11), SEEK_SET);
+    fputc('9', f); /* WriteX 7 0 9000 ... */
+    fclose(f);
+    assert_int_equal(sb_db_replay_open(&r, lf, err, sizeof err), 0);
+    assert_int_equal(sb_db_replay_next(&r, &sc, &sc.ops[0], err, sizeof err), 0);
+    assert_int_equal(sb_db_replay_next(&r, &sc, &sc.ops[1], err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, ":4: the loadfile changed"));
+    sb_db_replay_close(&r);
+    assert_int_equal(sb_db_replay_open(&r, "/nonexistent/loadfile", err, sizeof err), -ENOENT);
+    sb_db_script_free(&sc);
+    unlink(lf);
+}
+
 static void test_db_generate_mix(void **state)
 {
     (void)state;
@@ -347,6 +394,12 @@ static void test_dbench_tiny(void **state)
     /* The counted bytes are those of the WriteX operations that completed. */
     assert_int_equal(fig(s, "bytes_written"), nw * 1000);
     finish_dir(dir);
+    /* the lighter client runs the same stream */
+    assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=1", "time=1", "warmup=0", opt,
+                            "client=light", NULL), 0);
+    assert_true(fig(s, "n_WriteX") > 0);
+    assert_int_equal(fig(s, "unexpected"), 0);
+    finish_dir(dir);
     unlink(lf);
 
     /* dbench's fileio semantics: Deltree unlinks the files and keeps the directories
@@ -394,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_cb_tree_statistics),
         cmocka_unit_test(test_cb_tree_deterministic),
         cmocka_unit_test(test_db_parse),
+        cmocka_unit_test(test_db_replay),
         cmocka_unit_test(test_db_generate_mix),
         cmocka_unit_test(test_fsmark_tiny),
         cmocka_unit_test(test_postmark_tiny),
