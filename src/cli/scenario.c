@@ -24,9 +24,11 @@
 
 #include "cli/cli.h"
 #include "core/printable.h"
+#include "cli/scenario_vm.h"
 #include "cli/selection.h"
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "core/strutil.h"
 #include "core/units.h"
 #include "core/workdir.h"
 #include "scenario/device.h"
@@ -36,13 +38,16 @@
 #include "scenario/state.h"
 
 #define MAX_ASSIGNMENTS 64
+/* getopt values of run's options that guest_arg() passes on. */
+#define OPT_RUN_EXACT 0x180
+#define OPT_RUN_NO_DROP 0x181
 #define DEFAULT_IMAGE_SIZE "1G"
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: storbench scenario run FILE --suite NAME --result NAME [options]\n"
-            "       storbench scenario check FILE\n"
+            "       storbench scenario check FILE [--vm]\n"
             "       storbench scenario cleanup [--images DIR]\n"
             "\n"
             "run: builds each configuration of the scenario file (filesystem, btrfs RAID profile,\n"
@@ -66,11 +71,12 @@ static void usage(FILE *out)
             "      --results-dir DIR      where named result files live\n"
             "  -v, --verbose              say more (each object made and removed)\n"
             "  -h, --help                 this text\n"
+            "%s"
             "\n"
             "check: parses FILE and prints what would be built. cleanup: unmounts, detaches and\n"
             "removes what killed runs left (from their journals in $STORBENCH_STATE_DIR or\n"
             "/run/storbench), and with --images DIR also stray image files in DIR.\n"
-            "Exit status: 0 done, 1 runtime failure, 2 bad usage, 130 interrupted.\n");
+            "Exit status: 0 done, 1 runtime failure, 2 bad usage, 130 interrupted.\n", sb_scenario_vm_help);
 }
 
 static int split_list(char *list, char **out, size_t max, size_t *n)
@@ -88,12 +94,21 @@ static int cmd_check(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
+        SB_SCENARIO_VM_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
     optind = 1;
     opterr = 0;
     int c;
+    bool vm = false;
+    sb_vm_opts vmo;
+    sb_scenario_vm_defaults(&vmo);
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c >= SB_OPT_VM && c <= SB_OPT_VM_KVM_TIMEOUT) {
+            if (sb_scenario_vm_option(c, optarg, &vm, &vmo))
+                return SB_EXIT_USAGE;
+            continue;
+        }
         if (c != 'h')
             return sb_bad_option("scenario", argv, c);
         usage(stdout);
@@ -115,14 +130,17 @@ static int cmd_check(int argc, char **argv)
     if (s.description[0])
         printf("%s\n", sb_make_printable(s.description));
     char why[512];
-    bool bcache_ok = sb_bcache_available(why, sizeof why) == 0;
     for (size_t i = 0; i < s.n; i++) {
         char line[1024];
         sb_scn_plan_line(&s.configs[i], line, sizeof line);
         printf("  %s: %s\n", sb_make_printable(s.configs[i].identifier), sb_make_printable(line));
-        if (s.configs[i].cache != SB_CACHE_NONE && !bcache_ok)
-            printf("    cannot be built here: %s\n", why);
+        if (vm)
+            sb_scenario_vm_plan(&s.configs[i]);
+        if (sb_scenario_buildable(&s.configs[i], vm, why, sizeof why) < 0)
+            printf("    cannot be built here%s: %s\n", vm ? " (--vm)" : "", why);
     }
+    if (vm)
+        sb_scenario_vm_plan_footer(&vmo);
     return SB_EXIT_OK;
 }
 
@@ -175,6 +193,11 @@ typedef struct run_opts {
     unsigned runs;
     bool exact, replace, drop;
     char *devices, *destroy;
+    bool vm;
+    sb_vm_opts vmo;
+    /* The options the guest's `scenario run` gets (--vm): -s, -o, -n, --exact-runs ... */
+    char *guest_args[2 * (16 + MAX_ASSIGNMENTS) + 8];
+    size_t n_guest_args;
 } run_opts;
 
 /* Checks the real devices: named twice, not in use. Fills devs. */
@@ -243,6 +266,8 @@ static int check_run_args(run_opts *o, int argc, char **argv, size_t n_suites, c
     if (o->destroy && !o->devices)
         return sb_usage_error("scenario", "--destroy-data-on without --devices: name the devices to use "
                               "with --devices");
+    if (o->vm && o->devices)
+        return sb_usage_error("scenario", "--vm builds on emulated disks: --devices goes without --vm");
     return 0;
 }
 
@@ -298,12 +323,24 @@ static int check_buildable(run_opts *o, const sb_scenario *s, const sb_selection
                                   s->configs[i].identifier);
     }
     char why[512];
-    for (size_t i = 0; i < s->n; i++)
-        if (s->configs[i].cache != SB_CACHE_NONE && sb_bcache_available(why, sizeof why) < 0) {
-            sb_error("scenario: [%s] uses bcache, which cannot be built here: %s", s->configs[i].identifier, why);
+    bool dev_keys = s->dev_lists[0][0] || s->dev_lists[1][0] || s->dev_lists[2][0];
+    for (size_t i = 0; i < s->n; i++) {
+        const sb_scn_config *c = &s->configs[i];
+        dev_keys = dev_keys || c->dev_keys;
+        if (sb_scenario_buildable(c, o->vm, why, sizeof why) < 0) {
+            sb_error("scenario: [%s] uses %s, which cannot be built here: %s", c->identifier,
+                     c->md[0] ? "md" : "bcache", why);
             return SB_EXIT_RUNTIME;
         }
-    if (geteuid() != 0) {
+    }
+    if (o->vm && sb_vm_available(why, sizeof why) < 0) {
+        sb_error("scenario: --vm: %s", why);
+        return SB_EXIT_RUNTIME;
+    }
+    if (!o->vm && dev_keys && !sb_scenario_in_guest)
+        sb_warn("scenario: device-class, device-iops and device-bandwidth are emulated under --vm only: "
+                "here the devices are what they are");
+    if (!o->vm && geteuid() != 0) {
         sb_error("scenario: run needs root (it makes filesystems, loop devices and mounts)");
         return SB_EXIT_RUNTIME;
     }
@@ -312,7 +349,7 @@ static int check_buildable(run_opts *o, const sb_scenario *s, const sb_selection
     if (o->devices) {
         if ((rc = check_real_devices(o, real, &n_real, need)) != 0)
             return rc;
-    } else if (sb_loop_available(why, sizeof why) < 0) {
+    } else if (!o->vm && sb_loop_available(why, sizeof why) < 0) {
         sb_error("scenario: cannot make loop devices: %s", why);
         return SB_EXIT_RUNTIME;
     }
@@ -378,10 +415,23 @@ static int save_config(void *arg, const sb_scn_config *c, const sb_resultfile *f
     return 0;
 }
 
+/* Keeps an option the guest's `scenario run` needs too (under --vm). */
+static void guest_arg(run_opts *o, int c, char *arg)
+{
+    static char *names[] = {"-s", "-o", "-n", "--exact-runs", "--no-drop-caches", "-v"};
+    int k = c == 's' ? 0 : c == 'o' ? 1 : c == 'n' ? 2 : c == OPT_RUN_EXACT ? 3 : c == OPT_RUN_NO_DROP ? 4
+          : c == 'v' ? 5 : -1;
+    if (k < 0 || o->n_guest_args + 2 > sizeof o->guest_args / sizeof o->guest_args[0])
+        return;
+    o->guest_args[o->n_guest_args++] = names[k];
+    if (k < 3) /* a copy: option parsing later splits some arguments in place */
+        o->guest_args[o->n_guest_args++] = sb_xstrdup(arg);
+}
+
 static int cmd_run(int argc, char **argv)
 {
-    enum { OPT_IMAGES = 0x100, OPT_IMAGE_SIZE, OPT_DEVICES, OPT_DESTROY, OPT_REPLACE, OPT_EXACT, OPT_NO_DROP,
-           OPT_ONLY };
+    enum { OPT_IMAGES = 0x100, OPT_IMAGE_SIZE, OPT_DEVICES, OPT_DESTROY, OPT_REPLACE, OPT_EXACT = OPT_RUN_EXACT,
+           OPT_NO_DROP = OPT_RUN_NO_DROP, OPT_ONLY };
     static const struct option longopts[] = {
         {"suite", required_argument, NULL, 's'},
         {"result", required_argument, NULL, 'r'},
@@ -398,9 +448,12 @@ static int cmd_run(int argc, char **argv)
         {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
+        SB_SCENARIO_VM_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
-    run_opts o = {.runs = 3, .drop = true};
+    static run_opts o;
+    o = (run_opts){.runs = 3, .drop = true};
+    sb_scenario_vm_defaults(&o.vmo);
     char *suites[16], *assignments[MAX_ASSIGNMENTS];
     const char *only[SB_SCN_MAX_CONFIGS];
     size_t n_suites = 0, n_assign = 0, n_only = 0;
@@ -411,6 +464,12 @@ static int cmd_run(int argc, char **argv)
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":s:r:o:n:vh", longopts, NULL)) != -1) {
+        if (c >= SB_OPT_VM && c <= SB_OPT_VM_KVM_TIMEOUT) {
+            if (sb_scenario_vm_option(c, optarg, &o.vm, &o.vmo))
+                return SB_EXIT_USAGE;
+            continue;
+        }
+        guest_arg(&o, c, optarg);
         switch (c) {
         case 's':
             if (n_suites >= 16)
@@ -484,12 +543,30 @@ static int cmd_run(int argc, char **argv)
         return rc;
     }
 
+    /* ---- under --vm: the kernel (downloaded once) and the initramfs ---- */
+    static sb_vm vm;
+    if (o.vm) {
+        sb_interrupt_install();
+        if (sb_vm_prepare(&vm, &o.vmo, o.images, err, sizeof err) < 0) {
+            if (sb_interrupted())
+                sb_error("scenario: interrupted while preparing the guest");
+            else
+                sb_error("scenario: --vm: %s", err);
+            sb_vm_close(&vm);
+            sb_resultfile_free(&sv.existing);
+            return sb_interrupted() ? SB_EXIT_INTERRUPTED : SB_EXIT_RUNTIME;
+        }
+    }
+
     /* ---- build, run, tear down ---- */
     sb_scn_run_opts ro = {.images = o.images, .image_size = o.image_size, .runs = o.runs, .exact = o.exact,
                           .drop = o.drop, .real = o.devices ? real : NULL, .tests = sel.cfg, .n_tests = sel.n,
-                          .save = save_config, .save_arg = &sv};
+                          .save = save_config, .save_arg = &sv, .vm = o.vm ? &vm : NULL, .file = o.file,
+                          .guest_args = o.guest_args, .n_guest_args = o.n_guest_args};
     size_t saved, failed;
     int exit_code = sb_scn_run(&s, &ro, &saved, &failed);
+    if (o.vm)
+        sb_vm_close(&vm);
     sb_resultfile_free(&sv.existing);
     /* Every configuration was tried (none when the journal could not be opened): say so. */
     if (exit_code != SB_EXIT_INTERRUPTED && saved + failed == s.n)
@@ -513,5 +590,7 @@ int sb_cmd_scenario(int argc, char **argv)
         return cmd_check(argc - 1, argv + 1);
     if (!strcmp(sub, "cleanup"))
         return cmd_cleanup(argc - 1, argv + 1);
+    if (!strcmp(sub, "vm-guest"))
+        return sb_scenario_vm_guest(argc - 1, argv + 1);
     return sb_usage_error("scenario", "unknown subcommand '%s' (run, check or cleanup)", sub);
 }

@@ -71,6 +71,17 @@ void sb_kvlist_add(sb_kvlist *l, const char *key, const char *value)
     l->n++;
 }
 
+void sb_kvlist_set(sb_kvlist *l, const char *key, const char *value)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->items[i].key, key)) {
+            free(l->items[i].value);
+            l->items[i].value = sb_xstrdup(value);
+            return;
+        }
+    sb_kvlist_add(l, key, value);
+}
+
 const char *sb_kvlist_get(const sb_kvlist *l, const char *key)
 {
     for (size_t i = 0; i < l->n; i++)

@@ -118,6 +118,8 @@ typedef struct sb_resultfile {
 
 /* ---- model (result.c) ---- */
 void sb_kvlist_add(sb_kvlist *l, const char *key, const char *value);
+/* Replaces the value of key, or appends it. */
+void sb_kvlist_set(sb_kvlist *l, const char *key, const char *value);
 const char *sb_kvlist_get(const sb_kvlist *l, const char *key);
 void sb_kvlist_free(sb_kvlist *l);
 

@@ -1,6 +1,6 @@
 /*
  * layout — mkfs, mount and description of one configuration (see layout.h).
- * mkfs.* and make-bcache are run with fork/exec (no shell); mounting is
+ * mkfs.* and make-bcache are run through tool.c (no shell); mounting is
  * mount(2), with the generic options ("noatime", "ro" ...) turned into flags
  * and the rest passed to the filesystem as data. mkfs is told not to discard
  * (-K, -E nodiscard): on a loop device a discard punches holes in the
@@ -19,126 +19,18 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/btrfs.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
 #include "core/fileio.h"
-
-/* Runs argv without a shell; stdout is dropped, the last line of stderr lands in err on
- * failure. 0, or -EIO (non-zero exit) / -errno. */
-static int run_tool(char *const argv[], char *out, size_t outlen, char *err, size_t errlen)
-{
-    int perr[2], pout[2];
-    if (pipe2(perr, O_CLOEXEC) < 0)
-        return -errno;
-    if (pipe2(pout, O_CLOEXEC) < 0) {
-        close(perr[0]);
-        close(perr[1]);
-        return -errno;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        int e = errno;
-        close(perr[0]); close(perr[1]); close(pout[0]); close(pout[1]);
-        return -e;
-    }
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, STDIN_FILENO);
-        dup2(pout[1], STDOUT_FILENO);
-        dup2(perr[1], STDERR_FILENO);
-        execvp(argv[0], argv);
-        dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    close(perr[1]);
-    close(pout[1]);
-    char ebuf[8192] = "", obuf[8192] = "";
-    size_t elen = 0, olen = 0;
-    struct pollfd pf[2] = {{pout[0], POLLIN, 0}, {perr[0], POLLIN, 0}};
-    int open_fds = 2;
-    while (open_fds > 0) {
-        if (poll(pf, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        for (int i = 0; i < 2; i++) {
-            if (pf[i].fd < 0 || !pf[i].revents)
-                continue;
-            char tmp[4096];
-            ssize_t r = read(pf[i].fd, tmp, sizeof tmp);
-            if (r <= 0) {
-                close(pf[i].fd);
-                pf[i].fd = -1;
-                open_fds--;
-                continue;
-            }
-            char *buf = i ? ebuf : obuf;
-            size_t *len = i ? &elen : &olen;
-            /* Keep the tail: the last line is what explains a failure. */
-            if (*len + (size_t)r >= sizeof ebuf) {
-                size_t drop = *len + (size_t)r - (sizeof ebuf - 1);
-                if (drop > *len)
-                    drop = *len;
-                memmove(buf, buf + drop, *len - drop);
-                *len -= drop;
-            }
-            size_t take = (size_t)r < sizeof ebuf - 1 - *len ? (size_t)r : sizeof ebuf - 1 - *len;
-            memcpy(buf + *len, tmp, take);
-            *len += take;
-            buf[*len] = 0;
-        }
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -errno;
-    if (out)
-        snprintf(out, outlen, "%s", obuf);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-    /* The line that says why: the first "ERROR" line, else the first non-empty line of
-     * stderr (or stdout); mkfs tools put the reason first and usage text after it. */
-    char *src = elen ? ebuf : obuf, *last = NULL;
-    for (char *save = NULL, *ln = strtok_r(src, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
-        while (isspace((unsigned char)*ln))
-            ln++;
-        if (!*ln)
-            continue;
-        if (!last || (strstr(ln, "ERROR") && !strstr(last, "ERROR")))
-            last = ln;
-    }
-    last = last ? last : "";
-    if (WIFEXITED(status))
-        snprintf(err, errlen, "%s failed (exit %d): %s", argv[0], WEXITSTATUS(status), *last ? last : "no message");
-    else
-        snprintf(err, errlen, "%s killed by signal %d", argv[0], WTERMSIG(status));
-    return -EIO;
-}
-
-static bool in_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path && *path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
-    for (char *save = NULL, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        char p[PATH_MAX];
-        snprintf(p, sizeof p, "%s/%s", d, prog);
-        if (access(p, X_OK) == 0)
-            return true;
-    }
-    return false;
-}
+#include "scenario/md.h"
+#include "scenario/tool.h"
 
 /* ---- bcache ---- */
 
@@ -149,7 +41,7 @@ int sb_bcache_available(char *why, size_t whylen)
                  "is not loaded or not built; try 'modprobe bcache')");
         return -ENOTSUP;
     }
-    if (!in_path("make-bcache")) {
+    if (!sb_in_path("make-bcache")) {
         snprintf(why, whylen, "make-bcache is not installed (Debian package bcache-tools)");
         return -ENOTSUP;
     }
@@ -182,7 +74,7 @@ static int bcache_setup(const sb_scn_config *c, sb_device *devs, sb_state *st, s
     argv[k++] = devs[1].path;
     argv[k] = NULL;
     char outbuf[8192] = "", cset[64] = "";
-    if ((rc = run_tool(argv, outbuf, sizeof outbuf, err, errlen)) < 0)
+    if ((rc = sb_run_tool(argv, NULL, outbuf, sizeof outbuf, err, errlen)) < 0)
         return rc;
     /* make-bcache prints "Set UUID: <uuid>" for the cache set. */
     const char *p = strstr(outbuf, "Set UUID:");
@@ -258,14 +150,14 @@ static int mkfs(const sb_scn_config *c, sb_device *devs, size_t n, const char *f
     snprintf(extra, sizeof extra, "%s", c->mkfs_options);
     for (char *save = NULL, *w = strtok_r(extra, " \t", &save); w && k < 40; w = strtok_r(NULL, " \t", &save))
         argv[k++] = w;
-    if (btrfs && c->cache == SB_CACHE_NONE) {
+    if (btrfs && c->cache == SB_CACHE_NONE && !c->md[0]) {
         for (size_t i = 0; i < n && k < 62; i++)
             argv[k++] = devs[i].path;
     } else {
         argv[k++] = (char *)fs_device;
     }
     argv[k] = NULL;
-    return run_tool(argv, NULL, 0, err, errlen);
+    return sb_run_tool(argv, NULL, NULL, 0, err, errlen);
 }
 
 /* ---- mount ---- */
@@ -322,7 +214,7 @@ static int mount_config(const sb_scn_config *c, sb_device *devs, size_t n, sb_la
                         size_t errlen)
 {
     char extra[2048] = "";
-    if (!strcmp(c->filesystem, "btrfs") && c->cache == SB_CACHE_NONE && n > 1)
+    if (!strcmp(c->filesystem, "btrfs") && c->cache == SB_CACHE_NONE && !c->md[0] && n > 1)
         for (size_t i = 0; i < n; i++) {
             char d[128];
             snprintf(d, sizeof d, "device=%s", devs[i].path);
@@ -412,6 +304,9 @@ int sb_layout_build(const sb_scn_config *c, sb_device *devs, size_t n, const cha
         }
         if ((rc = bcache_setup(c, devs, st, out, err, errlen)) < 0)
             return rc;
+    } else if (c->md[0]) {
+        if ((rc = sb_md_setup(c, devs, n, st, out->fs_device, sizeof out->fs_device, err, errlen)) < 0)
+            return rc;
     } else {
         snprintf(out->fs_device, sizeof out->fs_device, "%s", devs[0].path);
     }
@@ -426,7 +321,7 @@ int sb_layout_build(const sb_scn_config *c, sb_device *devs, size_t n, const cha
     if ((rc = sb_state_add(st, SB_ST_DIR, out->mountpoint, NULL)) < 0)
         goto journal;
     if (!strcmp(c->filesystem, "btrfs"))
-        for (size_t i = 0; i < n && c->cache == SB_CACHE_NONE; i++)
+        for (size_t i = 0; i < n && c->cache == SB_CACHE_NONE && !c->md[0]; i++)
             if ((rc = sb_state_add(st, SB_ST_BTRFS, devs[i].path, NULL)) < 0)
                 goto journal;
     if ((rc = sb_state_add(st, SB_ST_MOUNT, out->mountpoint, NULL)) < 0)
@@ -443,18 +338,24 @@ journal:
 
 /* ---- description ---- */
 
-static void kv_set(sb_kvlist *l, const char *key, const char *value)
+/* What the kernel says the stack under the filesystem is, read after building it: bcache's
+ * cache mode (the one in brackets of "writethrough [writeback] writearound none") and the
+ * md array's level and state. */
+static void describe_read_back(const sb_scn_config *c, const sb_layout *l, sb_system *sys)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (!strcmp(l->items[i].key, key)) {
-            char *v = strdup(value);
-            if (v) {
-                free(l->items[i].value);
-                l->items[i].value = v;
-            }
-            return;
-        }
-    sb_kvlist_add(l, key, value);
+    char path[PATH_MAX], text[256] = "";
+    if (c->cache != SB_CACHE_NONE) {
+        snprintf(path, sizeof path, "/sys/block/%s/bcache/cache_mode", base(l->fs_device));
+        char mode[64] = "";
+        const char *open = NULL;
+        if (sb_read_text(path, text, sizeof text) == 0 && (open = strchr(text, '[')))
+            sscanf(open + 1, "%63[^]]", mode);
+        sb_kvlist_set(&sys->storage, "Cache Mode (sysfs)", mode[0] ? mode : "unknown");
+    }
+    if (c->md[0]) {
+        sb_md_describe(l->fs_device, text, sizeof text);
+        sb_kvlist_set(&sys->storage, "MD Array", text[0] ? text : "unknown");
+    }
 }
 
 static void upper(char *dst, size_t len, const char *src)
@@ -504,7 +405,7 @@ void sb_layout_describe(const sb_scn_config *c, const sb_device *devs, size_t n,
             snprintf(buf + bl, sizeof buf - bl, "%s%s", bl ? " + " : "", item);
         i += same;
     }
-    kv_set(&sys->hardware, "Disk", buf);
+    sb_kvlist_set(&sys->hardware, "Disk", buf);
 
     /* File-System: "btrfs RAID1 (compress=lzo, noatime; nobarrier: not applicable)" */
     bool btrfs = !strcmp(c->filesystem, "btrfs");
@@ -534,16 +435,20 @@ void sb_layout_describe(const sb_scn_config *c, const sb_device *devs, size_t n,
     if (c->cache != SB_CACHE_NONE)
         snprintf(cache, sizeof cache, " on bcache %s%s", sb_cache_mode_name(c->cache),
                  c->cache_discard ? " + discard" : "");
+    if (c->md[0]) {
+        upper(dp, sizeof dp, c->md);
+        snprintf(cache, sizeof cache, " on md %s", dp);
+    }
     if (opts[0] || na[0])
         snprintf(buf, sizeof buf, "%s%s%s (%s%s)", c->filesystem, prof, cache, opts, na);
     else
         snprintf(buf, sizeof buf, "%s%s%s", c->filesystem, prof, cache);
-    kv_set(&sys->software, "File-System", buf);
+    sb_kvlist_set(&sys->software, "File-System", buf);
 
     /* The storage details. */
     snprintf(buf, sizeof buf, "%s%s%s over %zu %s device%s", c->filesystem, prof, cache, n,
              devs[0].image[0] ? "loop" : "block", n == 1 ? "" : "s");
-    kv_set(&sys->storage, "Layout", buf);
+    sb_kvlist_set(&sys->storage, "Layout", buf);
     buf[0] = 0;
     for (size_t i = 0; i < n; i++) {
         size_t bl = strlen(buf);
@@ -561,10 +466,10 @@ void sb_layout_describe(const sb_scn_config *c, const sb_device *devs, size_t n,
         snprintf(buf + bl, sizeof buf - bl, "; cache %s, backing %s, filesystem on %s", devs[0].path,
                  devs[1].path, l->fs_device);
     }
-    kv_set(&sys->storage, "Devices", buf);
+    sb_kvlist_set(&sys->storage, "Devices", buf);
     if (btrfs) {
-        kv_set(&sys->storage, "Data Profile", data[0] ? data : "mkfs default");
-        kv_set(&sys->storage, "Metadata Profile", meta[0] ? meta : "mkfs default");
+        sb_kvlist_set(&sys->storage, "Data Profile", data[0] ? data : "mkfs default");
+        sb_kvlist_set(&sys->storage, "Metadata Profile", meta[0] ? meta : "mkfs default");
     }
     const char *comp = "none";
     char cbuf[64];
@@ -577,16 +482,17 @@ void sb_layout_describe(const sb_scn_config *c, const sb_device *devs, size_t n,
         } else if (!strcmp(o, "compress") || !strcmp(o, "compress-force")) {
             comp = "zlib";
         }
-    kv_set(&sys->storage, "Compression", comp);
+    sb_kvlist_set(&sys->storage, "Compression", comp);
     if (c->cache != SB_CACHE_NONE) {
         snprintf(buf, sizeof buf, "bcache %s%s", sb_cache_mode_name(c->cache), c->cache_discard ? ", discard" : "");
-        kv_set(&sys->storage, "Cache", buf);
+        sb_kvlist_set(&sys->storage, "Cache", buf);
     }
     const char *kernel_opts = sb_kvlist_get(&sys->storage, "Mount Options");
     if (kernel_opts && *kernel_opts)
-        kv_set(&sys->storage, "Kernel Mount Options", kernel_opts);
+        sb_kvlist_set(&sys->storage, "Kernel Mount Options", kernel_opts);
     snprintf(buf, sizeof buf, "%s%s", l->options[0] ? l->options : "defaults", na);
-    kv_set(&sys->storage, "Mount Options", buf);
+    sb_kvlist_set(&sys->storage, "Mount Options", buf);
     if (c->mkfs_options[0])
-        kv_set(&sys->storage, "Mkfs Options", c->mkfs_options);
+        sb_kvlist_set(&sys->storage, "Mkfs Options", c->mkfs_options);
+    describe_read_back(c, l, sys);
 }

@@ -21,6 +21,7 @@
 #include "runner/runner.h"
 #include "scenario/layout.h"
 #include "scenario/state.h"
+#include "scenario/vm.h"
 #include "sysinfo/sysinfo.h"
 
 /* "btrfs raid1/raid1 over 2 devices, mount options compress=lzo" */
@@ -123,6 +124,20 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
     return rc;
 }
 
+/* One configuration in a fresh guest: 0 (figures in *fresh), -EINTR, or -errno after
+ * printing why. */
+static int vm_config(const sb_scn_config *c, size_t index, const sb_scn_run_opts *o, sb_resultfile *fresh,
+                     size_t *done)
+{
+    char err[1024] = "";
+    int rc = sb_vm_run_config(o->vm, c, index, o->file, o->guest_args, o->n_guest_args, o->image_size, fresh,
+                              err, sizeof err);
+    *done = rc == 0 ? fresh->n_results : 0;
+    if (rc < 0 && rc != -EINTR)
+        sb_error("scenario: %s: %s", c->identifier, err[0] ? err : strerror(-rc));
+    return rc;
+}
+
 /* Roughly what a configuration offers to files: the data profile's share of its devices,
  * less what metadata and mkfs take (a fifth on btrfs, whose metadata chunks are large on
  * small devices; a tenth otherwise). The runner checks the real free space again. */
@@ -131,6 +146,12 @@ static uint64_t usable_bytes(const sb_scn_config *c, uint64_t device_size)
     uint64_t n = c->devices, raw = device_size;
     if (c->cache != SB_CACHE_NONE)
         raw = device_size; /* the backing device */
+    else if (c->md[0])
+        raw = !strcmp(c->md, "raid0")    ? n * device_size
+              : !strcmp(c->md, "raid10") ? n * device_size / 2
+              : !strcmp(c->md, "raid5")  ? (n - 1) * device_size
+              : !strcmp(c->md, "raid6")  ? (n - 2) * device_size
+                                         : device_size; /* raid1 */
     else if (!strcmp(c->filesystem, "btrfs")) {
         const char *p = c->data_profile;
         if (!*p || !strcmp(p, "single") || !strcmp(p, "raid0"))
@@ -178,8 +199,9 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
 {
     char err[1024];
     *saved = *failed = 0;
-    sb_state st;
-    if (sb_state_open(&st, err, sizeof err) < 0) {
+    sb_state st = {.fd = -1};
+    /* Under --vm nothing is made on the host but files in a private directory: no journal. */
+    if (!o->vm && sb_state_open(&st, err, sizeof err) < 0) {
         sb_error("scenario: %s", err);
         sb_state_close(&st);
         return SB_EXIT_RUNTIME;
@@ -195,7 +217,7 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
         sb_resultfile fresh;
         sb_resultfile_init(&fresh);
         size_t done = 0;
-        int rc = one_config(cfg, i, o, &st, &fresh, &done);
+        int rc = o->vm ? vm_config(cfg, i, o, &fresh, &done) : one_config(cfg, i, o, &st, &fresh, &done);
         if (rc == -EINTR || sb_interrupted()) {
             sb_error("scenario: interrupted (signal %d) during '%s'; it was torn down, %zu configuration%s "
                      "saved before it", sb_interrupt_signal(), cfg->identifier, *saved, *saved == 1 ? "" : "s");
@@ -219,6 +241,7 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
         }
         sb_resultfile_free(&fresh);
     }
-    sb_state_close(&st);
+    if (!o->vm)
+        sb_state_close(&st);
     return exit_code;
 }

@@ -30,6 +30,11 @@ typedef struct sb_scn_run_opts {
      * one line. */
     int (*save)(void *arg, const sb_scn_config *c, const sb_resultfile *fresh);
     void *save_arg;
+    /* --vm: each configuration built and measured in a fresh guest (vm.h); NULL otherwise. */
+    struct sb_vm *vm;
+    const char *file;              /* the scenario file, copied into each guest */
+    char *const *guest_args;       /* `scenario run` options for the guest (suites, -o, -n ...) */
+    size_t n_guest_args;
 } sb_scn_run_opts;
 
 /* Builds, benchmarks, saves and tears down every configuration of s in turn; a failed one is

@@ -34,6 +34,38 @@ unsigned sb_btrfs_profile_min_devices(const char *profile)
     return 0;
 }
 
+static const struct {
+    const char *name;
+    unsigned min_devices;
+} md_levels[] = {{"raid0", 2}, {"raid1", 2}, {"raid10", 2}, {"raid5", 3}, {"raid6", 4}};
+
+static unsigned md_min_devices(const char *level)
+{
+    for (size_t i = 0; i < sizeof md_levels / sizeof md_levels[0]; i++)
+        if (!strcmp(md_levels[i].name, level))
+            return md_levels[i].min_devices;
+    return 0;
+}
+
+const char *sb_dev_class_name(sb_dev_class c)
+{
+    return c == SB_DEV_HDD ? "hdd" : c == SB_DEV_RAM ? "ram" : "ssd";
+}
+
+uint64_t sb_scn_device_iops(const sb_scn_device *d)
+{
+    if (d->iops != SB_DEV_CLASS_DEFAULT)
+        return d->iops;
+    return d->cls == SB_DEV_HDD ? SB_HDD_IOPS : 0;
+}
+
+uint64_t sb_scn_device_bps(const sb_scn_device *d)
+{
+    if (d->bps != SB_DEV_CLASS_DEFAULT)
+        return d->bps;
+    return d->cls == SB_DEV_HDD ? SB_HDD_BPS : 0;
+}
+
 const char *sb_cache_mode_name(sb_cache_mode m)
 {
     switch (m) {
@@ -48,7 +80,10 @@ const char *sb_cache_mode_name(sb_cache_mode m)
  * section, so that a key given twice is refused instead of the last one winning silently. */
 static const char *const known_keys[] = {"title", "description", "filesystem", "devices", "raid",
                                          "data-profile", "metadata-profile", "mount-options",
-                                         "mkfs-options", "cache", "cache-discard"};
+                                         "mkfs-options", "cache", "cache-discard", "md", "device-class",
+                                         "device-iops", "device-bandwidth"};
+/* The per-device keys, in the order of sb_scn_config.dev_lists. */
+static const char *const dev_keys[3] = {"device-class", "device-iops", "device-bandwidth"};
 #define N_KNOWN_KEYS (sizeof known_keys / sizeof known_keys[0])
 
 typedef struct parser {
@@ -118,12 +153,19 @@ static int check_config(parser *p, sb_scn_config *c)
     } else if (c->cache_discard) {
         return fail(p, c->line, "[%s]: cache-discard needs a cache mode", c->identifier);
     }
+    if (c->md[0]) {
+        if (c->cache != SB_CACHE_NONE || c->data_profile[0] || c->metadata_profile[0])
+            return fail(p, c->line, "[%s]: md goes with neither bcache nor a btrfs RAID profile", c->identifier);
+        if (c->devices < md_min_devices(c->md))
+            return fail(p, c->line, "[%s]: md %s needs at least %u devices (devices = %u)", c->identifier, c->md,
+                        md_min_devices(c->md), c->devices);
+    }
     if (!btrfs) {
         if (c->data_profile[0] || c->metadata_profile[0])
             return fail(p, c->line, "[%s]: RAID profiles are btrfs's (%s has none)", c->identifier,
                         c->filesystem);
-        if (c->devices > 1 && c->cache == SB_CACHE_NONE)
-            return fail(p, c->line, "[%s]: %s lives on one device (multi-device layouts are btrfs's)",
+        if (c->devices > 1 && c->cache == SB_CACHE_NONE && !c->md[0])
+            return fail(p, c->line, "[%s]: %s lives on one device (several devices: btrfs, or md = LEVEL)",
                         c->identifier, c->filesystem);
         if (has_option(c->mount_options, "compress") || has_option(c->mount_options, "autodefrag"))
             return fail(p, c->line, "[%s]: compression and autodefrag are btrfs mount options, not %s's",
@@ -174,12 +216,21 @@ static int check_repeat(parser *p, const sb_scn_config *c, const char *key)
 
 static int set_key(parser *p, sb_scenario *s, sb_scn_config *c, const char *key, const char *value)
 {
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(key, dev_keys[i])) {
+            char(*lists)[128] = c ? c->dev_lists : s->dev_lists;
+            (c ? c->dev_lines : s->dev_lines)[i] = p->line;
+            if (c)
+                c->dev_keys = true;
+            return copy_value(p, lists[i], sizeof lists[i], key, value);
+        }
     if (!c) {
         if (!strcmp(key, "title"))
             return copy_value(p, s->title, sizeof s->title, key, value);
         if (!strcmp(key, "description"))
             return copy_value(p, s->description, sizeof s->description, key, value);
-        return fail(p, p->line, "unknown key '%s' in [scenario] (title, description)", key);
+        return fail(p, p->line, "unknown key '%s' in [scenario] (title, description, device-class, device-iops, "
+                    "device-bandwidth)", key);
     }
     if (!strcmp(key, "filesystem")) {
         if (strcmp(value, "ext4") && strcmp(value, "xfs") && strcmp(value, "btrfs"))
@@ -213,6 +264,11 @@ static int set_key(parser *p, sb_scenario *s, sb_scn_config *c, const char *key,
             return fail(p, p->line, "mount-options: device= is storbench's to set");
         return copy_value(p, c->mount_options, sizeof c->mount_options, key, value);
     }
+    if (!strcmp(key, "md")) {
+        if (!md_min_devices(value))
+            return fail(p, p->line, "md '%s': raid0, raid1, raid10, raid5 or raid6", value);
+        return copy_value(p, c->md, sizeof c->md, key, value);
+    }
     if (!strcmp(key, "mkfs-options"))
         return copy_value(p, c->mkfs_options, sizeof c->mkfs_options, key, value);
     if (!strcmp(key, "cache")) {
@@ -233,7 +289,74 @@ static int set_key(parser *p, sb_scenario *s, sb_scn_config *c, const char *key,
         return 0;
     }
     return fail(p, p->line, "unknown key '%s' (filesystem, devices, raid, data-profile, metadata-profile, "
-                "mount-options, mkfs-options, cache, cache-discard)", key);
+                "mount-options, mkfs-options, cache, cache-discard, md, device-class, device-iops, device-bandwidth)",
+                key);
+}
+
+/* One item of a device list: a class name, or a number of IOPS / a size per second
+ * ("0" or "unlimited": unthrottled). */
+static int device_item(parser *p, int line, int which, const char *item, sb_scn_device *d)
+{
+    if (which == 0) {
+        static const sb_dev_class classes[] = {SB_DEV_SSD, SB_DEV_HDD, SB_DEV_RAM};
+        for (size_t i = 0; i < 3; i++)
+            if (!strcmp(item, sb_dev_class_name(classes[i]))) {
+                d->cls = classes[i];
+                return 0;
+            }
+        return fail(p, line, "device-class '%s': ssd, hdd or ram", item);
+    }
+    uint64_t v = 0;
+    if (strcmp(item, "unlimited") &&
+        (which == 1 ? sb_parse_uint(item, 0, 10000000, &v) : sb_parse_size(item, &v)) < 0)
+        return fail(p, line, "%s '%s': %s, 0 or unlimited", dev_keys[which], item,
+                    which == 1 ? "a number of operations per second" : "a size per second (150M)");
+    if (which == 1)
+        d->iops = v;
+    else
+        d->bps = v;
+    return 0;
+}
+
+/* Expands each configuration's device lists (its own, else [scenario]'s): one item applies
+ * to every device; a configuration's own list otherwise names each device; [scenario]'s
+ * list gives devices 1, 2 ... and a configuration with fewer devices takes the first. */
+static int resolve_devices(parser *p, sb_scenario *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        sb_scn_config *c = &s->configs[i];
+        for (unsigned d = 0; d < SB_SCN_MAX_DEVICES; d++)
+            c->dev[d] = (sb_scn_device){SB_DEV_SSD, SB_DEV_CLASS_DEFAULT, SB_DEV_CLASS_DEFAULT};
+        for (int w = 0; w < 3; w++) {
+            bool own = c->dev_lists[w][0] != 0;
+            const char *list = own ? c->dev_lists[w] : s->dev_lists[w];
+            int line = own ? c->dev_lines[w] : s->dev_lines[w];
+            if (!*list)
+                continue;
+            char buf[128], *items[SB_SCN_MAX_DEVICES + 1];
+            unsigned n = 0;
+            snprintf(buf, sizeof buf, "%s", list);
+            for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                if (n > SB_SCN_MAX_DEVICES)
+                    return fail(p, line, "%s: more than %d items", dev_keys[w], SB_SCN_MAX_DEVICES);
+                items[n++] = trim(t);
+            }
+            if (n == 0)
+                return fail(p, line, "%s: empty list", dev_keys[w]);
+            if (own && n != 1 && n != c->devices)
+                return fail(p, line, "[%s]: %s lists %u items for %u device%s (one for all, or one per device)",
+                            c->identifier, dev_keys[w], n, c->devices, c->devices == 1 ? "" : "s");
+            if (!own && n != 1 && n < c->devices)
+                return fail(p, line, "[scenario]: %s lists %u items, but [%s] has %u devices", dev_keys[w], n,
+                            c->identifier, c->devices);
+            for (unsigned d = 0; d < c->devices; d++) {
+                int rc = device_item(p, line, w, items[n == 1 ? 0 : d], &c->dev[d]);
+                if (rc < 0)
+                    return rc;
+            }
+        }
+    }
+    return 0;
 }
 
 int sb_scenario_parse(const char *text, const char *name, sb_scenario *s, char *err, size_t errlen)
@@ -307,7 +430,7 @@ int sb_scenario_parse(const char *text, const char *name, sb_scenario *s, char *
         snprintf(err, errlen, "%s: no configuration (a [identifier] section per configuration)", name);
         return -EINVAL;
     }
-    return 0;
+    return resolve_devices(&p, s);
 }
 
 int sb_scenario_load(const char *path, sb_scenario *s, char *err, size_t errlen)

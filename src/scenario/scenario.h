@@ -25,6 +25,27 @@ typedef enum sb_cache_mode {
     SB_CACHE_WRITEAROUND,
 } sb_cache_mode;
 
+/* The character an emulated device is given under `scenario run --vm` (docs/scenarios.md,
+ * "Emulated devices"): an HDD is throttled and rotational, an SSD unthrottled and
+ * non-rotational, a RAM device an image in host memory. */
+typedef enum sb_dev_class {
+    SB_DEV_SSD = 0, /* the default */
+    SB_DEV_HDD,
+    SB_DEV_RAM,
+} sb_dev_class;
+
+/* Defaults of the HDD class: a 7200 rpm disk's random IOPS and sequential rate. */
+#define SB_HDD_IOPS 180
+#define SB_HDD_BPS 150000000ull
+/* Per-device throttling value meaning "the class's default". */
+#define SB_DEV_CLASS_DEFAULT UINT64_MAX
+
+typedef struct sb_scn_device {
+    sb_dev_class cls;
+    uint64_t iops; /* I/O operations per second; 0 = unthrottled; SB_DEV_CLASS_DEFAULT */
+    uint64_t bps;  /* bytes per second; 0 = unthrottled; SB_DEV_CLASS_DEFAULT */
+} sb_scn_device;
+
 typedef struct sb_scn_config {
     char identifier[128];
     int line;                  /* where its section starts, for messages */
@@ -36,11 +57,20 @@ typedef struct sb_scn_config {
     char mkfs_options[256];    /* extra mkfs arguments, split on blanks */
     sb_cache_mode cache;       /* bcache: device 1 caches device 2 */
     bool cache_discard;
+    char md[16];               /* md RAID level over the devices ("raid0", "raid1"); "" = none */
+    /* Emulated devices (--vm): resolved per device once the file is read, from the
+     * section's device-class/device-iops/device-bandwidth, else [scenario]'s. */
+    sb_scn_device dev[SB_SCN_MAX_DEVICES];
+    bool dev_keys;             /* the file set a device key for this configuration */
+    char dev_lists[3][128];    /* device-class, device-iops, device-bandwidth as written */
+    int dev_lines[3];          /* where each was set */
 } sb_scn_config;
 
 typedef struct sb_scenario {
     char title[256];
     char description[1024];
+    char dev_lists[3][128];    /* [scenario]'s device-class, device-iops, device-bandwidth */
+    int dev_lines[3];
     size_t n;
     sb_scn_config configs[SB_SCN_MAX_CONFIGS];
 } sb_scenario;
@@ -52,6 +82,10 @@ int sb_scenario_parse(const char *text, const char *name, sb_scenario *s, char *
 int sb_scenario_load(const char *path, sb_scenario *s, char *err, size_t errlen);
 
 const char *sb_cache_mode_name(sb_cache_mode m);
+const char *sb_dev_class_name(sb_dev_class c);
+/* A device's throttling after class defaults: iops and bytes per second, 0 = none. */
+uint64_t sb_scn_device_iops(const sb_scn_device *d);
+uint64_t sb_scn_device_bps(const sb_scn_device *d);
 /* Minimum number of devices a btrfs profile needs (1 for single/dup/""), 0 if unknown. */
 unsigned sb_btrfs_profile_min_devices(const char *profile);
 

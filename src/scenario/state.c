@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scenario/md.h"
 #include "scenario/undo.h"
 
 const char *sb_state_dir(void)
@@ -121,6 +122,8 @@ static int undo_one(const sb_state_item *it, FILE *log, char *err, size_t errlen
     }
     if (!strcmp(it->kind, SB_ST_BCACHE))
         return sb_undo_bcache_stop(it->a, it->b, log, err, errlen);
+    if (!strcmp(it->kind, SB_ST_MD))
+        return sb_md_stop(it->a, it->b, log, err, errlen);
     if (!strcmp(it->kind, SB_ST_LOOP))
         return sb_undo_loop_detach(it->a, it->b, log, err, errlen);
     if (!strcmp(it->kind, SB_ST_IMAGE))

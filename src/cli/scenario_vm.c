@@ -1,0 +1,140 @@
+/*
+ * scenario_vm — `storbench scenario run --vm` and `check --vm` options and
+ * checks, and the guest's internal `scenario vm-guest DIR` (see
+ * scenario_vm.h; the driver is scenario/vm.c). What a guest can build
+ * depends on the host only through its tools (the guest runs the host's
+ * make-bcache, mdadm and mkfs over 9p); what the host itself can build also
+ * needs its kernel's bcache or md.
+ */
+#include "cli/scenario_vm.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "scenario/layout.h"
+#include "scenario/md.h"
+#include "scenario/tool.h"
+#include "scenario/vm_guest.h"
+#include "scenario/vm_kernel.h"
+
+const char sb_scenario_vm_help[] =
+    "      --vm                   build and measure each configuration in a fresh QEMU guest\n"
+    "                             with emulated disks (device-class); no root needed\n"
+    "      --vm-kernel DIR        the guest's kernel tree (DIR/boot/vmlinuz-V, DIR/lib/modules/V)\n"
+    "                             (default: Debian's newest, downloaded once into the cache)\n"
+    "      --vm-accel auto|kvm|tcg  accelerator (default auto: KVM if it works, else TCG)\n"
+    "      --vm-cpus N            guest processors (default 2)\n"
+    "      --vm-memory SIZE       guest memory (default 1G)\n"
+    "      --vm-kvm-timeout S     seconds a KVM guest may stay silent before TCG is used (default 20)\n";
+
+void sb_scenario_vm_defaults(sb_vm_opts *o)
+{
+    *o = (sb_vm_opts){.accel = SB_VM_ACCEL_AUTO, .cpus = 2, .memory = 1ull << 30, .kvm_timeout = 20};
+}
+
+int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o)
+{
+    uint64_t v;
+    switch (c) {
+    case SB_OPT_VM: *vm = true; return 0;
+    case SB_OPT_VM_KERNEL: o->kernel_dir = arg; return 0;
+    case SB_OPT_VM_ACCEL:
+        if (!strcmp(arg, "auto"))
+            o->accel = SB_VM_ACCEL_AUTO;
+        else if (!strcmp(arg, "kvm"))
+            o->accel = SB_VM_ACCEL_KVM;
+        else if (!strcmp(arg, "tcg"))
+            o->accel = SB_VM_ACCEL_TCG;
+        else
+            return sb_usage_error("scenario", "--vm-accel '%s': auto, kvm or tcg", arg);
+        return 0;
+    case SB_OPT_VM_CPUS:
+        if (sb_parse_uint(arg, 1, 64, &v) < 0)
+            return sb_usage_error("scenario", "--vm-cpus '%s': a whole number from 1 to 64", arg);
+        o->cpus = (unsigned)v;
+        return 0;
+    case SB_OPT_VM_MEMORY:
+        if (sb_parse_size(arg, &v) < 0 || v < (256u << 20) || v > (256ull << 30))
+            return sb_usage_error("scenario", "--vm-memory '%s': a size from 256M to 256G", arg);
+        o->memory = v;
+        return 0;
+    case SB_OPT_VM_KVM_TIMEOUT:
+        if (sb_parse_uint(arg, 1, 3600, &v) < 0)
+            return sb_usage_error("scenario", "--vm-kvm-timeout '%s': seconds, 1 to 3600", arg);
+        o->kvm_timeout = (unsigned)v;
+        return 0;
+    }
+    return sb_usage_error("scenario", "internal: unknown VM option");
+}
+
+int sb_scenario_buildable(const sb_scn_config *c, bool vm, char *why, size_t whylen)
+{
+    if (c->cache != SB_CACHE_NONE) {
+        if (vm && !sb_in_path("make-bcache")) {
+            snprintf(why, whylen, "make-bcache is not installed (Debian package bcache-tools)");
+            return -ENOTSUP;
+        }
+        if (!vm && sb_bcache_available(why, whylen) < 0)
+            return -ENOTSUP;
+    }
+    if (c->md[0]) {
+        if (vm && !sb_in_path("mdadm")) {
+            snprintf(why, whylen, "mdadm is not installed (Debian package mdadm)");
+            return -ENOTSUP;
+        }
+        if (!vm && sb_md_available(why, whylen) < 0)
+            return -ENOTSUP;
+    }
+    return 0;
+}
+
+void sb_scenario_vm_plan(const sb_scn_config *c)
+{
+    for (unsigned i = 0; i < c->devices; i++) {
+        char d[256];
+        sb_vm_describe_device(&c->dev[i], d, sizeof d);
+        printf("    device %u: %s\n", i + 1, d);
+    }
+}
+
+void sb_scenario_vm_plan_footer(const sb_vm_opts *o)
+{
+    char why[512], cache[4096];
+    if (sb_vm_available(why, sizeof why) < 0)
+        printf("Guests cannot be started here: %s\n", why);
+    if (o->kernel_dir) {
+        sb_vm_kernel k;
+        if (sb_vm_kernel_tree(o->kernel_dir, &k, why, sizeof why) == 0)
+            printf("Guest kernel: %s (%s)\n", k.version, k.source);
+        else
+            printf("Guest kernel: %s\n", why);
+    } else if (sb_vm_cache_dir(cache, sizeof cache) == 0) {
+        printf("Guest kernel: Debian's newest linux-image-*-amd64, kept in %s (downloaded on first use)\n", cache);
+    }
+}
+
+bool sb_scenario_in_guest;
+
+int sb_scenario_vm_guest(int argc, char **argv)
+{
+    if (argc != 2)
+        return sb_usage_error("scenario", "vm-guest DIR is run inside a 'scenario run --vm' guest only");
+    char **args, err[1024];
+    int n;
+    if (sb_vm_guest_args(argv[1], 15, &args, &n, err, sizeof err) < 0) {
+        sb_error("scenario: vm-guest: %s", err);
+        return SB_EXIT_RUNTIME;
+    }
+    sb_scenario_in_guest = true;
+    int rc = n >= 2 && !strcmp(args[1], "run") ? sb_cmd_scenario(n, args)
+                                                 : sb_usage_error("scenario", "vm-guest: %s/args is not a run", argv[1]);
+    sb_vm_guest_free(args, n);
+    return rc;
+}

@@ -1,0 +1,47 @@
+/*
+ * scenario_vm — the parts of `storbench scenario` that concern --vm (see
+ * scenario_vm.c): the options, what `check --vm` shows, what can be built
+ * where, and the guest's internal `scenario vm-guest DIR`.
+ */
+#ifndef SB_CLI_SCENARIO_VM_H
+#define SB_CLI_SCENARIO_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scenario/scenario.h"
+#include "scenario/vm.h"
+
+/* The --vm-* options of run (getopt values) and their help lines. */
+enum { SB_OPT_VM = 0x2000, SB_OPT_VM_KERNEL, SB_OPT_VM_ACCEL, SB_OPT_VM_CPUS, SB_OPT_VM_MEMORY,
+       SB_OPT_VM_KVM_TIMEOUT };
+#define SB_SCENARIO_VM_LONGOPTS                                                              \
+    {"vm", no_argument, NULL, SB_OPT_VM}, {"vm-kernel", required_argument, NULL, SB_OPT_VM_KERNEL}, \
+        {"vm-accel", required_argument, NULL, SB_OPT_VM_ACCEL},                              \
+        {"vm-cpus", required_argument, NULL, SB_OPT_VM_CPUS},                                \
+        {"vm-memory", required_argument, NULL, SB_OPT_VM_MEMORY},                            \
+        {"vm-kvm-timeout", required_argument, NULL, SB_OPT_VM_KVM_TIMEOUT}
+extern const char sb_scenario_vm_help[];
+
+/* Defaults of the VM options. */
+void sb_scenario_vm_defaults(sb_vm_opts *o);
+/* Takes one --vm-* option (c a SB_OPT_VM_* value, *vm set by --vm): 0, or the usage error
+ * (exit 2) after the one line. */
+int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o);
+
+/* Whether configuration c can be built here (vm: in a guest, with the host's tools):
+ * bcache and md need the kernel's support on the host, and make-bcache / mdadm in any
+ * case. 0, or -ENOTSUP with why. */
+int sb_scenario_buildable(const sb_scn_config *c, bool vm, char *why, size_t whylen);
+/* `check --vm`: the emulated devices of each configuration, the kernel that will boot,
+ * and what is missing for a guest. */
+void sb_scenario_vm_plan(const sb_scn_config *c);
+void sb_scenario_vm_plan_footer(const sb_vm_opts *o);
+
+/* Set by `scenario vm-guest`: this run is a guest's, on emulated devices. */
+extern bool sb_scenario_in_guest;
+
+/* `scenario vm-guest DIR` (internal: run by the guest, see scenario/vm_guest.h). */
+int sb_scenario_vm_guest(int argc, char **argv);
+
+#endif

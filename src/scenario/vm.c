@@ -1,0 +1,536 @@
+/*
+ * vm — one configuration in a throwaway QEMU guest (see vm.h).
+ *
+ * Per configuration: a directory cfg-N in the run's private directory holds
+ * the disk images and xchg/, the directory shared with the guest (args for
+ * `scenario vm-guest`, a copy of the scenario file, guest.sh, and what comes
+ * back: result.json and status). QEMU runs in its own process group (so a
+ * Ctrl-C reaches storbench, which then kills it), with its console relayed
+ * line by line to stdout. Under "auto" the first guest boots with KVM and is
+ * given up when its /init has said nothing within kvm_timeout seconds (a KVM
+ * that hangs, seen on nested setups); that guest and every later one then
+ * run under TCG.
+ */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#include "scenario/vm.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/fileio.h"
+#include "core/interrupt.h"
+#include "core/units.h"
+#include "core/workdir.h"
+#include "scenario/tool.h"
+#include "scenario/vm_image.h"
+
+#define RAM_DIR "/dev/shm"
+
+int sb_vm_available(char *why, size_t whylen)
+{
+    if (!sb_in_path(SB_VM_QEMU)) {
+        snprintf(why, whylen, "%s is not installed (Debian package qemu-system-x86)", SB_VM_QEMU);
+        return -ENOTSUP;
+    }
+    if (sb_vm_check_static(SB_VM_BUSYBOX, why, whylen) < 0)
+        return -ENOTSUP;
+    if (!sb_in_path("modprobe") || !sb_in_path("depmod")) {
+        snprintf(why, whylen, "modprobe and depmod are not installed (Debian package kmod)");
+        return -ENOTSUP;
+    }
+    return 0;
+}
+
+void sb_vm_describe_device(const sb_scn_device *d, char *out, size_t len)
+{
+    static const char *const like[] = {"SSD-like", "HDD-like", "RAM-backed"};
+    uint64_t iops = sb_scn_device_iops(d), bps = sb_scn_device_bps(d);
+    char i[48] = "", b[48] = "";
+    if (iops)
+        snprintf(i, sizeof i, ", %llu IOPS", (unsigned long long)iops);
+    if (bps) {
+        char s[32];
+        sb_format_si(s, sizeof s, (double)bps, "B/s");
+        snprintf(b, sizeof b, ", %s", s);
+    }
+    snprintf(out, len, "%s%s%s%s, %s", like[d->cls], i, b, iops || bps ? "" : ", unthrottled",
+             d->cls == SB_DEV_HDD ? "rotational" : "non-rotational");
+}
+
+/* QEMU splits option values at commas: a comma in a path is written twice. */
+static void qemu_escape(const char *s, char *out, size_t len)
+{
+    size_t k = 0;
+    for (; *s && k + 2 < len; s++) {
+        out[k++] = *s;
+        if (*s == ',')
+            out[k++] = ',';
+    }
+    out[k] = 0;
+}
+
+typedef struct argbuf {
+    char **argv;
+    size_t n, max;
+    char *buf;
+    size_t used, len;
+    bool full;
+} argbuf;
+
+static void arg(argbuf *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void arg(argbuf *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(a->buf + a->used, a->len - a->used, fmt, ap);
+    va_end(ap);
+    if (w < 0 || (size_t)w >= a->len - a->used || a->n + 1 >= a->max) {
+        a->full = true;
+        return;
+    }
+    a->argv[a->n++] = a->buf + a->used;
+    a->used += (size_t)w + 1;
+}
+
+int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const sb_vm_disk *disks, size_t n,
+                    char **argv, size_t max_args, char *buf, size_t buflen)
+{
+    argbuf a = {.argv = argv, .max = max_args, .buf = buf, .len = buflen};
+    char e1[PATH_MAX * 2], e2[PATH_MAX * 2];
+    arg(&a, SB_VM_QEMU);
+    arg(&a, "-nodefaults"), arg(&a, "-no-user-config"), arg(&a, "-display"), arg(&a, "none");
+    arg(&a, "-no-reboot"), arg(&a, "-monitor"), arg(&a, "none");
+    arg(&a, "-accel"), arg(&a, accel == SB_VM_ACCEL_KVM ? "kvm" : "tcg");
+    arg(&a, "-cpu"), arg(&a, accel == SB_VM_ACCEL_KVM ? "host" : "max");
+    arg(&a, "-smp"), arg(&a, "%u", vm->o.cpus);
+    arg(&a, "-m"), arg(&a, "%lluM", (unsigned long long)(vm->o.memory >> 20));
+    arg(&a, "-kernel"), arg(&a, "%s", vm->kernel.vmlinuz);
+    arg(&a, "-initrd"), arg(&a, "%s", vm->initramfs);
+    arg(&a, "-append"), arg(&a, "console=ttyS0 quiet loglevel=3 panic=-1");
+    arg(&a, "-serial"), arg(&a, "stdio");
+    arg(&a, "-virtfs"), arg(&a, "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap");
+    qemu_escape(xchg, e1, sizeof e1);
+    arg(&a, "-virtfs"), arg(&a, "local,path=%s,mount_tag=xchg,security_model=none", e1);
+    arg(&a, "-device"), arg(&a, "virtio-scsi-pci,id=scsi0");
+    for (size_t i = 0; i < n; i++) {
+        const sb_scn_device *d = &disks[i].dev;
+        uint64_t iops = sb_scn_device_iops(d), bps = sb_scn_device_bps(d);
+        char thr[128] = "";
+        if (iops)
+            snprintf(thr, sizeof thr, ",throttling.iops-total=%llu", (unsigned long long)iops);
+        if (bps)
+            snprintf(thr + strlen(thr), sizeof thr - strlen(thr), ",throttling.bps-total=%llu",
+                     (unsigned long long)bps);
+        qemu_escape(disks[i].image, e2, sizeof e2);
+        /* An HDD has no discard: the guest's discards are dropped, not passed to the image. */
+        arg(&a, "-drive");
+        arg(&a, "file=%s,if=none,id=d%zu,format=raw,cache=%s,aio=threads,discard=%s%s", e2, i,
+            disks[i].direct ? "none" : "writeback", d->cls == SB_DEV_HDD ? "ignore" : "unmap", thr);
+        arg(&a, "-device");
+        arg(&a, "scsi-hd,drive=d%zu,bus=scsi0.0,channel=0,scsi-id=%zu,lun=0,rotation_rate=%u,"
+            "product=Emulated %s,serial=storbench%zu", i, i, d->cls == SB_DEV_HDD ? 7200u : 1u,
+            d->cls == SB_DEV_HDD ? "HDD" : d->cls == SB_DEV_RAM ? "RAM" : "SSD", i);
+    }
+    if (a.full)
+        return -ENOSPC;
+    argv[a.n] = NULL;
+    return (int)a.n;
+}
+
+int sb_vm_prepare(sb_vm *vm, const sb_vm_opts *o, const char *images, char *err, size_t errlen)
+{
+    memset(vm, 0, sizeof *vm);
+    vm->o = *o;
+    vm->accel = o->accel;
+    int rc = sb_vm_available(err, errlen);
+    if (rc < 0)
+        return rc;
+    ssize_t n = readlink("/proc/self/exe", vm->exe, sizeof vm->exe - 1);
+    if (n < 0) {
+        snprintf(err, errlen, "cannot find this program: /proc/self/exe: %s", strerror(errno));
+        return -errno;
+    }
+    vm->exe[n] = 0;
+    char *ver[] = {SB_VM_QEMU, "--version", NULL}, out[1024] = "";
+    if ((rc = sb_run_tool(ver, NULL, out, sizeof out, err, errlen)) < 0)
+        return rc;
+    if (sscanf(out, "QEMU emulator version %100[^\n]", vm->qemu_version) != 1)
+        snprintf(vm->qemu_version, sizeof vm->qemu_version, "unknown version");
+    if (o->kernel_dir) {
+        rc = sb_vm_kernel_tree(o->kernel_dir, &vm->kernel, err, errlen);
+    } else {
+        char cache[PATH_MAX];
+        if (sb_vm_cache_dir(cache, sizeof cache) < 0) {
+            snprintf(err, errlen, "no cache directory for the guest's kernel: set XDG_CACHE_HOME or HOME, or "
+                     "use --vm-kernel DIR");
+            return -ENOENT;
+        }
+        rc = sb_vm_kernel_debian(cache, &vm->kernel, stdout, err, errlen);
+    }
+    if (rc < 0)
+        return rc;
+    sb_workdir_remove_stale(images);
+    if ((rc = sb_workdir_create(images, vm->workdir, sizeof vm->workdir)) < 0) {
+        snprintf(err, errlen, "cannot create a directory in %s: %s", images, strerror(-rc));
+        return rc;
+    }
+    snprintf(vm->initramfs, sizeof vm->initramfs, "%s/initramfs.img", vm->workdir);
+    return sb_vm_build_initramfs(&vm->kernel, vm->initramfs, err, errlen);
+}
+
+void sb_vm_close(sb_vm *vm)
+{
+    if (vm->workdir[0])
+        sb_workdir_remove(vm->workdir);
+    vm->workdir[0] = 0;
+}
+
+/* An image of size bytes (preallocated where the filesystem can); whether O_DIRECT works. */
+static int make_image(sb_vm_disk *d, uint64_t size, char *err, size_t errlen)
+{
+    int fd = open(d->image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", d->image, strerror(errno));
+        return -errno;
+    }
+    int rc = posix_fallocate(fd, 0, (off_t)size);
+    if (rc == EOPNOTSUPP || rc == EINVAL)
+        rc = ftruncate(fd, (off_t)size) < 0 ? errno : 0;
+    close(fd);
+    if (rc) {
+        snprintf(err, errlen, "%s: %s", d->image, strerror(rc));
+        return -rc;
+    }
+    fd = open(d->image, O_RDWR | O_DIRECT | O_CLOEXEC);
+    d->direct = fd >= 0;
+    if (fd >= 0)
+        close(fd);
+    return 0;
+}
+
+/* The files the guest reads: the scenario file, its arguments (NUL-separated), the number
+ * of disks, guest.sh. */
+static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config *c, const char *scenario_file,
+                          char *const *guest_args, size_t n_args, char *err, size_t errlen)
+{
+    char path[PATH_MAX], *text = NULL;
+    size_t len = 0;
+    int rc = sb_read_file(scenario_file, 1 << 20, 0, &text, &len);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s: %s", scenario_file, strerror(-rc));
+        return rc;
+    }
+    snprintf(path, sizeof path, "%s/scenario.ini", xchg);
+    FILE *f = fopen(path, "we");
+    if (f) {
+        fwrite(text, 1, len, f);
+        rc = fclose(f) == 0 ? 0 : -errno;
+    } else {
+        rc = -errno;
+    }
+    free(text);
+    /* Mount points go to the guest's tmpfs /tmp (its view of the host is read-only). */
+    const char *fixed[] = {"run", SB_VM_GUEST_XCHG "/scenario.ini", "--only", c->identifier, "--result",
+                           SB_VM_GUEST_XCHG "/result.json", "--images", "/tmp"};
+    snprintf(path, sizeof path, "%s/args", xchg);
+    if (rc == 0 && (f = fopen(path, "we"))) {
+        for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+            fwrite(fixed[i], 1, strlen(fixed[i]) + 1, f);
+        for (size_t i = 0; i < n_args; i++)
+            fwrite(guest_args[i], 1, strlen(guest_args[i]) + 1, f);
+        rc = fclose(f) == 0 ? 0 : -errno;
+    } else if (rc == 0) {
+        rc = -errno;
+    }
+    snprintf(path, sizeof path, "%s/ndevices", xchg);
+    if (rc == 0 && (f = fopen(path, "we"))) {
+        fprintf(f, "%u\n", c->devices);
+        rc = fclose(f) == 0 ? 0 : -errno;
+    } else if (rc == 0) {
+        rc = -errno;
+    }
+    if (rc < 0) {
+        snprintf(err, errlen, "%s: %s", xchg, strerror(-rc));
+        return rc;
+    }
+    char mods[256];
+    sb_vm_config_modules(c, mods, sizeof mods);
+    return sb_vm_write_guest_script(xchg, &vm->kernel, vm->exe, mods, err, errlen);
+}
+
+/* What a guest run came to. */
+typedef struct guest_run {
+    bool up;          /* /init said it started */
+    bool hung;        /* given up: nothing from /init within the KVM timeout */
+    char tail[1024];  /* the console's last lines, for a guest that died */
+} guest_run;
+
+static void kill_guest(pid_t pid)
+{
+    kill(-pid, SIGTERM);
+    for (int i = 0; i < 30; i++) {
+        if (waitpid(pid, NULL, WNOHANG) == pid)
+            return;
+        sb_sleep_ms(100);
+    }
+    kill(-pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
+/* One console line: the /init marker is noted, the rest shown and kept in the tail. */
+static void console_line(char *line, guest_run *g)
+{
+    size_t l = strlen(line);
+    while (l && (line[l - 1] == '\r' || line[l - 1] == '\n'))
+        line[--l] = 0;
+    for (char *p = line; *p; p++)
+        if (*p == '\r')
+            *p = ' ';
+    if (strstr(line, SB_VM_UP_MARKER)) {
+        g->up = true;
+        return;
+    }
+    printf("  guest| %s\n", line);
+    fflush(stdout);
+    size_t t = strlen(g->tail);
+    if (t + l + 2 >= sizeof g->tail) {
+        memmove(g->tail, g->tail + t / 2, t - t / 2 + 1);
+        t = strlen(g->tail);
+    }
+    snprintf(g->tail + t, sizeof g->tail - t, "%s%s", t ? " / " : "", line);
+}
+
+/* Runs QEMU to its end, relaying the console. probe_s > 0: give the guest up when /init has
+ * not spoken within probe_s seconds. 0, -EINTR (killed on Ctrl-C), or -errno. */
+static int run_guest(char **argv, unsigned probe_s, guest_run *g)
+{
+    int p[2];
+    memset(g, 0, sizeof *g);
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return -errno;
+    pid_t parent = getpid(), pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(p[0]), close(p[1]);
+        return -e;
+    }
+    if (pid == 0) {
+        /* Own process group: the terminal's Ctrl-C reaches storbench, which kills the guest.
+         * Dies with storbench whatever kills it. */
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(127);
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            dup2(devnull, STDIN_FILENO);
+        dup2(p[1], STDOUT_FILENO);
+        dup2(p[1], STDERR_FILENO);
+        execvp(argv[0], argv);
+        dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(p[1]);
+    char line[4096];
+    size_t len = 0;
+    uint64_t start = sb_now_ns();
+    int rc = 0;
+    for (;;) {
+        if (sb_interrupted() || (probe_s && !g->up && sb_now_ns() - start > (uint64_t)probe_s * 1000000000ull)) {
+            g->hung = !sb_interrupted();
+            kill_guest(pid);
+            close(p[0]);
+            return g->hung ? 0 : -EINTR;
+        }
+        struct pollfd pf = {p[0], POLLIN, 0};
+        if (poll(&pf, 1, 250) <= 0)
+            continue;
+        char buf[4096];
+        ssize_t r = read(p[0], buf, sizeof buf);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        for (ssize_t i = 0; i < r; i++) {
+            if (buf[i] != '\n' && len < sizeof line - 1) {
+                line[len++] = buf[i];
+                continue;
+            }
+            line[len] = 0;
+            len = 0;
+            console_line(line, g);
+        }
+    }
+    close(p[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            rc = -errno;
+            break;
+        }
+    if (rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+        rc = -EIO;
+    return sb_interrupted() ? -EINTR : rc;
+}
+
+static bool kvm_usable(void)
+{
+    int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
+}
+
+/* Boots the guest until it ran (falling back from a hanging KVM to TCG under "auto").
+ * *used is the accelerator that ran it. 0, -EINTR, or -errno with err. */
+static int boot(sb_vm *vm, const char *xchg, const sb_vm_disk *disks, size_t n, sb_vm_accel *used, char *err,
+                size_t errlen)
+{
+    for (;;) {
+        sb_vm_accel accel = vm->accel;
+        unsigned probe = 0;
+        if (accel == SB_VM_ACCEL_AUTO) {
+            accel = kvm_usable() ? SB_VM_ACCEL_KVM : SB_VM_ACCEL_TCG;
+            probe = accel == SB_VM_ACCEL_KVM ? vm->o.kvm_timeout : 0;
+            if (accel == SB_VM_ACCEL_TCG)
+                vm->accel = SB_VM_ACCEL_TCG;
+        }
+        char *argv[128], buf[32768];
+        if (sb_vm_qemu_argv(vm, accel, xchg, disks, n, argv, 128, buf, sizeof buf) < 0) {
+            snprintf(err, errlen, "QEMU's command line is too long");
+            return -ENOSPC;
+        }
+        printf("Booting a guest: QEMU %s, %s, kernel %s\n", vm->qemu_version,
+               accel == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->kernel.version);
+        fflush(stdout);
+        guest_run g;
+        int rc = run_guest(argv, probe, &g);
+        if (rc == -EINTR)
+            return rc;
+        if (g.hung) {
+            printf("The KVM guest said nothing within %u s: KVM does not work here; using TCG\n",
+                   vm->o.kvm_timeout);
+            vm->accel = SB_VM_ACCEL_TCG;
+            vm->kvm_failed = true;
+            continue;
+        }
+        if (probe && g.up)
+            vm->accel = SB_VM_ACCEL_KVM;
+        *used = accel;
+        if (rc < 0 || !g.up) {
+            snprintf(err, errlen, "the guest failed%s%s", g.tail[0] ? ": " : "", g.tail[0] ? g.tail : "");
+            return rc < 0 ? rc : -EIO;
+        }
+        return 0;
+    }
+}
+
+/* Marks the guest's system entry with what it ran on. */
+static void annotate(sb_system *sys, const sb_vm *vm, sb_vm_accel used, const sb_vm_disk *disks, size_t n,
+                     uint64_t size)
+{
+    char buf[2048], mem[32], sz[32];
+    sb_format_iec(mem, sizeof mem, (double)vm->o.memory, "B");
+    snprintf(buf, sizeof buf, "QEMU %s, %s, %u vCPU%s, %s memory", vm->qemu_version,
+             used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->o.cpus, vm->o.cpus == 1 ? "" : "s", mem);
+    sb_kvlist_set(&sys->storage, "VM", buf);
+    snprintf(buf, sizeof buf, "%s (%s)", vm->kernel.version, vm->kernel.source);
+    sb_kvlist_set(&sys->storage, "VM Kernel", buf);
+    sb_format_si(sz, sizeof sz, (double)size, "B");
+    buf[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        char d[256];
+        sb_vm_describe_device(&disks[i].dev, d, sizeof d);
+        size_t l = strlen(buf);
+        snprintf(buf + l, sizeof buf - l, "%s%zu: %s image, %s%s", i ? "; " : "", i + 1, sz, d,
+                 disks[i].direct ? "" : ", host page cache");
+    }
+    sb_kvlist_set(&sys->storage, "Emulated Devices", buf);
+    const char *cpu = sb_kvlist_get(&sys->hardware, "Processor");
+    if (used != SB_VM_ACCEL_KVM && cpu && !strstr(cpu, "emulated")) { /* under TCG, say so on the page */
+        snprintf(buf, sizeof buf, "%s (emulated CPU)", cpu);
+        sb_kvlist_set(&sys->hardware, "Processor", buf);
+    }
+}
+
+/* What the guest left in xchg: its exit status and result file, merged into fresh. */
+static int collect(const char *xchg, const sb_scn_config *c, sb_resultfile *fresh, sb_system **sys, char *err,
+                   size_t errlen)
+{
+    char path[PATH_MAX], text[32] = "";
+    snprintf(path, sizeof path, "%s/status", xchg);
+    if (sb_read_text(path, text, sizeof text) < 0) {
+        snprintf(err, errlen, "the guest stopped before storbench had finished (see its console above)");
+        return -EIO;
+    }
+    if (atoi(text) != 0) {
+        snprintf(err, errlen, "storbench in the guest failed (exit %d, see its console above)", atoi(text));
+        return -EIO;
+    }
+    snprintf(path, sizeof path, "%s/result.json", xchg);
+    sb_resultfile got;
+    sb_resultfile_init(&got);
+    int rc = sb_resultfile_load(path, &got, err, errlen);
+    if (rc == 0)
+        rc = sb_resultfile_merge(fresh, &got, false, err, errlen);
+    sb_resultfile_free(&got);
+    if (rc == 0 && !(*sys = sb_resultfile_find_system(fresh, c->identifier))) {
+        snprintf(err, errlen, "the guest's result has no '%s'", c->identifier);
+        rc = -EIO;
+    }
+    return rc;
+}
+
+int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char *scenario_file,
+                     char *const *guest_args, size_t n_guest_args, uint64_t image_size, sb_resultfile *fresh,
+                     char *err, size_t errlen)
+{
+    char dir[PATH_MAX], xchg[PATH_MAX], ramdir[PATH_MAX] = "";
+    sb_vm_disk disks[SB_SCN_MAX_DEVICES];
+    snprintf(dir, sizeof dir, "%s/cfg-%zu", vm->workdir, index);
+    snprintf(xchg, sizeof xchg, "%s/xchg", dir);
+    int rc = 0;
+    if (mkdir(dir, 0700) < 0 || mkdir(xchg, 0700) < 0) {
+        snprintf(err, errlen, "%s: %s", xchg, strerror(errno));
+        rc = -errno;
+    }
+    for (unsigned i = 0; i < c->devices && rc == 0; i++) {
+        disks[i].dev = c->dev[i];
+        if (c->dev[i].cls == SB_DEV_RAM && !ramdir[0] &&
+            (rc = sb_workdir_create(RAM_DIR, ramdir, sizeof ramdir)) < 0) {
+            snprintf(err, errlen, "a RAM device needs %s: %s", RAM_DIR, strerror(-rc));
+            ramdir[0] = 0;
+            break;
+        }
+        snprintf(disks[i].image, sizeof disks[i].image, "%s/disk-%u.img",
+                 c->dev[i].cls == SB_DEV_RAM ? ramdir : dir, i + 1);
+        rc = make_image(&disks[i], image_size, err, errlen);
+    }
+    if (rc == 0)
+        rc = write_exchange(vm, xchg, c, scenario_file, guest_args, n_guest_args, err, errlen);
+    sb_vm_accel used = SB_VM_ACCEL_TCG;
+    if (rc == 0)
+        rc = boot(vm, xchg, disks, c->devices, &used, err, errlen);
+    sb_system *sys = NULL;
+    if (rc == 0 && (rc = collect(xchg, c, fresh, &sys, err, errlen)) == 0)
+        annotate(sys, vm, used, disks, c->devices, image_size);
+    sb_remove_tree(dir);
+    if (ramdir[0])
+        sb_workdir_remove(ramdir);
+    return rc;
+}

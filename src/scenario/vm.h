@@ -1,0 +1,84 @@
+/*
+ * vm — `scenario run --vm`: each configuration is built and measured inside a
+ * fresh throwaway QEMU guest (docs/scenarios.md, "In a virtual machine").
+ * The guest boots a kernel from vm_kernel with vm_image's initramfs, sees the
+ * host's root read-only over 9p and a per-configuration exchange directory
+ * read-write, and runs this same storbench binary (`scenario vm-guest`) on
+ * emulated SCSI disks whose character (throttling, rotational flag, discard)
+ * comes from the configuration's device classes. The guest's result file
+ * comes back through the exchange directory and is marked with the VM's
+ * kernel, accelerator and device emulation before the caller saves it.
+ *
+ * Nothing is mounted or attached on the host: the disks are image files in a
+ * private directory (removed after each configuration, on Ctrl-C, and by the
+ * next run after a crash), QEMU is killed on Ctrl-C/SIGTERM and dies with
+ * storbench (PR_SET_PDEATHSIG).
+ */
+#ifndef SB_SCENARIO_VM_H
+#define SB_SCENARIO_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results/result.h"
+#include "scenario/scenario.h"
+#include "scenario/vm_kernel.h"
+
+#define SB_VM_QEMU "qemu-system-x86_64"
+
+typedef enum sb_vm_accel {
+    SB_VM_ACCEL_AUTO = 0, /* KVM when /dev/kvm works (probed with a timeout), else TCG */
+    SB_VM_ACCEL_KVM,
+    SB_VM_ACCEL_TCG,
+} sb_vm_accel;
+
+typedef struct sb_vm_opts {
+    const char *kernel_dir;  /* --vm-kernel DIR, or NULL for Debian's package */
+    sb_vm_accel accel;
+    unsigned cpus;
+    uint64_t memory;         /* bytes */
+    unsigned kvm_timeout;    /* seconds until a KVM guest that said nothing is given up */
+} sb_vm_opts;
+
+typedef struct sb_vm {
+    sb_vm_opts o;
+    sb_vm_kernel kernel;
+    char workdir[4096];      /* private: initramfs, per configuration its disks and exchange */
+    char initramfs[4096];
+    char exe[4096];          /* this storbench, as the guest sees it */
+    char qemu_version[128];
+    sb_vm_accel accel;       /* AUTO until the first guest showed whether KVM works */
+    bool kvm_failed;         /* a KVM guest hung: the rest runs under TCG */
+} sb_vm;
+
+/* One emulated disk of a guest. */
+typedef struct sb_vm_disk {
+    char image[4096];
+    sb_scn_device dev;
+    bool direct;             /* the host file allows O_DIRECT: QEMU's cache=none */
+} sb_vm_disk;
+
+/* Checks QEMU, gets the kernel (downloading it into the cache when needed), builds the
+ * initramfs in a private directory under images. 0 or -errno with one line in err. */
+int sb_vm_prepare(sb_vm *vm, const sb_vm_opts *o, const char *images, char *err, size_t errlen);
+/* Removes the private directory. */
+void sb_vm_close(sb_vm *vm);
+
+/* Builds and measures configuration c in a fresh guest. guest_args are the `scenario run`
+ * options for the guest (suites, -o, -n ...); the file is copied. The guest's figures and
+ * system entry land in fresh. 0, -EINTR, or -errno with one line in err. */
+int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char *scenario_file,
+                     char *const *guest_args, size_t n_guest_args, uint64_t image_size, sb_resultfile *fresh,
+                     char *err, size_t errlen);
+
+/* QEMU's argument vector for a guest (argv strings in buf, pointers in argv, NULL-ended).
+ * Returns the number of arguments, or -ENOSPC. */
+int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const sb_vm_disk *disks, size_t n,
+                    char **argv, size_t max_args, char *buf, size_t buflen);
+/* "SSD-like, unthrottled, non-rotational" / "HDD-like, 180 IOPS, 150 MB/s, rotational" */
+void sb_vm_describe_device(const sb_scn_device *d, char *out, size_t len);
+/* Whether a guest can be started here (QEMU, busybox-static, kmod); -ENOTSUP and why. */
+int sb_vm_available(char *why, size_t whylen);
+
+#endif
