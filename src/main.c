@@ -16,7 +16,7 @@ static const sb_command commands[] = {
     {"show", "render a result file: seed text, json, html with charts, csv", sb_cmd_show},
     {"compare", "every identifier against a base: differences, significance, geometric mean", sb_cmd_compare},
     {"merge", "join result files of different identifiers into one", sb_cmd_merge},
-    {"import", "read a result page in the seed text format into a result file", sb_cmd_import},
+    {"import", "read a result page (seed text format, or the dd wiki page) into a result file", sb_cmd_import},
     {"sysinfo", "describe this machine and the storage behind a target", sb_cmd_sysinfo},
     {"scenario", "build storage configurations (btrfs RAID, mount options, bcache) and compare them", sb_cmd_scenario},
     {"dd", "the dd direct write / direct read / read cache test, printed like dd", sb_cmd_dd},

@@ -1,7 +1,9 @@
 /*
- * import — `storbench import FILE --result NAME [--replace] [--title TEXT]`:
- * reads a result page in the seed text format (tidy or whitespace-flattened,
- * see docs/text-format.md) and adds its systems and figures to the result file
+ * import — `storbench import FILE --result NAME [--replace] [--title TEXT]
+ * [--format auto|text|dd-wiki] [--verbose]`: reads a result page in the seed
+ * text format (tidy or whitespace-flattened, see docs/text-format.md), or a dd
+ * wiki page (seed 004, report/ddwiki.c; recognised by its "Direct write:" lines
+ * unless --format says which), and adds its systems and figures to the result file
  * NAME, creating it when it does not exist. An identifier NAME already has is
  * refused unless --replace. A new NAME takes the page's title and description;
  * an existing one keeps its own. --title says where the title ends, which a
@@ -21,10 +23,13 @@
 #include "cli/cli.h"
 #include "core/fileio.h"
 #include "core/log.h"
+#include "report/ddwiki.h"
 #include "report/text_import.h"
 #include "results/result.h"
 
-enum { OPT_REPLACE = 0x2000, OPT_TITLE };
+enum { OPT_REPLACE = 0x2000, OPT_TITLE, OPT_FORMAT };
+
+enum page_format { FORMAT_AUTO, FORMAT_TEXT, FORMAT_DDWIKI };
 
 /* A page is a few kilobytes; anything this large is not one. */
 #define MAX_PAGE (64u << 20)
@@ -32,14 +37,19 @@ enum { OPT_REPLACE = 0x2000, OPT_TITLE };
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: storbench import FILE --result NAME [--replace] [--title TEXT] [--results-dir DIR]\n"
+            "usage: storbench import FILE --result NAME [--replace] [--title TEXT] [--format FMT]\n"
+            "                        [--verbose] [--results-dir DIR]\n"
             "\n"
-            "Reads a result page in the seed text format (FILE, or - for standard input) and\n"
-            "adds its systems and figures to the result file NAME (created if missing).\n"
+            "Reads a result page (FILE, or - for standard input) in the seed text format, or a\n"
+            "dd wiki page (seed 004: one ==== machine ==== block with the three dd lines each),\n"
+            "and adds its systems and figures to the result file NAME (created if missing).\n"
             "\n"
             "  -r, --result NAME     the result file to import into (name or path)\n"
             "      --replace         replace identifiers NAME already has\n"
             "      --title TEXT      the page's title (the rest of its heading is the description)\n"
+            "      --format FMT      auto (default: a page with 'Direct write:' dd lines is a dd\n"
+            "                        wiki page), text (the seed text format) or dd-wiki\n"
+            "  -v, --verbose         say what was read from the page and what was skipped\n"
             "      --results-dir DIR where named result files live\n"
             "  -h, --help            this help\n");
 }
@@ -54,6 +64,34 @@ static int read_all(const char *name, char **out, size_t *len)
 
 /* --title: the imported heading is "title description"; when it starts with TEXT, TEXT is
  * the title and the rest the description. Otherwise TEXT only replaces the title. */
+static int parse_format(const char *s, enum page_format *out)
+{
+    static const char *const names[] = {"auto", "text", "dd-wiki"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, names[i])) {
+            *out = (enum page_format)i;
+            return 0;
+        }
+    return sb_usage_error("import", "--format must be auto, text or dd-wiki, not '%s'", s);
+}
+
+/* The page into rf, in the format asked for or recognised. --verbose: the dd wiki reader
+ * says what it read and skipped, by line; for a text page, each system's figure count. */
+static int read_page(const char *text, size_t len, enum page_format format, bool verbose,
+                     sb_resultfile *rf, char *err, size_t errlen)
+{
+    if (format == FORMAT_DDWIKI || (format == FORMAT_AUTO && sb_ddwiki_detect(text, len)))
+        return sb_import_ddwiki(text, len, rf, verbose ? stdout : NULL, err, errlen);
+    int rc = sb_text_import(text, len, rf, err, errlen);
+    for (size_t i = 0; rc == 0 && verbose && i < rf->n_systems; i++) {
+        size_t n = 0;
+        for (size_t k = 0; k < rf->n_results; k++)
+            n += sb_result_find_entry(&rf->results[k], rf->systems[i].identifier) != NULL;
+        printf("'%s': %zu figure%s\n", rf->systems[i].identifier, n, n == 1 ? "" : "s");
+    }
+    return rc;
+}
+
 static void apply_title(sb_resultfile *rf, const char *text)
 {
     size_t tl = strlen(rf->title), dl = strlen(rf->description), n = strlen(text);
@@ -78,20 +116,28 @@ int sb_cmd_import(int argc, char **argv)
         {"result", required_argument, NULL, 'r'},
         {"replace", no_argument, NULL, OPT_REPLACE},
         {"title", required_argument, NULL, OPT_TITLE},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"verbose", no_argument, NULL, 'v'},
         {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    bool replace = false;
+    bool replace = false, verbose = false;
+    enum page_format format = FORMAT_AUTO;
     const char *result = NULL, *title = NULL, *results_dir = NULL;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":r:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":r:vh", longopts, NULL)) != -1) {
         switch (c) {
         case 'r': result = optarg; break;
         case OPT_REPLACE: replace = true; break;
         case OPT_TITLE: title = optarg; break;
+        case OPT_FORMAT:
+            if (parse_format(optarg, &format))
+                return SB_EXIT_USAGE;
+            break;
+        case 'v': verbose = true; break;
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
         default: return sb_bad_option("import", argv, c);
@@ -122,7 +168,7 @@ int sb_cmd_import(int argc, char **argv)
     sb_resultfile page, dst;
     sb_resultfile_init(&page);
     sb_resultfile_init(&dst);
-    rc = sb_text_import(text, len, &page, err, sizeof err);
+    rc = read_page(text, len, format, verbose, &page, err, sizeof err);
     free(text);
     if (rc < 0) {
         sb_error("import: %s: %s", file, err);

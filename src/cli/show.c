@@ -23,6 +23,7 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "report/csv.h"
+#include "report/ddwiki.h"
 #include "report/html.h"
 #include "report/text.h"
 #include "report/text_import.h"
@@ -94,7 +95,7 @@ static bool is_text_page(const char *path)
         sb_resultfile rf;
         sb_resultfile_init(&rf);
         char err[256];
-        page = sb_text_import(buf, n, &rf, err, sizeof err) == 0;
+        page = sb_ddwiki_detect(buf, n) || sb_text_import(buf, n, &rf, err, sizeof err) == 0;
         sb_resultfile_free(&rf);
     }
     free(buf);

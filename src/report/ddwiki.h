@@ -31,7 +31,7 @@
  * "Read cache:   ". */
 extern const char *const sb_ddwiki_labels[SB_DDWIKI_TESTS];
 
-/* Does text look like a dd wiki page (a "Direct write:" line with a dd summary)? */
+/* Does text look like a dd wiki page (a line that starts with "Direct write:")? */
 bool sb_ddwiki_detect(const char *text, size_t len);
 
 /* Reads the page into rf (initialised and empty). log, when not NULL, gets one line per

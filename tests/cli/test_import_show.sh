@@ -121,7 +121,7 @@ else
 fi
 
 # ---- refusals
-check_exit "import of a non-page file" 1 "$SB" import "$SEEDS/004_b63bb00861e0ff85.txt" --result bad --results-dir "$R"
+check_exit "import of a non-page file" 1 "$SB" import "$SRC/tests/data/dbench/loadfile.txt" --result bad --results-dir "$R"
 check_one_line "import non-page: one line" "not a result page"
 check "import non-page created nothing" test ! -e "$R/bad.json"
 check_exit "import of a missing file" 1 "$SB" import "$T/nonexistent" --result bad --results-dir "$R"

@@ -3,7 +3,7 @@
 # `sh tests/fuzz/seeds.sh SRC NAME` prints the directories/files, one per line.
 src=$1
 case "$2" in
-import)          echo "$src/tests/data/seeds"; echo "$src/tests/data/text" ;;
+import)          echo "$src/tests/data/seeds"; echo "$src/tests/data/text"; echo "$src/tests/data/ddwiki" ;;
 resultfile)      echo "$src/tests/data/results" ;;
 scenario)        echo "$src/examples" ;;
 options)         echo "$src/tests/data/options" ;;
