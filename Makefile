@@ -1,5 +1,5 @@
 # storbench — plain Makefile.
-#   make          build ./storbench
+#   make          build ./storbench, and ./storbench-mpi when Open MPI's mpicc is present
 #   make check    unit tests (cmocka) + CLI tests
 #   make run      the main job: quick suite on the default target, then the comparison
 #   make asan     build with ASan+UBSan into build-asan/ and run the tests there
@@ -20,7 +20,13 @@ SB_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -pthre
            -DSTORBENCH_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 SB_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -luring -lsqlite3 -lpq -lxxhash -lisal -lcrypto) -laio -lrt -lm -pthread
 
-SRCS     := $(sort $(wildcard src/*/*.c))
+# src/mpi/ is built by mpicc into storbench-mpi only: plain storbench (and a machine
+# without Open MPI) never needs mpi.h or libmpi (docs/mpi.md, "One binary or two").
+SRCS     := $(sort $(filter-out src/mpi/%,$(wildcard src/*/*.c)))
+MPICC    ?= mpicc
+HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
+MPI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard src/mpi/*.c)))
+MPI_BIN  := $(if $(HAVE_MPI),storbench-mpi)
 LIB_OBJS := $(SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/main.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
@@ -34,10 +40,22 @@ FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
 REPLAY_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%)
 
-all: storbench
+all: storbench $(MPI_BIN)
 
 storbench: $(BUILD)/storbench
 	cp $< $@
+
+storbench-mpi: $(BUILD)/storbench-mpi
+	cp $< $@
+
+# main.o first, then the MPI objects, then the library: src/mpi/ranks_mpi.o defines
+# sb_ranks_start(), so the archive's plain definition (cli/ranks_launch.o) is not pulled.
+$(BUILD)/storbench-mpi: $(MAIN_OBJ) $(MPI_OBJS) $(BUILD)/libstorbench.a
+	$(MPICC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(SB_LDLIBS) $(LDLIBS)
+
+$(BUILD)/src/mpi/%.o: src/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(SB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/storbench: $(MAIN_OBJ) $(BUILD)/libstorbench.a
 	$(CC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(SB_LDLIBS) $(LDLIBS)
@@ -73,7 +91,7 @@ fuzz: fuzz-build
 fuzz-quick: fuzz-build
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) 5 $(FUZZ_NAMES)
 
-check: $(BUILD)/storbench $(UNIT_BINS) $(REPLAY_BINS)
+check: $(BUILD)/storbench $(if $(HAVE_MPI),$(BUILD)/storbench-mpi) $(UNIT_BINS) $(REPLAY_BINS)
 	BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BINS)
 
 # The main job: the quick suite on a disk-backed directory and on RAM (tmpfs),
@@ -92,12 +110,13 @@ asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
 	    LDFLAGS="-fsanitize=address,undefined" check
 
-install: storbench
+install: storbench $(MPI_BIN)
 	install -D -m 755 storbench $(DESTDIR)$(PREFIX)/bin/storbench
+	$(if $(HAVE_MPI),install -D -m 755 storbench-mpi $(DESTDIR)$(PREFIX)/bin/storbench-mpi)
 	install -D -m 644 docs/storbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/storbench.1
 
 clean:
-	rm -rf build build-asan build-fuzz storbench
+	rm -rf build build-asan build-fuzz storbench storbench-mpi
 
-.PHONY: all check run asan install clean storbench fuzz fuzz-build fuzz-quick
--include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)
+.PHONY: all check run asan install clean storbench storbench-mpi fuzz fuzz-build fuzz-quick
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(MPI_OBJS:.o=.d)

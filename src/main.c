@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "core/log.h"
+#include "core/ranks.h"
 
 static const sb_command commands[] = {
     {"run", "run tests or suites on a target and add the figures to a result file", sb_cmd_run},
@@ -50,6 +51,10 @@ static int finish(const char *cmd, int rc)
 
 int main(int argc, char **argv)
 {
+    /* under mpirun: storbench-mpi (docs/mpi.md) */
+    int rc = sb_ranks_start(&argc, &argv);
+    if (rc >= 0)
+        return rc;
     if (argc < 2) {
         usage(stderr);
         return SB_EXIT_USAGE;

@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/io_ranks.h"
 #include "core/histogram.h"
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "core/ranks.h"
 #include "core/units.h"
 #include "io/engine.h"
 #include "io/job.h"
@@ -56,14 +58,18 @@ static void usage(FILE *out)
 "  --verify_only[=0|1]  write nothing: check a file written earlier by the same job\n"
 "  --output-format FMT  normal | json\n"
 "  --filename FILE      the file (or block device) to use\n"
-"  --directory DIR      make one file per job here, removed afterwards\n", out);
+"  --directory DIR      make one file per job here, removed afterwards\n"
+"Under mpirun (storbench-mpi, docs/mpi.md) every rank runs the job:\n"
+"  --shared-file        all ranks use one file, rank R at offset + R * size\n"
+"                       (default: a directory, or FILE.R, per rank)\n"
+"  --stonewall DURATION every rank stops this far into the measured phase\n", out);
 }
 
 static bool stop_cb(void *arg) { return sb_interrupted(); }
 
 /* ------------------------------------------------------------ JSON output */
 
-static json_t *lat_json(const sb_histogram *h)
+json_t *sb_io_lat_json(const sb_histogram *h)
 {
     json_t *o = json_object();
     json_t *pct = json_object();
@@ -88,7 +94,7 @@ static json_t *dir_json(const sb_io_result *r, int d, uint64_t ios, uint64_t byt
     json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
     json_object_set_new(o, "iops", json_real(sb_io_result_iops(r, d)));
     json_object_set_new(o, "bw_bytes_per_s", json_real(sb_io_result_bw(r, d)));
-    json_object_set_new(o, "lat_ns", lat_json(h));
+    json_object_set_new(o, "lat_ns", sb_io_lat_json(h));
     return o;
 }
 
@@ -244,7 +250,8 @@ enum {
     O_RW = 0x100, O_BS, O_SIZE, O_OFFSET, O_ENGINE, O_DEPTH, O_DIRECT, O_NUMJOBS, O_RUNTIME,
     O_TIMEBASED, O_RAMP, O_STARTDELAY, O_MIX, O_FSYNC, O_ENDFSYNC, O_NORANDMAP, O_INVALIDATE,
     O_REGFILES, O_FIXEDBUFS, O_SEED, O_FORMAT, O_FILENAME, O_DIRECTORY, O_BATCH, O_BATCH_CMIN,
-    O_BATCH_CMAX, O_VERIFY, O_DO_VERIFY, O_VERIFY_BACKLOG, O_VERIFY_ONLY, O_HELP,
+    O_BATCH_CMAX, O_VERIFY, O_DO_VERIFY, O_VERIFY_BACKLOG, O_VERIFY_ONLY, O_SHARED, O_STONEWALL,
+    O_HELP,
 };
 
 static int opt_bool(const char *name, const char *arg, bool *out)
@@ -258,7 +265,8 @@ static int opt_bool(const char *name, const char *arg, bool *out)
 
 /* Applies one parsed option c (long name `name`, value optarg) to job: 0; -1 after printing
  * the help; SB_EXIT_USAGE after printing why not. */
-static int io_option(sb_io_job *job, bool *json, int c, const char *name, char **argv)
+static int io_option(sb_io_job *job, sb_io_ranks_opts *ro, bool *json, int c, const char *name,
+                     char **argv)
 {
     uint64_t v;
     int rc;
@@ -306,13 +314,15 @@ static int io_option(sb_io_job *job, bool *json, int c, const char *name, char *
             return sb_usage_error(CMD, "--randseed: '%s' is not a number", optarg);
         job->seed = v;
         break;
-    case O_RUNTIME: case O_RAMP: case O_STARTDELAY: {
+    case O_RUNTIME: case O_RAMP: case O_STARTDELAY: case O_STONEWALL: {
         double s;
-        if (sb_parse_duration(optarg, &s) < 0 || s < 0)
+        if (sb_parse_duration(optarg, &s) < 0 || s < 0 || (c == O_STONEWALL && s <= 0))
             return sb_usage_error(CMD, "--%s: '%s' is not a duration", name, optarg);
-        *(c == O_RUNTIME ? &job->runtime_s : c == O_RAMP ? &job->ramp_s : &job->startdelay_s) = s;
+        *(c == O_RUNTIME ? &job->runtime_s : c == O_RAMP ? &job->ramp_s
+          : c == O_STONEWALL ? &ro->stonewall_s : &job->startdelay_s) = s;
         break;
     }
+    case O_SHARED: ro->shared_file = true; break;
     case O_DIRECT: if ((rc = opt_bool(name, optarg, &job->direct))) return rc; break;
     case O_TIMEBASED: if ((rc = opt_bool(name, optarg, &job->time_based))) return rc; break;
     case O_ENDFSYNC: if ((rc = opt_bool(name, optarg, &job->end_fsync))) return rc; break;
@@ -355,6 +365,41 @@ static int io_option(sb_io_job *job, bool *json, int c, const char *name, char *
     return 0;
 }
 
+static void print_json(json_t *root)
+{
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    if (s)
+        puts(s);
+    free(s);
+    json_decref(root);
+}
+
+/* Under storbench-mpi, or with --shared-file or --stonewall: the job on every rank
+ * (cli/io_ranks.c); the figures above summed over the ranks, then the ranks' own. */
+static int run_on_ranks(const sb_io_job *job, const sb_io_ranks_opts *ro, bool json)
+{
+    static sb_io_result res;
+    static sb_io_ranks_report rep;
+    char err[1024];
+    int rc = sb_io_ranks_run(job, ro, &res, &rep, err, sizeof err);
+    if (rc < 0) {
+        sb_error("%s: %s", CMD, err);
+        return rc == -EINTR ? SB_EXIT_INTERRUPTED : rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
+    }
+    if (sb_ranks()->rank == 0) {
+        if (json) {
+            json_t *root = result_json(job, &res);
+            json_object_set_new(root, "ranks", sb_io_ranks_json(&rep));
+            print_json(root);
+        } else {
+            print_summary(job, &res);
+            sb_io_ranks_print(&rep);
+        }
+    }
+    sb_io_result_free(&res);
+    return SB_EXIT_OK;
+}
+
 int sb_cmd_io(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -394,9 +439,12 @@ int sb_cmd_io(int argc, char **argv)
         {"do_verify", optional_argument, NULL, O_DO_VERIFY},
         {"verify_backlog", required_argument, NULL, O_VERIFY_BACKLOG},
         {"verify_only", optional_argument, NULL, O_VERIFY_ONLY},
+        {"shared-file", no_argument, NULL, O_SHARED},
+        {"stonewall", required_argument, NULL, O_STONEWALL},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
     };
+    sb_io_ranks_opts ranks = {false, 0};
     static sb_io_job job; /* large (paths); not on the stack */
     sb_io_job_init(&job);
     bool json = false;
@@ -410,7 +458,7 @@ int sb_cmd_io(int argc, char **argv)
                 name = o->name;
                 break;
             }
-        if ((rc = io_option(&job, &json, c, name, argv)) != 0)
+        if ((rc = io_option(&job, &ranks, &json, c, name, argv)) != 0)
             return rc < 0 ? SB_EXIT_OK : rc;
     }
     if (optind < argc)
@@ -426,6 +474,8 @@ int sb_cmd_io(int argc, char **argv)
         sb_warn("%s: %s", CMD, warn);
 
     sb_interrupt_install();
+    if (sb_ranks_active() || ranks.shared_file || ranks.stonewall_s > 0)
+        return run_on_ranks(&job, &ranks, json);
     job.should_stop = stop_cb;
     static sb_io_result res;
     rc = sb_io_run(&job, &res, err, sizeof err);
@@ -439,12 +489,7 @@ int sb_cmd_io(int argc, char **argv)
         return rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
     }
     if (json) {
-        json_t *root = result_json(&job, &res);
-        char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-        if (s)
-            puts(s);
-        free(s);
-        json_decref(root);
+        print_json(result_json(&job, &res));
     } else {
         print_summary(&job, &res);
     }

@@ -1,0 +1,169 @@
+/*
+ * ranks — the rank state and collectives (see ranks.h). Until an
+ * implementation is installed this process is rank 0 of 1: a barrier returns,
+ * a gather copies, a reduction leaves its input as it is. The agreement that
+ * ends each phase is built here from all-gather and broadcast, so that every
+ * implementation gets the same rules.
+ */
+#include "core/ranks.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/strutil.h"
+
+static const sb_ranks_ops *g_ops;
+static sb_ranks_info g_info = {.rank = 0, .size = 1, .local_rank = 0, .local_size = 1,
+                               .hosts = 1, .max_per_host = 1};
+static char (*g_hosts)[SB_HOST_MAX];
+
+static void ensure_host(void)
+{
+    if (!g_info.host[0] && gethostname(g_info.host, sizeof g_info.host) < 0)
+        snprintf(g_info.host, sizeof g_info.host, "localhost");
+    g_info.host[sizeof g_info.host - 1] = '\0';
+}
+
+void sb_ranks_install(const sb_ranks_ops *ops, int rank, int size, int local_rank,
+                      int local_size, const char (*hosts)[SB_HOST_MAX])
+{
+    g_ops = ops;
+    g_info.rank = rank;
+    g_info.size = size;
+    g_info.local_rank = local_rank;
+    g_info.local_size = local_size;
+    g_hosts = sb_xrealloc(NULL, (size_t)size * SB_HOST_MAX);
+    memcpy(g_hosts, hosts, (size_t)size * SB_HOST_MAX);
+    snprintf(g_info.host, sizeof g_info.host, "%s", hosts[rank]);
+    /* hosts and the most ranks on one: a quadratic count, done once, over names that
+     * are few in the cases this runs (see docs/mpi.md for thousands of ranks) */
+    g_info.hosts = 0;
+    g_info.max_per_host = 0;
+    for (int i = 0; i < size; i++) {
+        int first = 1, same = 0;
+        for (int j = 0; j < size; j++)
+            if (!strcmp(g_hosts[i], g_hosts[j])) {
+                same++;
+                if (j < i)
+                    first = 0;
+            }
+        g_info.hosts += first;
+        if (same > g_info.max_per_host)
+            g_info.max_per_host = same;
+    }
+}
+
+bool sb_ranks_active(void) { return g_ops != NULL; }
+
+const sb_ranks_info *sb_ranks(void)
+{
+    ensure_host();
+    return &g_info;
+}
+
+const char *sb_ranks_host_of(int rank)
+{
+    if (g_hosts && rank >= 0 && rank < g_info.size)
+        return g_hosts[rank];
+    ensure_host();
+    return g_info.host;
+}
+
+const char *sb_ranks_impl_name(void) { return g_ops ? g_ops->name : "none"; }
+
+int sb_ranks_barrier(void) { return g_ops ? g_ops->barrier() : 0; }
+
+int sb_ranks_allgather(const void *send, void *recv, size_t len)
+{
+    if (g_ops)
+        return g_ops->allgather(send, recv, len);
+    memmove(recv, send, len);
+    return 0;
+}
+
+int sb_ranks_bcast(void *buf, size_t len, int root)
+{
+    return g_ops ? g_ops->bcast(buf, len, root) : 0;
+}
+
+int sb_ranks_allreduce_u64(uint64_t *buf, size_t n, sb_ranks_op op)
+{
+    return g_ops ? g_ops->allreduce_u64(buf, n, op) : 0;
+}
+
+int sb_ranks_allreduce_double(double *buf, size_t n, sb_ranks_op op)
+{
+    return g_ops ? g_ops->allreduce_double(buf, n, op) : 0;
+}
+
+int sb_ranks_merge_hist(sb_histogram *h)
+{
+    if (!g_ops)
+        return 0;
+    /* merging is summing buckets and moments, and the extremes: three reductions of a
+     * fixed size whatever the number of ranks */
+    double sums[2] = {h->sum, h->sum_sq};
+    uint64_t lo = h->min, hi = h->max;
+    int r;
+    if ((r = sb_ranks_allreduce_u64(h->buckets, SB_HIST_BUCKETS, SB_RANKS_SUM)) < 0 ||
+        (r = sb_ranks_allreduce_u64(&h->count, 1, SB_RANKS_SUM)) < 0 ||
+        (r = sb_ranks_allreduce_u64(&lo, 1, SB_RANKS_MIN)) < 0 ||
+        (r = sb_ranks_allreduce_u64(&hi, 1, SB_RANKS_MAX)) < 0 ||
+        (r = sb_ranks_allreduce_double(sums, 2, SB_RANKS_SUM)) < 0)
+        return r;
+    h->min = lo;
+    h->max = hi;
+    h->sum = sums[0];
+    h->sum_sq = sums[1];
+    return 0;
+}
+
+void sb_ranks_announce_failure(void)
+{
+    if (g_ops)
+        g_ops->announce_failure();
+}
+
+bool sb_ranks_failure_announced(void) { return g_ops && g_ops->failure_announced(); }
+
+int sb_ranks_agree(int status, const char *msg, char *out, size_t outlen)
+{
+    if (!g_ops) {
+        if (status < 0 && out != msg)
+            snprintf(out, outlen, "%s", msg ? msg : "");
+        return status < 0 ? status : 0;
+    }
+    int n = g_info.size;
+    int *all = sb_xrealloc(NULL, (size_t)n * sizeof *all);
+    int r = sb_ranks_allgather(&status, all, sizeof status);
+    if (r < 0) {
+        free(all);
+        snprintf(out, outlen, "rank %d on %s: exchanging status: %s", g_info.rank, g_info.host,
+                 strerror(-r));
+        return r;
+    }
+    /* the cause, not its echo: an interruption that other ranks' stop caused is
+     * reported only when nothing else failed */
+    int root = -1;
+    for (int i = 0; i < n && root < 0; i++)
+        if (all[i] < 0 && all[i] != -EINTR)
+            root = i;
+    for (int i = 0; i < n && root < 0; i++)
+        if (all[i] < 0)
+            root = i;
+    int result = root < 0 ? 0 : all[root];
+    free(all);
+    if (root < 0)
+        return 0;
+    char line[512] = "";
+    if (g_info.rank == root)
+        snprintf(line, sizeof line, "%s", msg && msg[0] ? msg : strerror(-status));
+    if ((r = sb_ranks_bcast(line, sizeof line, root)) < 0)
+        snprintf(line, sizeof line, "(its message was lost: %s)", strerror(-r));
+    line[sizeof line - 1] = '\0';
+    snprintf(out, outlen, "rank %d on %s: %s", root, sb_ranks_host_of(root), line);
+    return result;
+}

@@ -1,0 +1,171 @@
+/*
+ * ranks_mpi — storbench-mpi's rank coordination on Open MPI: initialises MPI
+ * (funneled: only the main thread calls it; the I/O threads never do), learns
+ * each rank's host, and implements the collectives of core/ranks.h on
+ * MPI_COMM_WORLD. It is the only file that includes mpi.h, and it is linked
+ * ahead of libstorbench.a so that its sb_ranks_start() replaces plain
+ * storbench's (src/cli/ranks_launch.c).
+ *
+ * Only rank 0 speaks: the other ranks' standard output and error go to
+ * /dev/null, since their failures reach rank 0 through sb_ranks_agree() and
+ * anything else they would print is rank 0's line repeated.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/ranks.h"
+
+#define TAG_FAILURE 7177
+
+static char g_name[64];
+static bool g_failed_seen;
+
+static int mpi_err(int rc) { return rc == MPI_SUCCESS ? 0 : -EIO; }
+
+static int mpi_barrier(void) { return mpi_err(MPI_Barrier(MPI_COMM_WORLD)); }
+
+static int mpi_allgather(const void *send, void *recv, size_t len)
+{
+    return mpi_err(MPI_Allgather(send, (int)len, MPI_BYTE, recv, (int)len, MPI_BYTE, MPI_COMM_WORLD));
+}
+
+static int mpi_bcast(void *buf, size_t len, int root)
+{
+    return mpi_err(MPI_Bcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD));
+}
+
+static MPI_Op mpi_op(sb_ranks_op op)
+{
+    return op == SB_RANKS_MIN ? MPI_MIN : op == SB_RANKS_MAX ? MPI_MAX : MPI_SUM;
+}
+
+static int mpi_allreduce_u64(uint64_t *buf, size_t n, sb_ranks_op op)
+{
+    return mpi_err(MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_UINT64_T, mpi_op(op), MPI_COMM_WORLD));
+}
+
+static int mpi_allreduce_double(double *buf, size_t n, sb_ranks_op op)
+{
+    return mpi_err(MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_DOUBLE, mpi_op(op), MPI_COMM_WORLD));
+}
+
+/* One small message to every other rank, sent without waiting (it is eager-sized), so
+ * that ranks still in the middle of a phase stop at their next poll. */
+static void mpi_announce_failure(void)
+{
+    static int payload = 1;
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (int i = 0; i < size; i++) {
+        if (i == rank)
+            continue;
+        MPI_Request req;
+        if (MPI_Isend(&payload, 1, MPI_INT, i, TAG_FAILURE, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+            MPI_Request_free(&req);
+    }
+}
+
+/* Consumes any announcement that arrived, so none is left unmatched at the end. */
+static bool mpi_failure_announced(void)
+{
+    for (;;) {
+        int flag = 0, payload;
+        MPI_Status st;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_FAILURE, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
+            break;
+        MPI_Recv(&payload, 1, MPI_INT, st.MPI_SOURCE, TAG_FAILURE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        g_failed_seen = true;
+    }
+    return g_failed_seen;
+}
+
+static const sb_ranks_ops mpi_ops = {
+    .name = g_name,
+    .barrier = mpi_barrier,
+    .allgather = mpi_allgather,
+    .bcast = mpi_bcast,
+    .allreduce_u64 = mpi_allreduce_u64,
+    .allreduce_double = mpi_allreduce_double,
+    .announce_failure = mpi_announce_failure,
+    .failure_announced = mpi_failure_announced,
+};
+
+static void finalize(void)
+{
+    int done = 0;
+    MPI_Finalized(&done);
+    if (!done) {
+        mpi_failure_announced();
+        MPI_Finalize();
+    }
+}
+
+/* "Open MPI v4.1.4, package: ..." -> "Open MPI v4.1.4" */
+static void library_name(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(v, &len);
+    v[len < (int)sizeof v ? len : (int)sizeof v - 1] = '\0';
+    v[strcspn(v, ",\n")] = '\0';
+    snprintf(g_name, sizeof g_name, "%.63s", v);
+}
+
+/* Commands that coordinate their ranks; any other would run N times over. */
+static bool runs_on_ranks(const char *cmd)
+{
+    return !strcmp(cmd, "io") || !strcmp(cmd, "run") || !strcmp(cmd, "--help") ||
+           !strcmp(cmd, "-h") || !strcmp(cmd, "help") || !strcmp(cmd, "--version") ||
+           !strcmp(cmd, "-V");
+}
+
+int sb_ranks_start(int *argc, char ***argv)
+{
+    int provided = 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        sb_error("MPI_Init_thread failed");
+        return SB_EXIT_RUNTIME;
+    }
+    atexit(finalize);
+    int rank, size, local_rank, local_size, len = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm local;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
+    MPI_Comm_rank(local, &local_rank);
+    MPI_Comm_size(local, &local_size);
+    MPI_Comm_free(&local);
+    char me[MPI_MAX_PROCESSOR_NAME] = "", mine[SB_HOST_MAX] = "";
+    MPI_Get_processor_name(me, &len);
+    snprintf(mine, sizeof mine, "%s", me);
+    char (*hosts)[SB_HOST_MAX] = calloc((size_t)size, SB_HOST_MAX);
+    if (!hosts) {
+        sb_error("out of memory");
+        return SB_EXIT_RUNTIME;
+    }
+    MPI_Allgather(mine, SB_HOST_MAX, MPI_BYTE, hosts, SB_HOST_MAX, MPI_BYTE, MPI_COMM_WORLD);
+    library_name();
+    sb_ranks_install(&mpi_ops, rank, size, local_rank, local_size, (const char (*)[SB_HOST_MAX])hosts);
+    free(hosts);
+    if (rank != 0) {
+        int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            dup2(fd, STDOUT_FILENO);
+            dup2(fd, STDERR_FILENO);
+            close(fd);
+        }
+    }
+    if (size > 1 && *argc >= 2 && !runs_on_ranks((*argv)[1])) {
+        sb_error("%s: runs as one process, not on %d MPI ranks (start it without mpirun)",
+                 (*argv)[1], size);
+        return SB_EXIT_USAGE;
+    }
+    return -1;
+}

@@ -1,0 +1,108 @@
+#!/bin/bash
+# CLI tests of storbench under MPI (docs/mpi.md): 4 ranks on this machine
+# (--oversubscribe; as root with --allow-run-as-root) for io write+read, a
+# shared file, stonewalling and one failing rank; the commands refused under
+# mpirun; plain storbench without storbench-mpi. Sizes are tiny: these test
+# behaviour, never speed. Skipped, visibly, where Open MPI is not installed.
+. "$(dirname "$0")/lib.sh"
+
+jqok() { jq -e "$@" >/dev/null 2>&1; }
+
+MPI_BIN="$(dirname "$SB")/storbench-mpi"
+if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$MPI_BIN" ]; then
+    ok "mpi tests # SKIP no mpirun or no storbench-mpi (scripts/bootstrap installs Open MPI)"
+    finish
+fi
+MPIRUN=(mpirun -q --oversubscribe)
+[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+run4() { "${MPIRUN[@]}" -np 4 "$@"; }
+
+D="$T/target"
+mkdir -p "$D"
+
+# ---- io: write then read, a directory per rank ----
+check_exit "4 ranks: io read (write+read phases)" 0 run4 "$SB" io --rw read --bs 64k --size 2m \
+    --directory "$D" --output-format json
+J="$T/rw.json"; cp "$T/out" "$J"
+check "json: 4 ranks on 1 host" jqok '.ranks.ranks == 4 and .ranks.hosts == 1 and .ranks.max_ranks_per_host == 4' "$J"
+check "json: write phase then read phase" jqok '[.ranks.phases[].rw] == ["write", "read"]' "$J"
+check "json: every phase moved 4 x size" jqok 'all(.ranks.phases[]; .bytes == 4 * 2097152 and .ios == 128)' "$J"
+check "json: aggregate bw = bytes / elapsed" \
+    jqok 'all(.ranks.phases[]; (.bw_bytes_per_s - .bytes / .elapsed_s | fabs) <= 1e-6 * .bw_bytes_per_s)' "$J"
+check "json: per-rank min <= mean <= max" \
+    jqok 'all(.ranks.phases[]; .per_rank_bw_bytes_per_s | .min <= .mean and .mean <= .max and .min > 0)' "$J"
+check "json: first done <= last done = elapsed" \
+    jqok 'all(.ranks.phases[]; .first_done_s <= .last_done_s and .last_done_s == .elapsed_s)' "$J"
+check "json: latency merged over all I/Os" jqok 'all(.ranks.phases[]; .lat_ns.samples == .ios)' "$J"
+check "json: top level is the read phase of all ranks" \
+    jqok '.read.bytes == 4 * 2097152 and .read.ios == 128 and .elapsed_s == .ranks.phases[1].elapsed_s' "$J"
+check "every rank removed its directory" test -z "$(ls -A "$D")"
+
+check_exit "4 ranks: io write, text" 0 run4 "$SB" io --rw write --bs 1m --size 4m --directory "$D"
+check "text: ranks line" grep -q '^ranks: 4 on 1 host' "$T/out"
+check "text: aggregate and per-rank lines" \
+    sh -c "grep -q '^  write: aggregate BW=' '$T/out' && grep -q 'first done' '$T/out'"
+check "text: one summary (rank 0 alone prints)" test "$(grep -c '^storbench io:' "$T/out")" -eq 1
+
+# ---- files named by --filename: FILE.R per rank, kept; then read back ----
+check_exit "4 ranks: io write FILE.R" 0 run4 "$SB" io --rw write --bs 64k --size 1m --filename "$D/f"
+check "FILE.0 .. FILE.3 kept, 1 MiB each" \
+    test "$(stat -c %s "$D"/f.0 "$D"/f.1 "$D"/f.2 "$D"/f.3 | sort -u)" = 1048576
+check_exit "4 ranks: io read of the existing files" 0 run4 "$SB" io --rw read --bs 64k --size 1m \
+    --filename "$D/f" --output-format json
+check "existing data: no write phase" jqok '[.ranks.phases[].rw] == ["read"]' "$T/out"
+rm -f "$D"/f.*
+
+# ---- one shared file ----
+check_exit "4 ranks: shared file" 0 run4 "$SB" io --rw randread --bs 4k --size 1m --shared-file \
+    --filename "$D/shared" --output-format json
+check "shared: one file of 4 regions" test "$(stat -c %s "$D/shared")" -eq 4194304
+check "shared: json says so" jqok '.ranks.shared_file and .ranks.phases[1].bytes == 4194304' "$T/out"
+check "shared: no per-rank files" test "$(ls -A "$D")" = shared
+rm -f "$D/shared"
+check_exit "4 ranks: shared temporary file in a directory" 0 run4 "$SB" io --rw write --bs 64k \
+    --size 1m --shared-file --directory "$D"
+check "shared temporary file removed" test -z "$(ls -A "$D")"
+
+# ---- stonewalling: a 30 s job stopped by a 0.3 s wall on every rank ----
+check_exit "4 ranks: stonewall" 0 run4 "$SB" io --rw randwrite --bs 4k --size 4m --time_based \
+    --runtime 30 --stonewall 0.3 --directory "$D" --output-format json
+J="$T/wall.json"; cp "$T/out" "$J"
+check "stonewall: every rank stopped by the wall" jqok '.ranks.stonewall_s == 0.3 and .ranks.phases[0].ranks_stonewalled == 4' "$J"
+check "stonewall: long before the runtime" jqok '.elapsed_s < 30' "$J"
+check "stonewall: every rank did I/O" jqok '.ranks.phases[0].per_rank_bytes_min > 0' "$J"
+check "stonewall: figure over all completed bytes" \
+    jqok '.ranks.phases[0].bytes == .write.bytes and .write.bytes >= 4 * .ranks.phases[0].per_rank_bytes_min' "$J"
+check "stonewall: not reported as interrupted" jqok '.interrupted == false' "$J"
+check "stonewall: directories removed" test -z "$(ls -A "$D")"
+
+# ---- a failing rank aborts every rank ----
+mkdir "$D/f.2" # rank 2's file cannot be made
+check_exit "failing rank: exit 1" 1 run4 "$SB" io --rw write --bs 64k --size 1m --time_based \
+    --runtime 30 --filename "$D/f"
+check_one_line "failing rank: one line naming rank and host" "rank 2 on $(hostname)"
+check "failing rank: nothing on stdout" test ! -s "$T/out"
+check "failing rank: the other ranks' files removed" test "$(ls -A "$D")" = f.2
+rmdir "$D/f.2"
+
+# ---- what does not run on ranks ----
+check_exit "list under mpirun: usage error" 2 "${MPIRUN[@]}" -np 2 "$SB" list
+check_one_line "list under mpirun: one line" "not on 2 MPI ranks"
+check_exit "one rank under mpirun" 0 "${MPIRUN[@]}" -np 1 "$SB" io --rw write --bs 64k --size 256k \
+    --directory "$D" --output-format json
+check "one rank: ranks section" jqok '.ranks.ranks == 1' "$T/out"
+mkdir -p "$T/bin" && cp "$SB" "$T/bin/storbench"
+check_exit "no storbench-mpi beside it" 1 "${MPIRUN[@]}" -np 2 "$T/bin/storbench" io --rw write \
+    --size 64k --directory "$D"
+check_one_line "no storbench-mpi: one line" "no storbench-mpi"
+
+# ---- plain storbench, no mpirun ----
+check_exit "plain io has no ranks section" 0 "$SB" io --rw write --bs 64k --size 256k \
+    --directory "$D" --output-format json
+check "plain json unchanged" jqok 'has("ranks") | not' "$T/out"
+check_exit "plain io --stonewall: one rank" 0 "$SB" io --rw write --bs 4k --size 4m --time_based \
+    --runtime 30 --stonewall 0.2 --directory "$D" --output-format json
+check "plain --stonewall stops it" jqok '.ranks.ranks == 1 and .ranks.phases[0].ranks_stonewalled == 1' "$T/out"
+check_exit "--stonewall 0 refused" 2 "$SB" io --stonewall 0 --directory "$D"
+check_one_line "--stonewall 0: one line" "stonewall"
+finish
