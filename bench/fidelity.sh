@@ -14,7 +14,8 @@
 #                dd, fio (fio-randwrite, fio-write, fio-randread-io_uring,
 #                fio-randread-libaio), fs-mark (fs-mark-1000, fs-mark-4x250,
 #                fs-mark-32dirs), dbench (dbench-client, dbench-default),
-#                postmark, sqlite, pgbench
+#                postmark, sqlite, pgbench, iozone (iozone-4k, iozone-64k,
+#                iozone-1m)
 #   --tsv FILE   (or TSV=FILE) also write every pair, one line per round and
 #                figure: round test figure unit better first reference
 #                storbench ratio (appended as the run goes)
@@ -25,7 +26,10 @@
 # check of the script, and the header prints what ran): DD_COUNT=512 (x 2 MiB),
 # FIO_SIZE=256m FIO_RAMP=2 FIO_RUNTIME=10, FSMARK_FILES=1000, DBENCH_TIME=15
 # (warm-up a fifth of it, as dbench), POSTMARK_TX=25000, SQLITE_COUNT=2500,
-# PG_SCALE=2 PG_TIME=15 (4 clients, 2 threads).
+# PG_SCALE=2 PG_TIME=15 (4 clients, 2 threads), IOZONE_SIZE=512m (64m 512m 2g
+# 4g 8g: storbench's file sizes).
+# IOZONE=path: an IOzone binary (not in Debian; docs/fidelity.md says how to
+# build it); the iozone pairs are skipped without it.
 # STORBENCH=path selects the binary (default: the one in this checkout).
 # Needs jq; run as root for pgbench's reference server (as user postgres).
 # Exit: 0 done, 1 runtime failure, 2 bad arguments, 130 interrupted; every
@@ -43,7 +47,7 @@ usage() {
 # ---- the pairs: id, reference tool, figures ("key:unit" ...) ----
 IDS=(dd fio-randwrite fio-write fio-randread-io_uring fio-randread-libaio
     fs-mark-1000 fs-mark-4x250 fs-mark-32dirs dbench-client dbench-default
-    postmark sqlite pgbench)
+    postmark sqlite pgbench iozone-4k iozone-64k iozone-1m)
 declare -A TOOL=([dd]=dd [postmark]=postmark [sqlite]=sqlite3 [pgbench]=pgbench)
 declare -A FIGS=([dd]="direct-write:MB/s direct-read:MB/s read-cache:MB/s"
     [postmark]="tps:TPS seconds:s" [sqlite]="seconds:s" [pgbench]="tps:TPS")
@@ -52,6 +56,9 @@ for id in fio-randwrite fio-write fio-randread-io_uring fio-randread-libaio; do
 done
 for id in fs-mark-1000 fs-mark-4x250 fs-mark-32dirs; do
     TOOL[$id]=fs_mark; FIGS[$id]="files_per_s:Files/s"
+done
+for id in iozone-4k iozone-64k iozone-1m; do
+    TOOL[$id]=iozone; FIGS[$id]="write:MB/s read:MB/s"
 done
 for id in dbench-client dbench-default; do
     TOOL[$id]=dbench; FIGS[$id]="mb_per_s:MB/s"
@@ -105,6 +112,10 @@ SQLITE_COUNT=${SQLITE_COUNT:-2500}
 [ "$SQLITE_COUNT" -le 32767 ] || usage "SQLITE_COUNT must be at most 32767"
 PG_SCALE=${PG_SCALE:-2}
 PG_TIME=${PG_TIME:-15}
+IOZONE_SIZE=${IOZONE_SIZE:-512m}
+[[ "$IOZONE_SIZE" =~ ^(64m|512m|2g|4g|8g)$ ]] || usage "IOZONE_SIZE must be one of 64m 512m 2g 4g 8g"
+IOZONE=${IOZONE:-}
+[ -n "$IOZONE" ] && IOZONE=$(readlink -f "$IOZONE")  # it runs in its test directory
 
 SEL=()
 if [ -z "$ONLY" ]; then
@@ -135,6 +146,8 @@ for id in "${SEL[@]}"; do
             SKIP[$id]="pgbench/PostgreSQL missing (apt-get install postgresql)" ;;
         dbench) command -v dbench >/dev/null || SKIP[$id]="dbench missing (apt-get install dbench)"
             [ -n "${SKIP[$id]:-}" ] || [ -r "$LIB_LOADFILE" ] || SKIP[$id]="$LIB_LOADFILE missing (dbench package)" ;;
+        iozone) [ -n "$IOZONE" ] && [ -x "$IOZONE" ] ||
+            SKIP[$id]="no IOzone binary (set IOZONE=/path/to/iozone; docs/fidelity.md, \"IOzone\")" ;;
         fs_mark) command -v fs_mark >/dev/null || SKIP[$id]="fs_mark missing (apt-get install fsmark)" ;;
         *) command -v "$t" >/dev/null || SKIP[$id]="$t missing (apt-get install $t)" ;;
     esac
@@ -153,6 +166,10 @@ for id in "${SEL[@]}"; do
     [ -n "${SKIP[$id]:-}" ] && echo "fidelity: skipping $id: ${SKIP[$id]}" >&2
 done
 need=$((1100 * 1024 * 1024))  # dd's and fs_mark's 1 GiB, and a margin
+if [[ " ${SEL[*]} " == *" iozone-"* ]]; then  # IOzone's file, and a margin
+    iz=$(($(numfmt --from=iec "${IOZONE_SIZE^^}") + 64 * 1048576))
+    [ "$iz" -gt "$need" ] && need=$iz
+fi
 avail=$(df -P -B1 "$LIB_WORK" | awk 'NR == 2 { print $4 }')
 [ "${avail:-0}" -ge "$need" ] || lib_die "$TARGET has $((avail / 1048576)) MiB free, needs $((need / 1048576))"
 
@@ -210,6 +227,16 @@ measure() { # ID ref|sb DIR
                 sb_run "$dir" "dbench:clients=6,time=$DBENCH_TIME,warmup=$DBENCH_WARMUP" &&
                     lib_fig mb_per_s "$(sb_mean)"
             fi ;;
+        iozone-*)
+            local rec=${id#iozone-} opts
+            opts="record-size=$rec,file-size=$IOZONE_SIZE"
+            if [ "$side" = ref ]; then
+                ref_iozone "$dir" "$IOZONE_SIZE" "$rec"
+            else # both of the profile's tests in one storbench run
+                sb_run "$dir" "iozone:test=write,$opts" "iozone:test=read,$opts" &&
+                    lib_fig write "$(sb_mean 'Write Performance')" &&
+                    lib_fig read "$(sb_mean 'Read Performance')"
+            fi ;;
         postmark)
             if [ "$side" = ref ]; then
                 ref_postmark "$dir" "$POSTMARK_TX"
@@ -247,12 +274,15 @@ command -v dbench >/dev/null && vers="$vers, dbench $(dbench --help 2>&1 | awk '
 command -v postmark >/dev/null && vers="$vers, postmark $(dpkg-query -W -f '${Version}' postmark 2>/dev/null)"
 command -v sqlite3 >/dev/null && vers="$vers, sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
 [ -n "$LIB_PGBIN" ] && vers="$vers, $("$LIB_PGBIN/pgbench" --version)"
+[ -n "$IOZONE" ] && [ -x "$IOZONE" ] &&
+    vers="$vers, iozone $("$IOZONE" -v | awk '/Revision/ { print $3; exit }')"
 echo "# fidelity: $TARGET ($mnt), $ROUNDS round(s), $(date -u '+%Y-%m-%d %H:%M UTC'), storbench $("$SB" --version | awk '{ print $NF }') commit $commit"
 echo "# references: $vers"
 echo "# parameters: dd bs=2048k count=$DD_COUNT; fio 4k $FIO_SIZE direct ramp ${FIO_RAMP}s runtime ${FIO_RUNTIME}s;" \
     "fs_mark $FSMARK_FILES x 1MiB, 4 x $((FSMARK_FILES / 4)), $((FSMARK_FILES * 2 / 5)) in 32 dirs;" \
     "dbench 6 clients ${DBENCH_TIME}s (warm-up ${DBENCH_WARMUP}s); postmark $POSTMARK_TX tx;" \
-    "sqlite 3 x $SQLITE_COUNT inserts; pgbench scale $PG_SCALE, 4 clients, 2 threads, ${PG_TIME}s"
+    "sqlite 3 x $SQLITE_COUNT inserts; pgbench scale $PG_SCALE, 4 clients, 2 threads, ${PG_TIME}s;" \
+    "iozone -e -s $IOZONE_SIZE -i0 -i1, records 4k 64k 1m"
 
 # ---- the rounds ----
 START=$(date +%s)

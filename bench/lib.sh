@@ -163,6 +163,21 @@ ref_dd() {
     done
 }
 
+# ref_iozone DIR SIZE RECORD: IOzone ($IOZONE, built outside the repository:
+# docs/fidelity.md) as the seed profile ran it (pts/iozone 1.8.0: `iozone -e
+# -r RECORD -s SIZE -i0 -i1` in the test's directory). Figures: its "write" and
+# "read" columns (KiB/s) / 1024, the profile's Write and Read Performance.
+ref_iozone() {
+    local dir=$1
+    mkdir -p "$dir"
+    lib_run -C "$dir" -o "$LIB_WORK/iozone.log" "$IOZONE" -e -r "$3" -s "$2" -i0 -i1 || return 1
+    rm -f "$dir/iozone.tmp"
+    # The line after the column heads "KB  reclen   write rewrite    read    reread".
+    awk 'prev ~ /reclen +write +rewrite +read/ && $1 ~ /^[0-9]+$/ {
+        printf "write %.6f\nread %.6f\n", $3 / 1024, $5 / 1024 } { prev = $0 }' \
+        "$LIB_WORK/iozone.log" >>"$LIB_WORK/fig"
+}
+
 # ref_fio DIR ARGS...: one fio job on one file in DIR; figure: IOPS of the
 # direction that ran (fio --output-format=json).
 ref_fio() {
