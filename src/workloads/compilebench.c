@@ -31,7 +31,6 @@
 #include "core/cache.h"
 #include "core/clock.h"
 #include "core/histogram.h"
-#include "core/rand.h"
 #include "workloads/compilebench_tree.h"
 #include "workloads/fs_common.h"
 #include "workloads/workload.h"
@@ -135,7 +134,8 @@ static void cb_path(const cb_state *st, unsigned tree, const sb_cb_file *f, cons
 static int cb_write_file(cb_state *st, const char *path, uint64_t size, bool timed)
 {
     uint64_t t0 = sb_now_ns();
-    int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    /* compilebench opens every file it writes with Python's "a+" */
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0666);
     if (fd < 0)
         return sb_ctx_fail(st->ctx, errno, "compilebench: create %s: %s", path, strerror(errno));
     st->files_created++;
@@ -189,28 +189,30 @@ static int cb_read_file(cb_state *st, const char *path, bool timed, bool evict_o
     return 0;
 }
 
-/* Creates tree number `n`: its directories, then every file. */
+/* Creates tree number `n` as compilebench does: directory by directory in the
+ * tree's (depth-first) order, each made just before its files are written. */
 static int cb_create_tree(cb_state *st, unsigned n, bool timed, double pbase, double pspan)
 {
     char path[4600];
+    size_t i = 0;
     for (size_t d = 0; d < st->tree->n_dirs; d++) {
         const char *rel = st->tree->dirs[d];
         snprintf(path, sizeof path, "%s/tree%02u%s%s", st->base, n, *rel ? "/" : "", rel);
-        if (mkdir(path, 0755) != 0)
+        if (mkdir(path, 0777) != 0)
             return sb_ctx_fail(st->ctx, errno, "compilebench: mkdir %s: %s", path, strerror(errno));
         st->dirs_created++;
-    }
-    for (size_t i = 0; i < st->tree->n_files; i++) {
-        if ((i & 255) == 0) {
-            if (sb_ctx_interrupted(st->ctx))
-                return sb_ctx_fail(st->ctx, EINTR, "compilebench: interrupted");
-            sb_ctx_progress(st->ctx, pbase + pspan * (double)i / (double)st->tree->n_files);
+        for (; i < st->tree->n_files && st->tree->files[i].dir == d; i++) {
+            if ((i & 255) == 0) {
+                if (sb_ctx_interrupted(st->ctx))
+                    return sb_ctx_fail(st->ctx, EINTR, "compilebench: interrupted");
+                sb_ctx_progress(st->ctx, pbase + pspan * (double)i / (double)st->tree->n_files);
+            }
+            const sb_cb_file *f = &st->tree->files[i];
+            cb_path(st, n, f, "", path, sizeof path);
+            int rc = cb_write_file(st, path, f->size, timed);
+            if (rc)
+                return rc;
         }
-        const sb_cb_file *f = &st->tree->files[i];
-        cb_path(st, n, f, "", path, sizeof path);
-        int rc = cb_write_file(st, path, f->size, timed);
-        if (rc)
-            return rc;
     }
     return 0;
 }
@@ -313,9 +315,8 @@ static int cb_run(sb_run_ctx *ctx, sb_sample *samples)
     }
     for (int m = 0; m < CB_N_PHASES; m++)
         sb_hist_init(&hists[m]);
-    sb_rand r;
-    sb_rand_seed(&r, SB_CB_SEED);
-    sb_rand_fill(&r, st.buf, CB_BUF);
+    /* compilebench's buffer: 'a' * 256 KiB (compressible, as on the seed's LZO pages) */
+    memset(st.buf, 'a', CB_BUF);
 
     bool want[CB_N_PHASES];
     for (int m = 0; m < CB_N_PHASES; m++)

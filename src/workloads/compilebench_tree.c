@@ -92,6 +92,69 @@ uint64_t sb_cb_tree_percentile(const sb_cb_tree *t, double p)
     return v;
 }
 
+/* Puts the directories in depth-first pre-order (a directory, then each of its
+ * sub-directories in index order, recursively) and the files grouped by directory
+ * in that order, keeping their order within a directory. That is how compilebench
+ * writes a tree: it lists its data set in the order os.walk visits a copy of the
+ * tree, so each directory's files are written together, right after the directory
+ * is made. parent[d] < d for d > 0. 0 or -ENOMEM. */
+static int cb_walk_order(sb_cb_tree *t, const uint32_t *parent)
+{
+    size_t nd = t->n_dirs, nf = t->n_files;
+    size_t *first = calloc(nd + 1, sizeof *first), *kids = malloc(nd * sizeof *kids);
+    size_t *seq = malloc(nd * sizeof *seq), *rank = malloc(nd * sizeof *rank);
+    size_t *count = calloc(nd + 1, sizeof *count);
+    char **dirs = malloc(nd * sizeof *dirs);
+    sb_cb_file *files = malloc((nf ? nf : 1) * sizeof *files);
+    int rc = -ENOMEM;
+    if (!first || !kids || !seq || !rank || !count || !dirs || !files)
+        goto out;
+    /* Children of each directory, in index order (counting sort on the parent). */
+    for (size_t d = 1; d < nd; d++)
+        first[parent[d] + 1]++;
+    for (size_t d = 0; d < nd; d++)
+        first[d + 1] += first[d];
+    for (size_t d = 1; d < nd; d++)
+        kids[first[parent[d]] + count[parent[d]]++] = d;
+    /* Pre-order walk; rank is the stack here (children pushed in reverse). */
+    size_t sp = 0, n = 0;
+    rank[sp++] = 0;
+    while (sp) {
+        size_t d = rank[--sp];
+        seq[n++] = d;
+        for (size_t k = first[d + 1]; k-- > first[d];)
+            rank[sp++] = kids[k];
+    }
+    for (size_t i = 0; i < nd; i++) {
+        rank[seq[i]] = i;
+        dirs[i] = t->dirs[seq[i]];
+    }
+    /* Files: a stable counting sort by their directory's rank. */
+    memset(count, 0, (nd + 1) * sizeof *count);
+    for (size_t i = 0; i < nf; i++)
+        count[rank[t->files[i].dir] + 1]++;
+    for (size_t d = 0; d < nd; d++)
+        count[d + 1] += count[d];
+    for (size_t i = 0; i < nf; i++) {
+        sb_cb_file f = t->files[i];
+        f.dir = (uint32_t)rank[f.dir];
+        files[count[f.dir]++] = f;
+    }
+    memcpy(t->dirs, dirs, nd * sizeof *dirs);
+    if (nf)
+        memcpy(t->files, files, nf * sizeof *files);
+    rc = 0;
+out:
+    free(first);
+    free(kids);
+    free(seq);
+    free(rank);
+    free(count);
+    free(dirs);
+    free(files);
+    return rc;
+}
+
 int sb_cb_tree_generate(sb_cb_tree *t, uint64_t seed, unsigned scale_pct)
 {
     memset(t, 0, sizeof *t);
@@ -107,9 +170,10 @@ int sb_cb_tree_generate(sb_cb_tree *t, uint64_t seed, unsigned scale_pct)
     t->n_dirs = SB_CB_DIRS;
     t->dirs = calloc(t->n_dirs, sizeof *t->dirs);
     unsigned char *depth = calloc(t->n_dirs, 1);
+    uint32_t *parents = calloc(t->n_dirs, sizeof *parents);
     uint32_t *sizes = malloc(SB_CB_FILES * sizeof *sizes);
     sb_cb_file *all = calloc(SB_CB_FILES, sizeof *all);
-    if (!t->dirs || !depth || !sizes || !all)
+    if (!t->dirs || !depth || !parents || !sizes || !all)
         goto nomem;
     t->dirs[0] = strdup("");
     if (!t->dirs[0])
@@ -120,6 +184,7 @@ int sb_cb_tree_generate(sb_cb_tree *t, uint64_t seed, unsigned scale_pct)
             parent = (size_t)sb_rand_below(&r, d);
         while (depth[parent] >= 7);
         depth[d] = (unsigned char)(depth[parent] + 1);
+        parents[d] = (uint32_t)parent;
         const char *w = cb_words[sb_rand_below(&r, CB_N_WORDS)];
         size_t len = strlen(t->dirs[parent]) + strlen(w) + 16;
         t->dirs[d] = malloc(len);
@@ -207,10 +272,15 @@ int sb_cb_tree_generate(sb_cb_tree *t, uint64_t seed, unsigned scale_pct)
     }
     free(depth);
     free(sizes);
-    return 0;
+    int rc = cb_walk_order(t, parents);
+    free(parents);
+    if (rc < 0)
+        sb_cb_tree_free(t);
+    return rc;
 
 nomem:
     free(depth);
+    free(parents);
     free(sizes);
     free(all);
     sb_cb_tree_free(t);

@@ -11,6 +11,9 @@
  * total comes out right; each file takes the size at the midpoint of its
  * own 1/N slice of probability, and sizes are shuffled over the files. So
  * the percentiles hold exactly and the total to the byte.
+ *
+ * Order: directories depth-first (pre-order), files grouped by directory in
+ * that order — the order in which compilebench writes its trees.
  */
 #ifndef SB_COMPILEBENCH_TREE_H
 #define SB_COMPILEBENCH_TREE_H
@@ -34,9 +37,9 @@ typedef struct sb_cb_file {
 
 typedef struct sb_cb_tree {
     size_t n_dirs;
-    char **dirs;        /* relative paths, each parent before its children; dirs[0] = "" (the root) */
+    char **dirs;        /* relative paths in depth-first pre-order; dirs[0] = "" (the root) */
     size_t n_files;
-    sb_cb_file *files;
+    sb_cb_file *files;  /* grouped by directory, in the order of dirs */
     uint64_t total_bytes;
     size_t n_objects;
     uint64_t object_bytes;

@@ -63,6 +63,17 @@ done
 check "compilebench compile made objects too" \
     num_gt "$(fig compilebench files_created)" "$(fig compilebench tree_files)"
 rm -f "$R"
+# As compilebench writes a file: Python's "a+" open, 'a' bytes (traced where strace works).
+if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+    check_exit "compilebench traced" 0 strace -f -s 8 -o "$T/st" -e trace=openat,write \
+        "$SB" run compilebench:trees=1,scale=1 --target "$TGT" --result "$R" -i traced -n 1 --exact-runs
+    check "compilebench opens its files O_RDWR|O_CREAT|O_APPEND" \
+        test "$(grep -c 'compilebench/tree00/.*O_RDWR|O_CREAT|O_APPEND' "$T/st")" -ge 200
+    check "compilebench writes 'a' bytes" test "$(grep -c '^[0-9]* *write(.*"aaaaaaaa"' "$T/st")" -ge 200
+    rm -f "$R"
+else
+    ok "# skip: strace cannot trace here (compilebench's open flags and data)"
+fi
 
 # ---- dbench ----
 # desc TEST: the option line of TEST's result in $R.

@@ -153,6 +153,27 @@ static void test_cb_tree_deterministic(void **state)
     sb_cb_tree_free(&a);
 }
 
+/* The order compilebench writes a tree in: directories depth-first (each one right
+ * after its parent's subtree began: the previous directory lies inside its parent),
+ * files grouped by directory in that order. */
+static void test_cb_tree_walk_order(void **state)
+{
+    (void)state;
+    sb_cb_tree t;
+    assert_int_equal(sb_cb_tree_generate(&t, SB_CB_SEED, 100), 0);
+    assert_string_equal(t.dirs[0], "");
+    for (size_t d = 1; d < t.n_dirs; d++) {
+        const char *slash = strrchr(t.dirs[d], '/');
+        size_t plen = slash ? (size_t)(slash - t.dirs[d]) : 0;
+        /* the parent's path is a prefix of the directory just before (pre-order) */
+        assert_true(plen == 0 || (!strncmp(t.dirs[d - 1], t.dirs[d], plen) &&
+                                  (t.dirs[d - 1][plen] == '/' || t.dirs[d - 1][plen] == 0)));
+    }
+    for (size_t i = 1; i < t.n_files; i++)
+        assert_true(t.files[i - 1].dir <= t.files[i].dir);
+    sb_cb_tree_free(&t);
+}
+
 /* ---- dbench loadfile ---- */
 
 static void test_db_parse(void **state)
@@ -446,6 +467,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cb_tree_statistics),
         cmocka_unit_test(test_cb_tree_deterministic),
+        cmocka_unit_test(test_cb_tree_walk_order),
         cmocka_unit_test(test_db_parse),
         cmocka_unit_test(test_db_replay),
         cmocka_unit_test(test_db_generate_mix),
