@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/io_ranks.h"
+#include "core/cpuset.h"
 #include "core/histogram.h"
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -51,6 +52,10 @@ static void usage(FILE *out)
 "  --invalidate[=0|1]   drop the file's page cache first (default 1)\n"
 "  --registerfiles, --fixedbufs   io_uring: registered file / buffers\n"
 "  --randseed N         seed of the offset sequence (default 24301)\n"
+"  --cpus_allowed LIST  run the job's threads only on these CPUs (0-3,6; default: every\n"
+"                       CPU the process may use, placed by the scheduler, as fio)\n"
+"  --cpus_allowed_policy shared|split  all threads on all of them (default), or thread\n"
+"                       i on the i-th CPU of the list, round robin\n"
 "  --verify ALGO        crc32c | xxhash | sha256 | pattern: every block written carries a\n"
 "                       header and checksum and is checked when read back\n"
 "  --do_verify[=0|1]    read back and check every written block after the job (default 1)\n"
@@ -98,6 +103,22 @@ static json_t *dir_json(const sb_io_result *r, int d, uint64_t ios, uint64_t byt
     return o;
 }
 
+/* The tool's own cost (job.h): CPU time of the process while the job's threads ran. */
+static json_t *cpu_json(const sb_io_result *r)
+{
+    json_t *o = json_object();
+    double n = r->cpu_ios ? (double)r->cpu_ios : 1;
+    json_object_set_new(o, "user_s", json_real(r->cpu_user_s));
+    json_object_set_new(o, "sys_s", json_real(r->cpu_sys_s));
+    json_object_set_new(o, "wall_s", json_real(r->cpu_wall_s));
+    json_object_set_new(o, "ios", json_integer((json_int_t)r->cpu_ios));
+    json_object_set_new(o, "user_ns_per_io", json_real(r->cpu_ios ? r->cpu_user_s * 1e9 / n : 0));
+    json_object_set_new(o, "sys_ns_per_io", json_real(r->cpu_ios ? r->cpu_sys_s * 1e9 / n : 0));
+    json_object_set_new(o, "user_pct", json_real(r->cpu_wall_s > 0 ? 100 * r->cpu_user_s / r->cpu_wall_s : 0));
+    json_object_set_new(o, "sys_pct", json_real(r->cpu_wall_s > 0 ? 100 * r->cpu_sys_s / r->cpu_wall_s : 0));
+    return o;
+}
+
 static json_t *result_json(const sb_io_job *job, const sb_io_result *r)
 {
     json_t *root = json_object(), *j = json_object();
@@ -130,6 +151,12 @@ static json_t *result_json(const sb_io_job *job, const sb_io_result *r)
     json_object_set_new(j, "end_fsync", json_boolean(job->end_fsync));
     json_object_set_new(j, "norandommap", json_boolean(job->norandommap));
     json_object_set_new(j, "randseed", json_integer((json_int_t)job->seed));
+    if (job->cpus_allowed_set) {
+        char list[256];
+        sb_cpuset_format(&job->cpus_allowed, list, sizeof list);
+        json_object_set_new(j, "cpus_allowed", json_string(list));
+        json_object_set_new(j, "cpus_allowed_policy", json_string(job->cpus_split ? "split" : "shared"));
+    }
     json_object_set_new(j, job->filename[0] ? "filename" : "directory",
                         json_string(job->filename[0] ? job->filename : job->directory));
     if (job->verify) {
@@ -153,6 +180,7 @@ static json_t *result_json(const sb_io_job *job, const sb_io_result *r)
     json_object_set_new(ps, "bw_bytes_per_s", bw);
     json_object_set_new(ps, "iops", iops);
     json_object_set_new(root, "per_second", ps);
+    json_object_set_new(root, "cpu", cpu_json(r));
     if (job->verify) {
         const sb_verify_stats *v = &r->verify;
         json_t *o = json_object();
@@ -231,6 +259,10 @@ static void print_summary(const sb_io_job *job, const sb_io_result *r)
         sb_format_iec(c, sizeof c, sum / (double)r->n_seconds, "B/s");
         printf("  bw per second: min=%s, max=%s, avg=%s, samples=%zu\n", a, b, c, r->n_seconds);
     }
+    if (r->cpu_ios)
+        printf("  cpu: user=%.2fs, sys=%.2fs; per I/O: user=%.0f ns, sys=%.0f ns (%" PRIu64 " I/Os, ramp "
+               "included)\n", r->cpu_user_s, r->cpu_sys_s, r->cpu_user_s * 1e9 / (double)r->cpu_ios,
+               r->cpu_sys_s * 1e9 / (double)r->cpu_ios, r->cpu_ios);
     if (job->verify) {
         const sb_verify_stats *v = &r->verify;
         char by[32];
@@ -251,7 +283,7 @@ enum {
     O_TIMEBASED, O_RAMP, O_STARTDELAY, O_MIX, O_FSYNC, O_ENDFSYNC, O_NORANDMAP, O_INVALIDATE,
     O_REGFILES, O_FIXEDBUFS, O_SEED, O_FORMAT, O_FILENAME, O_DIRECTORY, O_BATCH, O_BATCH_CMIN,
     O_BATCH_CMAX, O_VERIFY, O_DO_VERIFY, O_VERIFY_BACKLOG, O_VERIFY_ONLY, O_SHARED, O_STONEWALL,
-    O_HELP,
+    O_CPUS, O_CPUS_POLICY, O_HELP,
 };
 
 static int opt_bool(const char *name, const char *arg, bool *out)
@@ -356,6 +388,18 @@ static int io_option(sb_io_job *job, sb_io_ranks_opts *ro, bool *json, int c, co
         strcpy(dst, optarg);
         break;
     }
+    case O_CPUS: {
+        char why[300];
+        if (sb_cpuset_parse(optarg, &job->cpus_allowed, why, sizeof why) < 0)
+            return sb_usage_error(CMD, "--cpus_allowed: %s", why);
+        job->cpus_allowed_set = true;
+        break;
+    }
+    case O_CPUS_POLICY:
+        if (strcmp(optarg, "shared") && strcmp(optarg, "split"))
+            return sb_usage_error(CMD, "--cpus_allowed_policy: '%s' is not shared or split", optarg);
+        job->cpus_split = !strcmp(optarg, "split");
+        break;
     case 'h': case O_HELP:
         usage(stdout);
         return -1;
@@ -441,6 +485,8 @@ int sb_cmd_io(int argc, char **argv)
         {"verify_only", optional_argument, NULL, O_VERIFY_ONLY},
         {"shared-file", no_argument, NULL, O_SHARED},
         {"stonewall", required_argument, NULL, O_STONEWALL},
+        {"cpus_allowed", required_argument, NULL, O_CPUS},
+        {"cpus_allowed_policy", required_argument, NULL, O_CPUS_POLICY},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
     };

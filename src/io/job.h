@@ -24,6 +24,7 @@
 #define SB_IO_JOB_H
 
 #include <limits.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -75,6 +76,13 @@ typedef struct sb_io_job {
     char engine[32];           /* "psync", "sync", "posixaio", "libaio", "io_uring", "mmap" */
     bool uring_fixed_files;    /* io_uring: registered file */
     bool uring_fixed_bufs;     /* io_uring: registered buffers */
+    /* CPU placement, fio's cpus_allowed / cpus_allowed_policy. Unset (the default, as
+     * fio): threads run wherever the scheduler puts them among the CPUs the process
+     * may use. Set: every thread on all of cpus_allowed (shared), or thread i on the
+     * i-th CPU of the set, round robin (cpus_split). */
+    bool cpus_allowed_set;
+    bool cpus_split;
+    cpu_set_t cpus_allowed;
     /* Exactly one of these: one shared file, or one file per job in a directory. */
     char filename[PATH_MAX];
     char directory[PATH_MAX];
@@ -110,6 +118,13 @@ typedef struct sb_io_result {
     char engine[32];
     unsigned effective_iodepth;
     bool interrupted;
+    /* The tool's own cost: CPU time of the whole process (every job thread and the
+     * kernel workers that belong to it, such as io_uring's io-wq) from the moment the
+     * threads start until the last has ended, and the I/Os completed in that time
+     * (ramp included), so cpu_*_s / cpu_ios is the CPU per I/O. */
+    double cpu_user_s, cpu_sys_s;
+    double cpu_wall_s;         /* the same interval, wall clock */
+    uint64_t cpu_ios;
     sb_verify_stats verify;    /* filled when job->verify is set */
 } sb_io_result;
 

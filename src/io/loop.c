@@ -43,6 +43,7 @@ static inline void account(worker *w, sb_io_u *u, uint64_t now)
         atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
         return;
     }
+    w->ios_done++;
     if (now >= w->next_tick_ns) {
         atomic_store_explicit(&w->progress_bytes, w->bytes_issued, memory_order_relaxed);
         w->next_tick_ns = now + TICK_NS;
@@ -394,6 +395,7 @@ void *sb_io_worker_main(void *arg)
     w->next_tick_ns = 0;
     w->last_ns = w->ramp_end_ns;
     if (worker_engine_init(w) < 0) {
+        w->finished_ns = sb_now_ns();
         atomic_store(&w->finished, true);
         return NULL;
     }
@@ -414,6 +416,7 @@ void *sb_io_worker_main(void *arg)
     w->td.ops->cleanup(&w->td);
     w->engine_ready = false;
     atomic_store_explicit(&w->progress_bytes, w->bytes_issued, memory_order_relaxed);
+    w->finished_ns = sb_now_ns();
     atomic_store(&w->finished, true);
     return NULL;
 }

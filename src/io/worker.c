@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/cpuset.h"
 #include "core/rand.h"
 #include "io/engine.h"
 #include "io/job.h"
@@ -91,6 +92,65 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
 
 /* ---------------------------------------------------------------- run */
 
+/* Starts thread i, placed on the job's CPUs when cpus_allowed is set. */
+static int start_thread(const sb_io_job *job, unsigned i, pthread_t *tid, worker *w)
+{
+    pthread_attr_t attr;
+    int r = pthread_attr_init(&attr);
+    if (r)
+        return -r;
+    if (job->cpus_allowed_set) {
+        cpu_set_t set;
+        if (job->cpus_split) {
+            CPU_ZERO(&set);
+            CPU_SET(sb_cpuset_nth(&job->cpus_allowed, i), &set);
+        } else {
+            set = job->cpus_allowed;
+        }
+        r = pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+    }
+    if (!r)
+        r = pthread_create(tid, &attr, sb_io_worker_main, w);
+    pthread_attr_destroy(&attr);
+    return -r;
+}
+
+/* The figures of the threads, summed and merged into res. */
+static void merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
+{
+    unsigned nsec = 0;
+    for (unsigned i = 0; i < job->numjobs; i++) {
+        worker *w = ws[i];
+        for (int d = 0; d < SB_DDIR_N; d++) {
+            res->dir[d].ios += w->st[d].ios;
+            res->dir[d].bytes += w->st[d].bytes;
+            sb_hist_merge(&res->dir[d].clat, &w->st[d].clat);
+            sb_hist_merge(&res->clat_all, &w->st[d].clat);
+        }
+        res->cpu_ios += w->ios_done;
+        double s = w->last_ns > w->ramp_end_ns ? (double)(w->last_ns - w->ramp_end_ns) / 1e9 : 0;
+        if (s > res->seconds)
+            res->seconds = s;
+        unsigned full = (unsigned)s;
+        if (full > w->n_sec_cap)
+            full = w->n_sec_cap;
+        if (full > nsec)
+            nsec = full;
+    }
+    if (!nsec)
+        return;
+    res->bw_bytes_per_s = calloc(nsec, sizeof *res->bw_bytes_per_s);
+    res->iops = calloc(nsec, sizeof *res->iops);
+    if (!res->bw_bytes_per_s || !res->iops)
+        return;
+    res->n_seconds = nsec;
+    for (unsigned i = 0; i < job->numjobs; i++)
+        for (unsigned s = 0; s < nsec && s < ws[i]->n_sec_cap; s++) {
+            res->bw_bytes_per_s[s] += (double)ws[i]->sec_bytes[s];
+            res->iops[s] += (double)ws[i]->sec_ios[s];
+        }
+}
+
 int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
 {
     char warn[256];
@@ -120,6 +180,7 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     sb_verify_fmt vfmt = {0};
     atomic_init(&sh.stop, false);
     unsigned started = 0;
+    sb_cpu_times cpu0 = {0}, cpu1;
     if (!files || !ws || !tids) {
         r = -ENOMEM;
         snprintf(err, errlen, "out of memory");
@@ -164,9 +225,10 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     }
     if ((r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
         goto out;
+    sb_cpu_times_now(&cpu0);
     sh.start_ns = sb_now_ns();
     for (; started < job->numjobs; started++) {
-        if ((r = -pthread_create(&tids[started], NULL, sb_io_worker_main, ws[started])) < 0) {
+        if ((r = start_thread(job, started, &tids[started], ws[started])) < 0) {
             snprintf(err, errlen, "cannot start a thread: %s", strerror(-r));
             atomic_store(&sh.stop, true);
             goto out;
@@ -203,6 +265,15 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
 out:
     for (unsigned i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
+    if (started) {
+        sb_cpu_times_now(&cpu1);
+        res->cpu_user_s = (double)(cpu1.user_ns - cpu0.user_ns) / 1e9;
+        res->cpu_sys_s = (double)(cpu1.sys_ns - cpu0.sys_ns) / 1e9;
+        uint64_t end = sh.start_ns;
+        for (unsigned i = 0; i < started; i++)
+            end = ws[i]->finished_ns > end ? ws[i]->finished_ns : end;
+        res->cpu_wall_s = (double)(end - sh.start_ns) / 1e9;
+    }
     if (r == 0) {
         for (unsigned i = 0; i < job->numjobs; i++)
             if (ws[i]->err) {
@@ -213,38 +284,8 @@ out:
         r = sb_io_verify_finish(job, &vfmt, files, nfiles, ws, res, r, err, errlen);
     }
     /* a verify mismatch keeps the figures: the report shows them beside it */
-    if (r == 0 || (r == -EILSEQ && job->verify)) {
-        unsigned nsec = 0;
-        for (unsigned i = 0; i < job->numjobs; i++) {
-            worker *w = ws[i];
-            for (int d = 0; d < SB_DDIR_N; d++) {
-                res->dir[d].ios += w->st[d].ios;
-                res->dir[d].bytes += w->st[d].bytes;
-                sb_hist_merge(&res->dir[d].clat, &w->st[d].clat);
-                sb_hist_merge(&res->clat_all, &w->st[d].clat);
-            }
-            double s = w->last_ns > w->ramp_end_ns ? (double)(w->last_ns - w->ramp_end_ns) / 1e9 : 0;
-            if (s > res->seconds)
-                res->seconds = s;
-            unsigned full = (unsigned)s;
-            if (full > w->n_sec_cap)
-                full = w->n_sec_cap;
-            if (full > nsec)
-                nsec = full;
-        }
-        if (nsec) {
-            res->bw_bytes_per_s = calloc(nsec, sizeof *res->bw_bytes_per_s);
-            res->iops = calloc(nsec, sizeof *res->iops);
-            if (res->bw_bytes_per_s && res->iops) {
-                res->n_seconds = nsec;
-                for (unsigned i = 0; i < job->numjobs; i++)
-                    for (unsigned s = 0; s < nsec && s < ws[i]->n_sec_cap; s++) {
-                        res->bw_bytes_per_s[s] += (double)ws[i]->sec_bytes[s];
-                        res->iops[s] += (double)ws[i]->sec_ios[s];
-                    }
-            }
-        }
-    }
+    if (r == 0 || (r == -EILSEQ && job->verify))
+        merge_results(job, ws, res);
     sb_io_verify_free(&vfmt, files, nfiles, ws, job->numjobs);
     if (ws)
         for (unsigned i = 0; i < job->numjobs; i++)

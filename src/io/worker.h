@@ -51,6 +51,8 @@ typedef struct worker {
     uint64_t *sec_bytes, *sec_ios;
     sb_io_dir_stats st[SB_DDIR_N];
     uint64_t bytes_issued;
+    uint64_t ios_done;         /* completions, ramp included (CPU per I/O) */
+    uint64_t finished_ns;      /* when the thread's work ended */
     atomic_uint_fast64_t progress_bytes;
     atomic_bool finished;
     int err;

@@ -48,6 +48,21 @@ check "json: every block of both files once" jqok '.total.ios == 256 and .total.
 check "json: reads + writes = total" jqok '.read.ios + .write.ios == .total.ios and .total.lat_ns.samples == .total.ios' "$J"
 check "json: job echoes flags" jqok '.job.rw == "randrw" and .job.bs_bytes == 8192 and .job.iodepth == 4 and .job.direct == true and .job.rwmixread_pct == 70' "$J"
 check "json: percentiles ordered" jqok '.total.lat_ns.percentiles | [.[]] | . == sort' "$J"
+for k in user_s sys_s wall_s ios user_ns_per_io sys_ns_per_io user_pct sys_pct; do
+    check "json cpu has $k" jqok ".cpu | has(\"$k\")" "$J"
+done
+check "json: cpu covers every I/O" jqok '.cpu.ios == .total.ios and .cpu.user_s >= 0 and .cpu.sys_s >= 0' "$J"
+check "io text: cpu line" sh -c "'$SB' io --rw randread --size 1m --directory '$D' | grep -Eq '^  cpu: user=[0-9.]+s, sys=[0-9.]+s; per I/O: user=[0-9]+ ns, sys=[0-9]+ ns'"
+
+# ---- --cpus_allowed ----
+cpu0=$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')
+check_exit "io cpus_allowed split" 0 "$SB" io --rw randread --size 1m --numjobs 2 --directory "$D" \
+    --cpus_allowed "$cpu0" --cpus_allowed_policy split --output-format json
+check "json: cpus_allowed echoed" jqok ".job.cpus_allowed == \"$cpu0\" and .job.cpus_allowed_policy == \"split\" and .total.ios == 512" "$T/out"
+check_exit "io cpus_allowed: CPU not available" 2 "$SB" io --size 1m --directory "$D" --cpus_allowed 1023
+check_one_line "cpus_allowed refusal: one line" "not available"
+check_exit "io cpus_allowed: not a list" 2 "$SB" io --size 1m --directory "$D" --cpus_allowed 3-1
+check_exit "io cpus_allowed_policy: unknown" 2 "$SB" io --size 1m --directory "$D" --cpus_allowed_policy spread
 
 check_exit "io time based json" 0 "$SB" io --rw read --size 256k --runtime 1200ms --time_based \
     --directory "$D" --output-format json

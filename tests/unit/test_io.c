@@ -3,8 +3,11 @@
  * the verify pattern with an independent pread checksum, and a corrupted block
  * is caught); job checks give one clear line for bad input; the statistics of
  * a run add up (histogram counts = I/Os, bytes = I/Os x bs, rwmix extremes);
- * every batching of submission and reaping moves every block once. */
+ * every batching of submission and reaping moves every block once; CPU lists
+ * (cpus_allowed) parse, refuse and place threads, and a run reports the CPU it
+ * cost over exactly the I/Os it counted. */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/cpuset.h"
 #include "io/engine.h"
 #include "io/job.h"
 #include "io/offsets.h"
@@ -307,6 +311,55 @@ static void test_mix_and_numjobs(void **state)
     assert_int_equal(access(path, F_OK), -1);
 }
 
+/* CPU lists as fio's cpus_allowed: parsed, refused with one line, formatted back;
+ * a job placed on them (shared and split) moves every block once and reports its
+ * CPU time and the I/Os it covers (no ramp: the I/Os counted). */
+static void test_cpu_placement_and_cost(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512], list[64];
+    cpu_set_t set, allowed;
+    assert_int_equal(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    int first = sb_cpuset_nth(&allowed, 0);
+    assert_true(first >= 0);
+    char one[16];
+    snprintf(one, sizeof one, "%d", first);
+    assert_int_equal(sb_cpuset_parse(one, &set, err, sizeof err), 0);
+    assert_int_equal(CPU_COUNT(&set), 1);
+    assert_int_equal(sb_cpuset_nth(&set, 5), first);
+    const char *bad[] = {"", "x", "1-", "3-1", "0,,1", "1,", "-1", "99999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(sb_cpuset_parse(bad[i], &set, err, sizeof err), -EINVAL);
+        assert_null(strchr(err, '\n'));
+    }
+    assert_int_equal(sb_cpuset_parse("1023", &set, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "not available"));
+    CPU_ZERO(&set);
+    CPU_SET(0, &set); CPU_SET(1, &set); CPU_SET(2, &set); CPU_SET(5, &set);
+    sb_cpuset_format(&set, list, sizeof list);
+    assert_string_equal(list, "0-2,5");
+    assert_int_equal(sb_cpuset_nth(&set, 3), 5);
+    assert_int_equal(sb_cpuset_nth(&set, 4), 0);
+
+    for (int split = 0; split < 2; split++) {
+        char file[300];
+        snprintf(file, sizeof file, "%s/cpus-%d", tmpdir, split);
+        job_for(&job, "psync", SB_RW_RANDWRITE, file);
+        job.numjobs = 3;
+        job.cpus_allowed_set = true;
+        job.cpus_allowed = allowed;
+        job.cpus_split = split;
+        assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+        assert_int_equal(res.dir[SB_DDIR_WRITE].ios, 3 * job.size / job.bs);
+        assert_int_equal(res.cpu_ios, res.dir[SB_DDIR_WRITE].ios);
+        assert_true(res.cpu_user_s >= 0 && res.cpu_sys_s >= 0 && res.cpu_wall_s > 0);
+        sb_io_result_free(&res);
+        check_file_holds_pattern(file, job.size, job.seed);
+        unlink(file);
+    }
+}
+
 static void test_fsync_every(void **state)
 {
     static sb_io_job job;
@@ -449,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_engines_read_back),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_mix_and_numjobs),
+        cmocka_unit_test(test_cpu_placement_and_cost),
         cmocka_unit_test(test_fsync_every),
         cmocka_unit_test(test_io_uring_registered),
         cmocka_unit_test(test_batching),

@@ -1,0 +1,29 @@
+/*
+ * cpuset — CPU lists in the syntax of fio's cpus_allowed and taskset -c
+ * ("0-3,6,8-15"), checked against the CPUs this process may run on, and the
+ * CPU time a process has used (getrusage) in nanoseconds, for reporting a
+ * tool's own cost.
+ */
+#ifndef SB_CPUSET_H
+#define SB_CPUSET_H
+
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Parses list into out. Every CPU must be one this process may use (sched_getaffinity).
+ * 0, or -EINVAL with one line in err ("CPU 7 is not available: this process may use 0-1"). */
+int sb_cpuset_parse(const char *list, cpu_set_t *out, char *err, size_t errlen);
+/* "0-3,6": the set as a list (empty string for an empty set). */
+void sb_cpuset_format(const cpu_set_t *set, char *buf, size_t len);
+/* The n-th CPU of the set, counting round robin (n modulo the set's size); -1 when empty. */
+int sb_cpuset_nth(const cpu_set_t *set, unsigned n);
+
+/* User and system CPU time of the whole process (every thread, and the kernel's
+ * workers that belong to it, such as io_uring's), ns. */
+typedef struct sb_cpu_times {
+    uint64_t user_ns, sys_ns;
+} sb_cpu_times;
+void sb_cpu_times_now(sb_cpu_times *t);
+
+#endif
