@@ -6,6 +6,7 @@
 #   make fuzz     libFuzzer harnesses (clang) into build-fuzz/, each run FUZZ_SECONDS
 #   make fuzz-quick  the same, 5 s each (check only replays the seeds, see tests/fuzz/)
 #   make install  binary and man page under $(PREFIX)
+#   make vm-check scenario run --vm with real QEMU guests (minutes; tests/vm/)
 
 PREFIX  ?= /usr/local
 BUILD   ?= build
@@ -106,6 +107,10 @@ run: storbench
 	    --identifier "RAM ($(RUN_RAM))" --replace
 	./storbench show quick-demo
 
+# Boots throwaway QEMU guests (scenario run --vm): minutes under TCG, so apart from check.
+vm-check: $(BUILD)/storbench
+	STORBENCH_BIN=$(CURDIR)/$(BUILD)/storbench STORBENCH_SRC=$(CURDIR) nice -n 19 bash tests/vm/test_vm_boot.sh
+
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
 	    LDFLAGS="-fsanitize=address,undefined" check
@@ -118,5 +123,5 @@ install: storbench $(MPI_BIN)
 clean:
 	rm -rf build build-asan build-fuzz storbench storbench-mpi
 
-.PHONY: all check run asan install clean storbench storbench-mpi fuzz fuzz-build fuzz-quick
+.PHONY: all check run asan install clean storbench storbench-mpi fuzz fuzz-build fuzz-quick vm-check
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(MPI_OBJS:.o=.d)

@@ -58,7 +58,7 @@ int sb_md_setup(const sb_scn_config *c, sb_device *devs, size_t n, sb_state *st,
         return -EBUSY;
     }
     snprintf(md_dev, len, "/dev/md%d", num);
-    char members[SB_SCN_MAX_DEVICES * 64] = "", level[32], count[16];
+    char members[SB_SCN_MAX_DEVICES * 64] = "", level[32], count[32];
     for (size_t i = 0; i < n; i++)
         snprintf(members + strlen(members), sizeof members - strlen(members), "%s%s", i ? "," : "", devs[i].path);
     if ((rc = sb_state_add(st, SB_ST_MD, md_dev, members)) < 0) {

@@ -34,6 +34,8 @@ void sb_scn_plan_line(const sb_scn_config *c, char *buf, size_t len)
     if (c->cache != SB_CACHE_NONE)
         snprintf(cache, sizeof cache, " on bcache %s%s (cache device 1, backing device 2)",
                  sb_cache_mode_name(c->cache), c->cache_discard ? " with discard" : "");
+    if (c->md[0])
+        snprintf(cache, sizeof cache, " on md %s", c->md);
     if (c->mount_options[0])
         snprintf(opts, sizeof opts, ", mount options %s", c->mount_options);
     if (c->mkfs_options[0])

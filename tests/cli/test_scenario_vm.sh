@@ -1,0 +1,60 @@
+# storbench scenario --vm without booting a guest (make vm-check boots them,
+# tests/vm/test_vm_boot.sh): check --vm shows each device's emulation and the
+# guest's kernel; the --vm options' refusals; --vm with --devices; md and
+# device keys refused in the file with their line; a configuration the guest
+# could build but this kernel cannot is named by check without --vm; the
+# internal vm-guest refuses a directory that run --vm did not write.
+. "${STORBENCH_SRC:-.}/tests/cli/lib.sh"
+
+EX=$SRC/examples
+
+check_exit "check --vm seed000" 0 "$SB" scenario check "$EX/seed000-cache.ini" --vm
+if grep -q "^  HDD: ext4 over 1 device" "$T/out" && grep -q "device 1: HDD-like, 180 IOPS, 150 MB/s, rotational" "$T/out" &&
+   [ "$(grep -c '^  [^ ]' "$T/out")" -eq 8 ]; then ok "seed000 --vm plan: 8 configurations, the HDD emulated"
+else not_ok "seed000 --vm plan ($(cat "$T/out"))"; fi
+if grep -A2 "^  BCache Writeback + Discard" "$T/out" | grep -q "device 1: SSD-like, unthrottled, non-rotational" &&
+   grep -A2 "^  BCache Writeback + Discard" "$T/out" | grep -q "device 2: HDD-like"; then
+    ok "seed000 --vm: bcache over an SSD cache and an HDD"
+else not_ok "seed000 --vm: bcache devices ($(cat "$T/out"))"; fi
+check "check --vm names the guest kernel" grep -q "^Guest kernel: " "$T/out"
+
+check_exit "check md example" 0 "$SB" scenario check "$EX/md-raid.ini"
+check "md plan line" grep -q "ext4 on md RAID1: ext4 on md raid1 over 2 devices" "$T/out"
+if [ ! -e /proc/mdstat ]; then
+    check "without md here, check says so" grep -q "cannot be built here: this kernel has no md" "$T/out"
+fi
+check_exit "check --vm --vm-kernel with no kernel there" 0 "$SB" scenario check "$EX/md-raid.ini" --vm --vm-kernel "$T"
+check "--vm-kernel: says what is missing" grep -q "Guest kernel: .*lib/modules" "$T/out"
+
+R="--suite dd --result $T/r.json --images $T"
+check_exit "--vm-accel bad" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-accel xen $R
+check_one_line "--vm-accel bad: one line" "auto, kvm or tcg"
+check_exit "--vm-cpus 0" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-cpus 0 $R
+check_one_line "--vm-cpus 0: one line" "--vm-cpus"
+check_exit "--vm-memory too small" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-memory 1M $R
+check_one_line "--vm-memory: one line" "256M"
+check_exit "--vm-kvm-timeout bad" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-kvm-timeout x $R
+check_one_line "--vm-kvm-timeout: one line" "seconds"
+check_exit "--vm with --devices" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --devices /dev/null \
+    --destroy-data-on /dev/null $R
+check_one_line "--vm with --devices: one line" "emulated disks"
+check_exit "--vm with a missing kernel tree" 1 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-kernel "$T/none" \
+    --only SSD --vm-accel tcg -o count=1 -n 1 --exact-runs $R
+if command -v qemu-system-x86_64 >/dev/null && [ -x /bin/busybox ]; then
+    check_one_line "--vm with a missing kernel tree: one line" "--vm-kernel"
+else
+    check_one_line "--vm without QEMU or busybox-static: one line" "--vm"
+fi
+check "refused --vm runs left nothing in --images" test -z "$(ls -A "$T" | grep -v '^\(out\|err\|xdg\)$')"
+
+printf '[a]\nfilesystem = ext4\ndevices = 2\nmd = raid5\n' >"$T/md.ini"
+check_exit "md raid5 on 2 devices" 2 "$SB" scenario check "$T/md.ini"
+check_one_line "md raid5 on 2 devices: one line with the line" "md.ini:1: \[a\]: md raid5 needs at least 3"
+printf '[a]\nfilesystem = ext4\ncache = writeback\ndevice-class = ssd,hdd,ssd\n' >"$T/dc.ini"
+check_exit "device-class list too long" 2 "$SB" scenario check "$T/dc.ini"
+check_one_line "device-class list too long: one line with the line" "dc.ini:4:"
+
+check_exit "vm-guest outside a guest" 1 "$SB" scenario vm-guest "$T"
+check_one_line "vm-guest outside a guest: one line" "not written by 'scenario run --vm'"
+check_exit "vm-guest without DIR" 2 "$SB" scenario vm-guest
+finish
