@@ -415,6 +415,39 @@ static int save_config(void *arg, const sb_scn_config *c, const sb_resultfile *f
     return 0;
 }
 
+/* Builds, benchmarks and saves every configuration (under --vm after preparing the guests'
+ * kernel and initramfs), and says how many were saved. The exit code. */
+static int build_all(run_opts *o, const sb_scenario *s, const sb_selection *sel, sb_device *real,
+                     struct saver *sv)
+{
+    char err[1024];
+    static sb_vm vm;
+    if (o->vm) {
+        sb_interrupt_install();
+        if (sb_vm_prepare(&vm, &o->vmo, o->images, err, sizeof err) < 0) {
+            if (sb_interrupted())
+                sb_error("scenario: interrupted while preparing the guest");
+            else
+                sb_error("scenario: --vm: %s", err);
+            sb_vm_close(&vm);
+            return sb_interrupted() ? SB_EXIT_INTERRUPTED : SB_EXIT_RUNTIME;
+        }
+    }
+    sb_scn_run_opts ro = {.images = o->images, .image_size = o->image_size, .runs = o->runs, .exact = o->exact,
+                          .drop = o->drop, .real = o->devices ? real : NULL, .tests = sel->cfg, .n_tests = sel->n,
+                          .save = save_config, .save_arg = sv, .vm = o->vm ? &vm : NULL, .file = o->file,
+                          .guest_args = o->guest_args, .n_guest_args = o->n_guest_args};
+    size_t saved, failed;
+    int exit_code = sb_scn_run(s, &ro, &saved, &failed);
+    if (o->vm)
+        sb_vm_close(&vm);
+    /* Every configuration was tried (none when the journal could not be opened): say so. */
+    if (exit_code != SB_EXIT_INTERRUPTED && saved + failed == s->n)
+        printf("\n%zu of %zu configuration%s saved in %s%s\n", saved, s->n, s->n == 1 ? "" : "s", sv->path,
+               failed ? " (see the errors above)" : "");
+    return exit_code;
+}
+
 /* Keeps an option the guest's `scenario run` needs too (under --vm). */
 static void guest_arg(run_opts *o, int c, char *arg)
 {
@@ -543,36 +576,9 @@ static int cmd_run(int argc, char **argv)
         return rc;
     }
 
-    /* ---- under --vm: the kernel (downloaded once) and the initramfs ---- */
-    static sb_vm vm;
-    if (o.vm) {
-        sb_interrupt_install();
-        if (sb_vm_prepare(&vm, &o.vmo, o.images, err, sizeof err) < 0) {
-            if (sb_interrupted())
-                sb_error("scenario: interrupted while preparing the guest");
-            else
-                sb_error("scenario: --vm: %s", err);
-            sb_vm_close(&vm);
-            sb_resultfile_free(&sv.existing);
-            return sb_interrupted() ? SB_EXIT_INTERRUPTED : SB_EXIT_RUNTIME;
-        }
-    }
-
-    /* ---- build, run, tear down ---- */
-    sb_scn_run_opts ro = {.images = o.images, .image_size = o.image_size, .runs = o.runs, .exact = o.exact,
-                          .drop = o.drop, .real = o.devices ? real : NULL, .tests = sel.cfg, .n_tests = sel.n,
-                          .save = save_config, .save_arg = &sv, .vm = o.vm ? &vm : NULL, .file = o.file,
-                          .guest_args = o.guest_args, .n_guest_args = o.n_guest_args};
-    size_t saved, failed;
-    int exit_code = sb_scn_run(&s, &ro, &saved, &failed);
-    if (o.vm)
-        sb_vm_close(&vm);
+    rc = build_all(&o, &s, &sel, real, &sv);
     sb_resultfile_free(&sv.existing);
-    /* Every configuration was tried (none when the journal could not be opened): say so. */
-    if (exit_code != SB_EXIT_INTERRUPTED && saved + failed == s.n)
-        printf("\n%zu of %zu configuration%s saved in %s%s\n", saved, s.n, s.n == 1 ? "" : "s", sv.path,
-               failed ? " (see the errors above)" : "");
-    return exit_code;
+    return rc;
 }
 
 int sb_cmd_scenario(int argc, char **argv)

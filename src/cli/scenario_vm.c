@@ -8,12 +8,14 @@
  */
 #include "cli/scenario_vm.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/log.h"
@@ -116,7 +118,20 @@ void sb_scenario_vm_plan_footer(const sb_vm_opts *o)
         else
             printf("Guest kernel: %s\n", why);
     } else if (sb_vm_cache_dir(cache, sizeof cache) == 0) {
-        printf("Guest kernel: Debian's newest linux-image-*-amd64, kept in %s (downloaded on first use)\n", cache);
+        /* What is cached already (a newer package in the archive is downloaded next to it). */
+        char have[1024] = "";
+        DIR *d = opendir(cache);
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            char mark[8192];
+            snprintf(mark, sizeof mark, "%s/%s/.complete", cache, e->d_name);
+            if (e->d_name[0] != '.' && access(mark, F_OK) == 0)
+                snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s", have[0] ? ", " : "", e->d_name);
+        }
+        if (d)
+            closedir(d);
+        printf("Guest kernel: Debian's newest linux-image-*-amd64, kept in %s (%s%s)\n", cache,
+               have[0] ? "cached: " : "downloaded on first use", have);
     }
 }
 
