@@ -88,3 +88,35 @@ int sb_write_text(const char *path, const char *text)
     close(fd);
     return w < 0 ? -e : 0;
 }
+
+int sb_pwrite_all(int fd, const void *buf, size_t n, uint64_t off)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t k = pwrite(fd, p, n, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return k < 0 ? -errno : -EIO;
+        p += k;
+        n -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return 0;
+}
+
+int sb_pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+    char *p = buf;
+    while (n) {
+        ssize_t k = pread(fd, p, n, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return k < 0 ? -errno : -ENODATA;
+        p += k;
+        n -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return 0;
+}

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#include "core/fileio.h"
 #include "core/rand.h"
 #include "io/worker.h"
 
@@ -67,16 +68,13 @@ static int layout_file(int fd, uint64_t from, uint64_t to, uint64_t seed, bool p
             sb_io_pattern_fill(buf, off, (uint32_t)n, seed);
         else
             sb_rand_fill(&r, buf, n);
-        ssize_t k = pwrite(fd, buf, n, (off_t)off);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            int e = k < 0 ? errno : EIO;
+        int e = sb_pwrite_all(fd, buf, n, off);
+        if (e < 0) {
             free(buf);
-            snprintf(err, errlen, "%s: laying out the file: %s", path, strerror(e));
-            return -e;
+            snprintf(err, errlen, "%s: laying out the file: %s", path, strerror(-e));
+            return e;
         }
-        off += (uint64_t)k;
+        off += n;
     }
     free(buf);
     if (fdatasync(fd) < 0) {
@@ -90,20 +88,10 @@ static int layout_file(int fd, uint64_t from, uint64_t to, uint64_t seed, bool p
 static int write_all(int fd, const char *buf, size_t n, uint64_t off, const char *path,
                      char *err, size_t errlen)
 {
-    while (n) {
-        ssize_t k = pwrite(fd, buf, n, (off_t)off);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            int e = k < 0 ? errno : EIO;
-            snprintf(err, errlen, "%s: laying out the file: %s", path, strerror(e));
-            return -e;
-        }
-        buf += k;
-        n -= (size_t)k;
-        off += (uint64_t)k;
-    }
-    return 0;
+    int r = sb_pwrite_all(fd, buf, n, off);
+    if (r < 0)
+        snprintf(err, errlen, "%s: laying out the file: %s", path, strerror(-r));
+    return r;
 }
 
 /* verify: the whole blocks of the job's region from `have` on are laid out as

@@ -20,6 +20,7 @@ static const struct {
     {"PostMark", "postmark"},
     {"PostgreSQL pgbench", "pgbench"},
     {"dd", "dd"},
+    {"Durability", "durability"},
 };
 #define N_KNOWN (sizeof known / sizeof known[0])
 

@@ -18,6 +18,7 @@ static const sb_workload *const workloads[] = {
     &sb_wl_dbench,
     &sb_wl_sqlite,
     &sb_wl_pgbench,
+    &sb_wl_durability,
 };
 
 /* The seed pages' battery, with the seed profiles' parameters. */

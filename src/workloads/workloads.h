@@ -17,5 +17,6 @@ extern const sb_workload sb_wl_compilebench; /* compilebench.c */
 extern const sb_workload sb_wl_dbench;      /* dbench.c */
 extern const sb_workload sb_wl_sqlite;      /* sqlite.c */
 extern const sb_workload sb_wl_pgbench;     /* pgbench.c */
+extern const sb_workload sb_wl_durability;  /* durability.c */
 
 #endif
