@@ -84,13 +84,15 @@ typedef struct sb_verify_fmt {
 int sb_verify_fmt_init(sb_verify_fmt *f, sb_verify_algo algo, uint32_t bs, uint64_t job_seed);
 void sb_verify_fmt_free(sb_verify_fmt *f);
 
-/* Writes a whole block at buf: header for (offset, job, seq) and its data. */
+/* Writes a whole block at buf (32-byte aligned, as every I/O buffer is): header for
+ * (offset, job, seq) and its data. */
 void sb_verify_format(const sb_verify_fmt *f, void *buf, uint64_t offset, uint32_t job, uint64_t seq);
 
 /* Checks one block read from offset. expect_ident is the identity the block must
  * carry, or SB_VERIFY_UNKNOWN to accept any write of this job whose header and data
  * agree (verify_only); max_job bounds the job field then. 0 when intact; otherwise
- * -EILSEQ with "offset N: FIELD: expected X, found Y" in msg. buf is restored. */
+ * -EILSEQ with "offset N: FIELD: expected X, found Y" in msg. buf (32-byte aligned) is
+ * restored. */
 int sb_verify_check(const sb_verify_fmt *f, void *buf, uint64_t offset, uint64_t expect_ident,
                     unsigned max_job, char *msg, size_t msglen);
 

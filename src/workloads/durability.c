@@ -82,7 +82,7 @@ typedef struct dur {
     char base[PATH_MAX], work[PATH_MAX], log[PATH_MAX], cut[PATH_MAX], mnt[PATH_MAX];
     sb_verify_fmt fmt;
     uint32_t *block_of;        /* [writes + 1]: the block write i went to */
-    uint64_t *start, *ack;     /* [writes + 1]: log index of the marks "w i", "a i" */
+    uint64_t *start, *ack;     /* [writes + 1]: log index of the marks "w-i", "a-i" */
     uint64_t checked, lost, torn, n_cuts, cuts_bad, unmountable;
 } dur;
 
@@ -185,7 +185,7 @@ static int make_fs(dur *d, char *err, size_t errlen)
 /* ------------------------------------------------------------ recording */
 
 /* The writer on the mounted filesystem: write i (1..writes) to a random block,
- * the sync call, then the mark "a i" (a mark "w i" goes before the write). */
+ * the sync call, then the mark "a-i" (a mark "w-i" goes before the write). */
 static int write_acked(dur *d, dur_recorder *r, char *err, size_t errlen)
 {
     char path[PATH_MAX + 8], mark[32];
@@ -212,7 +212,7 @@ static int write_acked(dur *d, dur_recorder *r, char *err, size_t errlen)
         uint32_t b = (uint32_t)sb_rand_below(&rng, d->blocks);
         d->block_of[i] = b;
         sb_verify_format(&d->fmt, buf, (uint64_t)b * BS, 0, i);
-        snprintf(mark, sizeof mark, "w %" PRIu64, i);
+        snprintf(mark, sizeof mark, "w-%" PRIu64, i); /* one word: dmsetup splits a mark at blanks */
         if ((rc = dur_rec_mark(r, mark)) < 0)
             break;
         if (pwrite(fd, buf, BS, (off_t)b * BS) != (ssize_t)BS ||
@@ -221,7 +221,7 @@ static int write_acked(dur *d, dur_recorder *r, char *err, size_t errlen)
             snprintf(err, errlen, "%s: write %" PRIu64 ": %s", path, i, strerror(-rc));
             break;
         }
-        snprintf(mark, sizeof mark, "a %" PRIu64, i);
+        snprintf(mark, sizeof mark, "a-%" PRIu64, i);
         rc = dur_rec_mark(r, mark);
         sb_ctx_progress(d->ctx, 0.3 * (double)i / (double)d->writes);
     }
@@ -265,14 +265,14 @@ static int record(dur *d, dur_rec_kind kind, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ power cuts */
 
-/* Where each write's marks are in the log. */
+/* Where each write's marks ("w-i", "a-i") are in the log. */
 static int index_marks(dur *d, const writelog *lg, char *err, size_t errlen)
 {
     for (uint64_t i = 0; i < lg->n; i++) {
         const writelog_entry *e = &lg->e[i];
         char kind;
         uint64_t k;
-        if ((e->flags & WRITELOG_MARK) && sscanf(e->mark, "%c %" SCNu64, &kind, &k) == 2 &&
+        if ((e->flags & WRITELOG_MARK) && sscanf(e->mark, "%c-%" SCNu64, &kind, &k) == 2 &&
             k >= 1 && k <= d->writes)
             (kind == 'w' ? d->start : d->ack)[k] = i;
     }
