@@ -21,7 +21,11 @@
 #                storbench ratio (appended as the run goes)
 #
 # Ratios are of the raw values, also for figures in seconds (SQLite, PostMark's
-# wall time): there a ratio under 1 means storbench took less time.
+# wall time): there a ratio under 1 means storbench took less time. PostMark
+# and SQLite also give cpu-seconds (each process's time on a CPU, from
+# /proc/PID/task/*/schedstat) and minus-runq (seconds less the time the
+# process waited for a CPU): on a shared machine most of PostMark's wall time
+# is that wait, other jobs' doing (docs/fidelity.md, "Counted").
 # Parameters (issue 10's table; the environment may shrink them for a quick
 # check of the script, and the header prints what ran): DD_COUNT=512 (x 2 MiB),
 # FIO_SIZE=256m FIO_RAMP=2 FIO_RUNTIME=10, FSMARK_FILES=1000, DBENCH_TIME=15
@@ -50,7 +54,8 @@ IDS=(dd fio-randwrite fio-write fio-randread-io_uring fio-randread-libaio
     postmark sqlite pgbench iozone-4k iozone-64k iozone-1m)
 declare -A TOOL=([dd]=dd [postmark]=postmark [sqlite]=sqlite3 [pgbench]=pgbench)
 declare -A FIGS=([dd]="direct-write:MB/s direct-read:MB/s read-cache:MB/s"
-    [postmark]="tps:TPS seconds:s" [sqlite]="seconds:s" [pgbench]="tps:TPS")
+    [postmark]="tps:TPS seconds:s cpu-seconds:s minus-runq:s"
+    [sqlite]="seconds:s cpu-seconds:s minus-runq:s" [pgbench]="tps:TPS")
 for id in fio-randwrite fio-write fio-randread-io_uring fio-randread-libaio; do
     TOOL[$id]=fio; FIGS[$id]="iops:IOPS"
 done
@@ -242,13 +247,15 @@ measure() { # ID ref|sb DIR
                 ref_postmark "$dir" "$POSTMARK_TX"
             else
                 sb_run "$dir" "postmark:transactions=$POSTMARK_TX" &&
-                    lib_fig tps "$(sb_mean)" && lib_fig seconds "$(sb_secondary seconds_total)"
+                    lib_fig tps "$(sb_mean)" && lib_fig seconds "$(sb_secondary seconds_total)" &&
+                    lib_fig_sched
             fi ;;
         sqlite)
             if [ "$side" = ref ]; then
                 ref_sqlite "$dir" "$SQL"
             else
-                sb_run "$dir" "sqlite:count=$SQLITE_COUNT" && lib_fig seconds "$(sb_mean)"
+                sb_run "$dir" "sqlite:count=$SQLITE_COUNT" && lib_fig seconds "$(sb_mean)" &&
+                    lib_fig_sched
             fi ;;
         pgbench)
             if [ "$side" = ref ]; then

@@ -62,32 +62,77 @@ lib_prefault_memory() {
 LIB_AS_PG=()
 [ "$(id -u)" = 0 ] && LIB_AS_PG=(setpriv --reuid=postgres --regid=postgres --clear-groups --)
 
-# lib_run [-C DIR] [-i FILE] [-o FILE] CMD...: runs CMD (in DIR) in a session
-# of its own and waits. Why a session: `kill -- -SID` then reaches every
-# process CMD started (dbench's clients, fio's jobs), and bash runs the
+# lib_run [-C DIR] [-i FILE] [-o FILE] [-s] CMD...: runs CMD (in DIR) in a
+# session of its own and waits. Why a session: `kill -- -SID` then reaches
+# every process CMD started (dbench's clients, fio's jobs), and bash runs the
 # INT/TERM trap while it waits in `wait`, where a foreground command would
 # delay it to the end. Standard input is /dev/null unless -i; standard output
 # and error go to -o (else inherited). Never call it inside a subshell: the
 # traps would not know the child.
+# -s also sets LIB_CPU, LIB_RUNQ and LIB_WALL (see lib_sched_watch): the
+# seconds CMD's process spent on a CPU, waiting in the run queue for one,
+# and from its start to its end.
+LIB_CPU="" LIB_RUNQ="" LIB_WALL=""
 lib_run() {
-    local dir=. in=/dev/null out=/dev/stdout rc
+    local dir=. in=/dev/null out=/dev/stdout rc sched=0 t0
     while :; do
         case "$1" in
             -C) dir=$2; shift 2 ;;
             -i) in=$2; shift 2 ;;
             -o) out=$2; shift 2 ;;
+            -s) sched=1; shift ;;
             *) break ;;
         esac
     done
     LIB_LAST_OUT=$out
+    t0=$(lib_now)
     # The background subshell is no process-group leader, so setsid(1) makes
     # the new session in place and $! is its id.
     (cd "$dir" && exec setsid "$@") <"$in" >"$out" 2>&1 &
     LIB_CHILD=$!
+    [ $sched = 1 ] && lib_sched_watch "$LIB_CHILD"
     wait "$LIB_CHILD"
     rc=$?
     LIB_CHILD=""
+    [ $sched = 1 ] && LIB_WALL=$(awk -v a="$t0" -v b="$(lib_now)" 'BEGIN { printf "%.6f", b - a }')
     return $rc
+}
+
+# lib_sched_watch PID: until PID is gone, reads every 50 ms each of its
+# threads' /proc/PID/task/TID/schedstat (nanoseconds on a CPU, nanoseconds
+# runnable but waiting for one; kept by every Linux with CONFIG_SCHED_INFO)
+# and sets LIB_CPU to the sum of the threads' CPU seconds and LIB_RUNQ to the
+# run-queue seconds of the busiest thread (most time on a CPU: the one doing
+# the work; storbench's sqlite has a main thread waking every 50 ms beside
+# its copy thread, and the two waits overlap, so a sum would exceed the wall
+# time). Why: on a shared machine a CPU-bound test's wall time is mostly the wait
+# for a CPU (PostMark on ext4 here: 4.2 s on a CPU, 11-25 s in the run
+# queue, docs/fidelity.md); wall time minus that wait compares the two tools
+# without it. Builtins only (read -t on a private pipe as the sleep): the
+# watcher must not add forks to the load it measures. A thread that ends
+# between two looks loses at most its last 50 ms.
+lib_sched_watch() {
+    local pid=$1 t c w rest tick state=R
+    local -A cpu=() runq=()
+    exec {tick}<> <(:)
+    # Until it is gone or a zombie (whose counters are its last ones, read
+    # once more): bash may reap it before `wait`.
+    while [ "$state" != Z ] && read -r rest 2>/dev/null <"/proc/$pid/stat"; do
+        state=${rest##*) } state=${state%% *}
+        for t in /proc/"$pid"/task/*; do
+            read -r c w rest 2>/dev/null <"$t/schedstat" || continue
+            cpu[${t##*/}]=$c runq[${t##*/}]=$w
+        done
+        [ "$state" = Z ] || read -r -t 0.05 -u "$tick" rest
+    done
+    exec {tick}>&-
+    c=0 w=0 rest=-1
+    for t in "${!cpu[@]}"; do
+        c=$((c + cpu[$t]))
+        [ "${cpu[$t]}" -gt "$rest" ] && rest=${cpu[$t]} w=${runq[$t]}
+    done
+    LIB_CPU=$(awk -v n="$c" 'BEGIN { printf "%.6f", n / 1e9 }')
+    LIB_RUNQ=$(awk -v n="$w" 'BEGIN { printf "%.6f", n / 1e9 }')
 }
 
 lib_pg_stop() {
@@ -118,13 +163,14 @@ lib_fig() { echo "$1 $2" >>"$LIB_WORK/fig"; }
 
 # sb_run DIR TEST[:K=V,...] [EXTRA RUN OPTIONS]: one run of one test in DIR,
 # exactly once, page cache left alone (as the reference tools leave it);
-# result file $LIB_WORK/sb.json. Fails when the test did not report.
+# result file $LIB_WORK/sb.json, the process's CPU and run-queue seconds in
+# LIB_CPU and LIB_RUNQ. Fails when the test did not report.
 sb_run() {
     local dir=$1 spec=$2
     shift 2
     rm -f "$LIB_WORK/sb.json"
     mkdir -p "$dir"
-    lib_run -o "$LIB_WORK/sb.log" "$SB" run "$spec" -t "$dir" -r "$LIB_WORK/sb.json" -i bench \
+    lib_run -s -o "$LIB_WORK/sb.log" "$SB" run "$spec" -t "$dir" -r "$LIB_WORK/sb.json" -i bench \
         -n 1 --exact-runs --no-drop-caches "$@" || return 1
     [ -s "$LIB_WORK/sb.json" ]
 }
@@ -210,7 +256,7 @@ ref_fsmark() {
 # ref_postmark DIR TRANSACTIONS: PostMark with the seed profile's settings.
 # Figures: tps as PostMark prints it (whole seconds of the transaction phase)
 # and seconds, the wall-clock time of the whole postmark process (pool,
-# transactions, deletion), to the nanosecond.
+# transactions, deletion), to the nanosecond; lib_fig_sched's two.
 ref_postmark() {
     local dir=$1 tx=$2 t0 t1
     mkdir -p "$dir/pm"
@@ -218,11 +264,23 @@ ref_postmark() {
         "set transactions $tx" "set read 512" "set write 512" "set buffering true" \
         "set bias read 5" "set bias create 5" "set seed 42" "run" "quit" >"$LIB_WORK/pm.cfg"
     t0=$(lib_now)
-    lib_run -C "$dir/pm" -i "$LIB_WORK/pm.cfg" -o "$LIB_WORK/pm.out" postmark || return 1
+    lib_run -s -C "$dir/pm" -i "$LIB_WORK/pm.cfg" -o "$LIB_WORK/pm.out" postmark || return 1
     t1=$(lib_now)
     rm -rf "$dir/pm"
     lib_fig tps "$(sed -n 's/.*seconds of transactions (\([0-9.]*\) per second).*/\1/p' "$LIB_WORK/pm.out")"
     lib_fig seconds "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')"
+    lib_fig_sched
+}
+
+# lib_fig_sched: after a lib_run -s (or sb_run), the figures cpu-seconds
+# (LIB_CPU: the process's time on a CPU) and minus-runq (the process's wall
+# time less LIB_RUNQ, the time it waited for a CPU: other jobs' doing on a
+# shared machine). Whole processes on both sides: storbench's start and
+# report are in its figures (about 0.01 s of CPU), its in-process timing is not
+# used here because the wait is only known for the whole process.
+lib_fig_sched() {
+    lib_fig cpu-seconds "$LIB_CPU"
+    lib_fig minus-runq "$(awk -v s="$LIB_WALL" -v q="$LIB_RUNQ" 'BEGIN { printf "%.6f", s - q }')"
 }
 
 # ref_dbench DIR CLIENTS SECONDS: dbench 4.0 with client.txt; its warm-up is
@@ -253,16 +311,18 @@ lib_sqlite_sql() {
 }
 
 # ref_sqlite DIR SQLFILE: the sqlite3 shell fed the statements (each INSERT
-# autocommitted, default journal and sync). Figure: wall-clock seconds.
+# autocommitted, default journal and sync). Figure: wall-clock seconds, and
+# lib_fig_sched's two.
 ref_sqlite() {
     local dir=$1 db="$1/ref.db" t0 t1
     mkdir -p "$dir"
     rm -f "$db" "$db-journal"
     t0=$(lib_now)
-    lib_run -i "$2" -o "$LIB_WORK/sqlite.log" sqlite3 "$db" || return 1
+    lib_run -s -i "$2" -o "$LIB_WORK/sqlite.log" sqlite3 "$db" || return 1
     t1=$(lib_now)
     rm -f "$db" "$db-journal"
     lib_fig seconds "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')"
+    lib_fig_sched
 }
 
 # lib_pg_start DIR: a private cluster set up as storbench sets up its own

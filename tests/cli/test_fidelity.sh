@@ -40,10 +40,14 @@ check "skipped pair is a row" grep -q '^| postmark .* 0 (skipped) |$' "$T/out"
 # ---- one tiny real pair, and what it leaves ----
 if command -v sqlite3 >/dev/null && command -v jq >/dev/null; then
     check_exit "sqlite pair, 2 rounds" 0 env SQLITE_COUNT=20 "$FID" --only sqlite --tsv "$T/s.tsv" "$T/target" 2
-    check "tsv: header and one line per round" test "$(wc -l <"$T/s.tsv")" -eq 3
-    check "tsv: alternating order" test "$(cut -f6 "$T/s.tsv" | tr '\n' ' ')" = "first ref sb "
-    check "tsv: numeric ratios" test "$(awk -F '\t' 'NR > 1 && $9 + 0 > 0' "$T/s.tsv" | wc -l)" -eq 2
-    check "table printed" grep -q '^| sqlite .* 2 |$' "$T/out"
+    # Three figures a round: seconds, cpu-seconds, minus-runq.
+    check "tsv: header and three lines per round" test "$(wc -l <"$T/s.tsv")" -eq 7
+    check "tsv: alternating order" test "$(awk -F '\t' 'NR > 1 { print $1 $6 }' "$T/s.tsv" | sort -u | tr '\n' ' ')" = "1ref 2sb "
+    check "tsv: numeric ratios" test "$(awk -F '\t' 'NR > 1 && $9 + 0 > 0' "$T/s.tsv" | wc -l)" -eq 6
+    check "table printed" grep -q '^| sqlite .* seconds .* 2 |$' "$T/out"
+    # Both sides spent time on a CPU, and no more than their wall time.
+    check "cpu-seconds of both sides" test "$(awk -F '\t' '$3 == "cpu-seconds" && $7 > 0 && $8 > 0' "$T/s.tsv" | wc -l)" -eq 2
+    check "minus-runq row" grep -q '^| sqlite .* minus-runq .* 2 |$' "$T/out"
     check "run leaves nothing in the target" test "$(ls -A "$T/target" | wc -l)" -eq 0
 else
     ok "sqlite pair skipped (no sqlite3 or jq)"
