@@ -1,10 +1,12 @@
 /*
  * engine_sync — synchronous read(2)/write(2) after lseek(2), as fio's "sync"
  * engine: two syscalls per I/O. The lseek is skipped when the file position is
- * already where the I/O starts (sequential jobs), as fio does.
+ * already where the I/O starts (sequential jobs), as fio does. read/write go
+ * through syscall(2), as in engine_psync.c (no cancellation-point wrapper).
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "io/engine.h"
@@ -34,9 +36,9 @@ static int sync_queue(sb_engine_td *td, sb_io_u *u)
             return SB_Q_COMPLETED;
         }
     }
-    ssize_t n;
+    long n;
     do {
-        n = u->ddir == SB_DDIR_READ ? read(td->fd, u->buf, u->len) : write(td->fd, u->buf, u->len);
+        n = syscall(u->ddir == SB_DDIR_READ ? SYS_read : SYS_write, td->fd, u->buf, (size_t)u->len);
     } while (n < 0 && errno == EINTR);
     u->result = n < 0 ? -errno : n;
     d->pos = n < 0 ? UINT64_MAX : u->offset + (uint64_t)n;
