@@ -19,6 +19,11 @@ void sb_hist_init(sb_histogram *h)
     h->min = UINT64_MAX;
 }
 
+void sb_hist_init_zeroed(sb_histogram *h)
+{
+    h->min = UINT64_MAX;
+}
+
 static inline unsigned bucket_of(uint64_t v)
 {
     if (v < SB_HIST_SUB_COUNT)

@@ -27,6 +27,9 @@ typedef struct sb_histogram {
 } sb_histogram;
 
 void sb_hist_init(sb_histogram *h);
+/* The same for a histogram in memory known to be zero (fresh mmap): the buckets are
+ * not written, so their pages cost nothing until a value lands in them. */
+void sb_hist_init_zeroed(sb_histogram *h);
 void sb_hist_record(sb_histogram *h, uint64_t value_ns);
 void sb_hist_merge(sb_histogram *dst, const sb_histogram *src);
 /* p in [0, 100]; 0 when empty. */
