@@ -50,7 +50,8 @@ static void usage(FILE *out)
 "  --end_fsync[=0|1]    fdatasync at the end, inside the timing\n"
 "  --norandommap[=0|1]  random blocks drawn independently (default: each once per pass)\n"
 "  --invalidate[=0|1]   drop the file's page cache first (default 1)\n"
-"  --registerfiles, --fixedbufs   io_uring: registered file / buffers\n"
+"  --registerfiles[=0|1], --fixedbufs[=0|1]  io_uring: registered file / buffers\n"
+"                       (default: used when the kernel accepts them; =1 requires them)\n"
 "  --randseed N         seed of the offset sequence (default 24301)\n"
 "  --cpus_allowed LIST  run the job's threads only on these CPUs (0-3,6; default: every\n"
 "                       CPU the process may use, placed by the scheduler, as fio)\n"
@@ -126,6 +127,11 @@ static json_t *result_json(const sb_io_job *job, const sb_io_result *r)
     json_object_set_new(root, "format_version", json_integer(1));
     json_object_set_new(j, "rw", json_string(sb_rw_name(job->rw)));
     json_object_set_new(j, "ioengine", json_string(r->engine));
+    if (!strcmp(r->engine, "io_uring")) {
+        /* as ran: by default each is used when the kernel accepts it */
+        json_object_set_new(j, "registerfiles", json_boolean(r->uring_fixed_files));
+        json_object_set_new(j, "fixedbufs", json_boolean(r->uring_fixed_bufs));
+    }
     json_object_set_new(j, "bs_bytes", json_integer((json_int_t)job->bs));
     json_object_set_new(j, "size_bytes", json_integer((json_int_t)job->size));
     json_object_set_new(j, "offset_bytes", json_integer((json_int_t)job->offset));
@@ -360,8 +366,13 @@ static int io_option(sb_io_job *job, sb_io_ranks_opts *ro, bool *json, int c, co
     case O_ENDFSYNC: if ((rc = opt_bool(name, optarg, &job->end_fsync))) return rc; break;
     case O_NORANDMAP: if ((rc = opt_bool(name, optarg, &job->norandommap))) return rc; break;
     case O_INVALIDATE: if ((rc = opt_bool(name, optarg, &job->invalidate))) return rc; break;
-    case O_REGFILES: if ((rc = opt_bool(name, optarg, &job->uring_fixed_files))) return rc; break;
-    case O_FIXEDBUFS: if ((rc = opt_bool(name, optarg, &job->uring_fixed_bufs))) return rc; break;
+    case O_REGFILES: case O_FIXEDBUFS: {
+        bool on = true;
+        if ((rc = opt_bool(name, optarg, &on)))
+            return rc;
+        *(c == O_REGFILES ? &job->uring_fixed_files : &job->uring_fixed_bufs) = on;
+        break;
+    }
     case O_VERIFY:
         if (sb_verify_algo_parse(optarg, &job->verify) < 0)
             return sb_usage_error(CMD, "--verify: unknown algorithm '%s' (crc32c, xxhash, sha256, pattern)", optarg);

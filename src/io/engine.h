@@ -48,7 +48,8 @@ typedef struct sb_engine_td {
     uint64_t file_size;    /* bytes of the file the job may touch (offset + size) */
     bool direct;
     bool writes;           /* the job writes (mmap maps read-write) */
-    bool fixed_files, fixed_bufs;  /* io_uring options */
+    bool fixed_files, fixed_bufs;  /* io_uring options; init clears one it could not use */
+    bool files_required, bufs_required; /* io_uring: a refused registration is an error */
     void *data;            /* engine private */
 } sb_engine_td;
 

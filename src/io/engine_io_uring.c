@@ -3,9 +3,13 @@
  * are submitted with one io_uring_enter per commit (with GETEVENTS, as fio);
  * completions are taken from the CQ ring without a syscall when they are
  * already there, else one io_uring_enter waits for the missing ones.
- * Options: a registered file (IOSQE_FIXED_FILE) and registered buffers
- * (READ_FIXED/WRITE_FIXED), which save the kernel per-I/O file and page
- * lookups.
+ * A registered file (IOSQE_FIXED_FILE) and registered buffers
+ * (READ_FIXED/WRITE_FIXED) are used by default when the kernel accepts them:
+ * they save the kernel a file reference (an atomic on a line shared with the
+ * io-wq worker that may run the I/O) and the pinning of the buffer's pages on
+ * every I/O, and change nothing a device sees. fio leaves both off unless
+ * asked (registerfiles, fixedbufs); --registerfiles=0 --fixedbufs=0 does the
+ * same here.
  */
 #include <errno.h>
 #include <liburing.h>
@@ -52,8 +56,11 @@ static int uring_init(sb_engine_td *td)
         r = io_uring_queue_init(td->iodepth, &d->ring, 0);
     if (r < 0)
         goto fail;
-    if (td->fixed_files && (r = io_uring_register_files(&d->ring, &td->fd, 1)) < 0)
-        goto fail_ring;
+    if (td->fixed_files && (r = io_uring_register_files(&d->ring, &td->fd, 1)) < 0) {
+        if (td->files_required)
+            goto fail_ring;
+        td->fixed_files = false; /* by default only: plain file references */
+    }
     if (td->fixed_bufs) {
         struct iovec *iov = calloc(td->iodepth, sizeof *iov);
         if (!iov) {
@@ -66,8 +73,10 @@ static int uring_init(sb_engine_td *td)
         }
         r = io_uring_register_buffers(&d->ring, iov, td->iodepth);
         free(iov);
-        if (r < 0)
+        if (r < 0 && td->bufs_required)
             goto fail_ring;
+        if (r < 0)
+            td->fixed_bufs = false; /* by default only (memlock limit, size): plain buffers */
     }
     td->data = d;
     return 0;

@@ -25,6 +25,7 @@ void sb_io_job_init(sb_io_job *job)
     job->invalidate = true;
     job->seed = 0x5eed;
     job->do_verify = true;
+    job->uring_fixed_files = job->uring_fixed_bufs = -1;
     strcpy(job->engine, "psync");
 }
 

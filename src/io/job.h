@@ -74,8 +74,11 @@ typedef struct sb_io_job {
     bool norandommap;          /* random blocks drawn independently */
     uint64_t seed;
     char engine[32];           /* "psync", "sync", "posixaio", "libaio", "io_uring", "mmap" */
-    bool uring_fixed_files;    /* io_uring: registered file */
-    bool uring_fixed_bufs;     /* io_uring: registered buffers */
+    /* io_uring: registered file / registered buffers. -1 (the default): used when the
+     * kernel accepts them (registration can fail: memlock limit, buffers over 1 GiB),
+     * else not; 1: required (a refusal is an error); 0: off, as fio's default. */
+    int uring_fixed_files;
+    int uring_fixed_bufs;
     /* CPU placement, fio's cpus_allowed / cpus_allowed_policy. Unset (the default, as
      * fio): threads run wherever the scheduler puts them among the CPUs the process
      * may use. Set: every thread on all of cpus_allowed (shared), or thread i on the
@@ -125,6 +128,7 @@ typedef struct sb_io_result {
     double cpu_user_s, cpu_sys_s;
     double cpu_wall_s;         /* the same interval, wall clock */
     uint64_t cpu_ios;
+    bool uring_fixed_files, uring_fixed_bufs; /* io_uring: what the threads used */
     sb_verify_stats verify;    /* filled when job->verify is set */
 } sb_io_result;
 

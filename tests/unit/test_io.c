@@ -391,20 +391,28 @@ static void test_io_uring_registered(void **state)
     if (sb_engine_io_uring.probe() < 0)
         skip();
     snprintf(file, sizeof file, "%s/reg", tmpdir);
-    for (int mode = 1; mode < 4; mode++) {
-        job_for(&job, "io_uring", SB_RW_RANDWRITE, file);
-        job.uring_fixed_files = mode & 1;
-        job.uring_fixed_bufs = mode & 2;
-        job.direct = true;
-        job.end_fsync = true;
-        assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
-        sb_io_result_free(&res);
-        check_file_holds_pattern(file, job.size, job.seed);
-        job.rw = SB_RW_RANDREAD;
-        assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
-        assert_int_equal(res.dir[SB_DDIR_READ].ios, job.size / job.bs);
-        sb_io_result_free(&res);
-        unlink(file);
+    /* mode -1: the default (each used when the kernel accepts it); 0..3: required or off */
+    for (int mode = -1; mode < 4; mode++) {
+        for (int direct = 0; direct < 2; direct++) {
+            job_for(&job, "io_uring", SB_RW_RANDWRITE, file);
+            job.uring_fixed_files = mode < 0 ? -1 : mode & 1;
+            job.uring_fixed_bufs = mode < 0 ? -1 : (mode & 2) != 0;
+            job.direct = direct;
+            job.end_fsync = true;
+            assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+            if (mode >= 0) {
+                assert_int_equal(res.uring_fixed_files, mode & 1);
+                assert_int_equal(res.uring_fixed_bufs, (mode & 2) != 0);
+            }
+            sb_io_result_free(&res);
+            check_file_holds_pattern(file, job.size, job.seed);
+            job.rw = SB_RW_RANDREAD;
+            assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+            assert_int_equal(res.dir[SB_DDIR_READ].ios, job.size / job.bs);
+            assert_int_equal(res.dir[SB_DDIR_READ].bytes, job.size);
+            sb_io_result_free(&res);
+            unlink(file);
+        }
     }
 }
 
