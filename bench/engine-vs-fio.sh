@@ -26,6 +26,9 @@
 # tool's CPU microseconds per I/O (whole process: for read jobs it includes
 # laying the file out). Environment: SIZE=256m RAMP=2 RUNTIME=10 SETTLE=2
 # ONLY=REGEX (only the jobs whose name matches), VERBOSE=1 (each run's IOPS).
+#
+# Engine cost modes (issue 16): --ratios, --qd-sweep, --jobs-sweep, --rss,
+# --issue16 [DIR] [PAIRS]; see "issue 16" below.
 set -eu
 SB=${SB:-./storbench}
 if [ "${1:-}" = --fidelity ]; then
@@ -82,6 +85,167 @@ run_sb() { # file flags...
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# ------------------------------------------------------------------ issue 16
+# The engine's own cost, side by side with fio (docs/performance.md, "Engine
+# cost"). Modes, each on a RAM-backed file (DIR, default /dev/shm) laid out
+# once by storbench and shared by both tools:
+#   --ratios [DIR] [PAIRS]  4k randread of a 256 MiB file, psync QD1, io_uring
+#        QD32, libaio QD32 direct: PAIRS (default 5) alternating pairs of
+#        RUNTIME (3) s; per job the median IOPS of each tool, the median and
+#        range of the per-pair ratios storbench/fio, and each tool's user and
+#        system CPU per I/O (whole process, /usr/bin/time) and user/system
+#   --qd-sweep [DIR]    io_uring and libaio (direct), QD 1 .. 1024: CPU per I/O
+#        of each tool and its growth from QD1 (x = cpu(QD) / cpu(QD1))
+#   --jobs-sweep [DIR]  psync, 1 .. 64 jobs on one file: the same
+#   --rss [DIR]         a 64-job psync run: each tool's peak RSS, and beyond
+#        the I/O buffers (fio with --thread: one process, as storbench)
+#   --issue16 [DIR] [PAIRS]  all four
+# Every pair of runs (fio, storbench) holds LOCK (default /work/bench.lock
+# when it exists, LOCK= for none) for itself only, so that other measurements
+# on a shared machine interleave between pairs, never within one.
+# SWEEP_RUNTIME (default 2 s) is the run length of the sweeps and the RSS run,
+# SWEEP_PAIRS (default 1) the pairs per row. For one lock hold over a whole mode
+# instead: flock /work/bench.lock env LOCK= bench/engine-vs-fio.sh --ratios.
+i16_setup() {
+    DIR=${1:-/dev/shm}
+    SIZE=256m
+    LOCK=${LOCK-/work/bench.lock}
+    [ -e "$LOCK" ] || LOCK=
+    F="$DIR/engine-vs-fio.$$"
+    files+=("$F")
+    "$SB" io --rw=write --bs=1m --size="$SIZE" --filename="$F" --end_fsync >/dev/null
+}
+
+# One run: prints "IOPS IOS USER_S SYS_S MAXRSS_KB JOB_IOS JOB_USER_S JOB_SYS_S": the
+# whole process (/usr/bin/time: start-up and exit included), then each tool's own
+# account of the job (fio: usr_cpu and sys_cpu of each job over its runtime, the job
+# process's getrusage; storbench: its "cpu" object). Tool fio or sb, runtime, flags.
+i16_run() {
+    local tool=$1 rt=$2; shift 2
+    if [ "$tool" = fio ]; then
+        /usr/bin/time -f '%U %S %M' -o "$CPU" fio --name=bench --filename="$F" --size="$SIZE" \
+            --runtime="$rt" --time_based --invalidate=1 --output-format=json "$@" 2>/dev/null |
+            jq -r '[([.jobs[] | .read.iops + .write.iops] | add), ([.jobs[] | .read.total_ios + .write.total_ios] | add),
+                    ([.jobs[] | .usr_cpu * .job_runtime / 1e5] | add), ([.jobs[] | .sys_cpu * .job_runtime / 1e5] | add)] | @tsv'
+    else
+        /usr/bin/time -f '%U %S %M' -o "$CPU" "$SB" io --filename="$F" --size="$SIZE" --runtime="$rt" --time_based \
+            --invalidate=1 --output-format=json "$@" | jq -r '[.total.iops, .total.ios, .cpu.user_s, .cpu.sys_s, .cpu.ios] | @tsv'
+    fi | { read -r iops ios ju js jn; read -r u s m <"$CPU"; echo "$iops $ios $u $s $m ${jn:-$ios} $ju $js"; }
+}
+
+# A pair, alternating which goes first (round r), under the lock: "FIO_LINE|SB_LINE".
+i16_pair() {
+    local r=$1 rt=$2; shift 2
+    local fl sl
+    [ -n "$LOCK" ] && { exec 8>"$LOCK"; flock 8; }
+    if ((r % 2 == 0)); then
+        fl=$(i16_run fio "$rt" "$@"); sl=$(i16_run sb "$rt" "$@")
+    else
+        sl=$(i16_run sb "$rt" "$@"); fl=$(i16_run fio "$rt" "$@")
+    fi
+    [ -n "$LOCK" ] && exec 8>&-
+    echo "$fl|$sl"
+}
+
+# median of stdin numbers
+i16_med() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+I16_JOBS=(
+    "psync QD1|--rw=randread --bs=4k --ioengine=psync --iodepth=1"
+    "io_uring QD32|--rw=randread --bs=4k --ioengine=io_uring --iodepth=32"
+    "libaio QD32 direct|--rw=randread --bs=4k --ioengine=libaio --iodepth=32 --direct=1"
+)
+
+i16_ratios() {
+    local pairs=${1:-5}
+    echo "== 4k randread, 256 MiB file on $(stat -f -c %T "$DIR") ($DIR), $pairs alternating pairs of ${RUNTIME} s"
+    echo "   CPU per I/O, ns, user and system, and u/s = user/system: 'proc' of the whole process"
+    echo "   (/usr/bin/time, start-up included), 'job' as each tool accounts its job (fio usr_cpu/sys_cpu, storbench cpu)"
+    printf '%-19s %9s %9s %5s %12s | %-19s %-19s | %-19s %-19s\n' job fio_IOPS sb_IOPS ratio '(min..max)' \
+        'fio proc usr sys u/s' 'fio job usr sys u/s' 'sb proc usr sys u/s' 'sb job usr sys u/s'
+    for j in "${I16_JOBS[@]}"; do
+        local name=${j%%|*} flags lines=()
+        read -r -a flags <<<"${j#*|}"
+        for ((r = 0; r < pairs; r++)); do lines+=("$(i16_pair "$r" "$RUNTIME" "${flags[@]}")"); done
+        printf '%s\n' "${lines[@]}" | tr '|' ' ' | awk -v name="$name" '
+            function med(a, n,   t, i, j, x) { for (i = 1; i <= n; i++) t[i] = a[i];
+                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
+                return (n % 2) ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2 }
+            function cell(u, s, n) { return sprintf("%5.0f %6.0f %4.1f%%", med(u, n), med(s, n), 100 * med(u, n) / med(s, n)) }
+            { n++; fi[n] = $1; si[n] = $9; q[n] = ($1 > 0) ? $9 / $1 : 0
+              fu[n] = $3 * 1e9 / $2; fs[n] = $4 * 1e9 / $2; fju[n] = $7 * 1e9 / $6; fjs[n] = $8 * 1e9 / $6
+              su[n] = $11 * 1e9 / $10; ss[n] = $12 * 1e9 / $10; sju[n] = $15 * 1e9 / $14; sjs[n] = $16 * 1e9 / $14
+              if (n == 1 || q[n] < lo) lo = q[n]; if (q[n] > hi) hi = q[n] }
+            END { printf "%-19s %9.0f %9.0f %5.2f (%4.2f..%4.2f) | %-19s %-19s | %-19s %-19s\n",
+                name, med(fi, n), med(si, n), med(q, n), lo, hi, cell(fu, fs, n), cell(fju, fjs, n),
+                cell(su, ss, n), cell(sju, sjs, n) }'
+    done
+}
+
+# sweep NAME PARAM VALUES -- flags: CPU per I/O (user+sys, whole process) by PARAM
+i16_sweep() {
+    local name=$1 param=$2 values=$3; shift 3
+    echo "== $name: CPU per I/O (user + system as each tool accounts its job, ns) by $param;"
+    echo "   x = growth from the first row; ${SWEEP_RUNTIME} s runs, $SWEEP_PAIRS alternating pair(s) each"
+    printf '%6s %10s %10s %6s | %8s %8s %6s | %8s %8s %6s | %s\n' "$param" fio_IOPS sb_IOPS ratio \
+        fio_cpu fio_usr x sb_cpu sb_usr x 'sb x <= fio x'
+    local base_f= base_s=
+    for v in $values; do
+        local lines=()
+        for ((r = 0; r < SWEEP_PAIRS; r++)); do lines+=("$(i16_pair "$r" "$SWEEP_RUNTIME" "$@" "--$param=$v")"); done
+        local row
+        row=$(printf '%s\n' "${lines[@]}" | tr '|' ' ' | awk '{n++; fi += $1; si += $9; fc += ($7 + $8) * 1e9 / $6; fu += $7 * 1e9 / $6
+                sc += ($15 + $16) * 1e9 / $14; su += $15 * 1e9 / $14}
+                END {printf "%f %f %f %f %f %f", fi / n, si / n, fc / n, fu / n, sc / n, su / n}')
+        read -r fi si fc fu sc su <<<"$row"
+        [ -z "$base_f" ] && { base_f=$fc; base_s=$sc; }
+        awk -v v="$v" -v fi="$fi" -v si="$si" -v fc="$fc" -v fu="$fu" -v sc="$sc" -v su="$su" -v bf="$base_f" -v bs="$base_s" \
+            'BEGIN {xf = fc / bf; xs = sc / bs
+                printf "%6s %10.0f %10.0f %6.2f | %8.0f %8.0f %6.2f | %8.0f %8.0f %6.2f | %s\n", v, fi, si, (fi > 0) ? si / fi : 0,
+                    fc, fu, xf, sc, su, xs, (xs <= xf * 1.05) ? "yes" : "NO"}'
+    done
+}
+
+i16_rss() {
+    local rt=$SWEEP_RUNTIME lf ls
+    [ -n "$LOCK" ] && { exec 8>"$LOCK"; flock 8; }
+    lf=$(i16_run fio "$rt" --rw=randread --bs=4k --ioengine=psync --numjobs=64 --thread)
+    ls=$(i16_run sb "$rt" --rw=randread --bs=4k --ioengine=psync --numjobs=64)
+    [ -n "$LOCK" ] && exec 8>&-
+    echo "== 64 jobs, psync 4k randread, one shared file, ${rt} s: peak RSS (/usr/bin/time), MiB"
+    echo "   I/O buffers: 64 x 4 KiB = 0.25 MiB each tool; fio with --thread (one process, as storbench)"
+    printf '%-10s %10s %14s %10s\n' tool peak_RSS beyond_buffers IOPS
+    for t in fio sb; do
+        local l=$lf; [ $t = sb ] && l=$ls
+        read -r iops ios u s m _ <<<"$l"
+        awk -v t="$t" -v m="$m" -v i="$iops" 'BEGIN {printf "%-10s %10.1f %14.1f %10.0f\n", t, m / 1024, m / 1024 - 0.25, i}'
+    done
+}
+
+case "${1:-}" in
+--ratios|--qd-sweep|--jobs-sweep|--rss|--issue16)
+    mode=$1
+    i16_setup "${2:-}"
+    SWEEP_RUNTIME=${SWEEP_RUNTIME:-2}
+    SWEEP_PAIRS=${SWEEP_PAIRS:-1}
+    echo "storbench $("$SB" --version 2>/dev/null | head -1), $(fio --version); $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    case $mode in
+    --ratios) i16_ratios "${3:-5}" ;;
+    --qd-sweep)
+        i16_sweep "io_uring 4k randread" iodepth "1 2 4 8 16 32 64 128 256 512 1024" --rw=randread --bs=4k --ioengine=io_uring
+        i16_sweep "libaio 4k randread direct" iodepth "1 2 4 8 16 32 64 128 256 512 1024" --rw=randread --bs=4k --ioengine=libaio --direct=1 ;;
+    --jobs-sweep) i16_sweep "psync 4k randread, one shared file" numjobs "1 2 4 8 16 32 64" --rw=randread --bs=4k --ioengine=psync ;;
+    --rss) i16_rss ;;
+    --issue16)
+        i16_ratios "${3:-5}"
+        i16_sweep "io_uring 4k randread" iodepth "1 2 4 8 16 32 64 128 256 512 1024" --rw=randread --bs=4k --ioengine=io_uring
+        i16_sweep "libaio 4k randread direct" iodepth "1 2 4 8 16 32 64 128 256 512 1024" --rw=randread --bs=4k --ioengine=libaio --direct=1
+        i16_sweep "psync 4k randread, one shared file" numjobs "1 2 4 8 16 32 64" --rw=randread --bs=4k --ioengine=psync
+        i16_rss ;;
+    esac
+    exit 0 ;;
+esac
 
 if [ -n "${FIDELITY_DIR:-}" ]; then
     RAMP=${RAMP:-2}
