@@ -23,6 +23,8 @@
 #include "core/units.h"
 #include "core/workdir.h"
 #include "sysinfo/sysinfo.h"
+#include "cli/run_ranks.h"
+#include "core/ranks.h"
 #include "runner/runner.h"
 
 #define MAX_ASSIGNMENTS 64
@@ -240,21 +242,34 @@ int sb_cmd_run(int argc, char **argv)
     /* --option KEY=VALUE applies to every selected test that has KEY. */
     if (sb_selection_set_options(&sel, "run", assignments, n_assign) || sb_selection_validate(&sel, "run"))
         return SB_EXIT_USAGE;
+    if (sb_ranks_active() && (rc = sb_run_ranks_check(&sel)) != 0)
+        return rc;
 
     /* ---- the target ---- */
     rc = sb_target_check(target);
+    char target_real[PATH_MAX];
+    if (rc == 0 && !realpath(target, target_real))
+        rc = -errno;
+    if (sb_ranks_active()) { /* a target one host lacks stops every rank */
+        char msg[PATH_MAX + 64];
+        snprintf(msg, sizeof msg, "target %s: %s", target, strerror(-rc));
+        if (sb_run_ranks_verdict(rc < 0 ? SB_EXIT_USAGE : 0, msg))
+            return SB_EXIT_USAGE;
+    }
     if (rc < 0)
         return sb_usage_error("run", "target %s: %s", target, strerror(-rc));
-    char target_real[PATH_MAX];
-    if (!realpath(target, target_real))
-        return sb_usage_error("run", "target %s: %s", target, strerror(errno));
 
     /* ---- the result file: read it now so that a bad one is refused before any work ---- */
     char path[PATH_MAX] = "", ident_buf[256];
     sb_resultfile existing;
     sb_resultfile_init(&existing);
-    if ((rc = open_result(result, results_dir, replace, &identifier, ident_buf, sizeof ident_buf, path,
-                          &existing)) != 0) {
+    /* under MPI rank 0 alone reads (and later writes) the result file; the others follow */
+    bool saves = !sb_ranks_active() || sb_ranks()->rank == 0;
+    rc = open_result(saves ? result : NULL, results_dir, replace, &identifier, ident_buf, sizeof ident_buf,
+                     path, &existing);
+    if (sb_ranks_active())
+        rc = sb_run_ranks_settle(rc);
+    if (rc != 0) {
         sb_resultfile_free(&existing);
         return rc;
     }
@@ -265,6 +280,12 @@ int sb_cmd_run(int argc, char **argv)
     sb_system *sys = sb_resultfile_add_system(&fresh, identifier);
     sb_sysinfo_collect(sys, target_real);
     sb_system_stamp(sys);
+    if (sb_ranks_active() && sb_run_ranks_describe(sys) < 0) {
+        sb_error("run: gathering the ranks' system descriptions failed");
+        sb_resultfile_free(&fresh);
+        sb_resultfile_free(&existing);
+        return SB_EXIT_RUNTIME;
+    }
 
     sb_interrupt_install();
     sb_runner runner;
@@ -274,7 +295,7 @@ int sb_cmd_run(int argc, char **argv)
     runner.drop_caches = drop;
     size_t done = 0;
     int exit_code = run_selection(&runner, &sel, result != NULL, &done);
-    if (exit_code == SB_EXIT_OK && result)
+    if (exit_code == SB_EXIT_OK && result && saves)
         exit_code = save_figures(path, result, &existing, &fresh, replace, title, description, identifier,
                                  done);
     sb_resultfile_free(&fresh);

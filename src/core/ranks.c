@@ -19,6 +19,8 @@ static const sb_ranks_ops *g_ops;
 static sb_ranks_info g_info = {.rank = 0, .size = 1, .local_rank = 0, .local_size = 1,
                                .hosts = 1, .max_per_host = 1};
 static char (*g_hosts)[SB_HOST_MAX];
+static int g_failed_status;
+static char g_failed_line[1024];
 
 static void ensure_host(void)
 {
@@ -129,6 +131,21 @@ void sb_ranks_announce_failure(void)
 
 bool sb_ranks_failure_announced(void) { return g_ops && g_ops->failure_announced(); }
 
+bool sb_ranks_failure_agreed(const char **line, int *status)
+{
+    if (line)
+        *line = g_failed_line;
+    if (status)
+        *status = g_failed_status;
+    return g_failed_status < 0;
+}
+
+void sb_ranks_clear_failure(void)
+{
+    g_failed_status = 0;
+    g_failed_line[0] = '\0';
+}
+
 int sb_ranks_agree(int status, const char *msg, char *out, size_t outlen)
 {
     if (!g_ops) {
@@ -165,5 +182,7 @@ int sb_ranks_agree(int status, const char *msg, char *out, size_t outlen)
         snprintf(line, sizeof line, "(its message was lost: %s)", strerror(-r));
     line[sizeof line - 1] = '\0';
     snprintf(out, outlen, "rank %d on %s: %s", root, sb_ranks_host_of(root), line);
+    g_failed_status = result;
+    snprintf(g_failed_line, sizeof g_failed_line, "rank %d on %s: %s", root, sb_ranks_host_of(root), line);
     return result;
 }

@@ -75,6 +75,12 @@ int sb_ranks_merge_hist(sb_histogram *h);
 void sb_ranks_announce_failure(void);
 bool sb_ranks_failure_announced(void);
 
+/* Whether an agreement since the last sb_ranks_clear_failure() found a failure: then its
+ * line ("rank R on HOST: ...") and status. A rank that learnt of a failure at a barrier
+ * inside a run does not agree on it again at the run's end (the others will not either). */
+bool sb_ranks_failure_agreed(const char **line, int *status);
+void sb_ranks_clear_failure(void);
+
 /* The checked barrier that ends every phase: each rank passes its status (0 or -errno)
  * and, when failing, its one-line message. Returns 0 when every rank succeeded; else the
  * status of the lowest failing rank, whose message, prefixed "rank R on HOST: ", is in

@@ -3,6 +3,7 @@
  * allocation) so that the signal path can walk it.
  */
 #include "core/workdir.h"
+#include "core/ranks.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -84,8 +85,11 @@ int sb_workdir_remove_stale(const char *target)
 
 int sb_workdir_create(const char *target, char *out, size_t outlen)
 {
-    /* What a killed run (SIGKILL, power loss) left behind goes before anything new. */
-    sb_workdir_remove_stale(target);
+    /* What a killed run (SIGKILL, power loss) left behind goes before anything new —
+     * unless MPI ranks on other hosts share the target: their process ids mean nothing
+     * here, and a live rank's directory would look stale. */
+    if (sb_ranks()->hosts <= 1)
+        sb_workdir_remove_stale(target);
     int n = snprintf(out, outlen, "%s/storbench-%ld-XXXXXX", target, (long)getpid());
     if (n < 0 || (size_t)n >= outlen)
         return -ENAMETOOLONG;

@@ -112,6 +112,7 @@ typedef struct sb_io_dir_stats {
 
 typedef struct sb_io_result {
     double seconds;            /* measured interval (after ramp), longest job */
+    uint64_t start_ns, end_ns; /* that interval on sb_now_ns(): first ramp end, last completion */
     sb_io_dir_stats dir[SB_DDIR_N];
     sb_histogram clat_all;     /* both directions */
     /* Per-second samples of the whole job (all threads), after the ramp. */

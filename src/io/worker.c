@@ -145,6 +145,12 @@ static void merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
         double s = w->last_ns > w->ramp_end_ns ? (double)(w->last_ns - w->ramp_end_ns) / 1e9 : 0;
         if (s > res->seconds)
             res->seconds = s;
+        if (w->last_ns > w->ramp_end_ns) { /* the interval on the clock, for MPI ranks */
+            if (!res->start_ns || w->ramp_end_ns < res->start_ns)
+                res->start_ns = w->ramp_end_ns;
+            if (w->last_ns > res->end_ns)
+                res->end_ns = w->last_ns;
+        }
         unsigned full = (unsigned)s;
         if (full > w->n_sec_cap)
             full = w->n_sec_cap;

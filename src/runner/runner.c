@@ -13,11 +13,14 @@
 #include <string.h>
 
 #include "core/cache.h"
+#include "core/clock.h"
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "core/ranks.h"
 #include "core/stats.h"
 #include "core/units.h"
 #include "core/workdir.h"
+#include "runner/rank_figures.h"
 
 #define MAX_RUNS 64
 /* A wall-clock figure from a run shorter than this is not trusted (SPEC: run count). */
@@ -71,7 +74,8 @@ static int check_space(const sb_runner *r, const sb_config *cfg, char *err, size
 
 static void prepare_caches(sb_runner *r)
 {
-    if (!r->drop_caches)
+    /* under MPI, once per host: the first rank there (the begin barrier waits for it) */
+    if (!r->drop_caches || sb_ranks()->local_rank != 0)
         return;
     if (sb_drop_caches() < 0 && !r->warned_no_root) {
         sb_warn("not root: page cache not dropped between runs (figures may include cache effects)");
@@ -188,18 +192,46 @@ static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, s
     sb_kvlist_free(&options);
 }
 
-/* One measured run. Fills samples (n_measures). */
+/* How the run went, with its line in err: -EINTR, the workload's failure, the directory's. */
+static int run_status(const sb_config *cfg, int rc, int rm, const sb_run_ctx *ctx, char *err,
+                      size_t errlen)
+{
+    if (sb_interrupted()) {
+        snprintf(err, errlen, "interrupted");
+        return -EINTR;
+    }
+    if (rc < 0) {
+        snprintf(err, errlen, "%s", ctx->err[0] ? ctx->err : strerror(-rc));
+        return rc;
+    }
+    if (rm < 0) {
+        snprintf(err, errlen, "%s: cannot remove %s: %s", cfg->workload->name, ctx->dir, strerror(-rm));
+        return rm;
+    }
+    return 0;
+}
+
+/* One measured run. Fills samples (n_measures). Under MPI every rank runs it at once, in its
+ * own directory, and samples are every rank's figures combined (rank_figures.h). */
 static int run_once(sb_runner *r, const sb_config *cfg, unsigned index, unsigned planned,
                     sb_sample *samples, char *software, size_t swlen, char *err, size_t errlen)
 {
     char dir[PATH_MAX];
     int rc = sb_workdir_create(r->target, dir, sizeof dir);
-    if (rc < 0) {
+    if (rc < 0)
         snprintf(err, errlen, "%s: cannot create a work directory in %s: %s", cfg->workload->name,
                  r->target, strerror(-rc));
-        return rc;
+    else
+        prepare_caches(r);
+    if (sb_ranks_active()) {
+        int b = sb_rank_run_begin(rc, err, err, errlen);
+        if (b < 0 && rc == 0)
+            sb_workdir_remove(dir);
+        rc = b;
     }
-    prepare_caches(r);
+    if (rc < 0)
+        return rc;
+    uint64_t t_ref = sb_now_ns();
     sb_run_ctx ctx = {
         .dir = dir,
         .target = r->target,
@@ -217,21 +249,15 @@ static int run_once(sb_runner *r, const sb_config *cfg, unsigned index, unsigned
         r->progress.previous_run_s = cfg->workload->estimate_seconds ? cfg->workload->estimate_seconds(cfg) : 0;
     sb_progress_begin(&r->progress, label, index + 1, planned);
     rc = cfg->workload->run(&ctx, samples);
+    uint64_t t_ret = sb_now_ns();
     sb_progress_end(&r->progress);
     if (ctx.software[0])
         snprintf(software, swlen, "%s", ctx.software);
     int rm = sb_workdir_remove(dir);
-    if (sb_interrupted())
-        return -EINTR;
-    if (rc < 0) {
-        snprintf(err, errlen, "%s", ctx.err[0] ? ctx.err : strerror(-rc));
-        return rc;
-    }
-    if (rm < 0) {
-        snprintf(err, errlen, "%s: cannot remove %s: %s", cfg->workload->name, dir, strerror(-rm));
-        return rm;
-    }
-    return 0;
+    rc = run_status(cfg, rc, rm, &ctx, err, errlen);
+    if (sb_ranks_active())
+        rc = sb_rank_run_end(cfg->workload, rc, err, samples, t_ref, t_ret, err, errlen);
+    return rc;
 }
 
 /* Adds b's secondary figures into the running sums of acc (matched by name). */

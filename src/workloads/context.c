@@ -9,12 +9,21 @@
 #include <string.h>
 
 #include "core/interrupt.h"
+#include "core/ranks.h"
+#include "core/strutil.h"
 #include "workloads/workload.h"
 
 bool sb_ctx_interrupted(const sb_run_ctx *ctx)
 {
     (void)ctx;
-    return sb_interrupted();
+    return sb_interrupted() || sb_ranks_failure_announced();
+}
+
+int sb_ctx_barrier(sb_run_ctx *ctx)
+{
+    if (!sb_ranks_active())
+        return 0;
+    return sb_ranks_agree(sb_interrupted() ? -EINTR : 0, "interrupted", ctx->err, sizeof ctx->err);
 }
 
 void sb_ctx_progress(sb_run_ctx *ctx, double fraction)
@@ -55,6 +64,11 @@ void sb_sample_add(sb_sample *s, const char *name, const char *unit, double valu
 void sb_sample_add_latency(sb_sample *s, const char *prefix, const sb_histogram *h)
 {
     char name[32];
+    if (sb_ranks_active() && !s->lat) { /* merged over the ranks by the runner */
+        s->lat = sb_xrealloc(NULL, sizeof *h);
+        *s->lat = *h;
+        snprintf(s->lat_prefix, sizeof s->lat_prefix, "%s", prefix);
+    }
     if (!h->count)
         return;
     snprintf(name, sizeof name, "%s_min", prefix);

@@ -82,6 +82,9 @@ static uint64_t dd_space_needed(const sb_config *cfg)
 static int dd_pass(sb_run_ctx *ctx, const char *path, int flags, bool writing, const dd_params *p,
                    void *buf, double fraction_base, sb_sample *out)
 {
+    int rc;
+    if (out && (rc = sb_ctx_barrier(ctx)) < 0) /* under MPI: every rank's pass starts together */
+        return rc;
     int fd = open(path, flags, 0644);
     if (fd < 0) {
         int e = errno;
@@ -149,6 +152,8 @@ static int dd_pass(sb_run_ctx *ctx, const char *path, int flags, bool writing, c
         double bytes = (double)(p->bs * p->count);
         out->value = s > 0 ? bytes / s / 1e6 : 0;
         out->seconds = s;
+        out->begin_ns = t0;
+        out->end_ns = t1;
         out->valid = s > 0;
         sb_sample_add(out, "bytes", "B", bytes);
         sb_sample_add(out, "seconds", "s", s);
@@ -198,7 +203,7 @@ const sb_workload sb_wl_dd = {
     .n_measures = sizeof dd_measures / sizeof dd_measures[0],
     /* Not wall-clock timed: a throughput over a fixed byte count, nothing but the transfer
      * timed (docs/workloads.md, quick scale). */
-    .flags = 0,
+    .flags = SB_WL_RANKS,
     .validate = dd_validate,
     .space_needed = dd_space_needed,
     .run = dd_run,

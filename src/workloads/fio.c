@@ -168,6 +168,8 @@ static int fio_run(sb_run_ctx *ctx, sb_sample *samples)
     double bw = sb_io_result_bw(&res, -1);
     s->value = bw / 1024000.0;
     s->seconds = res.seconds;
+    s->begin_ns = res.start_ns;
+    s->end_ns = res.end_ns;
     s->valid = res.seconds > 0 && (res.dir[0].ios + res.dir[1].ios) > 0;
     sb_sample_add(s, "iops", "IOPS", sb_io_result_iops(&res, -1));
     sb_sample_add(s, "bw", "B/s", bw);
@@ -199,7 +201,7 @@ const sb_workload sb_wl_fio = {
     .n_options = sizeof fio_options / sizeof fio_options[0],
     .measures = fio_measures,
     .n_measures = 1,
-    .flags = 0,
+    .flags = SB_WL_RANKS,
     .validate = fio_validate,
     .space_needed = fio_space_needed,
     .estimate_seconds = fio_estimate,

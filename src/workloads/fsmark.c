@@ -181,6 +181,7 @@ typedef struct fsm_worker {
     char (*names)[FSM_ENTRY_LEN]; /* "xx/" prefix + name, relative to base */
     uint64_t created, removed;
     double seconds;
+    uint64_t t0_ns, t1_ns;        /* the timed part, for the ranks of an MPI run */
     sb_histogram hist;
     pthread_t thread;
     /* fs_mark's sub-directory state (per process there, per worker here). */
@@ -308,7 +309,9 @@ static void *fsm_worker_main(void *arg)
     }
     if (p->sync == FSM_SYNC_END && w->created > 0 && !atomic_load(&sh->stop))
         sync();
-    w->seconds = (double)(sb_now_ns() - t0) / 1e9;
+    w->t0_ns = t0;
+    w->t1_ns = sb_now_ns();
+    w->seconds = (double)(w->t1_ns - t0) / 1e9;
 
     /* Untimed, but while the other workers may still be writing, as in fs_mark: this
      * worker's files, in creation order. */
@@ -387,7 +390,7 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
     for (unsigned t = 0; t < started; t++)
         pthread_join(ws[t].thread, NULL);
 
-    uint64_t created = 0, removed = 0;
+    uint64_t created = 0, removed = 0, t0 = 0, t1 = 0;
     double rate = 0, longest = 0;
     sb_histogram all;
     sb_hist_init(&all);
@@ -398,6 +401,10 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
             rate += (double)ws[t].created / ws[t].seconds;
         if (ws[t].seconds > longest)
             longest = ws[t].seconds;
+        if (ws[t].t1_ns && (!t0 || ws[t].t0_ns < t0))
+            t0 = ws[t].t0_ns;
+        if (ws[t].t1_ns > t1)
+            t1 = ws[t].t1_ns;
         sb_hist_merge(&all, &ws[t].hist);
     }
     uint64_t used_dirs = p.dirs > 0 ? fsm_count_subdirs(base) : 0;
@@ -424,6 +431,8 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
     s->value = rate;
     s->valid = true;
     s->seconds = longest;
+    s->begin_ns = t0;
+    s->end_ns = t1;
     sb_sample_add(s, "files_created", "files", (double)created);
     sb_sample_add(s, "files_removed", "files", (double)removed);
     sb_sample_add(s, "bytes_written", "bytes", (double)created * (double)p.size);
@@ -444,7 +453,7 @@ const sb_workload sb_wl_fsmark = {
     .n_options = sizeof fsm_options / sizeof fsm_options[0],
     .measures = fsm_measures,
     .n_measures = 1,
-    .flags = SB_WL_WALL_CLOCK,
+    .flags = SB_WL_WALL_CLOCK | SB_WL_RANKS,
     .validate = fsm_validate,
     .space_needed = fsm_space_needed,
     .estimate_seconds = fsm_estimate,

@@ -90,6 +90,12 @@ typedef struct sb_sample {
     char steady[32];
     bool steady_attained;
     double steady_at_s;
+    /* Under MPI (docs/mpi.md): when the measured part began and ended (sb_now_ns(); 0 =
+     * unknown: it ended when run() returned), and a copy of the histogram given to
+     * sb_sample_add_latency(), which the runner merges over the ranks and frees. */
+    uint64_t begin_ns, end_ns;
+    sb_histogram *lat;
+    char lat_prefix[16];
 } sb_sample;
 
 typedef struct sb_run_ctx {
@@ -110,6 +116,8 @@ typedef struct sb_run_ctx {
 
 enum {
     SB_WL_WALL_CLOCK = 1u << 0, /* timed by the wall clock: a run under 3 s is not trusted */
+    SB_WL_RANKS = 1u << 1,      /* runs on MPI ranks, each rank its own share (docs/mpi.md);
+                                   its figures are rates, or combine as their mean */
 };
 
 typedef struct sb_workload {
@@ -158,7 +166,11 @@ const char *sb_config_display(const sb_config *cfg, const char *key);
 
 /* ---- helpers for run() (context.c) ---- */
 
+/* Ctrl-C, or (under MPI) another rank failed: stop at the next operation. */
 bool sb_ctx_interrupted(const sb_run_ctx *ctx);
+/* Under MPI, waits until every rank reaches this point (IOR's barrier between phases);
+ * at once otherwise. 0, or the failure another rank had, its line in ctx->err: return it. */
+int sb_ctx_barrier(sb_run_ctx *ctx);
 void sb_ctx_progress(sb_run_ctx *ctx, double fraction);
 /* Writes one line into ctx->err and returns -abs(err) (or -EIO when err is 0). */
 int sb_ctx_fail(sb_run_ctx *ctx, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

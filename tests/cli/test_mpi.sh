@@ -2,7 +2,8 @@
 # CLI tests of storbench under MPI (docs/mpi.md): 4 ranks on this machine
 # (--oversubscribe; as root with --allow-run-as-root) for io write+read, a
 # shared file, stonewalling and one failing rank; the commands refused under
-# mpirun; plain storbench without storbench-mpi. Sizes are tiny: these test
+# mpirun; `run` of fs-mark and dd on 4 ranks (result file, system fields, combined
+# figures) and a failing rank there; plain storbench without storbench-mpi. Sizes are tiny: these test
 # behaviour, never speed. Skipped, visibly, where Open MPI is not installed.
 . "$(dirname "$0")/lib.sh"
 
@@ -84,6 +85,43 @@ check_one_line "failing rank: one line naming rank and host" "rank 2 on $(hostna
 check "failing rank: nothing on stdout" test ! -s "$T/out"
 check "failing rank: the other ranks' files removed" test "$(ls -A "$D")" = f.2
 rmdir "$D/f.2"
+
+# ---- run TEST on ranks: each rank its own directory, rank 0 writes the result file ----
+export XDG_DATA_HOME="$T/xdg"
+RF="$XDG_DATA_HOME/storbench/results/ranks.json"
+check_exit "4 ranks: run fs-mark and dd" 0 run4 "$SB" run fs-mark:test=custom,files=20,size=64k \
+    dd:count=4 --runs 1 --no-drop-caches --target "$D" --result ranks --identifier four
+check "run: one report (rank 0 alone prints)" test "$(grep -c '^Saved 2 tests' "$T/out")" -eq 1
+check "run: system fields name ranks, hosts, ranks per host" jqok \
+    '.systems[0].hardware | .Ranks == "4" and .Hosts == "1" and ."Ranks Per Host" == "4"' "$RF"
+check "run: system fields name the MPI" jqok '.systems[0].software.MPI | startswith("Open MPI")' "$RF"
+sec() { jq -r --arg t "$1" --arg n "$2" \
+    '[.results[] | select(.test == $t) | .entries[0].secondary[] | select(.name == $n) | .value][0]' "$RF"; }
+check "run fs-mark: 4 ranks in the figure" test "$(sec fs-mark ranks)" = 4
+check "run fs-mark: files of all ranks" test "$(sec fs-mark files_created)" = 80
+check "run fs-mark: aggregate = files / (latest end - earliest start)" jqok \
+    '[.results[] | select(.test == "fs-mark") | .entries[0]] | .[0] as $e |
+     ($e.secondary | map({(.name): .value}) | add) as $s |
+     (($e.mean - $s.files_created / $s.last_done_s) | fabs) < 0.01 * $e.mean and
+     $s.rank_min <= $s.rank_mean and $s.rank_mean <= $s.rank_max and $s.first_done_s <= $s.last_done_s' "$RF"
+check "run fs-mark: latency merged over every file" jqok \
+    '[.results[] | select(.test == "fs-mark") | .entries[0].secondary[] | select(.name == "lat_p50")] | length == 1' "$RF"
+check "run dd: three figures of 4 ranks" test "$(jq '[.results[] | select(.test == "dd") |
+    .entries[0].secondary[] | select(.name == "ranks" and .value == 4)] | length' "$RF")" -eq 3
+check "run: every rank removed its directory" test -z "$(ls -A "$D")"
+
+# a failing rank: rank 2 may write no file beyond 100 KiB (SIGXFSZ ignored: EFBIG)
+rank2_limited() {
+    "${MPIRUN[@]}" -np 4 sh -c 'if [ "$OMPI_COMM_WORLD_RANK" = 2 ]; then trap "" XFSZ; ulimit -f 200; fi
+        exec "$@"' sh "$@"
+}
+check_exit "failing rank in run: exit 1" 1 rank2_limited "$SB" run fs-mark:test=custom,files=20,size=1m \
+    --runs 1 --no-drop-caches --target "$D" --result failed
+check_one_line "failing rank in run: one line naming rank and host" "rank 2 on $(hostname): fs-mark: write"
+check "failing rank in run: no result file" test ! -e "$XDG_DATA_HOME/storbench/results/failed.json"
+check "failing rank in run: every rank's directory removed" test -z "$(ls -A "$D")"
+check_exit "run of a test that does not run on ranks" 2 "${MPIRUN[@]}" -np 2 "$SB" run postmark --target "$D"
+check_one_line "run postmark under mpirun: one line" "postmark does not run on MPI ranks"
 
 # ---- what does not run on ranks ----
 check_exit "list under mpirun: usage error" 2 "${MPIRUN[@]}" -np 2 "$SB" list
