@@ -308,6 +308,10 @@ static int run_phase(const sb_io_job *j, double wall, sb_io_result *r, sb_io_pha
      * worker's own runtime, counted from its start, or the poll) ends after it */
     bool walled = wall > 0 && (g_walled || end >= wall);
     rank_fig me = {end - r->seconds, end, r->dir[0].bytes + r->dir[1].bytes, walled};
+    if (r->end_ns) { /* the measured interval itself, when the engine says it */
+        me.start = (double)(r->start_ns - t0) / 1e9;
+        me.end = (double)(r->end_ns - t0) / 1e9;
+    }
     rank_fig *all = sb_xrealloc(NULL, (size_t)n * sizeof *all);
     if ((rc = sb_ranks_allgather(&me, all, sizeof me)) == 0) {
         phase_figures(all, n, ph);
