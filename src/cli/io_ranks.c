@@ -210,8 +210,9 @@ static bool drop_between(void)
     return ok != 0;
 }
 
-/* Sums the ranks' results into r (on every rank): counts and bytes, histograms,
- * per-second samples (aligned on the phase's barrier), and the interval. */
+/* Sums the ranks' results into r (on every rank): counts and bytes, CPU time (the
+ * longest wall time: CPU % is of one rank's interval), histograms, per-second samples
+ * (aligned on the phase's barrier), and the interval. */
 static int merge_result(sb_io_result *r, double elapsed)
 {
     uint64_t c[5] = {r->dir[0].ios, r->dir[0].bytes, r->dir[1].ios, r->dir[1].bytes, r->interrupted};
@@ -221,6 +222,13 @@ static int merge_result(sb_io_result *r, double elapsed)
         return e;
     r->dir[0].ios = c[0], r->dir[0].bytes = c[1], r->dir[1].ios = c[2], r->dir[1].bytes = c[3];
     r->interrupted = c[4] != 0;
+    double cpu[2] = {r->cpu_user_s, r->cpu_sys_s}; /* every rank's job threads */
+    uint64_t cpu_ios = r->cpu_ios;
+    if ((e = sb_ranks_allreduce_double(cpu, 2, SB_RANKS_SUM)) < 0 ||
+        (e = sb_ranks_allreduce_u64(&cpu_ios, 1, SB_RANKS_SUM)) < 0 ||
+        (e = sb_ranks_allreduce_double(&r->cpu_wall_s, 1, SB_RANKS_MAX)) < 0)
+        return e;
+    r->cpu_user_s = cpu[0], r->cpu_sys_s = cpu[1], r->cpu_ios = cpu_ios;
     sb_verify_stats *v = &r->verify; /* a mismatch fails the run: no first offset to merge */
     uint64_t vs[5] = {v->blocks_checked, v->bytes_checked, v->errors, v->writes_moved, v->reads_unchecked};
     if ((e = sb_ranks_allreduce_u64(vs, 5, SB_RANKS_SUM)) < 0)
