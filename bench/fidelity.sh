@@ -15,7 +15,7 @@
 #                fio-randread-libaio), fs-mark (fs-mark-1000, fs-mark-4x250,
 #                fs-mark-32dirs), dbench (dbench-client, dbench-default),
 #                postmark, sqlite, pgbench, iozone (iozone-4k, iozone-64k,
-#                iozone-1m)
+#                iozone-1m), compilebench
 #   --tsv FILE   (or TSV=FILE) also write every pair, one line per round and
 #                figure: round test figure unit better first reference
 #                storbench ratio (appended as the run goes)
@@ -33,7 +33,8 @@
 # PG_SCALE=2 PG_TIME=15 (4 clients, 2 threads), IOZONE_SIZE=512m (64m 512m 2g
 # 4g 8g: storbench's file sizes).
 # IOZONE=path: an IOzone binary (not in Debian; docs/fidelity.md says how to
-# build it); the iozone pairs are skipped without it.
+# build it); the iozone pairs are skipped without it. COMPILEBENCH=path: the
+# compilebench script (Python 3 version, its data set files beside it), CB_TREES=10.
 # STORBENCH=path selects the binary (default: the one in this checkout).
 # Needs jq; run as root for pgbench's reference server (as user postgres).
 # Exit: 0 done, 1 runtime failure, 2 bad arguments, 130 interrupted; every
@@ -51,11 +52,13 @@ usage() {
 # ---- the pairs: id, reference tool, figures ("key:unit" ...) ----
 IDS=(dd fio-randwrite fio-write fio-randread-io_uring fio-randread-libaio
     fs-mark-1000 fs-mark-4x250 fs-mark-32dirs dbench-client dbench-default
-    postmark sqlite pgbench iozone-4k iozone-64k iozone-1m)
-declare -A TOOL=([dd]=dd [postmark]=postmark [sqlite]=sqlite3 [pgbench]=pgbench)
+    postmark sqlite pgbench iozone-4k iozone-64k iozone-1m compilebench)
+declare -A TOOL=([dd]=dd [postmark]=postmark [sqlite]=sqlite3 [pgbench]=pgbench
+    [compilebench]=compilebench)
 declare -A FIGS=([dd]="direct-write:MB/s direct-read:MB/s read-cache:MB/s"
     [postmark]="tps:TPS seconds:s cpu-seconds:s minus-runq:s"
-    [sqlite]="seconds:s cpu-seconds:s minus-runq:s" [pgbench]="tps:TPS")
+    [sqlite]="seconds:s cpu-seconds:s minus-runq:s" [pgbench]="tps:TPS"
+    [compilebench]="initial_create:MB/s")
 for id in fio-randwrite fio-write fio-randread-io_uring fio-randread-libaio; do
     TOOL[$id]=fio; FIGS[$id]="iops:IOPS"
 done
@@ -120,6 +123,10 @@ PG_TIME=${PG_TIME:-15}
 IOZONE_SIZE=${IOZONE_SIZE:-512m}
 [[ "$IOZONE_SIZE" =~ ^(64m|512m|2g|4g|8g)$ ]] || usage "IOZONE_SIZE must be one of 64m 512m 2g 4g 8g"
 IOZONE=${IOZONE:-}
+COMPILEBENCH=${COMPILEBENCH:-}
+[ -n "$COMPILEBENCH" ] && COMPILEBENCH=$(readlink -f "$COMPILEBENCH")
+CB_TREES=${CB_TREES:-10}
+[[ "$CB_TREES" =~ ^[1-9][0-9]{0,2}$ ]] || usage "CB_TREES must be a whole number 1..999"
 [ -n "$IOZONE" ] && IOZONE=$(readlink -f "$IOZONE")  # it runs in its test directory
 
 SEL=()
@@ -153,6 +160,9 @@ for id in "${SEL[@]}"; do
             [ -n "${SKIP[$id]:-}" ] || [ -r "$LIB_LOADFILE" ] || SKIP[$id]="$LIB_LOADFILE missing (dbench package)" ;;
         iozone) [ -n "$IOZONE" ] && [ -x "$IOZONE" ] ||
             SKIP[$id]="no IOzone binary (set IOZONE=/path/to/iozone; docs/fidelity.md, \"IOzone\")" ;;
+        compilebench) [ -n "$COMPILEBENCH" ] && [ -r "$COMPILEBENCH" ] &&
+            [ -r "$(dirname "$COMPILEBENCH")/dataset-unpatched" ] && command -v python3 >/dev/null ||
+            SKIP[$id]="no compilebench (set COMPILEBENCH=/path/to/compilebench; docs/fidelity.md, \"Compile Bench\")" ;;
         fs_mark) command -v fs_mark >/dev/null || SKIP[$id]="fs_mark missing (apt-get install fsmark)" ;;
         *) command -v "$t" >/dev/null || SKIP[$id]="$t missing (apt-get install $t)" ;;
     esac
@@ -174,6 +184,10 @@ need=$((1100 * 1024 * 1024))  # dd's and fs_mark's 1 GiB, and a margin
 if [[ " ${SEL[*]} " == *" iozone-"* ]]; then  # IOzone's file, and a margin
     iz=$(($(numfmt --from=iec "${IOZONE_SIZE^^}") + 64 * 1048576))
     [ "$iz" -gt "$need" ] && need=$iz
+fi
+if [[ " ${SEL[*]} " == *" compilebench "* ]]; then  # the trees, and compilebench's set-up copies
+    cb=$(((CB_TREES * 260 + 1024) * 1048576))
+    [ "$cb" -gt "$need" ] && need=$cb
 fi
 avail=$(df -P -B1 "$LIB_WORK" | awk 'NR == 2 { print $4 }')
 [ "${avail:-0}" -ge "$need" ] || lib_die "$TARGET has $((avail / 1048576)) MiB free, needs $((need / 1048576))"
@@ -242,6 +256,13 @@ measure() { # ID ref|sb DIR
                     lib_fig write "$(sb_mean 'Write Performance')" &&
                     lib_fig read "$(sb_mean 'Read Performance')"
             fi ;;
+        compilebench)
+            if [ "$side" = ref ]; then
+                ref_compilebench "$dir" "$CB_TREES"
+            else
+                sb_run "$dir" "compilebench:test=initial-create,trees=$CB_TREES" &&
+                    lib_fig initial_create "$(sb_mean)"
+            fi ;;
         postmark)
             if [ "$side" = ref ]; then
                 ref_postmark "$dir" "$POSTMARK_TX"
@@ -283,13 +304,15 @@ command -v sqlite3 >/dev/null && vers="$vers, sqlite3 $(sqlite3 --version | cut 
 [ -n "$LIB_PGBIN" ] && vers="$vers, $("$LIB_PGBIN/pgbench" --version)"
 [ -n "$IOZONE" ] && [ -x "$IOZONE" ] &&
     vers="$vers, iozone $("$IOZONE" -v | awk '/Revision/ { print $3; exit }')"
+[ -n "$COMPILEBENCH" ] && [ -r "$COMPILEBENCH" ] &&
+    vers="$vers, compilebench $(awk -F'"' '/^VERSION/ { print $2; exit }' "$COMPILEBENCH") ($(python3 --version))"
 echo "# fidelity: $TARGET ($mnt), $ROUNDS round(s), $(date -u '+%Y-%m-%d %H:%M UTC'), storbench $("$SB" --version | awk '{ print $NF }') commit $commit"
 echo "# references: $vers"
 echo "# parameters: dd bs=2048k count=$DD_COUNT; fio 4k $FIO_SIZE direct ramp ${FIO_RAMP}s runtime ${FIO_RUNTIME}s;" \
     "fs_mark $FSMARK_FILES x 1MiB, 4 x $((FSMARK_FILES / 4)), $((FSMARK_FILES * 2 / 5)) in 32 dirs;" \
     "dbench 6 clients ${DBENCH_TIME}s (warm-up ${DBENCH_WARMUP}s); postmark $POSTMARK_TX tx;" \
     "sqlite 3 x $SQLITE_COUNT inserts; pgbench scale $PG_SCALE, 4 clients, 2 threads, ${PG_TIME}s;" \
-    "iozone -e -s $IOZONE_SIZE -i0 -i1, records 4k 64k 1m"
+    "iozone -e -s $IOZONE_SIZE -i0 -i1, records 4k 64k 1m; compilebench -i $CB_TREES -r 0"
 
 # ---- the rounds ----
 START=$(date +%s)

@@ -224,6 +224,18 @@ ref_iozone() {
         "$LIB_WORK/iozone.log" >>"$LIB_WORK/fig"
 }
 
+# ref_compilebench DIR TREES: compilebench ($COMPILEBENCH, the script, with its
+# data set files beside it; not in Debian: docs/fidelity.md) as the seed
+# profile's initial create (pts/compilebench: `-D t -i 10 --makej`; `-r 0`
+# stops after the same initial create). Figure: "intial create ... avg X MB/s".
+ref_compilebench() {
+    mkdir -p "$1"
+    lib_run -o "$LIB_WORK/cb.log" python3 "$COMPILEBENCH" -D "$1/t" -i "$2" -r 0 \
+        -s "$(dirname "$COMPILEBENCH")" || return 1
+    rm -rf "$1/t"
+    lib_fig initial_create "$(awk '/^intial create total runs/ { print $7 }' "$LIB_WORK/cb.log")"
+}
+
 # ref_fio DIR ARGS...: one fio job on one file in DIR; figure: IOPS of the
 # direction that ran (fio --output-format=json).
 ref_fio() {
