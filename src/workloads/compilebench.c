@@ -7,8 +7,9 @@
  *                   every file written in 256 KiB buffers, no syncs; the
  *                   figure is each tree's MiB over its seconds, averaged
  *                   over the trees (compilebench's "MB/s").
- *   compile         on a fresh tree (untimed), read each compiled .c and
- *                   write its object file: object MiB / seconds.
+ *   compile         on a fresh tree (untimed), write the object of each
+ *                   compiled .c beside it, in one fixed random order,
+ *                   reading nothing (as compilebench): object MiB / seconds.
  *   read-tree       on a compiled tree written back and evicted from the
  *                   page cache (untimed), read every file: MiB / seconds.
  *   delete          remove a compiled tree: MiB of sources and objects
@@ -217,28 +218,39 @@ static int cb_create_tree(cb_state *st, unsigned n, bool timed, double pbase, do
     return 0;
 }
 
-/* "Compiles" tree n: reads each compiled source and writes its object beside it. */
+/* "Compiles" tree n as compilebench's compile_one_dir: writes the files only the
+ * compiled tree has (here one object beside each compiled source), nothing read, in
+ * one fixed random order (compilebench shuffles that list once, with its seed 555, and
+ * every compile uses it). */
 static int cb_compile_tree(cb_state *st, unsigned n, bool timed)
 {
     char path[4600];
-    for (size_t i = 0; i < st->tree->n_files; i++) {
-        const sb_cb_file *f = &st->tree->files[i];
-        if (!f->obj_size)
-            continue;
-        if (sb_ctx_interrupted(st->ctx))
-            return sb_ctx_fail(st->ctx, EINTR, "compilebench: interrupted");
-        uint64_t t0 = sb_now_ns();
-        cb_path(st, n, f, "", path, sizeof path);
-        int rc = cb_read_file(st, path, false, false);
-        if (rc)
-            return rc;
-        cb_path(st, n, f, ".o", path, sizeof path);
-        if ((rc = cb_write_file(st, path, f->obj_size, false)) != 0)
-            return rc;
-        if (timed)
-            sb_hist_record(st->hist, sb_now_ns() - t0);
+    size_t *order = malloc((st->tree->n_objects ? st->tree->n_objects : 1) * sizeof *order);
+    if (!order)
+        return sb_ctx_fail(st->ctx, ENOMEM, "compilebench: out of memory");
+    size_t k = 0;
+    for (size_t i = 0; i < st->tree->n_files; i++)
+        if (st->tree->files[i].obj_size)
+            order[k++] = i;
+    sb_rand r;
+    sb_rand_seed(&r, SB_CB_SEED);
+    for (size_t i = k; i > 1; i--) {
+        size_t j = (size_t)sb_rand_below(&r, i), tmp = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = tmp;
     }
-    return 0;
+    int rc = 0;
+    for (size_t i = 0; i < k && rc == 0; i++) {
+        if ((i & 63) == 0 && sb_ctx_interrupted(st->ctx)) {
+            rc = sb_ctx_fail(st->ctx, EINTR, "compilebench: interrupted");
+            break;
+        }
+        const sb_cb_file *f = &st->tree->files[order[i]];
+        cb_path(st, n, f, ".o", path, sizeof path);
+        rc = cb_write_file(st, path, f->obj_size, timed);
+    }
+    free(order);
+    return rc;
 }
 
 /* Visits every file of a compiled tree: read it (timed) or evict it (untimed). */
