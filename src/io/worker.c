@@ -171,6 +171,109 @@ static void merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
         }
 }
 
+/* The job's files: named, created or extended to offset+size, and out of the page cache.
+ * Each descriptor is closed again: the workers open their own. */
+static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned nfiles, char *err,
+                         size_t errlen)
+{
+    int r;
+    for (unsigned i = 0; i < nfiles; i++)
+        files[i].fd = -1; /* before any can fail: the clean-up closes what is >= 0 */
+    for (unsigned i = 0; i < nfiles; i++) {
+        if (job->filename[0])
+            snprintf(files[i].path, sizeof files[i].path, "%s", job->filename);
+        else
+            snprintf(files[i].path, sizeof files[i].path, "%s/storbench-io.%u", job->directory, i);
+        if ((r = sb_io_prepare_file(job, &files[i], err, errlen)) < 0)
+            return r;
+    }
+    for (unsigned i = 0; i < nfiles; i++) {
+        if (files[i].fd >= 0) {
+            /* Before the run: the file's pages leave the page cache, so reads reach the
+             * device. No sync here, as fio has none: a laid-out file was synced when it
+             * was written (fio's create_fsync), and a fallocated one has nothing to
+             * write — but an fdatasync would commit its new allocation (a btrfs
+             * transaction, an ext4 journal commit) before the timed part, which fio
+             * leaves to happen during the run. */
+            if (job->invalidate)
+                posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_DONTNEED);
+            close(files[i].fd);
+            files[i].fd = -1;
+        }
+    }
+    return 0;
+}
+
+/* numjobs workers, each on its file (the shared one, or its own) with engine and buffers. */
+static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const file_ctx *files,
+                         unsigned nfiles, shared *sh, worker **ws, char *err, size_t errlen)
+{
+    int r;
+    for (unsigned i = 0; i < job->numjobs; i++) {
+        ws[i] = worker_alloc();
+        if (!ws[i]) {
+            snprintf(err, errlen, "out of memory");
+            return -ENOMEM;
+        }
+        ws[i]->fd = -1;
+        ws[i]->index = i;
+        ws[i]->job = job;
+        ws[i]->sh = sh;
+        if ((r = worker_setup(ws[i], job, ops, files[nfiles == 1 ? 0 : i].path, err, errlen)) < 0)
+            return r;
+    }
+    return 0;
+}
+
+/* Control loop: interruption and progress, off the workers' hot path. Returns when every
+ * worker has finished. */
+static void watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_result *res)
+{
+    double total_s = job->startdelay_s + job->ramp_s + job->runtime_s;
+    for (;;) {
+        unsigned finished = 0;
+        uint64_t bytes = 0;
+        for (unsigned i = 0; i < job->numjobs; i++) {
+            finished += atomic_load(&ws[i]->finished);
+            bytes += atomic_load_explicit(&ws[i]->progress_bytes, memory_order_relaxed);
+        }
+        if (finished == job->numjobs)
+            break;
+        if (job->should_stop && job->should_stop(job->cb_arg)) {
+            atomic_store(&sh->stop, true);
+            res->interrupted = true;
+        }
+        if (job->progress) {
+            double f;
+            double el = (double)(sb_now_ns() - sh->start_ns) / 1e9;
+            if (job->runtime_s > 0 && (job->time_based ||
+                                       el / total_s > (double)bytes / ((double)job->size * job->numjobs)))
+                f = el / total_s;
+            else
+                f = (double)bytes / ((double)job->size * job->numjobs);
+            job->progress(job->cb_arg, f > 1 ? 1 : f);
+        }
+        struct timespec ts = {0, 100000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Workers and files go; files this job made in a directory are removed unless kept. */
+static void release(const sb_io_job *job, worker **ws, file_ctx *files, unsigned nfiles)
+{
+    if (ws)
+        for (unsigned i = 0; i < job->numjobs; i++)
+            worker_free(ws[i]);
+    if (files) {
+        for (unsigned i = 0; i < nfiles; i++) {
+            if (files[i].fd >= 0)
+                close(files[i].fd);
+            if (job->directory[0] && !job->keep_files && files[i].path[0])
+                unlink(files[i].path);
+        }
+    }
+}
+
 int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
 {
     char warn[256];
@@ -206,44 +309,9 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    for (unsigned i = 0; i < nfiles; i++) {
-        files[i].fd = -1;
-        if (job->filename[0])
-            snprintf(files[i].path, sizeof files[i].path, "%s", job->filename);
-        else
-            snprintf(files[i].path, sizeof files[i].path, "%s/storbench-io.%u", job->directory, i);
-        if ((r = sb_io_prepare_file(job, &files[i], err, errlen)) < 0)
-            goto out;
-    }
-    for (unsigned i = 0; i < nfiles; i++) {
-        if (files[i].fd >= 0) {
-            /* Before the run: the file's pages leave the page cache, so reads reach the
-             * device. No sync here, as fio has none: a laid-out file was synced when it
-             * was written (fio's create_fsync), and a fallocated one has nothing to
-             * write — but an fdatasync would commit its new allocation (a btrfs
-             * transaction, an ext4 journal commit) before the timed part, which fio
-             * leaves to happen during the run. */
-            if (job->invalidate)
-                posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_DONTNEED);
-            close(files[i].fd);
-            files[i].fd = -1;
-        }
-    }
-    for (unsigned i = 0; i < job->numjobs; i++) {
-        ws[i] = worker_alloc();
-        if (!ws[i]) {
-            r = -ENOMEM;
-            snprintf(err, errlen, "out of memory");
-            goto out;
-        }
-        ws[i]->fd = -1;
-        ws[i]->index = i;
-        ws[i]->job = job;
-        ws[i]->sh = &sh;
-        if ((r = worker_setup(ws[i], job, ops, files[nfiles == 1 ? 0 : i].path, err, errlen)) < 0)
-            goto out;
-    }
-    if ((r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
+    if ((r = prepare_files(job, files, nfiles, err, errlen)) < 0 ||
+        (r = setup_workers(job, ops, files, nfiles, &sh, ws, err, errlen)) < 0 ||
+        (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
         goto out;
     sb_cpu_times_now(&cpu0);
     sh.start_ns = sb_now_ns();
@@ -254,34 +322,7 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
             goto out;
         }
     }
-    /* Control loop: interruption and progress, off the workers' hot path. */
-    double total_s = job->startdelay_s + job->ramp_s + job->runtime_s;
-    for (;;) {
-        unsigned finished = 0;
-        uint64_t bytes = 0;
-        for (unsigned i = 0; i < job->numjobs; i++) {
-            finished += atomic_load(&ws[i]->finished);
-            bytes += atomic_load_explicit(&ws[i]->progress_bytes, memory_order_relaxed);
-        }
-        if (finished == job->numjobs)
-            break;
-        if (job->should_stop && job->should_stop(job->cb_arg)) {
-            atomic_store(&sh.stop, true);
-            res->interrupted = true;
-        }
-        if (job->progress) {
-            double f;
-            double el = (double)(sb_now_ns() - sh.start_ns) / 1e9;
-            if (job->runtime_s > 0 && (job->time_based ||
-                                       el / total_s > (double)bytes / ((double)job->size * job->numjobs)))
-                f = el / total_s;
-            else
-                f = (double)bytes / ((double)job->size * job->numjobs);
-            job->progress(job->cb_arg, f > 1 ? 1 : f);
-        }
-        struct timespec ts = {0, 100000000L};
-        nanosleep(&ts, NULL);
-    }
+    watch_workers(job, ws, &sh, res);
 out:
     for (unsigned i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
@@ -307,17 +348,7 @@ out:
     if (r == 0 || (r == -EILSEQ && job->verify))
         merge_results(job, ws, res);
     sb_io_verify_free(&vfmt, files, nfiles, ws, job->numjobs);
-    if (ws)
-        for (unsigned i = 0; i < job->numjobs; i++)
-            worker_free(ws[i]);
-    if (files) {
-        for (unsigned i = 0; i < nfiles; i++) {
-            if (files[i].fd >= 0)
-                close(files[i].fd);
-            if (job->directory[0] && !job->keep_files && files[i].path[0])
-                unlink(files[i].path);
-        }
-    }
+    release(job, ws, files, nfiles);
     free(files);
     free(ws);
     free(tids);
