@@ -306,6 +306,110 @@ static double cb_secs(uint64_t t0)
     return (double)(sb_now_ns() - t0) / 1e9;
 }
 
+/* Per phase: the sum of each tree's MB/s and the seconds measured. */
+typedef struct cb_totals {
+    double sum[CB_N_PHASES], secs[CB_N_PHASES];
+} cb_totals;
+
+static void cb_add(cb_totals *tot, int phase, uint64_t t0, double mib)
+{
+    double s = cb_secs(t0);
+    tot->secs[phase] += s;
+    tot->sum[phase] += s > 0 ? mib / s : 0;
+}
+
+/* Tree t through the phases the test needs: create; then (for every test but Initial
+ * Create) compile, read when it is the test, and delete. Only the test's own phase records
+ * latencies; every phase's MB/s is added to tot. */
+static int cb_one_tree(cb_state *st, const cb_params *p, sb_histogram *hists, unsigned t,
+                       cb_totals *tot)
+{
+    int rc;
+    uint64_t t0, b0;
+    double pb = (double)t / (double)p->trees, ps = 1.0 / (double)p->trees;
+    /* Every phase after the create needs a compiled tree. */
+    bool compile = p->test != CB_INITIAL_CREATE;
+
+    st->hist = &hists[CB_INITIAL_CREATE];
+    t0 = sb_now_ns();
+    b0 = st->bytes_written;
+    if ((rc = cb_create_tree(st, t, p->test == CB_INITIAL_CREATE, pb, compile ? ps / 2 : ps)) != 0)
+        return rc;
+    cb_add(tot, CB_INITIAL_CREATE, t0, (double)(st->bytes_written - b0) / MIB);
+    if (!compile)
+        return 0;
+
+    st->hist = &hists[CB_COMPILE];
+    t0 = sb_now_ns();
+    b0 = st->bytes_written;
+    if ((rc = cb_compile_tree(st, t, p->test == CB_COMPILE)) != 0)
+        return rc;
+    cb_add(tot, CB_COMPILE, t0, (double)(st->bytes_written - b0) / MIB);
+    if (p->test == CB_READ_TREE) {
+        /* Write the tree back and drop its pages, so the timed read comes from the
+         * device, as it would for a tree made long ago. Per file, not a global
+         * drop_caches, so nothing else on the machine is disturbed. */
+        sync();
+        if ((rc = cb_read_tree(st, t, true)) != 0)
+            return rc;
+        st->hist = &hists[CB_READ_TREE];
+        t0 = sb_now_ns();
+        b0 = st->bytes_read;
+        if ((rc = cb_read_tree(st, t, false)) != 0)
+            return rc;
+        cb_add(tot, CB_READ_TREE, t0, (double)(st->bytes_read - b0) / MIB);
+    }
+    st->hist = &hists[CB_DELETE];
+    t0 = sb_now_ns();
+    if ((rc = cb_delete_tree(st, t, p->test == CB_DELETE)) != 0)
+        return rc;
+    cb_add(tot, CB_DELETE, t0, (double)(st->tree->total_bytes + st->tree->object_bytes) / MIB);
+    return 0;
+}
+
+/* All the trees, one after the other; *done counts those finished. */
+static int cb_trees(sb_run_ctx *ctx, cb_state *st, const cb_params *p, sb_histogram *hists,
+                    cb_totals *tot, unsigned *done)
+{
+    int rc;
+    if (mkdir(st->base, 0755) != 0)
+        return sb_ctx_fail(ctx, errno, "compilebench: mkdir %s: %s", st->base, strerror(errno));
+    for (unsigned t = 0; t < p->trees; t++) {
+        if ((rc = cb_one_tree(st, p, hists, t, tot)) != 0)
+            return rc;
+        (*done)++;
+        sb_ctx_progress(ctx, (double)(t + 1) / (double)p->trees);
+    }
+    if (p->test == CB_INITIAL_CREATE) {
+        /* Initial Create keeps its trees side by side, as compilebench does; they are
+         * removed afterwards, untimed. */
+        for (unsigned t = 0; t < p->trees; t++)
+            if ((rc = cb_delete_tree(st, t, false)) != 0)
+                return rc;
+    }
+    return 0;
+}
+
+static void cb_record(sb_sample *s, const cb_params *p, const cb_state *st, const cb_totals *tot,
+                      unsigned done, const sb_histogram *hists)
+{
+    int m = (int)p->test;
+    s->value = done ? tot->sum[m] / done : 0;
+    s->valid = done > 0;
+    s->seconds = tot->secs[m];
+    sb_sample_add(s, "seconds", "s", done ? tot->secs[m] / done : 0);
+    sb_sample_add(s, "trees", "trees", (double)done);
+    sb_sample_add(s, "tree_files", "files", (double)st->tree->n_files);
+    sb_sample_add(s, "tree_dirs", "dirs", (double)st->tree->n_dirs);
+    sb_sample_add(s, "tree_bytes", "bytes", (double)st->tree->total_bytes);
+    sb_sample_add(s, "files_created", "files", (double)st->files_created);
+    sb_sample_add(s, "files_removed", "files", (double)st->files_removed);
+    sb_sample_add(s, "dirs_created", "dirs", (double)st->dirs_created);
+    sb_sample_add(s, "bytes_written", "bytes", (double)st->bytes_written);
+    sb_sample_add(s, "bytes_read", "bytes", (double)st->bytes_read);
+    sb_sample_add_latency(s, "lat", &hists[m]);
+}
+
 static int cb_run(sb_run_ctx *ctx, sb_sample *samples)
 {
     cb_params p;
@@ -330,78 +434,9 @@ static int cb_run(sb_run_ctx *ctx, sb_sample *samples)
     /* compilebench's buffer: 'a' * 256 KiB (compressible, as on the seed's LZO pages) */
     memset(st.buf, 'a', CB_BUF);
 
-    bool want[CB_N_PHASES];
-    for (int m = 0; m < CB_N_PHASES; m++)
-        want[m] = (int)p.test == m;
-    double sum[CB_N_PHASES] = {0}, secs[CB_N_PHASES] = {0};
+    cb_totals tot = {{0}, {0}};
     unsigned done = 0;
-    /* Every phase after the create needs a compiled tree. */
-    bool compile = p.test != CB_INITIAL_CREATE;
-    if (mkdir(st.base, 0755) != 0) {
-        rc = sb_ctx_fail(ctx, errno, "compilebench: mkdir %s: %s", st.base, strerror(errno));
-        goto out;
-    }
-    for (unsigned t = 0; t < p.trees; t++) {
-        double pb = (double)t / (double)p.trees, ps = 1.0 / (double)p.trees;
-        uint64_t t0, b0;
-        double s;
-
-        st.hist = &hists[CB_INITIAL_CREATE];
-        t0 = sb_now_ns();
-        b0 = st.bytes_written;
-        if ((rc = cb_create_tree(&st, t, want[CB_INITIAL_CREATE], pb, compile ? ps / 2 : ps)) != 0)
-            goto out;
-        s = cb_secs(t0);
-        secs[CB_INITIAL_CREATE] += s;
-        sum[CB_INITIAL_CREATE] += s > 0 ? (double)(st.bytes_written - b0) / MIB / s : 0;
-
-        if (compile) {
-            st.hist = &hists[CB_COMPILE];
-            t0 = sb_now_ns();
-            b0 = st.bytes_written;
-            if ((rc = cb_compile_tree(&st, t, want[CB_COMPILE])) != 0)
-                goto out;
-            s = cb_secs(t0);
-            secs[CB_COMPILE] += s;
-            sum[CB_COMPILE] += s > 0 ? (double)(st.bytes_written - b0) / MIB / s : 0;
-        }
-        if (want[CB_READ_TREE]) {
-            /* Write the tree back and drop its pages, so the timed read comes from the
-             * device, as it would for a tree made long ago. Per file, not a global
-             * drop_caches, so nothing else on the machine is disturbed. */
-            sync();
-            if ((rc = cb_read_tree(&st, t, true)) != 0)
-                goto out;
-            st.hist = &hists[CB_READ_TREE];
-            t0 = sb_now_ns();
-            b0 = st.bytes_read;
-            if ((rc = cb_read_tree(&st, t, false)) != 0)
-                goto out;
-            s = cb_secs(t0);
-            secs[CB_READ_TREE] += s;
-            sum[CB_READ_TREE] += s > 0 ? (double)(st.bytes_read - b0) / MIB / s : 0;
-        }
-        if (compile) {
-            st.hist = &hists[CB_DELETE];
-            t0 = sb_now_ns();
-            if ((rc = cb_delete_tree(&st, t, want[CB_DELETE])) != 0)
-                goto out;
-            s = cb_secs(t0);
-            secs[CB_DELETE] += s;
-            sum[CB_DELETE] += s > 0 ? (double)(tree.total_bytes + tree.object_bytes) / MIB / s : 0;
-        }
-        done++;
-        sb_ctx_progress(ctx, (double)(t + 1) / (double)p.trees);
-    }
-    if (!compile) {
-        /* Initial Create keeps its trees side by side, as compilebench does; they are
-         * removed afterwards, untimed. */
-        for (unsigned t = 0; t < p.trees; t++)
-            if ((rc = cb_delete_tree(&st, t, false)) != 0)
-                goto out;
-    }
-
-out:;
+    rc = cb_trees(ctx, &st, &p, hists, &tot, &done);
     char failed[512];
     int crc = sb_fs_empty_dir(st.base, failed, sizeof failed);
     if (crc < 0 && rc == 0)
@@ -409,24 +444,8 @@ out:;
     if (rmdir(st.base) != 0 && errno != ENOENT && rc == 0)
         rc = sb_ctx_fail(ctx, errno, "compilebench: rmdir %s: %s", st.base, strerror(errno));
     free(st.buf);
-    if (rc == 0) {
-        int m = (int)p.test;
-        sb_sample *s = &samples[0];
-        s->value = done ? sum[m] / done : 0;
-        s->valid = done > 0;
-        s->seconds = secs[m];
-        sb_sample_add(s, "seconds", "s", done ? secs[m] / done : 0);
-        sb_sample_add(s, "trees", "trees", (double)done);
-        sb_sample_add(s, "tree_files", "files", (double)tree.n_files);
-        sb_sample_add(s, "tree_dirs", "dirs", (double)tree.n_dirs);
-        sb_sample_add(s, "tree_bytes", "bytes", (double)tree.total_bytes);
-        sb_sample_add(s, "files_created", "files", (double)st.files_created);
-        sb_sample_add(s, "files_removed", "files", (double)st.files_removed);
-        sb_sample_add(s, "dirs_created", "dirs", (double)st.dirs_created);
-        sb_sample_add(s, "bytes_written", "bytes", (double)st.bytes_written);
-        sb_sample_add(s, "bytes_read", "bytes", (double)st.bytes_read);
-        sb_sample_add_latency(s, "lat", &hists[m]);
-    }
+    if (rc == 0)
+        cb_record(&samples[0], &p, &st, &tot, done, hists);
     free(hists);
     sb_cb_tree_free(&tree);
     return rc;

@@ -155,46 +155,35 @@ out:
     return rc;
 }
 
-int sb_cb_tree_generate(sb_cb_tree *t, uint64_t seed, unsigned scale_pct)
+/* Directories: a random recursive tree, each new directory under an earlier one no
+ * deeper than 8 levels, so the shape resembles a source tree (wide, a few deep). */
+static int cb_make_dirs(sb_cb_tree *t, sb_rand *r, unsigned char *depth, uint32_t *parents)
 {
-    memset(t, 0, sizeof *t);
-    if (scale_pct < 1)
-        scale_pct = 1;
-    if (scale_pct > 100)
-        scale_pct = 100;
-    sb_rand r;
-    sb_rand_seed(&r, seed);
-
-    /* Directories: a random recursive tree, each new directory under an earlier one no
-     * deeper than 8 levels, so the shape resembles a source tree (wide, a few deep). */
-    t->n_dirs = SB_CB_DIRS;
-    t->dirs = calloc(t->n_dirs, sizeof *t->dirs);
-    unsigned char *depth = calloc(t->n_dirs, 1);
-    uint32_t *parents = calloc(t->n_dirs, sizeof *parents);
-    uint32_t *sizes = malloc(SB_CB_FILES * sizeof *sizes);
-    sb_cb_file *all = calloc(SB_CB_FILES, sizeof *all);
-    if (!t->dirs || !depth || !parents || !sizes || !all)
-        goto nomem;
     t->dirs[0] = strdup("");
     if (!t->dirs[0])
-        goto nomem;
+        return -ENOMEM;
     for (size_t d = 1; d < t->n_dirs; d++) {
         size_t parent;
         do
-            parent = (size_t)sb_rand_below(&r, d);
+            parent = (size_t)sb_rand_below(r, d);
         while (depth[parent] >= 7);
         depth[d] = (unsigned char)(depth[parent] + 1);
         parents[d] = (uint32_t)parent;
-        const char *w = cb_words[sb_rand_below(&r, CB_N_WORDS)];
+        const char *w = cb_words[sb_rand_below(r, CB_N_WORDS)];
         size_t len = strlen(t->dirs[parent]) + strlen(w) + 16;
         t->dirs[d] = malloc(len);
         if (!t->dirs[d])
-            goto nomem;
+            return -ENOMEM;
         snprintf(t->dirs[d], len, "%s%s%s%zu", t->dirs[parent], parent ? "/" : "", w, d);
     }
+    return 0;
+}
 
-    /* Sizes: find the shape exponent whose total is just at or under the target, then
-     * give the missing bytes to the largest files below the maximum. */
+/* Sizes: find the shape exponent whose total is just at or under the target, then
+ * give the missing bytes to the largest files below the maximum; shuffled (Fisher-Yates)
+ * so sizes land on files at random. */
+static void cb_fit_sizes(uint32_t *sizes, sb_rand *r)
+{
     double lo = 0.5, hi = 6.0;
     for (int it = 0; it < 60; it++) {
         double mid = (lo + hi) / 2;
@@ -212,32 +201,34 @@ int sb_cb_tree_generate(sb_cb_tree *t, uint64_t seed, unsigned scale_pct)
         if (i == (size_t)(SB_CB_FILES * 0.995))
             break;
     }
-    /* Shuffle (Fisher-Yates) so sizes land on files at random. */
     for (size_t i = SB_CB_FILES - 1; i > 0; i--) {
-        size_t j = (size_t)sb_rand_below(&r, i + 1);
+        size_t j = (size_t)sb_rand_below(r, i + 1);
         uint32_t tmp = sizes[i];
         sizes[i] = sizes[j];
         sizes[j] = tmp;
     }
+}
 
-    /* Files: a directory each, a kernel-like name; about half are .c, a third .h. */
+/* Files: a directory each, a kernel-like name; about half are .c, a third .h. The first
+ * 3,263 .c files are the ones the compile phase builds: their objects are proportional to
+ * their sources, scaled to 680.6 MiB in all. */
+static void cb_make_files(sb_cb_file *all, const uint32_t *sizes, size_t n_dirs, sb_rand *r)
+{
     uint64_t c_bytes = 0;
     size_t n_c = 0;
     for (size_t i = 0; i < SB_CB_FILES; i++) {
         sb_cb_file *f = &all[i];
-        f->dir = (uint32_t)sb_rand_below(&r, t->n_dirs);
+        f->dir = (uint32_t)sb_rand_below(r, n_dirs);
         f->size = sizes[i];
-        uint64_t kind = sb_rand_below(&r, 100);
+        uint64_t kind = sb_rand_below(r, 100);
         const char *ext = kind < 48 ? ".c" : kind < 85 ? ".h" : kind < 90 ? ".S" : kind < 95 ? ".txt" : "";
-        snprintf(f->name, sizeof f->name, "%s%zu%s", cb_words[sb_rand_below(&r, CB_N_WORDS)], i, ext);
-        /* The first 3,263 .c files are the ones the compile phase builds. */
+        snprintf(f->name, sizeof f->name, "%s%zu%s", cb_words[sb_rand_below(r, CB_N_WORDS)], i, ext);
         if (kind < 48 && n_c < SB_CB_OBJECTS) {
             f->obj_size = 1; /* marked; sized below */
             c_bytes += f->size;
             n_c++;
         }
     }
-    /* Objects: proportional to their sources, scaled to 680.6 MiB in all. */
     uint64_t obj_sum = 0;
     size_t last_obj = 0;
     for (size_t i = 0; i < SB_CB_FILES; i++) {
@@ -252,10 +243,11 @@ int sb_cb_tree_generate(sb_cb_tree *t, uint64_t seed, unsigned scale_pct)
     }
     if (n_c > 0 && obj_sum < SB_CB_OBJECT_BYTES)
         all[last_obj].obj_size += (uint32_t)(SB_CB_OBJECT_BYTES - obj_sum);
+}
 
-    /* Scale: keep every file whose index falls in the first scale_pct of each 100. */
-    t->files = all;
-    all = NULL;
+/* Scale: keep every file whose index falls in the first scale_pct of each 100. */
+static void cb_scale(sb_cb_tree *t, unsigned scale_pct)
+{
     size_t kept = 0;
     for (size_t i = 0; i < SB_CB_FILES; i++) {
         if (i % 100 >= scale_pct)
@@ -270,6 +262,36 @@ int sb_cb_tree_generate(sb_cb_tree *t, uint64_t seed, unsigned scale_pct)
             t->object_bytes += t->files[i].obj_size;
         }
     }
+}
+
+int sb_cb_tree_generate(sb_cb_tree *t, uint64_t seed, unsigned scale_pct)
+{
+    memset(t, 0, sizeof *t);
+    if (scale_pct < 1)
+        scale_pct = 1;
+    if (scale_pct > 100)
+        scale_pct = 100;
+    sb_rand r;
+    sb_rand_seed(&r, seed);
+    t->n_dirs = SB_CB_DIRS;
+    t->dirs = calloc(t->n_dirs, sizeof *t->dirs);
+    unsigned char *depth = calloc(t->n_dirs, 1);
+    uint32_t *parents = calloc(t->n_dirs, sizeof *parents);
+    uint32_t *sizes = malloc(SB_CB_FILES * sizeof *sizes);
+    sb_cb_file *all = calloc(SB_CB_FILES, sizeof *all);
+    if (!t->dirs || !depth || !parents || !sizes || !all || cb_make_dirs(t, &r, depth, parents) < 0) {
+        free(depth);
+        free(parents);
+        free(sizes);
+        free(all);
+        sb_cb_tree_free(t);
+        return -ENOMEM;
+    }
+    /* The draws in this order: directories, sizes, files. */
+    cb_fit_sizes(sizes, &r);
+    cb_make_files(all, sizes, t->n_dirs, &r);
+    t->files = all;
+    cb_scale(t, scale_pct);
     free(depth);
     free(sizes);
     int rc = cb_walk_order(t, parents);
@@ -277,12 +299,4 @@ int sb_cb_tree_generate(sb_cb_tree *t, uint64_t seed, unsigned scale_pct)
     if (rc < 0)
         sb_cb_tree_free(t);
     return rc;
-
-nomem:
-    free(depth);
-    free(parents);
-    free(sizes);
-    free(all);
-    sb_cb_tree_free(t);
-    return -ENOMEM;
 }

@@ -75,12 +75,6 @@ int sb_pg_find_bindir(char *out, size_t len)
     return rc;
 }
 
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 /* The last non-empty line of the server log, for error messages. */
 static void log_tail(const sb_pg_cluster *c, char *buf, size_t len)
 {
@@ -405,7 +399,7 @@ int sb_pg_cluster_start(sb_pg_cluster *c, const char *const *settings,
                      "connections within 120 s (log: %s)", c->logpath);
             return -ETIMEDOUT;
         }
-        sleep_ms(50);
+        sb_sleep_ms(50);
     }
 }
 
@@ -419,7 +413,7 @@ static bool wait_exit(pid_t pid, unsigned ms)
             return true;
         if (t >= ms)
             return false;
-        sleep_ms(20);
+        sb_sleep_ms(20);
     }
 }
 

@@ -344,6 +344,138 @@ static int pm_transaction(pm_state *st, uint64_t done)
     return pm_delete(st, pm_used_slot(st), true);
 }
 
+/* The measured times of a run: each phase's exact seconds, the whole seconds time(2) saw
+ * pass in the transaction phase (PostMark's divisor), and the transactions' latencies. */
+typedef struct pm_times {
+    double create, trans, del, total;
+    time_t w0, w1;
+    sb_histogram hist;
+} pm_times;
+
+/* The pool's directories: the base, and PostMark's sub-directories (only for 2 or more,
+ * 0700, as it does). */
+static int pm_make_dirs(sb_run_ctx *ctx, const pm_state *st, const pm_params *p)
+{
+    if (mkdir(st->base, 0755) != 0)
+        return sb_ctx_fail(ctx, errno, "postmark: mkdir %s: %s", st->base, strerror(errno));
+    for (uint64_t d = 0; p->subdirs > 1 && d < p->subdirs; d++) {
+        char sub[4200];
+        snprintf(sub, sizeof sub, "%s/s%u", st->base, (unsigned)d);
+        if (mkdir(sub, 0700) != 0)
+            return sb_ctx_fail(ctx, errno, "postmark: mkdir %s: %s", sub, strerror(errno));
+    }
+    return 0;
+}
+
+/* PostMark's three phases: create the pool, run the transactions, delete what is left in
+ * table order. Progress: the pool creation counts as 10 %, the transactions as 90 %. */
+static int pm_phases(sb_run_ctx *ctx, pm_state *st, const pm_params *p, pm_times *tm)
+{
+    int rc;
+    uint64_t total_start = sb_now_ns();
+    if ((rc = pm_make_dirs(ctx, st, p)) != 0)
+        return rc;
+    uint64_t t0 = sb_now_ns();
+    for (uint64_t i = 0; i < p->files; i++) {
+        if (sb_ctx_interrupted(ctx))
+            return sb_ctx_fail(ctx, EINTR, "postmark: interrupted");
+        if ((rc = pm_create(st, false)) != 0)
+            return rc;
+        if ((i & 63) == 0)
+            sb_ctx_progress(ctx, 0.1 * (double)i / (double)p->files);
+    }
+    tm->create = (double)(sb_now_ns() - t0) / 1e9;
+
+    tm->w0 = time(NULL);
+    t0 = sb_now_ns();
+    for (uint64_t done_tx = 0; done_tx < p->transactions; done_tx++) {
+        if ((done_tx & 255) == 0) {
+            if (sb_ctx_interrupted(ctx))
+                return sb_ctx_fail(ctx, EINTR, "postmark: interrupted");
+            sb_ctx_progress(ctx, 0.1 + 0.9 * (double)done_tx / (double)p->transactions);
+        }
+        uint64_t s = sb_now_ns();
+        if ((rc = pm_transaction(st, done_tx)) != 0)
+            return rc;
+        sb_hist_record(&tm->hist, sb_now_ns() - s);
+    }
+    tm->trans = (double)(sb_now_ns() - t0) / 1e9;
+    tm->w1 = time(NULL);
+
+    t0 = sb_now_ns();
+    for (size_t i = 0; i < st->slots; i++) {
+        if (st->table[i].used && (rc = pm_delete(st, &st->table[i], false)) != 0)
+            return rc;
+    }
+    tm->del = (double)(sb_now_ns() - t0) / 1e9;
+    tm->total = (double)(sb_now_ns() - total_start) / 1e9;
+    return 0;
+}
+
+/* Removes what is left of the pool (all of it after a failure): never leave files
+ * behind. Returns rc, or the first clean-up error when rc was 0. */
+static int pm_cleanup(sb_run_ctx *ctx, pm_state *st, int rc)
+{
+    char failed[512];
+    for (size_t i = 0; i < st->slots; i++) {
+        if (st->table[i].used) {
+            char path[4200];
+            pm_path(st, &st->table[i], path, sizeof path);
+            unlink(path);
+        }
+    }
+    int crc = sb_fs_empty_dir(st->base, failed, sizeof failed);
+    if (crc < 0 && rc == 0)
+        rc = sb_ctx_fail(ctx, crc, "postmark: remove %s: %s", failed, strerror(-crc));
+    if (rmdir(st->base) != 0 && errno != ENOENT && rc == 0)
+        rc = sb_ctx_fail(ctx, errno, "postmark: rmdir %s: %s", st->base, strerror(errno));
+    return rc;
+}
+
+/* PostMark's report as figures: TPS (its integer figure), counts and rates. */
+static void pm_record(sb_sample *s, const pm_params *p, const pm_state *st, const pm_times *tm)
+{
+    /* PostMark divides by the whole seconds time(2) saw pass; a phase under one second
+     * counts as one so that tiny runs still give a number. */
+    double whole = (double)(tm->w1 - tm->w0);
+    if (whole < 1)
+        whole = 1;
+    /* Integer division, as PostMark prints "(%d per second)": the seed's TPS are integers. */
+    s->value = floor((double)p->transactions / whole);
+    s->valid = true;
+    s->seconds = tm->trans;
+    uint64_t created = st->created_alone + st->created_mixed;
+    uint64_t deleted = st->deleted_alone + st->deleted_mixed;
+    sb_sample_add(s, "tps_exact", "TPS", tm->trans > 0 ? (double)p->transactions / tm->trans : 0);
+    sb_sample_add(s, "transactions", "ops", (double)p->transactions);
+    sb_sample_add(s, "files_created", "files", (double)created);
+    sb_sample_add(s, "created_alone", "files", (double)st->created_alone);
+    sb_sample_add(s, "created_mixed", "files", (double)st->created_mixed);
+    sb_sample_add(s, "files_deleted", "files", (double)deleted);
+    sb_sample_add(s, "deleted_alone", "files", (double)st->deleted_alone);
+    sb_sample_add(s, "deleted_mixed", "files", (double)st->deleted_mixed);
+    sb_sample_add(s, "files_read", "files", (double)st->reads);
+    sb_sample_add(s, "files_appended", "files", (double)st->appends);
+    /* PostMark's rates: totals over the whole run, "alone" over its own phase, "mixed"
+     * over the transaction phase (here with exact seconds rather than whole ones). */
+#define PM_RATE(n, t) ((t) > 0 ? (double)(n) / (t) : 0)
+    sb_sample_add(s, "create_rate", "files/s", PM_RATE(created, tm->total));
+    sb_sample_add(s, "create_alone_rate", "files/s", PM_RATE(st->created_alone, tm->create));
+    sb_sample_add(s, "create_mixed_rate", "files/s", PM_RATE(st->created_mixed, tm->trans));
+    sb_sample_add(s, "delete_rate", "files/s", PM_RATE(deleted, tm->total));
+    sb_sample_add(s, "delete_alone_rate", "files/s", PM_RATE(st->deleted_alone, tm->del));
+    sb_sample_add(s, "delete_mixed_rate", "files/s", PM_RATE(st->deleted_mixed, tm->trans));
+    sb_sample_add(s, "read_files_rate", "files/s", PM_RATE(st->reads, tm->trans));
+    sb_sample_add(s, "append_files_rate", "files/s", PM_RATE(st->appends, tm->trans));
+    sb_sample_add(s, "bytes_read", "bytes", (double)st->bytes_read);
+    sb_sample_add(s, "bytes_written", "bytes", (double)st->bytes_written);
+    sb_sample_add(s, "read_rate", "MB/s", PM_RATE(st->bytes_read, tm->total) / 1e6);
+    sb_sample_add(s, "write_rate", "MB/s", PM_RATE(st->bytes_written, tm->total) / 1e6);
+#undef PM_RATE
+    sb_sample_add(s, "seconds_total", "s", tm->total);
+    sb_sample_add_latency(s, "lat", &tm->hist);
+}
+
 static int pm_run(sb_run_ctx *ctx, sb_sample *samples)
 {
     pm_params p;
@@ -371,132 +503,15 @@ static int pm_run(sb_run_ctx *ctx, sb_sample *samples)
         if (i < p.size_max)
             st.source[i] = c;
     }
-
-    sb_histogram hist;
-    sb_hist_init(&hist);
-    double t_create = 0, t_trans = 0, t_delete = 0, t_total = 0;
-    time_t w0 = 0, w1 = 0;
-    uint64_t done_tx = 0;
-    uint64_t total_start = sb_now_ns();
-
-    if (mkdir(st.base, 0755) != 0) {
-        rc = sb_ctx_fail(ctx, errno, "postmark: mkdir %s: %s", st.base, strerror(errno));
-        goto out;
-    }
-    /* PostMark makes sub-directories only for 2 or more (0700, as it does). */
-    for (uint64_t d = 0; p.subdirs > 1 && d < p.subdirs; d++) {
-        char sub[4200];
-        snprintf(sub, sizeof sub, "%s/s%u", st.base, (unsigned)d);
-        if (mkdir(sub, 0700) != 0) {
-            rc = sb_ctx_fail(ctx, errno, "postmark: mkdir %s: %s", sub, strerror(errno));
-            goto out;
-        }
-    }
-
-    /* Progress: the pool creation counts as 10 %, the transactions as 90 %. */
-    uint64_t t0 = sb_now_ns();
-    for (uint64_t i = 0; i < p.files; i++) {
-        if (sb_ctx_interrupted(ctx)) {
-            rc = sb_ctx_fail(ctx, EINTR, "postmark: interrupted");
-            goto out;
-        }
-        if ((rc = pm_create(&st, false)) != 0)
-            goto out;
-        if ((i & 63) == 0)
-            sb_ctx_progress(ctx, 0.1 * (double)i / (double)p.files);
-    }
-    t_create = (double)(sb_now_ns() - t0) / 1e9;
-
-    w0 = time(NULL);
-    t0 = sb_now_ns();
-    for (; done_tx < p.transactions; done_tx++) {
-        if ((done_tx & 255) == 0) {
-            if (sb_ctx_interrupted(ctx)) {
-                rc = sb_ctx_fail(ctx, EINTR, "postmark: interrupted");
-                goto out;
-            }
-            sb_ctx_progress(ctx, 0.1 + 0.9 * (double)done_tx / (double)p.transactions);
-        }
-        uint64_t s = sb_now_ns();
-        if ((rc = pm_transaction(&st, done_tx)) != 0)
-            goto out;
-        sb_hist_record(&hist, sb_now_ns() - s);
-    }
-    t_trans = (double)(sb_now_ns() - t0) / 1e9;
-    w1 = time(NULL);
-
-    /* PostMark deletes what is left in table order. */
-    t0 = sb_now_ns();
-    for (size_t i = 0; i < st.slots; i++) {
-        if (st.table[i].used && (rc = pm_delete(&st, &st.table[i], false)) != 0)
-            goto out;
-    }
-    t_delete = (double)(sb_now_ns() - t0) / 1e9;
-    t_total = (double)(sb_now_ns() - total_start) / 1e9;
-
-out:
-    /* On failure, remove what is left of the pool; never leave files behind. */
-    {
-        char failed[512];
-        for (size_t i = 0; i < st.slots; i++) {
-            if (st.table[i].used) {
-                char path[4200];
-                pm_path(&st, &st.table[i], path, sizeof path);
-                unlink(path);
-            }
-        }
-        int crc = sb_fs_empty_dir(st.base, failed, sizeof failed);
-        if (crc < 0 && rc == 0)
-            rc = sb_ctx_fail(ctx, crc, "postmark: remove %s: %s", failed, strerror(-crc));
-        if (rmdir(st.base) != 0 && errno != ENOENT && rc == 0)
-            rc = sb_ctx_fail(ctx, errno, "postmark: rmdir %s: %s", st.base, strerror(errno));
-    }
+    pm_times tm = {0};
+    sb_hist_init(&tm.hist);
+    rc = pm_cleanup(ctx, &st, pm_phases(ctx, &st, &p, &tm));
     free(st.table);
     free(st.source);
     free(st.read_buf);
     if (rc)
         return rc;
-
-    /* PostMark divides by the whole seconds time(2) saw pass; a phase under one second
-     * counts as one so that tiny runs still give a number. */
-    double whole = (double)(w1 - w0);
-    if (whole < 1)
-        whole = 1;
-    sb_sample *s = &samples[0];
-    /* Integer division, as PostMark prints "(%d per second)": the seed's TPS are integers. */
-    s->value = floor((double)p.transactions / whole);
-    s->valid = true;
-    s->seconds = t_trans;
-    uint64_t created = st.created_alone + st.created_mixed;
-    uint64_t deleted = st.deleted_alone + st.deleted_mixed;
-    sb_sample_add(s, "tps_exact", "TPS", t_trans > 0 ? (double)p.transactions / t_trans : 0);
-    sb_sample_add(s, "transactions", "ops", (double)p.transactions);
-    sb_sample_add(s, "files_created", "files", (double)created);
-    sb_sample_add(s, "created_alone", "files", (double)st.created_alone);
-    sb_sample_add(s, "created_mixed", "files", (double)st.created_mixed);
-    sb_sample_add(s, "files_deleted", "files", (double)deleted);
-    sb_sample_add(s, "deleted_alone", "files", (double)st.deleted_alone);
-    sb_sample_add(s, "deleted_mixed", "files", (double)st.deleted_mixed);
-    sb_sample_add(s, "files_read", "files", (double)st.reads);
-    sb_sample_add(s, "files_appended", "files", (double)st.appends);
-    /* PostMark's rates: totals over the whole run, "alone" over its own phase, "mixed"
-     * over the transaction phase (here with exact seconds rather than whole ones). */
-#define PM_RATE(n, t) ((t) > 0 ? (double)(n) / (t) : 0)
-    sb_sample_add(s, "create_rate", "files/s", PM_RATE(created, t_total));
-    sb_sample_add(s, "create_alone_rate", "files/s", PM_RATE(st.created_alone, t_create));
-    sb_sample_add(s, "create_mixed_rate", "files/s", PM_RATE(st.created_mixed, t_trans));
-    sb_sample_add(s, "delete_rate", "files/s", PM_RATE(deleted, t_total));
-    sb_sample_add(s, "delete_alone_rate", "files/s", PM_RATE(st.deleted_alone, t_delete));
-    sb_sample_add(s, "delete_mixed_rate", "files/s", PM_RATE(st.deleted_mixed, t_trans));
-    sb_sample_add(s, "read_files_rate", "files/s", PM_RATE(st.reads, t_trans));
-    sb_sample_add(s, "append_files_rate", "files/s", PM_RATE(st.appends, t_trans));
-    sb_sample_add(s, "bytes_read", "bytes", (double)st.bytes_read);
-    sb_sample_add(s, "bytes_written", "bytes", (double)st.bytes_written);
-    sb_sample_add(s, "read_rate", "MB/s", PM_RATE(st.bytes_read, t_total) / 1e6);
-    sb_sample_add(s, "write_rate", "MB/s", PM_RATE(st.bytes_written, t_total) / 1e6);
-#undef PM_RATE
-    sb_sample_add(s, "seconds_total", "s", t_total);
-    sb_sample_add_latency(s, "lat", &hist);
+    pm_record(&samples[0], &p, &st, &tm);
     return 0;
 }
 

@@ -213,10 +213,45 @@ static void *copy_thread(void *arg)
     return NULL;
 }
 
-static void sleep_ms(unsigned ms)
+/* Releases the started copies at one start line, watches progress and Ctrl-C from this
+ * thread only, and joins them. Returns the seconds from the start line until the last
+ * copy finished. */
+static double run_copies(sb_run_ctx *ctx, sqlite_copy *cp, uint64_t copies, sqlite_shared *sh,
+                         uint64_t total)
 {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+    /* Start line: the clock runs from the moment all copies are released. */
+    pthread_mutex_lock(&sh->lock);
+    unsigned started = 0;
+    for (uint64_t i = 0; i < copies; i++)
+        started += cp[i].started;
+    while (sh->ready < started)
+        pthread_cond_wait(&sh->cond, &sh->lock);
+    uint64_t t0 = sb_now_ns();
+    sh->go = true;
+    pthread_cond_broadcast(&sh->cond);
+    pthread_mutex_unlock(&sh->lock);
+
+    /* Watch: progress and Ctrl-C, from this thread only. */
+    for (;;) {
+        uint64_t done = atomic_load(&sh->done);
+        sb_ctx_progress(ctx, (double)done / (double)total);
+        if (sb_ctx_interrupted(ctx))
+            atomic_store(&sh->stop, true);
+        if (done >= total || atomic_load(&sh->stop))
+            break;
+        sb_sleep_ms(50);
+    }
+    /* The end is when the last copy finished, not when this thread (which
+     * sleeps between looks) noticed it. */
+    uint64_t t1 = t0;
+    for (uint64_t i = 0; i < copies; i++) {
+        if (!cp[i].started)
+            continue;
+        pthread_join(cp[i].thread, NULL);
+        if (cp[i].finish_ns > t1)
+            t1 = cp[i].finish_ns;
+    }
+    return (double)(t1 - t0) / 1e9;
 }
 
 static int sqlite_run(sb_run_ctx *ctx, sb_sample *samples)
@@ -264,40 +299,8 @@ static int sqlite_run(sb_run_ctx *ctx, sb_sample *samples)
         c->started = true;
     }
 
-    /* Start line: the clock runs from the moment all copies are released. */
-    pthread_mutex_lock(&sh.lock);
-    unsigned started = 0;
-    for (uint64_t i = 0; i < copies; i++)
-        started += cp[i].started;
-    while (sh.ready < started)
-        pthread_cond_wait(&sh.cond, &sh.lock);
-    uint64_t t0 = sb_now_ns();
-    sh.go = true;
-    pthread_cond_broadcast(&sh.cond);
-    pthread_mutex_unlock(&sh.lock);
-
-    /* Watch: progress and Ctrl-C, from this thread only. */
     uint64_t total = count * SQLITE_PASSES * copies;
-    for (;;) {
-        uint64_t done = atomic_load(&sh.done);
-        sb_ctx_progress(ctx, (double)done / (double)total);
-        if (sb_ctx_interrupted(ctx))
-            atomic_store(&sh.stop, true);
-        if (done >= total || atomic_load(&sh.stop))
-            break;
-        sleep_ms(50);
-    }
-    /* The end is when the last copy finished, not when this thread (which
-     * sleeps between looks) noticed it. */
-    uint64_t t1 = t0;
-    for (uint64_t i = 0; i < copies; i++) {
-        if (!cp[i].started)
-            continue;
-        pthread_join(cp[i].thread, NULL);
-        if (cp[i].finish_ns > t1)
-            t1 = cp[i].finish_ns;
-    }
-    double seconds = (double)(t1 - t0) / 1e9;
+    double seconds = run_copies(ctx, cp, copies, &sh, total);
 
     if (rc < 0)
         goto out;
