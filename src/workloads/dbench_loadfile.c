@@ -15,81 +15,81 @@
 
 #include "core/rand.h"
 
-static const char *const verb_names[SB_DB_N_VERBS] = {
-    [SB_DB_NTCREATEX] = "NTCreateX",
-    [SB_DB_CLOSE] = "Close",
-    [SB_DB_READX] = "ReadX",
-    [SB_DB_WRITEX] = "WriteX",
-    [SB_DB_UNLINK] = "Unlink",
-    [SB_DB_RENAME] = "Rename",
-    [SB_DB_QPATHINFO] = "QUERY_PATH_INFORMATION",
-    [SB_DB_QFILEINFO] = "QUERY_FILE_INFORMATION",
-    [SB_DB_SFILEINFO] = "SET_FILE_INFORMATION",
-    [SB_DB_QFSINFO] = "QUERY_FS_INFORMATION",
-    [SB_DB_FINDFIRST] = "FIND_FIRST",
-    [SB_DB_FLUSH] = "Flush",
-    [SB_DB_LOCKX] = "LockX",
-    [SB_DB_UNLOCKX] = "UnlockX",
-    [SB_DB_DELTREE] = "Deltree",
-    [SB_DB_MKDIR] = "Mkdir",
-    [SB_DB_RMDIR] = "Rmdir",
+static const char *const verb_names[SB_DBENCH_N_VERBS] = {
+    [SB_DBENCH_NTCREATEX] = "NTCreateX",
+    [SB_DBENCH_CLOSE] = "Close",
+    [SB_DBENCH_READX] = "ReadX",
+    [SB_DBENCH_WRITEX] = "WriteX",
+    [SB_DBENCH_UNLINK] = "Unlink",
+    [SB_DBENCH_RENAME] = "Rename",
+    [SB_DBENCH_QPATHINFO] = "QUERY_PATH_INFORMATION",
+    [SB_DBENCH_QFILEINFO] = "QUERY_FILE_INFORMATION",
+    [SB_DBENCH_SFILEINFO] = "SET_FILE_INFORMATION",
+    [SB_DBENCH_QFSINFO] = "QUERY_FS_INFORMATION",
+    [SB_DBENCH_FINDFIRST] = "FIND_FIRST",
+    [SB_DBENCH_FLUSH] = "Flush",
+    [SB_DBENCH_LOCKX] = "LockX",
+    [SB_DBENCH_UNLOCKX] = "UnlockX",
+    [SB_DBENCH_DELTREE] = "Deltree",
+    [SB_DBENCH_MKDIR] = "Mkdir",
+    [SB_DBENCH_RMDIR] = "Rmdir",
 };
 
 /* Argument layout of each verb between the verb and the status:
  *   p = path, h = handle, o = create options, d = disposition, O = offset, s = size,
  *   r = returned size, m = FIND_FIRST maxcnt, n = an ignored number (level, attr, count). */
-static const char *const verb_args[SB_DB_N_VERBS] = {
-    [SB_DB_NTCREATEX] = "podh",
-    [SB_DB_CLOSE] = "h",
-    [SB_DB_READX] = "hOsr",
-    [SB_DB_WRITEX] = "hOsr",
-    [SB_DB_UNLINK] = "pn",
-    [SB_DB_RENAME] = "pp",
-    [SB_DB_QPATHINFO] = "pn",
-    [SB_DB_QFILEINFO] = "hn",
-    [SB_DB_SFILEINFO] = "hn",
-    [SB_DB_QFSINFO] = "n",
-    [SB_DB_FINDFIRST] = "pnmn",
-    [SB_DB_FLUSH] = "h",
-    [SB_DB_LOCKX] = "hOs",
-    [SB_DB_UNLOCKX] = "hOs",
-    [SB_DB_DELTREE] = "p",
-    [SB_DB_MKDIR] = "p",
-    [SB_DB_RMDIR] = "p",
+static const char *const verb_args[SB_DBENCH_N_VERBS] = {
+    [SB_DBENCH_NTCREATEX] = "podh",
+    [SB_DBENCH_CLOSE] = "h",
+    [SB_DBENCH_READX] = "hOsr",
+    [SB_DBENCH_WRITEX] = "hOsr",
+    [SB_DBENCH_UNLINK] = "pn",
+    [SB_DBENCH_RENAME] = "pp",
+    [SB_DBENCH_QPATHINFO] = "pn",
+    [SB_DBENCH_QFILEINFO] = "hn",
+    [SB_DBENCH_SFILEINFO] = "hn",
+    [SB_DBENCH_QFSINFO] = "n",
+    [SB_DBENCH_FINDFIRST] = "pnmn",
+    [SB_DBENCH_FLUSH] = "h",
+    [SB_DBENCH_LOCKX] = "hOs",
+    [SB_DBENCH_UNLOCKX] = "hOs",
+    [SB_DBENCH_DELTREE] = "p",
+    [SB_DBENCH_MKDIR] = "p",
+    [SB_DBENCH_RMDIR] = "p",
 };
 
-const char *sb_db_verb_name(int verb)
+const char *sb_dbench_verb_name(int verb)
 {
-    return verb >= 0 && verb < SB_DB_N_VERBS ? verb_names[verb] : "?";
+    return verb >= 0 && verb < SB_DBENCH_N_VERBS ? verb_names[verb] : "?";
 }
 
-void sb_db_script_free(sb_db_script *s)
+void sb_dbench_script_free(sb_dbench_script *s)
 {
     free(s->ops);
     free(s->strings);
     memset(s, 0, sizeof *s);
 }
 
-static sb_db_op *push_op(sb_db_script *s)
+static sb_dbench_op *push_op(sb_dbench_script *s)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 1024;
-        sb_db_op *n = realloc(s->ops, cap * sizeof *n);
+        sb_dbench_op *n = realloc(s->ops, cap * sizeof *n);
         if (!n)
             return NULL;
         s->ops = n;
         s->cap = cap;
     }
-    sb_db_op *op = &s->ops[s->n];
+    sb_dbench_op *op = &s->ops[s->n];
     memset(op, 0, sizeof *op);
-    op->path = op->path2 = SB_DB_NO_PATH;
+    op->path = op->path2 = SB_DBENCH_NO_PATH;
     op->handle = -1;
     return op;
 }
 
 /* Stores a loadfile path: '\' becomes '/', and "\clients\client1" prefixes are cut
- * off and flagged client-relative. Returns the pool offset or SB_DB_NO_PATH on ENOMEM. */
-static uint32_t push_path(sb_db_script *s, const char *raw, size_t len, bool *client)
+ * off and flagged client-relative. Returns the pool offset or SB_DBENCH_NO_PATH on ENOMEM. */
+static uint32_t push_path(sb_dbench_script *s, const char *raw, size_t len, bool *client)
 {
     static const char prefix[] = "\\clients\\client1";
     const size_t plen = sizeof prefix - 1;
@@ -105,7 +105,7 @@ static uint32_t push_path(sb_db_script *s, const char *raw, size_t len, bool *cl
             cap *= 2;
         char *n = realloc(s->strings, cap);
         if (!n)
-            return SB_DB_NO_PATH;
+            return SB_DBENCH_NO_PATH;
         s->strings = n;
         s->scap = cap;
     }
@@ -160,7 +160,7 @@ static int parse_num(const char *t, size_t len, uint64_t *out)
     return 0;
 }
 
-int sb_db_parse_line(sb_db_script *s, const char *line, uint32_t lineno, char *err, size_t errlen)
+int sb_dbench_parse_line(sb_dbench_script *s, const char *line, uint32_t lineno, char *err, size_t errlen)
 {
     const char *tok[12];
     size_t len[12];
@@ -192,7 +192,7 @@ int sb_db_parse_line(sb_db_script *s, const char *line, uint32_t lineno, char *e
         return -EINVAL;
     }
     int verb = -1;
-    for (int v = 0; v < SB_DB_N_VERBS && verb < 0; v++)
+    for (int v = 0; v < SB_DBENCH_N_VERBS && verb < 0; v++)
         if (!strncmp(verb_names[v], tok[t], len[t]) && verb_names[v][len[t]] == '\0')
             verb = v;
     if (verb < 0) {
@@ -206,7 +206,7 @@ int sb_db_parse_line(sb_db_script *s, const char *line, uint32_t lineno, char *e
                  n - t - 1);
         return -EINVAL;
     }
-    sb_db_op *op = push_op(s);
+    sb_dbench_op *op = push_op(s);
     if (!op) {
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
@@ -222,7 +222,7 @@ int sb_db_parse_line(sb_db_script *s, const char *line, uint32_t lineno, char *e
         if (args[i] == 'p') {
             bool client;
             uint32_t off = push_path(s, tk, tl, &client);
-            if (off == SB_DB_NO_PATH) {
+            if (off == SB_DBENCH_NO_PATH) {
                 snprintf(err, errlen, "out of memory");
                 return -ENOMEM;
             }
@@ -256,7 +256,7 @@ int sb_db_parse_line(sb_db_script *s, const char *line, uint32_t lineno, char *e
     size_t sl = len[n - 1];
     op->expect_ok = (sl == 12 && !strncmp(st, "NT_STATUS_OK", 12)) ||
                     (sl > 2 && !strncmp(st, "0x", 2) && strtoul(st, NULL, 16) == 0);
-    if ((op->verb == SB_DB_READX || op->verb == SB_DB_WRITEX) && op->size > (16u << 20)) {
+    if ((op->verb == SB_DBENCH_READX || op->verb == SB_DBENCH_WRITEX) && op->size > (16u << 20)) {
         snprintf(err, errlen, "%s of %llu bytes is larger than 16 MiB", verb_names[verb],
                  (unsigned long long)op->size);
         return -EINVAL;
@@ -265,7 +265,7 @@ int sb_db_parse_line(sb_db_script *s, const char *line, uint32_t lineno, char *e
     return 0;
 }
 
-int sb_db_parse_file(sb_db_script *s, const char *path, char *err, size_t errlen)
+int sb_dbench_parse_file(sb_dbench_script *s, const char *path, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     FILE *f = fopen(path, "r");
@@ -281,7 +281,7 @@ int sb_db_parse_file(sb_db_script *s, const char *path, char *err, size_t errlen
     while (getline(&line, &cap, f) >= 0) {
         lineno++;
         char msg[256];
-        int r = sb_db_parse_line(s, line, lineno, msg, sizeof msg);
+        int r = sb_dbench_parse_line(s, line, lineno, msg, sizeof msg);
         if (r < 0) {
             rc = r;
             if (r == -ENOMEM)
@@ -302,7 +302,7 @@ int sb_db_parse_file(sb_db_script *s, const char *path, char *err, size_t errlen
         snprintf(err, errlen, "%s: no operations", path);
     }
     if (rc)
-        sb_db_script_free(s);
+        sb_dbench_script_free(s);
     return rc;
 }
 
@@ -331,7 +331,7 @@ typedef struct gen_file {
 } gen_file;
 
 typedef struct gen {
-    sb_db_script *s;
+    sb_dbench_script *s;
     sb_rand r;
     gen_file files[GEN_MAX_FILES];
     size_t n_files;
@@ -345,9 +345,9 @@ static void gen_name(char *out, size_t len, unsigned dir, uint32_t name, const c
     snprintf(out, len, "\\clients\\client1\\~dmtmp\\%s\\F%05u.%s", gen_dirs[dir], name, ext);
 }
 
-static sb_db_op *gen_op(gen *g, int verb, const char *path, const char *path2, bool ok)
+static sb_dbench_op *gen_op(gen *g, int verb, const char *path, const char *path2, bool ok)
 {
-    sb_db_op *op = push_op(g->s);
+    sb_dbench_op *op = push_op(g->s);
     if (!op) {
         g->err = -ENOMEM;
         return NULL;
@@ -364,7 +364,7 @@ static sb_db_op *gen_op(gen *g, int verb, const char *path, const char *path2, b
         op->path2 = push_path(g->s, path2, strlen(path2), &c);
         op->path_client |= c ? 2 : 0;
     }
-    if ((path && op->path == SB_DB_NO_PATH) || (path2 && op->path2 == SB_DB_NO_PATH)) {
+    if ((path && op->path == SB_DBENCH_NO_PATH) || (path2 && op->path2 == SB_DBENCH_NO_PATH)) {
         g->err = -ENOMEM;
         return NULL;
     }
@@ -376,7 +376,7 @@ static int32_t gen_open(gen *g, const char *path, uint32_t options, uint32_t dis
 {
     int32_t h = g->next_handle;
     g->next_handle = g->next_handle >= 60000 ? 10000 : g->next_handle + 1;
-    sb_db_op *op = gen_op(g, SB_DB_NTCREATEX, path, NULL, ok);
+    sb_dbench_op *op = gen_op(g, SB_DBENCH_NTCREATEX, path, NULL, ok);
     if (op) {
         op->a = options;
         op->b = disposition;
@@ -387,7 +387,7 @@ static int32_t gen_open(gen *g, const char *path, uint32_t options, uint32_t dis
 
 static void gen_hop(gen *g, int verb, int32_t h, uint64_t off, uint64_t size, uint64_t ret)
 {
-    sb_db_op *op = gen_op(g, verb, NULL, NULL, true);
+    sb_dbench_op *op = gen_op(g, verb, NULL, NULL, true);
     if (op) {
         op->handle = h;
         op->offset = off;
@@ -409,7 +409,7 @@ static void gen_write_body(gen *g, int32_t h, uint64_t size)
 {
     for (uint64_t off = 0; off < size; off += GEN_CHUNK) {
         uint64_t n = size - off < GEN_CHUNK ? size - off : GEN_CHUNK;
-        gen_hop(g, SB_DB_WRITEX, h, off, n, n);
+        gen_hop(g, SB_DBENCH_WRITEX, h, off, n, n);
     }
 }
 
@@ -421,23 +421,23 @@ static void scene_read(gen *g)
     gen_file *f = &g->files[sb_rand_below(&g->r, g->n_files)];
     char p[160];
     gen_name(p, sizeof p, f->dir, f->name, "DOC");
-    gen_op(g, SB_DB_QPATHINFO, p, NULL, true);
-    int32_t h = gen_open(g, p, 0x40, SB_DB_OPEN, true);
+    gen_op(g, SB_DBENCH_QPATHINFO, p, NULL, true);
+    int32_t h = gen_open(g, p, 0x40, SB_DBENCH_OPEN, true);
     if (sb_rand_below(&g->r, 100) < 22)
-        gen_hop(g, SB_DB_QFILEINFO, h, 0, 0, 0);
+        gen_hop(g, SB_DBENCH_QFILEINFO, h, 0, 0, 0);
     bool lock = sb_rand_below(&g->r, 100) == 0;
     if (lock)
-        gen_hop(g, SB_DB_LOCKX, h, 2147483538u, 1, 0);
+        gen_hop(g, SB_DBENCH_LOCKX, h, 2147483538u, 1, 0);
     unsigned reads = 1 + (unsigned)sb_rand_below(&g->r, 5);
     for (unsigned i = 0; i < reads; i++) {
         uint64_t bs = sb_rand_below(&g->r, 2) ? GEN_CHUNK : 4096;
         uint64_t off = f->size > bs ? sb_rand_below(&g->r, f->size - bs + 1) & ~4095ull : 0;
         uint64_t ret = f->size - off < bs ? f->size - off : bs;
-        gen_hop(g, SB_DB_READX, h, off, bs, ret);
+        gen_hop(g, SB_DBENCH_READX, h, off, bs, ret);
     }
     if (lock)
-        gen_hop(g, SB_DB_UNLOCKX, h, 2147483538u, 1, 0);
-    gen_hop(g, SB_DB_CLOSE, h, 0, 0, 0);
+        gen_hop(g, SB_DBENCH_UNLOCKX, h, 2147483538u, 1, 0);
+    gen_hop(g, SB_DBENCH_CLOSE, h, 0, 0, 0);
 }
 
 /* Save a new document (or overwrite one when the folder is full). */
@@ -455,16 +455,16 @@ static void scene_write(gen *g)
     f->size = gen_size(g);
     char p[160];
     gen_name(p, sizeof p, f->dir, f->name, "DOC");
-    gen_op(g, SB_DB_QPATHINFO, p, NULL, !fresh);
-    int32_t h = gen_open(g, p, 0x40, SB_DB_OVERWRITE_IF, true);
+    gen_op(g, SB_DBENCH_QPATHINFO, p, NULL, !fresh);
+    int32_t h = gen_open(g, p, 0x40, SB_DBENCH_OVERWRITE_IF, true);
     gen_write_body(g, h, f->size);
     if (sb_rand_below(&g->r, 100) < 22)
-        gen_hop(g, SB_DB_QFILEINFO, h, 0, 0, 0);
+        gen_hop(g, SB_DBENCH_QFILEINFO, h, 0, 0, 0);
     if (sb_rand_below(&g->r, 10) < 4)
-        gen_hop(g, SB_DB_SFILEINFO, h, 0, 0, 0);
+        gen_hop(g, SB_DBENCH_SFILEINFO, h, 0, 0, 0);
     if (sb_rand_below(&g->r, 100) < 34)
-        gen_hop(g, SB_DB_FLUSH, h, 0, 0, 0);
-    gen_hop(g, SB_DB_CLOSE, h, 0, 0, 0);
+        gen_hop(g, SB_DBENCH_FLUSH, h, 0, 0, 0);
+    gen_hop(g, SB_DBENCH_CLOSE, h, 0, 0, 0);
 }
 
 /* Save through a temporary file: write it, delete the old version, rename. */
@@ -477,11 +477,11 @@ static void scene_replace(gen *g)
     gen_name(p, sizeof p, f->dir, f->name, "DOC");
     gen_name(tmp, sizeof tmp, f->dir, g->next_name++, "TMP");
     f->size = gen_size(g);
-    int32_t h = gen_open(g, tmp, 0x40, SB_DB_CREATE, true);
+    int32_t h = gen_open(g, tmp, 0x40, SB_DBENCH_CREATE, true);
     gen_write_body(g, h, f->size);
-    gen_hop(g, SB_DB_CLOSE, h, 0, 0, 0);
-    gen_op(g, SB_DB_UNLINK, p, NULL, true);
-    gen_op(g, SB_DB_RENAME, tmp, p, true);
+    gen_hop(g, SB_DBENCH_CLOSE, h, 0, 0, 0);
+    gen_op(g, SB_DBENCH_UNLINK, p, NULL, true);
+    gen_op(g, SB_DBENCH_RENAME, tmp, p, true);
 }
 
 /* Browse a folder: list it, probe for files that are not there, ask for free space. */
@@ -490,20 +490,20 @@ static void scene_browse(gen *g)
     unsigned d = (unsigned)sb_rand_below(&g->r, GEN_N_DIRS);
     char p[160];
     snprintf(p, sizeof p, "\\clients\\client1\\~dmtmp\\%s\\<.JNK", gen_dirs[d]);
-    sb_db_op *op = gen_op(g, SB_DB_FINDFIRST, p, NULL, true);
+    sb_dbench_op *op = gen_op(g, SB_DBENCH_FINDFIRST, p, NULL, true);
     if (op)
         op->a = 1366;
     if (sb_rand_below(&g->r, 3) != 0) {
         gen_name(p, sizeof p, d, 90000 + (uint32_t)sb_rand_below(&g->r, 9999), "BAK");
-        gen_open(g, p, 0x40, SB_DB_OPEN, false);
+        gen_open(g, p, 0x40, SB_DBENCH_OPEN, false);
     }
     if (sb_rand_below(&g->r, 6) == 0 && g->n_files > 0) {
         gen_file *f = &g->files[sb_rand_below(&g->r, g->n_files)];
         gen_name(p, sizeof p, f->dir, f->name, "DOC");
-        gen_op(g, SB_DB_QPATHINFO, p, NULL, true);
+        gen_op(g, SB_DBENCH_QPATHINFO, p, NULL, true);
     }
     if (sb_rand_below(&g->r, 2) == 0)
-        gen_op(g, SB_DB_QFSINFO, NULL, NULL, true);
+        gen_op(g, SB_DBENCH_QFSINFO, NULL, NULL, true);
 }
 
 static void scene_delete(gen *g)
@@ -513,29 +513,29 @@ static void scene_delete(gen *g)
     size_t i = (size_t)sb_rand_below(&g->r, g->n_files);
     char p[160];
     gen_name(p, sizeof p, g->files[i].dir, g->files[i].name, "DOC");
-    gen_op(g, SB_DB_QPATHINFO, p, NULL, true);
-    gen_op(g, SB_DB_UNLINK, p, NULL, true);
+    gen_op(g, SB_DBENCH_QPATHINFO, p, NULL, true);
+    gen_op(g, SB_DBENCH_UNLINK, p, NULL, true);
     g->files[i] = g->files[--g->n_files];
 }
 
-int sb_db_generate(sb_db_script *s, uint64_t seed, size_t n_ops)
+int sb_dbench_generate(sb_dbench_script *s, uint64_t seed, size_t n_ops)
 {
     memset(s, 0, sizeof *s);
     gen g = {.s = s, .next_handle = 10000};
     sb_rand_seed(&g.r, seed);
 
     /* Set-up: a fresh client directory and its folders, as client.txt begins. */
-    gen_op(&g, SB_DB_DELTREE, "\\clients\\client1", NULL, true);
-    gen_op(&g, SB_DB_MKDIR, "\\clients", NULL, true);
-    int32_t h = gen_open(&g, "\\clients\\client1", SB_DB_FILE_DIRECTORY_FILE, SB_DB_CREATE, true);
-    gen_hop(&g, SB_DB_CLOSE, h, 0, 0, 0);
-    h = gen_open(&g, "\\clients\\client1\\~dmtmp", SB_DB_FILE_DIRECTORY_FILE, SB_DB_CREATE, true);
-    gen_hop(&g, SB_DB_CLOSE, h, 0, 0, 0);
+    gen_op(&g, SB_DBENCH_DELTREE, "\\clients\\client1", NULL, true);
+    gen_op(&g, SB_DBENCH_MKDIR, "\\clients", NULL, true);
+    int32_t h = gen_open(&g, "\\clients\\client1", SB_DBENCH_FILE_DIRECTORY_FILE, SB_DBENCH_CREATE, true);
+    gen_hop(&g, SB_DBENCH_CLOSE, h, 0, 0, 0);
+    h = gen_open(&g, "\\clients\\client1\\~dmtmp", SB_DBENCH_FILE_DIRECTORY_FILE, SB_DBENCH_CREATE, true);
+    gen_hop(&g, SB_DBENCH_CLOSE, h, 0, 0, 0);
     for (unsigned d = 0; d < GEN_N_DIRS; d++) {
         char p[160];
         snprintf(p, sizeof p, "\\clients\\client1\\~dmtmp\\%s", gen_dirs[d]);
-        h = gen_open(&g, p, SB_DB_FILE_DIRECTORY_FILE, SB_DB_CREATE, true);
-        gen_hop(&g, SB_DB_CLOSE, h, 0, 0, 0);
+        h = gen_open(&g, p, SB_DBENCH_FILE_DIRECTORY_FILE, SB_DBENCH_CREATE, true);
+        gen_hop(&g, SB_DBENCH_CLOSE, h, 0, 0, 0);
     }
     for (int i = 0; i < 24; i++)
         scene_write(&g);
@@ -554,8 +554,8 @@ int sb_db_generate(sb_db_script *s, uint64_t seed, size_t n_ops)
         else
             scene_browse(&g);
     }
-    gen_op(&g, SB_DB_DELTREE, "\\clients\\client1", NULL, true);
+    gen_op(&g, SB_DBENCH_DELTREE, "\\clients\\client1", NULL, true);
     if (g.err)
-        sb_db_script_free(s);
+        sb_dbench_script_free(s);
     return g.err;
 }

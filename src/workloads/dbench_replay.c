@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sb_db_replay_open(sb_db_replay *r, const char *path, char *err, size_t errlen)
+int sb_dbench_replay_open(sb_dbench_replay *r, const char *path, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
@@ -28,18 +28,18 @@ static bool same_string(const char *a, const char *b)
     return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-static bool same_op(const sb_db_script *sa, const sb_db_op *a, const sb_db_script *sb,
-                    const sb_db_op *b)
+static bool same_op(const sb_dbench_script *sa, const sb_dbench_op *a, const sb_dbench_script *sb,
+                    const sb_dbench_op *b)
 {
     return a->verb == b->verb && a->expect_ok == b->expect_ok && a->path_client == b->path_client &&
            a->handle == b->handle && a->a == b->a && a->b == b->b && a->offset == b->offset &&
            a->size == b->size && a->ret_size == b->ret_size && a->line == b->line && a->at == b->at &&
-           same_string(sb_db_str(sa, a->path), sb_db_str(sb, b->path)) &&
-           same_string(sb_db_str(sa, a->path2), sb_db_str(sb, b->path2));
+           same_string(sb_dbench_str(sa, a->path), sb_dbench_str(sb, b->path)) &&
+           same_string(sb_dbench_str(sa, a->path2), sb_dbench_str(sb, b->path2));
 }
 
-int sb_db_replay_next(sb_db_replay *r, const sb_db_script *sc, const sb_db_op *want, char *err,
-                      size_t errlen)
+int sb_dbench_replay_next(sb_dbench_replay *r, const sb_dbench_script *sc,
+                          const sb_dbench_op *want, char *err, size_t errlen)
 {
     bool rewound = false;
     for (;;) {
@@ -57,7 +57,7 @@ int sb_db_replay_next(sb_db_replay *r, const sb_db_script *sc, const sb_db_op *w
         r->scratch.n = 0;
         r->scratch.slen = 0;
         char msg[256];
-        int rc = sb_db_parse_line(&r->scratch, r->line, r->lineno, msg, sizeof msg);
+        int rc = sb_dbench_parse_line(&r->scratch, r->line, r->lineno, msg, sizeof msg);
         if (rc < 0) {
             snprintf(err, errlen, "%s:%u: %s", r->path, r->lineno, msg);
             return rc;
@@ -72,11 +72,11 @@ int sb_db_replay_next(sb_db_replay *r, const sb_db_script *sc, const sb_db_op *w
     }
 }
 
-void sb_db_replay_close(sb_db_replay *r)
+void sb_dbench_replay_close(sb_dbench_replay *r)
 {
     if (r->f)
         fclose(r->f);
     free(r->line);
-    sb_db_script_free(&r->scratch);
+    sb_dbench_script_free(&r->scratch);
     memset(r, 0, sizeof *r);
 }

@@ -10,7 +10,7 @@
  * dbench client costs per operation and the figures agree. "client=light"
  * skips it (docs/workloads.md, "## dbench", client model).
  *
- * Cost: one getline (a read(2) per stdio buffer) and one sb_db_parse_line per
+ * Cost: one getline (a read(2) per stdio buffer) and one sb_dbench_parse_line per
  * operation, about a microsecond; memory: one line and a one-op script.
  */
 #ifndef SB_DBENCH_REPLAY_H
@@ -21,23 +21,23 @@
 
 #include "workloads/dbench_loadfile.h"
 
-typedef struct sb_db_replay {
+typedef struct sb_dbench_replay {
     const char *path;
     FILE *f;
     char *line;
     size_t cap;
     uint32_t lineno;
-    sb_db_script scratch; /* holds the one operation of the line just read */
-} sb_db_replay;
+    sb_dbench_script scratch; /* holds the one operation of the line just read */
+} sb_dbench_replay;
 
 /* Opens PATH for one client. 0, or -errno with one line in err. */
-int sb_db_replay_open(sb_db_replay *r, const char *path, char *err, size_t errlen);
+int sb_dbench_replay_open(sb_dbench_replay *r, const char *path, char *err, size_t errlen);
 
 /* Reads the loadfile's next operation line (rewinding at its end, as dbench
  * does), parses it, and checks that it is WANT of script SC (the file did not
  * change under the run). 0, or a negative errno with one line in err. */
-int sb_db_replay_next(sb_db_replay *r, const sb_db_script *sc, const sb_db_op *want, char *err,
-                      size_t errlen);
+int sb_dbench_replay_next(sb_dbench_replay *r, const sb_dbench_script *sc,
+                          const sb_dbench_op *want, char *err, size_t errlen);
 
-void sb_db_replay_close(sb_db_replay *r);
+void sb_dbench_replay_close(sb_dbench_replay *r);
 #endif

@@ -179,38 +179,38 @@ static void test_cb_tree_walk_order(void **state)
 static void test_db_parse(void **state)
 {
     (void)state;
-    sb_db_script s;
+    sb_dbench_script s;
     memset(&s, 0, sizeof s);
     char err[256];
-    assert_int_equal(sb_db_parse_line(&s, "NTCreateX \"\\clients\\client1\\~dmtmp\\A B.DOC\" 0x40 0x2 9938 NT_STATUS_OK\n", 1, err, sizeof err), 0);
-    assert_int_equal(s.ops[0].verb, SB_DB_NTCREATEX);
-    assert_string_equal(sb_db_str(&s, s.ops[0].path), "/~dmtmp/A B.DOC");
+    assert_int_equal(sb_dbench_parse_line(&s, "NTCreateX \"\\clients\\client1\\~dmtmp\\A B.DOC\" 0x40 0x2 9938 NT_STATUS_OK\n", 1, err, sizeof err), 0);
+    assert_int_equal(s.ops[0].verb, SB_DBENCH_NTCREATEX);
+    assert_string_equal(sb_dbench_str(&s, s.ops[0].path), "/~dmtmp/A B.DOC");
     assert_true(s.ops[0].path_client & 1);
     assert_int_equal(s.ops[0].a, 0x40);
     assert_int_equal(s.ops[0].b, 2);
     assert_int_equal(s.ops[0].handle, 9938);
     assert_true(s.ops[0].expect_ok);
-    assert_int_equal(sb_db_parse_line(&s, "WriteX 9938 65536 65536 65536 NT_STATUS_OK", 2, err, sizeof err), 0);
+    assert_int_equal(sb_dbench_parse_line(&s, "WriteX 9938 65536 65536 65536 NT_STATUS_OK", 2, err, sizeof err), 0);
     assert_int_equal(s.ops[1].offset, 65536);
     assert_int_equal(s.ops[1].size, 65536);
-    assert_int_equal(sb_db_parse_line(&s, "0.125 Rename \"\\clients\\client1\\a\" \"\\clients\\client1\\b\" NT_STATUS_OK", 3, err, sizeof err), 0);
-    assert_string_equal(sb_db_str(&s, s.ops[2].path2), "/b");
+    assert_int_equal(sb_dbench_parse_line(&s, "0.125 Rename \"\\clients\\client1\\a\" \"\\clients\\client1\\b\" NT_STATUS_OK", 3, err, sizeof err), 0);
+    assert_string_equal(sb_dbench_str(&s, s.ops[2].path2), "/b");
     assert_true(s.ops[2].at == 0.125 && s.ops[1].at == 0);
-    assert_int_equal(sb_db_parse_line(&s, "QUERY_PATH_INFORMATION \"\\clients\\client1\\x\" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND", 4, err, sizeof err), 0);
+    assert_int_equal(sb_dbench_parse_line(&s, "QUERY_PATH_INFORMATION \"\\clients\\client1\\x\" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND", 4, err, sizeof err), 0);
     assert_false(s.ops[3].expect_ok);
-    assert_int_equal(sb_db_parse_line(&s, "Mkdir \"\\clients\" NT_STATUS_OK", 5, err, sizeof err), 0);
+    assert_int_equal(sb_dbench_parse_line(&s, "Mkdir \"\\clients\" NT_STATUS_OK", 5, err, sizeof err), 0);
     assert_false(s.ops[4].path_client & 1);
-    assert_string_equal(sb_db_str(&s, s.ops[4].path), "/clients");
-    assert_int_equal(sb_db_parse_line(&s, "# comment", 6, err, sizeof err), 1);
-    assert_int_equal(sb_db_parse_line(&s, "   ", 7, err, sizeof err), 1);
-    assert_int_equal(sb_db_parse_line(&s, "Frobnicate 1 NT_STATUS_OK", 8, err, sizeof err), -EINVAL);
+    assert_string_equal(sb_dbench_str(&s, s.ops[4].path), "/clients");
+    assert_int_equal(sb_dbench_parse_line(&s, "# comment", 6, err, sizeof err), 1);
+    assert_int_equal(sb_dbench_parse_line(&s, "   ", 7, err, sizeof err), 1);
+    assert_int_equal(sb_dbench_parse_line(&s, "Frobnicate 1 NT_STATUS_OK", 8, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "Frobnicate"));
-    assert_int_equal(sb_db_parse_line(&s, "ReadX 1 2 NT_STATUS_OK", 9, err, sizeof err), -EINVAL);
-    assert_int_equal(sb_db_parse_line(&s, "ReadX x 0 4096 4096 NT_STATUS_OK", 10, err, sizeof err), -EINVAL);
-    assert_int_equal(sb_db_parse_line(&s, "1.5x Close 1 NT_STATUS_OK", 11, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_dbench_parse_line(&s, "ReadX 1 2 NT_STATUS_OK", 9, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_dbench_parse_line(&s, "ReadX x 0 4096 4096 NT_STATUS_OK", 10, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_dbench_parse_line(&s, "1.5x Close 1 NT_STATUS_OK", 11, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "timestamp"));
     assert_int_equal(s.n, 5);
-    sb_db_script_free(&s);
+    sb_dbench_script_free(&s);
 }
 
 /* A client's own reading of the loadfile (client=dbench): comments and blank lines are
@@ -229,19 +229,19 @@ static void test_db_replay(void **state)
                        "Close 7 NT_STATUS_OK\n";
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
-    sb_db_script sc;
+    sb_dbench_script sc;
     char err[256];
-    assert_int_equal(sb_db_parse_file(&sc, lf, err, sizeof err), 0);
+    assert_int_equal(sb_dbench_parse_file(&sc, lf, err, sizeof err), 0);
     assert_int_equal(sc.n, 3);
-    sb_db_replay r;
-    assert_int_equal(sb_db_replay_open(&r, lf, err, sizeof err), 0);
+    sb_dbench_replay r;
+    assert_int_equal(sb_dbench_replay_open(&r, lf, err, sizeof err), 0);
     for (int loop = 0; loop < 3; loop++)
         for (size_t i = 0; i < sc.n; i++)
-            assert_int_equal(sb_db_replay_next(&r, &sc, &sc.ops[i], err, sizeof err), 0);
+            assert_int_equal(sb_dbench_replay_next(&r, &sc, &sc.ops[i], err, sizeof err), 0);
     /* out of step: the next line is the NTCreateX, not the Close */
-    assert_int_equal(sb_db_replay_next(&r, &sc, &sc.ops[2], err, sizeof err), -EINVAL);
+    assert_int_equal(sb_dbench_replay_next(&r, &sc, &sc.ops[2], err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "changed during the run"));
-    sb_db_replay_close(&r);
+    sb_dbench_replay_close(&r);
 
     /* the file rewritten after it was parsed (another size): caught at that line */
     FILE *f = fopen(lf, "r+");
@@ -249,45 +249,45 @@ static void test_db_replay(void **state)
     fseek(f, (long)(strlen("# a comment\n") + strlen("NTCreateX \"\\clients\\client1\\f\" 0x0 0x5 7 NT_STATUS_OK\n\n") + 11), SEEK_SET);
     fputc('9', f); /* WriteX 7 0 9000 ... */
     fclose(f);
-    assert_int_equal(sb_db_replay_open(&r, lf, err, sizeof err), 0);
-    assert_int_equal(sb_db_replay_next(&r, &sc, &sc.ops[0], err, sizeof err), 0);
-    assert_int_equal(sb_db_replay_next(&r, &sc, &sc.ops[1], err, sizeof err), -EINVAL);
+    assert_int_equal(sb_dbench_replay_open(&r, lf, err, sizeof err), 0);
+    assert_int_equal(sb_dbench_replay_next(&r, &sc, &sc.ops[0], err, sizeof err), 0);
+    assert_int_equal(sb_dbench_replay_next(&r, &sc, &sc.ops[1], err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, ":4: the loadfile changed"));
-    sb_db_replay_close(&r);
-    assert_int_equal(sb_db_replay_open(&r, "/nonexistent/loadfile", err, sizeof err), -ENOENT);
-    sb_db_script_free(&sc);
+    sb_dbench_replay_close(&r);
+    assert_int_equal(sb_dbench_replay_open(&r, "/nonexistent/loadfile", err, sizeof err), -ENOENT);
+    sb_dbench_script_free(&sc);
     unlink(lf);
 }
 
 static void test_db_generate_mix(void **state)
 {
     (void)state;
-    sb_db_script s, t;
-    assert_int_equal(sb_db_generate(&s, 1, 50000), 0);
-    assert_int_equal(sb_db_generate(&t, 1, 50000), 0);
+    sb_dbench_script s, t;
+    assert_int_equal(sb_dbench_generate(&s, 1, 50000), 0);
+    assert_int_equal(sb_dbench_generate(&t, 1, 50000), 0);
     assert_int_equal(s.n, t.n);
     assert_memory_equal(s.ops, t.ops, s.n * sizeof *s.ops);
     assert_true(s.n >= 50000 && s.n < 50100);
-    assert_int_equal(s.ops[0].verb, SB_DB_DELTREE);
-    assert_int_equal(s.ops[s.n - 1].verb, SB_DB_DELTREE);
-    double n[SB_DB_N_VERBS] = {0};
+    assert_int_equal(s.ops[0].verb, SB_DBENCH_DELTREE);
+    assert_int_equal(s.ops[s.n - 1].verb, SB_DBENCH_DELTREE);
+    double n[SB_DBENCH_N_VERBS] = {0};
     for (size_t i = 0; i < s.n; i++)
         n[s.ops[i].verb]++;
     /* client.txt's shares, within a few points (docs/workloads.md). */
     struct { int v; double share; } mix[] = {
-        {SB_DB_READX, 27.1}, {SB_DB_NTCREATEX, 17.3}, {SB_DB_QPATHINFO, 15.7}, {SB_DB_CLOSE, 12.7},
-        {SB_DB_WRITEX, 8.6}, {SB_DB_FINDFIRST, 6.1}, {SB_DB_UNLINK, 3.5}, {SB_DB_QFSINFO, 2.9},
-        {SB_DB_QFILEINFO, 2.7}, {SB_DB_SFILEINFO, 1.4}, {SB_DB_FLUSH, 1.2}, {SB_DB_RENAME, 0.7},
+        {SB_DBENCH_READX, 27.1}, {SB_DBENCH_NTCREATEX, 17.3}, {SB_DBENCH_QPATHINFO, 15.7}, {SB_DBENCH_CLOSE, 12.7},
+        {SB_DBENCH_WRITEX, 8.6}, {SB_DBENCH_FINDFIRST, 6.1}, {SB_DBENCH_UNLINK, 3.5}, {SB_DBENCH_QFSINFO, 2.9},
+        {SB_DBENCH_QFILEINFO, 2.7}, {SB_DBENCH_SFILEINFO, 1.4}, {SB_DBENCH_FLUSH, 1.2}, {SB_DBENCH_RENAME, 0.7},
     };
     for (size_t i = 0; i < sizeof mix / sizeof mix[0]; i++) {
         double got = 100.0 * n[mix[i].v] / (double)s.n;
         if (fabs(got - mix[i].share) > 0.15 * mix[i].share + 0.2)
-            fail_msg("%s: %.2f %% of operations, client.txt has %.2f %%", sb_db_verb_name(mix[i].v), got,
+            fail_msg("%s: %.2f %% of operations, client.txt has %.2f %%", sb_dbench_verb_name(mix[i].v), got,
                      mix[i].share);
     }
-    assert_true(n[SB_DB_LOCKX] > 0 && n[SB_DB_LOCKX] == n[SB_DB_UNLOCKX]);
-    sb_db_script_free(&s);
-    sb_db_script_free(&t);
+    assert_true(n[SB_DBENCH_LOCKX] > 0 && n[SB_DBENCH_LOCKX] == n[SB_DBENCH_UNLOCKX]);
+    sb_dbench_script_free(&s);
+    sb_dbench_script_free(&t);
 }
 
 /* ---- tiny runs ---- */
@@ -386,8 +386,8 @@ static void test_dbench_tiny(void **state)
     /* The default stream is dbench's client.txt (the seed's); replayed, every outcome
      * is the one the loadfile recorded. */
     assert_string_equal(sb_wl_dbench.options[3].key, "loadfile");
-    assert_string_equal(sb_wl_dbench.options[3].def, SB_DB_CLIENT_TXT);
-    if (access(SB_DB_CLIENT_TXT, R_OK) == 0) {
+    assert_string_equal(sb_wl_dbench.options[3].def, SB_DBENCH_CLIENT_TXT);
+    if (access(SB_DBENCH_CLIENT_TXT, R_OK) == 0) {
         assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=1", "time=1", "warmup=0", NULL), 0);
         assert_true(fig(s, "n_ReadX") > 0 && fig(s, "n_WriteX") > 0);
         assert_int_equal(fig(s, "unexpected"), 0);
