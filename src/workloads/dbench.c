@@ -273,6 +273,11 @@ static void db_drive(sb_run_ctx *ctx, const db_params *p, db_shared *sh, db_clie
     unsigned started = 0;
     uint64_t t_start = sb_now_ns();
     *t_measure = *t_end = 0;
+    /* With no warm-up the clients start in the measured phase: set after they started,
+     * a client's first operations would fall in a warm-up that does not exist (and a
+     * WriteX could count without the NTCreateX before it). */
+    if (p->warmup == 0)
+        atomic_store(&sh->phase, 1), *t_measure = t_start;
     for (; started < p->clients; started++) {
         int rc = pthread_create(&cs[started].thread, NULL, db_client_main, &cs[started]);
         if (rc != 0) {
@@ -284,8 +289,6 @@ static void db_drive(sb_run_ctx *ctx, const db_params *p, db_shared *sh, db_clie
             break;
         }
     }
-    if (p->warmup == 0)
-        atomic_store(&sh->phase, 1), *t_measure = t_start;
     double total = p->warmup + p->time;
     while (atomic_load(&sh->phase) != 2) {
         sb_sleep_ms(50);
