@@ -166,26 +166,46 @@ static int save_figures(const char *path, const char *result, sb_resultfile *exi
     return SB_EXIT_OK;
 }
 
+/* The options of `run`. */
+enum { OPT_REPLACE = 0x100, OPT_TITLE, OPT_DESC, OPT_NO_DROP, OPT_EXACT };
+static const struct option run_longopts[] = {
+    {"target", required_argument, NULL, 't'},
+    {"result", required_argument, NULL, 'r'},
+    {"identifier", required_argument, NULL, 'i'},
+    {"runs", required_argument, NULL, 'n'},
+    {"quick", no_argument, NULL, 'q'},
+    {"option", required_argument, NULL, 'o'},
+    {"replace", no_argument, NULL, OPT_REPLACE},
+    {"title", required_argument, NULL, OPT_TITLE},
+    {"description", required_argument, NULL, OPT_DESC},
+    {"no-drop-caches", no_argument, NULL, OPT_NO_DROP},
+    {"exact-runs", no_argument, NULL, OPT_EXACT},
+    {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* The target must exist and be a directory we can use (under MPI, on every host): 0 with
+ * its real path in real, or SB_EXIT_USAGE after printing why. */
+static int resolve_target(const char *target, char *real)
+{
+    int rc = sb_target_check(target);
+    if (rc == 0 && !realpath(target, real))
+        rc = -errno;
+    if (sb_ranks_active()) { /* a target one host lacks stops every rank */
+        char msg[PATH_MAX + 64];
+        snprintf(msg, sizeof msg, "target %s: %s", target, strerror(-rc));
+        if (sb_run_ranks_verdict(rc < 0 ? SB_EXIT_USAGE : 0, msg))
+            return SB_EXIT_USAGE;
+    }
+    if (rc < 0)
+        return sb_usage_error("run", "target %s: %s", target, strerror(-rc));
+    return 0;
+}
+
 int sb_cmd_run(int argc, char **argv)
 {
-    enum { OPT_REPLACE = 0x100, OPT_TITLE, OPT_DESC, OPT_NO_DROP, OPT_EXACT };
-    static const struct option longopts[] = {
-        {"target", required_argument, NULL, 't'},
-        {"result", required_argument, NULL, 'r'},
-        {"identifier", required_argument, NULL, 'i'},
-        {"runs", required_argument, NULL, 'n'},
-        {"quick", no_argument, NULL, 'q'},
-        {"option", required_argument, NULL, 'o'},
-        {"replace", no_argument, NULL, OPT_REPLACE},
-        {"title", required_argument, NULL, OPT_TITLE},
-        {"description", required_argument, NULL, OPT_DESC},
-        {"no-drop-caches", no_argument, NULL, OPT_NO_DROP},
-        {"exact-runs", no_argument, NULL, OPT_EXACT},
-        {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     const char *target = getenv("STORBENCH_TARGET"), *result = NULL, *identifier = NULL;
     const char *results_dir = NULL, *title = NULL, *description = NULL;
     unsigned runs = 3;
@@ -198,7 +218,7 @@ int sb_cmd_run(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":t:r:i:n:qo:vh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":t:r:i:n:qo:vh", run_longopts, NULL)) != -1) {
         switch (c) {
         case 't': target = optarg; break;
         case 'r': result = optarg; break;
@@ -246,18 +266,9 @@ int sb_cmd_run(int argc, char **argv)
         return rc;
 
     /* ---- the target ---- */
-    rc = sb_target_check(target);
     char target_real[PATH_MAX];
-    if (rc == 0 && !realpath(target, target_real))
-        rc = -errno;
-    if (sb_ranks_active()) { /* a target one host lacks stops every rank */
-        char msg[PATH_MAX + 64];
-        snprintf(msg, sizeof msg, "target %s: %s", target, strerror(-rc));
-        if (sb_run_ranks_verdict(rc < 0 ? SB_EXIT_USAGE : 0, msg))
-            return SB_EXIT_USAGE;
-    }
-    if (rc < 0)
-        return sb_usage_error("run", "target %s: %s", target, strerror(-rc));
+    if ((rc = resolve_target(target, target_real)) != 0)
+        return rc;
 
     /* ---- the result file: read it now so that a bad one is refused before any work ---- */
     char path[PATH_MAX] = "", ident_buf[256];
