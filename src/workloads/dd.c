@@ -48,7 +48,7 @@ typedef struct dd_params {
     bool random;
 } dd_params;
 
-static int dd_params_get(const sb_config *cfg, dd_params *p, char *err, size_t errlen)
+static int dd_resolve(const sb_config *cfg, dd_params *p, char *err, size_t errlen)
 {
     int rc;
     if ((rc = sb_config_size(cfg, "bs", &p->bs, err, errlen)) < 0)
@@ -67,14 +67,14 @@ static int dd_params_get(const sb_config *cfg, dd_params *p, char *err, size_t e
 static int dd_validate(const sb_config *cfg, char *err, size_t errlen)
 {
     dd_params p;
-    return dd_params_get(cfg, &p, err, errlen);
+    return dd_resolve(cfg, &p, err, errlen);
 }
 
 static uint64_t dd_space_needed(const sb_config *cfg)
 {
     dd_params p;
     char err[256];
-    return dd_params_get(cfg, &p, err, sizeof err) < 0 ? 0 : p.bs * p.count;
+    return dd_resolve(cfg, &p, err, sizeof err) < 0 ? 0 : p.bs * p.count;
 }
 
 /* One sequential pass over the file; fraction_base/fraction_span map this pass onto
@@ -164,7 +164,7 @@ static int dd_pass(sb_run_ctx *ctx, const char *path, int flags, bool writing, c
 static int dd_run(sb_run_ctx *ctx, sb_sample *samples)
 {
     dd_params p;
-    int rc = dd_params_get(ctx->cfg, &p, ctx->err, sizeof ctx->err);
+    int rc = dd_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
     if (rc < 0)
         return rc;
     void *buf;

@@ -73,7 +73,7 @@ static const sb_measure fio_measures[] = {
     {"Result: MB/s", "MB/s", SB_HIGHER_IS_BETTER},
 };
 
-static int fio_job(const sb_config *cfg, const char *dir, sb_io_job *job, char *err, size_t errlen)
+static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, char *err, size_t errlen)
 {
     sb_io_job_init(job);
     int rc, buffered, direct;
@@ -123,21 +123,21 @@ static int fio_job(const sb_config *cfg, const char *dir, sb_io_job *job, char *
 static int fio_validate(const sb_config *cfg, char *err, size_t errlen)
 {
     static sb_io_job job;
-    return fio_job(cfg, ".", &job, err, errlen);
+    return fio_resolve(cfg, ".", &job, err, errlen);
 }
 
 static uint64_t fio_space_needed(const sb_config *cfg)
 {
     static sb_io_job job;
     char err[256];
-    return fio_job(cfg, ".", &job, err, sizeof err) < 0 ? 0 : job.size * job.numjobs;
+    return fio_resolve(cfg, ".", &job, err, sizeof err) < 0 ? 0 : job.size * job.numjobs;
 }
 
 static double fio_estimate(const sb_config *cfg)
 {
     static sb_io_job job;
     char err[256];
-    if (fio_job(cfg, ".", &job, err, sizeof err) < 0)
+    if (fio_resolve(cfg, ".", &job, err, sizeof err) < 0)
         return 0;
     return job.startdelay_s + job.ramp_s + job.runtime_s + (sb_rw_reads(job.rw) ? 5 : 0);
 }
@@ -149,7 +149,7 @@ static int fio_run(sb_run_ctx *ctx, sb_sample *samples)
 {
     static sb_io_job job;
     static sb_io_result res;
-    int rc = fio_job(ctx->cfg, ctx->dir, &job, ctx->err, sizeof ctx->err);
+    int rc = fio_resolve(ctx->cfg, ctx->dir, &job, ctx->err, sizeof ctx->err);
     if (rc < 0)
         return rc;
     job.seed += ctx->run_index;

@@ -77,7 +77,7 @@ typedef struct ioz_params {
     bool read_test, cold;
 } ioz_params;
 
-static int ioz_params_get(const sb_config *cfg, ioz_params *p, char *err, size_t errlen)
+static int ioz_resolve(const sb_config *cfg, ioz_params *p, char *err, size_t errlen)
 {
     int rc;
     if ((rc = sb_config_size(cfg, "record-size", &p->record, err, errlen)) < 0 ||
@@ -99,21 +99,21 @@ static int ioz_params_get(const sb_config *cfg, ioz_params *p, char *err, size_t
 static int iozone_validate(const sb_config *cfg, char *err, size_t errlen)
 {
     ioz_params p;
-    return ioz_params_get(cfg, &p, err, errlen);
+    return ioz_resolve(cfg, &p, err, errlen);
 }
 
 static uint64_t iozone_space_needed(const sb_config *cfg)
 {
     ioz_params p;
     char err[256];
-    return ioz_params_get(cfg, &p, err, sizeof err) < 0 ? 0 : p.size;
+    return ioz_resolve(cfg, &p, err, sizeof err) < 0 ? 0 : p.size;
 }
 
 static double iozone_estimate(const sb_config *cfg)
 {
     ioz_params p;
     char err[256];
-    if (ioz_params_get(cfg, &p, err, sizeof err) < 0)
+    if (ioz_resolve(cfg, &p, err, sizeof err) < 0)
         return 0;
     /* a rough 200 MB/s disk: the read test writes the file twice first */
     return (double)p.size / 200e6 * (p.read_test ? 2.5 : 1);
@@ -243,7 +243,7 @@ static char *pattern_buffer(size_t len)
 static int iozone_run(sb_run_ctx *ctx, sb_sample *samples)
 {
     ioz_params p;
-    int rc = ioz_params_get(ctx->cfg, &p, ctx->err, sizeof ctx->err);
+    int rc = ioz_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
     if (rc < 0)
         return rc;
     char path[4096];

@@ -95,7 +95,7 @@ static uint64_t auto_scale(const char *scaling)
     return s ? s : 1;
 }
 
-static int get_params(const sb_config *cfg, pgb_params *p, char *err, size_t errlen)
+static int pgb_resolve(const sb_config *cfg, pgb_params *p, char *err, size_t errlen)
 {
     int rc;
     const char *v = sb_config_get(cfg, "scale");
@@ -142,7 +142,7 @@ static int pgbench_run(sb_run_ctx *ctx, sb_sample *samples)
 {
     pgb_params p;
     sb_sample *s = &samples[0];
-    int rc = get_params(ctx->cfg, &p, ctx->err, sizeof ctx->err);
+    int rc = pgb_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
     if (rc < 0)
         return rc;
 
@@ -220,14 +220,14 @@ out:
 static int pgbench_validate(const sb_config *cfg, char *err, size_t errlen)
 {
     pgb_params p;
-    return get_params(cfg, &p, err, errlen);
+    return pgb_resolve(cfg, &p, err, errlen);
 }
 
 static uint64_t pgbench_space_needed(const sb_config *cfg)
 {
     pgb_params p;
     char err[256];
-    if (get_params(cfg, &p, err, sizeof err) < 0)
+    if (pgb_resolve(cfg, &p, err, sizeof err) < 0)
         return 0;
     /* ~15 MiB of tables and indexes per scale unit, plus WAL and the
      * cluster's own ~40 MiB. */
@@ -238,7 +238,7 @@ static double pgbench_estimate_seconds(const sb_config *cfg)
 {
     pgb_params p;
     char err[256];
-    if (get_params(cfg, &p, err, sizeof err) < 0)
+    if (pgb_resolve(cfg, &p, err, sizeof err) < 0)
         return 0;
     return 3 + (double)p.scale * 0.4 + p.duration;
 }
