@@ -357,6 +357,7 @@ static int db_open_replays(sb_run_ctx *ctx, const db_params *p, db_client *cs)
         if ((rc = sb_dbench_replay_open(&cs[i].replay, p->loadfile, err, sizeof err)) != 0)
             rc = sb_ctx_fail(ctx, -rc, "dbench: loadfile %s", err);
         cs[i].replaying = rc == 0;
+        cs[i].parent = getppid();
     }
     return rc;
 }

@@ -52,6 +52,7 @@ typedef struct db_client {
     db_stats stats[2];  /* per phase */
     pthread_t thread;
     bool replaying;     /* client=dbench with a loadfile: dbench's per-line work */
+    pid_t parent;       /* for the per-line check, read once as dbench's client does */
     sb_dbench_replay replay;
 } db_client;
 

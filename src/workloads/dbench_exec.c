@@ -404,7 +404,7 @@ void sb_dbench_close_all(db_client *c)
 int sb_dbench_line_work(db_client *c, const sb_dbench_op *op, char **fresh)
 {
     *fresh = NULL;
-    if (kill(getppid(), 0) != 0) {
+    if (kill(c->parent, 0) != 0) {
         sb_dbench_fail(c, ESRCH, "client", "parent process gone");
         return -ESRCH;
     }
