@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/io_ranks.h"
 #include "core/cpuset.h"
+#include "cli/io_series.h"
 #include "core/histogram.h"
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -62,6 +63,14 @@ static void usage(FILE *out)
 "  --do_verify[=0|1]    read back and check every written block after the job (default 1)\n"
 "  --verify_backlog N   also check every N written blocks while the job runs\n"
 "  --verify_only[=0|1]  write nothing: check a file written earlier by the same job\n"
+"  --log_interval DURATION  one time-series sample per interval (default 1s, at least\n"
+"                       10ms; --log_avg_msec N is the same in milliseconds, as fio)\n"
+"  --steadystate CRIT   stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%%] as fio\n"
+"                       (needs --ss_dur), or snia[:bw] (SNIA PTS rounds); makes the job\n"
+"                       time based, --runtime its limit (default 1h; snia: 25 rounds)\n"
+"  --ss_dur DURATION    the rolling window of 1 s samples (fio's steadystate_duration)\n"
+"  --ss_ramp DURATION   measured time before samples are collected for the check\n"
+"  --ss_round DURATION  snia: the length of a round (default 1m)\n"
 "  --output-format FMT  normal | json\n"
 "  --filename FILE      the file (or block device) to use\n"
 "  --directory DIR      make one file per job here, removed afterwards\n"
@@ -200,6 +209,10 @@ static json_t *result_json(const sb_io_job *job, const sb_io_result *r)
         json_object_set_new(o, "reads_unchecked", json_integer((json_int_t)v->reads_unchecked));
         json_object_set_new(root, "verify", o);
     }
+    json_object_set_new(root, "series", sb_io_series_json(r));
+    json_t *ss = sb_io_steady_json(r);
+    if (ss)
+        json_object_set_new(root, "steadystate", ss);
     return root;
 }
 
@@ -251,20 +264,8 @@ static void print_summary(const sb_io_job *job, const sb_io_result *r)
         print_dir("write", r, SB_DDIR_WRITE);
     if (!r->dir[0].ios && !r->dir[1].ios)
         printf("  no I/O completed in the measured interval\n");
-    if (r->n_seconds) {
-        double lo = r->bw_bytes_per_s[0], hi = lo, sum = 0;
-        for (size_t i = 0; i < r->n_seconds; i++) {
-            double v = r->bw_bytes_per_s[i];
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-            sum += v;
-        }
-        char a[32], b[32], c[32];
-        sb_format_iec(a, sizeof a, lo, "B/s");
-        sb_format_iec(b, sizeof b, hi, "B/s");
-        sb_format_iec(c, sizeof c, sum / (double)r->n_seconds, "B/s");
-        printf("  bw per second: min=%s, max=%s, avg=%s, samples=%zu\n", a, b, c, r->n_seconds);
-    }
+    sb_io_print_series(stdout, r);
+    sb_io_print_steady(stdout, r);
     if (r->cpu_ios)
         printf("  cpu: user=%.2fs, sys=%.2fs; per I/O: user=%.0f ns, sys=%.0f ns (%" PRIu64 " I/Os, ramp "
                "included)\n", r->cpu_user_s, r->cpu_sys_s, r->cpu_user_s * 1e9 / (double)r->cpu_ios,
@@ -289,7 +290,7 @@ enum {
     O_TIMEBASED, O_RAMP, O_STARTDELAY, O_MIX, O_FSYNC, O_ENDFSYNC, O_NORANDMAP, O_INVALIDATE,
     O_REGFILES, O_FIXEDBUFS, O_SEED, O_FORMAT, O_FILENAME, O_DIRECTORY, O_BATCH, O_BATCH_CMIN,
     O_BATCH_CMAX, O_VERIFY, O_DO_VERIFY, O_VERIFY_BACKLOG, O_VERIFY_ONLY, O_SHARED, O_STONEWALL,
-    O_CPUS, O_CPUS_POLICY, O_HELP,
+    O_CPUS, O_CPUS_POLICY, O_LOGINT, O_LOGMSEC, O_SS, O_SSDUR, O_SSRAMP, O_SSROUND, O_HELP,
 };
 
 static int opt_bool(const char *name, const char *arg, bool *out)
@@ -352,12 +353,27 @@ static int io_option(sb_io_job *job, sb_io_ranks_opts *ro, bool *json, int c, co
             return sb_usage_error(CMD, "--randseed: '%s' is not a number", optarg);
         job->seed = v;
         break;
-    case O_RUNTIME: case O_RAMP: case O_STARTDELAY: case O_STONEWALL: {
+    case O_RUNTIME: case O_RAMP: case O_STARTDELAY: case O_STONEWALL: case O_LOGINT:
+    case O_SSDUR: case O_SSRAMP: case O_SSROUND: {
         double s;
         if (sb_parse_duration(optarg, &s) < 0 || s < 0 || (c == O_STONEWALL && s <= 0))
             return sb_usage_error(CMD, "--%s: '%s' is not a duration", name, optarg);
         *(c == O_RUNTIME ? &job->runtime_s : c == O_RAMP ? &job->ramp_s
-          : c == O_STONEWALL ? &ro->stonewall_s : &job->startdelay_s) = s;
+          : c == O_STONEWALL ? &ro->stonewall_s
+          : c == O_STARTDELAY ? &job->startdelay_s : c == O_LOGINT ? &job->log_interval_s
+          : c == O_SSDUR ? &job->steady.dur_s : c == O_SSRAMP ? &job->steady.ramp_s
+          : &job->steady.round_s) = s;
+        break;
+    }
+    case O_LOGMSEC:
+        if (sb_parse_uint(optarg, 1, 86400000, &v) < 0)
+            return sb_usage_error(CMD, "--log_avg_msec: '%s' is not a number of milliseconds", optarg);
+        job->log_interval_s = (double)v / 1000;
+        break;
+    case O_SS: {
+        char err[256];
+        if (sb_ss_parse(optarg, &job->steady, err, sizeof err) < 0)
+            return sb_usage_error(CMD, "%s", err);
         break;
     }
     case O_SHARED: ro->shared_file = true; break;
@@ -455,6 +471,37 @@ static int run_on_ranks(const sb_io_job *job, const sb_io_ranks_opts *ro, bool j
     return SB_EXIT_OK;
 }
 
+/* A steady-state job runs until it is steady: time based, its runtime the limit (fio's
+ * documentation advises time_based with steadystate). SNIA mode's limit is its 25 rounds.
+ * 0 or the usage error. */
+static int steady_defaults(sb_io_job *job)
+{
+    sb_ss_spec *ss = &job->steady;
+    if (ss->mode == SB_SS_OFF) {
+        if (ss->dur_s > 0 || ss->ramp_s > 0 || ss->round_s > 0)
+            return sb_usage_error(CMD, "--ss_dur, --ss_ramp and --ss_round need --steadystate");
+        return 0;
+    }
+    if (ss->mode == SB_SS_SNIA) {
+        if (ss->dur_s > 0)
+            return sb_usage_error(CMD, "--ss_dur is for fio's criteria; snia's window is 5 rounds "
+                                       "of --ss_round");
+        if (ss->round_s == 0)
+            ss->round_s = 60;
+    } else {
+        if (ss->round_s > 0)
+            return sb_usage_error(CMD, "--ss_round is for --steadystate=snia");
+        if (ss->dur_s == 0)
+            return sb_usage_error(CMD, "--steadystate needs --ss_dur (the window, as fio's "
+                                       "steadystate_duration)");
+    }
+    if (job->runtime_s == 0)
+        job->runtime_s = ss->mode == SB_SS_SNIA ? ss->ramp_s + SB_SS_SNIA_MAX_ROUNDS * ss->round_s + 1
+                                                : 3600;
+    job->time_based = true;
+    return 0;
+}
+
 int sb_cmd_io(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -498,6 +545,15 @@ int sb_cmd_io(int argc, char **argv)
         {"stonewall", required_argument, NULL, O_STONEWALL},
         {"cpus_allowed", required_argument, NULL, O_CPUS},
         {"cpus_allowed_policy", required_argument, NULL, O_CPUS_POLICY},
+        {"log_interval", required_argument, NULL, O_LOGINT},
+        {"log_avg_msec", required_argument, NULL, O_LOGMSEC},
+        {"steadystate", required_argument, NULL, O_SS},
+        {"ss", required_argument, NULL, O_SS},
+        {"ss_dur", required_argument, NULL, O_SSDUR},
+        {"steadystate_duration", required_argument, NULL, O_SSDUR},
+        {"ss_ramp", required_argument, NULL, O_SSRAMP},
+        {"steadystate_ramp_time", required_argument, NULL, O_SSRAMP},
+        {"ss_round", required_argument, NULL, O_SSROUND},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -524,6 +580,8 @@ int sb_cmd_io(int argc, char **argv)
         return sb_usage_error(CMD, "name a --filename FILE or a --directory DIR");
     if (job.filename[0] && job.directory[0])
         return sb_usage_error(CMD, "give --filename or --directory, not both");
+    if ((rc = steady_defaults(&job)) != 0)
+        return rc;
     char err[1024], warn[256];
     if (sb_io_job_check(&job, err, sizeof err, warn, sizeof warn) < 0)
         return sb_usage_error(CMD, "%s", err);

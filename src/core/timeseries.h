@@ -86,6 +86,13 @@ typedef struct sb_tsb {
 /* 0 or -ENOMEM. Intervals start at start_ns. */
 int sb_tsb_init(sb_tsb *b, uint64_t start_ns, uint64_t interval_ns);
 void sb_tsb_free(sb_tsb *b);
+/* Moves the start (and the first boundary) to start_ns: for a builder allocated before its
+ * clock is known. Nothing may have been closed yet. */
+static inline void sb_tsb_start(sb_tsb *b, uint64_t start_ns)
+{
+    b->start_ns = start_ns;
+    b->next_ns = start_ns + b->interval_ns;
+}
 static inline bool sb_tsb_due(const sb_tsb *b, uint64_t now) { return now >= b->next_ns; }
 /* Closes every interval whose end is at or before now, from the cumulative histograms
  * h[0..nh) (their counts are the I/Os) and the cumulative bytes. Call before the

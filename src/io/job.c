@@ -99,6 +99,14 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "time_based needs a runtime");
         return -EINVAL;
     }
+    if (job->log_interval_s != 0 && (job->log_interval_s < SB_TS_MIN_INTERVAL_MS / 1000.0 - 1e-9 ||
+                                     job->log_interval_s > 86400)) {
+        snprintf(err, errlen, "log interval %g s out of range (%u ms .. 1 day)", job->log_interval_s,
+                 SB_TS_MIN_INTERVAL_MS);
+        return -EINVAL;
+    }
+    if (sb_ss_check(&job->steady, err, errlen) < 0)
+        return -EINVAL;
     if (!job->filename[0] == !job->directory[0]) {
         snprintf(err, errlen, "give exactly one of a file name or a directory");
         return -EINVAL;
@@ -123,6 +131,9 @@ void sb_io_result_free(sb_io_result *r)
     free(r->iops);
     r->bw_bytes_per_s = r->iops = NULL;
     r->n_seconds = 0;
+    free(r->series);
+    r->series = NULL;
+    sb_ss_free(&r->steady);
 }
 
 double sb_io_result_iops(const sb_io_result *r, int ddir)

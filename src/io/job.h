@@ -31,6 +31,8 @@
 
 #include "core/histogram.h"
 #include "io/verify.h"
+#include "core/timeseries.h"
+#include "io/steadystate.h"
 
 typedef enum sb_rw {
     SB_RW_READ = 0,
@@ -96,6 +98,12 @@ typedef struct sb_io_job {
     bool do_verify;            /* read back and check after the job (default on) */
     unsigned verify_backlog;   /* check every N written blocks while running; 0 = never */
     bool verify_only;          /* write nothing: check a file an earlier run wrote */
+    /* Time series: one sample of IOPS, bandwidth, mean and p99 latency per interval of
+     * the measurement (fio's log_avg_msec); 0 = 1 s. At least SB_TS_MIN_INTERVAL_MS. */
+    double log_interval_s;
+    /* Stop when the job has settled (steadystate.h); mode SB_SS_OFF = never. Checked
+     * from the controlling thread on the interval samples. */
+    sb_ss_spec steady;
 
     /* Called from the controlling thread about 10 times a second; may be NULL. */
     bool (*should_stop)(void *arg); /* true = interrupt the job */
@@ -115,10 +123,17 @@ typedef struct sb_io_result {
     uint64_t start_ns, end_ns; /* that interval on sb_now_ns(): first ramp end, last completion */
     sb_io_dir_stats dir[SB_DDIR_N];
     sb_histogram clat_all;     /* both directions */
-    /* Per-second samples of the whole job (all threads), after the ramp. */
+    /* Per-second samples of the whole job (all threads), after the ramp: the first hour,
+     * when the log interval divides a second (else none). */
     size_t n_seconds;
     double *bw_bytes_per_s;    /* [n_seconds], malloc'd */
     double *iops;              /* [n_seconds] */
+    /* The measurement over time (all threads), one point per log interval, thinned
+     * beyond SB_SERIES_MAX points; malloc'd, NULL when nothing was measured. */
+    sb_series *series;
+    /* The steady-state check (job->steady): its window or rounds, and whether and when
+     * it was attained (the job then stopped). */
+    sb_ss_state steady;
     char engine[32];
     unsigned effective_iodepth;
     bool interrupted;

@@ -8,8 +8,9 @@
  *
  * Phases share one start time: startdelay (idle), ramp (I/O, not counted),
  * measurement (until runtime, or until size is done when not time_based), end fsync
- * (inside the measurement). Per-second samples are kept for the first
- * SB_IO_MAX_SECONDS seconds (worker.h). This file also owns the data pattern that
+ * (inside the measurement). The time series costs one comparison per completion: an
+ * interval is closed from the cumulative counters when its boundary has passed
+ * (core/timeseries.h). This file also owns the data pattern that
  * verify_pattern jobs write and check.
  */
 #include <errno.h>
@@ -25,6 +26,14 @@
 #include "io/worker.h"
 
 /* ------------------------------------------------------------- statistics */
+
+/* An interval boundary has passed: close it from the cumulative counters (once per
+ * interval, off the per-I/O path). */
+static void __attribute__((noinline, cold)) close_interval(worker *w, uint64_t now)
+{
+    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat};
+    sb_tsb_close(&w->ts, now, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes);
+}
 
 static inline void account(worker *w, sb_io_u *u, uint64_t now)
 {
@@ -50,18 +59,12 @@ static inline void account(worker *w, sb_io_u *u, uint64_t now)
     }
     if (now < w->ramp_end_ns)
         return;
+    if (__builtin_expect(sb_tsb_due(&w->ts, now), 0)) /* the one branch time series cost */
+        close_interval(w, now);
     sb_io_dir_stats *st = &w->st[u->ddir];
     st->ios++;
     st->bytes += u->len;
     sb_hist_record(&st->clat, now - u->start_ns);
-    while (now >= w->next_sec_ns) {
-        w->cur_sec++;
-        w->next_sec_ns += NS;
-    }
-    if (w->cur_sec < w->n_sec_cap) {
-        w->sec_bytes[w->cur_sec] += u->len;
-        w->sec_ios[w->cur_sec]++;
-    }
     w->last_ns = now;
 }
 
@@ -391,7 +394,7 @@ void *sb_io_worker_main(void *arg)
     w->io_start_ns = w->sh->start_ns + (uint64_t)(job->startdelay_s * 1e9);
     w->ramp_end_ns = w->io_start_ns + (uint64_t)(job->ramp_s * 1e9);
     w->end_ns = job->runtime_s > 0 ? w->ramp_end_ns + (uint64_t)(job->runtime_s * 1e9) : UINT64_MAX;
-    w->next_sec_ns = w->ramp_end_ns + NS;
+    sb_tsb_start(&w->ts, w->ramp_end_ns);
     w->next_tick_ns = 0;
     w->last_ns = w->ramp_end_ns;
     if (worker_engine_init(w) < 0) {
@@ -412,6 +415,10 @@ void *sb_io_worker_main(void *arg)
         if (now > w->last_ns && now >= w->ramp_end_ns)
             w->last_ns = now;
     }
+    /* The last, partial interval: before `finished`, which tells the controlling thread
+     * that this worker's intervals are final. */
+    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat};
+    sb_tsb_finish(&w->ts, w->last_ns, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes);
     /* Torn down here too: the ring belongs to this thread. */
     w->td.ops->cleanup(&w->td);
     w->engine_ready = false;

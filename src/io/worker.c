@@ -36,8 +36,7 @@ static void worker_free(worker *w)
     free(w->td.ios);
     free(w->freelist);
     free(w->done);
-    free(w->sec_bytes);
-    free(w->sec_ios);
+    sb_tsb_free(&w->ts);
     munmap(w, sizeof *w);
 }
 
@@ -78,12 +77,9 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->td.ios = calloc(depth, sizeof *w->td.ios);
     w->freelist = calloc(depth, sizeof *w->freelist);
     w->done = calloc(depth, sizeof *w->done);
-    w->n_sec_cap = job->runtime_s > 0 ? (unsigned)ceil(job->runtime_s) + 2 : SB_IO_MAX_SECONDS;
-    if (w->n_sec_cap > SB_IO_MAX_SECONDS)
-        w->n_sec_cap = SB_IO_MAX_SECONDS;
-    w->sec_bytes = calloc(w->n_sec_cap, sizeof *w->sec_bytes);
-    w->sec_ios = calloc(w->n_sec_cap, sizeof *w->sec_ios);
-    if (!w->td.ios || !w->freelist || !w->done || !w->sec_bytes || !w->sec_ios) {
+    /* the clock starts in the thread (sb_tsb_start); the snapshot is allocated here */
+    int ts = sb_tsb_init(&w->ts, 0, sb_io_log_interval_ns(job));
+    if (!w->td.ios || !w->freelist || !w->done || ts < 0) {
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
@@ -127,10 +123,9 @@ static int start_thread(const sb_io_job *job, unsigned i, pthread_t *tid, worker
     return -r;
 }
 
-/* The figures of the threads, summed and merged into res. */
+/* The figures of the threads, summed and merged into res (their time series: sampling.c). */
 static void merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
 {
-    unsigned nsec = 0;
     for (unsigned i = 0; i < job->numjobs; i++) {
         worker *w = ws[i];
         for (int d = 0; d < SB_DDIR_N; d++) {
@@ -151,24 +146,7 @@ static void merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
             if (w->last_ns > res->end_ns)
                 res->end_ns = w->last_ns;
         }
-        unsigned full = (unsigned)s;
-        if (full > w->n_sec_cap)
-            full = w->n_sec_cap;
-        if (full > nsec)
-            nsec = full;
     }
-    if (!nsec)
-        return;
-    res->bw_bytes_per_s = calloc(nsec, sizeof *res->bw_bytes_per_s);
-    res->iops = calloc(nsec, sizeof *res->iops);
-    if (!res->bw_bytes_per_s || !res->iops)
-        return;
-    res->n_seconds = nsec;
-    for (unsigned i = 0; i < job->numjobs; i++)
-        for (unsigned s = 0; s < nsec && s < ws[i]->n_sec_cap; s++) {
-            res->bw_bytes_per_s[s] += (double)ws[i]->sec_bytes[s];
-            res->iops[s] += (double)ws[i]->sec_ios[s];
-        }
 }
 
 /* The job's files: named, created or extended to offset+size, and out of the page cache.
@@ -225,11 +203,12 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
     return 0;
 }
 
-/* Control loop: interruption and progress, off the workers' hot path. Returns when every
+/* Control loop: interruption, steady state and progress, off the workers' hot path. Returns when every
  * worker has finished. */
 static void watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_result *res)
 {
     double total_s = job->startdelay_s + job->ramp_s + job->runtime_s;
+    size_t ss_next = 0;
     for (;;) {
         unsigned finished = 0;
         uint64_t bytes = 0;
@@ -243,6 +222,8 @@ static void watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_r
             atomic_store(&sh->stop, true);
             res->interrupted = true;
         }
+        if (sb_io_steady_poll(ws, job->numjobs, &res->steady, &ss_next))
+            atomic_store(&sh->stop, true); /* settled (io/steadystate.h) */
         if (job->progress) {
             double f;
             double el = (double)(sb_now_ns() - sh->start_ns) / 1e9;
@@ -292,6 +273,10 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     for (int d = 0; d < SB_DDIR_N; d++)
         sb_hist_init(&res->dir[d].clat);
     sb_hist_init(&res->clat_all);
+    if ((r = sb_ss_init(&res->steady, &job->steady)) < 0) {
+        snprintf(err, errlen, "out of memory");
+        return r;
+    }
     snprintf(res->engine, sizeof res->engine, "%s", ops->name);
     res->effective_iodepth = ops->sync ? 1 : job->iodepth;
 
@@ -348,9 +333,18 @@ out:
     if (r == 0 || (r == -EILSEQ && job->verify))
         merge_results(job, ws, res);
     sb_io_verify_free(&vfmt, files, nfiles, ws, job->numjobs);
+    if (r == 0 || (r == -EILSEQ && job->verify)) {
+        int rs = sb_io_series_collect(ws, job->numjobs, res);
+        if (rs < 0 && r == 0) {
+            r = rs;
+            snprintf(err, errlen, "out of memory");
+        }
+    }
     release(job, ws, files, nfiles);
     free(files);
     free(ws);
     free(tids);
+    if (r < 0 && !(r == -EILSEQ && job->verify)) /* a verify mismatch keeps its figures */
+        sb_io_result_free(res);
     return r;
 }

@@ -14,11 +14,11 @@
 #include <stdint.h>
 
 #include "core/rand.h"
+#include "core/timeseries.h"
 #include "io/engine.h"
 #include "io/job.h"
 #include "io/offsets.h"
 
-#define SB_IO_MAX_SECONDS 3600u
 #define TICK_NS 50000000ull   /* how often a worker publishes progress */
 #define NS 1000000000ull
 
@@ -46,15 +46,14 @@ typedef struct worker {
     uint64_t writes_since_fsync;
 
     uint64_t io_start_ns, ramp_end_ns, end_ns;
-    uint64_t next_sec_ns, next_tick_ns, last_ns;
-    unsigned cur_sec, n_sec_cap;
-    uint64_t *sec_bytes, *sec_ios;
+    uint64_t next_tick_ns, last_ns;
     sb_io_dir_stats st[SB_DDIR_N];
     uint64_t bytes_issued;
     uint64_t ios_done;         /* completions, ramp included (CPU per I/O) */
     uint64_t finished_ns;      /* when the thread's work ended */
     atomic_uint_fast64_t progress_bytes;
     atomic_bool finished;
+    sb_tsb ts;                 /* the measurement's intervals (sampling.c) */
     int err;
     char errmsg[256];
     sb_verify_thread *vt;      /* verified I/O (verify_run.c); NULL when off */
@@ -85,5 +84,12 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
 int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *files,
                         unsigned nfiles, worker **ws, sb_io_result *res, int r, char *err, size_t errlen);
 void sb_io_verify_free(sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles, worker **ws, unsigned n);
+/* sampling.c: the log interval of the job in ns (1 s when unset). */
+uint64_t sb_io_log_interval_ns(const sb_io_job *job);
+/* sampling.c, from the controlling thread: feeds the intervals every worker has closed
+ * since *next to the steady-state check; true when the job should stop. */
+bool sb_io_steady_poll(worker *const *ws, unsigned n, sb_ss_state *ss, size_t *next);
+/* sampling.c, after the threads ended: the workers' intervals as res->series. */
+int sb_io_series_collect(worker *const *ws, unsigned n, sb_io_result *res);
 
 #endif

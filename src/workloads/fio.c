@@ -67,11 +67,50 @@ static const sb_option fio_options[] = {
     {"ramp", "Ramp Time", "5", "1", NULL, "seconds of I/O before measuring", SB_OPT_HIDDEN},
     {"runtime", "Runtime", "20", "3", NULL, "measured seconds (time based)", SB_OPT_HIDDEN},
     {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each", SB_OPT_HIDDEN},
+    /* fio's steady-state options: the job stops early once settled (io/steadystate.h) */
+    {"steadystate", "Steady State", "off", NULL, NULL,
+     "stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%] (with ss-dur) or snia[:bw]",
+     SB_OPT_IF_CHANGED},
+    {"ss-dur", "Steady State Window", "0", NULL, NULL, "fio's ss_dur: the window of 1 s samples",
+     SB_OPT_IF_CHANGED},
+    {"ss-ramp", "Steady State Ramp", "0", NULL, NULL, "fio's ss_ramp: measured seconds before checking",
+     SB_OPT_IF_CHANGED},
+    {"ss-round", "SNIA Round", "60", NULL, NULL, "snia: seconds of a round", SB_OPT_IF_CHANGED},
 };
 
 static const sb_measure fio_measures[] = {
     {"Result: MB/s", "MB/s", SB_HIGHER_IS_BETTER},
 };
+
+/* The steady-state options into job->steady; a criterion needs a runtime to bound it. */
+static int fio_steady(const sb_config *cfg, sb_io_job *job, char *err, size_t errlen)
+{
+    const char *crit = sb_config_get(cfg, "steadystate");
+    int rc;
+    memset(&job->steady, 0, sizeof job->steady);
+    if (!strcmp(crit, "off"))
+        return 0;
+    char e[256];
+    if (sb_ss_parse(crit, &job->steady, e, sizeof e) < 0) {
+        snprintf(err, errlen, "fio: steadystate: %s", e + strlen("--steadystate: "));
+        return -EINVAL;
+    }
+    if ((rc = sb_config_duration(cfg, "ss-dur", &job->steady.dur_s, err, errlen)) < 0 ||
+        (rc = sb_config_duration(cfg, "ss-ramp", &job->steady.ramp_s, err, errlen)) < 0 ||
+        (rc = sb_config_duration(cfg, "ss-round", &job->steady.round_s, err, errlen)) < 0)
+        return rc;
+    if (job->steady.mode == SB_SS_SNIA)
+        job->steady.dur_s = 0;
+    if (sb_ss_check(&job->steady, e, sizeof e) < 0) {
+        snprintf(err, errlen, "fio: %s", e + 2);
+        return -EINVAL;
+    }
+    if (!job->time_based) {
+        snprintf(err, errlen, "fio: steadystate needs a runtime (the job's limit)");
+        return -EINVAL;
+    }
+    return 0;
+}
 
 static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, char *err, size_t errlen)
 {
@@ -105,6 +144,8 @@ static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, ch
         return rc;
     job->numjobs = (unsigned)v;
     job->time_based = job->runtime_s > 0;
+    if ((rc = fio_steady(cfg, job, err, errlen)) < 0)
+        return rc;
     snprintf(job->directory, sizeof job->directory, "%s", dir);
     char warn[256];
     if ((rc = sb_io_job_check(job, err, errlen, warn, sizeof warn)) < 0)
@@ -184,6 +225,13 @@ static int fio_run(sb_run_ctx *ctx, sb_sample *samples)
         }
         sb_sample_add(s, "iops_1s_min", "IOPS", lo);
         sb_sample_add(s, "iops_1s_max", "IOPS", hi);
+    }
+    if (res.series)
+        s->series = *res.series;
+    if (job.steady.mode != SB_SS_OFF) {
+        sb_ss_describe(&job.steady, s->steady, sizeof s->steady);
+        s->steady_attained = res.steady.attained;
+        s->steady_at_s = res.steady.attained_s;
     }
     sb_sample_add_latency(s, "lat", &res.clat_all);
     sb_io_result_free(&res);
