@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "core/log.h"
 #include "report/compare.h"
+#include "report/overview.h"
 #include "results/result.h"
 
 static void usage(FILE *out)
@@ -23,7 +24,9 @@ static void usage(FILE *out)
             "Better tests the ratio is base/value), marked '~' when it lies inside the combined\n"
             "standard error and '?' when a spread is unknown (imported figures, single runs);\n"
             "then per identifier the geometric mean of the ratios over the tests it shares\n"
-            "with the base.\n"
+            "with the base. It starts with the overview: per identifier the geometric mean\n"
+            "over all results, the results it wins and those it lacks, and the results too\n"
+            "noisy to rank (a figure's relative SD above 10 %%).\n"
             "\n"
             "  -b, --base LABEL        the identifier to compare with (default: the first one)\n"
             "      --results-dir DIR   where named result files live\n"
@@ -83,6 +86,12 @@ int sb_cmd_compare(int argc, char **argv)
         return SB_EXIT_RUNTIME;
     }
     sb_resultfile_make_printable(&rf); /* no ESC or BEL from an identifier on the terminal */
+    sb_overview ov;
+    if (sb_overview_compute(&rf, base, &ov, err, sizeof err) == 0) {
+        sb_overview_text(stdout, &rf, &ov);
+        putchar('\n');
+        sb_overview_free(&ov);
+    }
     rc = sb_report_compare(stdout, &rf, &cmp);
     sb_comparison_free(&cmp);
     sb_resultfile_free(&rf);

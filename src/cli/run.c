@@ -25,6 +25,7 @@
 #include "sysinfo/sysinfo.h"
 #include "cli/run_ranks.h"
 #include "core/ranks.h"
+#include "report/cdm_table.h"
 #include "runner/runner.h"
 
 #define MAX_ASSIGNMENTS 64
@@ -306,6 +307,9 @@ int sb_cmd_run(int argc, char **argv)
     runner.drop_caches = drop;
     size_t done = 0;
     int exit_code = run_selection(&runner, &sel, result != NULL, &done);
+    /* cdm figures: also the 4x2 table those tools' users read */
+    if (exit_code == SB_EXIT_OK && done)
+        sb_report_cdm(stdout, &fresh, identifier);
     if (exit_code == SB_EXIT_OK && result && saves)
         exit_code = save_figures(path, result, &existing, &fresh, replace, title, description, identifier,
                                  done);

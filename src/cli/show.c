@@ -25,6 +25,7 @@
 #include "report/csv.h"
 #include "report/ddwiki.h"
 #include "report/html.h"
+#include "report/overview.h"
 #include "report/text.h"
 #include "report/text_import.h"
 #include "results/result.h"
@@ -32,12 +33,31 @@
 typedef struct show_opts {
     int width; /* text width in columns */
     bool sparklines; /* text: each result's time series as a row per identifier */
+    bool overview;   /* text, csv: the overview alone */
 } show_opts;
 
 typedef int (*show_fn)(FILE *out, const sb_resultfile *rf, const show_opts *o);
 
+/* --overview: the overview alone, as text or CSV. */
+static int show_overview(FILE *out, const sb_resultfile *rf, bool csv)
+{
+    sb_overview ov;
+    char err[256];
+    int rc = sb_overview_compute(rf, NULL, &ov, err, sizeof err);
+    if (rc < 0)
+        return rc;
+    if (csv)
+        sb_overview_csv(out, rf, &ov);
+    else
+        sb_overview_text(out, rf, &ov);
+    sb_overview_free(&ov);
+    return fflush(out) == 0 && !ferror(out) ? 0 : -EIO;
+}
+
 static int show_text(FILE *out, const sb_resultfile *rf, const show_opts *o)
 {
+    if (o->overview)
+        return show_overview(out, rf, false);
     return sb_report_text_ex(out, rf, o->width, o->sparklines);
 }
 
@@ -58,6 +78,8 @@ static int show_html(FILE *out, const sb_resultfile *rf, const show_opts *o)
 
 static int show_csv(FILE *out, const sb_resultfile *rf, const show_opts *o)
 {
+    if (o->overview)
+        return show_overview(out, rf, true);
     return sb_report_csv(out, rf);
 }
 
@@ -116,6 +138,9 @@ static void usage(FILE *out)
             "  -s, --sparklines      text: after each result, its time series (IOPS or MB/s\n"
             "                        per interval, p99 range) as a row per identifier; the\n"
             "                        page is then no longer the seed format import reads\n"
+            "  -O, --overview        text or csv: only the overview (per identifier the geometric\n"
+            "                        mean over all results relative to the first, wins, results\n"
+            "                        lacking; the results too noisy to rank); html always has it\n"
             "  -o, --output FILE     write to FILE (replaced only once complete) instead of\n"
             "                        standard output\n"
             "      --results-dir DIR where named result files live\n"
@@ -128,6 +153,7 @@ int sb_cmd_show(int argc, char **argv)
         {"width", required_argument, NULL, 'w'},
         {"format", required_argument, NULL, 'f'},
         {"sparklines", no_argument, NULL, 's'},
+        {"overview", no_argument, NULL, 'O'},
         {"output", required_argument, NULL, 'o'},
         {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
         {"help", no_argument, NULL, 'h'},
@@ -138,7 +164,7 @@ int sb_cmd_show(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":w:f:so:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":w:f:sOo:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'w': {
             uint64_t v;
@@ -149,6 +175,7 @@ int sb_cmd_show(int argc, char **argv)
         }
         case 'f': format = optarg; break;
         case 's': o.sparklines = true; break;
+        case 'O': o.overview = true; break;
         case 'o': output = optarg; break;
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'h': usage(stdout); return SB_EXIT_OK;

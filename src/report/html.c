@@ -15,6 +15,7 @@
 #include "report/html.h"
 #include "report/html_latency.h"
 #include "report/html_series.h"
+#include "report/overview.h"
 
 #ifndef STORBENCH_VERSION
 #define STORBENCH_VERSION "unknown"
@@ -120,6 +121,8 @@ static const char style[] =
     "svg .value{font-variant-numeric:tabular-nums}"
     "svg rect.bar{fill:var(--bar)}"
     "svg rect.bar.best{fill:var(--best)}"
+    "svg rect.ov-bar{fill:var(--bar)}svg rect.ov-bar.better{fill:var(--best)}"
+    "svg .ov-base{stroke:var(--fg);stroke-width:1.5}"
     "svg .best{font-weight:700;fill:var(--best)}"
     "svg text.value.inside{fill:#fff}"
     "svg .whisker{stroke:var(--fg);stroke-width:1.5}"
@@ -500,6 +503,10 @@ static void result_section(FILE *out, const sb_result *r, size_t index)
     sb_html_escape(out, r->unit);
     fprintf(out, " %s</p>\n",
             r->direction == SB_LOWER_IS_BETTER ? "&lt; Lower Is Better" : "&gt; Higher Is Better");
+    double rsd = sb_result_worst_rsd(r);
+    if (rsd > SB_NOISY_RSD)
+        fprintf(out, "<p class=\"note noisy\">Too noisy to rank: a figure's relative SD is %.1f %% "
+                     "(above %.0f %%).</p>\n", rsd * 100, SB_NOISY_RSD * 100);
     bar_chart(out, r, index);
     sb_html_series_charts(out, r, index);
     sb_html_latency_charts(out, r, index);
@@ -545,6 +552,14 @@ int sb_report_html(FILE *out, const sb_resultfile *rf)
         fputs("</ol></nav>\n", out);
     }
     system_table(out, rf);
+    if (rf->n_systems > 1) {
+        sb_overview ov;
+        char err[256];
+        if (sb_overview_compute(rf, NULL, &ov, err, sizeof err) == 0) {
+            sb_overview_html(out, rf, &ov);
+            sb_overview_free(&ov);
+        }
+    }
     fputs("<main>\n", out);
     for (size_t i = 0; i < rf->n_results; i++)
         result_section(out, &rf->results[i], i + 1);

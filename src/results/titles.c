@@ -12,6 +12,7 @@ static const struct {
     const char *test;
 } known[] = {
     {"Flexible IO Tester", "fio"},
+    {"CrystalDiskMark set", "cdm"},
     {"SQLite", "sqlite"},
     {"FS-Mark", "fs-mark"},
     {"Dbench", "dbench"},

@@ -11,6 +11,7 @@
 static const sb_workload *const workloads[] = {
     &sb_wl_dd,
     &sb_wl_fio,
+    &sb_wl_cdm,
     &sb_wl_iozone,
     &sb_wl_fsmark,
     &sb_wl_postmark,
@@ -48,10 +49,25 @@ static const sb_suite_item dd_items[] = {
     {NULL, NULL},
 };
 
+/* CrystalDiskMark / KDiskMark's four tests, each read and write (cdm.c). */
+static const sb_suite_item cdm_items[] = {
+    {"cdm", "test=seq1m-q8t1,mode=read"},
+    {"cdm", "test=seq1m-q8t1,mode=write"},
+    {"cdm", "test=seq1m-q1t1,mode=read"},
+    {"cdm", "test=seq1m-q1t1,mode=write"},
+    {"cdm", "test=rnd4k-q32t1,mode=read"},
+    {"cdm", "test=rnd4k-q32t1,mode=write"},
+    {"cdm", "test=rnd4k-q1t1,mode=read"},
+    {"cdm", "test=rnd4k-q1t1,mode=write"},
+    {NULL, NULL},
+};
+
 static const sb_suite suites[] = {
     {"disk", "every seed test with the seed's parameters (takes hours)", false, disk_items},
     {"quick", "the disk battery at its --quick scale (a few minutes)", true, disk_items},
     {"dd", "dd direct write, direct read and read cache", false, dd_items},
+    {"cdm", "CrystalDiskMark/KDiskMark's SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read and "
+            "write (5 loops of 5 s each: about 8 minutes a run)", false, cdm_items},
 };
 
 size_t sb_workload_count(void) { return sizeof workloads / sizeof workloads[0]; }

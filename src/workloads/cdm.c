@@ -1,0 +1,226 @@
+/*
+ * cdm — the four figures of CrystalDiskMark and KDiskMark, each read and
+ * write, on storbench's I/O engine: sequential 1 MiB at queue depth 8 and 1,
+ * random 4 KiB at queue depth 32 and 1, one thread, direct I/O, a 1 GiB file,
+ * 5 loops of 5 s each with 5 s pauses between them (KDiskMark's defaults),
+ * the loops' MB/s (10^6 bytes/s, as those tools print) averaged.
+ *
+ * One run of a selection is the whole KDiskMark procedure for one cell of the
+ * table: the file is made once (laid out with data for a read, allocated for
+ * a write), then measured loops times. IOPS and the p99 completion latency
+ * (over every I/O of every loop) are secondary figures; the run's time
+ * series is the loops' back to back. The `cdm` suite is the eight cells;
+ * `run` prints them as the 4x2 table those tools show (report/cdm_table.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io/engine.h"
+#include "io/job.h"
+#include "workloads/workload.h"
+
+static const sb_choice test_choices[] = {
+    {"seq1m-q8t1", "SEQ1M Q8T1"},
+    {"seq1m-q1t1", "SEQ1M Q1T1"},
+    {"rnd4k-q32t1", "RND4K Q32T1"},
+    {"rnd4k-q1t1", "RND4K Q1T1"},
+    {NULL, NULL},
+};
+
+static const sb_choice mode_choices[] = {
+    {"read", "Read"},
+    {"write", "Write"},
+    {NULL, NULL},
+};
+
+static const sb_choice engine_choices[] = {
+    {"libaio", "Linux AIO"},
+    {"io_uring", "IO_uring"},
+    {"posixaio", "POSIX AIO"},
+    {NULL, NULL},
+};
+
+static const sb_option cdm_options[] = {
+    {"test", "Test", "seq1m-q8t1", NULL, test_choices, "block size, queue depth and threads", 0},
+    {"mode", "Mode", "read", NULL, mode_choices, "read or write", 0},
+    {"engine", "IO Engine", "libaio", NULL, engine_choices,
+     "I/O engine (libaio, as KDiskMark on Linux)", SB_OPT_IF_CHANGED},
+    {"size", "File Size", "1g", "128m", NULL, "test file size", SB_OPT_HIDDEN},
+    {"loops", "Loops", "5", "2", NULL, "measurements averaged per run", SB_OPT_HIDDEN},
+    {"measure", "Measure Time", "5", "1", NULL, "seconds of each loop", SB_OPT_HIDDEN},
+    {"interval", "Interval", "5", "0", NULL, "idle seconds between loops", SB_OPT_HIDDEN},
+};
+
+static const sb_measure cdm_measures[] = {
+    {NULL, "MB/s", SB_HIGHER_IS_BETTER},
+};
+
+typedef struct cdm_params {
+    sb_io_job job;
+    unsigned loops;
+    double interval_s;
+} cdm_params;
+
+static int cdm_params_get(const sb_config *cfg, const char *dir, cdm_params *p, char *err,
+                          size_t errlen)
+{
+    sb_io_job *job = &p->job;
+    sb_io_job_init(job);
+    const char *test = sb_config_get(cfg, "test");
+    bool seq = !strncmp(test, "seq", 3), wr = !strcmp(sb_config_get(cfg, "mode"), "write");
+    job->rw = seq ? (wr ? SB_RW_WRITE : SB_RW_READ) : (wr ? SB_RW_RANDWRITE : SB_RW_RANDREAD);
+    job->bs = seq ? 1u << 20 : 4096;
+    job->iodepth = !strcmp(test, "seq1m-q8t1") ? 8 : !strcmp(test, "rnd4k-q32t1") ? 32 : 1;
+    job->numjobs = 1;
+    job->direct = true;
+    job->time_based = true;
+    snprintf(job->engine, sizeof job->engine, "%s", sb_config_get(cfg, "engine"));
+    uint64_t v;
+    int rc;
+    if ((rc = sb_config_size(cfg, "size", &job->size, err, errlen)) < 0 ||
+        (rc = sb_config_duration(cfg, "measure", &job->runtime_s, err, errlen)) < 0 ||
+        (rc = sb_config_duration(cfg, "interval", &p->interval_s, err, errlen)) < 0 ||
+        (rc = sb_config_uint(cfg, "loops", 1, 100, &v, err, errlen)) < 0)
+        return rc;
+    p->loops = (unsigned)v;
+    if (job->runtime_s <= 0) {
+        snprintf(err, errlen, "cdm: measure must be a positive duration");
+        return -EINVAL;
+    }
+    snprintf(job->filename, sizeof job->filename, "%s/cdm.dat", dir);
+    char warn[256];
+    if ((rc = sb_io_job_check(job, err, errlen, warn, sizeof warn)) < 0)
+        return rc;
+    const sb_engine_ops *ops = sb_engine_find(job->engine);
+    if (ops->probe && (rc = ops->probe()) < 0) {
+        char list[256];
+        sb_engine_list_working(list, sizeof list);
+        snprintf(err, errlen, "cdm: I/O engine %s does not work on this kernel (%s); engines that "
+                 "work here: %s", ops->name, strerror(-rc), list);
+        return rc;
+    }
+    return 0;
+}
+
+static int cdm_validate(const sb_config *cfg, char *err, size_t errlen)
+{
+    static cdm_params p;
+    return cdm_params_get(cfg, ".", &p, err, errlen);
+}
+
+static uint64_t cdm_space_needed(const sb_config *cfg)
+{
+    static cdm_params p;
+    char err[256];
+    return cdm_params_get(cfg, ".", &p, err, sizeof err) < 0 ? 0 : p.job.size;
+}
+
+static double cdm_estimate(const sb_config *cfg)
+{
+    static cdm_params p;
+    char err[256];
+    if (cdm_params_get(cfg, ".", &p, err, sizeof err) < 0)
+        return 0;
+    return p.loops * p.job.runtime_s + (p.loops - 1) * p.interval_s + 2;
+}
+
+typedef struct cdm_progress {
+    sb_run_ctx *ctx;
+    unsigned loop, loops;
+} cdm_progress;
+
+static bool stop_cb(void *arg) { return sb_ctx_interrupted(((cdm_progress *)arg)->ctx); }
+static void progress_cb(void *arg, double f)
+{
+    cdm_progress *cp = arg;
+    sb_ctx_progress(cp->ctx, ((double)cp->loop + f) / (double)cp->loops);
+}
+
+/* The pause between loops, in steps short enough for Ctrl-C. */
+static void pause_for(sb_run_ctx *ctx, double s)
+{
+    for (double left = s; left > 0 && !sb_ctx_interrupted(ctx); left -= 0.1) {
+        struct timespec ts = {0, (long)((left < 0.1 ? left : 0.1) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Appends a loop's series to the run's, shifted by the time measured before it. */
+static void append_series(sb_series *dst, const sb_series *src, double offset)
+{
+    for (size_t i = 0; src && i < src->n; i++) {
+        sb_series_point p = src->p[i];
+        p.t += offset;
+        sb_series_add(dst, &p);
+    }
+}
+
+static int cdm_run(sb_run_ctx *ctx, sb_sample *samples)
+{
+    static cdm_params p;
+    static sb_io_result res;
+    int rc = cdm_params_get(ctx->cfg, ctx->dir, &p, ctx->err, sizeof ctx->err);
+    if (rc < 0)
+        return rc;
+    cdm_progress cp = {ctx, 0, p.loops};
+    p.job.seed += ctx->run_index;
+    p.job.should_stop = stop_cb;
+    p.job.progress = progress_cb;
+    p.job.cb_arg = &cp;
+    sb_histogram *lat = malloc(sizeof *lat);
+    if (!lat)
+        return sb_ctx_fail(ctx, ENOMEM, "cdm: out of memory");
+    sb_hist_init(lat);
+    sb_sample *s = &samples[0];
+    sb_series_init(&s->series, 1);
+    double mbps = 0, iops = 0, seconds = 0;
+    char err[400];
+    for (cp.loop = 0; cp.loop < p.loops; cp.loop++) {
+        if (cp.loop && p.interval_s > 0)
+            pause_for(ctx, p.interval_s);
+        rc = sb_io_run(&p.job, &res, err, sizeof err);
+        if (rc == 0 && res.interrupted)
+            rc = -EINTR, snprintf(err, sizeof err, "interrupted");
+        if (rc == 0 && res.dir[0].ios + res.dir[1].ios == 0)
+            rc = -EIO, snprintf(err, sizeof err, "no I/O completed in a loop");
+        if (rc < 0) {
+            if (rc != -EINTR || res.interrupted)
+                sb_io_result_free(&res);
+            free(lat);
+            return sb_ctx_fail(ctx, rc, "cdm: %s", err);
+        }
+        mbps += sb_io_result_bw(&res, -1) / 1e6;
+        iops += sb_io_result_iops(&res, -1);
+        sb_hist_merge(lat, &res.clat_all);
+        append_series(&s->series, res.series, seconds);
+        seconds += res.seconds;
+        sb_io_result_free(&res);
+    }
+    s->value = mbps / p.loops;
+    s->seconds = seconds;
+    s->valid = true;
+    sb_sample_add(s, "iops", "IOPS", iops / p.loops);
+    sb_sample_add(s, "loops", "", p.loops);
+    sb_sample_add_latency(s, "lat", lat);
+    free(lat);
+    return 0;
+}
+
+const sb_workload sb_wl_cdm = {
+    .name = "cdm",
+    .title = "CrystalDiskMark set",
+    .version = "KDiskMark 3.1",
+    .summary = "CrystalDiskMark/KDiskMark's SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1 (direct, 1 GiB, 5 loops averaged)",
+    .options = cdm_options,
+    .n_options = sizeof cdm_options / sizeof cdm_options[0],
+    .measures = cdm_measures,
+    .n_measures = 1,
+    .flags = 0,
+    .validate = cdm_validate,
+    .space_needed = cdm_space_needed,
+    .estimate_seconds = cdm_estimate,
+    .run = cdm_run,
+};
