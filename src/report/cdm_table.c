@@ -26,7 +26,7 @@ static const sb_entry *find(const sb_resultfile *rf, const char *identifier, con
     for (size_t i = 0; i < rf->n_results; i++) {
         const sb_result *r = &rf->results[i];
         const char *t = sb_kvlist_get(&r->options, "test"), *m = sb_kvlist_get(&r->options, "mode");
-        if (strcmp(r->test, "cdm") || !t || !m || strcmp(t, test) || strcmp(m, mode))
+        if (strcmp(r->test, "diskmark") || !t || !m || strcmp(t, test) || strcmp(m, mode))
             continue;
         const sb_entry *e = sb_result_find_entry(r, identifier);
         if (e)

@@ -12,7 +12,7 @@ static const struct {
     const char *test;
 } known[] = {
     {"Flexible IO Tester", "fio"},
-    {"CrystalDiskMark set", "cdm"},
+    {"CrystalDiskMark set", "diskmark"},
     {"SQLite", "sqlite"},
     {"FS-Mark", "fs-mark"},
     {"Dbench", "dbench"},

@@ -51,14 +51,14 @@ static const sb_suite_item dd_items[] = {
 
 /* CrystalDiskMark / KDiskMark's four tests, each read and write (cdm.c). */
 static const sb_suite_item cdm_items[] = {
-    {"cdm", "test=seq1m-q8t1,mode=read"},
-    {"cdm", "test=seq1m-q8t1,mode=write"},
-    {"cdm", "test=seq1m-q1t1,mode=read"},
-    {"cdm", "test=seq1m-q1t1,mode=write"},
-    {"cdm", "test=rnd4k-q32t1,mode=read"},
-    {"cdm", "test=rnd4k-q32t1,mode=write"},
-    {"cdm", "test=rnd4k-q1t1,mode=read"},
-    {"cdm", "test=rnd4k-q1t1,mode=write"},
+    {"diskmark", "test=seq1m-q8t1,mode=read"},
+    {"diskmark", "test=seq1m-q8t1,mode=write"},
+    {"diskmark", "test=seq1m-q1t1,mode=read"},
+    {"diskmark", "test=seq1m-q1t1,mode=write"},
+    {"diskmark", "test=rnd4k-q32t1,mode=read"},
+    {"diskmark", "test=rnd4k-q32t1,mode=write"},
+    {"diskmark", "test=rnd4k-q1t1,mode=read"},
+    {"diskmark", "test=rnd4k-q1t1,mode=write"},
     {NULL, NULL},
 };
 

@@ -10,7 +10,7 @@
 
 extern const sb_workload sb_wl_dd;          /* dd.c */
 extern const sb_workload sb_wl_fio;         /* fio.c */
-extern const sb_workload sb_wl_cdm;         /* cdm.c */
+extern const sb_workload sb_wl_cdm;         /* diskmark.c (test "diskmark", suite "cdm") */
 extern const sb_workload sb_wl_iozone;      /* iozone.c */
 extern const sb_workload sb_wl_fsmark;      /* fsmark.c */
 extern const sb_workload sb_wl_postmark;    /* postmark.c */

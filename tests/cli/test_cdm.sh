@@ -8,9 +8,9 @@
 jqok() { jq -e "$@" >/dev/null 2>&1; }
 D="$T/target"
 mkdir -p "$D"
-tiny="cdm:size=8m,loops=2,measure=300ms,interval=100ms"
+tiny="diskmark:size=8m,loops=2,measure=300ms,interval=100ms"
 
-check_exit "run cdm: RND4K Q1T1 read and write, tiny" 0 "$SB" run cdm --target "$D" --result "$T/c.json" \
+check_exit "run diskmark: RND4K Q1T1 read, tiny" 0 "$SB" run diskmark --target "$D" --result "$T/c.json" \
     --identifier here --runs 1 --exact-runs -o "$tiny,test=rnd4k-q1t1,mode=read" --no-drop-caches
 cp "$T/out" "$T/run1.txt"
 check "the table's header" grep -q '^here: MB/s \[IOPS, p99 latency\]' "$T/run1.txt"
@@ -22,10 +22,13 @@ check "MB/s with IOPS, p99 and loops" jqok '.results[0].unit == "MB/s" and ([.re
 check "a time series of both loops" jqok '(.results[0].entries[0].series.t | length) >= 1' "$T/c.json"
 check "no files left" test "$(ls -A "$D" | wc -l)" -eq 0
 
-check_exit "list cdm" 0 "$SB" list cdm
-check "the suite's eight cells" test "$(grep -c 'cdm' "$T/out")" -ge 1
-check_exit "bad loops refused" 2 "$SB" run cdm --target "$D" -o cdm:loops=0
+# the suite: all eight cells, tiny, one run each
+check_exit "run cdm (the suite), tiny" 0 "$SB" run cdm --target "$D" --result "$T/s.json" --identifier all \
+    --runs 1 --exact-runs -o "diskmark:size=8m,loops=1,measure=200ms,interval=0" --no-drop-caches
+check "the suite ran eight cells" jqok '(.results | length) == 8' "$T/s.json"
+check "every cell of the table filled" test "$(grep -cE '^(SEQ1M Q8T1|SEQ1M Q1T1|RND4K Q32T1|RND4K Q1T1) +[0-9]+\.[0-9]{2} \[.*\] +[0-9]+\.[0-9]{2} \[' "$T/out")" -eq 4
+check_exit "bad loops refused" 2 "$SB" run diskmark --target "$D" -o diskmark:loops=0
 check_one_line "names loops" "loops"
-check_exit "bad test refused" 2 "$SB" run cdm --target "$D" -o cdm:test=seq2m
+check_exit "bad test refused" 2 "$SB" run diskmark --target "$D" -o diskmark:test=seq2m
 check_one_line "names the choices" "seq1m-q8t1"
 finish

@@ -1,5 +1,5 @@
 /*
- * cdm — the four figures of CrystalDiskMark and KDiskMark, each read and
+ * diskmark — the four figures of CrystalDiskMark and KDiskMark, each read and
  * write, on storbench's I/O engine: sequential 1 MiB at queue depth 8 and 1,
  * random 4 KiB at queue depth 32 and 1, one thread, direct I/O, a 1 GiB file,
  * 5 loops of 5 s each with 5 s pauses between them (KDiskMark's defaults),
@@ -87,7 +87,7 @@ static int cdm_params_get(const sb_config *cfg, const char *dir, cdm_params *p, 
         return rc;
     p->loops = (unsigned)v;
     if (job->runtime_s <= 0) {
-        snprintf(err, errlen, "cdm: measure must be a positive duration");
+        snprintf(err, errlen, "diskmark: measure must be a positive duration");
         return -EINVAL;
     }
     snprintf(job->filename, sizeof job->filename, "%s/cdm.dat", dir);
@@ -98,7 +98,7 @@ static int cdm_params_get(const sb_config *cfg, const char *dir, cdm_params *p, 
     if (ops->probe && (rc = ops->probe()) < 0) {
         char list[256];
         sb_engine_list_working(list, sizeof list);
-        snprintf(err, errlen, "cdm: I/O engine %s does not work on this kernel (%s); engines that "
+        snprintf(err, errlen, "diskmark: I/O engine %s does not work on this kernel (%s); engines that "
                  "work here: %s", ops->name, strerror(-rc), list);
         return rc;
     }
@@ -172,7 +172,7 @@ static int cdm_run(sb_run_ctx *ctx, sb_sample *samples)
     p.job.cb_arg = &cp;
     sb_histogram *lat = malloc(sizeof *lat);
     if (!lat)
-        return sb_ctx_fail(ctx, ENOMEM, "cdm: out of memory");
+        return sb_ctx_fail(ctx, ENOMEM, "diskmark: out of memory");
     sb_hist_init(lat);
     sb_sample *s = &samples[0];
     sb_series_init(&s->series, 1);
@@ -190,7 +190,7 @@ static int cdm_run(sb_run_ctx *ctx, sb_sample *samples)
             if (rc != -EINTR || res.interrupted)
                 sb_io_result_free(&res);
             free(lat);
-            return sb_ctx_fail(ctx, rc, "cdm: %s", err);
+            return sb_ctx_fail(ctx, rc, "diskmark: %s", err);
         }
         mbps += sb_io_result_bw(&res, -1) / 1e6;
         iops += sb_io_result_iops(&res, -1);
@@ -210,7 +210,7 @@ static int cdm_run(sb_run_ctx *ctx, sb_sample *samples)
 }
 
 const sb_workload sb_wl_cdm = {
-    .name = "cdm",
+    .name = "diskmark",
     .title = "CrystalDiskMark set",
     .version = "KDiskMark 3.1",
     .summary = "CrystalDiskMark/KDiskMark's SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1 (direct, 1 GiB, 5 loops averaged)",
