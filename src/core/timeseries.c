@@ -225,4 +225,10 @@ void sb_tsb_collect(const sb_tsb *const *b, size_t nb, sb_series *out)
         if (sb_tsb_point(b, NULL, nb, k, &p))
             sb_series_add(out, &p);
     }
+    /* A last interval under half the length (the drain of the I/Os in flight when the
+     * runtime ended: milliseconds) would draw as a spike: it joins the point before. */
+    if (out->n >= 2 && out->p[out->n - 1].dur < out->interval_s / 2) {
+        out->p[out->n - 2] = sb_series_merge(&out->p[out->n - 2], &out->p[out->n - 1]);
+        out->n--;
+    }
 }

@@ -112,7 +112,8 @@ static inline const sb_ts_raw *sb_tsb_at(const sb_tsb *b, size_t i)
 
 /* The series of several threads' builders (same start and interval): interval k sums
  * their I/Os and bytes over the longest of their lengths, the mean is I/O-weighted, the
- * p99 the largest of theirs (an upper bound of the combined p99). */
+ * p99 the largest of theirs (an upper bound of the combined p99). A last interval
+ * shorter than half the length is merged into the one before (no spike at the end). */
 void sb_tsb_collect(const sb_tsb *const *b, size_t nb, sb_series *out);
 /* Interval k of the threads combined as above; false when some builder has not closed it
  * yet (and is not finished: finished[i] true means its count is final). */
