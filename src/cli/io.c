@@ -302,6 +302,21 @@ static int opt_bool(const char *name, const char *arg, bool *out)
     return 0;
 }
 
+/* --log_avg_msec and --steadystate: 0 or the usage error. */
+static int series_option(sb_io_job *job, int c)
+{
+    uint64_t v;
+    char err[256];
+    if (c == O_LOGMSEC) {
+        if (sb_parse_uint(optarg, 1, 86400000, &v) < 0)
+            return sb_usage_error(CMD, "--log_avg_msec: '%s' is not a number of milliseconds", optarg);
+        job->log_interval_s = (double)v / 1000;
+    } else if (sb_ss_parse(optarg, &job->steady, err, sizeof err) < 0) {
+        return sb_usage_error(CMD, "%s", err);
+    }
+    return 0;
+}
+
 /* Applies one parsed option c (long name `name`, value optarg) to job: 0; -1 after printing
  * the help; SB_EXIT_USAGE after printing why not. */
 static int io_option(sb_io_job *job, sb_io_ranks_opts *ro, bool *json, int c, const char *name,
@@ -365,17 +380,8 @@ static int io_option(sb_io_job *job, sb_io_ranks_opts *ro, bool *json, int c, co
           : &job->steady.round_s) = s;
         break;
     }
-    case O_LOGMSEC:
-        if (sb_parse_uint(optarg, 1, 86400000, &v) < 0)
-            return sb_usage_error(CMD, "--log_avg_msec: '%s' is not a number of milliseconds", optarg);
-        job->log_interval_s = (double)v / 1000;
-        break;
-    case O_SS: {
-        char err[256];
-        if (sb_ss_parse(optarg, &job->steady, err, sizeof err) < 0)
-            return sb_usage_error(CMD, "%s", err);
-        break;
-    }
+    case O_LOGMSEC: case O_SS:
+        return series_option(job, c);
     case O_SHARED: ro->shared_file = true; break;
     case O_DIRECT: if ((rc = opt_bool(name, optarg, &job->direct))) return rc; break;
     case O_TIMEBASED: if ((rc = opt_bool(name, optarg, &job->time_based))) return rc; break;
