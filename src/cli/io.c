@@ -302,12 +302,18 @@ static int opt_bool(const char *name, const char *arg, bool *out)
     return 0;
 }
 
-/* --log_avg_msec and --steadystate: 0 or the usage error. */
-static int series_option(sb_io_job *job, int c)
+/* The time-series and steady-state options: 0 or the usage error. */
+static int series_option(sb_io_job *job, int c, const char *name)
 {
     uint64_t v;
     char err[256];
-    if (c == O_LOGMSEC) {
+    double s;
+    if (c == O_LOGINT || c == O_SSDUR || c == O_SSRAMP || c == O_SSROUND) {
+        if (sb_parse_duration(optarg, &s) < 0 || s < 0)
+            return sb_usage_error(CMD, "--%s: '%s' is not a duration", name, optarg);
+        *(c == O_LOGINT ? &job->log_interval_s : c == O_SSDUR ? &job->steady.dur_s
+          : c == O_SSRAMP ? &job->steady.ramp_s : &job->steady.round_s) = s;
+    } else if (c == O_LOGMSEC) {
         if (sb_parse_uint(optarg, 1, 86400000, &v) < 0)
             return sb_usage_error(CMD, "--log_avg_msec: '%s' is not a number of milliseconds", optarg);
         job->log_interval_s = (double)v / 1000;
@@ -368,20 +374,16 @@ static int io_option(sb_io_job *job, sb_io_ranks_opts *ro, bool *json, int c, co
             return sb_usage_error(CMD, "--randseed: '%s' is not a number", optarg);
         job->seed = v;
         break;
-    case O_RUNTIME: case O_RAMP: case O_STARTDELAY: case O_STONEWALL: case O_LOGINT:
-    case O_SSDUR: case O_SSRAMP: case O_SSROUND: {
+    case O_RUNTIME: case O_RAMP: case O_STARTDELAY: case O_STONEWALL: {
         double s;
         if (sb_parse_duration(optarg, &s) < 0 || s < 0 || (c == O_STONEWALL && s <= 0))
             return sb_usage_error(CMD, "--%s: '%s' is not a duration", name, optarg);
         *(c == O_RUNTIME ? &job->runtime_s : c == O_RAMP ? &job->ramp_s
-          : c == O_STONEWALL ? &ro->stonewall_s
-          : c == O_STARTDELAY ? &job->startdelay_s : c == O_LOGINT ? &job->log_interval_s
-          : c == O_SSDUR ? &job->steady.dur_s : c == O_SSRAMP ? &job->steady.ramp_s
-          : &job->steady.round_s) = s;
+          : c == O_STONEWALL ? &ro->stonewall_s : &job->startdelay_s) = s;
         break;
     }
-    case O_LOGMSEC: case O_SS:
-        return series_option(job, c);
+    case O_LOGMSEC: case O_SS: case O_LOGINT: case O_SSDUR: case O_SSRAMP: case O_SSROUND:
+        return series_option(job, c, name);
     case O_SHARED: ro->shared_file = true; break;
     case O_DIRECT: if ((rc = opt_bool(name, optarg, &job->direct))) return rc; break;
     case O_TIMEBASED: if ((rc = opt_bool(name, optarg, &job->time_based))) return rc; break;
