@@ -11,7 +11,7 @@
 #   bench/seed000-vm.sh [EXTRA SCENARIO OPTIONS]      e.g. --vm-accel tcg -o count=16
 #
 # Environment: IMAGES=/var/tmp (where the private image directory goes),
-# IMAGE_SIZE=1G, RESULT=<scratch>/seed000-vm.json (kept when RESULT is set).
+# IMAGE_SIZE=2G (the dd suite writes 1 GiB), RESULT=<scratch>/seed000-vm.json (kept when RESULT is set).
 # Exit: 0 when every check passed, 1 otherwise, 130 interrupted.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,7 +24,7 @@ mkdir -p "$W/img"
 fail=0
 start=$(date +%s)
 nice -n 19 "$SB" scenario run "$ROOT/examples/seed000-cache.ini" --vm --suite dd --result "$R" --replace \
-    --images "$W/img" --image-size "${IMAGE_SIZE:-1G}" "$@"
+    --images "$W/img" --image-size "${IMAGE_SIZE:-2G}" "$@"
 rc=$?
 echo "seed000-vm: scenario run exited $rc after $(( $(date +%s) - start )) s"
 [ "$rc" -eq 0 ] || fail=1

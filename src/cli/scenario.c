@@ -42,6 +42,8 @@
 #define OPT_RUN_EXACT 0x180
 #define OPT_RUN_NO_DROP 0x181
 #define DEFAULT_IMAGE_SIZE "1G"
+/* Under --vm: the dd suite's 1 GiB fits on every device (preallocated, one guest at a time). */
+#define DEFAULT_VM_IMAGE_SIZE "2G"
 
 static void usage(FILE *out)
 {
@@ -58,7 +60,8 @@ static void usage(FILE *out)
             "  -r, --result NAME          result file the identifiers are added to\n"
             "      --images DIR           where the loop devices' image files are made\n"
             "                             (default: $STORBENCH_TARGET or /var/tmp)\n"
-            "      --image-size SIZE      size of each image (default " DEFAULT_IMAGE_SIZE ")\n"
+            "      --image-size SIZE      size of each image (default " DEFAULT_IMAGE_SIZE ", " DEFAULT_VM_IMAGE_SIZE
+            " with --vm)\n"
             "      --devices DEV,...      use these block devices instead of images: EVERYTHING ON\n"
             "                             THEM IS DESTROYED\n"
             "      --destroy-data-on DEV,...  required with --devices: names every device again\n"
@@ -490,7 +493,7 @@ static int cmd_run(int argc, char **argv)
     char *suites[16], *assignments[MAX_ASSIGNMENTS];
     const char *only[SB_SCN_MAX_CONFIGS];
     size_t n_suites = 0, n_assign = 0, n_only = 0;
-    const char *size_text = DEFAULT_IMAGE_SIZE;
+    const char *size_text = NULL;
     o.images = getenv("STORBENCH_TARGET") && *getenv("STORBENCH_TARGET") ? getenv("STORBENCH_TARGET")
                                                                          : "/var/tmp";
     optind = 1;
@@ -541,6 +544,8 @@ static int cmd_run(int argc, char **argv)
         }
     }
     int rc;
+    if (!size_text)
+        size_text = o.vm ? DEFAULT_VM_IMAGE_SIZE : DEFAULT_IMAGE_SIZE;
     if ((rc = check_run_args(&o, argc, argv, n_suites, size_text)) != 0)
         return rc;
 
