@@ -32,6 +32,7 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/interrupt.h"
+#include "core/strutil.h"
 #include "core/units.h"
 #include "core/workdir.h"
 #include "scenario/tool.h"
@@ -221,51 +222,57 @@ static int make_image(sb_vm_disk *d, uint64_t size, char *err, size_t errlen)
     return 0;
 }
 
+/* Writes a new file dir/name with len bytes of data. 0 or -errno, one line in err. */
+static int put_file(const char *dir, const char *name, const void *data, size_t len, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wxe");
+    int rc = 0;
+    if (!f || fwrite(data, 1, len, f) != len)
+        rc = -errno;
+    if (f && fclose(f) != 0 && rc == 0)
+        rc = -errno;
+    if (rc < 0)
+        snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+    return rc;
+}
+
 /* The files the guest reads: the scenario file, its arguments (NUL-separated), the number
  * of disks, guest.sh. */
 static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config *c, const char *scenario_file,
                           char *const *guest_args, size_t n_args, char *err, size_t errlen)
 {
-    char path[PATH_MAX], *text = NULL;
+    char *text = NULL;
     size_t len = 0;
     int rc = sb_read_file(scenario_file, 1 << 20, 0, &text, &len);
     if (rc < 0) {
         snprintf(err, errlen, "%s: %s", scenario_file, strerror(-rc));
         return rc;
     }
-    snprintf(path, sizeof path, "%s/scenario.ini", xchg);
-    FILE *f = fopen(path, "we");
-    if (f) {
-        fwrite(text, 1, len, f);
-        rc = fclose(f) == 0 ? 0 : -errno;
-    } else {
-        rc = -errno;
-    }
+    rc = put_file(xchg, "scenario.ini", text, len, err, errlen);
     free(text);
     /* Mount points go to the guest's tmpfs /tmp (its view of the host is read-only). */
     const char *fixed[] = {"run", SB_VM_GUEST_XCHG "/scenario.ini", "--only", c->identifier, "--result",
                            SB_VM_GUEST_XCHG "/result.json", "--images", "/tmp"};
-    snprintf(path, sizeof path, "%s/args", xchg);
-    if (rc == 0 && (f = fopen(path, "we"))) {
-        for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-            fwrite(fixed[i], 1, strlen(fixed[i]) + 1, f);
-        for (size_t i = 0; i < n_args; i++)
-            fwrite(guest_args[i], 1, strlen(guest_args[i]) + 1, f);
-        rc = fclose(f) == 0 ? 0 : -errno;
-    } else if (rc == 0) {
-        rc = -errno;
+    size_t n_fixed = sizeof fixed / sizeof fixed[0], used = 0, cap = 1;
+    for (size_t i = 0; i < n_fixed + n_args; i++)
+        cap += strlen(i < n_fixed ? fixed[i] : guest_args[i - n_fixed]) + 1;
+    char *args = sb_xrealloc(NULL, cap);
+    for (size_t i = 0; i < n_fixed + n_args; i++) {
+        const char *a = i < n_fixed ? fixed[i] : guest_args[i - n_fixed];
+        memcpy(args + used, a, strlen(a) + 1);
+        used += strlen(a) + 1;
     }
-    snprintf(path, sizeof path, "%s/ndevices", xchg);
-    if (rc == 0 && (f = fopen(path, "we"))) {
-        fprintf(f, "%u\n", c->devices);
-        rc = fclose(f) == 0 ? 0 : -errno;
-    } else if (rc == 0) {
-        rc = -errno;
-    }
-    if (rc < 0) {
-        snprintf(err, errlen, "%s: %s", xchg, strerror(-rc));
+    if (rc == 0)
+        rc = put_file(xchg, "args", args, used, err, errlen);
+    free(args);
+    char nd[16];
+    snprintf(nd, sizeof nd, "%u\n", c->devices);
+    if (rc == 0)
+        rc = put_file(xchg, "ndevices", nd, strlen(nd), err, errlen);
+    if (rc < 0)
         return rc;
-    }
     char mods[256];
     sb_vm_config_modules(c, mods, sizeof mods);
     return sb_vm_write_guest_script(xchg, &vm->kernel, vm->exe, mods, err, errlen);

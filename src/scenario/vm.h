@@ -46,7 +46,7 @@ typedef struct sb_vm {
     sb_vm_kernel kernel;
     char workdir[4096];      /* private: initramfs, per configuration its disks and exchange */
     char initramfs[4096];
-    char exe[4096];          /* this storbench, as the guest sees it */
+    char exe[4096];          /* this storbench (bound into the guest at SB_VM_GUEST_EXE) */
     char qemu_version[128];
     sb_vm_accel accel;       /* AUTO until the first guest showed whether KVM works */
     bool kvm_failed;         /* a KVM guest hung: the rest runs under TCG */

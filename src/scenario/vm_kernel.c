@@ -223,9 +223,15 @@ int sb_vm_kernel_debian(const char *cache, sb_vm_kernel *k, FILE *log, char *err
         char tmark[PATH_MAX];
         snprintf(tmark, sizeof tmark, "%s/" COMPLETE, tmp);
         FILE *f = rc == 0 ? fopen(tmark, "we") : NULL;
-        if (rc == 0 && (!f || fprintf(f, "%s %s\n", pkg, ver) < 0 || fclose(f) != 0)) {
-            rc = -errno;
-            snprintf(err, errlen, "%s: %s", tmark, strerror(errno));
+        if (rc == 0) {
+            bool bad = !f || fprintf(f, "%s %s\n", pkg, ver) < 0;
+            int e = errno;
+            if (f && fclose(f) != 0 && !bad)
+                bad = true, e = errno;
+            if (bad) {
+                rc = -(e ? e : EIO);
+                snprintf(err, errlen, "%s: %s", tmark, strerror(-rc));
+            }
         }
         if (rc == 0) {
             sb_remove_tree(final); /* an incomplete one from a crashed run */
