@@ -252,9 +252,12 @@ static int check_real_devices(run_opts *o, sb_device *devs, size_t *n_devs, unsi
 }
 
 /* The checks on run's operands and options that getopt cannot make; sets o->file and
- * o->image_size. 0 or SB_EXIT_USAGE. */
-static int check_run_args(run_opts *o, int argc, char **argv, size_t n_suites, const char *size_text)
+ * o->image_size (*size_textp, when NULL, becomes the default). 0 or SB_EXIT_USAGE. */
+static int check_run_args(run_opts *o, int argc, char **argv, size_t n_suites, const char **size_textp)
 {
+    if (!*size_textp)
+        *size_textp = o->vm ? DEFAULT_VM_IMAGE_SIZE : DEFAULT_IMAGE_SIZE;
+    const char *size_text = *size_textp;
     if (optind + 1 != argc)
         return sb_usage_error("scenario", "run takes one scenario FILE (see 'storbench scenario --help')");
     o->file = argv[optind];
@@ -544,9 +547,7 @@ static int cmd_run(int argc, char **argv)
         }
     }
     int rc;
-    if (!size_text)
-        size_text = o.vm ? DEFAULT_VM_IMAGE_SIZE : DEFAULT_IMAGE_SIZE;
-    if ((rc = check_run_args(&o, argc, argv, n_suites, size_text)) != 0)
+    if ((rc = check_run_args(&o, argc, argv, n_suites, &size_text)) != 0)
         return rc;
 
     static sb_scenario s;
