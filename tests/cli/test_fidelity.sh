@@ -47,8 +47,8 @@ if command -v sqlite3 >/dev/null && command -v jq >/dev/null; then
     # for the 50 ms sampler to see (a ratio of 0 CPU seconds is not a number): present.
     check "tsv: numeric ratios" test "$(awk -F '\t' 'NR > 1 && $3 == "seconds" && $9 + 0 > 0' "$T/s.tsv" | wc -l)" -eq 2
     check "table printed" grep -q '^| sqlite .* seconds .* 2 |$' "$T/out"
-    # Both sides have a CPU figure (0 when the run ended before the sampler looked).
-    check "cpu-seconds of both sides" test "$(awk -F '\t' '$3 == "cpu-seconds" && $7 >= 0 && $8 >= 0' "$T/s.tsv" | wc -l)" -eq 2
+    # A CPU row each round ("-" when the run ended before the sampler looked).
+    check "cpu-seconds of both sides" test "$(awk -F '\t' '$3 == "cpu-seconds"' "$T/s.tsv" | wc -l)" -eq 2
     check "minus-runq row" grep -q '^| sqlite .* minus-runq .* 2 |$' "$T/out"
     check "run leaves nothing in the target" test "$(ls -A "$T/target" | wc -l)" -eq 0
 else
