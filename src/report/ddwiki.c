@@ -23,13 +23,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "core/strutil.h"
 #include "core/units.h"
+#include "report/span.h"
 
 const char *const sb_ddwiki_labels[SB_DDWIKI_TESTS] = {"Direct write: ", "Direct read:  ",
                                                         "Read cache:   "};
@@ -56,22 +56,6 @@ static const char *const measure_labels[SB_DDWIKI_TESTS] = {
 
 /* ---------------------------------------------------------------- text helpers */
 
-typedef struct span {
-    const char *p;
-    size_t n;
-} span;
-
-static span trim(span s)
-{
-    while (s.n && isspace((unsigned char)s.p[0])) {
-        s.p++;
-        s.n--;
-    }
-    while (s.n && isspace((unsigned char)s.p[s.n - 1]))
-        s.n--;
-    return s;
-}
-
 static void skip_blanks(span *s)
 {
     while (s->n && (s->p[0] == ' ' || s->p[0] == '\t')) {
@@ -89,25 +73,6 @@ static bool eat(span *s, const char *lit)
     s->p += n;
     s->n -= n;
     return true;
-}
-
-static bool ends_with(span s, const char *lit)
-{
-    size_t n = strlen(lit);
-    return s.n >= n && !strncasecmp(s.p + s.n - n, lit, n);
-}
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -EINVAL;
 }
 
 /* A short printable excerpt of s for messages, in buf. */
@@ -218,8 +183,9 @@ typedef struct ddline {
 static int not_dd(span s, size_t line, int m, char *err, size_t errlen)
 {
     char ex[96];
-    return fail(err, errlen, "line %zu: %s: not a dd summary ('<bytes> bytes (<size>) copied, "
-                "<seconds> s, <rate> MB/s'): '%s'", line, label_words[m], excerpt(s, ex, sizeof ex));
+    return page_fail(err, errlen, "line %zu: %s: not a dd summary ('<bytes> bytes (<size>) "
+                     "copied, <seconds> s, <rate> MB/s'): '%s'", line, label_words[m],
+                     excerpt(s, ex, sizeof ex));
 }
 
 /* "(1.1 GB)" or "(2,1 GB, 2,0 GiB)": each size must be the byte count as dd prints it. */
@@ -241,8 +207,8 @@ static int parse_sizes(span *s, uint64_t bytes, size_t line, int m, char *err, s
         if (!agrees((double)bytes, (double)bytes, v, mult)) {
             char ex[48];
             span sz = {at.p, (size_t)(s->p - at.p)};
-            return fail(err, errlen, "line %zu: %s: %llu bytes are not %s", line, label_words[m],
-                        (unsigned long long)bytes, excerpt(sz, ex, sizeof ex));
+            return page_fail(err, errlen, "line %zu: %s: %llu bytes are not %s", line,
+                             label_words[m], (unsigned long long)bytes, excerpt(sz, ex, sizeof ex));
         }
         skip_blanks(s);
     } while (eat(s, ","));
@@ -252,14 +218,15 @@ static int parse_sizes(span *s, uint64_t bytes, size_t line, int m, char *err, s
 /* After the label: "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 3.53208 s, 304 MB/s". */
 static int parse_dd(span s, size_t line, int m, ddline *out, char *err, size_t errlen)
 {
-    span all = trim(s), r = all;
+    span all = span_trim(s), r = all;
     char *end;
     errno = 0;
     if (!r.n || !isdigit((unsigned char)r.p[0]))
         return not_dd(all, line, m, err, errlen);
     unsigned long long bytes = strtoull(r.p, &end, 10);
     if (errno == ERANGE || (size_t)(end - r.p) > 20)
-        return fail(err, errlen, "line %zu: %s: the byte count is out of range", line, label_words[m]);
+        return page_fail(err, errlen, "line %zu: %s: the byte count is out of range", line,
+                         label_words[m]);
     r.n -= (size_t)(end - r.p);
     r.p = end;
     skip_blanks(&r);
@@ -291,24 +258,24 @@ static int parse_dd(span s, size_t line, int m, ddline *out, char *err, size_t e
     if (!eat_num(&r, &rate))
         return not_dd(all, line, m, err, errlen);
     skip_blanks(&r);
-    span unit = trim(r);
-    if (!ends_with(unit, "/s"))
+    span unit = span_trim(r);
+    if (!span_ends_with_ci(unit, "/s"))
         return not_dd(all, line, m, err, errlen);
     unit.n -= 2;
     double mult = unit_bytes(unit);
     if (!mult)
         return not_dd(all, line, m, err, errlen);
     if (!bytes || !(sec.v > 0))
-        return fail(err, errlen, "line %zu: %s: %llu bytes in %g s is no rate", line,
-                    label_words[m], bytes, sec.v);
+        return page_fail(err, errlen, "line %zu: %s: %llu bytes in %g s is no rate", line,
+                         label_words[m], bytes, sec.v);
     /* The true seconds lie within half a digit of the printed ones. */
     double lo = (double)bytes / (sec.v + sec.half);
     double hi = sec.v > sec.half ? (double)bytes / (sec.v - sec.half) : INFINITY;
     if (!agrees(lo, hi, rate, mult)) {
         char ex[48];
-        return fail(err, errlen, "line %zu: %s: %llu bytes in %g s are %.1f MB/s, not the "
-                    "printed %s", line, label_words[m], bytes, sec.v,
-                    (double)bytes / sec.v / 1e6, excerpt(trim(printed), ex, sizeof ex));
+        return page_fail(err, errlen, "line %zu: %s: %llu bytes in %g s are %.1f MB/s, not the "
+                         "printed %s", line, label_words[m], bytes, sec.v,
+                         (double)bytes / sec.v / 1e6, excerpt(span_trim(printed), ex, sizeof ex));
     }
     out->bytes = bytes;
     out->seconds = sec.v;
@@ -425,12 +392,12 @@ static int read_content(section *cur, span t, size_t line, bool in_code, char *e
     int m = label_at(t, &rest);
     if (m >= 0) {
         if (!cur->line)
-            return fail(err, errlen, "line %zu: a '%s:' line before any '==== heading ====' "
-                        "(the heading names the machine)", line, label_words[m]);
+            return page_fail(err, errlen, "line %zu: a '%s:' line before any '==== heading ====' "
+                             "(the heading names the machine)", line, label_words[m]);
         if (cur->fig_line[m])
-            return fail(err, errlen, "line %zu: a second '%s:' line in the block of '%s' (the "
-                        "first is line %zu)", line, label_words[m],
-                        excerpt(cur->heading, ex, sizeof ex), cur->fig_line[m]);
+            return page_fail(err, errlen, "line %zu: a second '%s:' line in the block of '%s' (the "
+                             "first is line %zu)", line, label_words[m],
+                             excerpt(cur->heading, ex, sizeof ex), cur->fig_line[m]);
         int rc = parse_dd(rest, line, m, &cur->fig[m], err, errlen);
         if (!rc)
             cur->fig_line[m] = line;
@@ -460,10 +427,10 @@ static span strip_code(span t, bool *opens, bool *closes)
     *opens = eat(&r, "<code") && (!r.n || r.p[0] == '>' || r.p[0] == ' ') &&
              (gt = memchr(r.p, '>', r.n));
     if (*opens)
-        t = trim((span){gt + 1, (size_t)(r.p + r.n - gt - 1)});
-    *closes = ends_with(t, "</code>");
+        t = span_trim((span){gt + 1, (size_t)(r.p + r.n - gt - 1)});
+    *closes = span_ends_with_ci(t, "</code>");
     if (*closes)
-        t = trim((span){t.p, t.n - 7});
+        t = span_trim((span){t.p, t.n - 7});
     return t;
 }
 
@@ -476,7 +443,7 @@ static int read_page(span text, page *pg, char *err, size_t errlen)
         if (i < text.n && text.p[i] != '\n')
             continue;
         line++;
-        span t = trim((span){text.p + start, i - start});
+        span t = span_trim((span){text.p + start, i - start});
         start = i + 1;
         if (!in_code && t.n >= 2 && t.p[0] == '=' && t.p[1] == '=') {
             while (t.n && t.p[0] == '=') {
@@ -485,7 +452,7 @@ static int read_page(span text, page *pg, char *err, size_t errlen)
             }
             while (t.n && t.p[t.n - 1] == '=')
                 t.n--;
-            add_section(pg, trim(t), line);
+            add_section(pg, span_trim(t), line);
             continue;
         }
         bool opens, closes;
@@ -507,23 +474,25 @@ static int check_block(const section *s, char *err, size_t errlen)
     char ex[96], ex2[96];
     const char *h = excerpt(s->heading, ex, sizeof ex);
     if (!s->heading.n)
-        return fail(err, errlen, "line %zu: a block with an empty heading (the heading names the "
-                    "machine)", s->line);
+        return page_fail(err, errlen, "line %zu: a block with an empty heading (the heading names "
+                         "the machine)", s->line);
     for (int m = 0; m < SB_DDWIKI_TESTS; m++)
         if (!s->fig_line[m])
-            return fail(err, errlen, "line %zu: the block of '%s' has no '%s:' line", s->line, h,
-                        label_words[m]);
+            return page_fail(err, errlen, "line %zu: the block of '%s' has no '%s:' line", s->line,
+                             h, label_words[m]);
     if (s->unlabelled)
-        return fail(err, errlen, "line %zu: in the block of '%s': a dd line without its 'Direct "
-                    "write:', 'Direct read:' or 'Read cache:' label", s->unlabelled_line, h);
+        return page_fail(err, errlen, "line %zu: in the block of '%s': a dd line without its "
+                         "'Direct write:', 'Direct read:' or 'Read cache:' label",
+                         s->unlabelled_line, h);
     if (s->stray_line)
-        return fail(err, errlen, "line %zu: in the block of '%s': '%s' is no dd output (a note "
-                    "goes outside <code>)", s->stray_line, h, excerpt(s->stray, ex2, sizeof ex2));
+        return page_fail(err, errlen, "line %zu: in the block of '%s': '%s' is no dd output (a "
+                         "note goes outside <code>)", s->stray_line, h,
+                         excerpt(s->stray, ex2, sizeof ex2));
     for (int m = 0; m < SB_DDWIKI_TESTS; m++)
         if (s->fig[m].bytes % DD_BS_BYTES)
-            return fail(err, errlen, "line %zu: %s: %llu bytes are not a whole number of the "
-                        "wiki's 2048k blocks (dd bs=2048k)", s->fig_line[m], label_words[m],
-                        (unsigned long long)s->fig[m].bytes);
+            return page_fail(err, errlen, "line %zu: %s: %llu bytes are not a whole number of the "
+                             "wiki's 2048k blocks (dd bs=2048k)", s->fig_line[m], label_words[m],
+                             (unsigned long long)s->fig[m].bytes);
     return 0;
 }
 
@@ -532,8 +501,8 @@ static int add_block(sb_resultfile *rf, const section *s, FILE *log, char *err, 
 {
     char *ident = sb_xstrndup(s->heading.p, s->heading.n), ex[96];
     if (sb_resultfile_find_system(rf, ident)) {
-        int rc = fail(err, errlen, "line %zu: a second block of '%s' (an identifier is one "
-                      "machine)", s->line, excerpt(s->heading, ex, sizeof ex));
+        int rc = page_fail(err, errlen, "line %zu: a second block of '%s' (an identifier is one "
+                           "machine)", s->line, excerpt(s->heading, ex, sizeof ex));
         free(ident);
         return rc;
     }
@@ -593,15 +562,15 @@ int sb_import_ddwiki(const char *text, size_t len, sb_resultfile *rf, FILE *log,
     if (err && errlen)
         err[0] = '\0';
     if (memchr(text, '\0', len))
-        return fail(err, errlen, "not a dd wiki page: the file contains NUL bytes");
+        return page_fail(err, errlen, "not a dd wiki page: the file contains NUL bytes");
     /* A result file holds UTF-8 only (JSON); refused here, where the line can be named. */
     size_t bad = sb_utf8_check(text, len);
     if (bad < len) {
         size_t line = 1;
         for (size_t i = 0; i < bad; i++)
             line += text[i] == '\n';
-        return fail(err, errlen, "line %zu: byte 0x%02x is not UTF-8 (convert the page, e.g. "
-                    "with iconv -f latin1 -t utf-8)", line, (unsigned char)text[bad]);
+        return page_fail(err, errlen, "line %zu: byte 0x%02x is not UTF-8 (convert the page, e.g. "
+                         "with iconv -f latin1 -t utf-8)", line, (unsigned char)text[bad]);
     }
     page pg = {0};
     int rc = read_page((span){text, len}, &pg, err, errlen);
@@ -623,8 +592,8 @@ int sb_import_ddwiki(const char *text, size_t len, sb_resultfile *rf, FILE *log,
         }
     }
     if (!rc && !machines)
-        rc = fail(err, errlen, "not a dd wiki page: no '==== heading ====' followed by 'Direct "
-                  "write:', 'Direct read:' and 'Read cache:' lines");
+        rc = page_fail(err, errlen, "not a dd wiki page: no '==== heading ====' followed by "
+                       "'Direct write:', 'Direct read:' and 'Read cache:' lines");
     if (!rc)
         sb_resultfile_set_title(rf, title ? title : "dd", "");
     free((char *)title);
@@ -639,7 +608,7 @@ bool sb_ddwiki_detect(const char *text, size_t len)
         if (i < len && text[i] != '\n')
             continue;
         bool opens, closes;
-        span rest, t = strip_code(trim((span){text + start, i - start}), &opens, &closes);
+        span rest, t = strip_code(span_trim((span){text + start, i - start}), &opens, &closes);
         start = i + 1;
         /* No more than the label: a page whose first block is damaged is still this kind
          * of page, and its refusal then names the line. */

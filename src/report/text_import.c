@@ -66,25 +66,25 @@ static int check_rows(const result_text *rt, char *err, size_t errlen)
 {
     char ex[64], ln[32];
     if (!rt->n_rows)
-        return ti_fail(err, errlen, "%sresult '%s' has no rows (is the page cut short?)",
-                       at_line(rt->line, ln, sizeof ln), ti_excerpt(ti_trim(rt->title_line), ex, sizeof ex));
+        return page_fail(err, errlen, "%sresult '%s' has no rows (is the page cut short?)",
+                         at_line(rt->line, ln, sizeof ln), ti_excerpt(span_trim(rt->title_line), ex, sizeof ex));
     double max = 0;
     size_t maxbars = 0;
     for (size_t k = 0; k < rt->n_rows; k++) {
         const row *rw = &rt->rows[k];
         char num[64];
         if (rw->value.n >= sizeof num)
-            return ti_fail(err, errlen, "%svalue of '%s' has %zu digits: out of range",
-                           at_line(rw->line, ln, sizeof ln), ti_excerpt(ti_trim(rw->ident), ex, sizeof ex),
-                           rw->value.n);
+            return page_fail(err, errlen, "%svalue of '%s' has %zu digits: out of range",
+                             at_line(rw->line, ln, sizeof ln), ti_excerpt(span_trim(rw->ident), ex, sizeof ex),
+                             rw->value.n);
         memcpy(num, rw->value.p, rw->value.n);
         num[rw->value.n] = '\0';
         double v = strtod(num, NULL);
         if (!isfinite(v))
-            return ti_fail(err, errlen, "%svalue '%s' is out of range", at_line(rw->line, ln, sizeof ln),
-                           num);
+            return page_fail(err, errlen, "%svalue '%s' is out of range", at_line(rw->line, ln, sizeof ln),
+                             num);
         if (!rw->line && memmem(rw->ident.p, rw->ident.n, " |", 2))
-            return ti_fail(err, errlen, "not a result row: '%s'", ti_excerpt(rw->ident, ex, sizeof ex));
+            return page_fail(err, errlen, "not a result row: '%s'", ti_excerpt(rw->ident, ex, sizeof ex));
         if (v > max)
             max = v;
         if (rw->bars > maxbars)
@@ -96,9 +96,9 @@ static int check_rows(const result_text *rt, char *err, size_t errlen)
         double v = strtod(rw->value.p, NULL);
         double want = v > 0 && max > 0 ? v / max * (double)maxbars : 0;
         if (fabs(want - (double)rw->bars) > 1.5)
-            return ti_fail(err, errlen, "%sthe bar of '%s' does not match its value %.*s (is the page "
-                           "cut short?)", at_line(rw->line, ln, sizeof ln),
-                           ti_excerpt(ti_trim(rw->ident), ex, sizeof ex), (int)rw->value.n, rw->value.p);
+            return page_fail(err, errlen, "%sthe bar of '%s' does not match its value %.*s (is the page "
+                             "cut short?)", at_line(rw->line, ln, sizeof ln),
+                             ti_excerpt(span_trim(rw->ident), ex, sizeof ex), (int)rw->value.n, rw->value.p);
     }
     return 0;
 }
@@ -118,7 +118,7 @@ static const legend *row_legend(const result_text *rt, span *ident)
     unsigned long k = strtoul(id.p + m, NULL, 10);
     for (size_t j = 0; j < rt->n_legends; j++)
         if (rt->legends[j].k == k) {
-            *ident = ti_trim(ti_mkspan(id.p, m - 2));
+            *ident = span_trim(span_make(id.p, m - 2));
             return &rt->legends[j];
         }
     return NULL;
@@ -129,11 +129,11 @@ static int build_systems(const page *pg, sb_resultfile *rf, char *err, size_t er
 {
     for (size_t i = 0; i < pg->n_systems; i++) {
         const system_text *st = &pg->systems[i];
-        char *a = ti_sdup(st->ident);
+        char *a = span_sdup(st->ident);
         if (!a)
             return -ENOMEM;
         if (sb_resultfile_find_system(rf, a)) {
-            int rc = ti_fail(err, errlen, "identifier '%s' appears twice", a);
+            int rc = page_fail(err, errlen, "identifier '%s' appears twice", a);
             free(a);
             return rc;
         }
@@ -158,23 +158,23 @@ static int build_entry(const result_text *rt, span tl, const row *rw, sb_result 
     char *a = NULL, *b = NULL;
     /* The row's source: its legend entry (the row is marked " [k]"), else the title
      * line. Every figure read from a page is imported. */
-    span ident = ti_trim(rw->ident), source = tl;
+    span ident = span_trim(rw->ident), source = tl;
     if (rt->n_legends) {
         const legend *lg = row_legend(rt, &ident);
         if (!lg)
-            return ti_fail(err, errlen, "a row of '%s' has no legend mark: '%s'",
-                           ti_excerpt(tl, ex, sizeof ex), ti_excerpt(ident, ex2, sizeof ex2));
+            return page_fail(err, errlen, "a row of '%s' has no legend mark: '%s'",
+                             ti_excerpt(tl, ex, sizeof ex), ti_excerpt(ident, ex2, sizeof ex2));
         source = lg->source;
     }
-    if (!(a = ti_sdup(ident)) || !(b = ti_sdup(rw->value)))
+    if (!(a = span_sdup(ident)) || !(b = span_sdup(rw->value)))
         goto out;
     if (!*a) {
-        rc = ti_fail(err, errlen, "a row of '%s' has no identifier", ti_excerpt(tl, ex, sizeof ex));
+        rc = page_fail(err, errlen, "a row of '%s' has no identifier", ti_excerpt(tl, ex, sizeof ex));
         goto out;
     }
     if (sb_result_find_entry(r, a)) {
-        rc = ti_fail(err, errlen, "'%s' has two rows in result '%s'", a,
-                     ti_excerpt(tl, ex, sizeof ex));
+        rc = page_fail(err, errlen, "'%s' has two rows in result '%s'", a,
+                       ti_excerpt(tl, ex, sizeof ex));
         goto out;
     }
     /* A row naming no listed system still counts: the system gets an empty description. */
@@ -184,7 +184,7 @@ static int build_entry(const result_text *rt, span tl, const row *rw, sb_result 
     if (!e)
         goto out;
     free(a);
-    if (!(a = ti_sdup(source)))
+    if (!(a = span_sdup(source)))
         goto out;
     sb_entry_set_source(e, a, true);
     e->mean = strtod(b, NULL);
@@ -203,14 +203,14 @@ out:
 static int build_result(const result_text *rt, sb_resultfile *rf, char *err, size_t errlen)
 {
     char ex[64];
-    span tl = ti_trim(rt->title_line), title, version, untagged;
+    span tl = span_trim(rt->title_line), title, version, untagged;
     const char *tagged = ti_storbench_tag(tl, &untagged);
     ti_split_title_version(untagged, &title, &version);
     if (!title.n)
-        return ti_fail(err, errlen, "a result with no title");
+        return page_fail(err, errlen, "a result with no title");
     if (!rt->unit.n)
-        return ti_fail(err, errlen, "result '%s' has no unit", ti_excerpt(tl, ex, sizeof ex));
-    char *a = ti_sdup(title), *b = ti_sdup(version), *c = ti_sdup(rt->options), *d = ti_sdup(rt->unit);
+        return page_fail(err, errlen, "result '%s' has no unit", ti_excerpt(tl, ex, sizeof ex));
+    char *a = span_sdup(title), *b = span_sdup(version), *c = span_sdup(rt->options), *d = span_sdup(rt->unit);
     sb_result *r = NULL;
     if (a && b && c && d)
         r = sb_resultfile_get_result(rf, tagged ? tagged : test_for_title(a), a, b, c, d, rt->dir);
@@ -232,13 +232,13 @@ static int build(const page *pg, sb_resultfile *rf, char *err, size_t errlen)
 {
     int rc;
     if (!pg->n_results)
-        return ti_fail(err, errlen, "no results: no '<Unit> > Higher Is Better' line with rows "
-                       "(is the page cut short?)");
+        return page_fail(err, errlen, "no results: no '<Unit> > Higher Is Better' line with rows "
+                         "(is the page cut short?)");
     for (size_t i = 0; i < pg->n_results; i++)
         if ((rc = check_rows(&pg->results[i], err, errlen)) < 0)
             return rc;
 
-    char *a = ti_sdup(pg->title), *b = ti_sdup(pg->description);
+    char *a = span_sdup(pg->title), *b = span_sdup(pg->description);
     rc = a && b ? 0 : -ENOMEM;
     if (!rc)
         sb_resultfile_set_title(rf, a, b);
@@ -257,9 +257,9 @@ int sb_text_import(const char *text, size_t len, sb_resultfile *rf, char *err, s
 {
     if (err && errlen)
         err[0] = '\0';
-    span t = ti_mkspan(text, len);
+    span t = span_make(text, len);
     if (memchr(text, '\0', len))
-        return ti_fail(err, errlen, "not a result page: the file contains NUL bytes");
+        return page_fail(err, errlen, "not a result page: the file contains NUL bytes");
     /* A result file holds UTF-8 only (JSON): a Latin-1 byte would make the save drop the
      * system or result it is in. Refused here, where the line can be named. */
     size_t bad = sb_utf8_check(text, len);
@@ -267,8 +267,8 @@ int sb_text_import(const char *text, size_t len, sb_resultfile *rf, char *err, s
         size_t line = 1;
         for (size_t i = 0; i < bad; i++)
             line += text[i] == '\n';
-        return ti_fail(err, errlen, "line %zu: byte 0x%02x is not UTF-8 (convert the page, e.g. "
-                       "with iconv -f latin1 -t utf-8)", line, (unsigned char)text[bad]);
+        return page_fail(err, errlen, "line %zu: byte 0x%02x is not UTF-8 (convert the page, e.g. "
+                         "with iconv -f latin1 -t utf-8)", line, (unsigned char)text[bad]);
     }
 
     page pg = {0};
@@ -284,7 +284,7 @@ int sb_text_import(const char *text, size_t len, sb_resultfile *rf, char *err, s
         if (rc == 0)
             rc = build(&pg, rf, err, errlen);
         else if (rc == -EINVAL)
-            ti_fail(err, errlen, "not a result page: %s", terr);
+            page_fail(err, errlen, "not a result page: %s", terr);
         goto out;
     }
     size_t flen;
@@ -294,13 +294,13 @@ int sb_text_import(const char *text, size_t len, sb_resultfile *rf, char *err, s
         goto out;
     }
     char ferr[256] = "";
-    rc = ti_parse_flat(ti_mkspan(flat, flen), &pg, ferr, sizeof ferr);
+    rc = ti_parse_flat(span_make(flat, flen), &pg, ferr, sizeof ferr);
     if (rc == 0 && !pg.n_systems && !pg.n_results)
-        rc = ti_fail(ferr, sizeof ferr, "no system description and no '<Unit> > Higher Is Better' result");
+        rc = page_fail(ferr, sizeof ferr, "no system description and no '<Unit> > Higher Is Better' result");
     if (rc == 0)
         rc = build(&pg, rf, err, errlen);
     else if (rc == -EINVAL)
-        ti_fail(err, errlen, "not a result page: %s", ferr);
+        page_fail(err, errlen, "not a result page: %s", ferr);
     free(flat);
 out:
     ti_page_free(&pg);

@@ -51,8 +51,8 @@ char *ti_flatten(span text, size_t *len)
 /* Next direction phrase " > Higher Is Better" / " < Lower Is Better" at or after from. */
 static long next_phrase(span f, size_t from, size_t *plen, sb_direction *dir)
 {
-    long h = ti_span_find(f, from, " > Higher Is Better");
-    long l = ti_span_find(f, from, " < Lower Is Better");
+    long h = span_find(f, from, " > Higher Is Better");
+    long l = span_find(f, from, " < Lower Is Better");
     if (h < 0 && l < 0)
         return -1;
     if (h >= 0 && (l < 0 || h < l)) {
@@ -73,7 +73,7 @@ static bool known_title_at(span h, const page *pg, span *title)
     for (size_t k = 0; k < nknown + pg->n_results; k++) {
         span t;
         if (k < nknown)
-            t = ti_mkspan(sb_known_title_at(k), strlen(sb_known_title_at(k)));
+            t = span_make(sb_known_title_at(k), strlen(sb_known_title_at(k)));
         else
             ti_split_title_version(pg->results[k - nknown].title_line, &t, NULL);
         if (!t.n || t.n <= best || h.n <= t.n + 1 || memcmp(h.p, t.p, t.n) || h.p[t.n] != ' ')
@@ -82,10 +82,10 @@ static bool known_title_at(span h, const page *pg, span *title)
         while (e < h.n && h.p[e] != ' ')
             e++;
         /* a version, or the storbench tag of a figure with no version of its own */
-        if (!ti_is_version(ti_mkspan(h.p + v, e - v)) && !ti_storbench_tag_at(h, v, NULL))
+        if (!ti_is_version(span_make(h.p + v, e - v)) && !ti_storbench_tag_at(h, v, NULL))
             continue;
         best = t.n;
-        *title = ti_mkspan(h.p, t.n);
+        *title = span_make(h.p, t.n);
     }
     return best > 0;
 }
@@ -95,13 +95,13 @@ static bool known_title_at(span h, const page *pg, span *title)
  * word unless the header ends in a known multi-word unit. */
 static void split_flat_header(span h, const page *pg, result_text *r)
 {
-    h = ti_trim(h);
+    h = span_trim(h);
     r->unit = h;
     for (size_t k = 0; k < sizeof multiword_units / sizeof multiword_units[0]; k++) {
         size_t n = strlen(multiword_units[k]);
         if (h.n >= n && !memcmp(h.p + h.n - n, multiword_units[k], n) &&
             (h.n == n || h.p[h.n - n - 1] == ' ')) {
-            r->unit = ti_mkspan(h.p + h.n - n, n);
+            r->unit = span_make(h.p + h.n - n, n);
             break;
         }
     }
@@ -109,9 +109,9 @@ static void split_flat_header(span h, const page *pg, result_text *r)
         size_t s = h.n;
         while (s && h.p[s - 1] != ' ')
             s--;
-        r->unit = ti_mkspan(h.p + s, h.n - s);
+        r->unit = span_make(h.p + s, h.n - s);
     }
-    span rest = ti_trim(ti_mkspan(h.p, (size_t)(r->unit.p - h.p)));
+    span rest = span_trim(span_make(h.p, (size_t)(r->unit.p - h.p)));
 
     /* Where does the version token end? */
     size_t vend = 0;
@@ -135,7 +135,7 @@ static void split_flat_header(span h, const page *pg, result_text *r)
             size_t s = ++i;
             while (i < rest.n && rest.p[i] != ' ')
                 i++;
-            if (ti_is_version(ti_mkspan(rest.p + s, i - s))) {
+            if (ti_is_version(span_make(rest.p + s, i - s))) {
                 vend = i;
                 if (vend < rest.n && (tag = ti_storbench_tag_at(rest, vend + 1, NULL)))
                     vend += 1 + tag;
@@ -145,8 +145,8 @@ static void split_flat_header(span h, const page *pg, result_text *r)
         if (!vend) /* no version: the whole rest is the title */
             vend = rest.n;
     }
-    r->title_line = ti_mkspan(rest.p, vend);
-    r->options = ti_trim(ti_mkspan(rest.p + vend, rest.n - vend));
+    r->title_line = span_make(rest.p, vend);
+    r->options = span_trim(span_make(rest.p + vend, rest.n - vend));
 }
 
 /* Words that may sit inside a title in lower case. */
@@ -155,7 +155,7 @@ static bool title_connector(span w)
     static const char *const words[] = {"a", "an", "and", "at", "by", "for", "in", "of", "on",
                                         "or", "the", "to", "vs", "vs.", "with", "x"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (ti_span_eq(w, words[i]))
+        if (span_eq(w, words[i]))
             return true;
     return false;
 }
@@ -166,7 +166,7 @@ static bool title_connector(span w)
  * first lower-case prose word; else the word before that prose word; else it is all title. */
 static void split_heading(span h, span *title, span *desc)
 {
-    h = ti_trim(h);
+    h = span_trim(h);
     size_t starts[256];
     size_t nw = 0;
     for (size_t i = 0; i < h.n && nw < 256;) {
@@ -180,7 +180,7 @@ static void split_heading(span h, span *title, span *desc)
         size_t e = starts[w];
         while (e < h.n && h.p[e] != ' ')
             e++;
-        span word = ti_mkspan(h.p + starts[w], e - starts[w]);
+        span word = span_make(h.p + starts[w], e - starts[w]);
         if (prose == nw && islower((unsigned char)word.p[0]) && !title_connector(word))
             prose = w;
         if (repeat == nw && w > 0 && word.n >= 2 && isalpha((unsigned char)word.p[0])) {
@@ -202,11 +202,11 @@ static void split_heading(span h, span *title, span *desc)
         split = prose - 1;
     if (split == 0 || split >= nw) {
         *title = h;
-        *desc = ti_mkspan(h.p + h.n, 0);
+        *desc = span_make(h.p + h.n, 0);
         return;
     }
-    *title = ti_trim(ti_mkspan(h.p, starts[split]));
-    *desc = ti_trim(ti_mkspan(h.p + starts[split], h.n - starts[split]));
+    *title = span_trim(span_make(h.p, starts[split]));
+    *desc = span_trim(span_make(h.p + starts[split], h.n - starts[split]));
 }
 
 /* Is there a row identifier equal to the text ending at 'end' (preceded by a space or the
@@ -234,9 +234,9 @@ static size_t last_value_end(span s)
 {
     size_t last_key = 0;
     for (size_t i = 0; i + 2 < s.n; i++)
-        if (s.p[i] == ',' && s.p[i + 1] == ' ' && ti_key_at(ti_mkspan(s.p + i + 2, s.n - i - 2)))
+        if (s.p[i] == ',' && s.p[i + 1] == ' ' && ti_key_at(span_make(s.p + i + 2, s.n - i - 2)))
             last_key = i + 2;
-    size_t k = ti_key_at(ti_mkspan(s.p + last_key, s.n - last_key));
+    size_t k = ti_key_at(span_make(s.p + last_key, s.n - last_key));
     size_t i = last_key + k + 2; /* after "Key: " */
     while (i < s.n && s.p[i] != ' ')
         i++;
@@ -253,7 +253,7 @@ static bool flat_has_legend(span f)
         if (f.p[i + 1] != ' ' || f.p[i + 2] != '[')
             continue;
         legend lg;
-        if (ti_parse_legend_line(ti_mkspan(f.p + i + 2, f.n - i - 2), &lg))
+        if (ti_parse_legend_line(span_make(f.p + i + 2, f.n - i - 2), &lg))
             return true;
     }
     return false;
@@ -280,7 +280,7 @@ static int flat_results(span f, page *pg, size_t *prefix_end, char *err, size_t 
         size_t pos = (size_t)at + plen;
         sb_direction ndir = dir;
         long nxt = next_phrase(f, pos, &plen, &ndir);
-        span region = ti_mkspan(f.p, nxt < 0 ? f.n : (size_t)nxt);
+        span region = span_make(f.p, nxt < 0 ? f.n : (size_t)nxt);
         for (;;) {
             if (pos < region.n && f.p[pos] == ' ')
                 pos++;
@@ -293,18 +293,18 @@ static int flat_results(span f, page *pg, size_t *prefix_end, char *err, size_t 
                     break;
             if (p >= region.n)
                 break;
-            int rc = ti_add_row(r, ti_mkspan(f.p + pos, p - pos), value, bars, 0);
+            int rc = ti_add_row(r, span_make(f.p + pos, p - pos), value, bars, 0);
             if (rc)
                 return rc;
             pos = p + tail;
         }
-        span rest = ti_trim(ti_mkspan(f.p + pos, region.n - pos));
+        span rest = span_trim(span_make(f.p + pos, region.n - pos));
         if (nxt < 0 && rest.n)
-            return ti_fail(err, errlen, "unexpected text after the last result: '%s'",
-                           ti_excerpt(rest, ex, sizeof ex));
+            return page_fail(err, errlen, "unexpected text after the last result: '%s'",
+                             ti_excerpt(rest, ex, sizeof ex));
         if (nxt >= 0 && !rest.n)
-            return ti_fail(err, errlen, "a result with no title before '%s'",
-                           ti_excerpt(ti_mkspan(f.p + nxt, f.n - (size_t)nxt), ex, sizeof ex));
+            return page_fail(err, errlen, "a result with no title before '%s'",
+                             ti_excerpt(span_make(f.p + nxt, f.n - (size_t)nxt), ex, sizeof ex));
         pending = rest;
         dir = ndir;
         at = nxt;
@@ -322,7 +322,7 @@ static int flat_results(span f, page *pg, size_t *prefix_end, char *err, size_t 
 static int flat_systems(span prefix, page *pg, size_t *body_prev, size_t *heading_end,
                         char *err, size_t errlen)
 {
-    long m = ti_span_find(prefix, 0, ": Processor: ");
+    long m = span_find(prefix, 0, ": Processor: ");
     while (m >= 0) {
         size_t idn = known_ident_before(prefix, (size_t)m, pg);
         if (!idn || (size_t)m - idn < *body_prev) {
@@ -334,20 +334,20 @@ static int flat_systems(span prefix, page *pg, size_t *body_prev, size_t *headin
         }
         size_t id_start = (size_t)m - idn;
         if (!idn)
-            return ti_fail(err, errlen, "a system with no identifier before ': Processor:'");
+            return page_fail(err, errlen, "a system with no identifier before ': Processor:'");
         if (pg->n_systems) {
             system_text *prev = &pg->systems[pg->n_systems - 1];
-            prev->hardware = ti_mkspan(prev->hardware.p, id_start - (size_t)(prev->hardware.p - prefix.p));
+            prev->hardware = span_make(prev->hardware.p, id_start - (size_t)(prev->hardware.p - prefix.p));
         } else {
             *heading_end = id_start;
         }
         system_text *s = ti_add_system_text(pg);
         if (!s)
             return -ENOMEM;
-        s->ident = ti_mkspan(prefix.p + id_start, idn);
+        s->ident = span_make(prefix.p + id_start, idn);
         *body_prev = (size_t)m + 2;
-        s->hardware = ti_mkspan(prefix.p + *body_prev, prefix.n - *body_prev);
-        m = ti_span_find(prefix, (size_t)m + 2, ": Processor: ");
+        s->hardware = span_make(prefix.p + *body_prev, prefix.n - *body_prev);
+        m = span_find(prefix, (size_t)m + 2, ": Processor: ");
     }
     return 0;
 }
@@ -358,12 +358,12 @@ static int flat_systems(span prefix, page *pg, size_t *body_prev, size_t *headin
 static size_t flat_header_start(span tail, const page *pg)
 {
     /* Not inside the hardware list: start looking at the software part. */
-    long os = pg->n_systems ? ti_span_find(tail, 0, " OS: ") : -1;
+    long os = pg->n_systems ? span_find(tail, 0, " OS: ") : -1;
     for (size_t i = os > 0 ? (size_t)os : 0; i < tail.n; i++) {
         if (i && tail.p[i - 1] != ' ')
             continue;
         span t;
-        if (known_title_at(ti_mkspan(tail.p + i, tail.n - i), pg, &t))
+        if (known_title_at(span_make(tail.p + i, tail.n - i), pg, &t))
             return i;
     }
     if (pg->n_systems)
@@ -375,7 +375,7 @@ static size_t flat_header_start(span tail, const page *pg)
         size_t s = i;
         while (i < tail.n && tail.p[i] != ' ')
             i++;
-        if (s && ti_is_version(ti_mkspan(tail.p + s, i - s)))
+        if (s && ti_is_version(span_make(tail.p + s, i - s)))
             return prev;
         prev = s;
         i++;
@@ -388,12 +388,12 @@ static size_t flat_header_start(span tail, const page *pg)
 static void flat_first_header(span prefix, page *pg, size_t body_prev, size_t *heading_end)
 {
     size_t from = pg->n_systems ? body_prev : 0;
-    span tail = ti_mkspan(prefix.p + from, prefix.n - from);
+    span tail = span_make(prefix.p + from, prefix.n - from);
     size_t hstart = flat_header_start(tail, pg);
-    pg->results[0].header = ti_mkspan(tail.p + hstart, tail.n - hstart);
+    pg->results[0].header = span_make(tail.p + hstart, tail.n - hstart);
     if (pg->n_systems) {
         system_text *last = &pg->systems[pg->n_systems - 1];
-        last->hardware = ti_mkspan(last->hardware.p, (size_t)(tail.p + hstart - last->hardware.p));
+        last->hardware = span_make(last->hardware.p, (size_t)(tail.p + hstart - last->hardware.p));
     } else {
         *heading_end = from + hstart;
     }
@@ -405,14 +405,14 @@ static void flat_split_bodies(page *pg)
 {
     for (size_t i = 0; i < pg->n_systems; i++) {
         system_text *s = &pg->systems[i];
-        span body = ti_trim(s->hardware);
-        long os = ti_starts_with(body, "OS: ") ? 0 : ti_span_find(body, 0, " OS: ");
+        span body = span_trim(s->hardware);
+        long os = span_starts_with(body, "OS: ") ? 0 : span_find(body, 0, " OS: ");
         if (os < 0) {
             s->hardware = body;
-            s->software = ti_mkspan(body.p + body.n, 0);
+            s->software = span_make(body.p + body.n, 0);
         } else {
-            s->hardware = ti_trim(ti_mkspan(body.p, (size_t)os));
-            s->software = ti_trim(ti_mkspan(body.p + os, body.n - (size_t)os));
+            s->hardware = span_trim(span_make(body.p, (size_t)os));
+            s->software = span_trim(span_make(body.p + os, body.n - (size_t)os));
         }
     }
 }
@@ -420,13 +420,13 @@ static void flat_split_bodies(page *pg)
 int ti_parse_flat(span f, page *pg, char *err, size_t errlen)
 {
     if (flat_has_legend(f))
-        return ti_fail(err, errlen, "a chart with a source legend ('[1] imported: ...') reads only "
-                       "with its line breaks (as 'storbench show' wrote it)");
+        return page_fail(err, errlen, "a chart with a source legend ('[1] imported: ...') reads only "
+                         "with its line breaks (as 'storbench show' wrote it)");
     size_t prefix_end;
     int rc = flat_results(f, pg, &prefix_end, err, errlen);
     if (rc)
         return rc;
-    span prefix = ti_mkspan(f.p, prefix_end);
+    span prefix = span_make(f.p, prefix_end);
     size_t body_prev = 0; /* where the last system's body starts */
     size_t heading_end = prefix.n;
     if ((rc = flat_systems(prefix, pg, &body_prev, &heading_end, err, errlen)))
@@ -434,7 +434,7 @@ int ti_parse_flat(span f, page *pg, char *err, size_t errlen)
     if (pg->n_results)
         flat_first_header(prefix, pg, body_prev, &heading_end);
     flat_split_bodies(pg);
-    pg->heading = ti_trim(ti_mkspan(f.p, heading_end));
+    pg->heading = span_trim(span_make(f.p, heading_end));
     split_heading(pg->heading, &pg->title, &pg->description);
     return 0;
 }

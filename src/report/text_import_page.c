@@ -1,6 +1,6 @@
 /*
- * text_import_page — the helpers of the text-format reader (text_import.c): spans of
- * the page text, the small token tests both layouts use (versions, "Key:" lists,
+ * text_import_page — the helpers of the text-format reader (text_import.c): the small
+ * token tests both layouts use on spans of the page text (report/span.h: versions, "Key:" lists,
  * a row's " .... value |===" tail, the storbench tag of a title line), and the page
  * model the layout parsers fill (text_import_page.h).
  */
@@ -8,7 +8,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,48 +18,6 @@ static const char HIGHER[] = "> Higher Is Better";
 static const char LOWER[] = "< Lower Is Better";
 
 /* ---------------------------------------------------------------- helpers */
-
-span ti_trim(span s)
-{
-    while (s.n && isspace((unsigned char)s.p[0])) {
-        s.p++;
-        s.n--;
-    }
-    while (s.n && isspace((unsigned char)s.p[s.n - 1]))
-        s.n--;
-    return s;
-}
-
-char *ti_sdup(span s)
-{
-    char *r = malloc(s.n + 1);
-    if (!r)
-        return NULL;
-    memcpy(r, s.p, s.n);
-    r[s.n] = '\0';
-    return r;
-}
-
-/* First occurrence of lit in s at or after 'from', or -1. */
-long ti_span_find(span s, size_t from, const char *lit)
-{
-    size_t n = strlen(lit);
-    for (size_t i = from; i + n <= s.n; i++)
-        if (!memcmp(s.p + i, lit, n))
-            return (long)i;
-    return -1;
-}
-
-int ti_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -EINVAL;
-}
 
 /* A short, printable excerpt of s for error messages. */
 const char *ti_excerpt(span s, char *buf, size_t len)
@@ -125,26 +82,26 @@ size_t ti_key_at(span s)
  * the whole piece as its value under an empty key. */
 int ti_parse_kvlist(span s, sb_kvlist *l)
 {
-    s = ti_trim(s);
+    s = span_trim(s);
     size_t start = 0;
     while (start < s.n) {
         size_t end = s.n, next = s.n;
         for (size_t i = start; i + 2 < s.n; i++) {
-            if (s.p[i] == ',' && s.p[i + 1] == ' ' && ti_key_at(ti_mkspan(s.p + i + 2, s.n - i - 2))) {
+            if (s.p[i] == ',' && s.p[i + 1] == ' ' && ti_key_at(span_make(s.p + i + 2, s.n - i - 2))) {
                 end = i;
                 next = i + 2;
                 break;
             }
         }
-        span piece = ti_mkspan(s.p + start, end - start);
+        span piece = span_make(s.p + start, end - start);
         size_t k = ti_key_at(piece);
         char *key, *value;
         if (k) {
-            key = ti_sdup(ti_mkspan(piece.p, k));
-            value = ti_sdup(ti_trim(ti_mkspan(piece.p + k + 1, piece.n - k - 1)));
+            key = span_sdup(span_make(piece.p, k));
+            value = span_sdup(span_trim(span_make(piece.p + k + 1, piece.n - k - 1)));
         } else {
             key = strdup("");
-            value = ti_sdup(ti_trim(piece));
+            value = span_sdup(span_trim(piece));
         }
         if (!key || !value) {
             free(key);
@@ -201,7 +158,7 @@ size_t ti_row_tail_at(span s, size_t at, span *value, size_t *bars)
         i++;
     if (i < s.n && s.p[i] != ' ')
         return 0;
-    *value = ti_mkspan(s.p + v, vend - v);
+    *value = span_make(s.p + v, vend - v);
     *bars = i - bar;
     return i - at;
 }
@@ -235,7 +192,7 @@ int ti_add_row(result_text *r, span ident, span value, size_t bars, size_t line)
 /* "[k] imported: X" / "[k] measured: X" -> k and X. */
 bool ti_parse_legend_line(span l, legend *out)
 {
-    l = ti_trim(l);
+    l = span_trim(l);
     if (l.n < 4 || l.p[0] != '[' || !isdigit((unsigned char)l.p[1]))
         return false;
     size_t i = 1;
@@ -247,7 +204,7 @@ bool ti_parse_legend_line(span l, legend *out)
         size_t n = strlen(kinds[j]);
         if (l.n - i > n && !memcmp(l.p + i, kinds[j], n)) {
             out->k = k;
-            out->source = ti_trim(ti_mkspan(l.p + i + n, l.n - i - n));
+            out->source = span_trim(span_make(l.p + i + n, l.n - i - n));
             return k > 0 && out->source.n > 0;
         }
     }
@@ -289,18 +246,18 @@ system_text *ti_add_system_text(page *pg)
 /* "<Unit> > Higher Is Better" */
 bool ti_parse_direction_line(span l, span *unit, sb_direction *dir)
 {
-    l = ti_trim(l);
+    l = span_trim(l);
     const char *phrase;
-    if (ti_ends_with(l, HIGHER)) {
+    if (span_ends_with(l, HIGHER)) {
         phrase = HIGHER;
         *dir = SB_HIGHER_IS_BETTER;
-    } else if (ti_ends_with(l, LOWER)) {
+    } else if (span_ends_with(l, LOWER)) {
         phrase = LOWER;
         *dir = SB_LOWER_IS_BETTER;
     } else {
         return false;
     }
-    *unit = ti_trim(ti_mkspan(l.p, l.n - strlen(phrase)));
+    *unit = span_trim(span_make(l.p, l.n - strlen(phrase)));
     return true;
 }
 
@@ -309,17 +266,17 @@ bool ti_parse_direction_line(span l, span *unit, sb_direction *dir)
 /* "<Title> <version>": the version is the last word when it has a digit; else there is none. */
 void ti_split_title_version(span tl, span *title, span *version)
 {
-    tl = ti_trim(tl);
+    tl = span_trim(tl);
     *title = tl;
     if (version)
-        *version = ti_mkspan(tl.p + tl.n, 0);
+        *version = span_make(tl.p + tl.n, 0);
     size_t s = tl.n;
     while (s && tl.p[s - 1] != ' ')
         s--;
-    if (s && ti_has_digit(ti_mkspan(tl.p + s, tl.n - s))) {
-        *title = ti_trim(ti_mkspan(tl.p, s));
+    if (s && ti_has_digit(span_make(tl.p + s, tl.n - s))) {
+        *title = span_trim(span_make(tl.p, s));
         if (version)
-            *version = ti_mkspan(tl.p + s, tl.n - s);
+            *version = span_make(tl.p + s, tl.n - s);
     }
 }
 
@@ -351,7 +308,7 @@ const char *ti_storbench_tag(span tl, span *rest)
     for (size_t at = tl.n; at-- > 1;) {
         const char *test = NULL;
         if (tl.p[at] == '(' && tl.p[at - 1] == ' ' && ti_storbench_tag_at(tl, at, &test) == tl.n - at) {
-            *rest = ti_trim(ti_mkspan(tl.p, at));
+            *rest = span_trim(span_make(tl.p, at));
             return test;
         }
     }

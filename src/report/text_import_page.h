@@ -1,6 +1,6 @@
 /*
- * text_import_page (private to the text-format reader) — what its parts share: spans
- * of the page text and their helpers, the page as read (systems, results, rows,
+ * text_import_page (private to the text-format reader) — what its parts share: helpers
+ * on spans of the page text (the span itself is report/span.h), the page as read (systems, results, rows,
  * legends) before it becomes a result file, and the two layout parsers.
  * text_import_page.c has the helpers and the page model, text_import_tidy.c and
  * text_import_flat.c read the two layouts, text_import.c builds the result file.
@@ -12,43 +12,9 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "report/span.h"
 #include "results/result.h"
 
-typedef struct span {
-    const char *p;
-    size_t n;
-} span;
-
-static inline span ti_mkspan(const char *p, size_t n)
-{
-    return (span){p, n};
-}
-
-static inline bool ti_span_eq(span s, const char *lit)
-{
-    size_t n = strlen(lit);
-    return s.n == n && !memcmp(s.p, lit, n);
-}
-
-static inline bool ti_starts_with(span s, const char *lit)
-{
-    size_t n = strlen(lit);
-    return s.n >= n && !memcmp(s.p, lit, n);
-}
-
-static inline bool ti_ends_with(span s, const char *lit)
-{
-    size_t n = strlen(lit);
-    return s.n >= n && !memcmp(s.p + s.n - n, lit, n);
-}
-
-/* First occurrence of lit in s at or after 'from', or -1. */
-long ti_span_find(span s, size_t from, const char *lit);
-span ti_trim(span s);
-/* A malloc'd NUL-terminated copy; NULL when out of memory. */
-char *ti_sdup(span s);
-/* Writes the message to err (when given) and returns -EINVAL. */
-int ti_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A short, printable excerpt of s for error messages. */
 const char *ti_excerpt(span s, char *buf, size_t len);
 /* A version token: a digit (optionally after 'v'), then digits, letters, '.', '-', with a '.'. */

@@ -22,7 +22,7 @@ int ti_split_lines(span text, lines *out)
     for (size_t i = 0; i <= text.n; i++) {
         if (i < text.n && text.p[i] != '\n')
             continue;
-        span l = ti_mkspan(text.p + start, i - start);
+        span l = span_make(text.p + start, i - start);
         if (l.n && l.p[l.n - 1] == '\r')
             l.n--;
         if (out->n == cap) {
@@ -35,27 +35,27 @@ int ti_split_lines(span text, lines *out)
         out->l[out->n++] = l;
         start = i + 1;
     }
-    while (out->n && ti_trim(out->l[out->n - 1]).n == 0)
+    while (out->n && span_trim(out->l[out->n - 1]).n == 0)
         out->n--;
     return 0;
 }
 
 static bool blank(span l)
 {
-    return ti_trim(l).n == 0;
+    return span_trim(l).n == 0;
 }
 
 bool ti_tidy_layout(const lines *ls)
 {
-    return ls->n >= 4 && ti_trim(ls->l[0]).n && blank(ls->l[2]) && blank(ls->l[3]);
+    return ls->n >= 4 && span_trim(ls->l[0]).n && blank(ls->l[2]) && blank(ls->l[3]);
 }
 
 int ti_parse_tidy(const lines *ls, page *pg, char *err, size_t errlen)
 {
     char ex[64];
     size_t i = 4, n = ls->n;
-    pg->title = ti_trim(ls->l[0]);
-    pg->description = ti_trim(ls->l[1]);
+    pg->title = span_trim(ls->l[0]);
+    pg->description = span_trim(ls->l[1]);
 
     /* Systems: "Identifier: " then tab-indented description lines. */
     while (i < n) {
@@ -64,15 +64,15 @@ int ti_parse_tidy(const lines *ls, page *pg, char *err, size_t errlen)
         if (i >= n)
             break;
         span l = ls->l[i];
-        span t = ti_trim(l);
-        if (l.p[0] == '\t' || !ti_ends_with(t, ":"))
+        span t = span_trim(l);
+        if (l.p[0] == '\t' || !span_ends_with(t, ":"))
             break;
         system_text *s = ti_add_system_text(pg);
         if (!s)
             return -ENOMEM;
-        s->ident = ti_trim(ti_mkspan(t.p, t.n - 1));
+        s->ident = span_trim(span_make(t.p, t.n - 1));
         if (!s->ident.n)
-            return ti_fail(err, errlen, "line %zu: empty identifier", i + 1);
+            return page_fail(err, errlen, "line %zu: empty identifier", i + 1);
         i++;
         bool have_hw = false;
         for (;;) {
@@ -81,14 +81,14 @@ int ti_parse_tidy(const lines *ls, page *pg, char *err, size_t errlen)
                 j++;
             if (j >= n || ls->l[j].n == 0 || ls->l[j].p[0] != '\t')
                 break;
-            span d = ti_mkspan(ls->l[j].p + 1, ls->l[j].n - 1);
-            if (!have_hw && !ti_starts_with(ti_trim(d), "OS:")) {
+            span d = span_make(ls->l[j].p + 1, ls->l[j].n - 1);
+            if (!have_hw && !span_starts_with(span_trim(d), "OS:")) {
                 s->hardware = d;
                 have_hw = true;
             } else {
                 if (s->software.p)
-                    return ti_fail(err, errlen, "line %zu: a third description line for '%s'", j + 1,
-                                   ti_excerpt(s->ident, ex, sizeof ex));
+                    return page_fail(err, errlen, "line %zu: a third description line for '%s'", j + 1,
+                                     ti_excerpt(s->ident, ex, sizeof ex));
                 s->software = d;
                 have_hw = true;
             }
@@ -106,17 +106,17 @@ int ti_parse_tidy(const lines *ls, page *pg, char *err, size_t errlen)
         if (!r)
             return -ENOMEM;
         r->line = i + 1;
-        r->title_line = ti_trim(ls->l[i++]);
+        r->title_line = span_trim(ls->l[i++]);
         if (i < n && ti_parse_direction_line(ls->l[i], &r->unit, &r->dir)) {
-            r->options = ti_mkspan(ls->l[i].p, 0);
+            r->options = span_make(ls->l[i].p, 0);
             i++;
         } else {
             if (i < n)
-                r->options = ti_trim(ls->l[i++]);
+                r->options = span_trim(ls->l[i++]);
             if (i >= n || !ti_parse_direction_line(ls->l[i], &r->unit, &r->dir))
-                return ti_fail(err, errlen, "line %zu: expected '<Unit> > Higher Is Better' or "
-                               "'<Unit> < Lower Is Better' after result '%s'", i + 1,
-                               ti_excerpt(r->title_line, ex, sizeof ex));
+                return page_fail(err, errlen, "line %zu: expected '<Unit> > Higher Is Better' or "
+                                 "'<Unit> < Lower Is Better' after result '%s'", i + 1,
+                                 ti_excerpt(r->title_line, ex, sizeof ex));
             i++;
         }
         for (; i < n && !blank(ls->l[i]); i++) {
@@ -131,8 +131,8 @@ int ti_parse_tidy(const lines *ls, page *pg, char *err, size_t errlen)
                 continue;
             }
             if (r->n_legends)
-                return ti_fail(err, errlen, "line %zu: a result row after the legend: '%s'", i + 1,
-                               ti_excerpt(l, ex, sizeof ex));
+                return page_fail(err, errlen, "line %zu: a result row after the legend: '%s'", i + 1,
+                                 ti_excerpt(l, ex, sizeof ex));
             size_t at, bars = 0;
             span value = {0};
             size_t tail = 0;
@@ -140,9 +140,9 @@ int ti_parse_tidy(const lines *ls, page *pg, char *err, size_t errlen)
                 if ((tail = ti_row_tail_at(l, at, &value, &bars)) && at + tail == l.n)
                     break;
             if (at >= l.n)
-                return ti_fail(err, errlen, "line %zu: not a result row: '%s'", i + 1,
-                               ti_excerpt(l, ex, sizeof ex));
-            int rc = ti_add_row(r, ti_mkspan(l.p, at), value, bars, i + 1);
+                return page_fail(err, errlen, "line %zu: not a result row: '%s'", i + 1,
+                                 ti_excerpt(l, ex, sizeof ex));
+            int rc = ti_add_row(r, span_make(l.p, at), value, bars, i + 1);
             if (rc)
                 return rc;
         }

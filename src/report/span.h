@@ -1,0 +1,59 @@
+/*
+ * span — a slice of a page's text (pointer and length, not NUL-terminated) and the
+ * small helpers both page readers use: the text-format reader (text_import*.c) and the
+ * dd wiki reader (ddwiki.c). They read the page where it lies, so that a line or a
+ * token is never copied until it is kept.
+ */
+#ifndef SB_REPORT_SPAN_H
+#define SB_REPORT_SPAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct span {
+    const char *p;
+    size_t n;
+} span;
+
+static inline span span_make(const char *p, size_t n)
+{
+    return (span){p, n};
+}
+
+static inline bool span_eq(span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n == n && !memcmp(s.p, lit, n);
+}
+
+static inline bool span_starts_with(span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n >= n && !memcmp(s.p, lit, n);
+}
+
+static inline bool span_ends_with(span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n >= n && !memcmp(s.p + s.n - n, lit, n);
+}
+
+/* Case-insensitive: the dd wiki's pasted lines write "MB/s" and "</CODE>" either way. */
+static inline bool span_ends_with_ci(span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n >= n && !strncasecmp(s.p + s.n - n, lit, n);
+}
+
+/* s without leading and trailing white space (isspace). */
+span span_trim(span s);
+/* First occurrence of lit in s at or after 'from', or -1. */
+long span_find(span s, size_t from, const char *lit);
+/* A malloc'd NUL-terminated copy; NULL when out of memory. */
+char *span_sdup(span s);
+/* Writes the message to err (when given) and returns -EINVAL: how a page reader refuses. */
+int page_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
