@@ -104,3 +104,19 @@ void sb_cpu_times_now(sb_cpu_times *t)
     t->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000ull;
     t->sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000ull;
 }
+
+int sb_thread_sched_now(uint64_t *on_cpu_ns, uint64_t *runq_ns)
+{
+    *on_cpu_ns = *runq_ns = 0;
+    FILE *f = fopen("/proc/thread-self/schedstat", "r");
+    if (!f)
+        return -errno;
+    unsigned long long c, w;
+    int n = fscanf(f, "%llu %llu", &c, &w);
+    fclose(f);
+    if (n != 2)
+        return -EIO;
+    *on_cpu_ns = c;
+    *runq_ns = w;
+    return 0;
+}

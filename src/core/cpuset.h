@@ -2,7 +2,7 @@
  * cpuset — CPU lists in the syntax of fio's cpus_allowed and taskset -c
  * ("0-3,6,8-15"), checked against the CPUs this process may run on, and the
  * CPU time a process has used (getrusage) in nanoseconds, for reporting a
- * tool's own cost.
+ * tool's own cost, and the calling thread's run-queue wait (schedstat).
  */
 #ifndef SB_CPUSET_H
 #define SB_CPUSET_H
@@ -25,5 +25,10 @@ typedef struct sb_cpu_times {
     uint64_t user_ns, sys_ns;
 } sb_cpu_times;
 void sb_cpu_times_now(sb_cpu_times *t);
+
+/* The calling thread's scheduler counters (/proc/thread-self/schedstat): ns on a
+ * CPU and ns runnable but waiting for one (the run queue). 0, or -errno when the
+ * kernel keeps none (no CONFIG_SCHED_INFO): then both are 0. */
+int sb_thread_sched_now(uint64_t *on_cpu_ns, uint64_t *runq_ns);
 
 #endif

@@ -31,6 +31,7 @@
 
 #include "core/cache.h"
 #include "core/clock.h"
+#include "core/cpuset.h"
 #include "core/histogram.h"
 #include "workloads/compilebench_tree.h"
 #include "workloads/fs_common.h"
@@ -306,16 +307,39 @@ static double cb_secs(uint64_t t0)
     return (double)(sb_now_ns() - t0) / 1e9;
 }
 
-/* Per phase: the sum of each tree's MB/s and the seconds measured. */
+/* Per phase: the sum of each tree's MB/s, the seconds measured, and the CPU
+ * seconds (user, system) and run-queue seconds spent in them. compilebench prints
+ * its user and system time per tree beside the MB/s; with the run-queue wait they
+ * say how much of a tree's time was the CPU (docs/fidelity.md, "Compile Bench"). */
 typedef struct cb_totals {
     double sum[CB_N_PHASES], secs[CB_N_PHASES];
+    double user[CB_N_PHASES], sys[CB_N_PHASES], runq[CB_N_PHASES];
 } cb_totals;
 
-static void cb_add(cb_totals *tot, int phase, uint64_t t0, double mib)
+/* The clocks at the start of a phase. */
+typedef struct cb_mark {
+    uint64_t t0, runq, oncpu;
+    sb_cpu_times cpu;
+} cb_mark;
+
+static void cb_start(cb_mark *m)
 {
-    double s = cb_secs(t0);
+    sb_cpu_times_now(&m->cpu);
+    sb_thread_sched_now(&m->oncpu, &m->runq);
+    m->t0 = sb_now_ns();
+}
+
+static void cb_add(cb_totals *tot, int phase, const cb_mark *m, double mib)
+{
+    double s = cb_secs(m->t0);
+    cb_mark e;
+    sb_cpu_times_now(&e.cpu);
+    sb_thread_sched_now(&e.oncpu, &e.runq);
     tot->secs[phase] += s;
     tot->sum[phase] += s > 0 ? mib / s : 0;
+    tot->user[phase] += (double)(e.cpu.user_ns - m->cpu.user_ns) / 1e9;
+    tot->sys[phase] += (double)(e.cpu.sys_ns - m->cpu.sys_ns) / 1e9;
+    tot->runq[phase] += (double)(e.runq - m->runq) / 1e9;
 }
 
 /* Tree t through the phases the test needs: create; then (for every test but Initial
@@ -325,26 +349,27 @@ static int cb_one_tree(cb_state *st, const cb_params *p, sb_histogram *hists, un
                        cb_totals *tot)
 {
     int rc;
-    uint64_t t0, b0;
+    uint64_t b0;
+    cb_mark mk;
     double pb = (double)t / (double)p->trees, ps = 1.0 / (double)p->trees;
     /* Every phase after the create needs a compiled tree. */
     bool compile = p->test != CB_INITIAL_CREATE;
 
     st->hist = &hists[CB_INITIAL_CREATE];
-    t0 = sb_now_ns();
+    cb_start(&mk);
     b0 = st->bytes_written;
     if ((rc = cb_create_tree(st, t, p->test == CB_INITIAL_CREATE, pb, compile ? ps / 2 : ps)) != 0)
         return rc;
-    cb_add(tot, CB_INITIAL_CREATE, t0, (double)(st->bytes_written - b0) / MIB);
+    cb_add(tot, CB_INITIAL_CREATE, &mk, (double)(st->bytes_written - b0) / MIB);
     if (!compile)
         return 0;
 
     st->hist = &hists[CB_COMPILE];
-    t0 = sb_now_ns();
+    cb_start(&mk);
     b0 = st->bytes_written;
     if ((rc = cb_compile_tree(st, t, p->test == CB_COMPILE)) != 0)
         return rc;
-    cb_add(tot, CB_COMPILE, t0, (double)(st->bytes_written - b0) / MIB);
+    cb_add(tot, CB_COMPILE, &mk, (double)(st->bytes_written - b0) / MIB);
     if (p->test == CB_READ_TREE) {
         /* Write the tree back and drop its pages, so the timed read comes from the
          * device, as it would for a tree made long ago. Per file, not a global
@@ -353,17 +378,17 @@ static int cb_one_tree(cb_state *st, const cb_params *p, sb_histogram *hists, un
         if ((rc = cb_read_tree(st, t, true)) != 0)
             return rc;
         st->hist = &hists[CB_READ_TREE];
-        t0 = sb_now_ns();
+        cb_start(&mk);
         b0 = st->bytes_read;
         if ((rc = cb_read_tree(st, t, false)) != 0)
             return rc;
-        cb_add(tot, CB_READ_TREE, t0, (double)(st->bytes_read - b0) / MIB);
+        cb_add(tot, CB_READ_TREE, &mk, (double)(st->bytes_read - b0) / MIB);
     }
     st->hist = &hists[CB_DELETE];
-    t0 = sb_now_ns();
+    cb_start(&mk);
     if ((rc = cb_delete_tree(st, t, p->test == CB_DELETE)) != 0)
         return rc;
-    cb_add(tot, CB_DELETE, t0, (double)(st->tree->total_bytes + st->tree->object_bytes) / MIB);
+    cb_add(tot, CB_DELETE, &mk, (double)(st->tree->total_bytes + st->tree->object_bytes) / MIB);
     return 0;
 }
 
@@ -398,6 +423,9 @@ static void cb_record(sb_sample *s, const cb_params *p, const cb_state *st, cons
     s->valid = done > 0;
     s->seconds = tot->secs[m];
     sb_sample_add(s, "seconds", "s", done ? tot->secs[m] / done : 0);
+    sb_sample_add(s, "user_seconds", "s", done ? tot->user[m] / done : 0);
+    sb_sample_add(s, "sys_seconds", "s", done ? tot->sys[m] / done : 0);
+    sb_sample_add(s, "runq_seconds", "s", done ? tot->runq[m] / done : 0);
     sb_sample_add(s, "trees", "trees", (double)done);
     sb_sample_add(s, "tree_files", "files", (double)st->tree->n_files);
     sb_sample_add(s, "tree_dirs", "dirs", (double)st->tree->n_dirs);
@@ -434,7 +462,8 @@ static int cb_run(sb_run_ctx *ctx, sb_sample *samples)
     /* compilebench's buffer: 'a' * 256 KiB (compressible, as on the seed's LZO pages) */
     memset(st.buf, 'a', CB_BUF);
 
-    cb_totals tot = {{0}, {0}};
+    cb_totals tot;
+    memset(&tot, 0, sizeof tot);
     unsigned done = 0;
     rc = cb_trees(ctx, &st, &p, hists, &tot, &done);
     char failed[512];

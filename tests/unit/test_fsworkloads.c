@@ -364,6 +364,11 @@ static void test_compilebench_tiny(void **state)
     assert_int_equal(run_wl(&sb_wl_compilebench, s, dir, sizeof dir, err, "trees=2", "scale=1", NULL), 0);
     assert_true(s[0].valid);
     assert_int_equal(fig(&s[0], "trees"), 2);
+    /* per tree: CPU and run-queue seconds, within the tree's wall seconds (one thread) */
+    double cpu = fig(&s[0], "user_seconds") + fig(&s[0], "sys_seconds");
+    assert_true(cpu >= 0);
+    assert_true(fig(&s[0], "runq_seconds") >= 0);
+    assert_true(cpu + fig(&s[0], "runq_seconds") <= fig(&s[0], "seconds") * 1.05 + 0.002);
     assert_int_equal(fig(&s[0], "dirs_created"), 2 * 1263);
     assert_int_equal(fig(&s[0], "files_created"), 2 * fig(&s[0], "tree_files"));
     assert_int_equal(fig(&s[0], "files_created"), fig(&s[0], "files_removed"));
