@@ -47,6 +47,18 @@ void sb_engine_list_working(char *buf, size_t len)
     }
 }
 
+int sb_engine_check_works(const sb_engine_ops *ops, const char *prefix, char *err, size_t errlen)
+{
+    int rc;
+    if (!ops->probe || (rc = ops->probe()) >= 0)
+        return 0;
+    char list[256];
+    sb_engine_list_working(list, sizeof list);
+    snprintf(err, errlen, "%sI/O engine %s does not work on this kernel (%s); engines that work "
+             "here: %s", prefix, ops->name, strerror(-rc), list);
+    return rc;
+}
+
 int sb_engine_fsync_fd(sb_engine_td *td)
 {
     return fdatasync(td->fd) < 0 ? -errno : 0;

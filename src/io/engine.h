@@ -78,6 +78,10 @@ size_t sb_engine_count(void);
 const sb_engine_ops *sb_engine_at(size_t i);
 /* "psync, sync, posixaio, libaio, io_uring, mmap" restricted to those whose probe passes. */
 void sb_engine_list_working(char *buf, size_t len);
+/* 0 when this kernel can run ops (its probe passes), else its -errno with "<prefix>I/O
+ * engine NAME does not work on this kernel (why); engines that work here: ..." in err:
+ * the one refusal every caller of the engine (worker, fio, diskmark) gives. */
+int sb_engine_check_works(const sb_engine_ops *ops, const char *prefix, char *err, size_t errlen);
 
 /* fdatasync(td->fd): the fsync op of every engine but mmap. */
 int sb_engine_fsync_fd(sb_engine_td *td);

@@ -262,13 +262,8 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     if (r < 0)
         return r;
     const sb_engine_ops *ops = sb_engine_find(job->engine);
-    if (ops->probe && (r = ops->probe()) < 0) {
-        char list[256];
-        sb_engine_list_working(list, sizeof list);
-        snprintf(err, errlen, "I/O engine %s does not work on this kernel (%s); engines that work here: %s",
-                 ops->name, strerror(-r), list);
+    if ((r = sb_engine_check_works(ops, "", err, errlen)) < 0)
         return r;
-    }
     memset(res, 0, sizeof *res);
     for (int d = 0; d < SB_DDIR_N; d++)
         sb_hist_init(&res->dir[d].clat);

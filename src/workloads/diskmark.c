@@ -94,15 +94,7 @@ static int cdm_params_get(const sb_config *cfg, const char *dir, cdm_params *p, 
     char warn[256];
     if ((rc = sb_io_job_check(job, err, errlen, warn, sizeof warn)) < 0)
         return rc;
-    const sb_engine_ops *ops = sb_engine_find(job->engine);
-    if (ops->probe && (rc = ops->probe()) < 0) {
-        char list[256];
-        sb_engine_list_working(list, sizeof list);
-        snprintf(err, errlen, "diskmark: I/O engine %s does not work on this kernel (%s); engines that "
-                 "work here: %s", ops->name, strerror(-rc), list);
-        return rc;
-    }
-    return 0;
+    return sb_engine_check_works(sb_engine_find(job->engine), "diskmark: ", err, errlen);
 }
 
 static int cdm_validate(const sb_config *cfg, char *err, size_t errlen)

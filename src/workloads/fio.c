@@ -150,15 +150,7 @@ static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, ch
     char warn[256];
     if ((rc = sb_io_job_check(job, err, errlen, warn, sizeof warn)) < 0)
         return rc;
-    const sb_engine_ops *ops = sb_engine_find(job->engine);
-    if (ops->probe && (rc = ops->probe()) < 0) {
-        char list[256];
-        sb_engine_list_working(list, sizeof list);
-        snprintf(err, errlen, "fio: I/O engine %s does not work on this kernel (%s); engines that work here: %s",
-                 ops->name, strerror(-rc), list);
-        return rc;
-    }
-    return 0;
+    return sb_engine_check_works(sb_engine_find(job->engine), "fio: ", err, errlen);
 }
 
 static int fio_validate(const sb_config *cfg, char *err, size_t errlen)

@@ -527,6 +527,28 @@ static void test_unknown_engine_run(void **state)
     assert_int_equal(sb_rw_parse("sideways", &rw), -EINVAL);
 }
 
+/* The one refusal for an engine this kernel cannot run (worker, fio, diskmark): its text
+ * with the caller's prefix, the probe's errno, and nothing when the probe passes. */
+static int probe_nosys(void) { return -ENOSYS; }
+static int probe_ok(void) { return 0; }
+
+static void test_engine_check_works(void **state)
+{
+    sb_engine_ops ops = sb_engine_psync;
+    char err[512], list[256], want[512];
+    ops.name = "fakeaio";
+    ops.probe = probe_nosys;
+    sb_engine_list_working(list, sizeof list);
+    snprintf(want, sizeof want, "fio: I/O engine fakeaio does not work on this kernel (%s); "
+             "engines that work here: %s", strerror(ENOSYS), list);
+    assert_int_equal(sb_engine_check_works(&ops, "fio: ", err, sizeof err), -ENOSYS);
+    assert_string_equal(err, want);
+    ops.probe = probe_ok;
+    assert_int_equal(sb_engine_check_works(&ops, "", err, sizeof err), 0);
+    ops.probe = NULL;
+    assert_int_equal(sb_engine_check_works(&ops, "", err, sizeof err), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -542,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_batching),
         cmocka_unit_test(test_time_based_and_interrupt),
         cmocka_unit_test(test_unknown_engine_run),
+        cmocka_unit_test(test_engine_check_works),
     };
     return cmocka_run_group_tests_name("io", tests, setup, teardown);
 }
