@@ -1,6 +1,6 @@
 /*
  * dbench — the Dbench test (dbench 4.0, "Client Count: 6"): N clients, each a
- * thread in its own directory, replay a file-server operation stream in a
+ * process (as dbench's) in its own directory, replay a file-server operation stream in a
  * loop on the local file system, as dbench's "fileio" backend does. After a
  * warm-up the counters start; when the measured time is over the clients
  * stop and remove their directories.
@@ -14,16 +14,18 @@
  *
  * Each client by default also does what a dbench client does per line besides
  * the operation (client=dbench: its own reading and parsing of the loadfile,
- * the parent check, a fresh buffer per read and write; dbench_replay.h), so
- * that where the CPU is the limit the figure is dbench's; client=light skips it.
+ * the parent check, a fresh buffer per read and write; dbench_replay.h), and runs
+ * as a forked process with its own address space, as dbench's clients do
+ * (dbench_clients.c says why that matters), so that the figure is dbench's;
+ * client=light skips the per-line work and runs the clients as threads.
  *
  * The figure is dbench's: decimal MB/s of ReadX and WriteX request sizes
  * completed in the measured time, over all clients. Each operation is one
  * latency sample; per-verb counts and maximum latencies are secondary
  * figures.
  *
- * This file holds the options, the client threads and their phases, and the
- * figures; dbench_exec.c executes one operation (a client's per-line work, and
+ * This file holds the options, the clients' loop and their phases, and the
+ * figures; dbench_clients.c starts and reaps the clients, dbench_exec.c executes one operation (a client's per-line work, and
  * how each verb maps to system calls), dbench_loadfile.c reads or generates the
  * stream, dbench_replay.c is a client's own reading of the loadfile.
  */
@@ -64,12 +66,12 @@ static const sb_option db_options[] = {
      "or builtin: storbench's own lighter generator, a different test",
      SB_OPT_IF_CHANGED},
     {"seed", "Seed", "1", NULL, NULL, "seed of the built-in generator (loadfile=builtin only)", SB_OPT_IF_CHANGED},
-    /* What a client does per operation besides the operation: dbench's own per-line work
-     * (the figure is dbench's where the CPU is the limit), or nothing (a lighter client,
-     * a higher figure on tmpfs). */
+    /* The client model: dbench's (a process per client doing dbench's per-line work; the
+     * figure is dbench's), or a lighter one (threads, no per-line work; a different figure). */
     {"client", "Client", "dbench", NULL, db_client_choices,
-     "per-operation client work: dbench (re-read and re-parse the loadfile line, check the "
-     "parent, a fresh buffer per read and write, as dbench's client) or light (none)",
+     "client model: dbench (a forked process per client that re-reads and re-parses the "
+     "loadfile line, checks its parent and takes a fresh buffer per read and write, as "
+     "dbench's client) or light (threads of one process, none of that work)",
      SB_OPT_IF_CHANGED},
 };
 
@@ -264,13 +266,13 @@ static int db_load_script(sb_run_ctx *ctx, const db_params *p, sb_dbench_script 
     return 0;
 }
 
-/* Starts the client threads, moves them from warm-up to the measured phase and stops
+/* Starts the clients, moves them from warm-up to the measured phase and stops
  * them when the time is over (or on interrupt or error), then joins them. The measured
  * interval is [*t_measure, *t_end]; *t_measure stays 0 when it never began. */
 static void db_drive(sb_run_ctx *ctx, const db_params *p, db_shared *sh, db_client *cs,
                      uint64_t *t_measure, uint64_t *t_end)
 {
-    unsigned started = 0;
+    bool procs = !p->light;
     uint64_t t_start = sb_now_ns();
     *t_measure = *t_end = 0;
     /* With no warm-up the clients start in the measured phase: set after they started,
@@ -278,20 +280,11 @@ static void db_drive(sb_run_ctx *ctx, const db_params *p, db_shared *sh, db_clie
      * WriteX could count without the NTCreateX before it). */
     if (p->warmup == 0)
         atomic_store(&sh->phase, 1), *t_measure = t_start;
-    for (; started < p->clients; started++) {
-        int rc = pthread_create(&cs[started].thread, NULL, db_client_main, &cs[started]);
-        if (rc != 0) {
-            pthread_mutex_lock(&sh->lock);
-            if (!sh->err)
-                sh->err = sb_ctx_fail(ctx, rc, "dbench: start client thread: %s", strerror(rc));
-            pthread_mutex_unlock(&sh->lock);
-            atomic_store(&sh->phase, 2);
-            break;
-        }
-    }
+    unsigned started = sb_dbench_start(cs, (unsigned)p->clients, procs, db_client_main);
     double total = p->warmup + p->time;
     while (atomic_load(&sh->phase) != 2) {
         sb_sleep_ms(50);
+        sb_dbench_poll(cs, started, procs);
         double el = (double)(sb_now_ns() - t_start) / 1e9;
         if (sb_ctx_interrupted(ctx)) {
             atomic_store(&sh->phase, 2);
@@ -309,21 +302,20 @@ static void db_drive(sb_run_ctx *ctx, const db_params *p, db_shared *sh, db_clie
     }
     if (*t_end == 0)
         *t_end = sb_now_ns();
-    for (unsigned i = 0; i < started; i++)
-        pthread_join(cs[i].thread, NULL);
+    sb_dbench_reap(cs, started, procs);
 }
 
 /* Clean-up: each client's directory, then the shared one; the measured phase's
  * counters of every client summed into sum (unexpected outcomes and loops of both). */
-static void db_collect(sb_run_ctx *ctx, const db_params *p, db_shared *sh, db_client *cs,
-                       const char *clients_dir, db_stats *sum)
+static void db_collect(const db_params *p, db_shared *sh, db_client *cs, const char *clients_dir,
+                       db_stats *sum)
 {
     memset(sum, 0, sizeof *sum);
     sb_hist_init(&sum->hist);
     for (unsigned i = 0; i < p->clients; i++) {
         int r = db_deltree(cs[i].root);
-        if (r < 0 && !sh->err)
-            sh->err = sb_ctx_fail(ctx, r, "dbench: remove %s: %s", cs[i].root, strerror(-r));
+        if (r < 0)
+            sb_dbench_report(sh, r, "dbench: remove %s: %s", cs[i].root, strerror(-r));
         const db_stats *s = &cs[i].stats[1];
         for (int v = 0; v < SB_DBENCH_N_VERBS; v++) {
             sum->count[v] += s->count[v];
@@ -342,8 +334,8 @@ static void db_collect(sb_run_ctx *ctx, const db_params *p, db_shared *sh, db_cl
     /* Loadfile paths outside the client directories (other than \clients) go here. */
     char failed[512];
     int r = sb_fs_empty_dir(clients_dir, failed, sizeof failed);
-    if (r < 0 && !sh->err)
-        sh->err = sb_ctx_fail(ctx, r, "dbench: remove %s: %s", failed, strerror(-r));
+    if (r < 0)
+        sb_dbench_report(sh, r, "dbench: remove %s: %s", failed, strerror(-r));
     rmdir(clients_dir);
 }
 
@@ -357,7 +349,7 @@ static int db_open_replays(sb_run_ctx *ctx, const db_params *p, db_client *cs)
         if ((rc = sb_dbench_replay_open(&cs[i].replay, p->loadfile, err, sizeof err)) != 0)
             rc = sb_ctx_fail(ctx, -rc, "dbench: loadfile %s", err);
         cs[i].replaying = rc == 0;
-        cs[i].parent = getppid();
+        cs[i].parent = getppid(); /* a thread's; a client process reads its own */
     }
     return rc;
 }
@@ -389,6 +381,49 @@ static void db_record(sb_sample *s, const db_stats *sum, double secs)
     sb_sample_add_latency(s, "lat", &sum->hist);
 }
 
+/* The clients' part of a run, on the shared mapping sh (stats: the clients' counters):
+ * their directories and streams, the run, the clean-up, the measured phase summed into
+ * sum. 0, or a negative errno with the failure's line in ctx->err. */
+static int db_clients_run(sb_run_ctx *ctx, const db_params *p, db_shared *sh, db_stats *stats,
+                          db_stats *sum, double *secs)
+{
+    char clients_dir[4096];
+    snprintf(clients_dir, sizeof clients_dir, "%s/clients", ctx->dir);
+    db_client *cs = calloc(p->clients, sizeof *cs);
+    if (!cs)
+        return sb_ctx_fail(ctx, ENOMEM, "dbench: out of memory");
+    if (mkdir(clients_dir, 0755) != 0 && errno != EEXIST) {
+        int rc = sb_ctx_fail(ctx, errno, "dbench: mkdir %s: %s", clients_dir, strerror(errno));
+        free(cs);
+        return rc;
+    }
+    for (unsigned i = 0; i < p->clients; i++) {
+        db_client *c = &cs[i];
+        c->sh = sh;
+        c->id = i;
+        c->stats = &stats[2 * i];
+        snprintf(c->root, sizeof c->root, "%s/client%u", clients_dir, i);
+        for (int k = 0; k < DB_MAX_HANDLES; k++)
+            c->handles[k].handle = -1;
+    }
+    int rc = db_open_replays(ctx, p, cs);
+    if (rc != 0) {
+        for (unsigned i = 0; i < p->clients; i++)
+            sb_dbench_replay_close(&cs[i].replay);
+        rmdir(clients_dir);
+        free(cs);
+        return rc;
+    }
+    uint64_t t_measure, t_end;
+    db_drive(ctx, p, sh, cs, &t_measure, &t_end);
+    db_collect(p, sh, cs, clients_dir, sum);
+    free(cs);
+    *secs = t_measure ? (double)(t_end - t_measure) / 1e9 : 0;
+    if (sh->err)
+        return sb_ctx_fail(ctx, sh->err, "%s", sh->errmsg);
+    return 0;
+}
+
 static int db_run(sb_run_ctx *ctx, sb_sample *samples)
 {
     db_params p;
@@ -398,53 +433,26 @@ static int db_run(sb_run_ctx *ctx, sb_sample *samples)
     sb_dbench_script script;
     if ((rc = db_load_script(ctx, &p, &script)) != 0)
         return rc;
-
-    db_shared sh = {.ctx = ctx, .script = &script, .dir = ctx->dir};
-    pthread_mutex_init(&sh.lock, NULL);
-    char clients_dir[4096];
-    snprintf(clients_dir, sizeof clients_dir, "%s/clients", ctx->dir);
-    db_client *cs = calloc(p.clients, sizeof *cs);
-    if (!cs) {
-        sb_dbench_script_free(&script);
-        return sb_ctx_fail(ctx, ENOMEM, "dbench: out of memory");
-    }
-    if (mkdir(clients_dir, 0755) != 0 && errno != EEXIST) {
-        rc = sb_ctx_fail(ctx, errno, "dbench: mkdir %s: %s", clients_dir, strerror(errno));
-        free(cs);
+    db_stats *stats;
+    db_shared *sh = sb_dbench_shared_map((unsigned)p.clients, &stats);
+    if (!sh) {
+        rc = sb_ctx_fail(ctx, errno, "dbench: shared memory for %u clients: %s", (unsigned)p.clients,
+                         strerror(errno));
         sb_dbench_script_free(&script);
         return rc;
     }
-    for (unsigned i = 0; i < p.clients; i++) {
-        db_client *c = &cs[i];
-        c->sh = &sh;
-        c->id = i;
-        snprintf(c->root, sizeof c->root, "%s/client%u", clients_dir, i);
-        for (int k = 0; k < DB_MAX_HANDLES; k++)
-            c->handles[k].handle = -1;
-        sb_hist_init(&c->stats[0].hist);
-        sb_hist_init(&c->stats[1].hist);
-    }
-    if ((rc = db_open_replays(ctx, &p, cs)) != 0) {
-        for (unsigned i = 0; i < p.clients; i++)
-            sb_dbench_replay_close(&cs[i].replay);
-        rmdir(clients_dir);
-        free(cs);
-        sb_dbench_script_free(&script);
-        pthread_mutex_destroy(&sh.lock);
-        return rc;
-    }
-    uint64_t t_measure, t_end;
-    db_drive(ctx, &p, &sh, cs, &t_measure, &t_end);
+    sh->script = &script;
+    sh->dir = ctx->dir;
     db_stats sum;
-    db_collect(ctx, &p, &sh, cs, clients_dir, &sum);
-    free(cs);
+    double secs = 0;
+    rc = db_clients_run(ctx, &p, sh, stats, &sum, &secs);
+    sb_dbench_shared_unmap(sh, (unsigned)p.clients);
     sb_dbench_script_free(&script);
-    pthread_mutex_destroy(&sh.lock);
-    if (sh.err)
-        return sh.err;
+    if (rc)
+        return rc;
     if (sb_ctx_interrupted(ctx))
         return sb_ctx_fail(ctx, EINTR, "dbench: interrupted");
-    db_record(&samples[0], &sum, t_measure ? (double)(t_end - t_measure) / 1e9 : 0);
+    db_record(&samples[0], &sum, secs);
     return 0;
 }
 

@@ -1,8 +1,11 @@
 /*
- * dbench (private to the dbench workload) — what dbench.c (options, client threads,
- * phases, figures) and dbench_exec.c (one operation: the client's per-line work and
- * the system calls) share: a client's state and open handles, the state all clients
- * share, and the counters.
+ * dbench (private to the dbench workload) — what dbench.c (options, phases, figures),
+ * dbench_clients.c (the clients as processes or threads, and the memory they share)
+ * and dbench_exec.c (one operation: the client's per-line work and the system calls)
+ * share: a client's state and open handles, the state all clients share, and the
+ * counters. db_shared and every client's db_stats live in one MAP_SHARED mapping, so
+ * that clients forked as processes (client=dbench) and threads (client=light) count
+ * and stop the same way.
  */
 #ifndef SB_WORKLOADS_DBENCH_H
 #define SB_WORKLOADS_DBENCH_H
@@ -34,13 +37,15 @@ typedef struct db_stats {
     sb_histogram hist;
 } db_stats;
 
+/* In the shared mapping: what the driver and every client see. script and dir point into
+ * the driver's memory, which a forked client has a copy of at the same address. */
 typedef struct db_shared {
-    sb_run_ctx *ctx;
     const sb_dbench_script *script;
     const char *dir;
-    atomic_int phase;   /* 0 warm-up, 1 measured, 2 stop */
-    pthread_mutex_t lock;
-    int err;
+    atomic_int phase;     /* 0 warm-up, 1 measured, 2 stop */
+    pthread_mutex_t lock; /* process-shared: guards err and errmsg */
+    int err;              /* the first failure, a negative errno; 0 = none */
+    char errmsg[512];     /* its one line, for the driver to hand to the runner */
 } db_shared;
 
 typedef struct db_client {
@@ -50,8 +55,9 @@ typedef struct db_client {
     db_handle handles[DB_MAX_HANDLES];
     char *buf;
     size_t bufsz;
-    db_stats stats[2];  /* per phase */
-    pthread_t thread;
+    db_stats *stats;    /* [2], per phase, in the shared mapping */
+    pthread_t thread;   /* client=light */
+    pid_t pid;          /* client=dbench: its process; 0 once reaped */
     bool replaying;     /* client=dbench with a loadfile: dbench's per-line work */
     pid_t parent;       /* for the per-line check, read once as dbench's client does */
     sb_dbench_replay replay;
@@ -72,6 +78,21 @@ int sb_dbench_exec(db_client *c, const sb_dbench_op *op, uint32_t idx, db_outcom
 int sb_dbench_line_work(db_client *c, const sb_dbench_op *op, char **fresh);
 /* Ends the run with one line "dbench: OP PATH: error" (the first failure wins). */
 void sb_dbench_fail(db_client *c, int err, const char *op, const char *path);
+/* Ends the run with the line FMT (the first failure wins); err is an errno of either sign. */
+void sb_dbench_report(db_shared *sh, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* dbench_clients.c: the shared mapping (db_shared, then n clients' db_stats[2], zeroed,
+ * histograms ready) or NULL; and its release. */
+db_shared *sb_dbench_shared_map(unsigned n, db_stats **stats);
+void sb_dbench_shared_unmap(db_shared *sh, unsigned n);
+/* Starts the n clients running fn, as forked processes (procs) or threads. Returns how
+ * many started; a failure to start one is reported and stops the others. */
+unsigned sb_dbench_start(db_client *cs, unsigned n, bool procs, void *(*fn)(void *));
+/* procs: notices a client process that ended before the stop, which ends the run (one
+ * line, unless the client reported its own failure). */
+void sb_dbench_poll(db_client *cs, unsigned started, bool procs);
+/* Waits for every started client to end (after phase 2). */
+void sb_dbench_reap(db_client *cs, unsigned started, bool procs);
 /* Closes every handle the client holds. */
 void sb_dbench_close_all(db_client *c);
 

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,14 +43,23 @@ static bool db_is_device_error(int e)
     return e == ENOSPC || e == EIO || e == EROFS || e == EDQUOT;
 }
 
-void sb_dbench_fail(db_client *c, int err, const char *op, const char *path)
+void sb_dbench_report(db_shared *sh, int err, const char *fmt, ...)
 {
-    db_shared *sh = c->sh;
     pthread_mutex_lock(&sh->lock);
-    if (sh->err == 0)
-        sh->err = sb_ctx_fail(sh->ctx, err, "dbench: %s %s: %s", op, path, strerror(err));
+    if (sh->err == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(sh->errmsg, sizeof sh->errmsg, fmt, ap);
+        va_end(ap);
+        sh->err = err == 0 ? -EIO : err < 0 ? err : -err;
+    }
     pthread_mutex_unlock(&sh->lock);
     atomic_store(&sh->phase, 2);
+}
+
+void sb_dbench_fail(db_client *c, int err, const char *op, const char *path)
+{
+    sb_dbench_report(c->sh, err, "dbench: %s %s: %s", op, path, strerror(err));
 }
 
 /* sb_dbench_fail for the operation paths: returns -err so that callers can `return`. */
@@ -411,11 +421,7 @@ int sb_dbench_line_work(db_client *c, const sb_dbench_op *op, char **fresh)
     char msg[400];
     int rc = sb_dbench_replay_next(&c->replay, c->sh->script, op, msg, sizeof msg);
     if (rc < 0) {
-        pthread_mutex_lock(&c->sh->lock);
-        if (c->sh->err == 0)
-            c->sh->err = sb_ctx_fail(c->sh->ctx, -rc, "dbench: loadfile %s", msg);
-        pthread_mutex_unlock(&c->sh->lock);
-        atomic_store(&c->sh->phase, 2);
+        sb_dbench_report(c->sh, rc, "dbench: loadfile %s", msg);
         return rc;
     }
     if (op->verb != SB_DBENCH_READX && op->verb != SB_DBENCH_WRITEX)

@@ -101,14 +101,39 @@ if [ -r /usr/share/dbench/client.txt ]; then
 else
     DB_DEFAULT=",loadfile=builtin"  # for the full-fs test below
 fi
-# Ctrl-C stops the clients, removes their directories, exits 130.
+# The client model: client=dbench runs each client as a process of its own (as dbench
+# forks them), client=light as a thread. SIGINT or SIGTERM to storbench stops the clients,
+# removes their directories and exits 130, leaving no client process (a client has
+# storbench's command line, target included).
+left_procs() { pgrep -f -- "--target $TGT" >/dev/null && return 1 || return 0; }
+kids() { pgrep -P "$1" | wc -l; }
+for sig in INT TERM; do
+    for model in dbench light; do
+        "$SB" run dbench:clients=3,time=60,warmup=0,client=$model$DB_DEFAULT --target "$TGT" -n 1 \
+            --exact-runs >/dev/null 2>"$T/err" &
+        pid=$!
+        sleep 1.5
+        n=$(kids $pid)
+        kill -$sig $pid
+        wait $pid
+        rc=$?
+        [ $model = dbench ] && want=3 || want=0
+        check "dbench client=$model: $want client processes" test "$n" -eq $want
+        check "dbench client=$model SIG$sig exits 130" test $rc -eq 130
+        check "dbench client=$model SIG$sig leaves nothing" empty_target
+        check "dbench client=$model SIG$sig leaves no process" left_procs
+    done
+done
+# A client process that dies (killed here) ends the run with one line naming it.
 "$SB" run dbench:clients=2,time=60,warmup=0$DB_DEFAULT --target "$TGT" -n 1 --exact-runs >/dev/null 2>"$T/err" &
 pid=$!
-sleep 1
-kill -INT $pid
+sleep 1.5
+kill -KILL "$(pgrep -P $pid | head -1)"
 wait $pid
-check "dbench interrupted exits 130" test $? -eq 130
-check "dbench interrupted leaves nothing" empty_target
+check "dbench dead client exits 1" test $? -eq 1
+check_one_line "dbench dead client: one line" "died: signal 9"
+check "dbench dead client leaves nothing" empty_target
+check "dbench dead client leaves no process" left_procs
 check_exit "dbench missing loadfile" 2 "$SB" run dbench -o loadfile="$T/none.txt" --target "$TGT"
 check_one_line "dbench missing loadfile: one line" "none.txt"
 printf 'NTCreateX "\\clients\\client1\\f" 0x0 0x5 7 NT_STATUS_OK\nFrobnicate 7 NT_STATUS_OK\n' >"$T/bad.txt"

@@ -420,6 +420,19 @@ static void test_dbench_tiny(void **state)
     /* The counted bytes are those of the WriteX operations that completed. */
     assert_int_equal(fig(s, "bytes_written"), nw * 1000);
     finish_dir(dir);
+    /* Three client processes (client=dbench forks them) after a warm-up: their counts, kept
+     * in the shared mapping, start with the measured phase and add up the same way. Each
+     * client may start or stop the phase between its NTCreateX and its WriteX. */
+    assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=3", "time=1", "warmup=0.3", opt,
+                            NULL), 0);
+    nc = fig(s, "n_NTCreateX"), nw = fig(s, "n_WriteX");
+    assert_true(nc >= 3);
+    assert_true(nw >= nc - 3 && nw <= nc + 3);
+    assert_true(fig(s, "n_Close") >= nw - 3 && fig(s, "n_Close") <= nw + 3);
+    assert_int_equal(fig(s, "unexpected"), 0);
+    assert_int_equal(fig(s, "bytes_written"), nw * 1000);
+    assert_int_equal(fig(s, "operations"), nc + nw + fig(s, "n_Close") + fig(s, "n_Unlink"));
+    finish_dir(dir);
     /* the lighter client runs the same stream */
     assert_int_equal(run_wl(&sb_wl_dbench, s, dir, sizeof dir, err, "clients=1", "time=1", "warmup=0", opt,
                             "client=light", NULL), 0);
