@@ -9,7 +9,7 @@
  * ReadX and WriteX) come and go in one mm, where unmapping a freed buffer
  * needs a TLB shootdown on every CPU that runs another client, and page faults
  * and open/close serialise on the one mm's and file table's locks. Counted in
- * docs/fidelity.md ("dbench: clients as processes").
+ * docs/fidelity.md (dbench, "clients as processes").
  *
  * The counters and the phase are in one MAP_SHARED anonymous mapping (as
  * dbench's shm_setup), so the driver reads a forked client's counts as it
