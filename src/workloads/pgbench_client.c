@@ -21,6 +21,7 @@
 #include "core/clock.h"
 #include "core/histogram.h"
 #include "core/rand.h"
+#include "core/startline.h"
 #include "workloads/pgbench.h"
 
 /* pgbench 15's built-in scripts, statement by statement as pgbench sends them (one at a
@@ -134,11 +135,7 @@ typedef struct pgb_client {
 } pgb_client;
 
 typedef struct pgb_shared {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    unsigned ready;
-    bool go;
-    uint64_t start_ns, end_ns;  /* start line; no new transaction at/after end_ns */
+    sb_startline start; /* start_ns; no new transaction at/after end_ns */
     atomic_bool stop;
 } pgb_shared;
 
@@ -280,7 +277,7 @@ static int thread_loop(pgb_thread *t)
         for (size_t i = 0; i < t->n; i++) {
             pgb_client *c = &t->clients[i];
             if (!c->busy && !c->done) {
-                if (now >= sh->end_ns)
+                if (now >= sh->start.end_ns)
                     c->done = true;
                 else if ((rc = start_xact(t, c, &r)) < 0)
                     goto out;
@@ -319,13 +316,7 @@ out:
 static void *bench_thread(void *arg)
 {
     pgb_thread *t = arg;
-    pgb_shared *sh = t->sh;
-    pthread_mutex_lock(&sh->lock);
-    sh->ready++;
-    pthread_cond_broadcast(&sh->cond);
-    while (!sh->go)
-        pthread_cond_wait(&sh->cond, &sh->lock);
-    pthread_mutex_unlock(&sh->lock);
+    sb_startline_wait(&t->sh->start);
     t->rc = thread_loop(t);
     return NULL;
 }
@@ -405,14 +396,7 @@ static int start_threads(sb_run_ctx *ctx, const pgb_params *p, pgb_thread *th, p
     unsigned started = 0;
     for (uint64_t i = 0; i < p->threads; i++)
         started += th[i].started;
-    pthread_mutex_lock(&sh->lock);
-    while (sh->ready < started)
-        pthread_cond_wait(&sh->cond, &sh->lock);
-    sh->start_ns = sb_now_ns();
-    sh->end_ns = sh->start_ns + (uint64_t)(p->duration * 1e9);
-    sh->go = true;
-    pthread_cond_broadcast(&sh->cond);
-    pthread_mutex_unlock(&sh->lock);
+    sb_startline_release(&sh->start, started, (uint64_t)(p->duration * 1e9));
     return rc;
 }
 
@@ -423,15 +407,15 @@ static uint64_t watch_threads(sb_run_ctx *ctx, const pgb_params *p, pgb_thread *
 {
     for (;;) {
         uint64_t now = sb_now_ns();
-        double f = (double)(now - sh->start_ns) / (p->duration * 1e9);
+        double f = (double)(now - sh->start.start_ns) / (p->duration * 1e9);
         sb_ctx_progress(ctx, weight + (1 - weight) * (f < 1 ? f : 1));
         if (sb_ctx_interrupted(ctx))
             atomic_store(&sh->stop, true);
-        if (atomic_load(&sh->stop) || now >= sh->end_ns)
+        if (atomic_load(&sh->stop) || now >= sh->start.end_ns)
             break;
         sb_sleep_ms(50);
     }
-    uint64_t finish = sh->start_ns;
+    uint64_t finish = sh->start.start_ns;
     for (uint64_t i = 0; i < p->threads; i++) {
         if (!th[i].started)
             continue;
@@ -476,8 +460,7 @@ int sb_pgbench_bench(sb_run_ctx *ctx, const sb_pg_cluster *cl, const pgb_params 
     pgb_thread *th = calloc(p->threads, sizeof *th);
     pgb_shared sh;
     memset(&sh, 0, sizeof sh);
-    pthread_mutex_init(&sh.lock, NULL);
-    pthread_cond_init(&sh.cond, NULL);
+    sb_startline_init(&sh.start);
     atomic_init(&sh.stop, false);
     if (!clients || !th) {
         rc = sb_ctx_fail(ctx, ENOMEM, "pgbench: out of memory");
@@ -500,13 +483,12 @@ int sb_pgbench_bench(sb_run_ctx *ctx, const sb_pg_cluster *cl, const pgb_params 
         rc = sb_ctx_fail(ctx, EINTR, "pgbench: interrupted");
         goto out;
     }
-    rc = record_figures(ctx, p, th, sh.start_ns, finish, s);
+    rc = record_figures(ctx, p, th, sh.start.start_ns, finish, s);
 out:
     for (uint64_t i = 0; clients && i < p->clients; i++)
         PQfinish(clients[i].conn);
     free(clients);
     free(th);
-    pthread_cond_destroy(&sh.cond);
-    pthread_mutex_destroy(&sh.lock);
+    sb_startline_destroy(&sh.start);
     return rc;
 }

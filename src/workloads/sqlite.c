@@ -30,6 +30,7 @@
 #include "core/clock.h"
 #include "core/histogram.h"
 #include "core/rand.h"
+#include "core/startline.h"
 #include "workloads/workload.h"
 
 #define SQLITE_PASSES 3
@@ -97,10 +98,7 @@ typedef struct sqlite_copy {
 } sqlite_copy;
 
 typedef struct sqlite_shared {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    unsigned ready;          /* copies waiting at the start line */
-    bool go;
+    sb_startline start;      /* the copies' start line */
     atomic_bool stop;        /* interrupt or another copy failed */
     atomic_uint_fast64_t done; /* INSERTs completed over all copies */
 } sqlite_shared;
@@ -131,16 +129,6 @@ static int exec_sql(sqlite_copy *c, sqlite3 *db, const char *sql, const char *wh
 {
     int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
     return rc == SQLITE_OK ? 0 : copy_fail(c, db, rc, what);
-}
-
-static void wait_start(sqlite_shared *sh)
-{
-    pthread_mutex_lock(&sh->lock);
-    sh->ready++;
-    pthread_cond_broadcast(&sh->cond);
-    while (!sh->go)
-        pthread_cond_wait(&sh->cond, &sh->lock);
-    pthread_mutex_unlock(&sh->lock);
 }
 
 static int copy_body(sqlite_copy *c)
@@ -207,7 +195,7 @@ out:
 static void *copy_thread(void *arg)
 {
     sqlite_copy *c = arg;
-    wait_start(c->shared);
+    sb_startline_wait(&c->shared->start);
     copy_body(c);
     c->finish_ns = sb_now_ns();
     return NULL;
@@ -220,16 +208,10 @@ static double run_copies(sb_run_ctx *ctx, sqlite_copy *cp, uint64_t copies, sqli
                          uint64_t total)
 {
     /* Start line: the clock runs from the moment all copies are released. */
-    pthread_mutex_lock(&sh->lock);
     unsigned started = 0;
     for (uint64_t i = 0; i < copies; i++)
         started += cp[i].started;
-    while (sh->ready < started)
-        pthread_cond_wait(&sh->cond, &sh->lock);
-    uint64_t t0 = sb_now_ns();
-    sh->go = true;
-    pthread_cond_broadcast(&sh->cond);
-    pthread_mutex_unlock(&sh->lock);
+    uint64_t t0 = sb_startline_release(&sh->start, started, 0);
 
     /* Watch: progress and Ctrl-C, from this thread only. */
     for (;;) {
@@ -271,8 +253,7 @@ static int sqlite_run(sb_run_ctx *ctx, sb_sample *samples)
 
     sqlite_shared sh;
     memset(&sh, 0, sizeof sh);
-    pthread_mutex_init(&sh.lock, NULL);
-    pthread_cond_init(&sh.cond, NULL);
+    sb_startline_init(&sh.start);
     atomic_init(&sh.stop, false);
     atomic_init(&sh.done, 0);
 
@@ -340,8 +321,7 @@ out:
     }
     free(cp);
 out_sync:
-    pthread_cond_destroy(&sh.cond);
-    pthread_mutex_destroy(&sh.lock);
+    sb_startline_destroy(&sh.start);
     return rc;
 }
 
