@@ -561,19 +561,11 @@ int sb_import_ddwiki(const char *text, size_t len, sb_resultfile *rf, FILE *log,
 {
     if (err && errlen)
         err[0] = '\0';
-    if (memchr(text, '\0', len))
-        return page_fail(err, errlen, "not a dd wiki page: the file contains NUL bytes");
-    /* A result file holds UTF-8 only (JSON); refused here, where the line can be named. */
-    size_t bad = sb_utf8_check(text, len);
-    if (bad < len) {
-        size_t line = 1;
-        for (size_t i = 0; i < bad; i++)
-            line += text[i] == '\n';
-        return page_fail(err, errlen, "line %zu: byte 0x%02x is not UTF-8 (convert the page, e.g. "
-                         "with iconv -f latin1 -t utf-8)", line, (unsigned char)text[bad]);
-    }
+    int rc = page_check_text(text, len, "a dd wiki page", err, errlen);
+    if (rc)
+        return rc;
     page pg = {0};
-    int rc = read_page((span){text, len}, &pg, err, errlen);
+    rc = read_page((span){text, len}, &pg, err, errlen);
     for (size_t i = 0; !rc && i < pg.n; i++)
         if (is_machine(&pg.s[i]))
             rc = check_block(&pg.s[i], err, errlen);

@@ -1,6 +1,7 @@
 /*
  * span — the helpers of span.h that are not inline: trimming, searching and copying a
- * slice of page text, and the one-line refusal both page readers return.
+ * slice of page text, the checks both page readers make before reading one, and the
+ * one-line refusal they return.
  */
 #include "report/span.h"
 
@@ -9,6 +10,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "results/result.h"
 
 span span_trim(span s)
 {
@@ -38,6 +41,23 @@ char *span_sdup(span s)
     memcpy(r, s.p, s.n);
     r[s.n] = '\0';
     return r;
+}
+
+int page_check_text(const char *text, size_t len, const char *kind, char *err, size_t errlen)
+{
+    if (memchr(text, '\0', len))
+        return page_fail(err, errlen, "not %s: the file contains NUL bytes", kind);
+    /* A result file holds UTF-8 only (JSON): a Latin-1 byte would make the save drop the
+     * system or result it is in. Refused here, where the line can be named. */
+    size_t bad = sb_utf8_check(text, len);
+    if (bad < len) {
+        size_t line = 1;
+        for (size_t i = 0; i < bad; i++)
+            line += text[i] == '\n';
+        return page_fail(err, errlen, "line %zu: byte 0x%02x is not UTF-8 (convert the page, e.g. "
+                         "with iconv -f latin1 -t utf-8)", line, (unsigned char)text[bad]);
+    }
+    return 0;
 }
 
 int page_fail(char *err, size_t errlen, const char *fmt, ...)

@@ -55,5 +55,8 @@ long span_find(span s, size_t from, const char *lit);
 char *span_sdup(span s);
 /* Writes the message to err (when given) and returns -EINVAL: how a page reader refuses. */
 int page_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* What both readers check first: no NUL byte ("not KIND: the file contains NUL bytes") and
+ * UTF-8 only (the line of the first bad byte). 0, or page_fail's -EINVAL. */
+int page_check_text(const char *text, size_t len, const char *kind, char *err, size_t errlen);
 
 #endif

@@ -258,22 +258,13 @@ int sb_text_import(const char *text, size_t len, sb_resultfile *rf, char *err, s
     if (err && errlen)
         err[0] = '\0';
     span t = span_make(text, len);
-    if (memchr(text, '\0', len))
-        return page_fail(err, errlen, "not a result page: the file contains NUL bytes");
-    /* A result file holds UTF-8 only (JSON): a Latin-1 byte would make the save drop the
-     * system or result it is in. Refused here, where the line can be named. */
-    size_t bad = sb_utf8_check(text, len);
-    if (bad < len) {
-        size_t line = 1;
-        for (size_t i = 0; i < bad; i++)
-            line += text[i] == '\n';
-        return page_fail(err, errlen, "line %zu: byte 0x%02x is not UTF-8 (convert the page, e.g. "
-                         "with iconv -f latin1 -t utf-8)", line, (unsigned char)text[bad]);
-    }
+    int rc = page_check_text(text, len, "a result page", err, errlen);
+    if (rc)
+        return rc;
 
     page pg = {0};
     lines ls = {0};
-    int rc = ti_split_lines(t, &ls);
+    rc = ti_split_lines(t, &ls);
     if (rc)
         goto out;
     if (ti_tidy_layout(&ls)) {
