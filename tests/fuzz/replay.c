@@ -12,27 +12,21 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/fileio.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int replay_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
+    char *buf;
+    size_t n;
+    /* Fuzz inputs are small; 64 MiB is far beyond any libFuzzer -max_len. */
+    int rc = sb_read_file(path, 64u << 20, 0, &buf, &n);
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s\n", path, strerror(-rc));
         return -1;
     }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    size_t r;
-    while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += r;
-        if (n == cap)
-            buf = realloc(buf, cap *= 2);
-    }
-    fclose(f);
-    if (!buf)
-        return -1;
-    LLVMFuzzerTestOneInput(buf, n);
+    LLVMFuzzerTestOneInput((const uint8_t *)buf, n);
     free(buf);
     return 0;
 }

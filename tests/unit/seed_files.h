@@ -1,6 +1,6 @@
 /*
  * seed_files — test helpers shared by the unit tests that read files of the
- * source tree (seed pages, golden pages): read one whole, or import a seed
+ * source tree (seed pages, golden pages): read one whole (core/fileio's reader), or import a seed
  * page into a result file. Paths are relative to $STORBENCH_SRC (the
  * checkout, set by tests/run-all.sh), else the current directory.
  * Include after <cmocka.h>.
@@ -10,7 +10,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "core/fileio.h"
 #include "report/text_import.h"
 #include "results/result.h"
 
@@ -21,14 +23,10 @@ static inline char *slurp(const char *rel, size_t *len)
     char path[1024];
     const char *src = getenv("STORBENCH_SRC");
     snprintf(path, sizeof path, "%s/%s", src && *src ? src : ".", rel);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    char *buf = malloc(1 << 20);
-    assert_non_null(buf);
-    *len = fread(buf, 1, (1 << 20) - 1, f);
-    buf[*len] = '\0';
-    fclose(f);
+    char *buf;
+    int rc = sb_read_file(path, (1 << 20) - 1, 1, &buf, len);
+    if (rc < 0)
+        fail_msg("cannot read %s: %s", path, strerror(-rc));
     return buf;
 }
 

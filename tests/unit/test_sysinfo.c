@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "core/fileio.h"
 #include "results/result.h"
 #include "sysinfo/sysinfo.h"
 #include "sysinfo/sysinfo_parse.h"
@@ -28,13 +29,10 @@ static char *fixture(const char *name)
     const char *src = getenv("STORBENCH_SRC");
     char path[4096];
     snprintf(path, sizeof path, "%s/tests/data/sysinfo/%s", src ? src : ".", name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot open fixture %s", path);
-    char *buf = calloc(1, 1 << 16);
-    size_t n = fread(buf, 1, (1 << 16) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
+    char *buf;
+    int rc = sb_read_file(path, (1 << 16) - 1, 1, &buf, NULL);
+    if (rc < 0)
+        fail_msg("cannot read fixture %s: %s", path, strerror(-rc));
     return buf;
 }
 
