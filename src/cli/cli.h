@@ -7,6 +7,8 @@
 #ifndef SB_CLI_H
 #define SB_CLI_H
 
+#include <stddef.h>
+
 typedef struct sb_command {
     const char *name;
     const char *summary;
@@ -38,6 +40,12 @@ int sb_cli_result_path(const char *cmd, const char *name, const char *results_di
                        unsigned long len);
 /* 0, or the usage error (exit 2) when value is not valid UTF-8; what names it ("--title"). */
 int sb_check_utf8_arg(const char *cmd, const char *what, const char *value);
+/* What `run` and `scenario run` share: -n/--runs N (1 to 100 scheduled runs) into *runs,
+ * and -o KEY=VALUE appended to list (*n of them, at most SB_MAX_ASSIGNMENTS). 0, or the
+ * usage error (exit 2) after its line. */
+#define SB_MAX_ASSIGNMENTS 64
+int sb_runs_arg(const char *cmd, const char *arg, unsigned *runs);
+int sb_assignment_arg(const char *cmd, char *arg, char **list, size_t *n);
 /* Terminal width of stdout, else $COLUMNS (capped at 10000, as --width), else 80. */
 int sb_terminal_width(void);
 /* The long option every command that touches result files accepts. */

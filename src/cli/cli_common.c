@@ -1,6 +1,6 @@
 /*
- * cli_common — helpers every subcommand uses: the usage-error line and the
- * terminal width for the text report.
+ * cli_common — helpers every subcommand uses: the usage-error line, the options `run`
+ * and `scenario run` share, and the terminal width for the text report.
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "core/log.h"
+#include "core/units.h"
 #include "results/result.h"
 
 int sb_usage_error(const char *cmd, const char *fmt, ...)
@@ -74,6 +75,23 @@ int sb_cli_result_path(const char *cmd, const char *name, const char *results_di
     else
         sb_error("%s: %s: %s", cmd, name, strerror(-rc));
     return SB_EXIT_RUNTIME;
+}
+
+int sb_runs_arg(const char *cmd, const char *arg, unsigned *runs)
+{
+    uint64_t v;
+    if (sb_parse_uint(arg, 1, 100, &v) < 0)
+        return sb_usage_error(cmd, "--runs must be a whole number from 1 to 100");
+    *runs = (unsigned)v;
+    return 0;
+}
+
+int sb_assignment_arg(const char *cmd, char *arg, char **list, size_t *n)
+{
+    if (*n >= SB_MAX_ASSIGNMENTS)
+        return sb_usage_error(cmd, "too many --option");
+    list[(*n)++] = arg;
+    return 0;
 }
 
 int sb_check_utf8_arg(const char *cmd, const char *what, const char *value)

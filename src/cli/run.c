@@ -28,7 +28,6 @@
 #include "report/cdm_table.h"
 #include "runner/runner.h"
 
-#define MAX_ASSIGNMENTS 64
 
 static void usage(FILE *out)
 {
@@ -211,7 +210,7 @@ int sb_cmd_run(int argc, char **argv)
     const char *results_dir = NULL, *title = NULL, *description = NULL;
     unsigned runs = 3;
     bool quick = false, replace = false, drop = true, exact = false;
-    char *assignments[MAX_ASSIGNMENTS];
+    char *assignments[SB_MAX_ASSIGNMENTS];
     size_t n_assign = 0;
     if (!target || !*target)
         target = "/var/tmp";
@@ -224,18 +223,14 @@ int sb_cmd_run(int argc, char **argv)
         case 't': target = optarg; break;
         case 'r': result = optarg; break;
         case 'i': identifier = optarg; break;
-        case 'n': {
-            uint64_t v;
-            if (sb_parse_uint(optarg, 1, 100, &v) < 0)
-                return sb_usage_error("run", "--runs must be a whole number from 1 to 100");
-            runs = (unsigned)v;
+        case 'n':
+            if (sb_runs_arg("run", optarg, &runs))
+                return SB_EXIT_USAGE;
             break;
-        }
         case 'q': quick = true; break;
         case 'o':
-            if (n_assign >= MAX_ASSIGNMENTS)
-                return sb_usage_error("run", "too many --option");
-            assignments[n_assign++] = optarg;
+            if (sb_assignment_arg("run", optarg, assignments, &n_assign))
+                return SB_EXIT_USAGE;
             break;
         case OPT_REPLACE: replace = true; break;
         case OPT_TITLE: title = optarg; break;

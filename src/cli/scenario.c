@@ -37,7 +37,6 @@
 #include "scenario/run.h"
 #include "scenario/state.h"
 
-#define MAX_ASSIGNMENTS 64
 /* getopt values of run's options that guest_arg() passes on. */
 #define OPT_RUN_EXACT 0x180
 #define OPT_RUN_NO_DROP 0x181
@@ -199,7 +198,7 @@ typedef struct run_opts {
     bool vm;
     sb_vm_opts vmo;
     /* The options the guest's `scenario run` gets (--vm): -s, -o, -n, --exact-runs ... */
-    char *guest_args[2 * (16 + MAX_ASSIGNMENTS) + 8];
+    char *guest_args[2 * (16 + SB_MAX_ASSIGNMENTS) + 8];
     size_t n_guest_args;
 } run_opts;
 
@@ -493,7 +492,7 @@ static int cmd_run(int argc, char **argv)
     static run_opts o;
     o = (run_opts){.runs = 3, .drop = true};
     sb_scenario_vm_defaults(&o.vmo);
-    char *suites[16], *assignments[MAX_ASSIGNMENTS];
+    char *suites[16], *assignments[SB_MAX_ASSIGNMENTS];
     const char *only[SB_SCN_MAX_CONFIGS];
     size_t n_suites = 0, n_assign = 0, n_only = 0;
     const char *size_text = NULL;
@@ -521,17 +520,13 @@ static int cmd_run(int argc, char **argv)
         case OPT_DEVICES: o.devices = optarg; break;
         case OPT_DESTROY: o.destroy = optarg; break;
         case 'o':
-            if (n_assign >= MAX_ASSIGNMENTS)
-                return sb_usage_error("scenario", "too many --option");
-            assignments[n_assign++] = optarg;
+            if (sb_assignment_arg("scenario", optarg, assignments, &n_assign))
+                return SB_EXIT_USAGE;
             break;
-        case 'n': {
-            uint64_t v;
-            if (sb_parse_uint(optarg, 1, 100, &v) < 0)
-                return sb_usage_error("scenario", "--runs must be a whole number from 1 to 100");
-            o.runs = (unsigned)v;
+        case 'n':
+            if (sb_runs_arg("scenario", optarg, &o.runs))
+                return SB_EXIT_USAGE;
             break;
-        }
         case OPT_EXACT: o.exact = true; break;
         case OPT_REPLACE: o.replace = true; break;
         case OPT_NO_DROP: o.drop = false; break;
