@@ -101,10 +101,9 @@ static uint64_t cb_space_needed(const sb_config *cfg)
         return 0;
     uint64_t tree = SB_CB_BYTES * p.scale / 100 + (uint64_t)SB_CB_FILES * p.scale / 100 * 4096 +
                     (uint64_t)SB_CB_DIRS * 4096;
-    uint64_t compiled = tree + SB_CB_OBJECT_BYTES * p.scale / 100; /* also the set-up's peak */
     if (p.test == CB_INITIAL_CREATE)
-        return tree * p.trees > compiled ? tree * p.trees : compiled;
-    return compiled;
+        return tree * p.trees;
+    return tree + SB_CB_OBJECT_BYTES * p.scale / 100;
 }
 
 static double cb_estimate(const sb_config *cfg)
@@ -123,7 +122,7 @@ typedef struct cb_state {
     char *buf;
     char base[4096];
     sb_histogram *hist;  /* the current phase's */
-    uint64_t files_created, files_removed, dirs_created, setup_files;
+    uint64_t files_created, files_removed, dirs_created;
     uint64_t bytes_written, bytes_read;
 } cb_state;
 
@@ -193,9 +192,8 @@ static int cb_read_file(cb_state *st, const char *path, bool timed, bool evict_o
 }
 
 /* Creates tree number `n` as compilebench does: directory by directory in the
- * tree's (depth-first) order, each made just before its files are written. Of the
- * files, only those whose index modulo 100 is under `keep` (100: all). */
-static int cb_create_tree(cb_state *st, unsigned n, bool timed, double pbase, double pspan, unsigned keep)
+ * tree's (depth-first) order, each made just before its files are written. */
+static int cb_create_tree(cb_state *st, unsigned n, bool timed, double pbase, double pspan)
 {
     char path[4600];
     size_t i = 0;
@@ -211,8 +209,6 @@ static int cb_create_tree(cb_state *st, unsigned n, bool timed, double pbase, do
                     return sb_ctx_fail(st->ctx, EINTR, "compilebench: interrupted");
                 sb_ctx_progress(st->ctx, pbase + pspan * (double)i / (double)st->tree->n_files);
             }
-            if (i % 100 >= keep)
-                continue;
             const sb_cb_file *f = &st->tree->files[i];
             cb_path(st, n, f, "", path, sizeof path);
             int rc = cb_write_file(st, path, f->size, timed);
@@ -362,7 +358,7 @@ static int cb_one_tree(cb_state *st, const cb_params *p, sb_histogram *hists, un
     st->hist = &hists[CB_INITIAL_CREATE];
     cb_start(&mk);
     b0 = st->bytes_written;
-    if ((rc = cb_create_tree(st, t, p->test == CB_INITIAL_CREATE, pb, compile ? ps / 2 : ps, 100)) != 0)
+    if ((rc = cb_create_tree(st, t, p->test == CB_INITIAL_CREATE, pb, compile ? ps / 2 : ps)) != 0)
         return rc;
     cb_add(tot, CB_INITIAL_CREATE, &mk, (double)(st->bytes_written - b0) / MIB);
     if (!compile)
@@ -396,39 +392,6 @@ static int cb_one_tree(cb_state *st, const cb_params *p, sb_histogram *hists, un
     return 0;
 }
 
-/* compilebench's set-up, untimed, before its first tree: it writes the three
- * "native" trees of its data sets (the source tree, 21,280 files; the files a patch
- * changes, 6,136; the files only a patched compiled tree has, 2,573: 29,989 files,
- * 1,024 MiB) one after the other, and removes each at once. Where the file system
- * skips recently freed inodes when it allocates (ext4 without a journal checks each
- * free inode's deletion time, for 60 s, or 360 s while its inode table block is
- * dirty), the timed trees' creates pay for those deletions: so storbench does the
- * same, with a tree (21,280 files), then a quarter of its files with their objects
- * (5,533 + 3,263): 30,076 files, about 960 MiB (docs/fidelity.md, "Compile Bench").
- * The figures and counters are the timed trees' only: the set-up's files are
- * counted in setup_files. */
-#define CB_SETUP_TREE 99
-#define CB_SETUP_KEEP 26
-static int cb_setup(cb_state *st)
-{
-    cb_state keep = *st;
-    int rc = cb_create_tree(st, CB_SETUP_TREE, false, 0, 0, 100);
-    if (rc == 0)
-        rc = cb_delete_tree(st, CB_SETUP_TREE, false);
-    if (rc == 0)
-        rc = cb_create_tree(st, CB_SETUP_TREE, false, 0, 0, CB_SETUP_KEEP);
-    if (rc == 0)
-        rc = cb_compile_tree(st, CB_SETUP_TREE, false);
-    if (rc == 0)
-        rc = cb_delete_tree(st, CB_SETUP_TREE, false);
-    st->setup_files = st->files_created - keep.files_created;
-    st->files_created = keep.files_created;
-    st->files_removed = keep.files_removed;
-    st->dirs_created = keep.dirs_created;
-    st->bytes_written = keep.bytes_written;
-    return rc;
-}
-
 /* All the trees, one after the other; *done counts those finished. */
 static int cb_trees(sb_run_ctx *ctx, cb_state *st, const cb_params *p, sb_histogram *hists,
                     cb_totals *tot, unsigned *done)
@@ -436,8 +399,6 @@ static int cb_trees(sb_run_ctx *ctx, cb_state *st, const cb_params *p, sb_histog
     int rc;
     if (mkdir(st->base, 0755) != 0)
         return sb_ctx_fail(ctx, errno, "compilebench: mkdir %s: %s", st->base, strerror(errno));
-    if ((rc = cb_setup(st)) != 0)
-        return rc;
     for (unsigned t = 0; t < p->trees; t++) {
         if ((rc = cb_one_tree(st, p, hists, t, tot)) != 0)
             return rc;
@@ -471,7 +432,6 @@ static void cb_record(sb_sample *s, const cb_params *p, const cb_state *st, cons
     sb_sample_add(s, "tree_bytes", "bytes", (double)st->tree->total_bytes);
     sb_sample_add(s, "files_created", "files", (double)st->files_created);
     sb_sample_add(s, "files_removed", "files", (double)st->files_removed);
-    sb_sample_add(s, "setup_files", "files", (double)st->setup_files);
     sb_sample_add(s, "dirs_created", "dirs", (double)st->dirs_created);
     sb_sample_add(s, "bytes_written", "bytes", (double)st->bytes_written);
     sb_sample_add(s, "bytes_read", "bytes", (double)st->bytes_read);
