@@ -6,7 +6,7 @@
 # runnable: waiting for the disk or a lock), and the device's sectors written.
 # docs/fidelity.md ("Compile Bench", "Where the time goes") explains the model.
 #
-#   bench/compilebench-count.sh [--tsv FILE] TARGET [ROUNDS]    # ROUNDS default 2
+#   bench/compilebench-count.sh [--tsv FILE] [--only ref|sb] TARGET [ROUNDS]    # ROUNDS default 2
 #
 # Needs COMPILEBENCH=/path/to/compilebench (its data set files beside it; not in
 # Debian, docs/fidelity.md says how to fetch it). CB_TREES (default 10) trees
@@ -19,16 +19,24 @@
 # user_seconds, sys_seconds, runq_seconds) over all N trees; its device writes
 # are those of the whole run divided by N (its trees are removed, untimed, at
 # the end, which writes little: deleted dirty pages are never written).
-# Rounds alternate which tool runs first; `sync` before each run.
+# Rounds alternate which tool runs first; `sync` before each run. --only runs one
+# tool (for a fresh file system per run: docs/fidelity.md).
 # Output: one line per run ("tool wall user sys runq other sectors"), and the
 # means. Exit 2 on bad arguments, 1 when something fails; Ctrl-C: 130.
 set -u
 LIB_NAME=compilebench-count
 . "$(dirname "$0")/lib.sh"
 
-usage() { echo "$LIB_NAME: $*" >&2; echo "usage: $0 [--tsv FILE] TARGET [ROUNDS]" >&2; exit 2; }
-TSV=""
-[ "${1:-}" = --tsv ] && { [ $# -ge 2 ] || usage "--tsv needs a file"; TSV=$2; shift 2; }
+usage() { echo "$LIB_NAME: $*" >&2; echo "usage: $0 [--tsv FILE] [--only ref|sb] TARGET [ROUNDS]" >&2; exit 2; }
+TSV="" ONLY=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --tsv) [ $# -ge 2 ] || usage "--tsv needs a file"; TSV=$2; shift 2 ;;
+        --only) [ "${2:-}" = ref ] || [ "${2:-}" = sb ] || usage "--only takes ref or sb"; ONLY=$2; shift 2 ;;
+        -*) usage "unknown option $1" ;;
+        *) break ;;
+    esac
+done
 [ $# -ge 1 ] && [ $# -le 2 ] || usage "one TARGET and at most ROUNDS"
 TARGET=$1 ROUNDS=${2:-2} TREES=${CB_TREES:-10}
 [[ "$ROUNDS" =~ ^[1-9][0-9]?$ ]] || usage "ROUNDS must be 1..99"
@@ -97,6 +105,7 @@ echo "# per tree, seconds: round tool wall user sys runq other(wall-user-sys-run
 for r in $(seq 1 "$ROUNDS"); do
     order="ref sb"
     [ $((r % 2)) = 0 ] && order="sb ref"
+    [ -n "$ONLY" ] && order=$ONLY
     for side in $order; do
         sync
         if [ "$side" = ref ]; then ref_counted; else sb_counted; fi
