@@ -24,15 +24,6 @@ void sb_hist_init_zeroed(sb_histogram *h)
     h->min = UINT64_MAX;
 }
 
-static inline unsigned bucket_of(uint64_t v)
-{
-    if (v < SB_HIST_SUB_COUNT)
-        return (unsigned)v;
-    unsigned e = 63u - (unsigned)__builtin_clzll(v);
-    unsigned sub = (unsigned)(v >> (e - SB_HIST_SUB_BITS)) - SB_HIST_SUB_COUNT;
-    return (e - SB_HIST_SUB_BITS + 1) * SB_HIST_SUB_COUNT + sub;
-}
-
 double sb_hist_bucket_mid(unsigned idx)
 {
     if (idx < SB_HIST_SUB_COUNT)
@@ -42,16 +33,6 @@ double sb_hist_bucket_mid(unsigned idx)
     double width = ldexp(1.0, (int)(e - SB_HIST_SUB_BITS));
     double lo = (double)(SB_HIST_SUB_COUNT + sub) * width;
     return lo + (width - 1) / 2;
-}
-
-void sb_hist_record(sb_histogram *h, uint64_t v)
-{
-    h->buckets[bucket_of(v)]++;
-    h->count++;
-    h->sum += (double)v;
-    h->sum_sq += (double)v * (double)v;
-    if (v < h->min) h->min = v;
-    if (v > h->max) h->max = v;
 }
 
 void sb_hist_merge(sb_histogram *dst, const sb_histogram *src)

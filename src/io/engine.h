@@ -59,6 +59,11 @@ typedef struct sb_engine_ops {
     const char *name;
     const char *description;
     bool sync;             /* completes at queue(); iodepth is 1 */
+    /* Every use of td->fd is a syscall of the worker thread itself (no helper thread
+     * gets the descriptor's number), so the worker may give itself a descriptor table
+     * of its own (loop.c). Not posixaio: glibc's AIO threads outlive a job and serve
+     * the next one with whatever table they were created in. */
+    bool fd_own_thread;
     /* 0 when this kernel/library can run the engine, else -errno (cheap, no files). */
     int (*probe)(void);
     int (*init)(sb_engine_td *td);

@@ -33,6 +33,7 @@ const sb_engine_ops sb_engine_psync = {
     .name = "psync",
     .description = "pread/pwrite, synchronous",
     .sync = true,
+    .fd_own_thread = true,
     .init = psync_init,
     .queue = psync_queue,
     .fsync = sb_engine_fsync_fd,

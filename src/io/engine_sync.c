@@ -55,6 +55,7 @@ const sb_engine_ops sb_engine_sync = {
     .name = "sync",
     .description = "lseek + read/write, synchronous",
     .sync = true,
+    .fd_own_thread = true,
     .init = sync_init,
     .queue = sync_queue,
     .fsync = sb_engine_fsync_fd,

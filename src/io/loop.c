@@ -1,10 +1,10 @@
 /*
  * loop — one worker thread of an I/O job: the hot path. It allocates nothing and
  * makes no syscall besides the engine's own and clock reads (vDSO). A synchronous
- * engine costs two clock reads per I/O (around the call); an asynchronous one reads
- * the clock once per submitted batch and once per reaped batch and stamps every I/O
- * of the batch with it, as the latency of an I/O is from its submission to the
- * moment its completion is seen.
+ * engine reads the clock once per I/O (the end of one I/O is the start of the next;
+ * twice when verifying); an asynchronous one reads it once per submitted batch and
+ * once per reaped batch and stamps every I/O of the batch with it, as the latency of
+ * an I/O is from its submission to the moment its completion is seen.
  *
  * Phases share one start time: startdelay (idle), ramp (I/O, not counted),
  * measurement (until runtime, or until size is done when not time_based), end fsync
@@ -16,10 +16,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/rand.h"
@@ -35,7 +37,9 @@ static void __attribute__((noinline, cold)) close_interval(worker *w, uint64_t n
     sb_tsb_close(&w->ts, now, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes);
 }
 
-static inline void account(worker *w, sb_io_u *u, uint64_t now)
+/* Counts a completion seen at now; true when that also closed a time-series interval
+ * (a scan of the buckets: the caller's next timestamp must not include it). */
+static inline bool account(worker *w, sb_io_u *u, uint64_t now)
 {
     if (u->result != (int64_t)u->len) {
         if (!w->err) {
@@ -50,7 +54,7 @@ static inline void account(worker *w, sb_io_u *u, uint64_t now)
                          u->result, u->len);
         }
         atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
-        return;
+        return false;
     }
     w->ios_done++;
     if (now >= w->next_tick_ns) {
@@ -58,14 +62,18 @@ static inline void account(worker *w, sb_io_u *u, uint64_t now)
         w->next_tick_ns = now + TICK_NS;
     }
     if (now < w->ramp_end_ns)
-        return;
-    if (__builtin_expect(sb_tsb_due(&w->ts, now), 0)) /* the one branch time series cost */
+        return false;
+    bool closed = false;
+    if (__builtin_expect(sb_tsb_due(&w->ts, now), 0)) { /* the one branch time series cost */
         close_interval(w, now);
+        closed = true;
+    }
     sb_io_dir_stats *st = &w->st[u->ddir];
     st->ios++;
     st->bytes += u->len;
     sb_hist_record(&st->clat, now - u->start_ns);
     w->last_ns = now;
+    return closed;
 }
 
 /* ------------------------------------------------------------ data pattern */
@@ -98,8 +106,9 @@ static bool pattern_check(const void *buf, uint64_t offset, uint32_t len, uint64
 
 /* ------------------------------------------------------------ worker loop */
 
-/* Prepares u for the next I/O; false when a one-pass job has nothing left. */
-static inline bool next_io(worker *w, sb_io_u *u)
+/* Prepares u for the next I/O; false when a one-pass job has nothing left. Inlined
+ * into both loops: it runs once per I/O. */
+static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
 {
     const sb_io_job *job = w->job;
     if (w->pass_done)
@@ -182,36 +191,50 @@ static void invalidate_region(worker *w)
     posix_fadvise(w->fd, (off_t)w->job->offset, (off_t)w->job->size, POSIX_FADV_DONTNEED);
 }
 
+/* One I/O at a time. Without verification the clock is read once per I/O: the end of
+ * one I/O is the start of the next, so an I/O's latency is its syscall plus what
+ * storbench does between two syscalls (the next offset, counting the last one:
+ * ~60 instructions, docs/io.md "Timing"). With verification (a checksum of the
+ * block between two I/Os) and after an fsync, a cache drop or an interval's close,
+ * the clock is read again before the next I/O, so none of that is anyone's latency. */
 static void loop_sync(worker *w)
 {
     const sb_engine_ops *ops = w->td.ops;
     sb_io_u *u = &w->td.ios[0];
     const unsigned fsync_every = w->job->fsync_every;
     const bool verify = w->job->verify_pattern;
+    const bool one_clock = !verify && !w->vt;
+    uint64_t t = sb_now_ns();
     while (!stopped(w)) {
         if (!next_io(w, u))
             break;
-        uint64_t t0 = sb_now_ns();
-        if (t0 >= w->end_ns) {
+        if (!one_clock)
+            t = sb_now_ns();
+        if (t >= w->end_ns) {
             if (w->vt)  /* not issued: the block goes back as it was */
                 sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
                                  (u->offset - w->job->offset) / w->job->bs);
             break;
         }
-        u->start_ns = t0;
+        u->start_ns = t;
         ops->queue(&w->td, u);
-        uint64_t t1 = sb_now_ns();
+        t = sb_now_ns();
         if (verify)
             check_read(w, u);
         if (w->vt)
             verify_done(w, u);
-        account(w, u, t1);
+        bool slow = account(w, u, t);
         if (fsync_every && u->ddir == SB_DDIR_WRITE && ++w->writes_since_fsync >= fsync_every) {
             do_fsync(w);
             w->writes_since_fsync = 0;
+            slow = true;
         }
-        if (w->invalidate_pending)
+        if (w->invalidate_pending) {
             invalidate_region(w);
+            slow = true;
+        }
+        if (slow)
+            t = sb_now_ns();
     }
 }
 
@@ -369,6 +392,26 @@ static void sleep_until(worker *w, uint64_t t)
     }
 }
 
+/* A descriptor table of the thread's own, as each job process of fio has: the kernel
+ * then looks the job's descriptor up without taking a reference on its file (fdget's
+ * shortcut for a table no other thread shares), an atomic increment and decrement less
+ * per pread/pwrite (fdget + fput, 1.5 % of a 4 KiB tmpfs psync run, perf; issue 16).
+ * Only for engines that pass the descriptor to no other thread (engine.h). The table
+ * holds nothing but stdin/out/err and the job's file, and the file is closed in it
+ * before the thread ends: the kernel releases a thread's table just after it wakes
+ * pthread_join, and it must not keep open what storbench closes and expects gone (a
+ * pipe's write end, a file on a file system about to be unmounted). Refused
+ * (seccomp): the shared table works the same, a little slower. */
+static void private_fd_table(worker *w)
+{
+    if (!w->td.ops->fd_own_thread || w->fd < 3 || unshare(CLONE_FILES) < 0)
+        return;
+    w->fd_private = true;
+    if (w->fd > 3)
+        close_range(3, (unsigned)w->fd - 1, 0);
+    close_range((unsigned)w->fd + 1, ~0u, 0);
+}
+
 /* The engine is set up in the thread that uses it: io_uring binds a single-issuer ring
  * to the task that creates it. */
 static int worker_engine_init(worker *w)
@@ -397,7 +440,10 @@ void *sb_io_worker_main(void *arg)
     sb_tsb_start(&w->ts, w->ramp_end_ns);
     w->next_tick_ns = 0;
     w->last_ns = w->ramp_end_ns;
+    private_fd_table(w);
     if (worker_engine_init(w) < 0) {
+        if (w->fd_private)
+            close(w->fd);
         w->finished_ns = sb_now_ns();
         atomic_store(&w->finished, true);
         return NULL;
@@ -422,6 +468,8 @@ void *sb_io_worker_main(void *arg)
     /* Torn down here too: the ring belongs to this thread. */
     w->td.ops->cleanup(&w->td);
     w->engine_ready = false;
+    if (w->fd_private) /* this table's reference only: the controlling thread closes its own */
+        close(w->fd);
     atomic_store_explicit(&w->progress_bytes, w->bytes_issued, memory_order_relaxed);
     w->finished_ns = sb_now_ns();
     atomic_store(&w->finished, true);

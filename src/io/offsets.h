@@ -2,10 +2,9 @@
  * offsets — the block sequence of one worker. Sequential: 0, 1, 2, ...
  * Random with a random map: a seeded pseudo-random permutation of the
  * blocks, so every block is visited exactly once per pass and uniformly, with
- * O(1) memory instead of fio's bitmap: a 4-round Feistel network on the
- * smallest even number of bits that covers the block count, with cycle
- * walking to stay inside [0, nblocks). Each pass uses new round keys, so
- * passes differ. Random without a map (norandommap): independent uniform
+ * O(1) memory instead of fio's bitmap: a keyed bijection of the smallest
+ * power of two that covers the block count (offsets.c), with cycle walking to
+ * stay inside [0, nblocks). Each pass uses new keys, so passes differ. Random without a map (norandommap): independent uniform
  * draws.
  */
 #ifndef SB_IO_OFFSETS_H
@@ -21,17 +20,57 @@ typedef struct sb_offgen {
     bool random, map;
     uint64_t pos;        /* blocks handed out in this pass */
     uint64_t pass;       /* completed passes */
-    unsigned half_bits;
-    uint64_t half_mask;
-    uint64_t keys[4];
+    uint64_t mask;       /* the domain: [0, mask] */
+    unsigned shift;      /* half the domain's bits */
+    uint64_t xkey, mul[3];
     sb_rand rng;
 } sb_offgen;
 
 void sb_offgen_init(sb_offgen *g, uint64_t nblocks, bool random, bool norandommap, uint64_t seed);
+/* New keys at the start of a pass (offsets.c). */
+void sb_offgen_new_pass(sb_offgen *g);
+
+/* The permutation of [0, mask]: three rounds of multiply-by-odd-key, mask, xor the
+ * high half down (offsets.c says why it is one and why it is enough). Inline: it is
+ * on every I/O's path. */
+static inline uint64_t sb_offgen_mix(const sb_offgen *g, uint64_t x)
+{
+    const uint64_t m = g->mask;
+    const unsigned s = g->shift;
+    x ^= g->xkey;
+    x = (x * g->mul[0]) & m;
+    x ^= x >> s;
+    x = (x * g->mul[1]) & m;
+    x ^= x >> s;
+    x = (x * g->mul[2]) & m;
+    return x ^ (x >> s);
+}
+
+/* The permutation itself: a bijection on [0, nblocks), by cycle walking (the
+ * domain is under twice nblocks, so under two steps on average). */
+static inline uint64_t sb_offgen_permute(const sb_offgen *g, uint64_t x)
+{
+    do
+        x = sb_offgen_mix(g, x);
+    while (x >= g->nblocks);
+    return x;
+}
+
 /* The next block index; *pass_done is set when that block was the last of a pass
  * (the generator then starts the next pass). */
-uint64_t sb_offgen_next(sb_offgen *g, bool *pass_done);
-/* The Feistel permutation itself (for tests): a bijection on [0, nblocks). */
-uint64_t sb_offgen_permute(const sb_offgen *g, uint64_t x);
+static inline uint64_t sb_offgen_next(sb_offgen *g, bool *pass_done)
+{
+    uint64_t b;
+    if (!g->random)
+        b = g->pos;
+    else if (g->map)
+        b = sb_offgen_permute(g, g->pos);
+    else
+        b = sb_rand_below(&g->rng, g->nblocks);
+    *pass_done = ++g->pos >= g->nblocks;
+    if (__builtin_expect(*pass_done, 0))
+        sb_offgen_new_pass(g);
+    return b;
+}
 
 #endif

@@ -32,6 +32,7 @@ typedef struct worker {
     shared *sh;
     unsigned index;
     int fd;
+    bool fd_private;           /* the thread has a descriptor table of its own (loop.c) */
     sb_engine_td td;
     bool engine_ready;
     void *bufmem;

@@ -5,7 +5,10 @@
  * a run add up (histogram counts = I/Os, bytes = I/Os x bs, rwmix extremes);
  * every batching of submission and reaping moves every block once; CPU lists
  * (cpus_allowed) parse, refuse and place threads, and a run reports the CPU it
- * cost over exactly the I/Os it counted. */
+ * cost over exactly the I/Os it counted; the synchronous engines' threads keep
+ * descriptor tables of their own that hold nothing of the process's but the job's
+ * file. */
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <fcntl.h>
@@ -113,6 +116,35 @@ static void test_offsets_norandommap_uniform(void **state)
     }
     for (int i = 0; i < 16; i++)
         assert_true(counts[i] > 9000 && counts[i] < 11000);
+}
+
+/* Consecutive blocks of a pass are as far apart as independent draws: mean distance
+ * n/3, neighbours (within 16 blocks) and equal parity at chance — no sequence a
+ * device or read-ahead could exploit. */
+static void test_offsets_spread(void **state)
+{
+    const uint64_t sizes[] = {1000, 65536, 100003};
+    for (size_t k = 0; k < 3; k++) {
+        uint64_t n = sizes[k], prev = 0, near = 0, same_parity = 0;
+        double dist = 0;
+        sb_offgen g;
+        sb_offgen_init(&g, n, true, false, 11 + k);
+        bool done;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t b = sb_offgen_next(&g, &done);
+            if (i) {
+                uint64_t d = b > prev ? b - prev : prev - b;
+                dist += (double)d;
+                near += d <= 16;
+                same_parity += (b & 1) == (prev & 1);
+            }
+            prev = b;
+        }
+        double mean = dist / (double)(n - 1) / (double)n;
+        assert_true(mean > 0.30 && mean < 0.37);
+        assert_true(near < 4 * 33 * (n - 1) / n + 8);
+        assert_true(same_parity > (n - 1) * 40 / 100 && same_parity < (n - 1) * 60 / 100);
+    }
 }
 
 /* ------------------------------------------------------------ engines */
@@ -511,6 +543,118 @@ static void test_time_based_and_interrupt(void **state)
     }
 }
 
+/* What the controlling thread sees of the threads' descriptor tables while a job runs:
+ * a table without the test's pipe is a job thread's own (loop.c). */
+typedef struct fd_probe {
+    int pipe_w;
+    int own_tables;   /* observations of a table of a thread's own */
+    int most;         /* most descriptors seen in one */
+} fd_probe;
+
+static int count_fds(const char *dir, int fd, bool *has)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            n++;
+            *has |= atoi(e->d_name) == fd;
+        }
+    closedir(d);
+    return n;
+}
+
+static bool probe_tables(void *arg)
+{
+    fd_probe *p = arg;
+    DIR *t = opendir("/proc/self/task");
+    assert_non_null(t);
+    struct dirent *e;
+    while ((e = readdir(t))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[300];
+        snprintf(path, sizeof path, "/proc/self/task/%s/fd", e->d_name);
+        bool has = false;
+        int n = count_fds(path, p->pipe_w, &has);
+        if (n >= 0 && !has) {
+            p->own_tables++;
+            if (n > p->most)
+                p->most = n;
+        }
+    }
+    closedir(t);
+    return false;
+}
+
+/* psync's threads have descriptor tables of their own (loop.c, issue 16): while the
+ * job runs, such a table holds the job's file and stdin/out/err only, not a pipe the
+ * test opened; afterwards the test's table is as before, and the pipe's write end is
+ * the only one left (closing it gives the reader EOF at once). The one-clock loop
+ * moves every block of a pass once, and interrupted it counts exactly the I/Os it
+ * did. */
+static void test_sync_own_fd_table(void **state)
+{
+    static sb_io_job job;
+    static sb_io_result res;
+    char err[512], file[300];
+    int p[2];
+    snprintf(file, sizeof file, "%s/own-fd", tmpdir);
+    job_for(&job, "psync", SB_RW_RANDWRITE, file);
+    assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0); /* lay it out */
+    sb_io_result_free(&res);
+    assert_int_equal(pipe(p), 0);
+    bool unused = false;
+    int before = count_fds("/proc/self/fd", -1, &unused);
+
+    fd_probe probe = {.pipe_w = p[1]};
+    job_for(&job, "psync", SB_RW_RANDREAD, file);
+    job.verify_pattern = false; /* the one-clock loop */
+    job.numjobs = 2;
+    job.runtime_s = 0.35;
+    job.time_based = true;
+    job.should_stop = probe_tables;
+    job.cb_arg = &probe;
+    assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+    assert_true(probe.own_tables >= 1);
+    assert_true(probe.most <= 4);
+    assert_int_equal(res.dir[SB_DDIR_READ].clat.count, res.dir[SB_DDIR_READ].ios);
+    sb_io_result_free(&res);
+    assert_int_equal(count_fds("/proc/self/fd", -1, &unused), before);
+    assert_int_equal(write(p[1], "x", 1), 1);
+    close(p[1]);
+    char c;
+    assert_int_equal(read(p[0], &c, 1), 1);
+    assert_int_equal(read(p[0], &c, 1), 0); /* EOF: no other table holds the write end */
+    close(p[0]);
+
+    job.should_stop = NULL;
+    job.time_based = false;
+    job.runtime_s = 0;
+    job.numjobs = 1;
+    assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+    assert_int_equal(res.dir[SB_DDIR_READ].ios, job.size / job.bs);
+    assert_int_equal(res.dir[SB_DDIR_READ].bytes, job.size);
+    assert_int_equal(res.dir[SB_DDIR_READ].clat.count, job.size / job.bs);
+    sb_io_result_free(&res);
+
+    int calls = 0;
+    job.time_based = true;
+    job.runtime_s = 30;
+    job.should_stop = stop_later;
+    job.cb_arg = &calls;
+    assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
+    assert_true(res.interrupted);
+    assert_true(res.dir[SB_DDIR_READ].ios > job.size / job.bs);
+    assert_int_equal(res.cpu_ios, res.dir[SB_DDIR_READ].ios);
+    assert_int_equal(res.dir[SB_DDIR_READ].bytes, res.dir[SB_DDIR_READ].ios * job.bs);
+    sb_io_result_free(&res);
+    unlink(file);
+}
+
 static void test_unknown_engine_run(void **state)
 {
     static sb_io_job job;
@@ -555,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_offsets_every_block_once),
         cmocka_unit_test(test_offsets_passes_differ_and_seed_repeats),
         cmocka_unit_test(test_offsets_norandommap_uniform),
+        cmocka_unit_test(test_offsets_spread),
         cmocka_unit_test(test_engines_read_back),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_mix_and_numjobs),
@@ -563,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_io_uring_registered),
         cmocka_unit_test(test_batching),
         cmocka_unit_test(test_time_based_and_interrupt),
+        cmocka_unit_test(test_sync_own_fd_table),
         cmocka_unit_test(test_unknown_engine_run),
         cmocka_unit_test(test_engine_check_works),
     };
