@@ -107,12 +107,22 @@ fi
 # storbench's command line, target included).
 left_procs() { pgrep -f -- "--target $TGT" >/dev/null && return 1 || return 0; }
 kids() { pgrep -P "$1" | wc -l; }
+# wait_clients N: until N client directories exist (the clients start after the loadfile is
+# parsed, which on a loaded machine takes seconds); at most 60 s.
+wait_clients() {
+    local i
+    for i in $(seq 600); do
+        [ "$(find "$TGT" -mindepth 2 -maxdepth 4 -type d -name 'client[0-9]*' | wc -l)" -ge "$1" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
 for sig in INT TERM; do
     for model in dbench light; do
         "$SB" run dbench:clients=3,time=60,warmup=0,client=$model$DB_DEFAULT --target "$TGT" -n 1 \
             --exact-runs >/dev/null 2>"$T/err" &
         pid=$!
-        sleep 1.5
+        wait_clients 3
         n=$(kids $pid)
         kill -$sig $pid
         wait $pid
@@ -127,7 +137,7 @@ done
 # A client process that dies (killed here) ends the run with one line naming it.
 "$SB" run dbench:clients=2,time=60,warmup=0$DB_DEFAULT --target "$TGT" -n 1 --exact-runs >/dev/null 2>"$T/err" &
 pid=$!
-sleep 1.5
+wait_clients 2
 kill -KILL "$(pgrep -P $pid | head -1)"
 wait $pid
 check "dbench dead client exits 1" test $? -eq 1
