@@ -14,7 +14,7 @@
 #   fio (2)       1 GiB, startdelay 5, ramp 5, runtime 20     — exact
 #   iozone (2)    file-size $QVF_IOZONE (default 8g)          — exact by default
 #   fs-mark       1000 files                                  — exact
-#   fs-mark 4thr  4 x 1250 files (the seed: 4 x 5000, 20 GB)  — 5x the quick count
+#   fs-mark 4thr  4 x 1250 files (the seed: 4 x 5000, 20 GB)  — 1.25x the quick count
 #   fs-mark 32dir 4000 files                                  — exact
 #   postmark      100,000 transactions (the seed: 250,000)    — 5x the quick count
 #   compilebench  10 trees of the full tree                   — exact
