@@ -157,6 +157,20 @@ static void pm_path(const pm_state *st, const pm_file *f, char *out, size_t len)
 /* Writes len bytes of the source in write-block pieces and the remainder, then closes, as
  * PostMark's fwrite_blocks / write_blocks (unbuffered, it writes even a remainder of 0
  * bytes: that write(2) is made here too). 0 or -errno. */
+/* Opens path the way the run's mode asks: buffered through stdio (fopen mode, *fp) as
+ * PostMark's buffered mode, else open(2) with flags (*fd). 0, or the errno. */
+static int pm_open(const pm_state *st, const char *path, const char *mode, int flags, FILE **fp,
+                   int *fd)
+{
+    *fp = NULL;
+    *fd = -1;
+    if (st->p->buffered)
+        *fp = fopen(path, mode);
+    else
+        *fd = open(path, flags, 0644);
+    return *fp || *fd >= 0 ? 0 : errno;
+}
+
 static int pm_write_close(pm_state *st, FILE *fp, int fd, uint64_t len)
 {
     const uint64_t wb = st->p->write_block;
@@ -218,14 +232,10 @@ static int pm_create(pm_state *st, bool mixed)
     f->size = p->size_min + sb_pm_rnd(&st->rand, (uint32_t)(p->size_max - p->size_min));
     char path[4200];
     pm_path(st, f, path, sizeof path);
-    FILE *fp = NULL;
-    int fd = -1;
-    if (p->buffered)
-        fp = fopen(path, "w");
-    else
-        fd = open(path, O_RDWR | O_CREAT, 0644);
-    if (!fp && fd < 0)
-        return sb_ctx_fail(st->ctx, errno, "postmark: create %s: %s", path, strerror(errno));
+    FILE *fp;
+    int fd, e = pm_open(st, path, "w", O_RDWR | O_CREAT, &fp, &fd);
+    if (e)
+        return sb_ctx_fail(st->ctx, e, "postmark: create %s: %s", path, strerror(e));
     f->used = true; /* from here on the file exists and clean-up must see it */
     st->live++;
     int rc = pm_write_close(st, fp, fd, f->size);
@@ -259,14 +269,10 @@ static int pm_read(pm_state *st, pm_file *f)
     char path[4200];
     pm_path(st, f, path, sizeof path);
     const uint64_t rb = st->p->read_block;
-    FILE *fp = NULL;
-    int fd = -1, rc = 0;
-    if (st->p->buffered)
-        fp = fopen(path, "r");
-    else
-        fd = open(path, O_RDONLY);
-    if (!fp && fd < 0)
-        return sb_ctx_fail(st->ctx, errno, "postmark: open %s: %s", path, strerror(errno));
+    FILE *fp;
+    int fd, rc = 0, e = pm_open(st, path, "r", O_RDONLY, &fp, &fd);
+    if (e)
+        return sb_ctx_fail(st->ctx, e, "postmark: open %s: %s", path, strerror(e));
     /* Whole blocks, then the remainder (unbuffered, a read(2) of 0 bytes when there is none,
      * as PostMark). */
     for (uint64_t left = f->size; rc == 0;) {
@@ -304,14 +310,10 @@ static int pm_append(pm_state *st, pm_file *f)
         return 0;
     char path[4200];
     pm_path(st, f, path, sizeof path);
-    FILE *fp = NULL;
-    int fd = -1;
-    if (p->buffered)
-        fp = fopen(path, "a");
-    else
-        fd = open(path, O_RDWR | O_APPEND, 0644);
-    if (!fp && fd < 0)
-        return sb_ctx_fail(st->ctx, errno, "postmark: open %s: %s", path, strerror(errno));
+    FILE *fp;
+    int fd, e = pm_open(st, path, "a", O_RDWR | O_APPEND, &fp, &fd);
+    if (e)
+        return sb_ctx_fail(st->ctx, e, "postmark: open %s: %s", path, strerror(e));
     uint64_t add = 1 + sb_pm_rnd(&st->rand, (uint32_t)(p->size_max - f->size));
     int rc = pm_write_close(st, fp, fd, add);
     if (rc < 0)
