@@ -34,19 +34,47 @@ static void drop_index(struct sb_strmap **m)
 static struct sb_strmap *new_index(void)
 {
     struct sb_strmap *m = calloc(1, sizeof *m);
-    if (!m) {
-        fputs("storbench: out of memory\n", stderr);
-        abort();
-    }
+    if (!m)
+        sb_oom();
     return m;
 }
 
 static void index_put(struct sb_strmap *m, const char *key, size_t val)
 {
-    if (sb_strmap_put(m, key, val) < 0) {
-        fputs("storbench: out of memory\n", stderr);
-        abort();
+    if (sb_strmap_put(m, key, val) < 0)
+        sb_oom();
+}
+
+/* Where identifier stands among n items (ident(items, i) names item i): through *index,
+ * built on first use, from INDEX_FROM items on, else by a scan. -1 when it is absent. The
+ * index is a cache, not content, so a const lookup may build it. */
+static long find_identifier(struct sb_strmap **index, const void *items, size_t n,
+                            const char *(*ident)(const void *items, size_t i),
+                            const char *identifier)
+{
+    if (n >= INDEX_FROM) {
+        if (!*index) {
+            *index = new_index();
+            for (size_t i = 0; i < n; i++)
+                index_put(*index, ident(items, i), i);
+        }
+        size_t i;
+        return sb_strmap_get(*index, identifier, &i) ? (long)i : -1;
     }
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(ident(items, i), identifier))
+            return (long)i;
+    return -1;
+}
+
+static const char *system_ident(const void *items, size_t i)
+{
+    return ((const sb_system *)items)[i].identifier;
+}
+
+static const char *entry_ident(const void *items, size_t i)
+{
+    return ((const sb_entry *)items)[i].identifier;
 }
 
 /* The part of what a result is found by that is plain equality: description, unit and
@@ -56,10 +84,8 @@ static const char *result_key(char **buf, size_t *cap, const char *description, 
 {
     const char *parts[3] = {description, unit, direction == SB_LOWER_IS_BETTER ? "l" : "h"};
     const char *k = sb_strmap_key(buf, cap, parts, 3);
-    if (!k) {
-        fputs("storbench: out of memory\n", stderr);
-        abort();
-    }
+    if (!k)
+        sb_oom();
     return k;
 }
 
@@ -229,20 +255,9 @@ void sb_resultfile_set_title(sb_resultfile *rf, const char *title, const char *d
 
 sb_system *sb_resultfile_find_system(const sb_resultfile *rf, const char *identifier)
 {
-    if (rf->n_systems >= INDEX_FROM) {
-        sb_resultfile *w = (sb_resultfile *)rf; /* the index is a cache, not content */
-        if (!w->system_index) {
-            w->system_index = new_index();
-            for (size_t i = 0; i < rf->n_systems; i++)
-                index_put(w->system_index, rf->systems[i].identifier, i);
-        }
-        size_t i;
-        return sb_strmap_get(rf->system_index, identifier, &i) ? &rf->systems[i] : NULL;
-    }
-    for (size_t i = 0; i < rf->n_systems; i++)
-        if (!strcmp(rf->systems[i].identifier, identifier))
-            return &rf->systems[i];
-    return NULL;
+    long i = find_identifier(&((sb_resultfile *)rf)->system_index, rf->systems, rf->n_systems,
+                             system_ident, identifier);
+    return i < 0 ? NULL : &rf->systems[i];
 }
 
 sb_system *sb_resultfile_add_system(sb_resultfile *rf, const char *identifier)
@@ -463,20 +478,9 @@ size_t sb_result_source_groups(const sb_result *r, const sb_entry *const *order,
 
 sb_entry *sb_result_find_entry(const sb_result *r, const char *identifier)
 {
-    if (r->n_entries >= INDEX_FROM) {
-        sb_result *w = (sb_result *)r; /* the index is a cache, not content */
-        if (!w->entry_index) {
-            w->entry_index = new_index();
-            for (size_t i = 0; i < r->n_entries; i++)
-                index_put(w->entry_index, r->entries[i].identifier, i);
-        }
-        size_t i;
-        return sb_strmap_get(r->entry_index, identifier, &i) ? &r->entries[i] : NULL;
-    }
-    for (size_t i = 0; i < r->n_entries; i++)
-        if (!strcmp(r->entries[i].identifier, identifier))
-            return &r->entries[i];
-    return NULL;
+    long i = find_identifier(&((sb_result *)r)->entry_index, r->entries, r->n_entries, entry_ident,
+                             identifier);
+    return i < 0 ? NULL : &r->entries[i];
 }
 
 bool sb_entry_se_known(const sb_entry *e)
