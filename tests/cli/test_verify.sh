@@ -42,18 +42,23 @@ fresh() { rm -f "$F"; "$SB" io "${W[@]}" >/dev/null 2>&1; }
 fresh
 check_exit "verify_only on an intact file" 0 "$SB" io "${W[@]}" --verify_only
 check "verify_only checks every block" grep -q "64 blocks (256 KiB) checked, 0 errors" "$T/out"
-poke() { printf "\\x$2" | dd of="$F" bs=1 seek="$1" conv=notrunc status=none; }
+# flip OFFSET: invert every bit of one byte, so the byte always changes (writing a fixed
+# value did nothing when the byte already held it: the time field's byte did, now and then)
+flip() {
+    local b; b=$(od -An -tu1 -j "$1" -N1 "$F" | tr -d ' ')
+    printf "\\x$(printf %02x $((b ^ 255)))" | dd of="$F" bs=1 seek="$1" conv=notrunc status=none
+}
 caught() { # NAME FIELD OFFSET: exit 1, one line with the file, offset and field
     check_exit "$1: exit 1" 1 "$SB" io "${W[@]}" --verify_only --output-format json
     if [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "verify: $F: offset $3: $2" "$T/err"; then ok "$1: one line"
     else not_ok "$1: $(cat "$T/err")"; fi
     check "$1: JSON says where" jqok ".verify.errors == 1 and .verify.first_bad_offset_bytes == $3" "$T/out"
 }
-fresh; poke $((4096 * 5 + 2000)) 00; poke $((4096 * 5 + 2001)) 00
+fresh; flip $((4096 * 5 + 2000)); flip $((4096 * 5 + 2001))
 caught "flipped data byte" "data: byte 200[01] of the block: expected" 20480
-fresh; poke $((4096 * 9 + 17)) ff
+fresh; flip $((4096 * 9 + 17))
 caught "flipped header byte (offset field)" "offset: expected 36864, found .* (header CRC wrong" 36864
-fresh; poke $((4096 * 9 + 40)) 01
+fresh; flip $((4096 * 9 + 40))
 caught "flipped header byte (time)" "header CRC: expected" 36864
 fresh; dd if="$F" of="$F" bs=4096 skip=3 seek=12 count=1 conv=notrunc status=none
 caught "block at the wrong offset" "offset: expected 49152, found 12288 (a block written for another offset)" 49152
