@@ -8,15 +8,17 @@
 #   e.g. bench/btrfs-loop.sh --only fio,dd --tsv /tmp/btrfs.tsv 2
 #
 # Environment: IMAGES=/var/tmp (where the two sparse image files and the
-# mount point go), IMAGE_SIZE=4G (each; RAID1 keeps a copy on each, so the
-# filesystem holds about that much), LOOP_DIRECT_IO=on (the loop devices do
+# mount point go), IMAGE_SIZE=8G (each, sparse; RAID1 keeps a copy on each, so the
+# filesystem holds about that much; at 4G, PostMark's ~4.3 GB of writes and
+# deletes left btrfs's metadata all pinned and the next fsync aborted the
+# transaction with ENOSPC, read-only, twice on 2026-12-01), LOOP_DIRECT_IO=on (the loop devices do
 # direct I/O on their image files, as a disk would not share the host's page
 # cache; off: buffered, as before), and fidelity.sh's own variables.
 # Exit: fidelity.sh's status, 1 when the scenario cannot be built, 2 on bad
 # arguments, 130 interrupted.
 set -u
 IMAGES=${IMAGES:-/var/tmp}
-IMAGE_SIZE=${IMAGE_SIZE:-4G}
+IMAGE_SIZE=${IMAGE_SIZE:-8G}
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 usage() { echo "btrfs-loop: $* (usage: bench/btrfs-loop.sh [FIDELITY OPTIONS] [ROUNDS])" >&2; exit 2; }
