@@ -77,17 +77,50 @@ static uint64_t dd_space_needed(const sb_config *cfg)
     return dd_resolve(cfg, &p, err, sizeof err) < 0 ? 0 : p.bs * p.count;
 }
 
+/* One block: with src_fd >= 0 (a write pass of data=zero) it is first read from
+ * /dev/zero, as `dd if=/dev/zero` does: that copy is inside dd's timed interval (about
+ * 28 ms per GiB here, 4 % of a 1.5 GB/s direct write), so it is inside storbench's too.
+ * Returns 0 or a negative errno via ctx. */
+static int dd_block(sb_run_ctx *ctx, int fd, int flags, int src_fd, const char *path, void *buf,
+                    size_t bs)
+{
+    bool writing = (flags & O_ACCMODE) != O_RDONLY;
+    if (sb_ctx_interrupted(ctx))
+        return sb_ctx_fail(ctx, EINTR, "dd: interrupted");
+    if (src_fd >= 0) {
+        ssize_t z = read(src_fd, buf, bs);
+        if (z != (ssize_t)bs) {
+            int e = z < 0 ? errno : EIO;
+            if (sb_ctx_interrupted(ctx))
+                return sb_ctx_fail(ctx, EINTR, "dd: interrupted");
+            return sb_ctx_fail(ctx, e, "dd: read /dev/zero: %s", z < 0 ? strerror(e) : "short read");
+        }
+    }
+    size_t done = 0;
+    while (done < bs) {
+        ssize_t n = writing ? write(fd, (char *)buf + done, bs - done) : read(fd, (char *)buf + done, bs - done);
+        if (n < 0 && errno == EINTR && !sb_ctx_interrupted(ctx))
+            continue;
+        if (n == 0)
+            return sb_ctx_fail(ctx, EIO, "dd: read %s: file shorter than expected", path);
+        if (n < 0) {
+            int e = errno;
+            if (e == EINVAL && (flags & O_DIRECT))
+                return sb_ctx_fail(ctx, e, "dd: %s: O_DIRECT refused (bs not a multiple of the logical block size?)", path);
+            return sb_ctx_fail(ctx, e, "dd: %s %s: %s", writing ? "write" : "read", path, strerror(e));
+        }
+        done += (size_t)n;
+    }
+    return 0;
+}
+
 /* One sequential pass over the file; fraction_base maps this pass onto the whole run for
- * the progress line. src_fd >= 0 (a write pass of data=zero) is read before each block
- * is written, as `dd if=/dev/zero` does: its copy from /dev/zero is inside dd's timed
- * interval (about 28 ms per GiB here, 4 % of a 1.5 GB/s direct write), so it is inside
- * storbench's too. The interval runs from after the open to after the close, as dd's
+ * the progress line. The interval runs from after the open to after the close, as dd's
  * (it starts its clock after opening both files and reads it after closing them).
  * Returns 0 or a negative errno via ctx. */
 static int dd_pass(sb_run_ctx *ctx, const char *path, int flags, int src_fd, const dd_params *p,
                    void *buf, double fraction_base, sb_sample *out)
 {
-    bool writing = (flags & O_ACCMODE) != O_RDONLY;
     int rc;
     if (out && (rc = sb_ctx_barrier(ctx)) < 0) /* under MPI: every rank's pass starts together */
         return rc;
@@ -106,44 +139,10 @@ static int dd_pass(sb_run_ctx *ctx, const char *path, int flags, int src_fd, con
     if (lat)
         sb_hist_init(lat);
     const sb_histogram *hl[1] = {lat};
-    for (uint64_t i = 0; i < p->count; i++) {
-        if (sb_ctx_interrupted(ctx)) {
-            close(fd);
-            if (series)
-                sb_tsb_free(&ts);
-            free(lat);
-            return sb_ctx_fail(ctx, EINTR, "dd: interrupted");
-        }
-        if (src_fd >= 0 && read(src_fd, buf, p->bs) != (ssize_t)p->bs) {
-            int e = errno;
-            close(fd);
-            if (series)
-                sb_tsb_free(&ts);
-            free(lat);
-            if (sb_ctx_interrupted(ctx))
-                return sb_ctx_fail(ctx, EINTR, "dd: interrupted");
-            return sb_ctx_fail(ctx, e ? e : EIO, "dd: read /dev/zero: %s", e ? strerror(e) : "short read");
-        }
-        size_t done = 0;
-        while (done < p->bs) {
-            ssize_t n = writing ? write(fd, (char *)buf + done, p->bs - done)
-                                : read(fd, (char *)buf + done, p->bs - done);
-            if (n < 0 && errno == EINTR && !sb_ctx_interrupted(ctx))
-                continue;
-            if (n <= 0) {
-                int e = n < 0 ? errno : EIO;
-                close(fd);
-                if (series)
-                    sb_tsb_free(&ts);
-                free(lat);
-                if (n == 0)
-                    return sb_ctx_fail(ctx, EIO, "dd: read %s: file shorter than expected", path);
-                if (e == EINVAL && (flags & O_DIRECT))
-                    return sb_ctx_fail(ctx, e, "dd: %s: O_DIRECT refused (bs not a multiple of the logical block size?)", path);
-                return sb_ctx_fail(ctx, e, "dd: %s %s: %s", writing ? "write" : "read", path, strerror(e));
-            }
-            done += (size_t)n;
-        }
+    rc = 0;
+    for (uint64_t i = 0; i < p->count && rc == 0; i++) {
+        if ((rc = dd_block(ctx, fd, flags, src_fd, path, buf, p->bs)) < 0)
+            break;
         if (series) {
             uint64_t now = sb_now_ns();
             if (sb_tsb_due(&ts, now))
@@ -154,12 +153,15 @@ static int dd_pass(sb_run_ctx *ctx, const char *path, int flags, int src_fd, con
         }
         sb_ctx_progress(ctx, fraction_base + (double)(i + 1) / (double)p->count / 4);
     }
-    if (close(fd) < 0 && writing) {
+    if (close(fd) < 0 && rc == 0 && (flags & O_ACCMODE) != O_RDONLY) {
         int e = errno;
+        rc = sb_ctx_fail(ctx, e, "dd: close %s: %s", path, strerror(e));
+    }
+    if (rc < 0) {
         if (series)
             sb_tsb_free(&ts);
         free(lat);
-        return sb_ctx_fail(ctx, e, "dd: close %s: %s", path, strerror(e));
+        return rc;
     }
     uint64_t t1 = sb_now_ns();
     double s = (double)(t1 - t0) / 1e9;
