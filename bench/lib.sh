@@ -27,27 +27,66 @@ export LC_ALL=C  # dd and the others print decimal points, not commas
 lib_die() { echo "$LIB_NAME: $*" >&2; exit 1; }
 lib_now() { date +%s.%N; }
 
-# lib_prefault_memory: touches the machine's free memory once per boot, before
-# anything is measured. Why: in a virtual machine the host backs guest memory
-# on first touch, so a page the guest has never used costs a host fault the
-# first time (measured here right after boot: 18 GiB of zeros into tmpfs at
-# 370 MB/s, then 1 GB/s the second time). Whichever tool first writes into
-# such memory (a tmpfs file, a page cache that grows) loses up to 8x: the
-# first dd direct write of a fresh machine read 409 MB/s against 3,150 for
-# the same job right after. Writes a file of MemAvailable minus 4 GiB (at most
-# /dev/shm's free space) to /dev/shm and removes it; a marker in /run (cleared
-# at boot) skips it afterwards. PREFAULT=0 turns it off.
+# lib_hold_page_reporting: stops free page reporting for the rest of the
+# script (lib_cleanup restores it). Why: this VM's balloon device offers
+# VIRTIO_BALLOON_F_REPORTING and the guest reports free 2-MiB blocks to the
+# host, which drops their backing, so memory one run frees and leaves idle for
+# a few seconds is first-touch memory again for the next run: the same 4 GiB
+# dd into /dev/shm read 1.2-3.7 GB/s depending on how long ago memory was
+# freed. Only blocks of page_reporting_order or more are reported; an order
+# above the allocator's largest block stops it (here 11: 0 KiB reported while
+# five 4-GiB files were written and removed with pauses of up to 15 s, each
+# written at 3.5-3.7 GB/s). Writes the highest order the kernel accepts and
+# keeps the old one in LIB_PR_ORDER. Nothing happens without the parameter
+# (no balloon, not root). PAGE_REPORTING=keep leaves it alone.
+LIB_PR_PARAM=/sys/module/page_reporting/parameters/page_reporting_order
+LIB_PR_ORDER=""
+lib_hold_page_reporting() {
+    local o
+    [ "${PAGE_REPORTING:-}" = keep ] && return 0
+    [ -w "$LIB_PR_PARAM" ] && [ -z "$LIB_PR_ORDER" ] || return 0
+    LIB_PR_ORDER=$(cat "$LIB_PR_PARAM") || { LIB_PR_ORDER=""; return 0; }
+    for o in 16 15 14 13 12 11; do
+        [ "$o" -le "$LIB_PR_ORDER" ] && break
+        if echo "$o" >"$LIB_PR_PARAM" 2>/dev/null; then
+            echo "$LIB_NAME: free page reporting held off (page_reporting_order $LIB_PR_ORDER -> $o until the end; PAGE_REPORTING=keep leaves it)" >&2
+            return 0
+        fi
+    done
+    LIB_PR_ORDER=""
+    return 0
+}
+lib_release_page_reporting() {
+    [ -n "$LIB_PR_ORDER" ] && echo "$LIB_PR_ORDER" >"$LIB_PR_PARAM" 2>/dev/null
+    LIB_PR_ORDER=""
+    return 0
+}
+
+# lib_prefault_memory: touches the machine's free memory before anything is
+# measured. Why: in a virtual machine the host backs guest memory on first
+# touch, so a page the guest has never used costs a host fault the first time
+# (measured here right after boot: 18 GiB of zeros into tmpfs at 370 MB/s,
+# then 1 GB/s the second time). Whichever tool first writes into such memory
+# (a tmpfs file, a page cache that grows) loses up to 8x: the first dd direct
+# write of a fresh machine read 409 MB/s against 3,150 for the same job right
+# after. Free page reporting (above) makes memory untouched again, so this
+# first holds reporting off, then writes a file of MemAvailable minus 4 GiB
+# (at most /dev/shm's free space) to /dev/shm and removes it. It runs once
+# per boot (a marker in /run, cleared at boot) where reporting was already
+# held off or cannot be, and at every script's start where this script had to
+# stop it. PREFAULT=0 turns it off.
 lib_prefault_memory() {
     local marker=/run/storbench-bench-prefaulted avail shm mib
+    lib_hold_page_reporting
     [ "${PREFAULT:-1}" = 0 ] && return 0
-    [ -e "$marker" ] && return 0
+    [ -e "$marker" ] && [ -z "$LIB_PR_ORDER" ] && return 0
     [ -d /dev/shm ] && [ -w /dev/shm ] || return 0
     avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
     shm=$(df -P -BM /dev/shm | awk 'NR == 2 { sub("M", "", $4); print $4 }')
     mib=$(( ${avail:-0} - 4096 ))
     [ "$mib" -gt "${shm:-0}" ] && mib=$(( ${shm:-0} - 512 ))
     [ "$mib" -gt 1024 ] || return 0
-    echo "$LIB_NAME: touching ${mib} MiB of free memory once (first use of a VM's memory is slow; PREFAULT=0 skips)" >&2
+    echo "$LIB_NAME: touching ${mib} MiB of free memory (first use of a VM's memory is slow; PREFAULT=0 skips)" >&2
     LIB_PREFAULT=$(mktemp /dev/shm/storbench-prefault.XXXXXX) || return 0
     lib_run dd if=/dev/zero of="$LIB_PREFAULT" bs=1M count="$mib" status=none
     rm -f "$LIB_PREFAULT"
@@ -152,6 +191,7 @@ lib_cleanup() {
     fi
     lib_pg_stop
     [ -n "$LIB_PREFAULT" ] && rm -f "$LIB_PREFAULT"
+    lib_release_page_reporting
     [ -n "$LIB_WORK" ] && rm -rf "$LIB_WORK"
     return 0
 }

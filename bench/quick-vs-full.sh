@@ -49,6 +49,7 @@ cleanup() {
     [ -n "$LIB_CHILD" ] && kill -TERM -- -"$LIB_CHILD" 2>/dev/null
     wait 2>/dev/null
     [ -n "$LIB_PREFAULT" ] && rm -f "$LIB_PREFAULT"
+    lib_release_page_reporting
     rm -rf "$W"
 }
 trap cleanup EXIT
