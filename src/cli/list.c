@@ -38,6 +38,8 @@ static void print_workload(const sb_workload *w, bool details)
         printf("    reports: %s%s%s (%s)\n", w->measures[m].label ? w->measures[m].label : "figure",
                w->measures[m].label ? " in " : " in ", w->measures[m].unit,
                w->measures[m].direction == SB_LOWER_IS_BETTER ? "lower is better" : "higher is better");
+    if (w->quick_runs)
+        printf("    runs at --quick: %u (without --runs)\n", w->quick_runs);
 }
 
 static void print_suite(const sb_suite *s)

@@ -40,7 +40,8 @@ static void usage(FILE *out)
             "  -t, --target DIR        directory to test in (default: $STORBENCH_TARGET or /var/tmp)\n"
             "  -r, --result NAME       result file to add this system to (a NAME with '/' is a path)\n"
             "  -i, --identifier LABEL  this configuration's name in the comparison (default: hostname)\n"
-            "  -n, --runs N            scheduled runs per test (default 3; the run rule may add more, not at --quick)\n"
+            "  -n, --runs N            scheduled runs per test (default 3; at --quick 3, dbench 2);\n"
+            "                          the run rule may add more, not at --quick\n"
             "      --exact-runs        run exactly --runs times (no dynamic extra runs)\n"
             "  -q, --quick             the documented small scale of every test\n"
             "  -o, --option KEY=VALUE  set a test option (repeatable; see 'storbench list')\n"
@@ -208,7 +209,7 @@ int sb_cmd_run(int argc, char **argv)
 {
     const char *target = getenv("STORBENCH_TARGET"), *result = NULL, *identifier = NULL;
     const char *results_dir = NULL, *title = NULL, *description = NULL;
-    unsigned runs = 3;
+    unsigned runs = 0; /* not given: the runner's default (SB_DEFAULT_RUNS, or a test's quick count) */
     bool quick = false, replace = false, drop = true, exact = false;
     char *assignments[SB_MAX_ASSIGNMENTS];
     size_t n_assign = 0;

@@ -36,7 +36,7 @@ void sb_runner_init(sb_runner *r, const char *target, const char *identifier, sb
     r->target = target;
     r->identifier = identifier;
     r->out = out;
-    r->runs = 3;
+    r->runs = 0; /* the default: scheduled_runs() */
     r->dynamic = true;
     r->drop_caches = true;
     r->log = stdout;
@@ -354,13 +354,24 @@ static int run_pooled(sb_runner *r, const sb_config *cfg, unsigned index, unsign
     return rc;
 }
 
+/* The runs a selection is scheduled: what the user asked for, else the workload's own
+ * quick count at --quick, else the default. */
+static unsigned scheduled_runs(const sb_runner *r, const sb_config *cfg)
+{
+    if (r->runs)
+        return r->runs;
+    if (cfg->quick && cfg->workload->quick_runs)
+        return cfg->workload->quick_runs;
+    return SB_DEFAULT_RUNS;
+}
+
 int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
 {
     const sb_workload *w = cfg->workload;
     int rc = check_space(r, cfg, err, errlen);
     if (rc < 0)
         return rc;
-    unsigned scheduled = r->runs ? r->runs : 1;
+    unsigned scheduled = scheduled_runs(r, cfg);
     sb_sample *runs[MAX_RUNS];
     size_t n_ok = 0;
     unsigned failed = 0;

@@ -15,9 +15,13 @@
 #include "results/result.h"
 #include "workloads/workload.h"
 
+#define SB_DEFAULT_RUNS 3
+
 typedef struct sb_runner {
     const char *target;
-    unsigned runs;           /* scheduled runs per test; the rule may add more */
+    unsigned runs;           /* scheduled runs per test; the rule may add more. 0: the
+                                default, SB_DEFAULT_RUNS, or at --quick the workload's
+                                quick_runs when it names one */
     bool dynamic;            /* apply the run-count rule (false: exactly `runs`) */
     bool drop_caches;        /* sync + drop_caches before each run (root only) */
     const char *identifier;

@@ -133,6 +133,10 @@ typedef struct sb_workload {
     const sb_measure *measures;
     size_t n_measures;
     unsigned flags;
+    /* Scheduled runs at --quick when the user gave no --runs; 0 = the runner's default (3).
+     * For a test whose quick run must be long to measure what the full one does, so that
+     * fewer of them keep the quick suite within its minutes (dbench). */
+    unsigned quick_runs;
     /* Optional: reject bad option combinations before anything runs.
      * Returns 0, or -EINVAL with one line in err. */
     int (*validate)(const sb_config *cfg, char *err, size_t errlen);

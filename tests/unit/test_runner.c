@@ -2,7 +2,8 @@
  * a wall-clock run shorter than 3 s is flagged, never repeated; at --quick the
  * short work is repeated until the repetitions measured 3 s and the run's
  * figure is their mean (not flagged); a test that is not wall-clock timed is
- * neither; the source of a measured figure names what ran. */
+ * neither; the source of a measured figure names what ran; a workload's own quick
+ * run count applies at --quick only, and never over the user's --runs. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -67,6 +68,8 @@ static int teardown(void **state)
 
 /* Runs the fake with 3 scheduled runs (exactly, unless dynamic_rule) and returns its
  * one entry. */
+static unsigned user_runs; /* sb_runner.runs: 0 = not given */
+
 static const sb_entry *run3(sb_resultfile *rf, bool quick, double secs)
 {
     sb_config cfg;
@@ -75,6 +78,7 @@ static const sb_entry *run3(sb_resultfile *rf, bool quick, double secs)
     sb_resultfile_init(rf);
     sb_resultfile_add_system(rf, "me");
     sb_runner_init(&r, dir, "me", rf);
+    r.runs = user_runs;
     r.dynamic = dynamic_rule;
     r.drop_caches = false;
     r.log = NULL;
@@ -177,6 +181,29 @@ static void test_quick_repetition_bound(void **state)
     sb_resultfile_free(&rf);
 }
 
+/* quick_runs = 2: two runs at --quick, the default three at full scale, and what the user
+ * asked for (--runs 4) in both. */
+static void test_workload_quick_runs(void **state)
+{
+    (void)state;
+    sb_resultfile rf;
+    fake.quick_runs = 2;
+    const sb_entry *e = run3(&rf, true, 3.0);
+    assert_int_equal(calls, 2);
+    assert_int_equal(e->n_values, 2);
+    sb_resultfile_free(&rf);
+    e = run3(&rf, false, 3.0);
+    assert_int_equal(calls, 3);
+    sb_resultfile_free(&rf);
+    user_runs = 4;
+    e = run3(&rf, true, 3.0);
+    assert_int_equal(calls, 4);
+    assert_int_equal(e->n_values, 4);
+    sb_resultfile_free(&rf);
+    user_runs = 0;
+    fake.quick_runs = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_not_wall_clock),
         cmocka_unit_test(test_quick_no_extra_runs),
         cmocka_unit_test(test_quick_repetition_bound),
+        cmocka_unit_test(test_workload_quick_runs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
