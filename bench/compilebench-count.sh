@@ -10,17 +10,23 @@
 #
 # Needs COMPILEBENCH=/path/to/compilebench (its data set files beside it; not in
 # Debian, docs/fidelity.md says how to fetch it). CB_TREES (default 10) trees
-# per run. The reference is counted from its own per-tree lines on stderr: at
-# each "create dir kernel-N" line the script reads the process's
-# /proc/PID/stat (utime, stime: 10 ms ticks), /proc/PID/schedstat (run queue,
-# ns) and the target device's /sys/block/DEV/stat; tree 0 is left out (its
-# interval holds compilebench's set-up), so trees 1..N-1 are averaged.
-# storbench reports the same per tree itself (its secondary figures
-# user_seconds, sys_seconds, runq_seconds) over all N trees; its device writes
-# are those of the whole run divided by N (its trees are removed, untimed, at
-# the end, which writes little: deleted dirty pages are never written).
-# Rounds alternate which tool runs first; `sync` before each run. --only runs one
-# tool (for a fresh file system per run: docs/fidelity.md).
+# per run. The reference is counted from its own lines on stderr: at its last
+# set-up line ("native patched compiled ...") and at each "create dir kernel-N"
+# line the script notes the time and reads the process's /proc/PID/stat (utime,
+# stime: 10 ms ticks), /proc/PID/schedstat (run queue, ns) and the target
+# device's /sys/block/DEV/stat; the N trees are the interval from the first to
+# the last of those lines, divided by N. (That interval also holds the removal of
+# compilebench's last set-up tree, 2,726 inodes, printed after its line: about
+# 0.1 s, 0.01 s per tree.) storbench reports the same per tree itself (its
+# secondary figures user_seconds, sys_seconds, runq_seconds) over its N trees
+# (its set-up, the same three trees, is before the first); its device writes are
+# those of the whole run divided by N (its trees are removed, untimed, at the
+# end, which writes little: deleted dirty pages are never written). Rounds
+# alternate which tool runs first; `sync` before each run. --only runs one tool
+# (for a fresh file system per run: docs/fidelity.md). Free page reporting is
+# held off and free memory touched first (bench/lib.sh, lib_prefault_memory):
+# both tools copy every byte into new page-cache pages, whose first touch in
+# this virtual machine otherwise lands in their system time.
 # Output: one line per run ("tool wall user sys runq other sectors"), and the
 # means. Exit 2 on bad arguments, 1 when something fails; Ctrl-C: 130.
 set -u
@@ -57,20 +63,21 @@ sectors() { local a; read -r -a a <"$DEVSTAT" 2>/dev/null && echo "${a[6]}" || e
 LIB_WORK=$(mktemp -d "$TARGET/cbcount.XXXXXX") || lib_die "cannot make a directory in $TARGET"
 trap lib_cleanup EXIT
 trap 'exit 130' INT TERM HUP
+lib_prefault_memory
 OUT=$LIB_WORK/all
 
 # ref_counted: compilebench -i TREES -r 0 in a session of its own; its stderr
-# goes through a reader that samples the process at each tree's line. Appends
-# "ref wall user sys runq other sectors" (per tree, trees 1..N-1) to $OUT.
+# goes through a reader that samples the process at the last set-up line and at
+# each tree's line. Appends "ref wall user sys runq other sectors" (per tree) to $OUT.
 ref_counted() {
     local line a c w rest
     rm -f "$LIB_WORK/ref.lines"
     setsid python3 "$CB" -D "$LIB_WORK/t" -i "$TREES" -r 0 -s "$(dirname "$CB")" \
         2> >(while IFS= read -r line; do
-                 case "$line" in "create dir kernel-"*) ;; *) continue ;; esac
+                 case "$line" in "create dir kernel-"* | "native patched compiled "*) ;; *) continue ;; esac
                  read -r -a a <"/proc/$(cat "$LIB_WORK/pid")/stat"
                  read -r c w rest <"/proc/$(cat "$LIB_WORK/pid")/schedstat"
-                 echo "$line ${a[13]} ${a[14]} $w $(sectors)"
+                 echo "$EPOCHREALTIME ${a[13]} ${a[14]} $w $(sectors)"
              done >>"$LIB_WORK/ref.lines") >"$LIB_WORK/ref.out" </dev/null &
     LIB_CHILD=$!
     echo "$LIB_CHILD" >"$LIB_WORK/pid"
@@ -78,12 +85,12 @@ ref_counted() {
     LIB_CHILD=""
     sleep 0.5   # the reader's last line
     rm -rf "$LIB_WORK/t"
-    # A line: create dir kernel-N MB in S seconds (R MB/s) utime stime runq-ns sectors
-    awk -v n="$TREES" '{ u[NR] = $(NF-3); k[NR] = $(NF-2); q[NR] = $(NF-1); s[NR] = $NF; w[NR] = $6 }
-        END { if (NR < n) exit 1; for (i = 2; i <= n; i++) wall += w[i]
-              m = n - 1; du = (u[n] - u[1]) / 100 / m; dk = (k[n] - k[1]) / 100 / m
-              dq = (q[n] - q[1]) / 1e9 / m; ws = wall / m
-              printf "ref %.3f %.3f %.3f %.3f %.3f %.0f\n", ws, du, dk, dq, ws - du - dk - dq, (s[n] - s[1]) / m }' \
+    # A line: seconds utime stime runq-ns sectors; the first is the set-up's end.
+    awk -v n="$TREES" '{ t[NR] = $1; u[NR] = $2; k[NR] = $3; q[NR] = $4; s[NR] = $5 }
+        END { if (NR < n + 1) exit 1; m = NR
+              ws = (t[m] - t[1]) / n; du = (u[m] - u[1]) / 100 / n; dk = (k[m] - k[1]) / 100 / n
+              dq = (q[m] - q[1]) / 1e9 / n
+              printf "ref %.3f %.3f %.3f %.3f %.3f %.0f\n", ws, du, dk, dq, ws - du - dk - dq, (s[m] - s[1]) / n }' \
         "$LIB_WORK/ref.lines" >"$LIB_WORK/line" || lib_die "compilebench printed fewer than $TREES tree lines"
 }
 

@@ -70,6 +70,10 @@ if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
     check "compilebench opens its files O_RDWR|O_CREAT|O_APPEND" \
         test "$(grep -c 'compilebench/tree00/.*O_RDWR|O_CREAT|O_APPEND' "$T/st")" -ge 200
     check "compilebench writes 'a' bytes" test "$(grep -c '^[0-9]* *write(.*"aaaaaaaa"' "$T/st")" -ge 200
+    # compilebench's set-up: native-0 written and removed beside the trees, before the first
+    check "compilebench writes its set-up tree native-0 before tree00" \
+        test "$(grep -n 'compilebench/native-0/' "$T/st" | head -1 | cut -d: -f1)" -lt \
+        "$(grep -n 'compilebench/tree00/' "$T/st" | head -1 | cut -d: -f1)"
     rm -f "$R"
 else
     ok "# skip: strace cannot trace here (compilebench's open flags and data)"

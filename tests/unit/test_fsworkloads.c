@@ -372,6 +372,16 @@ static void test_compilebench_tiny(void **state)
     assert_int_equal(fig(&s[0], "dirs_created"), 2 * 1263);
     assert_int_equal(fig(&s[0], "files_created"), 2 * fig(&s[0], "tree_files"));
     assert_int_equal(fig(&s[0], "files_created"), fig(&s[0], "files_removed"));
+    /* compilebench's set-up came first (written, removed, counted apart): the tree, an
+     * even 6,136 / 21,280 of its files, an even 2,573 / 3,263 of its objects. At full
+     * scale that is compilebench's 29,989 files. */
+    sb_cb_tree t;
+    assert_int_equal(sb_cb_tree_generate(&t, SB_CB_SEED, 1), 0);
+    size_t setup = t.n_files + (t.n_files * 6136 + SB_CB_FILES / 2) / SB_CB_FILES +
+                   (t.n_objects * 2573 + SB_CB_OBJECTS / 2) / SB_CB_OBJECTS;
+    assert_true(setup > t.n_files + 50);
+    assert_int_equal(fig(&s[0], "setup_files"), setup);
+    sb_cb_tree_free(&t);
     finish_dir(dir);
 }
 
