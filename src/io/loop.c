@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/fdtable.h"
 #include "core/rand.h"
 #include "io/worker.h"
 
@@ -392,24 +392,14 @@ static void sleep_until(worker *w, uint64_t t)
     }
 }
 
-/* A descriptor table of the thread's own, as each job process of fio has: the kernel
- * then looks the job's descriptor up without taking a reference on its file (fdget's
- * shortcut for a table no other thread shares), an atomic increment and decrement less
- * per pread/pwrite (fdget + fput, 1.5 % of a 4 KiB tmpfs psync run, perf; issue 16).
- * Only for engines that pass the descriptor to no other thread (engine.h). The table
- * holds nothing but stdin/out/err and the job's file, and the file is closed in it
- * before the thread ends: the kernel releases a thread's table just after it wakes
- * pthread_join, and it must not keep open what storbench closes and expects gone (a
- * pipe's write end, a file on a file system about to be unmounted). Refused
- * (seccomp): the shared table works the same, a little slower. */
+/* A descriptor table of the thread's own, as each job process of fio has (core/fdtable.h
+ * says why: fdget's shortcut, 1.5 % of a 4 KiB tmpfs psync run; issue 16). Only for
+ * engines that pass the descriptor to no other thread (engine.h); the table keeps the
+ * job's file, which the thread closes in it before it ends. */
 static void private_fd_table(worker *w)
 {
-    if (!w->td.ops->fd_own_thread || w->fd < 3 || unshare(CLONE_FILES) < 0)
-        return;
-    w->fd_private = true;
-    if (w->fd > 3)
-        close_range(3, (unsigned)w->fd - 1, 0);
-    close_range((unsigned)w->fd + 1, ~0u, 0);
+    if (w->td.ops->fd_own_thread && w->fd >= 3 && sb_private_fd_table(w->fd))
+        w->fd_private = true;
 }
 
 /* The engine is set up in the thread that uses it: io_uring binds a single-issuer ring

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/fdtable.h"
 #include "core/histogram.h"
 #include "core/rand.h"
 #include "workloads/fs_common.h"
@@ -280,6 +281,9 @@ static void *fsm_worker_main(void *arg)
     fsm_worker *w = arg;
     fsm_shared *sh = w->sh;
     const fsm_params *p = sh->p;
+    /* fs_mark's workers are processes, each with its own descriptor table: so are these
+     * threads (core/fdtable.h). Its files it opens and closes itself. */
+    sb_private_fd_table(-1);
     sb_rand r;
     sb_rand_seed(&r, sb_now_ns() ^ ((uint64_t)w->id << 48));
     char path[4200], dir[4200];
