@@ -40,7 +40,7 @@ static void usage(FILE *out)
             "  -t, --target DIR        directory to test in (default: $STORBENCH_TARGET or /var/tmp)\n"
             "  -r, --result NAME       result file to add this system to (a NAME with '/' is a path)\n"
             "  -i, --identifier LABEL  this configuration's name in the comparison (default: hostname)\n"
-            "  -n, --runs N            scheduled runs per test (default 3; at --quick 3, dbench 2);\n"
+            "  -n, --runs N            scheduled runs per test (default 3; at --quick 3, dbench and fio 2);\n"
             "                          the run rule may add more, not at --quick\n"
             "      --exact-runs        run exactly --runs times (no dynamic extra runs)\n"
             "  -q, --quick             the documented small scale of every test\n"
