@@ -10,12 +10,13 @@
  * and fs-mark's four workers, which open, write 64 chunks, fsync and close
  * each file (docs/fidelity.md).
  *
- * Cost: one unshare(CLONE_FILES) and one close_range per thread. The copy of
- * the table holds every descriptor open at that moment; all of them but 0-2
- * and `keep` are closed in the copy (never in the process's table), because
- * the kernel frees a thread's table only after pthread_join has returned, and
- * it must not keep open what storbench closes and expects gone (a pipe's write
- * end, a file on a file system about to be unmounted).
+ * Cost: one or two close_range calls per thread, the first with
+ * CLOSE_RANGE_UNSHARE (unshare(CLONE_FILES) where the kernel lacks it). The
+ * thread's table keeps only 0-2 and `keep`: the rest is closed in the copy
+ * (never in the process's table), because the kernel frees a thread's table
+ * only after pthread_join has returned, and it must not keep open what
+ * storbench closes and expects gone (a pipe's write end, a file on a file
+ * system about to be unmounted).
  */
 #ifndef SB_FDTABLE_H
 #define SB_FDTABLE_H
