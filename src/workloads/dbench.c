@@ -60,7 +60,7 @@ static const sb_option db_options[] = {
     /* --quick: 2 runs (sb_wl_dbench.quick_runs) of 5 s after 10 s of warm-up. On this
      * machine's virtual disk dbench's first ~10 s run at about 1.5x its later rate (the
      * host's write cache), so a shorter warm-up measures that start, not the test:
-     * 1 s + 4 s gave 1.26x a 60-s run, 10 s + 5 s 1.13x (docs/workloads.md). */
+     * 1 s + 4 s gave 1.26x a 60-s run, 2 x (10 s + 5 s) 1.13-1.20x (docs/workloads.md). */
     {"time", "Time", "600", "5", NULL, "measured seconds (after the warm-up)", SB_OPT_HIDDEN},
     {"warmup", "Warm-up", "120", "10", NULL, "seconds run before the counters start", SB_OPT_HIDDEN},
     /* The seed's stream; any other (builtin included) is a different test and shows
