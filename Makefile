@@ -5,7 +5,7 @@
 #   make asan     build with ASan+UBSan into build-asan/ and run the tests there
 #   make fuzz     libFuzzer harnesses (clang) into build-fuzz/, each run FUZZ_SECONDS
 #   make fuzz-quick  the same, 5 s each (check only replays the seeds, see tests/fuzz/)
-#   make install  binary and man page under $(PREFIX)
+#   make install  binaries, man page and bash completion under $(DESTDIR)$(PREFIX)
 #   make vm-check scenario run --vm with real QEMU guests: KVM probe, md, Ctrl-C (~100 s; tests/vm/)
 
 PREFIX  ?= /usr/local
@@ -122,6 +122,7 @@ install: storbench $(MPI_BIN)
 	install -D -m 755 storbench $(DESTDIR)$(PREFIX)/bin/storbench
 	$(if $(HAVE_MPI),install -D -m 755 storbench-mpi $(DESTDIR)$(PREFIX)/bin/storbench-mpi)
 	install -D -m 644 docs/storbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/storbench.1
+	install -D -m 644 completions/storbench.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/storbench
 
 clean:
 	rm -rf build build-asan build-fuzz storbench storbench-mpi
