@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "cli/run_ranks.h"
 #include "core/ranks.h"
 #include "report/cdm_table.h"
+#include "runner/preflight.h"
 #include "runner/runner.h"
 
 
@@ -51,11 +53,34 @@ static void usage(FILE *out)
             "      --description TEXT  the result file's description (when it is created)\n"
             "      --no-drop-caches    do not drop the page cache between runs\n"
             "      --results-dir DIR   where named result files live\n"
+            "      --require-all       refuse to start (exit 1, with the reasons) when a selected\n"
+            "                          test cannot run here, and stop when one is skipped;\n"
+            "                          without it such a test is skipped with a warning\n"
+            "  -Q, --quiet             no progress line and no per-test lines (errors and\n"
+            "                          warnings still go to stderr)\n"
+            "  -f, --format FORMAT     text (default) or json: the measured figures as a result\n"
+            "                          file's JSON on stdout, the per-test lines on stderr\n"
             "  -v, --verbose           say more\n"
             "  -h, --help              this text\n"
             "\n"
             "Suites: 'storbench list'. Exit status: 0 done, 1 runtime failure, 2 bad usage,\n"
             "130 interrupted (the result file is left as it was).\n");
+}
+
+/* Where the per-test lines go: stdout, stderr under --format json (stdout is the
+ * JSON), nowhere under --quiet. */
+static FILE *run_chat;
+
+static void chat(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void chat(const char *fmt, ...)
+{
+    if (!run_chat)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(run_chat, fmt, ap);
+    va_end(ap);
+    fflush(run_chat);
 }
 
 static void default_identifier(char *buf, size_t len)
@@ -118,20 +143,24 @@ static int open_result(const char *result, const char *results_dir, bool replace
     return 0;
 }
 
-/* Runs every selected test in turn; a skipped one is a warning, a failure or an interrupt
- * stops. SB_EXIT_OK, SB_EXIT_RUNTIME or SB_EXIT_INTERRUPTED; *done counts figures made. */
-static int run_selection(sb_runner *runner, const sb_selection *sel, bool to_file, size_t *done)
+/* Runs every selected test in turn; a skipped one is a warning (an error with require_all),
+ * a failure or an interrupt stops. SB_EXIT_OK, SB_EXIT_RUNTIME or SB_EXIT_INTERRUPTED;
+ * *done counts figures made. */
+static int run_selection(sb_runner *runner, const sb_selection *sel, bool to_file, bool require_all,
+                         size_t *done)
 {
     char err[1024];
     int exit_code = SB_EXIT_OK;
     for (size_t k = 0; k < sel->n && exit_code == SB_EXIT_OK; k++) {
         char desc[512];
         sb_config_describe(&sel->cfg[k], NULL, desc, sizeof desc);
-        printf("%s (storbench %s)%s%s%s\n", sel->cfg[k].workload->title, sel->cfg[k].workload->name,
-               desc[0] ? " [" : "", desc, desc[0] ? "]" : "");
-        fflush(stdout);
+        chat("%s (storbench %s)%s%s%s\n", sel->cfg[k].workload->title, sel->cfg[k].workload->name,
+             desc[0] ? " [" : "", desc, desc[0] ? "]" : "");
         int rc = sb_runner_run(runner, &sel->cfg[k], err, sizeof err);
-        if (rc == SB_RUN_SKIPPED) {
+        if (rc == SB_RUN_SKIPPED && require_all) {
+            sb_error("run: %s: cannot run here (--require-all): %s", sel->cfg[k].workload->name, err);
+            exit_code = SB_EXIT_RUNTIME;
+        } else if (rc == SB_RUN_SKIPPED) {
             sb_warn("%s: skipped: %s", sel->cfg[k].workload->name, err);
         } else if (rc == -EINTR) {
             sb_error("run: interrupted (signal %d); temporary files removed, %s", sb_interrupt_signal(),
@@ -163,12 +192,12 @@ static int save_figures(const char *path, const char *result, sb_resultfile *exi
         sb_error("run: %s", err);
         return SB_EXIT_RUNTIME;
     }
-    printf("Saved %zu test%s as '%s' in %s\n", done, done == 1 ? "" : "s", identifier, path);
+    chat("Saved %zu test%s as '%s' in %s\n", done, done == 1 ? "" : "s", identifier, path);
     return SB_EXIT_OK;
 }
 
 /* The options of `run`. */
-enum { OPT_REPLACE = 0x100, OPT_TITLE, OPT_DESC, OPT_NO_DROP, OPT_EXACT };
+enum { OPT_REPLACE = 0x100, OPT_TITLE, OPT_DESC, OPT_NO_DROP, OPT_EXACT, OPT_REQUIRE_ALL };
 static const struct option run_longopts[] = {
     {"target", required_argument, NULL, 't'},
     {"result", required_argument, NULL, 'r'},
@@ -182,6 +211,9 @@ static const struct option run_longopts[] = {
     {"no-drop-caches", no_argument, NULL, OPT_NO_DROP},
     {"exact-runs", no_argument, NULL, OPT_EXACT},
     {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
+    {"require-all", no_argument, NULL, OPT_REQUIRE_ALL},
+    {"quiet", no_argument, NULL, 'Q'},
+    {"format", required_argument, NULL, 'f'},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -205,12 +237,54 @@ static int resolve_target(const char *target, char *real)
     return 0;
 }
 
+/* --require-all: every selection's preflight, before anything is measured. 0, or
+ * SB_EXIT_RUNTIME after one line per test that cannot run here. */
+static int require_runnable(const sb_selection *sel, const char *target)
+{
+    size_t missing = 0;
+    for (size_t k = 0; k < sel->n; k++) {
+        char why[1024];
+        if (sb_preflight(&sel->cfg[k], target, why, sizeof why) < 0) {
+            sb_error("run: %s: cannot run here: %s", sel->cfg[k].workload->name, why);
+            missing++;
+        }
+    }
+    if (missing)
+        sb_error("run: %zu of %zu selected tests cannot run here (--require-all); nothing measured "
+                 "('storbench list --check' says why; without --require-all they are skipped)",
+                 missing, sel->n);
+    return missing ? SB_EXIT_RUNTIME : 0;
+}
+
+/* --format: 0 with *json set, or SB_EXIT_USAGE. */
+static int format_arg(const char *arg, bool *json)
+{
+    if (strcmp(arg, "text") && strcmp(arg, "json"))
+        return sb_usage_error("run", "unknown format '%s' (text or json)", arg);
+    *json = !strcmp(arg, "json");
+    return 0;
+}
+
+/* --format json: the fresh figures, in the result file's schema, on stdout. */
+static int print_figures_json(const sb_resultfile *fresh)
+{
+    char *text = sb_resultfile_to_json(fresh);
+    if (!text) {
+        sb_error("run: out of memory");
+        return SB_EXIT_RUNTIME;
+    }
+    printf("%s\n", text);
+    free(text);
+    return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_RUNTIME;
+}
+
 int sb_cmd_run(int argc, char **argv)
 {
     const char *target = getenv("STORBENCH_TARGET"), *result = NULL, *identifier = NULL;
     const char *results_dir = NULL, *title = NULL, *description = NULL;
     unsigned runs = 0; /* not given: the runner's default (SB_DEFAULT_RUNS, or a test's quick count) */
     bool quick = false, replace = false, drop = true, exact = false;
+    bool require_all = false, quiet = false, json = false;
     char *assignments[SB_MAX_ASSIGNMENTS];
     size_t n_assign = 0;
     if (!target || !*target)
@@ -219,7 +293,7 @@ int sb_cmd_run(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":t:r:i:n:qo:vh", run_longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":t:r:i:n:qo:Qf:vh", run_longopts, NULL)) != -1) {
         switch (c) {
         case 't': target = optarg; break;
         case 'r': result = optarg; break;
@@ -238,6 +312,9 @@ int sb_cmd_run(int argc, char **argv)
         case OPT_DESC: description = optarg; break;
         case OPT_NO_DROP: drop = false; break;
         case OPT_EXACT: exact = true; break;
+        case OPT_REQUIRE_ALL: require_all = true; break;
+        case 'Q': quiet = true; break;
+        case 'f': if (format_arg(optarg, &json)) return SB_EXIT_USAGE; break;
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'v': sb_log_verbose = true; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
@@ -264,7 +341,8 @@ int sb_cmd_run(int argc, char **argv)
 
     /* ---- the target ---- */
     char target_real[PATH_MAX];
-    if ((rc = resolve_target(target, target_real)) != 0)
+    if ((rc = resolve_target(target, target_real)) != 0 ||
+        (require_all && (rc = require_runnable(&sel, target_real)) != 0))
         return rc;
 
     /* ---- the result file: read it now so that a bad one is refused before any work ---- */
@@ -301,14 +379,18 @@ int sb_cmd_run(int argc, char **argv)
     runner.runs = runs;
     runner.dynamic = !exact;
     runner.drop_caches = drop;
+    run_chat = runner.log = quiet ? NULL : json ? stderr : stdout;
+    runner.progress.enabled = runner.progress.enabled && !quiet;
     size_t done = 0;
-    int exit_code = run_selection(&runner, &sel, result != NULL, &done);
+    int exit_code = run_selection(&runner, &sel, result != NULL, require_all, &done);
     /* cdm figures: also the 4x2 table those tools' users read */
-    if (exit_code == SB_EXIT_OK && done)
-        sb_report_cdm(stdout, &fresh, identifier);
+    if (exit_code == SB_EXIT_OK && done && run_chat)
+        sb_report_cdm(run_chat, &fresh, identifier);
     if (exit_code == SB_EXIT_OK && result && saves)
         exit_code = save_figures(path, result, &existing, &fresh, replace, title, description, identifier,
                                  done);
+    if (exit_code == SB_EXIT_OK && json && saves)
+        exit_code = print_figures_json(&fresh);
     sb_resultfile_free(&fresh);
     sb_resultfile_free(&existing);
     return exit_code;

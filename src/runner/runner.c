@@ -20,6 +20,7 @@
 #include "core/stats.h"
 #include "core/units.h"
 #include "core/workdir.h"
+#include "runner/preflight.h"
 #include "runner/rank_figures.h"
 
 #define MAX_RUNS 64
@@ -55,21 +56,7 @@ void sb_runner_label(const sb_config *cfg, char *buf, size_t len)
 
 static int check_space(const sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
 {
-    if (!cfg->workload->space_needed)
-        return 0;
-    uint64_t need = cfg->workload->space_needed(cfg), avail;
-    if (!need || sb_free_space(r->target, &avail) < 0)
-        return 0;
-    /* Keep a margin for metadata and for what the filesystem reserves. */
-    if (need + need / 20 + (16u << 20) > avail) {
-        char n[32], a[32];
-        sb_format_si(n, sizeof n, (double)need, "B");
-        sb_format_si(a, sizeof a, (double)avail, "B");
-        snprintf(err, errlen, "%s: %s: No space left on device (needs %s, %s free)",
-                 cfg->workload->name, r->target, n, a);
-        return -ENOSPC;
-    }
-    return 0;
+    return sb_preflight_space(cfg, r->target, err, errlen);
 }
 
 static void prepare_caches(sb_runner *r)

@@ -118,6 +118,24 @@ static bool db_is_default_loadfile(const db_params *p)
     return p->loadfile && !strcmp(p->loadfile, SB_DBENCH_CLIENT_TXT);
 }
 
+/* The default loadfile comes with Debian's dbench package: without it the test cannot
+ * run here (a skip, not a usage error). 0, or -ENOTSUP with the line in why. */
+static int db_loadfile_present(const db_params *p, char *why, size_t whylen)
+{
+    if (!db_is_default_loadfile(p) || access(p->loadfile, F_OK) == 0)
+        return 0;
+    snprintf(why, whylen, "dbench: %s not found (Debian package dbench); loadfile=builtin runs "
+             "storbench's own generator, a different test", p->loadfile);
+    return -ENOTSUP;
+}
+
+static int db_available(const sb_config *cfg, const char *target, char *why, size_t whylen)
+{
+    db_params p;
+    int rc = db_resolve(cfg, &p, why, whylen);
+    return rc ? rc : db_loadfile_present(&p, why, whylen);
+}
+
 static int db_validate(const sb_config *cfg, char *err, size_t errlen)
 {
     db_params p;
@@ -254,11 +272,9 @@ done:
 /* The operation stream: the loadfile, or the built-in generator's. */
 static int db_load_script(sb_run_ctx *ctx, const db_params *p, sb_dbench_script *script)
 {
-    if (db_is_default_loadfile(p) && access(p->loadfile, F_OK) != 0)
-        return sb_ctx_fail(ctx, ENOTSUP,
-                           "dbench: %s not found (Debian package dbench); loadfile=builtin runs "
-                           "storbench's own generator, a different test",
-                           p->loadfile);
+    char why[400];
+    if (db_loadfile_present(p, why, sizeof why))
+        return sb_ctx_fail(ctx, ENOTSUP, "%s", why);
     if (p->loadfile) {
         char err[400];
         int rc = sb_dbench_parse_file(script, p->loadfile, err, sizeof err);
@@ -475,4 +491,5 @@ const sb_workload sb_wl_dbench = {
     .space_needed = db_space_needed,
     .estimate_seconds = db_estimate,
     .run = db_run,
+    .available = db_available,
 };

@@ -243,6 +243,16 @@ static double pgbench_estimate_seconds(const sb_config *cfg)
     return 3 + (double)p.scale * 0.4 + p.duration;
 }
 
+/* The server binaries are a property of the machine: without them run() skips. */
+static int pgbench_available(const sb_config *cfg, const char *target, char *why, size_t whylen)
+{
+    char bindir[512];
+    if (sb_pg_find_bindir(bindir, sizeof bindir) == 0)
+        return 0;
+    snprintf(why, whylen, "no PostgreSQL server binaries (install the Debian package postgresql)");
+    return -ENOTSUP;
+}
+
 const sb_workload sb_wl_pgbench = {
     .name = "pgbench",
     .title = "PostgreSQL pgbench",
@@ -257,4 +267,5 @@ const sb_workload sb_wl_pgbench = {
     .space_needed = pgbench_space_needed,
     .estimate_seconds = pgbench_estimate_seconds,
     .run = pgbench_run,
+    .available = pgbench_available,
 };

@@ -145,6 +145,11 @@ typedef struct sb_workload {
     /* Optional: a rough length of one run in seconds, for the ETA. */
     double (*estimate_seconds)(const sb_config *cfg);
     int (*run)(sb_run_ctx *ctx, sb_sample *samples /* [n_measures] */);
+    /* Optional: whether this machine has what a run needs (a loadfile, a server binary),
+     * asked without running or creating anything (`list --check`, `run --require-all`).
+     * 0, or -ENOTSUP with the line the run would be skipped with in why. target may be
+     * NULL (no target named). */
+    int (*available)(const sb_config *cfg, const char *target, char *why, size_t whylen);
 } sb_workload;
 
 /* ---- configuration access (config.c) ---- */
