@@ -101,7 +101,7 @@ const sb_opt sb_io_options[] = {
     {"filename", NULL, SB_OPT_STR, J(filename), 0, 0, NULL, "FILE",
      "the file (or block device) to use; it is kept", SB_OPTC_JOB, 0, NULL, NULL},
     {"directory", NULL, SB_OPT_STR, J(directory), 0, 0, NULL, "DIR",
-     "make one file per job in a private directory made here, removed afterwards",
+     "make one file per job here, removed afterwards",
      SB_OPTC_JOB, 0, NULL, NULL},
     {"ioengine", NULL, SB_OPT_STR, J(engine), 0, 0, "psync", "NAME",
      "psync | sync | posixaio | libaio | io_uring | mmap", SB_OPTC_ENGINE, 0, NULL, NULL},

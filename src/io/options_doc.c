@@ -8,7 +8,6 @@
  */
 #include "io/options.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
@@ -179,14 +178,12 @@ int sb_opt_print_cmdhelp(FILE *out, const sb_opt *const *tables, const size_t *n
 /* ------------------------------------------------------------ roff and Markdown */
 
 /* Text for a roff line: "--" as \-\-, backslashes as \e, a leading dot made inert. */
-static void roff_text(FILE *out, const char *s, bool sentence)
+static void roff_text(FILE *out, const char *s)
 {
     if (*s == '.' || *s == '\'')
         fputs("\\&", out);
     for (const char *p = s; *p; p++) {
-        if (p == s && sentence && islower((unsigned char)*p))
-            fputc(toupper((unsigned char)*p), out);
-        else if (*p == '\\')
+        if (*p == '\\')
             fputs("\\e", out);
         else if (*p == '-' && (p[1] == '-' || (p > s && p[-1] == '-')))
             fputs("\\-", out);
@@ -198,8 +195,8 @@ static void roff_text(FILE *out, const char *s, bool sentence)
 static void roff_tag(FILE *out, const sb_opt *o, const char *name)
 {
     fputs("\\fB", out);
-    roff_text(out, "--", false);
-    roff_text(out, name, false);
+    roff_text(out, "--");
+    roff_text(out, name);
     fputs("\\fR", out);
     if (o->flags & SB_OPTF_NOARG)
         return;
@@ -221,22 +218,20 @@ void sb_opt_print_roff(FILE *out, const sb_opt *const *tables, const size_t *ns,
             roff_tag(out, o, *a);
         }
         fputc('\n', out);
-        roff_text(out, o->help, true);
+        roff_text(out, o->help);
         if (o->def) {
             fputs(" (default ", out);
-            roff_text(out, o->def, false);
+            roff_text(out, o->def);
             fputc(')', out);
         }
         fputs(".\n", out);
     }
 }
 
-static void md_text(FILE *out, const char *s, bool sentence)
+static void md_text(FILE *out, const char *s)
 {
     for (const char *p = s; *p; p++) {
-        if (p == s && sentence && islower((unsigned char)*p))
-            fputc(toupper((unsigned char)*p), out);
-        else if (*p == '|')
+        if (*p == '|')
             fputs("\\|", out);
         else
             fputc(*p, out);
@@ -250,15 +245,15 @@ void sb_opt_print_markdown(FILE *out, const sb_opt *const *tables, const size_t 
         char left[128];
         usage_name(o, o->name, left, sizeof left);
         fputs("| `", out);
-        md_text(out, left, false);
+        md_text(out, left);
         fputc('`', out);
         for (const char *const *a = o->aliases; a && *a; a++)
             fprintf(out, ", `--%s`", *a);
         fprintf(out, " | %s | ", sb_opt_type_name(o->type));
         if (o->def)
-            md_text(out, o->def, false);
+            md_text(out, o->def);
         fputs(" | ", out);
-        md_text(out, o->help, true);
+        md_text(out, o->help);
         fputs(" |\n", out);
     }
 }
