@@ -13,6 +13,8 @@
  * ("iodepth: '5000' is not in 1 .. 1024"), never a command-line spelling: the
  * caller adds its own context ("io: ", "fio: ", a job file's line).
  *
+ * Adding an option: the recipe in docs/architecture.md ("Adding an io option").
+ *
  * Types: the value syntax of fio, as far as storbench needs it now. A new
  * type is one enumerator, one case in sb_opt_parse() (options.c) and one in
  * the type's name for --cmdhelp (options_doc.c); fio's range (`4k-64k`),
