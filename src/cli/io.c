@@ -3,6 +3,9 @@
  * engine (src/io), printed as a readable summary in the manner of fio's, or as
  * JSON (--output-format json, documented in docs/io-json.md; every key carries
  * its unit). Ctrl-C stops the job and prints what was measured so far.
+ * Options are tables (io/options.h): the job's (io/options.c) and the command's own
+ * below; getopt_long's array, the usage text and --cmdhelp are made from them. A
+ * progress line is drawn on a terminal while the job runs (--quiet: none).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -302,11 +302,13 @@ static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_
         memcpy(field, v, strlen(v) + 1);
         return 0;
     case SB_OPT_INT: {
-        bool any = o->min == 0 && o->max == 0;
-        int rc = sb_parse_uint(v, (uint64_t)o->min, any ? UINT64_MAX : (uint64_t)o->max, &u);
+        /* max 0: no upper bound */
+        int rc = sb_parse_uint(v, (uint64_t)o->min, o->max == 0 ? UINT64_MAX : (uint64_t)o->max, &u);
         if (rc < 0) {
-            if (any)
+            if (o->max == 0 && o->min == 0)
                 snprintf(why, len, "'%s' is not a number", v);
+            else if (o->max == 0)
+                snprintf(why, len, "'%s' is not a number of at least %.0f", v, o->min);
             else
                 snprintf(why, len, "'%s' is not in %.0f .. %.0f", v, o->min, o->max);
             return -EINVAL;

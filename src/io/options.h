@@ -86,7 +86,7 @@ struct sb_opt {
     const char *const *aliases;       /* NULL-terminated, or NULL */
     sb_opt_type type;
     size_t off, size;                 /* the field in the target struct */
-    double min, max;                  /* INT, SIZE, DURATION (seconds); both 0 = any */
+    double min, max;                  /* INT, SIZE, DURATION (seconds); max 0 = no upper bound */
     const char *def;                  /* the default as shown; NULL = none / off */
     const char *arg;                  /* what the value is called in usage: "SIZE" */
     const char *help;                 /* one paragraph, plain text */
