@@ -3,6 +3,9 @@
  * engine (src/io), printed as a readable summary in the manner of fio's, or as
  * JSON (--output-format json, documented in docs/io-json.md; every key carries
  * its unit). Ctrl-C stops the job and prints what was measured so far.
+ * Options are tables (io/options.h): the job's (io/options.c) and the command's own
+ * below; getopt_long's array, the usage text and --cmdhelp are made from them. A
+ * progress line is drawn on a terminal while the job runs (--quiet: none).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,68 +22,64 @@
 #include "core/histogram.h"
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "core/progress.h"
 #include "core/ranks.h"
 #include "core/units.h"
 #include "io/engine.h"
 #include "io/job.h"
+#include "io/options.h"
 
 #define CMD "io"
 
-static void usage(FILE *out)
+/* The command's own options, beside the job's (io/options.c): output, help, MPI ranks. */
+typedef struct io_cli {
+    int json;                /* --output-format json */
+    bool quiet;              /* no progress line */
+    bool help;
+    char cmdhelp[64];        /* --cmdhelp[=NAME|man|md] */
+    sb_io_ranks_opts ranks;
+} io_cli;
+
+#define C(f) SB_OPT_FIELD(io_cli, f)
+static const sb_opt_choice format_choices[] = {{"normal", 0}, {"text", 0}, {"json", 1}, {NULL, 0}};
+static const sb_opt cli_options[] = {
+    {"output-format", NULL, SB_OPT_CHOICE, C(json), 0, 0, "normal", "FMT",
+     "normal | json, as docs/io-json.md describes", SB_OPTC_OUTPUT, 0, format_choices, NULL},
+    {"quiet", NULL, SB_OPT_BOOL, C(quiet), 0, 0, NULL, NULL,
+     "no progress line, which a terminal otherwise shows while the job runs", SB_OPTC_OUTPUT, SB_OPTF_NOARG,
+     NULL, NULL},
+    {"cmdhelp", NULL, SB_OPT_STR, C(cmdhelp), 0, 0, "all", "NAME",
+     "describe every option, or the option NAME, as fio's --cmdhelp; man and md print the "
+     "option lists of the man page and of docs/io.md", SB_OPTC_OUTPUT, SB_OPTF_SWITCH, NULL, NULL},
+    {"help", NULL, SB_OPT_BOOL, C(help), 0, 0, NULL, NULL, "print this usage and exit; also -h",
+     SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
+    {"shared-file", NULL, SB_OPT_BOOL, C(ranks.shared_file), 0, 0, NULL, NULL,
+     "all ranks use one file, rank R at offset + R * size; without it, a directory or "
+     "FILE.R per rank", SB_OPTC_MPI, SB_OPTF_NOARG, NULL, NULL},
+    {"stonewall", NULL, SB_OPT_DURATION, C(ranks.stonewall_s), 0, 0, NULL, "DURATION",
+     "every rank stops this far into the measured phase", SB_OPTC_MPI, SB_OPTF_POSITIVE, NULL, NULL},
+};
+#define N_CLI (sizeof cli_options / sizeof cli_options[0])
+
+/* Both tables, in the order usage and the documents print them; ns_of() fills in their
+ * lengths (the job table's is not a constant expression here). */
+static const sb_opt *const tables[] = {sb_io_options, cli_options};
+
+static size_t ns_of(size_t *ns)
 {
-    fputs(
-"usage: storbench io [OPTIONS] --filename FILE | --directory DIR\n"
-"Runs one fio-class I/O job and prints its throughput and latency.\n\n"
-"  --rw MODE            read | write | randread | randwrite | rw | randrw (default read)\n"
-"  --bs SIZE            block size, 512 .. 64M (default 4k)\n"
-"  --size SIZE          bytes per pass, per file (default 1g)\n"
-"  --offset SIZE        start of the region in the file (default 0)\n"
-"  --ioengine NAME      psync | sync | posixaio | libaio | io_uring | mmap (default psync)\n"
-"  --iodepth N          I/Os in flight, 1 .. 1024 (default 1)\n"
-"  --iodepth_batch_submit N        I/Os per submission (default 1: each on its own, as fio)\n"
-"  --iodepth_batch_complete_min N  when the queue is full, wait for at least N (default 1)\n"
-"  --iodepth_batch_complete_max N  reap at most N per call (default: the min, as fio)\n"
-"  --direct[=0|1]       O_DIRECT (default 0)\n"
-"  --numjobs N          threads; one file each with --directory, shared with --filename\n"
-"  --runtime DURATION   stop after this long (20, 20s, 500ms, 2m)\n"
-"  --time_based[=0|1]   repeat passes until --runtime\n"
-"  --ramp_time DURATION I/O before measuring starts, not counted\n"
-"  --startdelay DURATION idle before the job starts\n"
-"  --rwmixread PCT      % reads of rw/randrw (default 50)\n"
-"  --fsync N            fdatasync after every N writes\n"
-"  --end_fsync[=0|1]    fdatasync at the end, inside the timing\n"
-"  --norandommap[=0|1]  random blocks drawn independently (default: each once per pass)\n"
-"  --invalidate[=0|1]   drop the file's page cache first (default 1)\n"
-"  --registerfiles[=0|1], --fixedbufs[=0|1]  io_uring: registered file / buffers\n"
-"                       (default: used when the kernel accepts them; =1 requires them)\n"
-"  --randseed N         seed of the offset sequence (default 24301)\n"
-"  --cpus_allowed LIST  run the job's threads only on these CPUs (0-3,6; default: every\n"
-"                       CPU the process may use, placed by the scheduler, as fio)\n"
-"  --cpus_allowed_policy shared|split  all threads on all of them (default), or thread\n"
-"                       i on the i-th CPU of the list, round robin\n"
-"  --verify ALGO        crc32c | xxhash | sha256 | pattern: every block written carries a\n"
-"                       header and checksum and is checked when read back\n"
-"  --do_verify[=0|1]    read back and check every written block after the job (default 1)\n"
-"  --verify_backlog N   also check every N written blocks while the job runs\n"
-"  --verify_only[=0|1]  write nothing: check a file written earlier by the same job\n"
-"  --log_interval DURATION  one time-series sample per interval (default 1s, at least\n"
-"                       10ms; --log_avg_msec N is the same in milliseconds, as fio)\n"
-"  --steadystate CRIT   stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%%] as fio\n"
-"                       (needs --ss_dur), or snia[:bw] (SNIA PTS rounds); makes the job\n"
-"                       time based, --runtime its limit (default 1h; snia: 25 rounds)\n"
-"  --ss_dur DURATION    the rolling window of 1 s samples (fio's steadystate_duration)\n"
-"  --ss_ramp DURATION   measured time before samples are collected for the check\n"
-"  --ss_round DURATION  snia: the length of a round (default 1m)\n"
-"  --output-format FMT  normal | json\n"
-"  --filename FILE      the file (or block device) to use\n"
-"  --directory DIR      make one file per job here, removed afterwards\n"
-"Under mpirun (storbench-mpi, docs/mpi.md) every rank runs the job:\n"
-"  --shared-file        all ranks use one file, rank R at offset + R * size\n"
-"                       (default: a directory, or FILE.R, per rank)\n"
-"  --stonewall DURATION every rank stops this far into the measured phase\n", out);
+    ns[0] = sb_io_n_options;
+    ns[1] = N_CLI;
+    return 2;
 }
 
-static bool stop_cb(void *arg) { return sb_interrupted(); }
+static void usage(FILE *out)
+{
+    size_t ns[2];
+    fputs("usage: storbench io [OPTIONS] --filename FILE | --directory DIR\n"
+          "Runs one fio-class I/O job and prints its throughput and latency.\n"
+          "Sizes: 4k, 1m, 2g (powers of 1024); durations: 20, 20s, 500ms, 2m.\n\n", out);
+    sb_opt_print_usage(out, tables, ns, ns_of(ns), 96);
+}
 
 /* ------------------------------------------------------------ JSON output */
 
@@ -285,162 +284,74 @@ static void print_summary(const sb_io_job *job, const sb_io_result *r)
 
 /* ------------------------------------------------------------ options */
 
-enum {
-    O_RW = 0x100, O_BS, O_SIZE, O_OFFSET, O_ENGINE, O_DEPTH, O_DIRECT, O_NUMJOBS, O_RUNTIME,
-    O_TIMEBASED, O_RAMP, O_STARTDELAY, O_MIX, O_FSYNC, O_ENDFSYNC, O_NORANDMAP, O_INVALIDATE,
-    O_REGFILES, O_FIXEDBUFS, O_SEED, O_FORMAT, O_FILENAME, O_DIRECTORY, O_BATCH, O_BATCH_CMIN,
-    O_BATCH_CMAX, O_VERIFY, O_DO_VERIFY, O_VERIFY_BACKLOG, O_VERIFY_ONLY, O_SHARED, O_STONEWALL,
-    O_CPUS, O_CPUS_POLICY, O_LOGINT, O_LOGMSEC, O_SS, O_SSDUR, O_SSRAMP, O_SSROUND, O_HELP,
-};
-
-static int opt_bool(const char *name, const char *arg, bool *out)
+/* --cmdhelp: fio's option list, one option, or the documents' generated lists. */
+static int cmdhelp(const char *what)
 {
-    int v = 1;
-    if (arg && sb_parse_bool(arg, &v) < 0)
-        return sb_usage_error(CMD, "--%s: '%s' is not 0 or 1", name, arg);
-    *out = v;
-    return 0;
+    size_t ns[2], n = ns_of(ns);
+    if (!strcmp(what, "man"))
+        sb_opt_print_roff(stdout, tables, ns, n);
+    else if (!strcmp(what, "md"))
+        sb_opt_print_markdown(stdout, tables, ns, n);
+    else if (sb_opt_print_cmdhelp(stdout, tables, ns, n, what) < 0)
+        return sb_usage_error(CMD, "--cmdhelp: '%s' is not an option", what);
+    return SB_EXIT_OK;
 }
 
-/* The time-series and steady-state options: 0 or the usage error. */
-static int series_option(sb_io_job *job, int c, const char *name)
+#define MAX_LONGOPTS 128
+
+/* getopt_long's table from the option tables: every name and alias, val = 0x100 + the
+ * index into entries (and bases: the struct each entry's field is in). */
+static size_t build_longopts(struct option *lo, const sb_opt **entries, void **bases,
+                             sb_io_job *job, io_cli *cli)
 {
-    uint64_t v;
-    char err[256];
-    double s;
-    if (c == O_LOGINT || c == O_SSDUR || c == O_SSRAMP || c == O_SSROUND) {
-        if (sb_parse_duration(optarg, &s) < 0 || s < 0)
-            return sb_usage_error(CMD, "--%s: '%s' is not a duration", name, optarg);
-        *(c == O_LOGINT ? &job->log_interval_s : c == O_SSDUR ? &job->steady.dur_s
-          : c == O_SSRAMP ? &job->steady.ramp_s : &job->steady.round_s) = s;
-    } else if (c == O_LOGMSEC) {
-        if (sb_parse_uint(optarg, 1, 86400000, &v) < 0)
-            return sb_usage_error(CMD, "--log_avg_msec: '%s' is not a number of milliseconds", optarg);
-        job->log_interval_s = (double)v / 1000;
-    } else if (sb_ss_parse(optarg, &job->steady, err, sizeof err) < 0) {
-        return sb_usage_error(CMD, "%s", err);
-    }
-    return 0;
+    size_t n = 0, ns[2];
+    ns_of(ns);
+    void *base_of[2] = {job, cli};
+    for (size_t t = 0; t < 2; t++)
+        for (size_t i = 0; i < ns[t]; i++) {
+            const sb_opt *o = &tables[t][i];
+            int has = o->flags & SB_OPTF_NOARG ? no_argument
+                      : o->flags & SB_OPTF_SWITCH ? optional_argument : required_argument;
+            const char *names[8];
+            size_t k = 0;
+            names[k++] = o->name;
+            for (const char *const *a = o->aliases; a && *a && k < 8; a++)
+                names[k++] = *a;
+            for (size_t j = 0; j < k && n < MAX_LONGOPTS - 1; j++, n++) {
+                entries[n] = o;
+                bases[n] = base_of[t];
+                lo[n] = (struct option){names[j], has, NULL, 0x100 + (int)n};
+            }
+        }
+    lo[n] = (struct option){NULL, 0, NULL, 0};
+    return n;
 }
 
-/* Applies one parsed option c (long name `name`, value optarg) to job: 0; -1 after printing
- * the help; SB_EXIT_USAGE after printing why not. */
-static int io_option(sb_io_job *job, sb_io_ranks_opts *ro, bool *json, int c, const char *name,
-                     char **argv)
+/* The command line into job and cli: 0, or the exit code after the message. */
+static int parse_args(int argc, char **argv, sb_io_job *job, io_cli *cli)
 {
-    uint64_t v;
-    int rc;
-    switch (c) {
-    case O_RW:
-        if (sb_rw_parse(optarg, &job->rw) < 0)
-            return sb_usage_error(CMD, "--rw: unknown mode '%s' (read, write, randread, randwrite, rw, randrw)", optarg);
-        break;
-    case O_BS: case O_SIZE: case O_OFFSET:
-        if (sb_parse_size(optarg, &v) < 0)
-            return sb_usage_error(CMD, "--%s: '%s' is not a size", name, optarg);
-        *(c == O_BS ? &job->bs : c == O_SIZE ? &job->size : &job->offset) = v;
-        break;
-    case O_ENGINE:
-        snprintf(job->engine, sizeof job->engine, "%s", optarg);
-        break;
-    case O_DEPTH:
-        if (sb_parse_uint(optarg, 1, SB_IO_MAX_DEPTH, &v) < 0)
-            return sb_usage_error(CMD, "--iodepth: '%s' is not in 1 .. %u", optarg, SB_IO_MAX_DEPTH);
-        job->iodepth = (unsigned)v;
-        break;
-    case O_BATCH: case O_BATCH_CMIN: case O_BATCH_CMAX:
-        if (sb_parse_uint(optarg, 1, SB_IO_MAX_DEPTH, &v) < 0)
-            return sb_usage_error(CMD, "--%s: '%s' is not in 1 .. %u", name, optarg, SB_IO_MAX_DEPTH);
-        *(c == O_BATCH ? &job->batch_submit : c == O_BATCH_CMIN ? &job->batch_complete_min
-                                                               : &job->batch_complete_max) = (unsigned)v;
-        break;
-    case O_NUMJOBS:
-        if (sb_parse_uint(optarg, 1, SB_IO_MAX_JOBS, &v) < 0)
-            return sb_usage_error(CMD, "--numjobs: '%s' is not in 1 .. %u", optarg, SB_IO_MAX_JOBS);
-        job->numjobs = (unsigned)v;
-        break;
-    case O_MIX:
-        if (sb_parse_uint(optarg, 0, 100, &v) < 0)
-            return sb_usage_error(CMD, "--rwmixread: '%s' is not a percentage", optarg);
-        job->rwmixread = (unsigned)v;
-        break;
-    case O_FSYNC:
-        if (sb_parse_uint(optarg, 0, UINT32_MAX, &v) < 0)
-            return sb_usage_error(CMD, "--fsync: '%s' is not a count", optarg);
-        job->fsync_every = (unsigned)v;
-        break;
-    case O_SEED:
-        if (sb_parse_uint(optarg, 0, UINT64_MAX, &v) < 0)
-            return sb_usage_error(CMD, "--randseed: '%s' is not a number", optarg);
-        job->seed = v;
-        break;
-    case O_RUNTIME: case O_RAMP: case O_STARTDELAY: case O_STONEWALL: {
-        double s;
-        if (sb_parse_duration(optarg, &s) < 0 || s < 0 || (c == O_STONEWALL && s <= 0))
-            return sb_usage_error(CMD, "--%s: '%s' is not a duration", name, optarg);
-        *(c == O_RUNTIME ? &job->runtime_s : c == O_RAMP ? &job->ramp_s
-          : c == O_STONEWALL ? &ro->stonewall_s : &job->startdelay_s) = s;
-        break;
+    static struct option lo[MAX_LONGOPTS];
+    static const sb_opt *entries[MAX_LONGOPTS];
+    static void *bases[MAX_LONGOPTS];
+    size_t n = build_longopts(lo, entries, bases, job, cli);
+    const sb_opt_ctx ctx = {0};
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+        if (c == 'h') {
+            cli->help = true;
+            continue;
+        }
+        if (c < 0x100 || (size_t)(c - 0x100) >= n)
+            return sb_bad_option(CMD, argv, c);
+        char as[128], err[1024];
+        snprintf(as, sizeof as, "--%s", lo[c - 0x100].name);
+        if (sb_opt_parse(entries[c - 0x100], bases[c - 0x100], as, optarg, &ctx, err, sizeof err) < 0)
+            return sb_usage_error(CMD, "%s", err);
     }
-    case O_LOGMSEC: case O_SS: case O_LOGINT: case O_SSDUR: case O_SSRAMP: case O_SSROUND:
-        return series_option(job, c, name);
-    case O_SHARED: ro->shared_file = true; break;
-    case O_DIRECT: if ((rc = opt_bool(name, optarg, &job->direct))) return rc; break;
-    case O_TIMEBASED: if ((rc = opt_bool(name, optarg, &job->time_based))) return rc; break;
-    case O_ENDFSYNC: if ((rc = opt_bool(name, optarg, &job->end_fsync))) return rc; break;
-    case O_NORANDMAP: if ((rc = opt_bool(name, optarg, &job->norandommap))) return rc; break;
-    case O_INVALIDATE: if ((rc = opt_bool(name, optarg, &job->invalidate))) return rc; break;
-    case O_REGFILES: case O_FIXEDBUFS: {
-        bool on = true;
-        if ((rc = opt_bool(name, optarg, &on)))
-            return rc;
-        *(c == O_REGFILES ? &job->uring_fixed_files : &job->uring_fixed_bufs) = on;
-        break;
-    }
-    case O_VERIFY:
-        if (sb_verify_algo_parse(optarg, &job->verify) < 0)
-            return sb_usage_error(CMD, "--verify: unknown algorithm '%s' (crc32c, xxhash, sha256, pattern)", optarg);
-        break;
-    case O_DO_VERIFY: if ((rc = opt_bool(name, optarg, &job->do_verify))) return rc; break;
-    case O_VERIFY_ONLY: if ((rc = opt_bool(name, optarg, &job->verify_only))) return rc; break;
-    case O_VERIFY_BACKLOG:
-        if (sb_parse_uint(optarg, 0, 1u << 20, &v) < 0)
-            return sb_usage_error(CMD, "--verify_backlog: '%s' is not a count (0 .. 1048576)", optarg);
-        job->verify_backlog = (unsigned)v;
-        break;
-    case O_FORMAT:
-        if (!strcmp(optarg, "json"))
-            *json = true;
-        else if (!strcmp(optarg, "normal") || !strcmp(optarg, "text"))
-            *json = false;
-        else
-            return sb_usage_error(CMD, "--output-format: '%s' is not normal or json", optarg);
-        break;
-    case O_FILENAME: case O_DIRECTORY: {
-        char *dst = c == O_FILENAME ? job->filename : job->directory;
-        if (strlen(optarg) >= sizeof job->filename)
-            return sb_usage_error(CMD, "--%s: path too long", name);
-        strcpy(dst, optarg);
-        break;
-    }
-    case O_CPUS: {
-        char why[300];
-        if (sb_cpuset_parse(optarg, &job->cpus_allowed, why, sizeof why) < 0)
-            return sb_usage_error(CMD, "--cpus_allowed: %s", why);
-        job->cpus_allowed_set = true;
-        break;
-    }
-    case O_CPUS_POLICY:
-        if (strcmp(optarg, "shared") && strcmp(optarg, "split"))
-            return sb_usage_error(CMD, "--cpus_allowed_policy: '%s' is not shared or split", optarg);
-        job->cpus_split = !strcmp(optarg, "split");
-        break;
-    case 'h': case O_HELP:
-        usage(stdout);
-        return -1;
-    default:
-        return sb_bad_option(CMD, argv, c);
-    }
+    if (optind < argc && !cli->help && !cli->cmdhelp[0])
+        return sb_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
     return 0;
 }
 
@@ -510,80 +421,65 @@ static int steady_defaults(sb_io_job *job)
     return 0;
 }
 
+static bool stop_cb(void *arg) { return sb_interrupted(); }
+static void progress_cb(void *arg, double f) { sb_progress_update(arg, f); }
+
+/* The job on this process alone, with a progress line on a terminal unless quiet. */
+static int run_alone(sb_io_job *job, const io_cli *cli)
+{
+    static sb_io_result res;
+    static sb_progress prog;
+    char err[1024], label[96], bs[32];
+    sb_progress_init(&prog);
+    if (cli->quiet)
+        prog.enabled = false;
+    sb_format_iec(bs, sizeof bs, (double)job->bs, "B");
+    snprintf(label, sizeof label, "io [%s %s %s QD%u]", sb_rw_name(job->rw), bs, job->engine,
+             job->iodepth);
+    sb_progress_begin(&prog, label, 1, 1);
+    job->should_stop = stop_cb;
+    job->progress = progress_cb;
+    job->cb_arg = &prog;
+    int rc = sb_io_run(job, &res, err, sizeof err);
+    sb_progress_end(&prog);
+    /* A verify mismatch still prints what was measured and checked (the verify
+     * section names the first bad offset), after the one line that says why. */
+    bool mismatch = rc == -EILSEQ && job->verify;
+    if (mismatch)
+        sb_error("%s: verify: %s", CMD, err);
+    else if (rc < 0) {
+        sb_error("%s: %s", CMD, err);
+        return rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
+    }
+    if (cli->json)
+        print_json(result_json(job, &res));
+    else
+        print_summary(job, &res);
+    bool interrupted = res.interrupted;
+    sb_io_result_free(&res);
+    return mismatch ? SB_EXIT_RUNTIME : interrupted ? SB_EXIT_INTERRUPTED : SB_EXIT_OK;
+}
+
 int sb_cmd_io(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"rw", required_argument, NULL, O_RW},
-        {"readwrite", required_argument, NULL, O_RW},
-        {"bs", required_argument, NULL, O_BS},
-        {"size", required_argument, NULL, O_SIZE},
-        {"offset", required_argument, NULL, O_OFFSET},
-        {"ioengine", required_argument, NULL, O_ENGINE},
-        {"iodepth", required_argument, NULL, O_DEPTH},
-        {"direct", optional_argument, NULL, O_DIRECT},
-        {"numjobs", required_argument, NULL, O_NUMJOBS},
-        {"runtime", required_argument, NULL, O_RUNTIME},
-        {"time_based", optional_argument, NULL, O_TIMEBASED},
-        {"time-based", optional_argument, NULL, O_TIMEBASED},
-        {"ramp_time", required_argument, NULL, O_RAMP},
-        {"ramp-time", required_argument, NULL, O_RAMP},
-        {"startdelay", required_argument, NULL, O_STARTDELAY},
-        {"rwmixread", required_argument, NULL, O_MIX},
-        {"fsync", required_argument, NULL, O_FSYNC},
-        {"end_fsync", optional_argument, NULL, O_ENDFSYNC},
-        {"norandommap", optional_argument, NULL, O_NORANDMAP},
-        {"invalidate", optional_argument, NULL, O_INVALIDATE},
-        {"registerfiles", optional_argument, NULL, O_REGFILES},
-        {"fixedbufs", optional_argument, NULL, O_FIXEDBUFS},
-        {"randseed", required_argument, NULL, O_SEED},
-        {"seed", required_argument, NULL, O_SEED},
-        {"output-format", required_argument, NULL, O_FORMAT},
-        {"filename", required_argument, NULL, O_FILENAME},
-        {"directory", required_argument, NULL, O_DIRECTORY},
-        {"iodepth_batch_submit", required_argument, NULL, O_BATCH},
-        {"iodepth_batch", required_argument, NULL, O_BATCH},
-        {"iodepth_batch_complete_min", required_argument, NULL, O_BATCH_CMIN},
-        {"iodepth_batch_complete", required_argument, NULL, O_BATCH_CMIN},
-        {"iodepth_batch_complete_max", required_argument, NULL, O_BATCH_CMAX},
-        {"verify", required_argument, NULL, O_VERIFY},
-        {"do_verify", optional_argument, NULL, O_DO_VERIFY},
-        {"verify_backlog", required_argument, NULL, O_VERIFY_BACKLOG},
-        {"verify_only", optional_argument, NULL, O_VERIFY_ONLY},
-        {"shared-file", no_argument, NULL, O_SHARED},
-        {"stonewall", required_argument, NULL, O_STONEWALL},
-        {"cpus_allowed", required_argument, NULL, O_CPUS},
-        {"cpus_allowed_policy", required_argument, NULL, O_CPUS_POLICY},
-        {"log_interval", required_argument, NULL, O_LOGINT},
-        {"log_avg_msec", required_argument, NULL, O_LOGMSEC},
-        {"steadystate", required_argument, NULL, O_SS},
-        {"ss", required_argument, NULL, O_SS},
-        {"ss_dur", required_argument, NULL, O_SSDUR},
-        {"steadystate_duration", required_argument, NULL, O_SSDUR},
-        {"ss_ramp", required_argument, NULL, O_SSRAMP},
-        {"steadystate_ramp_time", required_argument, NULL, O_SSRAMP},
-        {"ss_round", required_argument, NULL, O_SSROUND},
-        {"help", no_argument, NULL, O_HELP},
-        {NULL, 0, NULL, 0},
-    };
-    sb_io_ranks_opts ranks = {false, 0};
+    static io_cli cli;
     static sb_io_job job; /* large (paths); not on the stack */
+    memset(&cli, 0, sizeof cli);
     sb_io_job_init(&job);
-    bool json = false;
-    int c, rc;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        const char *name = "";
-        for (const struct option *o = longopts; o->name; o++)
-            if (o->val == c) {
-                name = o->name;
-                break;
-            }
-        if ((rc = io_option(&job, &ranks, &json, c, name, argv)) != 0)
-            return rc < 0 ? SB_EXIT_OK : rc;
+    int rc;
+    if ((rc = parse_args(argc, argv, &job, &cli)) != 0)
+        return rc;
+    if (cli.help) {
+        usage(stdout);
+        return SB_EXIT_OK;
     }
-    if (optind < argc)
-        return sb_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+    if (cli.cmdhelp[0])
+        return cmdhelp(cli.cmdhelp);
+    /* Alone, a shared file is the one file it already is, and a wall stops the only
+     * rank: both mean something only across ranks. */
+    if (!sb_ranks_active() && (cli.ranks.shared_file || cli.ranks.stonewall_s > 0))
+        return sb_usage_error(CMD, "%s is for MPI ranks: run it under mpirun (docs/mpi.md)",
+                              cli.ranks.shared_file ? "--shared-file" : "--stonewall");
     if (!job.filename[0] && !job.directory[0])
         return sb_usage_error(CMD, "name a --filename FILE or a --directory DIR");
     if (job.filename[0] && job.directory[0])
@@ -597,26 +493,7 @@ int sb_cmd_io(int argc, char **argv)
         sb_warn("%s: %s", CMD, warn);
 
     sb_interrupt_install();
-    if (sb_ranks_active() || ranks.shared_file || ranks.stonewall_s > 0)
-        return run_on_ranks(&job, &ranks, json);
-    job.should_stop = stop_cb;
-    static sb_io_result res;
-    rc = sb_io_run(&job, &res, err, sizeof err);
-    /* A verify mismatch still prints what was measured and checked (the verify
-     * section names the first bad offset), after the one line that says why. */
-    bool mismatch = rc == -EILSEQ && job.verify;
-    if (mismatch)
-        sb_error("%s: verify: %s", CMD, err);
-    else if (rc < 0) {
-        sb_error("%s: %s", CMD, err);
-        return rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
-    }
-    if (json) {
-        print_json(result_json(&job, &res));
-    } else {
-        print_summary(&job, &res);
-    }
-    bool interrupted = res.interrupted;
-    sb_io_result_free(&res);
-    return mismatch ? SB_EXIT_RUNTIME : interrupted ? SB_EXIT_INTERRUPTED : SB_EXIT_OK;
+    if (sb_ranks_active())
+        return run_on_ranks(&job, &cli.ranks, cli.json);
+    return run_alone(&job, &cli);
 }

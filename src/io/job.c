@@ -80,6 +80,19 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->batch_complete_max, job->batch_complete_min);
         return -EINVAL;
     }
+    /* as fio refuses it: a reap that waits for more completions than can be in flight */
+    if (job->batch_complete_min > job->iodepth) {
+        snprintf(err, errlen, "iodepth_batch_complete_min %u is more than iodepth %u",
+                 job->batch_complete_min, job->iodepth);
+        return -EINVAL;
+    }
+    /* =1 requires registration; only io_uring has it, so elsewhere it could never hold */
+    if ((job->uring_fixed_files == 1 || job->uring_fixed_bufs == 1) && ops != &sb_engine_io_uring) {
+        snprintf(err, errlen, "%s=1: only the io_uring engine registers %s (ioengine is %s)",
+                 job->uring_fixed_files == 1 ? "registerfiles" : "fixedbufs",
+                 job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
+        return -EINVAL;
+    }
     if (job->rwmixread > 100) {
         snprintf(err, errlen, "rwmixread %u is not a percentage", job->rwmixread);
         return -EINVAL;

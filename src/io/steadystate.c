@@ -60,7 +60,7 @@ static int parse_limit(const char *v, sb_ss_spec *spec, char *err, size_t errlen
     spec->limit = d;
     return 0;
 bad:
-    snprintf(err, errlen, "--steadystate: limit '%s' is not a positive number%s", v,
+    snprintf(err, errlen, "limit '%s' is not a positive number%s", v,
              spec->bw ? ", a bandwidth (10m) or a percentage (2%)" : " or a percentage (2%)");
     return -EINVAL;
 }
@@ -73,7 +73,7 @@ int sb_ss_parse(const char *s, sb_ss_spec *spec, char *err, size_t errlen)
         spec->mode = SB_SS_SNIA;
         spec->bw = false;
         if (colon && strcmp(colon + 1, "bw") && strcmp(colon + 1, "iops")) {
-            snprintf(err, errlen, "--steadystate: snia tracks iops or bw, not '%s'", colon + 1);
+            snprintf(err, errlen, "snia tracks iops or bw, not '%s'", colon + 1);
             return -EINVAL;
         }
         spec->bw = colon && !strcmp(colon + 1, "bw");
@@ -84,13 +84,13 @@ int sb_ss_parse(const char *s, sb_ss_spec *spec, char *err, size_t errlen)
             spec->mode = modes[i].mode;
             spec->bw = modes[i].bw;
             if (!colon || !colon[1]) {
-                snprintf(err, errlen, "--steadystate: %s needs a limit (%s:2%%)", modes[i].name,
+                snprintf(err, errlen, "%s needs a limit (%s:2%%)", modes[i].name,
                          modes[i].name);
                 return -EINVAL;
             }
             return parse_limit(colon + 1, spec, err, errlen);
         }
-    snprintf(err, errlen, "--steadystate: unknown criterion '%.*s' (iops, iops_slope, bw, bw_slope, snia)",
+    snprintf(err, errlen, "unknown criterion '%.*s' (iops, iops_slope, bw, bw_slope, snia)",
              (int)len, s);
     return -EINVAL;
 }
@@ -117,13 +117,13 @@ int sb_ss_check(const sb_ss_spec *spec, char *err, size_t errlen)
         return 0;
     if (spec->mode == SB_SS_SNIA) {
         if (spec->round_s < 1 - EPS) {
-            snprintf(err, errlen, "--ss_round: a SNIA round must last at least 1 s");
+            snprintf(err, errlen, "ss_round: a SNIA round must last at least 1 s");
             return -EINVAL;
         }
         return 0;
     }
     if (spec->dur_s < 2 - EPS || spec->dur_s > SB_SS_MAX_DUR) {
-        snprintf(err, errlen, "--ss_dur: the steady-state window must be 2 s .. %u s (it holds one "
+        snprintf(err, errlen, "ss_dur: the steady-state window must be 2 s .. %u s (it holds one "
                  "sample a second)", SB_SS_MAX_DUR);
         return -EINVAL;
     }

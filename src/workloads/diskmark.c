@@ -20,6 +20,7 @@
 
 #include "io/engine.h"
 #include "io/job.h"
+#include "io/options.h"
 #include "workloads/workload.h"
 
 static const sb_choice test_choices[] = {
@@ -77,12 +78,21 @@ static int cdm_params_get(const sb_config *cfg, const char *dir, cdm_params *p, 
     job->numjobs = 1;
     job->direct = true;
     job->time_based = true;
-    snprintf(job->engine, sizeof job->engine, "%s", sb_config_get(cfg, "engine"));
+    /* the options that are I/O job options parse through the job's option table
+     * (io/options.h); the error names this test's key */
+    static const struct {
+        const char *key, *entry;
+    } keys[] = {{"engine", "ioengine"}, {"size", "size"}, {"measure", "runtime"}};
+    char e[512];
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (sb_io_opt_set(job, keys[i].entry, keys[i].key, sb_config_get(cfg, keys[i].key), NULL,
+                          e, sizeof e) < 0) {
+            snprintf(err, errlen, "diskmark: %s", e);
+            return -EINVAL;
+        }
     uint64_t v;
     int rc;
-    if ((rc = sb_config_size(cfg, "size", &job->size, err, errlen)) < 0 ||
-        (rc = sb_config_duration(cfg, "measure", &job->runtime_s, err, errlen)) < 0 ||
-        (rc = sb_config_duration(cfg, "interval", &p->interval_s, err, errlen)) < 0 ||
+    if ((rc = sb_config_duration(cfg, "interval", &p->interval_s, err, errlen)) < 0 ||
         (rc = sb_config_uint(cfg, "loops", 1, 100, &v, err, errlen)) < 0)
         return rc;
     p->loops = (unsigned)v;

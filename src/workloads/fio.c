@@ -17,6 +17,7 @@
 
 #include "io/engine.h"
 #include "io/job.h"
+#include "io/options.h"
 #include "workloads/workload.h"
 
 static const sb_choice type_choices[] = {
@@ -70,84 +71,86 @@ static const sb_option fio_options[] = {
     {"startdelay", "Start Delay", "5", "0", NULL, "idle seconds before the job", SB_OPT_HIDDEN},
     {"ramp", "Ramp Time", "5", "1", NULL, "seconds of I/O before measuring", SB_OPT_HIDDEN},
     {"runtime", "Runtime", "20", "3", NULL, "measured seconds (time based)", SB_OPT_HIDDEN},
-    {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each", SB_OPT_HIDDEN},
+    {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each (1 .. 256)", SB_OPT_HIDDEN},
     /* fio's steady-state options: the job stops early once settled (io/steadystate.h) */
     {"steadystate", "Steady State", "off", NULL, NULL,
-     "stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%] (with ss-dur) or snia[:bw]",
+     "stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%] (with ss_dur) or snia[:bw]",
      SB_OPT_IF_CHANGED},
-    {"ss-dur", "Steady State Window", "0", NULL, NULL, "fio's ss_dur: the window of 1 s samples",
+    {"ss_dur", "Steady State Window", "0", NULL, NULL, "fio's ss_dur: the window of 1 s samples",
      SB_OPT_IF_CHANGED},
-    {"ss-ramp", "Steady State Ramp", "0", NULL, NULL, "fio's ss_ramp: measured seconds before checking",
+    {"ss_ramp", "Steady State Ramp", "0", NULL, NULL, "fio's ss_ramp: measured seconds before checking",
      SB_OPT_IF_CHANGED},
-    {"ss-round", "SNIA Round", "60", NULL, NULL, "snia: seconds of a round", SB_OPT_IF_CHANGED},
+    {"ss_round", "SNIA Round", "60", NULL, NULL, "snia: seconds of a round", SB_OPT_IF_CHANGED},
 };
 
 static const sb_measure fio_measures[] = {
     {"Result: MB/s", "MB/s", SB_HIGHER_IS_BETTER},
 };
 
-/* The steady-state options into job->steady; a criterion needs a runtime to bound it. */
-static int fio_steady(const sb_config *cfg, sb_io_job *job, char *err, size_t errlen)
+/* The options that are I/O job options: this test's key, and the entry of the job's option
+ * table (io/options.h) that parses it, so that a value means here what it means to
+ * `storbench io` and an error names the key given. */
+static const struct {
+    const char *key, *entry;
+} fio_job_keys[] = {
+    {"type", "rw"}, {"engine", "ioengine"}, {"direct", "direct"}, {"bs", "bs"},
+    {"iodepth", "iodepth"}, {"size", "size"}, {"startdelay", "startdelay"},
+    {"ramp", "ramp_time"}, {"runtime", "runtime"}, {"numjobs", "numjobs"},
+};
+
+static int fio_set(sb_io_job *job, const sb_config *cfg, const char *key, const char *entry,
+                   char *err, size_t errlen)
 {
-    const char *crit = sb_config_get(cfg, "steadystate");
-    int rc;
-    memset(&job->steady, 0, sizeof job->steady);
-    if (!strcmp(crit, "off"))
-        return 0;
-    char e[256];
-    if (sb_ss_parse(crit, &job->steady, e, sizeof e) < 0) {
-        snprintf(err, errlen, "fio: steadystate: %s", e + strlen("--steadystate: "));
-        return -EINVAL;
-    }
-    if ((rc = sb_config_duration(cfg, "ss-dur", &job->steady.dur_s, err, errlen)) < 0 ||
-        (rc = sb_config_duration(cfg, "ss-ramp", &job->steady.ramp_s, err, errlen)) < 0 ||
-        (rc = sb_config_duration(cfg, "ss-round", &job->steady.round_s, err, errlen)) < 0)
-        return rc;
-    if (job->steady.mode == SB_SS_SNIA)
-        job->steady.dur_s = 0;
-    if (sb_ss_check(&job->steady, e, sizeof e) < 0) {
-        snprintf(err, errlen, "fio: %s", e + 2);
-        return -EINVAL;
-    }
-    if (!job->time_based) {
-        snprintf(err, errlen, "fio: steadystate needs a runtime (the job's limit)");
+    char e[512];
+    if (sb_io_opt_set(job, entry, key, sb_config_get(cfg, key), NULL, e, sizeof e) < 0) {
+        snprintf(err, errlen, "fio: %s", e);
         return -EINVAL;
     }
     return 0;
 }
 
+/* The steady-state options into job->steady (the job's time base is already checked). */
+static int fio_steady(const sb_config *cfg, sb_io_job *job, char *err, size_t errlen)
+{
+    int rc;
+    memset(&job->steady, 0, sizeof job->steady);
+    if (!strcmp(sb_config_get(cfg, "steadystate"), "off"))
+        return 0;
+    if ((rc = fio_set(job, cfg, "steadystate", "steadystate", err, errlen)) < 0 ||
+        (rc = fio_set(job, cfg, "ss_dur", "ss_dur", err, errlen)) < 0 ||
+        (rc = fio_set(job, cfg, "ss_ramp", "ss_ramp", err, errlen)) < 0 ||
+        (rc = fio_set(job, cfg, "ss_round", "ss_round", err, errlen)) < 0)
+        return rc;
+    if (job->steady.mode == SB_SS_SNIA)
+        job->steady.dur_s = 0;
+    char e[256];
+    if (sb_ss_check(&job->steady, e, sizeof e) < 0) {
+        snprintf(err, errlen, "fio: %s", e);
+        return -EINVAL;
+    }
+    return 0; /* the job is time based: its runtime bounds the wait */
+}
+
 static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, char *err, size_t errlen)
 {
     sb_io_job_init(job);
-    int rc, buffered, direct;
-    uint64_t v;
-    if ((rc = sb_rw_parse(sb_config_get(cfg, "type"), &job->rw)) < 0) {
-        snprintf(err, errlen, "fio: unknown type '%s'", sb_config_get(cfg, "type"));
+    int rc, buffered;
+    for (size_t i = 0; i < sizeof fio_job_keys / sizeof fio_job_keys[0]; i++)
+        if ((rc = fio_set(job, cfg, fio_job_keys[i].key, fio_job_keys[i].entry, err, errlen)) < 0)
+            return rc;
+    if ((rc = sb_config_bool(cfg, "buffered", &buffered, err, errlen)) < 0)
         return rc;
-    }
-    snprintf(job->engine, sizeof job->engine, "%s", sb_config_get(cfg, "engine"));
-    if ((rc = sb_config_bool(cfg, "buffered", &buffered, err, errlen)) < 0 ||
-        (rc = sb_config_bool(cfg, "direct", &direct, err, errlen)) < 0)
-        return rc;
-    if (buffered == direct) {
+    if (buffered == job->direct) {
         snprintf(err, errlen, "fio: Buffered and Direct must differ (buffered=%s direct=%s)",
-                 buffered ? "yes" : "no", direct ? "yes" : "no");
+                 buffered ? "yes" : "no", job->direct ? "yes" : "no");
         return -EINVAL;
     }
-    job->direct = direct;
-    if ((rc = sb_config_size(cfg, "bs", &job->bs, err, errlen)) < 0 ||
-        (rc = sb_config_size(cfg, "size", &job->size, err, errlen)) < 0 ||
-        (rc = sb_config_duration(cfg, "startdelay", &job->startdelay_s, err, errlen)) < 0 ||
-        (rc = sb_config_duration(cfg, "ramp", &job->ramp_s, err, errlen)) < 0 ||
-        (rc = sb_config_duration(cfg, "runtime", &job->runtime_s, err, errlen)) < 0)
-        return rc;
-    if ((rc = sb_config_uint(cfg, "iodepth", 1, SB_IO_MAX_DEPTH, &v, err, errlen)) < 0)
-        return rc;
-    job->iodepth = (unsigned)v;
-    if ((rc = sb_config_uint(cfg, "numjobs", 1, 64, &v, err, errlen)) < 0)
-        return rc;
-    job->numjobs = (unsigned)v;
-    job->time_based = job->runtime_s > 0;
+    /* the profile's job is time based: a runtime of 0 would be one untimed pass */
+    if (job->runtime_s <= 0) {
+        snprintf(err, errlen, "fio: runtime must be more than 0 (the job is time based)");
+        return -EINVAL;
+    }
+    job->time_based = true;
     if ((rc = fio_steady(cfg, job, err, errlen)) < 0)
         return rc;
     snprintf(job->directory, sizeof job->directory, "%s", dir);

@@ -138,9 +138,14 @@ check_one_line "no storbench-mpi: one line" "no storbench-mpi"
 check_exit "plain io has no ranks section" 0 "$SB" io --rw write --bs 64k --size 256k \
     --directory "$D" --output-format json
 check "plain json unchanged" jqok 'has("ranks") | not' "$T/out"
-check_exit "plain io --stonewall: one rank" 0 "$SB" io --rw write --bs 4k --size 4m --time_based \
+# a wall or a shared file means something only across ranks: refused alone (issue 24,
+# item 11), and with one rank under mpirun it still runs
+check_exit "plain io --stonewall refused" 2 "$SB" io --rw write --bs 4k --size 4m --time_based \
     --runtime 30 --stonewall 0.2 --directory "$D" --output-format json
-check "plain --stonewall stops it" jqok '.ranks.ranks == 1 and .ranks.phases[0].ranks_stonewalled == 1' "$T/out"
+check_one_line "plain --stonewall: one line" "stonewall is for MPI ranks"
+check_exit "one rank: io --stonewall" 0 "${MPIRUN[@]}" -np 1 "$SB" io --rw write --bs 4k --size 4m \
+    --time_based --runtime 30 --stonewall 0.2 --directory "$D" --output-format json
+check "one rank: --stonewall stops it" jqok '.ranks.ranks == 1 and .ranks.phases[0].ranks_stonewalled == 1' "$T/out"
 check_exit "--stonewall 0 refused" 2 "$SB" io --stonewall 0 --directory "$D"
 check_one_line "--stonewall 0: one line" "stonewall"
 finish

@@ -1,0 +1,378 @@
+/*
+ * options — the table of sb_io_job's options and the one parser of its values
+ * (options.h). An entry says everything the command line, the usage text,
+ * the documentation and the workloads need; the job's own defaults stay in
+ * sb_io_job_init() (job.c), and tests/unit/test_options.c checks that every
+ * entry's shown default parses to what that function sets. What an option
+ * means together with others (a batch above the depth, registered files on
+ * an engine that has none) is sb_io_job_check()'s, in job.c.
+ */
+#include "io/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/cpuset.h"
+#include "core/units.h"
+#include "io/job.h"
+
+#define J(f) SB_OPT_FIELD(sb_io_job, f)
+
+/* ------------------------------------------------------------ entries' own parsers */
+
+static int parse_steady(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                        char *err, size_t errlen)
+{
+    return sb_ss_parse(v, &((sb_io_job *)base)->steady, err, errlen);
+}
+
+static int parse_cpus(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                      char *err, size_t errlen)
+{
+    sb_io_job *job = base;
+    if (sb_cpuset_parse(v, &job->cpus_allowed, err, errlen) < 0)
+        return -EINVAL;
+    job->cpus_allowed_set = true;
+    return 0;
+}
+
+/* fio's log_avg_msec: the time-series interval in milliseconds. */
+static int parse_log_msec(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen)
+{
+    uint64_t ms;
+    if (sb_parse_uint(v, 1, 86400000, &ms) < 0) {
+        snprintf(err, errlen, "'%s' is not a number of milliseconds (1 .. 86400000)", v);
+        return -EINVAL;
+    }
+    ((sb_io_job *)base)->log_interval_s = (double)ms / 1000;
+    return 0;
+}
+
+static int parse_verify(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                        char *err, size_t errlen)
+{
+    if (sb_verify_algo_parse(v, &((sb_io_job *)base)->verify) < 0) {
+        snprintf(err, errlen, "unknown algorithm '%s' (crc32c, xxhash, sha256, pattern)", v);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the table */
+
+static const sb_opt_choice rw_choices[] = {
+    {"read", SB_RW_READ}, {"write", SB_RW_WRITE}, {"randread", SB_RW_RANDREAD},
+    {"randwrite", SB_RW_RANDWRITE}, {"rw", SB_RW_RW}, {"randrw", SB_RW_RANDRW},
+    {"readwrite", SB_RW_RW}, {NULL, 0},
+};
+static const sb_opt_choice policy_choices[] = {{"shared", 0}, {"split", 1}, {NULL, 0}};
+
+static const char *const a_rw[] = {"readwrite", NULL};
+static const char *const a_time_based[] = {"time-based", NULL};
+static const char *const a_ramp[] = {"ramp-time", NULL};
+static const char *const a_seed[] = {"seed", NULL};
+static const char *const a_batch[] = {"iodepth_batch", NULL};
+static const char *const a_cmin[] = {"iodepth_batch_complete", NULL};
+static const char *const a_ss[] = {"ss", NULL};
+static const char *const a_ss_dur[] = {"steadystate_duration", NULL};
+static const char *const a_ss_ramp[] = {"steadystate_ramp_time", NULL};
+
+const sb_opt sb_io_options[] = {
+    {"rw", a_rw, SB_OPT_CHOICE, J(rw), 0, 0, "read", "MODE",
+     "read | write | randread | randwrite | rw | randrw (rw, randrw: reads and writes mixed, "
+     "sequential or random)",
+     SB_OPTC_JOB, 0, rw_choices, NULL},
+    {"rwmixread", NULL, SB_OPT_INT, J(rwmixread), 0, 100, "50", "PCT",
+     "% of reads in rw and randrw jobs", SB_OPTC_JOB, 0, NULL, NULL},
+    {"bs", NULL, SB_OPT_SIZE, J(bs), 0, 0, "4k", "SIZE", "block size, 512 .. 64M",
+     SB_OPTC_JOB, 0, NULL, NULL},
+    {"size", NULL, SB_OPT_SIZE, J(size), 0, 0, "1g", "SIZE", "bytes per pass, per file",
+     SB_OPTC_JOB, 0, NULL, NULL},
+    {"offset", NULL, SB_OPT_SIZE, J(offset), 0, 0, "0", "SIZE", "start of the region in the file",
+     SB_OPTC_JOB, 0, NULL, NULL},
+    {"numjobs", NULL, SB_OPT_INT, J(numjobs), 1, SB_IO_MAX_JOBS, "1", "N",
+     "threads; with --directory each has its own file (removed afterwards), with --filename "
+     "they share it", SB_OPTC_JOB, 0, NULL, NULL},
+    {"filename", NULL, SB_OPT_STR, J(filename), 0, 0, NULL, "FILE",
+     "the file (or block device) to use; it is kept", SB_OPTC_JOB, 0, NULL, NULL},
+    {"directory", NULL, SB_OPT_STR, J(directory), 0, 0, NULL, "DIR",
+     "make one file per job here, removed afterwards",
+     SB_OPTC_JOB, 0, NULL, NULL},
+    {"ioengine", NULL, SB_OPT_STR, J(engine), 0, 0, "psync", "NAME",
+     "psync | sync | posixaio | libaio | io_uring | mmap", SB_OPTC_ENGINE, 0, NULL, NULL},
+    {"iodepth", NULL, SB_OPT_INT, J(iodepth), 1, SB_IO_MAX_DEPTH, "1", "N",
+     "I/Os in flight; a synchronous engine does 1, with a warning", SB_OPTC_ENGINE, 0, NULL, NULL},
+    {"iodepth_batch_submit", a_batch, SB_OPT_INT, J(batch_submit), 1, SB_IO_MAX_DEPTH, "1", "N",
+     "asynchronous engines: I/Os per submission; 1 submits each on its own, as fio",
+     SB_OPTC_ENGINE, SB_OPTF_DEF_DOC, NULL, NULL},
+    {"iodepth_batch_complete_min", a_cmin, SB_OPT_INT, J(batch_complete_min), 1, SB_IO_MAX_DEPTH,
+     "1", "N", "when every buffer is in flight, wait for at least N completions, at most "
+     "--iodepth", SB_OPTC_ENGINE, SB_OPTF_DEF_DOC, NULL, NULL},
+    {"iodepth_batch_complete_max", NULL, SB_OPT_INT, J(batch_complete_max), 1, SB_IO_MAX_DEPTH,
+     "the min", "N", "reap at most N completions per call, as fio", SB_OPTC_ENGINE,
+     SB_OPTF_DEF_DOC, NULL, NULL},
+    {"direct", NULL, SB_OPT_BOOL, J(direct), 0, 0, "0", NULL,
+     "O_DIRECT; bs and offset must be multiples of the logical block size", SB_OPTC_ENGINE,
+     SB_OPTF_SWITCH, NULL, NULL},
+    {"registerfiles", NULL, SB_OPT_BOOL, J(uring_fixed_files), 0, 0, "when the kernel accepts it",
+     NULL, "io_uring: a registered file; =1 requires it, =0 is fio's default", SB_OPTC_ENGINE,
+     SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, NULL},
+    {"fixedbufs", NULL, SB_OPT_BOOL, J(uring_fixed_bufs), 0, 0, "when the kernel accepts them",
+     NULL, "io_uring: registered buffers; =1 requires them, =0 is fio's default", SB_OPTC_ENGINE,
+     SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, NULL},
+    {"runtime", NULL, SB_OPT_DURATION, J(runtime_s), 0, 0, "one pass of --size", "DURATION",
+     "stop after this long", SB_OPTC_TIMING, SB_OPTF_DEF_DOC, NULL, NULL},
+    {"time_based", a_time_based, SB_OPT_BOOL, J(time_based), 0, 0, "0", NULL,
+     "repeat passes until --runtime", SB_OPTC_TIMING, SB_OPTF_SWITCH, NULL, NULL},
+    {"ramp_time", a_ramp, SB_OPT_DURATION, J(ramp_s), 0, 0, "0", "DURATION",
+     "I/O before measuring starts, not counted", SB_OPTC_TIMING, 0, NULL, NULL},
+    {"startdelay", NULL, SB_OPT_DURATION, J(startdelay_s), 0, 0, "0", "DURATION",
+     "idle before the job starts", SB_OPTC_TIMING, 0, NULL, NULL},
+    {"fsync", NULL, SB_OPT_INT, J(fsync_every), 0, UINT32_MAX, "0", "N",
+     "fdatasync after every N writes (0: never)", SB_OPTC_SYNC, 0, NULL, NULL},
+    {"end_fsync", NULL, SB_OPT_BOOL, J(end_fsync), 0, 0, "0", NULL,
+     "fdatasync at the end, inside the timing", SB_OPTC_SYNC, SB_OPTF_SWITCH, NULL, NULL},
+    {"invalidate", NULL, SB_OPT_BOOL, J(invalidate), 0, 0, "1", NULL,
+     "drop the file's page cache first, and before every pass of a time-based job",
+     SB_OPTC_SYNC, SB_OPTF_SWITCH, NULL, NULL},
+    {"norandommap", NULL, SB_OPT_BOOL, J(norandommap), 0, 0, "0", NULL,
+     "random blocks drawn independently, not each block once per pass", SB_OPTC_OFFSETS,
+     SB_OPTF_SWITCH, NULL, NULL},
+    {"randseed", a_seed, SB_OPT_INT, J(seed), 0, 0, "24301", "N",
+     "seed of the offsets and mix decisions", SB_OPTC_OFFSETS, 0, NULL, NULL},
+    {"cpus_allowed", NULL, SB_OPT_FUNC, J(cpus_allowed), 0, 0, "every CPU the process may use",
+     "LIST", "run the job's threads only on these CPUs: 0-3,6, as fio and taskset -c",
+     SB_OPTC_CPU, SB_OPTF_DEF_DOC, NULL, parse_cpus},
+    {"cpus_allowed_policy", NULL, SB_OPT_CHOICE, J(cpus_split), 0, 0, "shared", "POLICY",
+     "shared: every thread on all of the list; split: thread i on the i-th CPU, round robin",
+     SB_OPTC_CPU, 0, policy_choices, NULL},
+    {"verify", NULL, SB_OPT_FUNC, J(verify), 0, 0, NULL, "ALGO",
+     "crc32c | xxhash | sha256 | pattern: every block written carries a header and checksum "
+     "and is checked when read back", SB_OPTC_VERIFY, 0, NULL, parse_verify},
+    {"do_verify", NULL, SB_OPT_BOOL, J(do_verify), 0, 0, "1", NULL,
+     "with --verify: read back and check every written block after the job", SB_OPTC_VERIFY,
+     SB_OPTF_SWITCH, NULL, NULL},
+    {"verify_backlog", NULL, SB_OPT_INT, J(verify_backlog), 0, 1u << 20, "0", "N",
+     "with --verify: also check the last N written blocks after every N writes", SB_OPTC_VERIFY,
+     0, NULL, NULL},
+    {"verify_only", NULL, SB_OPT_BOOL, J(verify_only), 0, 0, "0", NULL,
+     "with --verify and --filename: write nothing, check a file an earlier run of the same job "
+     "wrote", SB_OPTC_VERIFY, SB_OPTF_SWITCH, NULL, NULL},
+    {"log_interval", NULL, SB_OPT_DURATION, J(log_interval_s), 0.01, 86400, "1s", "DURATION",
+     "one time-series sample (IOPS, bandwidth, mean and p99 latency) per interval",
+     SB_OPTC_SERIES, SB_OPTF_DEF_DOC, NULL, NULL},
+    {"log_avg_msec", NULL, SB_OPT_FUNC, J(log_interval_s), 0, 0, "1000", "N",
+     "the same in milliseconds, as fio", SB_OPTC_SERIES, SB_OPTF_DEF_DOC, NULL, parse_log_msec},
+    {"steadystate", a_ss, SB_OPT_FUNC, J(steady), 0, 0, NULL, "CRIT",
+     "stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%] as fio (needs --ss_dur), or "
+     "snia[:bw] for SNIA PTS rounds; makes the job time based, --runtime its limit: 1h by "
+     "default, 25 rounds for snia", SB_OPTC_SERIES, 0, NULL, parse_steady},
+    {"ss_dur", a_ss_dur, SB_OPT_DURATION, J(steady.dur_s), 0, 0, NULL, "DURATION",
+     "the rolling window of 1 s samples fio's criteria judge, 2 s .. 1 day", SB_OPTC_SERIES, 0,
+     NULL, NULL},
+    {"ss_ramp", a_ss_ramp, SB_OPT_DURATION, J(steady.ramp_s), 0, 0, "0", "DURATION",
+     "measured time before samples are collected for the check", SB_OPTC_SERIES, 0, NULL, NULL},
+    {"ss_round", NULL, SB_OPT_DURATION, J(steady.round_s), 1, 0, "1m", "DURATION",
+     "snia: the length of a round", SB_OPTC_SERIES, SB_OPTF_DEF_DOC, NULL, NULL},
+};
+const size_t sb_io_n_options = sizeof sb_io_options / sizeof sb_io_options[0];
+
+/* ------------------------------------------------------------ lookup and parsing */
+
+const sb_opt *sb_opt_find(const sb_opt *table, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(table[i].name, name))
+            return &table[i];
+        for (const char *const *a = table[i].aliases; a && *a; a++)
+            if (!strcmp(*a, name))
+                return &table[i];
+    }
+    return NULL;
+}
+
+/* fio's size rules (kb_base 1024 or 1000; options.h): a number, then an optional suffix
+ * k, m, g, t, p with an optional b, or the IEC ki, mi … with an optional b. */
+static int parse_size_fio(const char *s, unsigned kb_base, uint64_t *out)
+{
+    if (!isdigit((unsigned char)*s))
+        return -EINVAL;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno == ERANGE)
+        return -ERANGE;
+    static const char units[] = "kmgtp";
+    const char *u = *end ? strchr(units, tolower((unsigned char)*end)) : NULL;
+    if (*end && (tolower((unsigned char)*end) == 'b' ? end[1] != '\0' : !u))
+        return -EINVAL;
+    if (!u) {
+        *out = v;
+        return 0;
+    }
+    const char *rest = end + 1;
+    bool iec = tolower((unsigned char)*rest) == 'i';
+    if (iec)
+        rest++;
+    if (*rest && strcasecmp(rest, "b"))
+        return -EINVAL;
+    /* kb_base=1024: the plain suffix is 1024, the IEC one 1000; kb_base=1000: the reverse */
+    uint64_t base = (kb_base == 1000) == iec ? 1024 : 1000;
+    uint64_t r = v;
+    for (int i = 0; i <= (int)(u - units); i++) {
+        if (r > UINT64_MAX / base)
+            return -ERANGE;
+        r *= base;
+    }
+    *out = r;
+    return 0;
+}
+
+int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out)
+{
+    if (!s)
+        return -EINVAL;
+    return kb_base ? parse_size_fio(s, kb_base, out) : sb_parse_size(s, out);
+}
+
+/* Stores v into an integer field of 1, 4 or 8 bytes (bool, unsigned/int/enum, uint64_t). */
+static void store_int(void *p, size_t size, uint64_t v)
+{
+    if (size == 1)
+        *(uint8_t *)p = (uint8_t)v;
+    else if (size == 4)
+        *(uint32_t *)p = (uint32_t)v;
+    else
+        *(uint64_t *)p = v;
+}
+
+static int parse_choice(const sb_opt *o, void *field, const char *v, char *why, size_t len)
+{
+    for (const sb_opt_choice *c = o->choices; c && c->name; c++)
+        if (!strcmp(c->name, v)) {
+            store_int(field, o->size, (uint64_t)(int64_t)c->value);
+            return 0;
+        }
+    int n = snprintf(why, len, "'%s' is not one of ", v);
+    for (const sb_opt_choice *c = o->choices; c && c->name && n >= 0 && (size_t)n < len; c++)
+        n += snprintf(why + n, len - (size_t)n, "%s%s", c == o->choices ? "" : ", ", c->name);
+    return -EINVAL;
+}
+
+static int parse_duration(const sb_opt *o, void *field, const char *v, char *why, size_t len)
+{
+    double s;
+    if (sb_parse_duration(v, &s) < 0) {
+        snprintf(why, len, "'%s' is not a duration (20, 20s, 500ms, 2m)", v);
+        return -EINVAL;
+    }
+    if ((o->flags & SB_OPTF_POSITIVE) && s <= 0) {
+        snprintf(why, len, "'%s' is not a duration above 0", v);
+        return -EINVAL;
+    }
+    /* 1e-9: "10ms" parses to 0.01 within rounding, and must pass a bound of 0.01 */
+    if ((o->min > 0 && s < o->min - 1e-9) || (o->max > 0 && s > o->max + 1e-9)) {
+        if (o->max > 0)
+            snprintf(why, len, "'%s' is not in %g s .. %g s", v, o->min, o->max);
+        else
+            snprintf(why, len, "'%s' is less than %g s", v, o->min);
+        return -EINVAL;
+    }
+    *(double *)field = s;
+    return 0;
+}
+
+static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                       char *why, size_t len)
+{
+    void *field = (char *)base + o->off;
+    uint64_t u;
+    int b = 1;
+    switch (o->type) {
+    case SB_OPT_STR:
+        if (strlen(v) >= o->size) {
+            snprintf(why, len, "too long (at most %zu bytes)", o->size - 1);
+            return -EINVAL;
+        }
+        memcpy(field, v, strlen(v) + 1);
+        return 0;
+    case SB_OPT_INT: {
+        /* max 0: no upper bound */
+        int rc = sb_parse_uint(v, (uint64_t)o->min, o->max == 0 ? UINT64_MAX : (uint64_t)o->max, &u);
+        if (rc < 0) {
+            if (o->max == 0 && o->min == 0)
+                snprintf(why, len, "'%s' is not a number", v);
+            else if (o->max == 0)
+                snprintf(why, len, "'%s' is not a number of at least %.0f", v, o->min);
+            else
+                snprintf(why, len, "'%s' is not in %.0f .. %.0f", v, o->min, o->max);
+            return -EINVAL;
+        }
+        store_int(field, o->size, u);
+        return 0;
+    }
+    case SB_OPT_BOOL:
+        if (v && sb_parse_bool(v, &b) < 0) {
+            snprintf(why, len, "'%s' is not 0 or 1", v);
+            return -EINVAL;
+        }
+        store_int(field, o->size, (uint64_t)b);
+        return 0;
+    case SB_OPT_SIZE:
+        if (sb_opt_parse_size(v, ctx ? ctx->kb_base : 0, &u) < 0) {
+            snprintf(why, len, "'%s' is not a size", v);
+            return -EINVAL;
+        }
+        if ((o->min > 0 && (double)u < o->min) || (o->max > 0 && (double)u > o->max)) {
+            snprintf(why, len, "'%s' is not in %.0f .. %.0f bytes", v, o->min, o->max);
+            return -EINVAL;
+        }
+        *(uint64_t *)field = u;
+        return 0;
+    case SB_OPT_DURATION:
+        return parse_duration(o, field, v, why, len);
+    case SB_OPT_CHOICE:
+        return parse_choice(o, field, v, why, len);
+    case SB_OPT_FUNC:
+        return o->parse(o, base, v, ctx, why, len);
+    }
+    snprintf(why, len, "an option of unknown type");
+    return -EINVAL;
+}
+
+int sb_opt_parse(const sb_opt *o, void *base, const char *as, const char *value,
+                 const sb_opt_ctx *ctx, char *err, size_t errlen)
+{
+    char why[768];
+    if (!as)
+        as = o->name;
+    if (!value && o->type != SB_OPT_BOOL) {
+        if (!(o->flags & SB_OPTF_SWITCH) || !o->def) {
+            snprintf(err, errlen, "%s: needs a value", as);
+            return -EINVAL;
+        }
+        value = o->def; /* a switch of another type given bare: its default */
+    }
+    why[0] = '\0';
+    if (parse_value(o, base, value, ctx, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s: %s", as, why[0] ? why : "bad value");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int sb_io_opt_set(void *job, const char *name, const char *key, const char *value,
+                  const sb_opt_ctx *ctx, char *err, size_t errlen)
+{
+    const sb_opt *o = sb_opt_find(sb_io_options, sb_io_n_options, name);
+    if (!o) {
+        snprintf(err, errlen, "%s: not an I/O job option", name);
+        return -ENOENT;
+    }
+    return sb_opt_parse(o, job, key, value, ctx, err, errlen);
+}

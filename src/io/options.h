@@ -1,0 +1,144 @@
+/*
+ * options — the one declarative table of I/O job options, in the manner of
+ * fio's `struct fio_option` table (options.c) and git's parse-options arrays:
+ * an entry per option with its name (fio's spelling), aliases, value type,
+ * the field of sb_io_job it sets (an offset), bounds, the default as shown,
+ * help text and a category. The same entries parse `storbench io`'s command
+ * line, print its usage and `--cmdhelp` (from which the man page's and
+ * docs/io.md's option lists are generated), and parse the values the fio and
+ * diskmark workloads take with `-o KEY=VALUE`; fio job files (issue 27) are
+ * meant to go through them too.
+ *
+ * Parsing writes one line naming the option as the caller spelled it
+ * ("iodepth: '5000' is not in 1 .. 1024"), never a command-line spelling: the
+ * caller adds its own context ("io: ", "fio: ", a job file's line).
+ *
+ * Adding an option: the recipe in docs/architecture.md ("Adding an io option").
+ *
+ * Types: the value syntax of fio, as far as storbench needs it now. A new
+ * type is one enumerator, one case in sb_opt_parse() (options.c) and one in
+ * the type's name for --cmdhelp (options_doc.c); fio's range (`4k-64k`),
+ * split (`4k/50:64k/50`), percentage and `:`-separated list types are meant to
+ * join that way, each with a field type of its own in the job.
+ */
+#ifndef SB_IO_OPTIONS_H
+#define SB_IO_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum sb_opt_type {
+    SB_OPT_STR,      /* text into a char[size] field */
+    SB_OPT_INT,      /* decimal unsigned integer into an unsigned or uint64_t field */
+    SB_OPT_BOOL,     /* 0|1, yes|no, true|false, on|off (fio's forms) into a bool or int */
+    SB_OPT_SIZE,     /* 4k, 1m, 2g, 16MiB: a size in bytes (kb_base rules below), uint64_t */
+    SB_OPT_DURATION, /* 20, 20s, 500ms, 250us, 2m, 1h: seconds, into a double */
+    SB_OPT_CHOICE,   /* one of the entry's choices, its value into an int (or enum) field */
+    SB_OPT_FUNC,     /* parsed by the entry's function (steady-state criteria, CPU lists) */
+} sb_opt_type;
+
+/* What the entries are grouped by in usage texts and documentation. */
+typedef enum sb_opt_category {
+    SB_OPTC_JOB,      /* what the job does and on which files */
+    SB_OPTC_ENGINE,   /* engine, queue depth and batching, direct I/O */
+    SB_OPTC_TIMING,   /* runtime, ramp, start delay */
+    SB_OPTC_SYNC,     /* fsync, page cache */
+    SB_OPTC_OFFSETS,  /* random map and seed */
+    SB_OPTC_CPU,      /* CPU placement */
+    SB_OPTC_VERIFY,   /* verified I/O */
+    SB_OPTC_SERIES,   /* time series and steady state */
+    SB_OPTC_OUTPUT,   /* what a command prints (commands' own entries) */
+    SB_OPTC_MPI,      /* MPI ranks (commands' own entries) */
+    SB_OPTC_N,
+} sb_opt_category;
+
+enum {
+    SB_OPTF_SWITCH = 1u << 0,  /* a bool whose value may be left out: "--direct" = 1 */
+    SB_OPTF_NOARG = 1u << 1,   /* takes no value at all (a command's flag: --shared-file) */
+    SB_OPTF_DEF_DOC = 1u << 2, /* def describes the default; it is not a value to parse */
+    SB_OPTF_POSITIVE = 1u << 3, /* a DURATION that must be more than 0 */
+};
+
+typedef struct sb_opt_choice {
+    const char *name;
+    int value;
+} sb_opt_choice;
+
+typedef struct sb_opt sb_opt;
+
+/* How values are read. kb_base: 0 = storbench's own sizes (every suffix a power of 1024:
+ * 4k, 4KB and 4KiB are all 4096, as the command line always took them); 1024 = fio's
+ * default, where k/K/KB are 1024 and the IEC spellings KiB/MiB are powers of 1000 (fio's
+ * documented inversion); 1000 = fio's kb_base=1000, k/KB powers of 1000, KiB 1024. */
+typedef struct sb_opt_ctx {
+    unsigned kb_base;
+} sb_opt_ctx;
+
+/* An entry's own parser (SB_OPT_FUNC): 0, or -EINVAL with the reason in err (without the
+ * option's name, which the caller puts in front). */
+typedef int (*sb_opt_parse_fn)(const sb_opt *o, void *base, const char *value,
+                               const sb_opt_ctx *ctx, char *err, size_t errlen);
+
+struct sb_opt {
+    const char *name;                 /* fio's spelling: "iodepth_batch_complete_min" */
+    const char *const *aliases;       /* NULL-terminated, or NULL */
+    sb_opt_type type;
+    size_t off, size;                 /* the field in the target struct */
+    double min, max;                  /* INT, SIZE, DURATION (seconds); max 0 = no upper bound */
+    const char *def;                  /* the default as shown; NULL = none / off */
+    const char *arg;                  /* what the value is called in usage: "SIZE" */
+    const char *help;                 /* one paragraph, plain text */
+    sb_opt_category category;
+    unsigned flags;
+    const sb_opt_choice *choices;     /* CHOICE: ends with {NULL, 0} */
+    sb_opt_parse_fn parse;            /* FUNC */
+};
+
+/* A field of struct T as an entry's off, size. */
+#define SB_OPT_FIELD(T, f) offsetof(T, f), sizeof(((T *)0)->f)
+
+/* The table of sb_io_job's options (options.c), in usage order. */
+extern const sb_opt sb_io_options[];
+extern const size_t sb_io_n_options;
+
+/* The entry called name (its name or an alias) in table[n]; NULL when none. */
+const sb_opt *sb_opt_find(const sb_opt *table, size_t n, const char *name);
+
+/* Parses value (NULL for a switch given bare) into the entry's field of base. as is the
+ * name to put in an error (the spelling the user wrote; NULL = the entry's name). 0, or
+ * -EINVAL with one line in err: "AS: 'VALUE' is not a size". */
+int sb_opt_parse(const sb_opt *o, void *base, const char *as, const char *value,
+                 const sb_opt_ctx *ctx, char *err, size_t errlen);
+
+/* sb_opt_find() in sb_io_options, then sb_opt_parse() into job (a sb_io_job): for the
+ * workloads, whose keys may differ from fio's names (key is what the error names).
+ * -ENOENT for a name that is not in the table (a programming error). */
+int sb_io_opt_set(void *job, const char *name, const char *key, const char *value,
+                  const sb_opt_ctx *ctx, char *err, size_t errlen);
+
+/* A size by ctx's kb_base rules: 0, -EINVAL or -ERANGE. */
+int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out);
+
+/* ---- documentation (options_doc.c) ---- */
+
+/* Category headings as usage texts print them: "Engine and queue". */
+const char *sb_opt_category_title(sb_opt_category c);
+/* "size", "duration", "bool" ... as --cmdhelp prints it. */
+const char *sb_opt_type_name(sb_opt_type t);
+
+/* A usage text: one group per category present, a heading line, then per entry
+ * "  --name ARG    help (default X; alias --y)", help wrapped to width columns. */
+void sb_opt_print_usage(FILE *out, const sb_opt *const *tables, const size_t *ns, size_t ntables,
+                        unsigned width);
+/* fio's --cmdhelp: every entry (name, aliases, type, bounds, default, help) or, with name,
+ * that one. 0, or -ENOENT when name is not an entry. */
+int sb_opt_print_cmdhelp(FILE *out, const sb_opt *const *tables, const size_t *ns, size_t ntables,
+                         const char *name);
+/* The man page's option list (roff .TP items) and docs/io.md's table (Markdown rows),
+ * generated so that both say what the table says. */
+void sb_opt_print_roff(FILE *out, const sb_opt *const *tables, const size_t *ns, size_t ntables);
+void sb_opt_print_markdown(FILE *out, const sb_opt *const *tables, const size_t *ns, size_t ntables);
+
+#endif
