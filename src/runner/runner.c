@@ -60,13 +60,17 @@ static int check_space(const sb_runner *r, const sb_config *cfg, char *err, size
     uint64_t need = cfg->workload->space_needed(cfg), avail;
     if (!need || sb_free_space(r->target, &avail) < 0)
         return 0;
-    /* Keep a margin for metadata and for what the filesystem reserves. */
-    if (need + need / 20 + (16u << 20) > avail) {
-        char n[32], a[32];
-        sb_format_si(n, sizeof n, (double)need, "B");
+    /* Keep a margin for metadata and for what the filesystem reserves. The line prints
+     * the need with its margin: the test's bytes alone can be less than what is free,
+     * and "needs 61.4 MB, 67.1 MB free" reads as a refusal without a reason. */
+    uint64_t margin = need / 20 + (16u << 20);
+    if (need + margin > avail) {
+        char n[32], m[32], a[32];
+        sb_format_si(n, sizeof n, (double)(need + margin), "B");
+        sb_format_si(m, sizeof m, (double)margin, "B");
         sb_format_si(a, sizeof a, (double)avail, "B");
-        snprintf(err, errlen, "%s: %s: No space left on device (needs %s, %s free)",
-                 cfg->workload->name, r->target, n, a);
+        snprintf(err, errlen, "%s: %s: No space left on device (needs %s including %s of margin, %s free)",
+                 cfg->workload->name, r->target, n, m, a);
         return -ENOSPC;
     }
     return 0;
@@ -207,6 +211,12 @@ static int run_status(const sb_config *cfg, int rc, int rm, const sb_run_ctx *ct
     if (rm < 0) {
         snprintf(err, errlen, "%s: cannot remove %s: %s", cfg->workload->name, ctx->dir, strerror(-rm));
         return rm;
+    }
+    /* A run that noted a failure (sb_ctx_fail) and still returned figures computed them
+     * from a run with errors: it is a failed run, and nothing of it is saved. */
+    if (ctx->err[0]) {
+        snprintf(err, errlen, "%s", ctx->err);
+        return -EIO;
     }
     return 0;
 }
