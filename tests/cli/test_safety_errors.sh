@@ -84,4 +84,23 @@ for v in 0 -1 40000 1e3 ''; do
 done
 check "sqlite count: nothing was built" test -z "$(ls -A "$T/target")"
 
+# ---- item 11: a scenario file that is not UTF-8 ----
+# Its section names are identifiers and its titles text of the result file (UTF-8 only):
+# refused at once, naming the line, before anything is built (it used to build, measure,
+# then fail to save).
+export STORBENCH_STATE_DIR="$T/state"
+mkdir -p "$T/img"
+printf '[scenario]\ntitle = Caf\xe9 on disk\n\n[ext4]\nfilesystem = ext4\n' >"$T/title.ini"
+printf '[scenario]\ntitle = fine\n\n[caf\xe9]\nfilesystem = ext4\n' >"$T/section.ini"
+for f in title:2 section:4; do
+    ini=$T/${f%:*}.ini line=${f#*:}
+    check_exit "scenario check, ${f%:*} not UTF-8: exit 2" 2 "$SB" scenario check "$ini"
+    check_one_line "scenario check, ${f%:*} not UTF-8: one line naming the line" "$ini:$line: .*not UTF-8"
+    check_exit "scenario check --vm, ${f%:*} not UTF-8: exit 2" 2 "$SB" scenario check --vm "$ini"
+    check_exit "scenario run, ${f%:*} not UTF-8: exit 2" 2 "$SB" scenario run "$ini" --suite dd \
+        -o count=4 -o bs=1M -n 1 --exact-runs --result "$T/scn.json" --images "$T/img" --image-size 64M
+    check_one_line "scenario run, ${f%:*} not UTF-8: one line naming the line" "$ini:$line: .*not UTF-8"
+    check "scenario run, ${f%:*} not UTF-8: nothing built, nothing saved" test -z "$(ls -A "$T/img")" -a ! -e "$T/scn.json"
+done
+
 finish
