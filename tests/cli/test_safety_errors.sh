@@ -84,6 +84,22 @@ for v in 0 -1 40000 1e3 ''; do
 done
 check "sqlite count: nothing was built" test -z "$(ls -A "$T/target")"
 
+# ---- item 11: a dd wiki page cut short ----
+# Cut inside its last heading, or right after it: the cut machine must not be dropped
+# without a word while the others import. Refused (exit 1, as any damaged page), one line
+# naming the line; nothing imported.
+P004=$SEEDS/004_b63bb00861e0ff85.txt
+hl=$(grep -n '^==== Raspberry Pi CM4' "$P004" | cut -d: -f1)
+head -n $((hl - 1)) "$P004" >"$T/cut-inside.txt"
+printf "==== Raspberry Pi CM" >>"$T/cut-inside.txt"
+head -n "$hl" "$P004" >"$T/cut-after.txt"
+for c in inside after; do
+    check_exit "dd wiki page cut ($c the heading): refused" 1 "$SB" import "$T/cut-$c.txt" --result "cut-$c" --results-dir "$R"
+    check_one_line "dd wiki page cut ($c the heading): one line naming the line" "line $hl:"
+    check "dd wiki page cut ($c the heading): nothing imported" test ! -e "$R/cut-$c.json"
+done
+check_exit "the whole dd wiki page still imports" 0 "$SB" import "$P004" --result whole --results-dir "$R"
+
 # ---- item 11: a scenario file that is not UTF-8 ----
 # Its section names are identifiers and its titles text of the result file (UTF-8 only):
 # refused at once, naming the line, before anything is built (it used to build, measure,
