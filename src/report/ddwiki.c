@@ -450,6 +450,15 @@ static int read_page(span text, page *pg, char *err, size_t errlen)
                 t.p++;
                 t.n--;
             }
+            /* A heading without its closing '=' is a page cut short (or an edit gone
+             * wrong): its machine would be dropped without a word while the others import,
+             * so the page is refused. The counts of '=' may differ (seed 004 has 4 and 3). */
+            if (!t.n || t.p[t.n - 1] != '=') {
+                char ex[96];
+                return page_fail(err, errlen, "line %zu: the heading '%s' does not end in '=' (the page "
+                                 "is cut short, or the heading lost its closing '===='; a heading is "
+                                 "==== name ====)", line, excerpt(span_trim(t), ex, sizeof ex));
+            }
             while (t.n && t.p[t.n - 1] == '=')
                 t.n--;
             add_section(pg, span_trim(t), line);
@@ -566,6 +575,13 @@ int sb_import_ddwiki(const char *text, size_t len, sb_resultfile *rf, FILE *log,
         return rc;
     page pg = {0};
     rc = read_page((span){text, len}, &pg, err, errlen);
+    const section *last = &pg.s[pg.n - 1];
+    if (!rc && last->line && !is_machine(last) && !last->unlabelled && !last->note && !last->stray_line) {
+        /* A heading with nothing under it that ends the page: cut after its heading. */
+        char ex[96];
+        rc = page_fail(err, errlen, "line %zu: the page ends after the heading '%s' (cut short?)",
+                       last->line, excerpt(last->heading, ex, sizeof ex));
+    }
     for (size_t i = 0; !rc && i < pg.n; i++)
         if (is_machine(&pg.s[i]))
             rc = check_block(&pg.s[i], err, errlen);

@@ -195,6 +195,12 @@ static int run_status(const sb_config *cfg, int rc, int rm, const sb_run_ctx *ct
         snprintf(err, errlen, "%s: cannot remove %s: %s", cfg->workload->name, ctx->dir, strerror(-rm));
         return rm;
     }
+    /* A run that noted a failure (sb_ctx_fail) and still returned figures computed them
+     * from a run with errors: it is a failed run, and nothing of it is saved. */
+    if (ctx->err[0]) {
+        snprintf(err, errlen, "%s", ctx->err);
+        return -EIO;
+    }
     return 0;
 }
 

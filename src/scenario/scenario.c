@@ -15,6 +15,7 @@
 
 #include "core/fileio.h"
 #include "core/units.h"
+#include "results/result.h" /* sb_utf8_check */
 
 static const struct {
     const char *name;
@@ -380,6 +381,13 @@ int sb_scenario_parse(const char *text, const char *name, sb_scenario *s, char *
         char *l = trim(buf);
         if (!*l || *l == '#' || *l == ';')
             continue;
+        /* Section names become identifiers and titles become text of the result file, which
+         * holds UTF-8 only: refused here, with the line, before anything is built (else the
+         * run builds and measures, then cannot save). Comments may hold anything. */
+        size_t bad = sb_utf8_check(l, strlen(l));
+        if (bad < strlen(l))
+            return fail(&p, p.line, "byte 0x%02x is not UTF-8 (convert the file, e.g. with iconv -f latin1 -t utf-8)",
+                        (unsigned char)l[bad]);
         if (*l == '[') {
             char *close = strrchr(l, ']');
             if (!close || close[1])

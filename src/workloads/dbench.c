@@ -463,6 +463,7 @@ static int db_run(sb_run_ctx *ctx, sb_sample *samples)
     }
     sh->script = &script;
     sh->dir = ctx->dir;
+    sh->loadfile = p.loadfile;
     db_stats sum;
     double secs = 0;
     rc = db_clients_run(ctx, &p, sh, stats, &sum, &secs);

@@ -42,6 +42,7 @@ typedef struct db_stats {
 typedef struct db_shared {
     const sb_dbench_script *script;
     const char *dir;
+    const char *loadfile; /* NULL: the built-in generator's stream (for messages) */
     atomic_int phase;     /* 0 warm-up, 1 measured, 2 stop */
     pthread_mutex_t lock; /* process-shared: guards err and errmsg */
     int err;              /* the first failure, a negative errno; 0 = none */

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,11 +117,44 @@ static int sqlite_errno(int rc)
     }
 }
 
+/* What is exhausted on the file system holding path: "inodes" when no inode is left
+ * (statvfs counts them; f_files 0 means it does not, as btrfs), "space" when no block is,
+ * else NULL. */
+static const char *exhausted(const char *path)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    struct statvfs sv;
+    if (statvfs(slash ? dir : ".", &sv) != 0)
+        return NULL;
+    if (sv.f_files > 0 && sv.f_favail == 0)
+        return "inodes";
+    return sv.f_bavail == 0 ? "space" : NULL;
+}
+
+/* The failure's line. SQLite says "unable to open database file" for a database or journal
+ * it could not create whatever the cause, and its saved errno is that of its last try (a
+ * read-only open: ENOENT), so a full file system is looked for first: no free inodes or no
+ * free block is ENOSPC, named; otherwise the errno SQLite saw (sqlite3_system_errno). */
 static int copy_fail(sqlite_copy *c, sqlite3 *db, int rc, const char *what)
 {
-    snprintf(c->err, sizeof c->err, "sqlite: %s: %s: %s", c->path, what,
-             db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-    c->rc = sqlite_errno(rc);
+    int e = db ? sqlite3_system_errno(db) : 0;
+    const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    int prim = rc & 0xff;
+    const char *full = prim == SQLITE_CANTOPEN || prim == SQLITE_IOERR || prim == SQLITE_FULL ? exhausted(c->path) : NULL;
+    if (full)
+        e = ENOSPC;
+    if (e > 0) {
+        snprintf(c->err, sizeof c->err, "sqlite: %s: %s: %s (%sSQLite: %s)", c->path, what, strerror(e),
+                 full && !strcmp(full, "inodes") ? "no free inodes; " : "", msg);
+        c->rc = -e;
+    } else {
+        snprintf(c->err, sizeof c->err, "sqlite: %s: %s: %s", c->path, what, msg);
+        c->rc = sqlite_errno(rc);
+    }
     atomic_store(&c->shared->stop, true);
     return c->rc;
 }
@@ -236,16 +270,27 @@ static double run_copies(sb_run_ctx *ctx, sqlite_copy *cp, uint64_t copies, sqli
     return (double)(t1 - t0) / 1e9;
 }
 
+/* The options as numbers; validate, space_needed and run all read them here, so that a
+ * bad value is refused before anything runs (count=0 used to fail only inside the run).
+ * The row number is a SMALLINT column, as in the seed profile's SQL: at most 32,767. */
+static int sqlite_resolve(const sb_config *cfg, uint64_t *count, uint64_t *copies, char *err,
+                          size_t errlen)
+{
+    int rc = sb_config_uint(cfg, "count", 1, 32767, count, err, errlen);
+    return rc ? rc : sb_config_uint(cfg, "copies", 1, 1024, copies, err, errlen);
+}
+
+static int sqlite_validate(const sb_config *cfg, char *err, size_t errlen)
+{
+    uint64_t count, copies;
+    return sqlite_resolve(cfg, &count, &copies, err, errlen);
+}
+
 static int sqlite_run(sb_run_ctx *ctx, sb_sample *samples)
 {
     const sb_config *cfg = ctx->cfg;
     uint64_t count, copies;
-    int rc;
-
-    rc = sb_config_uint(cfg, "count", 1, 32767, &count, ctx->err, sizeof ctx->err);
-    if (rc < 0)
-        return rc;
-    rc = sb_config_uint(cfg, "copies", 1, 1024, &copies, ctx->err, sizeof ctx->err);
+    int rc = sqlite_resolve(cfg, &count, &copies, ctx->err, sizeof ctx->err);
     if (rc < 0)
         return rc;
     /* The result's title names the library that ran, not the seed profile's version. */
@@ -327,8 +372,10 @@ out_sync:
 
 static uint64_t sqlite_space_needed(const sb_config *cfg)
 {
-    uint64_t count = strtoull(sb_config_get(cfg, "count"), NULL, 10);
-    uint64_t copies = strtoull(sb_config_get(cfg, "copies"), NULL, 10);
+    uint64_t count, copies;
+    char err[128];
+    if (sqlite_resolve(cfg, &count, &copies, err, sizeof err))
+        return 0;
     /* About 50 bytes a row plus page overhead, plus a WAL that may grow to a
      * few MiB before its checkpoint. */
     return copies * (count * SQLITE_PASSES * 64 + (8u << 20));
@@ -336,7 +383,10 @@ static uint64_t sqlite_space_needed(const sb_config *cfg)
 
 static double sqlite_estimate_seconds(const sb_config *cfg)
 {
-    uint64_t count = strtoull(sb_config_get(cfg, "count"), NULL, 10);
+    uint64_t count, copies;
+    char err[128];
+    if (sqlite_resolve(cfg, &count, &copies, err, sizeof err))
+        return 0;
     /* Roughly one fsync pair per INSERT, ~1 ms each on an SSD. */
     return (double)count * SQLITE_PASSES * 0.002;
 }
@@ -351,6 +401,7 @@ const sb_workload sb_wl_sqlite = {
     .measures = sqlite_measures,
     .n_measures = 1,
     .flags = SB_WL_WALL_CLOCK,
+    .validate = sqlite_validate,
     .space_needed = sqlite_space_needed,
     .estimate_seconds = sqlite_estimate_seconds,
     .run = sqlite_run,
