@@ -36,7 +36,7 @@ int sb_cli_update_result(const char *cmd, const char *path, sb_resultfile_merge_
 }
 
 struct merge_args {
-    const char *result_name, *title, *description;
+    const char *path, *result_name, *title, *description;
     const sb_resultfile *fresh;
     bool replace;
 };
@@ -54,14 +54,18 @@ static int merge_fresh(sb_resultfile *now, void *arg, char *err, size_t errlen)
             name[nl - 5] = 0;
         sb_resultfile_set_title(now, a->title ? a->title : name, a->description ? a->description : "");
     }
-    return sb_resultfile_merge(now, a->fresh, a->replace, err, errlen);
+    char why[768];
+    int rc = sb_resultfile_merge(now, a->fresh, a->replace, why, sizeof why);
+    if (rc < 0)
+        snprintf(err, errlen, "%s: %s", a->path, why);
+    return rc;
 }
 
 int sb_result_merge_save(const char *cmd, const char *path, const char *result_name,
                          const sb_resultfile *fresh, bool replace, const char *title,
                          const char *description, char *err, size_t errlen)
 {
-    struct merge_args a = {.result_name = result_name, .title = title, .description = description,
+    struct merge_args a = {.path = path, .result_name = result_name, .title = title, .description = description,
                            .fresh = fresh, .replace = replace};
     int rc = sb_cli_update_result(cmd, path, merge_fresh, &a, err, errlen);
     if (rc < 0 && strlen(err) + 1 < errlen) {
