@@ -58,7 +58,8 @@ static void usage(FILE *out)
             "  -h, --help              this text\n"
             "\n"
             "Suites: 'storbench list'. Exit status: 0 done, 1 runtime failure, 2 bad usage,\n"
-            "130 interrupted (the result file is left as it was).\n");
+            "130 interrupted (before the save the result file is left as it was; a save\n"
+            "under way is finished, and said so).\n");
 }
 
 static void default_identifier(char *buf, size_t len)
