@@ -60,7 +60,7 @@ rm -f "$R"
 STORBENCH_TEST_SAVE_DELAY_MS=2000 "$SB" run dd --quick --runs 1 -o count=8 -t "$SAFETY_TARGET" \
     --result "$R" -i same >/dev/null 2>"$T/err1" &
 first=$!
-for _ in $(seq 200); do grep -q "FLOCK.* $first " /proc/locks && break; sleep 0.05; done
+for _ in $(seq 200); do [ -e "$D/.late.json.lock" ] && grep -q "FLOCK.* $first " /proc/locks && break; sleep 0.05; done
 check_exit "the same identifier at once: the second is refused" 1 \
     "$SB" run dd --quick --runs 1 -o count=8 -t "$SAFETY_TARGET" --result "$R" -i same
 if tail -1 "$T/err" | grep -q "identifier 'same' is already in"; then

@@ -15,11 +15,14 @@ mkdir -p "$D"
 S0=$SEEDS/000_a97674fdc4297efd.txt
 S1=$SEEDS/001_5b3cf86a040befc6.txt
 
-# Waits (at most 10 s) until pid holds a flock: its save has begun. 0 when it does.
-wait_for_save() {
-    local pid=$1
-    for _ in $(seq 200); do
-        grep -q "FLOCK.* $pid " /proc/locks && return 0
+# Waits (at most 20 s) until pid holds the lock of result file R (a flock on the inode of
+# R's lock file, which exists only while a save holds it): its save has begun.
+wait_for_save() { # PID R
+    local pid=$1 lf ino
+    lf=$(dirname "$2")/.$(basename "$2").lock
+    for _ in $(seq 400); do
+        ino=$(stat -c %i "$lf" 2>/dev/null) &&
+            grep -q "FLOCK .* $pid [0-9a-f]*:[0-9a-f]*:$ino " /proc/locks && return 0
         kill -0 "$pid" 2>/dev/null || return 1
         sleep 0.05
     done
@@ -32,7 +35,7 @@ during_save() {
     local name=$1 sig=$2 r=$3 id=$4; shift 4
     STORBENCH_TEST_SAVE_DELAY_MS=3000 "$@" >"$T/out" 2>"$T/err" &
     local pid=$!
-    if ! wait_for_save "$pid"; then
+    if ! wait_for_save "$pid" "$r"; then
         wait "$pid"
         not_ok "$name: the save never took the lock (exit $?: $(head -c 200 "$T/err"))"
         return
@@ -77,4 +80,19 @@ exec 5>&-
 check "SIGTERM while import reads: exit 130 (not a silent 143)" test "$rc" -eq 130
 check_one_line "SIGTERM while import reads: one line" "interrupted (signal 15); nothing saved"
 check "SIGTERM while import reads: the file as it was" test "$(md5sum <"$D/imp.json")" = "$sum"
+
+# ---- scenario run: a signal during the first configuration's save ----
+if [ "$(id -u)" -eq 0 ] && [ -w /dev/loop-control ] && command -v mkfs.ext4 >/dev/null; then
+    export STORBENCH_STATE_DIR=$T/state
+    mkdir -p "$T/img"
+    printf '[first]\nfilesystem = ext4\n[second]\nfilesystem = ext4\n' >"$T/two.ini"
+    during_save "SIGTERM during scenario run's save" TERM "$D/scn.json" first \
+        "$SB" scenario run "$T/two.ini" --suite dd -o count=4 -o bs=1M -n 1 --exact-runs \
+        --result "$D/scn.json" --images "$T/img" --image-size 64M
+    check "scenario: names the configuration it saved" grep -q "after saving 'first'" "$T/err"
+    check "scenario: builds no more" test "$(safety_ids "$D/scn.json")" = first
+    check "scenario: nothing left of its images" test -z "$(ls -A "$T/img")"
+else
+    ok "scenario run interrupted in its save (skipped: needs root, loop devices, mkfs.ext4) # SKIP"
+fi
 finish
