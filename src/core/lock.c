@@ -23,7 +23,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "core/atomicfile.h"
 #include "core/clock.h"
 
 unsigned sb_lock_timeout_ms(void)
@@ -40,10 +39,7 @@ unsigned sb_lock_timeout_ms(void)
 
 int sb_lock_path(const char *path, char *out, size_t len)
 {
-    char target[PATH_MAX];
-    int rc = sb_resolve_symlinks(path, target, sizeof target);
-    if (rc < 0)
-        return rc;
+    const char *target = path;
     const char *slash = strrchr(target, '/');
     const char *base = slash ? slash + 1 : target;
     if (!*base)

@@ -3,9 +3,11 @@
  * so that commands started together (several `run`s into one --result, an
  * `import` or `merge` during a `run`) each add to what the others saved
  * instead of replacing it. The lock is flock(2) on an empty lock file beside
- * the file, ".NAME.lock" in the directory of the file a symlink leads to (so
- * every path to one file takes one lock, and flock works on NFS, where a
- * lock on a directory would not). The kernel drops the lock when its holder
+ * the file as it is named, ".NAME.lock" (flock on a file works on NFS, where
+ * a lock on a directory would not). When NAME is a symlink the lock stays
+ * beside the link: a lock file is never made where a link points (in a
+ * sticky /tmp that could be anywhere), at the price that two different
+ * links to one file do not exclude each other. The kernel drops the lock when its holder
  * dies, SIGKILL included; the holder removes the lock file before it lets go
  * (a waiter that opened the old one notices it was removed and takes the new
  * one), so no lock file outlives a save except where SIGKILL left one behind,
@@ -43,7 +45,8 @@ typedef struct sb_lock_wait {
     void *arg;
 } sb_lock_wait;
 
-/* The lock file of path: ".BASE.lock" beside the file path's symlinks lead to. 0 or -errno. */
+/* The lock file of path: ".BASE.lock" in path's directory (symlinks not followed). 0 or
+ * -errno. */
 int sb_lock_path(const char *path, char *out, size_t len);
 
 /* Takes the lock of path (w may be NULL: default bound, nothing announced), creating the

@@ -1,6 +1,6 @@
 /*
- * test_lock — core/lock: where the lock file of a path is (beside the file its
- * symlinks lead to), that holding it excludes a second taker (in this process
+ * test_lock — core/lock: where the lock file of a path is (beside the name,
+ * a symlink not followed), that holding it excludes a second taker (in this process
  * and in another), that the wait is bounded and names the holder, that a
  * waiter takes over the lock when the holder lets go (and removes its file),
  * that a symlink or a FIFO at the lock file's name is refused without
@@ -43,14 +43,14 @@ static void test_lock_path(void **state)
     char out[700], want[700];
     assert_int_equal(sb_lock_path(path, out, sizeof out), 0);
     assert_string_equal(out, lockfile);
-    /* a symlink: the lock is beside the file it leads to, so every path shares one lock */
+    /* a symlink: the lock is beside the link, never made where the link points */
     char sub[600], link[600];
     snprintf(sub, sizeof sub, "%s/store", dir);
     assert_int_equal(mkdir(sub, 0755), 0);
     snprintf(link, sizeof link, "%s/link.json", dir);
     assert_int_equal(symlink("store/real.json", link), 0);
     assert_int_equal(sb_lock_path(link, out, sizeof out), 0);
-    snprintf(want, sizeof want, "%s/store/.real.json.lock", dir);
+    snprintf(want, sizeof want, "%s/.link.json.lock", dir);
     assert_string_equal(out, want);
 }
 
