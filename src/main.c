@@ -1,6 +1,7 @@
 /*
- * main — the subcommand table and dispatch, and the final check that what a
- * command printed on standard output was written. Each command's
+ * main — the subcommand table and dispatch; the signal handling every
+ * command starts with; and the final check that what a command printed on
+ * standard output was written. Each command's
  * implementation is in src/cli/<command>.c.
  */
 #include <errno.h>
@@ -8,7 +9,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/save.h"
+#include "core/interrupt.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/ranks.h"
 
 static const sb_command commands[] = {
@@ -34,23 +38,32 @@ static void usage(FILE *out)
 }
 
 /* A command that printed its output has not succeeded until the output is written: with
- * stdout on a full disk or a closed pipe, say so and fail (exit 1) instead of exit 0. */
+ * stdout on a full disk or a closed pipe, say so, naming the errno of the write that failed
+ * (core/output.h), and fail (exit 1) instead of exit 0. A result file saved before is
+ * safe: say that too, so that nobody runs an hour again for a lost page of output. A
+ * signal the command did not answer itself (it had nothing to stop) still ends in 130. */
 static int finish(const char *cmd, int rc)
 {
-    errno = 0;
-    if (fflush(stdout) == 0 && !ferror(stdout))
-        return rc;
-    if (rc == SB_EXIT_OK) {
-        int e = errno ? errno : EIO;
-        sb_error("%s%scannot write to standard output: %s", cmd ? cmd : "", cmd ? ": " : "",
-                 strerror(e));
+    int e = sb_output_stdout_error();
+    if (e && rc == SB_EXIT_OK) { /* a command that failed has said why already */
+        const char *saved = sb_cli_saved();
+        sb_error("%s%scannot write to standard output: %s%s%s%s", cmd ? cmd : "", cmd ? ": " : "",
+                 strerror(e), *saved ? " (the result was saved in " : "", saved, *saved ? ")" : "");
         rc = SB_EXIT_RUNTIME;
+    }
+    if (sb_interrupted() && rc != SB_EXIT_INTERRUPTED) {
+        sb_error("%s%sinterrupted (signal %d)", cmd ? cmd : "", cmd ? ": " : "", sb_interrupt_signal());
+        rc = SB_EXIT_INTERRUPTED;
     }
     return rc;
 }
 
 int main(int argc, char **argv)
 {
+    /* First, before anything can take time: a signal from now on is answered (exit 130
+     * with a line saying so), SIGPIPE no longer kills, and stdout records its errors. */
+    sb_signals_init();
+    sb_output_track_stdout();
     /* under mpirun: storbench-mpi (docs/mpi.md) */
     int rc = sb_ranks_start(&argc, &argv);
     if (rc >= 0)

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "report/compare.h"
 #include "report/overview.h"
 #include "results/result.h"
@@ -95,6 +96,8 @@ int sb_cmd_compare(int argc, char **argv)
     rc = sb_report_compare(stdout, &rf, &cmp);
     sb_comparison_free(&cmp);
     sb_resultfile_free(&rf);
+    if (rc == -EIO && sb_output_stdout_error()) /* stdio says EIO; the failed write said why */
+        rc = -sb_output_stdout_error();
     if (rc < 0) {
         sb_error("compare: cannot write the report: %s", strerror(-rc));
         return SB_EXIT_RUNTIME;

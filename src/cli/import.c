@@ -8,8 +8,10 @@
  * refused unless --replace. A new NAME takes the page's title and description;
  * an existing one keeps its own. --title says where the title ends, which a
  * flattened page cannot tell exactly: when the page's heading starts with
- * TEXT the rest becomes the description. NAME is written atomically and only
- * when everything else succeeded.
+ * TEXT the rest becomes the description. The page is read and parsed first;
+ * NAME is then locked, re-read, merged into and written atomically
+ * (cli/save.h), so imports and runs into one NAME at once all keep their
+ * systems.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,9 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/save.h"
+#include "core/interrupt.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "report/ddwiki.h"
@@ -110,6 +113,25 @@ static void apply_title(sb_resultfile *rf, const char *text)
     free(heading);
 }
 
+struct into {
+    const char *path;
+    const sb_resultfile *page;
+    bool replace, title;
+};
+
+/* Under the result file's lock, with dst the file as it is now. */
+static int merge_page(sb_resultfile *dst, void *arg, char *err, size_t errlen)
+{
+    struct into *in = arg;
+    char why[768];
+    int rc = sb_resultfile_merge(dst, in->page, in->replace, why, sizeof why);
+    if (rc < 0)
+        snprintf(err, errlen, "%s: %s", in->path, why);
+    if (rc == 0 && in->title)
+        sb_resultfile_set_title(dst, in->page->title, in->page->description);
+    return rc;
+}
+
 int sb_cmd_import(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -155,51 +177,42 @@ int sb_cmd_import(int argc, char **argv)
         return SB_EXIT_USAGE;
     const char *file = argv[optind];
 
-    char path[PATH_MAX], err[512];
+    char path[PATH_MAX], err[1024];
     int rc = sb_cli_result_path("import", result, results_dir, path, sizeof path);
     if (rc)
         return rc;
     char *text = NULL;
     size_t len = 0;
     if ((rc = read_all(file, &text, &len)) < 0) {
+        if (sb_interrupted()) /* a read cut short by a signal */
+            return sb_cli_interrupted_before_save("import", NULL);
         sb_error("import: %s: %s", file, rc == -EFBIG ? "too large for a result page" : strerror(-rc));
         return SB_EXIT_RUNTIME;
     }
-    sb_resultfile page, dst;
+    sb_resultfile page;
     sb_resultfile_init(&page);
-    sb_resultfile_init(&dst);
     rc = read_page(text, len, format, verbose, &page, err, sizeof err);
     free(text);
     if (rc < 0) {
         sb_error("import: %s: %s", file, err);
-        goto fail;
+        sb_resultfile_free(&page);
+        return SB_EXIT_RUNTIME;
     }
     if (title)
         apply_title(&page, title);
 
-    struct stat st;
-    bool exists = stat(path, &st) == 0;
-    if (exists && (rc = sb_resultfile_load(path, &dst, err, sizeof err)) < 0) {
-        sb_error("import: %s", err);
-        goto fail;
+    if ((rc = sb_cli_interrupted_before_save("import", NULL))) {
+        sb_resultfile_free(&page);
+        return rc;
     }
-    if ((rc = sb_resultfile_merge(&dst, &page, replace, err, sizeof err)) < 0) {
-        sb_error("import: %s: %s", path, err);
-        goto fail;
-    }
-    if (title)
-        sb_resultfile_set_title(&dst, page.title, page.description);
-    if ((rc = sb_resultfile_save(path, &dst, err, sizeof err)) < 0) {
+    struct into in = {.path = path, .page = &page, .replace = replace, .title = title != NULL};
+    if ((rc = sb_cli_update_result("import", path, merge_page, &in, err, sizeof err)) < 0) {
         sb_error("import: %s", err);
-        goto fail;
+        sb_resultfile_free(&page);
+        return sb_cli_after_save("import", SB_EXIT_RUNTIME, path);
     }
     printf("imported %zu systems and %zu results from %s into %s\n", page.n_systems,
            page.n_results, file, path);
     sb_resultfile_free(&page);
-    sb_resultfile_free(&dst);
-    return SB_EXIT_OK;
-fail:
-    sb_resultfile_free(&page);
-    sb_resultfile_free(&dst);
-    return SB_EXIT_RUNTIME;
+    return sb_cli_after_save("import", SB_EXIT_OK, path);
 }

@@ -3,9 +3,11 @@
  * different identifiers into one comparison. When OUT already exists its
  * content is the starting point (so `merge all new` adds new to all); every
  * IN is then added in order. An identifier that is already there is refused
- * unless --replace, which lets the later file's figures win. OUT is written
- * atomically and only after every input was read and merged, so a failed
- * merge leaves every file as it was. An IN that is OUT itself is skipped.
+ * unless --replace, which lets the later file's figures win. OUT is locked,
+ * re-read, merged into and written atomically (cli/save.h), and only after
+ * every input was read and merged, so a failed merge leaves every file as it
+ * was and one beside a `run` into OUT loses neither's systems. An IN that is
+ * OUT itself is skipped.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/save.h"
 #include "core/log.h"
 #include "results/result.h"
 
@@ -39,6 +42,52 @@ static bool same_file(const char *a, const struct stat *sb)
 {
     struct stat sa;
     return stat(a, &sa) == 0 && sa.st_dev == sb->st_dev && sa.st_ino == sb->st_ino;
+}
+
+struct inputs {
+    char **argv;
+    int n;
+    const char *results_dir, *out_path;
+    bool replace;
+    size_t merged, n_systems, n_results;
+};
+
+/* Under OUT's lock, with dst the file as it is now: every IN added in order. An input's
+ * file may be replaced meanwhile by another command's atomic save: it is read whole, the
+ * old or the new, without its lock. */
+static int merge_inputs(sb_resultfile *dst, void *arg, char *err, size_t errlen)
+{
+    struct inputs *in = arg;
+    struct stat out_st;
+    bool out_exists = stat(in->out_path, &out_st) == 0;
+    char path[PATH_MAX], why[768];
+    for (int i = 0; i < in->n; i++) {
+        int rc = sb_result_path(in->argv[i], in->results_dir, path, sizeof path);
+        if (rc < 0) {
+            snprintf(err, errlen, "%s: %s", in->argv[i], strerror(-rc));
+            return rc;
+        }
+        if (out_exists && same_file(path, &out_st))
+            continue; /* OUT's content is already the starting point */
+        sb_resultfile src;
+        sb_resultfile_init(&src);
+        rc = sb_resultfile_load(path, &src, why, sizeof why);
+        if (rc == 0)
+            rc = sb_resultfile_merge(dst, &src, in->replace, why, sizeof why);
+        sb_resultfile_free(&src);
+        if (rc == -EEXIST)
+            snprintf(err, errlen, "%s: %s", in->argv[i], why);
+        else if (rc == -ENOENT && !strchr(in->argv[i], '/'))
+            snprintf(err, errlen, "no result named '%s' (%s does not exist)", in->argv[i], path);
+        else if (rc < 0)
+            snprintf(err, errlen, "%s", why);
+        if (rc < 0)
+            return rc;
+        in->merged++;
+    }
+    in->n_systems = dst->n_systems;
+    in->n_results = dst->n_results;
+    return 0;
 }
 
 int sb_cmd_merge(int argc, char **argv)
@@ -65,51 +114,22 @@ int sb_cmd_merge(int argc, char **argv)
     if (argc - optind < 2)
         return sb_usage_error("merge", "name the output and at least one input (storbench merge OUT IN...)");
 
-    char out_path[PATH_MAX], path[PATH_MAX], err[512];
+    char out_path[PATH_MAX], err[1024];
     int rc = sb_cli_result_path("merge", argv[optind], results_dir, out_path, sizeof out_path);
     if (rc)
         return rc;
-    sb_resultfile dst, src;
-    sb_resultfile_init(&dst);
-    struct stat out_st;
-    bool out_exists = stat(out_path, &out_st) == 0;
-    if (out_exists && (rc = sb_resultfile_load(out_path, &dst, err, sizeof err)) < 0) {
-        sb_error("merge: %s", err);
-        goto fail;
-    }
-    size_t merged = 0;
-    for (int i = optind + 1; i < argc; i++) {
-        if ((rc = sb_cli_result_path("merge", argv[i], results_dir, path, sizeof path))) {
-            sb_resultfile_free(&dst);
+    struct inputs in = {.argv = argv + optind + 1, .n = argc - optind - 1, .results_dir = results_dir,
+                        .out_path = out_path, .replace = replace};
+    for (int i = 0; i < in.n; i++) /* every name placed before the lock is taken */
+        if ((rc = sb_cli_result_path("merge", in.argv[i], results_dir, err, sizeof err)))
             return rc;
-        }
-        if (out_exists && same_file(path, &out_st))
-            continue; /* OUT's content is already the starting point */
-        sb_resultfile_init(&src);
-        rc = sb_resultfile_load(path, &src, err, sizeof err);
-        if (rc == 0)
-            rc = sb_resultfile_merge(&dst, &src, replace, err, sizeof err);
-        sb_resultfile_free(&src);
-        if (rc < 0) {
-            if (rc == -EEXIST)
-                sb_error("merge: %s: %s", argv[i], err);
-            else if (rc == -ENOENT && !strchr(argv[i], '/'))
-                sb_error("merge: no result named '%s' (%s does not exist)", argv[i], path);
-            else
-                sb_error("merge: %s", err);
-            goto fail;
-        }
-        merged++;
-    }
-    if ((rc = sb_resultfile_save(out_path, &dst, err, sizeof err)) < 0) {
+    if ((rc = sb_cli_interrupted_before_save("merge", NULL)))
+        return rc;
+    if (sb_cli_update_result("merge", out_path, merge_inputs, &in, err, sizeof err) < 0) {
         sb_error("merge: %s", err);
-        goto fail;
+        return sb_cli_after_save("merge", SB_EXIT_RUNTIME, out_path);
     }
-    printf("merged %zu file%s into %s: %zu systems, %zu results\n", merged, merged == 1 ? "" : "s",
-           out_path, dst.n_systems, dst.n_results);
-    sb_resultfile_free(&dst);
-    return SB_EXIT_OK;
-fail:
-    sb_resultfile_free(&dst);
-    return SB_EXIT_RUNTIME;
+    printf("merged %zu file%s into %s: %zu systems, %zu results\n", in.merged, in.merged == 1 ? "" : "s",
+           out_path, in.n_systems, in.n_results);
+    return sb_cli_after_save("merge", SB_EXIT_OK, out_path);
 }

@@ -5,8 +5,10 @@
  * unknown tests, suites and option values, a bad target, a result file that
  * cannot be read, an identifier already present without --replace. The new
  * figures are collected in memory and merged into the result file once, at
- * the end, with an atomic replace: a failed or interrupted run leaves the
- * file exactly as it was.
+ * the end, with an atomic replace under the file's lock (cli/save.h), into
+ * the file as it is then: what other commands saved while this one measured
+ * is kept. A failed run, or one interrupted before the save, leaves the file
+ * exactly as it was; one interrupted during the save finishes it and says so.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,6 +27,7 @@
 #include "core/workdir.h"
 #include "sysinfo/sysinfo.h"
 #include "cli/run_ranks.h"
+#include "cli/save.h"
 #include "core/ranks.h"
 #include "report/cdm_table.h"
 #include "runner/preflight.h"
@@ -64,7 +67,8 @@ static void usage(FILE *out)
             "  -h, --help              this text\n"
             "\n"
             "Suites: 'storbench list'. Exit status: 0 done, 1 runtime failure, 2 bad usage,\n"
-            "130 interrupted (the result file is left as it was).\n");
+            "130 interrupted (before the save the result file is left as it was; a save\n"
+            "under way is finished, and said so).\n");
 }
 
 /* Where the per-test lines go: stdout, stderr under --format json (stdout is the
@@ -176,24 +180,31 @@ static int run_selection(sb_runner *runner, const sb_selection *sel, bool to_fil
     return exit_code;
 }
 
-/* Merges the fresh figures into the result file with one atomic save. SB_EXIT_OK or
- * SB_EXIT_RUNTIME after printing why. */
-static int save_figures(const char *path, const char *result, sb_resultfile *existing,
-                        const sb_resultfile *fresh, bool replace, const char *title,
-                        const char *description, const char *identifier, size_t done)
+/* Merges the fresh figures into the result file as it is now (re-read under its lock) with
+ * one atomic save. A signal before it saves nothing; one during it is reported after it.
+ * SB_EXIT_OK, SB_EXIT_INTERRUPTED, or SB_EXIT_RUNTIME after printing why. */
+static int save_figures(const char *path, const char *result, const sb_resultfile *fresh,
+                        bool replace, const char *title, const char *description,
+                        const char *identifier, size_t done)
 {
-    char err[1024];
+    char err[1024], what[PATH_MAX + 300];
     if (done == 0) {
         sb_error("run: no test produced a figure; %s unchanged", path);
         return SB_EXIT_RUNTIME;
     }
-    if (sb_result_merge_save(path, result, existing, fresh, replace, title, description, err,
+    int rc = sb_cli_interrupted_before_save("run", path);
+    if (rc)
+        return rc;
+    rc = SB_EXIT_OK;
+    if (sb_result_merge_save("run", path, result, fresh, replace, title, description, err,
                              sizeof err) < 0) {
         sb_error("run: %s", err);
-        return SB_EXIT_RUNTIME;
+        rc = SB_EXIT_RUNTIME;
+    } else {
+        chat("Saved %zu test%s as '%s' in %s\n", done, done == 1 ? "" : "s", identifier, path);
     }
-    chat("Saved %zu test%s as '%s' in %s\n", done, done == 1 ? "" : "s", identifier, path);
-    return SB_EXIT_OK;
+    snprintf(what, sizeof what, "'%s' in %s", identifier, path);
+    return sb_cli_after_save("run", rc, what);
 }
 
 /* The options of `run`. */
@@ -355,10 +366,10 @@ int sb_cmd_run(int argc, char **argv)
                      path, &existing);
     if (sb_ranks_active())
         rc = sb_run_ranks_settle(rc);
-    if (rc != 0) {
-        sb_resultfile_free(&existing);
+    /* only read to refuse early: the save re-reads the file as it is then */
+    sb_resultfile_free(&existing);
+    if (rc != 0)
         return rc;
-    }
 
     /* ---- run ---- */
     sb_resultfile fresh;
@@ -369,7 +380,6 @@ int sb_cmd_run(int argc, char **argv)
     if (sb_ranks_active() && sb_run_ranks_describe(sys) < 0) {
         sb_error("run: gathering the ranks' system descriptions failed");
         sb_resultfile_free(&fresh);
-        sb_resultfile_free(&existing);
         return SB_EXIT_RUNTIME;
     }
 
@@ -387,11 +397,11 @@ int sb_cmd_run(int argc, char **argv)
     if (exit_code == SB_EXIT_OK && done && run_chat)
         sb_report_cdm(run_chat, &fresh, identifier);
     if (exit_code == SB_EXIT_OK && result && saves)
-        exit_code = save_figures(path, result, &existing, &fresh, replace, title, description, identifier,
-                                 done);
+        exit_code = save_figures(path, result, &fresh, replace, title, description, identifier, done);
+    else if (exit_code == SB_EXIT_OK && sb_interrupted()) /* after the last figure, nothing to save */
+        exit_code = sb_cli_interrupted_before_save("run", NULL);
     if (exit_code == SB_EXIT_OK && json && saves)
         exit_code = print_figures_json(&fresh);
     sb_resultfile_free(&fresh);
-    sb_resultfile_free(&existing);
     return exit_code;
 }

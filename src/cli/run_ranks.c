@@ -3,7 +3,8 @@
  * on ranks"). Only tests flagged SB_WL_RANKS run there: each rank runs the
  * test in its own directory under the target and the runner combines the
  * ranks' figures (runner/rank_figures.c). Rank 0 alone reads and writes the
- * result file; the other ranks learn its verdict. The identifier's system
+ * result file (the write under the file's lock, re-read, like every save:
+ * cli/save.h); the other ranks learn its verdict. The identifier's system
  * description names the ranks, the hosts and the ranks per host, and where
  * hosts differ it shows each value with the hosts that have it.
  */

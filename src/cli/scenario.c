@@ -25,6 +25,7 @@
 #include "cli/cli.h"
 #include "core/printable.h"
 #include "cli/scenario_vm.h"
+#include "cli/save.h"
 #include "cli/selection.h"
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -380,38 +381,44 @@ static int check_buildable(run_opts *o, const sb_scenario *s, const sb_selection
     return 0;
 }
 
-/* Where each configuration's figures go: merged into the result file, saved at once. */
+/* Where each configuration's figures go: merged into the result file as it is then
+ * (re-read under its lock, cli/save.h), saved at once. */
 struct saver {
     char path[PATH_MAX];
     const char *result, *title, *description;
     bool replace;
-    sb_resultfile existing;
 };
 
-/* Loads the result file (a missing one is empty) and refuses identifiers it already has
- * unless --replace. 0 or SB_EXIT_RUNTIME after printing why. */
+/* Reads the result file (a missing one is empty) to refuse, before anything is built,
+ * identifiers it already has unless --replace. 0 or SB_EXIT_RUNTIME after printing why. */
 static int load_result(struct saver *sv, const sb_scenario *s)
 {
     char err[1024];
-    int rc = sb_resultfile_load(sv->path, &sv->existing, err, sizeof err);
+    sb_resultfile existing;
+    sb_resultfile_init(&existing);
+    int rc = sb_resultfile_load(sv->path, &existing, err, sizeof err);
     if (rc < 0 && rc != -ENOENT) {
         sb_error("scenario: %s", err);
+        sb_resultfile_free(&existing);
         return SB_EXIT_RUNTIME;
     }
-    for (size_t i = 0; i < s->n && !sv->replace; i++)
-        if (sb_resultfile_find_system(&sv->existing, s->configs[i].identifier)) {
+    rc = 0;
+    for (size_t i = 0; i < s->n && !sv->replace && rc == 0; i++)
+        if (sb_resultfile_find_system(&existing, s->configs[i].identifier)) {
             sb_error("scenario: identifier '%s' is already in %s (use --replace)", s->configs[i].identifier,
                      sv->path);
-            return SB_EXIT_RUNTIME;
+            rc = SB_EXIT_RUNTIME;
         }
-    return 0;
+    sb_resultfile_free(&existing);
+    return rc;
 }
 
+/* A signal during the save lets it finish; the driver then stops (scenario/run.c). */
 static int save_config(void *arg, const sb_scn_config *c, const sb_resultfile *fresh)
 {
     struct saver *sv = arg;
     char err[1024];
-    if (sb_result_merge_save(sv->path, sv->result, &sv->existing, fresh, sv->replace, sv->title,
+    if (sb_result_merge_save("scenario", sv->path, sv->result, fresh, sv->replace, sv->title,
                              sv->description, err, sizeof err) < 0) {
         sb_error("scenario: %s", err);
         return -EIO;
@@ -571,15 +578,9 @@ static int cmd_run(int argc, char **argv)
                        .description = s.description};
     if (sb_result_path(o.result, o.results_dir, sv.path, sizeof sv.path) < 0)
         return sb_usage_error("scenario", "cannot place result file '%s'", o.result);
-    sb_resultfile_init(&sv.existing);
-    if ((rc = load_result(&sv, &s)) != 0) {
-        sb_resultfile_free(&sv.existing);
+    if ((rc = load_result(&sv, &s)) != 0)
         return rc;
-    }
-
-    rc = build_all(&o, &s, &sel, real, &sv);
-    sb_resultfile_free(&sv.existing);
-    return rc;
+    return build_all(&o, &s, &sel, real, &sv);
 }
 
 int sb_cmd_scenario(int argc, char **argv)

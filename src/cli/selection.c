@@ -1,6 +1,6 @@
 /*
  * selection — see selection.h. Moved out of run.c so that `scenario run`
- * resolves suites and saves result files exactly as `run` does.
+ * resolves suites exactly as `run` does.
  */
 #include "cli/selection.h"
 
@@ -127,24 +127,4 @@ int sb_selection_validate(const sb_selection *s, const char *cmd)
             return sb_usage_error(cmd, "%s", err[0] ? err : "invalid options");
     }
     return 0;
-}
-
-int sb_result_merge_save(const char *path, const char *result_name, sb_resultfile *existing,
-                         const sb_resultfile *fresh, bool replace, const char *title,
-                         const char *description, char *err, size_t errlen)
-{
-    if (!existing->title || !existing->title[0]) {
-        /* Default title: the result's name, without directories and ".json". */
-        char name[256];
-        const char *base = strrchr(result_name, '/') ? strrchr(result_name, '/') + 1 : result_name;
-        snprintf(name, sizeof name, "%s", base);
-        size_t nl = strlen(name);
-        if (nl > 5 && !strcmp(name + nl - 5, ".json"))
-            name[nl - 5] = 0;
-        sb_resultfile_set_title(existing, title ? title : name, description ? description : "");
-    }
-    int rc = sb_resultfile_merge(existing, fresh, replace, err, errlen);
-    if (rc < 0)
-        return rc;
-    return sb_resultfile_save(path, existing, err, errlen);
 }

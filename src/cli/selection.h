@@ -1,9 +1,9 @@
 /*
  * selection — what `run` and `scenario run` share: turning test and suite
  * names (with inline "TEST:k=v" options and --option assignments) into
- * resolved configurations, and the end of a run: merging fresh figures into
- * a result file with one atomic save. Functions that can be refused print one "storbench: CMD: ..."
- * line and return SB_EXIT_USAGE, like the rest of the CLI layer.
+ * resolved configurations (their result file is saved through save.h).
+ * Functions that can be refused print one "storbench: CMD: ..." line and
+ * return SB_EXIT_USAGE, like the rest of the CLI layer.
  */
 #ifndef SB_CLI_SELECTION_H
 #define SB_CLI_SELECTION_H
@@ -28,12 +28,5 @@ int sb_selection_add(sb_selection *s, const char *cmd, char *name, bool quick);
 int sb_selection_set_options(sb_selection *s, const char *cmd, char **assignments, size_t n);
 /* Runs each workload's validate(). */
 int sb_selection_validate(const sb_selection *s, const char *cmd);
-
-/* Gives `existing` a title when it has none (title, else the result NAME without
- * directories and ".json"), merges `fresh` into it and saves it atomically to path.
- * 0 or a negative errno with one line in err. */
-int sb_result_merge_save(const char *path, const char *result_name, sb_resultfile *existing,
-                         const sb_resultfile *fresh, bool replace, const char *title,
-                         const char *description, char *err, size_t errlen);
 
 #endif

@@ -36,6 +36,19 @@ void sb_interrupt_install(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
+static void on_sigpipe(int sig) { (void)sig; }
+
+void sb_signals_init(void)
+{
+    sb_interrupt_install();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigpipe;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART; /* it only ever answers a write that failed with EPIPE */
+    sigaction(SIGPIPE, &sa, NULL);
+}
+
 bool sb_interrupted(void) { return interrupted_by != 0; }
 int sb_interrupt_signal(void) { return interrupted_by; }
 void sb_interrupt_reset(void) { interrupted_by = 0; signal_count = 0; }

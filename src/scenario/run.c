@@ -237,6 +237,13 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
             else
                 (*saved)++;
         }
+        if (rc == 0 && sb_interrupted()) { /* during the save, which was finished: stop here */
+            sb_error("scenario: interrupted (signal %d) after saving '%s'; %zu configuration%s saved, "
+                     "the rest not built", sb_interrupt_signal(), cfg->identifier, *saved, *saved == 1 ? "" : "s");
+            exit_code = SB_EXIT_INTERRUPTED;
+            sb_resultfile_free(&fresh);
+            break;
+        }
         if (rc < 0) {
             (*failed)++;
             exit_code = SB_EXIT_RUNTIME;

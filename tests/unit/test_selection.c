@@ -17,6 +17,7 @@
 #define SCRATCH_TEMPLATE "/tmp/sbselect.XXXXXX"
 #include "scratch_dir.h"
 
+#include "cli/save.h"
 #include "cli/selection.h"
 #include "core/log.h"
 #include "sysinfo/sysinfo.h"
@@ -141,8 +142,7 @@ static void test_merge_save_default_title(void **state)
     (void)state;
     char path[512];
     snprintf(path, sizeof path, "%s/page.json", dir);
-    sb_resultfile existing, fresh, back;
-    sb_resultfile_init(&existing);
+    sb_resultfile fresh, back;
     sb_resultfile_init(&fresh);
     sb_resultfile_init(&back);
     sb_system *sys = sb_resultfile_add_system(&fresh, "box");
@@ -152,20 +152,20 @@ static void test_merge_save_default_title(void **state)
     const double v[] = {10, 12};
     sb_entry_set_values(sb_result_add_entry(r, "box"), v, 2);
     char err[512] = "";
-    assert_int_equal(sb_result_merge_save(path, "some/where/page.json", &existing, &fresh, false,
-                                          NULL, NULL, err, sizeof err),
+    assert_int_equal(sb_result_merge_save("test", path, "some/where/page.json", &fresh, false, NULL,
+                                          NULL, err, sizeof err),
                      0);
     assert_int_equal(sb_resultfile_load(path, &back, err, sizeof err), 0);
     assert_string_equal(back.title, "page"); /* the name without directories and .json */
     assert_int_equal(back.n_systems, 1);
     assert_int_equal(back.n_results, 1);
-    /* the same identifier again is refused without replace, and the file kept */
-    assert_true(sb_result_merge_save(path, "page", &existing, &fresh, false, NULL, NULL, err,
+    /* the same identifier again is refused without replace (the file as it is now has it),
+     * and the file kept */
+    assert_true(sb_result_merge_save("test", path, "page", &fresh, false, NULL, NULL, err,
                                      sizeof err) < 0);
-    assert_true(sb_result_merge_save(path, "page", &existing, &fresh, true, NULL, NULL, err,
+    assert_true(sb_result_merge_save("test", path, "page", &fresh, true, NULL, NULL, err,
                                      sizeof err) == 0);
-    assert_int_equal(entries(dir), 1); /* the page only: no temporary file left */
-    sb_resultfile_free(&existing);
+    assert_int_equal(entries(dir), 1); /* the page only: no temporary or lock file left */
     sb_resultfile_free(&fresh);
     sb_resultfile_free(&back);
 }
