@@ -35,7 +35,8 @@ int sb_bad_option(const char *cmd, char **argv, int c);
 /* Prints "storbench: CMD: msg" and returns SB_EXIT_USAGE. */
 int sb_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* sb_result_path() with the one-line refusal: 0, or the exit code after the message
- * (2 for a bad name, 1 when there is no results directory). */
+ * (2 for a bad name, 1 when there is no results directory or the path goes through a
+ * symlink the protected-symlink rule of core/safepath.h refuses). */
 int sb_cli_result_path(const char *cmd, const char *name, const char *results_dir, char *out,
                        unsigned long len);
 /* 0, or the usage error (exit 2) when value is not valid UTF-8; what names it ("--title"). */

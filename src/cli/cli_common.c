@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "core/log.h"
+#include "core/safepath.h"
 #include "core/units.h"
 #include "results/result.h"
 
@@ -64,8 +65,20 @@ int sb_cli_result_path(const char *cmd, const char *name, const char *results_di
                        unsigned long len)
 {
     int rc = sb_result_path(name, results_dir, out, len);
-    if (rc == 0)
+    if (rc == 0) {
+        /* An attacker's symlink in a sticky world-writable directory is refused now, before
+         * anything is read or measured, not only when the figures are saved (core/safepath.h).
+         * Other resolution errors (a missing directory) are left to the read or the save. */
+        sb_path_at at;
+        char err[PATH_MAX + 256];
+        if (sb_path_resolve(out, 0, &at, err, sizeof err) == 0)
+            sb_path_at_close(&at);
+        else if (at.refused) {
+            sb_error("%s: %s", cmd, err);
+            return SB_EXIT_RUNTIME;
+        }
         return 0;
+    }
     if (rc == -EINVAL)
         return sb_usage_error(cmd, "'%s' is not a result name (empty, '.', '..' or a control "
                               "character)", name);

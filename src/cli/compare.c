@@ -33,7 +33,8 @@ static void usage(FILE *out)
             "      --results-dir DIR   where named result files live\n"
             "  -h, --help              this text\n"
             "\n"
-            "Exit status: 0 done, 1 the file cannot be read, 2 bad usage (or unknown --base).\n");
+            "Exit status: 0 done, 1 the file cannot be read or holds no identifiers, 2 bad usage\n"
+            "(or a --base the file does not hold).\n");
 }
 
 int sb_cmd_compare(int argc, char **argv)
@@ -80,8 +81,11 @@ int sb_cmd_compare(int argc, char **argv)
     sb_comparison cmp;
     rc = sb_compare(&rf, base, &cmp, err, sizeof err);
     if (rc < 0) {
+        size_t n_ids = rf.n_systems;
         sb_resultfile_free(&rf);
-        if (rc == -ENOENT && base)
+        /* An identifier the file lacks is a bad argument (2); a file that holds none is
+         * what the file is, with or without --base (1). */
+        if (rc == -ENOENT && base && n_ids > 0)
             return sb_usage_error("compare", "%s", err);
         sb_error("compare: %s", err);
         return SB_EXIT_RUNTIME;

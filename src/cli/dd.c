@@ -57,6 +57,12 @@ static int check_wiki(const sb_config *cfg, const char *heading)
     return 0;
 }
 
+/* The workload's messages start with "dd: ", which sb_usage_error() adds itself. */
+static const char *unprefixed(const char *err)
+{
+    return strncmp(err, "dd: ", 4) ? err : err + 4;
+}
+
 int sb_cmd_dd(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -88,13 +94,13 @@ int sb_cmd_dd(int argc, char **argv)
         if (!key)
             return sb_bad_option("dd", argv, c);
         if (sb_config_set(&cfg, key, optarg, err, sizeof err) < 0)
-            return sb_usage_error("dd", "%s", err);
+            return sb_usage_error("dd", "%s", unprefixed(err));
     }
     if (optind != argc - 1)
         return sb_usage_error("dd", "name one directory to test in (storbench dd DIR)");
     int rc;
     if (w->validate(&cfg, err, sizeof err) < 0)
-        return sb_usage_error("dd", "%s", err + (strncmp(err, "dd: ", 4) ? 0 : 4));
+        return sb_usage_error("dd", "%s", unprefixed(err));
     if (wiki && (rc = check_wiki(&cfg, wiki)))
         return rc;
     const char *target = argv[optind];

@@ -124,6 +124,7 @@ static int setup(const sb_io_job *job, const sb_io_ranks_opts *o, sb_io_job *min
             return fail(msg, len, e, job->directory);
         }
         snprintf(mine->directory, sizeof mine->directory, "%s", rf->dir);
+        mine->dir_private = true; /* made above: the phases share its files */
         return 0;
     }
     struct stat st;

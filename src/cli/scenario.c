@@ -576,8 +576,8 @@ static int cmd_run(int argc, char **argv)
     /* ---- the result file ---- */
     struct saver sv = {.result = o.result, .replace = o.replace, .title = s.title[0] ? s.title : NULL,
                        .description = s.description};
-    if (sb_result_path(o.result, o.results_dir, sv.path, sizeof sv.path) < 0)
-        return sb_usage_error("scenario", "cannot place result file '%s'", o.result);
+    if ((rc = sb_cli_result_path("scenario", o.result, o.results_dir, sv.path, sizeof sv.path)))
+        return rc; /* a bad name (2), or a symlink refused before anything is built (1) */
     if ((rc = load_result(&sv, &s)) != 0)
         return rc;
     return build_all(&o, &s, &sel, real, &sv);

@@ -124,6 +124,38 @@ static bool is_text_page(const char *path)
     return page;
 }
 
+/* Options that would be silently ignored together are refused: --sparklines draws text
+ * rows (the html page charts the series itself; csv and json have no place for them), and
+ * --overview is the text or csv overview alone (html always starts with it). */
+static int check_combination(show_fn fn, const show_opts *o, const char *output)
+{
+    if (o->sparklines && fn != show_text)
+        return sb_usage_error("show", "--sparklines is for --format text (html charts the time "
+                              "series itself; csv and json carry no sparklines)");
+    if (o->sparklines && o->overview)
+        return sb_usage_error("show", "--sparklines and --overview conflict (the overview has "
+                              "no time series)");
+    if (o->overview && fn != show_text && fn != show_csv)
+        return sb_usage_error("show", "--overview is for --format text or csv (the html page "
+                              "always starts with it)");
+    if (output && !output[0])
+        return sb_usage_error("show", "-o needs a file name ('-' is standard output)");
+    return 0;
+}
+
+/* -o naming the input itself (the same device and inode, through any link or name) would
+ * replace the result file with its own report: refused as a usage error. */
+static int check_not_input(const char *output, const char *input)
+{
+    struct stat so, si;
+    if (!output || !strcmp(output, "-") || stat(output, &so) < 0 || stat(input, &si) < 0)
+        return 0;
+    if (so.st_dev == si.st_dev && so.st_ino == si.st_ino)
+        return sb_usage_error("show", "the output %s is the input %s (the same file): -o must "
+                              "name another file", output, input);
+    return 0;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -183,11 +215,14 @@ int sb_cmd_show(int argc, char **argv)
         }
     }
     show_fn fn = NULL;
+    int rc;
     for (size_t i = 0; i < N_FORMATS; i++)
         if (!strcmp(format, formats[i].name))
             fn = formats[i].fn;
     if (!fn)
         return sb_usage_error("show", "unknown format '%s' (text, json, html or csv)", format);
+    if ((rc = check_combination(fn, &o, output)))
+        return rc;
     if (optind >= argc)
         return sb_usage_error("show", "name a result file (storbench show NAME|FILE)");
     if (argc - optind > 1)
@@ -195,9 +230,9 @@ int sb_cmd_show(int argc, char **argv)
     if (!o.width)
         o.width = sb_terminal_width();
 
-    char path[PATH_MAX], err[512];
-    int rc = sb_cli_result_path("show", argv[optind], results_dir, path, sizeof path);
-    if (rc)
+    char path[PATH_MAX], err[PATH_MAX + 512];
+    if ((rc = sb_cli_result_path("show", argv[optind], results_dir, path, sizeof path)) ||
+        (rc = check_not_input(output, path)))
         return rc;
     sb_resultfile rf;
     sb_resultfile_init(&rf);

@@ -1,7 +1,10 @@
 /*
  * atomicfile — replace a file's content without ever losing the old one
- * (see atomicfile.h for the rules: symlinks followed, mode and owner kept,
- * non-regular files written in place).
+ * (see atomicfile.h for the rules: symlinks followed under the protected-symlink
+ * rule, mode and owner kept, non-regular files written in place). The path is
+ * resolved once (core/safepath.h) and everything after works relative to the
+ * descriptor of the directory it landed in (openat, linkat, renameat), so a
+ * name swapped for a symlink after the check is replaced, never followed.
  *
  * The new content goes to an anonymous O_TMPFILE inode in the target's
  * directory, which a crash or SIGKILL cannot leave behind; only once it is
@@ -24,36 +27,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/safepath.h"
+
 int sb_resolve_symlinks(const char *path, char *out, size_t len)
 {
-    char cur[PATH_MAX];
-    if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur)
-        return -ENAMETOOLONG;
-    for (int hops = 0;; hops++) {
-        struct stat st;
-        if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
-            break;
-        if (hops == 40)
-            return -ELOOP;
-        char target[PATH_MAX];
-        ssize_t n = readlink(cur, target, sizeof target - 1);
-        if (n < 0)
-            return -errno;
-        target[n] = '\0';
-        char next[PATH_MAX];
-        const char *slash = strrchr(cur, '/');
-        int w;
-        if (target[0] == '/' || !slash)
-            w = snprintf(next, sizeof next, "%s", target);
-        else
-            w = snprintf(next, sizeof next, "%.*s/%s", (int)(slash - cur), cur, target);
-        if (w < 0 || w >= (int)sizeof next)
-            return -ENAMETOOLONG;
-        memcpy(cur, next, (size_t)w + 1);
-    }
-    if (snprintf(out, len, "%s", cur) >= (int)len)
-        return -ENAMETOOLONG;
-    return 0;
+    sb_path_at at;
+    char err[PATH_MAX + 256];
+    int rc = sb_path_resolve(path, 0, &at, err, sizeof err);
+    if (rc < 0)
+        return rc;
+    int w = !strcmp(at.base, ".") ? snprintf(out, len, "%s", at.dir)
+                                  : snprintf(out, len, "%s%s%s", at.dir, strcmp(at.dir, "/") ? "/" : "", at.base);
+    sb_path_at_close(&at);
+    return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
 /* ---- a FILE* that remembers why a write failed ---- */
@@ -108,28 +94,6 @@ FILE *sb_fdopen_tracked(int fd, int *werr)
 
 /* ---- helpers ---- */
 
-/* mkdir -p for the directory part of path. */
-static int make_parent_dirs(const char *path)
-{
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    char *slash = strrchr(buf, '/');
-    if (!slash || slash == buf)
-        return 0;
-    *slash = 0;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-            return -errno;
-        *p = '/';
-    }
-    if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-        return -errno;
-    return 0;
-}
-
 /* Runs fn on fd (which it takes over); 0 or -errno of the first failure, fsync included. */
 static int write_fd(int fd, bool sync, sb_atomic_writer fn, void *ctx)
 {
@@ -150,12 +114,16 @@ static int write_fd(int fd, bool sync, sb_atomic_writer fn, void *ctx)
     return rc < 0 ? rc : 0;
 }
 
-/* Removes ".BASE.PID.tmp" files in dir whose PID is no longer alive. */
-static void remove_stale(const char *dir, const char *base)
+/* Removes ".BASE.PID.tmp" files in the directory dir (O_PATH) whose PID is no longer alive. */
+static void remove_stale(int dir, const char *base)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
         return;
+    }
     size_t bl = strlen(base);
     struct dirent *de;
     while ((de = readdir(d))) {
@@ -173,71 +141,58 @@ static void remove_stale(const char *dir, const char *base)
     closedir(d);
 }
 
-int sb_atomic_write(const char *path, mode_t new_mode, int make_dirs, sb_atomic_writer fn,
-                    void *ctx, char *err, size_t errlen)
+/* A device, FIFO or socket cannot be replaced by a rename without destroying it: it is
+ * written in place. */
+static int write_in_place(const sb_path_at *at, const char *path, sb_atomic_writer fn, void *ctx,
+                          char *err, size_t errlen)
 {
-    char target[PATH_MAX];
-    int rc = sb_resolve_symlinks(path, target, sizeof target);
-    if (rc < 0) {
+    int fd = openat(at->dirfd, at->base, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        int rc = -errno;
         snprintf(err, errlen, "%s: %s", path, strerror(-rc));
         return rc;
     }
-    struct stat st;
-    bool exists = stat(target, &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "%s: is a directory", path);
-        return -EISDIR;
-    }
-    if (exists && !S_ISREG(st.st_mode)) {
-        /* A device, FIFO or socket: a rename would replace it with a plain file. */
-        int fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-        if (fd < 0) {
-            rc = -errno;
-            snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-            return rc;
-        }
-        rc = write_fd(fd, false, fn, ctx);
-        if (rc < 0)
-            snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
-        return rc;
-    }
-    if (make_dirs && (rc = make_parent_dirs(target)) < 0) {
-        snprintf(err, errlen, "%s: cannot create its directory: %s", path, strerror(-rc));
-        return rc;
-    }
+    int rc = write_fd(fd, false, fn, ctx);
+    if (rc < 0)
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
+    return rc;
+}
 
-    char dir[PATH_MAX], tmp[2 * PATH_MAX + 32];
-    const char *slash = strrchr(target, '/');
-    const char *base = slash ? slash + 1 : target;
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == target)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - target), target);
-    snprintf(tmp, sizeof tmp, "%s/.%s.%ld.tmp", dir, base, (long)getpid());
-    remove_stale(dir, base);
+/* The temporary inode in at's directory: anonymous (O_TMPFILE) when it can get its name
+ * through /proc later, else the named temporary tmp. */
+static int create_temp(const sb_path_at *at, const char *tmp, bool *anonymous)
+{
+    *anonymous = access("/proc/self/fd", X_OK) == 0;
+    int fd = *anonymous ? openat(at->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600) : -1;
+    if (fd < 0) {
+        *anonymous = false;
+        unlinkat(at->dirfd, tmp, 0); /* ours from an earlier attempt in this process, if any */
+        fd = openat(at->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    }
+    return fd < 0 ? -errno : fd;
+}
 
+/* The new content written to a temporary beside at->base, fsynced and renamed over it;
+ * st is the existing file's (its mode and owner are kept), or NULL. */
+static int replace(const sb_path_at *at, const struct stat *st, mode_t new_mode, const char *path,
+                   sb_atomic_writer fn, void *ctx, char *err, size_t errlen)
+{
+    char tmp[NAME_MAX + 64];
+    snprintf(tmp, sizeof tmp, ".%s.%ld.tmp", at->base, (long)getpid());
+    remove_stale(at->dirfd, at->base);
     mode_t mask = umask(0);
     umask(mask);
-    mode_t mode = exists ? (st.st_mode & 07777) : (new_mode & ~mask);
+    mode_t mode = st ? (st->st_mode & 07777) : (new_mode & ~mask);
 
-    /* The anonymous inode gets its name through /proc: without /proc, a named temporary. */
-    bool anonymous = access("/proc/self/fd", X_OK) == 0;
-    int fd = anonymous ? open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600) : -1;
+    bool anonymous;
+    int rc, fd = create_temp(at, tmp, &anonymous);
     if (fd < 0) {
-        anonymous = false;
-        unlink(tmp); /* ours from an earlier attempt in this process, if any */
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    }
-    if (fd < 0) {
-        rc = -errno;
-        snprintf(err, errlen, "%s: cannot create a file beside it: %s", path, strerror(-rc));
-        return rc;
+        snprintf(err, errlen, "%s: cannot create a file beside it: %s", path, strerror(-fd));
+        return fd;
     }
     /* Owner first: chown clears the set-id bits that fchmod then restores. */
-    if (exists && (st.st_uid != geteuid() || st.st_gid != getegid()))
-        if (fchown(fd, st.st_uid, st.st_gid) < 0 && fchown(fd, (uid_t)-1, st.st_gid) < 0) {
+    if (st && (st->st_uid != geteuid() || st->st_gid != getegid()))
+        if (fchown(fd, st->st_uid, st->st_gid) < 0 && fchown(fd, (uid_t)-1, st->st_gid) < 0) {
             /* Not permitted: the file becomes ours, as any editor's save would. */
         }
     fchmod(fd, mode);
@@ -254,24 +209,50 @@ int sb_atomic_write(const char *path, mode_t new_mode, int make_dirs, sb_atomic_
     if (!rc && anonymous) {
         char proc[64];
         snprintf(proc, sizeof proc, "/proc/self/fd/%d", keep);
-        unlink(tmp);
-        if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) < 0)
+        unlinkat(at->dirfd, tmp, 0);
+        if (linkat(AT_FDCWD, proc, at->dirfd, tmp, AT_SYMLINK_FOLLOW) < 0)
             rc = -errno;
     }
     if (keep >= 0)
         close(keep);
-    if (!rc && rename(tmp, target) < 0)
+    /* renameat replaces the name, never what a symlink swapped in since would point to */
+    if (!rc && renameat(at->dirfd, tmp, at->dirfd, at->base) < 0)
         rc = -errno;
     if (rc < 0) {
-        unlink(tmp);
+        unlinkat(at->dirfd, tmp, 0);
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
         return rc;
     }
     /* fsync the directory so that the rename itself is durable. */
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int dfd = openat(at->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         fsync(dfd);
         close(dfd);
     }
     return 0;
+}
+
+int sb_atomic_write(const char *path, mode_t new_mode, int make_dirs, sb_atomic_writer fn,
+                    void *ctx, char *err, size_t errlen)
+{
+    sb_path_at at;
+    int rc = sb_path_resolve(path, make_dirs ? SB_PATH_MKDIRS : 0, &at, err, errlen);
+    if (rc < 0)
+        return rc;
+    struct stat st;
+    bool exists = fstatat(at.dirfd, at.base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    if (exists && S_ISLNK(st.st_mode)) {
+        /* the walk ended on a non-link: one was put there since */
+        snprintf(err, errlen, "%s: became a symlink while it was being opened", path);
+        rc = -ELOOP;
+    } else if (exists && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: is a directory", path);
+        rc = -EISDIR;
+    } else if (exists && !S_ISREG(st.st_mode)) {
+        rc = write_in_place(&at, path, fn, ctx, err, errlen);
+    } else {
+        rc = replace(&at, exists ? &st : NULL, new_mode, path, fn, ctx, err, errlen);
+    }
+    sb_path_at_close(&at);
+    return rc;
 }

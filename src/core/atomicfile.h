@@ -4,7 +4,9 @@
  * files and for `show -o`.
  *
  *  - A symlink is followed (up to 40 links): the link stays a link, the file
- *    it points to gets the new content, written beside it.
+ *    it points to gets the new content, written beside it. A link in a sticky
+ *    world-writable directory is followed only when it is the caller's or the
+ *    directory owner's (core/safepath.h): another one is refused, -EACCES.
  *  - A regular file (or a new one) is written to a temporary file in the same
  *    directory, fsynced, renamed over it and the directory fsynced. An
  *    existing file keeps its mode and (when allowed) its owner and group.
@@ -29,8 +31,9 @@ typedef int (*sb_atomic_writer)(FILE *out, void *ctx);
 int sb_atomic_write(const char *path, mode_t new_mode, int make_dirs, sb_atomic_writer fn,
                     void *ctx, char *err, size_t errlen);
 
-/* The path a write to path lands on: symlinks followed (a dangling link gives where it
- * points). 0 or -errno (-ELOOP after 40 links). */
+/* The path a write to path lands on: symlinks followed under the same rule (a dangling
+ * link gives where it points). 0 or -errno (-ELOOP after 40 links, -EACCES for a link
+ * the rule refuses). */
 int sb_resolve_symlinks(const char *path, char *out, size_t len);
 
 /* A FILE* on fd that records the first write error: *werr = errno of the failing write(2).

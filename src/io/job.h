@@ -91,7 +91,9 @@ typedef struct sb_io_job {
     /* Exactly one of these: one shared file, or one file per job in a directory. */
     char filename[PATH_MAX];
     char directory[PATH_MAX];
-    bool keep_files;           /* files created in directory are removed unless set */
+    bool keep_files;           /* files created in directory are removed unless set (needs dir_private) */
+    bool dir_private;          /* directory is the caller's own (mkdtemp): the files go straight in;
+                                * else they go in a private directory made inside it (prepare.c) */
     bool verify_pattern;       /* writes carry a per-block pattern (tests check it) */
     /* Verified I/O (verify.h), fio's option names. */
     sb_verify_algo verify;     /* NONE = off */

@@ -3,6 +3,16 @@
  * each file (laid out with data when the job reads or verifies, else allocated),
  * the free-space and short-file checks, block devices, and opening for the run with
  * O_DIRECT and its alignment (the logical block size of the storage) checked.
+ *
+ * Ownership (the safety rule): with a directory the files go in a private
+ * directory storbench makes inside it (mkdtemp, 0700, core/workdir: removed
+ * afterwards, on Ctrl-C, and by the next run after a SIGKILL), unless the caller's
+ * directory is already its own (dir_private), and each is created with
+ * O_CREAT|O_EXCL|O_NOFOLLOW: a user's "storbench-io.0" or an attacker's symlink of
+ * that name is never read, written or removed. A --filename is used as given
+ * (symlinks followed under the protected-symlink rule, core/safepath.h) and removed
+ * only when this run created it and then failed; what is removed is checked to be
+ * the inode this run created.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +29,8 @@
 
 #include "core/fileio.h"
 #include "core/rand.h"
+#include "core/safepath.h"
+#include "core/workdir.h"
 #include "io/worker.h"
 
 /* Logical block size (the O_DIRECT alignment) of the storage under fd. */
@@ -132,76 +144,104 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
     return r;
 }
 
+/* Opens f->path for preparing: created (O_EXCL, so f->created is exact), or the existing
+ * file; *st is what was opened. 0 or -errno with one line in err. */
+static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, char *err, size_t errlen)
+{
+    bool read_only = !sb_rw_writes(job->rw);
+    int fd = -1, r;
+    f->created = false;
+    if (job->directory[0]) {
+        /* a private directory: only an earlier phase's file of ours (keep_files) can be there */
+        fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        f->created = fd >= 0;
+        if (fd < 0 && errno == EEXIST && job->dir_private && job->keep_files)
+            fd = open(f->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+        r = fd < 0 ? -errno : 0;
+        if (r < 0)
+            snprintf(err, errlen, "%s: %s", f->path, strerror(-r));
+    } else {
+        r = job->verify_only ? -EEXIST /* never made: it checks an earlier run's file */
+                             : sb_open_resolved(f->path, O_RDWR | O_CREAT | O_EXCL, 0644, &fd, err, errlen);
+        f->created = r == 0;
+        if (r == -EEXIST) {
+            r = sb_open_resolved(f->path, read_only ? O_RDONLY : O_RDWR, 0, &fd, err, errlen);
+            if (r == -ENOENT && job->verify_only)
+                snprintf(err, errlen, "%s does not exist: verify_only checks a file an earlier run wrote",
+                         f->path);
+        }
+    }
+    if (r < 0)
+        return r;
+    if (fstat(fd, st) < 0) {
+        r = -errno;
+        snprintf(err, errlen, "%s: %s", f->path, strerror(-r));
+        close(fd);
+        return r;
+    }
+    f->dev = st->st_dev;
+    f->ino = st->st_ino;
+    f->fd = fd;
+    return 0;
+}
+
+/* A block device: checked for size only (the workers open it). */
+static int check_block_device(const sb_io_job *job, file_ctx *f, char *err, size_t errlen)
+{
+    uint64_t need = job->offset + job->size, bytes = 0;
+    ioctl(f->fd, BLKGETSIZE64, &bytes);
+    close(f->fd);
+    f->fd = -1;
+    if (bytes < need) {
+        snprintf(err, errlen, "%s holds %" PRIu64 " bytes, less than offset + size = %" PRIu64,
+                 f->path, bytes, need);
+        return -ENOSPC;
+    }
+    return 0;
+}
+
+/* Whether what is missing of the file fits on its filesystem. */
+static int check_space(file_ctx *f, uint64_t have, uint64_t need, char *err, size_t errlen)
+{
+    struct statvfs vfs;
+    if (have >= need || fstatvfs(f->fd, &vfs) < 0)
+        return 0;
+    uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+    if (need - have > avail) {
+        snprintf(err, errlen, "%s: size %" PRIu64 " bytes does not fit: %" PRIu64
+                 " bytes needed, %" PRIu64 " free", f->path, need, need - have, avail);
+        return -ENOSPC;
+    }
+    return 0;
+}
+
 /* Creates/extends/checks one file so that [0, offset+size) exists. */
 int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errlen)
 {
     uint64_t need = job->offset + job->size;
     struct stat st;
-    bool exists = stat(f->path, &st) == 0;
     f->known_from = UINT64_MAX;
-    if (job->verify_only && !exists) {
-        snprintf(err, errlen, "%s does not exist: verify_only checks a file an earlier run wrote", f->path);
-        return -ENOENT;
-    }
-    if (exists && S_ISDIR(st.st_mode)) {
+    f->fd = -1;
+    int r = open_job_file(job, f, &st, err, errlen);
+    if (r < 0)
+        return r;
+    if (S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "%s is a directory", f->path);
         return -EISDIR;
     }
     bool reads = sb_rw_reads(job->rw) || job->verify_only;
-    if (exists && S_ISBLK(st.st_mode)) {
-        int fd = open(f->path, reads && !sb_rw_writes(job->rw) ? O_RDONLY : O_RDWR);
-        if (fd < 0) {
-            int e = errno;
-            snprintf(err, errlen, "%s: %s", f->path, strerror(e));
-            return -e;
-        }
-        uint64_t bytes = 0;
-        ioctl(fd, BLKGETSIZE64, &bytes);
-        close(fd);
-        if (bytes < need) {
-            snprintf(err, errlen, "%s holds %" PRIu64 " bytes, less than offset + size = %" PRIu64,
-                     f->path, bytes, need);
-            return -ENOSPC;
-        }
-        f->fd = -1;
-        return 0;
-    }
-    if (exists && reads && (uint64_t)st.st_size < need) {
+    if (S_ISBLK(st.st_mode))
+        return check_block_device(job, f, err, errlen);
+    if (!f->created && reads && (uint64_t)st.st_size < need) {
         snprintf(err, errlen, "%s is %" PRIu64 " bytes, shorter than offset + size = %" PRIu64
                  " needed by a read job", f->path, (uint64_t)st.st_size, need);
         return -EINVAL;
     }
-    uint64_t have = exists ? (uint64_t)st.st_size : 0;
+    uint64_t have = f->created ? 0 : (uint64_t)st.st_size;
+    if ((r = check_space(f, have, need, err, errlen)) < 0)
+        return r;
+    int fd = f->fd;
     if (have < need) {
-        char dir[sizeof f->path];
-        snprintf(dir, sizeof dir, "%s", f->path);
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *(slash == dir ? slash + 1 : slash) = '\0';
-        else
-            strcpy(dir, ".");
-        struct statvfs vfs;
-        if (statvfs(dir, &vfs) == 0) {
-            uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-            if (need - have > avail) {
-                snprintf(err, errlen, "%s: size %" PRIu64 " bytes does not fit: %" PRIu64
-                         " bytes needed, %" PRIu64 " free", f->path, need, need - have, avail);
-                return -ENOSPC;
-            }
-        }
-    }
-    int fd = open(f->path, O_RDWR | O_CREAT, 0644);
-    if (fd < 0 && errno == EACCES && reads && !sb_rw_writes(job->rw) && exists)
-        fd = open(f->path, O_RDONLY);
-    if (fd < 0) {
-        int e = errno;
-        snprintf(err, errlen, "%s: %s", f->path, strerror(e));
-        return -e;
-    }
-    f->created = !exists;
-    f->fd = fd;
-    if (have < need) {
-        int r;
         if ((reads || job->verify_pattern) && job->verify) {
             r = layout_verified(fd, job, have, need, &f->known_from, err, errlen, f->path);
         } else if (reads || job->verify_pattern) {
@@ -220,20 +260,72 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
     return 0;
 }
 
+int sb_io_files_dir(const sb_io_job *job, char *dir, size_t len, bool *made, char *err, size_t errlen)
+{
+    *made = false;
+    dir[0] = '\0';
+    if (!job->directory[0])
+        return 0;
+    if (job->dir_private) {
+        snprintf(dir, len, "%s", job->directory);
+        return 0;
+    }
+    if (job->keep_files) {
+        /* a directory of storbench's own is removed afterwards: nothing could be kept */
+        snprintf(err, errlen, "keep_files needs a directory of the caller's own (dir_private)");
+        return -EINVAL;
+    }
+    int r = sb_workdir_create(job->directory, dir, len);
+    if (r < 0) {
+        snprintf(err, errlen, "%s: cannot make a private directory in it: %s", job->directory, strerror(-r));
+        dir[0] = '\0';
+        return r;
+    }
+    *made = true;
+    return 0;
+}
+
+/* Unlinks path if it is still the inode this run created there (a name another process
+ * put in its place since is left alone). */
+static void remove_if_ours(const file_ctx *f)
+{
+    sb_path_at at;
+    char err[64];
+    struct stat st;
+    if (sb_path_resolve(f->path, 0, &at, err, sizeof err) < 0)
+        return;
+    if (fstatat(at.dirfd, at.base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+        st.st_dev == f->dev && st.st_ino == f->ino)
+        unlinkat(at.dirfd, at.base, 0);
+    sb_path_at_close(&at);
+}
+
+void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned nfiles, const char *dir,
+                          bool made, bool failed)
+{
+    for (unsigned i = 0; files && i < nfiles; i++) {
+        if (!files[i].created)
+            continue;
+        if (job->directory[0] ? !job->keep_files : failed)
+            remove_if_ours(&files[i]);
+    }
+    if (made)
+        sb_workdir_remove(dir);
+}
+
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen)
 {
     int flags = sb_rw_writes(job->rw) ? O_RDWR : O_RDONLY;
     if (job->direct)
         flags |= O_DIRECT;
-    int fd = open(path, flags);
-    if (fd < 0) {
-        int e = errno;
-        if (e == EINVAL && job->direct) {
+    int fd = -1;
+    int r = sb_open_resolved(path, flags, 0, &fd, err, errlen);
+    if (r < 0) {
+        if (r == -EINVAL && job->direct) {
             snprintf(err, errlen, "%s: O_DIRECT refused by the filesystem (try buffered I/O)", path);
             return -EOPNOTSUPP;
         }
-        snprintf(err, errlen, "%s: %s", path, strerror(e));
-        return -e;
+        return r;
     }
     if (job->direct) {
         struct stat st;

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/safepath.h"
 #include "io/worker.h"
 
 #define NOT_CLAIMED UINT64_MAX
@@ -354,17 +355,15 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
 static int read_back(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *f,
                      sb_verify_stats *st, char *err, size_t errlen)
 {
-    int fd = open(f->path, O_RDONLY | (job->direct ? O_DIRECT : 0));
-    if (fd < 0) {
-        int e = errno;
-        snprintf(err, errlen, "%s: %s", f->path, strerror(e));
-        return -e;
-    }
+    int fd = -1;
+    int r = sb_open_resolved(f->path, O_RDONLY | (job->direct ? O_DIRECT : 0), 0, &fd, err, errlen);
+    if (r < 0)
+        return r;
     if (!job->direct && job->invalidate) {
         fdatasync(fd);
         posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     }
-    int r = sb_verify_file(fmt, job->verify_only ? NULL : &f->vtab, fd, f->path, job->offset,
+    r = sb_verify_file(fmt, job->verify_only ? NULL : &f->vtab, fd, f->path, job->offset,
                            job->size / job->bs, job->numjobs, job->should_stop, job->cb_arg, st, err,
                            errlen);
     close(fd);

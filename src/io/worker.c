@@ -151,17 +151,21 @@ static void merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
 
 /* The job's files: named, created or extended to offset+size, and out of the page cache.
  * Each descriptor is closed again: the workers open their own. */
-static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned nfiles, char *err,
-                         size_t errlen)
+static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned nfiles, const char *dir,
+                         char *err, size_t errlen)
 {
     int r;
     for (unsigned i = 0; i < nfiles; i++)
         files[i].fd = -1; /* before any can fail: the clean-up closes what is >= 0 */
     for (unsigned i = 0; i < nfiles; i++) {
-        if (job->filename[0])
-            snprintf(files[i].path, sizeof files[i].path, "%s", job->filename);
-        else
-            snprintf(files[i].path, sizeof files[i].path, "%s/storbench-io.%u", job->directory, i);
+        int n = job->filename[0]
+                    ? snprintf(files[i].path, sizeof files[i].path, "%s", job->filename)
+                    : snprintf(files[i].path, sizeof files[i].path, "%s/storbench-io.%u", dir, i);
+        if (n < 0 || (size_t)n >= sizeof files[i].path) {
+            snprintf(err, errlen, "%s: %s", job->filename[0] ? job->filename : dir, strerror(ENAMETOOLONG));
+            files[i].path[0] = '\0';
+            return -ENAMETOOLONG;
+        }
         if ((r = sb_io_prepare_file(job, &files[i], err, errlen)) < 0)
             return r;
     }
@@ -239,20 +243,18 @@ static void watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_r
     }
 }
 
-/* Workers and files go; files this job made in a directory are removed unless kept. */
-static void release(const sb_io_job *job, worker **ws, file_ctx *files, unsigned nfiles)
+/* Workers and files go; of the files only those this run created are removed
+ * (prepare.c: sb_io_remove_created), and the private directory if it made one. */
+static void release(const sb_io_job *job, worker **ws, file_ctx *files, unsigned nfiles,
+                    const char *dir, bool made_dir, bool failed)
 {
     if (ws)
         for (unsigned i = 0; i < job->numjobs; i++)
             worker_free(ws[i]);
-    if (files) {
-        for (unsigned i = 0; i < nfiles; i++) {
-            if (files[i].fd >= 0)
-                close(files[i].fd);
-            if (job->directory[0] && !job->keep_files && files[i].path[0])
-                unlink(files[i].path);
-        }
-    }
+    for (unsigned i = 0; files && i < nfiles; i++)
+        if (files[i].fd >= 0)
+            close(files[i].fd);
+    sb_io_remove_created(job, files, nfiles, dir, made_dir, failed);
 }
 
 int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
@@ -283,13 +285,16 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     sb_verify_fmt vfmt = {0};
     atomic_init(&sh.stop, false);
     unsigned started = 0;
+    char dir[PATH_MAX] = "";
+    bool made_dir = false;
     sb_cpu_times cpu0 = {0}, cpu1;
     if (!files || !ws || !tids) {
         r = -ENOMEM;
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    if ((r = prepare_files(job, files, nfiles, err, errlen)) < 0 ||
+    if ((r = sb_io_files_dir(job, dir, sizeof dir, &made_dir, err, errlen)) < 0 ||
+        (r = prepare_files(job, files, nfiles, dir, err, errlen)) < 0 ||
         (r = setup_workers(job, ops, files, nfiles, &sh, ws, err, errlen)) < 0 ||
         (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
         goto out;
@@ -335,7 +340,7 @@ out:
             snprintf(err, errlen, "out of memory");
         }
     }
-    release(job, ws, files, nfiles);
+    release(job, ws, files, nfiles, dir, made_dir, r < 0 && !(r == -EILSEQ && job->verify));
     free(files);
     free(ws);
     free(tids);

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/rand.h"
 #include "core/timeseries.h"
@@ -63,7 +64,9 @@ typedef struct worker {
 typedef struct file_ctx {
     char path[PATH_MAX + 32];
     int fd;                /* buffered descriptor for layout; closed before the run */
-    bool created;
+    bool created;          /* this run created it (O_EXCL) */
+    dev_t dev;             /* the inode opened, so that only it is ever removed */
+    ino_t ino;
     uint64_t known_from;   /* verify: blocks from here on were laid out by this run */
     sb_verify_table vtab;  /* verify: the file's block table */
 } file_ctx;
@@ -73,6 +76,14 @@ void *sb_io_worker_main(void *arg);
 
 /* prepare.c: creates/extends/checks one file so that [0, offset+size) exists. */
 int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errlen);
+/* prepare.c: the directory the job's files go in: job->directory when the caller made it
+ * its own (dir_private), else a private directory made in it (*made; core/workdir.h);
+ * "" for a --filename job. 0 or -errno with one line in err. */
+int sb_io_files_dir(const sb_io_job *job, char *dir, size_t len, bool *made, char *err, size_t errlen);
+/* prepare.c: removes what the job created: its files in a directory unless keep_files,
+ * a --filename only when the run failed, then the directory if made. */
+void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned nfiles, const char *dir,
+                          bool made, bool failed);
 /* prepare.c: opens path for the job's I/O (O_DIRECT and its alignment checked). */
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen);
 

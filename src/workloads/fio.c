@@ -154,6 +154,7 @@ static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, ch
     if ((rc = fio_steady(cfg, job, err, errlen)) < 0)
         return rc;
     snprintf(job->directory, sizeof job->directory, "%s", dir);
+    job->dir_private = true; /* the run's own directory (the runner made it) */
     char warn[256];
     if ((rc = sb_io_job_check(job, err, errlen, warn, sizeof warn)) < 0)
         return rc;
