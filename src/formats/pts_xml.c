@@ -21,7 +21,6 @@
 #include <jansson.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
-#include <libxml/xmlreader.h>
 
 #include "core/log.h"
 #include "core/strutil.h"
@@ -404,30 +403,46 @@ out:
 
 bool sb_pts_xml_detect(const char *text, size_t len)
 {
-    if (len > INT_MAX)
-        return false;
-    xmlTextReader *r = xmlReaderForMemory(text, (int)len, NULL, NULL, XML_OPTS);
-    bool pts = false;
-    while (r && xmlTextReaderRead(r) == 1)
-        if (xmlTextReaderNodeType(r) == XML_READER_TYPE_ELEMENT) {
-            pts = !xmlStrcmp(xmlTextReaderConstName(r), BAD_CAST "PhoronixTestSuite");
-            break;
-        }
-    xmlFreeTextReader(r);
+    /* The start of the document in recover mode: it yields the root element even when the
+     * file is malformed further on (then still PTS, and refused by the reader). */
+    int n = len > 65536 ? 65536 : (int)len;
+    xmlDoc *doc = xmlReadMemory(text, n, NULL, NULL, XML_OPTS | XML_PARSE_RECOVER);
+    const xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+    bool pts = root && !xmlStrcmp(root->name, BAD_CAST "PhoronixTestSuite");
+    xmlFreeDoc(doc);
     return pts;
 }
 
-/* Malformed XML: libxml2's message with its line. */
-static int xml_error(char *err, size_t errlen)
-{
-    const xmlError *e = xmlGetLastError();
+/* The first error of a parse (libxml2 goes on after it, and its last error is often a
+ * consequence, "Premature end of data", far from the cause). */
+typedef struct first_error {
+    int line;
     char msg[256];
-    snprintf(msg, sizeof msg, "%s", e && e->message ? e->message : "cannot be parsed");
-    size_t n = strlen(msg);
-    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-        msg[--n] = '\0';
-    snprintf(err, errlen, "line %d: malformed XML: %s", e ? e->line : 0, msg);
-    return -EBADMSG;
+} first_error;
+
+static void keep_first(void *ctx, xmlError *e)
+{
+    first_error *fe = ctx;
+    if (fe->line || !e || e->level < XML_ERR_ERROR)
+        return;
+    fe->line = e->line ? e->line : 1;
+    snprintf(fe->msg, sizeof fe->msg, "%s", e->message ? e->message : "cannot be parsed");
+    size_t n = strlen(fe->msg);
+    while (n && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
+        fe->msg[--n] = '\0';
+}
+
+/* The document, or NULL with the first error's line in err. */
+static xmlDoc *parse(const char *text, size_t len, char *err, size_t errlen)
+{
+    first_error fe = {0};
+    xmlSetStructuredErrorFunc(&fe, keep_first);
+    xmlDoc *doc = xmlReadMemory(text, (int)len, NULL, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    if (!doc)
+        snprintf(err, errlen, "line %d: malformed XML: %s", fe.line,
+                 fe.line ? fe.msg : "cannot be parsed");
+    return doc;
 }
 
 static int read_doc(reader *rd, const xmlNode *root)
@@ -471,10 +486,9 @@ int sb_pts_xml_read(const char *text, size_t len, const char *name, bool strict,
         snprintf(err, errlen, "too large for a PTS result file");
         return -EFBIG;
     }
-    xmlResetLastError();
-    xmlDoc *doc = xmlReadMemory(text, (int)len, NULL, NULL, XML_OPTS);
+    xmlDoc *doc = parse(text, len, err, errlen);
     if (!doc)
-        return xml_error(err, errlen);
+        return -EBADMSG;
     const xmlNode *root = xmlDocGetRootElement(doc);
     int rc;
     if (!root || xmlStrcmp(root->name, BAD_CAST "PhoronixTestSuite")) {
