@@ -1,9 +1,11 @@
 /*
  * import — `storbench import FILE --result NAME [--replace] [--title TEXT]
- * [--format auto|text|dd-wiki] [--verbose]`: reads a result page in the seed
+ * [--format auto|text|dd-wiki|pts-xml] [--strict] [--verbose]`: reads a result page in the seed
  * text format (tidy or whitespace-flattened, see docs/text-format.md), or a dd
  * wiki page (seed 004, report/ddwiki.c; recognised by its "Direct write:" lines
- * unless --format says which), and adds its systems and figures to the result file
+ * unless --format says which), or a Phoronix Test Suite result file (composite.xml,
+ * formats/pts_xml.c; recognised by its <PhoronixTestSuite> root), and adds its systems
+ * and figures to the result file
  * NAME, creating it when it does not exist. An identifier NAME already has is
  * refused unless --replace. A new NAME takes the page's title and description;
  * an existing one keeps its own. --title says where the title ends, which a
@@ -26,13 +28,14 @@
 #include "core/interrupt.h"
 #include "core/fileio.h"
 #include "core/log.h"
+#include "formats/pts_xml.h"
 #include "report/ddwiki.h"
 #include "report/text_import.h"
 #include "results/result.h"
 
-enum { OPT_REPLACE = 0x2000, OPT_TITLE, OPT_FORMAT };
+enum { OPT_REPLACE = 0x2000, OPT_TITLE, OPT_FORMAT, OPT_STRICT };
 
-enum page_format { FORMAT_AUTO, FORMAT_TEXT, FORMAT_DDWIKI };
+enum page_format { FORMAT_AUTO, FORMAT_TEXT, FORMAT_DDWIKI, FORMAT_PTS };
 
 /* A page is a few kilobytes; anything this large is not one. */
 #define MAX_PAGE (64u << 20)
@@ -41,17 +44,21 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: storbench import FILE --result NAME [--replace] [--title TEXT] [--format FMT]\n"
-            "                        [--verbose] [--results-dir DIR]\n"
+            "                        [--strict] [--verbose] [--results-dir DIR]\n"
             "\n"
             "Reads a result page (FILE, or - for standard input) in the seed text format, or a\n"
             "dd wiki page (seed 004: one ==== machine ==== block with the three dd lines each),\n"
-            "and adds its systems and figures to the result file NAME (created if missing).\n"
+            "or a Phoronix Test Suite result file (composite.xml), and adds its systems and\n"
+            "figures to the result file NAME (created if missing).\n"
             "\n"
             "  -r, --result NAME     the result file to import into (name or path)\n"
             "      --replace         replace identifiers NAME already has\n"
             "      --title TEXT      the page's title (the rest of its heading is the description)\n"
-            "      --format FMT      auto (default: a page with 'Direct write:' dd lines is a dd\n"
-            "                        wiki page), text (the seed text format) or dd-wiki\n"
+            "      --format FMT      auto (default: XML with a <PhoronixTestSuite> root is a PTS\n"
+            "                        result file, a page with 'Direct write:' dd lines a dd wiki\n"
+            "                        page), text (the seed text format), dd-wiki or pts-xml\n"
+            "      --strict          pts-xml: refuse the file when a result cannot be read\n"
+            "                        (default: skip it with a warning naming its line)\n"
             "  -v, --verbose         say what was read from the page and what was skipped\n"
             "      --results-dir DIR where named result files live\n"
             "  -h, --help            this help\n");
@@ -69,20 +76,22 @@ static int read_all(const char *name, char **out, size_t *len)
  * the title and the rest the description. Otherwise TEXT only replaces the title. */
 static int parse_format(const char *s, enum page_format *out)
 {
-    static const char *const names[] = {"auto", "text", "dd-wiki"};
-    for (int i = 0; i < 3; i++)
+    static const char *const names[] = {"auto", "text", "dd-wiki", "pts-xml"};
+    for (int i = 0; i < 4; i++)
         if (!strcmp(s, names[i])) {
             *out = (enum page_format)i;
             return 0;
         }
-    return sb_usage_error("import", "--format must be auto, text or dd-wiki, not '%s'", s);
+    return sb_usage_error("import", "--format must be auto, text, dd-wiki or pts-xml, not '%s'", s);
 }
 
 /* The page into rf, in the format asked for or recognised. --verbose: the dd wiki reader
  * says what it read and skipped, by line; for a text page, each system's figure count. */
 static int read_page(const char *text, size_t len, enum page_format format, bool verbose,
-                     sb_resultfile *rf, char *err, size_t errlen)
+                     bool strict, const char *file, sb_resultfile *rf, char *err, size_t errlen)
 {
+    if (format == FORMAT_PTS || (format == FORMAT_AUTO && sb_pts_xml_detect(text, len)))
+        return sb_pts_xml_read(text, len, file, strict, rf, NULL, err, errlen);
     if (format == FORMAT_DDWIKI || (format == FORMAT_AUTO && sb_ddwiki_detect(text, len)))
         return sb_import_ddwiki(text, len, rf, verbose ? stdout : NULL, err, errlen);
     int rc = sb_text_import(text, len, rf, err, errlen);
@@ -139,12 +148,13 @@ int sb_cmd_import(int argc, char **argv)
         {"replace", no_argument, NULL, OPT_REPLACE},
         {"title", required_argument, NULL, OPT_TITLE},
         {"format", required_argument, NULL, OPT_FORMAT},
+        {"strict", no_argument, NULL, OPT_STRICT},
         {"verbose", no_argument, NULL, 'v'},
         {"results-dir", required_argument, NULL, SB_OPT_RESULTS_DIR},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    bool replace = false, verbose = false;
+    bool replace = false, verbose = false, strict = false;
     enum page_format format = FORMAT_AUTO;
     const char *result = NULL, *title = NULL, *results_dir = NULL;
     optind = 1;
@@ -159,6 +169,7 @@ int sb_cmd_import(int argc, char **argv)
             if (parse_format(optarg, &format))
                 return SB_EXIT_USAGE;
             break;
+        case OPT_STRICT: strict = true; break;
         case 'v': verbose = true; break;
         case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
@@ -191,12 +202,12 @@ int sb_cmd_import(int argc, char **argv)
     }
     sb_resultfile page;
     sb_resultfile_init(&page);
-    rc = read_page(text, len, format, verbose, &page, err, sizeof err);
+    rc = read_page(text, len, format, verbose, strict, file, &page, err, sizeof err);
     free(text);
     if (rc < 0) {
         sb_error("import: %s: %s", file, err);
         sb_resultfile_free(&page);
-        return SB_EXIT_RUNTIME;
+        return rc == -EBADMSG ? SB_EXIT_USAGE : SB_EXIT_RUNTIME; /* malformed XML */
     }
     if (title)
         apply_title(&page, title);

@@ -1,7 +1,7 @@
 /*
  * show — `storbench show NAME|FILE [--width N] [--format FORMAT] [-o FILE]`:
- * renders a result file as text, json, html (report/html.c) or csv
- * (report/csv.c), on standard output or into a file (core/atomicfile: replaced
+ * renders a result file as text, json, html (report/html.c), csv
+ * (report/csv.c) or pts-xml (formats/pts_xml_write.c), on standard output or into a file (core/atomicfile: replaced
  * only once complete, symlinks followed, devices and FIFOs written in place). The formats
  * are a table of renderers: adding one is one row and one function. Text is
  * the seed page format at the width of the terminal (or --width, or 80); json
@@ -22,6 +22,7 @@
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/units.h"
+#include "formats/pts_xml.h"
 #include "report/csv.h"
 #include "report/ddwiki.h"
 #include "report/html.h"
@@ -76,6 +77,11 @@ static int show_html(FILE *out, const sb_resultfile *rf, const show_opts *o)
     return sb_report_html(out, rf);
 }
 
+static int show_pts_xml(FILE *out, const sb_resultfile *rf, const show_opts *o)
+{
+    return sb_pts_xml_write(out, rf);
+}
+
 static int show_csv(FILE *out, const sb_resultfile *rf, const show_opts *o)
 {
     if (o->overview)
@@ -103,6 +109,7 @@ static const struct {
     {"json", show_json},
     {"html", show_html},
     {"csv", show_csv},
+    {"pts-xml", show_pts_xml},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
@@ -166,7 +173,8 @@ static void usage(FILE *out)
             "\n"
             "  -w, --width N         line width of the text bars (default: the terminal's, else 80)\n"
             "  -f, --format FORMAT   text (the seed page format, default), json, html (one\n"
-            "                        self-contained page with charts) or csv\n"
+            "                        self-contained page with charts), csv or pts-xml (a\n"
+            "                        Phoronix Test Suite result file, composite.xml)\n"
             "  -s, --sparklines      text: after each result, its time series (IOPS or MB/s\n"
             "                        per interval, p99 range) as a row per identifier; the\n"
             "                        page is then no longer the seed format import reads\n"
@@ -220,7 +228,7 @@ int sb_cmd_show(int argc, char **argv)
         if (!strcmp(format, formats[i].name))
             fn = formats[i].fn;
     if (!fn)
-        return sb_usage_error("show", "unknown format '%s' (text, json, html or csv)", format);
+        return sb_usage_error("show", "unknown format '%s' (text, json, html, csv or pts-xml)", format);
     if ((rc = check_combination(fn, &o, output)))
         return rc;
     if (optind >= argc)

@@ -75,7 +75,7 @@ check_one_line "seed 001 --format dd-wiki: one line" "not a dd wiki page"
 check_exit "text page --verbose" 0 "$SB" import "$SEEDS/001_5b3cf86a040befc6.txt" --result s1 --verbose --results-dir "$R"
 check "text page --verbose: each identifier's figures" grep -q "^'2-Disk RAID1 + LZO': 12 figures$" "$T/out"
 check_exit "--format bogus" 2 "$SB" import "$P004" --result bad --format html --results-dir "$R"
-check_one_line "--format bogus: one line" "auto, text or dd-wiki"
+check_one_line "--format bogus: one line" "auto, text, dd-wiki or pts-xml"
 check "refusals created nothing" test ! -e "$R/bad.json"
 
 # ---- a damaged block is refused with its line, and nothing is written ----
