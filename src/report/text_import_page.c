@@ -213,20 +213,25 @@ bool ti_parse_legend_line(span l, legend *out)
 
 int ti_add_legend(result_text *r, legend lg)
 {
-    legend *n = realloc(r->legends, (r->n_legends + 1) * sizeof *n);
-    if (!n)
-        return -ENOMEM;
-    r->legends = n;
+    if ((r->n_legends & (r->n_legends - 1)) == 0) {
+        legend *n = realloc(r->legends, (r->n_legends ? 2 * r->n_legends : 1) * sizeof *n);
+        if (!n)
+            return -ENOMEM;
+        r->legends = n;
+    }
     r->legends[r->n_legends++] = lg;
     return 0;
 }
 
 result_text *ti_add_result(page *pg)
 {
-    result_text *n = realloc(pg->results, (pg->n_results + 1) * sizeof *n);
-    if (!n)
-        return NULL;
-    pg->results = n;
+    /* Grown geometrically, as the rows: a page may hold a result every few bytes. */
+    if ((pg->n_results & (pg->n_results - 1)) == 0) {
+        result_text *n = realloc(pg->results, (pg->n_results ? 2 * pg->n_results : 1) * sizeof *n);
+        if (!n)
+            return NULL;
+        pg->results = n;
+    }
     result_text *r = &pg->results[pg->n_results++];
     memset(r, 0, sizeof *r);
     return r;
@@ -234,10 +239,12 @@ result_text *ti_add_result(page *pg)
 
 system_text *ti_add_system_text(page *pg)
 {
-    system_text *n = realloc(pg->systems, (pg->n_systems + 1) * sizeof *n);
-    if (!n)
-        return NULL;
-    pg->systems = n;
+    if ((pg->n_systems & (pg->n_systems - 1)) == 0) {
+        system_text *n = realloc(pg->systems, (pg->n_systems ? 2 * pg->n_systems : 1) * sizeof *n);
+        if (!n)
+            return NULL;
+        pg->systems = n;
+    }
     system_text *s = &pg->systems[pg->n_systems++];
     memset(s, 0, sizeof *s);
     return s;
