@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/uncertainty.h"
 #include "results/titles.h"
 
 /* Units with a space in them: in a flattened page "the last word" would cut them. */
@@ -279,6 +280,32 @@ static bool flat_has_legend(span f)
     return false;
 }
 
+/* After a row's bars: its "SE +/- x, N = n", the noisy mark "!" and the chart's noisy
+ * legend (fixed texts, so they survive flattening); the offset after them. */
+static size_t flat_row_extras(span f, size_t pos, row *rw)
+{
+    static const char legend_lit[] = " " SB_NOISY_LEGEND;
+    size_t n, len;
+    span se;
+    if (pos + 1 < f.n && f.p[pos] == ' ' &&
+        (len = ti_parse_se(span_make(f.p + pos + 1, f.n - pos - 1), &se, &n)) && n) {
+        rw->se = se;
+        rw->se_n = n;
+        pos += 1 + len;
+    }
+    for (;;) {
+        span rest = span_make(f.p + pos, f.n - pos);
+        if (span_starts_with(rest, legend_lit) &&
+            (rest.n == sizeof legend_lit - 1 || rest.p[sizeof legend_lit - 1] == ' '))
+            pos += sizeof legend_lit - 1;
+        else if (rest.n >= 2 && rest.p[0] == ' ' && rest.p[1] == SB_NOISY_MARK[0] &&
+                 (rest.n == 2 || rest.p[2] == ' '))
+            pos += 2;
+        else
+            return pos;
+    }
+}
+
 /* 1. Results: direction phrases, then the rows after each; the text after the last row is
  *    the next result's header. *prefix_end is where the first phrase starts (the text
  *    before it holds the heading, the systems and the first result's header). */
@@ -318,6 +345,7 @@ static int flat_results(span f, page *pg, flat_state *st, size_t *prefix_end, ch
             if (rc)
                 return rc;
             pos = p + tail;
+            pos = flat_row_extras(region, pos, &r->rows[r->n_rows - 1]);
         }
         span rest = span_trim(span_make(f.p + pos, region.n - pos));
         if (nxt < 0 && rest.n)

@@ -185,8 +185,39 @@ int ti_add_row(result_text *r, span ident, span value, size_t bars, size_t line)
             return -ENOMEM;
         r->rows = n;
     }
-    r->rows[r->n_rows++] = (row){ident, value, bars, line};
+    r->rows[r->n_rows++] = (row){ident, value, bars, line, {0}, 0};
     return 0;
+}
+
+size_t ti_parse_se(span s, span *se, size_t *n)
+{
+    static const char lead[] = "SE +/- ", mid[] = ", N = ";
+    size_t i = sizeof lead - 1;
+    if (s.n < i || memcmp(s.p, lead, i))
+        return 0;
+    size_t v = i;
+    while (i < s.n && isdigit((unsigned char)s.p[i]))
+        i++;
+    if (i == v)
+        return 0;
+    if (i < s.n && s.p[i] == '.') {
+        size_t f = ++i;
+        while (i < s.n && isdigit((unsigned char)s.p[i]))
+            i++;
+        if (i == f)
+            return 0;
+    }
+    *se = span_make(s.p + v, i - v);
+    if (s.n - i < sizeof mid - 1 || memcmp(s.p + i, mid, sizeof mid - 1))
+        return 0;
+    i += sizeof mid - 1;
+    size_t d = i, count = 0;
+    while (i < s.n && isdigit((unsigned char)s.p[i]) && i - d < 9)
+        count = count * 10 + (size_t)(s.p[i++] - '0');
+    if (i == d || (i < s.n && s.p[i] != ' ' && s.p[i] != '\r'))
+        return 0;
+    *n = count;
+    return i;
 }
 
 /* "[k] imported: X" / "[k] measured: X" -> k and X. */

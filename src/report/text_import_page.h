@@ -33,7 +33,12 @@ typedef struct row {
     span value;
     size_t bars; /* '=' after the '|' */
     size_t line; /* 1-based line of a tidy page; 0 in a flattened one */
+    span se;     /* the "SE +/- x, N = n" line under it: x (empty: none) and n */
+    size_t se_n;
 } row;
+
+/* "SE +/- <decimal>, N = <count>" at the start of s: its length (0 if none), x and n. */
+size_t ti_parse_se(span s, span *se, size_t *n);
 
 /* A legend line under a chart whose figures come from several sources:
  * "[k] imported: <source>" or "[k] measured: <source>"; rows are then marked " [k]". */
@@ -51,6 +56,7 @@ typedef struct result_text {
     size_t n_rows;
     legend *legends; /* tidy layout only */
     size_t n_legends;
+    bool noisy_legend; /* the "! noisy: ..." line was read (nothing but legends after it) */
 } result_text;
 
 typedef struct system_text {
