@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/cdm_table.h"
 #include "report/text_import_page.h"
 #include "results/titles.h"
 
@@ -270,6 +271,10 @@ int sb_text_import(const char *text, size_t len, sb_resultfile *rf, char *err, s
 {
     if (err && errlen)
         err[0] = '\0';
+    /* show's CDM table (report/cdm_table.h) repeats the charts above it: read up to it */
+    const char *cdm = memmem(text, len, SB_CDM_HEADING, strlen(SB_CDM_HEADING));
+    if (cdm)
+        len = (size_t)(cdm - text);
     span t = span_make(text, len);
     int rc = page_check_text(text, len, "a result page", err, errlen);
     if (rc)
