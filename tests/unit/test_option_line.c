@@ -1,9 +1,9 @@
 /*
- * test_option_line — the option line names every option the user changed (issue 26): a
- * hidden option (fio's runtime and size) appears once -o gives it a value other than its
- * default, and under --quick other than its quick value, which "Scale: Quick" stands
- * for; the seed profile's line and every suite's lines stay as they were, so measured
- * figures still join imported seed figures.
+ * test_option_line — under --quick the option line names every option the user changed
+ * (issue 26): a hidden option (fio's runtime and size) given with -o a value other than
+ * its default and its quick value appears before "Scale: Quick"; at full scale the seed
+ * profile's line stays (a short run joins the seed's chart), and every suite's lines stay
+ * as they were.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -35,10 +35,10 @@ static void test_fio_overrides_named(void **state)
     /* the default value given explicitly changes nothing */
     assert_int_equal(sb_config_set(&cfg, "runtime", "20", err, sizeof err), 0);
     assert_string_equal(line_of(&cfg), seed);
+    /* at full scale a short run keeps the seed's line (it joins the seed's chart) */
     assert_int_equal(sb_config_set(&cfg, "runtime", "5", err, sizeof err), 0);
     assert_int_equal(sb_config_set(&cfg, "size", "64m", err, sizeof err), 0);
-    assert_non_null(strstr(line_of(&cfg), " - Size: 64m - "));
-    assert_non_null(strstr(line_of(&cfg), " - Runtime: 5 - "));
+    assert_string_equal(line_of(&cfg), seed);
 
     sb_config_init(&cfg, w, true);
     strcpy(seed, line_of(&cfg));
