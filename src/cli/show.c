@@ -23,6 +23,7 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "formats/pts_xml.h"
+#include "report/cdm_table.h"
 #include "report/csv.h"
 #include "report/ddwiki.h"
 #include "report/html.h"
@@ -59,7 +60,11 @@ static int show_text(FILE *out, const sb_resultfile *rf, const show_opts *o)
 {
     if (o->overview)
         return show_overview(out, rf, false);
-    return sb_report_text_ex(out, rf, o->width, o->sparklines);
+    int rc = sb_report_text_ex(out, rf, o->width, o->sparklines);
+    /* cdm figures: also the 4x2 table, identifiers side by side (report/cdm_table.h) */
+    if (rc == 0 && sb_report_cdm_all(out, rf) != 0)
+        rc = fflush(out) == 0 && !ferror(out) ? 0 : -EIO;
+    return rc;
 }
 
 static int show_json(FILE *out, const sb_resultfile *rf, const show_opts *o)

@@ -2,12 +2,16 @@
  * cdm_table — the `cdm` figures of one identifier as the table
  * CrystalDiskMark and KDiskMark users know: the four tests down, Read and
  * Write across, MB/s first, then IOPS and the p99 completion latency in
- * brackets.
+ * brackets. `show` prints every identifier's figures side by side (MB/s only, so that
+ * several fit a terminal), under a fixed heading that `import` stops at.
  */
 #include "report/cdm_table.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "report/text.h"
 
 static const struct {
     const char *key, *label;
@@ -80,4 +84,73 @@ int sb_report_cdm(FILE *out, const sb_resultfile *rf, const char *identifier)
         putc('\n', out);
     }
     return 1;
+}
+
+/* Width of s in characters (UTF-8 continuation bytes do not count). */
+static int width_of(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+static void pad(FILE *out, const char *s, int w)
+{
+    fputs(s, out);
+    for (int n = width_of(s); n < w; n++)
+        putc(' ', out);
+}
+
+int sb_report_cdm_all(FILE *out, const sb_resultfile *rf)
+{
+    size_t n = 0;
+    const char **ids = calloc(rf->n_systems ? rf->n_systems : 1, sizeof *ids);
+    if (!ids)
+        return -1;
+    int w = 9; /* "12345.67" and a space */
+    for (size_t i = 0; i < rf->n_systems; i++) {
+        const char *id = rf->systems[i].identifier;
+        bool any = false;
+        for (size_t k = 0; k < 4 && !any; k++)
+            for (int m = 0; m < 2; m++)
+                any = any || find(rf, id, rows[k].key, modes[m]);
+        if (!any)
+            continue;
+        ids[n++] = id;
+        if (width_of(id) + 2 > w)
+            w = width_of(id) + 2;
+    }
+    if (n) {
+        fprintf(out, "\n\n%s\n", SB_CDM_HEADING);
+        pad(out, "", 12);
+        for (int m = 0; m < 2; m++) {
+            fputs(" ", out);
+            pad(out, m ? "Write" : "Read", (int)n * w);
+        }
+        putc('\n', out);
+        pad(out, "", 12);
+        for (int m = 0; m < 2; m++) {
+            fputs(" ", out);
+            for (size_t i = 0; i < n; i++)
+                pad(out, ids[i], w);
+        }
+        putc('\n', out);
+        for (size_t k = 0; k < 4; k++) {
+            pad(out, rows[k].label, 12);
+            for (int m = 0; m < 2; m++) {
+                fputs(" ", out);
+                for (size_t i = 0; i < n; i++) {
+                    const sb_entry *e = find(rf, ids[i], rows[k].key, modes[m]);
+                    char v[64] = "-";
+                    if (e)
+                        sb_report_format_value(v, sizeof v, e->mean, 2);
+                    pad(out, v, w);
+                }
+            }
+            putc('\n', out);
+        }
+    }
+    free(ids);
+    return n > 0;
 }

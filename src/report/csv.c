@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/csv.h"
+#include "report/uncertainty.h"
 
 void sb_csv_field(FILE *out, const char *s)
 {
@@ -54,12 +55,21 @@ static void common(FILE *out, const sb_result *r, const sb_entry *e)
     fputc(',', out);
 }
 
-/* "imported,SQLite 3.8.10.2" / "measured,SQLite 3.40.1 (storbench sqlite)" and the newline. */
-static void provenance(FILE *out, const sb_result *r, const sb_entry *e)
+/* "imported,SQLite 3.8.10.2" / "measured,SQLite 3.40.1 (storbench sqlite)", then (for the
+ * figure's own row) the relative SD in percent and whether it is noisy, and the newline. */
+static void provenance(FILE *out, const sb_result *r, const sb_entry *e, bool figure)
 {
     char buf[512];
     fputs(e->imported ? "imported," : "measured,", out);
     sb_csv_field(out, sb_entry_source(r, e, buf, sizeof buf));
+    fputc(',', out);
+    double rsd = sb_entry_rsd_pct(e);
+    if (figure && rsd >= 0) {
+        fprintf(out, "%.2f,", rsd);
+        fputs(sb_entry_noisy(e) ? "yes" : "no", out);
+    } else {
+        fputc(',', out);
+    }
     fputc('\n', out);
 }
 
@@ -68,7 +78,7 @@ int sb_report_csv(FILE *out, const sb_resultfile *rf)
     /* origin and source (what produced the figure) come last, so that the columns of
      * earlier versions keep their places. */
     fputs("test,title,version,description,identifier,measure,unit,direction,"
-          "mean,sd,se,runs,untrusted,origin,source\n", out);
+          "mean,sd,se,runs,untrusted,origin,source,rsd_pct,noisy\n", out);
     for (size_t i = 0; i < rf->n_results; i++) {
         const sb_result *r = &rf->results[i];
         for (size_t j = 0; j < r->n_entries; j++) {
@@ -79,16 +89,17 @@ int sb_report_csv(FILE *out, const sb_resultfile *rf)
             fputs(r->direction == SB_LOWER_IS_BETTER ? ",lower," : ",higher,", out);
             number(out, e->mean);
             fputc(',', out);
-            /* An imported figure has no runs: its spread is unknown, not zero. */
-            if (e->n_values > 0) {
+            /* An imported figure has no runs: its spread is unknown, not zero (unless its
+             * page gave "SE +/- x, N = n"). */
+            if (sb_entry_has_se(e) || e->n_values > 0) {
                 number(out, e->sd);
                 fputc(',', out);
                 number(out, e->se);
             } else {
                 fputc(',', out);
             }
-            fprintf(out, ",%zu,%s,", e->n_values, e->untrusted ? "yes" : "no");
-            provenance(out, r, e);
+            fprintf(out, ",%zu,%s,", sb_entry_runs(e), e->untrusted ? "yes" : "no");
+            provenance(out, r, e, true);
             for (size_t k = 0; k < e->n_secondary; k++) {
                 const sb_secondary *s = &e->secondary[k];
                 common(out, r, e);
@@ -98,7 +109,7 @@ int sb_report_csv(FILE *out, const sb_resultfile *rf)
                 fputs(",,", out);
                 number(out, s->value);
                 fputs(",,,,,", out);
-                provenance(out, r, e);
+                provenance(out, r, e, false);
             }
         }
     }

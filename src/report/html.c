@@ -16,6 +16,7 @@
 #include "report/html_latency.h"
 #include "report/html_series.h"
 #include "report/overview.h"
+#include "report/uncertainty.h"
 
 #ifndef STORBENCH_VERSION
 #define STORBENCH_VERSION "unknown"
@@ -126,6 +127,7 @@ static const char style[] =
     "svg .best{font-weight:700;fill:var(--best)}"
     "svg text.value.inside{fill:#fff}"
     "svg .whisker{stroke:var(--fg);stroke-width:1.5}"
+    ".noisy{fill:#b35900;color:#b35900;font-weight:bold}"
     "svg .grid{stroke:var(--line);stroke-width:1}"
     "svg .axis{fill:var(--muted);font-size:11px;paint-order:stroke;stroke:#fff;stroke-width:3px;"
     "stroke-linejoin:round}"
@@ -313,7 +315,7 @@ static void source_legend(FILE *out, const sb_result *r, const source_marks *sm)
 static void bar_chart(FILE *out, const sb_result *r, size_t index)
 {
     double scale = 0;
-    bool any_se = false, any_untrusted = false, any_unknown = false;
+    bool any_se = false, any_untrusted = false, any_unknown = false, any_noisy = false;
     size_t best = 0;
     for (size_t j = 0; j < r->n_entries; j++) {
         const sb_entry *e = &r->entries[j];
@@ -326,6 +328,8 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
             any_unknown = true;
         if (e->untrusted)
             any_untrusted = true;
+        if (sb_entry_noisy(e))
+            any_noisy = true;
         const sb_entry *b = &r->entries[best];
         if (r->direction == SB_LOWER_IS_BETTER ? e->mean < b->mean : e->mean > b->mean)
             best = j;
@@ -350,16 +354,21 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
         char v[64];
         value_text(v, sizeof v, e->mean, e->decimals);
 
+        bool noisy = sb_entry_noisy(e);
         fputs("<g class=\"row\" data-identifier=\"", out);
         sb_html_escape(out, e->identifier);
-        fputs("\"><title>", out);
+        fprintf(out, "\"%s><title>", noisy ? " data-noisy=\"1\"" : "");
         sb_html_escape(out, e->identifier);
         fprintf(out, ": %s ", v);
         sb_html_escape(out, r->unit);
         if (e->n_values)
             fprintf(out, " (mean of %zu runs, SD %.3g, SE %.3g)", e->n_values, e->sd, e->se);
+        else if (sb_entry_has_se(e))
+            fprintf(out, " (imported: SE %.3g, N = %zu)", e->se, sb_entry_runs(e));
         else
             fputs(" (imported: spread unknown)", out);
+        if (noisy)
+            fprintf(out, " ! noisy: SD %.1f %% of the mean", sb_entry_rsd_pct(e));
         char src[512];
         fprintf(out, " &#8212; %s: ", e->imported ? "imported" : "measured");
         sb_html_escape(out, sb_entry_source(r, e, src, sizeof src));
@@ -396,11 +405,13 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
         fputs(v, out);
         if (e->untrusted)
             fputs(" *", out);
+        if (noisy)
+            fputs(" <tspan class=\"noisy\">" SB_NOISY_MARK "</tspan>", out);
         fputs("</text>\n", out);
         fputs("</g>\n", out);
     }
     fputs("</svg>\n", out);
-    if (any_se || any_unknown || any_untrusted) {
+    if (any_se || any_unknown || any_untrusted || any_noisy) {
         fputs("<p class=\"note\">", out);
         if (any_se)
             fputs("Whiskers: &#177; one standard error of the mean. ", out);
@@ -410,6 +421,11 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
         if (any_untrusted)
             fputs("* a run was shorter than the 3 s a wall-clock figure needs: treat with care.",
                   out);
+        if (any_noisy)
+            fputs(any_untrusted ? " <span class=\"noisy\">" SB_NOISY_LEGEND "</span>: compare its bar "
+                                  "with care."
+                                : "<span class=\"noisy\">" SB_NOISY_LEGEND "</span>: compare its bar "
+                                  "with care.", out);
         fputs("</p>\n", out);
     }
     source_legend(out, r, &sm);

@@ -5,7 +5,10 @@
  * time axis. Each plot is an inner SVG with a viewBox stretched to the
  * width (preserveAspectRatio none, strokes that do not scale), so a
  * thousand points are one polyline instead of a thousand elements, and the
- * labels stay in the outer SVG where text is not distorted.
+ * labels stay in the outer SVG where text is not distorted. A short series (a
+ * short run has one interval or a few) also gets a dot per point, drawn in the outer
+ * SVG where circles stay round, since a one-point polyline draws nothing; a chart with
+ * nothing above 0 to draw is left out with one line saying so, never empty axes.
  */
 #include "report/html_series.h"
 
@@ -20,6 +23,7 @@
 #define TS_TOP 10
 #define TS_BOTTOM 176   /* y of the time axis */
 #define TS_VB_W 1000.0  /* viewBox units across the plot */
+#define TS_DOTS_MAX 20  /* series of at most this many points get a dot per point */
 
 /* A round step for about four gridlines up to hi. */
 static double nice_step(double hi)
@@ -44,10 +48,15 @@ static void plot(FILE *out, const sb_result *r, size_t index, bool p99, double t
             hi = isfinite(v) && v > hi ? v : hi;
         }
     }
-    if (!(hi > 0))
-        return;
-    double step = nice_step(hi), ymax = ceil(hi / step) * step;
     const char *unit = p99 ? "us" : sb_series_is_bw(r) ? "MB/s" : "IOPS";
+    if (!(hi > 0)) {
+        /* nothing above 0 to draw: no empty axes, one line saying why */
+        fprintf(out, "<p class=\"note ts-omitted\" data-kind=\"%s\">%s over time: left out, no "
+                     "interval of the median runs recorded one above 0.</p>\n",
+                p99 ? "p99" : "figure", p99 ? "p99 latency" : sb_series_is_bw(r) ? "Throughput" : "IOPS");
+        return;
+    }
+    double step = nice_step(hi), ymax = ceil(hi / step) * step;
     fprintf(out, "<h3>%s over time (%s, median run of each)</h3>\n",
             p99 ? "p99 latency" : sb_series_is_bw(r) ? "Throughput" : "IOPS", unit);
     fprintf(out, "<svg class=\"timeseries\" role=\"img\" aria-label=\"%s over time\" height=\"%d\" "
@@ -81,6 +90,17 @@ static void plot(FILE *out, const sb_result *r, size_t index, bool p99, double t
         fputs("\"/>\n", out);
     }
     fputs("</svg>\n", out);
+    /* A short series (a short run has one or a few intervals) also gets a dot per point,
+     * drawn out here where circles stay round: a one-point polyline draws nothing. */
+    for (size_t j = 0; j < r->n_entries; j++) {
+        const sb_series *s = r->entries[j].series;
+        for (size_t k = 0; s && s->n <= TS_DOTS_MAX && k < s->n; k++) {
+            double x = (s->p[k].t - s->p[k].dur / 2) / tmax * 100;
+            double v = point_value(r, &s->p[k], p99);
+            fprintf(out, "<circle class=\"ts-point\" cx=\"%.2f%%\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n",
+                    x, TS_BOTTOM - (isfinite(v) ? v : 0) * scale, sb_html_colour(j));
+        }
+    }
     for (double t = 0; t <= ymax * 1.0001; t += step)
         fprintf(out, "<text class=\"axis\" x=\"0\" y=\"%.1f\">%g %s</text>\n",
                 TS_BOTTOM - t * scale - 3, t, unit);

@@ -20,7 +20,7 @@ double sb_result_worst_rsd(const sb_result *r)
     double w = 0;
     for (size_t j = 0; j < r->n_entries; j++) {
         const sb_entry *e = &r->entries[j];
-        if (usable(e) && e->n_values > 1 && e->sd / e->mean > w)
+        if (usable(e) && sb_entry_runs(e) > 1 && e->sd / e->mean > w)
             w = e->sd / e->mean;
     }
     return w;

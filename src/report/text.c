@@ -9,6 +9,9 @@
  *                identifier that has a figure, in system order; when the figures come from
  *                several sources, each row is marked " [k]" and a legend line
  *                "[k] imported: <source>" / "[k] measured: <source>" per source follows.
+ *                Under each row of a figure of two runs or more, "SE +/- x, N = n"
+ *                (ending " !" when the figure is noisy, and then a legend line after the
+ *                chart's other legend lines says what "!" means; report/uncertainty.h).
  *
  * A row is the identifier, one space and dots up to the longest identifier's
  * length + 2 (so the longest gets " ."), one space, the value left-aligned in
@@ -28,6 +31,7 @@
 
 #include "core/units.h"
 #include "report/sparkline.h"
+#include "report/uncertainty.h"
 
 void sb_report_format_value(char *buf, size_t len, double value, int decimals)
 {
@@ -69,6 +73,23 @@ static void put_result_header(FILE *out, const sb_result *r)
         fprintf(out, "%s\n", r->description);
     fprintf(out, "%s %s\n", str_or_empty(r->unit),
             r->direction == SB_LOWER_IS_BETTER ? "< Lower Is Better" : "> Higher Is Better");
+}
+
+/* Under a row of two runs or more: "SE +/- 0.24, N = 3", ending where the identifier column
+ * ends (as PTS's graphs set it under the identifier), at least 4 columns in; a noisy
+ * figure's line ends in " !" (docs/text-format.md, "Uncertainty"). */
+static void put_se_line(FILE *out, const sb_entry *e, size_t id_col)
+{
+    if (!sb_entry_has_se(e))
+        return;
+    char se[96];
+    sb_format_se(se, sizeof se, e);
+    size_t n = strlen(se);
+    put_repeat(out, ' ', id_col >= n + 4 ? id_col - n : 4);
+    fputs(se, out);
+    if (sb_entry_noisy(e))
+        fputs(" " SB_NOISY_MARK, out);
+    putc('\n', out);
 }
 
 /* Rows for the entries in 'order' (n of them, all of r), labelled labels[i]. */
@@ -114,6 +135,7 @@ static int put_rows(FILE *out, const sb_entry *const *order, char (*labels)[300]
             bars = room;
         put_repeat(out, '=', (size_t)bars);
         putc('\n', out);
+        put_se_line(out, e, id_w + 2);
     }
     free(vals);
     return 0;
@@ -171,6 +193,11 @@ static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, in
                         sb_entry_source(r, order[i], buf, sizeof buf));
                 break;
             }
+    bool noisy = false;
+    for (size_t i = 0; i < n; i++)
+        noisy = noisy || sb_entry_noisy(order[i]);
+    if (rc == 0 && noisy)
+        fputs(SB_NOISY_LEGEND "\n", out);
     if (rc == 0 && sparklines) {
         const char **lp = calloc(n ? n : 1, sizeof *lp);
         for (size_t i = 0; lp && i < n; i++)

@@ -7,7 +7,8 @@
  * results and entries.
  *
  * Imported figures carry only what the page shows: mean = the printed value,
- * decimals as printed, no runs, no spread.
+ * decimals as printed, no run values; SE and N when an "SE +/- x, N = n" line is under
+ * the row (the SD is then SE * sqrt(N)), else no spread.
  */
 #include "report/text_import.h"
 
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/cdm_table.h"
 #include "report/text_import_page.h"
 #include "results/titles.h"
 
@@ -190,6 +192,18 @@ static int build_entry(const result_text *rt, span tl, const row *rw, sb_result 
     e->mean = strtod(b, NULL);
     e->sd = 0;
     e->se = 0;
+    if (rw->se.n) {
+        /* "SE +/- x, N = n" under the row: the SD is what the SE gives back */
+        char num[64];
+        snprintf(num, sizeof num, "%.*s", (int)(rw->se.n < 63 ? rw->se.n : 63), rw->se.p);
+        e->se = strtod(num, NULL);
+        e->n_runs = rw->se_n;
+        e->sd = isfinite(e->se) ? e->se * sqrt((double)rw->se_n) : 0;
+        if (!isfinite(e->se) || rw->se.n >= 63) {
+            rc = page_fail(err, errlen, "the SE of '%s' is out of range", ti_excerpt(ident, ex, sizeof ex));
+            goto out;
+        }
+    }
     const char *dot = strchr(b, '.');
     e->decimals = dot ? (int)strlen(dot + 1) : 0;
     rc = 0;
@@ -257,6 +271,10 @@ int sb_text_import(const char *text, size_t len, sb_resultfile *rf, char *err, s
 {
     if (err && errlen)
         err[0] = '\0';
+    /* show's CDM table (report/cdm_table.h) repeats the charts above it: read up to it */
+    const char *cdm = memmem(text, len, SB_CDM_HEADING, strlen(SB_CDM_HEADING));
+    if (cdm)
+        len = (size_t)(cdm - text);
     span t = span_make(text, len);
     int rc = page_check_text(text, len, "a result page", err, errlen);
     if (rc)

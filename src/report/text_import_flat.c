@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/uncertainty.h"
 #include "results/titles.h"
 
 /* Units with a space in them: in a flattened page "the last word" would cut them. */
@@ -48,11 +49,35 @@ char *ti_flatten(span text, size_t *len)
     return out;
 }
 
-/* Next direction phrase " > Higher Is Better" / " < Lower Is Better" at or after from. */
-static long next_phrase(span f, size_t from, size_t *plen, sb_direction *dir)
+/* What the reader looks things up in while it scans: the next occurrence of each
+ * direction phrase (found once, not once per result: a page of phrases alone would
+ * otherwise be read again for every phrase on it), the titles a header may start with,
+ * and the rows' identifiers a system's name may end with (text_import_index.c). */
+typedef struct flat_state {
+    long next_h, next_l;  /* -2: not searched yet */
+    size_t from_h, from_l; /* where that search started */
+    ti_index titles;      /* forwards: known titles and the titles of results split so far */
+    ti_index idents;      /* backwards: every row's identifier */
+} flat_state;
+
+/* A title longer than this is no anchor: the scan for titles at every word of a
+ * system's last value costs at most this much per word. */
+#define FLAT_TITLE_MAX 64
+
+static long phrase_after(span f, size_t from, const char *lit, long *cached, size_t *cfrom)
 {
-    long h = span_find(f, from, " > Higher Is Better");
-    long l = span_find(f, from, " < Lower Is Better");
+    if (*cached == -2 || from < *cfrom || (*cached >= 0 && (size_t)*cached < from)) {
+        *cached = span_find(f, from, lit);
+        *cfrom = from;
+    }
+    return *cached;
+}
+
+/* Next direction phrase " > Higher Is Better" / " < Lower Is Better" at or after from. */
+static long next_phrase(span f, size_t from, flat_state *st, size_t *plen, sb_direction *dir)
+{
+    long h = phrase_after(f, from, " > Higher Is Better", &st->next_h, &st->from_h);
+    long l = phrase_after(f, from, " < Lower Is Better", &st->next_l, &st->from_l);
     if (h < 0 && l < 0)
         return -1;
     if (h >= 0 && (l < 0 || h < l)) {
@@ -65,35 +90,32 @@ static long next_phrase(span f, size_t from, size_t *plen, sb_direction *dir)
     return l;
 }
 
-/* The known result title (results/titles.c's, or one of a later result on
- * this page) that header text h starts with, followed by a version token. */
-static bool known_title_at(span h, const page *pg, span *title)
+/* The known result title (results/titles.c's, or one of a result on this page split
+ * before) that header text h starts with, followed by a version token. */
+static bool known_title_at(span h, const flat_state *st, span *title)
 {
-    size_t best = 0, nknown = sb_known_title_count();
-    for (size_t k = 0; k < nknown + pg->n_results; k++) {
-        span t;
-        if (k < nknown)
-            t = span_make(sb_known_title_at(k), strlen(sb_known_title_at(k)));
-        else
-            ti_split_title_version(pg->results[k - nknown].title_line, &t, NULL);
-        if (!t.n || t.n <= best || h.n <= t.n + 1 || memcmp(h.p, t.p, t.n) || h.p[t.n] != ' ')
+    size_t cand[FLAT_TITLE_MAX];
+    size_t nc = ti_index_scan(&st->titles, h, 0, cand, FLAT_TITLE_MAX);
+    while (nc--) { /* the longest first */
+        size_t n = cand[nc];
+        if (h.n <= n + 1 || h.p[n] != ' ' || !ti_index_has(&st->titles, h.p, n))
             continue;
-        size_t v = t.n + 1, e = v;
+        size_t v = n + 1, e = v;
         while (e < h.n && h.p[e] != ' ')
             e++;
         /* a version, or the storbench tag of a figure with no version of its own */
         if (!ti_is_version(span_make(h.p + v, e - v)) && !ti_storbench_tag_at(h, v, NULL))
             continue;
-        best = t.n;
-        *title = span_make(h.p, t.n);
+        *title = span_make(h.p, n);
+        return true;
     }
-    return best > 0;
+    return false;
 }
 
 /* "<Title> <version> <option line> <Unit>" -> title_line ("<Title> <version>"), options, unit.
  * The title ends at a known title or before the first version token; the unit is the last
  * word unless the header ends in a known multi-word unit. */
-static void split_flat_header(span h, const page *pg, result_text *r)
+static int split_flat_header(span h, flat_state *st, result_text *r)
 {
     h = span_trim(h);
     r->unit = h;
@@ -117,7 +139,7 @@ static void split_flat_header(span h, const page *pg, result_text *r)
     size_t vend = 0;
     span known;
     size_t tag;
-    if (known_title_at(rest, pg, &known)) {
+    if (known_title_at(rest, st, &known)) {
         vend = known.n + 1;
         if ((tag = ti_storbench_tag_at(rest, vend, NULL)))
             vend += tag; /* "Title (storbench test)" */
@@ -147,6 +169,10 @@ static void split_flat_header(span h, const page *pg, result_text *r)
     }
     r->title_line = span_make(rest.p, vend);
     r->options = span_trim(span_make(rest.p + vend, rest.n - vend));
+    /* its title is known from now on (a header before it may start with it) */
+    span t;
+    ti_split_title_version(r->title_line, &t, NULL);
+    return ti_index_add(&st->titles, t);
 }
 
 /* Words that may sit inside a title in lower case. */
@@ -209,22 +235,17 @@ static void split_heading(span h, span *title, span *desc)
     *desc = span_trim(span_make(h.p + starts[split], h.n - starts[split]));
 }
 
-/* Is there a row identifier equal to the text ending at 'end' (preceded by a space or the
- * start)? Returns the longest such identifier's length. */
-static size_t known_ident_before(span f, size_t end, const page *pg)
+/* The longest row identifier equal to the text of f that ends at 'end' and starts at or
+ * after 'from' (preceded by a space or the start); 0 if none. */
+static size_t known_ident_before(span f, size_t from, size_t end, const flat_state *st)
 {
-    size_t best = 0;
-    for (size_t r = 0; r < pg->n_results; r++) {
-        for (size_t k = 0; k < pg->results[r].n_rows; k++) {
-            span id = pg->results[r].rows[k].ident;
-            if (id.n <= best || id.n > end || memcmp(f.p + end - id.n, id.p, id.n))
-                continue;
-            if (end - id.n > 0 && f.p[end - id.n - 1] != ' ')
-                continue;
-            best = id.n;
-        }
-    }
-    return best;
+    span win = span_make(f.p + from, end - from);
+    size_t cand[64];
+    size_t nc = ti_index_scan(&st->idents, win, win.n, cand, 64);
+    while (nc--)
+        if (ti_index_has(&st->idents, win.p + win.n - cand[nc], cand[nc]))
+            return cand[nc];
+    return 0;
 }
 
 /* The value of the last "Key: value" of a system ends where the next part begins. Fallback
@@ -259,15 +280,42 @@ static bool flat_has_legend(span f)
     return false;
 }
 
+/* After a row's bars: its "SE +/- x, N = n", the noisy mark "!" and the chart's noisy
+ * legend (fixed texts, so they survive flattening); the offset after them. */
+static size_t flat_row_extras(span f, size_t pos, row *rw)
+{
+    static const char legend_lit[] = " " SB_NOISY_LEGEND;
+    size_t n, len;
+    span se;
+    if (pos + 1 < f.n && f.p[pos] == ' ' &&
+        (len = ti_parse_se(span_make(f.p + pos + 1, f.n - pos - 1), &se, &n)) && n) {
+        rw->se = se;
+        rw->se_n = n;
+        pos += 1 + len;
+    }
+    for (;;) {
+        span rest = span_make(f.p + pos, f.n - pos);
+        if (span_starts_with(rest, legend_lit) &&
+            (rest.n == sizeof legend_lit - 1 || rest.p[sizeof legend_lit - 1] == ' '))
+            pos += sizeof legend_lit - 1;
+        else if (rest.n >= 2 && rest.p[0] == ' ' && rest.p[1] == SB_NOISY_MARK[0] &&
+                 (rest.n == 2 || rest.p[2] == ' '))
+            pos += 2;
+        else
+            return pos;
+    }
+}
+
 /* 1. Results: direction phrases, then the rows after each; the text after the last row is
  *    the next result's header. *prefix_end is where the first phrase starts (the text
  *    before it holds the heading, the systems and the first result's header). */
-static int flat_results(span f, page *pg, size_t *prefix_end, char *err, size_t errlen)
+static int flat_results(span f, page *pg, flat_state *st, size_t *prefix_end, char *err,
+                        size_t errlen)
 {
     char ex[64];
     size_t plen = 0;
     sb_direction dir;
-    long first = next_phrase(f, 0, &plen, &dir);
+    long first = next_phrase(f, 0, st, &plen, &dir);
     *prefix_end = first < 0 ? f.n : (size_t)first;
     long at = first;
     span pending = {0}; /* the header of the result about to be read (after the previous rows) */
@@ -279,7 +327,7 @@ static int flat_results(span f, page *pg, size_t *prefix_end, char *err, size_t 
         r->header = pending;
         size_t pos = (size_t)at + plen;
         sb_direction ndir = dir;
-        long nxt = next_phrase(f, pos, &plen, &ndir);
+        long nxt = next_phrase(f, pos, st, &plen, &ndir);
         span region = span_make(f.p, nxt < 0 ? f.n : (size_t)nxt);
         for (;;) {
             if (pos < region.n && f.p[pos] == ' ')
@@ -297,6 +345,7 @@ static int flat_results(span f, page *pg, size_t *prefix_end, char *err, size_t 
             if (rc)
                 return rc;
             pos = p + tail;
+            pos = flat_row_extras(region, pos, &r->rows[r->n_rows - 1]);
         }
         span rest = span_trim(span_make(f.p + pos, region.n - pos));
         if (nxt < 0 && rest.n)
@@ -311,21 +360,27 @@ static int flat_results(span f, page *pg, size_t *prefix_end, char *err, size_t 
     }
 
     /* Headers of results 2.. are exact: split them first, so their titles are known. */
-    for (size_t k = 1; k < pg->n_results; k++)
-        split_flat_header(pg->results[k].header, pg, &pg->results[k]);
-    return 0;
+    int rc = 0;
+    for (size_t k = 1; rc == 0 && k < pg->n_results; k++)
+        rc = split_flat_header(pg->results[k].header, st, &pg->results[k]);
+    /* every row's identifier, for the systems' names */
+    for (size_t r = 0; rc == 0 && r < pg->n_results; r++)
+        for (size_t k = 0; rc == 0 && k < pg->results[r].n_rows; k++)
+            rc = ti_index_add(&st->idents, pg->results[r].rows[k].ident);
+    return rc;
 }
 
 /* 2. Systems: "<identifier>: Processor: ..." in the text before the first phrase. Each
  *    system's hardware span runs to the next system for now. *body_prev is where the last
  *    system's body starts, *heading_end where the first system starts. */
-static int flat_systems(span prefix, page *pg, size_t *body_prev, size_t *heading_end,
+static int flat_systems(span prefix, page *pg, const flat_state *st, size_t *body_prev,
+                        size_t *heading_end,
                         char *err, size_t errlen)
 {
     long m = span_find(prefix, 0, ": Processor: ");
     while (m >= 0) {
-        size_t idn = known_ident_before(prefix, (size_t)m, pg);
-        if (!idn || (size_t)m - idn < *body_prev) {
+        size_t idn = known_ident_before(prefix, *body_prev, (size_t)m, st);
+        if (!idn) {
             /* Not named by any row: take the single word before the colon. */
             size_t s = (size_t)m;
             while (s > *body_prev && prefix.p[s - 1] != ' ')
@@ -355,7 +410,7 @@ static int flat_systems(span prefix, page *pg, size_t *body_prev, size_t *headin
 /* Where the first result's header starts in tail (the text after the last system's body,
  * or the whole prefix with no system): at the earliest known title followed by a version,
  * else after the last system's last value. */
-static size_t flat_header_start(span tail, const page *pg)
+static size_t flat_header_start(span tail, const page *pg, const flat_state *st)
 {
     /* Not inside the hardware list: start looking at the software part. */
     long os = pg->n_systems ? span_find(tail, 0, " OS: ") : -1;
@@ -363,7 +418,7 @@ static size_t flat_header_start(span tail, const page *pg)
         if (i && tail.p[i - 1] != ' ')
             continue;
         span t;
-        if (known_title_at(span_make(tail.p + i, tail.n - i), pg, &t))
+        if (known_title_at(span_make(tail.p + i, tail.n - i), st, &t))
             return i;
     }
     if (pg->n_systems)
@@ -385,11 +440,12 @@ static size_t flat_header_start(span tail, const page *pg)
 
 /* 3. Where the last system (or the heading, with no system) ends and the first result's
  *    header begins. */
-static void flat_first_header(span prefix, page *pg, size_t body_prev, size_t *heading_end)
+static int flat_first_header(span prefix, page *pg, flat_state *st, size_t body_prev,
+                             size_t *heading_end)
 {
     size_t from = pg->n_systems ? body_prev : 0;
     span tail = span_make(prefix.p + from, prefix.n - from);
-    size_t hstart = flat_header_start(tail, pg);
+    size_t hstart = flat_header_start(tail, pg, st);
     pg->results[0].header = span_make(tail.p + hstart, tail.n - hstart);
     if (pg->n_systems) {
         system_text *last = &pg->systems[pg->n_systems - 1];
@@ -397,7 +453,7 @@ static void flat_first_header(span prefix, page *pg, size_t body_prev, size_t *h
     } else {
         *heading_end = from + hstart;
     }
-    split_flat_header(pg->results[0].header, pg, &pg->results[0]);
+    return split_flat_header(pg->results[0].header, st, &pg->results[0]);
 }
 
 /* 4. Each system's body splits into hardware and software at "OS: ". */
@@ -422,17 +478,26 @@ int ti_parse_flat(span f, page *pg, char *err, size_t errlen)
     if (flat_has_legend(f))
         return page_fail(err, errlen, "a chart with a source legend ('[1] imported: ...') reads only "
                          "with its line breaks (as 'storbench show' wrote it)");
+    flat_state st = {.next_h = -2, .next_l = -2};
+    st.titles.max_len = FLAT_TITLE_MAX;
+    st.idents.backwards = true;
+    int rc = 0;
+    for (size_t k = 0; rc == 0 && k < sb_known_title_count(); k++)
+        rc = ti_index_add(&st.titles, span_make(sb_known_title_at(k), strlen(sb_known_title_at(k))));
     size_t prefix_end;
-    int rc = flat_results(f, pg, &prefix_end, err, errlen);
-    if (rc)
-        return rc;
-    span prefix = span_make(f.p, prefix_end);
+    if (rc == 0)
+        rc = flat_results(f, pg, &st, &prefix_end, err, errlen);
+    span prefix = span_make(f.p, rc ? 0 : prefix_end);
     size_t body_prev = 0; /* where the last system's body starts */
     size_t heading_end = prefix.n;
-    if ((rc = flat_systems(prefix, pg, &body_prev, &heading_end, err, errlen)))
+    if (rc == 0)
+        rc = flat_systems(prefix, pg, &st, &body_prev, &heading_end, err, errlen);
+    if (rc == 0 && pg->n_results)
+        rc = flat_first_header(prefix, pg, &st, body_prev, &heading_end);
+    ti_index_free(&st.titles);
+    ti_index_free(&st.idents);
+    if (rc)
         return rc;
-    if (pg->n_results)
-        flat_first_header(prefix, pg, body_prev, &heading_end);
     flat_split_bodies(pg);
     pg->heading = span_trim(span_make(f.p, heading_end));
     split_heading(pg->heading, &pg->title, &pg->description);

@@ -185,8 +185,39 @@ int ti_add_row(result_text *r, span ident, span value, size_t bars, size_t line)
             return -ENOMEM;
         r->rows = n;
     }
-    r->rows[r->n_rows++] = (row){ident, value, bars, line};
+    r->rows[r->n_rows++] = (row){ident, value, bars, line, {0}, 0};
     return 0;
+}
+
+size_t ti_parse_se(span s, span *se, size_t *n)
+{
+    static const char lead[] = "SE +/- ", mid[] = ", N = ";
+    size_t i = sizeof lead - 1;
+    if (s.n < i || memcmp(s.p, lead, i))
+        return 0;
+    size_t v = i;
+    while (i < s.n && isdigit((unsigned char)s.p[i]))
+        i++;
+    if (i == v)
+        return 0;
+    if (i < s.n && s.p[i] == '.') {
+        size_t f = ++i;
+        while (i < s.n && isdigit((unsigned char)s.p[i]))
+            i++;
+        if (i == f)
+            return 0;
+    }
+    *se = span_make(s.p + v, i - v);
+    if (s.n - i < sizeof mid - 1 || memcmp(s.p + i, mid, sizeof mid - 1))
+        return 0;
+    i += sizeof mid - 1;
+    size_t d = i, count = 0;
+    while (i < s.n && isdigit((unsigned char)s.p[i]) && i - d < 9)
+        count = count * 10 + (size_t)(s.p[i++] - '0');
+    if (i == d || (i < s.n && s.p[i] != ' ' && s.p[i] != '\r'))
+        return 0;
+    *n = count;
+    return i;
 }
 
 /* "[k] imported: X" / "[k] measured: X" -> k and X. */
@@ -213,20 +244,25 @@ bool ti_parse_legend_line(span l, legend *out)
 
 int ti_add_legend(result_text *r, legend lg)
 {
-    legend *n = realloc(r->legends, (r->n_legends + 1) * sizeof *n);
-    if (!n)
-        return -ENOMEM;
-    r->legends = n;
+    if ((r->n_legends & (r->n_legends - 1)) == 0) {
+        legend *n = realloc(r->legends, (r->n_legends ? 2 * r->n_legends : 1) * sizeof *n);
+        if (!n)
+            return -ENOMEM;
+        r->legends = n;
+    }
     r->legends[r->n_legends++] = lg;
     return 0;
 }
 
 result_text *ti_add_result(page *pg)
 {
-    result_text *n = realloc(pg->results, (pg->n_results + 1) * sizeof *n);
-    if (!n)
-        return NULL;
-    pg->results = n;
+    /* Grown geometrically, as the rows: a page may hold a result every few bytes. */
+    if ((pg->n_results & (pg->n_results - 1)) == 0) {
+        result_text *n = realloc(pg->results, (pg->n_results ? 2 * pg->n_results : 1) * sizeof *n);
+        if (!n)
+            return NULL;
+        pg->results = n;
+    }
     result_text *r = &pg->results[pg->n_results++];
     memset(r, 0, sizeof *r);
     return r;
@@ -234,10 +270,12 @@ result_text *ti_add_result(page *pg)
 
 system_text *ti_add_system_text(page *pg)
 {
-    system_text *n = realloc(pg->systems, (pg->n_systems + 1) * sizeof *n);
-    if (!n)
-        return NULL;
-    pg->systems = n;
+    if ((pg->n_systems & (pg->n_systems - 1)) == 0) {
+        system_text *n = realloc(pg->systems, (pg->n_systems ? 2 * pg->n_systems : 1) * sizeof *n);
+        if (!n)
+            return NULL;
+        pg->systems = n;
+    }
     system_text *s = &pg->systems[pg->n_systems++];
     memset(s, 0, sizeof *s);
     return s;

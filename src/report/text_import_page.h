@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "report/span.h"
@@ -32,7 +33,12 @@ typedef struct row {
     span value;
     size_t bars; /* '=' after the '|' */
     size_t line; /* 1-based line of a tidy page; 0 in a flattened one */
+    span se;     /* the "SE +/- x, N = n" line under it: x (empty: none) and n */
+    size_t se_n;
 } row;
+
+/* "SE +/- <decimal>, N = <count>" at the start of s: its length (0 if none), x and n. */
+size_t ti_parse_se(span s, span *se, size_t *n);
 
 /* A legend line under a chart whose figures come from several sources:
  * "[k] imported: <source>" or "[k] measured: <source>"; rows are then marked " [k]". */
@@ -50,6 +56,7 @@ typedef struct result_text {
     size_t n_rows;
     legend *legends; /* tidy layout only */
     size_t n_legends;
+    bool noisy_legend; /* the "! noisy: ..." line was read (nothing but legends after it) */
 } result_text;
 
 typedef struct system_text {
@@ -79,6 +86,32 @@ void ti_split_title_version(span tl, span *title, span *version);
 size_t ti_storbench_tag_at(span h, size_t at, const char **test);
 /* A title line that ends in the storbench tag: its test (else NULL), and the line without it. */
 const char *ti_storbench_tag(span tl, span *rest);
+
+/* ---- text_import_index.c: strings found by the text around them, in time linear in it ---- */
+typedef struct ti_index_slot {
+    uint64_t hash;
+    span full; /* the whole string; .p NULL for a word-boundary prefix */
+    bool used;
+} ti_index_slot;
+
+typedef struct ti_index {
+    ti_index_slot *slot;
+    size_t cap, n;
+    size_t longest; /* the longest string held */
+    size_t max_len; /* strings longer are not added (0: no bound) */
+    bool backwards; /* match strings that end at the anchor, not start there */
+} ti_index;
+
+/* Adds s (a span of the page: not copied). 0 or -ENOMEM. */
+int ti_index_add(ti_index *ix, span s);
+/* The lengths (shortest first, at most max) of indexed strings that may start at text[at]
+ * (backwards: end just before it) and end at a word boundary; by hash only, so each
+ * candidate is confirmed with ti_index_has(). Costs at most the longest string's length,
+ * and stops at the first word boundary that no indexed string reaches. */
+size_t ti_index_scan(const ti_index *ix, span text, size_t at, size_t *found, size_t max);
+/* Is the string of n bytes at p indexed? */
+bool ti_index_has(const ti_index *ix, const char *p, size_t n);
+void ti_index_free(ti_index *ix);
 
 /* ---- text_import_tidy.c: the layout with its line breaks (seed 001) ---- */
 typedef struct lines {

@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "report/uncertainty.h"
+
 int ti_split_lines(span text, lines *out)
 {
     size_t cap = 64;
@@ -123,14 +125,32 @@ int ti_parse_tidy(const lines *ls, page *pg, char *err, size_t errlen)
             span l = ls->l[i];
             while (l.n && l.p[l.n - 1] == ' ')
                 l.n--;
+            span t = span_trim(l);
+            if (r->n_rows && span_eq(t, SB_NOISY_LEGEND)) {
+                r->noisy_legend = true;
+                continue;
+            }
+            span se;
+            size_t se_n, se_len = ti_parse_se(t, &se, &se_n);
+            if (se_len && !r->n_legends && !r->noisy_legend) {
+                /* under its row; " !" (the noisy mark) may end it */
+                span after = span_trim(span_make(t.p + se_len, t.n - se_len));
+                row *last = r->n_rows ? &r->rows[r->n_rows - 1] : NULL;
+                if (!last || last->se.n || !se_n || (after.n && !span_eq(after, SB_NOISY_MARK)))
+                    return page_fail(err, errlen, "line %zu: an SE line that is not under a row or not "
+                                     "'SE +/- x, N = n': '%s'", i + 1, ti_excerpt(t, ex, sizeof ex));
+                last->se = se;
+                last->se_n = se_n;
+                continue;
+            }
             legend lg;
-            if (r->n_rows && ti_parse_legend_line(l, &lg)) {
+            if (r->n_rows && !r->noisy_legend && ti_parse_legend_line(l, &lg)) {
                 int rc = ti_add_legend(r, lg);
                 if (rc)
                     return rc;
                 continue;
             }
-            if (r->n_legends)
+            if (r->n_legends || r->noisy_legend)
                 return page_fail(err, errlen, "line %zu: a result row after the legend: '%s'", i + 1,
                                  ti_excerpt(l, ex, sizeof ex));
             size_t at, bars = 0;

@@ -533,6 +533,7 @@ static void entry_copy(sb_entry *dst, const sb_entry *src)
     dst->mean = src->mean;
     dst->sd = src->sd;
     dst->se = src->se;
+    dst->n_runs = src->n_runs;
     dst->decimals = src->decimals;
     dst->untrusted = src->untrusted;
     sb_entry_set_source(dst, src->source, src->imported);

@@ -61,6 +61,8 @@ typedef struct sb_entry {
     double se;           /* standard error */
     size_t n_values;     /* raw run values; 0 for imported figures */
     double *values;
+    size_t n_runs;       /* runs behind sd/se when their values are not kept (a page's
+                            "SE +/- x, N = n"); 0 otherwise. sb_entry_runs() is N either way */
     int decimals;        /* digits after the point on the page: 2, or 0 when every run was an integer */
     size_t n_secondary;
     sb_secondary *secondary;
@@ -171,6 +173,11 @@ sb_entry *sb_result_find_entry(const sb_result *r, const char *identifier);
 sb_entry *sb_result_add_entry(sb_result *r, const char *identifier);
 /* Whether e's spread is known: there were runs to compute it from, or a file gave one. */
 bool sb_entry_se_known(const sb_entry *e);
+/* How many runs the figure is the mean of: its values, else what a page said (0: unknown). */
+static inline size_t sb_entry_runs(const sb_entry *e)
+{
+    return e->n_values ? e->n_values : e->n_runs;
+}
 /* Fills mean/sd/se/decimals from raw run values (copied). */
 void sb_entry_set_values(sb_entry *e, const double *values, size_t n);
 void sb_entry_add_secondary(sb_entry *e, const char *name, const char *unit, double value);

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,9 @@ static json_t *entry_to_json(const sb_entry *e)
                           values, "untrusted", e->untrusted, "secondary", sec);
     if (o && e->source)
         json_object_set_new(o, "source", json_string(e->source));
+    /* N of an imported "SE +/- x, N = n": the values it came from are not known */
+    if (o && !e->n_values && e->n_runs)
+        json_object_set_new(o, "runs", json_integer((json_int_t)e->n_runs));
     sb_series_json_put(o, e);
     return with_extra(o, e->extra);
 }
@@ -334,7 +338,7 @@ static int entry_from_json(loc *l, json_t *je, const sb_resultfile *rf, sb_resul
 {
     static const char *const known[] = {"identifier", "origin", "source", "mean", "sd", "se",
                                         "decimals", "values", "untrusted", "secondary", "series",
-                                        "steady_state", NULL};
+                                        "steady_state", "runs", NULL};
     const char *id;
     double mean, sd, se, decimals;
     if (!json_is_object(je))
@@ -391,6 +395,13 @@ static int entry_from_json(loc *l, json_t *je, const sb_resultfile *rf, sb_resul
     e->se = se;
     e->decimals = (int)decimals;
     e->untrusted = json_is_true(ut);
+    double runs;
+    if (get_num(l, je, "runs", true, 0, &runs))
+        return -EINVAL;
+    if (runs < 0 || runs > 1e9 || runs != floor(runs))
+        return bad(l, "runs", "not a count");
+    if (!n)
+        e->n_runs = (size_t)runs;
     json_t *s;
     size_t i;
     json_array_foreach(sec, i, s) {

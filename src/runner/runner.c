@@ -358,8 +358,36 @@ static unsigned scheduled_runs(const sb_runner *r, const sb_config *cfg)
     return SB_DEFAULT_RUNS;
 }
 
+/* The largest relative SD (percent) of the n runs' figures; 0 with fewer than two runs. */
+static double worst_rsd(const sb_workload *w, sb_sample *const *runs, size_t n)
+{
+    double worst = 0, values[MAX_RUNS];
+    for (size_t m = 0; n >= 2 && m < w->n_measures; m++) {
+        for (size_t k = 0; k < n; k++)
+            values[k] = runs[k][m].value;
+        sb_stats st;
+        sb_stats_compute(values, n, &st);
+        if (st.rsd_pct > worst)
+            worst = st.rsd_pct;
+    }
+    return worst;
+}
+
+/* The quick top-up (runner.h): another run for a noisy quick figure while the budget,
+ * counting the next run at the mean length of this selection's runs so far, allows it. */
+static bool quick_top_up(const sb_runner *r, const sb_workload *w, sb_sample *const *runs,
+                         size_t n_ok, unsigned attempts, unsigned scheduled, uint64_t t0)
+{
+    if (scheduled < 2 || n_ok >= 2 * (size_t)scheduled || !attempts ||
+        worst_rsd(w, runs, n_ok) <= SB_QUICK_NOISY_RSD_PCT)
+        return false;
+    double spent = (double)(sb_now_ns() - t0) / 1e9;
+    return r->quick_spent_s + spent + spent / attempts <= SB_QUICK_BUDGET_S;
+}
+
 int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
 {
+    uint64_t t0 = sb_now_ns();
     const sb_workload *w = cfg->workload;
     int rc = check_space(r, cfg, err, errlen);
     if (rc < 0)
@@ -373,7 +401,9 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
     rc = 0;
     for (;;) {
         bool more = n_ok < scheduled;
-        /* --quick promises minutes: its scheduled runs are all it gets (the SD is shown) */
+        /* --quick promises minutes: more runs only for a noisy figure, within the budget */
+        if (!more && r->dynamic && cfg->quick)
+            more = quick_top_up(r, w, runs, n_ok, (unsigned)n_ok + failed, scheduled, t0);
         if (!more && r->dynamic && !cfg->quick)
             for (size_t m = 0; m < w->n_measures && !more; m++) {
                 for (size_t k = 0; k < n_ok; k++)
@@ -413,6 +443,16 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
     }
     if (rc == 0 && n_ok > 0)
         record(r, cfg, runs, n_ok, software);
+    if (cfg->quick) {
+        double rsd = rc == 0 ? worst_rsd(w, runs, n_ok) : 0;
+        r->quick_spent_s += (double)(sb_now_ns() - t0) / 1e9;
+        if (rsd > SB_QUICK_NOISY_RSD_PCT && r->dynamic && r->log) {
+            fprintf(r->log, "  still noisy: relative SD %.1f %% after %zu runs (the quick budget, "
+                    "%.0f s a target, has %.0f s left)\n", rsd, n_ok, SB_QUICK_BUDGET_S,
+                    r->quick_spent_s < SB_QUICK_BUDGET_S ? SB_QUICK_BUDGET_S - r->quick_spent_s : 0);
+            fflush(r->log);
+        }
+    }
     for (size_t k = 0; k < n_ok; k++)
         free(runs[k]);
     return rc;

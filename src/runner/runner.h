@@ -16,6 +16,12 @@
 #include "workloads/workload.h"
 
 #define SB_DEFAULT_RUNS 3
+/* --quick: a figure whose relative SD is above SB_QUICK_NOISY_RSD_PCT after its scheduled
+ * runs gets more, one at a time up to twice the scheduled count, while this runner's quick
+ * selections have spent less than SB_QUICK_BUDGET_S (the quick suite's 3 minutes per
+ * target) including the run to come; a figure still noisy after that is said in one line. */
+#define SB_QUICK_BUDGET_S 180.0
+#define SB_QUICK_NOISY_RSD_PCT 10.0
 
 typedef struct sb_runner {
     const char *target;
@@ -28,6 +34,7 @@ typedef struct sb_runner {
     sb_resultfile *out;      /* figures go here, under identifier */
     FILE *log;               /* one line per completed figure; NULL = silent */
     bool warned_no_root;
+    double quick_spent_s;    /* seconds spent on --quick selections so far (the budget) */
     sb_progress progress;
 } sb_runner;
 

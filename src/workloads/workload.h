@@ -65,6 +65,7 @@ typedef struct sb_measure {
 typedef struct sb_config {
     const struct sb_workload *workload;
     const char *values[SB_MAX_OPTIONS]; /* parallel to workload->options */
+    bool set[SB_MAX_OPTIONS];           /* given by sb_config_set (-o, a suite item) */
     bool quick;
 } sb_config;
 

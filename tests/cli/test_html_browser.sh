@@ -16,7 +16,8 @@ check "html page written" test -s "$T/page.html"
 
 if [ -z "$CHROMIUM" ]; then
     for n in "dom dumped" "no page errors" "no console errors" "one chart per result" \
-             "one bar per identifier, in order" "screenshot" "prints" "planted error caught"; do
+             "one bar per identifier, in order" "screenshot" "prints" "short series: no time-series chart is empty" \
+             "a chart with nothing to draw is left out, with its reason" "planted error caught"; do
         echo "ok $n # skip chromium not installed"
     done
     finish
@@ -83,6 +84,36 @@ pages=$(grep -a -o '/Count [0-9]*' "$T/page.pdf" 2>/dev/null | awk '{ if ($2 > n
 if [ "$(head -c 5 "$T/page.pdf" 2>/dev/null)" = "%PDF-" ] && [ "$pages" -ge 2 ] && [ "$pages" -le 20 ]; then
     ok "prints ($pages pages)"
 else not_ok "prints (${pages:-no} pages; $(tail -c 200 "$T/pdf.log"))"; fi
+
+# Time-series charts after a short run (issue 26): every "over time" chart on the page
+# draws something the browser renders (a one-point polyline draws nothing, so a short
+# series gets dots), or is left out with a line saying why. The fixture: a fio-like result
+# whose median runs had one interval (A, B) and three (C), and one whose p99 is all 0.
+python3 - >"$T/short.json" <<'PY'
+import json
+def sys(i): return {"identifier": i, "hardware": {"Processor": "P"}, "software": {"OS": "O"}, "timestamp": "", "tool_version": "0.1.0"}
+def ser(n, p99=150.0):
+    return {"interval_s": 1, "run": 1, "t": [1.0 * (k + 1) for k in range(n)], "iops": [1000.0 + k for k in range(n)],
+            "bw": [4096000.0 + 1000 * k for k in range(n)], "lat_mean_us": [50.0] * n, "lat_p99_us": [p99] * n}
+def ent(i, v, n, p99=150.0):
+    return {"identifier": i, "origin": "measured", "mean": v, "sd": 0, "se": 0, "values": [v], "series": ser(n, p99)}
+res = lambda d, es: {"test": "fio", "title": "Flexible IO Tester", "version": "", "description": d, "unit": "MB/s",
+                     "direction": "higher", "options": {}, "entries": es}
+print(json.dumps({"format": "storbench-result", "schema_version": 1, "title": "short", "description": "",
+    "systems": [sys("A"), sys("B"), sys("C")],
+    "results": [res("Type: Random Write", [ent("A", 4.1, 1), ent("B", 4.2, 1), ent("C", 4.0, 3)]),
+                res("Type: Write", [ent("A", 9.0, 1, 0.0), ent("B", 9.5, 1, 0.0)])]}))
+PY
+check_exit "show a file of short series as html" 0 "$SB" show "$T/short.json" --format html -o "$T/short.html"
+sed 's|</body>|<script>(function(){var empty=0,cs=document.querySelectorAll("svg.timeseries");cs.forEach(function(c){var drawn=0;c.querySelectorAll("polyline.ts-line").forEach(function(p){var b=p.getBBox();if(p.points.numberOfItems>1\&\&(b.width>0\|\|b.height>0))drawn++;});c.querySelectorAll("circle.ts-point").forEach(function(p){var b=p.getBoundingClientRect();if(b.width>0\&\&b.height>0)drawn++;});if(!drawn)empty++;});document.documentElement.setAttribute("data-ts-charts",cs.length);document.documentElement.setAttribute("data-ts-empty",empty);})();</script></body>|' \
+    "$T/short.html" >"$T/short-check.html"
+browser --dump-dom "file://$T/short-check.html" >"$T/short-dom.html" 2>"$T/short.log"
+charts=$(grep -o 'data-ts-charts="[0-9]*"' "$T/short-dom.html" | grep -o '[0-9]*')
+empty=$(grep -o 'data-ts-empty="[0-9]*"' "$T/short-dom.html" | grep -o '[0-9]*')
+if [ "${charts:-0}" -eq 3 ] && [ "${empty:-1}" -eq 0 ]; then ok "short series: no time-series chart is empty ($charts drawn)"
+else not_ok "short series: ${empty:-?} of ${charts:-?} time-series charts empty (3 wanted, none empty)"; fi
+check "a chart with nothing to draw is left out, with its reason" \
+    grep -q 'class="note ts-omitted" data-kind="p99">p99 latency over time: left out' "$T/short.html"
 
 # The same page with a script error planted: the counter must see it.
 sed 's|</body>|<script>undefinedFunction();</script></body>|' "$T/page.html" >"$T/bad.html"

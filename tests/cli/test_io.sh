@@ -104,7 +104,8 @@ R="$T/io-results.json"
 check_exit "run fio --quick" 0 "$SB" run fio --quick --target "$D" --result "$R" -i A -n 1 --exact-runs \
     -o size=16m -o runtime=1
 check "fio result recorded" jqok '.results[] | select(.test == "fio") | .entries[0].mean > 0' "$R"
-check "fio option line as the seed" jqok '.results[] | select(.test == "fio") | .description == "Type: Random Write - IO Engine: POSIX AIO - Buffered: No - Direct: Yes - Block Size: 4KB - Disk Target: Default Test Directory - Result: MB/s - Scale: Quick"' "$R"
+# the seed's line, and the overrides of the quick run named before "Scale: Quick" (issue 26)
+check "fio option line: the seed's, with the overrides" jqok '.results[] | select(.test == "fio") | .description == "Type: Random Write - IO Engine: POSIX AIO - Buffered: No - Direct: Yes - Block Size: 4KB - Disk Target: Default Test Directory - Size: 16m - Runtime: 1 - Result: MB/s - Scale: Quick"' "$R"
 check "fio secondary iops and lat_p99" jqok '[.results[] | select(.test == "fio") | .entries[0].secondary[].name] | index("iops") != null and index("lat_p99") != null' "$R"
 check_exit "run fio --quick libaio seq read" 0 "$SB" run fio --quick --target "$D" --result "$T/r2.json" -i A -n 1 \
     --exact-runs -o type=read -o engine=libaio -o size=8m -o runtime=1

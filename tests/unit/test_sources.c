@@ -142,6 +142,7 @@ static const char mixed_page[] =
     "Seconds < Lower Is Better\n"
     "Seed Disk [1] . 67.63 |========================================================\n"
     "Here [2] ...... 30.50 |=========================\n"
+    "    SE +/- 0.58, N = 3\n" /* 3 runs: SD 1, SE 0.577 (issue 26) */
     "[1] imported: SQLite 3.8.10.2\n"
     "[2] measured: SQLite 3.40.1 (storbench sqlite)\n";
 
