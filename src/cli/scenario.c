@@ -182,7 +182,7 @@ static int cmd_cleanup(int argc, char **argv)
         exit_code = SB_EXIT_RUNTIME;
     }
     /* and what killed `run durability`s (and their guardians) left */
-    dur_cleanup_stale(say_line, NULL);
+    found += dur_cleanup_stale(say_line, NULL);
     if (images) {
         rc = sb_state_sweep_dir(images, stdout, &swept, err, sizeof err);
         if (rc < 0) {
