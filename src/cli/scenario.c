@@ -37,6 +37,7 @@
 #include "scenario/scenario.h"
 #include "scenario/run.h"
 #include "scenario/state.h"
+#include "workloads/durability_guard.h"
 
 /* getopt values of run's options that guest_arg() passes on. */
 #define OPT_RUN_EXACT 0x180
@@ -78,7 +79,8 @@ static void usage(FILE *out)
             "\n"
             "check: parses FILE and prints what would be built. cleanup: unmounts, detaches and\n"
             "removes what killed runs left (from their journals in $STORBENCH_STATE_DIR or\n"
-            "/run/storbench), and with --images DIR also stray image files in DIR.\n"
+            "/run/storbench; killed 'run durability's too), and with --images DIR also stray\n"
+            "image files in DIR. 'scenario run' does the same first, and says so.\n"
             "Exit status: 0 done, 1 runtime failure, 2 bad usage, 130 interrupted.\n", sb_scenario_vm_help);
 }
 
@@ -147,6 +149,11 @@ static int cmd_check(int argc, char **argv)
     return SB_EXIT_OK;
 }
 
+static void say_line(void *arg, const char *line)
+{
+    printf("durability: %s\n", line);
+}
+
 static int cmd_cleanup(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -175,6 +182,8 @@ static int cmd_cleanup(int argc, char **argv)
         sb_error("scenario: cleanup: %s", err);
         exit_code = SB_EXIT_RUNTIME;
     }
+    /* and what killed `run durability`s (and their guardians) left */
+    found += dur_cleanup_stale(say_line, NULL);
     if (images) {
         rc = sb_state_sweep_dir(images, stdout, &swept, err, sizeof err);
         if (rc < 0) {

@@ -197,11 +197,29 @@ int sb_scn_check_capacity(const sb_scenario *s, const sb_config *tests, size_t n
     return 0;
 }
 
+/* What killed runs left (their journals say what they made) goes before we make more;
+ * one line says so, or which command to run when it cannot all be undone now. */
+static void cleanup_killed_runs(void)
+{
+    unsigned found = 0, busy = 0;
+    char err[1024] = "";
+    int rc = sb_state_cleanup(sb_log_verbose ? stdout : NULL, &found, &busy, err, sizeof err);
+    if (rc < 0)
+        sb_warn("scenario: could not undo all that a killed run left: %s (run 'storbench scenario cleanup' "
+                "once it is free)", err);
+    else if (found)
+        sb_warn("scenario: removed what %u killed run%s left (the mounts, loop devices and images %s journal%s "
+                "in %s named)", found, found == 1 ? "" : "s", found == 1 ? "its" : "their", found == 1 ? "" : "s",
+                sb_state_dir());
+}
+
 int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, size_t *failed)
 {
     char err[1024];
     *saved = *failed = 0;
     sb_state st = {.fd = -1};
+    if (!o->vm)
+        cleanup_killed_runs();
     /* Under --vm nothing is made on the host but files in a private directory: no journal. */
     if (!o->vm && sb_state_open(&st, err, sizeof err) < 0) {
         sb_error("scenario: %s", err);

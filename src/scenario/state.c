@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -237,6 +238,24 @@ bool sb_state_pid_alive(long pid)
     return locked(path);
 }
 
+/* The journal path of a dead run, opened and locked (so that no other cleaner replays it
+ * at the same time), or -1 when its run is alive: it holds the lock, or its pid (in the
+ * name) lives — a run between creating its journal and locking it. */
+static int lock_stale(const char *path, long pid)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat a, b;
+    if (fd < 0)
+        return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0 || fstat(fd, &a) < 0 || lstat(path, &b) < 0 ||
+        a.st_ino != b.st_ino || a.st_dev != b.st_dev ||
+        (pid != (long)getpid() && pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 int sb_state_cleanup(FILE *log, unsigned *found, unsigned *busy, char *err, size_t errlen)
 {
     *found = *busy = 0;
@@ -257,7 +276,8 @@ int sb_state_cleanup(FILE *log, unsigned *found, unsigned *busy, char *err, size
             continue;
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (locked(path)) {
+        int fd = lock_stale(path, strtol(de->d_name + 9, NULL, 10));
+        if (fd < 0) {
             (*busy)++;
             if (log)
                 fprintf(log, "%s: that run is still going (left alone)\n", path);
@@ -281,6 +301,7 @@ int sb_state_cleanup(FILE *log, unsigned *found, unsigned *busy, char *err, size
             snprintf(err, errlen, "%s", e);
         }
         free(st.items);
+        close(fd); /* the lock goes only now, with the journal already gone */
     }
     closedir(d);
     return first;

@@ -35,7 +35,9 @@
 
 #include "core/clock.h"
 #include "core/rand.h"
+#include "core/log.h"
 #include "io/verify.h"
+#include "workloads/durability_guard.h"
 #include "workloads/durability_stack.h"
 #include "workloads/workloads.h"
 #include "workloads/writelog.h"
@@ -81,6 +83,7 @@ typedef struct dur {
     uint64_t writes, blocks, cuts, seed;
     char base[PATH_MAX], work[PATH_MAX], log[PATH_MAX], cut[PATH_MAX], mnt[PATH_MAX];
     sb_verify_fmt fmt;
+    dur_guard guard;           /* serves the FUSE recorder; takes everything apart if we are killed */
     uint32_t *block_of;        /* [writes + 1]: the block write i went to */
     uint64_t *start, *ack;     /* [writes + 1]: log index of the marks "w-i", "a-i" */
     uint64_t checked, lost, torn, n_cuts, cuts_bad, unmountable;
@@ -239,7 +242,7 @@ static int record(dur *d, dur_rec_kind kind, char *err, size_t errlen)
     if (rc < 0)
         return rc;
     dur_recorder r;
-    rc = dur_rec_start(&r, kind, d->work, d->log, d->ctx->dir, err, errlen);
+    rc = dur_rec_start(&r, kind, &d->guard, d->work, d->log, d->ctx->dir, err, errlen);
     bool mounted = false;
     if (rc == 0) {
         if (mount(r.dev, d->mnt, d->fs, 0, d->opts) < 0) {
@@ -470,6 +473,7 @@ static int dur_setup(dur *d, sb_run_ctx *ctx)
 {
     memset(d, 0, sizeof *d);
     d->ctx = ctx;
+    d->guard.sock = d->guard.state_fd = -1;
     const sb_config *cfg = ctx->cfg;
     d->fs = sb_config_get(cfg, "fs");
     if (!strcmp(d->fs, "auto") && !(d->fs = target_fs(ctx->dir)))
@@ -511,6 +515,11 @@ static void dur_free(dur *d)
     free(d->ack);
 }
 
+static void say_cleaned(void *arg, const char *line)
+{
+    sb_warn("durability: %s", line);
+}
+
 static int dur_run_wl(sb_run_ctx *ctx, sb_sample *s)
 {
     dur d;
@@ -519,9 +528,15 @@ static int dur_run_wl(sb_run_ctx *ctx, sb_sample *s)
     if (rc == 0)
         rc = choose_recorder(&d, &kind);
     char err[2 * PATH_MAX + 256] = "";
+    if (rc == 0) {
+        /* what killed runs left (their guardians killed too), before we make more */
+        dur_cleanup_stale(say_cleaned, NULL);
+        rc = dur_guard_start(&d.guard, ctx->dir, err, sizeof err);
+    }
     uint64_t t0 = sb_now_ns();
     if (rc == 0 && (rc = make_fs(&d, err, sizeof err)) == 0 && (rc = record(&d, kind, err, sizeof err)) == 0)
         rc = replay_cuts(&d, err, sizeof err);
+    dur_guard_end(&d.guard);
     if (rc == -EINTR)
         rc = sb_ctx_fail(ctx, EINTR, "durability: interrupted");
     else if (rc < 0 && err[0])

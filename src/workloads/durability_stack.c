@@ -4,6 +4,7 @@
  */
 #define FUSE_USE_VERSION 31
 #include "workloads/durability_stack.h"
+#include "workloads/durability_guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -182,16 +183,16 @@ void dur_loop_detach(int *fd)
     *fd = -1;
 }
 
-/* ------------------------------------------------------------ FUSE recorder */
+/* ------------------------------------------------------------ FUSE server */
 
-static dur_recorder *rec_of_ctx(void) { return fuse_get_context()->private_data; }
+static dur_fuse_server *srv_of_ctx(void) { return fuse_get_context()->private_data; }
 
 static void *f_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
     cfg->direct_io = 1;      /* no page cache between the loop driver and the log */
     cfg->attr_timeout = 3600;
     cfg->entry_timeout = 3600;
-    return rec_of_ctx();
+    return srv_of_ctx();
 }
 
 static int f_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
@@ -203,7 +204,7 @@ static int f_getattr(const char *path, struct stat *st, struct fuse_file_info *f
     } else if (!strcmp(path, "/disk")) {
         st->st_mode = S_IFREG | 0600;
         st->st_nlink = 1;
-        st->st_size = (off_t)rec_of_ctx()->size;
+        st->st_size = (off_t)srv_of_ctx()->size;
     } else {
         return -ENOENT;
     }
@@ -220,30 +221,30 @@ static int f_open(const char *path, struct fuse_file_info *fi)
 
 static int f_read(const char *path, char *buf, size_t n, off_t off, struct fuse_file_info *fi)
 {
-    ssize_t k = pread(rec_of_ctx()->img_fd, buf, n, off);
+    ssize_t k = pread(srv_of_ctx()->img_fd, buf, n, off);
     return k < 0 ? -errno : (int)k;
 }
 
 /* A write reaches the image and the log before it is completed to the loop driver. */
 static int f_write(const char *path, const char *buf, size_t n, off_t off, struct fuse_file_info *fi)
 {
-    dur_recorder *r = rec_of_ctx();
-    if (off % 512 || n % 512 || (uint64_t)off + n > r->size)
+    dur_fuse_server *s = srv_of_ctx();
+    if (off % 512 || n % 512 || (uint64_t)off + n > s->size)
         return -EINVAL;
-    int e = writelog_append(&r->log, (uint64_t)off / 512, n / 512, 0, buf, n);
-    if (e == 0 && pwrite(r->img_fd, buf, n, off) != (ssize_t)n)
+    int e = writelog_append(&s->log, (uint64_t)off / 512, n / 512, 0, buf, n);
+    if (e == 0 && pwrite(s->img_fd, buf, n, off) != (ssize_t)n)
         e = -EIO;
-    if (e < 0 && !r->err)
-        r->err = e;
+    if (e < 0 && !s->err)
+        s->err = e;
     return e < 0 ? e : (int)n;
 }
 
 static int f_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
-    dur_recorder *r = rec_of_ctx();
-    int e = writelog_append(&r->log, 0, 0, WRITELOG_FLUSH, NULL, 0);
-    if (e < 0 && !r->err)
-        r->err = e;
+    dur_fuse_server *s = srv_of_ctx();
+    int e = writelog_append(&s->log, 0, 0, WRITELOG_FLUSH, NULL, 0);
+    if (e < 0 && !s->err)
+        s->err = e;
     return e;
 }
 
@@ -258,71 +259,110 @@ static const struct fuse_operations fuse_ops = {
 
 static void *fuse_thread(void *arg)
 {
-    dur_recorder *r = arg;
-    /* this thread takes no signals: the runner's handler stays with the main thread */
+    dur_fuse_server *s = arg;
+    /* this thread takes no signals: they are the serving process's main thread's */
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
-    fuse_loop(r->fuse);
+    fuse_loop(s->fuse);
     return NULL;
 }
 
-static int fuse_start(dur_recorder *r, const char *image, const char *log_path, const char *work,
-                      char *err, size_t errlen)
+int dur_fuse_serve(dur_fuse_server *s, const char *image, const char *log_path, const char *mnt,
+                   char *err, size_t errlen)
 {
+    memset(s, 0, sizeof *s);
+    s->log.fd = -1;
     struct stat st;
-    if ((r->img_fd = open(image, O_RDWR | O_CLOEXEC)) < 0 || fstat(r->img_fd, &st) < 0) {
+    if ((s->img_fd = open(image, O_RDWR | O_CLOEXEC)) < 0 || fstat(s->img_fd, &st) < 0) {
         snprintf(err, errlen, "%s: %s", image, strerror(errno));
         return -errno;
     }
-    r->size = (uint64_t)st.st_size;
-    int e = writelog_create(&r->log, log_path);
+    s->size = (uint64_t)st.st_size;
+    int e = writelog_create(&s->log, log_path);
     if (e < 0) {
         snprintf(err, errlen, "%s: %s", log_path, strerror(-e));
         return e;
     }
-    snprintf(r->mnt, sizeof r->mnt, "%s/recorder", work);
-    if (mkdir(r->mnt, 0700) < 0 && errno != EEXIST) {
-        snprintf(err, errlen, "%s: %s", r->mnt, strerror(errno));
+    s->log_open = true;
+    snprintf(s->mnt, sizeof s->mnt, "%s", mnt);
+    if (mkdir(s->mnt, 0700) < 0 && errno != EEXIST) {
+        snprintf(err, errlen, "%s: %s", s->mnt, strerror(errno));
         return -errno;
     }
     char *argv[] = {"storbench-durability", NULL};
     struct fuse_args args = FUSE_ARGS_INIT(1, argv);
-    r->fuse = fuse_new(&args, &fuse_ops, sizeof fuse_ops, r);
-    if (!r->fuse || fuse_mount(r->fuse, r->mnt) != 0) {
-        snprintf(err, errlen, "cannot mount the FUSE recorder on %s", r->mnt);
+    s->fuse = fuse_new(&args, &fuse_ops, sizeof fuse_ops, s);
+    if (!s->fuse || fuse_mount(s->fuse, s->mnt) != 0) {
+        snprintf(err, errlen, "cannot mount the FUSE recorder on %s", s->mnt);
         return -EIO;
     }
-    r->mounted = true;
-    if ((e = pthread_create(&r->thr, NULL, fuse_thread, r)) != 0) {
+    s->mounted = true;
+    if ((e = pthread_create(&s->thr, NULL, fuse_thread, s)) != 0) {
         snprintf(err, errlen, "cannot start the FUSE recorder: %s", strerror(e));
         return -e;
     }
-    r->running = true;
+    s->running = true;
+    return 0;
+}
+
+int dur_fuse_mark(dur_fuse_server *s, const char *text)
+{
+    return s->log_open ? writelog_append(&s->log, 0, 0, WRITELOG_MARK, text, strlen(text)) : -EBADF;
+}
+
+int dur_fuse_end(dur_fuse_server *s)
+{
+    /* Unmounted here first: the kernel then ends the channel, and the loop in the
+     * thread returns quietly (closing the channel under it would make libfuse complain). */
+    if (s->mounted)
+        dur_umount(s->mnt);
+    if (s->running)
+        pthread_join(s->thr, NULL);
+    if (s->mounted)
+        fuse_unmount(s->fuse);
+    if (s->fuse)
+        fuse_destroy(s->fuse);
+    s->fuse = NULL;
+    s->mounted = s->running = false;
+    if (s->img_fd >= 0)
+        close(s->img_fd);
+    s->img_fd = -1;
+    if (s->log_open) {
+        int e = writelog_close(&s->log);
+        if (e < 0 && !s->err)
+            s->err = e;
+        s->log_open = false;
+    }
+    if (s->mnt[0])
+        rmdir(s->mnt);
+    return s->err;
+}
+
+/* ------------------------------------------------------------ FUSE recorder */
+
+static int fuse_start(dur_recorder *r, const char *image, const char *log_path, const char *work,
+                      char *err, size_t errlen)
+{
+    snprintf(r->mnt, sizeof r->mnt, "%s/recorder", work);
+    int e = dur_guard_fuse_start(r->guard, image, log_path, r->mnt, err, errlen);
+    if (e < 0)
+        return e;
+    r->serving = true;
     char disk[PATH_MAX + 16];
     snprintf(disk, sizeof disk, "%s/disk", r->mnt);
     return dur_loop_attach(disk, r->dev, sizeof r->dev, &r->loop_fd, err, errlen);
 }
 
-static void fuse_stop(dur_recorder *r)
+static void fuse_stop(dur_recorder *r, char *err, size_t errlen)
 {
     dur_loop_detach(&r->loop_fd);
-    /* Unmounted here first: the kernel then ends the channel, and the loop in the
-     * thread returns quietly (closing the channel under it would make libfuse complain). */
-    if (r->mounted)
-        dur_umount(r->mnt);
-    if (r->running)
-        pthread_join(r->thr, NULL);
-    if (r->mounted)
-        fuse_unmount(r->fuse);
-    if (r->fuse)
-        fuse_destroy(r->fuse);
-    r->fuse = NULL;
-    r->mounted = r->running = false;
-    if (r->img_fd >= 0)
-        close(r->img_fd);
-    r->img_fd = -1;
-    rmdir(r->mnt);
+    if (r->serving) {
+        int e = dur_guard_fuse_stop(r->guard, err, errlen);
+        if (e < 0 && !r->err)
+            r->err = e;
+    }
+    r->serving = false;
 }
 
 /* ------------------------------------------------------------ dm-log-writes */
@@ -351,6 +391,12 @@ static int dm_start(dur_recorder *r, const char *image, const char *log_path, ch
     if (e < 0)
         return e;
     snprintf(r->dm_name, sizeof r->dm_name, "storbench-durability-%d", (int)getpid());
+    /* journaled before it exists: a killed run's guardian, or the next run, removes it */
+    if ((e = dur_guard_note(r->guard, "dm", r->dm_name)) < 0) {
+        snprintf(err, errlen, "journaling %s: %s", r->dm_name, strerror(-e));
+        r->dm_name[0] = '\0';
+        return e;
+    }
     char table[256];
     snprintf(table, sizeof table, "0 %" PRIu64 " log-writes %s %s", r->size / 512, data_dev, r->log_dev);
     const char *argv[] = {"dmsetup", "create", r->dm_name, "--table", table, NULL};
@@ -405,13 +451,13 @@ void dur_rec_probe(dur_rec_kind kind, char *why, size_t len)
     }
 }
 
-int dur_rec_start(dur_recorder *r, dur_rec_kind kind, const char *image, const char *log_path,
-                  const char *work, char *err, size_t errlen)
+int dur_rec_start(dur_recorder *r, dur_rec_kind kind, struct dur_guard *guard, const char *image,
+                  const char *log_path, const char *work, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->kind = kind;
-    r->img_fd = r->loop_fd = r->log_loop_fd = -1;
-    r->log.fd = -1;
+    r->guard = guard;
+    r->loop_fd = r->log_loop_fd = -1;
     return kind == DUR_REC_FUSE ? fuse_start(r, image, log_path, work, err, errlen)
                                 : dm_start(r, image, log_path, err, errlen);
 }
@@ -419,7 +465,7 @@ int dur_rec_start(dur_recorder *r, dur_rec_kind kind, const char *image, const c
 int dur_rec_mark(dur_recorder *r, const char *text)
 {
     if (r->kind == DUR_REC_FUSE)
-        return writelog_append(&r->log, 0, 0, WRITELOG_MARK, text, strlen(text));
+        return dur_guard_mark(r->guard, text);
     char e[160];
     const char *argv[] = {"dmsetup", "message", r->dm_name, "0", "mark", text, NULL};
     return dur_run(argv, e, sizeof e);
@@ -428,14 +474,10 @@ int dur_rec_mark(dur_recorder *r, const char *text)
 int dur_rec_stop(dur_recorder *r, char *err, size_t errlen)
 {
     err[0] = '\0';
-    if (r->kind == DUR_REC_FUSE) {
-        fuse_stop(r);
-        int e = writelog_close(&r->log);
-        if (e < 0 && !r->err)
-            r->err = e;
-    } else {
+    if (r->kind == DUR_REC_FUSE)
+        fuse_stop(r, err, errlen);
+    else
         dm_stop(r, err, errlen);
-    }
     if (r->err && err[0] == '\0')
         snprintf(err, errlen, "recording the writes: %s", strerror(-r->err));
     return r->err;

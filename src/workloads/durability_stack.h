@@ -11,6 +11,8 @@
  * completing it, and every flush (the loop driver turns PREFLUSH and the flush of
  * an emulated FUA into fsync of its file) arrives as FUSE's FSYNC and is logged
  * as a FLUSH entry. Marks are logged by storbench itself, in order with both.
+ * The FUSE file is served by the run's guardian, a process of its own
+ * (durability_guard.h), which also takes the stack apart if the run is killed.
  */
 #ifndef SB_DURABILITY_STACK_H
 #define SB_DURABILITY_STACK_H
@@ -25,31 +27,56 @@
 
 typedef enum dur_rec_kind { DUR_REC_FUSE, DUR_REC_DM } dur_rec_kind;
 
-typedef struct dur_recorder {
-    dur_rec_kind kind;
-    char dev[PATH_MAX];        /* the recorded block device to make the filesystem on */
-    /* FUSE */
-    char mnt[PATH_MAX];
+struct dur_guard;
+
+/* The FUSE file: served by the guardian process (durability_guard.h), never by the
+ * process that writes through it, so that the writer's death cannot leave its own
+ * filesystem waiting for a server that died with it. */
+typedef struct dur_fuse_server {
+    char mnt[PATH_MAX];        /* where the FUSE file system is mounted; its file is "disk" */
     int img_fd;
     uint64_t size;
     writelog_writer log;
+    bool log_open;
     void *fuse;                /* struct fuse * */
     pthread_t thr;
     bool mounted, running;
+    int err;                   /* first recording error (a log write failed) */
+} dur_fuse_server;
+
+/* Serves image (a file of the device's size) as mnt/disk, logging every write and
+ * flush into log_path, from a thread of the calling process. */
+int dur_fuse_serve(dur_fuse_server *s, const char *image, const char *log_path, const char *mnt,
+                   char *err, size_t errlen);
+/* Logs a mark, in order with the writes and flushes served before it. */
+int dur_fuse_mark(dur_fuse_server *s, const char *text);
+/* Unmounts, stops the thread and completes the log: 0 or the first recording error.
+ * Safe after a failed dur_fuse_serve(). */
+int dur_fuse_end(dur_fuse_server *s);
+
+typedef struct dur_recorder {
+    dur_rec_kind kind;
+    struct dur_guard *guard;   /* serves the FUSE file; journals the dm name */
+    char dev[PATH_MAX];        /* the recorded block device to make the filesystem on */
+    /* FUSE */
+    char mnt[PATH_MAX];
+    bool serving;              /* the guardian serves the FUSE file */
     int loop_fd;               /* the loop device over the FUSE file, or over the DM data image */
     /* dm-log-writes */
+    uint64_t size;
     char dm_name[64];
     int log_loop_fd;
     char log_dev[64];
-    int err;                   /* first recording error (a log write failed) */
+    int err;                   /* first recording error */
 } dur_recorder;
 
 /* Why a recorder cannot run here (one line), or "" when `kind` can. */
 void dur_rec_probe(dur_rec_kind kind, char *why, size_t len);
 /* Starts recording writes to image (a file of the device's size) into log_path;
- * work is a private directory for mount points. r->dev names the device. */
-int dur_rec_start(dur_recorder *r, dur_rec_kind kind, const char *image, const char *log_path,
-                  const char *work, char *err, size_t errlen);
+ * work is a private directory for mount points; guard the run's guardian. r->dev
+ * names the device. */
+int dur_rec_start(dur_recorder *r, dur_rec_kind kind, struct dur_guard *guard, const char *image,
+                  const char *log_path, const char *work, char *err, size_t errlen);
 /* Logs a mark (in order with the writes and flushes before it). */
 int dur_rec_mark(dur_recorder *r, const char *text);
 /* Stops recording; the log at log_path is then complete. Safe after a failed start. */

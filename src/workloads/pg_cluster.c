@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <glob.h>
 #include <grp.h>
 #include <libpq-fe.h>
@@ -20,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -113,11 +116,12 @@ static char **server_env(void)
     return env;
 }
 
-/* Starts argv[0] as the server user with output to the log file. The child
- * gets its own process group and dies with us (deathsig). */
-static int spawn(const sb_pg_cluster *c, char *const argv[], int deathsig, pid_t *out)
+/* Starts argv[0] as the server user with output to outfd, or to the log file when
+ * outfd is -1. The child gets its own process group and dies with us (deathsig). */
+static int spawn(const sb_pg_cluster *c, char *const argv[], int deathsig, int outfd, pid_t *out)
 {
-    int logfd = open(c->logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int logfd = outfd >= 0 ? fcntl(outfd, F_DUPFD_CLOEXEC, 3)
+                           : open(c->logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (logfd < 0)
         return -errno;
     int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -231,6 +235,174 @@ static bool user_can_reach(const sb_pg_cluster *c, const char *path)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* ------------------------------------------------------------ socket directory */
+
+/* "storbench-pg-<pid>-XXXXXX" in /tmp: a killed run's is found by its pid. (Before,
+ * the name had no pid: "storbench-pg-XXXXXX".) */
+#define SOCKDIR_PREFIX "storbench-pg-"
+
+/* The first line of path as a pid (the postmaster's, in a socket's lock file), or 0. */
+static long pid_in(int dfd, const char *name)
+{
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    char buf[32] = "";
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    return strtol(buf, NULL, 10);
+}
+
+static bool alive(long pid)
+{
+    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+/* Whether /tmp/<name> is a socket directory a killed run left: a real directory owned by
+ * us or the server user, whose run is dead and whose server (the socket's lock file
+ * names it) is dead too. An old-style name without a pid counts when its server is dead,
+ * or, with no lock file, when nothing has changed in it for ten minutes (a live run's
+ * server makes its socket within seconds of the directory). */
+static bool stale_sockdir(const sb_pg_cluster *c, int tmp, const char *name)
+{
+    struct stat st;
+    if (fstatat(tmp, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+        (st.st_uid != geteuid() && st.st_uid != c->uid))
+        return false;
+    const char *rest = name + strlen(SOCKDIR_PREFIX);
+    char *end;
+    long pid = strtol(rest, &end, 10);
+    bool with_pid = end != rest && *end == '-' && strlen(end + 1) == 6;
+    if (!with_pid && strlen(rest) != 6)
+        return false;
+    if (with_pid && (pid == (long)getpid() || alive(pid)))
+        return false;
+    int dfd = openat(tmp, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0)
+        return false;
+    long server = pid_in(dfd, ".s.PGSQL.5432.lock");
+    close(dfd);
+    if (server)
+        return !alive(server);
+    return with_pid || time(NULL) - st.st_mtime > 600;
+}
+
+/* Removes what killed runs left in /tmp; one line says how many. */
+static void remove_stale_sockdirs(const sb_pg_cluster *c)
+{
+    DIR *d = opendir("/tmp");
+    unsigned n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (strncmp(de->d_name, SOCKDIR_PREFIX, strlen(SOCKDIR_PREFIX)) || !stale_sockdir(c, dirfd(d), de->d_name))
+            continue;
+        char path[300];
+        snprintf(path, sizeof path, "/tmp/%s", de->d_name);
+        if (sb_remove_tree(path) == 0)
+            n++;
+    }
+    if (d)
+        closedir(d);
+    if (n)
+        sb_warn("pgbench: removed %u socket director%s in /tmp that killed runs left", n, n == 1 ? "y" : "ies");
+}
+
+/* The socket's path must fit sun_path ("<dir>/.s.PGSQL.5432"); when the target's path
+ * is too long, the socket goes in a private directory in /tmp. */
+static int make_sockdir(sb_pg_cluster *c, char *err, size_t errlen)
+{
+    struct sockaddr_un addr;
+    if (strlen(c->root) + sizeof "/.s.PGSQL.5432" + 1 <= sizeof addr.sun_path) {
+        snprintf(c->sockdir, sizeof c->sockdir, "%s", c->root);
+        return 0;
+    }
+    remove_stale_sockdirs(c);
+    snprintf(c->sockdir, sizeof c->sockdir, "/tmp/" SOCKDIR_PREFIX "%ld-XXXXXX", (long)getpid());
+    if (!mkdtemp(c->sockdir)) {
+        int rc = -errno;
+        snprintf(err, errlen, "pgbench: cannot create a socket directory in /tmp: %s", strerror(-rc));
+        c->sockdir[0] = '\0';
+        return rc;
+    }
+    c->own_sockdir = true;
+    return 0;
+}
+
+/* ------------------------------------------------------------ initdb */
+
+/* The line of initdb's output that says why it failed: its "error:" line, or a
+ * server's FATAL/PANIC, else the last one that is not its "removing ..." epilogue. */
+static void why_line(char *text, char *out, size_t len)
+{
+    out[0] = '\0';
+    bool best = false;
+    for (char *save, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        bool err = strstr(l, "error:") || strstr(l, "FATAL:") || strstr(l, "PANIC:");
+        const char *from = err && strstr(l, "initdb: ") ? strstr(l, "initdb: ") : l; /* after "step ... " */
+        if ((err && !best) || (!best && !strstr(l, ": removing ")))
+            snprintf(out, len, "%s", from);
+        best |= err;
+    }
+}
+
+/* "No space left on device (/t: 12 kB free)" when the filesystem of path is full
+ * (less than 1 MiB, or no inode, left), else "". */
+static void full_note(const char *path, char *out, size_t len)
+{
+    struct statvfs v;
+    out[0] = '\0';
+    if (statvfs(path, &v) < 0)
+        return;
+    double avail = (double)v.f_bavail * (double)v.f_frsize;
+    if (avail < (1 << 20))
+        snprintf(out, len, "%s (%s: %.0f kB free)", strerror(ENOSPC), path, avail / 1000);
+    else if (v.f_files && v.f_favail == 0)
+        snprintf(out, len, "%s (%s: no inode free)", strerror(ENOSPC), path);
+}
+
+/* initdb, its output in memory: on a full disk the log file could not hold it. */
+static int run_initdb(sb_pg_cluster *c, const char *dir, char *err, size_t errlen)
+{
+    char initdb[600];
+    snprintf(initdb, sizeof initdb, "%s/initdb", c->bindir);
+    char *argv[] = {initdb, "-D", c->datadir, "-U", SB_PG_SUPERUSER, "--auth=trust",
+                    "--encoding=SQL_ASCII", "--locale=C", "--no-sync", NULL};
+    int outfd = memfd_create("initdb", MFD_CLOEXEC);
+    pid_t pid;
+    int rc = spawn(c, argv, SIGKILL, outfd, &pid);
+    if (rc < 0) {
+        snprintf(err, errlen, "pgbench: cannot start initdb: %s", strerror(-rc));
+        if (outfd >= 0)
+            close(outfd);
+        return rc;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    char out[8192] = "", why[400], full[200];
+    ssize_t n = outfd >= 0 ? pread(outfd, out, sizeof out - 1, 0) : -1;
+    out[n > 0 ? n : 0] = '\0';
+    if (outfd >= 0)
+        close(outfd);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        int fd = open(c->logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd >= 0) { /* the log keeps initdb's output, as before */
+            (void)!write(fd, out, strlen(out));
+            close(fd);
+        }
+        return 0;
+    }
+    full_note(dir, full, sizeof full);
+    bool enospc = full[0] || strstr(out, strerror(ENOSPC));
+    why_line(out, why, sizeof why);
+    if (!why[0] && !WIFEXITED(status))
+        snprintf(why, sizeof why, "killed by signal %d", WTERMSIG(status));
+    snprintf(err, errlen, "pgbench: initdb failed as user %s: %s%s%s", c->server_user, full,
+             full[0] && why[0] ? ": " : "", full[0] ? why : why[0] ? why : "no output");
+    return enospc ? -ENOSPC : -EIO;
+}
+
 int sb_pg_cluster_create(sb_pg_cluster *c, const char *dir, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
@@ -246,23 +418,6 @@ int sb_pg_cluster_create(sb_pg_cluster *c, const char *dir, char *err, size_t er
     }
     snprintf(c->datadir, sizeof c->datadir, "%s/data", c->root);
     snprintf(c->logpath, sizeof c->logpath, "%s/server.log", c->root);
-
-    /* The socket's path must fit sun_path ("<dir>/.s.PGSQL.5432"); when the
-     * target's path is too long, use a private directory in /tmp. */
-    struct sockaddr_un addr;
-    if (strlen(c->root) + sizeof "/.s.PGSQL.5432" + 1 <= sizeof addr.sun_path) {
-        snprintf(c->sockdir, sizeof c->sockdir, "%s", c->root);
-    } else {
-        snprintf(c->sockdir, sizeof c->sockdir, "/tmp/storbench-pg-XXXXXX");
-        if (!mkdtemp(c->sockdir)) {
-            rc = -errno;
-            snprintf(err, errlen, "pgbench: cannot create a socket directory in /tmp: %s",
-                     strerror(-rc));
-            c->sockdir[0] = '\0';
-            return rc;
-        }
-        c->own_sockdir = true;
-    }
 
     if (geteuid() == 0) {
         rc = choose_user(c, err, errlen);
@@ -283,6 +438,8 @@ int sb_pg_cluster_create(sb_pg_cluster *c, const char *dir, char *err, size_t er
         c->gid = getegid();
     }
 
+    if ((rc = make_sockdir(c, err, errlen)) < 0)
+        return rc;
     if (mkdir(c->root, 0700) != 0) {
         rc = -errno;
         snprintf(err, errlen, "pgbench: mkdir %s: %s", c->root, strerror(-rc));
@@ -309,27 +466,7 @@ int sb_pg_cluster_create(sb_pg_cluster *c, const char *dir, char *err, size_t er
         return -ENOTSUP;
     }
 
-    char initdb[600];
-    snprintf(initdb, sizeof initdb, "%s/initdb", c->bindir);
-    char *argv[] = {initdb, "-D", c->datadir, "-U", SB_PG_SUPERUSER, "--auth=trust",
-                    "--encoding=SQL_ASCII", "--locale=C", "--no-sync", NULL};
-    pid_t pid;
-    rc = spawn(c, argv, SIGKILL, &pid);
-    if (rc < 0) {
-        snprintf(err, errlen, "pgbench: cannot start initdb: %s", strerror(-rc));
-        return rc;
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        char tail[400];
-        log_tail(c, tail, sizeof tail);
-        snprintf(err, errlen, "pgbench: initdb failed as user %s: %s", c->server_user,
-                 tail[0] ? tail : "no output");
-        return -EIO;
-    }
-    return 0;
+    return run_initdb(c, dir, err, errlen);
 }
 
 void sb_pg_cluster_conninfo(const sb_pg_cluster *c, const char *db, char *buf, size_t len)
@@ -367,7 +504,7 @@ int sb_pg_cluster_start(sb_pg_cluster *c, const char *const *settings,
 
     /* SIGQUIT on our death: the postmaster's immediate shutdown, which also
      * takes its backends down. */
-    int rc = spawn(c, argv, SIGQUIT, &c->pid);
+    int rc = spawn(c, argv, SIGQUIT, -1, &c->pid);
     if (rc < 0) {
         c->pid = 0;
         snprintf(err, errlen, "pgbench: cannot start postgres: %s", strerror(-rc));
@@ -382,11 +519,12 @@ int sb_pg_cluster_start(sb_pg_cluster *c, const char *const *settings,
         pid_t w = waitpid(c->pid, &status, WNOHANG);
         if (w == c->pid) {
             c->pid = 0;
-            char tail[400];
+            char tail[400], full[200];
             log_tail(c, tail, sizeof tail);
-            snprintf(err, errlen, "pgbench: the PostgreSQL server exited at start: %s",
-                     tail[0] ? tail : "no output");
-            return -EIO;
+            full_note(c->root, full, sizeof full); /* a full disk may have kept the log empty */
+            snprintf(err, errlen, "pgbench: the PostgreSQL server exited at start: %s%s%s", full,
+                     full[0] && tail[0] ? ": " : "", tail[0] || full[0] ? tail : "no output");
+            return full[0] ? -ENOSPC : -EIO;
         }
         if (PQping(conninfo) == PQPING_OK)
             return 0;
