@@ -6,7 +6,7 @@
 #   make fuzz     libFuzzer harnesses (clang) into build-fuzz/, each run FUZZ_SECONDS
 #   make fuzz-quick  the same, 5 s each (check only replays the seeds, see tests/fuzz/)
 #   make install  binaries, man page and bash completion under $(DESTDIR)$(PREFIX)
-#   make vm-check scenario run --vm with real QEMU guests: KVM probe, md, Ctrl-C (~100 s; tests/vm/)
+#   make vm-check scenario run --vm with real QEMU guests: KVM probe, fall-back after a KVM abort, md, Ctrl-C (~2 min; tests/vm/)
 
 PREFIX  ?= /usr/local
 BUILD   ?= build

@@ -17,6 +17,14 @@
  * only after pthread_join has returned, and it must not keep open what
  * storbench closes and expects gone (a pipe's write end, a file on a file
  * system about to be unmounted).
+ *
+ * The rule that comes with it: a thread with its own table calls no library
+ * that keeps descriptors of its own (MPI above all: its progress engine would
+ * poll an eventfd that is not in the table, and a socket it opened would land
+ * in the wrong one). The process's table and the library's own threads are
+ * untouched, so only calls made from this thread matter; storbench-mpi
+ * answers such threads from flags and calls MPI on the main thread only
+ * (src/mpi/ranks_mpi.c).
  */
 #ifndef SB_FDTABLE_H
 #define SB_FDTABLE_H

@@ -9,10 +9,22 @@
  * Only rank 0 speaks: the other ranks' standard output and error go to
  * /dev/null, since their failures reach rank 0 through sb_ranks_agree() and
  * anything else they would print is rank 0's line repeated.
+ *
+ * Only the thread that initialised MPI calls it (MPI_THREAD_FUNNELED): the two
+ * operations a workload's threads may reach through sb_ctx_interrupted() and a
+ * failure (failure_announced, announce_failure) are answered from flags on any
+ * other thread, and the main thread does the MPI part at its next poll. A worker
+ * thread that called MPI would run Open MPI's progress engine (libevent) on its
+ * own descriptor table (core/fdtable.h), where the library's eventfd and
+ * sockets do not exist: an endless "Error reading from eventfd: Bad file
+ * descriptor" (issue 24, item 9), or a descriptor the library opens in the wrong
+ * table.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +36,11 @@
 #define TAG_FAILURE 7177
 
 static char g_name[64];
-static bool g_failed_seen;
+static atomic_bool g_failed_seen;
+static atomic_bool g_announce_pending; /* asked for on another thread, not sent yet */
+static pthread_t g_mpi_thread;        /* the one that called MPI_Init_thread */
+
+static bool on_mpi_thread(void) { return pthread_equal(pthread_self(), g_mpi_thread); }
 
 static int mpi_err(int rc) { return rc == MPI_SUCCESS ? 0 : -EIO; }
 
@@ -57,7 +73,7 @@ static int mpi_allreduce_double(double *buf, size_t n, sb_ranks_op op)
 
 /* One small message to every other rank, sent without waiting (it is eager-sized), so
  * that ranks still in the middle of a phase stop at their next poll. */
-static void mpi_announce_failure(void)
+static void send_announcement(void)
 {
     static int payload = 1;
     int rank, size;
@@ -72,18 +88,32 @@ static void mpi_announce_failure(void)
     }
 }
 
+static void mpi_announce_failure(void)
+{
+    if (!on_mpi_thread()) {
+        atomic_store(&g_announce_pending, true);
+        return;
+    }
+    atomic_store(&g_announce_pending, false);
+    send_announcement();
+}
+
 /* Consumes any announcement that arrived, so none is left unmatched at the end. */
 static bool mpi_failure_announced(void)
 {
+    if (!on_mpi_thread())
+        return atomic_load(&g_failed_seen);
+    if (atomic_exchange(&g_announce_pending, false))
+        send_announcement();
     for (;;) {
         int flag = 0, payload;
         MPI_Status st;
         if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_FAILURE, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
             break;
         MPI_Recv(&payload, 1, MPI_INT, st.MPI_SOURCE, TAG_FAILURE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        g_failed_seen = true;
+        atomic_store(&g_failed_seen, true);
     }
-    return g_failed_seen;
+    return atomic_load(&g_failed_seen);
 }
 
 static const sb_ranks_ops mpi_ops = {
@@ -129,6 +159,7 @@ static bool runs_on_ranks(const char *cmd)
 int sb_ranks_start(int *argc, char ***argv)
 {
     int provided = 0;
+    g_mpi_thread = pthread_self();
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         sb_error("MPI_Init_thread failed");
         return SB_EXIT_RUNTIME;

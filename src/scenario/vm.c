@@ -6,10 +6,14 @@
  * `scenario vm-guest`, a copy of the scenario file, guest.sh, and what comes
  * back: result.json and status). QEMU runs in its own process group (so a
  * Ctrl-C reaches storbench, which then kills it), with its console relayed
- * line by line to stdout. Under "auto" the first guest boots with KVM and is
- * given up when its /init has said nothing within kvm_timeout seconds (a KVM
- * that hangs, seen on nested setups); that guest and every later one then
- * run under TCG.
+ * line by line to stdout. Under "auto" the first guest boots with KVM when the
+ * KVM device opens, and any failure of that guest before it ran to its end —
+ * silence from /init for kvm_timeout seconds (a KVM that hangs, seen on
+ * nested setups), QEMU exiting non-zero or killed by a signal (QEMU 7.2
+ * aborts on an assertion in kvm.c after "failed to set MSR 0x10a" on some
+ * hosts), or QEMU ending before /init spoke — is KVM's: it is said on stderr,
+ * the configuration starts again from fresh images, and it and every later
+ * guest run under TCG. What ran and why is recorded ("VM Accelerator").
  */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "scenario/vm.h"
@@ -32,6 +36,7 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/interrupt.h"
+#include "core/log.h"
 #include "core/strutil.h"
 #include "core/units.h"
 #include "core/workdir.h"
@@ -40,10 +45,23 @@
 
 #define RAM_DIR "/dev/shm"
 
+static const char *env_or(const char *name, const char *dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : dflt;
+}
+
+const char *sb_vm_qemu(void) { return env_or("STORBENCH_QEMU", SB_VM_QEMU); }
+const char *sb_vm_kvm_device(void) { return env_or("STORBENCH_KVM_DEVICE", SB_VM_KVM_DEVICE); }
+
 int sb_vm_available(char *why, size_t whylen)
 {
-    if (!sb_in_path(SB_VM_QEMU)) {
-        snprintf(why, whylen, "%s is not installed (Debian package qemu-system-x86)", SB_VM_QEMU);
+    const char *q = sb_vm_qemu();
+    if (strchr(q, '/') ? access(q, X_OK) != 0 : !sb_in_path(q)) {
+        if (strcmp(q, SB_VM_QEMU))
+            snprintf(why, whylen, "STORBENCH_QEMU=%s cannot be run", q);
+        else
+            snprintf(why, whylen, "%s is not installed (Debian package qemu-system-x86)", q);
         return -ENOTSUP;
     }
     if (sb_vm_check_static(SB_VM_BUSYBOX, why, whylen) < 0)
@@ -111,7 +129,7 @@ int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const 
 {
     argbuf a = {.argv = argv, .max = max_args, .buf = buf, .len = buflen};
     char e1[PATH_MAX * 2], e2[PATH_MAX * 2];
-    arg(&a, SB_VM_QEMU);
+    arg(&a, "%s", sb_vm_qemu());
     arg(&a, "-nodefaults"), arg(&a, "-no-user-config"), arg(&a, "-display"), arg(&a, "none");
     arg(&a, "-no-reboot"), arg(&a, "-monitor"), arg(&a, "none");
     arg(&a, "-accel"), arg(&a, accel == SB_VM_ACCEL_KVM ? "kvm" : "tcg");
@@ -156,6 +174,8 @@ int sb_vm_prepare(sb_vm *vm, const sb_vm_opts *o, const char *images, char *err,
     memset(vm, 0, sizeof *vm);
     vm->o = *o;
     vm->accel = o->accel;
+    if (o->accel != SB_VM_ACCEL_AUTO)
+        snprintf(vm->accel_why, sizeof vm->accel_why, "--vm-accel %s", o->accel == SB_VM_ACCEL_KVM ? "kvm" : "tcg");
     int rc = sb_vm_available(err, errlen);
     if (rc < 0)
         return rc;
@@ -165,7 +185,7 @@ int sb_vm_prepare(sb_vm *vm, const sb_vm_opts *o, const char *images, char *err,
         return -errno;
     }
     vm->exe[n] = 0;
-    char *ver[] = {SB_VM_QEMU, "--version", NULL}, out[1024] = "";
+    char *ver[] = {(char *)sb_vm_qemu(), "--version", NULL}, out[1024] = "";
     if ((rc = sb_run_tool(ver, NULL, out, sizeof out, err, errlen)) < 0)
         return rc;
     if (sscanf(out, "QEMU emulator version %100[^\n]", vm->qemu_version) != 1)
@@ -280,8 +300,10 @@ static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config
 
 /* What a guest run came to. */
 typedef struct guest_run {
+    bool ran;         /* QEMU was started */
     bool up;          /* /init said it started */
     bool hung;        /* given up: nothing from /init within the KVM timeout */
+    char end[64];     /* how QEMU ended when not with 0: "exit 1", "killed by SIGABRT" */
     char tail[1024];  /* the console's last lines, for a guest that died */
 } guest_run;
 
@@ -352,6 +374,7 @@ static int run_guest(char **argv, unsigned probe_s, guest_run *g)
     }
     setpgid(pid, pid);
     close(p[1]);
+    g->ran = true;
     char line[4096];
     size_t len = 0;
     uint64_t start = sb_now_ns();
@@ -389,62 +412,98 @@ static int run_guest(char **argv, unsigned probe_s, guest_run *g)
             rc = -errno;
             break;
         }
-    if (rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+    if (rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
         rc = -EIO;
+        if (WIFSIGNALED(status))
+            snprintf(g->end, sizeof g->end, "killed by SIG%s", sigabbrev_np(WTERMSIG(status)) ?
+                     sigabbrev_np(WTERMSIG(status)) : "?");
+        else
+            snprintf(g->end, sizeof g->end, "exit %d", WEXITSTATUS(status));
+    }
     return sb_interrupted() ? -EINTR : rc;
 }
 
-static bool kvm_usable(void)
+/* Whether to try KVM under auto; if not, why not goes to accel_why. */
+static bool kvm_usable(sb_vm *vm)
 {
-    int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-    if (fd < 0)
+    int fd = open(sb_vm_kvm_device(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        const char *e = strerror(errno);
+        snprintf(vm->accel_why, sizeof vm->accel_why, "auto: %s: %s", sb_vm_kvm_device(), e);
+        sb_warn("scenario: --vm: no KVM here (%s: %s): guests run under TCG (emulated CPU)", sb_vm_kvm_device(), e);
         return false;
+    }
     close(fd);
     return true;
 }
 
-/* Boots the guest until it ran (falling back from a hanging KVM to TCG under "auto").
- * *used is the accelerator that ran it. 0, -EINTR, or -errno with err. */
+/* Text from the console for the page: printable ASCII only (QEMU's messages are), one line. */
+static void ascii_line(char *s)
+{
+    for (; *s; s++)
+        if (*s < 0x20 || *s > 0x7e)
+            *s = '?';
+}
+
+/* Under auto, the KVM guest did not run to its end: KVM fails here. Says so on stderr and
+ * in accel_why; this configuration and every later one run under TCG. */
+static void give_up_kvm(sb_vm *vm, const guest_run *g)
+{
+    char why[400];
+    if (g->hung)
+        snprintf(why, sizeof why, "the guest said nothing within %u s", vm->o.kvm_timeout);
+    else
+        snprintf(why, sizeof why, "QEMU %s%s%s%.300s", g->end[0] ? g->end : "ended",
+                 g->up ? "" : " before the guest started", g->tail[0] ? ": " : "", g->tail);
+    ascii_line(why);
+    sb_warn("scenario: --vm: KVM failed (%s): using TCG (emulated CPU) for this and every later guest", why);
+    snprintf(vm->accel_why, sizeof vm->accel_why, "auto: KVM failed here (%s)", why);
+    vm->accel = SB_VM_ACCEL_TCG;
+    vm->kvm_failed = true;
+}
+
+/* Boots the guest once. *used is the accelerator that ran it. 0, -EINTR, -EAGAIN (under
+ * auto KVM failed: start the configuration again, now under TCG), or -errno with err. */
 static int boot(sb_vm *vm, const char *xchg, const sb_vm_disk *disks, size_t n, sb_vm_accel *used, char *err,
                 size_t errlen)
 {
-    for (;;) {
-        sb_vm_accel accel = vm->accel;
-        unsigned probe = 0;
-        if (accel == SB_VM_ACCEL_AUTO) {
-            accel = kvm_usable() ? SB_VM_ACCEL_KVM : SB_VM_ACCEL_TCG;
-            probe = accel == SB_VM_ACCEL_KVM ? vm->o.kvm_timeout : 0;
-            if (accel == SB_VM_ACCEL_TCG)
-                vm->accel = SB_VM_ACCEL_TCG;
-        }
-        char *argv[128], buf[32768];
-        if (sb_vm_qemu_argv(vm, accel, xchg, disks, n, argv, 128, buf, sizeof buf) < 0) {
-            snprintf(err, errlen, "QEMU's command line is too long");
-            return -ENOSPC;
-        }
-        printf("Booting a guest: QEMU %s, %s, kernel %s\n", vm->qemu_version,
-               accel == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->kernel.version);
-        fflush(stdout);
-        guest_run g;
-        int rc = run_guest(argv, probe, &g);
-        if (rc == -EINTR)
-            return rc;
-        if (g.hung) {
-            printf("The KVM guest said nothing within %u s: KVM does not work here; using TCG\n",
-                   vm->o.kvm_timeout);
+    sb_vm_accel accel = vm->accel;
+    unsigned probe = 0;
+    if (accel == SB_VM_ACCEL_AUTO) {
+        accel = kvm_usable(vm) ? SB_VM_ACCEL_KVM : SB_VM_ACCEL_TCG;
+        probe = accel == SB_VM_ACCEL_KVM ? vm->o.kvm_timeout : 0;
+        if (accel == SB_VM_ACCEL_TCG)
             vm->accel = SB_VM_ACCEL_TCG;
-            vm->kvm_failed = true;
-            continue;
-        }
-        if (probe && g.up)
-            vm->accel = SB_VM_ACCEL_KVM;
-        *used = accel;
-        if (rc < 0 || !g.up) {
-            snprintf(err, errlen, "the guest failed%s%s", g.tail[0] ? ": " : "", g.tail[0] ? g.tail : "");
-            return rc < 0 ? rc : -EIO;
-        }
-        return 0;
     }
+    char *argv[128], buf[32768];
+    if (sb_vm_qemu_argv(vm, accel, xchg, disks, n, argv, 128, buf, sizeof buf) < 0) {
+        snprintf(err, errlen, "QEMU's command line is too long");
+        return -ENOSPC;
+    }
+    printf("Booting a guest: QEMU %s, %s, kernel %s\n", vm->qemu_version,
+           accel == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->kernel.version);
+    fflush(stdout);
+    guest_run g;
+    int rc = run_guest(argv, probe, &g);
+    if (rc == -EINTR)
+        return rc;
+    if (vm->o.accel == SB_VM_ACCEL_AUTO && accel == SB_VM_ACCEL_KVM && g.ran && (g.hung || rc < 0 || !g.up)) {
+        give_up_kvm(vm, &g);
+        return -EAGAIN;
+    }
+    *used = accel;
+    if (rc < 0 || !g.up) {
+        snprintf(err, errlen, "the guest failed%s%s%s%s", g.end[0] ? " (QEMU " : "", g.end, g.end[0] ? ")" : "",
+                 g.tail[0] ? ": " : "");
+        size_t l = strlen(err);
+        snprintf(err + l, errlen - l, "%s", g.tail);
+        return rc < 0 ? rc : -EIO;
+    }
+    if (probe) {
+        vm->accel = SB_VM_ACCEL_KVM;
+        snprintf(vm->accel_why, sizeof vm->accel_why, "auto: KVM works here");
+    }
+    return 0;
 }
 
 /* Marks the guest's system entry with what it ran on. */
@@ -456,6 +515,11 @@ static void annotate(sb_system *sys, const sb_vm *vm, sb_vm_accel used, const sb
     snprintf(buf, sizeof buf, "QEMU %s, %s, %u vCPU%s, %s memory", vm->qemu_version,
              used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->o.cpus, vm->o.cpus == 1 ? "" : "s", mem);
     sb_kvlist_set(&sys->storage, "VM", buf);
+    snprintf(buf, sizeof buf, "%s%s%s", used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)",
+             vm->accel_why[0] ? "; " : "", vm->accel_why);
+    sb_kvlist_set(&sys->storage, "VM Accelerator", buf);
+    /* The text page shows hardware and software only: PTS's "System Layer" says it there. */
+    sb_kvlist_set(&sys->software, "System Layer", used == SB_VM_ACCEL_KVM ? "QEMU/KVM" : "QEMU/TCG (emulated CPU)");
     snprintf(buf, sizeof buf, "%s (%s)", vm->kernel.version, vm->kernel.source);
     sb_kvlist_set(&sys->storage, "VM Kernel", buf);
     sb_format_si(sz, sizeof sz, (double)size, "B");
@@ -503,14 +567,12 @@ static int collect(const char *xchg, const sb_scn_config *c, sb_resultfile *fres
     return rc;
 }
 
-int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char *scenario_file,
-                     char *const *guest_args, size_t n_guest_args, uint64_t image_size, sb_resultfile *fresh,
-                     char *err, size_t errlen)
+/* Configuration c's directory dir: its disk images and the exchange directory. 0 or -errno
+ * with err; ramdir is set when a RAM device's directory was made. */
+static int lay_out(sb_vm *vm, const sb_scn_config *c, const char *dir, const char *xchg, sb_vm_disk *disks,
+                   char *ramdir, size_t ramlen, const char *scenario_file, char *const *guest_args,
+                   size_t n_guest_args, uint64_t image_size, char *err, size_t errlen)
 {
-    char dir[PATH_MAX], xchg[PATH_MAX], ramdir[PATH_MAX] = "";
-    sb_vm_disk disks[SB_SCN_MAX_DEVICES];
-    snprintf(dir, sizeof dir, "%s/cfg-%zu", vm->workdir, index);
-    snprintf(xchg, sizeof xchg, "%s/xchg", dir);
     int rc = 0;
     if (mkdir(dir, 0700) < 0 || mkdir(xchg, 0700) < 0) {
         snprintf(err, errlen, "%s: %s", xchg, strerror(errno));
@@ -518,8 +580,7 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
     }
     for (unsigned i = 0; i < c->devices && rc == 0; i++) {
         disks[i].dev = c->dev[i];
-        if (c->dev[i].cls == SB_DEV_RAM && !ramdir[0] &&
-            (rc = sb_workdir_create(RAM_DIR, ramdir, sizeof ramdir)) < 0) {
+        if (c->dev[i].cls == SB_DEV_RAM && !ramdir[0] && (rc = sb_workdir_create(RAM_DIR, ramdir, ramlen)) < 0) {
             snprintf(err, errlen, "a RAM device needs %s: %s", RAM_DIR, strerror(-rc));
             ramdir[0] = 0;
             break;
@@ -530,14 +591,35 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
     }
     if (rc == 0)
         rc = write_exchange(vm, xchg, c, scenario_file, guest_args, n_guest_args, err, errlen);
-    sb_vm_accel used = SB_VM_ACCEL_TCG;
-    if (rc == 0)
-        rc = boot(vm, xchg, disks, c->devices, &used, err, errlen);
-    sb_system *sys = NULL;
-    if (rc == 0 && (rc = collect(xchg, c, fresh, &sys, err, errlen)) == 0)
-        annotate(sys, vm, used, disks, c->devices, image_size);
-    sb_remove_tree(dir);
-    if (ramdir[0])
-        sb_workdir_remove(ramdir);
+    return rc;
+}
+
+int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char *scenario_file,
+                     char *const *guest_args, size_t n_guest_args, uint64_t image_size, sb_resultfile *fresh,
+                     char *err, size_t errlen)
+{
+    char dir[PATH_MAX], xchg[PATH_MAX];
+    sb_vm_disk disks[SB_SCN_MAX_DEVICES];
+    snprintf(dir, sizeof dir, "%s/cfg-%zu", vm->workdir, index);
+    snprintf(xchg, sizeof xchg, "%s/xchg", dir);
+    int rc;
+    /* Twice when KVM failed under auto (-EAGAIN): then from fresh images, under TCG, which
+     * boot() never gives up. */
+    for (int attempt = 0; attempt < 2; attempt++) {
+        char ramdir[PATH_MAX] = "";
+        rc = lay_out(vm, c, dir, xchg, disks, ramdir, sizeof ramdir, scenario_file, guest_args, n_guest_args,
+                     image_size, err, errlen);
+        sb_vm_accel used = SB_VM_ACCEL_TCG;
+        if (rc == 0)
+            rc = boot(vm, xchg, disks, c->devices, &used, err, errlen);
+        sb_system *sys = NULL;
+        if (rc == 0 && (rc = collect(xchg, c, fresh, &sys, err, errlen)) == 0)
+            annotate(sys, vm, used, disks, c->devices, image_size);
+        sb_remove_tree(dir);
+        if (ramdir[0])
+            sb_workdir_remove(ramdir);
+        if (rc != -EAGAIN)
+            break;
+    }
     return rc;
 }

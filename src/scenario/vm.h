@@ -26,9 +26,17 @@
 #include "scenario/vm_kernel.h"
 
 #define SB_VM_QEMU "qemu-system-x86_64"
+#define SB_VM_KVM_DEVICE "/dev/kvm"
+
+/* The QEMU to run: $STORBENCH_QEMU (a name looked up in PATH, or a path) when set, else
+ * SB_VM_QEMU. The KVM device `auto` opens to decide whether to try KVM:
+ * $STORBENCH_KVM_DEVICE when set, else SB_VM_KVM_DEVICE. (docs/scenarios.md; the tests
+ * use both to play a host whose QEMU aborts under KVM.) */
+const char *sb_vm_qemu(void);
+const char *sb_vm_kvm_device(void);
 
 typedef enum sb_vm_accel {
-    SB_VM_ACCEL_AUTO = 0, /* KVM when /dev/kvm works (probed with a timeout), else TCG */
+    SB_VM_ACCEL_AUTO = 0, /* KVM when /dev/kvm opens and its first guest runs, else TCG */
     SB_VM_ACCEL_KVM,
     SB_VM_ACCEL_TCG,
 } sb_vm_accel;
@@ -49,7 +57,8 @@ typedef struct sb_vm {
     char exe[4096];          /* this storbench (bound into the guest at SB_VM_GUEST_EXE) */
     char qemu_version[128];
     sb_vm_accel accel;       /* AUTO until the first guest showed whether KVM works */
-    bool kvm_failed;         /* a KVM guest hung: the rest runs under TCG */
+    bool kvm_failed;         /* under auto, a KVM guest failed: the rest runs under TCG */
+    char accel_why[512];     /* why the accelerator is the one it is (the page's "VM Accelerator") */
 } sb_vm;
 
 /* One emulated disk of a guest. */

@@ -332,6 +332,26 @@ static void *fsm_worker_main(void *arg)
     return NULL;
 }
 
+/* The workers poll only what any thread may read (signals, sh->stop, the failure flag);
+ * this thread, the one that may call MPI (core/ranks.h), asks the other ranks ten times
+ * a second while it waits, and stops the workers when one failed. */
+static void fsm_join(fsm_shared *sh, pthread_t thread)
+{
+    struct timespec at;
+    clock_gettime(CLOCK_MONOTONIC, &at);
+    for (;;) {
+        at.tv_nsec += 100000000L;
+        if (at.tv_nsec >= 1000000000L) {
+            at.tv_sec++;
+            at.tv_nsec -= 1000000000L;
+        }
+        if (pthread_clockjoin_np(thread, NULL, CLOCK_MONOTONIC, &at) != ETIMEDOUT)
+            return;
+        if (sb_ctx_interrupted(sh->ctx))
+            atomic_store(&sh->stop, true);
+    }
+}
+
 /* Sub-directories the run used (fs_mark's time hash uses one in a short run). */
 static uint64_t fsm_count_subdirs(const char *base)
 {
@@ -395,7 +415,7 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
         }
     }
     for (unsigned t = 0; t < started; t++)
-        pthread_join(ws[t].thread, NULL);
+        fsm_join(&sh, ws[t].thread);
 
     uint64_t created = 0, removed = 0, t0 = 0, t1 = 0;
     double rate = 0, longest = 0;
