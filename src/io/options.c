@@ -63,6 +63,23 @@ static int parse_verify(const sb_opt *o, void *base, const char *v, const sb_opt
     return 0;
 }
 
+/* fio's rwmixwrite: the reads are the rest. */
+static int parse_rwmixwrite(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                            char *err, size_t errlen)
+{
+    uint64_t u;
+    char num[32];
+    size_t n = strlen(v);
+    if (n && v[n - 1] == '%')
+        n--;
+    if (n >= sizeof num || (memcpy(num, v, n), num[n] = '\0', sb_parse_uint(num, 0, 100, &u)) < 0) {
+        snprintf(err, errlen, "'%s' is not a percentage (0 .. 100)", v);
+        return -EINVAL;
+    }
+    ((sb_io_job *)base)->rwmixread = 100 - (unsigned)u;
+    return 0;
+}
+
 /* fio's buffered: the opposite of direct. */
 static int parse_buffered(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                           char *err, size_t errlen)
@@ -175,6 +192,7 @@ _Static_assert(offsetof(sb_io_job, bs_max) == offsetof(sb_io_job, bs) + sizeof(u
 
 static const char *const a_rw[] = {"readwrite", NULL};
 static const char *const a_time_based[] = {"time-based", NULL};
+static const char *const a_runtime[] = {"timeout", NULL};
 static const char *const a_ramp[] = {"ramp-time", NULL};
 static const char *const a_seed[] = {"seed", NULL};
 static const char *const a_batch[] = {"iodepth_batch", NULL};
@@ -198,6 +216,9 @@ const sb_opt sb_io_options[] = {
      SB_OPTC_JOB, 0, NULL, NULL},
     {"rwmixread", NULL, SB_OPT_PCT, J(rwmixread), 0, 100, "50", "PCT",
      "% of reads in rw and randrw jobs", SB_OPTC_JOB, 0, NULL, NULL},
+    {"rwmixwrite", NULL, SB_OPT_FUNC, J(rwmixread), 0, 0, "50", "PCT",
+     "% of writes in rw and randrw jobs (the reads are the rest)", SB_OPTC_JOB, 0, NULL,
+     parse_rwmixwrite},
     {"bs", a_bs, SB_OPT_RANGE, J_RANGE(bs), 0, 0, "4k", "SIZE",
      "block size, 512 .. 64M; LO-HI as bsrange", SB_OPTC_JOB, 0, NULL, NULL},
     {"bsrange", a_bsrange, SB_OPT_RANGE, J_RANGE(bs), 0, 0, NULL, "LO-HI",
@@ -277,7 +298,7 @@ const sb_opt sb_io_options[] = {
     {"fixedbufs", NULL, SB_OPT_BOOL, J(uring_fixed_bufs), 0, 0, "when the kernel accepts them",
      NULL, "io_uring: registered buffers; =1 requires them, =0 is fio's default", SB_OPTC_ENGINE,
      SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, NULL},
-    {"runtime", NULL, SB_OPT_DURATION, J(runtime_s), 0, 0, "one pass of --size", "DURATION",
+    {"runtime", a_runtime, SB_OPT_DURATION, J(runtime_s), 0, 0, "one pass of --size", "DURATION",
      "stop after this long", SB_OPTC_TIMING, SB_OPTF_DEF_DOC, NULL, NULL},
     {"time_based", a_time_based, SB_OPT_BOOL, J(time_based), 0, 0, "0", NULL,
      "repeat passes until --runtime", SB_OPTC_TIMING, SB_OPTF_SWITCH, NULL, NULL},
