@@ -19,7 +19,7 @@ void sb_io_job_init(sb_io_job *job)
     memset(job, 0, sizeof *job);
     job->rw = SB_RW_READ;
     job->rwmixread = 50;
-    job->bs = job->bs_max = 4096;
+    job->bs = 4096; /* bs_max 0: one size */
     job->nrfiles = job->loops = 1;
     job->randrepeat = true;
     job->group_reporting = false;
@@ -43,7 +43,8 @@ void sb_io_job_resolve(sb_io_job *job)
     uint64_t m = job->bssplit.bs[0];
     for (unsigned i = 1; i < job->bssplit.n; i++)
         m = job->bssplit.bs[i] < m ? job->bssplit.bs[i] : m;
-    job->bs = job->bs_max = m;
+    job->bs = m;
+    job->bs_max = 0;
 }
 
 static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "rw", "randrw"};

@@ -66,7 +66,7 @@ typedef struct sb_io_job {
     unsigned rwmixread;        /* % of reads for rw/randrw (0..100) */
     uint64_t bs;               /* 512 B .. 64 MiB; with bs_max or bssplit: the smallest */
     uint64_t bs_max;           /* fio's bsrange (bs=4k-64k): sizes bs .. bs_max, multiples of
-                                * bs; not more than bs = one size. Right after bs: the range
+                                * bs; 0 or not more than bs = one size. Right after bs: the range
                                 * type writes both (options.h) */
     sb_io_bssplit bssplit;     /* fio's bssplit; n = 0: none */
     uint64_t size;             /* bytes per pass, per file */

@@ -512,7 +512,7 @@ static int parse_range(const sb_opt *o, void *field, const char *v, const sb_opt
         return -EINVAL;
     }
     ((uint64_t *)field)[0] = lo;
-    ((uint64_t *)field)[1] = hi;
+    ((uint64_t *)field)[1] = dash ? hi : 0; /* one size: no range (code that sets bs alone agrees) */
     return 0;
 }
 

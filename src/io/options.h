@@ -38,7 +38,7 @@ typedef enum sb_opt_type {
     SB_OPT_CHOICE,   /* one of the entry's choices, its value into an int (or enum) field */
     SB_OPT_FUNC,     /* parsed by the entry's function (steady-state criteria, CPU lists) */
     SB_OPT_RANGE,    /* fio's 4k-64k (or one size): two uint64_t, lo at off, hi right after
-                      * it (size is 16); hi a multiple of lo is not required */
+                      * it (size is 16); one size alone stores hi 0, no range */
     SB_OPT_SPLIT,    /* fio's 4k/50:64k/50 (a size without /PCT shares what is left) into
                       * an sb_io_bssplit */
     SB_OPT_PCT,      /* 0 .. 100, with or without %, into an unsigned */
