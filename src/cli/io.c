@@ -1,5 +1,7 @@
 /*
- * io — `storbench io`: one ad-hoc fio-class job from flags, run by the I/O
+ * io — `storbench io`: one ad-hoc fio-class job from flags, or fio job files and
+ * --name jobs (io/jobfile.h: phases one after another, the jobs of a phase at once,
+ * io/jobrun.h), run by the I/O
  * engine (src/io), printed as a readable summary in the manner of fio's, or as
  * JSON (--output-format json, documented in docs/io-json.md; every key carries
  * its unit). Ctrl-C stops the job and prints what was measured so far.
@@ -27,6 +29,8 @@
 #include "core/units.h"
 #include "io/engine.h"
 #include "io/job.h"
+#include "io/jobfile.h"
+#include "io/jobrun.h"
 #include "io/options.h"
 
 #define CMD "io"
@@ -37,8 +41,23 @@ typedef struct io_cli {
     bool quiet;              /* no progress line */
     bool help;
     char cmdhelp[64];        /* --cmdhelp[=NAME|man|md] */
+    bool parse_only;         /* fio's --parse-only: check the jobs, run nothing */
+    const char *sections[16]; /* fio's --section NAME, each */
+    size_t nsections;
     sb_io_ranks_opts ranks;
 } io_cli;
+
+static int parse_section(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                         char *err, size_t errlen)
+{
+    io_cli *c = base;
+    if (c->nsections == sizeof c->sections / sizeof c->sections[0]) {
+        snprintf(err, errlen, "at most %zu sections", c->nsections);
+        return -EINVAL;
+    }
+    c->sections[c->nsections++] = v; /* argv outlives the command */
+    return 0;
+}
 
 #define C(f) SB_OPT_FIELD(io_cli, f)
 static const sb_opt_choice format_choices[] = {{"normal", 0}, {"text", 0}, {"json", 1}, {NULL, 0}};
@@ -52,6 +71,12 @@ static const sb_opt cli_options[] = {
      "describe every option, or the option NAME, as fio's --cmdhelp; man and md print the "
      "option lists of the man page and of docs/io.md", SB_OPTC_OUTPUT, SB_OPTF_SWITCH, NULL, NULL},
     {"help", NULL, SB_OPT_BOOL, C(help), 0, 0, NULL, NULL, "print this usage and exit; also -h",
+     SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
+    {"section", NULL, SB_OPT_FUNC, C(sections), 0, 0, NULL, "NAME",
+     "of the job files, run only the job NAME (again for more), as fio's --section",
+     SB_OPTC_OUTPUT, 0, NULL, parse_section},
+    {"parse-only", NULL, SB_OPT_BOOL, C(parse_only), 0, 0, NULL, NULL,
+     "read and check the jobs, print one line per job, run nothing (fio's --parse-only)",
      SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
     {"shared-file", NULL, SB_OPT_BOOL, C(ranks.shared_file), 0, 0, NULL, NULL,
      "all ranks use one file, rank R at offset + R * size; without it, a directory or "
@@ -76,8 +101,11 @@ static void usage(FILE *out)
 {
     size_t ns[2];
     fputs("usage: storbench io [OPTIONS] --filename FILE | --directory DIR\n"
-          "Runs one fio-class I/O job and prints its throughput and latency.\n"
-          "Sizes: 4k, 1m, 2g (powers of 1024); durations: 20, 20s, 500ms, 2m.\n\n", out);
+          "       storbench io [OPTIONS] [--name NAME [OPTIONS]]... [JOBFILE...] [--section NAME]\n"
+          "Runs one fio-class I/O job, or fio job files, and prints throughput and latency.\n"
+          "Options before any --name apply to every job unless the job file sets them, as fio.\n"
+          "Sizes: 4k, 1m, 2g (powers of 1024; in job files fio's kb_base); durations: 20, 20s,\n"
+          "500ms, 2m.\n\n", out);
     sb_opt_print_usage(out, tables, ns, ns_of(ns), 96);
 }
 
@@ -227,7 +255,7 @@ static void fmt_count(char *buf, size_t len, double v)
         snprintf(buf, len, "%.0f", v);
 }
 
-static void print_dir(const char *name, const sb_io_result *r, int d)
+static void print_dir(const sb_io_job *job, const char *name, const sb_io_result *r, int d)
 {
     const sb_histogram *h = &r->dir[d].clat;
     char iops[32], bwi[32], bws[32], tot[32];
@@ -241,28 +269,52 @@ static void print_dir(const char *name, const sb_io_result *r, int d)
     printf("    clat (%s): min=%.2f, max=%.2f, mean=%.2f, stddev=%.2f\n", unit,
            (double)h->min / scale, (double)h->max / scale, sb_hist_mean(h) / scale,
            sb_hist_stddev(h) / scale);
+    if (!job->clat_percentiles)
+        return;
+    /* fio's percentile_list when given, else storbench's own */
+    const double *pl = job->n_percentiles ? job->percentiles : sb_hist_percentiles;
+    int np = job->n_percentiles ? (int)job->n_percentiles : SB_HIST_N_PERCENTILES;
     printf("    clat percentiles (%s):\n", unit);
-    for (int i = 0; i < SB_HIST_N_PERCENTILES; i++) {
-        printf("%s%6.2fth=[%.2f]%s", i % 4 == 0 ? "     |" : " ", sb_hist_percentiles[i],
-               sb_hist_percentile(h, sb_hist_percentiles[i]) / scale,
-               i % 4 == 3 || i == SB_HIST_N_PERCENTILES - 1 ? "\n" : ",");
+    for (int i = 0; i < np; i++) {
+        printf("%s%6.2fth=[%.2f]%s", i % 4 == 0 ? "     |" : " ", pl[i],
+               sb_hist_percentile(h, pl[i]) / scale, i % 4 == 3 || i == np - 1 ? "\n" : ",");
     }
 }
 
-static void print_summary(const sb_io_job *job, const sb_io_result *r)
+static void print_dirs(const sb_io_job *job, const sb_io_result *r)
 {
-    char bs[32], size[32];
-    sb_format_iec(bs, sizeof bs, (double)job->bs, "B");
-    sb_format_iec(size, sizeof size, (double)job->size, "B");
-    printf("storbench io: rw=%s, bs=%s, size=%s, ioengine=%s, iodepth=%u, numjobs=%u, %s%s\n",
-           sb_rw_name(job->rw), bs, size, r->engine, r->effective_iodepth, job->numjobs,
-           job->direct ? "direct" : "buffered", r->interrupted ? " (interrupted)" : "");
     if (r->dir[SB_DDIR_READ].ios)
-        print_dir("read", r, SB_DDIR_READ);
+        print_dir(job, "read", r, SB_DDIR_READ);
     if (r->dir[SB_DDIR_WRITE].ios)
-        print_dir("write", r, SB_DDIR_WRITE);
+        print_dir(job, "write", r, SB_DDIR_WRITE);
     if (!r->dir[0].ios && !r->dir[1].ios)
         printf("  no I/O completed in the measured interval\n");
+}
+
+/* group: " (groupid=G)" for a job file's job, else "". */
+static void print_summary(const sb_io_job *job, const sb_io_result *r, const char *group)
+{
+    char bs[64], size[32];
+    sb_format_iec(bs, sizeof bs, (double)job->bs, "B");
+    sb_format_iec(size, sizeof size, (double)job->size, "B");
+    if (job->bssplit.n || job->bs_max > job->bs) {
+        char hi[32];
+        sb_format_iec(hi, sizeof hi, (double)(job->bssplit.n ? job->bssplit.bs[job->bssplit.n - 1]
+                                                               : job->bs_max), "B");
+        snprintf(bs + strlen(bs), sizeof bs - strlen(bs), "%s%s", job->bssplit.n ? "/.." : "-", hi);
+    }
+    printf("%s%s: rw=%s, bs=%s, size=%s, ioengine=%s, iodepth=%u, numjobs=%u, %s%s\n",
+           job->name[0] ? job->name : "storbench io", group, sb_rw_name(job->rw), bs, size,
+           r->engine, r->effective_iodepth, job->numjobs, job->direct ? "direct" : "buffered",
+           r->interrupted ? " (interrupted)" : "");
+    /* numjobs without group_reporting: each thread on its own, as fio; then their sum */
+    for (unsigned i = 0; i < r->n_threads; i++) {
+        printf(" %s: thread %u of %u\n", job->name[0] ? job->name : "job", i + 1, r->n_threads);
+        print_dirs(job, &r->threads[i]);
+    }
+    if (r->n_threads)
+        printf(" all %u threads:\n", r->n_threads);
+    print_dirs(job, r);
     sb_io_print_series(stdout, r);
     sb_io_print_steady(stdout, r);
     if (r->cpu_ios)
@@ -306,7 +358,7 @@ static size_t build_longopts(struct option *lo, const sb_opt **entries, void **b
 {
     size_t n = 0, ns[2];
     ns_of(ns);
-    void *base_of[2] = {job, cli};
+    void *base_of[2] = {job, cli}; /* job NULL: the caller picks the job per option */
     for (size_t t = 0; t < 2; t++)
         for (size_t i = 0; i < ns[t]; i++) {
             const sb_opt *o = &tables[t][i];
@@ -327,14 +379,37 @@ static size_t build_longopts(struct option *lo, const sb_opt **entries, void **b
     return n;
 }
 
-/* The command line into job and cli: 0, or the exit code after the message. */
-static int parse_args(int argc, char **argv, sb_io_job *job, io_cli *cli)
+/* fio's kb_base given anywhere on the command line: how its sizes read (0: storbench's). */
+static unsigned prescan_kb_base(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *v = !strncmp(argv[i], "--kb_base=", 10) ? argv[i] + 10
+                        : !strcmp(argv[i], "--kb_base") && i + 1 < argc ? argv[i + 1] : NULL;
+        if (v && (!strcmp(v, "1000") || !strcmp(v, "1024")))
+            return (unsigned)atoi(v);
+    }
+    return 0;
+}
+
+/* What the command line holds besides cli: the defaults (options before any --name, or
+ * after --name=global, as fio's), the --name jobs, and the job files. */
+typedef struct io_args {
+    sb_io_job *dflt;
+    sb_jobset *set;
+    const char *files[64];
+    size_t nfiles;
+} io_args;
+
+/* The command line into a and cli: 0, or the exit code after the message. */
+static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
 {
     static struct option lo[MAX_LONGOPTS];
     static const sb_opt *entries[MAX_LONGOPTS];
     static void *bases[MAX_LONGOPTS];
-    size_t n = build_longopts(lo, entries, bases, job, cli);
-    const sb_opt_ctx ctx = {0};
+    /* NULL base: the job the option is for (the defaults, or the last --name's) */
+    size_t n = build_longopts(lo, entries, bases, NULL, cli);
+    const sb_opt_ctx ctx = {prescan_kb_base(argc, argv)};
+    sb_io_job *cur = a->dflt;
     int c;
     optind = 1;
     opterr = 0;
@@ -345,13 +420,32 @@ static int parse_args(int argc, char **argv, sb_io_job *job, io_cli *cli)
         }
         if (c < 0x100 || (size_t)(c - 0x100) >= n)
             return sb_bad_option(CMD, argv, c);
+        const sb_opt *o = entries[c - 0x100];
+        if (!bases[c - 0x100] && !strcmp(o->name, "name")) {
+            /* as fio: --name starts a job from the defaults; --name=global edits them */
+            if (!strcmp(optarg, "global"))
+                cur = a->dflt;
+            else {
+                sb_jobfile_job *j = sb_jobset_add(a->set, a->dflt, optarg, "command line");
+                if (!j)
+                    return sb_usage_error(CMD, "out of memory");
+                cur = &j->job;
+                if (strlen(optarg) >= sizeof cur->name)
+                    return sb_usage_error(CMD, "--name: too long (at most %zu bytes)", sizeof cur->name - 1);
+            }
+            continue;
+        }
         char as[128], err[1024];
         snprintf(as, sizeof as, "--%s", lo[c - 0x100].name);
-        if (sb_opt_parse(entries[c - 0x100], bases[c - 0x100], as, optarg, &ctx, err, sizeof err) < 0)
+        void *base = bases[c - 0x100] ? bases[c - 0x100] : cur;
+        if (sb_opt_parse(o, base, as, optarg, &ctx, err, sizeof err) < 0)
             return sb_usage_error(CMD, "%s", err);
     }
-    if (optind < argc && !cli->help && !cli->cmdhelp[0])
-        return sb_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+    for (; optind < argc && !cli->help && !cli->cmdhelp[0]; optind++) {
+        if (a->nfiles == sizeof a->files / sizeof a->files[0])
+            return sb_usage_error(CMD, "at most %zu job files", a->nfiles);
+        a->files[a->nfiles++] = argv[optind];
+    }
     return 0;
 }
 
@@ -382,7 +476,7 @@ static int run_on_ranks(const sb_io_job *job, const sb_io_ranks_opts *ro, bool j
             json_object_set_new(root, "ranks", sb_io_ranks_json(&rep));
             print_json(root);
         } else {
-            print_summary(job, &res);
+            print_summary(job, &res, "");
             sb_io_ranks_print(&rep);
         }
     }
@@ -454,20 +548,175 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
     if (cli->json)
         print_json(result_json(job, &res));
     else
-        print_summary(job, &res);
+        print_summary(job, &res, "");
     bool interrupted = res.interrupted;
     sb_io_result_free(&res);
     return mismatch ? SB_EXIT_RUNTIME : interrupted ? SB_EXIT_INTERRUPTED : SB_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ job files */
+
+/* A job file's job onto its target: fio's directory is the prefix of a relative filename;
+ * neither is a usage error. 0 or the exit code. */
+static int job_target(sb_jobfile_job *j)
+{
+    sb_io_job *job = &j->job;
+    if (job->filename[0] && job->directory[0]) {
+        if (job->filename[0] != '/' && sb_opt_list_count(job->filename) == 1) {
+            char path[PATH_MAX];
+            if (snprintf(path, sizeof path, "%s/%s", job->directory, job->filename) >= (int)sizeof path - 1)
+                return sb_usage_error(CMD, "%s: directory/filename too long", job->name);
+            memset(job->filename, 0, sizeof job->filename);
+            memcpy(job->filename, path, strlen(path)); /* a list of one: NUL NUL */
+        }
+        job->directory[0] = '\0';
+    }
+    if (!job->filename[0] && !job->directory[0])
+        return sb_usage_error(CMD, "%s (%s): no filename or directory: give --directory DIR or "
+                              "--filename FILE before the job file", job->name, j->where);
+    return 0;
+}
+
+/* Reads, orders and checks every job before anything runs. 0 or the exit code. */
+static int load_jobs(io_args *a, const io_cli *cli)
+{
+    char err[1024], warn[256];
+    int rc;
+    for (size_t i = 0; i < a->nfiles; i++)
+        if (sb_jobfile_read(a->files[i], a->dflt, cli->sections, cli->nsections, i > 0, a->set,
+                            err, sizeof err) < 0)
+            return sb_usage_error(CMD, "%s", err);
+    if (!a->set->n)
+        return sb_usage_error(CMD, "no job to run%s", cli->nsections ? " (--section matched none)" : "");
+    if (sb_jobset_order(a->set, err, sizeof err) < 0)
+        return sb_usage_error(CMD, "%s", err);
+    for (size_t i = 0; i < a->set->n; i++) {
+        sb_jobfile_job *j = a->set->jobs[i];
+        sb_io_job_resolve(&j->job);
+        if ((rc = job_target(j)) != 0 || (rc = steady_defaults(&j->job)) != 0)
+            return rc;
+        if (sb_io_job_check(&j->job, err, sizeof err, warn, sizeof warn) < 0)
+            return sb_usage_error(CMD, "%s (%s): %s", j->job.name, j->where, err);
+        if (warn[0])
+            sb_warn("%s: %s: %s", CMD, j->job.name, warn);
+    }
+    return 0;
+}
+
+/* One phase's results, in job order; a failed job is its one line. 0 or the exit code. */
+static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, const io_cli *cli,
+                        json_t *all)
+{
+    int rc = SB_EXIT_OK;
+    for (size_t m = 0; m < n; m++) {
+        sb_io_run_slot *sl = &slots[m];
+        bool mismatch = sl->rc == -EILSEQ && sl->job->verify;
+        if (sl->rc < 0) {
+            sb_error("%s: %s: %s%s", CMD, sl->job->name, mismatch ? "verify: " : "", sl->err);
+            rc = sl->rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
+            if (!mismatch)
+                continue;
+        }
+        char group[32];
+        snprintf(group, sizeof group, " (groupid=%u)", jobs[m]->group);
+        if (all) {
+            json_t *o = result_json(sl->job, &sl->result);
+            json_object_set_new(o, "jobname", json_string(sl->job->name));
+            json_object_set_new(o, "groupid", json_integer(jobs[m]->group));
+            json_array_append_new(all, o);
+        } else {
+            print_summary(sl->job, &sl->result, group);
+        }
+        if (sl->result.interrupted && rc == SB_EXIT_OK)
+            rc = SB_EXIT_INTERRUPTED;
+        sb_io_result_free(&sl->result);
+    }
+    return rc;
+}
+
+/* The jobs phase by phase (stonewall, wait_for), each phase's jobs at once. */
+static int run_jobs(io_args *a, const io_cli *cli)
+{
+    static sb_progress prog;
+    json_t *all = cli->json ? json_array() : NULL;
+    int rc = SB_EXIT_OK;
+    sb_progress_init(&prog);
+    if (cli->quiet)
+        prog.enabled = false;
+    for (size_t i = 0; i < a->set->n && rc == SB_EXIT_OK && !sb_interrupted();) {
+        size_t k = i;
+        while (k < a->set->n && a->set->jobs[k]->phase == a->set->jobs[i]->phase)
+            k++;
+        size_t n = k - i;
+        sb_io_run_slot *slots = calloc(n, sizeof *slots);
+        if (!slots) {
+            sb_error("%s: out of memory", CMD);
+            rc = SB_EXIT_RUNTIME;
+            break;
+        }
+        for (size_t m = 0; m < n; m++) {
+            sb_io_job *job = &a->set->jobs[i + m]->job;
+            job->should_stop = stop_cb;
+            if (n == 1) { /* one progress line: only a phase of one job draws it */
+                job->progress = progress_cb;
+                job->cb_arg = &prog;
+                sb_progress_begin(&prog, job->name, 1, 1);
+            }
+            slots[m].job = job;
+        }
+        sb_io_run_many(slots, n);
+        if (n == 1)
+            sb_progress_end(&prog);
+        rc = report_phase(a->set->jobs + i, slots, n, cli, all);
+        free(slots);
+        i = k;
+    }
+    if (all) {
+        json_t *root = json_object();
+        json_object_set_new(root, "storbench_version", json_string(STORBENCH_VERSION));
+        json_object_set_new(root, "jobs", all);
+        print_json(root);
+    }
+    return rc == SB_EXIT_OK && sb_interrupted() ? SB_EXIT_INTERRUPTED : rc;
+}
+
+/* Job files and --name jobs: read, checked, and run, or with --parse-only listed. */
+static int job_files(io_args *a, const io_cli *cli)
+{
+    if (sb_ranks_active() || cli->ranks.shared_file || cli->ranks.stonewall_s > 0)
+        return sb_usage_error(CMD, "job files and --name jobs run without MPI ranks "
+                              "(--shared-file, --stonewall: one job from flags)");
+    int rc = load_jobs(a, cli);
+    if (rc != 0)
+        return rc;
+    if (cli->parse_only) {
+        for (size_t i = 0; i < a->set->n; i++) {
+            const sb_jobfile_job *j = a->set->jobs[i];
+            printf("%s: rw=%s, bs=%" PRIu64 ", size=%" PRIu64 ", ioengine=%s, iodepth=%u, "
+                   "numjobs=%u (phase %u, group %u)\n", j->job.name, sb_rw_name(j->job.rw),
+                   j->job.bs, j->job.size, j->job.engine, j->job.iodepth, j->job.numjobs,
+                   j->phase, j->group);
+        }
+        return SB_EXIT_OK;
+    }
+    sb_interrupt_install();
+    return run_jobs(a, cli);
 }
 
 int sb_cmd_io(int argc, char **argv)
 {
     static io_cli cli;
     static sb_io_job job; /* large (paths); not on the stack */
+    static sb_jobset set;
+    static io_args args;
     memset(&cli, 0, sizeof cli);
+    sb_jobset_free(&set);
+    memset(&args, 0, sizeof args);
+    args.dflt = &job;
+    args.set = &set;
     sb_io_job_init(&job);
     int rc;
-    if ((rc = parse_args(argc, argv, &job, &cli)) != 0)
+    if ((rc = parse_args(argc, argv, &args, &cli)) != 0)
         return rc;
     if (cli.help) {
         usage(stdout);
@@ -475,6 +724,11 @@ int sb_cmd_io(int argc, char **argv)
     }
     if (cli.cmdhelp[0])
         return cmdhelp(cli.cmdhelp);
+    if (set.n || args.nfiles)
+        return job_files(&args, &cli);
+    if (cli.parse_only || cli.nsections)
+        return sb_usage_error(CMD, "%s is for job files", cli.parse_only ? "--parse-only" : "--section");
+    sb_io_job_resolve(&job);
     /* Alone, a shared file is the one file it already is, and a wall stops the only
      * rank: both mean something only across ranks. */
     if (!sb_ranks_active() && (cli.ranks.shared_file || cli.ranks.stonewall_s > 0))

@@ -11,7 +11,8 @@
 
 static const sb_engine_ops *const engines[] = {
     &sb_engine_psync, &sb_engine_sync, &sb_engine_posixaio,
-    &sb_engine_libaio, &sb_engine_io_uring, &sb_engine_mmap,
+    &sb_engine_libaio, &sb_engine_io_uring, &sb_engine_mmap, &sb_engine_pvsync,
+    &sb_engine_pvsync2, &sb_engine_null,
 };
 #define N_ENGINES (sizeof engines / sizeof engines[0])
 
@@ -25,7 +26,7 @@ const sb_engine_ops *sb_engine_find(const char *name)
         if (!strcmp(engines[i]->name, name))
             return engines[i];
     /* fio's spelling of the same engines */
-    if (!strcmp(name, "pvsync") || !strcmp(name, "pread"))
+    if (!strcmp(name, "pread"))
         return &sb_engine_psync;
     if (!strcmp(name, "uring") || !strcmp(name, "iouring"))
         return &sb_engine_io_uring;
@@ -61,5 +62,5 @@ int sb_engine_check_works(const sb_engine_ops *ops, const char *prefix, char *er
 
 int sb_engine_fsync_fd(sb_engine_td *td)
 {
-    return fdatasync(td->fd) < 0 ? -errno : 0;
+    return (td->datasync ? fdatasync(td->fd) : fsync(td->fd)) < 0 ? -errno : 0;
 }

@@ -13,7 +13,8 @@
  *                        out has room for iodepth, and an engine with no kernel
  *                        queue to leave completions in (posixaio) returns all
  *                        it found, as fio's does
- *   fsync(td)            flush written data (fdatasync, or msync for mmap)
+ *   fsync(td)            flush written data: fsync, or fdatasync when td->datasync
+ *                        (fio's fsync / fdatasync), msync for mmap
  *   cleanup(td)          release what init made
  *
  * u->result is the byte count transferred, or -errno. Engines never allocate
@@ -50,6 +51,7 @@ typedef struct sb_engine_td {
     bool writes;           /* the job writes (mmap maps read-write) */
     bool fixed_files, fixed_bufs;  /* io_uring options; init clears one it could not use */
     bool files_required, bufs_required; /* io_uring: a refused registration is an error */
+    bool datasync;         /* the next fsync() is an fdatasync (the worker sets it per call) */
     void *data;            /* engine private */
 } sb_engine_td;
 
@@ -75,7 +77,8 @@ typedef struct sb_engine_ops {
 } sb_engine_ops;
 
 extern const sb_engine_ops sb_engine_sync, sb_engine_psync, sb_engine_posixaio,
-    sb_engine_libaio, sb_engine_io_uring, sb_engine_mmap;
+    sb_engine_libaio, sb_engine_io_uring, sb_engine_mmap, sb_engine_pvsync, sb_engine_pvsync2,
+    sb_engine_null;
 
 /* By name; NULL when unknown. */
 const sb_engine_ops *sb_engine_find(const char *name);
@@ -88,7 +91,7 @@ void sb_engine_list_working(char *buf, size_t len);
  * the one refusal every caller of the engine (worker, fio, diskmark) gives. */
 int sb_engine_check_works(const sb_engine_ops *ops, const char *prefix, char *err, size_t errlen);
 
-/* fdatasync(td->fd): the fsync op of every engine but mmap. */
+/* fsync(td->fd), or fdatasync when td->datasync: the fsync op of every engine but mmap. */
 int sb_engine_fsync_fd(sb_engine_td *td);
 
 #endif

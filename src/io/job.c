@@ -11,6 +11,7 @@
 
 #include "io/engine.h"
 #include "io/job.h"
+#include "io/options.h"
 #include "io/worker.h"
 
 void sb_io_job_init(sb_io_job *job)
@@ -18,7 +19,13 @@ void sb_io_job_init(sb_io_job *job)
     memset(job, 0, sizeof *job);
     job->rw = SB_RW_READ;
     job->rwmixread = 50;
-    job->bs = 4096;
+    job->bs = 4096; /* bs_max 0: one size */
+    job->nrfiles = job->loops = 1;
+    job->randrepeat = true;
+    job->group_reporting = false;
+    job->prio = -1;
+    job->scramble_buffers = true;
+    job->clat_percentiles = true;
     job->size = 1ull << 30;
     job->iodepth = 1;
     job->numjobs = 1;
@@ -27,6 +34,17 @@ void sb_io_job_init(sb_io_job *job)
     job->do_verify = true;
     job->uring_fixed_files = job->uring_fixed_bufs = -1;
     strcpy(job->engine, "psync");
+}
+
+void sb_io_job_resolve(sb_io_job *job)
+{
+    if (!job->bssplit.n)
+        return;
+    uint64_t m = job->bssplit.bs[0];
+    for (unsigned i = 1; i < job->bssplit.n; i++)
+        m = job->bssplit.bs[i] < m ? job->bssplit.bs[i] : m;
+    job->bs = m;
+    job->bs_max = 0;
 }
 
 static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "rw", "randrw"};
@@ -46,6 +64,62 @@ int sb_rw_parse(const char *s, sb_rw *out)
 }
 
 const char *sb_rw_name(sb_rw rw) { return (unsigned)rw < 6 ? rw_names[rw] : "?"; }
+
+/* The options of issue 27 (fio's job files) together: block size ranges and splits,
+ * one file per job, one kind of periodic sync. */
+static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
+{
+    bool var = job->bs_max > job->bs || job->bssplit.n;
+    if (job->bs_max > SB_IO_MAX_BS) {
+        snprintf(err, errlen, "bsrange %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs_max);
+        return -EINVAL;
+    }
+    for (unsigned i = 0; i < job->bssplit.n; i++)
+        if (job->bssplit.bs[i] < SB_IO_MIN_BS || job->bssplit.bs[i] > SB_IO_MAX_BS ||
+            job->bssplit.bs[i] % SB_IO_MIN_BS) {
+            snprintf(err, errlen, "bssplit: %" PRIu64 " is not a block size (multiples of 512 B, "
+                     "512 B .. 64 MiB)", job->bssplit.bs[i]);
+            return -EINVAL;
+        }
+    if (job->bssplit.n && job->bs_max > job->bs) {
+        snprintf(err, errlen, "bssplit and bsrange together: give one of them");
+        return -EINVAL;
+    }
+    if (var && (job->verify || job->verify_pattern)) {
+        snprintf(err, errlen, "verify with bsrange or bssplit is not supported (one block size)");
+        return -EINVAL;
+    }
+    if (job->bssplit.n) {
+        for (unsigned i = 0; i < job->bssplit.n; i++)
+            if (job->bssplit.bs[i] % job->bs || job->bssplit.bs[i] > job->size) {
+                snprintf(err, errlen, "bssplit: %" PRIu64 " is not a multiple of bs %" PRIu64
+                         " (offsets are multiples of bs: make bs the split's smallest) or is "
+                         "larger than size", job->bssplit.bs[i], job->bs);
+                return -EINVAL;
+            }
+    }
+    if (job->nrfiles > 1) {
+        snprintf(err, errlen, "nrfiles %u: storbench runs one file per job (not supported)",
+                 job->nrfiles);
+        return -EINVAL;
+    }
+    if (job->filename[0] && sb_opt_list_count(job->filename) > 1) {
+        snprintf(err, errlen, "filename names %u files (%s, %s ...): storbench runs one file per "
+                 "job (not supported)", sb_opt_list_count(job->filename), job->filename,
+                 job->filename + strlen(job->filename) + 1);
+        return -EINVAL;
+    }
+    if (job->fsync_every && job->fdatasync_every) {
+        snprintf(err, errlen, "fsync and fdatasync together: give one of them");
+        return -EINVAL;
+    }
+    if (job->filesize && job->size > job->filesize) {
+        snprintf(err, errlen, "size %" PRIu64 " is more than filesize %" PRIu64 " (several passes: "
+                 "use loops)", job->size, job->filesize);
+        return -EINVAL;
+    }
+    return 0;
+}
 
 int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
 {
@@ -93,6 +167,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
         return -EINVAL;
     }
+    if (sb_io_job_check_fio(job, err, errlen) < 0)
+        return -EINVAL;
     if (job->rwmixread > 100) {
         snprintf(err, errlen, "rwmixread %u is not a percentage", job->rwmixread);
         return -EINVAL;
@@ -147,6 +223,9 @@ void sb_io_result_free(sb_io_result *r)
     free(r->series);
     r->series = NULL;
     sb_ss_free(&r->steady);
+    free(r->threads);
+    r->threads = NULL;
+    r->n_threads = 0;
 }
 
 double sb_io_result_iops(const sb_io_result *r, int ddir)

@@ -50,11 +50,28 @@ enum { SB_DDIR_READ = 0, SB_DDIR_WRITE = 1, SB_DDIR_N = 2 };
 #define SB_IO_MAX_DEPTH 1024u
 #define SB_IO_MAX_JOBS 256u
 
+/* fio's bssplit=4k/50:64k/50: block sizes and their % of the I/Os. */
+#define SB_IO_MAX_SPLIT 16
+typedef struct sb_io_bssplit {
+    unsigned n;
+    uint64_t bs[SB_IO_MAX_SPLIT];
+    unsigned pct[SB_IO_MAX_SPLIT];
+} sb_io_bssplit;
+
+#define SB_IO_MAX_PERCENTILES 20
+
 typedef struct sb_io_job {
+    char name[64];             /* fio's job name (a job file's section); "" = none */
     sb_rw rw;
     unsigned rwmixread;        /* % of reads for rw/randrw (0..100) */
-    uint64_t bs;               /* 512 B .. 64 MiB */
+    uint64_t bs;               /* 512 B .. 64 MiB; with bs_max or bssplit: the smallest */
+    uint64_t bs_max;           /* fio's bsrange (bs=4k-64k): sizes bs .. bs_max, multiples of
+                                * bs; 0 or not more than bs = one size. Right after bs: the range
+                                * type writes both (options.h) */
+    sb_io_bssplit bssplit;     /* fio's bssplit; n = 0: none */
     uint64_t size;             /* bytes per pass, per file */
+    uint64_t filesize;         /* fio's filesize: the file's size; 0 = offset + size */
+    unsigned nrfiles;          /* fio's nrfiles: only 1 (0 = 1) */
     uint64_t offset;           /* start of the region in the file */
     unsigned iodepth;          /* 1..1024 */
     /* Batching of asynchronous engines, fio's iodepth_batch_submit /
@@ -72,6 +89,25 @@ typedef struct sb_io_job {
     bool direct;               /* O_DIRECT */
     unsigned fsync_every;      /* fsync after every N writes; 0 = never */
     bool end_fsync;            /* fsync when the job's writes are done, inside the timing */
+    unsigned fdatasync_every;  /* fdatasync after every N writes (fio's fdatasync); 0 = never */
+    bool fsync_on_close;       /* fsync after the job, outside the timing (fio: on close) */
+    bool unlink;               /* fio's unlink: remove the file after the job if this run made it */
+    unsigned kb_base;          /* how sizes are read (options.h): 0 storbench's, 1024 or 1000 fio's */
+    unsigned loops;            /* passes of a job that is not time based (fio's loops); 0 = 1 */
+    bool randrepeat;           /* the seed as given (fio's default); 0: a new seed each run */
+    bool group_reporting;      /* numjobs threads reported together; else each on its own */
+    double thinktime_s;        /* idle after every I/O (fio's thinktime, bare number: us) */
+    uint64_t rate;             /* bytes/s per thread at most (fio's rate); 0 = no limit */
+    uint64_t rate_iops;        /* I/Os per second per thread at most; 0 = no limit */
+    int nice;                  /* the threads' nice value (fio's nice) */
+    int prio;                  /* best-effort I/O priority 0..7 (fio's prio); -1 = unset */
+    bool thread;               /* fio's thread: storbench's jobs are always threads */
+    bool zero_buffers;         /* write zeros, not random data */
+    bool refill_buffers;       /* new random data before every write */
+    bool scramble_buffers;     /* fio's default: the offset into every written block */
+    bool clat_percentiles;     /* print the completion latency percentiles (default) */
+    unsigned n_percentiles;    /* fio's percentile_list; 0 = storbench's list */
+    double percentiles[SB_IO_MAX_PERCENTILES];
     bool invalidate;           /* drop the file's page cache before the run */
     bool norandommap;          /* random blocks drawn independently */
     uint64_t seed;
@@ -148,6 +184,10 @@ typedef struct sb_io_result {
     uint64_t cpu_ios;
     bool uring_fixed_files, uring_fixed_bufs; /* io_uring: what the threads used */
     sb_verify_stats verify;    /* filled when job->verify is set */
+    /* Without group_reporting and with numjobs > 1: each thread's own figures, as fio
+     * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */
+    struct sb_io_result *threads;
+    unsigned n_threads;
 } sb_io_result;
 
 /* A job with fio's defaults: read, 4 KiB, iodepth 1, 1 job, psync, buffered,
@@ -163,6 +203,10 @@ static inline bool sb_rw_is_random(sb_rw rw)
 }
 static inline bool sb_rw_reads(sb_rw rw) { return rw != SB_RW_WRITE && rw != SB_RW_RANDWRITE; }
 static inline bool sb_rw_writes(sb_rw rw) { return rw != SB_RW_READ && rw != SB_RW_RANDREAD; }
+
+/* What options mean together, made explicit after parsing: a bssplit's smallest size
+ * becomes bs (its offsets' unit). */
+void sb_io_job_resolve(sb_io_job *job);
 
 /* Checks the job's values on their own (ranges, combinations). 0 or -EINVAL with one line
  * in err. Warnings (iodepth > 1 on a synchronous engine) go to warn (empty when none). */

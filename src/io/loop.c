@@ -21,6 +21,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 
 #include "core/clock.h"
 #include "core/fdtable.h"
@@ -106,6 +108,42 @@ static bool pattern_check(const void *buf, uint64_t offset, uint32_t len, uint64
 
 /* ------------------------------------------------------------ worker loop */
 
+/* A pass ended: a one-pass job is done after `loops` of them (fio's loops). */
+static inline bool passes_done(worker *w)
+{
+    const sb_io_job *job = w->job;
+    return !job->time_based && ++w->passes >= (job->loops ? job->loops : 1);
+}
+
+/* Variable block sizes (bsrange, bssplit; verify is refused with them): the next size
+ * from the table, a sequential job's next bytes or a random job's independent draw in
+ * multiples of bs. *pass_end when the pass's size is done. */
+static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *pass_end)
+{
+    const sb_io_job *job = w->job;
+    uint32_t len = w->bs_table[w->bs_next++ % SB_IO_BS_TABLE];
+    uint64_t off;
+    if (len > job->size)
+        len = (uint32_t)job->size;
+    u->len = len;
+    if (!sb_rw_is_random(job->rw)) {
+        if (w->seq_pos + len > job->size)
+            w->seq_pos = 0;
+        off = w->seq_pos;
+        w->seq_pos += len;
+        *pass_end = w->seq_pos + job->bs > job->size;
+        if (*pass_end)
+            w->seq_pos = 0;
+    } else {
+        off = job->bs * sb_rand_below(&w->og.rng, (job->size - len) / job->bs + 1);
+        w->pass_bytes += len;
+        *pass_end = w->pass_bytes >= job->size;
+        if (*pass_end)
+            w->pass_bytes = 0;
+    }
+    return off;
+}
+
 /* Prepares u for the next I/O; false when a one-pass job has nothing left. Inlined
  * into both loops: it runs once per I/O. */
 static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
@@ -114,7 +152,11 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     if (w->pass_done)
         return false;
     bool pass_end;
-    uint64_t b = sb_offgen_next(&w->og, &pass_end);
+    uint64_t b = 0, byte_off = 0;
+    if (__builtin_expect(w->bs_table != NULL, 0))
+        byte_off = next_var(w, u, &pass_end);
+    else
+        b = sb_offgen_next(&w->og, &pass_end);
     switch (job->rw) {
     case SB_RW_READ: case SB_RW_RANDREAD: u->ddir = SB_DDIR_READ; break;
     case SB_RW_WRITE: case SB_RW_RANDWRITE: u->ddir = SB_DDIR_WRITE; break;
@@ -134,13 +176,23 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         }
         pass_end = end;
     }
-    if (pass_end && !job->time_based)
+    if (pass_end && passes_done(w))
         w->pass_done = true;
     else if (pass_end && job->invalidate && !job->direct)
         w->invalidate_pending = true;
-    u->offset = job->offset + b * job->bs;
-    if (job->verify_pattern && u->ddir == SB_DDIR_WRITE)
-        sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
+    u->offset = job->offset + (w->bs_table ? byte_off : b * job->bs);
+    if (u->ddir == SB_DDIR_WRITE) {
+        if (job->verify_pattern)
+            sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
+        else if (__builtin_expect(job->refill_buffers, 0))
+            sb_rand_fill(&w->rng, u->buf, u->len);
+        else if (job->scramble_buffers && !job->zero_buffers && !w->vt) {
+            /* fio's default: no two written blocks alike (dedupe), two stores per write */
+            uint64_t *p = u->buf;
+            p[0] = u->offset;
+            p[1] = ++w->scramble_n;
+        }
+    }
     w->bytes_issued += u->len;
     return true;
 }
@@ -173,12 +225,14 @@ static inline bool stopped(worker *w)
     return atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
 }
 
-static void do_fsync(worker *w)
+/* fsync, or fdatasync when data_only (fio's fdatasync=N). */
+static void do_fsync(worker *w, bool data_only)
 {
+    w->td.datasync = data_only;
     int r = w->td.ops->fsync(&w->td);
     if (r < 0 && !w->err) {
         w->err = r;
-        snprintf(w->errmsg, sizeof w->errmsg, "fsync: %s", strerror(-r));
+        snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(-r));
         atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
     }
 }
@@ -191,6 +245,28 @@ static void invalidate_region(worker *w)
     posix_fadvise(w->fd, (off_t)w->job->offset, (off_t)w->job->size, POSIX_FADV_DONTNEED);
 }
 
+static void sleep_until(worker *w, uint64_t t);
+
+/* rate, rate_iops, thinktime (off the fast path: only paced jobs call it): waits until the
+ * next I/O of len bytes may start, and returns the clock after the wait. The schedule is
+ * kept from the first I/O on, so a slow I/O is made up by the next ones, as fio's rate. */
+static __attribute__((noinline)) uint64_t pace(worker *w, uint32_t len, uint64_t now)
+{
+    if (w->think_ns && w->next_issue_ns)
+        sleep_until(w, now + w->think_ns);
+    if (w->ns_per_byte > 0 || w->ns_per_io > 0) {
+        if (!w->next_issue_ns)
+            w->next_issue_ns = now;
+        else
+            sleep_until(w, w->next_issue_ns);
+        double a = w->ns_per_byte * len, b = w->ns_per_io;
+        w->next_issue_ns += (uint64_t)(a > b ? a : b);
+    } else {
+        w->next_issue_ns = now; /* marks that an I/O was issued: thinktime after it */
+    }
+    return sb_now_ns();
+}
+
 /* One I/O at a time. Without verification the clock is read once per I/O: the end of
  * one I/O is the start of the next, so an I/O's latency is its syscall plus what
  * storbench does between two syscalls (the next offset, counting the last one:
@@ -201,7 +277,7 @@ static void loop_sync(worker *w)
 {
     const sb_engine_ops *ops = w->td.ops;
     sb_io_u *u = &w->td.ios[0];
-    const unsigned fsync_every = w->job->fsync_every;
+    const unsigned fsync_every = w->sync_every;
     const bool verify = w->job->verify_pattern;
     const bool one_clock = !verify && !w->vt;
     uint64_t t = sb_now_ns();
@@ -210,6 +286,8 @@ static void loop_sync(worker *w)
             break;
         if (!one_clock)
             t = sb_now_ns();
+        if (__builtin_expect(w->paced, 0))
+            t = pace(w, u->len, t);
         if (t >= w->end_ns) {
             if (w->vt)  /* not issued: the block goes back as it was */
                 sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
@@ -225,7 +303,7 @@ static void loop_sync(worker *w)
             verify_done(w, u);
         bool slow = account(w, u, t);
         if (fsync_every && u->ddir == SB_DDIR_WRITE && ++w->writes_since_fsync >= fsync_every) {
-            do_fsync(w);
+            do_fsync(w, w->sync_data);
             w->writes_since_fsync = 0;
             slow = true;
         }
@@ -294,14 +372,30 @@ static void loop_async(worker *w)
     const unsigned batch = batch_value(job->batch_submit, 1, depth);
     const unsigned cmin = batch_value(job->batch_complete_min, 1, depth);
     const unsigned cmax = batch_value(job->batch_complete_max, cmin, depth);
-    const unsigned fsync_every = job->fsync_every;
+    const unsigned fsync_every = w->sync_every;
     unsigned in_flight = 0, pending = 0;
     bool issuing = true;
     uint64_t t = 0;
     int r;
     while (!stopped(w)) {
         while (issuing && w->nfree && !stopped(w)) {
-            if (!pending) {
+            if (__builtin_expect(w->paced, 0)) {
+                /* paced: what is queued goes now; thinktime waits for the queue to drain,
+                 * as fio's quiesce before a think */
+                if (pending) {
+                    if ((r = ops->commit(&w->td)) < 0)
+                        goto fail;
+                    in_flight += pending;
+                    pending = 0;
+                }
+                if (w->think_ns && (r = drain(w, &in_flight)) < 0)
+                    goto fail;
+                t = pace(w, (uint32_t)job->bs, sb_now_ns());
+                if (t >= w->end_ns) {
+                    issuing = false;
+                    break;
+                }
+            } else if (!pending) {
                 t = sb_now_ns();
                 if (t >= w->end_ns) {
                     issuing = false;
@@ -338,7 +432,7 @@ static void loop_async(worker *w)
             if (sync_due) {
                 if ((r = drain(w, &in_flight)) < 0)
                     goto fail;
-                do_fsync(w);
+                do_fsync(w, w->sync_data);
                 w->writes_since_fsync = 0;
             }
         }
@@ -420,6 +514,25 @@ static int worker_engine_init(worker *w)
     return 0;
 }
 
+/* fio's nice and prio, for this thread alone (Linux keeps both per thread). */
+static int thread_priority(worker *w)
+{
+    const sb_io_job *job = w->job;
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    const char *what = NULL;
+    if (job->nice && setpriority(PRIO_PROCESS, (id_t)tid, job->nice) < 0)
+        what = "nice";
+    /* IOPRIO_WHO_PROCESS = 1, IOPRIO_CLASS_BE = 2 in the top bits (linux/ioprio.h) */
+    else if (job->prio >= 0 && syscall(SYS_ioprio_set, 1, tid, (2 << 13) | job->prio) < 0)
+        what = "prio";
+    if (!what)
+        return 0;
+    w->err = -errno;
+    snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", what, strerror(errno));
+    atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+    return w->err;
+}
+
 void *sb_io_worker_main(void *arg)
 {
     worker *w = arg;
@@ -431,7 +544,7 @@ void *sb_io_worker_main(void *arg)
     w->next_tick_ns = 0;
     w->last_ns = w->ramp_end_ns;
     private_fd_table(w);
-    if (worker_engine_init(w) < 0) {
+    if (thread_priority(w) < 0 || worker_engine_init(w) < 0) {
         if (w->fd_private)
             close(w->fd);
         w->finished_ns = sb_now_ns();
@@ -446,11 +559,14 @@ void *sb_io_worker_main(void *arg)
     else
         loop_async(w);
     if (job->end_fsync && sb_rw_writes(job->rw) && !job->verify_only && !w->err && !stopped(w)) {
-        do_fsync(w);
+        do_fsync(w, false);
         uint64_t now = sb_now_ns();
         if (now > w->last_ns && now >= w->ramp_end_ns)
             w->last_ns = now;
     }
+    /* fio's fsync_on_close: after the measurement, so outside its time */
+    if (job->fsync_on_close && sb_rw_writes(job->rw) && !job->verify_only && !w->err)
+        do_fsync(w, false);
     /* The last, partial interval: before `finished`, which tells the controlling thread
      * that this worker's intervals are final. */
     const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat};

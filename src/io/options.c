@@ -63,6 +63,118 @@ static int parse_verify(const sb_opt *o, void *base, const char *v, const sb_opt
     return 0;
 }
 
+/* fio's rwmixwrite: the reads are the rest. */
+static int parse_rwmixwrite(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                            char *err, size_t errlen)
+{
+    uint64_t u;
+    char num[32];
+    size_t n = strlen(v);
+    if (n && v[n - 1] == '%')
+        n--;
+    if (n >= sizeof num || (memcpy(num, v, n), num[n] = '\0', sb_parse_uint(num, 0, 100, &u)) < 0) {
+        snprintf(err, errlen, "'%s' is not a percentage (0 .. 100)", v);
+        return -EINVAL;
+    }
+    ((sb_io_job *)base)->rwmixread = 100 - (unsigned)u;
+    return 0;
+}
+
+/* fio's buffered: the opposite of direct. */
+static int parse_buffered(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen)
+{
+    int b = 1;
+    if (v && sb_parse_bool(v, &b) < 0) {
+        snprintf(err, errlen, "'%s' is not 0 or 1", v);
+        return -EINVAL;
+    }
+    ((sb_io_job *)base)->direct = !b;
+    return 0;
+}
+
+/* fio's filesize: the file's size, and the job's region unless size makes it smaller. */
+static int parse_filesize(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen)
+{
+    sb_io_job *job = base;
+    uint64_t u;
+    if (strchr(v, '-')) {
+        snprintf(err, errlen, "'%s': a range of file sizes is not supported", v);
+        return -EINVAL;
+    }
+    if (sb_opt_parse_size(v, ctx ? ctx->kb_base : 0, &u) < 0) {
+        snprintf(err, errlen, "'%s' is not a size", v);
+        return -EINVAL;
+    }
+    job->filesize = job->size = u;
+    return 0;
+}
+
+/* A signed integer in [lo, hi] (nice: -20 .. 19; prio: 0 .. 7). */
+static int parse_signed(const char *v, long lo, long hi, int *out, char *err, size_t errlen)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || x < lo || x > hi) {
+        snprintf(err, errlen, "'%s' is not in %ld .. %ld", v, lo, hi);
+        return -EINVAL;
+    }
+    *out = (int)x;
+    return 0;
+}
+
+static int parse_nice(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                      char *err, size_t errlen)
+{
+    return parse_signed(v, -20, 19, &((sb_io_job *)base)->nice, err, errlen);
+}
+
+static int parse_prio(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                      char *err, size_t errlen)
+{
+    return parse_signed(v, 0, 7, &((sb_io_job *)base)->prio, err, errlen);
+}
+
+/* fio's percentile_list: 99:99.9:99.99, at most SB_IO_MAX_PERCENTILES, each in (0, 100]. */
+static int parse_percentiles(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                             char *err, size_t errlen)
+{
+    sb_io_job *job = base;
+    double p[SB_IO_MAX_PERCENTILES];
+    unsigned n = 0;
+    const char *s = v;
+    while (*s) {
+        char *end;
+        double x = strtod(s, &end);
+        if (end == s || (*end && *end != ':') || !(x > 0 && x <= 100) || n == SB_IO_MAX_PERCENTILES) {
+            snprintf(err, errlen, "'%s' is not a list of at most %d percentiles (99:99.9)", v,
+                     SB_IO_MAX_PERCENTILES);
+            return -EINVAL;
+        }
+        p[n++] = x;
+        s = *end ? end + 1 : end;
+    }
+    if (!n) {
+        snprintf(err, errlen, "'%s' is empty", v);
+        return -EINVAL;
+    }
+    memcpy(job->percentiles, p, sizeof p);
+    job->n_percentiles = n;
+    return 0;
+}
+
+/* fio's random_distribution: only uniform draws (random) are storbench's. */
+static int parse_distribution(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                              char *err, size_t errlen)
+{
+    if (strcmp(v, "random")) {
+        snprintf(err, errlen, "'%s' is not supported (only random, uniform draws)", v);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------ the table */
 
 static const sb_opt_choice rw_choices[] = {
@@ -71,9 +183,16 @@ static const sb_opt_choice rw_choices[] = {
     {"readwrite", SB_RW_RW}, {NULL, 0},
 };
 static const sb_opt_choice policy_choices[] = {{"shared", 0}, {"split", 1}, {NULL, 0}};
+static const sb_opt_choice kb_base_choices[] = {{"1024", 1024}, {"1000", 1000}, {NULL, 0}};
+
+/* bs and bs_max: one RANGE entry writes both (options.h) */
+_Static_assert(offsetof(sb_io_job, bs_max) == offsetof(sb_io_job, bs) + sizeof(uint64_t),
+               "bs_max must follow bs");
+#define J_RANGE(lo) offsetof(sb_io_job, lo), 2 * sizeof(uint64_t)
 
 static const char *const a_rw[] = {"readwrite", NULL};
 static const char *const a_time_based[] = {"time-based", NULL};
+static const char *const a_runtime[] = {"timeout", NULL};
 static const char *const a_ramp[] = {"ramp-time", NULL};
 static const char *const a_seed[] = {"seed", NULL};
 static const char *const a_batch[] = {"iodepth_batch", NULL};
@@ -81,30 +200,81 @@ static const char *const a_cmin[] = {"iodepth_batch_complete", NULL};
 static const char *const a_ss[] = {"ss", NULL};
 static const char *const a_ss_dur[] = {"steadystate_duration", NULL};
 static const char *const a_ss_ramp[] = {"steadystate_ramp_time", NULL};
+static const char *const a_bs[] = {"blocksize", NULL};
+static const char *const a_bsrange[] = {"blocksize_range", NULL};
+static const char *const a_bssplit[] = {"blocksize_split", NULL};
+static const char *const a_thread[] = {"use_thread", NULL};
+static const char *const a_nrfiles[] = {"nr_files", NULL};
 
 const sb_opt sb_io_options[] = {
     {"rw", a_rw, SB_OPT_CHOICE, J(rw), 0, 0, "read", "MODE",
      "read | write | randread | randwrite | rw | randrw (rw, randrw: reads and writes mixed, "
      "sequential or random)",
      SB_OPTC_JOB, 0, rw_choices, NULL},
-    {"rwmixread", NULL, SB_OPT_INT, J(rwmixread), 0, 100, "50", "PCT",
-     "% of reads in rw and randrw jobs", SB_OPTC_JOB, 0, NULL, NULL},
-    {"bs", NULL, SB_OPT_SIZE, J(bs), 0, 0, "4k", "SIZE", "block size, 512 .. 64M",
+    {"name", NULL, SB_OPT_STR, J(name), 0, 0, NULL, "NAME",
+     "the job's name, as printed; on the command line --name starts a new job, as fio's",
      SB_OPTC_JOB, 0, NULL, NULL},
+    {"rwmixread", NULL, SB_OPT_PCT, J(rwmixread), 0, 100, "50", "PCT",
+     "% of reads in rw and randrw jobs", SB_OPTC_JOB, 0, NULL, NULL},
+    {"rwmixwrite", NULL, SB_OPT_FUNC, J(rwmixread), 0, 0, "50", "PCT",
+     "% of writes in rw and randrw jobs (the reads are the rest)", SB_OPTC_JOB, 0, NULL,
+     parse_rwmixwrite},
+    {"bs", a_bs, SB_OPT_RANGE, J_RANGE(bs), 0, 0, "4k", "SIZE",
+     "block size, 512 .. 64M; LO-HI as bsrange", SB_OPTC_JOB, 0, NULL, NULL},
+    {"bsrange", a_bsrange, SB_OPT_RANGE, J_RANGE(bs), 0, 0, NULL, "LO-HI",
+     "each I/O's size drawn from LO .. HI in multiples of LO (a table made before the run); "
+     "random offsets are then drawn independently", SB_OPTC_JOB, 0, NULL, NULL},
+    {"bssplit", a_bssplit, SB_OPT_SPLIT, J(bssplit), 0, 0, NULL, "SPLIT",
+     "block sizes by share of the I/Os: 4k/50:64k/50; a size without /PCT shares the rest",
+     SB_OPTC_JOB, 0, NULL, NULL},
+    {"kb_base", NULL, SB_OPT_CHOICE, J(kb_base), 0, 0, "1024 in job files", "N",
+     "fio's size suffixes: 1024 (k, KB = 1024; KiB = 1000, fio's inversion) or 1000 (k, KB = "
+     "1000; KiB = 1024); without it the command line reads every suffix as 1024", SB_OPTC_JOB,
+     SB_OPTF_DEF_DOC, kb_base_choices, NULL},
     {"size", NULL, SB_OPT_SIZE, J(size), 0, 0, "1g", "SIZE", "bytes per pass, per file",
      SB_OPTC_JOB, 0, NULL, NULL},
+    {"filesize", NULL, SB_OPT_FUNC, J(filesize), 0, 0, NULL, "SIZE",
+     "the file's size; also the job's size, which a later size may make smaller",
+     SB_OPTC_JOB, 0, NULL, parse_filesize},
+    {"nrfiles", a_nrfiles, SB_OPT_INT, J(nrfiles), 1, 0, "1", "N",
+     "files per job; only 1 is supported (more is refused)", SB_OPTC_JOB, 0, NULL, NULL},
+    {"loops", NULL, SB_OPT_INT, J(loops), 1, 0, "1", "N",
+     "passes over the region of a job that is not time based", SB_OPTC_JOB, 0, NULL, NULL},
     {"offset", NULL, SB_OPT_SIZE, J(offset), 0, 0, "0", "SIZE", "start of the region in the file",
      SB_OPTC_JOB, 0, NULL, NULL},
     {"numjobs", NULL, SB_OPT_INT, J(numjobs), 1, SB_IO_MAX_JOBS, "1", "N",
      "threads; with --directory each has its own file (removed afterwards), with --filename "
      "they share it", SB_OPTC_JOB, 0, NULL, NULL},
-    {"filename", NULL, SB_OPT_STR, J(filename), 0, 0, NULL, "FILE",
-     "the file (or block device) to use; it is kept", SB_OPTC_JOB, 0, NULL, NULL},
+    {"filename", NULL, SB_OPT_LIST, J(filename), 0, 0, NULL, "FILE",
+     "the file (or block device) to use; it is kept. fio's a:b list (\\: a colon in a name) "
+     "is read, and more than one file is refused", SB_OPTC_JOB, 0, NULL, NULL},
     {"directory", NULL, SB_OPT_STR, J(directory), 0, 0, NULL, "DIR",
      "make one file per job here, removed afterwards",
      SB_OPTC_JOB, 0, NULL, NULL},
+    {"unlink", NULL, SB_OPT_BOOL, J(unlink), 0, 0, "0", NULL,
+     "also remove a --filename file after the job when this run created it (files in "
+     "--directory are always removed)", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
+    {"thread", a_thread, SB_OPT_BOOL, J(thread), 0, 0, "0", NULL,
+     "fio's threads instead of processes: storbench's jobs are always threads, so 0 and 1 "
+     "run alike", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
+    {"group_reporting", NULL, SB_OPT_BOOL, J(group_reporting), 0, 0, "0", NULL,
+     "report the numjobs threads together; without it each is reported on its own, as fio",
+     SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
+    {"percentile_list", NULL, SB_OPT_FUNC, J(percentiles), 0, 0, "storbench's 17", "LIST",
+     "the latency percentiles printed: 50:99:99.9", SB_OPTC_JOB, SB_OPTF_DEF_DOC, NULL,
+     parse_percentiles},
+    {"clat_percentiles", NULL, SB_OPT_BOOL, J(clat_percentiles), 0, 0, "1", NULL,
+     "print completion latency percentiles", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
+    {"zero_buffers", NULL, SB_OPT_BOOL, J(zero_buffers), 0, 0, "0", NULL,
+     "write zeros instead of random data", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
+    {"refill_buffers", NULL, SB_OPT_BOOL, J(refill_buffers), 0, 0, "0", NULL,
+     "new random data in the buffer before every write", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
+    {"scramble_buffers", NULL, SB_OPT_BOOL, J(scramble_buffers), 0, 0, "1", NULL,
+     "write the offset and a counter into every written block, so no two are alike, as fio's "
+     "default", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
     {"ioengine", NULL, SB_OPT_STR, J(engine), 0, 0, "psync", "NAME",
-     "psync | sync | posixaio | libaio | io_uring | mmap", SB_OPTC_ENGINE, 0, NULL, NULL},
+     "psync | pvsync | pvsync2 | sync | posixaio | libaio | io_uring | mmap | null",
+     SB_OPTC_ENGINE, 0, NULL, NULL},
     {"iodepth", NULL, SB_OPT_INT, J(iodepth), 1, SB_IO_MAX_DEPTH, "1", "N",
      "I/Os in flight; a synchronous engine does 1, with a warning", SB_OPTC_ENGINE, 0, NULL, NULL},
     {"iodepth_batch_submit", a_batch, SB_OPT_INT, J(batch_submit), 1, SB_IO_MAX_DEPTH, "1", "N",
@@ -119,13 +289,16 @@ const sb_opt sb_io_options[] = {
     {"direct", NULL, SB_OPT_BOOL, J(direct), 0, 0, "0", NULL,
      "O_DIRECT; bs and offset must be multiples of the logical block size", SB_OPTC_ENGINE,
      SB_OPTF_SWITCH, NULL, NULL},
+    {"buffered", NULL, SB_OPT_FUNC, J(direct), 0, 0, "1", NULL,
+     "through the page cache: the opposite of --direct", SB_OPTC_ENGINE, SB_OPTF_SWITCH, NULL,
+     parse_buffered},
     {"registerfiles", NULL, SB_OPT_BOOL, J(uring_fixed_files), 0, 0, "when the kernel accepts it",
      NULL, "io_uring: a registered file; =1 requires it, =0 is fio's default", SB_OPTC_ENGINE,
      SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, NULL},
     {"fixedbufs", NULL, SB_OPT_BOOL, J(uring_fixed_bufs), 0, 0, "when the kernel accepts them",
      NULL, "io_uring: registered buffers; =1 requires them, =0 is fio's default", SB_OPTC_ENGINE,
      SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, NULL},
-    {"runtime", NULL, SB_OPT_DURATION, J(runtime_s), 0, 0, "one pass of --size", "DURATION",
+    {"runtime", a_runtime, SB_OPT_DURATION, J(runtime_s), 0, 0, "one pass of --size", "DURATION",
      "stop after this long", SB_OPTC_TIMING, SB_OPTF_DEF_DOC, NULL, NULL},
     {"time_based", a_time_based, SB_OPT_BOOL, J(time_based), 0, 0, "0", NULL,
      "repeat passes until --runtime", SB_OPTC_TIMING, SB_OPTF_SWITCH, NULL, NULL},
@@ -133,10 +306,21 @@ const sb_opt sb_io_options[] = {
      "I/O before measuring starts, not counted", SB_OPTC_TIMING, 0, NULL, NULL},
     {"startdelay", NULL, SB_OPT_DURATION, J(startdelay_s), 0, 0, "0", "DURATION",
      "idle before the job starts", SB_OPTC_TIMING, 0, NULL, NULL},
+    {"thinktime", NULL, SB_OPT_DURATION, J(thinktime_s), 0, 0, "0", "DURATION",
+     "idle after every I/O, as fio's (a bare number is microseconds)", SB_OPTC_TIMING,
+     SB_OPTF_USEC, NULL, NULL},
+    {"rate", NULL, SB_OPT_SIZE, J(rate), 0, 0, "0", "SIZE",
+     "bytes per second per thread at most (0: no limit)", SB_OPTC_TIMING, 0, NULL, NULL},
+    {"rate_iops", NULL, SB_OPT_INT, J(rate_iops), 0, 0, "0", "N",
+     "I/Os per second per thread at most (0: no limit)", SB_OPTC_TIMING, 0, NULL, NULL},
     {"fsync", NULL, SB_OPT_INT, J(fsync_every), 0, UINT32_MAX, "0", "N",
-     "fdatasync after every N writes (0: never)", SB_OPTC_SYNC, 0, NULL, NULL},
+     "fsync after every N writes (0: never)", SB_OPTC_SYNC, 0, NULL, NULL},
+    {"fdatasync", NULL, SB_OPT_INT, J(fdatasync_every), 0, UINT32_MAX, "0", "N",
+     "fdatasync after every N writes (0: never); not with fsync", SB_OPTC_SYNC, 0, NULL, NULL},
     {"end_fsync", NULL, SB_OPT_BOOL, J(end_fsync), 0, 0, "0", NULL,
-     "fdatasync at the end, inside the timing", SB_OPTC_SYNC, SB_OPTF_SWITCH, NULL, NULL},
+     "fsync at the end, inside the timing", SB_OPTC_SYNC, SB_OPTF_SWITCH, NULL, NULL},
+    {"fsync_on_close", NULL, SB_OPT_BOOL, J(fsync_on_close), 0, 0, "0", NULL,
+     "fsync when the job is done, outside the timing", SB_OPTC_SYNC, SB_OPTF_SWITCH, NULL, NULL},
     {"invalidate", NULL, SB_OPT_BOOL, J(invalidate), 0, 0, "1", NULL,
      "drop the file's page cache first, and before every pass of a time-based job",
      SB_OPTC_SYNC, SB_OPTF_SWITCH, NULL, NULL},
@@ -145,12 +329,23 @@ const sb_opt sb_io_options[] = {
      SB_OPTF_SWITCH, NULL, NULL},
     {"randseed", a_seed, SB_OPT_INT, J(seed), 0, 0, "24301", "N",
      "seed of the offsets and mix decisions", SB_OPTC_OFFSETS, 0, NULL, NULL},
+    {"randrepeat", NULL, SB_OPT_BOOL, J(randrepeat), 0, 0, "1", NULL,
+     "the same offsets every run (the seed as given); 0: a new seed each run",
+     SB_OPTC_OFFSETS, SB_OPTF_SWITCH, NULL, NULL},
+    {"random_distribution", NULL, SB_OPT_FUNC, J(seed), 0, 0, "random", "DIST",
+     "only random (uniform) is supported; zipf, pareto, normal are refused", SB_OPTC_OFFSETS,
+     SB_OPTF_DEF_DOC, NULL, parse_distribution},
     {"cpus_allowed", NULL, SB_OPT_FUNC, J(cpus_allowed), 0, 0, "every CPU the process may use",
      "LIST", "run the job's threads only on these CPUs: 0-3,6, as fio and taskset -c",
      SB_OPTC_CPU, SB_OPTF_DEF_DOC, NULL, parse_cpus},
     {"cpus_allowed_policy", NULL, SB_OPT_CHOICE, J(cpus_split), 0, 0, "shared", "POLICY",
      "shared: every thread on all of the list; split: thread i on the i-th CPU, round robin",
      SB_OPTC_CPU, 0, policy_choices, NULL},
+    {"nice", NULL, SB_OPT_FUNC, J(nice), 0, 0, "0", "N",
+     "the job's threads' nice value, -20 .. 19", SB_OPTC_CPU, 0, NULL, parse_nice},
+    {"prio", NULL, SB_OPT_FUNC, J(prio), 0, 0, "unset", "N",
+     "the threads' best-effort I/O priority, 0 (highest) .. 7", SB_OPTC_CPU, SB_OPTF_DEF_DOC,
+     NULL, parse_prio},
     {"verify", NULL, SB_OPT_FUNC, J(verify), 0, 0, NULL, "ALGO",
      "crc32c | xxhash | sha256 | pattern: every block written carries a header and checksum "
      "and is checked when read back", SB_OPTC_VERIFY, 0, NULL, parse_verify},
@@ -267,7 +462,10 @@ static int parse_choice(const sb_opt *o, void *field, const char *v, char *why, 
 static int parse_duration(const sb_opt *o, void *field, const char *v, char *why, size_t len)
 {
     double s;
-    if (sb_parse_duration(v, &s) < 0) {
+    /* fio's thinktime: a bare number is microseconds */
+    if ((o->flags & SB_OPTF_USEC) && *v && strspn(v, "0123456789.") == strlen(v))
+        s = strtod(v, NULL) / 1e6;
+    else if (sb_parse_duration(v, &s) < 0) {
         snprintf(why, len, "'%s' is not a duration (20, 20s, 500ms, 2m)", v);
         return -EINVAL;
     }
@@ -285,6 +483,125 @@ static int parse_duration(const sb_opt *o, void *field, const char *v, char *why
     }
     *(double *)field = s;
     return 0;
+}
+
+/* fio's a-b: both sizes by the same kb_base rules; one size alone is a range of one. */
+static int parse_range(const sb_opt *o, void *field, const char *v, const sb_opt_ctx *ctx,
+                       char *why, size_t len)
+{
+    char lo_s[64];
+    const char *dash = strchr(v, '-');
+    uint64_t lo, hi;
+    unsigned kb = ctx ? ctx->kb_base : 0;
+    size_t n = dash ? (size_t)(dash - v) : strlen(v);
+    if (strchr(v, ',')) {
+        snprintf(why, len, "'%s': separate read,write values are not supported", v);
+        return -EINVAL;
+    }
+    if (n >= sizeof lo_s || (memcpy(lo_s, v, n), lo_s[n] = '\0', sb_opt_parse_size(lo_s, kb, &lo) < 0) ||
+        (dash ? sb_opt_parse_size(dash + 1, kb, &hi) : (hi = lo, 0)) < 0) {
+        snprintf(why, len, "'%s' is not a size or a range of sizes (4k-64k)", v);
+        return -EINVAL;
+    }
+    if (hi < lo) {
+        snprintf(why, len, "'%s': the range ends below its start", v);
+        return -EINVAL;
+    }
+    if ((o->min > 0 && (double)lo < o->min) || (o->max > 0 && (double)hi > o->max)) {
+        snprintf(why, len, "'%s' is not in %.0f .. %.0f bytes", v, o->min, o->max);
+        return -EINVAL;
+    }
+    ((uint64_t *)field)[0] = lo;
+    ((uint64_t *)field)[1] = dash ? hi : 0; /* one size: no range (code that sets bs alone agrees) */
+    return 0;
+}
+
+/* fio's bssplit: SIZE/PCT:SIZE/PCT...; entries without a PCT share what the others leave,
+ * as fio does; the percentages must come to 100. */
+static int parse_split(const sb_opt *o, void *field, const char *v, const sb_opt_ctx *ctx,
+                       char *why, size_t len)
+{
+    sb_io_bssplit sp = {0};
+    char buf[512], *save = NULL;
+    unsigned given = 0, bare = 0;
+    if (strlen(v) >= sizeof buf || strchr(v, ',')) {
+        snprintf(why, len, "'%s' is not a split of one direction (4k/50:64k/50)", v);
+        return -EINVAL;
+    }
+    strcpy(buf, v);
+    for (char *e = strtok_r(buf, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+        char *slash = strchr(e, '/');
+        uint64_t pct = 0;
+        if (slash)
+            *slash = '\0';
+        if (sp.n == SB_IO_MAX_SPLIT) {
+            snprintf(why, len, "'%s': at most %d sizes", v, SB_IO_MAX_SPLIT);
+            return -EINVAL;
+        }
+        if (sb_opt_parse_size(e, ctx ? ctx->kb_base : 0, &sp.bs[sp.n]) < 0 ||
+            (slash && sb_parse_uint(slash + 1, 0, 100, &pct) < 0)) {
+            snprintf(why, len, "'%s' is not a split (SIZE/PCT:SIZE/PCT, such as 4k/50:64k/50)", v);
+            return -EINVAL;
+        }
+        if ((o->min > 0 && (double)sp.bs[sp.n] < o->min) || (o->max > 0 && (double)sp.bs[sp.n] > o->max)) {
+            snprintf(why, len, "'%s': %s is not in %.0f .. %.0f bytes", v, e, o->min, o->max);
+            return -EINVAL;
+        }
+        sp.pct[sp.n] = slash ? (unsigned)pct : UINT32_MAX;
+        given += slash ? (unsigned)pct : 0;
+        bare += !slash;
+        sp.n++;
+    }
+    if (!sp.n || given > 100 || (!bare && given != 100)) {
+        snprintf(why, len, "'%s': the percentages come to %u, not 100", v, given);
+        return -EINVAL;
+    }
+    unsigned left = 100 - given;
+    for (unsigned i = 0; i < sp.n; i++)
+        if (sp.pct[i] == UINT32_MAX) {
+            sp.pct[i] = left / bare + (left % bare > 0 ? 1 : 0);
+            left -= sp.pct[i];
+            bare--;
+        }
+    *(sb_io_bssplit *)field = sp;
+    return 0;
+}
+
+/* fio's file list: a:b is two names, \: a colon inside one. */
+static int parse_list(const sb_opt *o, void *field, const char *v, char *why, size_t len)
+{
+    char *out = field;
+    size_t n = 0;
+    for (const char *p = v; *p; p++) {
+        char c = *p;
+        if (c == '\\' && p[1] == ':')
+            c = *++p;
+        else if (c == ':')
+            c = '\0';
+        if (n + 2 >= o->size) {
+            snprintf(why, len, "too long (at most %zu bytes)", o->size - 2);
+            return -EINVAL;
+        }
+        if (c == '\0' && (n == 0 || out[n - 1] == '\0')) {
+            snprintf(why, len, "'%s' has an empty name", v);
+            return -EINVAL;
+        }
+        out[n++] = c;
+    }
+    if (n && out[n - 1] == '\0') {
+        snprintf(why, len, "'%s' has an empty name", v);
+        return -EINVAL;
+    }
+    out[n] = out[n + 1] = '\0';
+    return 0;
+}
+
+unsigned sb_opt_list_count(const char *field)
+{
+    unsigned n = 0;
+    for (const char *p = field; *p; p += strlen(p) + 1)
+        n++;
+    return n;
 }
 
 static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
@@ -340,6 +657,24 @@ static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_
         return parse_choice(o, field, v, why, len);
     case SB_OPT_FUNC:
         return o->parse(o, base, v, ctx, why, len);
+    case SB_OPT_RANGE:
+        return parse_range(o, field, v, ctx, why, len);
+    case SB_OPT_SPLIT:
+        return parse_split(o, field, v, ctx, why, len);
+    case SB_OPT_LIST:
+        return parse_list(o, field, v, why, len);
+    case SB_OPT_PCT: {
+        char num[32];
+        size_t n = strlen(v);
+        if (n && v[n - 1] == '%')
+            n--;
+        if (n >= sizeof num || (memcpy(num, v, n), num[n] = '\0', sb_parse_uint(num, 0, 100, &u)) < 0) {
+            snprintf(why, len, "'%s' is not a percentage (0 .. 100)", v);
+            return -EINVAL;
+        }
+        store_int(field, o->size, u);
+        return 0;
+    }
     }
     snprintf(why, len, "an option of unknown type");
     return -EINVAL;

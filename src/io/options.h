@@ -17,9 +17,9 @@
  *
  * Types: the value syntax of fio, as far as storbench needs it now. A new
  * type is one enumerator, one case in sb_opt_parse() (options.c) and one in
- * the type's name for --cmdhelp (options_doc.c); fio's range (`4k-64k`),
- * split (`4k/50:64k/50`), percentage and `:`-separated list types are meant to
- * join that way, each with a field type of its own in the job.
+ * the type's name for --cmdhelp (options_doc.c). fio's range (`4k-64k`), split
+ * (`4k/50:64k/50`), percentage and `:`-separated list types joined that way
+ * (issue 27), each with a field type of its own in the job.
  */
 #ifndef SB_IO_OPTIONS_H
 #define SB_IO_OPTIONS_H
@@ -37,6 +37,13 @@ typedef enum sb_opt_type {
     SB_OPT_DURATION, /* 20, 20s, 500ms, 250us, 2m, 1h: seconds, into a double */
     SB_OPT_CHOICE,   /* one of the entry's choices, its value into an int (or enum) field */
     SB_OPT_FUNC,     /* parsed by the entry's function (steady-state criteria, CPU lists) */
+    SB_OPT_RANGE,    /* fio's 4k-64k (or one size): two uint64_t, lo at off, hi right after
+                      * it (size is 16); one size alone stores hi 0, no range */
+    SB_OPT_SPLIT,    /* fio's 4k/50:64k/50 (a size without /PCT shares what is left) into
+                      * an sb_io_bssplit */
+    SB_OPT_PCT,      /* 0 .. 100, with or without %, into an unsigned */
+    SB_OPT_LIST,     /* fio's a:b file list (\: is a colon in a name) into char[size]:
+                      * the names one after the other, each ending in NUL, then a NUL */
 } sb_opt_type;
 
 /* What the entries are grouped by in usage texts and documentation. */
@@ -59,6 +66,7 @@ enum {
     SB_OPTF_NOARG = 1u << 1,   /* takes no value at all (a command's flag: --shared-file) */
     SB_OPTF_DEF_DOC = 1u << 2, /* def describes the default; it is not a value to parse */
     SB_OPTF_POSITIVE = 1u << 3, /* a DURATION that must be more than 0 */
+    SB_OPTF_USEC = 1u << 4,     /* a DURATION whose bare number is microseconds (fio's thinktime) */
 };
 
 typedef struct sb_opt_choice {
@@ -117,6 +125,9 @@ int sb_opt_parse(const sb_opt *o, void *base, const char *as, const char *value,
  * -ENOENT for a name that is not in the table (a programming error). */
 int sb_io_opt_set(void *job, const char *name, const char *key, const char *value,
                   const sb_opt_ctx *ctx, char *err, size_t errlen);
+
+/* How many names a LIST field holds (the first is the field itself, as a string). */
+unsigned sb_opt_list_count(const char *field);
 
 /* A size by ctx's kb_base rules: 0, -EINVAL or -ERANGE. */
 int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out);

@@ -39,6 +39,10 @@ const char *sb_opt_type_name(sb_opt_type t)
     case SB_OPT_DURATION: return "duration";
     case SB_OPT_CHOICE: return "choice";
     case SB_OPT_FUNC: return "text";
+    case SB_OPT_RANGE: return "size range";
+    case SB_OPT_SPLIT: return "size split";
+    case SB_OPT_PCT: return "percentage";
+    case SB_OPT_LIST: return "list";
     }
     return "?";
 }

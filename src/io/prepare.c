@@ -306,7 +306,8 @@ void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned 
     for (unsigned i = 0; files && i < nfiles; i++) {
         if (!files[i].created)
             continue;
-        if (job->directory[0] ? !job->keep_files : failed)
+        /* a named file only when this run made it and failed, or fio's unlink asks */
+        if (job->directory[0] ? !job->keep_files : failed || job->unlink)
             remove_if_ours(&files[i]);
     }
     if (made)

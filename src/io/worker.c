@@ -4,6 +4,7 @@
  * common clock, watches them for interruption and progress from the calling thread,
  * and merges their statistics into the result.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -36,6 +37,7 @@ static void worker_free(worker *w)
     free(w->td.ios);
     free(w->freelist);
     free(w->done);
+    free(w->bs_table);
     sb_tsb_free(&w->ts);
     munmap(w, sizeof *w);
 }
@@ -49,6 +51,47 @@ static worker *worker_alloc(void)
     return p == MAP_FAILED ? NULL : p;
 }
 
+/* The largest block size of the job (bsrange, bssplit, or bs). */
+static uint64_t job_max_bs(const sb_io_job *job)
+{
+    uint64_t m = job->bs_max > job->bs ? job->bs_max : job->bs;
+    for (unsigned i = 0; i < job->bssplit.n; i++)
+        m = job->bssplit.bs[i] > m ? job->bssplit.bs[i] : m;
+    return m;
+}
+
+/* bsrange / bssplit: SB_IO_BS_TABLE sizes drawn now, so that an I/O only takes the next
+ * (loop.c): a split's sizes in proportion to their percentages, a range's uniform in
+ * multiples of its low end, as fio's. Shuffled with the thread's generator. */
+static int bs_table_setup(worker *w, const sb_io_job *job)
+{
+    if (!job->bssplit.n && job->bs_max <= job->bs)
+        return 0;
+    uint32_t *t = malloc(SB_IO_BS_TABLE * sizeof *t);
+    if (!t)
+        return -ENOMEM;
+    if (job->bssplit.n) {
+        unsigned k = 0;
+        for (unsigned i = 0; i < job->bssplit.n; i++)
+            for (unsigned j = 0; j < job->bssplit.pct[i] * SB_IO_BS_TABLE / 100 && k < SB_IO_BS_TABLE; j++)
+                t[k++] = (uint32_t)job->bssplit.bs[i];
+        for (unsigned i = 0; k < SB_IO_BS_TABLE; k++, i++) /* rounding: the largest shares fill */
+            t[k] = (uint32_t)job->bssplit.bs[i % job->bssplit.n];
+        for (unsigned i = SB_IO_BS_TABLE - 1; i > 0; i--) {
+            unsigned j = (unsigned)sb_rand_below(&w->rng, i + 1);
+            uint32_t x = t[i];
+            t[i] = t[j];
+            t[j] = x;
+        }
+    } else {
+        uint64_t steps = job->bs_max / job->bs;
+        for (unsigned i = 0; i < SB_IO_BS_TABLE; i++)
+            t[i] = (uint32_t)(job->bs * (1 + sb_rand_below(&w->rng, steps)));
+    }
+    w->bs_table = t;
+    return 0;
+}
+
 static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *ops,
                         const char *path, char *err, size_t errlen)
 {
@@ -56,14 +99,29 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     if (r < 0)
         return r;
     unsigned depth = ops->sync ? 1 : job->iodepth;
-    size_t bufsz = (size_t)job->bs * depth;
+    const uint64_t maxbs = job_max_bs(job);
+    size_t bufsz = (size_t)maxbs * depth;
     if (posix_memalign(&w->bufmem, 4096, bufsz)) {
         w->bufmem = NULL;
         snprintf(err, errlen, "cannot allocate %zu bytes of I/O buffers", bufsz);
         return -ENOMEM;
     }
-    sb_rand_seed(&w->rng, job->seed * 0x9e3779b97f4a7c15ull + w->index + 1);
-    sb_rand_fill(&w->rng, w->bufmem, bufsz); /* incompressible write data */
+    const uint64_t seed = w->sh->seed;
+    sb_rand_seed(&w->rng, seed * 0x9e3779b97f4a7c15ull + w->index + 1);
+    if (job->zero_buffers)
+        memset(w->bufmem, 0, bufsz);
+    else
+        sb_rand_fill(&w->rng, w->bufmem, bufsz); /* incompressible write data */
+    if (bs_table_setup(w, job) < 0) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
+    w->sync_data = !job->fsync_every && job->fdatasync_every;
+    w->ns_per_byte = job->rate ? 1e9 / (double)job->rate : 0;
+    w->ns_per_io = job->rate_iops ? 1e9 / (double)job->rate_iops : 0;
+    w->think_ns = (uint64_t)(job->thinktime_s * 1e9);
+    w->paced = w->ns_per_byte > 0 || w->ns_per_io > 0 || w->think_ns > 0;
     w->td.ops = ops;
     w->td.fd = w->fd;
     w->td.iodepth = depth;
@@ -85,14 +143,14 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     }
     for (unsigned i = 0; i < depth; i++) {
         sb_io_u *u = &w->td.ios[i];
-        u->buf = (char *)w->bufmem + (size_t)i * job->bs;
+        u->buf = (char *)w->bufmem + (size_t)i * maxbs;
         u->len = (uint32_t)job->bs;
         u->index = i;
         w->freelist[w->nfree++] = u;
     }
     w->block_count = job->size / job->bs;
     sb_offgen_init(&w->og, w->block_count, sb_rw_is_random(job->rw), job->norandommap,
-                   job->seed + 0x100 * (w->index + 1));
+                   seed + 0x100 * (w->index + 1));
     for (int d = 0; d < SB_DDIR_N; d++)
         sb_hist_init_zeroed(&w->st[d].clat); /* worker_alloc's pages: already zero */
     return 0;
@@ -123,30 +181,66 @@ static int start_thread(const sb_io_job *job, unsigned i, pthread_t *tid, worker
     return -r;
 }
 
-/* The figures of the threads, summed and merged into res (their time series: sampling.c). */
-static void merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
+/* One thread's figures added to res. */
+static void merge_worker(const worker *w, sb_io_result *res)
 {
-    for (unsigned i = 0; i < job->numjobs; i++) {
-        worker *w = ws[i];
-        for (int d = 0; d < SB_DDIR_N; d++) {
-            res->dir[d].ios += w->st[d].ios;
-            res->dir[d].bytes += w->st[d].bytes;
-            sb_hist_merge(&res->dir[d].clat, &w->st[d].clat);
-            sb_hist_merge(&res->clat_all, &w->st[d].clat);
-        }
-        res->cpu_ios += w->ios_done;
-        res->uring_fixed_files = w->td.fixed_files;
-        res->uring_fixed_bufs = w->td.fixed_bufs;
-        double s = w->last_ns > w->ramp_end_ns ? (double)(w->last_ns - w->ramp_end_ns) / 1e9 : 0;
-        if (s > res->seconds)
-            res->seconds = s;
-        if (w->last_ns > w->ramp_end_ns) { /* the interval on the clock, for MPI ranks */
-            if (!res->start_ns || w->ramp_end_ns < res->start_ns)
-                res->start_ns = w->ramp_end_ns;
-            if (w->last_ns > res->end_ns)
-                res->end_ns = w->last_ns;
-        }
+    for (int d = 0; d < SB_DDIR_N; d++) {
+        res->dir[d].ios += w->st[d].ios;
+        res->dir[d].bytes += w->st[d].bytes;
+        sb_hist_merge(&res->dir[d].clat, &w->st[d].clat);
+        sb_hist_merge(&res->clat_all, &w->st[d].clat);
     }
+    res->cpu_ios += w->ios_done;
+    res->uring_fixed_files = w->td.fixed_files;
+    res->uring_fixed_bufs = w->td.fixed_bufs;
+    double s = w->last_ns > w->ramp_end_ns ? (double)(w->last_ns - w->ramp_end_ns) / 1e9 : 0;
+    if (s > res->seconds)
+        res->seconds = s;
+    if (w->last_ns > w->ramp_end_ns) { /* the interval on the clock, for MPI ranks */
+        if (!res->start_ns || w->ramp_end_ns < res->start_ns)
+            res->start_ns = w->ramp_end_ns;
+        if (w->last_ns > res->end_ns)
+            res->end_ns = w->last_ns;
+    }
+}
+
+/* The figures of the threads, summed and merged into res (their time series: sampling.c);
+ * without group_reporting, each thread's also on its own in res->threads, as fio reports
+ * each of numjobs. */
+static int merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
+{
+    for (unsigned i = 0; i < job->numjobs; i++)
+        merge_worker(ws[i], res);
+    if (job->group_reporting || job->numjobs < 2)
+        return 0;
+    res->threads = calloc(job->numjobs, sizeof *res->threads);
+    if (!res->threads)
+        return -ENOMEM;
+    res->n_threads = job->numjobs;
+    for (unsigned i = 0; i < job->numjobs; i++) {
+        sb_io_result *t = &res->threads[i];
+        for (int d = 0; d < SB_DDIR_N; d++)
+            sb_hist_init(&t->dir[d].clat);
+        sb_hist_init(&t->clat_all);
+        snprintf(t->engine, sizeof t->engine, "%s", res->engine);
+        t->effective_iodepth = res->effective_iodepth;
+        merge_worker(ws[i], t);
+    }
+    return 0;
+}
+
+/* A job's own file in its directory: storbench-io.N, or storbench-io.NAME.N for a named
+ * job (a job file's), so that the jobs of a job file that run at once keep apart, as
+ * fio's NAME.N.0. */
+static int file_name(const sb_io_job *job, const char *dir, unsigned i, char *path, size_t len)
+{
+    char name[sizeof job->name];
+    size_t k = 0;
+    for (const char *p = job->name; *p && k + 1 < sizeof name; p++)
+        name[k++] = isalnum((unsigned char)*p) || *p == '-' || *p == '_' ? *p : '_';
+    name[k] = '\0';
+    return k ? snprintf(path, len, "%s/storbench-io.%s.%u", dir, name, i)
+             : snprintf(path, len, "%s/storbench-io.%u", dir, i);
 }
 
 /* The job's files: named, created or extended to offset+size, and out of the page cache.
@@ -158,9 +252,8 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned nfiles,
     for (unsigned i = 0; i < nfiles; i++)
         files[i].fd = -1; /* before any can fail: the clean-up closes what is >= 0 */
     for (unsigned i = 0; i < nfiles; i++) {
-        int n = job->filename[0]
-                    ? snprintf(files[i].path, sizeof files[i].path, "%s", job->filename)
-                    : snprintf(files[i].path, sizeof files[i].path, "%s/storbench-io.%u", dir, i);
+        int n = job->filename[0] ? snprintf(files[i].path, sizeof files[i].path, "%s", job->filename)
+                                 : file_name(job, dir, i, files[i].path, sizeof files[i].path);
         if (n < 0 || (size_t)n >= sizeof files[i].path) {
             snprintf(err, errlen, "%s: %s", job->filename[0] ? job->filename : dir, strerror(ENAMETOOLONG));
             files[i].path[0] = '\0';
@@ -284,6 +377,8 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     shared sh;
     sb_verify_fmt vfmt = {0};
     atomic_init(&sh.stop, false);
+    /* randrepeat=0: a seed of this run's own, as fio's (the clock's low bits) */
+    sh.seed = job->randrepeat ? job->seed : job->seed ^ (sb_now_ns() * 0x9e3779b97f4a7c15ull);
     unsigned started = 0;
     char dir[PATH_MAX] = "";
     bool made_dir = false;
@@ -330,8 +425,10 @@ out:
         r = sb_io_verify_finish(job, &vfmt, files, nfiles, ws, res, r, err, errlen);
     }
     /* a verify mismatch keeps the figures: the report shows them beside it */
-    if (r == 0 || (r == -EILSEQ && job->verify))
-        merge_results(job, ws, res);
+    if ((r == 0 || (r == -EILSEQ && job->verify)) && merge_results(job, ws, res) < 0 && r == 0) {
+        r = -ENOMEM;
+        snprintf(err, errlen, "out of memory");
+    }
     sb_io_verify_free(&vfmt, files, nfiles, ws, job->numjobs);
     if (r == 0 || (r == -EILSEQ && job->verify)) {
         int rs = sb_io_series_collect(ws, job->numjobs, res);

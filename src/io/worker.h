@@ -26,7 +26,10 @@
 typedef struct shared {
     atomic_bool stop;
     uint64_t start_ns;         /* written before threads start */
+    uint64_t seed;             /* the job's seed, or a new one (randrepeat=0) */
 } shared;
+
+#define SB_IO_BS_TABLE 1024    /* block sizes drawn before the run (bsrange, bssplit) */
 
 typedef struct worker {
     const sb_io_job *job;
@@ -46,6 +49,20 @@ typedef struct worker {
     bool pass_done;            /* set when a one-pass job has issued its last block */
     bool invalidate_pending;   /* a time-based pass ended: drop the cache before the next */
     uint64_t writes_since_fsync;
+    unsigned sync_every;       /* fsync_every or fdatasync_every: the periodic sync */
+    bool sync_data;            /* it is an fdatasync */
+    unsigned passes;           /* one-pass jobs: passes done (fio's loops) */
+    /* Variable block sizes (bsrange, bssplit): sizes drawn before the run, taken in turn;
+     * NULL = every I/O is job->bs. Offsets are then in bytes: seq_pos in the pass,
+     * pass_bytes issued in a random pass. */
+    uint32_t *bs_table;
+    unsigned bs_next;
+    uint64_t seq_pos, pass_bytes;
+    uint64_t scramble_n;       /* scramble_buffers: counter written into each block */
+    /* rate, rate_iops, thinktime: the earliest time of the next I/O, and its cost */
+    bool paced;
+    uint64_t next_issue_ns, think_ns;
+    double ns_per_byte, ns_per_io;
 
     uint64_t io_start_ns, ramp_end_ns, end_ns;
     uint64_t next_tick_ns, last_ns;

@@ -194,6 +194,8 @@ static void test_engines_read_back(void **state)
             print_message("engine %s does not work here, skipped\n", ops->name);
             continue;
         }
+        if (ops == &sb_engine_null) /* moves no data: nothing to read back */
+            continue;
         for (int direct = 0; direct < 2; direct++) {
             if (direct && ops == &sb_engine_mmap)
                 continue;

@@ -223,6 +223,10 @@ static void test_table(void **state)
         case SB_OPT_SIZE: case SB_OPT_DURATION: assert_int_equal(o->size, 8); break;
         case SB_OPT_STR: assert_true(o->size > 1); break;
         case SB_OPT_FUNC: assert_non_null(o->parse); break;
+        case SB_OPT_RANGE: assert_int_equal(o->size, 16); break;
+        case SB_OPT_SPLIT: assert_int_equal(o->size, sizeof(sb_io_bssplit)); break;
+        case SB_OPT_PCT: assert_true(o->size == 4); break;
+        case SB_OPT_LIST: assert_true(o->size > 2); break;
         }
         if (o->type == SB_OPT_CHOICE)
             assert_non_null(o->choices);

@@ -1,0 +1,141 @@
+#!/bin/bash
+# CLI tests of fio job files (issue 27, src/io/jobfile.c): fio's own examples
+# (tests/data/fio-examples/, README there) each either run or are refused with one line
+# naming the option and the file's line, never silently ignored (the count is printed);
+# those that parse run at tiny scale; and the reader's rules: [global] inheritance,
+# include, ${VAR} and $ncpus expansion, comments, kb_base, stonewall phases, --section,
+# --name, refusals with FILE:LINE and exit 2 before anything runs.
+. "$(dirname "$0")/lib.sh"
+
+D="$T/target"
+mkdir -p "$D"
+EX="$SRC/tests/data/fio-examples"
+
+# ---- fio's examples: runs, or refused with the option named ----
+runs=0 refused=0 silent=0
+for f in "$EX"/*.fio; do
+    b=$(basename "$f")
+    "$SB" io --directory="$D" --parse-only "$f" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ $rc = 0 ]; then
+        runs=$((runs + 1))
+    elif [ $rc = 2 ] && grep -q "$b:[0-9]*: " "$T/err" && [ "$(grep -vc warning "$T/err")" = 1 ]; then
+        refused=$((refused + 1))
+    else
+        silent=$((silent + 1))
+        not_ok "example $b: rc $rc without a FILE:LINE refusal ($(head -c 200 "$T/err"))"
+    fi
+done
+total=$((runs + refused + silent))
+echo "# fio examples: $runs of $total run, $refused refused with the option named"
+[ $silent = 0 ] && ok "no fio example is silently ignored ($runs run, $refused refused)"
+[ $runs -ge 12 ] && ok "at least 12 of fio's examples are read ($runs)" || not_ok "only $runs of fio's examples are read"
+
+# Those that parse, shrunk (size, runtime, no named devices, buffered) in a copy, run.
+mkdir -p "$T/small"
+ran=0
+for f in "$EX"/*.fio; do
+    "$SB" io --directory="$D" --parse-only "$f" >/dev/null 2>&1 || continue
+    s="$T/small/$(basename "$f")"
+    sed -E -e 's/^([[:space:]]*)(size|filesize)=.*/\1\2=256k/' -e 's/^([[:space:]]*)runtime=.*/\1runtime=1/' \
+        -e 's/^([[:space:]]*)(filename|directory)=.*//' -e 's/^([[:space:]]*)direct=1/\1direct=0/' \
+        -e 's/^([[:space:]]*)numjobs=.*/\1numjobs=1/' -e 's/^([[:space:]]*)(time_based|ramp_time)(=.*)?$//' \
+        -e 's/^([[:space:]]*)iodepth=.*/\1iodepth=4/' -e 's/^([[:space:]]*)loops=.*/\1loops=2/' "$f" >"$s"
+    if "$SB" io --directory="$D" --quiet --size=256k "$s" >"$T/out" 2>"$T/err"; then
+        ran=$((ran + 1))
+    else
+        not_ok "example $(basename "$f") shrunk runs ($(grep -v warning "$T/err" | head -c 300))"
+    fi
+done
+echo "# fio examples run shrunk: $ran"
+[ $ran -ge 10 ] && ok "the examples that parse run at tiny scale ($ran)"
+[ -z "$(ls -A "$D")" ] && ok "the examples' runs leave no file behind" || not_ok "files left: $(ls "$D")"
+
+# ---- the reader's rules ----
+cat >"$T/inc.fio" <<'J'
+iodepth=3 ; from the include
+J
+cat >"$T/a.fio" <<'J'
+; a comment
+# another
+[global]
+rw=randread
+size=${SB_TEST_SIZE}
+ioengine=libaio
+include inc.fio
+
+[first]
+bs=8k
+numjobs=$ncpus
+
+[second]
+stonewall
+rw=write
+size=16MiB
+fsync=2
+
+[third]
+new_group
+kb_base=1000
+size=1MiB
+bs=4k-16k
+J
+SB_TEST_SIZE=2m "$SB" io --directory="$D" --parse-only "$T/a.fio" >"$T/out" 2>"$T/err"
+check "a job file parses" test $? = 0
+check "[global] applies to each job; a job's own line wins" \
+    grep -q "^first: rw=randread, bs=8192, size=2097152, ioengine=libaio, iodepth=3, numjobs=$(nproc) (phase 0, group 0)" "$T/out"
+check "fio's kb_base=1024: 16MiB is 16,000,000 bytes; stonewall starts a phase and a group" \
+    grep -q "^second: rw=write, bs=4096, size=16000000, ioengine=libaio, iodepth=3, numjobs=1 (phase 1, group 1)" "$T/out"
+check "kb_base=1000: 1MiB is 1,048,576; new_group without a barrier" \
+    grep -q "^third: .*size=1048576,.*(phase 1, group 2)" "$T/out"
+SB_TEST_SIZE=2m "$SB" io --directory="$D" --parse-only --section second "$T/a.fio" >"$T/out" 2>&1
+check "--section runs only that job" test "$(grep -c '^[a-z]*: rw=' "$T/out")" = 1 -a -n "$(grep '^second:' "$T/out")"
+"$SB" io --directory="$D" --parse-only --rw=write --name=x --bs=8k --name=y >"$T/out" 2>"$T/err"
+check "--name starts a job; options before it apply to every job" \
+    grep -q "^x: rw=write, bs=8192" "$T/out"
+check "options after --name are that job's" grep -q "^y: rw=write, bs=4096" "$T/out"
+check_exit "an option outside of a [section] exits 2, as fio" 2 "$SB" io --directory="$D" "$T/inc.fio"
+check "named with its line" grep -q "inc.fio:1: option 'iodepth=3' outside of a \[section\]" "$T/err"
+
+printf '[j]\nrw=read\n\nfrobnicate=3\n' >"$T/bad.fio"
+check_exit "an unknown option exits 2" 2 "$SB" io --directory="$D" "$T/bad.fio"
+check "the refusal names the file's line and the option" grep -qx "storbench: io: $T/bad.fio:4: unknown option 'frobnicate'" "$T/err"
+printf '[j]\nbssplit=4k/60:64k/60\n' >"$T/bad2.fio"
+check_exit "a bad split exits 2" 2 "$SB" io --directory="$D" "$T/bad2.fio"
+check "its line says why" grep -q "bad2.fio:2: bssplit: .*100" "$T/err"
+printf '[j]\nfilename=a:b\n' >"$T/two.fio"
+check_exit "filename=a:b is two files, refused" 2 "$SB" io "$T/two.fio"
+check "named as two files" grep -q "filename names 2 files (a, b" "$T/err"
+printf '[j]\nfilename=%s/c\\:d\nsize=64k\nrw=write\n' "$D" >"$T/esc.fio"
+"$SB" io --quiet "$T/esc.fio" >"$T/out" 2>"$T/err"
+check "filename=c\\:d is one file named c:d" test -f "$D/c:d"
+rm -f "$D/c:d"
+printf '[a]\nrw=write\nsize=64k\n[b]\nwait_for=nosuch\n' >"$T/wf.fio"
+check_exit "wait_for naming no job exits 2" 2 "$SB" io --directory="$D" "$T/wf.fio"
+check "and says so" grep -q "wait_for=nosuch names no job" "$T/err"
+
+# Two jobs at once, then a third after the barrier: each reported by its name.
+printf '[global]\nsize=128k\nbs=4k\n[w1]\nrw=write\n[w2]\nrw=randwrite\nbssplit=4k/50:8k/50\n[r]\nstonewall\nrw=read\nnumjobs=2\n' >"$T/run.fio"
+"$SB" io --directory="$D" --quiet "$T/run.fio" >"$T/out" 2>"$T/err"
+check "a job file with a barrier runs" test $? = 0
+check "each job is reported by name and group" \
+    test "$(grep -cE '^(w1|w2) \(groupid=0\)|^r \(groupid=1\)' "$T/out")" = 3
+check "numjobs without group_reporting: each thread on its own" grep -q "r: thread 2 of 2" "$T/out"
+printf '[global]\nsize=128k\ngroup_reporting\n[r]\nrw=read\nnumjobs=2\n' >"$T/gr.fio"
+"$SB" io --directory="$D" --quiet "$T/gr.fio" >"$T/out" 2>&1
+check "group_reporting: numjobs summed" test -z "$(grep 'thread 1 of' "$T/out")" -a -n "$(grep '^r (groupid=0)' "$T/out")"
+
+# fio's engines: pvsync really is preadv/pwritev, null moves nothing.
+if command -v strace >/dev/null; then
+    strace -f -e trace=preadv,pwritev,pread64 -o "$T/st" "$SB" io --directory="$D" --quiet --size=64k \
+        --rw=write --ioengine=pvsync >/dev/null 2>&1
+    check "pvsync writes with pwritev" grep -q pwritev "$T/st"
+    strace -f -e trace=fsync,fdatasync -o "$T/st" "$SB" io --directory="$D" --quiet --size=64k \
+        --rw=write --fsync=4 >/dev/null 2>&1
+    check "fsync=N calls fsync, as fio" test -n "$(grep 'fsync(' "$T/st")" -a -z "$(grep fdatasync "$T/st")"
+else
+    echo "ok # SKIP strace not installed: pvsync and fsync system calls not checked"
+fi
+"$SB" io --directory="$D" --quiet --size=1m --ioengine=null --rw=randwrite >"$T/out" 2>&1
+check "the null engine runs" grep -q "write: IOPS=" "$T/out"
+finish
