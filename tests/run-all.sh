@@ -27,9 +27,12 @@ for s in tests/cli/test_*.sh; do
     [ -e "$s" ] || continue
     case "$s" in *"${STORBENCH_TESTS:-}"*) ;; *) continue ;; esac
     echo "== $s"
+    t0=$(date +%s)
     bash "$s" >"$log" 2>&1
     rc=$?
     cat "$log"
+    # each script's wall time, so that the 15-minute budget of make check can be kept
+    echo "# $(basename "$s"): $(($(date +%s) - t0)) s"
     p=$(grep -c '^ok ' "$log")
     f=$(grep -c '^not ok ' "$log")
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
