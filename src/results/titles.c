@@ -15,6 +15,7 @@ static const struct {
     {"CrystalDiskMark set", "diskmark"},
     {"SQLite", "sqlite"},
     {"FS-Mark", "fs-mark"},
+    {"mdtest", "mdtest"},
     {"Dbench", "dbench"},
     {"IOzone", "iozone"},
     {"Compile Bench", "compilebench"},

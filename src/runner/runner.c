@@ -134,6 +134,8 @@ static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, s
     char source[256];
     sb_measured_source(source, sizeof source, software, w->title, w->name);
     for (size_t m = 0; m < w->n_measures; m++) {
+        if (!sb_config_measured(cfg, m))
+            continue;
         char desc[1024];
         sb_config_describe(cfg, &w->measures[m], desc, sizeof desc);
         /* The result is the test and its options; its version stays empty: the entry's
@@ -307,6 +309,8 @@ static int run_pooled(sb_runner *r, const sb_config *cfg, unsigned index, unsign
     for (;;) {
         bool short_run = false, valid = true;
         for (size_t m = 0; m < nm; m++) {
+            if (!sb_config_measured(cfg, m))
+                continue;
             short_run = short_run || samples[m].seconds < MIN_RUN_SECONDS;
             valid = valid && samples[m].valid;
         }
@@ -318,7 +322,7 @@ static int run_pooled(sb_runner *r, const sb_config *cfg, unsigned index, unsign
             break;
         bool ok = true;
         for (size_t m = 0; m < nm; m++)
-            ok = ok && one[m].valid && isfinite(one[m].value);
+            ok = ok && (!sb_config_measured(cfg, m) || (one[m].valid && isfinite(one[m].value)));
         if (!ok) { /* a failed repetition fails the run, as a failed run would */
             for (size_t m = 0; m < nm; m++)
                 samples[m].valid = false;
@@ -359,10 +363,12 @@ static unsigned scheduled_runs(const sb_runner *r, const sb_config *cfg)
 }
 
 /* The largest relative SD (percent) of the n runs' figures; 0 with fewer than two runs. */
-static double worst_rsd(const sb_workload *w, sb_sample *const *runs, size_t n)
+static double worst_rsd(const sb_config *cfg, sb_sample *const *runs, size_t n)
 {
     double worst = 0, values[MAX_RUNS];
-    for (size_t m = 0; n >= 2 && m < w->n_measures; m++) {
+    for (size_t m = 0; n >= 2 && m < cfg->workload->n_measures; m++) {
+        if (!sb_config_measured(cfg, m))
+            continue;
         for (size_t k = 0; k < n; k++)
             values[k] = runs[k][m].value;
         sb_stats st;
@@ -375,11 +381,11 @@ static double worst_rsd(const sb_workload *w, sb_sample *const *runs, size_t n)
 
 /* The quick top-up (runner.h): another run for a noisy quick figure while the budget,
  * counting the next run at the mean length of this selection's runs so far, allows it. */
-static bool quick_top_up(const sb_runner *r, const sb_workload *w, sb_sample *const *runs,
+static bool quick_top_up(const sb_runner *r, const sb_config *cfg, sb_sample *const *runs,
                          size_t n_ok, unsigned attempts, unsigned scheduled, uint64_t t0)
 {
     if (scheduled < 2 || n_ok >= 2 * (size_t)scheduled || !attempts ||
-        worst_rsd(w, runs, n_ok) <= SB_QUICK_NOISY_RSD_PCT)
+        worst_rsd(cfg, runs, n_ok) <= SB_QUICK_NOISY_RSD_PCT)
         return false;
     double spent = (double)(sb_now_ns() - t0) / 1e9;
     return r->quick_spent_s + spent + spent / attempts <= SB_QUICK_BUDGET_S;
@@ -403,9 +409,11 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
         bool more = n_ok < scheduled;
         /* --quick promises minutes: more runs only for a noisy figure, within the budget */
         if (!more && r->dynamic && cfg->quick)
-            more = quick_top_up(r, w, runs, n_ok, (unsigned)n_ok + failed, scheduled, t0);
+            more = quick_top_up(r, cfg, runs, n_ok, (unsigned)n_ok + failed, scheduled, t0);
         if (!more && r->dynamic && !cfg->quick)
             for (size_t m = 0; m < w->n_measures && !more; m++) {
+                if (!sb_config_measured(cfg, m))
+                    continue;
                 for (size_t k = 0; k < n_ok; k++)
                     values[k] = runs[k][m].value;
                 more = sb_run_rule_want_more(scheduled, values, n_ok);
@@ -429,7 +437,7 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
         }
         bool valid = true;
         for (size_t m = 0; m < w->n_measures; m++)
-            valid = valid && s[m].valid && isfinite(s[m].value);
+            valid = valid && (!sb_config_measured(cfg, m) || (s[m].valid && isfinite(s[m].value)));
         if (!valid) {
             free(s);
             if (++failed > scheduled) {
@@ -444,7 +452,7 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
     if (rc == 0 && n_ok > 0)
         record(r, cfg, runs, n_ok, software);
     if (cfg->quick) {
-        double rsd = rc == 0 ? worst_rsd(w, runs, n_ok) : 0;
+        double rsd = rc == 0 ? worst_rsd(cfg, runs, n_ok) : 0;
         r->quick_spent_s += (double)(sb_now_ns() - t0) / 1e9;
         if (rsd > SB_QUICK_NOISY_RSD_PCT && r->dynamic && r->log) {
             fprintf(r->log, "  still noisy: relative SD %.1f %% after %zu runs (the quick budget, "

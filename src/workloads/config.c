@@ -64,6 +64,11 @@ const char *sb_config_get(const sb_config *cfg, const char *key)
     return i < 0 ? NULL : cfg->values[i];
 }
 
+bool sb_config_measured(const sb_config *cfg, size_t m)
+{
+    return !cfg->workload->measured || cfg->workload->measured(cfg, m);
+}
+
 const char *sb_config_display(const sb_config *cfg, const char *key)
 {
     int i = option_index(cfg, key);

@@ -151,6 +151,10 @@ typedef struct sb_workload {
      * 0, or -ENOTSUP with the line the run would be skipped with in why. target may be
      * NULL (no target named). */
     int (*available)(const sb_config *cfg, const char *target, char *why, size_t whylen);
+    /* Optional: whether this configuration produces measure m (mdtest's phases=: a phase
+     * left out has no figure). NULL = every measure. The runner neither checks nor records
+     * a measure that is not produced. */
+    bool (*measured)(const sb_config *cfg, size_t m);
 } sb_workload;
 
 /* ---- configuration access (config.c) ---- */
@@ -171,6 +175,8 @@ int sb_config_set(sb_config *cfg, const char *key, const char *value, char *err,
 /* The result page's option line for a measure: "Type: Random Write - IO Engine: POSIX AIO",
  * then the measure's label; under --quick it ends in "Scale: Quick". m may be NULL (options only). */
 void sb_config_describe(const sb_config *cfg, const sb_measure *m, char *buf, size_t len);
+/* Whether cfg's run produces measure m (sb_workload.measured; true when it has none). */
+bool sb_config_measured(const sb_config *cfg, size_t m);
 /* Display string of an option's value: the choice's display, or the value itself. */
 const char *sb_config_display(const sb_config *cfg, const char *key);
 

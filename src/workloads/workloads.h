@@ -13,6 +13,7 @@ extern const sb_workload sb_wl_fio;         /* fio.c */
 extern const sb_workload sb_wl_cdm;         /* diskmark.c (test "diskmark", suite "cdm") */
 extern const sb_workload sb_wl_iozone;      /* iozone.c */
 extern const sb_workload sb_wl_fsmark;      /* fsmark.c */
+extern const sb_workload sb_wl_mdtest;      /* mdtest.c, mdtest_tree.c */
 extern const sb_workload sb_wl_postmark;    /* postmark.c */
 extern const sb_workload sb_wl_compilebench; /* compilebench.c */
 extern const sb_workload sb_wl_dbench;      /* dbench.c */

@@ -1,0 +1,96 @@
+#!/bin/bash
+# mdtest-vs-reference — storbench's mdtest test against hpc/ior's mdtest, phase by
+# phase (create, stat, read, delete), on the same target with the same ranks and
+# IO500's parameters (easy: -n N -u -L -F -N 1; hard: -n N -t -F -w 3901 -e 3901
+# -N 1), in alternating order, printing each round's ratio storbench / mdtest and
+# the mean per phase. Find is not compared (IO500's pfind is not part of hpc/ior).
+# mdtest is not in Debian: it is built from its public source tree outside the
+# project (autotools, Open MPI from Debian), in $WORK.
+#
+#   bench/mdtest-vs-reference.sh [easy|hard] [ROUNDS]      (easy, 3)
+#
+# Environment: TARGET=/var/tmp (the directory both work in), FILES=20000 (per rank),
+# NP=1 (ranks, mpirun --oversubscribe), WORK=/tmp/mdtest-ref (the ior tree and build),
+# IOR_SRC (an ior source tree to copy instead of cloning https://github.com/hpc/ior),
+# STORBENCH=build/storbench. Exit: 0, 1 when something cannot be built or run,
+# 2 on bad arguments.
+set -u
+LAYOUT=${1:-easy}
+ROUNDS=${2:-3}
+TARGET=${TARGET:-/var/tmp}
+FILES=${FILES:-20000}
+NP=${NP:-1}
+WORK=${WORK:-/tmp/mdtest-ref}
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+SB=${STORBENCH:-$HERE/build/storbench}
+
+usage() { echo "mdtest-vs-reference: $* (usage: bench/mdtest-vs-reference.sh [easy|hard] [ROUNDS])" >&2; exit 2; }
+die() { echo "mdtest-vs-reference: $*" >&2; exit 1; }
+case "$LAYOUT" in easy | hard) ;; *) usage "layout must be easy or hard, not '$LAYOUT'" ;; esac
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || usage "ROUNDS must be a positive number"
+[[ "$FILES" =~ ^[1-9][0-9]*$ ]] || usage "FILES must be a positive number"
+[[ "$NP" =~ ^[1-9][0-9]*$ ]] || usage "NP must be a positive number"
+[ -d "$TARGET" ] || usage "TARGET=$TARGET is not a directory"
+[ -x "$SB" ] || die "$SB not built (make)"
+for t in mpirun mpicc autoreconf make jq; do command -v $t >/dev/null || die "$t missing (scripts/bootstrap; autoconf automake libtool)"; done
+
+# ---- mdtest, built once in $WORK ----
+MDTEST=$WORK/ior/src/mdtest
+if [ ! -x "$MDTEST" ]; then
+    mkdir -p "$WORK" || die "cannot make $WORK"
+    rm -rf "$WORK/ior"
+    if [ -n "${IOR_SRC:-}" ]; then
+        cp -a "$IOR_SRC" "$WORK/ior" || die "cannot copy $IOR_SRC"
+    else
+        git clone -q --depth 1 https://github.com/hpc/ior "$WORK/ior" || die "cannot clone hpc/ior"
+    fi
+    (cd "$WORK/ior" && ./bootstrap && ./configure --quiet && make -j2 -s) >"$WORK/build.log" 2>&1 ||
+        die "building mdtest failed (see $WORK/build.log)"
+fi
+
+MPI=(mpirun -q --oversubscribe -np "$NP")
+[ "$(id -u)" = 0 ] && MPI+=(--allow-run-as-root)
+if [ "$LAYOUT" = easy ]; then REF_ARGS=(-u -L -F -N 1); else REF_ARGS=(-t -F -w 3901 -e 3901 -N 1); fi
+SCRATCH=$(mktemp -d "$TARGET/mdtest-ref.XXXXXX") || die "cannot make a directory in $TARGET"
+export XDG_DATA_HOME=$SCRATCH/xdg
+trap 'rm -rf "$SCRATCH"' EXIT
+trap 'exit 130' INT TERM
+PHASES=(create stat read delete)
+REF_NAMES=("File creation" "File stat" "File read" "File removal")
+SB_NAMES=(Create Stat Read Delete)
+
+# mdtest's SUMMARY rate table: the Max column of a phase's line (one iteration: all equal).
+ref_run() {
+    rm -rf "$SCRATCH/ref"
+    "${MPI[@]}" "$MDTEST" -n "$FILES" "${REF_ARGS[@]}" -i 1 -d "$SCRATCH/ref" >"$SCRATCH/ref.out" 2>&1 ||
+        die "mdtest failed: $(tail -3 "$SCRATCH/ref.out")"
+    for i in 0 1 2 3; do
+        REF[$i]=$(awk -v n="${REF_NAMES[$i]}" '/SUMMARY rate/ {s = 1} s && index($0, n) { print $(NF - 3); exit }' "$SCRATCH/ref.out")
+    done
+}
+sb_run() {
+    local id="r$1"
+    "${MPI[@]}" "$SB" run mdtest -o layout="$LAYOUT" -o files="$FILES" -o phases=create,stat,read,delete \
+        --target "$SCRATCH" --result cmp -i "$id" -n 1 --exact-runs >"$SCRATCH/sb.out" 2>&1 ||
+        die "storbench failed: $(tail -3 "$SCRATCH/sb.out")"
+    for i in 0 1 2 3; do
+        SBV[$i]=$(jq --arg id "$id" --arg p "Phase: ${SB_NAMES[$i]}" \
+            '[.results[] | select(.description | contains($p)) | .entries[] | select(.identifier == $id) | .mean][0]' \
+            "$XDG_DATA_HOME/storbench/results/cmp.json")
+    done
+}
+
+echo "mdtest-vs-reference: $LAYOUT, $FILES files per rank, $NP rank(s), target $TARGET, $ROUNDS rounds"
+echo "round order phase storbench_ops_s mdtest_ops_s ratio"
+declare -A SUM
+for ((r = 1; r <= ROUNDS; r++)); do
+    if ((r % 2)); then order="mdtest-first"; ref_run; sb_run "$r"; else order="storbench-first"; sb_run "$r"; ref_run; fi
+    for i in 0 1 2 3; do
+        ratio=$(awk -v a="${SBV[$i]}" -v b="${REF[$i]}" 'BEGIN { printf "%.3f", (b > 0) ? a / b : 0 }')
+        SUM[$i]=$(awk -v s="${SUM[$i]:-0}" -v x="$ratio" 'BEGIN { print s + x }')
+        printf '%d %s %s %.0f %.0f %s\n' "$r" "$order" "${PHASES[$i]}" "${SBV[$i]}" "${REF[$i]}" "$ratio"
+    done
+done
+for i in 0 1 2 3; do
+    awk -v p="${PHASES[$i]}" -v s="${SUM[$i]}" -v n="$ROUNDS" 'BEGIN { printf "mean ratio %s %.3f\n", p, s / n }'
+done
