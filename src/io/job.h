@@ -167,6 +167,10 @@ static inline bool sb_rw_writes(sb_rw rw) { return rw != SB_RW_READ && rw != SB_
 /* Checks the job's values on their own (ranges, combinations). 0 or -EINVAL with one line
  * in err. Warnings (iodepth > 1 on a synchronous engine) go to warn (empty when none). */
 int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen);
+/* The verify rules of a job for depth I/Os in flight per thread, part of the check above
+ * (defined in verify_run.c). Declared here, not in worker.h, so that job.c need not
+ * include worker.h, which includes this header: no include circle. */
+int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen);
 
 /* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
  * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,
