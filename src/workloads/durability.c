@@ -37,7 +37,7 @@
 #include "core/rand.h"
 #include "io/verify.h"
 #include "workloads/durability_stack.h"
-#include "workloads/workloads.h"
+#include "workloads/catalogue.h"
 #include "workloads/writelog.h"
 
 #define BS 4096u
