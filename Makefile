@@ -23,7 +23,9 @@ SB_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lu
 
 # src/mpi/ is built by mpicc into storbench-mpi only: plain storbench (and a machine
 # without Open MPI) never needs mpi.h or libmpi (docs/mpi.md, "One binary or two").
-SRCS     := $(sort $(filter-out src/mpi/%,$(wildcard src/*/*.c)))
+# Every .c under src/ at any depth (a family of workload files has a folder of its own:
+# src/workloads/dbench/), except main.c (the program's, not the library's) and src/mpi/.
+SRCS     := $(sort $(filter-out src/mpi/% src/main.c,$(shell find src -name '*.c')))
 MPICC    ?= mpicc
 HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
 MPI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard src/mpi/*.c)))

@@ -5,7 +5,7 @@
  *   Direct write: 1073741824 bytes (1.1 GB, 1.0 GiB) copied, 3.53208 s, 304 MB/s
  *   Direct read:  ...
  *   Read cache:   ...
- * With --wiki, as a block to paste into the page (report/ddwiki.c): its
+ * With --wiki, as a block to paste into the page (formats/ddwiki.c): its
  * heading and the three lines in <code>, which `storbench import` reads back.
  * The test file lives in a private directory under DIR and is removed.
  */
@@ -21,7 +21,7 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "core/workdir.h"
-#include "report/ddwiki.h"
+#include "formats/ddwiki.h"
 #include "workloads/registry.h"
 
 static void usage(FILE *out)

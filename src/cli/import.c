@@ -2,7 +2,7 @@
  * import — `storbench import FILE --result NAME [--replace] [--title TEXT]
  * [--format auto|text|dd-wiki|pts-xml] [--strict] [--verbose]`: reads a result page in the seed
  * text format (tidy or whitespace-flattened, see docs/text-format.md), or a dd
- * wiki page (seed 004, report/ddwiki.c; recognised by its "Direct write:" lines
+ * wiki page (seed 004, formats/ddwiki.c; recognised by its "Direct write:" lines
  * unless --format says which), or a Phoronix Test Suite result file (composite.xml,
  * formats/pts_xml.c; recognised by its <PhoronixTestSuite> root), and adds its systems
  * and figures to the result file
@@ -29,8 +29,8 @@
 #include "core/fileio.h"
 #include "core/log.h"
 #include "formats/pts_xml.h"
-#include "report/ddwiki.h"
-#include "report/text_import.h"
+#include "formats/ddwiki.h"
+#include "formats/text_import.h"
 #include "results/result.h"
 
 enum { OPT_REPLACE = 0x2000, OPT_TITLE, OPT_FORMAT, OPT_STRICT };

@@ -25,11 +25,11 @@
 #include "formats/pts_xml.h"
 #include "report/cdm_table.h"
 #include "report/csv.h"
-#include "report/ddwiki.h"
+#include "formats/ddwiki.h"
 #include "report/html.h"
 #include "report/overview.h"
 #include "report/text.h"
-#include "report/text_import.h"
+#include "formats/text_import.h"
 #include "results/result.h"
 
 typedef struct show_opts {

@@ -11,8 +11,6 @@
 
 #include "io/engine.h"
 #include "io/job.h"
-#include "io/options.h"
-#include "io/worker.h"
 
 void sb_io_job_init(sb_io_job *job)
 {

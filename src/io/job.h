@@ -211,6 +211,10 @@ void sb_io_job_resolve(sb_io_job *job);
 /* Checks the job's values on their own (ranges, combinations). 0 or -EINVAL with one line
  * in err. Warnings (iodepth > 1 on a synchronous engine) go to warn (empty when none). */
 int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen);
+/* The verify rules of a job for depth I/Os in flight per thread, part of the check above
+ * (defined in verify_run.c). Declared here, not in worker.h, so that job.c need not
+ * include worker.h, which includes this header: no include circle. */
+int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen);
 
 /* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
  * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,
@@ -226,5 +230,16 @@ void sb_io_pattern_fill(void *buf, uint64_t offset, uint32_t len, uint64_t seed)
 /* Convenience figures. */
 double sb_io_result_iops(const sb_io_result *r, int ddir /* -1 = both */);
 double sb_io_result_bw(const sb_io_result *r, int ddir /* bytes/s; -1 = both */);
+
+/* How many names a LIST field holds (filename=a:b: NUL-separated, the first is the field
+ * itself as a string). Here, not in io/options.h, so that job.c needs no include of the
+ * table that includes job.h. */
+static inline unsigned sb_opt_list_count(const char *field)
+{
+    unsigned n = 0;
+    for (const char *p = field; *p; p += __builtin_strlen(p) + 1)
+        n++;
+    return n;
+}
 
 #endif

@@ -596,14 +596,6 @@ static int parse_list(const sb_opt *o, void *field, const char *v, char *why, si
     return 0;
 }
 
-unsigned sb_opt_list_count(const char *field)
-{
-    unsigned n = 0;
-    for (const char *p = field; *p; p += strlen(p) + 1)
-        n++;
-    return n;
-}
-
 static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                        char *why, size_t len)
 {

@@ -126,8 +126,6 @@ int sb_opt_parse(const sb_opt *o, void *base, const char *as, const char *value,
 int sb_io_opt_set(void *job, const char *name, const char *key, const char *value,
                   const sb_opt_ctx *ctx, char *err, size_t errlen);
 
-/* How many names a LIST field holds (the first is the field itself, as a string). */
-unsigned sb_opt_list_count(const char *field);
 
 /* A size by ctx's kb_base rules: 0, -EINVAL or -ERANGE. */
 int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out);

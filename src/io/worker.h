@@ -104,10 +104,9 @@ void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned 
 /* prepare.c: opens path for the job's I/O (O_DIRECT and its alignment checked). */
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen);
 
-/* verify_run.c: the verify rules of a job (job.c's check calls it); the tables and
- * per-thread state before the threads start; after they end, the read-back and the
- * figures (returns r, or the read-back's error); and freeing it all. */
-int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen);
+/* verify_run.c: the tables and per-thread state before the threads start; after they
+ * end, the read-back and the figures (returns r, or the read-back's error); and freeing
+ * it all. The verify rules of a job (job.c's check) are declared in job.h. */
 int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles,
                        worker **ws, char *err, size_t errlen);
 int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *files,

@@ -7,13 +7,11 @@
 
 #include <stdio.h>
 
+#include "results/page_marks.h" /* SB_CDM_HEADING */
 #include "results/result.h"
 
 /* The table of identifier's cdm figures in rf: 1 when printed, 0 when it has none. */
 int sb_report_cdm(FILE *out, const sb_resultfile *rf, const char *identifier);
-
-/* The heading of show's table; import reads a page only up to it (it holds no chart). */
-#define SB_CDM_HEADING "CrystalDiskMark / KDiskMark table (MB/s), from the charts above:"
 
 /* Every identifier's cdm figures side by side (MB/s, Read then Write), after two blank
  * lines and SB_CDM_HEADING: 1 when printed, 0 when rf has no cdm figures, -1 out of memory. */

@@ -11,29 +11,6 @@
 #include "report/csv.h"
 #include "report/uncertainty.h"
 
-void sb_csv_field(FILE *out, const char *s)
-{
-    if (!s)
-        s = "";
-    size_t n = strlen(s);
-    bool formula = n > 0 && strchr("=+-@\t\r", s[0]);
-    bool quote = formula || strpbrk(s, ",\"\r\n") != NULL ||
-                 (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t'));
-    if (!quote) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    if (formula)
-        fputc('\'', out);
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
-            fputc('"', out);
-        fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 /* Enough digits to round-trip what a person reads, without 0.30000000000000004 noise. */
 static void number(FILE *out, double v)
 {

@@ -10,14 +10,10 @@
 
 #include <stdio.h>
 
+#include "report/escape.h" /* sb_csv_field, part of what this header offers */
 #include "results/result.h"
 
 /* 0, or -EIO when writing failed. */
 int sb_report_csv(FILE *out, const sb_resultfile *rf);
-/* Writes s as one CSV field: quoted (with "" for ") only when it holds a comma, quote, CR,
- * LF or leading/trailing blank. A text starting with '=', '+', '-', '@', TAB or CR, which a
- * spreadsheet would run as a formula, gets a leading "'" (the usual guard, OWASP's), so
- * that an identifier or title from an imported page stays text. Numbers are not fields. */
-void sb_csv_field(FILE *out, const char *s);
 
 #endif

@@ -29,60 +29,6 @@
 #define BAR_MAX 97.0   /* percent of the width the longest bar (with whisker) may use */
 #define VALUE_INSIDE 70.0 /* percent: a bar reaching past this carries its value inside */
 
-void sb_html_escape(FILE *out, const char *s)
-{
-    if (!s)
-        return;
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&#39;", out); break;
-        default:
-            /* Control characters other than tab and newline are not allowed in HTML text. */
-            if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
-                fputc(' ', out);
-            else
-                fputc(*s, out);
-        }
-    }
-}
-
-bool sb_latency_percentile(const char *name, char *prefix, size_t len, double *pct)
-{
-    const char *p = strrchr(name, '_');
-    if (!p || p == name || p[1] != 'p')
-        return false;
-    const char *num = p + 2;
-    if (!(*num >= '0' && *num <= '9'))
-        return false;
-    /* Digits with at most one point: "p1e2" or "p50x" is some other figure. */
-    int points = 0;
-    for (const char *q = num; *q; q++) {
-        if (*q == '.')
-            points++;
-        else if (!(*q >= '0' && *q <= '9'))
-            return false;
-    }
-    if (points > 1)
-        return false;
-    char *end;
-    double v = strtod(num, &end);
-    if (*end || !(v >= 0 && v <= 100))
-        return false;
-    size_t n = (size_t)(p - name);
-    if (len) {
-        if (n >= len)
-            n = len - 1;
-        memcpy(prefix, name, n);
-        prefix[n] = '\0';
-    }
-    *pct = v;
-    return true;
-}
-
 static void value_text(char *buf, size_t len, double v, int decimals)
 {
     snprintf(buf, len, "%.*f", decimals, v);

@@ -14,16 +14,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* sb_html_escape (escape.h) and sb_latency_percentile (html_latency.h) are part of what
+ * this header offers; they are defined where the parts that need them can reach them. */
+#include "report/escape.h"
+#include "report/html_latency.h"
 #include "results/result.h"
 
 /* 0, or -EIO when writing failed. */
 int sb_report_html(FILE *out, const sb_resultfile *rf);
-
-/* Writes s with & < > " ' escaped: safe in element text and in quoted attributes. */
-void sb_html_escape(FILE *out, const char *s);
-
-/* Is name a latency percentile, "<prefix>_p<number>" ("lat_p99.9", "insert_lat_p50")?
- * Then true, with the prefix copied to prefix (truncated to len) and the number in *pct. */
-bool sb_latency_percentile(const char *name, char *prefix, size_t len, double *pct);
 
 #endif

@@ -10,7 +10,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/html.h"
+#include "report/escape.h"
+
+bool sb_latency_percentile(const char *name, char *prefix, size_t len, double *pct)
+{
+    const char *p = strrchr(name, '_');
+    if (!p || p == name || p[1] != 'p')
+        return false;
+    const char *num = p + 2;
+    if (!(*num >= '0' && *num <= '9'))
+        return false;
+    /* Digits with at most one point: "p1e2" or "p50x" is some other figure. */
+    int points = 0;
+    for (const char *q = num; *q; q++) {
+        if (*q == '.')
+            points++;
+        else if (!(*q >= '0' && *q <= '9'))
+            return false;
+    }
+    if (points > 1)
+        return false;
+    char *end;
+    double v = strtod(num, &end);
+    if (*end || !(v >= 0 && v <= 100))
+        return false;
+    size_t n = (size_t)(p - name);
+    if (len) {
+        if (n >= len)
+            n = len - 1;
+        memcpy(prefix, name, n);
+        prefix[n] = '\0';
+    }
+    *pct = v;
+    return true;
+}
 
 /* Latency chart geometry. */
 #define LAT_H 230

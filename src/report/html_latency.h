@@ -5,6 +5,7 @@
 #ifndef SB_REPORT_HTML_LATENCY_H
 #define SB_REPORT_HTML_LATENCY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,5 +21,9 @@ const char *sb_html_colour(size_t j);
 const char *sb_html_dash(size_t j); /* "" = solid */
 /* <li> of a legend: the j-th identifier's swatch and its label. */
 void sb_html_legend_item(FILE *out, size_t j, const char *label);
+
+/* Is name a latency percentile, "<prefix>_p<number>" ("lat_p99.9", "insert_lat_p50")?
+ * Then true, with the prefix copied to prefix (truncated to len) and the number in *pct. */
+bool sb_latency_percentile(const char *name, char *prefix, size_t len, double *pct);
 
 #endif

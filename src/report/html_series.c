@@ -15,7 +15,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/html.h"
+#include "report/escape.h"
 #include "report/html_latency.h"
 #include "report/sparkline.h"
 

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/csv.h"
-#include "report/html.h"
+#include "report/escape.h"
 
 static bool usable(const sb_entry *e) { return e && isfinite(e->mean) && e->mean > 0; }
 

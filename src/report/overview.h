@@ -14,9 +14,8 @@
 #include <stdio.h>
 
 #include "report/compare.h"
+#include "report/uncertainty.h" /* SB_NOISY_RSD */
 #include "results/result.h"
-
-#define SB_NOISY_RSD 0.10
 
 typedef struct sb_overview_row {
     double geomean;       /* NAN when no result is shared with the base */

@@ -11,17 +11,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/overview.h"
+#include "results/page_marks.h" /* SB_NOISY_MARK, SB_NOISY_LEGEND */
 #include "results/result.h"
 
-/* Above this relative SD (percent) a figure is noisy: the overview's bound for a result too
- * noisy to rank (report/overview.h). */
+/* Above this relative SD a figure is noisy, and a result with such a figure too noisy to
+ * rank in the overview (report/overview.h). */
+#define SB_NOISY_RSD 0.10
+/* The same bound in percent. */
 #define SB_NOISY_RSD_PCT (SB_NOISY_RSD * 100.0)
-
-/* The text page's mark after a noisy figure's SE line, and the legend line under a chart
- * with one: fixed text, so that import recognises both in either layout. */
-#define SB_NOISY_MARK "!"
-#define SB_NOISY_LEGEND "! noisy: standard deviation above 10 % of the mean"
 
 /* Whether the figure has an SE line: it is the mean of two runs or more. */
 bool sb_entry_has_se(const sb_entry *e);

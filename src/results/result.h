@@ -2,7 +2,7 @@
  * result — the in-memory model of a result file: one comparison holding
  * several systems ("identifiers") and, per test configuration, each
  * identifier's figure. resultfile.c reads and writes it as JSON
- * (docs/result-format.md); report/text_import.c builds it from a seed-format page;
+ * (docs/result-format.md); formats/text_import.c builds it from a seed-format page;
  * the report/ renderers only read it.
  *
  * Ownership: every string and array inside is heap-allocated and owned by

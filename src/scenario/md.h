@@ -14,6 +14,7 @@
 #include "scenario/device.h"
 #include "scenario/scenario.h"
 #include "scenario/state.h"
+#include "scenario/undo.h"
 
 /* Whether md can be used here (the kernel's md and mdadm); else -ENOTSUP and why. */
 int sb_md_available(char *why, size_t whylen);
@@ -21,9 +22,8 @@ int sb_md_available(char *why, size_t whylen);
  * 0 or -errno with one line in err. */
 int sb_md_setup(const sb_scn_config *c, sb_device *devs, size_t n, sb_state *st, char *md_dev, size_t len,
                 char *err, size_t errlen);
-/* Undo (state.c): stops /dev/mdN if its members are still the journaled ones
- * (members: comma-separated device paths). 0 or -errno with one line in err. */
-int sb_md_stop(const char *md_dev, const char *members, FILE *log, char *err, size_t errlen);
+/* Undo of an array, sb_md_stop(), is declared in undo.h with the other undo steps, so
+ * that state.c need not include this header, which includes state.h (no include circle). */
 /* What the array reads back as ("raid1, 2 devices, clean"), "" when unknown. */
 void sb_md_describe(const char *md_dev, char *out, size_t len);
 

@@ -22,7 +22,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "scenario/md.h"
 #include "scenario/undo.h"
 
 const char *sb_state_dir(void)

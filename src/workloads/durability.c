@@ -39,7 +39,7 @@
 #include "io/verify.h"
 #include "workloads/durability_guard.h"
 #include "workloads/durability_stack.h"
-#include "workloads/workloads.h"
+#include "workloads/catalogue.h"
 #include "workloads/writelog.h"
 
 #define BS 4096u

@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "workloads/durability_stack.h"
+#include "workloads/durability_fuse.h"
 
 enum { G_READY = 1, G_FUSE_START, G_MARK, G_FUSE_STOP, G_QUIT };
 

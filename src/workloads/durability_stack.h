@@ -29,30 +29,7 @@ typedef enum dur_rec_kind { DUR_REC_FUSE, DUR_REC_DM } dur_rec_kind;
 
 struct dur_guard;
 
-/* The FUSE file: served by the guardian process (durability_guard.h), never by the
- * process that writes through it, so that the writer's death cannot leave its own
- * filesystem waiting for a server that died with it. */
-typedef struct dur_fuse_server {
-    char mnt[PATH_MAX];        /* where the FUSE file system is mounted; its file is "disk" */
-    int img_fd;
-    uint64_t size;
-    writelog_writer log;
-    bool log_open;
-    void *fuse;                /* struct fuse * */
-    pthread_t thr;
-    bool mounted, running;
-    int err;                   /* first recording error (a log write failed) */
-} dur_fuse_server;
-
-/* Serves image (a file of the device's size) as mnt/disk, logging every write and
- * flush into log_path, from a thread of the calling process. */
-int dur_fuse_serve(dur_fuse_server *s, const char *image, const char *log_path, const char *mnt,
-                   char *err, size_t errlen);
-/* Logs a mark, in order with the writes and flushes served before it. */
-int dur_fuse_mark(dur_fuse_server *s, const char *text);
-/* Unmounts, stops the thread and completes the log: 0 or the first recording error.
- * Safe after a failed dur_fuse_serve(). */
-int dur_fuse_end(dur_fuse_server *s);
+#include "workloads/durability_fuse.h" /* the FUSE file the guardian serves */
 
 typedef struct dur_recorder {
     dur_rec_kind kind;

@@ -3,7 +3,7 @@
  * test: docs/architecture.md, "Adding a test".
  */
 #include "workloads/registry.h"
-#include "workloads/workloads.h"
+#include "workloads/catalogue.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/dbench_loadfile.h"
+#include "workloads/dbench/dbench_loadfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_import — libFuzzer harness for the page importers: the text format
- * (report/text_import.c) and the dd wiki page (report/ddwiki.c), both on every
+ * (formats/text_import.c) and the dd wiki page (formats/ddwiki.c), both on every
  * input. A page that imports is turned into JSON and rendered as text, so that
  * whatever an importer accepts, the rest of the chain takes too; a refusal is one
  * line. Whatever the wiki reader accepts it also recognises as a wiki page, and
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/ddwiki.h"
+#include "formats/ddwiki.h"
 #include "report/text.h"
-#include "report/text_import.h"
+#include "formats/text_import.h"
 #include "results/result.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

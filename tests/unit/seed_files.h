@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/fileio.h"
-#include "report/text_import.h"
+#include "formats/text_import.h"
 #include "results/result.h"
 
 /* The whole file (at most 1 MiB), NUL-terminated; the caller frees it. Fails the test when

@@ -1,5 +1,5 @@
 /*
- * test_ddwiki — the dd wiki page (report/ddwiki.c): all 15 machine blocks of
+ * test_ddwiki — the dd wiki page (formats/ddwiki.c): all 15 machine blocks of
  * seed 004 with their 45 figures against the page's text (copied by hand into
  * the table below, not read by the code under test), the option lines
  * against the dd workload's own, the example skipped, damaged blocks refused
@@ -20,7 +20,7 @@
 
 #include "core/rand.h"
 #include "core/units.h"
-#include "report/ddwiki.h"
+#include "formats/ddwiki.h"
 #include "results/result.h"
 #include "workloads/registry.h"
 

@@ -18,9 +18,9 @@
 #include <cmocka.h>
 
 #include "core/workdir.h"
-#include "workloads/compilebench_tree.h"
-#include "workloads/dbench_loadfile.h"
-#include "workloads/dbench_replay.h"
+#include "workloads/compilebench/compilebench_tree.h"
+#include "workloads/dbench/dbench_loadfile.h"
+#include "workloads/dbench/dbench_replay.h"
 #include "workloads/workload.h"
 
 extern const sb_workload sb_wl_fsmark, sb_wl_postmark, sb_wl_compilebench, sb_wl_dbench;

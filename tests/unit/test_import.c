@@ -1,4 +1,4 @@
-/* Unit tests for the text-format reader (report/text_import.c): both seed pages read into the model with every
+/* Unit tests for the text-format reader (formats/text_import.c): both seed pages read into the model with every
  * system and every value checked against seed_expected.h; the flattened
  * reading of seed 001 equals its tidy reading; variants of the tidy layout;
  * texts that are not result pages are refused with one line. */
@@ -16,7 +16,7 @@
 #include "seed_files.h"
 
 #include "report/text.h"
-#include "report/text_import.h"
+#include "formats/text_import.h"
 #include "results/result.h"
 #include "seed_expected.h"
 

@@ -18,7 +18,7 @@
 #include "io/job.h"
 #include "io/options.h"
 #include "workloads/workload.h"
-#include "workloads/workloads.h"
+#include "workloads/catalogue.h"
 
 static sb_io_job job;
 static char err[1024];

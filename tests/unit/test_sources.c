@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "report/text.h"
-#include "report/text_import.h"
+#include "formats/text_import.h"
 #include "results/result.h"
 
 static char *render(const sb_resultfile *rf, int width)

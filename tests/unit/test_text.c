@@ -19,7 +19,7 @@
 #include "seed_files.h"
 
 #include "report/text.h"
-#include "report/text_import.h"
+#include "formats/text_import.h"
 #include "results/result.h"
 
 

@@ -3,7 +3,7 @@
  * makes the reading part of the replay rather than dead work: the operation
  * run is the one the client has just read.
  */
-#include "workloads/dbench_replay.h"
+#include "workloads/dbench/dbench_replay.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -18,7 +18,7 @@
  * agree with it to the rate's printed precision, the seconds' own rounding
  * allowed for. Decimal commas ("5,11402 s") are read as points.
  */
-#include "report/ddwiki.h"
+#include "formats/ddwiki.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -29,7 +29,7 @@
 
 #include "core/strutil.h"
 #include "core/units.h"
-#include "report/span.h"
+#include "formats/span.h"
 
 const char *const sb_ddwiki_labels[SB_DDWIKI_TESTS] = {"Direct write: ", "Direct read:  ",
                                                         "Read cache:   "};

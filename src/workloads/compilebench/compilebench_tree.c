@@ -3,7 +3,7 @@
  * one sb_rand stream seeded with the given seed, so the same seed gives the
  * same tree on every machine.
  */
-#include "workloads/compilebench_tree.h"
+#include "workloads/compilebench/compilebench_tree.h"
 
 #include <errno.h>
 #include <math.h>

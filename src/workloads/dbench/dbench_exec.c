@@ -42,7 +42,7 @@
 #include <unistd.h>
 #include <utime.h>
 
-#include "workloads/dbench.h"
+#include "workloads/dbench/dbench.h"
 #include "workloads/fs_common.h"
 
 static bool db_is_device_error(int e)

@@ -10,7 +10,7 @@
  * decimals as printed, no run values; SE and N when an "SE +/- x, N = n" line is under
  * the row (the SD is then SE * sqrt(N)), else no spread.
  */
-#include "report/text_import.h"
+#include "formats/text_import.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/cdm_table.h"
-#include "report/text_import_page.h"
+#include "results/page_marks.h"
+#include "formats/text_import_page.h"
 #include "results/titles.h"
 
 /* The storbench test a result title belongs to (results/titles.c: the seed pages' titles
@@ -271,7 +271,7 @@ int sb_text_import(const char *text, size_t len, sb_resultfile *rf, char *err, s
 {
     if (err && errlen)
         err[0] = '\0';
-    /* show's CDM table (report/cdm_table.h) repeats the charts above it: read up to it */
+    /* show's CDM table (results/page_marks.h) repeats the charts above it: read up to it */
     const char *cdm = memmem(text, len, SB_CDM_HEADING, strlen(SB_CDM_HEADING));
     if (cdm)
         len = (size_t)(cdm - text);

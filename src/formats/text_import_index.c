@@ -9,7 +9,7 @@
  * the length of the longest string it could match, and only a full hit is compared
  * byte for byte.
  */
-#include "report/text_import_page.h"
+#include "formats/text_import_page.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "workloads/dbench_loadfile.h"
+#include "workloads/dbench/dbench_loadfile.h"
 
 typedef struct sb_dbench_replay {
     const char *path;

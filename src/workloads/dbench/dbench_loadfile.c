@@ -4,7 +4,7 @@
  * with '\' separators, numbers in decimal or 0x hex, an optional leading
  * timestamp, '#' comments. The generator is storbench's own.
  */
-#include "workloads/dbench_loadfile.h"
+#include "workloads/dbench/dbench_loadfile.h"
 
 #include <ctype.h>
 #include <errno.h>

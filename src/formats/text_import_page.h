@@ -1,19 +1,19 @@
 /*
  * text_import_page (private to the text-format reader) — what its parts share: helpers
- * on spans of the page text (the span itself is report/span.h), the page as read (systems, results, rows,
+ * on spans of the page text (the span itself is formats/span.h), the page as read (systems, results, rows,
  * legends) before it becomes a result file, and the two layout parsers.
  * text_import_page.c has the helpers and the page model, text_import_tidy.c and
  * text_import_flat.c read the two layouts, text_import.c builds the result file.
  */
-#ifndef SB_REPORT_TEXT_IMPORT_PAGE_H
-#define SB_REPORT_TEXT_IMPORT_PAGE_H
+#ifndef SB_FORMATS_TEXT_IMPORT_PAGE_H
+#define SB_FORMATS_TEXT_IMPORT_PAGE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "report/span.h"
+#include "formats/span.h"
 #include "results/result.h"
 
 /* A short, printable excerpt of s for error messages. */

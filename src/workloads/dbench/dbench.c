@@ -41,9 +41,9 @@
 
 #include "core/clock.h"
 #include "core/histogram.h"
-#include "workloads/dbench.h"
-#include "workloads/dbench_loadfile.h"
-#include "workloads/dbench_replay.h"
+#include "workloads/dbench/dbench.h"
+#include "workloads/dbench/dbench_loadfile.h"
+#include "workloads/dbench/dbench_replay.h"
 #include "workloads/fs_common.h"
 #include "workloads/workload.h"
 

@@ -6,12 +6,12 @@
  * source legend. Everything is read exactly, and a wrong line is refused with its
  * number.
  */
-#include "report/text_import_page.h"
+#include "formats/text_import_page.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-#include "report/uncertainty.h"
+#include "results/page_marks.h"
 
 int ti_split_lines(span text, lines *out)
 {

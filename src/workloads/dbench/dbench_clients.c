@@ -29,7 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "workloads/dbench.h"
+#include "workloads/dbench/dbench.h"
 
 /* db_shared, then the clients' db_stats on their own pages. */
 static size_t db_map_offset(void)

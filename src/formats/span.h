@@ -1,11 +1,12 @@
 /*
- * span — a slice of a page's text (pointer and length, not NUL-terminated) and the
- * small helpers both page readers use: the text-format reader (text_import*.c) and the
- * dd wiki reader (ddwiki.c). They read the page where it lies, so that a line or a
- * token is never copied until it is kept.
+ * span — the formats layer's small tokenizer: a slice of a page's text (pointer and
+ * length, not NUL-terminated) and the helpers the page readers share, the seed text page
+ * (text_import*.c) and the dd wiki (ddwiki.c). They read the page where it lies, so that
+ * a line or a token is never copied until it is kept. (kvline.h splits the "Key: value"
+ * lines of the PTS reader, which works on NUL-terminated strings.)
  */
-#ifndef SB_REPORT_SPAN_H
-#define SB_REPORT_SPAN_H
+#ifndef SB_FORMATS_SPAN_H
+#define SB_FORMATS_SPAN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,10 +1,10 @@
 /*
  * text_import_page — the helpers of the text-format reader (text_import.c): the small
- * token tests both layouts use on spans of the page text (report/span.h: versions, "Key:" lists,
+ * token tests both layouts use on spans of the page text (formats/span.h: versions, "Key:" lists,
  * a row's " .... value |===" tail, the storbench tag of a title line), and the page
  * model the layout parsers fill (text_import_page.h).
  */
-#include "report/text_import_page.h"
+#include "formats/text_import_page.h"
 
 #include <ctype.h>
 #include <errno.h>

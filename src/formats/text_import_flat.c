@@ -10,14 +10,14 @@
  * title starts, the boundary between an option line and a multi-word unit) is
  * recovered by the heuristics docs/text-format.md lists.
  */
-#include "report/text_import_page.h"
+#include "formats/text_import_page.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/uncertainty.h"
+#include "results/page_marks.h"
 #include "results/titles.h"
 
 /* Units with a space in them: in a flattened page "the last word" would cut them. */

@@ -18,8 +18,8 @@
 #include <sys/types.h>
 
 #include "core/histogram.h"
-#include "workloads/dbench_loadfile.h"
-#include "workloads/dbench_replay.h"
+#include "workloads/dbench/dbench_loadfile.h"
+#include "workloads/dbench/dbench_replay.h"
 #include "workloads/workload.h"
 
 #define DB_MAX_HANDLES 256

@@ -3,7 +3,7 @@
  * slice of page text, the checks both page readers make before reading one, and the
  * one-line refusal they return.
  */
-#include "report/span.h"
+#include "formats/span.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -36,7 +36,7 @@
 #include "core/clock.h"
 #include "core/cpuset.h"
 #include "core/histogram.h"
-#include "workloads/compilebench_tree.h"
+#include "workloads/compilebench/compilebench_tree.h"
 #include "workloads/fs_common.h"
 #include "workloads/workload.h"
 

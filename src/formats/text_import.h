@@ -5,8 +5,8 @@
  * description, every result with title, version, option line, unit,
  * direction and each identifier's value.
  */
-#ifndef SB_REPORT_TEXT_IMPORT_H
-#define SB_REPORT_TEXT_IMPORT_H
+#ifndef SB_FORMATS_TEXT_IMPORT_H
+#define SB_FORMATS_TEXT_IMPORT_H
 
 #include <stddef.h>
 

@@ -14,8 +14,8 @@
  * that `storbench run dd` at the same size joins the same charts. The format,
  * what is accepted and what is refused: docs/text-format.md "The dd wiki page".
  */
-#ifndef SB_REPORT_DDWIKI_H
-#define SB_REPORT_DDWIKI_H
+#ifndef SB_FORMATS_DDWIKI_H
+#define SB_FORMATS_DDWIKI_H
 
 #include <stdbool.h>
 #include <stddef.h>

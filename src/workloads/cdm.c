@@ -1,5 +1,5 @@
 /*
- * diskmark — the four figures of CrystalDiskMark and KDiskMark, each read and
+ * cdm (the test "diskmark") — the four figures of CrystalDiskMark and KDiskMark, each read and
  * write, on storbench's I/O engine: sequential 1 MiB at queue depth 8 and 1,
  * random 4 KiB at queue depth 32 and 1, one thread, direct I/O, a 1 GiB file,
  * 5 loops of 5 s each with 5 s pauses between them (KDiskMark's defaults),
