@@ -168,3 +168,27 @@ int sb_selection_validate(const sb_selection *s, const char *cmd)
     }
     return 0;
 }
+
+void sb_selection_probe(const sb_selection *s, const char *identifier, sb_resultfile *out)
+{
+    /* the charts the runner's record() files figures under: test, option line per measure,
+     * unit, direction and the resolved options */
+    sb_resultfile_add_system(out, identifier);
+    for (size_t k = 0; k < s->n; k++) {
+        const sb_config *cfg = &s->cfg[k];
+        const sb_workload *w = cfg->workload;
+        sb_kvlist options = {0};
+        for (size_t i = 0; i < w->n_options; i++)
+            sb_kvlist_add(&options, w->options[i].key, cfg->values[i]);
+        for (size_t m = 0; m < w->n_measures; m++) {
+            char desc[1024];
+            sb_config_describe(cfg, &w->measures[m], desc, sizeof desc);
+            sb_result *r = sb_resultfile_get_result_opts(out, w->name, w->title, "", desc,
+                                                         w->measures[m].unit,
+                                                         w->measures[m].direction, &options);
+            if (!sb_result_find_entry(r, identifier))
+                sb_result_add_entry(r, identifier);
+        }
+        sb_kvlist_free(&options);
+    }
+}
