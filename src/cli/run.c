@@ -153,8 +153,10 @@ static int open_result(const char *result, const char *results_dir, const sb_sel
                        char *path, sb_resultfile *existing)
 {
     if (!result) {
-        default_identifier(ident_buf, ident_len);
-        *identifier = ident_buf;
+        if (!*identifier) {
+            default_identifier(ident_buf, ident_len);
+            *identifier = ident_buf;
+        }
         return 0;
     }
     int rc;
