@@ -102,5 +102,9 @@ check "--replace replaced dd random" test "$(random)" != "$r"
 check "--replace: still 6 figures of A, 3 of B" test "$(jq '[.results[].entries[] | select(.identifier == "A")] | length' "$R"),$(jq '[.results[].entries[] | select(.identifier == "B")] | length' "$R")" = "6,3"
 check "--replace: 2 systems, A first" jqt '[.systems[].identifier] == ["A", "B"]' "$R"
 check_exit "the file reads back" 0 "$SB" show "$R"
+# --replace used to add a test: the identifier's other tests stay (they used to be dropped)
+check_exit "C: dd zeros" 0 "$SB" run dd "${DD[@]}" -r "$T/c.json" -i C
+check_exit "C: dd random with --replace" 0 "$SB" run dd "${DD[@]}" -o data=random -r "$T/c.json" -i C --replace
+check "C keeps dd zeros and has dd random" jqt '[.results[] | select(.entries[].identifier == "C") | .description | test("Zeros")] | sort == [false, false, false, true, true, true]' "$T/c.json"
 
 finish
