@@ -255,10 +255,14 @@ static int save_figures(char *path, const char *result, bool named, const char *
 /* PTS's environment (docs/pts.md, "A PTS user's habits"): $TEST_RESULTS_NAME,
  * $TEST_RESULTS_IDENTIFIER and $TEST_RESULTS_DESCRIPTION stand for --result, --identifier and
  * --description when those are not given (an empty one is not set). Without a result name
- * and without --no-save, *result is a new default one (default_result) in auto_name. */
+ * and without --no-save, *result is a new default one (default_result) in auto_name.
+ * 0, or SB_EXIT_USAGE for --no-save with --result or --replace. */
 static int pts_defaults(const char **result, const char **identifier, const char **description,
-                        bool no_save, char *auto_name, size_t len)
+                        bool no_save, bool replace, char *auto_name, size_t len)
 {
+    if (no_save && (*result || replace))
+        return sb_usage_error("run", "--no-save and %s contradict each other",
+                              *result ? "--result" : "--replace");
     const char *env;
     if (!*result && !no_save && (env = getenv("TEST_RESULTS_NAME")) && *env)
         *result = env;
@@ -370,7 +374,7 @@ int sb_cmd_run(int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    int c;
+    int c, rc;
     while ((c = getopt_long(argc, argv, ":t:r:i:n:qo:Qf:vh", run_longopts, NULL)) != -1) {
         switch (c) {
         case 't': target = optarg; break;
@@ -402,11 +406,9 @@ int sb_cmd_run(int argc, char **argv)
     }
     if (optind >= argc)
         return sb_usage_error("run", "name at least one test or suite (see 'storbench list')");
-    int rc;
-    if (no_save && (result || replace))
-        return sb_usage_error("run", "--no-save and %s contradict each other", result ? "--result" : "--replace");
     char auto_name[512] = "";
-    if ((rc = pts_defaults(&result, &identifier, &description, no_save, auto_name, sizeof auto_name)) != 0 ||
+    if ((rc = pts_defaults(&result, &identifier, &description, no_save, replace, auto_name,
+                           sizeof auto_name)) != 0 ||
         (rc = check_texts(identifier, result, title, description, assignments, n_assign)) != 0)
         return rc;
 
