@@ -672,10 +672,11 @@ int sb_resultfile_merge_figures(sb_resultfile *dst, const sb_resultfile *src, bo
                                    r->options.n ? &r->options : NULL);
         for (size_t k = 0; d && k < r->n_entries; k++)
             if (sb_result_find_entry(d, r->entries[k].identifier)) {
-                snprintf(err, errlen, "identifier '%s' already has a figure for %s%s%s%s (use --replace "
-                         "to measure it again, or another --identifier)", r->entries[k].identifier,
-                         r->test && *r->test ? r->test : r->title, r->description && *r->description ? " [" : "",
-                         r->description ? r->description : "", r->description && *r->description ? "]" : "");
+                bool opts = r->description && *r->description;
+                snprintf(err, errlen, "identifier '%s' is already in the result file with a figure "
+                         "for %s%s%s%s (use --replace to measure it again, or another --identifier)",
+                         r->entries[k].identifier, r->test && *r->test ? r->test : r->title,
+                         opts ? " [" : "", opts ? r->description : "", opts ? "]" : "");
                 return -EEXIST;
             }
     }

@@ -91,7 +91,7 @@ check_exit "A: a new test (dd random) joins A without --replace" 0 "$SB" run dd 
 check "A has both tests" test "$(jq '[.results[].entries[] | select(.identifier == "A")] | length' "$R")" -eq 6
 sum=$(md5sum <"$R")
 check_exit "A: the same test again without --replace: exit 1" 1 "$SB" run dd "${DD[@]}" -o data=random -r "$R" -i A
-check_one_line "same test: one line naming it" "already has a figure for dd"
+check_one_line "same test: one line naming it" "is already in the result file with a figure for dd"
 check "same test refused: the file as it was" test "$(md5sum <"$R")" = "$sum"
 zeros() { jq -c '[.results[] | select(.description | test("Zeros")) | .entries[] | select(.identifier == "A") | .values]' "$R"; }
 random() { jq -c '[.results[] | select(.description | test("Random")) | .entries[] | select(.identifier == "A") | .values]' "$R"; }
