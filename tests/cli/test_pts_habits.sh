@@ -64,6 +64,8 @@ check "one line says where" test "$(grep -c "^Saved 1 test as '.*' in $f\$" "$T/
 check "the default identifier is the host name" jqt --arg h "$(hostname)" '.systems[0].identifier == $h' "$f"
 check_exit "a second run in the same minute" 0 "$SB" run dd "${DD[@]}"
 check "a second run: a result of its own, not refused" test "$(ls "$RES" | wc -l)" -eq 2
+STORBENCH_PG_BINDIR=/nonexistent check_exit "every test skipped, no --result: exit 0" 0 "$SB" run pgbench -q -t "$D"
+check "every test skipped: no result made" test "$(ls "$RES" | wc -l)" -eq 2
 check_exit "--no-save" 0 "$SB" run dd "${DD[@]}"  --no-save
 check "--no-save saves nothing" test "$(ls "$RES" | wc -l)" -eq 2
 check_exit "--no-save with --result: exit 2" 2 "$SB" run dd "${DD[@]}" --no-save --result x
