@@ -20,6 +20,7 @@
 #include "cli/selection.h"
 #include "core/log.h"
 #include "core/workdir.h"
+#include "formats/pts_xml.h"
 #include "runner/preflight.h"
 #include "runner/runner.h"
 #include "workloads/registry.h"
@@ -199,17 +200,50 @@ static int list_check(int argc, char **argv, int first, const char *target, bool
     return check_selection(&sel, target, json);
 }
 
+/* ---- the PTS profile map (docs/pts.md): pts/NAME[-VERSION] runs the test ---- */
+
+static void print_profile(size_t i)
+{
+    const char *test = NULL, *profile = sb_pts_profile_at(i, &test), *v = sb_pts_profile_versions(i);
+    const sb_workload *w = sb_workload_find(test);
+    printf("%-17s %s (follows %s %s; PTS revisions of that version: %s)\n", profile, test,
+           w ? w->title : test, w && w->version ? w->version : "", *v ? v : "none known");
+}
+
+static json_t *profile_json(size_t i)
+{
+    const char *test = NULL, *profile = sb_pts_profile_at(i, &test), *v = sb_pts_profile_versions(i);
+    json_t *revs = json_array();
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        json_array_append_new(revs, json_string(t));
+    return json_pack("{s:s, s:s, s:o}", "profile", profile, "test", test, "revisions", revs);
+}
+
 /* ---- the listing ---- */
 
 static int list_names(int argc, char **argv, int first, bool json)
 {
     json_t *tests = json ? json_array() : NULL, *suites = json ? json_array() : NULL;
+    json_t *profiles = json ? json_array() : NULL;
     for (int i = first; i < argc; i++) {
         const sb_workload *w = sb_workload_find(argv[i]);
         const sb_suite *s = sb_suite_find(argv[i]);
+        long p = w || s ? -1 : sb_pts_profile_find(argv[i], NULL);
+        if (p >= 0) { /* pts/fio: its row, then the test it runs */
+            w = sb_workload_find(sb_pts_profile_test(argv[i]));
+            if (json)
+                json_array_append_new(profiles, profile_json((size_t)p));
+            else
+                print_profile((size_t)p);
+        }
         if (!w && !s) {
             json_decref(tests);
             json_decref(suites);
+            json_decref(profiles);
+            if (!strncmp(argv[i], "pts/", 4))
+                return sb_usage_error("list", "unknown PTS profile '%s' (see 'storbench list')", argv[i]);
             return sb_usage_error("list", "unknown test or suite '%s'", argv[i]);
         }
         if (w && json)
@@ -221,7 +255,9 @@ static int list_names(int argc, char **argv, int first, bool json)
         else if (s)
             print_suite(s);
     }
-    return json ? print_json(json_pack("{s:o, s:o}", "tests", tests, "suites", suites)) : SB_EXIT_OK;
+    return json ? print_json(json_pack("{s:o, s:o, s:o}", "tests", tests, "suites", suites,
+                                       "pts_profiles", profiles))
+                : SB_EXIT_OK;
 }
 
 static int list_all(bool json)
@@ -232,7 +268,11 @@ static int list_all(bool json)
             json_array_append_new(tests, workload_json(sb_workload_at(i)));
         for (size_t i = 0; i < sb_suite_count(); i++)
             json_array_append_new(suites, suite_json(sb_suite_at(i)));
-        return print_json(json_pack("{s:o, s:o}", "tests", tests, "suites", suites));
+        json_t *profiles = json_array();
+        for (size_t i = 0; i < sb_pts_profile_count(); i++)
+            json_array_append_new(profiles, profile_json(i));
+        return print_json(json_pack("{s:o, s:o, s:o}", "tests", tests, "suites", suites,
+                                    "pts_profiles", profiles));
     }
     printf("Tests (storbench run TEST [-o KEY=VALUE]):\n\n");
     for (size_t i = 0; i < sb_workload_count(); i++)
@@ -240,6 +280,9 @@ static int list_all(bool json)
     printf("\nSuites (storbench run SUITE):\n\n");
     for (size_t i = 0; i < sb_suite_count(); i++)
         print_suite(sb_suite_at(i));
+    printf("\nPTS profiles (storbench run pts/NAME or pts/NAME-VERSION runs the test):\n\n");
+    for (size_t i = 0; i < sb_pts_profile_count(); i++)
+        print_profile(i);
     return SB_EXIT_OK;
 }
 

@@ -3,13 +3,17 @@
  *
  * Everything that can be refused is refused before the first test starts:
  * unknown tests, suites and option values, a bad target, a result file that
- * cannot be read, an identifier already present without --replace. The new
+ * cannot be read, a figure the identifier already has for the same test and
+ * options without --replace (a new test joins the identifier's others). The new
  * figures are collected in memory and merged into the result file once, at
  * the end, with an atomic replace under the file's lock (cli/save.h), into
  * the file as it is then: what other commands saved while this one measured
  * is kept. A failed run, or one interrupted before the save, leaves the file
  * exactly as it was; one interrupted during the save finishes it and says so.
+ * Without --result (and $TEST_RESULTS_NAME, as PTS reads it) the figures go to
+ * a new result named after the date and host, unless --no-save.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -17,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -43,17 +48,23 @@ static void usage(FILE *out)
             "until the figure is trustworthy, and adds the figures to a result file.\n"
             "\n"
             "  -t, --target DIR        directory to test in (default: $STORBENCH_TARGET or /var/tmp)\n"
-            "  -r, --result NAME       result file to add this system to (a NAME with '/' is a path)\n"
-            "  -i, --identifier LABEL  this configuration's name in the comparison (default: hostname)\n"
+            "  -r, --result NAME       result file to add this system to (a NAME with '/' is a path;\n"
+            "                          default: $TEST_RESULTS_NAME, else a new result named after\n"
+            "                          the date and host, YYYY-MM-DD-HHMM-HOST)\n"
+            "  -i, --identifier LABEL  this configuration's name in the comparison (default:\n"
+            "                          $TEST_RESULTS_IDENTIFIER, else the hostname)\n"
+            "      --no-save           save nothing (the figures on stdout only)\n"
             "  -n, --runs N            scheduled runs per test (default 3; at --quick 3, dbench and fio 2);\n"
             "                          the run rule may add more, not at --quick\n"
             "      --exact-runs        run exactly --runs times (no dynamic extra runs)\n"
             "  -q, --quick             the documented small scale of every test\n"
             "  -o, --option KEY=VALUE  set a test option (repeatable; see 'storbench list')\n"
             "                          TEST:KEY=VALUE,KEY=VALUE sets options of one test only\n"
-            "      --replace           replace an identifier already in the result file\n"
+            "      --replace           measure again a test the identifier already has (same\n"
+            "                          options): that figure is replaced, its other tests kept\n"
             "      --title TEXT        the result file's title (when it is created)\n"
-            "      --description TEXT  the result file's description (when it is created)\n"
+            "      --description TEXT  the result file's description (when it is created;\n"
+            "                          default: $TEST_RESULTS_DESCRIPTION)\n"
             "      --no-drop-caches    do not drop the page cache between runs\n"
             "      --results-dir DIR   where named result files live\n"
             "      --require-all       refuse to start (exit 1, with the reasons) when a selected\n"
@@ -102,8 +113,8 @@ static int check_texts(const char *identifier, const char *result, const char *t
 {
     if (identifier && !*identifier)
         return sb_usage_error("run", "--identifier must not be empty");
-    if (identifier && !result)
-        return sb_usage_error("run", "--identifier needs --result NAME");
+    if (sb_check_utf8_arg("run", "--result", result))
+        return SB_EXIT_USAGE;
     if (sb_check_utf8_arg("run", "--identifier", identifier) ||
         sb_check_utf8_arg("run", "--title", title) ||
         sb_check_utf8_arg("run", "--description", description))
@@ -114,16 +125,38 @@ static int check_texts(const char *identifier, const char *result, const char *t
     return 0;
 }
 
+/* The name of the result a run without --result saves into, as PTS names one ("Y-m-d-Hi",
+ * local time) with the host added: "2026-12-01-2104-build1". The host keeps letters, digits,
+ * '.', '_' and '-' (lowercased, as PTS lowercases a new save name); others become '-'. */
+static void default_result(char *buf, size_t len)
+{
+    char host[256];
+    default_identifier(host, sizeof host);
+    for (char *p = host; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        *p = (ch < 128 && (isalnum(ch) || ch == '.' || ch == '_' || ch == '-')) ? (char)tolower(ch) : '-';
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    char stamp[32] = "result";
+    if (localtime_r(&now, &tm))
+        strftime(stamp, sizeof stamp, "%Y-%m-%d-%H%M", &tm);
+    snprintf(buf, len, "%s-%s", stamp, host);
+}
+
 /* Loads the result file NAME (a missing one is empty) into existing and settles the
- * identifier (--identifier, else the host name), refusing one the file already has unless
- * replace. Without a result file only the identifier is set. 0, or SB_EXIT_USAGE /
- * SB_EXIT_RUNTIME after printing why. */
-static int open_result(const char *result, const char *results_dir, bool replace, const char **identifier,
-                       char *ident_buf, size_t ident_len, char *path, sb_resultfile *existing)
+ * identifier (--identifier, else the host name), refusing a figure the identifier already
+ * has for a selected test with the same options unless replace. Without a result file only
+ * the identifier is set. 0, or SB_EXIT_USAGE / SB_EXIT_RUNTIME after printing why. */
+static int open_result(const char *result, const char *results_dir, const sb_selection *sel,
+                       bool replace, const char **identifier, char *ident_buf, size_t ident_len,
+                       char *path, sb_resultfile *existing)
 {
     if (!result) {
-        default_identifier(ident_buf, ident_len);
-        *identifier = ident_buf;
+        if (!*identifier) {
+            default_identifier(ident_buf, ident_len);
+            *identifier = ident_buf;
+        }
         return 0;
     }
     int rc;
@@ -139,9 +172,14 @@ static int open_result(const char *result, const char *results_dir, bool replace
         default_identifier(ident_buf, ident_len);
         *identifier = ident_buf;
     }
-    if (sb_resultfile_find_system(existing, *identifier) && !replace) {
-        sb_error("run: identifier '%s' is already in %s (use --replace, or another --identifier)",
-                 *identifier, path);
+    /* the save's own rule (sb_resultfile_merge_figures), on what the run will add */
+    sb_resultfile probe;
+    sb_resultfile_init(&probe);
+    sb_selection_probe(sel, *identifier, &probe);
+    rc = sb_resultfile_merge_figures(existing, &probe, replace, err, sizeof err);
+    sb_resultfile_free(&probe);
+    if (rc < 0) {
+        sb_error("run: %s: %s", path, err);
         return SB_EXIT_RUNTIME;
     }
     return 0;
@@ -183,21 +221,27 @@ static int run_selection(sb_runner *runner, const sb_selection *sel, bool to_fil
 /* Merges the fresh figures into the result file as it is now (re-read under its lock) with
  * one atomic save. A signal before it saves nothing; one during it is reported after it.
  * SB_EXIT_OK, SB_EXIT_INTERRUPTED, or SB_EXIT_RUNTIME after printing why. */
-static int save_figures(const char *path, const char *result, const sb_resultfile *fresh,
-                        bool replace, const char *title, const char *description,
-                        const char *identifier, size_t done)
+static int save_figures(char *path, const char *result, bool named, const char *results_dir,
+                        const sb_resultfile *fresh, bool replace, const char *title,
+                        const char *description, const char *identifier, size_t done)
 {
     char err[1024], what[PATH_MAX + 300];
+    if (done == 0 && !named) /* every test skipped (each said why): no result of its own to make */
+        return SB_EXIT_OK;
     if (done == 0) {
         sb_error("run: no test produced a figure; %s unchanged", path);
         return SB_EXIT_RUNTIME;
     }
-    int rc = sb_cli_interrupted_before_save("run", path);
+    int rc = sb_cli_interrupted_before_save("run", named ? path : NULL);
     if (rc)
         return rc;
     rc = SB_EXIT_OK;
-    if (sb_result_merge_save("run", path, result, fresh, replace, title, description, err,
-                             sizeof err) < 0) {
+    /* without --result: a result file of its own (another run of this minute has the name:
+     * the next free suffix), never merged into another run's */
+    if (named ? sb_result_merge_save("run", path, result, fresh, replace, title, description, err,
+                                     sizeof err) < 0
+              : sb_result_save_new("run", results_dir, result, fresh, title, description, path,
+                                   PATH_MAX, err, sizeof err) < 0) {
         sb_error("run: %s", err);
         rc = SB_EXIT_RUNTIME;
     } else {
@@ -207,8 +251,33 @@ static int save_figures(const char *path, const char *result, const sb_resultfil
     return sb_cli_after_save("run", rc, what);
 }
 
+/* PTS's environment (docs/pts.md, "A PTS user's habits"): $TEST_RESULTS_NAME,
+ * $TEST_RESULTS_IDENTIFIER and $TEST_RESULTS_DESCRIPTION stand for --result, --identifier and
+ * --description when those are not given (an empty one is not set). Without a result name
+ * and without --no-save, *result is a new default one (default_result) in auto_name.
+ * 0, or SB_EXIT_USAGE for --no-save with --result or --replace. */
+static int pts_defaults(const char **result, const char **identifier, const char **description,
+                        bool no_save, bool replace, char *auto_name, size_t len)
+{
+    if (no_save && (*result || replace))
+        return sb_usage_error("run", "--no-save and %s contradict each other",
+                              *result ? "--result" : "--replace");
+    const char *env;
+    if (!*result && !no_save && (env = getenv("TEST_RESULTS_NAME")) && *env)
+        *result = env;
+    if (!*identifier && (env = getenv("TEST_RESULTS_IDENTIFIER")) && *env)
+        *identifier = env;
+    if (!*description && (env = getenv("TEST_RESULTS_DESCRIPTION")) && *env)
+        *description = env;
+    if (!*result && !no_save) {
+        default_result(auto_name, len);
+        *result = auto_name;
+    }
+    return 0;
+}
+
 /* The options of `run`. */
-enum { OPT_REPLACE = 0x100, OPT_TITLE, OPT_DESC, OPT_NO_DROP, OPT_EXACT, OPT_REQUIRE_ALL };
+enum { OPT_REPLACE = 0x100, OPT_TITLE, OPT_DESC, OPT_NO_DROP, OPT_EXACT, OPT_REQUIRE_ALL, OPT_NO_SAVE };
 static const struct option run_longopts[] = {
     {"target", required_argument, NULL, 't'},
     {"result", required_argument, NULL, 'r'},
@@ -217,6 +286,7 @@ static const struct option run_longopts[] = {
     {"quick", no_argument, NULL, 'q'},
     {"option", required_argument, NULL, 'o'},
     {"replace", no_argument, NULL, OPT_REPLACE},
+    {"no-save", no_argument, NULL, OPT_NO_SAVE},
     {"title", required_argument, NULL, OPT_TITLE},
     {"description", required_argument, NULL, OPT_DESC},
     {"no-drop-caches", no_argument, NULL, OPT_NO_DROP},
@@ -295,7 +365,7 @@ int sb_cmd_run(int argc, char **argv)
     const char *results_dir = NULL, *title = NULL, *description = NULL;
     unsigned runs = 0; /* not given: the runner's default (SB_DEFAULT_RUNS, or a test's quick count) */
     bool quick = false, replace = false, drop = true, exact = false;
-    bool require_all = false, quiet = false, json = false;
+    bool require_all = false, quiet = false, json = false, no_save = false;
     char *assignments[SB_MAX_ASSIGNMENTS];
     size_t n_assign = 0;
     if (!target || !*target)
@@ -303,7 +373,7 @@ int sb_cmd_run(int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    int c;
+    int c, rc;
     while ((c = getopt_long(argc, argv, ":t:r:i:n:qo:Qf:vh", run_longopts, NULL)) != -1) {
         switch (c) {
         case 't': target = optarg; break;
@@ -319,6 +389,7 @@ int sb_cmd_run(int argc, char **argv)
                 return SB_EXIT_USAGE;
             break;
         case OPT_REPLACE: replace = true; break;
+        case OPT_NO_SAVE: no_save = true; break;
         case OPT_TITLE: title = optarg; break;
         case OPT_DESC: description = optarg; break;
         case OPT_NO_DROP: drop = false; break;
@@ -334,8 +405,10 @@ int sb_cmd_run(int argc, char **argv)
     }
     if (optind >= argc)
         return sb_usage_error("run", "name at least one test or suite (see 'storbench list')");
-    int rc;
-    if ((rc = check_texts(identifier, result, title, description, assignments, n_assign)) != 0)
+    char auto_name[512] = "";
+    if ((rc = pts_defaults(&result, &identifier, &description, no_save, replace, auto_name,
+                           sizeof auto_name)) != 0 ||
+        (rc = check_texts(identifier, result, title, description, assignments, n_assign)) != 0)
         return rc;
 
     /* ---- resolve the selection ---- */
@@ -362,8 +435,8 @@ int sb_cmd_run(int argc, char **argv)
     sb_resultfile_init(&existing);
     /* under MPI rank 0 alone reads (and later writes) the result file; the others follow */
     bool saves = !sb_ranks_active() || sb_ranks()->rank == 0;
-    rc = open_result(saves ? result : NULL, results_dir, replace, &identifier, ident_buf, sizeof ident_buf,
-                     path, &existing);
+    rc = open_result(saves && !auto_name[0] ? result : NULL, results_dir, &sel, replace, &identifier,
+                     ident_buf, sizeof ident_buf, path, &existing);
     if (sb_ranks_active())
         rc = sb_run_ranks_settle(rc);
     /* only read to refuse early: the save re-reads the file as it is then */
@@ -392,12 +465,13 @@ int sb_cmd_run(int argc, char **argv)
     run_chat = runner.log = quiet ? NULL : json ? stderr : stdout;
     runner.progress.enabled = runner.progress.enabled && !quiet;
     size_t done = 0;
-    int exit_code = run_selection(&runner, &sel, result != NULL, require_all, &done);
+    int exit_code = run_selection(&runner, &sel, result && !auto_name[0], require_all, &done);
     /* cdm figures: also the 4x2 table those tools' users read */
     if (exit_code == SB_EXIT_OK && done && run_chat)
         sb_report_cdm(run_chat, &fresh, identifier);
     if (exit_code == SB_EXIT_OK && result && saves)
-        exit_code = save_figures(path, result, &fresh, replace, title, description, identifier, done);
+        exit_code = save_figures(path, result, !auto_name[0], results_dir, &fresh, replace, title,
+                                 description, identifier, done);
     else if (exit_code == SB_EXIT_OK && sb_interrupted()) /* after the last figure, nothing to save */
         exit_code = sb_cli_interrupted_before_save("run", NULL);
     if (exit_code == SB_EXIT_OK && json && saves)

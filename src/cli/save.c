@@ -3,6 +3,7 @@
  */
 #include "cli/save.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,7 +56,8 @@ static int merge_fresh(sb_resultfile *now, void *arg, char *err, size_t errlen)
         sb_resultfile_set_title(now, a->title ? a->title : name, a->description ? a->description : "");
     }
     char why[768];
-    int rc = sb_resultfile_merge(now, a->fresh, a->replace, why, sizeof why);
+    /* per figure: an identifier's other tests stay (docs/result-format.md) */
+    int rc = sb_resultfile_merge_figures(now, a->fresh, a->replace, why, sizeof why);
     if (rc < 0)
         snprintf(err, errlen, "%s: %s", a->path, why);
     return rc;
@@ -74,6 +76,39 @@ int sb_result_merge_save(const char *cmd, const char *path, const char *result_n
         snprintf(err + n, errlen - n, "; nothing saved");
     }
     return rc;
+}
+
+/* A file another command created meanwhile is not this run's: -EEXIST, nothing changed. */
+static int merge_into_new(sb_resultfile *now, void *arg, char *err, size_t errlen)
+{
+    if (now->n_systems || now->n_results)
+        return -EEXIST;
+    return merge_fresh(now, arg, err, errlen);
+}
+
+int sb_result_save_new(const char *cmd, const char *results_dir, const char *base,
+                       const sb_resultfile *fresh, const char *title, const char *description,
+                       char *path, size_t pathlen, char *err, size_t errlen)
+{
+    char name[512];
+    for (unsigned k = 1; k <= 100; k++) {
+        if (k == 1)
+            snprintf(name, sizeof name, "%s", base);
+        else
+            snprintf(name, sizeof name, "%s-%u", base, k);
+        int rc = sb_result_path(name, results_dir, path, pathlen);
+        if (rc < 0) {
+            snprintf(err, errlen, "result name %s: %s", name, strerror(-rc));
+            return rc;
+        }
+        struct merge_args a = {.path = path, .result_name = name, .title = title,
+                               .description = description, .fresh = fresh};
+        rc = sb_cli_update_result(cmd, path, merge_into_new, &a, err, errlen);
+        if (rc != -EEXIST)
+            return rc;
+    }
+    snprintf(err, errlen, "%s and %s-2 .. %s-100 are all taken; name one with --result", base, base, base);
+    return -EEXIST;
 }
 
 int sb_cli_interrupted_before_save(const char *cmd, const char *what)

@@ -22,11 +22,19 @@ int sb_cli_update_result(const char *cmd, const char *path, sb_resultfile_merge_
                          char *err, size_t errlen);
 
 /* Re-reads path under its lock, gives it a title when it has none (title, else the result
- * NAME without directories and ".json"), merges fresh into it (an identifier the file has
- * now is refused unless replace) and saves it atomically. 0 or -errno with one line in err. */
+ * NAME without directories and ".json"), merges fresh into it figure by figure
+ * (sb_resultfile_merge_figures: a figure the identifier has now for the same test and options
+ * is refused unless replace, which replaces it alone) and saves it atomically. 0 or -errno with one line in err. */
 int sb_result_merge_save(const char *cmd, const char *path, const char *result_name,
                          const sb_resultfile *fresh, bool replace, const char *title,
                          const char *description, char *err, size_t errlen);
+
+/* run without --result: saves fresh into a result file of its own, the first of BASE, BASE-2,
+ * ... BASE-100 (in results_dir, NULL: the default) that is missing or empty when its lock is
+ * held, with its path in path. 0 or -errno with one line in err. */
+int sb_result_save_new(const char *cmd, const char *results_dir, const char *base,
+                       const sb_resultfile *fresh, const char *title, const char *description,
+                       char *path, size_t pathlen, char *err, size_t errlen);
 
 /* Just before a save: when a signal has come, prints "CMD: interrupted (signal N);
  * nothing saved[ in WHAT]" and returns SB_EXIT_INTERRUPTED; else 0. */

@@ -12,7 +12,45 @@
 
 #include "cli/cli.h"
 #include "core/log.h"
+#include "formats/pts_xml.h"
 #include "workloads/registry.h"
+
+/* "pts/NAME[-VERSION]": the storbench test standing in for that PTS profile (docs/pts.md),
+ * with a note when VERSION is not a revision of the program version the test follows. An
+ * unknown pts/ name is refused with the known ones. NULL after printing why. */
+static const sb_workload *pts_alias(const char *cmd, const char *name)
+{
+    bool followed = true;
+    long i = sb_pts_profile_find(name, &followed);
+    const char *test = NULL;
+    if (i < 0) {
+        char known[512] = "";
+        size_t len = 0;
+        for (size_t k = 0; sb_pts_profile_at(k, NULL) && len < sizeof known; k++)
+            len += (size_t)snprintf(known + len, sizeof known - len, "%s%s", k ? ", " : "",
+                                    sb_pts_profile_at(k, NULL));
+        sb_usage_error(cmd, "unknown PTS profile '%s' (storbench stands in for %s)", name, known);
+        return NULL;
+    }
+    sb_pts_profile_at((size_t)i, &test);
+    const sb_workload *w = sb_workload_find(test);
+    if (!w) {
+        sb_usage_error(cmd, "PTS profile '%s' maps to unknown test %s", name, test);
+        return NULL;
+    }
+    if (!followed) {
+        /* one line on stderr (stdout may be --format json): which version the figures follow */
+        const char *v = sb_pts_profile_versions((size_t)i);
+        if (*v)
+            fprintf(stderr, "storbench: %s: note: %s runs storbench's %s, which follows %s %s "
+                    "(the seed pages' version, as %s %s run it)\n", cmd, name, w->name, w->title,
+                    w->version, sb_pts_profile_at((size_t)i, NULL), v);
+        else
+            fprintf(stderr, "storbench: %s: note: %s runs storbench's %s, which follows %s %s "
+                    "(the seed pages' version)\n", cmd, name, w->name, w->title, w->version);
+    }
+    return w;
+}
 
 /* Applies "k=v,k=v" (modified in place) to cfg. */
 static int apply_assignments(sb_config *cfg, const char *cmd, char *list)
@@ -52,6 +90,8 @@ int sb_selection_add(sb_selection *s, const char *cmd, char *name, bool quick)
     if (inline_opts)
         *inline_opts++ = 0;
     const sb_workload *w = sb_workload_find(name);
+    if (!w && !strncmp(name, "pts/", 4) && !(w = pts_alias(cmd, name)))
+        return SB_EXIT_USAGE;
     const sb_suite *suite = w ? NULL : sb_suite_find(name);
     if (!w && !suite)
         return sb_usage_error(cmd, "unknown test or suite '%s' (see 'storbench list')", name);
@@ -127,4 +167,28 @@ int sb_selection_validate(const sb_selection *s, const char *cmd)
             return sb_usage_error(cmd, "%s", err[0] ? err : "invalid options");
     }
     return 0;
+}
+
+void sb_selection_probe(const sb_selection *s, const char *identifier, sb_resultfile *out)
+{
+    /* the charts the runner's record() files figures under: test, option line per measure,
+     * unit, direction and the resolved options */
+    sb_resultfile_add_system(out, identifier);
+    for (size_t k = 0; k < s->n; k++) {
+        const sb_config *cfg = &s->cfg[k];
+        const sb_workload *w = cfg->workload;
+        sb_kvlist options = {0};
+        for (size_t i = 0; i < w->n_options; i++)
+            sb_kvlist_add(&options, w->options[i].key, cfg->values[i]);
+        for (size_t m = 0; m < w->n_measures; m++) {
+            char desc[1024];
+            sb_config_describe(cfg, &w->measures[m], desc, sizeof desc);
+            sb_result *r = sb_resultfile_get_result_opts(out, w->name, w->title, "", desc,
+                                                         w->measures[m].unit,
+                                                         w->measures[m].direction, &options);
+            if (!sb_result_find_entry(r, identifier))
+                sb_result_add_entry(r, identifier);
+        }
+        sb_kvlist_free(&options);
+    }
 }

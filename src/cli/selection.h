@@ -28,5 +28,8 @@ int sb_selection_add(sb_selection *s, const char *cmd, char *name, bool quick);
 int sb_selection_set_options(sb_selection *s, const char *cmd, char **assignments, size_t n);
 /* Runs each workload's validate(). */
 int sb_selection_validate(const sb_selection *s, const char *cmd);
+/* The charts a run of s as identifier will add figures to, each with an empty entry of
+ * identifier, into out (initialised): for refusing before the run what the save would. */
+void sb_selection_probe(const sb_selection *s, const char *identifier, sb_resultfile *out);
 
 #endif

@@ -35,5 +35,11 @@ const char *sb_pts_profile_test(const char *name);
 /* The profile map, for `list`: i below sb_pts_profile_count(). */
 size_t sb_pts_profile_count(void);
 const char *sb_pts_profile_at(size_t i, const char **test);
+/* The profile revisions (" "-separated, "" when none is known) that ran the program version
+ * profile i's storbench test follows, or NULL past the end. */
+const char *sb_pts_profile_versions(size_t i);
+/* The row of a pts/ name ("pts/fio", "pts/fio-2.1.0") or -1; *followed (may be NULL) tells
+ * whether it has no version or one of the row's revisions. */
+long sb_pts_profile_find(const char *name, bool *followed);
 
 #endif

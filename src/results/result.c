@@ -326,10 +326,10 @@ static bool options_agree(const sb_kvlist *a, const sb_kvlist *b)
     return true;
 }
 
-sb_result *sb_resultfile_get_result_opts(sb_resultfile *rf, const char *test, const char *title,
-                                         const char *version, const char *description,
-                                         const char *unit, sb_direction direction,
-                                         const sb_kvlist *options)
+/* The result sb_resultfile_get_result_opts() would return, or NULL when it would add one. */
+static sb_result *find_result(sb_resultfile *rf, const char *test, const char *title,
+                              const char *description, const char *unit, sb_direction direction,
+                              const sb_kvlist *options)
 {
     /* Large files: only the results with the same description, unit and direction (a
      * chain through same_key_prev, newest first) are candidates; the first in file order
@@ -372,7 +372,16 @@ sb_result *sb_resultfile_get_result_opts(sb_resultfile *rf, const char *test, co
                 return r;
         }
     }
-    return sb_resultfile_add_result(rf, test, title, version, description, unit, direction, options);
+    return NULL;
+}
+
+sb_result *sb_resultfile_get_result_opts(sb_resultfile *rf, const char *test, const char *title,
+                                         const char *version, const char *description,
+                                         const char *unit, sb_direction direction,
+                                         const sb_kvlist *options)
+{
+    sb_result *r = find_result(rf, test, title, description, unit, direction, options);
+    return r ? r : sb_resultfile_add_result(rf, test, title, version, description, unit, direction, options);
 }
 
 sb_result *sb_resultfile_add_result(sb_resultfile *rf, const char *test, const char *title,
@@ -570,6 +579,9 @@ void sb_entry_set_steady(sb_entry *e, const char *criterion, unsigned runs, unsi
     e->ss_at_s = criterion ? at_s : 0;
 }
 
+static void copy_system(sb_resultfile *dst, const sb_system *s);
+static void copy_results(sb_resultfile *dst, const sb_resultfile *src, bool replace_entries);
+
 int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool replace, char *err,
                         size_t errlen)
 {
@@ -585,29 +597,46 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
         dst->extra = sb_xstrdup(src->extra);
     for (size_t i = 0; i < src->n_systems; i++) {
         const sb_system *s = &src->systems[i];
-        sb_system *d = sb_resultfile_find_system(dst, s->identifier);
-        if (d) { /* replace in place: the identifier keeps its column/row position */
+        if (sb_resultfile_find_system(dst, s->identifier))
             remove_entries(dst, s->identifier);
-            sb_kvlist_free(&d->hardware);
-            sb_kvlist_free(&d->software);
-            sb_kvlist_free(&d->storage);
-            free(d->timestamp);
-            free(d->tool_version);
-            free(d->extra);
-            d->timestamp = d->tool_version = d->extra = NULL;
-        } else {
-            d = sb_resultfile_add_system(dst, s->identifier);
-        }
-        kvlist_copy(&d->hardware, &s->hardware);
-        kvlist_copy(&d->software, &s->software);
-        kvlist_copy(&d->storage, &s->storage);
-        free(d->timestamp);
-        d->timestamp = sb_xstrdup(s->timestamp);
-        free(d->tool_version);
-        d->tool_version = sb_xstrdup(s->tool_version);
-        if (s->extra)
-            d->extra = sb_xstrdup(s->extra);
+        copy_system(dst, s);
     }
+    copy_results(dst, src, false);
+    return 0;
+}
+
+/* Copies s's description into dst: in place when dst has the identifier (it keeps its
+ * column/row position), else as a new system. */
+static void copy_system(sb_resultfile *dst, const sb_system *s)
+{
+    sb_system *d = sb_resultfile_find_system(dst, s->identifier);
+    if (d) {
+        sb_kvlist_free(&d->hardware);
+        sb_kvlist_free(&d->software);
+        sb_kvlist_free(&d->storage);
+        free(d->timestamp);
+        free(d->tool_version);
+        free(d->extra);
+        d->timestamp = d->tool_version = d->extra = NULL;
+    } else {
+        d = sb_resultfile_add_system(dst, s->identifier);
+    }
+    kvlist_copy(&d->hardware, &s->hardware);
+    kvlist_copy(&d->software, &s->software);
+    kvlist_copy(&d->storage, &s->storage);
+    free(d->timestamp);
+    d->timestamp = sb_xstrdup(s->timestamp);
+    free(d->tool_version);
+    d->tool_version = sb_xstrdup(s->tool_version);
+    if (s->extra)
+        d->extra = sb_xstrdup(s->extra);
+}
+
+/* Copies every result of src into the same chart of dst (or a new one); an entry of an
+ * identifier the chart has already is replaced in place when replace_entries, which the
+ * caller checked may happen. */
+static void copy_results(sb_resultfile *dst, const sb_resultfile *src, bool replace_entries)
+{
     for (size_t i = 0; i < src->n_results; i++) {
         const sb_result *r = &src->results[i];
         sb_result *d = sb_resultfile_get_result_opts(dst, r->test, r->title, r->version,
@@ -617,8 +646,46 @@ int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool repla
             kvlist_copy(&d->options, &r->options);
         if (!d->extra && r->extra)
             d->extra = sb_xstrdup(r->extra);
-        for (size_t k = 0; k < r->n_entries; k++)
-            entry_copy(sb_result_add_entry(d, r->entries[k].identifier), &r->entries[k]);
+        for (size_t k = 0; k < r->n_entries; k++) {
+            const sb_entry *e = &r->entries[k];
+            sb_entry *old = replace_entries ? sb_result_find_entry(d, e->identifier) : NULL;
+            if (old) { /* same place in the chart, same identifier: the index stays right */
+                char *ident = old->identifier;
+                old->identifier = NULL;
+                entry_free(old);
+                memset(old, 0, sizeof *old);
+                old->identifier = ident;
+                old->decimals = 2;
+            }
+            entry_copy(old ? old : sb_result_add_entry(d, e->identifier), e);
+        }
     }
+}
+
+int sb_resultfile_merge_figures(sb_resultfile *dst, const sb_resultfile *src, bool replace,
+                                char *err, size_t errlen)
+{
+    /* first every refusal, so that a refused merge changes nothing */
+    for (size_t i = 0; i < src->n_results && !replace; i++) {
+        const sb_result *r = &src->results[i];
+        sb_result *d = find_result(dst, r->test, r->title, r->description, r->unit, r->direction,
+                                   r->options.n ? &r->options : NULL);
+        for (size_t k = 0; d && k < r->n_entries; k++)
+            if (sb_result_find_entry(d, r->entries[k].identifier)) {
+                bool opts = r->description && *r->description;
+                snprintf(err, errlen, "identifier '%s' is already in the result file with a figure "
+                         "for %s%s%s%s (use --replace to measure it again, or another --identifier)",
+                         r->entries[k].identifier, r->test && *r->test ? r->test : r->title,
+                         opts ? " [" : "", opts ? r->description : "", opts ? "]" : "");
+                return -EEXIST;
+            }
+    }
+    if (!dst->title[0] && src->title[0])
+        sb_resultfile_set_title(dst, src->title, src->description);
+    if (!dst->extra && src->extra)
+        dst->extra = sb_xstrdup(src->extra);
+    for (size_t i = 0; i < src->n_systems; i++)
+        copy_system(dst, &src->systems[i]);
+    copy_results(dst, src, true);
     return 0;
 }

@@ -201,6 +201,14 @@ void sb_resultfile_make_printable(sb_resultfile *rf);
  * figures are replaced, keeping its place in the system order. */
 int sb_resultfile_merge(sb_resultfile *dst, const sb_resultfile *src, bool replace,
                         char *err, size_t errlen);
+/* How `run` and `scenario run` add what they measured (docs/result-format.md, "Adding to an
+ * identifier"): per figure, not per identifier. An identifier dst has already keeps its other
+ * figures and takes src's system description; a figure for a chart (test, option line, unit,
+ * direction, options: sb_resultfile_get_result_opts) in which dst has one for that identifier
+ * is refused (-EEXIST, one line in err, dst unchanged) unless replace, which replaces that
+ * figure alone. */
+int sb_resultfile_merge_figures(sb_resultfile *dst, const sb_resultfile *src, bool replace,
+                                char *err, size_t errlen);
 
 /* ---- files (resultfile.c) ---- */
 

@@ -45,7 +45,7 @@ $("$SB_BIN" io --cmdhelp | awk -F ' *: ' '$1 ~ /^[a-z0-9_-]+$/ && NF > 1 { print
         not_ok "$cmd: every offered option is accepted (refused:$refused)"
 done
 
-names=$("$SB_BIN" list --format json | jq -r '.tests[].name, .suites[].name' | sort)
+names=$("$SB_BIN" list --format json | jq -r '.tests[].name, .suites[].name, .pts_profiles[].profile' | sort)
 for cmd in run list; do
     got=$(complete_line "$SB_BIN" "$cmd" "" | sort)
     [ -n "$names" ] && [ "$names" = "$got" ] && ok "$cmd: every test and suite offered" ||
