@@ -26,20 +26,22 @@
 # (scratch, tmpfs mounts) is removed on exit, also on Ctrl-C, which prints the table of
 # the trials done so far.
 #
-# usage: bench/safety.sh N [--classes LIST] [--seed S] [--trial K] [--keep-going]
+# usage: bench/safety.sh N [--classes LIST] [--seed S] [--trial K] [-v]
 #   LIST: comma-separated classes (default concurrency,kill,fault,output,symlink);
-#   each trial K of seed S is drawn from its own seed, so `--seed S --trial K` replays it.
+#   each trial K of seed S is drawn from its own seed, so `--seed S --trial K` replays it;
+#   -v prints a line for every trial, not only for the failed ones.
 # Needs root for the mounts and the attacker (those classes are skipped, visibly, without).
 # Prints per class: trials, failures, outcomes; each failure with its trial and reason.
 # Exit 0 when no trial failed, 1 otherwise, 2 for bad usage.
 set -u
-usage() { echo "usage: bench/safety.sh N [--classes LIST] [--seed S] [--trial K]" >&2; exit 2; }
-N=""; CLASSES=concurrency,kill,fault,output,symlink; SEED=$(( $(date +%s) % 100000 )); ONLY=""
+usage() { echo "usage: bench/safety.sh N [--classes LIST] [--seed S] [--trial K] [-v]" >&2; exit 2; }
+N=""; CLASSES=concurrency,kill,fault,output,symlink; SEED=$(( $(date +%s) % 100000 )); ONLY=""; VERBOSE=""
 while [ $# -gt 0 ]; do
     case $1 in
     --classes) CLASSES=${2:?}; shift 2 ;;
     --seed) SEED=${2:?}; shift 2 ;;
     --trial) ONLY=${2:?}; shift 2 ;;
+    -v|--verbose) VERBOSE=1; shift ;;
     -h|--help) usage ;;
     *) [ -z "$N" ] || usage; N=$1; shift ;;
     esac
@@ -120,7 +122,7 @@ wait_bounded() {
         [ "$(now_ms)" -ge "$end" ] && return 1
         sleep 0.05
     done
-    wait "$1"; WAIT_RC=$?
+    wait "$1" 2>/dev/null; WAIT_RC=$?
     return 0
 }
 # one_line FILE REGEX: FILE (stderr) is one line matching REGEX (grep -E, case-insensitive).
@@ -559,7 +561,8 @@ for K in $(seq 0 $((N - 1))); do
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$CLASS" "$([ $rc = 0 ] && echo ok || echo FAIL)" "$K" "$what" \
         "$out" "$why" $(( $(now_ms) - T0 )) >>"$W/tally"
     DONE=$((DONE + 1))
-    [ $rc = 0 ] || echo "FAIL trial $K ($CLASS, $what): $why"
+    if [ $rc = 0 ]; then [ -n "$VERBOSE" ] && echo "ok trial $K ($CLASS, $what): $out"
+    else echo "FAIL trial $K ($CLASS, $what): $why"; fi
     [ $((DONE % 50)) = 0 ] && echo "safety: $DONE trials done, $(grep -c $'\tFAIL\t' "$W/tally") failed, $(( $(date +%s) - START )) s"
     [ -n "$ONLY" ] && break
 done
