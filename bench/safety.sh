@@ -10,8 +10,9 @@
 #                next run), no process left;
 #   fault        the target full (a tiny tmpfs; filled mid-run; out of inodes), removed
 #                mid-run, read-only, or the result file's directory read-only: exit 1 with one
-#                line naming the cause and the result file unchanged (or, when the fault
-#                landed after the run's last write, exit 0 with its figures saved);
+#                line naming the cause (a read-only target: exit 2, refused with the
+#                arguments) and the result file unchanged (or, when the fault landed after
+#                the run's last write, exit 0 with its figures saved and none of them 0);
 #   output       stdout a closed pipe or /dev/full: run saves and exits 1 with one line;
 #                show/compare/list exit 1 naming the error;
 #   symlink      an unprivileged user's (sbattacker) link in a sticky 1777 directory, used
@@ -288,10 +289,10 @@ FAULT_TESTS=(dd fio fs-mark postmark compilebench dbench iozone sqlite)
 # the run's last write) exit 0 with its figures saved and positive.
 fault_verdict() { # RC ERRFILE CAUSE-REGEX RESULT ID [ALLOW_0]
     local rc=$1 err=$2 cause=$3 r=$4 id=$5 allow0=${6:-0}
-    if [ "$rc" = 1 ]; then
-        one_line "$err" "$cause" || fail "exit 1 but not one line naming /$cause/: $(errtext "$err")"
+    if [ "$rc" = 1 ] || [ "$rc" = "${REFUSE_AT_ONCE:-1}" ]; then
+        one_line "$err" "$cause" || fail "exit $rc but not one line naming /$cause/: $(errtext "$err")"
         check_result "$r" "$id" old
-        outcome "${OUTCOME_PREFIX}exit 1"
+        outcome "${OUTCOME_PREFIX}exit $rc"
     elif [ "$rc" = 0 ] && [ "$allow0" = 1 ]; then
         check_result "$r" "$id" new && { figures_positive "$r" "$id" || fail "exit 0 with a figure of 0 or none"; }
         outcome "${OUTCOME_PREFIX}exit 0 (fault after the last write)"
@@ -358,7 +359,9 @@ trial_fault() {
         mount_tmpfs "$m" ro,size=64m || return 1
         run_cmd "$test" "$m" "$res/r.json" "$id"
         tmo "${RUN[@]}" </dev/null >"$W/f.out" 2>"$W/f.err"; rc=$?
-        fault_verdict $rc "$W/f.err" "Read-only file system" "$res/r.json" "$id" ;;
+        # A target storbench cannot write is refused with the arguments, at once: exit 2
+        # (tests/cli/test_harness.sh, "read-only target").
+        REFUSE_AT_ONCE=2 fault_verdict $rc "$W/f.err" "Read-only file system" "$res/r.json" "$id" ;;
     resultdir) # the result file on a file system remounted read-only
         local cmd
         cmd=$(pick run import merge)
