@@ -198,7 +198,7 @@ declare -A DUR=() # ms of one tiny run of each test (measured at the start)
 trial_concurrency() {
     local k=$((2 + $(rnd 4)))
     rm -rf "$W/conc"; mkdir -p "$W/conc"
-    if trial_concurrent_mix "$k" "$W/conc"; then outcome "$k commands: $SAFETY_MIX"; return 0; fi
+    if trial_concurrent_mix "$k" "$W/conc"; then WHAT="$k: $SAFETY_MIX"; outcome "$k commands at once"; return 0; fi
     fail "$k commands ($SAFETY_MIX): $SAFETY_WHY"
     return 1
 }
