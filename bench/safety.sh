@@ -109,8 +109,9 @@ trap 'echo "safety: interrupted after $DONE trials" >&2; summary; exit 130' INT 
 
 # ---------------------------------------------------------------- helpers --
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-rnd() { echo $(( RANDOM % $1 )); } # 0 .. N-1
-pick() { local a=("$@"); echo "${a[RANDOM % ${#a[@]}]}"; }
+# pick VAR ITEM...: one of the items, drawn in this shell (a $(...) subshell would draw
+# from a fresh seed of its own, and the trial would not replay).
+pick() { local v=$1; shift; local a=("$@"); printf -v "$v" '%s' "${a[RANDOM % ${#a[@]}]}"; }
 sleep_ms() { sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"; }
 WHY=""
 fail() { WHY="${WHY:+$WHY; }$*"; }
@@ -196,7 +197,7 @@ declare -A DUR=() # ms of one tiny run of each test (measured at the start)
 
 # ------------------------------------------------------------ concurrency --
 trial_concurrency() {
-    local k=$((2 + $(rnd 4)))
+    local k=$((2 + $((RANDOM % 4))))
     rm -rf "$W/conc"; mkdir -p "$W/conc"
     if trial_concurrent_mix "$k" "$W/conc"; then WHAT="$k: $SAFETY_MIX"; outcome "$k commands at once"; return 0; fi
     fail "$k commands ($SAFETY_MIX): $SAFETY_WHY"
@@ -206,7 +207,7 @@ trial_concurrency() {
 # ------------------------------------------------------------------- kill --
 trial_kill_test() { # TEST
     local test=$1 sig tgt=$W/kill-target res=$W/kill-res id=k$K pid dur delay rc
-    sig=$(pick KILL INT TERM)
+    pick sig KILL INT TERM
     mkdir -p "$tgt"
     fresh_result "$res"
     dur=${DUR[$test]:-1000}
@@ -265,7 +266,7 @@ trial_kill_test() { # TEST
     rm -rf "${tgt:?}"/*
     [ -z "$WHY" ]
 }
-trial_kill() { trial_kill_test "$(pick "${KILL_TESTS[@]}")"; }
+trial_kill() { local t; pick t "${KILL_TESTS[@]}"; trial_kill_test "$t"; }
 trial_kill-pgbench() { trial_kill_test pgbench; }
 trial_kill-durability() {
     local d0 l0
@@ -305,8 +306,8 @@ fault_verdict() { # RC ERRFILE CAUSE-REGEX RESULT ID [ALLOW_0]
 }
 trial_fault() {
     local kind test m=$W/fault-mnt res=$W/fault-res id=f$K rc pid
-    kind=$(pick tiny filled inodes removed readonly resultdir)
-    test=$(pick "${FAULT_TESTS[@]}")
+    pick kind tiny filled inodes removed readonly resultdir
+    pick test "${FAULT_TESTS[@]}"
     fresh_result "$res"
     OUTCOME_PREFIX="$kind: "
     case $kind in
@@ -335,7 +336,7 @@ trial_fault() {
         rm -f "$m"/filler*
         target_clean "$m" "after the full disk" ;;
     inodes) # bytes enough, inodes not: the workload meets ENOSPC creating files
-        local n=$((2 + $(rnd 30)))
+        local n=$((2 + $((RANDOM % 30))))
         WHAT="$test on a tmpfs of $n inodes"
         mount_tmpfs "$m" "size=160m,nr_inodes=$n" || return 1
         run_cmd "$test" "$m" "$res/r.json" "$id"
@@ -364,7 +365,7 @@ trial_fault() {
         REFUSE_AT_ONCE=2 fault_verdict $rc "$W/f.err" "Read-only file system" "$res/r.json" "$id" ;;
     resultdir) # the result file on a file system remounted read-only
         local cmd
-        cmd=$(pick run import merge)
+        pick cmd run import merge
         WHAT="$cmd into a result file on a read-only file system"
         mount_tmpfs "$m" size=8m || return 1
         cp "$res/r.json" "$m/r.json"
@@ -388,7 +389,7 @@ trial_fault() {
 # ----------------------------------------------------------------- output --
 trial_output() {
     local kind res=$W/out-res id=o$K rc
-    kind=$(pick run-closed run-full run-head show-full compare-full list-closed)
+    pick kind run-closed run-full run-head show-full compare-full list-closed
     fresh_result "$res"
     WHAT=$kind
     mkdir -p "$W/out-target"
@@ -432,7 +433,7 @@ trial_output() {
 plant() { setpriv --reuid="$ATT" --regid="$ATT" --clear-groups ln -s "$2" "$1"; } # LINK TARGET
 trial_symlink() {
     local kind st=$W/sticky victim=$W/victim res=$W/sym-res rc vsum
-    kind=$(pick show-o show-html run-result run-dangling import-result io-filename io-directory)
+    pick kind show-o show-html run-result run-dangling import-result io-filename io-directory
     WHAT=$kind
     rm -rf "$st" "$W/victim"* "$W/created-by-link"
     mkdir "$st" && chmod 1777 "$st"
@@ -539,12 +540,14 @@ for K in $(seq 0 $((N - 1))); do
     # Each trial its own seed, a hash of S and K (bash's generator gives close first
     # values for close seeds).
     RANDOM=$(( 16#$(echo "$SEED.$K" | md5sum | cut -c1-7) ))
+    TRIAL_SEED=$RANDOM
     T0=$(now_ms)
-    CLASS=$(pick "${CL[@]}")
+    pick CLASS "${CL[@]}"
     WHY="" WHAT=""
     rm -f "$W/why" "$W/what" "$W/outcome"
     # The trial in a subshell, bounded: what it found comes back in files.
     ( trap - INT TERM HUP EXIT
+      RANDOM=$TRIAL_SEED # a subshell reseeds its generator at its first use unless told
       "trial_$CLASS"; rc=$?
       echo "$WHY" >"$W/why"; echo "$WHAT" >"$W/what"; exit $rc ) &
     CUR_TRIAL_PID=$!
