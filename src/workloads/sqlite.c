@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,18 +139,27 @@ static const char *exhausted(const char *path)
 /* The failure's line. SQLite says "unable to open database file" for a database or journal
  * it could not create whatever the cause, and its saved errno is that of its last try (a
  * read-only open: ENOENT), so a full file system is looked for first: no free inodes or no
- * free block is ENOSPC, named; otherwise the errno SQLite saw (sqlite3_system_errno). */
+ * free block is ENOSPC, named; otherwise the errno SQLite saw (sqlite3_system_errno). A
+ * database removed under the run (with its directory) comes back as "disk I/O error" or
+ * "attempt to write a readonly database" (SQLITE_READONLY_DBMOVED) with no errno at all
+ * (bench/safety.sh, fault trials): when the file is gone, that is the cause, ENOENT. */
 static int copy_fail(sqlite_copy *c, sqlite3 *db, int rc, const char *what)
 {
     int e = db ? sqlite3_system_errno(db) : 0;
     const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     int prim = rc & 0xff;
     const char *full = prim == SQLITE_CANTOPEN || prim == SQLITE_IOERR || prim == SQLITE_FULL ? exhausted(c->path) : NULL;
+    struct stat st;
+    bool gone = false;
     if (full)
         e = ENOSPC;
+    else if (e <= 0 && (prim == SQLITE_IOERR || prim == SQLITE_READONLY) && stat(c->path, &st) < 0 &&
+             errno == ENOENT)
+        e = ENOENT, gone = true;
     if (e > 0) {
         snprintf(c->err, sizeof c->err, "sqlite: %s: %s: %s (%sSQLite: %s)", c->path, what, strerror(e),
-                 full && !strcmp(full, "inodes") ? "no free inodes; " : "", msg);
+                 full && !strcmp(full, "inodes") ? "no free inodes; " : gone ? "removed during the run; " : "",
+                 msg);
         c->rc = -e;
     } else {
         snprintf(c->err, sizeof c->err, "sqlite: %s: %s: %s", c->path, what, msg);

@@ -119,3 +119,47 @@ safety_trial() { # K DIR
 safety_trial_name() {
     case $(($1 % 3)) in 0) echo "4 concurrent runs" ;; 1) echo "3 concurrent imports" ;; 2) echo "merge and import during 2 runs" ;; esac
 }
+
+# K commands at once (bench/safety.sh), each a run, an import or a merge drawn with
+# $RANDOM, into a result that holds systems half of the time. Each import is of a page not
+# yet imported in the trial (a page twice would collide on its identifiers) and each merge
+# input is page 004 with its identifiers renamed, so that every command has its own.
+# Sets SAFETY_MIX to what was started ("run import merge ...").
+SAFETY_MIX=""
+trial_concurrent_mix() { # K DIR
+    local k=$1 r=$2/mix.json i kind pages unused=() p in
+    read -ra pages <<<"$SAFETY_PAGES"
+    rm -f "$r"
+    SAFETY_MIX=""
+    if [ $((RANDOM % 2)) = 1 ]; then
+        "$SB" import "$SEEDS/001_5b3cf86a040befc6.txt" --result "$r" >/dev/null 2>&1 ||
+            { SAFETY_WHY="setup import failed"; return 1; }
+        for p in "${pages[@]}"; do [ "$p" = "$SEEDS/001_5b3cf86a040befc6.txt" ] || unused+=("$p"); done
+        SAFETY_MIX="(on 6 systems)"
+    else
+        unused=("${pages[@]}")
+    fi
+    if [ ! -s "$T/safety-mix-base.json" ]; then
+        "$SB" import "$SEEDS/004_b63bb00861e0ff85.txt" --result "$T/safety-mix-base.json" >/dev/null 2>&1 ||
+            { SAFETY_WHY="setup import failed"; return 1; }
+    fi
+    safety_begin
+    [ -s "$r" ] && safety_ids "$r" >>"$T/safety-want"
+    for i in $(seq 1 "$k"); do
+        kind=$((RANDOM % 3))
+        [ "$kind" = 1 ] && [ ${#unused[@]} = 0 ] && kind=0
+        case $kind in
+        0) safety_start_run "$r" "mix-run-$i"; SAFETY_MIX="$SAFETY_MIX run" ;;
+        1) p=$((RANDOM % ${#unused[@]}))
+           safety_start_import "$r" "${unused[$p]}"
+           unused=("${unused[@]:0:$p}" "${unused[@]:$((p + 1))}")
+           SAFETY_MIX="$SAFETY_MIX import" ;;
+        2) in=$T/safety-mix-in.$i.json
+           jq --arg p "merged$i-" 'walk(if type == "object" and has("identifier")
+               then .identifier |= $p + . else . end)' "$T/safety-mix-base.json" >"$in"
+           safety_start_merge "$r" "$in"; SAFETY_MIX="$SAFETY_MIX merge" ;;
+        esac
+    done
+    SAFETY_MIX=${SAFETY_MIX# }
+    safety_end "$r"
+}
