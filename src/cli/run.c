@@ -148,6 +148,32 @@ static void default_result(char *buf, size_t len)
  * identifier (--identifier, else the host name), refusing a figure the identifier already
  * has for a selected test with the same options unless replace. Without a result file only
  * the identifier is set. 0, or SB_EXIT_USAGE / SB_EXIT_RUNTIME after printing why. */
+/* The save makes a lock and a temporary file beside the result file: a directory that
+ * cannot take them (read-only, not ours) is refused now, before hours of measurement,
+ * not at the save. A directory still to be made is judged by its nearest existing
+ * ancestor, where the save would make it. */
+static int check_result_dir(const char *path)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (;;) {
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else if (slash == dir)
+            dir[1] = '\0';
+        else
+            *slash = '\0';
+        if (access(dir, F_OK) == 0 || !slash || slash == dir)
+            break;
+    }
+    if (access(dir, W_OK | X_OK) < 0) {
+        sb_error("run: %s: cannot save there: %s: %s", path, dir, strerror(errno));
+        return SB_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
 static int open_result(const char *result, const char *results_dir, const sb_selection *sel,
                        bool replace, const char **identifier, char *ident_buf, size_t ident_len,
                        char *path, sb_resultfile *existing)
@@ -161,7 +187,8 @@ static int open_result(const char *result, const char *results_dir, const sb_sel
     }
     int rc;
     char err[1024];
-    if ((rc = sb_cli_result_path("run", result, results_dir, path, PATH_MAX)))
+    if ((rc = sb_cli_result_path("run", result, results_dir, path, PATH_MAX)) ||
+        (rc = check_result_dir(path)))
         return rc;
     rc = sb_resultfile_load(path, existing, err, sizeof err);
     if (rc < 0 && rc != -ENOENT) {

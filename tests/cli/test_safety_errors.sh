@@ -119,4 +119,21 @@ for f in title:2 section:4; do
     check "scenario run, ${f%:*} not UTF-8: nothing built, nothing saved" test -z "$(ls -A "$T/img")" -a ! -e "$T/scn.json"
 done
 
+# A result file whose directory cannot take the save is refused before anything is
+# measured (bench/safety.sh found runs measuring first and failing at the save).
+if [ "$(id -u)" = 0 ]; then
+    mkdir -p "$T/rodir" "$T/rotarget"
+    if mount -t tmpfs -o size=1m,ro none "$T/rodir" 2>/dev/null; then
+        check_exit "run into a read-only result directory: exit 1" 1 \
+            "$SB" run dd --target "$T/rotarget" -o bs=64k -o count=4 --runs 1 --result "$T/rodir/r.json" --identifier a
+        check_one_line "run into a read-only result directory: one line naming the cause" "Read-only file system"
+        check "run into a read-only result directory: nothing measured" test ! -s "$T/out"
+        umount "$T/rodir"
+    else
+        echo "# SKIP read-only result directory: cannot mount tmpfs"
+    fi
+else
+    echo "# SKIP read-only result directory: needs root"
+fi
+
 finish
