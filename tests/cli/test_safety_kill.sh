@@ -105,16 +105,24 @@ replaying() { ! mounts_in "$D" | grep -q '/recorder$' && mounts_in "$D" | grep -
 guardian_of() { awk -F'\t' '$1 == "guardian" {print $2}' "$STORBENCH_STATE_DIR"/durability-"$1"-*.state 2>/dev/null; }
 
 # kill_dur NAME WHEN WHOM: a run, killed (WHOM: run or both) once WHEN holds. Sets P, G.
+# A moment that lasts little (the replay of a quick machine) may pass between two polls:
+# then the run is tried again with more cuts (a longer replay), up to three times.
 kill_dur() {
-    local name=$1 when=$2 whom=$3
-    "$SB" run $DUR -i "$name" >"$T/$name.out" 2>"$T/$name.err" &
-    P=$!
-    G=
-    if ! wait_fast "$when || ! kill -0 $P 2>/dev/null" 3000 || ! kill -0 "$P" 2>/dev/null; then
+    local name=$1 when=$2 whom=$3 try cuts
+    for try in 1 2 3; do
+        cuts=$((40 * try * try))
+        "$SB" run ${DUR/cuts=40/cuts=$cuts} -i "$name-$try" >"$T/$name.out" 2>"$T/$name.err" &
+        P=$!
+        G=
+        if wait_fast "$when || ! kill -0 $P 2>/dev/null" 3000 && kill -0 "$P" 2>/dev/null; then
+            break
+        fi
         kill -9 "$P" 2>/dev/null; wait "$P" 2>/dev/null
-        not_ok "$name: the run reached the point to kill it at ($(head -c 300 "$T/$name.err"))"
-        return 1
-    fi
+        if [ "$try" = 3 ]; then
+            not_ok "$name: the run reached the point to kill it at, in 3 tries ($(head -c 300 "$T/$name.err"))"
+            return 1
+        fi
+    done
     G=$(guardian_of "$P")
     if [ "$whom" = both ]; then kill -9 "$P" $G; else kill -9 "$P"; fi
     return 0
