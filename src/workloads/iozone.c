@@ -34,6 +34,7 @@
 
 #include "core/cache.h"
 #include "core/clock.h"
+#include "workloads/fs_common.h"
 #include "workloads/workload.h"
 
 static const sb_choice record_choices[] = {
@@ -169,6 +170,14 @@ static int pass_loop(ioz_pass *ps, enum ioz_kind k, int fd)
         ssize_t got = k == IOZ_READ ? read(fd, ps->buf, rec) : write(fd, ps->buf, rec);
         if (got != (ssize_t)rec) {
             int e = got < 0 ? errno : EIO;
+            /* A short write is how a filling disk first answers: writing the rest gets
+             * the real cause (ENOSPC), which the one line must name, not EIO. */
+            if (got >= 0 && k != IOZ_READ) {
+                int r = sb_fs_write_all(fd, ps->buf + got, rec - (size_t)got, -1);
+                if (r == 0)
+                    continue;
+                e = -r;
+            }
             return pass_fail(ps, k, k == IOZ_READ ? "read" : "write", e);
         }
         if (i % every == every - 1) {

@@ -77,6 +77,18 @@ else
     umount "$M"
 fi
 
+# ---- item 10: a write cut short names why ----
+# Under a file-size limit (SIGXFSZ ignored) a write that crosses it is short and the next
+# fails with EFBIG, as a filling disk's short write is followed by ENOSPC: the line must
+# name that cause, not EIO (iozone said "Input/output error" in bench/safety.sh's soak).
+xfsz_run() { (trap '' XFSZ; ulimit -f 30000; exec "$SB" run "$@" -n 1 --exact-runs -t "$T/target" \
+    --result keep --results-dir "$R" -i short); }
+check_exit "iozone, a short write: exit 1" 1 xfsz_run iozone -o record-size=1m -o file-size=64m
+check_one_line "iozone, a short write: one line naming the cause (EFBIG)" "File too large"
+check_exit "dd, a short write: exit 1" 1 xfsz_run dd -o bs=1m -o count=64
+check_one_line "dd, a short write: one line naming the cause (EFBIG)" "File too large"
+check "short writes: the result file is unchanged" test "$(md5sum <"$R/keep.json")" = "$sum"
+
 # ---- item 11: option values refused at once ----
 for v in 0 -1 40000 1e3 ''; do
     check_exit "sqlite count=$v: exit 2" 2 "$SB" run sqlite -o "count=$v" -t "$T/target" --result keep --results-dir "$R"
