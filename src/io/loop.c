@@ -39,12 +39,25 @@ static void __attribute__((noinline, cold)) close_interval(worker *w, uint64_t n
     sb_tsb_close(&w->ts, now, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes);
 }
 
+/* A buffered write cut short is how a filling file system first answers (fio writes
+ * the rest as well): writing the rest names the cause (ENOSPC, EFBIG) instead of a
+ * "short write" with EIO. Returns the rest's failure, or the short count when it went
+ * through (the job still stops: the accounting would be off by the rest). */
+static int64_t __attribute__((noinline, cold)) short_write_cause(worker *w, const sb_io_u *u)
+{
+    uint64_t done = (uint64_t)u->result;
+    ssize_t k = pwrite(w->td.fd, (const char *)u->buf + done, u->len - done, (off_t)(u->offset + done));
+    return k < 0 ? -(int64_t)errno : u->result;
+}
+
 /* Counts a completion seen at now; true when that also closed a time-series interval
  * (a scan of the buckets: the caller's next timestamp must not include it). */
 static inline bool account(worker *w, sb_io_u *u, uint64_t now)
 {
     if (u->result != (int64_t)u->len) {
         if (!w->err) {
+            if (u->result >= 0 && u->ddir == SB_DDIR_WRITE && !w->td.direct)
+                u->result = short_write_cause(w, u);
             w->err = u->result < 0 ? (int)u->result : -EIO;
             if (u->result < 0)
                 snprintf(w->errmsg, sizeof w->errmsg, "%s at offset %" PRIu64 ": %s",

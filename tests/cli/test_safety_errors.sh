@@ -87,6 +87,12 @@ check_exit "iozone, a short write: exit 1" 1 xfsz_run iozone -o record-size=1m -
 check_one_line "iozone, a short write: one line naming the cause (EFBIG)" "File too large"
 check_exit "dd, a short write: exit 1" 1 xfsz_run dd -o bs=1m -o count=64
 check_one_line "dd, a short write: one line naming the cause (EFBIG)" "File too large"
+# io on a file that exists (its preallocation would already fail past the limit).
+"$SB" io --filename="$T/target/short.io" --rw=write --bs=1m --size=64m >/dev/null 2>&1
+check_exit "io, a short write: exit 1" 1 \
+    bash -c 'trap "" XFSZ; ulimit -f 30000; exec "$0" io --filename="$1" --rw=write --bs=1m --size=64m' "$SB" "$T/target/short.io"
+check_one_line "io, a short write: one line naming the cause (EFBIG)" "File too large"
+rm -f "$T/target/short.io"
 check "short writes: the result file is unchanged" test "$(md5sum <"$R/keep.json")" = "$sum"
 
 # ---- item 11: option values refused at once ----
