@@ -15,7 +15,9 @@
 #
 # Tiny scale: each file is copied into a scratch directory with its sizes
 # (size, filesize, io_size) set to SIZE, runtime to RUNTIME, startdelay to 0,
-# iodepth to at most 4, numjobs to 1, loops to 2, direct I/O off, time_based and
+# iodepth to at most 4, numjobs to 1, loops to 2, a bare rate, ratemin or rate_min
+# (bytes/s) 1000 times higher (1mbs_clients.fio's 1250 B/s would take 200 s per
+# client at 256 KiB), direct I/O off, time_based and
 # ramp_time removed, and filename/directory lines removed (storbench gets
 # --directory of its own, so a file naming /dev/nvme0n1 touches no device). The
 # copy runs with the scratch directory as its working directory (fio's log files
@@ -58,7 +60,8 @@ shrink() {
         -e 's/^([[:space:]]*)(filename|directory)=.*//' -e 's/^([[:space:]]*)direct=1/\1direct=0/' \
         -e 's/^([[:space:]]*)numjobs=.*/\1numjobs=1/' -e 's/^([[:space:]]*)(time_based|ramp_time)([[:space:]]*=.*)?$//' \
         -e 's/^([[:space:]]*)iodepth=([5-9]|[0-9][0-9]+)([^0-9].*)?$/\1iodepth=4/' \
-        -e 's/^([[:space:]]*)loops=.*/\1loops=2/' "$1" >"$2"
+        -e 's/^([[:space:]]*)loops=.*/\1loops=2/' \
+        -e 's/^([[:space:]]*)(rate|ratemin|rate_min)=([0-9]+)[[:space:]]*$/\1\2=\3k/' "$1" >"$2"
 }
 
 n_runs=0 n_ref=0 n_fail=0 n_eng=0

@@ -26,6 +26,9 @@ void sb_offgen_init(sb_offgen *g, uint64_t nblocks, bool random, bool norandomma
     g->nblocks = nblocks ? nblocks : 1;
     g->random = random;
     g->map = random && !norandommap;
+    g->nios = g->nblocks;
+    g->step = 1;
+    g->dist = NULL;
     g->pos = 0;
     g->pass = 0;
     unsigned bits = 0;
@@ -43,4 +46,19 @@ void sb_offgen_new_pass(sb_offgen *g)
     g->pass++;
     if (g->map)
         new_keys(g);
+}
+
+void sb_offgen_set_step(sb_offgen *g, int64_t step)
+{
+    g->step = step ? step : 1;
+    g->nios = step > 1 ? (g->nblocks + (uint64_t)step - 1) / (uint64_t)step : g->nblocks;
+}
+
+uint64_t sb_offgen_stepped(const sb_offgen *g)
+{
+    if (g->step > 0)
+        return g->pos * (uint64_t)g->step;
+    /* backwards: 0, then from the end down; each block once per pass */
+    uint64_t back = (g->pos * (uint64_t)-g->step) % g->nblocks;
+    return back ? g->nblocks - back : 0;
 }
