@@ -14,7 +14,7 @@
 # and the options that refused, most frequent first.
 #
 # Tiny scale: each file is copied into a scratch directory with its sizes
-# (size, filesize, io_size) set to SIZE, runtime to RUNTIME, startdelay to 0,
+# (size, filesize, io_size) set to SIZE (and SIZE for jobs that give none), runtime to RUNTIME, startdelay to 0,
 # iodepth to at most 4, numjobs to 1, loops to 2, a bare rate, ratemin or rate_min
 # (bytes/s) 1000 times higher (1mbs_clients.fio's 1250 B/s would take 200 s per
 # client at 256 KiB), direct I/O off, time_based and
@@ -24,7 +24,7 @@
 # land there) and the scratch directory is removed at the end.
 #
 #   bench/fio-examples.sh [--tsv] [DIR]
-#   SB=./storbench SIZE=256k RUNTIME=1 TIMEOUT=60
+#   SB=./storbench SIZE=2m RUNTIME=1 TIMEOUT=60
 # --tsv: the per-file lines only, tab-separated (NAME STATE DETAIL), for tests.
 # Exit 0 when it ran (whatever the counts); 1 when storbench is missing.
 set -u
@@ -33,7 +33,7 @@ TSV=0
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${1:-$ROOT/tests/data/fio-examples}
 SB=${SB:-$ROOT/storbench}
-SIZE=${SIZE:-256k}
+SIZE=${SIZE:-2m}
 RUNTIME=${RUNTIME:-1}
 TIMEOUT=${TIMEOUT:-60}
 [ -x "$SB" ] || { echo "fio-examples: $SB not built (make)" >&2; exit 1; }
@@ -83,7 +83,7 @@ for f in "$DIR"/*.fio; do
         (cd "$W/run" && timeout "$TIMEOUT" "$SB" io --directory="$W/d" --parse-only "$f") >"$W/out" 2>"$W/err"
         rc=$?
         if [ $rc = 0 ]; then
-            (cd "$W/run" && timeout "$TIMEOUT" "$SB" io --directory="$W/d" --quiet "$s") >"$W/out" 2>"$W/err"
+            (cd "$W/run" && timeout "$TIMEOUT" "$SB" io --directory="$W/d" --quiet --size="$SIZE" "$s") >"$W/out" 2>"$W/err"
             rc=$?
         fi
         errl=$(grep -v ' warning' "$W/err" | grep -v '^storbench: warning' | head -1)

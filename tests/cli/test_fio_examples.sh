@@ -13,7 +13,7 @@ D="$T/target"
 mkdir -p "$D"
 
 # ---- fio's examples ----
-SB="$SB_BIN" SIZE=256k RUNTIME=1 bash "$SRC/bench/fio-examples.sh" --tsv >"$T/ex" 2>"$T/exerr"
+SB="$SB_BIN" SIZE=1m RUNTIME=1 bash "$SRC/bench/fio-examples.sh" --tsv >"$T/ex" 2>"$T/exerr"
 check "bench/fio-examples.sh runs" test $? = 0 -a -s "$T/ex"
 runs=$(awk -F '\t' '$2 == "runs"' "$T/ex" | wc -l)
 refused=$(awk -F '\t' '$2 == "refused"' "$T/ex" | wc -l)
