@@ -38,6 +38,11 @@ void sb_io_job_resolve(sb_io_job *job)
 {
     if (job->gtod_reduce)
         job->clat_percentiles = false; /* nothing recorded to print */
+    /* a bare write_*_log: the job's name is the prefix, as fio's */
+    char *logs[] = {job->bw_log, job->lat_log, job->iops_log};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(logs[i], "\1"))
+            snprintf(logs[i], sizeof job->bw_log, "%s", job->name[0] ? job->name : "storbench-io");
     if (!job->bssplit.n)
         return;
     uint64_t m = job->bssplit.bs[0];
@@ -80,10 +85,17 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
                  " (and of 512 B), for random jobs", job->blockalign, job->bs);
         return -EINVAL;
     }
-    bool skew = job->dist.kind != SB_DIST_RANDOM;
+    if (job->zonemode && (!job->zonesize || job->zonesize % job->bs || job->zoneskip % job->bs ||
+                          sb_rw_is_random(job->rw) || var || job->rw_skip)) {
+        snprintf(err, errlen, "zonemode=strided: zonesize and zoneskip multiples of bs %" PRIu64
+                 " (zonesize above 0), for sequential jobs of one block size without rw's skip",
+                 job->bs);
+        return -EINVAL;
+    }
+    bool skew = job->dist.kind != SB_DIST_RANDOM || job->zonemode;
     if ((skew || job->blockalign || job->rw_skip) && (job->verify || job->verify_pattern)) {
-        snprintf(err, errlen, "verify with random_distribution, blockalign or rw's skip is not "
-                 "supported");
+        snprintf(err, errlen, "verify with random_distribution, blockalign, zonemode or rw's skip "
+                 "is not supported");
         return -EINVAL;
     }
     if (job->rate_min && job->rate && job->rate_min > job->rate) {

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -265,8 +266,10 @@ static __attribute__((noinline)) uint64_t pace(worker *w, uint32_t len, uint64_t
             w->next_issue_ns = now;
         else
             sleep_until(w, w->next_issue_ns);
-        double a = w->ns_per_byte * len, b = w->ns_per_io;
-        w->next_issue_ns += (uint64_t)(a > b ? a : b);
+        double a = w->ns_per_byte * len, b = w->ns_per_io, gap = a > b ? a : b;
+        if (w->job->rate_poisson) /* fio's rate_process=poisson: arrivals of a Poisson process */
+            gap *= -log(1 - sb_rand_double(&w->rng));
+        w->next_issue_ns += (uint64_t)gap;
     } else {
         w->next_issue_ns = now; /* marks that an I/O was issued: thinktime after it */
     }

@@ -21,6 +21,7 @@ typedef struct sb_offgen {
     uint64_t nios;       /* blocks per pass: nblocks, fewer with a forward rw skip */
     int64_t step;        /* sequential: blocks from one I/O to the next (fio's rw=read:SKIP);
                           * 1 = contiguous, -1 = backwards */
+    uint64_t zone_blocks, skip_blocks; /* fio's zonemode=strided: zonesize, zoneskip in blocks */
     sb_distgen *dist;    /* random_distribution other than random (distribution.h); NULL = uniform */
     bool random, map;
     uint64_t pos;        /* blocks handed out in this pass */
@@ -38,6 +39,9 @@ void sb_offgen_new_pass(sb_offgen *g);
  * pass ends at the region's end (fewer blocks: holes); backward, it wraps from block 0 to
  * the last, so every block is visited once. */
 void sb_offgen_set_step(sb_offgen *g, int64_t step);
+/* fio's zonemode=strided for a sequential job: zone blocks, then skip blocks left out, and
+ * so on to the region's end, which ends the pass. */
+void sb_offgen_set_zones(sb_offgen *g, uint64_t zone, uint64_t skip);
 uint64_t sb_offgen_stepped(const sb_offgen *g);
 
 /* The permutation of [0, mask]: three rounds of multiply-by-odd-key, mask, xor the

@@ -42,7 +42,7 @@ static int parse_cpus(const sb_opt *o, void *base, const char *v, const sb_opt_c
 }
 
 /* fio's log_avg_msec: the time-series interval in milliseconds. */
-static int parse_log_msec(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+int sb_opt_parse_log_msec(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                           char *err, size_t errlen)
 {
     uint64_t ms;
@@ -165,60 +165,6 @@ static int parse_percentiles(const sb_opt *o, void *base, const char *v, const s
     return 0;
 }
 
-/* fio's random_distribution (io/distribution.h). */
-static int parse_distribution(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                              char *err, size_t errlen)
-{
-    return sb_dist_parse(v, ctx ? ctx->kb_base : 0, sb_opt_parse_size, &((sb_io_job *)base)->dist, err,
-                         errlen);
-}
-
-static int parse_choice(const sb_opt *o, void *field, const char *v, char *why, size_t len);
-
-/* fio's rw=MODE:SKIP: SKIP bytes after each sequential I/O (negative: backwards). */
-static int parse_rw(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                    char *err, size_t errlen)
-{
-    sb_io_job *job = base;
-    char mode[32];
-    const char *colon = strchr(v, ':');
-    size_t n = colon ? (size_t)(colon - v) : strlen(v);
-    snprintf(mode, sizeof mode, "%.*s", (int)(n < sizeof mode ? n : sizeof mode - 1), v);
-    if (parse_choice(o, &job->rw, mode, err, errlen) < 0)
-        return -EINVAL;
-    job->rw_skip = 0;
-    if (!colon)
-        return 0;
-    const char *s = colon + 1;
-    bool neg = *s == '-';
-    uint64_t u;
-    if (sb_rw_is_random(job->rw) || sb_opt_parse_size(s + neg, ctx ? ctx->kb_base : 0, &u) < 0 ||
-        u > INT64_MAX) {
-        snprintf(err, errlen, "'%s': %s", v, sb_rw_is_random(job->rw)
-                 ? "a new random offset every N I/Os is not supported"
-                 : "the skip after ':' is not a size (read:8k, read:-8k)");
-        return -EINVAL;
-    }
-    job->rw_skip = neg ? -(int64_t)u : (int64_t)u;
-    return 0;
-}
-
-/* fio's log_avg_msec: the time-series interval, and the log files' averaging. */
-static int parse_log_avg(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                         char *err, size_t errlen)
-{
-    sb_io_job *job = base;
-    uint64_t ms;
-    if (sb_parse_uint(v, 0, 86400000, &ms) < 0) {
-        snprintf(err, errlen, "'%s' is not a number of milliseconds (0 .. 86400000)", v);
-        return -EINVAL;
-    }
-    job->log_avg_ms = (unsigned)ms;
-    if (ms) /* 0: fio's default, one log line per I/O; the series keeps its interval */
-        return parse_log_msec(o, base, v, ctx, err, errlen);
-    return 0;
-}
-
 /* ------------------------------------------------------------ the table */
 
 static const sb_opt_choice rw_choices[] = {
@@ -227,6 +173,8 @@ static const sb_opt_choice rw_choices[] = {
     {"readwrite", SB_RW_RW}, {NULL, 0},
 };
 static const sb_opt_choice policy_choices[] = {{"shared", 0}, {"split", 1}, {NULL, 0}};
+static const sb_opt_choice rate_process_choices[] = {{"linear", 0}, {"poisson", 1}, {NULL, 0}};
+static const sb_opt_choice zonemode_choices[] = {{"none", 0}, {"strided", 1}, {NULL, 0}};
 static const sb_opt_choice kb_base_choices[] = {{"1024", 1024}, {"1000", 1000}, {NULL, 0}};
 
 /* bs and bs_max: one RANGE entry writes both (options.h) */
@@ -256,7 +204,7 @@ const sb_opt sb_io_options[] = {
      "read | write | randread | randwrite | rw | randrw (rw, randrw: reads and writes mixed, "
      "sequential or random); fio's read:SKIP / write:-SKIP skips SKIP bytes after each "
      "sequential I/O (negative: backwards)",
-     SB_OPTC_JOB, 0, rw_choices, parse_rw},
+     SB_OPTC_JOB, 0, rw_choices, sb_opt_parse_rw},
     {"name", NULL, SB_OPT_STR, J(name), 0, 0, NULL, "NAME",
      "the job's name, as printed; on the command line --name starts a new job, as fio's",
      SB_OPTC_JOB, 0, NULL, NULL},
@@ -359,6 +307,9 @@ const sb_opt sb_io_options[] = {
      "bytes per second per thread at most (0: no limit)", SB_OPTC_TIMING, 0, NULL, NULL},
     {"rate_iops", NULL, SB_OPT_INT, J(rate_iops), 0, 0, "0", "N",
      "I/Os per second per thread at most (0: no limit)", SB_OPTC_TIMING, 0, NULL, NULL},
+    {"rate_process", NULL, SB_OPT_CHOICE, J(rate_poisson), 0, 0, "linear", "MODE",
+     "linear: rate and rate_iops evenly spaced; poisson: exponentially distributed gaps of the "
+     "same mean, as fio's", SB_OPTC_TIMING, 0, rate_process_choices, NULL},
     {"rate_min", a_rate_min, SB_OPT_SIZE, J(rate_min), 0, 0, "0", "SIZE",
      "bytes per second per thread at least, judged each second after the first; a thread "
      "below it fails the job (exit 1), as fio's", SB_OPTC_TIMING, 0, NULL, NULL},
@@ -388,7 +339,15 @@ const sb_opt sb_io_options[] = {
      "random (uniform) | zipf:THETA | pareto:H | normal:DEV% | zoned:PCT/SIZE%:... | "
      "zoned_abs:PCT/SIZE:...; other than random each offset is drawn on its own (no random "
      "map) and the hot blocks are spread over the file, as fio's", SB_OPTC_OFFSETS,
-     SB_OPTF_DEF_DOC, NULL, parse_distribution},
+     SB_OPTF_DEF_DOC, NULL, sb_opt_parse_distribution},
+    {"zonemode", NULL, SB_OPT_CHOICE, J(zonemode), 0, 0, "none", "MODE",
+     "strided: a sequential job does zonesize bytes, skips zoneskip bytes, and so on to the "
+     "region's end (zbd, zoned block devices, is not supported)", SB_OPTC_OFFSETS, 0,
+     zonemode_choices, NULL},
+    {"zonesize", NULL, SB_OPT_SIZE, J(zonesize), 0, 0, NULL, "SIZE",
+     "zonemode=strided: the bytes done in each zone", SB_OPTC_OFFSETS, 0, NULL, NULL},
+    {"zoneskip", NULL, SB_OPT_SIZE, J(zoneskip), 0, 0, "0", "SIZE",
+     "zonemode=strided: the bytes skipped after each zone", SB_OPTC_OFFSETS, 0, NULL, NULL},
     {"blockalign", NULL, SB_OPT_SIZE, J(blockalign), 0, SB_IO_MAX_BS, "bs", "SIZE",
      "random offsets are multiples of this (fio's blockalign)", SB_OPTC_OFFSETS,
      SB_OPTF_DEF_DOC, NULL, NULL},
@@ -420,16 +379,17 @@ const sb_opt sb_io_options[] = {
      SB_OPTC_SERIES, SB_OPTF_DEF_DOC, NULL, NULL},
     {"log_avg_msec", NULL, SB_OPT_FUNC, J(log_avg_ms), 0, 0, "0", "N",
      "the same in milliseconds, as fio; it also averages the log files' lines over N ms "
-     "(0: a line per I/O, as fio)", SB_OPTC_SERIES, 0, NULL, parse_log_avg},
-    {"write_bw_log", NULL, SB_OPT_STR, J(bw_log), 0, 0, NULL, "PREFIX",
+     "(0: a line per I/O, as fio)", SB_OPTC_SERIES, 0, NULL, sb_opt_parse_log_avg},
+    {"write_bw_log", NULL, SB_OPT_FUNC, J(bw_log), 0, 0, "the job's name", "PREFIX",
      "fio's bandwidth log: PREFIX_bw.N.log per thread N, lines 'msec, KiB/s, ddir, bs, prio'",
-     SB_OPTC_SERIES, 0, NULL, NULL},
-    {"write_lat_log", NULL, SB_OPT_STR, J(lat_log), 0, 0, NULL, "PREFIX",
+     SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, sb_opt_parse_log_prefix},
+    {"write_lat_log", NULL, SB_OPT_FUNC, J(lat_log), 0, 0, "the job's name", "PREFIX",
      "fio's latency logs: PREFIX_lat.N.log and PREFIX_clat.N.log (ns; storbench's latency "
      "is fio's clat and lat, and PREFIX_slat.N.log is empty: no submission latency)",
-     SB_OPTC_SERIES, 0, NULL, NULL},
-    {"write_iops_log", NULL, SB_OPT_STR, J(iops_log), 0, 0, NULL, "PREFIX",
-     "fio's IOPS log: PREFIX_iops.N.log", SB_OPTC_SERIES, 0, NULL, NULL},
+     SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, sb_opt_parse_log_prefix},
+    {"write_iops_log", NULL, SB_OPT_FUNC, J(iops_log), 0, 0, "the job's name", "PREFIX",
+     "fio's IOPS log: PREFIX_iops.N.log", SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC,
+     NULL, sb_opt_parse_log_prefix},
     {"log_offset", NULL, SB_OPT_BOOL, J(log_offset), 0, 0, "0", NULL,
      "the log lines carry each I/O's offset (a column before prio), as fio", SB_OPTC_SERIES,
      SB_OPTF_SWITCH, NULL, NULL},

@@ -158,6 +158,8 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
                    seed + 0x100 * (w->index + 1));
     if (job->rw_skip)
         sb_offgen_set_step(&w->og, (int64_t)(job->bs + (uint64_t)job->rw_skip) / (int64_t)job->bs);
+    if (job->zonemode)
+        sb_offgen_set_zones(&w->og, job->zonesize / job->bs, job->zoneskip / job->bs);
     if (job->dist.kind != SB_DIST_RANDOM && sb_rw_is_random(job->rw)) {
         sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
         w->og.dist = &w->dg;

@@ -5,7 +5,8 @@
 # --tsv does the trying); none fails; and what the options do, seen in fio's log files
 # with log_offset: rw=read:-8k reads backwards, random_distribution=zoned puts its share
 # of the I/Os in its zone, zipf concentrates them on few blocks, blockalign aligns them;
-# the log format is fio's; rate_min that is not met fails the job (exit 1); gtod_reduce
+# zonemode=strided skips zoneskip after each zone; rate_process=poisson spaces I/Os
+# unevenly; the log format is fio's; rate_min that is not met fails the job (exit 1); gtod_reduce
 # prints no percentiles.
 . "$(dirname "$0")/lib.sh"
 
@@ -24,8 +25,8 @@ check "no example fails (each runs or is refused)" test "$fails" = 0
 bad=$(awk -F '\t' '$2 == "refused" && $3 !~ /^[0-9]+: (unknown option .[a-z_0-9]+.|[a-z_0-9]+: .+)$/' "$T/ex")
 check "each refusal names the file's line and the option" test -z "$bad"
 [ -n "$bad" ] && echo "# $bad"
-check "at least 21 of fio's examples run ($runs)" test "$runs" -ge 21
-for e in zipf.fio rand-zones.fio backwards-read.fio null.fio ssd-steadystate.fio 1mbs_clients.fio \
+check "at least 22 of fio's examples run ($runs)" test "$runs" -ge 22
+for e in disk-zone-profile.fio zipf.fio rand-zones.fio backwards-read.fio null.fio ssd-steadystate.fio 1mbs_clients.fio \
     jesd219.fio waitfor.fio steadystate.fio; do
     check "$e runs" grep -q "^$e	runs" "$T/ex"
 done
@@ -64,6 +65,17 @@ check_one_line "named" "random_distribution"
 run --size=1m --bssplit=4k/50:8k/50 --blockalign=8k --rw=randread
 check "blockalign=8k: every offset a multiple of 8k" test -z "$(awk -F', ' '$5 % 8192' l_lat.1.log)" -a -s l_lat.1.log
 
+run --size=64k --bs=4k --rw=read --zonemode=strided --zonesize=8k --zoneskip=16k
+check "zonemode=strided: 8k done, 16k skipped, to the region's end" \
+    test "$(cut -d, -f5 l_lat.1.log | tr -d ' ' | tr '\n' ' ')" = "0 4096 24576 28672 49152 53248 "
+check_exit "zonemode=zbd is refused" 2 "$SB" io --directory="$D" --zonemode=zbd
+check_one_line "named" "zonemode"
+# rate_process=poisson: the same mean rate, gaps no longer even
+run --size=64k --bs=4k --rate_iops=200 --rate_process=poisson
+check "rate_process=poisson runs" test $? = 0 -a "$(wc -l <l_lat.1.log)" = 16
+gaps=$(cut -d, -f1 l_lat.1.log | awk 'NR > 1 { d = $1 - p; if (d < 2 || d > 8) odd++ } { p = $1 } END { print odd + 0 }')
+check "poisson: some gaps far from the 5 ms of an even rate ($gaps of 15)" test "$gaps" -ge 3
+
 # averaged logs, bandwidth and IOPS logs
 "$SB" io --directory="$D" --quiet --size=2m --rw=randread --write_bw_log=b --write_iops_log=b --log_avg_msec=100 >/dev/null 2>&1
 check "bw and iops logs with log_avg_msec: averaged lines, bs 0" \
@@ -74,6 +86,10 @@ if command -v fio2gnuplot >/dev/null; then
 else
     echo "ok # SKIP fio2gnuplot not installed"
 fi
+
+printf '[global]\nwrite_bw_log\n[myjob]\nsize=64k\n' >"$T/bare.fio"
+"$SB" io --directory="$D" --quiet "$T/bare.fio" >/dev/null 2>&1
+check "a bare write_bw_log is named after the job, as fio's" test -s myjob_bw.1.log
 
 # rate_min: a thread kept to ~8 KiB/s by thinktime misses 1 MB/s and fails (exit 1)
 check_exit "rate_min not met: exit 1" 1 "$SB" io --directory="$D" --quiet --size=1m --thinktime=500ms \
