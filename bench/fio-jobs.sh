@@ -4,7 +4,9 @@
 # the ratios storbench/fio of IOPS and of bandwidth, and the ratio of CPU per I/O
 # (user + system seconds / I/Os, each from the tool's own JSON: storbench's
 # jobs[].cpu.user_s + sys_s over cpu.ios, the whole process; fio's jobs[].usr_cpu +
-# sys_cpu, % of job_runtime, over read.total_ios + write.total_ios); then per job the
+# sys_cpu, % of job_runtime, over read.total_ios + write.total_ios) and, since fio's
+# figure is its job thread's alone, also from /usr/bin/time (the whole process tree,
+# every thread, over the same I/Os); then per job the
 # geometric mean, min and max of each ratio over the rounds (issue 27's goals: IOPS
 # and bandwidth 0.9 .. 1.1 on a disk-bound target; CPU per I/O ratio at most 1.0).
 #
@@ -83,17 +85,30 @@ fig() {
         | @tsv' "$1"
 }
 
-run_tool() { # TOOL JOBFILE: figures into $LIB_WORK/TOOL.fig
-    local t=$1 f=$2
+# ios JSON: the I/Os of the first job (storbench's cpu.ios, else fio's total_ios).
+ios() {
+    jq -r '.jobs[0] as $j | ($j.cpu.ios // (($j.read.total_ios // 0) + ($j.write.total_ios // 0)))' "$1"
+}
+
+# Each run under /usr/bin/time too: user + system seconds of the whole process tree, every
+# thread included (fio's own usr_cpu/sys_cpu come from getrusage(RUSAGE_THREAD) of its job
+# thread, which leaves out io_uring's io-wq workers; storbench's cpu is the whole process).
+run_tool() { # TOOL JOBFILE: figures into $LIB_WORK/TOOL.fig: IOPS BW CPU/IO(JSON) CPU/IO(time)
+    local t=$1 f=$2 j
     if [ "$t" = fio ]; then
-        lib_run -o "$LIB_WORK/fio.log" fio --output-format=json --output="$LIB_WORK/fio.json" "$f" ||
+        j=$LIB_WORK/fio.json
+        lib_run -o "$LIB_WORK/fio.log" /usr/bin/time -f '%U %S' -o "$LIB_WORK/time" \
+            fio --output-format=json --output="$j" "$f" ||
             { echo "fio failed on $f: $(tail -2 "$LIB_WORK/fio.log")" >&2; return 1; }
-        fig "$LIB_WORK/fio.json" >"$LIB_WORK/fio.fig"
     else
-        lib_run -o "$LIB_WORK/sb.json" "$SB" io --quiet --output-format=json "$f" ||
-            { echo "storbench failed on $f: $(tail -2 "$LIB_WORK/sb.json")" >&2; return 1; }
-        fig "$LIB_WORK/sb.json" >"$LIB_WORK/sb.fig"
+        j=$LIB_WORK/sb.json
+        lib_run -o "$j" /usr/bin/time -f '%U %S' -o "$LIB_WORK/time" \
+            "$SB" io --quiet --output-format=json "$f" ||
+            { echo "storbench failed on $f: $(tail -2 "$j")" >&2; return 1; }
     fi
+    read -r tu ts <"$LIB_WORK/time"
+    printf '%s\t%s\n' "$(fig "$j")" "$(awk -v u="$tu" -v s="$ts" -v n="$(ios "$j")" \
+        'BEGIN { printf "%.9f", (n > 0 ? (u + s) / n : 0) }')" >"$LIB_WORK/$t.fig"
 }
 
 pair() { # JOBFILE ROUND
@@ -102,7 +117,7 @@ pair() { # JOBFILE ROUND
     run_tool $first "$1" && run_tool $second "$1"
 }
 
-printf 'job\tround\tfio_iops\tsb_iops\tiops_ratio\tbw_ratio\tfio_cpu_us\tsb_cpu_us\tcpu_ratio\n' >"$LIB_WORK/rows"
+printf 'job\tround\tfio_iops\tsb_iops\tiops_ratio\tbw_ratio\tfio_cpu_us\tsb_cpu_us\tcpu_ratio\ttime_ratio\n' >"$LIB_WORK/rows"
 for f in "$JOBDIR"/*.fio; do
     name=$(basename "$f" .fio)
     for r in $(seq 1 "$ROUNDS"); do
@@ -113,11 +128,13 @@ for f in "$JOBDIR"/*.fio; do
         pair "$f" "$r" || ok=0
         [ -n "$LOCK" ] && exec {lk}>&-
         [ $ok = 1 ] || continue
-        read -r fi fb fc <"$LIB_WORK/fio.fig"
-        read -r si sbw sc <"$LIB_WORK/sb.fig"
+        read -r fi fb fc ft <"$LIB_WORK/fio.fig"
+        read -r si sbw sc st <"$LIB_WORK/sb.fig"
         awk -v n="$name" -v r="$r" -v fi="$fi" -v si="$si" -v fb="$fb" -v sbw="$sbw" -v fc="$fc" -v sc="$sc" \
-            'BEGIN { printf "%s\t%d\t%.0f\t%.0f\t%.4f\t%.4f\t%.3f\t%.3f\t%.4f\n", n, r, fi, si,
-                     (fi > 0 ? si / fi : 0), (fb > 0 ? sbw / fb : 0), fc * 1e6, sc * 1e6, (fc > 0 ? sc / fc : 0) }' \
+            -v ft="$ft" -v st="$st" \
+            'BEGIN { printf "%s\t%d\t%.0f\t%.0f\t%.4f\t%.4f\t%.3f\t%.3f\t%.4f\t%.4f\n", n, r, fi, si,
+                     (fi > 0 ? si / fi : 0), (fb > 0 ? sbw / fb : 0), fc * 1e6, sc * 1e6, (fc > 0 ? sc / fc : 0),
+                     (ft > 0 ? st / ft : 0) }' \
             >>"$LIB_WORK/rows"
         [ "${VERBOSE:-0}" = 1 ] && tail -1 "$LIB_WORK/rows" >&2
     done
@@ -131,7 +148,7 @@ awk -F '\t' '
         k = $1
         if (!(k in n)) { order[++m] = k; n[k] = 0 }
         n[k]++; fi[k] += $3; si[k] += $4; fc[k] += $7; sc[k] += $8
-        for (c = 5; c <= 9; c += 1) if (c == 5 || c == 6 || c == 9) {
+        for (c = 5; c <= 10; c += 1) if (c == 5 || c == 6 || c == 9 || c == 10) {
             v = ($c > 0) ? $c : 1e-9
             lg[k, c] += log(v)
             if (n[k] == 1 || v < lo[k, c]) lo[k, c] = v
@@ -140,15 +157,16 @@ awk -F '\t' '
     }
     function r(k, c) { return sprintf("%.2f [%.2f .. %.2f]", exp(lg[k, c] / n[k]), lo[k, c], hi[k, c]) }
     END {
-        fmt = "| %-30s | %9s | %9s | %-18s | %-18s | %7s | %7s | %-18s | %6s |\n"
-        printf fmt, "job", "fio IOPS", "sb IOPS", "IOPS ratio", "BW ratio", "fio us", "sb us", "CPU/IO ratio", "rounds"
-        printf "|---|---:|---:|---|---|---:|---:|---|---:|\n"
+        fmt = "| %-30s | %9s | %9s | %-18s | %-18s | %7s | %7s | %-18s | %-18s | %6s |\n"
+        printf fmt, "job", "fio IOPS", "sb IOPS", "IOPS ratio", "BW ratio", "fio us", "sb us", "CPU/IO (JSON)",
+            "CPU/IO (time)", "rounds"
+        printf "|---|---:|---:|---|---|---:|---:|---|---|---:|\n"
         for (i = 1; i <= m; i++) {
             k = order[i]
             printf fmt, k, sprintf("%.0f", fi[k] / n[k]), sprintf("%.0f", si[k] / n[k]), r(k, 5), r(k, 6),
-                sprintf("%.2f", fc[k] / n[k]), sprintf("%.2f", sc[k] / n[k]), r(k, 9), n[k]
-            for (c = 5; c <= 9; c++) if (c == 5 || c == 6 || c == 9) { all[c] += lg[k, c] / n[k] }
+                sprintf("%.2f", fc[k] / n[k]), sprintf("%.2f", sc[k] / n[k]), r(k, 9), r(k, 10), n[k]
+            for (c = 5; c <= 10; c++) if (c == 5 || c == 6 || c == 9 || c == 10) { all[c] += lg[k, c] / n[k] }
         }
-        if (m) printf "geometric mean over the jobs: IOPS %.2f, bandwidth %.2f, CPU per I/O %.2f\n",
-            exp(all[5] / m), exp(all[6] / m), exp(all[9] / m)
+        if (m) printf "geometric mean over the jobs: IOPS %.2f, bandwidth %.2f, CPU per I/O %.2f (JSON), %.2f (time)\n",
+            exp(all[5] / m), exp(all[6] / m), exp(all[9] / m), exp(all[10] / m)
     }' "$LIB_WORK/rows"
