@@ -36,6 +36,13 @@ void sb_io_job_init(sb_io_job *job)
 
 void sb_io_job_resolve(sb_io_job *job)
 {
+    if (job->gtod_reduce)
+        job->clat_percentiles = false; /* nothing recorded to print */
+    /* a bare write_*_log: the job's name is the prefix, as fio's */
+    char *logs[] = {job->bw_log, job->lat_log, job->iops_log};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(logs[i], "\1"))
+            snprintf(logs[i], sizeof job->bw_log, "%s", job->name[0] ? job->name : "storbench-io");
     if (!job->bssplit.n)
         return;
     uint64_t m = job->bssplit.bs[0];
@@ -63,11 +70,48 @@ int sb_rw_parse(const char *s, sb_rw *out)
 
 const char *sb_rw_name(sb_rw rw) { return (unsigned)rw < 6 ? rw_names[rw] : "?"; }
 
+/* fio's offset options (issue 27): rw's skip, blockalign, random_distribution, rate_min. */
+static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
+{
+    bool var = job->bs_max > job->bs || job->bssplit.n;
+    if (job->rw_skip && (var || job->rw_skip % (int64_t)job->bs || job->rw_skip == -(int64_t)job->bs)) {
+        snprintf(err, errlen, "rw's skip %" PRId64 " must be a multiple of bs %" PRIu64 " (not -bs), "
+                 "with one block size", job->rw_skip, job->bs);
+        return -EINVAL;
+    }
+    if (job->blockalign && (job->blockalign % SB_IO_MIN_BS || job->blockalign < job->bs ||
+                            job->blockalign % job->bs || !sb_rw_is_random(job->rw))) {
+        snprintf(err, errlen, "blockalign %" PRIu64 ": storbench's is a multiple of bs %" PRIu64
+                 " (and of 512 B), for random jobs", job->blockalign, job->bs);
+        return -EINVAL;
+    }
+    if (job->zonemode && (!job->zonesize || job->zonesize % job->bs || job->zoneskip % job->bs ||
+                          sb_rw_is_random(job->rw) || var || job->rw_skip)) {
+        snprintf(err, errlen, "zonemode=strided: zonesize and zoneskip multiples of bs %" PRIu64
+                 " (zonesize above 0), for sequential jobs of one block size without rw's skip",
+                 job->bs);
+        return -EINVAL;
+    }
+    bool skew = job->dist.kind != SB_DIST_RANDOM || job->zonemode;
+    if ((skew || job->blockalign || job->rw_skip) && (job->verify || job->verify_pattern)) {
+        snprintf(err, errlen, "verify with random_distribution, blockalign, zonemode or rw's skip "
+                 "is not supported");
+        return -EINVAL;
+    }
+    if (job->rate_min && job->rate && job->rate_min > job->rate) {
+        snprintf(err, errlen, "rate_min %" PRIu64 " is above rate %" PRIu64, job->rate_min, job->rate);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* The options of issue 27 (fio's job files) together: block size ranges and splits,
  * one file per job, one kind of periodic sync. */
 static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
 {
     bool var = job->bs_max > job->bs || job->bssplit.n;
+    if (check_offsets(job, err, errlen) < 0)
+        return -EINVAL;
     if (job->bs_max > SB_IO_MAX_BS) {
         snprintf(err, errlen, "bsrange %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs_max);
         return -EINVAL;

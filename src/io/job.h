@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "core/histogram.h"
+#include "io/distribution.h"
 #include "io/verify.h"
 #include "core/timeseries.h"
 #include "io/steadystate.h"
@@ -99,6 +100,22 @@ typedef struct sb_io_job {
     double thinktime_s;        /* idle after every I/O (fio's thinktime, bare number: us) */
     uint64_t rate;             /* bytes/s per thread at most (fio's rate); 0 = no limit */
     uint64_t rate_iops;        /* I/Os per second per thread at most; 0 = no limit */
+    bool rate_poisson;         /* fio's rate_process=poisson: exponential gaps of the mean rate */
+    uint64_t rate_min;         /* fio's rate_min: bytes/s per thread at least, judged per
+                                * second after the first; below it the job fails. 0 = none */
+    int64_t rw_skip;           /* fio's rw=read:SKIP: bytes skipped after each sequential I/O
+                                * (negative: backwards); a multiple of bs */
+    uint64_t blockalign;       /* fio's blockalign: random offsets' unit; 0 = bs */
+    int zonemode;              /* fio's zonemode: 0 none, 1 strided (zonesize, then zoneskip) */
+    uint64_t zonesize, zoneskip;
+    sb_io_dist dist;           /* fio's random_distribution (distribution.h) */
+    bool gtod_reduce;          /* fio's gtod_reduce: no per-I/O latency is recorded */
+    /* fio's write_bw_log / write_lat_log / write_iops_log: the prefix of the log files
+     * (iolog.h), "" = none; log_offset adds each I/O's offset; log_avg_ms (fio's
+     * log_avg_msec, 0 = one line per I/O) averages the lines over that many ms. */
+    char bw_log[128], lat_log[128], iops_log[128];
+    bool log_offset;
+    unsigned log_avg_ms;
     int nice;                  /* the threads' nice value (fio's nice) */
     int prio;                  /* best-effort I/O priority 0..7 (fio's prio); -1 = unset */
     bool thread;               /* fio's thread: storbench's jobs are always threads */

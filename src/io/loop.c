@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,7 +87,10 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
     sb_io_dir_stats *st = &w->st[u->ddir];
     st->ios++;
     st->bytes += u->len;
-    sb_hist_record(&st->clat, now - u->start_ns);
+    if (__builtin_expect(!w->no_lat, 1))
+        sb_hist_record(&st->clat, now - u->start_ns);
+    if (__builtin_expect(w->log != NULL, 0))
+        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, u->ddir, u->len, u->offset);
     w->last_ns = now;
     return closed;
 }
@@ -148,7 +152,10 @@ static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *
         if (*pass_end)
             w->seq_pos = 0;
     } else {
-        off = job->bs * sb_rand_below(&w->og.rng, (job->size - len) / job->bs + 1);
+        /* blockalign's unit; a skewed distribution's block, cut to where len still fits */
+        uint64_t last = (job->size - len) / w->unit;
+        uint64_t b = w->og.dist ? sb_distgen_next(w->og.dist, &w->og.rng) : sb_rand_below(&w->og.rng, last + 1);
+        off = w->unit * (b > last ? b % (last + 1) : b);
         w->pass_bytes += len;
         *pass_end = w->pass_bytes >= job->size;
         if (*pass_end)
@@ -193,7 +200,7 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         w->pass_done = true;
     else if (pass_end && job->invalidate && !job->direct)
         w->invalidate_pending = true;
-    u->offset = job->offset + (w->bs_table ? byte_off : b * job->bs);
+    u->offset = job->offset + (w->bs_table ? byte_off : b * w->unit);
     if (u->ddir == SB_DDIR_WRITE) {
         if (job->verify_pattern)
             sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
@@ -272,8 +279,10 @@ static __attribute__((noinline)) uint64_t pace(worker *w, uint32_t len, uint64_t
             w->next_issue_ns = now;
         else
             sleep_until(w, w->next_issue_ns);
-        double a = w->ns_per_byte * len, b = w->ns_per_io;
-        w->next_issue_ns += (uint64_t)(a > b ? a : b);
+        double a = w->ns_per_byte * len, b = w->ns_per_io, gap = a > b ? a : b;
+        if (w->job->rate_poisson) /* fio's rate_process=poisson: arrivals of a Poisson process */
+            gap *= -log(1 - sb_rand_double(&w->rng));
+        w->next_issue_ns += (uint64_t)gap;
     } else {
         w->next_issue_ns = now; /* marks that an I/O was issued: thinktime after it */
     }
@@ -505,7 +514,8 @@ static void sleep_until(worker *w, uint64_t t)
  * job's file, which the thread closes in it before it ends. */
 static void private_fd_table(worker *w)
 {
-    if (w->td.ops->fd_own_thread && w->fd >= 3 && sb_private_fd_table(w->fd))
+    /* not with log files: their descriptors, opened before, live in the shared table */
+    if (w->td.ops->fd_own_thread && w->fd >= 3 && !w->log && sb_private_fd_table(w->fd))
         w->fd_private = true;
 }
 
@@ -584,6 +594,12 @@ void *sb_io_worker_main(void *arg)
      * that this worker's intervals are final. */
     const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat};
     sb_tsb_finish(&w->ts, w->last_ns, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes);
+    int lr = sb_iolog_close(w->log, w->last_ns - w->ramp_end_ns);
+    w->log = NULL;
+    if (lr < 0 && !w->err) {
+        w->err = lr;
+        snprintf(w->errmsg, sizeof w->errmsg, "writing a log file: %s", strerror(-lr));
+    }
     /* Torn down here too: the ring belongs to this thread. */
     w->td.ops->cleanup(&w->td);
     w->engine_ready = false;

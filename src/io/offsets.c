@@ -26,6 +26,10 @@ void sb_offgen_init(sb_offgen *g, uint64_t nblocks, bool random, bool norandomma
     g->nblocks = nblocks ? nblocks : 1;
     g->random = random;
     g->map = random && !norandommap;
+    g->nios = g->nblocks;
+    g->step = 1;
+    g->zone_blocks = g->skip_blocks = 0;
+    g->dist = NULL;
     g->pos = 0;
     g->pass = 0;
     unsigned bits = 0;
@@ -43,4 +47,32 @@ void sb_offgen_new_pass(sb_offgen *g)
     g->pass++;
     if (g->map)
         new_keys(g);
+}
+
+void sb_offgen_set_step(sb_offgen *g, int64_t step)
+{
+    g->step = step ? step : 1;
+    g->nios = step > 1 ? (g->nblocks + (uint64_t)step - 1) / (uint64_t)step : g->nblocks;
+}
+
+void sb_offgen_set_zones(sb_offgen *g, uint64_t zone, uint64_t skip)
+{
+    if (!zone)
+        return;
+    uint64_t period = zone + skip, rem = g->nblocks % period;
+    g->zone_blocks = zone;
+    g->skip_blocks = skip;
+    g->step = 0; /* not 1: the stepped path */
+    g->nios = g->nblocks / period * zone + (rem < zone ? rem : zone);
+}
+
+uint64_t sb_offgen_stepped(const sb_offgen *g)
+{
+    if (g->zone_blocks)
+        return g->pos / g->zone_blocks * (g->zone_blocks + g->skip_blocks) + g->pos % g->zone_blocks;
+    if (g->step > 0)
+        return g->pos * (uint64_t)g->step;
+    /* backwards: 0, then from the end down; each block once per pass */
+    uint64_t back = (g->pos * (uint64_t)-g->step) % g->nblocks;
+    return back ? g->nblocks - back : 0;
 }

@@ -14,9 +14,15 @@
 #include <stdint.h>
 
 #include "core/rand.h"
+#include "io/distribution.h"
 
 typedef struct sb_offgen {
     uint64_t nblocks;
+    uint64_t nios;       /* blocks per pass: nblocks, fewer with a forward rw skip */
+    int64_t step;        /* sequential: blocks from one I/O to the next (fio's rw=read:SKIP);
+                          * 1 = contiguous, -1 = backwards */
+    uint64_t zone_blocks, skip_blocks; /* fio's zonemode=strided: zonesize, zoneskip in blocks */
+    sb_distgen *dist;    /* random_distribution other than random (distribution.h); NULL = uniform */
     bool random, map;
     uint64_t pos;        /* blocks handed out in this pass */
     uint64_t pass;       /* completed passes */
@@ -29,6 +35,14 @@ typedef struct sb_offgen {
 void sb_offgen_init(sb_offgen *g, uint64_t nblocks, bool random, bool norandommap, uint64_t seed);
 /* New keys at the start of a pass (offsets.c). */
 void sb_offgen_new_pass(sb_offgen *g);
+/* fio's rw=read:SKIP (offsets.c): a sequential job's blocks step blocks apart; forward, the
+ * pass ends at the region's end (fewer blocks: holes); backward, it wraps from block 0 to
+ * the last, so every block is visited once. */
+void sb_offgen_set_step(sb_offgen *g, int64_t step);
+/* fio's zonemode=strided for a sequential job: zone blocks, then skip blocks left out, and
+ * so on to the region's end, which ends the pass. */
+void sb_offgen_set_zones(sb_offgen *g, uint64_t zone, uint64_t skip);
+uint64_t sb_offgen_stepped(const sb_offgen *g);
 
 /* The permutation of [0, mask]: three rounds of multiply-by-odd-key, mask, xor the
  * high half down (offsets.c says why it is one and why it is enough). Inline: it is
@@ -62,12 +76,14 @@ static inline uint64_t sb_offgen_next(sb_offgen *g, bool *pass_done)
 {
     uint64_t b;
     if (!g->random)
-        b = g->pos;
+        b = __builtin_expect(g->step == 1, 1) ? g->pos : sb_offgen_stepped(g);
+    else if (__builtin_expect(g->dist != NULL, 0))
+        b = sb_distgen_next(g->dist, &g->rng);
     else if (g->map)
         b = sb_offgen_permute(g, g->pos);
     else
         b = sb_rand_below(&g->rng, g->nblocks);
-    *pass_done = ++g->pos >= g->nblocks;
+    *pass_done = ++g->pos >= g->nios;
     if (__builtin_expect(*pass_done, 0))
         sb_offgen_new_pass(g);
     return b;

@@ -18,6 +18,7 @@
 
 #include "core/cpuset.h"
 #include "core/units.h"
+#include "io/distribution.h"
 #include "io/job.h"
 
 #define J(f) SB_OPT_FIELD(sb_io_job, f)
@@ -41,7 +42,7 @@ static int parse_cpus(const sb_opt *o, void *base, const char *v, const sb_opt_c
 }
 
 /* fio's log_avg_msec: the time-series interval in milliseconds. */
-static int parse_log_msec(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+int sb_opt_parse_log_msec(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                           char *err, size_t errlen)
 {
     uint64_t ms;
@@ -164,17 +165,6 @@ static int parse_percentiles(const sb_opt *o, void *base, const char *v, const s
     return 0;
 }
 
-/* fio's random_distribution: only uniform draws (random) are storbench's. */
-static int parse_distribution(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                              char *err, size_t errlen)
-{
-    if (strcmp(v, "random")) {
-        snprintf(err, errlen, "'%s' is not supported (only random, uniform draws)", v);
-        return -EINVAL;
-    }
-    return 0;
-}
-
 /* ------------------------------------------------------------ the table */
 
 static const sb_opt_choice rw_choices[] = {
@@ -183,6 +173,8 @@ static const sb_opt_choice rw_choices[] = {
     {"readwrite", SB_RW_RW}, {NULL, 0},
 };
 static const sb_opt_choice policy_choices[] = {{"shared", 0}, {"split", 1}, {NULL, 0}};
+static const sb_opt_choice rate_process_choices[] = {{"linear", 0}, {"poisson", 1}, {NULL, 0}};
+static const sb_opt_choice zonemode_choices[] = {{"none", 0}, {"strided", 1}, {NULL, 0}};
 static const sb_opt_choice kb_base_choices[] = {{"1024", 1024}, {"1000", 1000}, {NULL, 0}};
 
 /* bs and bs_max: one RANGE entry writes both (options.h) */
@@ -203,14 +195,16 @@ static const char *const a_ss_ramp[] = {"steadystate_ramp_time", NULL};
 static const char *const a_bs[] = {"blocksize", NULL};
 static const char *const a_bsrange[] = {"blocksize_range", NULL};
 static const char *const a_bssplit[] = {"blocksize_split", NULL};
-static const char *const a_thread[] = {"use_thread", NULL};
+static const char *const a_thread[] = {"use_thread", "threads", NULL};
+static const char *const a_rate_min[] = {"ratemin", NULL};
 static const char *const a_nrfiles[] = {"nr_files", NULL};
 
 const sb_opt sb_io_options[] = {
     {"rw", a_rw, SB_OPT_CHOICE, J(rw), 0, 0, "read", "MODE",
      "read | write | randread | randwrite | rw | randrw (rw, randrw: reads and writes mixed, "
-     "sequential or random)",
-     SB_OPTC_JOB, 0, rw_choices, NULL},
+     "sequential or random); fio's read:SKIP / write:-SKIP skips SKIP bytes after each "
+     "sequential I/O (negative: backwards)",
+     SB_OPTC_JOB, 0, rw_choices, sb_opt_parse_rw},
     {"name", NULL, SB_OPT_STR, J(name), 0, 0, NULL, "NAME",
      "the job's name, as printed; on the command line --name starts a new job, as fio's",
      SB_OPTC_JOB, 0, NULL, NULL},
@@ -313,6 +307,15 @@ const sb_opt sb_io_options[] = {
      "bytes per second per thread at most (0: no limit)", SB_OPTC_TIMING, 0, NULL, NULL},
     {"rate_iops", NULL, SB_OPT_INT, J(rate_iops), 0, 0, "0", "N",
      "I/Os per second per thread at most (0: no limit)", SB_OPTC_TIMING, 0, NULL, NULL},
+    {"rate_process", NULL, SB_OPT_CHOICE, J(rate_poisson), 0, 0, "linear", "MODE",
+     "linear: rate and rate_iops evenly spaced; poisson: exponentially distributed gaps of the "
+     "same mean, as fio's", SB_OPTC_TIMING, 0, rate_process_choices, NULL},
+    {"rate_min", a_rate_min, SB_OPT_SIZE, J(rate_min), 0, 0, "0", "SIZE",
+     "bytes per second per thread at least, judged each second after the first; a thread "
+     "below it fails the job (exit 1), as fio's", SB_OPTC_TIMING, 0, NULL, NULL},
+    {"gtod_reduce", NULL, SB_OPT_BOOL, J(gtod_reduce), 0, 0, "0", NULL,
+     "record no per-I/O latency (fio's: fewer clock reads); no percentiles are printed",
+     SB_OPTC_TIMING, SB_OPTF_SWITCH, NULL, NULL},
     {"fsync", NULL, SB_OPT_INT, J(fsync_every), 0, UINT32_MAX, "0", "N",
      "fsync after every N writes (0: never)", SB_OPTC_SYNC, 0, NULL, NULL},
     {"fdatasync", NULL, SB_OPT_INT, J(fdatasync_every), 0, UINT32_MAX, "0", "N",
@@ -332,9 +335,22 @@ const sb_opt sb_io_options[] = {
     {"randrepeat", NULL, SB_OPT_BOOL, J(randrepeat), 0, 0, "1", NULL,
      "the same offsets every run (the seed as given); 0: a new seed each run",
      SB_OPTC_OFFSETS, SB_OPTF_SWITCH, NULL, NULL},
-    {"random_distribution", NULL, SB_OPT_FUNC, J(seed), 0, 0, "random", "DIST",
-     "only random (uniform) is supported; zipf, pareto, normal are refused", SB_OPTC_OFFSETS,
-     SB_OPTF_DEF_DOC, NULL, parse_distribution},
+    {"random_distribution", NULL, SB_OPT_FUNC, J(dist), 0, 0, "random", "DIST",
+     "random (uniform) | zipf:THETA | pareto:H | normal:DEV% | zoned:PCT/SIZE%:... | "
+     "zoned_abs:PCT/SIZE:...; other than random each offset is drawn on its own (no random "
+     "map) and the hot blocks are spread over the file, as fio's", SB_OPTC_OFFSETS,
+     SB_OPTF_DEF_DOC, NULL, sb_opt_parse_distribution},
+    {"zonemode", NULL, SB_OPT_CHOICE, J(zonemode), 0, 0, "none", "MODE",
+     "strided: a sequential job does zonesize bytes, skips zoneskip bytes, and so on to the "
+     "region's end (zbd, zoned block devices, is not supported)", SB_OPTC_OFFSETS, 0,
+     zonemode_choices, NULL},
+    {"zonesize", NULL, SB_OPT_SIZE, J(zonesize), 0, 0, NULL, "SIZE",
+     "zonemode=strided: the bytes done in each zone", SB_OPTC_OFFSETS, 0, NULL, NULL},
+    {"zoneskip", NULL, SB_OPT_SIZE, J(zoneskip), 0, 0, "0", "SIZE",
+     "zonemode=strided: the bytes skipped after each zone", SB_OPTC_OFFSETS, 0, NULL, NULL},
+    {"blockalign", NULL, SB_OPT_SIZE, J(blockalign), 0, SB_IO_MAX_BS, "bs", "SIZE",
+     "random offsets are multiples of this (fio's blockalign)", SB_OPTC_OFFSETS,
+     SB_OPTF_DEF_DOC, NULL, NULL},
     {"cpus_allowed", NULL, SB_OPT_FUNC, J(cpus_allowed), 0, 0, "every CPU the process may use",
      "LIST", "run the job's threads only on these CPUs: 0-3,6, as fio and taskset -c",
      SB_OPTC_CPU, SB_OPTF_DEF_DOC, NULL, parse_cpus},
@@ -361,8 +377,22 @@ const sb_opt sb_io_options[] = {
     {"log_interval", NULL, SB_OPT_DURATION, J(log_interval_s), 0.01, 86400, "1s", "DURATION",
      "one time-series sample (IOPS, bandwidth, mean and p99 latency) per interval",
      SB_OPTC_SERIES, SB_OPTF_DEF_DOC, NULL, NULL},
-    {"log_avg_msec", NULL, SB_OPT_FUNC, J(log_interval_s), 0, 0, "1000", "N",
-     "the same in milliseconds, as fio", SB_OPTC_SERIES, SB_OPTF_DEF_DOC, NULL, parse_log_msec},
+    {"log_avg_msec", NULL, SB_OPT_FUNC, J(log_avg_ms), 0, 0, "0", "N",
+     "the same in milliseconds, as fio; it also averages the log files' lines over N ms "
+     "(0: a line per I/O, as fio)", SB_OPTC_SERIES, 0, NULL, sb_opt_parse_log_avg},
+    {"write_bw_log", NULL, SB_OPT_FUNC, J(bw_log), 0, 0, "the job's name", "PREFIX",
+     "fio's bandwidth log: PREFIX_bw.N.log per thread N, lines 'msec, KiB/s, ddir, bs, prio'",
+     SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, sb_opt_parse_log_prefix},
+    {"write_lat_log", NULL, SB_OPT_FUNC, J(lat_log), 0, 0, "the job's name", "PREFIX",
+     "fio's latency logs: PREFIX_lat.N.log and PREFIX_clat.N.log (ns; storbench's latency "
+     "is fio's clat and lat, and PREFIX_slat.N.log is empty: no submission latency)",
+     SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, sb_opt_parse_log_prefix},
+    {"write_iops_log", NULL, SB_OPT_FUNC, J(iops_log), 0, 0, "the job's name", "PREFIX",
+     "fio's IOPS log: PREFIX_iops.N.log", SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC,
+     NULL, sb_opt_parse_log_prefix},
+    {"log_offset", NULL, SB_OPT_BOOL, J(log_offset), 0, 0, "0", NULL,
+     "the log lines carry each I/O's offset (a column before prio), as fio", SB_OPTC_SERIES,
+     SB_OPTF_SWITCH, NULL, NULL},
     {"steadystate", a_ss, SB_OPT_FUNC, J(steady), 0, 0, NULL, "CRIT",
      "stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%] as fio (needs --ss_dur), or "
      "snia[:bw] for SNIA PTS rounds; makes the job time based, --runtime its limit: 1h by "
@@ -645,8 +675,8 @@ static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_
         return 0;
     case SB_OPT_DURATION:
         return parse_duration(o, field, v, why, len);
-    case SB_OPT_CHOICE:
-        return parse_choice(o, field, v, why, len);
+    case SB_OPT_CHOICE: /* a choice with more syntax has its own parser (rw's :SKIP) */
+        return o->parse ? o->parse(o, base, v, ctx, why, len) : parse_choice(o, field, v, why, len);
     case SB_OPT_FUNC:
         return o->parse(o, base, v, ctx, why, len);
     case SB_OPT_RANGE:

@@ -127,6 +127,22 @@ int sb_io_opt_set(void *job, const char *name, const char *key, const char *valu
                   const sb_opt_ctx *ctx, char *err, size_t errlen);
 
 
+/* Entry parsers of the table for fio's job-file options with a syntax of their own
+ * (options_fio.c: rw's :SKIP, random_distribution, a bare write_*_log, log_avg_msec), and
+ * the one of options.c they build on: the table's, not for other callers. */
+int sb_opt_parse_rw(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx, char *err,
+                    size_t errlen);
+int sb_opt_parse_distribution(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                              char *err, size_t errlen);
+int sb_opt_parse_log_prefix(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                            char *err, size_t errlen);
+int sb_opt_parse_log_avg(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                         char *err, size_t errlen);
+/* options.c: log_avg_msec's interval (1 .. 86400000 ms) into the series' interval. */
+int sb_opt_parse_log_msec(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen);
+
+
 /* A size by ctx's kb_base rules: 0, -EINVAL or -ERANGE. */
 int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out);
 

@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
@@ -38,6 +39,7 @@ static void worker_free(worker *w)
     free(w->freelist);
     free(w->done);
     free(w->bs_table);
+    sb_iolog_close(w->log, 0);
     sb_tsb_free(&w->ts);
     munmap(w, sizeof *w);
 }
@@ -148,12 +150,24 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         u->index = i;
         w->freelist[w->nfree++] = u;
     }
-    w->block_count = job->size / job->bs;
+    /* blockalign: random offsets in its unit, the last block still whole */
+    w->unit = job->blockalign ? job->blockalign : job->bs;
+    w->block_count = job->blockalign && job->size >= job->bs ? (job->size - job->bs) / w->unit + 1
+                                                             : job->size / job->bs;
     sb_offgen_init(&w->og, w->block_count, sb_rw_is_random(job->rw), job->norandommap,
                    seed + 0x100 * (w->index + 1));
+    if (job->rw_skip)
+        sb_offgen_set_step(&w->og, (int64_t)(job->bs + (uint64_t)job->rw_skip) / (int64_t)job->bs);
+    if (job->zonemode)
+        sb_offgen_set_zones(&w->og, job->zonesize / job->bs, job->zoneskip / job->bs);
+    if (job->dist.kind != SB_DIST_RANDOM && sb_rw_is_random(job->rw)) {
+        sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
+        w->og.dist = &w->dg;
+    }
     for (int d = 0; d < SB_DDIR_N; d++)
         sb_hist_init_zeroed(&w->st[d].clat); /* worker_alloc's pages: already zero */
-    return 0;
+    w->no_lat = job->gtod_reduce;
+    return sb_iolog_open(job, w->index, &w->log, err, errlen);
 }
 
 /* ---------------------------------------------------------------- run */
@@ -300,10 +314,46 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
     return 0;
 }
 
-/* Control loop: interruption, steady state and progress, off the workers' hot path. Returns when every
- * worker has finished. */
-static void watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_result *res)
+/* fio's rate_min, from the controlling thread. As fio's, a thread is judged when it has
+ * completed I/O (fio checks after completions), at most once a second (its rate cycle),
+ * on the bytes since it was last judged, from the second second of the measurement on; a
+ * thread that completes nothing for 10 s is judged then. -ETIME with the line in err when
+ * one is below (the job stops), else 0. */
+static int rate_min_poll(const sb_io_job *job, worker **ws, const shared *sh, uint64_t now,
+                         char *err, size_t errlen)
 {
+    const uint64_t measure_ns = sh->start_ns + (uint64_t)((job->startdelay_s + job->ramp_s) * 1e9);
+    for (unsigned i = 0; i < job->numjobs; i++) {
+        worker *w = ws[i];
+        uint64_t b = atomic_load_explicit(&w->progress_bytes, memory_order_relaxed);
+        if (atomic_load(&w->finished) || now < measure_ns + NS)
+            continue;
+        if (!w->rm_next_ns) { /* rm_next_ns: when it was last judged */
+            w->rm_next_ns = now;
+            w->rm_bytes = b;
+            continue;
+        }
+        uint64_t spent = now - w->rm_next_ns;
+        if (spent < NS || (b == w->rm_bytes && spent < 10 * NS))
+            continue;
+        double rate = (double)(b - w->rm_bytes) / ((double)spent / 1e9);
+        if (rate < (double)job->rate_min) {
+            snprintf(err, errlen, "rate_min %" PRIu64 " B/s not met: thread %u moved %.0f B/s",
+                     job->rate_min, i + 1, rate);
+            return -ETIME;
+        }
+        w->rm_bytes = b;
+        w->rm_next_ns = now;
+    }
+    return 0;
+}
+
+/* Control loop: interruption, steady state, rate_min and progress, off the workers' hot path.
+ * Returns when every worker has finished: 0, or -ETIME when rate_min was not met. */
+static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_result *res,
+                         char *err, size_t errlen)
+{
+    int rc = 0;
     double total_s = job->startdelay_s + job->ramp_s + job->runtime_s;
     size_t ss_next = 0;
     for (;;) {
@@ -321,6 +371,8 @@ static void watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_r
         }
         if (sb_io_steady_poll(ws, job->numjobs, &res->steady, &ss_next))
             atomic_store(&sh->stop, true); /* settled (io/steadystate.h) */
+        if (job->rate_min && !rc && (rc = rate_min_poll(job, ws, sh, sb_now_ns(), err, errlen)) < 0)
+            atomic_store(&sh->stop, true);
         if (job->progress) {
             double f;
             double el = (double)(sb_now_ns() - sh->start_ns) / 1e9;
@@ -334,6 +386,7 @@ static void watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_r
         struct timespec ts = {0, 100000000L};
         nanosleep(&ts, NULL);
     }
+    return rc;
 }
 
 /* Workers and files go; of the files only those this run created are removed
@@ -402,7 +455,7 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
             goto out;
         }
     }
-    watch_workers(job, ws, &sh, res);
+    r = watch_workers(job, ws, &sh, res, err, errlen);
 out:
     for (unsigned i = 0; i < started; i++)
         pthread_join(tids[i], NULL);

@@ -17,6 +17,7 @@
 #include "core/rand.h"
 #include "core/timeseries.h"
 #include "io/engine.h"
+#include "io/iolog.h"
 #include "io/job.h"
 #include "io/offsets.h"
 
@@ -44,8 +45,10 @@ typedef struct worker {
     unsigned nfree;
     sb_io_u **done;
     sb_offgen og;
+    sb_distgen dg;             /* random_distribution other than random (og.dist points here) */
     sb_rand rng;
     uint64_t block_count;
+    uint64_t unit;             /* a block index's bytes: bs, or blockalign for random jobs */
     bool pass_done;            /* set when a one-pass job has issued its last block */
     bool invalidate_pending;   /* a time-based pass ended: drop the cache before the next */
     uint64_t writes_since_fsync;
@@ -76,6 +79,9 @@ typedef struct worker {
     int err;
     char errmsg[256];
     sb_verify_thread *vt;      /* verified I/O (verify_run.c); NULL when off */
+    sb_iolog *log;             /* fio's log files (iolog.h); NULL when off */
+    bool no_lat;               /* gtod_reduce: no latency recorded */
+    uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
 } worker;
 
 typedef struct file_ctx {

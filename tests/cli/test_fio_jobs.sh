@@ -1,55 +1,14 @@
 #!/bin/bash
 # CLI tests of fio job files (issue 27, src/io/jobfile.c): fio's own examples
-# (tests/data/fio-examples/, README there) each either run or are refused with one line
-# naming the option and the file's line, never silently ignored (the count is printed);
-# those that parse run at tiny scale; and the reader's rules: [global] inheritance,
+# (tests/data/fio-examples/) are tested in test_fio_examples.sh; here the reader's rules: [global] inheritance,
 # include, ${VAR} and $ncpus expansion, comments, kb_base, stonewall phases, --section,
 # --name, refusals with FILE:LINE and exit 2 before anything runs.
 . "$(dirname "$0")/lib.sh"
 
 D="$T/target"
 mkdir -p "$D"
-EX="$SRC/tests/data/fio-examples"
 
-# ---- fio's examples: runs, or refused with the option named ----
-runs=0 refused=0 silent=0
-for f in "$EX"/*.fio; do
-    b=$(basename "$f")
-    "$SB" io --directory="$D" --parse-only "$f" >"$T/out" 2>"$T/err"
-    rc=$?
-    if [ $rc = 0 ]; then
-        runs=$((runs + 1))
-    elif [ $rc = 2 ] && grep -q "$b:[0-9]*: " "$T/err" && [ "$(grep -vc warning "$T/err")" = 1 ]; then
-        refused=$((refused + 1))
-    else
-        silent=$((silent + 1))
-        not_ok "example $b: rc $rc without a FILE:LINE refusal ($(head -c 200 "$T/err"))"
-    fi
-done
-total=$((runs + refused + silent))
-echo "# fio examples: $runs of $total run, $refused refused with the option named"
-[ $silent = 0 ] && ok "no fio example is silently ignored ($runs run, $refused refused)"
-[ $runs -ge 12 ] && ok "at least 12 of fio's examples are read ($runs)" || not_ok "only $runs of fio's examples are read"
-
-# Those that parse, shrunk (size, runtime, no named devices, buffered) in a copy, run.
-mkdir -p "$T/small"
-ran=0
-for f in "$EX"/*.fio; do
-    "$SB" io --directory="$D" --parse-only "$f" >/dev/null 2>&1 || continue
-    s="$T/small/$(basename "$f")"
-    sed -E -e 's/^([[:space:]]*)(size|filesize)=.*/\1\2=256k/' -e 's/^([[:space:]]*)runtime=.*/\1runtime=1/' \
-        -e 's/^([[:space:]]*)(filename|directory)=.*//' -e 's/^([[:space:]]*)direct=1/\1direct=0/' \
-        -e 's/^([[:space:]]*)numjobs=.*/\1numjobs=1/' -e 's/^([[:space:]]*)(time_based|ramp_time)(=.*)?$//' \
-        -e 's/^([[:space:]]*)iodepth=.*/\1iodepth=4/' -e 's/^([[:space:]]*)loops=.*/\1loops=2/' "$f" >"$s"
-    if "$SB" io --directory="$D" --quiet --size=256k "$s" >"$T/out" 2>"$T/err"; then
-        ran=$((ran + 1))
-    else
-        not_ok "example $(basename "$f") shrunk runs ($(grep -v warning "$T/err" | head -c 300))"
-    fi
-done
-echo "# fio examples run shrunk: $ran"
-[ $ran -ge 10 ] && ok "the examples that parse run at tiny scale ($ran)"
-[ -z "$(ls -A "$D")" ] && ok "the examples' runs leave no file behind" || not_ok "files left: $(ls "$D")"
+# fio's examples themselves (each runs or is refused with the option named): test_fio_examples.sh
 
 # ---- the reader's rules ----
 cat >"$T/inc.fio" <<'J'

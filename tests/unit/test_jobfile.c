@@ -181,7 +181,27 @@ static void test_value_types(void **state)
     assert_true(job.thinktime_s > 1.9e-3 && job.thinktime_s < 2.1e-3);
     assert_int_equal(set(&job, "buffered", "0"), 0);
     assert_true(job.direct);
-    assert_int_equal(set(&job, "random_distribution", "zipf:1.2"), -EINVAL);
+    /* fio's distributions (io/distribution.h) */
+    assert_int_equal(set(&job, "random_distribution", "zipf:1.2"), 0);
+    assert_int_equal(job.dist.kind, SB_DIST_ZIPF);
+    assert_true(job.dist.param == 1.2);
+    assert_int_equal(set(&job, "random_distribution", "zipf:1"), -EINVAL);
+    assert_int_equal(set(&job, "random_distribution", "pareto:1.5"), -EINVAL);
+    assert_int_equal(set(&job, "random_distribution", "zoned:50/5:30/15:20/"), 0);
+    assert_int_equal(job.dist.nzones, 3);
+    assert_true(job.dist.zone_size[2] == 80); /* the zone without a size takes the rest */
+    assert_int_equal(set(&job, "random_distribution", "zoned:50/5:30/15"), -EINVAL); /* 80 % */
+    assert_int_equal(set(&job, "random_distribution", "zoned_abs:50/1m:50/1m"), 0);
+    assert_true(job.dist.zone_size[0] == 1048576);
+    assert_int_equal(set(&job, "random_distribution", "zipf:1.2,zipf:0.8"), -EINVAL);
+    assert_int_equal(set(&job, "random_distribution", "random"), 0);
+    assert_int_equal(job.dist.kind, SB_DIST_RANDOM);
+    assert_int_equal(set(&job, "rw", "read:-8k"), 0);
+    assert_int_equal(job.rw, SB_RW_READ);
+    assert_int_equal(job.rw_skip, -8192);
+    assert_int_equal(set(&job, "rw", "randread:8"), -EINVAL);
+    assert_int_equal(set(&job, "rw", "write"), 0);
+    assert_int_equal(job.rw_skip, 0);
     assert_int_equal(set(&job, "percentile_list", "50:99.9"), 0);
     assert_int_equal(job.n_percentiles, 2);
     assert_int_equal(set(&job, "nice", "-21"), -EINVAL);

@@ -119,7 +119,12 @@ static void test_durations(void **state)
     assert_int_equal(set("log_interval", "2d"), -EINVAL);
     assert_int_equal(set("log_avg_msec", "250"), 0);
     assert_true(job.log_interval_s == 0.25);
-    assert_int_equal(set("log_avg_msec", "0"), -EINVAL);
+    assert_int_equal(job.log_avg_ms, 250);
+    /* fio's default 0: a log line per I/O; the series keeps its interval */
+    assert_int_equal(set("log_avg_msec", "0"), 0);
+    assert_int_equal(job.log_avg_ms, 0);
+    assert_true(job.log_interval_s == 0.25);
+    assert_int_equal(set("log_avg_msec", "86400001"), -EINVAL);
     /* a SNIA round is at least a second */
     assert_int_equal(set("ss_round", "0"), -EINVAL);
     assert_non_null(strstr(err, "ss_round: '0'"));
