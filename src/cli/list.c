@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/selection.h"
+#include "runner/selection.h"
 #include "core/log.h"
 #include "core/workdir.h"
 #include "formats/pts_xml.h"
@@ -188,14 +188,14 @@ static int list_check(int argc, char **argv, int first, const char *target, bool
         for (size_t i = 0; i < sb_workload_count(); i++) {
             char name[64];
             snprintf(name, sizeof name, "%s", sb_workload_at(i)->name);
-            if (sb_selection_add(&sel, "list", name, false))
+            if (sb_cli_select("list", &sel, name, false))
                 return SB_EXIT_USAGE;
         }
     }
     for (int i = first; i < argc; i++)
-        if (sb_selection_add(&sel, "list", argv[i], false))
+        if (sb_cli_select("list", &sel, argv[i], false))
             return SB_EXIT_USAGE;
-    if (sb_selection_validate(&sel, "list"))
+    if (sb_cli_select_validate("list", &sel))
         return SB_EXIT_USAGE;
     return check_selection(&sel, target, json);
 }

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/selection.h"
+#include "runner/selection.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/units.h"
@@ -442,10 +442,10 @@ int sb_cmd_run(int argc, char **argv)
     static sb_selection sel;
     sel.n = 0;
     for (int i = optind; i < argc; i++)
-        if (sb_selection_add(&sel, "run", argv[i], quick))
+        if (sb_cli_select("run", &sel, argv[i], quick))
             return SB_EXIT_USAGE;
     /* --option KEY=VALUE applies to every selected test that has KEY. */
-    if (sb_selection_set_options(&sel, "run", assignments, n_assign) || sb_selection_validate(&sel, "run"))
+    if (sb_cli_select_options("run", &sel, assignments, n_assign) || sb_cli_select_validate("run", &sel))
         return SB_EXIT_USAGE;
     if (sb_ranks_active() && (rc = sb_run_ranks_check(&sel)) != 0)
         return rc;

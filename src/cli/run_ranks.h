@@ -6,7 +6,7 @@
 #ifndef SB_CLI_RUN_RANKS_H
 #define SB_CLI_RUN_RANKS_H
 
-#include "cli/selection.h"
+#include "runner/selection.h"
 #include "results/result.h"
 
 /* 0, or SB_EXIT_USAGE after the line naming a test that does not run on ranks. */

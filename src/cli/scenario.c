@@ -26,7 +26,7 @@
 #include "core/printable.h"
 #include "cli/scenario_vm.h"
 #include "cli/save.h"
-#include "cli/selection.h"
+#include "runner/selection.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/strutil.h"
@@ -292,10 +292,10 @@ static int select_tests(sb_selection *sel, char **suites, size_t n_suites, char 
 {
     sel->n = 0;
     for (size_t i = 0; i < n_suites; i++)
-        if (sb_selection_add(sel, "scenario", suites[i], false))
+        if (sb_cli_select("scenario", sel, suites[i], false))
             return SB_EXIT_USAGE;
-    if (sb_selection_set_options(sel, "scenario", assignments, n_assign) ||
-        sb_selection_validate(sel, "scenario"))
+    if (sb_cli_select_options("scenario", sel, assignments, n_assign) ||
+        sb_cli_select_validate("scenario", sel))
         return SB_EXIT_USAGE;
     return 0;
 }
