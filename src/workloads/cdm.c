@@ -49,9 +49,9 @@ static const sb_option cdm_options[] = {
     {"mode", "Mode", "read", NULL, mode_choices, "read or write", 0, .kind = SB_VAL_CHOICE},
     {"engine", "IO Engine", "libaio", NULL, engine_choices,
      "I/O engine (libaio, as KDiskMark on Linux)", SB_OPT_IF_CHANGED, .kind = SB_VAL_CHOICE},
-    {"size", "File Size", "1g", "128m", NULL, "test file size", SB_OPT_HIDDEN, .kind = SB_VAL_TEXT},
+    {"size", "File Size", "1g", "128m", NULL, "test file size", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     {"loops", "Loops", "5", "2", NULL, "measurements averaged per run", SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 1, .max = 100},
-    {"measure", "Measure Time", "5", "1", NULL, "seconds of each loop", SB_OPT_HIDDEN, .kind = SB_VAL_TEXT},
+    {"measure", "Measure Time", "5", "1", NULL, "seconds of each loop", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     {"interval", "Interval", "5", "0", NULL, "idle seconds between loops", SB_OPT_HIDDEN, .kind = SB_VAL_DURATION},
 };
 

@@ -30,6 +30,7 @@ static void parse_value(const sb_option *o, const char *v, sb_value *out)
     }
     switch (o->kind) {
     case SB_VAL_TEXT:
+    case SB_VAL_IO: /* the io option table's entry parses it and names the option */
     case SB_VAL_CHOICE: break;
     case SB_VAL_UINT: out->ok = sb_parse_uint(v, o->min, o->max, &out->u) == 0; break;
     case SB_VAL_SIZE: out->ok = sb_parse_size(v, &out->u) == 0; break;
@@ -125,7 +126,8 @@ int sb_config_check(const sb_config *cfg, char *err, size_t errlen)
         case SB_VAL_DURATION: snprintf(what, sizeof what, "a duration (e.g. 20, 20s, 500ms, 2m)"); break;
         case SB_VAL_BOOL: snprintf(what, sizeof what, "yes or no"); break;
         case SB_VAL_TEXT:
-        case SB_VAL_CHOICE: continue; /* always ok */
+        case SB_VAL_IO:
+        case SB_VAL_CHOICE: continue; /* checked where they are parsed */
         }
         snprintf(err, errlen, "%s: %s=%s is not %s", w->name, o->key, cfg->values[i], what);
         return -EINVAL;

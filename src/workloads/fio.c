@@ -62,16 +62,16 @@ static const sb_option fio_options[] = {
     {"bs", "Block Size", "4k", NULL, bs_choices, "block size", 0, .kind = SB_VAL_CHOICE},
     {"disk-target", "Disk Target", "default", NULL, target_choices,
      "the run directory under --target (the profile's only choice)", 0, .kind = SB_VAL_CHOICE},
-    {"iodepth", "IO Depth", "64", NULL, NULL, "I/Os in flight (1 .. 1024)", SB_OPT_HIDDEN, .kind = SB_VAL_TEXT},
+    {"iodepth", "IO Depth", "64", NULL, NULL, "I/Os in flight (1 .. 1024)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     /* --quick keeps the 1 GiB file: where the allocator puts the file decides what a
      * direct write on a virtual disk measures (a 256 MiB file landed elsewhere and wrote
      * sequentially at 31 MB/s against 59-64 for 1 GiB), and a write job's file is only
      * fallocated, so its size costs no time (docs/workloads.md, "The quick scale"). */
-    {"size", "Size", "1g", NULL, NULL, "file size", SB_OPT_HIDDEN, .kind = SB_VAL_TEXT},
-    {"startdelay", "Start Delay", "5", "0", NULL, "idle seconds before the job", SB_OPT_HIDDEN, .kind = SB_VAL_TEXT},
-    {"ramp", "Ramp Time", "5", "1", NULL, "seconds of I/O before measuring", SB_OPT_HIDDEN, .kind = SB_VAL_TEXT},
-    {"runtime", "Runtime", "20", "3", NULL, "measured seconds (time based)", SB_OPT_HIDDEN, .kind = SB_VAL_TEXT},
-    {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each (1 .. 256)", SB_OPT_HIDDEN, .kind = SB_VAL_TEXT},
+    {"size", "Size", "1g", NULL, NULL, "file size", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"startdelay", "Start Delay", "5", "0", NULL, "idle seconds before the job", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"ramp", "Ramp Time", "5", "1", NULL, "seconds of I/O before measuring", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"runtime", "Runtime", "20", "3", NULL, "measured seconds (time based)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each (1 .. 256)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     /* fio's steady-state options: the job stops early once settled (io/steadystate.h) */
     {"steadystate", "Steady State", "off", NULL, NULL,
      "stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%] (with ss_dur) or snia[:bw]",

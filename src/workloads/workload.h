@@ -48,7 +48,8 @@ enum {
  * its option says, so validation of values lives in one place (config.c) and run()
  * reads numbers, never strings to parse. */
 typedef enum sb_val_kind {
-    SB_VAL_TEXT = 0,  /* free form (or parsed elsewhere: fio's job keys by io/options.c) */
+    SB_VAL_TEXT = 0,  /* free form (the workload's own syntax: mdtest's phases=) */
+    SB_VAL_IO,        /* an I/O job value, parsed by its io/options.c entry (fio, diskmark) */
     SB_VAL_CHOICE,    /* one of choices (sb_config_set checks): read with sb_config_get() */
     SB_VAL_UINT,      /* a whole number from min to max: sb_config_u() */
     SB_VAL_SIZE,      /* bytes, "4k", "1M", "2g": sb_config_u() */
