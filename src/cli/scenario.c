@@ -38,7 +38,7 @@
 #include "scenario/scenario.h"
 #include "scenario/run.h"
 #include "scenario/state.h"
-#include "workloads/durability_guard.h"
+#include "workloads/durability/durability_guard.h"
 
 /* getopt values of run's options that guest_arg() passes on. */
 #define OPT_RUN_EXACT 0x180

@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "workloads/pg_cluster.h"
-#include "workloads/pgbench.h"
+#include "workloads/pgbench/pg_cluster.h"
+#include "workloads/pgbench/pgbench.h"
 #include "workloads/workload.h"
 
 static const sb_choice scaling_choices[] = {

@@ -37,10 +37,10 @@
 #include "core/rand.h"
 #include "core/log.h"
 #include "io/verify.h"
-#include "workloads/durability_guard.h"
-#include "workloads/durability_stack.h"
+#include "workloads/durability/durability_guard.h"
+#include "workloads/durability/durability_stack.h"
 #include "workloads/catalogue.h"
-#include "workloads/writelog.h"
+#include "workloads/durability/writelog.h"
 
 #define BS 4096u
 
