@@ -68,6 +68,7 @@ int sb_config_set(sb_config *cfg, const char *key, const char *value, char *err,
             if (!strcmp(c->value, value)) {
                 cfg->values[i] = c->value;
                 cfg->set[i] = true;
+                parse_value(o, c->value, &cfg->typed[i]);
                 return 0;
             }
         char allowed[512] = "";
