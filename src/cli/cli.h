@@ -7,6 +7,7 @@
 #ifndef SB_CLI_H
 #define SB_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct sb_command {
@@ -47,6 +48,12 @@ int sb_check_utf8_arg(const char *cmd, const char *what, const char *value);
 #define SB_MAX_ASSIGNMENTS 64
 int sb_runs_arg(const char *cmd, const char *arg, unsigned *runs);
 int sb_assignment_arg(const char *cmd, char *arg, char **list, size_t *n);
+/* runner/selection.h with the CLI's printing: the pts/ note on stderr, a refusal as
+ * "storbench: CMD: line". 0, or SB_EXIT_USAGE after the line. */
+struct sb_selection;
+int sb_cli_select(const char *cmd, struct sb_selection *s, char *name, bool quick);
+int sb_cli_select_options(const char *cmd, struct sb_selection *s, char **assignments, size_t n);
+int sb_cli_select_validate(const char *cmd, const struct sb_selection *s);
 /* Terminal width of stdout, else $COLUMNS (capped at 10000, as --width), else 80. */
 int sb_terminal_width(void);
 /* The long option every command that touches result files accepts. */

@@ -17,6 +17,7 @@
 #include "core/safepath.h"
 #include "core/units.h"
 #include "results/result.h"
+#include "runner/selection.h"
 
 int sb_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -111,5 +112,30 @@ int sb_check_utf8_arg(const char *cmd, const char *what, const char *value)
 {
     if (value && !sb_utf8_valid(value))
         return sb_usage_error(cmd, "%s is not valid UTF-8 (a result file holds UTF-8 only)", what);
+    return 0;
+}
+
+int sb_cli_select(const char *cmd, sb_selection *s, char *name, bool quick)
+{
+    char err[512];
+    int rc = sb_selection_add(s, name, quick, err, sizeof err);
+    if (s->note[0])
+        fprintf(stderr, "storbench: %s: %s\n", cmd, s->note);
+    return rc < 0 ? sb_usage_error(cmd, "%s", err) : 0;
+}
+
+int sb_cli_select_options(const char *cmd, sb_selection *s, char **assignments, size_t n)
+{
+    char err[512];
+    if (sb_selection_set_options(s, assignments, n, err, sizeof err) < 0)
+        return sb_usage_error(cmd, "%s", err);
+    return 0;
+}
+
+int sb_cli_select_validate(const char *cmd, const sb_selection *s)
+{
+    char err[512];
+    if (sb_selection_validate(s, err, sizeof err) < 0)
+        return sb_usage_error(cmd, "%s", err);
     return 0;
 }

@@ -45,9 +45,8 @@ static int check_wiki(const sb_config *cfg, const char *heading)
         return sb_usage_error("dd", "--wiki: the machine description %s", problem);
     if (sb_check_utf8_arg("dd", "--wiki", heading))
         return SB_EXIT_USAGE;
-    uint64_t bs = 0;
-    char err[256];
-    if (sb_config_size(cfg, "bs", &bs, err, sizeof err) == 0 && bs != 2048 * 1024)
+    uint64_t bs = sb_config_u(cfg, "bs"); /* 0 when it is not a size: dd's check says so */
+    if (bs && bs != 2048 * 1024)
         return sb_usage_error("dd", "--wiki prints the wiki's test, bs=2048k: the page's blocks "
                               "do not say their block size (drop --bs %s)", sb_config_get(cfg, "bs"));
     if (strcmp(sb_config_get(cfg, "data"), "zero"))

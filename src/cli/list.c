@@ -17,7 +17,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/selection.h"
+#include "cli/list_md.h"
+#include "runner/selection.h"
 #include "core/log.h"
 #include "core/workdir.h"
 #include "formats/pts_xml.h"
@@ -188,14 +189,14 @@ static int list_check(int argc, char **argv, int first, const char *target, bool
         for (size_t i = 0; i < sb_workload_count(); i++) {
             char name[64];
             snprintf(name, sizeof name, "%s", sb_workload_at(i)->name);
-            if (sb_selection_add(&sel, "list", name, false))
+            if (sb_cli_select("list", &sel, name, false))
                 return SB_EXIT_USAGE;
         }
     }
     for (int i = first; i < argc; i++)
-        if (sb_selection_add(&sel, "list", argv[i], false))
+        if (sb_cli_select("list", &sel, argv[i], false))
             return SB_EXIT_USAGE;
-    if (sb_selection_validate(&sel, "list"))
+    if (sb_cli_select_validate("list", &sel))
         return SB_EXIT_USAGE;
     return check_selection(&sel, target, json);
 }
@@ -288,14 +289,14 @@ static int list_all(bool json)
 
 static void list_usage(void)
 {
-    printf("usage: storbench list [TEST|SUITE...] [--check [--target DIR]] [--format text|json]\n\n"
+    printf("usage: storbench list [TEST|SUITE...] [--check [--target DIR]] [--format text|json|md]\n\n"
            "Without arguments: every test with its options and every suite.\n"
            "With names: only those tests or suites.\n\n"
            "  -c, --check          say, per test (every test, or the named tests and suites'\n"
            "                       tests), whether it can run here and why not; nothing runs.\n"
            "                       Exit 1 when any cannot\n"
            "  -t, --target DIR     with --check: also check free space in DIR\n"
-           "  -f, --format FORMAT  text (default) or json\n"
+           "  -f, --format FORMAT  text (default), json, or md (the option tables of docs/workloads.md)\n"
            "  -h, --help           this text\n");
 }
 
@@ -310,7 +311,7 @@ int sb_cmd_list(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    bool check = false, json = false;
+    bool check = false, json = false, md = false;
     const char *target = NULL;
     optind = 1;
     opterr = 0;
@@ -320,10 +321,10 @@ int sb_cmd_list(int argc, char **argv)
         case 'c': check = true; break;
         case OPT_TARGET: target = optarg; break;
         case OPT_FORMAT:
-            if (!strcmp(optarg, "json"))
-                json = true;
-            else if (strcmp(optarg, "text"))
-                return sb_usage_error("list", "unknown format '%s' (text or json)", optarg);
+            json = !strcmp(optarg, "json");
+            md = !strcmp(optarg, "md");
+            if (!json && !md && strcmp(optarg, "text"))
+                return sb_usage_error("list", "unknown format '%s' (text, json or md)", optarg);
             break;
         case 'h': list_usage(); return SB_EXIT_OK;
         default: return sb_bad_option("list", argv, c);
@@ -331,8 +332,12 @@ int sb_cmd_list(int argc, char **argv)
     }
     if (target && !check)
         return sb_usage_error("list", "--target goes with --check");
+    if (check && md)
+        return sb_usage_error("list", "--check says text or json, not md");
     if (check)
         return list_check(argc, argv, optind, target, json);
+    if (md)
+        return sb_list_md(argc, argv, optind);
     if (optind < argc)
         return list_names(argc, argv, optind, json);
     return list_all(json);

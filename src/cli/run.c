@@ -25,13 +25,13 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/selection.h"
+#include "runner/run_ranks.h"
+#include "runner/selection.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "core/workdir.h"
 #include "sysinfo/sysinfo.h"
-#include "cli/run_ranks.h"
 #include "cli/save.h"
 #include "core/ranks.h"
 #include "report/cdm_table.h"
@@ -345,6 +345,13 @@ static int resolve_target(const char *target, char *real)
     return 0;
 }
 
+/* Under MPI: every selected test runs on ranks, else the usage line. */
+static int ranks_check(const sb_selection *sel)
+{
+    char why[512];
+    return sb_run_ranks_check(sel, why, sizeof why) < 0 ? sb_usage_error("run", "%s", why) : 0;
+}
+
 /* --require-all: every selection's preflight, before anything is measured. 0, or
  * SB_EXIT_RUNTIME after one line per test that cannot run here. */
 static int require_runnable(const sb_selection *sel, const char *target)
@@ -442,13 +449,12 @@ int sb_cmd_run(int argc, char **argv)
     static sb_selection sel;
     sel.n = 0;
     for (int i = optind; i < argc; i++)
-        if (sb_selection_add(&sel, "run", argv[i], quick))
+        if (sb_cli_select("run", &sel, argv[i], quick))
             return SB_EXIT_USAGE;
     /* --option KEY=VALUE applies to every selected test that has KEY. */
-    if (sb_selection_set_options(&sel, "run", assignments, n_assign) || sb_selection_validate(&sel, "run"))
+    if (sb_cli_select_options("run", &sel, assignments, n_assign) || sb_cli_select_validate("run", &sel) ||
+        (sb_ranks_active() && ranks_check(&sel)))
         return SB_EXIT_USAGE;
-    if (sb_ranks_active() && (rc = sb_run_ranks_check(&sel)) != 0)
-        return rc;
 
     /* ---- the target ---- */
     char target_real[PATH_MAX];

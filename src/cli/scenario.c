@@ -26,7 +26,7 @@
 #include "core/printable.h"
 #include "cli/scenario_vm.h"
 #include "cli/save.h"
-#include "cli/selection.h"
+#include "runner/selection.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/strutil.h"
@@ -34,10 +34,11 @@
 #include "core/workdir.h"
 #include "scenario/device.h"
 #include "scenario/layout.h"
+#include "scenario/plan.h"
 #include "scenario/scenario.h"
 #include "scenario/run.h"
 #include "scenario/state.h"
-#include "workloads/durability_guard.h"
+#include "workloads/durability/durability_guard.h"
 
 /* getopt values of run's options that guest_arg() passes on. */
 #define OPT_RUN_EXACT 0x180
@@ -82,17 +83,6 @@ static void usage(FILE *out)
             "/run/storbench; killed 'run durability's too), and with --images DIR also stray\n"
             "image files in DIR. 'scenario run' does the same first, and says so.\n"
             "Exit status: 0 done, 1 runtime failure, 2 bad usage, 130 interrupted.\n", sb_scenario_vm_help);
-}
-
-static int split_list(char *list, char **out, size_t max, size_t *n)
-{
-    *n = 0;
-    for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (*n >= max)
-            return -E2BIG;
-        out[(*n)++] = t;
-    }
-    return 0;
 }
 
 static int cmd_check(int argc, char **argv)
@@ -141,7 +131,7 @@ static int cmd_check(int argc, char **argv)
         printf("  %s: %s\n", sb_make_printable(s.configs[i].identifier), sb_make_printable(line));
         if (vm)
             sb_scenario_vm_plan(&s.configs[i]);
-        if (sb_scenario_buildable(&s.configs[i], vm, why, sizeof why) < 0)
+        if (sb_scn_buildable(&s.configs[i], vm, why, sizeof why) < 0)
             printf("    cannot be built here%s: %s\n", vm ? " (--vm)" : "", why);
     }
     if (vm)
@@ -212,54 +202,6 @@ typedef struct run_opts {
     size_t n_guest_args;
 } run_opts;
 
-/* Checks the real devices: named twice, not in use. Fills devs. */
-static int check_real_devices(run_opts *o, sb_device *devs, size_t *n_devs, unsigned need)
-{
-    char *list[SB_SCN_MAX_DEVICES], *named[SB_SCN_MAX_DEVICES];
-    size_t n, n_named = 0;
-    if (split_list(o->devices, list, SB_SCN_MAX_DEVICES, &n) < 0 || n == 0)
-        return sb_usage_error("scenario", "--devices: 1 to %d devices, separated by commas", SB_SCN_MAX_DEVICES);
-    if (!o->destroy)
-        return sb_usage_error("scenario", "--devices %s: everything on %s destroyed: say so with "
-                              "--destroy-data-on %s", list[0], n == 1 ? "it is" : "them is", list[0]);
-    if (split_list(o->destroy, named, SB_SCN_MAX_DEVICES, &n_named) < 0)
-        return sb_usage_error("scenario", "--destroy-data-on: too many devices");
-    for (size_t i = 0; i < n; i++) {
-        struct stat a;
-        if (stat(list[i], &a) < 0)
-            return sb_usage_error("scenario", "%s: %s", list[i], strerror(errno));
-        if (!S_ISBLK(a.st_mode))
-            return sb_usage_error("scenario", "%s: not a block device (images go with --images DIR)", list[i]);
-        bool ok = false;
-        for (size_t j = 0; j < n_named && !ok; j++) {
-            struct stat b;
-            ok = stat(named[j], &b) == 0 && S_ISBLK(a.st_mode) && S_ISBLK(b.st_mode) && a.st_rdev == b.st_rdev;
-        }
-        if (!ok)
-            return sb_usage_error("scenario", "%s is not named in --destroy-data-on: refusing to destroy its data",
-                                  list[i]);
-        for (size_t j = 0; j < i; j++) {
-            struct stat b;
-            if (stat(list[j], &b) == 0 && b.st_rdev == a.st_rdev)
-                return sb_usage_error("scenario", "%s is listed twice in --devices", list[i]);
-        }
-    }
-    if (need > n)
-        return sb_usage_error("scenario", "a configuration needs %u devices; --devices lists %zu", need, n);
-    for (size_t i = 0; i < n; i++) {
-        char err[1024];
-        if (sb_real_device_check(list[i], &devs[i], err, sizeof err) < 0) {
-            sb_error("scenario: %s", err);
-            return SB_EXIT_RUNTIME;
-        }
-        if (devs[i].signature[0])
-            sb_warn("scenario: %s carries %s: it will be overwritten (named in --destroy-data-on)",
-                    list[i], devs[i].signature);
-    }
-    *n_devs = n;
-    return 0;
-}
-
 /* The checks on run's operands and options that getopt cannot make; sets o->file and
  * o->image_size (*size_textp, when NULL, becomes the default). 0 or SB_EXIT_USAGE. */
 static int check_run_args(run_opts *o, int argc, char **argv, size_t n_suites, const char **size_textp)
@@ -292,101 +234,11 @@ static int select_tests(sb_selection *sel, char **suites, size_t n_suites, char 
 {
     sel->n = 0;
     for (size_t i = 0; i < n_suites; i++)
-        if (sb_selection_add(sel, "scenario", suites[i], false))
+        if (sb_cli_select("scenario", sel, suites[i], false))
             return SB_EXIT_USAGE;
-    if (sb_selection_set_options(sel, "scenario", assignments, n_assign) ||
-        sb_selection_validate(sel, "scenario"))
+    if (sb_cli_select_options("scenario", sel, assignments, n_assign) ||
+        sb_cli_select_validate("scenario", sel))
         return SB_EXIT_USAGE;
-    return 0;
-}
-
-/* --only ID: keeps those configurations, in the file's order. 0 or SB_EXIT_USAGE. */
-static int keep_only(sb_scenario *s, const char *const *only, size_t n_only, const char *file)
-{
-    for (size_t k = 0; k < n_only; k++) {
-        bool found = false;
-        for (size_t i = 0; i < s->n && !found; i++)
-            found = !strcmp(s->configs[i].identifier, only[k]);
-        if (!found)
-            return sb_usage_error("scenario", "--only '%s': no such configuration in %s", only[k], file);
-    }
-    if (n_only) {
-        size_t kept = 0;
-        for (size_t i = 0; i < s->n; i++) {
-            bool keep = false;
-            for (size_t k = 0; k < n_only && !keep; k++)
-                keep = !strcmp(s->configs[i].identifier, only[k]);
-            if (keep)
-                s->configs[kept++] = s->configs[i];
-        }
-        s->n = kept;
-    }
-    return 0;
-}
-
-/* Can every configuration be built here, and does it offer the tests enough room? Checks the
- * real devices (filling real) or that loop devices can be made, and resolves --images into
- * images_real. 0, or SB_EXIT_USAGE / SB_EXIT_RUNTIME after printing why. */
-static int check_buildable(run_opts *o, const sb_scenario *s, const sb_selection *sel, sb_device *real,
-                           const char *size_text, char *images_real)
-{
-    unsigned need = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        need = s->configs[i].devices > need ? s->configs[i].devices : need;
-        if (!o->devices && !strcmp(s->configs[i].filesystem, "xfs") && o->image_size < 300000000ull)
-            return sb_usage_error("scenario", "[%s]: mkfs.xfs needs more than 300MB: --image-size 300M or more",
-                                  s->configs[i].identifier);
-    }
-    char why[512];
-    bool dev_keys = s->dev_lists[0][0] || s->dev_lists[1][0] || s->dev_lists[2][0];
-    for (size_t i = 0; i < s->n; i++) {
-        const sb_scn_config *c = &s->configs[i];
-        dev_keys = dev_keys || c->dev_keys;
-        if (sb_scenario_buildable(c, o->vm, why, sizeof why) < 0) {
-            sb_error("scenario: [%s] uses %s, which cannot be built here: %s", c->identifier,
-                     c->md[0] ? "md" : "bcache", why);
-            return SB_EXIT_RUNTIME;
-        }
-    }
-    if (o->vm && sb_vm_available(why, sizeof why) < 0) {
-        sb_error("scenario: --vm: %s", why);
-        return SB_EXIT_RUNTIME;
-    }
-    if (!o->vm && dev_keys && !sb_scenario_in_guest)
-        sb_warn("scenario: device-class, device-iops and device-bandwidth are emulated under --vm only: "
-                "here the devices are what they are");
-    if (!o->vm && geteuid() != 0) {
-        sb_error("scenario: run needs root (it makes filesystems, loop devices and mounts)");
-        return SB_EXIT_RUNTIME;
-    }
-    size_t n_real = 0;
-    int rc;
-    if (o->devices) {
-        if ((rc = check_real_devices(o, real, &n_real, need)) != 0)
-            return rc;
-    } else if (!o->vm && sb_loop_available(why, sizeof why) < 0) {
-        sb_error("scenario: cannot make loop devices: %s", why);
-        return SB_EXIT_RUNTIME;
-    }
-    uint64_t smallest = o->image_size;
-    for (size_t i = 0; i < n_real; i++)
-        smallest = i == 0 || real[i].size < smallest ? real[i].size : smallest;
-    char err[1024];
-    if (sb_scn_check_capacity(s, sel->cfg, sel->n, smallest, err, sizeof err) < 0)
-        return sb_usage_error("scenario", "%s%s", err, !o->devices ? ": use a larger --image-size" : "");
-    if ((rc = sb_target_check(o->images)) < 0 || !realpath(o->images, images_real))
-        return sb_usage_error("scenario", "--images %s: %s", o->images, strerror(rc < 0 ? -rc : errno));
-    if (!o->devices) {
-        uint64_t avail;
-        if (sb_free_space(images_real, &avail) == 0 && (uint64_t)need * o->image_size > avail) {
-            char a[32], w[32];
-            sb_format_iec(w, sizeof w, (double)need * (double)o->image_size, "B");
-            sb_format_iec(a, sizeof a, (double)avail, "B");
-            sb_error("scenario: %s: No space left on device (%u image%s of %s need %s, %s free)", images_real,
-                     need, need == 1 ? "" : "s", size_text, w, a);
-            return SB_EXIT_RUNTIME;
-        }
-    }
     return 0;
 }
 
@@ -569,7 +421,7 @@ static int cmd_run(int argc, char **argv)
         sb_error("scenario: %s", err);
         return SB_EXIT_RUNTIME;
     }
-    if ((rc = keep_only(&s, only, n_only, o.file)) != 0)
+    if ((rc = sb_scn_keep_only(&s, only, n_only, o.file)) != 0)
         return rc;
 
     static sb_selection sel;
@@ -578,7 +430,10 @@ static int cmd_run(int argc, char **argv)
 
     static sb_device real[SB_SCN_MAX_DEVICES];
     char images_real[PATH_MAX];
-    if ((rc = check_buildable(&o, &s, &sel, real, size_text, images_real)) != 0)
+    sb_scn_plan plan = {.images = o.images, .image_size = o.image_size, .size_text = size_text,
+                        .devices = o.devices, .destroy = o.destroy, .vm = o.vm,
+                        .in_guest = sb_scenario_in_guest};
+    if ((rc = sb_scn_plan_check(&plan, &s, sel.cfg, sel.n, real, images_real)) != 0)
         return rc;
     o.images = images_real;
 

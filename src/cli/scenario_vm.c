@@ -1,10 +1,8 @@
 /*
  * scenario_vm — `storbench scenario run --vm` and `check --vm` options and
- * checks, and the guest's internal `scenario vm-guest DIR` (see
- * scenario_vm.h; the driver is scenario/vm.c). What a guest can build
- * depends on the host only through its tools (the guest runs the host's
- * make-bcache, mdadm and mkfs over 9p); what the host itself can build also
- * needs its kernel's bcache or md.
+ * what check prints about guests, and the guest's internal `scenario
+ * vm-guest DIR` (see scenario_vm.h; the driver is scenario/vm.c, what can be
+ * built in a guest scenario/plan.c).
  */
 #include "cli/scenario_vm.h"
 
@@ -20,9 +18,6 @@
 #include "cli/cli.h"
 #include "core/log.h"
 #include "core/units.h"
-#include "scenario/layout.h"
-#include "scenario/md.h"
-#include "scenario/tool.h"
 #include "scenario/vm_guest.h"
 #include "scenario/vm_kernel.h"
 
@@ -74,27 +69,6 @@ int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o)
         return 0;
     }
     return sb_usage_error("scenario", "internal: unknown VM option");
-}
-
-int sb_scenario_buildable(const sb_scn_config *c, bool vm, char *why, size_t whylen)
-{
-    if (c->cache != SB_CACHE_NONE) {
-        if (vm && !sb_in_path("make-bcache")) {
-            snprintf(why, whylen, "make-bcache is not installed (Debian package bcache-tools)");
-            return -ENOTSUP;
-        }
-        if (!vm && sb_bcache_available(why, whylen) < 0)
-            return -ENOTSUP;
-    }
-    if (c->md[0]) {
-        if (vm && !sb_in_path("mdadm")) {
-            snprintf(why, whylen, "mdadm is not installed (Debian package mdadm)");
-            return -ENOTSUP;
-        }
-        if (!vm && sb_md_available(why, whylen) < 0)
-            return -ENOTSUP;
-    }
-    return 0;
 }
 
 void sb_scenario_vm_plan(const sb_scn_config *c)

@@ -1,7 +1,8 @@
 /*
  * scenario_vm — the parts of `storbench scenario` that concern --vm (see
- * scenario_vm.c): the options, what `check --vm` shows, what can be built
- * where, and the guest's internal `scenario vm-guest DIR`.
+ * scenario_vm.c): the options, what `check --vm` shows, and the guest's
+ * internal `scenario vm-guest DIR`; what can be built where is
+ * scenario/plan.h's.
  */
 #ifndef SB_CLI_SCENARIO_VM_H
 #define SB_CLI_SCENARIO_VM_H
@@ -29,10 +30,6 @@ void sb_scenario_vm_defaults(sb_vm_opts *o);
  * (exit 2) after the one line. */
 int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o);
 
-/* Whether configuration c can be built here (vm: in a guest, with the host's tools):
- * bcache and md need the kernel's support on the host, and make-bcache / mdadm in any
- * case. 0, or -ENOTSUP with why. */
-int sb_scenario_buildable(const sb_scn_config *c, bool vm, char *why, size_t whylen);
 /* `check --vm`: the emulated devices of each configuration, the kernel that will boot,
  * and what is missing for a guest. */
 void sb_scenario_vm_plan(const sb_scn_config *c);

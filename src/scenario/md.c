@@ -19,6 +19,7 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "scenario/tool.h"
+#include "scenario/undo.h" /* sb_md_stop, md's row of the undo table */
 
 #define MD_FIRST 120 /* numbers tried, downwards */
 

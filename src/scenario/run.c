@@ -20,29 +20,10 @@
 #include "core/units.h"
 #include "runner/runner.h"
 #include "scenario/layout.h"
+#include "scenario/plan.h"
 #include "scenario/state.h"
 #include "scenario/vm.h"
 #include "sysinfo/sysinfo.h"
-
-/* "btrfs raid1/raid1 over 2 devices, mount options compress=lzo" */
-void sb_scn_plan_line(const sb_scn_config *c, char *buf, size_t len)
-{
-    char prof[64] = "", cache[128] = "", opts[600] = "", mkfs[300] = "";
-    if (c->data_profile[0] || c->metadata_profile[0])
-        snprintf(prof, sizeof prof, " data %s, metadata %s", c->data_profile[0] ? c->data_profile : "default",
-                 c->metadata_profile[0] ? c->metadata_profile : "default");
-    if (c->cache != SB_CACHE_NONE)
-        snprintf(cache, sizeof cache, " on bcache %s%s (cache device 1, backing device 2)",
-                 sb_cache_mode_name(c->cache), c->cache_discard ? " with discard" : "");
-    if (c->md[0])
-        snprintf(cache, sizeof cache, " on md %s", c->md);
-    if (c->mount_options[0])
-        snprintf(opts, sizeof opts, ", mount options %s", c->mount_options);
-    if (c->mkfs_options[0])
-        snprintf(mkfs, sizeof mkfs, ", mkfs options %s", c->mkfs_options);
-    snprintf(buf, len, "%s%s%s over %u device%s%s%s", c->filesystem, prof, cache, c->devices,
-             c->devices == 1 ? "" : "s", mkfs, opts);
-}
 
 /* Builds, benchmarks and tears down one configuration. Returns 0 (figures in *fresh),
  * -EINTR, or another -errno after printing why. */
@@ -138,63 +119,6 @@ static int vm_config(const sb_scn_config *c, size_t index, const sb_scn_run_opts
     if (rc < 0 && rc != -EINTR)
         sb_error("scenario: %s: %s", c->identifier, err[0] ? err : strerror(-rc));
     return rc;
-}
-
-/* Roughly what a configuration offers to files: the data profile's share of its devices,
- * less what metadata and mkfs take (a fifth on btrfs, whose metadata chunks are large on
- * small devices; a tenth otherwise). The runner checks the real free space again. */
-static uint64_t usable_bytes(const sb_scn_config *c, uint64_t device_size)
-{
-    uint64_t n = c->devices, raw = device_size;
-    if (c->cache != SB_CACHE_NONE)
-        raw = device_size; /* the backing device */
-    else if (c->md[0])
-        raw = !strcmp(c->md, "raid0")    ? n * device_size
-              : !strcmp(c->md, "raid10") ? n * device_size / 2
-              : !strcmp(c->md, "raid5")  ? (n - 1) * device_size
-              : !strcmp(c->md, "raid6")  ? (n - 2) * device_size
-                                         : device_size; /* raid1 */
-    else if (!strcmp(c->filesystem, "btrfs")) {
-        const char *p = c->data_profile;
-        if (!*p || !strcmp(p, "single") || !strcmp(p, "raid0"))
-            raw = n * device_size;
-        else if (!strcmp(p, "dup"))
-            raw = device_size / 2;
-        else if (!strcmp(p, "raid1") || !strcmp(p, "raid10"))
-            raw = n * device_size / 2;
-        else if (!strcmp(p, "raid1c3"))
-            raw = n * device_size / 3;
-        else if (!strcmp(p, "raid1c4"))
-            raw = n * device_size / 4;
-        else if (!strcmp(p, "raid5"))
-            raw = (n - 1) * device_size;
-        else if (!strcmp(p, "raid6"))
-            raw = (n - 2) * device_size;
-    }
-    return raw - (!strcmp(c->filesystem, "btrfs") ? raw / 5 : raw / 10);
-}
-
-/* Refuses up front a configuration too small for a selected test (a run would only fail
- * with "No space left" after building it). */
-int sb_scn_check_capacity(const sb_scenario *s, const sb_config *tests, size_t n_tests,
-                          uint64_t device_size, char *err, size_t errlen)
-{
-    for (size_t i = 0; i < s->n; i++) {
-        uint64_t have = usable_bytes(&s->configs[i], device_size);
-        for (size_t k = 0; k < n_tests; k++) {
-            const sb_workload *w = tests[k].workload;
-            uint64_t need = w->space_needed ? w->space_needed(&tests[k]) : 0;
-            if (need && need + need / 20 + (16u << 20) > have) {
-                char n[32], h[32];
-                sb_format_iec(n, sizeof n, (double)need, "B");
-                sb_format_iec(h, sizeof h, (double)have, "B");
-                snprintf(err, errlen, "[%s] offers about %s to files; %s needs %s", s->configs[i].identifier,
-                         h, w->name, n);
-                return -ENOSPC;
-            }
-        }
-    }
-    return 0;
 }
 
 /* What killed runs left (their journals say what they made) goes before we make more;

@@ -3,7 +3,8 @@
  * it (loop devices over fresh images, or the checked real devices), describe
  * it, run the tests on it under its identifier, hand the figures to the
  * caller to save, and tear it down whatever happened (docs/scenarios.md).
- * The CLI (cli/scenario.c) parses and checks everything before calling it.
+ * The CLI (cli/scenario.c) parses, and checks everything through plan.h, before
+ * calling it.
  */
 #ifndef SB_SCENARIO_RUN_H
 #define SB_SCENARIO_RUN_H
@@ -41,13 +42,5 @@ typedef struct sb_scn_run_opts {
  * reported and the next goes on, an interruption stops. SB_EXIT_OK, SB_EXIT_RUNTIME or
  * SB_EXIT_INTERRUPTED; *saved and *failed count configurations. */
 int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, size_t *failed);
-
-/* "btrfs data raid1, metadata raid1 over 2 devices, mount options compress=lzo" */
-void sb_scn_plan_line(const sb_scn_config *c, char *buf, size_t len);
-
-/* Whether every configuration offers enough space to every test on devices of device_size
- * bytes: 0, or -ENOSPC with "[ID] offers about X to files; TEST needs Y" in err. */
-int sb_scn_check_capacity(const sb_scenario *s, const sb_config *tests, size_t n_tests,
-                          uint64_t device_size, char *err, size_t errlen);
 
 #endif

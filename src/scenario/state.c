@@ -109,28 +109,6 @@ int sb_state_add(sb_state *st, const char *kind, const char *a, const char *b)
     return st->fd >= 0 ? append_line(st, line) : 0;
 }
 
-/* Undoes one object. 0 (done, or nothing was left to do) or -errno with a line in err. */
-static int undo_one(const sb_state_item *it, FILE *log, char *err, size_t errlen)
-{
-    if (!strcmp(it->kind, SB_ST_MOUNT))
-        return sb_undo_umount(it->a, log, err, errlen);
-    if (!strcmp(it->kind, SB_ST_DIR))
-        return sb_undo_rmdir(it->a, log, err, errlen);
-    if (!strcmp(it->kind, SB_ST_BTRFS)) {
-        sb_undo_btrfs_forget(it->a);
-        return 0;
-    }
-    if (!strcmp(it->kind, SB_ST_BCACHE))
-        return sb_undo_bcache_stop(it->a, it->b, log, err, errlen);
-    if (!strcmp(it->kind, SB_ST_MD))
-        return sb_md_stop(it->a, it->b, log, err, errlen);
-    if (!strcmp(it->kind, SB_ST_LOOP))
-        return sb_undo_loop_detach(it->a, it->b, log, err, errlen);
-    if (!strcmp(it->kind, SB_ST_IMAGE))
-        return sb_undo_unlink_image(it->a, log, err, errlen);
-    return 0;
-}
-
 static int undo_range(sb_state *st, size_t from, FILE *log, char *err, size_t errlen)
 {
     int first = 0;
@@ -139,7 +117,7 @@ static int undo_range(sb_state *st, size_t from, FILE *log, char *err, size_t er
         if (it->undone)
             continue;
         char e[1024] = "";
-        int rc = undo_one(it, log, e, sizeof e);
+        int rc = sb_undo(it->kind, it->a, it->b, log, e, sizeof e);
         if (rc < 0) {
             if (!first) {
                 first = rc;

@@ -19,14 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Kinds of objects, undone in reverse order of creation. */
-#define SB_ST_IMAGE "image"       /* a: image file path */
-#define SB_ST_LOOP "loop"         /* a: /dev/loopN, b: backing image path */
-#define SB_ST_DIR "dir"           /* a: directory we created (mount point) */
-#define SB_ST_MOUNT "mount"       /* a: mount point */
-#define SB_ST_BTRFS "btrfs"       /* a: device to unregister from btrfs after unmount */
-#define SB_ST_BCACHE "bcache"     /* a: backing device (stopped via sysfs), b: cache set uuid */
-#define SB_ST_MD "md"             /* a: /dev/mdN, b: its members, comma-separated */
+#include "scenario/undo.h" /* the kinds of objects (SB_ST_*) */
 
 typedef struct sb_state_item {
     char kind[16];

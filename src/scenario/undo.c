@@ -1,7 +1,8 @@
 /*
  * undo — taking apart what a scenario run built, one kind of object at a
- * time: unmount, forget a btrfs device, stop bcache, detach a loop device,
- * remove a directory or an image file. state.c replays its journal through
+ * time: unmount, forget a btrfs device, stop bcache or md, detach a loop
+ * device, remove a directory or an image file; sb_undo_kinds (at the end) is
+ * the one table of kinds, md's included. state.c replays its journal through
  * these; they use only system calls and sysfs, never the code that built the
  * objects, and each one first checks that the object is still what it was
  * (still a mount point, a loop device still backed by our image), so undoing
@@ -190,5 +191,46 @@ int sb_undo_unlink_image(const char *path, FILE *log, char *err, size_t errlen)
         snprintf(err, errlen, "cannot remove image %s: %s", path, strerror(e));
         return -e;
     }
+    return 0;
+}
+
+/* The table's uniform signature over the functions above. */
+static int undo_mount(const char *a, const char *b, FILE *log, char *err, size_t errlen)
+{
+    return sb_undo_umount(a, log, err, errlen);
+}
+
+static int undo_btrfs(const char *a, const char *b, FILE *log, char *err, size_t errlen)
+{
+    sb_undo_btrfs_forget(a);
+    return 0;
+}
+
+static int undo_dir(const char *a, const char *b, FILE *log, char *err, size_t errlen)
+{
+    return sb_undo_rmdir(a, log, err, errlen);
+}
+
+static int undo_image(const char *a, const char *b, FILE *log, char *err, size_t errlen)
+{
+    return sb_undo_unlink_image(a, log, err, errlen);
+}
+
+const sb_undo_kind sb_undo_kinds[] = {
+    {SB_ST_MOUNT, undo_mount, "unmounted if it still is a mount point (a busy one waited for 5 s, then detached lazily)"},
+    {SB_ST_DIR, undo_dir, "the mount-point directory removed (one already gone is fine)"},
+    {SB_ST_BTRFS, undo_btrfs, "the device unregistered from btrfs (best effort)"},
+    {SB_ST_BCACHE, sb_undo_bcache_stop, "bcache stopped on the backing device and its cache set unregistered"},
+    {SB_ST_MD, sb_md_stop, "the md array stopped if its members are still the journaled ones"},
+    {SB_ST_LOOP, sb_undo_loop_detach, "the loop device detached if it is still backed by our image"},
+    {SB_ST_IMAGE, undo_image, "the image file removed"},
+    {NULL, NULL, NULL},
+};
+
+int sb_undo(const char *kind, const char *a, const char *b, FILE *log, char *err, size_t errlen)
+{
+    for (const sb_undo_kind *k = sb_undo_kinds; k->kind; k++)
+        if (!strcmp(k->kind, kind))
+            return k->undo(a, b, log, err, errlen);
     return 0;
 }

@@ -1,14 +1,38 @@
 /*
  * undo — removing one object a scenario run made (see undo.c), with nothing
- * but system calls: state.c replays its journal through these. Each returns 0
- * when the object is gone or was no longer ours, else -errno with one line in
- * err; what was done is reported on log (may be NULL).
+ * but system calls: state.c replays its journal through sb_undo(), which
+ * looks the journal line's kind up in one table {kind, undo function}
+ * (docs/scenarios.md, "Cleanup", lists the kinds). Each returns 0 when the
+ * object is gone or was no longer ours, else -errno with one line in err;
+ * what was done is reported on log (may be NULL).
  */
 #ifndef SB_SCENARIO_UNDO_H
 #define SB_SCENARIO_UNDO_H
 
 #include <stddef.h>
 #include <stdio.h>
+
+/* Kinds of objects (a journal line's first word), undone in reverse order of creation. */
+#define SB_ST_IMAGE "image"       /* a: image file path */
+#define SB_ST_LOOP "loop"         /* a: /dev/loopN, b: backing image path */
+#define SB_ST_DIR "dir"           /* a: directory we created (mount point) */
+#define SB_ST_MOUNT "mount"       /* a: mount point */
+#define SB_ST_BTRFS "btrfs"       /* a: device to unregister from btrfs after unmount */
+#define SB_ST_BCACHE "bcache"     /* a: backing device (stopped via sysfs), b: cache set uuid */
+#define SB_ST_MD "md"             /* a: /dev/mdN, b: its members, comma-separated */
+
+/* One row of the table: a kind and how an object of it is taken apart. */
+typedef struct sb_undo_kind {
+    const char *kind;
+    int (*undo)(const char *a, const char *b, FILE *log, char *err, size_t errlen);
+    const char *what; /* for docs/scenarios.md: what is undone, and how */
+} sb_undo_kind;
+/* The table, ending with {NULL}. */
+extern const sb_undo_kind sb_undo_kinds[];
+
+/* Undoes one journaled object of kind with its fields a and b. A kind not in the table
+ * (a journal from a newer storbench) is left alone: 0. */
+int sb_undo(const char *kind, const char *a, const char *b, FILE *log, char *err, size_t errlen);
 
 /* Unmounts mountpoint if it still is one (a busy one is detached lazily). */
 int sb_undo_umount(const char *mountpoint, FILE *log, char *err, size_t errlen);

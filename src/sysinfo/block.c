@@ -6,7 +6,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "sysinfo/internal.h"
+#include "sysinfo/read.h"
+#include "sysinfo/block.h"
 #include "sysinfo/sysinfo_parse.h"
 
 #include <ctype.h>

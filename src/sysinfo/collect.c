@@ -10,7 +10,10 @@
 #define _GNU_SOURCE
 #endif
 #include "sysinfo/sysinfo.h"
-#include "sysinfo/internal.h"
+#include "sysinfo/read.h"
+#include "sysinfo/cpu.h"
+#include "sysinfo/board.h"
+#include "sysinfo/stack.h"
 #include "sysinfo/sysinfo_parse.h"
 
 #include <ctype.h>

@@ -6,7 +6,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "sysinfo/internal.h"
+#include "sysinfo/read.h"
 
 #include <ctype.h>
 #include <dirent.h>

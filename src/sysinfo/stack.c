@@ -7,7 +7,9 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "sysinfo/internal.h"
+#include "sysinfo/read.h"
+#include "sysinfo/block.h"
+#include "sysinfo/stack.h"
 #include "sysinfo/sysinfo_parse.h"
 
 #include <ctype.h>

@@ -45,14 +45,14 @@ static const sb_choice engine_choices[] = {
 };
 
 static const sb_option cdm_options[] = {
-    {"test", "Test", "seq1m-q8t1", NULL, test_choices, "block size, queue depth and threads", 0},
-    {"mode", "Mode", "read", NULL, mode_choices, "read or write", 0},
+    {"test", "Test", "seq1m-q8t1", NULL, test_choices, "block size, queue depth and threads", 0, .kind = SB_VAL_CHOICE},
+    {"mode", "Mode", "read", NULL, mode_choices, "read or write", 0, .kind = SB_VAL_CHOICE},
     {"engine", "IO Engine", "libaio", NULL, engine_choices,
-     "I/O engine (libaio, as KDiskMark on Linux)", SB_OPT_IF_CHANGED},
-    {"size", "File Size", "1g", "128m", NULL, "test file size", SB_OPT_HIDDEN},
-    {"loops", "Loops", "5", "2", NULL, "measurements averaged per run", SB_OPT_HIDDEN},
-    {"measure", "Measure Time", "5", "1", NULL, "seconds of each loop", SB_OPT_HIDDEN},
-    {"interval", "Interval", "5", "0", NULL, "idle seconds between loops", SB_OPT_HIDDEN},
+     "I/O engine (libaio, as KDiskMark on Linux)", SB_OPT_IF_CHANGED, .kind = SB_VAL_CHOICE},
+    {"size", "File Size", "1g", "128m", NULL, "test file size", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"loops", "Loops", "5", "2", NULL, "measurements averaged per run", SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 1, .max = 100},
+    {"measure", "Measure Time", "5", "1", NULL, "seconds of each loop", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"interval", "Interval", "5", "0", NULL, "idle seconds between loops", SB_OPT_HIDDEN, .kind = SB_VAL_DURATION},
 };
 
 static const sb_measure cdm_measures[] = {
@@ -90,12 +90,11 @@ static int cdm_params_get(const sb_config *cfg, const char *dir, cdm_params *p, 
             snprintf(err, errlen, "diskmark: %s", e);
             return -EINVAL;
         }
-    uint64_t v;
     int rc;
-    if ((rc = sb_config_duration(cfg, "interval", &p->interval_s, err, errlen)) < 0 ||
-        (rc = sb_config_uint(cfg, "loops", 1, 100, &v, err, errlen)) < 0)
+    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
-    p->loops = (unsigned)v;
+    p->interval_s = sb_config_seconds(cfg, "interval");
+    p->loops = (unsigned)sb_config_u(cfg, "loops");
     if (job->runtime_s <= 0) {
         snprintf(err, errlen, "diskmark: measure must be a positive duration");
         return -EINVAL;

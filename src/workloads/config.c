@@ -1,6 +1,8 @@
 /*
  * config — resolution and validation of a test's option values, and the
  * option line a result shows ("Type: Random Write - IO Engine: POSIX AIO").
+ * Each value is parsed by its option's kind once, when it is set; the one
+ * check of values (sb_config_check) and the typed reads work on that.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +19,29 @@ static int option_index(const sb_config *cfg, const char *key)
     return -1;
 }
 
+/* Parses v by o's kind into *out (out->ok false when it is not of that kind). */
+static void parse_value(const sb_option *o, const char *v, sb_value *out)
+{
+    int b = 0;
+    *out = (sb_value){.ok = true};
+    if ((o->flags & SB_OPT_AUTO) && !strcmp(v, "auto")) {
+        out->is_auto = true;
+        return;
+    }
+    switch (o->kind) {
+    case SB_VAL_TEXT:
+    case SB_VAL_IO: /* the io option table's entry parses it and names the option */
+    case SB_VAL_CHOICE: break;
+    case SB_VAL_UINT: out->ok = sb_parse_uint(v, o->min, o->max, &out->u) == 0; break;
+    case SB_VAL_SIZE: out->ok = sb_parse_size(v, &out->u) == 0; break;
+    case SB_VAL_DURATION: out->ok = sb_parse_duration(v, &out->seconds) == 0; break;
+    case SB_VAL_BOOL:
+        out->ok = sb_parse_bool(v, &b) == 0;
+        out->u = b != 0;
+        break;
+    }
+}
+
 void sb_config_init(sb_config *cfg, const sb_workload *w, bool quick)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -25,6 +50,7 @@ void sb_config_init(sb_config *cfg, const sb_workload *w, bool quick)
     for (size_t i = 0; i < w->n_options && i < SB_MAX_OPTIONS; i++) {
         const sb_option *o = &w->options[i];
         cfg->values[i] = (quick && o->quick) ? o->quick : o->def;
+        parse_value(o, cfg->values[i], &cfg->typed[i]);
     }
 }
 
@@ -42,6 +68,7 @@ int sb_config_set(sb_config *cfg, const char *key, const char *value, char *err,
             if (!strcmp(c->value, value)) {
                 cfg->values[i] = c->value;
                 cfg->set[i] = true;
+                parse_value(o, c->value, &cfg->typed[i]);
                 return 0;
             }
         char allowed[512] = "";
@@ -55,6 +82,7 @@ int sb_config_set(sb_config *cfg, const char *key, const char *value, char *err,
     }
     cfg->values[i] = value;
     cfg->set[i] = true;
+    parse_value(o, value, &cfg->typed[i]);
     return 0;
 }
 
@@ -82,48 +110,58 @@ const char *sb_config_display(const sb_config *cfg, const char *key)
     return cfg->values[i];
 }
 
-static int bad_value(const sb_config *cfg, const char *key, const char *what, char *err, size_t errlen)
+int sb_config_check(const sb_config *cfg, char *err, size_t errlen)
 {
-    snprintf(err, errlen, "%s: %s=%s is not %s", cfg->workload->name, key,
-             sb_config_get(cfg, key) ? sb_config_get(cfg, key) : "(unset)", what);
-    return -EINVAL;
-}
-
-int sb_config_size(const sb_config *cfg, const char *key, uint64_t *out, char *err, size_t errlen)
-{
-    const char *v = sb_config_get(cfg, key);
-    if (!v || sb_parse_size(v, out) < 0)
-        return bad_value(cfg, key, "a size (e.g. 4k, 1M, 2g)", err, errlen);
-    return 0;
-}
-
-int sb_config_uint(const sb_config *cfg, const char *key, uint64_t min, uint64_t max,
-                   uint64_t *out, char *err, size_t errlen)
-{
-    const char *v = sb_config_get(cfg, key);
-    if (!v || sb_parse_uint(v, min, max, out) < 0) {
-        char what[96];
-        snprintf(what, sizeof what, "a whole number from %llu to %llu", (unsigned long long)min,
-                 (unsigned long long)max);
-        return bad_value(cfg, key, what, err, errlen);
+    const sb_workload *w = cfg->workload;
+    for (size_t i = 0; i < w->n_options; i++) {
+        const sb_option *o = &w->options[i];
+        if (cfg->typed[i].ok)
+            continue;
+        char what[96] = "";
+        switch (o->kind) {
+        case SB_VAL_UINT:
+            snprintf(what, sizeof what, "a whole number from %llu to %llu", (unsigned long long)o->min,
+                     (unsigned long long)o->max);
+            break;
+        case SB_VAL_SIZE: snprintf(what, sizeof what, "a size (e.g. 4k, 1M, 2g)"); break;
+        case SB_VAL_DURATION: snprintf(what, sizeof what, "a duration (e.g. 20, 20s, 500ms, 2m)"); break;
+        case SB_VAL_BOOL: snprintf(what, sizeof what, "yes or no"); break;
+        case SB_VAL_TEXT:
+        case SB_VAL_IO:
+        case SB_VAL_CHOICE: continue; /* checked where they are parsed */
+        }
+        snprintf(err, errlen, "%s: %s=%s is not %s", w->name, o->key, cfg->values[i], what);
+        return -EINVAL;
     }
     return 0;
 }
 
-int sb_config_duration(const sb_config *cfg, const char *key, double *seconds, char *err, size_t errlen)
+/* The parsed value of key (a declared option: the workload's own code names it). */
+static const sb_value *typed(const sb_config *cfg, const char *key)
 {
-    const char *v = sb_config_get(cfg, key);
-    if (!v || sb_parse_duration(v, seconds) < 0)
-        return bad_value(cfg, key, "a duration (e.g. 20, 20s, 500ms, 2m)", err, errlen);
-    return 0;
+    static const sb_value none;
+    int i = option_index(cfg, key);
+    return i < 0 ? &none : &cfg->typed[i];
 }
 
-int sb_config_bool(const sb_config *cfg, const char *key, int *out, char *err, size_t errlen)
+uint64_t sb_config_u(const sb_config *cfg, const char *key)
 {
-    const char *v = sb_config_get(cfg, key);
-    if (!v || sb_parse_bool(v, out) < 0)
-        return bad_value(cfg, key, "yes or no", err, errlen);
-    return 0;
+    return typed(cfg, key)->u;
+}
+
+double sb_config_seconds(const sb_config *cfg, const char *key)
+{
+    return typed(cfg, key)->seconds;
+}
+
+bool sb_config_yes(const sb_config *cfg, const char *key)
+{
+    return typed(cfg, key)->u != 0;
+}
+
+bool sb_config_is_auto(const sb_config *cfg, const char *key)
+{
+    return typed(cfg, key)->is_auto;
 }
 
 void sb_config_describe(const sb_config *cfg, const sb_measure *m, char *buf, size_t len)

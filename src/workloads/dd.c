@@ -31,9 +31,9 @@ static const sb_choice data_choices[] = {
 };
 
 static const sb_option dd_options[] = {
-    {"bs", "Block Size", "2048k", NULL, NULL, "bytes per read/write (dd bs=)", 0},
-    {"count", "Count", "512", NULL, NULL, "number of blocks (dd count=)", 0},
-    {"data", "Data", "zero", NULL, data_choices, "zero (/dev/zero, as dd) or random (incompressible)", 0},
+    {"bs", "Block Size", "2048k", NULL, NULL, "bytes per read/write (dd bs=)", 0, .kind = SB_VAL_SIZE},
+    {"count", "Count", "512", NULL, NULL, "number of blocks (dd count=)", 0, .kind = SB_VAL_UINT, .min = 1, .max = 1ull << 32},
+    {"data", "Data", "zero", NULL, data_choices, "zero (/dev/zero, as dd) or random (incompressible)", 0, .kind = SB_VAL_CHOICE},
 };
 
 enum { M_WRITE, M_READ, M_CACHE };
@@ -51,15 +51,15 @@ typedef struct dd_params {
 static int dd_resolve(const sb_config *cfg, dd_params *p, char *err, size_t errlen)
 {
     int rc;
-    if ((rc = sb_config_size(cfg, "bs", &p->bs, err, errlen)) < 0)
+    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
+    p->bs = sb_config_u(cfg, "bs");
     if (p->bs < 512 || p->bs > (1ull << 30) || p->bs % 512) {
         snprintf(err, errlen, "dd: bs=%s must be a multiple of 512 bytes between 512 and 1G",
                  sb_config_get(cfg, "bs"));
         return -EINVAL;
     }
-    if ((rc = sb_config_uint(cfg, "count", 1, 1ull << 32, &p->count, err, errlen)) < 0)
-        return rc;
+    p->count = sb_config_u(cfg, "count");
     p->random = !strcmp(sb_config_get(cfg, "data"), "random");
     return 0;
 }

@@ -55,32 +55,32 @@ static const sb_choice target_choices[] = {
 };
 
 static const sb_option fio_options[] = {
-    {"type", "Type", "randwrite", NULL, type_choices, "random/sequential read/write", 0},
-    {"engine", "IO Engine", "posixaio", NULL, engine_choices, "I/O engine (posixaio as the seed profile)", 0},
-    {"buffered", "Buffered", "no", NULL, yesno, "buffered I/O (the opposite of direct)", 0},
-    {"direct", "Direct", "yes", NULL, yesno, "O_DIRECT", 0},
-    {"bs", "Block Size", "4k", NULL, bs_choices, "block size", 0},
+    {"type", "Type", "randwrite", NULL, type_choices, "random/sequential read/write", 0, .kind = SB_VAL_CHOICE},
+    {"engine", "IO Engine", "posixaio", NULL, engine_choices, "I/O engine (posixaio as the seed profile)", 0, .kind = SB_VAL_CHOICE},
+    {"buffered", "Buffered", "no", NULL, yesno, "buffered I/O (the opposite of direct)", 0, .kind = SB_VAL_BOOL},
+    {"direct", "Direct", "yes", NULL, yesno, "O_DIRECT", 0, .kind = SB_VAL_CHOICE},
+    {"bs", "Block Size", "4k", NULL, bs_choices, "block size", 0, .kind = SB_VAL_CHOICE},
     {"disk-target", "Disk Target", "default", NULL, target_choices,
-     "the run directory under --target (the profile's only choice)", 0},
-    {"iodepth", "IO Depth", "64", NULL, NULL, "I/Os in flight (1 .. 1024)", SB_OPT_HIDDEN},
+     "the run directory under --target (the profile's only choice)", 0, .kind = SB_VAL_CHOICE},
+    {"iodepth", "IO Depth", "64", NULL, NULL, "I/Os in flight (1 .. 1024)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     /* --quick keeps the 1 GiB file: where the allocator puts the file decides what a
      * direct write on a virtual disk measures (a 256 MiB file landed elsewhere and wrote
      * sequentially at 31 MB/s against 59-64 for 1 GiB), and a write job's file is only
      * fallocated, so its size costs no time (docs/workloads.md, "The quick scale"). */
-    {"size", "Size", "1g", NULL, NULL, "file size", SB_OPT_HIDDEN},
-    {"startdelay", "Start Delay", "5", "0", NULL, "idle seconds before the job", SB_OPT_HIDDEN},
-    {"ramp", "Ramp Time", "5", "1", NULL, "seconds of I/O before measuring", SB_OPT_HIDDEN},
-    {"runtime", "Runtime", "20", "3", NULL, "measured seconds (time based)", SB_OPT_HIDDEN},
-    {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each (1 .. 256)", SB_OPT_HIDDEN},
+    {"size", "Size", "1g", NULL, NULL, "file size", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"startdelay", "Start Delay", "5", "0", NULL, "idle seconds before the job", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"ramp", "Ramp Time", "5", "1", NULL, "seconds of I/O before measuring", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"runtime", "Runtime", "20", "3", NULL, "measured seconds (time based)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each (1 .. 256)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     /* fio's steady-state options: the job stops early once settled (io/steadystate.h) */
     {"steadystate", "Steady State", "off", NULL, NULL,
      "stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%] (with ss_dur) or snia[:bw]",
-     SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_TEXT},
     {"ss_dur", "Steady State Window", "0", NULL, NULL, "fio's ss_dur: the window of 1 s samples",
-     SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_TEXT},
     {"ss_ramp", "Steady State Ramp", "0", NULL, NULL, "fio's ss_ramp: measured seconds before checking",
-     SB_OPT_IF_CHANGED},
-    {"ss_round", "SNIA Round", "60", NULL, NULL, "snia: seconds of a round", SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_TEXT},
+    {"ss_round", "SNIA Round", "60", NULL, NULL, "snia: seconds of a round", SB_OPT_IF_CHANGED, .kind = SB_VAL_TEXT},
 };
 
 static const sb_measure fio_measures[] = {
@@ -134,12 +134,13 @@ static int fio_steady(const sb_config *cfg, sb_io_job *job, char *err, size_t er
 static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, char *err, size_t errlen)
 {
     sb_io_job_init(job);
-    int rc, buffered;
+    int rc;
     for (size_t i = 0; i < sizeof fio_job_keys / sizeof fio_job_keys[0]; i++)
         if ((rc = fio_set(job, cfg, fio_job_keys[i].key, fio_job_keys[i].entry, err, errlen)) < 0)
             return rc;
-    if ((rc = sb_config_bool(cfg, "buffered", &buffered, err, errlen)) < 0)
+    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
+    bool buffered = sb_config_yes(cfg, "buffered");
     if (buffered == job->direct) {
         snprintf(err, errlen, "fio: Buffered and Direct must differ (buffered=%s direct=%s)",
                  buffered ? "yes" : "no", job->direct ? "yes" : "no");

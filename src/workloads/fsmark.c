@@ -68,19 +68,19 @@ static const sb_choice fsm_datas[] = {
 
 static const sb_option fsm_options[] = {
     {"test", "Test", "1000-files", NULL, fsm_tests,
-     "named seed test, or custom (then files/size/threads/dirs apply)", 0},
-    {"files", "Files", "1000", "100", NULL, "files per worker (test=custom)", SB_OPT_HIDDEN},
-    {"size", "Size", "1M", NULL, NULL, "bytes per file (test=custom)", SB_OPT_HIDDEN},
-    {"threads", "Threads", "1", NULL, NULL, "workers, sharing the directory (test=custom)", SB_OPT_HIDDEN},
+     "named seed test, or custom (then files/size/threads/dirs apply)", 0, .kind = SB_VAL_CHOICE},
+    {"files", "Files", "1000", "100", NULL, "files per worker (test=custom)", SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 1, .max = 100000000},
+    {"size", "Size", "1M", NULL, NULL, "bytes per file (test=custom)", SB_OPT_HIDDEN, .kind = SB_VAL_SIZE},
+    {"threads", "Threads", "1", NULL, NULL, "workers, sharing the directory (test=custom)", SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 1, .max = 1024},
     {"dirs", "Sub Dirs", "0", NULL, NULL, "sub-directories (fs_mark -D), chosen as per-dir says; 0 = none (test=custom)",
-     SB_OPT_HIDDEN},
+     SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 0, .max = 100000},
     {"sync", "Sync Method", "fsync", NULL, fsm_syncs,
-     "fsync before close (default), none, or one sync() at the end of each worker", SB_OPT_HIDDEN},
+     "fsync before close (default), none, or one sync() at the end of each worker", SB_OPT_HIDDEN, .kind = SB_VAL_CHOICE},
     {"per-dir", "Files Per Sub Dir", "0", NULL, NULL,
      "with sub-directories: 0 = fs_mark's time hash (next one every 180 s), N = N files each in turn (-N)",
-     SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_UINT, .min = 0, .max = 100000000},
     {"data", "Data", "zeros", NULL, fsm_datas, "file contents: zeros (fs_mark's) or random (incompressible)",
-     SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_CHOICE},
 };
 
 static const sb_measure fsm_measures[] = {
@@ -108,9 +108,10 @@ static int fsm_resolve(const sb_config *cfg, fsm_params *p, char *err, size_t er
     const char *sync = sb_config_get(cfg, "sync");
     p->sync = !strcmp(sync, "none") ? FSM_SYNC_NONE : !strcmp(sync, "end") ? FSM_SYNC_END : FSM_SYNC_FSYNC;
     p->random_data = !strcmp(sb_config_get(cfg, "data"), "random");
-    int rc = sb_config_uint(cfg, "per-dir", 0, 100000000, &p->per_dir, err, errlen);
+    int rc = sb_config_check(cfg, err, errlen);
     if (rc)
         return rc;
+    p->per_dir = sb_config_u(cfg, "per-dir");
     p->size = 1048576;
     p->threads = 1;
     p->dirs = 0;
@@ -127,11 +128,10 @@ static int fsm_resolve(const sb_config *cfg, fsm_params *p, char *err, size_t er
         p->dirs = 32;
         quick_files = 500;
     } else {
-        if ((rc = sb_config_uint(cfg, "files", 1, 100000000, &p->files, err, errlen)) ||
-            (rc = sb_config_size(cfg, "size", &p->size, err, errlen)) ||
-            (rc = sb_config_uint(cfg, "threads", 1, 1024, &p->threads, err, errlen)) ||
-            (rc = sb_config_uint(cfg, "dirs", 0, 100000, &p->dirs, err, errlen)))
-            return rc;
+        p->files = sb_config_u(cfg, "files");
+        p->size = sb_config_u(cfg, "size");
+        p->threads = sb_config_u(cfg, "threads");
+        p->dirs = sb_config_u(cfg, "dirs");
         return 0;
     }
     if (cfg->quick)

@@ -58,12 +58,12 @@ static const sb_choice cache_choices[] = {
 };
 
 static const sb_option iozone_options[] = {
-    {"record-size", "Record Size", "4k", NULL, record_choices, "bytes per read/write", 0},
-    {"file-size", "File Size", "8g", "512m", filesize_choices, "size of the test file", 0},
+    {"record-size", "Record Size", "4k", NULL, record_choices, "bytes per read/write", 0, .kind = SB_VAL_SIZE},
+    {"file-size", "File Size", "8g", "512m", filesize_choices, "size of the test file", 0, .kind = SB_VAL_SIZE},
     {"test", "Disk Test", "write", NULL, test_choices,
-     "write (flush timed) or read (the first read after write and rewrite)", 0},
+     "write (flush timed) or read (the first read after write and rewrite)", 0, .kind = SB_VAL_CHOICE},
     {"cache", "Read Cache", "warm", NULL, cache_choices,
-     "read: the page cache as the writes left it (IOzone), or dropped first", SB_OPT_IF_CHANGED},
+     "read: the page cache as the writes left it (IOzone), or dropped first", SB_OPT_IF_CHANGED, .kind = SB_VAL_CHOICE},
 };
 
 static const sb_measure iozone_measures[] = {
@@ -81,9 +81,10 @@ typedef struct ioz_params {
 static int ioz_resolve(const sb_config *cfg, ioz_params *p, char *err, size_t errlen)
 {
     int rc;
-    if ((rc = sb_config_size(cfg, "record-size", &p->record, err, errlen)) < 0 ||
-        (rc = sb_config_size(cfg, "file-size", &p->size, err, errlen)) < 0)
+    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
+    p->record = sb_config_u(cfg, "record-size");
+    p->size = sb_config_u(cfg, "file-size");
     p->read_test = !strcmp(sb_config_get(cfg, "test"), "read");
     p->cold = !strcmp(sb_config_get(cfg, "cache"), "cold");
     if (p->cold && !p->read_test) {

@@ -48,16 +48,17 @@ static const sb_choice mdt_layouts[] = {
 static const sb_option mdt_options[] = {
     {"layout", "Layout", "easy", NULL, mdt_layouts,
      "easy: a directory per rank, empty files (IO500 mdtest-easy); hard: one shared directory, "
-     "3901-byte files (mdtest-hard)", 0},
-    {"files", "Files Per Rank", "10000", "200", NULL, "files each rank creates (mdtest -n)", SB_OPT_HIDDEN},
+     "3901-byte files (mdtest-hard)", 0, .kind = SB_VAL_CHOICE},
+    {"files", "Files Per Rank", "10000", "200", NULL, "files each rank creates (mdtest -n)", SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 1, .max = 1000000000},
     {"phases", "Phases", "create,find,stat,read,delete", NULL, NULL,
      "comma list of create, find, stat, read, delete (run in that order; create is required)",
-     SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_TEXT},
     {"size", "Write Size", "auto", NULL, NULL,
-     "bytes written at create and read back (mdtest -w/-e); auto = 0 easy, 3901 hard", SB_OPT_IF_CHANGED},
+     "bytes written at create and read back (mdtest -w/-e); auto = 0 easy, 3901 hard",
+     SB_OPT_IF_CHANGED | SB_OPT_AUTO, .kind = SB_VAL_SIZE},
     {"stonewall", "Stonewall", "0", NULL, NULL,
      "seconds: stop creating then, every rank wears out to the most any rank made (mdtest -W); 0 = off",
-     SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_DURATION},
 };
 
 static const sb_measure mdt_measures[MDT_NPHASES] = {
@@ -101,21 +102,18 @@ static int mdt_resolve(const sb_config *cfg, mdt_params *p, char *err, size_t er
 {
     int rc;
     p->hard = !strcmp(sb_config_get(cfg, "layout"), "hard");
-    if ((rc = sb_config_uint(cfg, "files", 1, 1000000000, &p->files, err, errlen)) < 0)
+    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
+    p->files = sb_config_u(cfg, "files");
     if ((rc = mdt_parse_phases(sb_config_get(cfg, "phases"), &p->phases, err, errlen)) < 0)
         return rc;
     const char *size = sb_config_get(cfg, "size");
-    if (!strcmp(size, "auto"))
-        p->size = p->hard ? MDT_HARD_SIZE : 0;
-    else if ((rc = sb_config_size(cfg, "size", &p->size, err, errlen)) < 0)
-        return rc;
+    p->size = sb_config_is_auto(cfg, "size") ? (p->hard ? MDT_HARD_SIZE : 0) : sb_config_u(cfg, "size");
     if (p->size > (64u << 20)) {
         snprintf(err, errlen, "mdtest: size=%s: at most 64M per file", size);
         return -EINVAL;
     }
-    if ((rc = sb_config_duration(cfg, "stonewall", &p->stonewall, err, errlen)) < 0)
-        return rc;
+    p->stonewall = sb_config_seconds(cfg, "stonewall");
     if (p->stonewall < 0) {
         snprintf(err, errlen, "mdtest: stonewall=%s: must not be negative", sb_config_get(cfg, "stonewall"));
         return -EINVAL;

@@ -122,24 +122,35 @@ int mdt_create(mdt_tree *t, sb_run_ctx *ctx, uint64_t from, uint64_t to, uint64_
     return 0;
 }
 
-int mdt_stat(mdt_tree *t, sb_run_ctx *ctx, int owner, uint64_t count, mdt_count *c)
+/* One phase over files 0 .. count-1 of owner's share: op on each path, stopping at an
+ * interruption (or another rank's failure) and at the first error, which op reports. */
+typedef int (*mdt_op)(mdt_tree *t, sb_run_ctx *ctx, const char *path, mdt_count *c);
+
+static int mdt_each(mdt_tree *t, sb_run_ctx *ctx, int owner, uint64_t count, mdt_count *c, mdt_op op)
 {
     char path[MDT_PATH_MAX];
-    struct stat st;
     for (uint64_t i = 0; i < count; i++) {
         int rc = mdt_stopped(ctx);
         if (rc < 0)
             return rc;
         mdt_path(t, owner, i, path, sizeof path);
-        if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) != 0)
-            return mdt_fail(ctx, errno, "stat", path);
-        c->ops++;
-        c->bytes += (uint64_t)st.st_size;
+        if ((rc = op(t, ctx, path, c)) < 0)
+            return rc;
     }
     return 0;
 }
 
-static int mdt_read_one(mdt_tree *t, sb_run_ctx *ctx, const char *path, uint64_t *bytes)
+static int op_stat(mdt_tree *t, sb_run_ctx *ctx, const char *path, mdt_count *c)
+{
+    struct stat st;
+    if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return mdt_fail(ctx, errno, "stat", path);
+    c->ops++;
+    c->bytes += (uint64_t)st.st_size;
+    return 0;
+}
+
+static int op_read(mdt_tree *t, sb_run_ctx *ctx, const char *path, mdt_count *c)
 {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
@@ -161,38 +172,32 @@ static int mdt_read_one(mdt_tree *t, sb_run_ctx *ctx, const char *path, uint64_t
     }
     if (close(fd) != 0)
         return mdt_fail(ctx, errno, "close", path);
-    *bytes += done;
+    c->bytes += done;
+    c->ops++;
     return 0;
+}
+
+static int op_unlink(mdt_tree *t, sb_run_ctx *ctx, const char *path, mdt_count *c)
+{
+    if (unlink(path) != 0)
+        return mdt_fail(ctx, errno, "unlink", path);
+    c->ops++;
+    return 0;
+}
+
+int mdt_stat(mdt_tree *t, sb_run_ctx *ctx, int owner, uint64_t count, mdt_count *c)
+{
+    return mdt_each(t, ctx, owner, count, c, op_stat);
 }
 
 int mdt_read(mdt_tree *t, sb_run_ctx *ctx, int owner, uint64_t count, mdt_count *c)
 {
-    char path[MDT_PATH_MAX];
-    for (uint64_t i = 0; i < count; i++) {
-        int rc = mdt_stopped(ctx);
-        if (rc < 0)
-            return rc;
-        mdt_path(t, owner, i, path, sizeof path);
-        if ((rc = mdt_read_one(t, ctx, path, &c->bytes)) < 0)
-            return rc;
-        c->ops++;
-    }
-    return 0;
+    return mdt_each(t, ctx, owner, count, c, op_read);
 }
 
 int mdt_delete(mdt_tree *t, sb_run_ctx *ctx, int owner, uint64_t count, mdt_count *c)
 {
-    char path[MDT_PATH_MAX];
-    for (uint64_t i = 0; i < count; i++) {
-        int rc = mdt_stopped(ctx);
-        if (rc < 0)
-            return rc;
-        mdt_path(t, owner, i, path, sizeof path);
-        if (unlink(path) != 0)
-            return mdt_fail(ctx, errno, "unlink", path);
-        c->ops++;
-    }
-    return 0;
+    return mdt_each(t, ctx, owner, count, c, op_unlink);
 }
 
 int mdt_remove_rest(mdt_tree *t, sb_run_ctx *ctx, int owner, uint64_t count)

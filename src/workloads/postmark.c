@@ -34,21 +34,21 @@
 #include "workloads/workload.h"
 
 static const sb_option pm_options[] = {
-    {"files", "Files", "500", NULL, NULL, "files in the initial pool (set number)", SB_OPT_HIDDEN},
-    {"size-min", "Minimum Size", "5120", NULL, NULL, "smallest file size (set size low)", SB_OPT_HIDDEN},
-    {"size-max", "Maximum Size", "524288", NULL, NULL, "largest file size (set size high)", SB_OPT_HIDDEN},
-    {"transactions", "Transactions", "250000", "20000", NULL, "transactions (set transactions)", SB_OPT_HIDDEN},
-    {"read-block", "Read Block Size", "512", NULL, NULL, "bytes per read call (set read)", SB_OPT_HIDDEN},
-    {"write-block", "Write Block Size", "512", NULL, NULL, "bytes per write call (set write)", SB_OPT_HIDDEN},
+    {"files", "Files", "500", NULL, NULL, "files in the initial pool (set number)", SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 1, .max = 10000000},
+    {"size-min", "Minimum Size", "5120", NULL, NULL, "smallest file size (set size low)", SB_OPT_HIDDEN, .kind = SB_VAL_SIZE},
+    {"size-max", "Maximum Size", "524288", NULL, NULL, "largest file size (set size high)", SB_OPT_HIDDEN, .kind = SB_VAL_SIZE},
+    {"transactions", "Transactions", "250000", "20000", NULL, "transactions (set transactions)", SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 0, .max = UINT64_MAX / 2},
+    {"read-block", "Read Block Size", "512", NULL, NULL, "bytes per read call (set read)", SB_OPT_HIDDEN, .kind = SB_VAL_SIZE},
+    {"write-block", "Write Block Size", "512", NULL, NULL, "bytes per write call (set write)", SB_OPT_HIDDEN, .kind = SB_VAL_SIZE},
     {"bias-read", "Read Bias", "5", NULL, NULL, "reads out of 10 read-or-append choices (set bias read)",
-     SB_OPT_HIDDEN},
+     SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 0, .max = 10},
     {"bias-create", "Create Bias", "5", NULL, NULL,
-     "creates out of 10 create-or-delete choices (set bias create)", SB_OPT_HIDDEN},
+     "creates out of 10 create-or-delete choices (set bias create)", SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 0, .max = 10},
     {"subdirs", "Subdirectories", "0", NULL, NULL, "subdirectories the files are spread over; 0 = one directory",
-     SB_OPT_HIDDEN},
-    {"buffered", "Buffered", "yes", NULL, NULL, "stdio-buffered I/O (set buffering true)", SB_OPT_HIDDEN},
+     SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 0, .max = 100000},
+    {"buffered", "Buffered", "yes", NULL, NULL, "stdio-buffered I/O (set buffering true)", SB_OPT_HIDDEN, .kind = SB_VAL_BOOL},
     {"seed", "Seed", "42", NULL, NULL, "seed of PostMark's random stream, 0 .. 4294967295 (set seed)",
-     SB_OPT_HIDDEN},
+     SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 0, .max = UINT32_MAX},
 };
 
 static const sb_measure pm_measures[] = {
@@ -65,18 +65,19 @@ typedef struct pm_params {
 static int pm_resolve(const sb_config *cfg, pm_params *p, char *err, size_t errlen)
 {
     int rc;
-    if ((rc = sb_config_uint(cfg, "files", 1, 10000000, &p->files, err, errlen)) ||
-        (rc = sb_config_size(cfg, "size-min", &p->size_min, err, errlen)) ||
-        (rc = sb_config_size(cfg, "size-max", &p->size_max, err, errlen)) ||
-        (rc = sb_config_uint(cfg, "transactions", 0, UINT64_MAX / 2, &p->transactions, err, errlen)) ||
-        (rc = sb_config_size(cfg, "read-block", &p->read_block, err, errlen)) ||
-        (rc = sb_config_size(cfg, "write-block", &p->write_block, err, errlen)) ||
-        (rc = sb_config_uint(cfg, "bias-read", 0, 10, &p->bias_read, err, errlen)) ||
-        (rc = sb_config_uint(cfg, "bias-create", 0, 10, &p->bias_create, err, errlen)) ||
-        (rc = sb_config_uint(cfg, "subdirs", 0, 100000, &p->subdirs, err, errlen)) ||
-        (rc = sb_config_uint(cfg, "seed", 0, UINT32_MAX, &p->seed, err, errlen)) ||
-        (rc = sb_config_bool(cfg, "buffered", &p->buffered, err, errlen)))
+    if ((rc = sb_config_check(cfg, err, errlen)))
         return rc;
+    p->files = sb_config_u(cfg, "files");
+    p->size_min = sb_config_u(cfg, "size-min");
+    p->size_max = sb_config_u(cfg, "size-max");
+    p->transactions = sb_config_u(cfg, "transactions");
+    p->read_block = sb_config_u(cfg, "read-block");
+    p->write_block = sb_config_u(cfg, "write-block");
+    p->bias_read = sb_config_u(cfg, "bias-read");
+    p->bias_create = sb_config_u(cfg, "bias-create");
+    p->subdirs = sb_config_u(cfg, "subdirs");
+    p->seed = sb_config_u(cfg, "seed");
+    p->buffered = sb_config_yes(cfg, "buffered");
     if (p->size_min > p->size_max) {
         snprintf(err, errlen, "postmark: size-min (%llu) is larger than size-max (%llu)",
                  (unsigned long long)p->size_min, (unsigned long long)p->size_max);

@@ -68,15 +68,15 @@ static const sb_choice target_choices[] = {
  * figure with the seed's settings joins an imported seed page's SQLite result. */
 static const sb_option sqlite_options[] = {
     {"target", "Test Target", "default", NULL, target_choices,
-     "where the database lives: the run's directory on the target (as the seed profile)", 0},
+     "where the database lives: the run's directory on the target (as the seed profile)", 0, .kind = SB_VAL_CHOICE},
     {"count", "Inserts", "2500", "250", NULL,
-     "rows inserted per pass, one autocommitted INSERT each (3 passes)", SB_OPT_IF_CHANGED},
+     "rows inserted per pass, one autocommitted INSERT each (3 passes)", SB_OPT_IF_CHANGED, .kind = SB_VAL_UINT, .min = 1, .max = 32767},
     {"journal", "Journal Mode", "delete", NULL, journal_choices,
-     "PRAGMA journal_mode: delete (SQLite's default) or wal", SB_OPT_IF_CHANGED},
+     "PRAGMA journal_mode: delete (SQLite's default) or wal", SB_OPT_IF_CHANGED, .kind = SB_VAL_CHOICE},
     {"sync", "Synchronous", "full", NULL, sync_choices,
-     "PRAGMA synchronous (full is SQLite's default)", SB_OPT_IF_CHANGED},
+     "PRAGMA synchronous (full is SQLite's default)", SB_OPT_IF_CHANGED, .kind = SB_VAL_CHOICE},
     {"copies", "Copies", "1", NULL, copies_choices,
-     "parallel copies, each its own database and thread", SB_OPT_IF_CHANGED},
+     "parallel copies, each its own database and thread", SB_OPT_IF_CHANGED, .kind = SB_VAL_UINT, .min = 1, .max = 1024},
 };
 
 static const sb_measure sqlite_measures[] = {
@@ -286,8 +286,10 @@ static double run_copies(sb_run_ctx *ctx, sqlite_copy *cp, uint64_t copies, sqli
 static int sqlite_resolve(const sb_config *cfg, uint64_t *count, uint64_t *copies, char *err,
                           size_t errlen)
 {
-    int rc = sb_config_uint(cfg, "count", 1, 32767, count, err, errlen);
-    return rc ? rc : sb_config_uint(cfg, "copies", 1, 1024, copies, err, errlen);
+    int rc = sb_config_check(cfg, err, errlen);
+    *count = sb_config_u(cfg, "count");
+    *copies = sb_config_u(cfg, "copies");
+    return rc;
 }
 
 static int sqlite_validate(const sb_config *cfg, char *err, size_t errlen)

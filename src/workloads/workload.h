@@ -40,7 +40,22 @@ enum {
     SB_OPT_HIDDEN = 1u << 0,     /* not shown in a result's option line */
     SB_OPT_IF_CHANGED = 1u << 1, /* shown only when it differs from its default, so that the
                                     seed profile's own line stays as the seed printed it */
+    SB_OPT_AUTO = 1u << 2,       /* a number that may also be "auto" (the test decides) */
 };
+
+/* What an option's value is. Each value is parsed once, when it is set (sb_config_init,
+ * sb_config_set), into an sb_value; sb_config_check() names the first that is not what
+ * its option says, so validation of values lives in one place (config.c) and run()
+ * reads numbers, never strings to parse. */
+typedef enum sb_val_kind {
+    SB_VAL_TEXT = 0,  /* free form (the workload's own syntax: mdtest's phases=) */
+    SB_VAL_IO,        /* an I/O job value, parsed by its io/options.c entry (fio, diskmark) */
+    SB_VAL_CHOICE,    /* one of choices (sb_config_set checks): read with sb_config_get() */
+    SB_VAL_UINT,      /* a whole number from min to max: sb_config_u() */
+    SB_VAL_SIZE,      /* bytes, "4k", "1M", "2g": sb_config_u() */
+    SB_VAL_DURATION,  /* "20", "20s", "500ms", "2m": sb_config_seconds() */
+    SB_VAL_BOOL,      /* yes or no: sb_config_yes() */
+} sb_val_kind;
 
 typedef struct sb_option {
     const char *key;          /* command line: --option bs=4k */
@@ -50,7 +65,17 @@ typedef struct sb_option {
     const sb_choice *choices; /* NULL = free form; else ends with {NULL, NULL} */
     const char *help;         /* one line for `storbench list` */
     unsigned flags;
+    sb_val_kind kind;         /* SB_VAL_TEXT when not given */
+    uint64_t min, max;        /* SB_VAL_UINT's bounds */
 } sb_option;
+
+/* One option's value as parsed when it was set. */
+typedef struct sb_value {
+    bool ok;         /* what its kind says (else sb_config_check() refuses it) */
+    bool is_auto;    /* "auto", for an SB_OPT_AUTO option */
+    uint64_t u;      /* SB_VAL_UINT, SB_VAL_SIZE; SB_VAL_BOOL: 1 yes, 0 no */
+    double seconds;  /* SB_VAL_DURATION */
+} sb_value;
 
 typedef struct sb_measure {
     const char *label;     /* appended to the option line ("Test: Direct Write"); NULL if none */
@@ -65,6 +90,7 @@ typedef struct sb_measure {
 typedef struct sb_config {
     const struct sb_workload *workload;
     const char *values[SB_MAX_OPTIONS]; /* parallel to workload->options */
+    sb_value typed[SB_MAX_OPTIONS];     /* values[] parsed by their kind */
     bool set[SB_MAX_OPTIONS];           /* given by sb_config_set (-o, a suite item) */
     bool quick;
 } sb_config;
@@ -161,12 +187,17 @@ typedef struct sb_workload {
 
 /* The value of an option (never NULL for a declared key; NULL for an unknown key). */
 const char *sb_config_get(const sb_config *cfg, const char *key);
-/* Parsed accessors; on a bad value they return -EINVAL and write one line to err. */
-int sb_config_size(const sb_config *cfg, const char *key, uint64_t *out, char *err, size_t errlen);
-int sb_config_uint(const sb_config *cfg, const char *key, uint64_t min, uint64_t max,
-                   uint64_t *out, char *err, size_t errlen);
-int sb_config_duration(const sb_config *cfg, const char *key, double *seconds, char *err, size_t errlen);
-int sb_config_bool(const sb_config *cfg, const char *key, int *out, char *err, size_t errlen);
+/* 0, or -EINVAL with one line in err naming the first option (in declaration order)
+ * whose value is not what its kind says ("dd: count=x is not a whole number from 1 to
+ * 4294967296"). Every workload's resolve calls it first; the typed reads below are then
+ * valid. */
+int sb_config_check(const sb_config *cfg, char *err, size_t errlen);
+/* The parsed value of a declared option (of the kind the accessor names; 0 otherwise). */
+uint64_t sb_config_u(const sb_config *cfg, const char *key);
+double sb_config_seconds(const sb_config *cfg, const char *key);
+bool sb_config_yes(const sb_config *cfg, const char *key);
+/* Whether an SB_OPT_AUTO option is "auto". */
+bool sb_config_is_auto(const sb_config *cfg, const char *key);
 /* Defaults (or --quick values) for every option. */
 void sb_config_init(sb_config *cfg, const struct sb_workload *w, bool quick);
 /* Sets key=value (value must outlive cfg). -ENOENT unknown key, -EINVAL value not among choices

@@ -22,9 +22,9 @@
 
 #define SCRATCH_TEMPLATE "/var/tmp/sbdurability.XXXXXX"
 #include "scratch_dir.h"
-#include "workloads/durability_stack.h"
+#include "workloads/durability/durability_stack.h"
 #include "workloads/workload.h"
-#include "workloads/writelog.h"
+#include "workloads/durability/writelog.h"
 
 extern const sb_workload sb_wl_durability;
 

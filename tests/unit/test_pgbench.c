@@ -29,7 +29,7 @@
 
 #include "core/interrupt.h"
 #include "core/workdir.h"
-#include "workloads/pg_cluster.h"
+#include "workloads/pgbench/pg_cluster.h"
 #include "workloads/workload.h"
 
 extern const sb_workload sb_wl_pgbench;

@@ -33,7 +33,7 @@ static int fake_run(sb_run_ctx *ctx, sb_sample *s)
 }
 
 static const sb_option fake_options[] = {
-    {"n", "N", "100", "10", NULL, "work", SB_OPT_HIDDEN},
+    {"n", "N", "100", "10", NULL, "work", SB_OPT_HIDDEN, .kind = SB_VAL_TEXT},
 };
 static const sb_measure fake_measures[] = {{NULL, "ops/s", SB_HIGHER_IS_BETTER}};
 

@@ -1,10 +1,11 @@
 /*
- * test_selection — what `run` and `scenario run` share (cli/selection.c):
+ * test_selection — what `run` and `scenario run` share (runner/selection.c):
  * test and suite names with inline options, --option assignments (to every
  * test that has the key, or TEST:KEY=VALUE to one test), validation, and the
  * merge-and-save of fresh figures into a result file with its default title.
- * Refusals print one line on stderr and return the usage exit code.
+ * Refusals return -EINVAL with their one line in err.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,12 +19,13 @@
 #include "scratch_dir.h"
 
 #include "cli/save.h"
-#include "cli/selection.h"
 #include "core/log.h"
+#include "runner/selection.h"
 #include "sysinfo/sysinfo.h"
 #include "workloads/registry.h"
 
 static sb_selection sel;
+static char err[512];
 
 /* sb_selection_add modifies its name: give it a copy. */
 static int add(const char *name, bool quick)
@@ -32,7 +34,7 @@ static int add(const char *name, bool quick)
     static int next;
     char *b = bufs[next++ % 16];
     snprintf(b, 128, "%s", name);
-    return sb_selection_add(&sel, "test", b, quick);
+    return sb_selection_add(&sel, b, quick, err, sizeof err);
 }
 
 static int set(const char *assignment)
@@ -42,7 +44,7 @@ static int set(const char *assignment)
     char *b = bufs[next++ % 16];
     snprintf(b, 128, "%s", assignment);
     char *list[1] = {b};
-    return sb_selection_set_options(&sel, "test", list, 1);
+    return sb_selection_set_options(&sel, list, 1, err, sizeof err);
 }
 
 static void test_single_test_with_inline_options(void **state)
@@ -56,7 +58,7 @@ static void test_single_test_with_inline_options(void **state)
     assert_string_equal(sb_config_get(&sel.cfg[0], "bs"), "1M");
     assert_string_equal(sb_config_get(&sel.cfg[0], "data"), "zero"); /* default kept */
     assert_false(sel.cfg[0].quick);
-    assert_int_equal(sb_selection_validate(&sel, "test"), 0);
+    assert_int_equal(sb_selection_validate(&sel, err, sizeof err), 0);
 }
 
 static void test_quick_values(void **state)
@@ -86,18 +88,19 @@ static void test_suite_expands_to_its_items(void **state)
         assert_string_equal(sel.cfg[i].workload->name, quick->items[i].workload);
         assert_true(sel.cfg[i].quick); /* a quick suite runs its items at --quick scale */
     }
-    assert_int_equal(sb_selection_validate(&sel, "test"), 0);
+    assert_int_equal(sb_selection_validate(&sel, err, sizeof err), 0);
 }
 
 static void test_refusals(void **state)
 {
     (void)state;
     sel.n = 0;
-    assert_int_equal(add("no-such-test", false), SB_EXIT_USAGE);
-    assert_int_equal(add("quick:count=1", false), SB_EXIT_USAGE); /* a suite takes --option */
-    assert_int_equal(add("dd:count", false), SB_EXIT_USAGE);      /* not KEY=VALUE */
-    assert_int_equal(add("dd:nokey=1", false), SB_EXIT_USAGE);
-    assert_int_equal(add("dd:data=maybe", false), SB_EXIT_USAGE); /* not among the choices */
+    assert_int_equal(add("no-such-test", false), -EINVAL);
+    assert_string_equal(err, "unknown test or suite 'no-such-test' (see 'storbench list')");
+    assert_int_equal(add("quick:count=1", false), -EINVAL); /* a suite takes --option */
+    assert_int_equal(add("dd:count", false), -EINVAL);      /* not KEY=VALUE */
+    assert_int_equal(add("dd:nokey=1", false), -EINVAL);
+    assert_int_equal(add("dd:data=maybe", false), -EINVAL); /* not among the choices */
 }
 
 static void test_option_applies_to_tests_that_have_it(void **state)
@@ -108,8 +111,8 @@ static void test_option_applies_to_tests_that_have_it(void **state)
     assert_int_equal(add("fio", false), 0);
     assert_int_equal(set("count=4"), 0); /* dd has it, fio does not: fine */
     assert_string_equal(sb_config_get(&sel.cfg[0], "count"), "4");
-    assert_int_equal(set("nosuchkey=1"), SB_EXIT_USAGE); /* no selected test has it */
-    assert_int_equal(set("count"), SB_EXIT_USAGE);       /* not KEY=VALUE */
+    assert_int_equal(set("nosuchkey=1"), -EINVAL); /* no selected test has it */
+    assert_int_equal(set("count"), -EINVAL);       /* not KEY=VALUE */
 }
 
 static void test_option_for_one_test(void **state)
@@ -125,8 +128,8 @@ static void test_option_for_one_test(void **state)
     assert_int_equal(set("fio:type=read"), 0);
     assert_string_equal(sb_config_get(&sel.cfg[2], "type"), "read");
     assert_string_equal(sb_config_get(&sel.cfg[0], "count"), "2"); /* dd untouched */
-    assert_int_equal(set("nosuch:count=1"), SB_EXIT_USAGE);
-    assert_int_equal(set("iozone:test=read"), SB_EXIT_USAGE); /* not selected */
+    assert_int_equal(set("nosuch:count=1"), -EINVAL);
+    assert_int_equal(set("iozone:test=read"), -EINVAL); /* not selected */
 }
 
 static void test_validate_refuses_bad_values(void **state)
@@ -134,7 +137,7 @@ static void test_validate_refuses_bad_values(void **state)
     (void)state;
     sel.n = 0;
     assert_int_equal(add("dd:bs=1000", false), 0); /* set, but not a multiple of 512 */
-    assert_int_equal(sb_selection_validate(&sel, "test"), SB_EXIT_USAGE);
+    assert_int_equal(sb_selection_validate(&sel, err, sizeof err), -EINVAL);
 }
 
 static void test_merge_save_default_title(void **state)
@@ -151,7 +154,6 @@ static void test_merge_save_default_title(void **state)
                                             SB_HIGHER_IS_BETTER);
     const double v[] = {10, 12};
     sb_entry_set_values(sb_result_add_entry(r, "box"), v, 2);
-    char err[512] = "";
     assert_int_equal(sb_result_merge_save("test", path, "some/where/page.json", &fresh, false, NULL,
                                           NULL, err, sizeof err),
                      0);

@@ -55,14 +55,14 @@ static const sb_choice cb_tests[] = {
 
 static const sb_option cb_options[] = {
     {"test", "Test", "initial-create", NULL, cb_tests, "phase measured: initial-create, compile, read-tree, delete",
-     0},
+     0, .kind = SB_VAL_CHOICE},
     /* --quick: the seed's 10 trees at half size. A run's first trees are slower (cold
      * metadata after the dropped caches), so the figure, a mean per tree, depends on how
      * many trees a run has: 3 half trees pooled read 0.75 of 10 full ones on the disk. */
     {"trees", "Trees", "10", "10", NULL, "trees created (initial-create) or timed repetitions (other tests)",
-     SB_OPT_HIDDEN},
+     SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 1, .max = 1000},
     {"scale", "Tree Scale", "100", "50", NULL, "percent of the tree's 21,280 files to use (1..100)",
-     SB_OPT_HIDDEN},
+     SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 1, .max = 100},
 };
 
 /* One measure: the runner wants every declared measure in every run, and a run
@@ -87,9 +87,10 @@ static int cb_resolve(const sb_config *cfg, cb_params *p, char *err, size_t errl
             : !strcmp(t, "read-tree") ? CB_READ_TREE
             : !strcmp(t, "delete") ? CB_DELETE : CB_INITIAL_CREATE;
     int rc;
-    if ((rc = sb_config_uint(cfg, "trees", 1, 1000, &p->trees, err, errlen)) ||
-        (rc = sb_config_uint(cfg, "scale", 1, 100, &p->scale, err, errlen)))
+    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
+    p->trees = sb_config_u(cfg, "trees");
+    p->scale = sb_config_u(cfg, "scale");
     return 0;
 }
 

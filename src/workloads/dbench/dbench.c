@@ -56,27 +56,27 @@ static const sb_choice db_client_choices[] = {
 };
 
 static const sb_option db_options[] = {
-    {"clients", "Client Count", "6", NULL, NULL, "clients replaying the stream, each in its own directory", 0},
+    {"clients", "Client Count", "6", NULL, NULL, "clients replaying the stream, each in its own directory", 0, .kind = SB_VAL_UINT, .min = 1, .max = 4096},
     /* --quick: 2 runs (sb_wl_dbench.quick_runs) of 5 s after 10 s of warm-up. On this
      * machine's virtual disk dbench's first ~10 s run at about 1.5x its later rate (the
      * host's write cache), so a shorter warm-up measures that start, not the test:
      * 1 s + 4 s gave 1.26x a 60-s run, 2 x (10 s + 5 s) 1.13-1.20x (docs/workloads.md). */
-    {"time", "Time", "600", "5", NULL, "measured seconds (after the warm-up)", SB_OPT_HIDDEN},
-    {"warmup", "Warm-up", "120", "10", NULL, "seconds run before the counters start", SB_OPT_HIDDEN},
+    {"time", "Time", "600", "5", NULL, "measured seconds (after the warm-up)", SB_OPT_HIDDEN, .kind = SB_VAL_DURATION},
+    {"warmup", "Warm-up", "120", "10", NULL, "seconds run before the counters start", SB_OPT_HIDDEN, .kind = SB_VAL_DURATION},
     /* The seed's stream; any other (builtin included) is a different test and shows
      * in the option line. */
     {"loadfile", "Loadfile", SB_DBENCH_CLIENT_TXT, NULL, NULL,
      "dbench loadfile to replay (default: dbench's client.txt, Debian package dbench), "
      "or builtin: storbench's own lighter generator, a different test",
-     SB_OPT_IF_CHANGED},
-    {"seed", "Seed", "1", NULL, NULL, "seed of the built-in generator (loadfile=builtin only)", SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_TEXT},
+    {"seed", "Seed", "1", NULL, NULL, "seed of the built-in generator (loadfile=builtin only)", SB_OPT_IF_CHANGED, .kind = SB_VAL_UINT, .min = 0, .max = UINT64_MAX},
     /* The client model: dbench's (a process per client doing dbench's per-line work; the
      * figure is dbench's), or a lighter one (threads, no per-line work; a different figure). */
     {"client", "Client", "dbench", NULL, db_client_choices,
      "client model: dbench (a forked process per client that re-reads and re-parses the "
      "loadfile line, checks its parent and takes a fresh buffer per read and write, as "
      "dbench's client) or light (threads of one process, none of that work)",
-     SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_CHOICE},
 };
 
 static const sb_measure db_measures[] = {
@@ -93,11 +93,12 @@ typedef struct db_params {
 static int db_resolve(const sb_config *cfg, db_params *p, char *err, size_t errlen)
 {
     int rc;
-    if ((rc = sb_config_uint(cfg, "clients", 1, 4096, &p->clients, err, errlen)) ||
-        (rc = sb_config_uint(cfg, "seed", 0, UINT64_MAX, &p->seed, err, errlen)) ||
-        (rc = sb_config_duration(cfg, "time", &p->time, err, errlen)) ||
-        (rc = sb_config_duration(cfg, "warmup", &p->warmup, err, errlen)))
+    if ((rc = sb_config_check(cfg, err, errlen)))
         return rc;
+    p->clients = sb_config_u(cfg, "clients");
+    p->seed = sb_config_u(cfg, "seed");
+    p->time = sb_config_seconds(cfg, "time");
+    p->warmup = sb_config_seconds(cfg, "warmup");
     if (p->time <= 0) {
         snprintf(err, errlen, "dbench: time must be more than 0 seconds");
         return -EINVAL;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "workloads/pg_cluster.h"
+#include "workloads/pgbench/pg_cluster.h"
 #include "workloads/workload.h"
 
 typedef enum pgb_qmode { QM_SIMPLE, QM_EXTENDED, QM_PREPARED } pgb_qmode;

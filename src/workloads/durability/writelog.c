@@ -3,7 +3,7 @@
  * fields are little-endian, as the kernel writes them; sector and nr_sectors count
  * the log's sector size (the kernel converts from 512-byte sectors).
  */
-#include "workloads/writelog.h"
+#include "workloads/durability/writelog.h"
 
 #include <endian.h>
 #include <errno.h>

@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "workloads/pg_cluster.h"
-#include "workloads/pgbench.h"
+#include "workloads/pgbench/pg_cluster.h"
+#include "workloads/pgbench/pgbench.h"
 #include "workloads/workload.h"
 
 static const sb_choice scaling_choices[] = {
@@ -59,19 +59,22 @@ static const sb_choice query_choices[] = {
  * shown in the option line only when it differs, so the seed's line stays as printed. */
 static const sb_option pgbench_options[] = {
     {"scaling", "Scaling", "on-disk", NULL, scaling_choices,
-     "scale from RAM: buffer = MB x 0.003, mostly-ram = x 0.03, on-disk = x 0.3", 0},
+     "scale from RAM: buffer = MB x 0.003, mostly-ram = x 0.03, on-disk = x 0.3", 0, .kind = SB_VAL_CHOICE},
     {"test", "Test", "normal", NULL, test_choices,
-     "single: 1 client; normal: 4N clients, N threads; heavy: 32N clients, 2N threads (N = CPUs)", 0},
+     "single: 1 client; normal: 4N clients, N threads; heavy: 32N clients, 2N threads (N = CPUs)", 0, .kind = SB_VAL_CHOICE},
     {"mode", "Mode", "rw", NULL, mode_choices,
-     "rw: TPC-B-like transaction; ro: select only", 0},
+     "rw: TPC-B-like transaction; ro: select only", 0, .kind = SB_VAL_CHOICE},
     {"query-mode", "Query Mode", "simple", NULL, query_choices,
      "as pgbench -M: simple (SQL text with the values, pgbench's default), extended "
-     "(parameters, parsed each time), prepared (parsed once per connection)", SB_OPT_IF_CHANGED},
+     "(parameters, parsed each time), prepared (parsed once per connection)", SB_OPT_IF_CHANGED, .kind = SB_VAL_CHOICE},
     {"scale", "Scale", "auto", "1", NULL,
-     "explicit scaling factor (100,000 accounts each); auto = from Scaling", SB_OPT_HIDDEN},
-    {"duration", "Duration", "60", "3", NULL, "measured time per run", SB_OPT_HIDDEN},
-    {"clients", "Clients", "auto", NULL, NULL, "client connections; auto = from Test", SB_OPT_HIDDEN},
-    {"threads", "Threads", "auto", NULL, NULL, "client threads; auto = from Test", SB_OPT_HIDDEN},
+     "explicit scaling factor (100,000 accounts each); auto = from Scaling",
+     SB_OPT_HIDDEN | SB_OPT_AUTO, .kind = SB_VAL_UINT, .min = 1, .max = 1000000},
+    {"duration", "Duration", "60", "3", NULL, "measured time per run", SB_OPT_HIDDEN, .kind = SB_VAL_DURATION},
+    {"clients", "Clients", "auto", NULL, NULL, "client connections; auto = from Test",
+     SB_OPT_HIDDEN | SB_OPT_AUTO, .kind = SB_VAL_UINT, .min = 1, .max = 10000},
+    {"threads", "Threads", "auto", NULL, NULL, "client threads; auto = from Test",
+     SB_OPT_HIDDEN | SB_OPT_AUTO, .kind = SB_VAL_UINT, .min = 1, .max = 1024},
 };
 
 static const sb_measure pgbench_measures[] = {
@@ -98,13 +101,10 @@ static uint64_t auto_scale(const char *scaling)
 static int pgb_resolve(const sb_config *cfg, pgb_params *p, char *err, size_t errlen)
 {
     int rc;
-    const char *v = sb_config_get(cfg, "scale");
-    if (!strcmp(v, "auto"))
-        p->scale = auto_scale(sb_config_get(cfg, "scaling"));
-    else if ((rc = sb_config_uint(cfg, "scale", 1, 1000000, &p->scale, err, errlen)) < 0)
+    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
-    if ((rc = sb_config_duration(cfg, "duration", &p->duration, err, errlen)) < 0)
-        return rc;
+    p->scale = sb_config_is_auto(cfg, "scale") ? auto_scale(sb_config_get(cfg, "scaling")) : sb_config_u(cfg, "scale");
+    p->duration = sb_config_seconds(cfg, "duration");
     if (p->duration <= 0) {
         snprintf(err, errlen, "pgbench: duration must be positive");
         return -EINVAL;
@@ -122,12 +122,10 @@ static int pgb_resolve(const sb_config *cfg, pgb_params *p, char *err, size_t er
         p->clients = 4 * n;
         p->threads = n;
     }
-    if (strcmp(sb_config_get(cfg, "clients"), "auto") &&
-        (rc = sb_config_uint(cfg, "clients", 1, 10000, &p->clients, err, errlen)) < 0)
-        return rc;
-    if (strcmp(sb_config_get(cfg, "threads"), "auto") &&
-        (rc = sb_config_uint(cfg, "threads", 1, 1024, &p->threads, err, errlen)) < 0)
-        return rc;
+    if (!sb_config_is_auto(cfg, "clients"))
+        p->clients = sb_config_u(cfg, "clients");
+    if (!sb_config_is_auto(cfg, "threads"))
+        p->threads = sb_config_u(cfg, "threads");
     if (p->threads > p->clients)
         p->threads = p->clients;
     p->read_only = !strcmp(sb_config_get(cfg, "mode"), "ro");

@@ -3,8 +3,8 @@
  * durability test (durability_stack.h says what each recorder sees and why).
  */
 #define FUSE_USE_VERSION 31
-#include "workloads/durability_stack.h"
-#include "workloads/durability_guard.h"
+#include "workloads/durability/durability_stack.h"
+#include "workloads/durability/durability_guard.h"
 
 #include <errno.h>
 #include <fcntl.h>

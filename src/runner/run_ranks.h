@@ -1,16 +1,19 @@
 /*
  * run_ranks — `storbench run` on MPI ranks: which tests may run there, rank
  * 0's verdict on the result file for every rank, and the system description
- * of every host (docs/mpi.md). Called only under storbench-mpi.
+ * of every host (docs/mpi.md). Called only under storbench-mpi, by `run`
+ * (cli/run.c), whose name the verdict's line carries.
  */
-#ifndef SB_CLI_RUN_RANKS_H
-#define SB_CLI_RUN_RANKS_H
+#ifndef SB_RUNNER_RUN_RANKS_H
+#define SB_RUNNER_RUN_RANKS_H
 
-#include "cli/selection.h"
+#include <stddef.h>
+
 #include "results/result.h"
+#include "runner/selection.h"
 
-/* 0, or SB_EXIT_USAGE after the line naming a test that does not run on ranks. */
-int sb_run_ranks_check(const sb_selection *sel);
+/* 0, or -EINVAL with the line naming a test that does not run on ranks in err. */
+int sb_run_ranks_check(const sb_selection *sel, char *err, size_t errlen);
 /* Rank 0's exit code (it printed why), for every rank. */
 int sb_run_ranks_settle(int code);
 /* Every rank's code for one step (0, or an exit code with its line in msg): the first

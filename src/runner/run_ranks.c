@@ -8,13 +8,13 @@
  * description names the ranks, the hosts and the ranks per host, and where
  * hosts differ it shows each value with the hosts that have it.
  */
-#include "cli/run_ranks.h"
+#include "runner/run_ranks.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "core/log.h"
 #include "core/ranks.h"
 #include "core/strutil.h"
@@ -22,7 +22,7 @@
 
 #define DESC_MAX 4096 /* one rank's system description, serialised */
 
-int sb_run_ranks_check(const sb_selection *sel)
+int sb_run_ranks_check(const sb_selection *sel, char *err, size_t errlen)
 {
     for (size_t k = 0; k < sel->n; k++) {
         const sb_workload *w = sel->cfg[k].workload;
@@ -33,7 +33,8 @@ int sb_run_ranks_check(const sb_selection *sel)
             if (sb_workload_at(i)->flags & SB_WL_RANKS)
                 sb_fmt(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "",
                        sb_workload_at(i)->name);
-        return sb_usage_error("run", "%s does not run on MPI ranks (these do: %s)", w->name, list);
+        snprintf(err, errlen, "%s does not run on MPI ranks (these do: %s)", w->name, list);
+        return -EINVAL;
     }
     return 0;
 }

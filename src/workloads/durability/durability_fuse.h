@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "workloads/writelog.h"
+#include "workloads/durability/writelog.h"
 
 /* The FUSE file: served by the guardian process (durability_guard.h), never by the
  * process that writes through it, so that the writer's death cannot leave its own

@@ -12,7 +12,7 @@
  * device loses its last writes to the abort (the kernel logs I/O errors for it);
  * they were scratch data of a run that was killed.
  */
-#include "workloads/durability_guard.h"
+#include "workloads/durability/durability_guard.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "core/workdir.h"
-#include "workloads/durability_stack.h"
+#include "workloads/durability/durability_stack.h"
 
 #define MAX_MOUNTS 32
 #define FUSECTL "/sys/fs/fuse/connections"

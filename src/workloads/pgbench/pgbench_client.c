@@ -22,7 +22,7 @@
 #include "core/histogram.h"
 #include "core/rand.h"
 #include "core/startline.h"
-#include "workloads/pgbench.h"
+#include "workloads/pgbench/pgbench.h"
 
 /* pgbench 15's built-in scripts, statement by statement as pgbench sends them (one at a
  * time, each ending in its semicolon); :name is a variable drawn per transaction:

@@ -7,7 +7,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "workloads/pg_cluster.h"
+#include "workloads/pgbench/pg_cluster.h"
 
 #include <errno.h>
 #include <fcntl.h>

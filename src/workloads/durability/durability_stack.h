@@ -23,13 +23,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "workloads/writelog.h"
+#include "workloads/durability/writelog.h"
 
 typedef enum dur_rec_kind { DUR_REC_FUSE, DUR_REC_DM } dur_rec_kind;
 
 struct dur_guard;
 
-#include "workloads/durability_fuse.h" /* the FUSE file the guardian serves */
+#include "workloads/durability/durability_fuse.h" /* the FUSE file the guardian serves */
 
 typedef struct dur_recorder {
     dur_rec_kind kind;

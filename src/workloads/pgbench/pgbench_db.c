@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/pgbench.h"
+#include "workloads/pgbench/pgbench.h"
 
 /* ---- small libpq helpers ---- */
 

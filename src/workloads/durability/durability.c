@@ -37,10 +37,10 @@
 #include "core/rand.h"
 #include "core/log.h"
 #include "io/verify.h"
-#include "workloads/durability_guard.h"
-#include "workloads/durability_stack.h"
+#include "workloads/durability/durability_guard.h"
+#include "workloads/durability/durability_stack.h"
 #include "workloads/catalogue.h"
-#include "workloads/writelog.h"
+#include "workloads/durability/writelog.h"
 
 #define BS 4096u
 
@@ -52,23 +52,23 @@ static const sb_choice rec_choices[] = {
 
 static const sb_option dur_options[] = {
     {"fs", "Filesystem", "auto", NULL, fs_choices,
-     "filesystem made on the recorded device; auto: the target's (ext4, btrfs or xfs)", 0},
+     "filesystem made on the recorded device; auto: the target's (ext4, btrfs or xfs)", 0, .kind = SB_VAL_CHOICE},
     {"mount-options", "Mount Options", "auto", NULL, NULL,
      "its mount options, comma-separated (nobarrier: no flushes); auto: the target's that bear "
-     "on durability", 0},
-    {"sync", "Sync Call", "fsync", NULL, sync_choices, "the call after each write", 0},
+     "on durability", 0, .kind = SB_VAL_TEXT},
+    {"sync", "Sync Call", "fsync", NULL, sync_choices, "the call after each write", 0, .kind = SB_VAL_CHOICE},
     {"writes", "Writes", "200", "40", NULL, "4 KiB writes, each acknowledged by the sync call",
-     SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_UINT, .min = 1, .max = 100000},
     {"blocks", "File Blocks", "64", "16", NULL,
      "the file's size in 4 KiB blocks; writes pick one at random, so later ones overwrite",
-     SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_UINT, .min = 1, .max = 65536},
     {"cuts", "Cut Points", "40", "8", NULL,
      "acknowledged syncs sampled as power cuts, each also with a random moment after it",
-     SB_OPT_IF_CHANGED},
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_UINT, .min = 1, .max = 100000},
     {"recorder", "Recorder", "auto", NULL, rec_choices,
-     "how writes are recorded: dm-log-writes where the kernel has it, else FUSE", SB_OPT_HIDDEN},
+     "how writes are recorded: dm-log-writes where the kernel has it, else FUSE", SB_OPT_HIDDEN, .kind = SB_VAL_CHOICE},
     {"seed", "Seed", "1", NULL, NULL, "seed of the block choice and the sample of cut points",
-     SB_OPT_HIDDEN},
+     SB_OPT_HIDDEN, .kind = SB_VAL_UINT, .min = 0, .max = UINT64_MAX},
 };
 
 static const sb_measure dur_measures[] = {
@@ -91,11 +91,7 @@ typedef struct dur {
 
 static int dur_validate(const sb_config *cfg, char *err, size_t errlen)
 {
-    uint64_t v;
-    if (sb_config_uint(cfg, "writes", 1, 100000, &v, err, errlen) < 0 ||
-        sb_config_uint(cfg, "blocks", 1, 65536, &v, err, errlen) < 0 ||
-        sb_config_uint(cfg, "cuts", 1, 100000, &v, err, errlen) < 0 ||
-        sb_config_uint(cfg, "seed", 0, UINT64_MAX, &v, err, errlen) < 0)
+    if (sb_config_check(cfg, err, errlen) < 0)
         return -EINVAL;
     const char *o = sb_config_get(cfg, "mount-options");
     if (strlen(o) >= 200 || strspn(o, "abcdefghijklmnopqrstuvwxyz0123456789=,_-.:") != strlen(o) || !o[0]) {
@@ -164,7 +160,7 @@ static uint64_t image_size(const char *fs)
 static uint64_t dur_space_needed(const sb_config *cfg)
 {
     /* base, recorded and cut images (sparse, but bounded by their size) and the log */
-    uint64_t writes = strtoull(sb_config_get(cfg, "writes"), NULL, 10);
+    uint64_t writes = sb_config_u(cfg, "writes");
     const char *fs = sb_config_get(cfg, "fs");
     return 3 * image_size(strcmp(fs, "auto") ? fs : "xfs") + writes * 64 * 1024;
 }
@@ -485,10 +481,10 @@ static int dur_setup(dur *d, sb_run_ctx *ctx)
     else
         snprintf(d->opts, sizeof d->opts, "%s", strcmp(o, "defaults") ? o : "");
     d->use_fdatasync = !strcmp(sb_config_get(cfg, "sync"), "fdatasync");
-    d->writes = strtoull(sb_config_get(cfg, "writes"), NULL, 10);
-    d->blocks = strtoull(sb_config_get(cfg, "blocks"), NULL, 10);
-    d->cuts = strtoull(sb_config_get(cfg, "cuts"), NULL, 10);
-    d->seed = strtoull(sb_config_get(cfg, "seed"), NULL, 10);
+    d->writes = sb_config_u(cfg, "writes");
+    d->blocks = sb_config_u(cfg, "blocks");
+    d->cuts = sb_config_u(cfg, "cuts");
+    d->seed = sb_config_u(cfg, "seed");
     snprintf(d->base, sizeof d->base, "%s/base.img", ctx->dir);
     snprintf(d->work, sizeof d->work, "%s/recorded.img", ctx->dir);
     snprintf(d->cut, sizeof d->cut, "%s/cut.img", ctx->dir);
@@ -564,7 +560,7 @@ static int dur_run_wl(sb_run_ctx *ctx, sb_sample *s)
 
 static double dur_estimate(const sb_config *cfg)
 {
-    double writes = strtod(sb_config_get(cfg, "writes"), NULL), cuts = strtod(sb_config_get(cfg, "cuts"), NULL);
+    double writes = (double)sb_config_u(cfg, "writes"), cuts = (double)sb_config_u(cfg, "cuts");
     return writes * 0.005 + 2 * (cuts < writes ? cuts : writes) * 0.3;
 }
 

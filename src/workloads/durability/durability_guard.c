@@ -7,7 +7,7 @@
  * descriptor of the run's but its socket and the journal, so that no lock or file
  * of the run's (a result file, a `scenario run` journal) outlives the run with it.
  */
-#include "workloads/durability_guard.h"
+#include "workloads/durability/durability_guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "workloads/durability_fuse.h"
+#include "workloads/durability/durability_fuse.h"
 
 enum { G_READY = 1, G_FUSE_START, G_MARK, G_FUSE_STOP, G_QUIT };
 
