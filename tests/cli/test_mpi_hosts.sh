@@ -23,13 +23,15 @@
 # root, namespaces, veth or Open MPI. Behaviour only, never speed.
 . "$(dirname "$0")/lib.sh"
 
-jqok() { jq -e "$@" >/dev/null 2>&1; }
+# jqok FILTER FILE: FILE holds JSON for which FILTER is true (jq -e alone passes an empty file)
+jqok() { [ -s "$2" ] && jq -e "$1" "$2" >/dev/null 2>&1; }
 skip() { ok "mpi hosts tests # SKIP $*"; finish; }
 
 MPI_BIN="$(dirname "$SB_BIN")/storbench-mpi"
 command -v mpirun >/dev/null 2>&1 && [ -x "$MPI_BIN" ] ||
     skip "no mpirun or no storbench-mpi (scripts/bootstrap installs Open MPI)"
 [ "$(id -u)" = 0 ] || skip "namespaces and veth pairs need root"
+case "$SB_BIN" in /tmp/*) skip "the binary under test is under /tmp, which each host replaces by its own" ;; esac
 for c in unshare nsenter ip; do command -v $c >/dev/null 2>&1 || skip "no $c (util-linux, iproute2)"; done
 
 # marked RUN: the pids of processes whose environment says STORBENCH_TEST_HOSTS=RUN (one
@@ -46,9 +48,11 @@ for f in "$STATE"/*; do
     old=${f##*/}
     kill -0 "$old" 2>/dev/null && continue # a run still going (another worktree's)
     for p in $(marked "$old"); do kill -9 "$p" 2>/dev/null && echo "# removed process $p of killed run $old"; done
+    d=$(cat "$f") # its scratch directory (lib.sh's trap did not run)
+    case "$d" in /var/tmp/sbtest.*) [ -d "$d" ] && rm -rf "$d" && echo "# removed $d of killed run $old" ;; esac
     rm -f "$f"
 done
-: >"$STATE/$$"
+echo "$T" >"$STATE/$$"
 MARK=STORBENCH_TEST_HOSTS=$$ # in the environment of the holders and of mpirun, hence of all they start
 
 # every process of this run, by pid (the holders, and whatever mpirun left)
