@@ -50,8 +50,8 @@ secs() {
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
 }
 # the collectives' time rank 0 reported (all kinds but the histogram merge, already in allreduce)
-coll_ms() { awk '/^storbench: mpi times:/ && !/histogram merge/ { sub(/ ms,.*/, ""); s += $NF } END { printf "%.1f", s }' "$W/err"; }
-hist_ms() { awk '/^storbench: mpi times: histogram merge/ { sub(/ ms,.*/, ""); s += $NF } END { printf "%.1f", s }' "$W/err"; }
+coll_ms() { awk '/^storbench: mpi times:/ && !/histogram merge/ { sub(/ ms,.*/, ""); s += $NF } END { printf "%.1f\n", s }' "$W/err"; }
+hist_ms() { awk '/^storbench: mpi times: histogram merge/ { sub(/ ms,.*/, ""); s += $NF } END { printf "%.1f\n", s }' "$W/err"; }
 
 echo "mpi-scale: 1 to $MAX_RANKS ranks on $(nproc) CPUs (oversubscribed), $DIR, median of $ROUNDS rounds, load $(cut -d' ' -f1 /proc/loadavg) at start"
 printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' ranks "launch s" "io s" "io out B" "coll ms" "hist ms" \
