@@ -126,7 +126,15 @@ on2() {
 }
 # onhost HOST COMMAND...: a command in that host's mount namespace
 onhost() { local p=$H1; [ "$1" = sbhost2 ] && p=$H2; shift; nsenter -t "$p" -m -- "$@"; }
-drops() { [ -e "$T/$1/drops" ] && grep -c . "$T/$1/drops" || echo 0; }
+# drops HOST: how many times the page cache was dropped there. The holder copies what
+# arrives in the FIFO to a file when it gets to it: a line of our own, written after the
+# drops, shows (FIFOs keep order) that all of them have been copied.
+drops() {
+    local f=$T/$1/drops i m="sync.$RANDOM.$RANDOM"
+    echo "$m" >"$T/$1/drop_caches"
+    for i in $(seq 200); do grep -qx "$m" "$f" 2>/dev/null && break; sleep 0.05; done
+    grep -cx 3 "$f" 2>/dev/null || true
+}
 
 # ---- io write+read: 2 hosts x 2 ranks ----
 check_exit "2 hosts: io read (write+read phases)" 0 on2 "$SB" io --rw read --bs 64k --size 1m \
@@ -141,7 +149,7 @@ check "io: each host's ranks removed their directories" \
     test -z "$(onhost sbhost1 ls -A "$L/target")$(onhost sbhost2 ls -A "$L/target")"
 
 # ---- run on 2 hosts: rank 0 alone saves, on its host; the system names both hosts ----
-rm -f "$T"/sbhost*/drops
+: >"$T/sbhost1/drops"; : >"$T/sbhost2/drops"
 check_exit "2 hosts: run fs-mark and dd" 0 on2 "$SB_BIN" run fs-mark:test=custom,files=20,size=64k \
     dd:count=4 --runs 1 --exact-runs --target "$L/target" --result hosts --identifier two
 RF=$L/xdg/storbench/results/hosts.json
@@ -168,6 +176,9 @@ for how in "" --require-all; do
     n="failing host${how:+ $how}"
     check_exit "$n: exit 1" 1 on2 "$SB" run fs-mark:test=custom,files=20,size=64k $how \
         --runs 1 --exact-runs --target "$L/target" --result failed
+    # (Open MPI's libevent may add "[warn] Epoll MOD(1) on fd N failed" as its daemons
+    # close under load: its line, not storbench's, left out)
+    sed -i '/^\[warn\] Epoll /d' "$T/err"
     check_one_line "$n: one line naming rank 2 on sbhost2" "rank 2 on sbhost2: fs-mark.*No space left"
     check "$n: nothing saved" onhost sbhost1 test ! -e "$L/xdg/storbench/results/failed.json"
     check "$n: every rank's directory removed" \
