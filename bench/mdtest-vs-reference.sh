@@ -2,8 +2,8 @@
 # mdtest-vs-reference — storbench's mdtest test against hpc/ior's mdtest, phase by
 # phase (create, stat, read, delete), on the same target with the same ranks and
 # IO500's parameters (easy: -n N -u -L -F -N 1; hard: -n N -t -F -w 3901 -e 3901
-# -N 1), in alternating order, printing each round's ratio storbench / mdtest and
-# the mean per phase. Find is not compared (IO500's pfind is not part of hpc/ior).
+# -N 1), in alternating order, printing each round's ratio storbench / mdtest and,
+# per phase, the geometric mean, least and most ratio over the rounds. Find is not compared (IO500's pfind is not part of hpc/ior).
 # mdtest is not in Debian: it is built from its public source tree outside the
 # project (autotools, Open MPI from Debian), in $WORK.
 #
@@ -82,15 +82,19 @@ sb_run() {
 
 echo "mdtest-vs-reference: $LAYOUT, $FILES files per rank, $NP rank(s), target $TARGET, $ROUNDS rounds"
 echo "round order phase storbench_ops_s mdtest_ops_s ratio"
-declare -A SUM
+declare -A RATIOS
 for ((r = 1; r <= ROUNDS; r++)); do
     if ((r % 2)); then order="mdtest-first"; ref_run; sb_run "$r"; else order="storbench-first"; sb_run "$r"; ref_run; fi
     for i in 0 1 2 3; do
         ratio=$(awk -v a="${SBV[$i]}" -v b="${REF[$i]}" 'BEGIN { printf "%.3f", (b > 0) ? a / b : 0 }')
-        SUM[$i]=$(awk -v s="${SUM[$i]:-0}" -v x="$ratio" 'BEGIN { print s + x }')
+        RATIOS[$i]="${RATIOS[$i]:-} $ratio"
         printf '%d %s %s %.0f %.0f %s\n' "$r" "$order" "${PHASES[$i]}" "${SBV[$i]}" "${REF[$i]}" "$ratio"
     done
 done
+# per phase over the rounds: the geometric mean of the ratios (a ratio's mean), the least and the most
+echo "phase geomean min max (storbench / mdtest, $ROUNDS rounds, load $(cut -d' ' -f1 /proc/loadavg) at the end)"
 for i in 0 1 2 3; do
-    awk -v p="${PHASES[$i]}" -v s="${SUM[$i]}" -v n="$ROUNDS" 'BEGIN { printf "mean ratio %s %.3f\n", p, s / n }'
+    echo "${RATIOS[$i]}" | awk -v p="${PHASES[$i]}" '{ s = 0; lo = $1; hi = $1
+        for (k = 1; k <= NF; k++) { s += log($k); if ($k < lo) lo = $k; if ($k > hi) hi = $k }
+        printf "%s %.3f %.3f %.3f\n", p, exp(s / NF), lo, hi }'
 done

@@ -357,13 +357,22 @@ static int ranks_check(const sb_selection *sel)
 static int require_runnable(const sb_selection *sel, const char *target)
 {
     size_t missing = 0;
+    char first[1200] = "";
     for (size_t k = 0; k < sel->n; k++) {
         char why[1024];
         if (sb_preflight(&sel->cfg[k], target, why, sizeof why) < 0) {
-            sb_error("run: %s: cannot run here: %s", sel->cfg[k].workload->name, why);
+            if (!missing)
+                snprintf(first, sizeof first, "%s: cannot run here (--require-all): %s",
+                         sel->cfg[k].workload->name, why);
+            if (!sb_ranks_active())
+                sb_error("run: %s: cannot run here: %s", sel->cfg[k].workload->name, why);
             missing++;
         }
     }
+    /* under MPI, one host that lacks a tool stops every rank, with that rank's line (a rank
+     * returning alone would leave the others waiting for it) */
+    if (sb_ranks_active())
+        return sb_run_ranks_verdict(missing ? SB_EXIT_RUNTIME : 0, first) ? SB_EXIT_RUNTIME : 0;
     if (missing)
         sb_error("run: %zu of %zu selected tests cannot run here (--require-all); nothing measured "
                  "('storbench list --check' says why; without --require-all they are skipped)",

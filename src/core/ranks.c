@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/strutil.h"
 
 static const sb_ranks_ops *g_ops;
@@ -21,6 +22,32 @@ static sb_ranks_info g_info = {.rank = 0, .size = 1, .local_rank = 0, .local_siz
 static char (*g_hosts)[SB_HOST_MAX];
 static int g_failed_status;
 static char g_failed_line[1024];
+
+/* STORBENCH_MPI_TIMES=1: rank 0 says at exit how many collectives of each kind it made
+ * and how long it spent in them (waiting for the slowest rank included), for
+ * bench/mpi-scale.sh and docs/mpi.md, "Scale". Counted always (a clock read per call,
+ * against a collective's microseconds at least), printed only when asked. */
+enum { T_BARRIER, T_ALLGATHER, T_BCAST, T_ALLREDUCE, T_HIST, T_KINDS };
+static const char *const t_names[T_KINDS] = {"barrier", "allgather", "bcast", "allreduce", "histogram merge"};
+static struct { uint64_t calls, ns, bytes; } g_times[T_KINDS];
+
+static int timed(int kind, size_t bytes, uint64_t t0, int rc)
+{
+    g_times[kind].calls++;
+    g_times[kind].ns += sb_now_ns() - t0;
+    g_times[kind].bytes += bytes;
+    return rc;
+}
+
+static void report_times(void)
+{
+    if (g_info.rank != 0)
+        return;
+    for (int k = 0; k < T_KINDS; k++)
+        fprintf(stderr, "storbench: mpi times: %s: %llu calls, %.3f ms, %llu bytes per rank\n", t_names[k],
+                (unsigned long long)g_times[k].calls, (double)g_times[k].ns / 1e6,
+                (unsigned long long)g_times[k].bytes);
+}
 
 static void ensure_host(void)
 {
@@ -56,6 +83,9 @@ void sb_ranks_install(const sb_ranks_ops *ops, int rank, int size, int local_ran
         if (same > g_info.max_per_host)
             g_info.max_per_host = same;
     }
+    const char *t = getenv("STORBENCH_MPI_TIMES");
+    if (t && t[0] && strcmp(t, "0"))
+        atexit(report_times);
 }
 
 bool sb_ranks_active(void) { return g_ops != NULL; }
@@ -76,29 +106,47 @@ const char *sb_ranks_host_of(int rank)
 
 const char *sb_ranks_impl_name(void) { return g_ops ? g_ops->name : "none"; }
 
-int sb_ranks_barrier(void) { return g_ops ? g_ops->barrier() : 0; }
+/* (the clock is read before the call: the order of a call's arguments is the compiler's) */
+int sb_ranks_barrier(void)
+{
+    if (!g_ops)
+        return 0;
+    uint64_t t0 = sb_now_ns();
+    return timed(T_BARRIER, 0, t0, g_ops->barrier());
+}
 
 int sb_ranks_allgather(const void *send, void *recv, size_t len)
 {
-    if (g_ops)
-        return g_ops->allgather(send, recv, len);
-    memmove(recv, send, len);
-    return 0;
+    if (!g_ops) {
+        memmove(recv, send, len);
+        return 0;
+    }
+    uint64_t t0 = sb_now_ns();
+    return timed(T_ALLGATHER, len, t0, g_ops->allgather(send, recv, len));
 }
 
 int sb_ranks_bcast(void *buf, size_t len, int root)
 {
-    return g_ops ? g_ops->bcast(buf, len, root) : 0;
+    if (!g_ops)
+        return 0;
+    uint64_t t0 = sb_now_ns();
+    return timed(T_BCAST, len, t0, g_ops->bcast(buf, len, root));
 }
 
 int sb_ranks_allreduce_u64(uint64_t *buf, size_t n, sb_ranks_op op)
 {
-    return g_ops ? g_ops->allreduce_u64(buf, n, op) : 0;
+    if (!g_ops)
+        return 0;
+    uint64_t t0 = sb_now_ns();
+    return timed(T_ALLREDUCE, n * sizeof *buf, t0, g_ops->allreduce_u64(buf, n, op));
 }
 
 int sb_ranks_allreduce_double(double *buf, size_t n, sb_ranks_op op)
 {
-    return g_ops ? g_ops->allreduce_double(buf, n, op) : 0;
+    if (!g_ops)
+        return 0;
+    uint64_t t0 = sb_now_ns();
+    return timed(T_ALLREDUCE, n * sizeof *buf, t0, g_ops->allreduce_double(buf, n, op));
 }
 
 int sb_ranks_merge_hist(sb_histogram *h)
@@ -108,7 +156,7 @@ int sb_ranks_merge_hist(sb_histogram *h)
     /* merging is summing buckets and moments, and the extremes: three reductions of a
      * fixed size whatever the number of ranks */
     double sums[2] = {h->sum, h->sum_sq};
-    uint64_t lo = h->min, hi = h->max;
+    uint64_t lo = h->min, hi = h->max, t0 = sb_now_ns();
     int r;
     if ((r = sb_ranks_allreduce_u64(h->buckets, SB_HIST_BUCKETS, SB_RANKS_SUM)) < 0 ||
         (r = sb_ranks_allreduce_u64(&h->count, 1, SB_RANKS_SUM)) < 0 ||
@@ -116,6 +164,7 @@ int sb_ranks_merge_hist(sb_histogram *h)
         (r = sb_ranks_allreduce_u64(&hi, 1, SB_RANKS_MAX)) < 0 ||
         (r = sb_ranks_allreduce_double(sums, 2, SB_RANKS_SUM)) < 0)
         return r;
+    timed(T_HIST, 0, t0, 0); /* its reductions are counted under allreduce too */
     h->min = lo;
     h->max = hi;
     h->sum = sums[0];

@@ -396,6 +396,11 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
     uint64_t t0 = sb_now_ns();
     const sb_workload *w = cfg->workload;
     int rc = check_space(r, cfg, err, errlen);
+    /* Under MPI every rank learns any host's verdict: a rank whose host is short of space
+     * returning here alone would leave the others waiting for it at the run's first
+     * barrier (a full tmpfs on one of two hosts hung the job: tests/cli/test_mpi_hosts.sh). */
+    if (sb_ranks_active())
+        rc = sb_ranks_agree(rc, err, err, errlen);
     if (rc < 0)
         return rc;
     unsigned scheduled = scheduled_runs(r, cfg);

@@ -9,7 +9,7 @@
 
 jqok() { jq -e "$@" >/dev/null 2>&1; }
 
-MPI_BIN="$(dirname "$SB")/storbench-mpi"
+MPI_BIN="$(dirname "$SB_BIN")/storbench-mpi"  # beside the binary under test ($SB is a wrapper in $T)
 if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$MPI_BIN" ]; then
     ok "mpi tests # SKIP no mpirun or no storbench-mpi (scripts/bootstrap installs Open MPI)"
     finish
@@ -129,7 +129,7 @@ check_one_line "list under mpirun: one line" "not on 2 MPI ranks"
 check_exit "one rank under mpirun" 0 "${MPIRUN[@]}" -np 1 "$SB" io --rw write --bs 64k --size 256k \
     --directory "$D" --output-format json
 check "one rank: ranks section" jqok '.ranks.ranks == 1' "$T/out"
-mkdir -p "$T/bin" && cp "$SB" "$T/bin/storbench"
+mkdir -p "$T/bin" && cp "$SB_BIN" "$T/bin/storbench"  # the binary, not the wrapper (which would exec the one beside storbench-mpi)
 check_exit "no storbench-mpi beside it" 1 "${MPIRUN[@]}" -np 2 "$T/bin/storbench" io --rw write \
     --size 64k --directory "$D"
 check_one_line "no storbench-mpi: one line" "no storbench-mpi"
