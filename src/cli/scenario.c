@@ -344,7 +344,7 @@ static int check_buildable(run_opts *o, const sb_scenario *s, const sb_selection
         dev_keys = dev_keys || c->dev_keys;
         if (sb_scenario_buildable(c, o->vm, why, sizeof why) < 0) {
             sb_error("scenario: [%s] uses %s, which cannot be built here: %s", c->identifier,
-                     c->md[0] ? "md" : "bcache", why);
+                     c->md[0] ? "md" : c->cache != SB_CACHE_NONE ? "bcache" : "a device-model", why);
             return SB_EXIT_RUNTIME;
         }
     }

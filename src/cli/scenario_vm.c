@@ -25,6 +25,7 @@
 #include "scenario/tool.h"
 #include "scenario/vm_guest.h"
 #include "scenario/vm_kernel.h"
+#include "scenario/vm_nbd.h"
 
 const char sb_scenario_vm_help[] =
     "      --vm                   build and measure each configuration in a fresh QEMU guest\n"
@@ -94,6 +95,9 @@ int sb_scenario_buildable(const sb_scn_config *c, bool vm, char *why, size_t why
         if (!vm && sb_md_available(why, whylen) < 0)
             return -ENOTSUP;
     }
+    for (unsigned i = 0; vm && i < c->devices; i++)
+        if (c->dev[i].model[0] && sb_vm_nbd_available(why, whylen) < 0)
+            return -ENOTSUP;
     return 0;
 }
 

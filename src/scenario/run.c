@@ -197,6 +197,16 @@ int sb_scn_check_capacity(const sb_scenario *s, const sb_config *tests, size_t n
     return 0;
 }
 
+/* Whether a device of some configuration has a device-model. */
+static bool uses_models(const sb_scenario *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        for (unsigned d = 0; d < s->configs[i].devices; d++)
+            if (s->configs[i].dev[d].model[0])
+                return true;
+    return false;
+}
+
 /* What killed runs left (their journals say what they made) goes before we make more;
  * one line says so, or which command to run when it cannot all be undone now. */
 static void cleanup_killed_runs(void)
@@ -218,14 +228,18 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
     char err[1024];
     *saved = *failed = 0;
     sb_state st = {.fd = -1};
-    if (!o->vm)
+    /* Under --vm nothing is made on the host but files in a private directory, and the
+     * nbdkit of modeled disks (device-model), which is journaled. */
+    bool journal = !o->vm || uses_models(s);
+    if (journal)
         cleanup_killed_runs();
-    /* Under --vm nothing is made on the host but files in a private directory: no journal. */
-    if (!o->vm && sb_state_open(&st, err, sizeof err) < 0) {
+    if (journal && sb_state_open(&st, err, sizeof err) < 0) {
         sb_error("scenario: %s", err);
         sb_state_close(&st);
         return SB_EXIT_RUNTIME;
     }
+    if (o->vm)
+        o->vm->st = journal ? &st : NULL;
     sb_interrupt_install();
     int exit_code = SB_EXIT_OK;
     for (size_t i = 0; i < s->n; i++) {
@@ -268,7 +282,9 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
         }
         sb_resultfile_free(&fresh);
     }
-    if (!o->vm)
+    if (o->vm)
+        o->vm->st = NULL;
+    if (journal)
         sb_state_close(&st);
     return exit_code;
 }

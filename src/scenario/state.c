@@ -128,6 +128,8 @@ static int undo_one(const sb_state_item *it, FILE *log, char *err, size_t errlen
         return sb_undo_loop_detach(it->a, it->b, log, err, errlen);
     if (!strcmp(it->kind, SB_ST_IMAGE))
         return sb_undo_unlink_image(it->a, log, err, errlen);
+    if (!strcmp(it->kind, SB_ST_NBDKIT))
+        return sb_undo_nbdkit(it->a, it->b, log, err, errlen);
     return 0;
 }
 

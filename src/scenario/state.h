@@ -1,6 +1,6 @@
 /*
  * state — the journal of what a scenario run has created (image files, loop
- * devices, mounts, mount-point directories, bcache devices), so that anything
+ * devices, mounts, mount-point directories, bcache devices, the nbdkit servers of --vm modeled disks), so that anything
  * can be undone: by the run itself after each configuration (success, failure
  * or Ctrl-C), and by `storbench scenario cleanup` after a run that was killed.
  *
@@ -27,6 +27,7 @@
 #define SB_ST_BTRFS "btrfs"       /* a: device to unregister from btrfs after unmount */
 #define SB_ST_BCACHE "bcache"     /* a: backing device (stopped via sysfs), b: cache set uuid */
 #define SB_ST_MD "md"             /* a: /dev/mdN, b: its members, comma-separated */
+#define SB_ST_NBDKIT "nbdkit"     /* a: its pid, b: its unix socket (--vm device-model, vm_nbd.h) */
 
 typedef struct sb_state_item {
     char kind[16];

@@ -1,8 +1,8 @@
 /*
  * undo — taking apart what a scenario run built, one kind of object at a
  * time: unmount, forget a btrfs device, stop bcache, detach a loop device,
- * remove a directory or an image file. state.c replays its journal through
- * these; they use only system calls and sysfs, never the code that built the
+ * remove a directory or an image file, stop an nbdkit. state.c replays its
+ * journal through these; they use only system calls and sysfs, never the code that built the
  * objects, and each one first checks that the object is still what it was
  * (still a mount point, a loop device still backed by our image), so undoing
  * twice, or after somebody else reused a number, does no harm.
@@ -18,7 +18,10 @@
 #include <limits.h>
 #include <linux/btrfs.h>
 #include <linux/loop.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -190,5 +193,60 @@ int sb_undo_unlink_image(const char *path, FILE *log, char *err, size_t errlen)
         snprintf(err, errlen, "cannot remove image %s: %s", path, strerror(e));
         return -e;
     }
+    return 0;
+}
+
+/* Whether process pid runs nbdkit with sock among its arguments. */
+static bool is_our_nbdkit(pid_t pid, const char *sock)
+{
+    char path[64], exe[PATH_MAX];
+    snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
+    ssize_t n = readlink(path, exe, sizeof exe - 1);
+    if (n < 0)
+        return false;
+    exe[n] = 0;
+    const char *base = strrchr(exe, '/');
+    if (strcmp(base ? base + 1 : exe, "nbdkit"))
+        return false;
+    snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char args[8192];
+    ssize_t len = read(fd, args, sizeof args - 1);
+    close(fd);
+    if (len <= 0)
+        return false;
+    args[len] = 0;
+    for (ssize_t i = 0; i < len; i += (ssize_t)strlen(args + i) + 1)
+        if (!strcmp(args + i, sock))
+            return true;
+    return false;
+}
+
+int sb_undo_nbdkit(const char *pid_text, const char *sock, FILE *log, char *err, size_t errlen)
+{
+    char *end;
+    long pid = strtol(pid_text, &end, 10);
+    if (*end || pid <= 1)
+        return 0;
+    if (is_our_nbdkit((pid_t)pid, sock)) {
+        kill((pid_t)pid, SIGTERM);
+        /* Not our child (a killed run's): gone when /proc says it is no longer that nbdkit. */
+        for (int i = 0; i < 50 && is_our_nbdkit((pid_t)pid, sock); i++)
+            sb_sleep_ms(100);
+        if (is_our_nbdkit((pid_t)pid, sock) && kill((pid_t)pid, SIGKILL) < 0 && errno != ESRCH) {
+            int e = errno;
+            snprintf(err, errlen, "cannot stop nbdkit %ld: %s", pid, strerror(e));
+            return -e;
+        }
+        for (int i = 0; i < 50 && is_our_nbdkit((pid_t)pid, sock); i++)
+            sb_sleep_ms(100);
+        if (log)
+            fprintf(log, "stopped nbdkit %ld (%s)\n", pid, sock);
+    }
+    struct stat s;
+    if (lstat(sock, &s) == 0 && S_ISSOCK(s.st_mode) && unlink(sock) == 0 && log)
+        fprintf(log, "removed socket %s\n", sock);
     return 0;
 }

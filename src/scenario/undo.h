@@ -23,6 +23,10 @@ int sb_undo_rmdir(const char *dir, FILE *log, char *err, size_t errlen);
 /* Removes an image file we created; one already gone is fine. */
 int sb_undo_unlink_image(const char *path, FILE *log, char *err, size_t errlen);
 
+/* Stops nbdkit process pid if it still is an nbdkit serving on socket sock (and only
+ * then: a pid reused by anything else is left alone), then removes the socket. */
+int sb_undo_nbdkit(const char *pid, const char *sock, FILE *log, char *err, size_t errlen);
+
 /* md.c: stops /dev/mdN if its members are still the journaled ones (members:
  * comma-separated device paths). 0 or -errno with one line in err. */
 int sb_md_stop(const char *md_dev, const char *members, FILE *log, char *err, size_t errlen);
