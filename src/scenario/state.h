@@ -27,6 +27,7 @@
 #define SB_ST_BTRFS "btrfs"       /* a: device to unregister from btrfs after unmount */
 #define SB_ST_BCACHE "bcache"     /* a: backing device (stopped via sysfs), b: cache set uuid */
 #define SB_ST_MD "md"             /* a: /dev/mdN, b: its members, comma-separated */
+#define SB_ST_FUSE "fuse"         /* a: the modeled devices' FUSE mount point (modeled.h) */
 
 typedef struct sb_state_item {
     char kind[16];

@@ -23,6 +23,10 @@ int sb_undo_rmdir(const char *dir, FILE *log, char *err, size_t errlen);
 /* Removes an image file we created; one already gone is fine. */
 int sb_undo_unlink_image(const char *path, FILE *log, char *err, size_t errlen);
 
+/* undo_fuse.c: unmounts the modeled devices' FUSE mount on mountpoint if it still is
+ * one, aborting its connection (fusectl) when a plain unmount is refused. */
+int sb_undo_fuse(const char *mountpoint, FILE *log, char *err, size_t errlen);
+
 /* md.c: stops /dev/mdN if its members are still the journaled ones (members:
  * comma-separated device paths). 0 or -errno with one line in err. */
 int sb_md_stop(const char *md_dev, const char *members, FILE *log, char *err, size_t errlen);
