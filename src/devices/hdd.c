@@ -18,9 +18,9 @@
  * A read that the media must serve waits for the arm (seek, settle, rotation, media
  * transfer); a read that follows the previous one is served by read-ahead at the
  * media rate. A write goes into the volatile cache (interface time only) when it has
- * room; the cache is destaged whenever the arm is idle, merged extents first in
- * elevator order, so sequential small writes reach the media as one long transfer and
- * random ones cost a positioning each. FLUSH waits for everything the cache holds.
+ * room; the cache is destaged whenever the arm is idle, its extents merged, the
+ * shortest positioning first among the oldest (hdd_cache.c), so sequential small writes
+ * reach the media as one long transfer and random ones cost a positioning each. FLUSH waits for everything the cache holds.
  */
 #include <errno.h>
 #include <math.h>

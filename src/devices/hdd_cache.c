@@ -1,18 +1,19 @@
 /*
  * devices/hdd_cache — the disk's volatile write cache as extents sorted by offset and
  * merged when they touch, so that small sequential writes become one long media
- * transfer, and the choice of what to destage next: the elevator's next extents from
- * the head's position, the one of them with the shortest positioning time first (what
- * a drive's cache reordering does within a window; the whole cache would cost a scan
- * per destage).
+ * transfer, and the choice of what to destage next: among the oldest extents (a window
+ * the size of the command queue), the one with the shortest positioning time from the
+ * head's position (shortest positioning time first, as NCQ orders commands).
  */
 #include <string.h>
 
 #include "core/strutil.h"
 #include "devices/internal.h"
 
-/* Extents the destage choice compares (the elevator's next ones). */
-#define WINDOW 8
+/* Extents the destage choice compares: the oldest 32, as many as the drive's command
+ * queue holds (SATA NCQ's 32 tags); the drive reorders what it holds dirty as it
+ * reorders its queue, not the whole cache at once. */
+#define WINDOW 32
 
 /* Index of the first extent that ends after off. */
 static size_t first_after(const sb_dev_model *m, uint64_t off)
@@ -107,15 +108,53 @@ uint64_t sb_dev_model_dirty_bytes(const sb_dev_model *m)
     return m->dirty_bytes;
 }
 
+/* The arrival time of the window-th oldest extent: those that arrived no later are
+ * the ones a destage may choose from. */
+static uint64_t window_edge(const sb_dev_model *m)
+{
+    uint64_t heap[WINDOW]; /* max-heap of the WINDOW smallest arrival times */
+    size_t n = 0;
+    for (size_t i = 0; i < m->ndirty; i++) {
+        uint64_t v = m->dirty[i].at;
+        if (n < WINDOW) {
+            size_t c = n++;
+            heap[c] = v;
+            while (c && heap[(c - 1) / 2] < heap[c]) {
+                uint64_t t = heap[c];
+                heap[c] = heap[(c - 1) / 2];
+                heap[(c - 1) / 2] = t;
+                c = (c - 1) / 2;
+            }
+        } else if (v < heap[0]) {
+            heap[0] = v;
+            for (size_t c = 0;;) {
+                size_t l = 2 * c + 1, r = l + 1, big = c;
+                if (l < n && heap[l] > heap[big])
+                    big = l;
+                if (r < n && heap[r] > heap[big])
+                    big = r;
+                if (big == c)
+                    break;
+                uint64_t t = heap[c];
+                heap[c] = heap[big];
+                heap[big] = t;
+                c = big;
+            }
+        }
+    }
+    return heap[0];
+}
+
 int sb_dev_cache_take(sb_dev_model *m, uint64_t now, sb_dev_extent *e)
 {
     if (!m->ndirty)
         return 0;
-    size_t start = first_after(m, m->head_off), best = start % m->ndirty;
-    uint64_t best_t = UINT64_MAX;
-    for (size_t k = 0; k < WINDOW && k < m->ndirty; k++) {
-        size_t i = (start + k) % m->ndirty;
-        uint64_t t = sb_dev_hdd_reach(m, 1, m->dirty[i].off, now);
+    uint64_t edge = window_edge(m), best_t = UINT64_MAX;
+    size_t best = 0;
+    for (size_t i = 0; i < m->ndirty; i++) {
+        if (m->dirty[i].at > edge)
+            continue;
+        uint64_t t = sb_dev_hdd_reach(m, 1, m->dirty[i].off, now > m->dirty[i].at ? now : m->dirty[i].at);
         if (t < best_t) {
             best_t = t;
             best = i;
