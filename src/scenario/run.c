@@ -20,6 +20,7 @@
 #include "core/units.h"
 #include "runner/runner.h"
 #include "scenario/layout.h"
+#include "scenario/modeled.h"
 #include "scenario/state.h"
 #include "scenario/vm.h"
 #include "sysinfo/sysinfo.h"
@@ -53,6 +54,7 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
     sb_device devs[SB_SCN_MAX_DEVICES];
     size_t n = 0, mark = st->n;
     int rc = 0;
+    sb_modeled md = {.sock = -1};
     FILE *log = sb_log_verbose ? stdout : NULL;
     *done = 0;
     for (size_t i = 0; i < SB_SCN_MAX_DEVICES; i++)
@@ -62,16 +64,26 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
         for (n = 0; n < c->devices; n++)
             devs[n] = o->real[n];
     } else {
+        static char img[SB_SCN_MAX_DEVICES][PATH_MAX];
         for (n = 0; n < c->devices && rc == 0; n++) {
-            char img[PATH_MAX];
-            snprintf(img, sizeof img, "%s/storbench-scn-%ld-%zu-%zu.img", o->images, (long)getpid(), index, n);
-            rc = sb_image_create(st, img, o->image_size, err, sizeof err);
-            if (rc == 0)
-                rc = sb_loop_attach(st, img, &devs[n], err, sizeof err);
+            snprintf(img[n], sizeof img[n], "%s/storbench-scn-%ld-%zu-%zu.img", o->images, (long)getpid(), index,
+                     n);
+            rc = sb_image_create(st, img[n], o->image_size, err, sizeof err);
+        }
+        /* Modeled devices: the loop devices go over the guardian's FUSE files instead. */
+        if (rc == 0 && sb_modeled_wanted(c))
+            rc = sb_modeled_start(&md, c, img, c->devices, o->images, st, err, sizeof err);
+        for (n = 0; n < c->devices && rc == 0; n++) {
+            char file[PATH_MAX];
+            if (md.pid)
+                sb_modeled_file(&md, (unsigned)n, file, sizeof file);
+            else
+                snprintf(file, sizeof file, "%s", img[n]);
+            rc = sb_loop_attach(st, file, &devs[n], err, sizeof err);
             if (rc < 0)
                 break;
             if (log)
-                fprintf(log, "attached %s to %s\n", devs[n].path, img);
+                fprintf(log, "attached %s to %s\n", devs[n].path, file);
         }
     }
     sb_layout lay;
@@ -115,6 +127,7 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
         for (size_t i = 0; i < c->devices; i++) /* also one attached whose journal line failed */
             sb_device_release(&devs[i]);
     int urc = sb_state_undo(st, mark, log, uerr, sizeof uerr);
+    sb_modeled_end(&md);
     if (rc < 0 && rc != -EINTR)
         sb_error("scenario: %s: %s", c->identifier, err[0] ? err : strerror(-rc));
     if (urc < 0) {

@@ -124,6 +124,8 @@ static int undo_one(const sb_state_item *it, FILE *log, char *err, size_t errlen
         return sb_undo_bcache_stop(it->a, it->b, log, err, errlen);
     if (!strcmp(it->kind, SB_ST_MD))
         return sb_md_stop(it->a, it->b, log, err, errlen);
+    if (!strcmp(it->kind, SB_ST_FUSE))
+        return sb_undo_fuse(it->a, log, err, errlen);
     if (!strcmp(it->kind, SB_ST_LOOP))
         return sb_undo_loop_detach(it->a, it->b, log, err, errlen);
     if (!strcmp(it->kind, SB_ST_IMAGE))

@@ -28,6 +28,7 @@
 #define SB_ST_BCACHE "bcache"     /* a: backing device (stopped via sysfs), b: cache set uuid */
 #define SB_ST_MD "md"             /* a: /dev/mdN, b: its members, comma-separated */
 #define SB_ST_NBDKIT "nbdkit"     /* a: its pid, b: its unix socket (--vm device-model, vm_nbd.h) */
+#define SB_ST_FUSE "fuse"         /* a: the modeled devices' FUSE mount point (modeled.h) */
 
 typedef struct sb_state_item {
     char kind[16];

@@ -26,6 +26,9 @@ int sb_undo_unlink_image(const char *path, FILE *log, char *err, size_t errlen);
 /* Stops nbdkit process pid if it still is an nbdkit serving on socket sock (and only
  * then: a pid reused by anything else is left alone), then removes the socket. */
 int sb_undo_nbdkit(const char *pid, const char *sock, FILE *log, char *err, size_t errlen);
+/* undo_fuse.c: unmounts the modeled devices' FUSE mount on mountpoint if it still is
+ * one, aborting its connection (fusectl) when a plain unmount is refused. */
+int sb_undo_fuse(const char *mountpoint, FILE *log, char *err, size_t errlen);
 
 /* md.c: stops /dev/mdN if its members are still the journaled ones (members:
  * comma-separated device paths). 0 or -errno with one line in err. */
