@@ -140,8 +140,9 @@ printf 'storbench-scenario\t1\t%s\nnbdkit\t%s\t%s\nnbdkit\t%s\t%s\n' "$dead" "$l
     "$other" "$T/not-its-socket" >"$STORBENCH_STATE_DIR/scenario-$dead.state"
 check_exit "scenario cleanup with a journaled nbdkit still running: exit 0" 0 "$SB_BIN" scenario cleanup
 for _ in $(seq 1 30); do kill -0 "$left" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$left" 2>/dev/null; then not_ok "cleanup stopped the journaled nbdkit"; kill "$left"
+else ok "cleanup stopped the journaled nbdkit"; fi
 wait "$left" 2>/dev/null
-if kill -0 "$left" 2>/dev/null; then not_ok "cleanup stopped the journaled nbdkit"; else ok "cleanup stopped the journaled nbdkit"; fi
 check "cleanup removed its socket" test ! -e "$T/left/nbd.sock"
 if kill -0 "$other" 2>/dev/null; then ok "cleanup left alone a pid journaled with another socket"
 else not_ok "cleanup left alone a pid journaled with another socket"; fi
