@@ -111,13 +111,13 @@ static void test_describe_device(void **state)
 {
     (void)state;
     char buf[256];
-    sb_scn_device d = {SB_DEV_HDD, SB_DEV_CLASS_DEFAULT, SB_DEV_CLASS_DEFAULT};
+    sb_scn_device d = {.cls = SB_DEV_HDD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT};
     sb_vm_describe_device(&d, buf, sizeof buf);
     assert_string_equal(buf, "HDD-like, 180 IOPS, 150 MB/s, rotational");
-    d = (sb_scn_device){SB_DEV_SSD, SB_DEV_CLASS_DEFAULT, SB_DEV_CLASS_DEFAULT};
+    d = (sb_scn_device){.cls = SB_DEV_SSD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT};
     sb_vm_describe_device(&d, buf, sizeof buf);
     assert_string_equal(buf, "SSD-like, unthrottled, non-rotational");
-    d = (sb_scn_device){SB_DEV_RAM, 0, 20000000};
+    d = (sb_scn_device){.cls = SB_DEV_RAM, .iops = 0, .bps = 20000000};
     sb_vm_describe_device(&d, buf, sizeof buf);
     assert_string_equal(buf, "RAM-backed, 20.0 MB/s, non-rotational");
 }
@@ -139,9 +139,9 @@ static void test_qemu_argv(void **state)
     snprintf(vm.kernel.vmlinuz, sizeof vm.kernel.vmlinuz, "/k/boot/vmlinuz-6.1");
     snprintf(vm.initramfs, sizeof vm.initramfs, "/w/initramfs.img");
     sb_vm_disk disks[2] = {
-        {.image = "/w/a,b/disk-1.img", .dev = {SB_DEV_SSD, SB_DEV_CLASS_DEFAULT, SB_DEV_CLASS_DEFAULT},
+        {.image = "/w/a,b/disk-1.img", .dev = {.cls = SB_DEV_SSD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT},
          .direct = true},
-        {.image = "/w/disk-2.img", .dev = {SB_DEV_HDD, SB_DEV_CLASS_DEFAULT, SB_DEV_CLASS_DEFAULT}},
+        {.image = "/w/disk-2.img", .dev = {.cls = SB_DEV_HDD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT}},
     };
     char *argv[128], buf[16384];
     int n = sb_vm_qemu_argv(&vm, SB_VM_ACCEL_TCG, "/w/x,chg", disks, 2, argv, 128, buf, sizeof buf);
