@@ -40,13 +40,13 @@ def fmt: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
       r: fig($R; $t.test; $t.ours; $k)})
    | map(. + {hb: hostbound(.o; .r; dir($O; $t.test; $t.ours))})) as $rows |
   ($rows | map(select(.id == $base)) | first) as $b |
-  { label: $t.label,
+  { label: $t.label, base: $b,
     rows: [ $rows[] | select(.id != $base) | . as $c |
       (if $c.s != null and $b.s != null and $b.s > 0 then $c.s / $b.s else null end) as $rs |
       (if $c.o != null and $b.o != null and $b.o > 0 then $c.o / $b.o else null end) as $ro |
       ($c.hb or ($b.hb // false)) as $hb |
       ($rs != null and ($rs >= 1.2 or $rs <= (1 / 1.2))) as $effect |
-      { id: $c.id, rs: $rs, ro: $ro, hb: $hb, effect: ($effect and ($hb | not) and $ro != null),
+      { id: $c.id, rs: $rs, ro: $ro, o: $c.o, r: $c.r, hb: $hb, own: $c.hb, effect: ($effect and ($hb | not) and $ro != null),
         ok: ($effect and ($hb | not) and $ro != null and (($rs - 1) * ($ro - 1) > 0)
              and ([($ro / $rs), ($rs / $ro)] | max) <= 1.5) } ],
     pairs: [ $rows | map(select(.s != null and .o != null and (.hb | not))) as $v
@@ -54,12 +54,14 @@ def fmt: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
       | (($v[$i].s - $v[$j].s) * ($v[$i].o - $v[$j].o) > 0) ],
     hbn: ($rows | map(select(.hb)) | length) } ] as $per |
 ( $per[] |
-  "\n" + .label + "   (configuration ÷ baseline: seed, storbench)",
+  "\n" + .label + "   (configuration ÷ baseline: seed, storbench; storbench's figure, on ram models)",
+  "  baseline \(.base.o | fmt), on ram models \(.base.r | fmt)" + (if .base.hb then ": host-bound" else "" end),
   ( .rows[] | "  " + (.id + "                                   ")[0:34] + ((.rs | fmt) + "          ")[0:10]
-      + ((.ro | fmt) + "          ")[0:10]
-      + (if .hb then "host-bound (ram model within 20 %)" elif .effect then
-           (if .ok then "effect reproduced" else "effect NOT reproduced" end)
-         elif .rs == null or .ro == null then "no figure" else "" end) ),
+      + ((.ro | fmt) + "          ")[0:10] + ((.o | fmt) + " / " + (.r | fmt) + "                ")[0:18]
+      + (if .rs == null or .ro == null then "no figure"
+         elif .hb then (if .own then "host-bound (ram model within 20 %)" else "host-bound baseline" end)
+         elif .effect then (if .ok then "effect reproduced" else "effect NOT reproduced" end)
+         else "" end) ),
   "  pairs ordered as in the seed: \(.pairs | map(select(.)) | length) of \(.pairs | length)"
     + (if .hbn > 0 then "; \(.hbn) figure(s) host-bound, left out" else "" end) ),
 ( [ $per[].rows[] | select(.effect) ] as $e | [ $per[].pairs[] ] as $p |
