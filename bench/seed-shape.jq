@@ -56,7 +56,7 @@ def fmt: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
 ( $per[] |
   "\n" + .label + "   (configuration ÷ baseline: seed, storbench; storbench's figure, on ram models)",
   "  baseline \(.base.o | fmt), on ram models \(.base.r | fmt)" + (if .base.hb then ": host-bound" else "" end),
-  ( .rows[] | "  " + (.id + "                                   ")[0:34] + ((.rs | fmt) + "          ")[0:10]
+  ( .rows[] | "  " + (.id + "                                             ")[0:42] + ((.rs | fmt) + "          ")[0:10]
       + ((.ro | fmt) + "          ")[0:10] + ((.o | fmt) + " / " + (.r | fmt) + "                ")[0:18]
       + (if .rs == null or .ro == null then "no figure"
          elif .hb then (if .own then "host-bound (ram model within 20 %)" else "host-bound baseline" end)
