@@ -32,6 +32,7 @@
 #include "core/strutil.h"
 #include "core/units.h"
 #include "core/workdir.h"
+#include "scenario/modeled.h"
 #include "scenario/device.h"
 #include "scenario/layout.h"
 #include "scenario/scenario.h"
@@ -342,6 +343,9 @@ static int check_buildable(run_opts *o, const sb_scenario *s, const sb_selection
     for (size_t i = 0; i < s->n; i++) {
         const sb_scn_config *c = &s->configs[i];
         dev_keys = dev_keys || c->dev_keys;
+        if (o->devices && sb_modeled_wanted(c))
+            return sb_usage_error("scenario", "[%s]: device-model models loop images, not --devices (a real "
+                                  "device is what it is)", c->identifier);
         if (sb_scenario_buildable(c, o->vm, why, sizeof why) < 0) {
             sb_error("scenario: [%s] uses %s, which cannot be built here: %s", c->identifier,
                      c->md[0] ? "md" : "bcache", why);
