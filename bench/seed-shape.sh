@@ -5,8 +5,9 @@
 # disks are device models served by nbdkit (device-model: the seed's Samsung 850 EVO,
 # ssd-850evo, and Hitachi HUA723020ALA640, hdd-hua723020), and seed 001's
 # (examples/seed001-btrfs.ini: btrfs on one and two Samsung 850 EVOs) natively on
-# modeled loop devices where storbench has them; runs seed 000's battery on each, once
-# more with every device a `ram` model (the host-bound reference), and prints per test
+# modeled loop devices (bench/seed-shape-native.sh, its own battery: the seed's file-system
+# tests); runs seed 000's battery on each of seed 000's, once more with every device a
+# `ram` model (the host-bound reference), and prints per test
 # the seed's and storbench's configuration ÷ baseline ratios (baseline: the HDD alone
 # for seed 000, the single disk for seed 001), how many configuration pairs are
 # ordered as in the seed, and how many of the seed's effects (>= 20 %) are reproduced
@@ -21,8 +22,8 @@
 # TCG each guest takes minutes. Environment:
 #   CONFIGS000="HDD|SSD|BCache Writethrough|BCache Writeback"   seed 000's sections built ("": none)
 #   RAM=1          also run every configuration on ram models (0: no host-bound marks)
-#   SEED001=auto   seed 001 natively where modeled loop devices can be built (root, FUSE;
-#                  1: insist, 0: skip)
+#   SEED001=auto   seed 001 natively (bench/seed-shape-native.sh) where modeled loop devices
+#                  can be built (root, FUSE; 1: insist, 0: skip)
 #   IMAGES=/var/tmp  IMAGE_SIZE=1G
 #   NICE=10        the runs' niceness (under TCG a niced guest on a busy host measures the
 #                  host: the ram runs then mark it so)
@@ -89,30 +90,17 @@ json "$W/seed000.json" >"$W/s000.j"; json "$R/ours000.json" >"$W/o000.j"; json "
       "BCache Writeback + Discard":"Bcache - Writeback + Discard",
       "BCache Writearound + Discard":"BCache - Writearound + Discard"}' HDD
 
-# --- Seed 001 natively, on modeled loop devices ---
-native_models() { # whether modeled loop devices can be built here: root, FUSE, a storbench that takes the file
-    sed "/^\[scenario\]/a device-model = ssd-850evo" "$ROOT/examples/seed001-btrfs.ini" >"$W/m001.ini"
-    [ "$(id -u)" = 0 ] && [ -e /dev/fuse ] && "$SB" scenario check "$W/m001.ini" >/dev/null 2>&1
-}
+# --- Seed 001 natively, on modeled loop devices: bench/seed-shape-native.sh ---
+# (examples/seed001-btrfs.ini models the seed's two 850 EVOs; its battery is the seed's
+# file-system tests, on the models and on ram models, with the same rules)
 if [ "${SEED001:-auto}" = 0 ]; then
     echo; echo "=== seed 001 (Btrfs RAID): skipped (SEED001=0)"
-elif ! native_models; then
-    echo; echo "=== seed 001 (Btrfs RAID): SKIPPED: modeled loop devices need root, /dev/fuse and a storbench"
-    echo "    that takes device-model (scenario check refused the modeled file)"
+elif [ "$(id -u)" != 0 ] || [ ! -e /dev/fuse ]; then
+    echo; echo "=== seed 001 (Btrfs RAID): SKIPPED: modeled loop devices need root and /dev/fuse"
     [ "${SEED001:-auto}" = 1 ] && fail=1
 else
-    start=$(date +%s)
-    nice -n "${NICE:-10}" "$SB" scenario run "$W/m001.ini" "${TESTS[@]}" "${RUNOPTS[@]}" --result "$R/ours001.json" || fail=1
-    if [ "${RAM:-1}" = 1 ]; then
-        sed -e "s/^device-model = .*/device-model = ram/" "$W/m001.ini" >"$W/r001.ini"
-        nice -n "${NICE:-10}" "$SB" scenario run "$W/r001.ini" "${TESTS[@]}" "${RUNOPTS[@]}" --result "$R/ram001.json" || fail=1
-    fi
-    echo "seed-shape: seed 001: $(( $(date +%s) - start )) s"
-    json "$W/seed001.json" >"$W/s001.j"; json "$R/ours001.json" >"$W/o001.j"; json "$R/ram001.json" >"$W/r001.j"
-    compare "seed 001 (Btrfs RAID) natively on modeled ssd-850evo loop devices" "$W/s001.j" "$W/o001.j" "$W/r001.j" \
-        '{"Single Disk":"Single Disk","2-Disk RAID0":"2-Disk RAID0","2-Disk RAID1":"2-Disk RAID1",
-          "2-Disk RAID1 + LZO":"2-Disk RAID1 + LZO","2-Disk RAID1 + LZO + Nobarrier":"2-Disk RAID1 + LZO + Nobarrier",
-          "2-Disk RAID1 + LZO + Nobarrier + Noatime":"2-Disk RAID1 + LZO + Nobarrier + Noatime"}' "Single Disk"
+    echo; echo "=== seed 001 (Btrfs RAID) natively on modeled ssd-850evo loop devices (bench/seed-shape-native.sh)"
+    STORBENCH=$SB bash "$ROOT/bench/seed-shape-native.sh" || fail=1
 fi
 [ -n "${KEEP:-}" ] && echo "seed-shape: result files in $KEEP"
 pgrep -f "nbdkit.*$W/img" >/dev/null && { echo "seed-shape: an nbdkit is still running"; fail=1; }

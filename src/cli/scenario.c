@@ -32,6 +32,7 @@
 #include "core/strutil.h"
 #include "core/units.h"
 #include "core/workdir.h"
+#include "scenario/modeled.h"
 #include "scenario/device.h"
 #include "scenario/layout.h"
 #include "scenario/scenario.h"
@@ -55,7 +56,9 @@ static void usage(FILE *out)
             "\n"
             "run: builds each configuration of the scenario file (filesystem, btrfs RAID profile,\n"
             "mount options, bcache), runs the suite on it under the configuration's identifier,\n"
-            "tears it down and goes on to the next. Needs root. See docs/scenarios.md.\n"
+            "tears it down and goes on to the next. Needs root. See docs/scenarios.md. A\n"
+            "configuration's device-model (ssd-850evo, hdd-hua723020 ...) makes each loop device\n"
+            "a modeled disk, answered when that device would have (docs/devices.md).\n"
             "\n"
             "  -s, --suite NAME           suite or test to run on each configuration (repeatable)\n"
             "  -r, --result NAME          result file the identifiers are added to\n"
@@ -342,6 +345,9 @@ static int check_buildable(run_opts *o, const sb_scenario *s, const sb_selection
     for (size_t i = 0; i < s->n; i++) {
         const sb_scn_config *c = &s->configs[i];
         dev_keys = dev_keys || c->dev_keys;
+        if (o->devices && sb_modeled_wanted(c))
+            return sb_usage_error("scenario", "[%s]: device-model models loop images, not --devices (a real "
+                                  "device is what it is)", c->identifier);
         if (sb_scenario_buildable(c, o->vm, why, sizeof why) < 0) {
             sb_error("scenario: [%s] uses %s, which cannot be built here: %s", c->identifier,
                      c->md[0] ? "md" : c->cache != SB_CACHE_NONE ? "bcache" : "a device-model", why);

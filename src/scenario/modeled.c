@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/strutil.h"
@@ -83,7 +84,12 @@ static void __attribute__((noreturn)) guard_main(int sock, const char *mnt, char
          * serve (its filesystem unmounts through us), then stop. */
         unsigned found = 0, busy = 0;
         char err[256];
-        sb_state_cleanup(NULL, &found, &busy, err, sizeof err);
+        /* its journal's lock may go a moment after its socket: try for a few seconds */
+        for (int i = 0; i < 50 && found == 0; i++) {
+            sb_state_cleanup(NULL, &found, &busy, err, sizeof err);
+            if (found == 0)
+                nanosleep(&(struct timespec){0, 100000000L}, NULL);
+        }
     }
     sb_modeled_serve_stop(srv);
     _exit(0);

@@ -41,8 +41,14 @@ void sb_scn_plan_line(const sb_scn_config *c, char *buf, size_t len)
         snprintf(opts, sizeof opts, ", mount options %s", c->mount_options);
     if (c->mkfs_options[0])
         snprintf(mkfs, sizeof mkfs, ", mkfs options %s", c->mkfs_options);
-    snprintf(buf, len, "%s%s%s over %u device%s%s%s", c->filesystem, prof, cache, c->devices,
-             c->devices == 1 ? "" : "s", mkfs, opts);
+    char models[600] = "";
+    for (unsigned i = 0; i < c->devices && i < SB_SCN_MAX_DEVICES; i++) {
+        size_t at = strlen(models);
+        if (c->dev[i].model[0] && (i == 0 || strcmp(c->dev[i].model, c->dev[0].model)))
+            snprintf(models + at, sizeof models - at, "%s%s", at ? " + " : ", modeled as ", c->dev[i].model);
+    }
+    snprintf(buf, len, "%s%s%s over %u device%s%s%s%s", c->filesystem, prof, cache, c->devices,
+             c->devices == 1 ? "" : "s", mkfs, opts, models);
 }
 
 /* Builds, benchmarks and tears down one configuration. Returns 0 (figures in *fresh),
@@ -82,6 +88,8 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
             rc = sb_loop_attach(st, file, &devs[n], err, sizeof err);
             if (rc < 0)
                 break;
+            if (md.pid)
+                snprintf(devs[n].model, sizeof devs[n].model, "%s", c->dev[n].model[0] ? c->dev[n].model : "ram");
             if (log)
                 fprintf(log, "attached %s to %s\n", devs[n].path, file);
         }

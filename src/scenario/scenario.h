@@ -41,10 +41,11 @@ typedef enum sb_dev_class {
 #define SB_DEV_CLASS_DEFAULT UINT64_MAX
 
 typedef struct sb_scn_device {
-    char model[256]; /* device-model: a devices/model.h spec ("ssd-850evo"); "" = none */
     sb_dev_class cls;
     uint64_t iops; /* I/O operations per second; 0 = unthrottled; SB_DEV_CLASS_DEFAULT */
     uint64_t bps;  /* bytes per second; 0 = unthrottled; SB_DEV_CLASS_DEFAULT */
+    char model[256]; /* device-model: a devices/model.h spec ("ssd-850evo"); "" = none (last: the
+                      * other fields may be given by position) */
 } sb_scn_device;
 
 typedef struct sb_scn_config {
