@@ -25,7 +25,7 @@ SB_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lu
 # without Open MPI) never needs mpi.h or libmpi (docs/mpi.md, "One binary or two").
 # Every .c under src/ at any depth (a family of workload files has a folder of its own:
 # src/workloads/dbench/), except main.c (the program's, not the library's) and src/mpi/.
-SRCS     := $(sort $(filter-out src/mpi/% src/main.c,$(shell find src -name '*.c')))
+SRCS     := $(sort $(filter-out src/mpi/% src/nbdkit/% src/main.c,$(shell find src -name '*.c')))
 MPICC    ?= mpicc
 HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
 MPI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard src/mpi/*.c)))
@@ -43,7 +43,22 @@ FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
 REPLAY_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%)
 
-all: storbench $(MPI_BIN)
+# src/nbdkit/ is the nbdkit filter of --vm device models (a shared object nbdkit loads;
+# scenario/vm_nbd.c): built where Debian's nbdkit-plugin-dev is installed, with the
+# device model objects it links compiled again -fPIC; left out, with --vm device-model
+# refused, where it is not.
+HAVE_NBDKIT := $(shell test -f /usr/include/nbdkit-filter.h && echo yes)
+NBD_SO   := $(if $(HAVE_NBDKIT),$(BUILD)/storbench-nbdkit-model.so)
+NBD_OBJS := $(patsubst %.c,$(BUILD)/pic/%.o,src/nbdkit/model_filter.c $(wildcard src/devices/*.c) src/core/strutil.c)
+
+all: storbench $(MPI_BIN) $(NBD_SO)
+
+$(BUILD)/storbench-nbdkit-model.so: $(NBD_OBJS)
+	$(CC) -shared $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm -pthread
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
 storbench: $(BUILD)/storbench
 	cp $< $@
@@ -94,7 +109,7 @@ fuzz: fuzz-build
 fuzz-quick: fuzz-build
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) 5 $(FUZZ_NAMES)
 
-check: $(BUILD)/storbench $(if $(HAVE_MPI),$(BUILD)/storbench-mpi) $(UNIT_BINS) $(REPLAY_BINS)
+check: $(BUILD)/storbench $(if $(HAVE_MPI),$(BUILD)/storbench-mpi) $(NBD_SO) $(UNIT_BINS) $(REPLAY_BINS)
 	BUILD=$(BUILD) sh tests/run-all.sh $(UNIT_BINS)
 
 # The main job: the quick suite on a disk-backed directory and on RAM (tmpfs),
@@ -113,16 +128,17 @@ run: storbench
 	./storbench show quick-demo
 
 # Boots throwaway QEMU guests (scenario run --vm): minutes under TCG, so apart from check.
-vm-check: $(BUILD)/storbench
+vm-check: $(BUILD)/storbench $(NBD_SO)
 	STORBENCH_BIN=$(CURDIR)/$(BUILD)/storbench STORBENCH_SRC=$(CURDIR) nice -n 19 bash tests/vm/test_vm_boot.sh
 
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
 	    LDFLAGS="-fsanitize=address,undefined" check
 
-install: storbench $(MPI_BIN)
+install: storbench $(MPI_BIN) $(NBD_SO)
 	install -D -m 755 storbench $(DESTDIR)$(PREFIX)/bin/storbench
 	$(if $(HAVE_MPI),install -D -m 755 storbench-mpi $(DESTDIR)$(PREFIX)/bin/storbench-mpi)
+	$(if $(NBD_SO),install -D -m 644 $(NBD_SO) $(DESTDIR)$(PREFIX)/lib/storbench/storbench-nbdkit-model.so)
 	install -D -m 644 docs/storbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/storbench.1
 	install -D -m 644 completions/storbench.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/storbench
 
@@ -130,4 +146,4 @@ clean:
 	rm -rf build build-asan build-fuzz storbench storbench-mpi
 
 .PHONY: all check run asan install clean storbench storbench-mpi fuzz fuzz-build fuzz-quick vm-check
--include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(MPI_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(MPI_OBJS:.o=.d) $(NBD_OBJS:.o=.d)

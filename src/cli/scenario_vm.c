@@ -20,10 +20,12 @@
 #include "core/units.h"
 #include "scenario/vm_guest.h"
 #include "scenario/vm_kernel.h"
+#include "scenario/vm_nbd.h"
 
 const char sb_scenario_vm_help[] =
     "      --vm                   build and measure each configuration in a fresh QEMU guest\n"
-    "                             with emulated disks (device-class); no root needed\n"
+    "                             with emulated disks (device-class; device-model: served\n"
+    "                             by nbdkit with storbench's device model); no root needed\n"
     "      --vm-kernel DIR        the guest's kernel tree (DIR/boot/vmlinuz-V, DIR/lib/modules/V)\n"
     "                             (default: Debian's newest, downloaded once into the cache)\n"
     "      --vm-accel auto|kvm|tcg  accelerator (default auto: KVM if it works, else TCG)\n"

@@ -25,7 +25,7 @@ typedef struct sb_device {
     int fd;               /* loop devices: held open while in use; else -1 */
     uint64_t size;        /* bytes */
     bool direct_io;       /* loop device with LO_FLAGS_DIRECT_IO (no double caching) */
-    char model[128];      /* real devices: /sys/block/X/device/model, else "" */
+    char model[128];      /* real devices: /sys/block/X/device/model; modeled loop devices: the spec; else "" */
     char signature[64];   /* real devices: what they carried ("ext4", "GPT partition table"), else "" */
 } sb_device;
 

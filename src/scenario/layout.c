@@ -379,7 +379,9 @@ static void device_text(char *buf, size_t len, const sb_device *d)
 {
     char sz[32];
     size_text(sz, sizeof sz, d->size);
-    if (d->image[0])
+    if (d->image[0] && d->model[0]) /* a modeled device (modeled.h): its spec */
+        snprintf(buf, len, "%s Loop Image modeled as %s", sz, d->model);
+    else if (d->image[0])
         snprintf(buf, len, "%s Loop Image", sz);
     else
         snprintf(buf, len, "%s %s", sz, d->model[0] ? d->model : base(d->path));

@@ -23,8 +23,10 @@
 #include "core/workdir.h"
 #include "scenario/layout.h"
 #include "scenario/md.h"
+#include "scenario/modeled.h"
 #include "scenario/tool.h"
 #include "scenario/vm.h"
+#include "scenario/vm_nbd.h"
 
 /* The usage refusal: "storbench: scenario: msg", SB_EXIT_USAGE. */
 static int usage_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -55,8 +57,14 @@ void sb_scn_plan_line(const sb_scn_config *c, char *buf, size_t len)
         snprintf(opts, sizeof opts, ", mount options %s", c->mount_options);
     if (c->mkfs_options[0])
         snprintf(mkfs, sizeof mkfs, ", mkfs options %s", c->mkfs_options);
-    snprintf(buf, len, "%s%s%s over %u device%s%s%s", c->filesystem, prof, cache, c->devices,
-             c->devices == 1 ? "" : "s", mkfs, opts);
+    char models[600] = "";
+    for (unsigned i = 0; i < c->devices && i < SB_SCN_MAX_DEVICES; i++) {
+        size_t at = strlen(models);
+        if (c->dev[i].model[0] && (i == 0 || strcmp(c->dev[i].model, c->dev[0].model)))
+            snprintf(models + at, sizeof models - at, "%s%s", at ? " + " : ", modeled as ", c->dev[i].model);
+    }
+    snprintf(buf, len, "%s%s%s over %u device%s%s%s%s", c->filesystem, prof, cache, c->devices,
+             c->devices == 1 ? "" : "s", mkfs, opts, models);
 }
 
 /* What a guest can build depends on the host only through its tools (the guest runs the
@@ -80,6 +88,9 @@ int sb_scn_buildable(const sb_scn_config *c, bool vm, char *why, size_t whylen)
         if (!vm && sb_md_available(why, whylen) < 0)
             return -ENOTSUP;
     }
+    for (unsigned i = 0; vm && i < c->devices; i++)
+        if (c->dev[i].model[0] && sb_vm_nbd_available(why, whylen) < 0)
+            return -ENOTSUP;
     return 0;
 }
 
@@ -237,9 +248,12 @@ int sb_scn_plan_check(const sb_scn_plan *o, const sb_scenario *s, const sb_confi
     for (size_t i = 0; i < s->n; i++) {
         const sb_scn_config *c = &s->configs[i];
         dev_keys = dev_keys || c->dev_keys;
+        if (o->devices && sb_modeled_wanted(c))
+            return usage_line("[%s]: device-model models loop images, not --devices (a real device is what it is)",
+                              c->identifier);
         if (sb_scn_buildable(c, o->vm, why, sizeof why) < 0) {
             sb_error("scenario: [%s] uses %s, which cannot be built here: %s", c->identifier,
-                     c->md[0] ? "md" : "bcache", why);
+                     c->md[0] ? "md" : c->cache != SB_CACHE_NONE ? "bcache" : "a device-model", why);
             return SB_EXIT_RUNTIME;
         }
     }

@@ -21,6 +21,7 @@
 #include "runner/runner.h"
 #include "scenario/layout.h"
 #include "scenario/plan.h"
+#include "scenario/modeled.h"
 #include "scenario/state.h"
 #include "scenario/vm.h"
 #include "sysinfo/sysinfo.h"
@@ -34,6 +35,7 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
     sb_device devs[SB_SCN_MAX_DEVICES];
     size_t n = 0, mark = st->n;
     int rc = 0;
+    sb_modeled md = {.sock = -1};
     FILE *log = sb_log_verbose ? stdout : NULL;
     *done = 0;
     for (size_t i = 0; i < SB_SCN_MAX_DEVICES; i++)
@@ -43,16 +45,28 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
         for (n = 0; n < c->devices; n++)
             devs[n] = o->real[n];
     } else {
+        static char img[SB_SCN_MAX_DEVICES][PATH_MAX];
         for (n = 0; n < c->devices && rc == 0; n++) {
-            char img[PATH_MAX];
-            snprintf(img, sizeof img, "%s/storbench-scn-%ld-%zu-%zu.img", o->images, (long)getpid(), index, n);
-            rc = sb_image_create(st, img, o->image_size, err, sizeof err);
-            if (rc == 0)
-                rc = sb_loop_attach(st, img, &devs[n], err, sizeof err);
+            snprintf(img[n], sizeof img[n], "%s/storbench-scn-%ld-%zu-%zu.img", o->images, (long)getpid(), index,
+                     n);
+            rc = sb_image_create(st, img[n], o->image_size, err, sizeof err);
+        }
+        /* Modeled devices: the loop devices go over the guardian's FUSE files instead. */
+        if (rc == 0 && sb_modeled_wanted(c))
+            rc = sb_modeled_start(&md, c, img, c->devices, o->images, st, err, sizeof err);
+        for (n = 0; n < c->devices && rc == 0; n++) {
+            char file[PATH_MAX];
+            if (md.pid)
+                sb_modeled_file(&md, (unsigned)n, file, sizeof file);
+            else
+                snprintf(file, sizeof file, "%s", img[n]);
+            rc = sb_loop_attach(st, file, &devs[n], err, sizeof err);
             if (rc < 0)
                 break;
+            if (md.pid)
+                snprintf(devs[n].model, sizeof devs[n].model, "%s", c->dev[n].model[0] ? c->dev[n].model : "ram");
             if (log)
-                fprintf(log, "attached %s to %s\n", devs[n].path, img);
+                fprintf(log, "attached %s to %s\n", devs[n].path, file);
         }
     }
     sb_layout lay;
@@ -96,6 +110,7 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
         for (size_t i = 0; i < c->devices; i++) /* also one attached whose journal line failed */
             sb_device_release(&devs[i]);
     int urc = sb_state_undo(st, mark, log, uerr, sizeof uerr);
+    sb_modeled_end(&md);
     if (rc < 0 && rc != -EINTR)
         sb_error("scenario: %s: %s", c->identifier, err[0] ? err : strerror(-rc));
     if (urc < 0) {
@@ -121,6 +136,16 @@ static int vm_config(const sb_scn_config *c, size_t index, const sb_scn_run_opts
     return rc;
 }
 
+/* Whether a device of some configuration has a device-model. */
+static bool uses_models(const sb_scenario *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        for (unsigned d = 0; d < s->configs[i].devices; d++)
+            if (s->configs[i].dev[d].model[0])
+                return true;
+    return false;
+}
+
 /* What killed runs left (their journals say what they made) goes before we make more;
  * one line says so, or which command to run when it cannot all be undone now. */
 static void cleanup_killed_runs(void)
@@ -142,14 +167,18 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
     char err[1024];
     *saved = *failed = 0;
     sb_state st = {.fd = -1};
-    if (!o->vm)
+    /* Under --vm nothing is made on the host but files in a private directory, and the
+     * nbdkit of modeled disks (device-model), which is journaled. */
+    bool journal = !o->vm || uses_models(s);
+    if (journal)
         cleanup_killed_runs();
-    /* Under --vm nothing is made on the host but files in a private directory: no journal. */
-    if (!o->vm && sb_state_open(&st, err, sizeof err) < 0) {
+    if (journal && sb_state_open(&st, err, sizeof err) < 0) {
         sb_error("scenario: %s", err);
         sb_state_close(&st);
         return SB_EXIT_RUNTIME;
     }
+    if (o->vm)
+        o->vm->st = journal ? &st : NULL;
     sb_interrupt_install();
     int exit_code = SB_EXIT_OK;
     for (size_t i = 0; i < s->n; i++) {
@@ -192,7 +221,9 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
         }
         sb_resultfile_free(&fresh);
     }
-    if (!o->vm)
+    if (o->vm)
+        o->vm->st = NULL;
+    if (journal)
         sb_state_close(&st);
     return exit_code;
 }

@@ -15,6 +15,7 @@
 
 #include "core/fileio.h"
 #include "core/units.h"
+#include "devices/model.h"
 #include "results/result.h" /* sb_utf8_check */
 
 static const struct {
@@ -82,9 +83,12 @@ const char *sb_cache_mode_name(sb_cache_mode m)
 static const char *const known_keys[] = {"title", "description", "filesystem", "devices", "raid",
                                          "data-profile", "metadata-profile", "mount-options",
                                          "mkfs-options", "cache", "cache-discard", "md", "device-class",
-                                         "device-iops", "device-bandwidth"};
+                                         "device-iops", "device-bandwidth", "device-model"};
 /* The per-device keys, in the order of sb_scn_config.dev_lists. */
-static const char *const dev_keys[3] = {"device-class", "device-iops", "device-bandwidth"};
+#define N_DEV_KEYS 4
+static const char *const dev_keys[N_DEV_KEYS] = {"device-class", "device-iops", "device-bandwidth",
+                                                  "device-model"};
+#define DEV_MODEL 3
 #define N_KNOWN_KEYS (sizeof known_keys / sizeof known_keys[0])
 
 typedef struct parser {
@@ -217,11 +221,11 @@ static int check_repeat(parser *p, const sb_scn_config *c, const char *key)
 
 static int set_key(parser *p, sb_scenario *s, sb_scn_config *c, const char *key, const char *value)
 {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < N_DEV_KEYS; i++)
         if (!strcmp(key, dev_keys[i])) {
-            char(*lists)[128] = c ? c->dev_lists : s->dev_lists;
+            char(*lists)[512] = c ? c->dev_lists : s->dev_lists;
             (c ? c->dev_lines : s->dev_lines)[i] = p->line;
-            if (c)
+            if (c && i != DEV_MODEL)
                 c->dev_keys = true;
             return copy_value(p, lists[i], sizeof lists[i], key, value);
         }
@@ -231,7 +235,7 @@ static int set_key(parser *p, sb_scenario *s, sb_scn_config *c, const char *key,
         if (!strcmp(key, "description"))
             return copy_value(p, s->description, sizeof s->description, key, value);
         return fail(p, p->line, "unknown key '%s' in [scenario] (title, description, device-class, device-iops, "
-                    "device-bandwidth)", key);
+                    "device-bandwidth, device-model)", key);
     }
     if (!strcmp(key, "filesystem")) {
         if (strcmp(value, "ext4") && strcmp(value, "xfs") && strcmp(value, "btrfs"))
@@ -290,7 +294,8 @@ static int set_key(parser *p, sb_scenario *s, sb_scn_config *c, const char *key,
         return 0;
     }
     return fail(p, p->line, "unknown key '%s' (filesystem, devices, raid, data-profile, metadata-profile, "
-                "mount-options, mkfs-options, cache, cache-discard, md, device-class, device-iops, device-bandwidth)",
+                "mount-options, mkfs-options, cache, cache-discard, md, device-class, device-iops, device-bandwidth, "
+                "device-model)",
                 key);
 }
 
@@ -298,6 +303,15 @@ static int set_key(parser *p, sb_scenario *s, sb_scn_config *c, const char *key,
  * ("0" or "unlimited": unthrottled). */
 static int device_item(parser *p, int line, int which, const char *item, sb_scn_device *d)
 {
+    if (which == DEV_MODEL) {
+        char why[256];
+        if (sb_dev_spec_check(item, why, sizeof why) < 0)
+            return fail(p, line, "device-model: %s", why + (strncmp(why, "device model ", 13) ? 0 : 13));
+        if (strlen(item) >= sizeof d->model)
+            return fail(p, line, "device-model '%s': too long", item);
+        snprintf(d->model, sizeof d->model, "%s", item);
+        return 0;
+    }
     if (which == 0) {
         static const sb_dev_class classes[] = {SB_DEV_SSD, SB_DEV_HDD, SB_DEV_RAM};
         for (size_t i = 0; i < 3; i++)
@@ -327,20 +341,28 @@ static int resolve_devices(parser *p, sb_scenario *s)
     for (size_t i = 0; i < s->n; i++) {
         sb_scn_config *c = &s->configs[i];
         for (unsigned d = 0; d < SB_SCN_MAX_DEVICES; d++)
-            c->dev[d] = (sb_scn_device){SB_DEV_SSD, SB_DEV_CLASS_DEFAULT, SB_DEV_CLASS_DEFAULT};
-        for (int w = 0; w < 3; w++) {
+            c->dev[d] = (sb_scn_device){.cls = SB_DEV_SSD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT};
+        for (int w = 0; w < N_DEV_KEYS; w++) {
             bool own = c->dev_lists[w][0] != 0;
             const char *list = own ? c->dev_lists[w] : s->dev_lists[w];
             int line = own ? c->dev_lines[w] : s->dev_lines[w];
             if (!*list)
                 continue;
-            char buf[128], *items[SB_SCN_MAX_DEVICES + 1];
+            char buf[512], *items[SB_SCN_MAX_DEVICES + 1];
             unsigned n = 0;
             snprintf(buf, sizeof buf, "%s", list);
             for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                t = trim(t);
+                /* device-model: "key=value" items belong to the spec before them */
+                if (w == DEV_MODEL && n > 0 && strchr(t, '=')) {
+                    size_t at = strlen(items[n - 1]);
+                    items[n - 1][at] = ',';
+                    memmove(items[n - 1] + at + 1, t, strlen(t) + 1);
+                    continue;
+                }
                 if (n > SB_SCN_MAX_DEVICES)
                     return fail(p, line, "%s: more than %d items", dev_keys[w], SB_SCN_MAX_DEVICES);
-                items[n++] = trim(t);
+                items[n++] = t;
             }
             if (n == 0)
                 return fail(p, line, "%s: empty list", dev_keys[w]);

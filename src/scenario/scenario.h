@@ -44,6 +44,8 @@ typedef struct sb_scn_device {
     sb_dev_class cls;
     uint64_t iops; /* I/O operations per second; 0 = unthrottled; SB_DEV_CLASS_DEFAULT */
     uint64_t bps;  /* bytes per second; 0 = unthrottled; SB_DEV_CLASS_DEFAULT */
+    char model[256]; /* device-model: a devices/model.h spec ("ssd-850evo"); "" = none (last: the
+                      * other fields may be given by position) */
 } sb_scn_device;
 
 typedef struct sb_scn_config {
@@ -61,16 +63,16 @@ typedef struct sb_scn_config {
     /* Emulated devices (--vm): resolved per device once the file is read, from the
      * section's device-class/device-iops/device-bandwidth, else [scenario]'s. */
     sb_scn_device dev[SB_SCN_MAX_DEVICES];
-    bool dev_keys;             /* the file set a device key for this configuration */
-    char dev_lists[3][128];    /* device-class, device-iops, device-bandwidth as written */
-    int dev_lines[3];          /* where each was set */
+    bool dev_keys;             /* the file set a device-class/-iops/-bandwidth key for this configuration */
+    char dev_lists[4][512];    /* device-class, device-iops, device-bandwidth, device-model as written */
+    int dev_lines[4];          /* where each was set */
 } sb_scn_config;
 
 typedef struct sb_scenario {
     char title[256];
     char description[1024];
-    char dev_lists[3][128];    /* [scenario]'s device-class, device-iops, device-bandwidth */
-    int dev_lines[3];
+    char dev_lists[4][512];    /* [scenario]'s device-class, device-iops, device-bandwidth, device-model */
+    int dev_lines[4];
     size_t n;
     sb_scn_config configs[SB_SCN_MAX_CONFIGS];
 } sb_scenario;

@@ -215,6 +215,25 @@ bool sb_state_pid_alive(long pid)
     return locked(path);
 }
 
+/* Whether process pid lives: a zombie does not (it has exited and closed everything; only
+ * its parent has yet to reap it, which a guardian that saw its run's socket close must not
+ * wait for). */
+static bool pid_lives(long pid)
+{
+    if (kill((pid_t)pid, 0) < 0 && errno != EPERM)
+        return false;
+    char p[64], st[512];
+    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
+    FILE *f = fopen(p, "re");
+    if (!f)
+        return true;
+    size_t n = fread(st, 1, sizeof st - 1, f);
+    fclose(f);
+    st[n] = '\0';
+    const char *close_paren = strrchr(st, ')'); /* "pid (comm) S ..." */
+    return !(close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z');
+}
+
 /* The journal path of a dead run, opened and locked (so that no other cleaner replays it
  * at the same time), or -1 when its run is alive: it holds the lock, or its pid (in the
  * name) lives — a run between creating its journal and locking it. */
@@ -226,7 +245,7 @@ static int lock_stale(const char *path, long pid)
         return -1;
     if (flock(fd, LOCK_EX | LOCK_NB) < 0 || fstat(fd, &a) < 0 || lstat(path, &b) < 0 ||
         a.st_ino != b.st_ino || a.st_dev != b.st_dev ||
-        (pid != (long)getpid() && pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))) {
+        (pid != (long)getpid() && pid > 0 && pid_lives(pid))) {
         close(fd);
         return -1;
     }

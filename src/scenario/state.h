@@ -1,6 +1,6 @@
 /*
  * state — the journal of what a scenario run has created (image files, loop
- * devices, mounts, mount-point directories, bcache devices), so that anything
+ * devices, mounts, mount-point directories, bcache devices, the nbdkit servers of --vm modeled disks), so that anything
  * can be undone: by the run itself after each configuration (success, failure
  * or Ctrl-C), and by `storbench scenario cleanup` after a run that was killed.
  *

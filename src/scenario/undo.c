@@ -1,8 +1,9 @@
 /*
  * undo — taking apart what a scenario run built, one kind of object at a
  * time: unmount, forget a btrfs device, stop bcache or md, detach a loop
- * device, remove a directory or an image file; sb_undo_kinds (at the end) is
- * the one table of kinds, md's included. state.c replays its journal through
+ * device, remove a directory or an image file, stop an nbdkit (the FUSE mount
+ * of modeled devices: undo_fuse.c); sb_undo_kinds (at the end) is the one table
+ * of kinds, md's included. state.c replays its journal through
  * these; they use only system calls and sysfs, never the code that built the
  * objects, and each one first checks that the object is still what it was
  * (still a mount point, a loop device still backed by our image), so undoing
@@ -19,7 +20,10 @@
 #include <limits.h>
 #include <linux/btrfs.h>
 #include <linux/loop.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -194,6 +198,61 @@ int sb_undo_unlink_image(const char *path, FILE *log, char *err, size_t errlen)
     return 0;
 }
 
+/* Whether process pid runs nbdkit with sock among its arguments. */
+static bool is_our_nbdkit(pid_t pid, const char *sock)
+{
+    char path[64], exe[PATH_MAX];
+    snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
+    ssize_t n = readlink(path, exe, sizeof exe - 1);
+    if (n < 0)
+        return false;
+    exe[n] = 0;
+    const char *base = strrchr(exe, '/');
+    if (strcmp(base ? base + 1 : exe, "nbdkit"))
+        return false;
+    snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char args[8192];
+    ssize_t len = read(fd, args, sizeof args - 1);
+    close(fd);
+    if (len <= 0)
+        return false;
+    args[len] = 0;
+    for (ssize_t i = 0; i < len; i += (ssize_t)strlen(args + i) + 1)
+        if (!strcmp(args + i, sock))
+            return true;
+    return false;
+}
+
+int sb_undo_nbdkit(const char *pid_text, const char *sock, FILE *log, char *err, size_t errlen)
+{
+    char *end;
+    long pid = strtol(pid_text, &end, 10);
+    if (*end || pid <= 1)
+        return 0;
+    if (is_our_nbdkit((pid_t)pid, sock)) {
+        kill((pid_t)pid, SIGTERM);
+        /* Not our child (a killed run's): gone when /proc says it is no longer that nbdkit. */
+        for (int i = 0; i < 50 && is_our_nbdkit((pid_t)pid, sock); i++)
+            sb_sleep_ms(100);
+        if (is_our_nbdkit((pid_t)pid, sock) && kill((pid_t)pid, SIGKILL) < 0 && errno != ESRCH) {
+            int e = errno;
+            snprintf(err, errlen, "cannot stop nbdkit %ld: %s", pid, strerror(e));
+            return -e;
+        }
+        for (int i = 0; i < 50 && is_our_nbdkit((pid_t)pid, sock); i++)
+            sb_sleep_ms(100);
+        if (log)
+            fprintf(log, "stopped nbdkit %ld (%s)\n", pid, sock);
+    }
+    struct stat s;
+    if (lstat(sock, &s) == 0 && S_ISSOCK(s.st_mode) && unlink(sock) == 0 && log)
+        fprintf(log, "removed socket %s\n", sock);
+    return 0;
+}
+
 /* The table's uniform signature over the functions above. */
 static int undo_mount(const char *a, const char *b, FILE *log, char *err, size_t errlen)
 {
@@ -216,14 +275,21 @@ static int undo_image(const char *a, const char *b, FILE *log, char *err, size_t
     return sb_undo_unlink_image(a, log, err, errlen);
 }
 
+static int undo_fuse(const char *a, const char *b, FILE *log, char *err, size_t errlen)
+{
+    return sb_undo_fuse(a, log, err, errlen);
+}
+
 const sb_undo_kind sb_undo_kinds[] = {
     {SB_ST_MOUNT, undo_mount, "unmounted if it still is a mount point (a busy one waited for 5 s, then detached lazily)"},
     {SB_ST_DIR, undo_dir, "the mount-point directory removed (one already gone is fine)"},
     {SB_ST_BTRFS, undo_btrfs, "the device unregistered from btrfs (best effort)"},
     {SB_ST_BCACHE, sb_undo_bcache_stop, "bcache stopped on the backing device and its cache set unregistered"},
     {SB_ST_MD, sb_md_stop, "the md array stopped if its members are still the journaled ones"},
+    {SB_ST_FUSE, undo_fuse, "the modeled devices' FUSE mount unmounted, its connection aborted (fusectl) when a plain unmount is refused"},
     {SB_ST_LOOP, sb_undo_loop_detach, "the loop device detached if it is still backed by our image"},
     {SB_ST_IMAGE, undo_image, "the image file removed"},
+    {SB_ST_NBDKIT, sb_undo_nbdkit, "the nbdkit of a --vm modeled disk stopped if that pid still is nbdkit on the journaled socket"},
     {NULL, NULL, NULL},
 };
 

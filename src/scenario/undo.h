@@ -20,6 +20,8 @@
 #define SB_ST_BTRFS "btrfs"       /* a: device to unregister from btrfs after unmount */
 #define SB_ST_BCACHE "bcache"     /* a: backing device (stopped via sysfs), b: cache set uuid */
 #define SB_ST_MD "md"             /* a: /dev/mdN, b: its members, comma-separated */
+#define SB_ST_NBDKIT "nbdkit"     /* a: its pid, b: its unix socket (--vm device-model, vm_nbd.h) */
+#define SB_ST_FUSE "fuse"         /* a: the modeled devices' FUSE mount point (modeled.h) */
 
 /* One row of the table: a kind and how an object of it is taken apart. */
 typedef struct sb_undo_kind {
@@ -46,6 +48,13 @@ int sb_undo_loop_detach(const char *dev, const char *image, FILE *log, char *err
 int sb_undo_rmdir(const char *dir, FILE *log, char *err, size_t errlen);
 /* Removes an image file we created; one already gone is fine. */
 int sb_undo_unlink_image(const char *path, FILE *log, char *err, size_t errlen);
+
+/* Stops nbdkit process pid if it still is an nbdkit serving on socket sock (and only
+ * then: a pid reused by anything else is left alone), then removes the socket. */
+int sb_undo_nbdkit(const char *pid, const char *sock, FILE *log, char *err, size_t errlen);
+/* undo_fuse.c: unmounts the modeled devices' FUSE mount on mountpoint if it still is
+ * one, aborting its connection (fusectl) when a plain unmount is refused. */
+int sb_undo_fuse(const char *mountpoint, FILE *log, char *err, size_t errlen);
 
 /* md.c: stops /dev/mdN if its members are still the journaled ones (members:
  * comma-separated device paths). 0 or -errno with one line in err. */

@@ -75,6 +75,11 @@ int sb_vm_available(char *why, size_t whylen)
 
 void sb_vm_describe_device(const sb_scn_device *d, char *out, size_t len)
 {
+    if (d->model[0]) {
+        snprintf(out, len, "modeled %s (nbdkit), %s", d->model,
+                 sb_vm_nbd_rotational(d->model) ? "rotational" : "non-rotational");
+        return;
+    }
     static const char *const like[] = {"SSD-like", "HDD-like", "RAM-backed"};
     uint64_t iops = sb_scn_device_iops(d), bps = sb_scn_device_bps(d);
     char i[48] = "", b[48] = "";
@@ -124,6 +129,22 @@ static void arg(argbuf *a, const char *fmt, ...)
     a->used += (size_t)w + 1;
 }
 
+/* A modeled disk: the image behind nbdkit's socket (the model's write cache and flush are
+ * the disk's, so QEMU's cache is writeback: the guest sees a volatile cache and flushes),
+ * no throttling, rotational and without discard when the model is a disk. */
+static void modeled_drive(argbuf *a, const sb_vm_disk *disk, size_t i)
+{
+    char e[PATH_MAX * 2];
+    bool hdd = sb_vm_nbd_rotational(disk->dev.model);
+    qemu_escape(disk->nbd.sock, e, sizeof e);
+    arg(a, "-drive");
+    arg(a, "if=none,id=d%zu,format=raw,file.driver=nbd,file.server.type=unix,file.server.path=%s,"
+        "cache=writeback,discard=%s", i, e, hdd ? "ignore" : "unmap");
+    arg(a, "-device");
+    arg(a, "scsi-hd,drive=d%zu,bus=scsi0.0,channel=0,scsi-id=%zu,lun=0,rotation_rate=%u,"
+        "product=Modeled %s,serial=storbench%zu", i, i, hdd ? 7200u : 1u, hdd ? "HDD" : "SSD", i);
+}
+
 int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const sb_vm_disk *disks, size_t n,
                     char **argv, size_t max_args, char *buf, size_t buflen)
 {
@@ -146,6 +167,10 @@ int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const 
     arg(&a, "-device"), arg(&a, "virtio-scsi-pci,id=scsi0");
     for (size_t i = 0; i < n; i++) {
         const sb_scn_device *d = &disks[i].dev;
+        if (d->model[0]) {
+            modeled_drive(&a, &disks[i], i);
+            continue;
+        }
         uint64_t iops = sb_scn_device_iops(d), bps = sb_scn_device_bps(d);
         char thr[128] = "";
         if (iops)
@@ -580,18 +605,34 @@ static int lay_out(sb_vm *vm, const sb_scn_config *c, const char *dir, const cha
     }
     for (unsigned i = 0; i < c->devices && rc == 0; i++) {
         disks[i].dev = c->dev[i];
-        if (c->dev[i].cls == SB_DEV_RAM && !ramdir[0] && (rc = sb_workdir_create(RAM_DIR, ramdir, ramlen)) < 0) {
+        /* A modeled device's speed is the model's: its image is an ordinary scratch file. */
+        bool ram = c->dev[i].cls == SB_DEV_RAM && !c->dev[i].model[0];
+        if (ram && !ramdir[0] && (rc = sb_workdir_create(RAM_DIR, ramdir, ramlen)) < 0) {
             snprintf(err, errlen, "a RAM device needs %s: %s", RAM_DIR, strerror(-rc));
             ramdir[0] = 0;
             break;
         }
-        snprintf(disks[i].image, sizeof disks[i].image, "%s/disk-%u.img",
-                 c->dev[i].cls == SB_DEV_RAM ? ramdir : dir, i + 1);
+        snprintf(disks[i].image, sizeof disks[i].image, "%s/disk-%u.img", ram ? ramdir : dir, i + 1);
         rc = make_image(&disks[i], image_size, err, errlen);
+        if (rc == 0 && c->dev[i].model[0]) {
+            char nbd[PATH_MAX];
+            snprintf(nbd, sizeof nbd, "%s/nbd-%u", dir, i + 1);
+            rc = sb_vm_nbd_start(&disks[i].nbd, nbd, disks[i].image, c->dev[i].model, vm->st, err, errlen);
+        }
     }
     if (rc == 0)
         rc = write_exchange(vm, xchg, c, scenario_file, guest_args, n_guest_args, err, errlen);
     return rc;
+}
+
+/* Stops the modeled disks' nbdkit (the guest has ended) and undoes their journal lines. */
+static void stop_servers(sb_vm *vm, sb_vm_disk *disks, unsigned n, size_t mark)
+{
+    for (unsigned i = n; i-- > 0;)
+        sb_vm_nbd_stop(&disks[i].nbd);
+    char err[1024];
+    if (vm->st && sb_state_undo(vm->st, mark, NULL, err, sizeof err) < 0)
+        sb_warn("scenario: --vm: %s (run 'storbench scenario cleanup')", err);
 }
 
 int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char *scenario_file,
@@ -607,6 +648,8 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
      * boot() never gives up. */
     for (int attempt = 0; attempt < 2; attempt++) {
         char ramdir[PATH_MAX] = "";
+        size_t mark = vm->st ? vm->st->n : 0;
+        memset(disks, 0, sizeof disks);
         rc = lay_out(vm, c, dir, xchg, disks, ramdir, sizeof ramdir, scenario_file, guest_args, n_guest_args,
                      image_size, err, errlen);
         sb_vm_accel used = SB_VM_ACCEL_TCG;
@@ -615,6 +658,7 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
         sb_system *sys = NULL;
         if (rc == 0 && (rc = collect(xchg, c, fresh, &sys, err, errlen)) == 0)
             annotate(sys, vm, used, disks, c->devices, image_size);
+        stop_servers(vm, disks, c->devices, mark);
         sb_remove_tree(dir);
         if (ramdir[0])
             sb_workdir_remove(ramdir);

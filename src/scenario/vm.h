@@ -5,14 +5,17 @@
  * host's root read-only over 9p and a per-configuration exchange directory
  * read-write, and runs this same storbench binary (`scenario vm-guest`) on
  * emulated SCSI disks whose character (throttling, rotational flag, discard)
- * comes from the configuration's device classes. The guest's result file
+ * comes from the configuration's device classes, or, for a device with a
+ * `device-model`, from storbench's device model in front of the disk's image
+ * in an nbdkit the guest's disk is attached to (vm_nbd.h). The guest's result file
  * comes back through the exchange directory and is marked with the VM's
  * kernel, accelerator and device emulation before the caller saves it.
  *
  * Nothing is mounted or attached on the host: the disks are image files in a
  * private directory (removed after each configuration, on Ctrl-C, and by the
  * next run after a crash), QEMU is killed on Ctrl-C/SIGTERM and dies with
- * storbench (PR_SET_PDEATHSIG).
+ * storbench (PR_SET_PDEATHSIG); so does a modeled disk's nbdkit, which is also
+ * journaled for `scenario cleanup` and the next run.
  */
 #ifndef SB_SCENARIO_VM_H
 #define SB_SCENARIO_VM_H
@@ -23,7 +26,9 @@
 
 #include "results/result.h"
 #include "scenario/scenario.h"
+#include "scenario/state.h"
 #include "scenario/vm_kernel.h"
+#include "scenario/vm_nbd.h"
 
 #define SB_VM_QEMU "qemu-system-x86_64"
 #define SB_VM_KVM_DEVICE "/dev/kvm"
@@ -59,6 +64,7 @@ typedef struct sb_vm {
     sb_vm_accel accel;       /* AUTO until the first guest showed whether KVM works */
     bool kvm_failed;         /* under auto, a KVM guest failed: the rest runs under TCG */
     char accel_why[512];     /* why the accelerator is the one it is (the page's "VM Accelerator") */
+    sb_state *st;            /* the run's journal (the nbdkit of modeled disks), or NULL */
 } sb_vm;
 
 /* One emulated disk of a guest. */
@@ -66,6 +72,7 @@ typedef struct sb_vm_disk {
     char image[4096];
     sb_scn_device dev;
     bool direct;             /* the host file allows O_DIRECT: QEMU's cache=none */
+    sb_vm_nbd nbd;           /* a device-model: the nbdkit that serves the image (vm_nbd.h) */
 } sb_vm_disk;
 
 /* Checks QEMU, gets the kernel (downloading it into the cache when needed), builds the
@@ -85,7 +92,8 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
  * Returns the number of arguments, or -ENOSPC. */
 int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const sb_vm_disk *disks, size_t n,
                     char **argv, size_t max_args, char *buf, size_t buflen);
-/* "SSD-like, unthrottled, non-rotational" / "HDD-like, 180 IOPS, 150 MB/s, rotational" */
+/* "SSD-like, unthrottled, non-rotational" / "HDD-like, 180 IOPS, 150 MB/s, rotational" /
+ * "modeled hdd-hua723020 (nbdkit), rotational" */
 void sb_vm_describe_device(const sb_scn_device *d, char *out, size_t len);
 /* Whether a guest can be started here (QEMU, busybox-static, kmod); -ENOTSUP and why. */
 int sb_vm_available(char *why, size_t whylen);

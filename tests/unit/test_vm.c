@@ -111,13 +111,13 @@ static void test_describe_device(void **state)
 {
     (void)state;
     char buf[256];
-    sb_scn_device d = {SB_DEV_HDD, SB_DEV_CLASS_DEFAULT, SB_DEV_CLASS_DEFAULT};
+    sb_scn_device d = {.cls = SB_DEV_HDD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT};
     sb_vm_describe_device(&d, buf, sizeof buf);
     assert_string_equal(buf, "HDD-like, 180 IOPS, 150 MB/s, rotational");
-    d = (sb_scn_device){SB_DEV_SSD, SB_DEV_CLASS_DEFAULT, SB_DEV_CLASS_DEFAULT};
+    d = (sb_scn_device){.cls = SB_DEV_SSD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT};
     sb_vm_describe_device(&d, buf, sizeof buf);
     assert_string_equal(buf, "SSD-like, unthrottled, non-rotational");
-    d = (sb_scn_device){SB_DEV_RAM, 0, 20000000};
+    d = (sb_scn_device){.cls = SB_DEV_RAM, .iops = 0, .bps = 20000000};
     sb_vm_describe_device(&d, buf, sizeof buf);
     assert_string_equal(buf, "RAM-backed, 20.0 MB/s, non-rotational");
 }
@@ -139,9 +139,9 @@ static void test_qemu_argv(void **state)
     snprintf(vm.kernel.vmlinuz, sizeof vm.kernel.vmlinuz, "/k/boot/vmlinuz-6.1");
     snprintf(vm.initramfs, sizeof vm.initramfs, "/w/initramfs.img");
     sb_vm_disk disks[2] = {
-        {.image = "/w/a,b/disk-1.img", .dev = {SB_DEV_SSD, SB_DEV_CLASS_DEFAULT, SB_DEV_CLASS_DEFAULT},
+        {.image = "/w/a,b/disk-1.img", .dev = {.cls = SB_DEV_SSD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT},
          .direct = true},
-        {.image = "/w/disk-2.img", .dev = {SB_DEV_HDD, SB_DEV_CLASS_DEFAULT, SB_DEV_CLASS_DEFAULT}},
+        {.image = "/w/disk-2.img", .dev = {.cls = SB_DEV_HDD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT}},
     };
     char *argv[128], buf[16384];
     int n = sb_vm_qemu_argv(&vm, SB_VM_ACCEL_TCG, "/w/x,chg", disks, 2, argv, 128, buf, sizeof buf);
@@ -165,6 +165,38 @@ static void test_qemu_argv(void **state)
     assert_true(has_arg(argv, n, "host"));
     /* Too small a buffer is refused, not cut. */
     assert_int_equal(sb_vm_qemu_argv(&vm, SB_VM_ACCEL_KVM, "/w/xchg", disks, 2, argv, 128, buf, 200), -ENOSPC);
+}
+
+/* Modeled devices (device-model): the disk is nbdkit's socket, unthrottled; an HDD model is
+ * rotational and drops discards, an SSD model passes them. */
+static void test_qemu_argv_modeled(void **state)
+{
+    (void)state;
+    static sb_vm vm;
+    memset(&vm, 0, sizeof vm);
+    vm.o = (sb_vm_opts){.cpus = 1, .memory = 1ull << 30};
+    static sb_vm_disk disks[2];
+    memset(disks, 0, sizeof disks);
+    disks[0].dev = (sb_scn_device){.cls = SB_DEV_HDD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT,
+                                   .model = "hdd-hua723020"};
+    snprintf(disks[0].nbd.sock, sizeof disks[0].nbd.sock, "/w/c,fg/nbd-1/nbd.sock");
+    disks[1].dev = (sb_scn_device){.cls = SB_DEV_SSD, .model = "ssd-850evo,cache-mb=1"};
+    snprintf(disks[1].nbd.sock, sizeof disks[1].nbd.sock, "/w/nbd-2/nbd.sock");
+    char *argv[128], buf[16384];
+    int n = sb_vm_qemu_argv(&vm, SB_VM_ACCEL_TCG, "/w/xchg", disks, 2, argv, 128, buf, sizeof buf);
+    assert_true(n > 10);
+    assert_true(has_arg(argv, n, "if=none,id=d0,format=raw,file.driver=nbd,file.server.type=unix,"
+                                 "file.server.path=/w/c,,fg/nbd-1/nbd.sock,cache=writeback,discard=ignore"));
+    assert_true(has_arg(argv, n, "file.server.path=/w/nbd-2/nbd.sock,cache=writeback,discard=unmap"));
+    assert_false(has_arg(argv, n, "throttling"));
+    assert_false(has_arg(argv, n, "disk-1.img"));
+    assert_true(has_arg(argv, n, "scsi-id=0,lun=0,rotation_rate=7200,product=Modeled HDD"));
+    assert_true(has_arg(argv, n, "scsi-id=1,lun=0,rotation_rate=1,product=Modeled SSD"));
+    char d[256];
+    sb_vm_describe_device(&disks[0].dev, d, sizeof d);
+    assert_string_equal(d, "modeled hdd-hua723020 (nbdkit), rotational");
+    sb_vm_describe_device(&disks[1].dev, d, sizeof d);
+    assert_string_equal(d, "modeled ssd-850evo,cache-mb=1 (nbdkit), non-rotational");
 }
 
 static void test_shell_quote_and_depends(void **state)
@@ -340,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_describe_device),
         cmocka_unit_test(test_qemu_argv),
         cmocka_unit_test(test_shell_quote_and_depends),
+        cmocka_unit_test(test_qemu_argv_modeled),
         cmocka_unit_test_setup_teardown(test_initramfs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_script, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_disk, setup, teardown),

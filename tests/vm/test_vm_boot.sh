@@ -6,7 +6,8 @@
 # (a wrapper through STORBENCH_QEMU): its figures land in the
 # host's result file, the mode read back from sysfs is writeback, the VM, its
 # kernel and the emulated devices are recorded; an md RAID1 configuration;
-# Ctrl-C while a guest runs: exit 130, the guest killed, nothing left. After
+# Ctrl-C while a guest runs: exit 130, the guest killed, nothing left; ext4 on a
+# modeled HDD (device-model, served by nbdkit). After
 # each: no QEMU of ours running, nothing mounted, the images directory empty.
 # Skipped (one "ok ... # skip" line) where QEMU or busybox-static is missing.
 . "${STORBENCH_SRC:-.}/tests/cli/lib.sh"
@@ -60,4 +61,22 @@ rc=$?
 if [ "$rc" -eq 130 ]; then ok "Ctrl-C in a guest: exit 130"; else not_ok "Ctrl-C in a guest: exit $rc ($(tail -3 "$T/int.out"))"; fi
 check "Ctrl-C: nothing saved" test ! -e "$T/r2.json"
 nothing_left "after Ctrl-C"
+
+# A modeled disk (device-model): the guest's disk is an nbdkit with the model filter.
+if command -v nbdkit >/dev/null && [ -f "$(dirname "$SB_BIN")/storbench-nbdkit-model.so" ]; then
+    printf '%s\n' '[scenario]' 'title = VM check' '[Modeled HDD]' 'filesystem = ext4' 'device-class = hdd' \
+        'device-model = hdd-hua723020' >"$T/m.ini"
+    start=$(date +%s)
+    check_exit "ext4 on a modeled HDD in a guest (TCG)" 0 "$SB" scenario run "$T/m.ini" --vm --vm-accel tcg $DD \
+        --result "$T/r.json"
+    echo "# modeled guest: $(( $(date +%s) - start )) s"
+    dev=$(storage "Modeled HDD" "Emulated Devices")
+    if [[ "$dev" == "1: "*"modeled hdd-hua723020 (nbdkit), rotational"* ]]; then ok "modeled device recorded: $dev"
+    else not_ok "modeled device recorded ($dev)"; fi
+    if pgrep -f "nbdkit.*$IMG" >/dev/null; then not_ok "after the modeled guest: no nbdkit running"
+    else ok "after the modeled guest: no nbdkit running"; fi
+    nothing_left "after the modeled guest"
+else
+    ok "modeled disk in a guest # skip: needs nbdkit and the filter (nbdkit-plugin-dev)"
+fi
 finish

@@ -1,0 +1,108 @@
+#!/bin/bash
+# seed-shape — do storbench's modeled devices give the seed pages' shape? (issue 29)
+# Builds seed 000's configurations (examples/seed000-cache.ini: an HDD, an SSD, bcache
+# with the SSD caching the HDD) in throwaway QEMU guests (`scenario run --vm`) whose
+# disks are device models served by nbdkit (device-model: the seed's Samsung 850 EVO,
+# ssd-850evo, and Hitachi HUA723020ALA640, hdd-hua723020), and seed 001's
+# (examples/seed001-btrfs.ini: btrfs on one and two Samsung 850 EVOs) natively on
+# modeled loop devices (bench/seed-shape-native.sh, its own battery: the seed's file-system
+# tests); runs seed 000's battery on each of seed 000's, once more with every device a
+# `ram` model (the host-bound reference), and prints per test
+# the seed's and storbench's configuration ÷ baseline ratios (baseline: the HDD alone
+# for seed 000, the single disk for seed 001), how many configuration pairs are
+# ordered as in the seed, and how many of the seed's effects (>= 20 %) are reproduced
+# in direction and within x1.5. The seed figures are the seed pages themselves
+# (tests/data/seeds), read with `storbench import`. Rules: bench/seed-shape.jq.
+#
+#   bench/seed-shape.sh [EXTRA SCENARIO OPTIONS]        e.g. --vm-accel tcg
+#
+# Scale (documented in docs/scenarios.md, "Seed shape"): fio at its --quick scale
+# (3 s measured after 1 s of ramp, no start delay) on a 256 MiB file, SQLite at its
+# --quick 250 inserts a pass, one run each (-n 1 --exact-runs), 1 GiB images: under
+# TCG each guest takes minutes. Environment:
+#   CONFIGS000="HDD|SSD|BCache Writethrough|BCache Writeback"   seed 000's sections built ("": none)
+#   RAM=1          also run every configuration on ram models (0: no host-bound marks)
+#   SEED001=auto   seed 001 natively (bench/seed-shape-native.sh) where modeled loop devices
+#                  can be built (root, FUSE; 1: insist, 0: skip)
+#   IMAGES=/var/tmp  IMAGE_SIZE=1G
+#   NICE=10        the runs' niceness (under TCG a niced guest on a busy host measures the
+#                  host: the ram runs then mark it so)
+#   KEEP=DIR       the result files go there and stay (a configuration already in them is
+#                  not run again: an interrupted run is resumed)
+# Exit: 0 when every run completed (the shape is reported, not judged), 1 otherwise,
+# 130 interrupted.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SB=${STORBENCH:-$ROOT/storbench}
+W=$(mktemp -d "${IMAGES:-/var/tmp}/seed-shape.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+trap 'exit 130' INT TERM HUP
+mkdir -p "$W/img"
+fail=0
+FIO="runtime=3,ramp=1,startdelay=0,size=256m"
+TESTS=(-s "fio:type=randwrite,$FIO" -s "fio:type=write,$FIO" -s "sqlite:count=250")
+RUNOPTS=(-n 1 --exact-runs --images "$W/img" --image-size "${IMAGE_SIZE:-1G}")
+# The battery, and how each test's result is found on the seed page and on storbench's.
+BATTERY='[{"label":"fio random write 4K QD64 (MB/s)","test":"fio","seed":"Random Write","ours":"Random Write"},
+          {"label":"fio sequential write 4K QD64 (MB/s)","test":"fio","seed":"Sequential Write","ours":"Sequential Write"},
+          {"label":"SQLite (seconds, lower is better)","test":"sqlite","seed":".","ours":"."}]'
+
+"$SB" import "$ROOT"/tests/data/seeds/000_*.txt --result "$W/seed000.json" >/dev/null || exit 1
+"$SB" import "$ROOT"/tests/data/seeds/001_*.txt --result "$W/seed001.json" >/dev/null || exit 1
+
+# modeled_ini SRC DST MODEL1 MODEL2: SRC with [scenario]'s devices modeled MODEL1,MODEL2
+# (device 1 the SSD, 2 the HDD) and a single-HDD section's device MODEL2.
+modeled_ini() {
+    sed -e "/^\[scenario\]/a device-model = $3,$4" -e "/^device-class = hdd$/a device-model = $4" "$1" >"$2"
+}
+compare() { # TITLE SEED OURS RAM MAP BASELINE
+    echo; echo "=== $1"
+    jq -n -r --slurpfile seed "$2" --slurpfile ours "$3" --slurpfile ram "$4" --argjson map "$5" \
+        --arg base "$6" --argjson tests "$BATTERY" -f "$ROOT/bench/seed-shape.jq"
+}
+json() { if [ -f "$1" ]; then "$SB" show "$1" --format json; else echo '{}'; fi; }
+have() { [ -f "$1" ] && json "$1" | jq -e --arg id "$2" '[.systems[] | select(.identifier == $id)] | length > 0' >/dev/null; }
+R=${KEEP:-$W}
+mkdir -p "$R"
+
+# --- Seed 000 in the VM: each configuration on the models, then on ram models ---
+# (one configuration at a time, so that an interrupted run keeps pairs of figures; with
+# KEEP, the result files live there and a configuration already in them is not run again)
+IFS='|' read -r -a C000 <<<"${CONFIGS000-HDD|SSD|BCache Writethrough|BCache Writeback}"
+modeled_ini "$ROOT/examples/seed000-cache.ini" "$W/m000.ini" ssd-850evo hdd-hua723020
+modeled_ini "$ROOT/examples/seed000-cache.ini" "$W/r000.ini" ram ram
+start=$(date +%s)
+for c in "${C000[@]}"; do
+    for kind in m r; do
+        [ "$kind" = r ] && [ "${RAM:-1}" != 1 ] && continue
+        out=$R/$([ "$kind" = m ] && echo ours000 || echo ram000).json
+        if have "$out" "$c"; then echo "seed-shape: [$c] ($kind) already in $out"; continue; fi
+        nice -n "${NICE:-10}" "$SB" scenario run "$W/${kind}000.ini" --vm --only "$c" "${TESTS[@]}" "${RUNOPTS[@]}" \
+            --result "$out" "$@" || fail=1
+        echo "seed-shape: seed 000 [$c] on $([ "$kind" = m ] && echo "modeled" || echo "ram") devices: $(( $(date +%s) - start )) s in all"
+    done
+done
+json "$W/seed000.json" >"$W/s000.j"; json "$R/ours000.json" >"$W/o000.j"; json "$R/ram000.json" >"$W/r000.j"
+[ "${#C000[@]}" -gt 0 ] && compare "seed 000 (BCache HDD + SSD) in QEMU guests (TCG where no KVM), modeled hdd-hua723020 and ssd-850evo" \
+    "$W/s000.j" "$W/o000.j" "$W/r000.j" \
+    '{"HDD":"Hitachi HUA72302 2TB","SSD":"Samsung 850 EVO 120GB","BCache Writethrough":"BCache - Writethrough",
+      "BCache Writethrough + Discard":"BCache - Writethrough + Discard","BCache Writeback":"BCache - Writeback",
+      "BCache Writeback + Discard":"Bcache - Writeback + Discard",
+      "BCache Writearound + Discard":"BCache - Writearound + Discard"}' HDD
+
+# --- Seed 001 natively, on modeled loop devices: bench/seed-shape-native.sh ---
+# (examples/seed001-btrfs.ini models the seed's two 850 EVOs; its battery is the seed's
+# file-system tests, on the models and on ram models, with the same rules)
+if [ "${SEED001:-auto}" = 0 ]; then
+    echo; echo "=== seed 001 (Btrfs RAID): skipped (SEED001=0)"
+elif [ "$(id -u)" != 0 ] || [ ! -e /dev/fuse ]; then
+    echo; echo "=== seed 001 (Btrfs RAID): SKIPPED: modeled loop devices need root and /dev/fuse"
+    [ "${SEED001:-auto}" = 1 ] && fail=1
+else
+    echo; echo "=== seed 001 (Btrfs RAID) natively on modeled ssd-850evo loop devices (bench/seed-shape-native.sh)"
+    STORBENCH=$SB bash "$ROOT/bench/seed-shape-native.sh" || fail=1
+fi
+[ -n "${KEEP:-}" ] && echo "seed-shape: result files in $KEEP"
+pgrep -f "nbdkit.*$W/img" >/dev/null && { echo "seed-shape: an nbdkit is still running"; fail=1; }
+[ -z "$(ls -A "$W/img")" ] || { echo "seed-shape: left in the images directory: $(ls -A "$W/img")"; fail=1; }
+exit "$fail"

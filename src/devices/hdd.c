@@ -1,0 +1,307 @@
+/*
+ * devices/hdd — the physics of a hard disk on a virtual clock.
+ *
+ * Geometry: constant linear density, so a track's capacity and the media rate grow
+ * with the radius r, from rate-inner at the innermost track to rate-outer at the
+ * outermost (LBA 0). Bytes outside radius r grow as r_out^2 - r^2, which gives the
+ * radius of every offset; tracks are evenly spaced in radius, so the continuous track
+ * number of an offset is its revolution count from LBA 0 and its fractional part is
+ * its angle on the platter (a sequential transfer of len bytes turns the platter by
+ * exactly len / track bytes: streaming needs no rotational wait).
+ *
+ * Seek: 0 inside a cylinder, then track-to-track + a*sqrt(d) up to a knee k and a
+ * straight line (same slope) to the full stroke at d = 1, d the radial distance as a
+ * fraction of the stroke. a and k are solved so that the curve passes through the
+ * datasheet's three points: track-to-track, full stroke, and the average, which
+ * datasheets define as the mean over all pairs of cylinders (density 2(1-d)).
+ *
+ * A read that the media must serve waits for the arm (seek, settle, rotation, media
+ * transfer); a read that follows the previous one is served by read-ahead at the
+ * media rate. A write goes into the volatile cache (interface time only) when it has
+ * room; the cache is destaged whenever the arm is idle, its extents merged, the
+ * shortest positioning first among the oldest (hdd_cache.c), so sequential small writes
+ * reach the media as one long transfer and random ones cost a positioning each. FLUSH waits for everything the cache holds.
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "core/strutil.h"
+#include "devices/internal.h"
+
+/* How far read-ahead may run ahead of the host (bytes): one cache segment. */
+#define RA_MAX (2u << 20)
+
+static double frac(double x)
+{
+    return x - floor(x);
+}
+
+/* Radial position of offset off: 0 at the outermost track, 1 at the innermost. */
+static double radial(const sb_dev_model *m, uint64_t off)
+{
+    double f = (double)off / (double)m->capacity;
+    if (f > 1)
+        f = 1;
+    double y = f * (1 - m->rho * m->rho);
+    /* 1 - sqrt(1 - y), without cancellation near the outer edge */
+    double one_minus_r = y / (1 + sqrt(1 - y));
+    return one_minus_r / (1 - m->rho);
+}
+
+static double track_of(const sb_dev_model *m, uint64_t off)
+{
+    return radial(m, off) * m->tracks;
+}
+
+double sb_dev_hdd_media_rate(const sb_dev_model *m, uint64_t off)
+{
+    if (m->p.kind != SB_DEV_KIND_HDD)
+        return 0;
+    double r = 1 - radial(m, off) * (1 - m->rho);
+    return m->p.rate_outer_mbps * 1e6 * r;
+}
+
+double sb_dev_hdd_angle_of(const sb_dev_model *m, uint64_t off)
+{
+    return m->p.kind == SB_DEV_KIND_HDD ? frac(track_of(m, off)) : 0;
+}
+
+double sb_dev_hdd_angle_at(const sb_dev_model *m, uint64_t t_ns)
+{
+    if (m->p.kind != SB_DEV_KIND_HDD)
+        return 0;
+    /* Split the division so that large t keeps its sub-revolution precision. */
+    uint64_t rev = (uint64_t)m->rev_ns;
+    double whole = (double)(t_ns / rev) * ((double)rev / m->rev_ns);
+    return frac(frac(whole) + (double)(t_ns % rev) / m->rev_ns);
+}
+
+/* The curve's time (ms) at radial distance d > one cylinder. */
+static double curve_ms(double t2t, double a, double k, double d)
+{
+    if (d <= k)
+        return t2t + a * sqrt(d);
+    return t2t + a * sqrt(k) + a / (2 * sqrt(k)) * (d - k);
+}
+
+static double curve_a(const sb_dev_params *p, double k)
+{
+    return (p->seek_full_ms - p->seek_t2t_ms) / (sqrt(k) + (1 - k) / (2 * sqrt(k)));
+}
+
+/* Mean of the curve over all pairs of cylinders: density 2(1-d) on [0, 1]. */
+static double curve_mean(const sb_dev_params *p, double k)
+{
+    double a = curve_a(p, k), sum = 0;
+    const int n = 4000;
+    for (int i = 0; i < n; i++) {
+        double d = (i + 0.5) / n;
+        sum += 2 * (1 - d) * curve_ms(p->seek_t2t_ms, a, k, d) / n;
+    }
+    return sum;
+}
+
+static int solve_seek(sb_dev_model *m, char *err, size_t errlen)
+{
+    const sb_dev_params *p = &m->p;
+    double lo = 1e-6, hi = 1;
+    double mlo = curve_mean(p, lo), mhi = curve_mean(p, hi);
+    if (p->seek_avg_ms < mlo || p->seek_avg_ms > mhi) {
+        sb_fmt(err, errlen,
+               "device model '%s': seek-avg-ms=%g cannot be reached with seek-t2t-ms=%g and seek-full-ms=%g "
+               "(between %.2f and %.2f)",
+               m->preset, p->seek_avg_ms, p->seek_t2t_ms, p->seek_full_ms, mlo, mhi);
+        return -EINVAL;
+    }
+    for (int i = 0; i < 60; i++) {
+        double mid = (lo + hi) / 2;
+        if (curve_mean(p, mid) < p->seek_avg_ms)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    m->seek_k = (lo + hi) / 2;
+    m->seek_a = curve_a(p, m->seek_k);
+    return 0;
+}
+
+int sb_dev_hdd_init(sb_dev_model *m, char *err, size_t errlen)
+{
+    const sb_dev_params *p = &m->p;
+    m->rev_ns = 60e9 / p->rpm;
+    m->rho = p->rate_inner_mbps / p->rate_outer_mbps;
+    if (m->rho > 0.999)
+        m->rho = 0.999; /* one zone: keep the radius formula finite */
+    double bt_out = p->rate_outer_mbps * 1e6 * m->rev_ns / 1e9;
+    m->tracks = 2 * (double)m->capacity / (bt_out * (1 + m->rho));
+    return solve_seek(m, err, errlen);
+}
+
+uint64_t sb_dev_hdd_seek_ns(const sb_dev_model *m, uint64_t a, uint64_t b)
+{
+    if (m->p.kind != SB_DEV_KIND_HDD)
+        return 0;
+    double ca = track_of(m, a) / m->p.heads, cb = track_of(m, b) / m->p.heads;
+    if (fabs(floor(ca) - floor(cb)) < 1)
+        return 0; /* same cylinder: a head switch, hidden by the track skew */
+    double d = fabs(radial(m, a) - radial(m, b));
+    return (uint64_t)(curve_ms(m->p.seek_t2t_ms, m->seek_a, m->seek_k, d) * 1e6);
+}
+
+/* Seek, settle and rotational wait from the head's position at time t to offset off. */
+uint64_t sb_dev_hdd_reach(const sb_dev_model *m, int write, uint64_t off, uint64_t t)
+{
+    uint64_t seek = sb_dev_hdd_seek_ns(m, m->head_off, off);
+    if (write)
+        seek += (uint64_t)(m->p.write_settle_ms * 1e6);
+    double wait = frac(sb_dev_hdd_angle_of(m, off) - sb_dev_hdd_angle_at(m, t + seek));
+    if (wait > 1 - 1e-6)
+        wait = 0; /* already there: nanosecond rounding, not a whole revolution */
+    return seek + (uint64_t)(wait * m->rev_ns);
+}
+
+static uint64_t xfer_ns(double bytes, double rate)
+{
+    return (uint64_t)(bytes / rate * 1e9);
+}
+
+/* Media time of [off, end): the revolutions it spans (exactly the geometry's, so the
+ * platter's angle at the end is the angle of end). */
+static uint64_t media_ns(const sb_dev_model *m, uint64_t off, uint64_t end)
+{
+    return (uint64_t)((track_of(m, end) - track_of(m, off)) * m->rev_ns);
+}
+
+/* One media transfer starting no earlier than t; returns when it ends. */
+static uint64_t media_op(sb_dev_model *m, int write, uint64_t off, uint64_t len, uint64_t t)
+{
+    if (t < m->media_free)
+        t = m->media_free;
+    t += sb_dev_hdd_reach(m, write, off, t);
+    t += media_ns(m, off, off + len);
+    m->head_off = off + len;
+    m->media_free = t;
+    m->ra_valid = 0;
+    return t;
+}
+
+/* Destages one extent (the elevator's next) starting no earlier than t. 0: cache empty. */
+static int destage_one(sb_dev_model *m, uint64_t t)
+{
+    sb_dev_extent e;
+    if (!sb_dev_cache_take(m, t > m->media_free ? t : m->media_free, &e))
+        return 0;
+    media_op(m, 1, e.off, e.len, t > e.at ? t : e.at);
+    return 1;
+}
+
+/* Background destage: whatever the arm had idle time for before now. */
+static void destage_until(sb_dev_model *m, uint64_t now)
+{
+    while (m->ndirty && m->media_free < now)
+        if (!destage_one(m, m->media_free))
+            break;
+}
+
+/* Host-side cost of a command: overhead plus the link transfer, on the serial link. */
+static uint64_t link(sb_dev_model *m, uint64_t t, uint64_t len)
+{
+    if (t < m->iface_free)
+        t = m->iface_free;
+    t += (uint64_t)(m->p.cmd_us * 1e3) + xfer_ns((double)len, m->p.iface_mbps * 1e6);
+    m->iface_free = t;
+    return t;
+}
+
+/* Read-ahead: the time byte b has been read by the media stream, or 0 when b is not in
+ * the stream the drive is reading ahead. */
+static uint64_t ra_ready(const sb_dev_model *m, uint64_t off, uint64_t end)
+{
+    if (!m->ra_valid || off < m->ra_off || off > m->ra_off + RA_MAX)
+        return 0;
+    return m->ra_time + media_ns(m, m->ra_off, end);
+}
+
+static uint64_t hdd_read(sb_dev_model *m, uint64_t off, uint64_t len, uint64_t now)
+{
+    if (sb_dev_cache_covers(m, off, len))
+        return link(m, now, len);
+    uint64_t ready = ra_ready(m, off, off + len);
+    if (ready) {
+        uint64_t c = link(m, now, len);
+        if (c < ready)
+            c = ready;
+        double rate = sb_dev_hdd_media_rate(m, off);
+        uint64_t lead = xfer_ns(RA_MAX, rate);
+        m->ra_off = off + len;
+        m->ra_time = c > lead && c - lead > ready ? c - lead : ready;
+        m->head_off = off + len;
+        m->media_free = m->ra_time;
+        return c;
+    }
+    uint64_t start = now + (uint64_t)(m->p.cmd_us * 1e3);
+    uint64_t end = media_op(m, 0, off, len, start);
+    uint64_t c = link(m, now, len);
+    if (c < end)
+        c = end;
+    m->iface_free = c;
+    m->ra_valid = 1;
+    m->ra_off = off + len;
+    m->ra_time = end;
+    return c;
+}
+
+static uint64_t hdd_write(sb_dev_model *m, uint64_t off, uint64_t len, uint64_t now)
+{
+    uint64_t cache = (uint64_t)(m->p.cache_mb * 1048576.0);
+    if (!m->p.wce || len > cache) {
+        uint64_t c = link(m, now, len);
+        uint64_t end = media_op(m, 1, off, len, c);
+        return end;
+    }
+    uint64_t room = now;
+    while (m->dirty_bytes + len > cache && destage_one(m, now))
+        room = m->media_free;
+    uint64_t c = link(m, now, len);
+    if (c < room)
+        c = room;
+    if (m->ra_valid && off + len > m->ra_off && off < m->ra_off + RA_MAX)
+        m->ra_valid = 0; /* the stream read ahead holds what this write replaces */
+    sb_dev_cache_add(m, off, len, c);
+    return c;
+}
+
+uint64_t sb_dev_hdd_service(sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t len, uint64_t now)
+{
+    destage_until(m, now);
+    switch (op) {
+    case SB_DEV_READ:
+        return hdd_read(m, off, len, now);
+    case SB_DEV_WRITE:
+        return hdd_write(m, off, len, now);
+    case SB_DEV_FLUSH: {
+        uint64_t t = now > m->media_free ? now : m->media_free;
+        while (destage_one(m, t))
+            t = m->media_free;
+        return link(m, t, 0);
+    }
+    case SB_DEV_DISCARD:
+        /* No TRIM on a disk: what the cache held for the range is dropped, nothing more. */
+        sb_dev_cache_drop(m, off, len);
+        return link(m, now, 0);
+    }
+    return now;
+}
+
+uint64_t sb_dev_hdd_position(const sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t now)
+{
+    uint64_t cache = (uint64_t)(m->p.cache_mb * 1048576.0);
+    if (op == SB_DEV_FLUSH || op == SB_DEV_DISCARD)
+        return 0;
+    if (op == SB_DEV_WRITE && m->p.wce && m->dirty_bytes < cache)
+        return 0;
+    if (op == SB_DEV_READ && ra_ready(m, off, off + 1))
+        return 0;
+    uint64_t start = now > m->media_free ? now : m->media_free;
+    return (start - now) + sb_dev_hdd_reach(m, op == SB_DEV_WRITE, off, start);
+}

@@ -1,0 +1,94 @@
+/*
+ * devices/internal — what the files of src/devices/ share: the parameter set (one
+ * table of keys in params.c), the model's state, and the HDD and SSD physics entry
+ * points that model.c dispatches to. Not for other layers: they use model.h.
+ */
+#ifndef SB_DEV_INTERNAL_H
+#define SB_DEV_INTERNAL_H
+
+#include <stdint.h>
+
+#include "devices/model.h"
+
+/* Every parameter of every kind; a key that does not apply to a kind is refused. */
+typedef struct {
+    sb_dev_kind kind;
+    double capacity_gb;     /* modeled device size, 10^9 bytes */
+    double iface_mbps;      /* host interface, 10^6 bytes/s */
+    double cache_mb;        /* volatile write cache (HDD) / write buffer (SSD), 2^20 bytes */
+    double wce;             /* write cache enabled (1) or write-through (0) */
+    /* HDD */
+    double rpm;
+    double heads;           /* recording surfaces: tracks per cylinder */
+    double seek_t2t_ms, seek_avg_ms, seek_full_ms;
+    double write_settle_ms; /* extra settling before a write (write seek - read seek) */
+    double rate_outer_mbps, rate_inner_mbps; /* media rate, outermost and innermost zone */
+    double cmd_us;          /* per-command overhead (HDD: controller; SSD: firmware path) */
+    /* SSD */
+    double units;           /* independent flash units (dies) */
+    double page_kb;         /* flash page: the unit of a program */
+    double ctrl_us;         /* controller time per command, serial (1 / QD32 IOPS) */
+    double read_us;         /* flash read of a page, including its channel transfer */
+    double prog_us;         /* page program (SLC cache) */
+    double slc_gb;          /* SLC write cache; beyond it pages program at tlc_mbps */
+    double tlc_mbps;        /* sustained write once the SLC cache is full (0: no limit) */
+    double discard_us;      /* a discard command (non-queued on SATA: drains the queue) */
+} sb_dev_params;
+
+/* One extent the write cache holds (HDD). */
+typedef struct {
+    uint64_t off, len;
+    uint64_t at; /* when the newest of its data arrived (it cannot be destaged before) */
+} sb_dev_extent;
+
+#define SB_DEV_MAX_UNITS 256
+
+struct sb_dev_model {
+    char preset[32];
+    sb_dev_params p;
+    uint64_t size;         /* bytes served (the image) */
+    uint64_t capacity;     /* bytes of the modeled device */
+    uint64_t iface_free;   /* the host link is free from (ns) */
+    /* HDD geometry, derived once */
+    double rev_ns;         /* one revolution */
+    double rho;            /* inner / outer radius */
+    double tracks;         /* tracks over all surfaces */
+    double seek_a, seek_k; /* the seek curve: t2t + a*sqrt(d) up to d = k, then linear */
+    /* HDD state */
+    uint64_t head_off;     /* offset under the head after the last media transfer */
+    uint64_t media_free;   /* the arm is free from (ns) */
+    uint64_t ra_off, ra_time; /* read-ahead: media kept reading from ra_off since ra_time */
+    int ra_valid;
+    sb_dev_extent *dirty;  /* write cache, sorted by offset, merged */
+    size_t ndirty, cap_dirty;
+    uint64_t dirty_bytes;
+    /* SSD state */
+    uint64_t ctrl_free;    /* the controller is free from (ns) */
+    uint64_t unit_free[SB_DEV_MAX_UNITS];
+    uint64_t buf_pending;  /* bytes of a page being filled (not yet programmed) */
+    uint64_t written;      /* bytes programmed so far (SLC cache use) */
+};
+
+/* params.c: presets and the spec parser. */
+int sb_dev_params_parse(const char *spec, sb_dev_params *p, char *preset, size_t presetlen, char *err,
+                        size_t errlen);
+
+/* hdd.c */
+int sb_dev_hdd_init(sb_dev_model *m, char *err, size_t errlen);
+uint64_t sb_dev_hdd_service(sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t len, uint64_t now);
+uint64_t sb_dev_hdd_position(const sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t now);
+/* Seek, settle (write) and rotational wait from the head's position at time t to off. */
+uint64_t sb_dev_hdd_reach(const sb_dev_model *m, int write, uint64_t off, uint64_t t);
+/* hdd_cache.c: the write cache's extents */
+void sb_dev_cache_add(sb_dev_model *m, uint64_t off, uint64_t len, uint64_t at);
+void sb_dev_cache_drop(sb_dev_model *m, uint64_t off, uint64_t len);
+int sb_dev_cache_covers(const sb_dev_model *m, uint64_t off, uint64_t len);
+/* The next extent to destage from the head's position (elevator, then the shortest
+ * positioning among the next few); removes it into *e. 0 when the cache is empty. */
+int sb_dev_cache_take(sb_dev_model *m, uint64_t now, sb_dev_extent *e);
+
+/* ssd.c */
+int sb_dev_ssd_init(sb_dev_model *m, char *err, size_t errlen);
+uint64_t sb_dev_ssd_service(sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t len, uint64_t now);
+
+#endif

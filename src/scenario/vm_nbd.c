@@ -1,0 +1,201 @@
+/*
+ * vm_nbd — one nbdkit with the model filter per modeled guest disk (see
+ * vm_nbd.h). nbdkit runs in the foreground as our child (so we can wait for
+ * it), in its own process group (the terminal's Ctrl-C reaches storbench,
+ * which stops it), with --exit-with-parent and PR_SET_PDEATHSIG (it dies with
+ * storbench whatever kills storbench: the journal line is the second line of
+ * defence, for what the kernel's parent-death signal cannot see). It is ready
+ * when its pid file exists: nbdkit writes it once the socket listens.
+ */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#include "scenario/vm_nbd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/fileio.h"
+#include "core/workdir.h"
+#include "devices/model.h"
+#include "scenario/tool.h"
+
+/* How long nbdkit may take to listen (it loads the plugin and the filter, no more). */
+#define START_TIMEOUT_MS 15000
+
+int sb_vm_nbd_filter(char *out, size_t len, char *why, size_t whylen)
+{
+    const char *env = getenv("STORBENCH_NBDKIT_FILTER");
+    if (env && *env) {
+        snprintf(out, len, "%s", env);
+        if (access(out, R_OK) == 0)
+            return 0;
+        snprintf(why, whylen, "STORBENCH_NBDKIT_FILTER=%s: %s", env, strerror(errno));
+        return -ENOENT;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n < 0)
+        n = 0;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = 0;
+    static const char *const places[] = {"%s/build/" SB_VM_NBD_FILTER, "%s/" SB_VM_NBD_FILTER,
+                                         "%s/../lib/storbench/" SB_VM_NBD_FILTER};
+    for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+        snprintf(out, len, places[i], exe);
+        if (access(out, R_OK) == 0)
+            return 0;
+    }
+    snprintf(why, whylen, "the device-model filter %s is not built (make, with Debian's nbdkit-plugin-dev; "
+             "looked in %s/build, %s and %s/../lib/storbench)", SB_VM_NBD_FILTER, exe, exe, exe);
+    return -ENOENT;
+}
+
+int sb_vm_nbd_available(char *why, size_t whylen)
+{
+    if (!sb_in_path(SB_VM_NBDKIT)) {
+        snprintf(why, whylen, "device-model under --vm needs nbdkit (Debian package nbdkit)");
+        return -ENOTSUP;
+    }
+    char so[PATH_MAX];
+    return sb_vm_nbd_filter(so, sizeof so, why, whylen) < 0 ? -ENOTSUP : 0;
+}
+
+bool sb_vm_nbd_rotational(const char *spec)
+{
+    sb_dev_model *m = NULL;
+    char err[256];
+    /* A tiny device fits every preset's capacity; only its kind is asked. */
+    if (sb_dev_model_new(spec, 1u << 20, &m, err, sizeof err) < 0)
+        return false;
+    bool hdd = sb_dev_model_kind(m) == SB_DEV_KIND_HDD;
+    sb_dev_model_free(m);
+    return hdd;
+}
+
+/* The first line nbdkit wrote to its log (why it did not start). */
+static void first_log_line(const char *dir, char *out, size_t len)
+{
+    char path[PATH_MAX], text[1024] = "";
+    snprintf(path, sizeof path, "%s/nbdkit.log", dir);
+    sb_read_text(path, text, sizeof text);
+    text[strcspn(text, "\n")] = 0;
+    snprintf(out, len, "%s", text[0] ? text : "no message");
+}
+
+static pid_t spawn(char **argv, const char *log)
+{
+    pid_t parent = getpid(), pid = fork();
+    if (pid != 0)
+        return pid;
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
+    int in = open("/dev/null", O_RDONLY), out = open(log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    if (in >= 0)
+        dup2(in, STDIN_FILENO);
+    if (out >= 0)
+        dup2(out, STDOUT_FILENO), dup2(out, STDERR_FILENO);
+    execvp(argv[0], argv);
+    dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+/* Waits until the pid file exists (listening) or nbdkit ended. 0, or -EIO / -ETIMEDOUT. */
+static int wait_ready(sb_vm_nbd *n, const char *pidfile)
+{
+    for (unsigned waited = 0; waited < START_TIMEOUT_MS; waited += 20) {
+        if (access(pidfile, F_OK) == 0)
+            return 0;
+        int status;
+        if (waitpid(n->pid, &status, WNOHANG) == n->pid) {
+            n->pid = 0;
+            return -EIO;
+        }
+        sb_sleep_ms(20);
+    }
+    return -ETIMEDOUT;
+}
+
+int sb_vm_nbd_start(sb_vm_nbd *n, const char *dir, const char *image, const char *spec, sb_state *st,
+                    char *err, size_t errlen)
+{
+    memset(n, 0, sizeof *n);
+    char so[PATH_MAX], why[512];
+    if (sb_vm_nbd_filter(so, sizeof so, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s", why);
+        return -ENOENT;
+    }
+    if (mkdir(dir, 0700) < 0) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -errno;
+    }
+    snprintf(n->dir, sizeof n->dir, "%s", dir);
+    snprintf(n->sock, sizeof n->sock, "%s/nbd.sock", dir);
+    char pidfile[PATH_MAX], log[PATH_MAX], filter[PATH_MAX + 16], file[PATH_MAX + 8], model[1024], threads[16];
+    snprintf(pidfile, sizeof pidfile, "%s/nbdkit.pid", dir);
+    snprintf(log, sizeof log, "%s/nbdkit.log", dir);
+    snprintf(filter, sizeof filter, "--filter=%s", so);
+    snprintf(file, sizeof file, "file=%s", image);
+    snprintf(model, sizeof model, "model=%s", spec);
+    snprintf(threads, sizeof threads, "%u", SB_VM_NBD_THREADS);
+    char *argv[] = {SB_VM_NBDKIT, "--foreground", "--exit-with-parent", "--unix", n->sock, "--pidfile", pidfile,
+                    "--threads", threads, filter, "file", file, model, NULL};
+    n->pid = spawn(argv, log);
+    if (n->pid < 0) {
+        int e = errno;
+        n->pid = 0;
+        snprintf(err, errlen, "cannot start nbdkit: %s", strerror(e));
+        sb_vm_nbd_stop(n);
+        return -e;
+    }
+    char pid[32];
+    snprintf(pid, sizeof pid, "%ld", (long)n->pid);
+    /* Journaled once its pid is known; until then it dies with us (PR_SET_PDEATHSIG). */
+    int rc = st ? sb_state_add(st, SB_ST_NBDKIT, pid, n->sock) : 0;
+    if (rc < 0)
+        snprintf(err, errlen, "cannot journal nbdkit: %s", strerror(-rc));
+    else if ((rc = wait_ready(n, pidfile)) < 0) {
+        char line[512];
+        first_log_line(dir, line, sizeof line);
+        snprintf(err, errlen, "nbdkit with the device model '%s' %s: %s", spec,
+                 rc == -EIO ? "did not start" : "did not listen within 15 s", line);
+    }
+    if (rc < 0)
+        sb_vm_nbd_stop(n);
+    return rc;
+}
+
+void sb_vm_nbd_stop(sb_vm_nbd *n)
+{
+    if (n->pid > 0) {
+        kill(-n->pid, SIGTERM);
+        bool gone = false;
+        for (int i = 0; i < 50 && !gone; i++) {
+            gone = waitpid(n->pid, NULL, WNOHANG) == n->pid;
+            if (!gone)
+                sb_sleep_ms(100);
+        }
+        if (!gone) {
+            kill(-n->pid, SIGKILL);
+            while (waitpid(n->pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        }
+        n->pid = 0;
+    }
+    if (n->dir[0])
+        sb_remove_tree(n->dir);
+    n->dir[0] = 0;
+}

@@ -1,0 +1,116 @@
+# scenario device-model (docs/devices.md): bad specs refused at parse time with one line
+# and exit 2, device-model refused with --devices, the plan names the models; then, with
+# root, loop devices and FUSE: a run on modeled devices (the page's Disk says so) after
+# which nothing is left; Ctrl-C; and SIGKILL, after which the guardian takes everything
+# apart by itself (no `scenario cleanup`). The parts that build storage are skipped
+# ("ok ... # skip") without root, loop devices, /dev/fuse or mkfs.ext4.
+. "${STORBENCH_SRC:-.}/tests/cli/lib.sh"
+
+export STORBENCH_STATE_DIR="$T/state"
+IMG="$T/img"
+mkdir -p "$IMG"
+DD="-o count=4 -o bs=1M -n 1 --exact-runs --no-drop-caches"
+
+safety() {
+    for m in $(findmnt -rn -o TARGET 2>/dev/null | grep "^$T/" | sort -r); do umount -l "$m" 2>/dev/null; done
+    for l in $(losetup -n -O NAME,BACK-FILE 2>/dev/null | awk -v t="$T/" 'index($2, t) == 1 {print $1}'); do
+        losetup -d "$l" 2>/dev/null
+    done
+    rm -rf "$T"
+}
+trap safety EXIT
+
+nothing_left() {
+    local what=$1
+    if findmnt -rn -o TARGET | grep -q "^$T/"; then not_ok "$what: nothing mounted ($(findmnt -rn -o TARGET | grep "^$T/"))"; else ok "$what: nothing mounted"; fi
+    if losetup -n -O BACK-FILE | grep -q "^$T/"; then not_ok "$what: no loop device attached"; else ok "$what: no loop device attached"; fi
+    if [ -z "$(ls -A "$IMG")" ]; then ok "$what: images dir empty"; else not_ok "$what: images dir empty ($(ls -A "$IMG"))"; fi
+    if [ -z "$(ls -A "$STORBENCH_STATE_DIR" 2>/dev/null)" ]; then ok "$what: no journal left"; else not_ok "$what: no journal left ($(ls -A "$STORBENCH_STATE_DIR"))"; fi
+    if pgrep -x storbench-model >/dev/null && pgrep -x storbench-model | xargs -r ps -o args= -p | grep -q .; then
+        # a guardian of ours would have our images open
+        if ls -l /proc/"$(pgrep -x storbench-model | head -1)"/fd 2>/dev/null | grep -q "$T/"; then not_ok "$what: no guardian left"; else ok "$what: no guardian left"; fi
+    else
+        ok "$what: no guardian left"
+    fi
+}
+
+# ---- no root needed ----
+printf '[a]\nfilesystem = ext4\ndevice-model = ssd-850evo,rpm=7200\n' >"$T/bad.ini"
+check_exit "a key of another kind is refused" 2 "$SB" scenario check "$T/bad.ini"
+check_one_line "one line naming the key and the line" "bad.ini:3: device-model: 'ssd-850evo': rpm does not apply to an SSD"
+printf '[a]\nfilesystem = ext4\ndevice-model = floppy\n' >"$T/bad2.ini"
+check_exit "an unknown preset is refused" 2 "$SB" scenario run "$T/bad2.ini" --suite dd --result r --images "$IMG"
+check_one_line "unknown preset: one line" "unknown preset"
+printf '[a]\nfilesystem = btrfs\ndevices = 2\ndevice-model = ssd-850evo,cache-mb=2,hdd-hua723020\n' >"$T/two.ini"
+check_exit "one spec per device, with overrides" 0 "$SB" scenario check "$T/two.ini"
+check "the plan names both models" grep -q "modeled as ssd-850evo,cache-mb=2 + hdd-hua723020" "$T/out"
+check_exit "device-model with --devices is refused" 2 "$SB" scenario run "$T/two.ini" --suite dd --result r \
+    --devices /dev/null,/dev/zero --destroy-data-on /dev/null,/dev/zero
+check_one_line "with --devices: one line" "device-model models loop images"
+
+# ---- root, loop devices, FUSE ----
+can_build() {
+    [ "$(id -u)" -eq 0 ] && [ -w /dev/loop-control ] && [ -c /dev/fuse ] || return 1
+    command -v mkfs.ext4 >/dev/null && command -v losetup >/dev/null || return 1
+    truncate -s 1M "$T/probe.img" && local l && l=$(losetup -f --show "$T/probe.img" 2>/dev/null) || return 1
+    losetup -d "$l"
+    rm -f "$T/probe.img"
+}
+if ! can_build; then
+    ok "modeled devices # skip: needs root, loop devices, /dev/fuse, mkfs.ext4"
+    finish
+fi
+
+printf '[scenario]\ntitle = Modeled\n[SSD]\nfilesystem = ext4\ndevice-model = ssd-850evo\n[RAM]\nfilesystem = ext4\ndevice-model = ram\n' >"$T/m.ini"
+check_exit "two configurations on modeled devices" 0 "$SB" scenario run "$T/m.ini" --suite dd $DD \
+    --result "$T/m.json" --images "$IMG" --image-size 128M
+check "both saved" grep -q "2 of 2 configurations saved" "$T/out"
+check "the page's Disk names the model" grep -q '"Disk": *"134MB Loop Image modeled as ssd-850evo"' "$T/m.json"
+check "and the ram model" grep -q '"Disk": *"134MB Loop Image modeled as ram"' "$T/m.json"
+nothing_left "after success"
+
+printf '[Slow]\nfilesystem = ext4\ndevice-model = ram\n' >"$T/long.ini"
+LONG="-o count=64 -o bs=1M -n 50 --exact-runs --no-drop-caches"
+wait_mounted() {
+    for _ in $(seq 1 300); do
+        findmnt -rn -o TARGET | grep -q "^$IMG/storbench-mnt-.*-[A-Za-z0-9]\{6\}$" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+"$SB" scenario run "$T/long.ini" --suite dd $LONG --result "$T/int.json" --images "$IMG" --image-size 128M \
+    >"$T/int.out" 2>"$T/int.err" &
+P=$!
+if wait_mounted; then
+    sleep 0.3
+    kill -INT "$P"
+    wait "$P"; rc=$?
+    check "Ctrl-C exits 130" test "$rc" -eq 130
+    check "Ctrl-C saved nothing" test ! -e "$T/int.json"
+    nothing_left "after Ctrl-C"
+else
+    kill -9 "$P" 2>/dev/null
+    not_ok "Ctrl-C: the run never mounted ($(cat "$T/int.err"))"
+fi
+
+"$SB" scenario run "$T/long.ini" --suite dd $LONG --result "$T/kill.json" --images "$IMG" --image-size 128M \
+    >"$T/kill.out" 2>"$T/kill.err" &
+P=$!
+if wait_mounted; then
+    sleep 0.3
+    kill -KILL "$P"
+    wait "$P" 2>/dev/null
+    # The guardian sees its run gone and replays the journal itself: give it time.
+    for _ in $(seq 1 300); do
+        findmnt -rn -o TARGET | grep -q "^$T/" || [ -n "$(ls -A "$STORBENCH_STATE_DIR")" ] || break
+        [ -z "$(ls -A "$STORBENCH_STATE_DIR")" ] && ! findmnt -rn -o TARGET | grep -q "^$T/" && break
+        sleep 0.1
+    done
+    nothing_left "after SIGKILL, without cleanup"
+    check_exit "a cleanup then finds nothing" 0 "$SB" scenario cleanup --images "$IMG"
+    check "nothing to clean" grep -q "0 interrupted runs cleaned up, 0 stray files" "$T/out"
+else
+    kill -9 "$P" 2>/dev/null
+    not_ok "SIGKILL: the run never mounted ($(cat "$T/kill.err"))"
+fi
+finish

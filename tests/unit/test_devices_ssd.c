@@ -1,0 +1,160 @@
+/*
+ * test_devices_ssd — the SSD model's physics on its virtual clock (devices/model.h):
+ * the datasheet's queue-depth-1 latencies, parallel flash units, the host link's
+ * bandwidth, flush and discard costs, the SLC cache running out; and the ram model,
+ * which answers at once. Nothing here reads a clock.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "devices/model.h"
+
+#define GIB (1ull << 30)
+#define T0 1000000000ull
+
+static sb_dev_model *mk(const char *spec)
+{
+    char err[256] = "";
+    sb_dev_model *m = NULL;
+    if (sb_dev_model_new(spec, GIB, &m, err, sizeof err))
+        fail_msg("%s: %s", spec, err);
+    return m;
+}
+
+static void test_qd1_latency_is_the_datasheets(void **state)
+{
+    (void)state;
+    /* 850 EVO: 10,000 IOPS 4K random read at QD1, 40,000 write */
+    sb_dev_model *m = mk("ssd-850evo");
+    uint64_t r = sb_dev_model_service(m, SB_DEV_READ, 123 * 4096, 4096, T0) - T0;
+    uint64_t w = sb_dev_model_service(m, SB_DEV_WRITE, 7 * 4096, 4096, T0 + 1000000) - (T0 + 1000000);
+    assert_true(fabs(r / 100000.0 - 1) < 0.03);
+    assert_true(fabs(w / 25000.0 - 1) < 0.03);
+    sb_dev_model_free(m);
+}
+
+static void test_parallel_units(void **state)
+{
+    (void)state;
+    /* 64 random 4K reads all submitted at once finish far sooner than one after another */
+    sb_dev_model *m = mk("ssd-850evo");
+    uint64_t end = 0;
+    for (int i = 0; i < 64; i++) {
+        uint64_t c = sb_dev_model_service(m, SB_DEV_READ, (uint64_t)(i * 7919 % 65536) * 16384, 4096, T0);
+        end = c > end ? c : end;
+    }
+    sb_dev_model_free(m);
+    m = mk("ssd-850evo");
+    uint64_t t = T0;
+    for (int i = 0; i < 64; i++)
+        t = sb_dev_model_service(m, SB_DEV_READ, (uint64_t)(i * 7919 % 65536) * 16384, 4096, t);
+    sb_dev_model_free(m);
+    assert_true((double)(end - T0) < 0.35 * (double)(t - T0));
+    /* one unit: no overlap left beyond the controller's pipelining */
+    m = mk("ssd-850evo,units=1");
+    end = 0;
+    for (int i = 0; i < 64; i++) {
+        uint64_t c = sb_dev_model_service(m, SB_DEV_READ, (uint64_t)i * 16384, 4096, T0);
+        end = c > end ? c : end;
+    }
+    assert_true((double)(end - T0) > 64 * 75e3);
+    sb_dev_model_free(m);
+}
+
+static void test_link_bandwidth(void **state)
+{
+    (void)state;
+    /* sequential 1 MiB reads back to back: the 540 MB/s of the SATA link */
+    sb_dev_model *m = mk("ssd-850evo");
+    uint64_t t = T0;
+    for (int i = 0; i < 200; i++)
+        t = sb_dev_model_service(m, SB_DEV_READ, (uint64_t)i << 20, 1 << 20, t);
+    double mbps = 200.0 * 1048576 / ((double)(t - T0) / 1e9) / 1e6;
+    assert_true(mbps > 0.95 * 540 && mbps <= 540);
+    sb_dev_model_free(m);
+    /* and writes at the datasheet's 520 MB/s, the rate the units program the SLC cache */
+    m = mk("ssd-850evo");
+    t = T0;
+    for (int i = 0; i < 200; i++)
+        t = sb_dev_model_service(m, SB_DEV_WRITE, (uint64_t)i << 20, 1 << 20, t);
+    t = sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, t);
+    mbps = 200.0 * 1048576 / ((double)(t - T0) / 1e9) / 1e6;
+    assert_true(fabs(mbps / 520 - 1) < 0.05);
+    sb_dev_model_free(m);
+}
+
+static void test_flush_costs_the_pending_program(void **state)
+{
+    (void)state;
+    sb_dev_model *m = mk("ssd-850evo");
+    uint64_t t = sb_dev_model_service(m, SB_DEV_WRITE, 0, 4096, T0);
+    uint64_t f = sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, t);
+    assert_true(f - t >= 252000); /* the partial page is programmed: a page program */
+    uint64_t g = sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, f);
+    assert_true(g - f < 50000); /* nothing held: only the command */
+    /* write-through (wce=0): the write itself waits for the program */
+    sb_dev_model_free(m);
+    m = mk("ssd-850evo,wce=0");
+    t = sb_dev_model_service(m, SB_DEV_WRITE, 0, 4096, T0);
+    assert_true(t - T0 >= 252000);
+    sb_dev_model_free(m);
+}
+
+static void test_discard_drains_the_queue(void **state)
+{
+    (void)state;
+    sb_dev_model *m = mk("ssd-850evo");
+    uint64_t last = 0;
+    for (int i = 0; i < 64; i++)
+        last = sb_dev_model_service(m, SB_DEV_WRITE, (uint64_t)i * 65536, 65536, T0);
+    (void)last;
+    uint64_t d = sb_dev_model_service(m, SB_DEV_DISCARD, 0, 1 << 20, T0 + 1000);
+    /* non-queued TRIM: after every program the 4 MiB left in flight, plus its own time */
+    assert_true(d - T0 > 4.0 * 1048576 / 520e6 * 1e9);
+    sb_dev_model_free(m);
+}
+
+static void test_slc_cache_runs_out(void **state)
+{
+    (void)state;
+    /* 10 MB of SLC cache, then the 150 MB/s the 120 GB model sustains after TurboWrite */
+    sb_dev_model *m = mk("ssd-850evo,slc-gb=0.01");
+    uint64_t t = T0, mid = 0;
+    for (int i = 0; i < 60; i++) {
+        t = sb_dev_model_service(m, SB_DEV_WRITE, (uint64_t)i << 20, 1 << 20, t);
+        if (i == 29)
+            mid = t;
+    }
+    t = sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, t);
+    double late = 30.0 * 1048576 / ((double)(t - mid) / 1e9) / 1e6;
+    assert_true(fabs(late / 150 - 1) < 0.05);
+    sb_dev_model_free(m);
+}
+
+static void test_ram_is_instant(void **state)
+{
+    (void)state;
+    sb_dev_model *m = mk("ram");
+    assert_int_equal(sb_dev_model_service(m, SB_DEV_WRITE, 0, 1 << 20, T0), T0);
+    assert_int_equal(sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, T0 + 5), T0 + 5);
+    assert_int_equal(sb_dev_model_kind(m), SB_DEV_KIND_RAM);
+    sb_dev_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_qd1_latency_is_the_datasheets),
+        cmocka_unit_test(test_parallel_units),
+        cmocka_unit_test(test_link_bandwidth),
+        cmocka_unit_test(test_flush_costs_the_pending_program),
+        cmocka_unit_test(test_discard_drains_the_queue),
+        cmocka_unit_test(test_slc_cache_runs_out),
+        cmocka_unit_test(test_ram_is_instant),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
