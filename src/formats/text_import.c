@@ -10,11 +10,12 @@
  * decimals as printed, no run values; SE and N when an "SE +/- x, N = n" line is under
  * the row (the SD is then SE * sqrt(N)), else no spread.
  *
- * A result that cannot be read (no rows: PTS prints the heading of a test that gave no
- * figure; a value out of range; a bar that does not match its value), a second row of
- * one identifier (PTS: "Test Install Size" of a profile installed twice) and lines
- * before the page's heading (PTS's own warnings) are skipped with one warning each,
- * unless strict, where the first refuses the page: one result does not cost the others.
+ * A result without rows before the page's last (PTS prints the heading of a test that
+ * gave no figure), a second row of one identifier (PTS: "Test Install Size" of a profile
+ * installed twice) and lines before the page's heading (PTS's own warnings) are skipped
+ * with one warning each, unless strict, where the first refuses the page: one result does
+ * not cost the others. Damage (a value out of range, a bar that does not match its value,
+ * a last result without rows: a page cut short) still refuses the page.
  */
 #include "formats/text_import.h"
 
@@ -309,23 +310,24 @@ static int build(const page *pg, sb_resultfile *rf, sb_text_import_opts *o, char
     bool *skip = calloc(pg->n_results, sizeof *skip);
     if (!skip)
         return -ENOMEM;
-    size_t kept = 0;
     for (size_t i = 0; i < pg->n_results; i++) {
         char msg[256];
         size_t line;
-        if (check_rows(&pg->results[i], &line, msg, sizeof msg) == 0) {
-            kept++;
+        if (check_rows(&pg->results[i], &line, msg, sizeof msg) == 0)
             continue;
+        /* Only a result without rows before the last one is PTS's (a test that gave no
+         * figure); a damaged value or bar, or a last result without rows (where a page cut
+         * short shows), refuses the page as ever (docs/text-format.md, issue 11) */
+        if (pg->results[i].n_rows || i + 1 == pg->n_results) {
+            char ln[32];
+            free(skip);
+            return page_fail(err, errlen, "%s%s", at_line(line, ln, sizeof ln), msg);
         }
         if ((rc = skip_or_refuse(o, line, err, errlen, "%s", msg)) < 0) {
             free(skip);
             return rc;
         }
         skip[i] = true;
-    }
-    if (!kept) {
-        free(skip);
-        return page_fail(err, errlen, "no result on the page could be read");
     }
 
     char *a = span_sdup(pg->title), *b = span_sdup(pg->description);

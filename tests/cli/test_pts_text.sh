@@ -97,11 +97,11 @@ check "--strict: still unchanged" cmp -s "$T/keep.json" "$T/keep0.json"
 sed '1,5d' "$TXT/nogvno3-simdjson.txt" >"$T/s-clean.txt"
 check_exit "--strict on a clean PTS page" 0 "$SB" import "$T/s-clean.txt" --strict --result "$T/s.json"
 check "clean page: nothing skipped" test ! -s "$T/err"
-# A page on which no result can be read is refused, whatever --strict says.
+# A last result without rows is where a page cut short shows: refused, whatever --strict says.
 printf 'T\nD\n\n\nA: \n\n\tProcessor: X\n\n\tOS: Y\n\n\nFoo 1.0\nOpt: a\n\n\nFoo 1.0\nOpt: b\nMB/s > Higher Is Better\n\n' >"$T/none.txt"
-check_exit "a page with no readable result: exit 1" 1 "$SB" import "$T/none.txt" --result "$T/none.json"
-check "no readable result: said" grep -q "no result on the page could be read" "$T/err"
-check "no readable result: nothing written" test ! -e "$T/none.json"
+check_exit "a page whose last result has no rows: exit 1" 1 "$SB" import "$T/none.txt" --result "$T/none.json"
+check "last result without rows: said with its line" grep -q "line 16: result 'Foo 1.0: Opt: b' has no rows" "$T/err"
+check "last result without rows: nothing written" test ! -e "$T/none.json"
 
 # ---- PTS's pages of storbench's own export: PTS read it, the same figures ----
 for n in gvno2-resultname gvno3-compress-zstd nogvno3-simdjson; do
