@@ -8,6 +8,11 @@
 # (never committed here) and install php-cli and php-xml. Not part of `make check`.
 #
 #   PTS_DIR=/tmp/pts-src bench/pts-roundtrip.sh
+#   PTS_DIR=/tmp/pts-src KEEP_TEXT=tests/data/pts/text bench/pts-roundtrip.sh
+#
+# KEEP_TEXT=DIR keeps what PTS printed of each export, as DIR/export-NAME.txt: the pages
+# tests/data/pts/text/ holds, which tests/cli/test_pts_text.sh reads in `make check`
+# (where PTS cannot run) to check that PTS's view of the export has the same figures.
 #
 # PTS reads saved results from /var/lib/phoronix-test-suite/test-results as root, else
 # ~/.phoronix-test-suite/test-results; the script adds sb-roundtrip-PID-* there and removes
@@ -70,6 +75,7 @@ for f in "${inputs[@]}"; do
     else
         echo "pts-roundtrip: $n: PTS and storbench disagree (see $W/$n.pts.txt, $W/$n.sb.txt)" >&2; fail=1
     fi
+    [ -n "${KEEP_TEXT:-}" ] && [ "${f%.xml}" != "$f" ] && cp "$W/$n.pts.txt" "$KEEP_TEXT/export-$n.txt"
     names+=("$d")
 done
 before=$(ls "$RES")

@@ -57,8 +57,8 @@ static void usage(FILE *out)
             "      --format FMT      auto (default: XML with a <PhoronixTestSuite> root is a PTS\n"
             "                        result file, a page with 'Direct write:' dd lines a dd wiki\n"
             "                        page), text (the seed text format), dd-wiki or pts-xml\n"
-            "      --strict          pts-xml: refuse the file when a result cannot be read\n"
-            "                        (default: skip it with a warning naming its line)\n"
+            "      --strict          pts-xml, text: refuse the file when a result cannot be\n"
+            "                        read (default: skip it with a warning naming its line)\n"
             "  -v, --verbose         say what was read from the page and what was skipped\n"
             "      --results-dir DIR where named result files live\n"
             "  -h, --help            this help\n");
@@ -94,7 +94,8 @@ static int read_page(const char *text, size_t len, enum page_format format, bool
         return sb_pts_xml_read(text, len, file, strict, rf, NULL, err, errlen);
     if (format == FORMAT_DDWIKI || (format == FORMAT_AUTO && sb_ddwiki_detect(text, len)))
         return sb_import_ddwiki(text, len, rf, verbose ? stdout : NULL, err, errlen);
-    int rc = sb_text_import(text, len, rf, err, errlen);
+    sb_text_import_opts o = {.strict = strict, .warn = true, .name = file};
+    int rc = sb_text_import_ex(text, len, rf, &o, err, errlen);
     for (size_t i = 0; rc == 0 && verbose && i < rf->n_systems; i++) {
         size_t n = 0;
         for (size_t k = 0; k < rf->n_results; k++)

@@ -129,7 +129,8 @@ static bool is_text_page(const char *path)
         sb_resultfile rf;
         sb_resultfile_init(&rf);
         char err[256];
-        page = sb_ddwiki_detect(buf, n) || sb_text_import(buf, n, &rf, err, sizeof err) == 0;
+        sb_text_import_opts o = {.strict = false}; /* a probe: what import would read, silently */
+        page = sb_ddwiki_detect(buf, n) || sb_text_import_ex(buf, n, &rf, &o, err, sizeof err) == 0;
         sb_resultfile_free(&rf);
     }
     free(buf);

@@ -121,9 +121,12 @@ typedef struct lines {
 
 /* The lines of text (a trailing CR dropped, trailing blank lines dropped). */
 int ti_split_lines(span text, lines *out);
-/* Does the page keep its line structure (title, description, two blank lines)? */
-bool ti_tidy_layout(const lines *ls);
-int ti_parse_tidy(const lines *ls, page *pg, char *err, size_t errlen);
+/* Does the page keep its line structure (title, description, two blank lines)? Where it
+ * starts: line 0, or the first line that opens such a heading followed by a system block,
+ * when only lines that are not the page stand before it (PTS's own warnings). */
+bool ti_tidy_start(const lines *ls, size_t *start);
+/* Reads the tidy page whose title is line start. */
+int ti_parse_tidy(const lines *ls, size_t start, page *pg, char *err, size_t errlen);
 
 /* ---- text_import_flat.c: the whitespace-flattened layout (seed 000) ---- */
 /* Every run of whitespace becomes one space; malloc'd, length in *len. */

@@ -4,6 +4,7 @@
  */
 #include "results/result.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -77,13 +78,56 @@ static const char *entry_ident(const void *items, size_t i)
     return ((const sb_entry *)items)[i].identifier;
 }
 
-/* The part of what a result is found by that is plain equality: description, unit and
- * direction (the test/title and option checks are made on the few results sharing it). */
+size_t sb_option_line_base(const char *d)
+{
+    size_t n = d ? strlen(d) : 0;
+    if (n < 5 || d[n - 1] != ')')
+        return n;
+    size_t open = n - 1;
+    while (open && d[open] != '(')
+        open--;
+    if (open < 1 || d[open] != '(' || d[open - 1] != ' ')
+        return n;
+    /* "k=v" items, ", " between them: k of [a-z0-9_-], v without ',', '(' or ')' */
+    for (size_t i = open + 1; i < n - 1;) {
+        size_t k = i;
+        while (i < n - 1 && (islower((unsigned char)d[i]) || isdigit((unsigned char)d[i]) ||
+                             d[i] == '_' || d[i] == '-'))
+            i++;
+        if (i == k || d[i] != '=')
+            return n;
+        size_t v = ++i;
+        while (i < n - 1 && d[i] != ',' && d[i] != '(' && d[i] != ')')
+            i++;
+        if (i == v)
+            return n;
+        if (i < n - 1 && strncmp(d + i, ", ", 2))
+            return n;
+        if (i < n - 1)
+            i += 2;
+    }
+    return open - 1;
+}
+
+/* Same option lines, the override parts aside (sb_option_line_base). */
+static bool same_option_line(const char *a, const char *b)
+{
+    size_t na = sb_option_line_base(a), nb = sb_option_line_base(b);
+    return na == nb && (!na || !memcmp(a, b, na));
+}
+
+/* The part of what a result is found by that is plain equality: description (without its
+ * override part), unit and direction (the test/title and option checks are made on the
+ * few results sharing it). */
 static const char *result_key(char **buf, size_t *cap, const char *description, const char *unit,
                               sb_direction direction)
 {
-    const char *parts[3] = {description, unit, direction == SB_LOWER_IS_BETTER ? "l" : "h"};
+    char *base = strndup(description ? description : "", sb_option_line_base(description));
+    if (!base)
+        sb_oom();
+    const char *parts[3] = {base, unit, direction == SB_LOWER_IS_BETTER ? "l" : "h"};
     const char *k = sb_strmap_key(buf, cap, parts, 3);
+    free(base);
     if (!k)
         sb_oom();
     return k;
@@ -367,7 +411,7 @@ static sb_result *find_result(sb_resultfile *rf, const char *test, const char *t
              * names what ran ("SQLite 3.40.1 (storbench sqlite)"), an imported one the seed's. */
             bool same_test = (test && *test && r->test && *r->test) ? streq(r->test, test)
                                                                      : streq(r->title, title);
-            if (same_test && streq(r->description, description) && streq(r->unit, unit) &&
+            if (same_test && same_option_line(r->description, description) && streq(r->unit, unit) &&
                 r->direction == direction && options_agree(&r->options, options))
                 return r;
         }

@@ -136,13 +136,19 @@ sb_system *sb_resultfile_add_system(sb_resultfile *rf, const char *identifier);
 void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier);
 
 /* Finds the result for this test configuration, or appends a new one. Two results are the
- * same chart when test (or, when either test is "", title), description (the option line),
+ * same chart when test (or, when either test is "", title), description (the option line,
+ * its override part aside: sb_option_line_base),
  * unit and direction agree and no option key both know has different values; options may
  * be NULL (unknown: imported). A new result copies options. */
 sb_result *sb_resultfile_get_result_opts(sb_resultfile *rf, const char *test, const char *title,
                                          const char *version, const char *description,
                                          const char *unit, sb_direction direction,
                                          const sb_kvlist *options);
+/* The length of option line d without its override part: the trailing
+ * " (size=64m, runtime=1)" that names the hidden options a run set away from their
+ * defaults (workloads/config.c, sb_config_describe). Charts are found by that base, so a
+ * short run still joins a seed page's chart; d's length when it has no such part. */
+size_t sb_option_line_base(const char *d);
 /* Appends a new result (no lookup). */
 sb_result *sb_resultfile_add_result(sb_resultfile *rf, const char *test, const char *title,
                                     const char *version, const char *description,

@@ -87,7 +87,7 @@ check "dbench counted operations" num_gt "$(fig dbench operations)" 0
 check "dbench no unexpected results" num_eq "$(fig dbench unexpected)" 0
 check "dbench per-verb counts" num_gt "$(fig dbench n_ReadX)" 0
 check "dbench built-in names itself in the option line" \
-    test "$(desc dbench)" = "Client Count: 2 - Loadfile: builtin"
+    test "$(desc dbench)" = "Client Count: 2 - Loadfile: builtin (time=1, warmup=0)"
 check "dbench target empty" empty_target
 check_exit "dbench list: client.txt is the default" 0 "$SB" list dbench
 check "dbench list: client.txt is the default (text)" grep -q "default /usr/share/dbench/client.txt" "$T/out"
@@ -98,7 +98,8 @@ DB_DEFAULT=
 if [ -r /usr/share/dbench/client.txt ]; then
     rm -f "$R"
     run1 "dbench default (client.txt)" dbench clients=1,time=1,warmup=0
-    check "dbench default: the seed's option line" test "$(desc dbench)" = "Client Count: 1"
+    check "dbench default: the seed's option line, and the tiny run's overrides" \
+        test "$(desc dbench)" = "Client Count: 1 (time=1, warmup=0)"
     check "dbench default: client.txt replays without surprises" num_eq "$(fig dbench unexpected)" 0
     check "dbench default: reads and writes" num_gt "$(fig dbench n_WriteX)" 0
     check "dbench default target empty" empty_target

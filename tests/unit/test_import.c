@@ -437,6 +437,58 @@ static void test_not_a_page(void **state)
     sb_resultfile_free(&rf);
 }
 
+/* PTS's result-file-to-text (docs/text-format.md, "A result that cannot be read"): its
+ * warnings before the page, a test that gave no figure (title and option line alone, or
+ * with its scale line), a second row of one identifier. Tolerant: each skipped and
+ * counted, the rest read; strict (sb_text_import): the page refused at the first. */
+static void test_tolerant(void **state)
+{
+    (void)state;
+    const char *page = "\nNo Internet Connectivity\n\nRes Title\nA description.\n\n\nBox: \n\n"
+                       "\tProcessor: P1\n\n\tOS: Deb\n\n\n"
+                       "Foo 1.0\nAlgorithm: A\n\n\n"                           /* no scale, no rows */
+                       "Foo 1.0\n\nSeconds < Lower Is Better\n\n\n"              /* no rows */
+                       "Foo 1.0\nTest Install Size\nBytes < Lower Is Better\n"
+                       "Box . 100 |==========\nBox . 101 |==========\n\n\n"       /* a second row */
+                       "Foo 1.0\nAlgorithm: B\nMB/s > Higher Is Better\nBox . 2.50 |=====\n";
+    sb_resultfile rf;
+    sb_resultfile_init(&rf);
+    char err[512] = "";
+    sb_text_import_opts o = {.strict = false};
+    assert_int_equal(sb_text_import_ex(page, strlen(page), &rf, &o, err, sizeof err), 0);
+    assert_int_equal(o.skipped, 4); /* the leading line, two results, one row */
+    assert_string_equal(rf.title, "Res Title");
+    assert_string_equal(rf.description, "A description.");
+    assert_int_equal(rf.n_systems, 1);
+    assert_int_equal(rf.n_results, 2);
+    assert_string_equal(rf.results[0].description, "Test Install Size");
+    assert_int_equal(rf.results[0].n_entries, 1);
+    assert_true(rf.results[0].entries[0].mean == 100); /* the first row is kept */
+    assert_string_equal(rf.results[1].description, "Algorithm: B");
+    assert_true(rf.results[1].entries[0].mean == 2.5);
+    sb_resultfile_free(&rf);
+
+    /* strict: refused at the first, with its line */
+    sb_resultfile_init(&rf);
+    assert_int_equal(sb_text_import(page, strlen(page), &rf, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "line 2: lines 2 to 3, before the page's title 'Res Title' (line 4)"));
+    sb_resultfile_free(&rf);
+    const char *rest = strstr(page, "Res Title");
+    sb_resultfile_init(&rf);
+    assert_int_equal(sb_text_import(rest, strlen(rest), &rf, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "line 12: result 'Foo 1.0: Algorithm: A' has no"));
+    sb_resultfile_free(&rf);
+
+    /* the last result without rows is where a page cut short shows: refused even when
+     * tolerant; so is a damaged value */
+    const char *none = "T\nD\n\n\nFoo 1.0\nOpt: a\n\n\nFoo 1.0\n\nSeconds < Lower Is Better\n";
+    sb_resultfile_init(&rf);
+    o = (sb_text_import_opts){.strict = false};
+    assert_int_equal(sb_text_import_ex(none, strlen(none), &rf, &o, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "line 9: result 'Foo 1.0' has no rows"));
+    sb_resultfile_free(&rf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -448,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_tidy_variants),
         cmocka_unit_test(test_flattened_heuristics),
         cmocka_unit_test(test_not_a_page),
+        cmocka_unit_test(test_tolerant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

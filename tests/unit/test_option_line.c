@@ -2,17 +2,20 @@
  * test_option_line — under --quick the option line names every option the user changed
  * (issue 26): a hidden option (fio's runtime and size) given with -o a value other than
  * its default and its quick value appears before "Scale: Quick"; at full scale the seed
- * profile's line stays (a short run joins the seed's chart), and every suite's lines stay
- * as they were.
+ * profile's line gets the override part " (size=64m, runtime=5)", which charts join without
+ * (a short run still joins the seed's chart: sb_option_line_base), and every suite's lines
+ * stay as they were.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "results/result.h"
 #include "workloads/registry.h"
 
 static const char *line_of(sb_config *cfg)
@@ -35,10 +38,20 @@ static void test_fio_overrides_named(void **state)
     /* the default value given explicitly changes nothing */
     assert_int_equal(sb_config_set(&cfg, "runtime", "20", err, sizeof err), 0);
     assert_string_equal(line_of(&cfg), seed);
-    /* at full scale a short run keeps the seed's line (it joins the seed's chart) */
+    /* at full scale a short run's line names its overrides, in the options' order; the
+     * line without them is the seed's (the chart it joins) */
     assert_int_equal(sb_config_set(&cfg, "runtime", "5", err, sizeof err), 0);
     assert_int_equal(sb_config_set(&cfg, "size", "64m", err, sizeof err), 0);
-    assert_string_equal(line_of(&cfg), seed);
+    char want[1100];
+    snprintf(want, sizeof want, "%s (size=64m, runtime=5)", seed);
+    assert_string_equal(line_of(&cfg), want);
+    assert_int_equal(sb_option_line_base(line_of(&cfg)), strlen(seed));
+    assert_int_equal(sb_option_line_base(seed), strlen(seed));
+    /* a line that merely ends in parentheses has no override part */
+    assert_int_equal(sb_option_line_base("Test: Sequential Read (Direct)"), 30);
+    assert_int_equal(sb_option_line_base("Mode: A (k=v, x)"), 16);
+    assert_int_equal(sb_option_line_base("Mode: A (k=v,x=y)"), 17);
+    assert_int_equal(sb_option_line_base("Mode: A (k=v, x=y)"), 7);
 
     sb_config_init(&cfg, w, true);
     strcpy(seed, line_of(&cfg));
