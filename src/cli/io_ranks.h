@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/histogram.h"
 #include "io/job.h"
@@ -54,10 +55,10 @@ typedef struct sb_io_ranks_report {
  * temporary files; -EINTR when interrupted. */
 int sb_io_ranks_run(const sb_io_job *job, const sb_io_ranks_opts *o, sb_io_result *res,
                     sb_io_ranks_report *rep, char *err, size_t errlen);
-void sb_io_ranks_print(const sb_io_ranks_report *rep);
+void sb_io_ranks_print(FILE *out, const sb_io_ranks_report *rep);
 json_t *sb_io_ranks_json(const sb_io_ranks_report *rep);
 
-/* io.c's latency object (samples, min, max, mean, stddev, percentiles). */
+/* io_output.c's latency object (samples, min, max, mean, stddev, percentiles). */
 json_t *sb_io_lat_json(const sb_histogram *h);
 
 #endif
