@@ -219,8 +219,7 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
             j->new_group = b;
         else
             j->stonewall = b;
-        sb_jobfile_given_add(&j->given, key, value);
-        return 0;
+        return 0; /* fio leaves these out of its "job options" */
     }
     if (!strcmp(key, "wait_for")) {
         if (!value || !*value || strlen(value) >= sizeof j->wait_for) {
