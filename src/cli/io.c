@@ -415,7 +415,8 @@ static int load_jobs(io_args *a, const io_cli *cli)
 }
 
 /* One phase's results, in job order; a failed job is its one line. 0 or the exit code. */
-static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, sb_io_out *o)
+static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, sb_io_out *o,
+                        bool *failed)
 {
     int rc = SB_EXIT_OK;
     for (size_t m = 0; m < n; m++) {
@@ -424,8 +425,10 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
         if (sl->rc < 0) {
             sb_error("%s: %s: %s%s", CMD, sl->job->name, mismatch ? "verify: " : "", sl->err);
             rc = sl->rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
-            if (!mismatch)
+            if (!mismatch) {
+                *failed = true;
                 continue;
+            }
         }
         sb_io_out_job(o, sl->job, &sl->result, jobs[m]->group, mismatch ? EILSEQ : 0, &jobs[m]->given,
                       NULL);
@@ -441,6 +444,7 @@ static int run_jobs(io_args *a, const io_cli *cli)
 {
     static sb_progress prog;
     int rc = SB_EXIT_OK;
+    bool failed = false;
     /* fio's "global options": the command line's before any --name, then the files' */
     static sb_jobfile_given global;
     global = cli->given;
@@ -481,9 +485,15 @@ static int run_jobs(io_args *a, const io_cli *cli)
         sb_io_run_many(slots, n);
         if (n == 1)
             sb_progress_end(&prog);
-        rc = report_phase(a->set->jobs + i, slots, n, o);
+        rc = report_phase(a->set->jobs + i, slots, n, o, &failed);
         free(slots);
         i = k;
+    }
+    /* a job that failed (its one line said why): --output FILE is not written, nothing
+     * is saved; on standard output what ran is printed. A verify mismatch is a result. */
+    if (failed && cli->output[0] && strcmp(cli->output, "-")) {
+        sb_io_out_discard(o);
+        return rc;
     }
     rc = out_end(o, rc);
     return rc == SB_EXIT_OK && sb_interrupted() ? SB_EXIT_INTERRUPTED : rc;

@@ -42,6 +42,7 @@ static const struct {
     unsigned bit;
 } formats[] = {
     {"normal", SB_IOF_NORMAL},
+    {"text", SB_IOF_NORMAL}, /* the name storbench took before fio's formats */
     {"json", SB_IOF_JSON},
     {"json+", SB_IOF_JSONPLUS},
     {"terse", SB_IOF_TERSE},
