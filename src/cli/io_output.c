@@ -434,8 +434,18 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
     }
     j->usr_pct = r->cpu_wall_s > 0 ? 100 * r->cpu_user_s / r->cpu_wall_s : 0;
     j->sys_pct = r->cpu_wall_s > 0 ? 100 * r->cpu_sys_s / r->cpu_wall_s : 0;
+    /* IO depths: an asynchronous engine counts them (loop.c); a synchronous one has one
+     * I/O in flight, each submitted and completed on its own */
     const sb_engine_ops *ops = sb_engine_find(r->engine);
-    j->depth_known = (ops && ops->sync) || r->effective_iodepth == 1;
+    uint64_t ios = x->dir[0].ios + x->dir[1].ios;
+    if (ops && ops->sync) {
+        j->depth_level[0] = j->depth_submit[1] = j->depth_complete[1] = ios;
+    } else {
+        memcpy(j->depth_level, x->depths.level, sizeof j->depth_level);
+        memcpy(j->depth_submit, x->depths.submit, sizeof j->depth_submit);
+        memcpy(j->depth_complete, x->depths.complete, sizeof j->depth_complete);
+    }
+    j->depth_known = ops != NULL;
     j->no_syncs = !job->fsync_every && !job->fdatasync_every && !job->end_fsync && !job->fsync_on_close;
     snprintf(b->rw, sizeof b->rw, "%s", sb_rw_name(job->rw));
     snprintf(b->engine, sizeof b->engine, "%s", r->engine);
@@ -479,6 +489,11 @@ static void merge_block(block *into, block *b)
     if (j->minf > a->minf) a->minf = j->minf;
     if (!a->error) a->error = j->error;
     a->depth_known &= j->depth_known;
+    for (int i = 0; i < 7; i++) {
+        a->depth_level[i] += j->depth_level[i];
+        a->depth_submit[i] += j->depth_submit[i];
+        a->depth_complete[i] += j->depth_complete[i];
+    }
     a->no_syncs &= j->no_syncs;
     if (b->extra) {
         size_t la = into->extra ? strlen(into->extra) : 0, lb = strlen(b->extra);

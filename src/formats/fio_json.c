@@ -112,16 +112,18 @@ static json_t *map_json(const char *const *labels, const double *v, size_t n)
     return m;
 }
 
-/* IO depths of a job that keeps one I/O in flight: every I/O at depth 1, submitted and
- * completed one per call (fio's "4" bucket: 1 to 4). */
-static void depth_json(json_t *o)
+/* fio's IO depth maps, as shares of their counts. */
+static void depth_json(json_t *o, const sb_fio_job *j)
 {
     static const char *const lvl[] = {"1", "2", "4", "8", "16", "32", ">=64"};
     static const char *const sub[] = {"0", "4", "8", "16", "32", "64", ">=64"};
-    static const double one[7] = {100, 0, 0, 0, 0, 0, 0}, four[7] = {0, 100, 0, 0, 0, 0, 0};
-    json_object_set_new(o, "iodepth_level", map_json(lvl, one, 7));
-    json_object_set_new(o, "iodepth_submit", map_json(sub, four, 7));
-    json_object_set_new(o, "iodepth_complete", map_json(sub, four, 7));
+    double p[7];
+    sb_fio_shares(j->depth_level, p);
+    json_object_set_new(o, "iodepth_level", map_json(lvl, p, 7));
+    sb_fio_shares(j->depth_submit, p);
+    json_object_set_new(o, "iodepth_submit", map_json(sub, p, 7));
+    sb_fio_shares(j->depth_complete, p);
+    json_object_set_new(o, "iodepth_complete", map_json(sub, p, 7));
 }
 
 static json_t *job_json(const sb_fio_report *r, const sb_fio_job *j, bool plus)
@@ -151,7 +153,7 @@ static json_t *job_json(const sb_fio_report *r, const sb_fio_job *j, bool plus)
     json_object_set_new(o, "majf", json_integer((json_int_t)j->majf));
     json_object_set_new(o, "minf", json_integer((json_int_t)j->minf));
     if (j->depth_known)
-        depth_json(o);
+        depth_json(o, j);
     double ns[10], us[10], ms[12];
     sb_fio_lat_buckets(j->lat_all, ns, us, ms);
     json_object_set_new(o, "latency_ns", map_json(sb_fio_lat_labels, ns, 10));

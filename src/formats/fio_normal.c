@@ -153,9 +153,16 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
     fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64
             ", minf=%" PRIu64 "\n", j->usr_pct, j->sys_pct, j->ctx, j->majf, j->minf);
     if (j->depth_known) {
-        fputs("  IO depths    : 1=100.0%, 2=0.0%, 4=0.0%, 8=0.0%, 16=0.0%, 32=0.0%, >=64=0.0%\n"
-              "     submit    : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%\n"
-              "     complete  : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%\n", out);
+        double l[7], s[7], c[7];
+        sb_fio_shares(j->depth_level, l);
+        sb_fio_shares(j->depth_submit, s);
+        sb_fio_shares(j->depth_complete, c);
+        fprintf(out, "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, "
+                ">=64=%3.1f%%\n", l[0], l[1], l[2], l[3], l[4], l[5], l[6]);
+        fprintf(out, "     submit    : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, "
+                ">=64=%3.1f%%\n", s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
+        fprintf(out, "     complete  : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, "
+                ">=64=%3.1f%%\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
     }
     fprintf(out, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 short=0,0,0,0 "
             "dropped=0,0,0,0\n", j->dir[0].ios, j->dir[1].ios, j->dir[2].ios);

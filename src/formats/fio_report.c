@@ -109,6 +109,15 @@ double sb_fio_bw(const sb_fio_job *j, int d)
     return j->runtime_s > 0 ? (double)j->dir[d].bytes / j->runtime_s : 0;
 }
 
+void sb_fio_shares(const uint64_t *counts, double *pct)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < 7; i++)
+        sum += counts[i];
+    for (int i = 0; i < 7; i++)
+        pct[i] = sum ? 100.0 * (double)counts[i] / (double)sum : 0;
+}
+
 double sb_fio_iops(const sb_fio_job *j, int d)
 {
     return j->runtime_s > 0 ? (double)j->dir[d].ios / j->runtime_s : 0;

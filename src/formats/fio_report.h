@@ -57,7 +57,11 @@ typedef struct sb_fio_job {
      * one process); usr/sys as % of the job's wall time, as fio's. */
     double usr_pct, sys_pct;
     uint64_t ctx, majf, minf;
-    bool depth_known;          /* one I/O at a time (a synchronous engine): IO depths are 1 */
+    /* fio's IO depth maps as counts: I/Os by the queue's depth at submission (1, 2, 4, 8,
+     * 16, 32, >=64), submit and reap calls by the I/Os they carried (0, 4, 8, 16, 32, 64,
+     * >=64); depth_known false: not counted (left out). */
+    bool depth_known;
+    uint64_t depth_level[7], depth_submit[7], depth_complete[7];
     bool no_syncs;             /* the job calls no fsync/fdatasync: fio's "sync" is all 0 */
     /* What the header line names. */
     const char *rw, *engine;
@@ -114,6 +118,8 @@ typedef struct sb_fio_group {
 /* The group of report r's job index first, over every job with its groupid. */
 void sb_fio_group_of(const sb_fio_report *r, unsigned groupid, sb_fio_group *g);
 double sb_fio_bw(const sb_fio_job *j, int d);   /* bytes/s over runtime_s */
+/* counts[7] as % of their sum (0 when the sum is 0). */
+void sb_fio_shares(const uint64_t *counts, double *pct);
 double sb_fio_iops(const sb_fio_job *j, int d);
 
 /* ---- the writers ---- */

@@ -5,8 +5,8 @@
  * trim) the I/O in KiB, bandwidth in KiB/s, IOPS, runtime in ms, submission, completion
  * (with 20 percentile fields, padded with "0%=0" as fio's) and total latency in us, and
  * the bandwidth statistics; CPU, IO depths, the latency buckets in us and ms; then each
- * disk's utilization. A field storbench does not measure (the IO depths of an engine
- * with several I/Os in flight) is left empty, never filled with a guess.
+ * disk's utilization. A field storbench does not measure is left empty, never filled
+ * with a guess.
  */
 #include "formats/fio_report.h"
 
@@ -54,9 +54,11 @@ static void job_line(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
     dir(out, j, SB_FIO_WRITE, &g);
     fprintf(out, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64, j->usr_pct, j->sys_pct, j->ctx,
             j->majf, j->minf);
+    double p[7];
+    sb_fio_shares(j->depth_level, p);
     for (int i = 0; i < 7; i++) {
         if (j->depth_known)
-            fprintf(out, ";%3.1f%%", i == 0 ? 100.0 : 0.0);
+            fprintf(out, ";%3.1f%%", p[i]);
         else
             fputc(';', out);
     }

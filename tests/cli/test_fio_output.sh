@@ -54,6 +54,13 @@ else
     echo "ok # SKIP fio or jq not installed: storbench's JSON keys not compared with fio's"
 fi
 
+check "json: IO depths of a synchronous engine: all at 1" \
+    jqok '.jobs[0] | .iodepth_level["1"] == 100 and .iodepth_submit["4"] == 100 and .iodepth_complete["4"] == 100' "$T/s.json"
+check_exit "json: libaio at iodepth 8 runs" 0 "$SB" io "${JOB[@]}" --ioengine=libaio --iodepth=8 --output-format=json
+check "json: its IO depths counted (shares of 100, most at 8)" jqok '.jobs[0] |
+    ([.iodepth_level[]] | add - 100 | fabs < 0.01) and ([.iodepth_complete[]] | add - 100 | fabs < 0.01) and
+    .iodepth_level["8"] > 50' "$T/out"
+
 # ---- json+: fio_jsonplus_clat2csv reads it ----
 check_exit "json+ runs" 0 "$SB" io "${JOB[@]}" --output-format=json+
 cp "$T/out" "$T/plus.json"
