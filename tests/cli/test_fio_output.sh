@@ -21,7 +21,8 @@ JOB=(--name=t --filename="$M/f" --size=1m --bs=4k --rw=randread)
 have_fio=0
 command -v fio >/dev/null && command -v jq >/dev/null && have_fio=1
 
-jqok() { jq -e "$@" >/dev/null 2>&1; }
+# jq -e on an empty file is true: a file must hold a document for a check to pass
+jqok() { [ -s "${*: -1}" ] && jq -e "$@" >/dev/null 2>&1; }
 # The key paths of a JSON document, array indexes as [] (fio's bins values are data).
 keys() { jq -r '[paths | map(if type == "number" then "[]" else . end) | join(".")] | unique | .[]' "$1" |
     grep -v '\.bins\.'; }
@@ -142,12 +143,13 @@ mkdir -p "$B"
 if [ "$(stat -c %d "$B")" != 0 ] && [ "$(($(stat -c %d "$B") >> 8))" != 0 ] && [ -n "$(stat -fc %T "$B" | grep -v tmpfs)" ] &&
     [ -e "/sys/dev/block/$(($(stat -c %d "$B") >> 8)):$(($(stat -c %d "$B") & 255))" ]; then
     check_exit "on a disk: json,normal" 0 "$SB" io --name=d --directory="$B" --size=256k --direct=1 --output-format=json,normal
-    check "disk_util names a disk" sh -c "sed -n '/^{/,/^}/p' '$T/out' | jq -e '.disk_util | length >= 1 and (.[0].name | length > 0)' >/dev/null"
+    sed -n '/^{/,/^}/p' "$T/out" >"$T/d.json"
+    check "disk_util names a disk" jqok '.disk_util | length >= 1 and (.[0].name | length > 0)' "$T/d.json"
     check "Disk stats (read/write) follow the groups" grep -Eq '^  [a-z0-9]+: ios=[0-9]+/[0-9]+, merge=' "$T/out"
     if [ $have_fio = 1 ]; then
         fio --name=d --directory="$B" --size=256k --direct=1 --output-format=json >"$T/fd.json" 2>/dev/null
         check "disk_util: the disk fio names" test "$(jq -r '.disk_util[0].name' "$T/fd.json")" = \
-            "$(sed -n '/^{/,/^}/p' "$T/out" | jq -r '.disk_util[0].name')"
+            "$(jq -r '.disk_util[0].name' "$T/d.json")"
     fi
 else
     echo "ok # SKIP $T is on no block device: disk_util not checked"
