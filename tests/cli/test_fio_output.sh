@@ -134,6 +134,19 @@ check "a job that fails: exit not 0, one line, --output not written" \
 check_exit "--output in a missing directory: refused before the run" 2 "$SB" io "${JOB[@]}" --output "$T/nodir/o.json"
 check "  in one line" test "$(wc -l <"$T/err")" = 1 -a -n "$(grep -- '--output' "$T/err")"
 check_exit "--output naming a directory: refused" 2 "$SB" io "${JOB[@]}" --output "$T"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+    S=$(mktemp -d /tmp/sbfo.XXXXXX)
+    chmod 1777 "$S"
+    echo keep >"$T/victim"
+    ln -s "$T/victim" "$S/link"
+    chown -h nobody "$S/link"
+    check_exit "--output through another user's link in a sticky directory: refused" 2 \
+        "$SB" io "${JOB[@]}" --output "$S/link"
+    check "  the file it points to is untouched" grep -qx keep "$T/victim"
+    rm -rf "$S"
+else
+    echo "ok # SKIP not root or no user nobody: the protected-symlink rule for --output not checked"
+fi
 check_exit "--output=FILE is --output, not a prefix of --output-format" 0 "$SB" io "${JOB[@]}" --output="$T/o.txt"
 check "  the file holds the normal output" grep -q '^Run status group 0' "$T/o.txt"
 
