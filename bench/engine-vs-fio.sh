@@ -78,7 +78,7 @@ run_fio() { # file flags...
 run_sb() { # file flags...
     local f=$1; shift
     /usr/bin/time -f '%U %S' -o "$CPU" "$SB" io --filename="$f" --size="$SIZE" --runtime="$RUNTIME" \
-        --time_based --invalidate=1 --output-format=json "$@" |
+        --time_based --invalidate=1 --output-format=storbench-json "$@" |
         jq -r '[.total.iops, .total.ios] | @tsv' |
         { read -r iops ios; read -r u s <"$CPU"; awk -v i="$iops" -v n="$ios" -v u="$u" -v s="$s" \
             'BEGIN {printf "%f %f\n", i, (n > 0) ? (u + s) * 1e6 / n : 0}'; }
@@ -130,7 +130,7 @@ i16_run() {
                     ([.jobs[] | .usr_cpu * .job_runtime / 1e5] | add), ([.jobs[] | .sys_cpu * .job_runtime / 1e5] | add)] | @tsv'
     else
         /usr/bin/time -f '%U %S %M' -o "$CPU" "$SB" io --filename="$F" --size="$SIZE" --runtime="$rt" --time_based \
-            --invalidate=1 --output-format=json "$@" | jq -r '[.total.iops, .total.ios, .cpu.user_s, .cpu.sys_s, .cpu.ios] | @tsv'
+            --invalidate=1 --output-format=storbench-json "$@" | jq -r '[.total.iops, .total.ios, .cpu.user_s, .cpu.sys_s, .cpu.ios] | @tsv'
     fi | { read -r iops ios ju js jn; read -r u s m <"$CPU"; echo "$iops $ios $u $s $m ${jn:-$ios} $ju $js"; }
 }
 

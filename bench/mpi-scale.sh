@@ -63,7 +63,7 @@ while [ "$n" -le "$MAX_RANKS" ]; do
         mkdir -p "$W/t"
         echo "$(secs "${MPIRUN[@]}" -np "$n" /bin/true)" >>"$W/launch"
         echo "$(STORBENCH_MPI_TIMES=1 secs "${MPIRUN[@]}" -np "$n" "$SB" io --rw write --bs 4k --size 64k \
-            --directory "$W/t" --output-format json)" >>"$W/io"
+            --directory "$W/t" --output-format storbench-json)" >>"$W/io"
         wc -c <"$W/out" >>"$W/ioout"
         coll_ms >>"$W/coll"
         hist_ms >>"$W/hist"

@@ -43,7 +43,7 @@ for ((n = 1; n <= MAX_RANKS; n++)); do
     : >"$W/rows"
     for ((r = 0; r < ROUNDS; r++)); do
         "${MPIRUN[@]}" -np "$n" "$SB" io --rw "$MODE" --bs "$BS" --size "$SIZE" --directory "$W" \
-            --output-format json >"$W/out.json"
+            --output-format storbench-json >"$W/out.json"
         jq -r '.ranks.phases[-1] as $p |
                [$p.bw_bytes_per_s / 1e6, $p.per_rank_bw_bytes_per_s.mean / 1e6,
                 ($p.last_done_s - $p.first_done_s) * 1e3,

@@ -42,7 +42,7 @@ run_fio() {
         { read -r w n; read -r u s <"$CPU"; echo "$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}') $w $n"; }
 }
 run_sb() {
-    /usr/bin/time -f '%U %S' -o "$CPU" "$SB" io --filename="$F" --output-format=json "${COMMON[@]}" "$@" |
+    /usr/bin/time -f '%U %S' -o "$CPU" "$SB" io --filename="$F" --output-format=storbench-json "${COMMON[@]}" "$@" |
         jq -r '[.write.ios, .write.ios + .read.ios + (.verify.blocks_checked // 0)] | @tsv' |
         { read -r w n; read -r u s <"$CPU"; echo "$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}') $w $n"; }
 }

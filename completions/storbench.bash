@@ -47,7 +47,7 @@ _storbench()
         fi
         ;;
     -f | --format | --output-format)
-        mapfile -t COMPREPLY < <(compgen -W "text json md html csv pts-xml auto dd-wiki normal json+ terse" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "text json md html csv pts-xml auto dd-wiki normal json+ terse storbench-json" -- "$cur")
         return 0
         ;;
     esac

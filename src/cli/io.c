@@ -2,9 +2,9 @@
  * io — `storbench io`: one ad-hoc fio-class job from flags, or fio job files and
  * --name jobs (io/jobfile.h: phases one after another, the jobs of a phase at once,
  * io/jobrun.h), run by the I/O
- * engine (src/io), printed as a readable summary in the manner of fio's, or as
- * JSON (--output-format json, documented in docs/io-json.md; every key carries
- * its unit). Ctrl-C stops the job and prints what was measured so far.
+ * engine (src/io), reported in fio's formats (normal, json, json+, terse) or storbench's
+ * JSON (storbench-json, docs/io-json.md), to standard output or --output FILE; the report
+ * is assembled in cli/io_output.c. Ctrl-C stops the job and prints what was measured so far.
  * Options are tables (io/options.h): the job's (io/options.c) and the command's own
  * below; getopt_long's array, the usage text and --cmdhelp are made from them. A
  * progress line is drawn on a terminal while the job runs (--quiet: none).
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/io_output.h"
 #include "cli/io_ranks.h"
 #include "core/cpuset.h"
 #include "cli/io_series.h"
@@ -37,7 +38,11 @@
 
 /* The command's own options, beside the job's (io/options.c): output, help, MPI ranks. */
 typedef struct io_cli {
-    int json;                /* --output-format json */
+    char format[128];        /* --output-format: a list of io_output.h's formats */
+    unsigned formats;        /* ... as a mask */
+    char output[PATH_MAX];   /* --output FILE; "" = standard output */
+    unsigned terse_version;  /* fio's --terse-version: 3 */
+    sb_jobfile_given given;  /* the options before any --name, as given */
     bool quiet;              /* no progress line */
     bool help;
     char cmdhelp[64];        /* --cmdhelp[=NAME|man|md] */
@@ -60,10 +65,15 @@ static int parse_section(const sb_opt *o, void *base, const char *v, const sb_op
 }
 
 #define C(f) SB_OPT_FIELD(io_cli, f)
-static const sb_opt_choice format_choices[] = {{"normal", 0}, {"text", 0}, {"json", 1}, {NULL, 0}};
 static const sb_opt cli_options[] = {
-    {"output-format", NULL, SB_OPT_CHOICE, C(json), 0, 0, "normal", "FMT",
-     "normal | json, as docs/io-json.md describes", SB_OPTC_OUTPUT, 0, format_choices, NULL},
+    {"output-format", NULL, SB_OPT_STR, C(format), 0, 0, "normal", "FMT[,FMT]",
+     "normal | json | json+ | terse | storbench-json, several at once as fio's (json,normal); "
+     "fio's layouts, storbench's JSON as docs/io-json.md describes", SB_OPTC_OUTPUT, 0, NULL, NULL},
+    {"output", NULL, SB_OPT_STR, C(output), 0, 0, "stdout", "FILE",
+     "write the report to FILE (replaced once complete), as fio's --output", SB_OPTC_OUTPUT, 0,
+     NULL, NULL},
+    {"terse-version", NULL, SB_OPT_INT, C(terse_version), 3, 3, "3", "3",
+     "fio's terse format version; 3, the one written", SB_OPTC_OUTPUT, 0, NULL, NULL},
     {"quiet", NULL, SB_OPT_BOOL, C(quiet), 0, 0, NULL, NULL,
      "no progress line, which a terminal otherwise shows while the job runs", SB_OPTC_OUTPUT, SB_OPTF_NOARG,
      NULL, NULL},
@@ -107,231 +117,6 @@ static void usage(FILE *out)
           "Sizes: 4k, 1m, 2g (powers of 1024; in job files fio's kb_base); durations: 20, 20s,\n"
           "500ms, 2m.\n\n", out);
     sb_opt_print_usage(out, tables, ns, ns_of(ns), 96);
-}
-
-/* ------------------------------------------------------------ JSON output */
-
-json_t *sb_io_lat_json(const sb_histogram *h)
-{
-    json_t *o = json_object();
-    json_t *pct = json_object();
-    json_object_set_new(o, "samples", json_integer((json_int_t)h->count));
-    json_object_set_new(o, "min", json_integer(h->count ? (json_int_t)h->min : 0));
-    json_object_set_new(o, "max", json_integer((json_int_t)h->max));
-    json_object_set_new(o, "mean", json_real(sb_hist_mean(h)));
-    json_object_set_new(o, "stddev", json_real(sb_hist_stddev(h)));
-    for (int i = 0; i < SB_HIST_N_PERCENTILES; i++) {
-        char k[16];
-        snprintf(k, sizeof k, "p%g", sb_hist_percentiles[i]);
-        json_object_set_new(pct, k, json_real(sb_hist_percentile(h, sb_hist_percentiles[i])));
-    }
-    json_object_set_new(o, "percentiles", pct);
-    return o;
-}
-
-static json_t *dir_json(const sb_io_result *r, int d, uint64_t ios, uint64_t bytes, const sb_histogram *h)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "ios", json_integer((json_int_t)ios));
-    json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
-    json_object_set_new(o, "iops", json_real(sb_io_result_iops(r, d)));
-    json_object_set_new(o, "bw_bytes_per_s", json_real(sb_io_result_bw(r, d)));
-    json_object_set_new(o, "lat_ns", sb_io_lat_json(h));
-    return o;
-}
-
-/* The tool's own cost (job.h): CPU time of the process while the job's threads ran. */
-static json_t *cpu_json(const sb_io_result *r)
-{
-    json_t *o = json_object();
-    double n = r->cpu_ios ? (double)r->cpu_ios : 1;
-    json_object_set_new(o, "user_s", json_real(r->cpu_user_s));
-    json_object_set_new(o, "sys_s", json_real(r->cpu_sys_s));
-    json_object_set_new(o, "wall_s", json_real(r->cpu_wall_s));
-    json_object_set_new(o, "ios", json_integer((json_int_t)r->cpu_ios));
-    json_object_set_new(o, "user_ns_per_io", json_real(r->cpu_ios ? r->cpu_user_s * 1e9 / n : 0));
-    json_object_set_new(o, "sys_ns_per_io", json_real(r->cpu_ios ? r->cpu_sys_s * 1e9 / n : 0));
-    json_object_set_new(o, "user_pct", json_real(r->cpu_wall_s > 0 ? 100 * r->cpu_user_s / r->cpu_wall_s : 0));
-    json_object_set_new(o, "sys_pct", json_real(r->cpu_wall_s > 0 ? 100 * r->cpu_sys_s / r->cpu_wall_s : 0));
-    return o;
-}
-
-static json_t *result_json(const sb_io_job *job, const sb_io_result *r)
-{
-    json_t *root = json_object(), *j = json_object();
-    json_object_set_new(root, "storbench_version", json_string(STORBENCH_VERSION));
-    json_object_set_new(root, "format_version", json_integer(1));
-    json_object_set_new(j, "rw", json_string(sb_rw_name(job->rw)));
-    json_object_set_new(j, "ioengine", json_string(r->engine));
-    if (!strcmp(r->engine, "io_uring")) {
-        /* as ran: by default each is used when the kernel accepts it */
-        json_object_set_new(j, "registerfiles", json_boolean(r->uring_fixed_files));
-        json_object_set_new(j, "fixedbufs", json_boolean(r->uring_fixed_bufs));
-    }
-    json_object_set_new(j, "bs_bytes", json_integer((json_int_t)job->bs));
-    json_object_set_new(j, "size_bytes", json_integer((json_int_t)job->size));
-    json_object_set_new(j, "offset_bytes", json_integer((json_int_t)job->offset));
-    json_object_set_new(j, "iodepth", json_integer(job->iodepth));
-    json_object_set_new(j, "effective_iodepth", json_integer(r->effective_iodepth));
-    {
-        /* the batching that ran: defaults resolved, clamped to the depth as the worker does */
-        unsigned d = r->effective_iodepth, b = job->batch_submit ? job->batch_submit : 1;
-        unsigned cmin = job->batch_complete_min ? job->batch_complete_min : 1;
-        unsigned cmax = job->batch_complete_max ? job->batch_complete_max : cmin;
-        json_object_set_new(j, "iodepth_batch_submit", json_integer(b < d ? b : d));
-        json_object_set_new(j, "iodepth_batch_complete_min", json_integer(cmin < d ? cmin : d));
-        json_object_set_new(j, "iodepth_batch_complete_max", json_integer(cmax < d ? cmax : d));
-    }
-    json_object_set_new(j, "numjobs", json_integer(job->numjobs));
-    json_object_set_new(j, "direct", json_boolean(job->direct));
-    json_object_set_new(j, "runtime_s", json_real(job->runtime_s));
-    json_object_set_new(j, "time_based", json_boolean(job->time_based));
-    json_object_set_new(j, "ramp_time_s", json_real(job->ramp_s));
-    json_object_set_new(j, "startdelay_s", json_real(job->startdelay_s));
-    json_object_set_new(j, "rwmixread_pct", json_integer(job->rwmixread));
-    json_object_set_new(j, "fsync_every", json_integer(job->fsync_every));
-    json_object_set_new(j, "end_fsync", json_boolean(job->end_fsync));
-    json_object_set_new(j, "norandommap", json_boolean(job->norandommap));
-    json_object_set_new(j, "randseed", json_integer((json_int_t)job->seed));
-    if (job->cpus_allowed_set) {
-        char list[256];
-        sb_cpuset_format(&job->cpus_allowed, list, sizeof list);
-        json_object_set_new(j, "cpus_allowed", json_string(list));
-        json_object_set_new(j, "cpus_allowed_policy", json_string(job->cpus_split ? "split" : "shared"));
-    }
-    json_object_set_new(j, job->filename[0] ? "filename" : "directory",
-                        json_string(job->filename[0] ? job->filename : job->directory));
-    if (job->verify) {
-        json_object_set_new(j, "verify", json_string(sb_verify_algo_name(job->verify)));
-        json_object_set_new(j, "do_verify", json_boolean(job->do_verify));
-        json_object_set_new(j, "verify_backlog", json_integer(job->verify_backlog));
-        json_object_set_new(j, "verify_only", json_boolean(job->verify_only));
-    }
-    json_object_set_new(root, "job", j);
-    json_object_set_new(root, "elapsed_s", json_real(r->seconds));
-    json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
-    json_object_set_new(root, "read", dir_json(r, SB_DDIR_READ, r->dir[0].ios, r->dir[0].bytes, &r->dir[0].clat));
-    json_object_set_new(root, "write", dir_json(r, SB_DDIR_WRITE, r->dir[1].ios, r->dir[1].bytes, &r->dir[1].clat));
-    json_object_set_new(root, "total", dir_json(r, -1, r->dir[0].ios + r->dir[1].ios,
-                                                r->dir[0].bytes + r->dir[1].bytes, &r->clat_all));
-    json_t *ps = json_object(), *bw = json_array(), *iops = json_array();
-    for (size_t i = 0; i < r->n_seconds; i++) {
-        json_array_append_new(bw, json_real(r->bw_bytes_per_s[i]));
-        json_array_append_new(iops, json_real(r->iops[i]));
-    }
-    json_object_set_new(ps, "bw_bytes_per_s", bw);
-    json_object_set_new(ps, "iops", iops);
-    json_object_set_new(root, "per_second", ps);
-    json_object_set_new(root, "cpu", cpu_json(r));
-    if (job->verify) {
-        const sb_verify_stats *v = &r->verify;
-        json_t *o = json_object();
-        json_object_set_new(o, "algorithm", json_string(sb_verify_algo_name(job->verify)));
-        json_object_set_new(o, "blocks_checked", json_integer((json_int_t)v->blocks_checked));
-        json_object_set_new(o, "bytes_checked", json_integer((json_int_t)v->bytes_checked));
-        json_object_set_new(o, "errors", json_integer((json_int_t)v->errors));
-        json_object_set_new(o, "first_bad_offset_bytes",
-                            v->errors ? json_integer((json_int_t)v->first_bad_offset) : json_null());
-        json_object_set_new(o, "writes_moved", json_integer((json_int_t)v->writes_moved));
-        json_object_set_new(o, "reads_unchecked", json_integer((json_int_t)v->reads_unchecked));
-        json_object_set_new(root, "verify", o);
-    }
-    json_object_set_new(root, "series", sb_io_series_json(r));
-    json_t *ss = sb_io_steady_json(r);
-    if (ss)
-        json_object_set_new(root, "steadystate", ss);
-    return root;
-}
-
-/* ------------------------------------------------------------ text output */
-
-static void fmt_count(char *buf, size_t len, double v)
-{
-    if (v >= 1e6)
-        snprintf(buf, len, "%.2fM", v / 1e6);
-    else if (v >= 1e4)
-        snprintf(buf, len, "%.1fk", v / 1e3);
-    else
-        snprintf(buf, len, "%.0f", v);
-}
-
-static void print_dir(const sb_io_job *job, const char *name, const sb_io_result *r, int d)
-{
-    const sb_histogram *h = &r->dir[d].clat;
-    char iops[32], bwi[32], bws[32], tot[32];
-    fmt_count(iops, sizeof iops, sb_io_result_iops(r, d));
-    sb_format_iec(bwi, sizeof bwi, sb_io_result_bw(r, d), "B/s");
-    sb_format_si(bws, sizeof bws, sb_io_result_bw(r, d), "B/s");
-    sb_format_iec(tot, sizeof tot, (double)r->dir[d].bytes, "B");
-    printf("  %s: IOPS=%s, BW=%s (%s), %s in %.2f s\n", name, iops, bwi, bws, tot, r->seconds);
-    double scale = h->max >= 10000000 ? 1e6 : h->max >= 10000 ? 1e3 : 1;
-    const char *unit = scale == 1e6 ? "ms" : scale == 1e3 ? "us" : "ns";
-    printf("    clat (%s): min=%.2f, max=%.2f, mean=%.2f, stddev=%.2f\n", unit,
-           (double)h->min / scale, (double)h->max / scale, sb_hist_mean(h) / scale,
-           sb_hist_stddev(h) / scale);
-    if (!job->clat_percentiles)
-        return;
-    /* fio's percentile_list when given, else storbench's own */
-    const double *pl = job->n_percentiles ? job->percentiles : sb_hist_percentiles;
-    int np = job->n_percentiles ? (int)job->n_percentiles : SB_HIST_N_PERCENTILES;
-    printf("    clat percentiles (%s):\n", unit);
-    for (int i = 0; i < np; i++) {
-        printf("%s%6.2fth=[%.2f]%s", i % 4 == 0 ? "     |" : " ", pl[i],
-               sb_hist_percentile(h, pl[i]) / scale, i % 4 == 3 || i == np - 1 ? "\n" : ",");
-    }
-}
-
-static void print_dirs(const sb_io_job *job, const sb_io_result *r)
-{
-    if (r->dir[SB_DDIR_READ].ios)
-        print_dir(job, "read", r, SB_DDIR_READ);
-    if (r->dir[SB_DDIR_WRITE].ios)
-        print_dir(job, "write", r, SB_DDIR_WRITE);
-    if (!r->dir[0].ios && !r->dir[1].ios)
-        printf("  no I/O completed in the measured interval\n");
-}
-
-/* group: " (groupid=G)" for a job file's job, else "". */
-static void print_summary(const sb_io_job *job, const sb_io_result *r, const char *group)
-{
-    char bs[64], size[32];
-    sb_format_iec(bs, sizeof bs, (double)job->bs, "B");
-    sb_format_iec(size, sizeof size, (double)job->size, "B");
-    if (job->bssplit.n || job->bs_max > job->bs) {
-        char hi[32];
-        sb_format_iec(hi, sizeof hi, (double)(job->bssplit.n ? job->bssplit.bs[job->bssplit.n - 1]
-                                                               : job->bs_max), "B");
-        snprintf(bs + strlen(bs), sizeof bs - strlen(bs), "%s%s", job->bssplit.n ? "/.." : "-", hi);
-    }
-    printf("%s%s: rw=%s, bs=%s, size=%s, ioengine=%s, iodepth=%u, numjobs=%u, %s%s\n",
-           job->name[0] ? job->name : "storbench io", group, sb_rw_name(job->rw), bs, size,
-           r->engine, r->effective_iodepth, job->numjobs, job->direct ? "direct" : "buffered",
-           r->interrupted ? " (interrupted)" : "");
-    /* numjobs without group_reporting: each thread on its own, as fio; then their sum */
-    for (unsigned i = 0; i < r->n_threads; i++) {
-        printf(" %s: thread %u of %u\n", job->name[0] ? job->name : "job", i + 1, r->n_threads);
-        print_dirs(job, &r->threads[i]);
-    }
-    if (r->n_threads)
-        printf(" all %u threads:\n", r->n_threads);
-    print_dirs(job, r);
-    sb_io_print_series(stdout, r);
-    sb_io_print_steady(stdout, r);
-    if (r->cpu_ios)
-        printf("  cpu: user=%.2fs, sys=%.2fs; per I/O: user=%.0f ns, sys=%.0f ns (%" PRIu64 " I/Os, ramp "
-               "included)\n", r->cpu_user_s, r->cpu_sys_s, r->cpu_user_s * 1e9 / (double)r->cpu_ios,
-               r->cpu_sys_s * 1e9 / (double)r->cpu_ios, r->cpu_ios);
-    if (job->verify) {
-        const sb_verify_stats *v = &r->verify;
-        char by[32];
-        sb_format_iec(by, sizeof by, (double)v->bytes_checked, "B");
-        printf("  verify (%s): %" PRIu64 " blocks (%s) checked, %" PRIu64 " errors", sb_verify_algo_name(job->verify),
-               v->blocks_checked, by, v->errors);
-        if (v->errors)
-            printf(", first at offset %" PRIu64, v->first_bad_offset);
-        printf("; %" PRIu64 " writes moved off a busy block, %" PRIu64 " reads unchecked\n",
-               v->writes_moved, v->reads_unchecked);
-    }
 }
 
 /* ------------------------------------------------------------ options */
@@ -410,6 +195,7 @@ static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
     size_t n = build_longopts(lo, entries, bases, NULL, cli);
     const sb_opt_ctx ctx = {prescan_kb_base(argc, argv)};
     sb_io_job *cur = a->dflt;
+    sb_jobfile_given *given = &cli->given; /* where the options as given go (fio's JSON) */
     int c;
     optind = 1;
     opterr = 0;
@@ -423,13 +209,16 @@ static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
         const sb_opt *o = entries[c - 0x100];
         if (!bases[c - 0x100] && !strcmp(o->name, "name")) {
             /* as fio: --name starts a job from the defaults; --name=global edits them */
-            if (!strcmp(optarg, "global"))
+            if (!strcmp(optarg, "global")) {
                 cur = a->dflt;
-            else {
+                given = &cli->given;
+            } else {
                 sb_jobfile_job *j = sb_jobset_add(a->set, a->dflt, optarg, "command line");
                 if (!j)
                     return sb_usage_error(CMD, "out of memory");
                 cur = &j->job;
+                given = &j->given;
+                sb_jobfile_given_add(given, "name", optarg);
                 if (strlen(optarg) >= sizeof cur->name)
                     return sb_usage_error(CMD, "--name: too long (at most %zu bytes)", sizeof cur->name - 1);
             }
@@ -440,6 +229,8 @@ static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
         void *base = bases[c - 0x100] ? bases[c - 0x100] : cur;
         if (sb_opt_parse(o, base, as, optarg, &ctx, err, sizeof err) < 0)
             return sb_usage_error(CMD, "%s", err);
+        if (!bases[c - 0x100])
+            sb_jobfile_given_add(given, lo[c - 0x100].name, optarg);
     }
     for (; optind < argc && !cli->help && !cli->cmdhelp[0]; optind++) {
         if (a->nfiles == sizeof a->files / sizeof a->files[0])
@@ -449,39 +240,56 @@ static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
     return 0;
 }
 
-static void print_json(json_t *root)
+/* The report's start (io_output.h): NULL after the message, *rc the exit code. */
+static sb_io_out *out_begin(const io_cli *cli, const sb_jobfile_given *global, bool several, int *rc)
 {
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-    if (s)
-        puts(s);
-    free(s);
-    json_decref(root);
+    char err[PATH_MAX + 512];
+    sb_io_out *o = sb_io_out_begin(cli->formats, cli->output[0] ? cli->output : NULL, global,
+                                   several, err, sizeof err);
+    if (!o)
+        *rc = sb_usage_error(CMD, "%s", err);
+    return o;
+}
+
+/* The report written: rc, or 1 when it could not be. */
+static int out_end(sb_io_out *o, int rc)
+{
+    char err[PATH_MAX + 512];
+    if (sb_io_out_end(o, err, sizeof err) < 0) {
+        sb_error("%s: --output: %s", CMD, err);
+        return SB_EXIT_RUNTIME;
+    }
+    return rc;
 }
 
 /* Under storbench-mpi, or with --shared-file or --stonewall: the job on every rank
  * (cli/io_ranks.c); the figures above summed over the ranks, then the ranks' own. */
-static int run_on_ranks(const sb_io_job *job, const sb_io_ranks_opts *ro, bool json)
+static int run_on_ranks(const sb_io_job *job, const io_cli *cli)
 {
     static sb_io_result res;
     static sb_io_ranks_report rep;
     char err[1024];
-    int rc = sb_io_ranks_run(job, ro, &res, &rep, err, sizeof err);
+    int rc = SB_EXIT_OK;
+    /* every rank checks the path (all refuse it alike, none waits for another); rank 0 writes */
+    sb_io_out *o = out_begin(cli, NULL, false, &rc);
+    if (!o)
+        return rc;
+    sb_io_out_watch(o, job);
+    rc = sb_io_ranks_run(job, &cli->ranks, &res, &rep, err, sizeof err);
     if (rc < 0) {
         sb_error("%s: %s", CMD, err);
+        sb_io_out_discard(o); /* nothing measured: nothing written */
         return rc == -EINTR ? SB_EXIT_INTERRUPTED : rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
     }
+    rc = SB_EXIT_OK;
     if (sb_ranks()->rank == 0) {
-        if (json) {
-            json_t *root = result_json(job, &res);
-            json_object_set_new(root, "ranks", sb_io_ranks_json(&rep));
-            print_json(root);
-        } else {
-            print_summary(job, &res, "");
-            sb_io_ranks_print(&rep);
-        }
+        sb_io_out_job(o, job, &res, 0, 0, &cli->given, &rep);
+        rc = out_end(o, rc);
+    } else {
+        sb_io_out_discard(o);
     }
     sb_io_result_free(&res);
-    return SB_EXIT_OK;
+    return rc;
 }
 
 /* A steady-state job runs until it is steady: time based, its runtime the limit (fio's
@@ -530,11 +338,16 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
     sb_format_iec(bs, sizeof bs, (double)job->bs, "B");
     snprintf(label, sizeof label, "io [%s %s %s QD%u]", sb_rw_name(job->rw), bs, job->engine,
              job->iodepth);
+    int rc = SB_EXIT_OK;
+    sb_io_out *o = out_begin(cli, NULL, false, &rc);
+    if (!o)
+        return rc;
+    sb_io_out_watch(o, job);
     sb_progress_begin(&prog, label, 1, 1);
     job->should_stop = stop_cb;
     job->progress = progress_cb;
     job->cb_arg = &prog;
-    int rc = sb_io_run(job, &res, err, sizeof err);
+    rc = sb_io_run(job, &res, err, sizeof err);
     sb_progress_end(&prog);
     /* A verify mismatch still prints what was measured and checked (the verify
      * section names the first bad offset), after the one line that says why. */
@@ -543,15 +356,13 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
         sb_error("%s: verify: %s", CMD, err);
     else if (rc < 0) {
         sb_error("%s: %s", CMD, err);
+        sb_io_out_discard(o);
         return rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
     }
-    if (cli->json)
-        print_json(result_json(job, &res));
-    else
-        print_summary(job, &res, "");
+    sb_io_out_job(o, job, &res, 0, mismatch ? EILSEQ : 0, &cli->given, NULL);
     bool interrupted = res.interrupted;
     sb_io_result_free(&res);
-    return mismatch ? SB_EXIT_RUNTIME : interrupted ? SB_EXIT_INTERRUPTED : SB_EXIT_OK;
+    return out_end(o, mismatch ? SB_EXIT_RUNTIME : interrupted ? SB_EXIT_INTERRUPTED : SB_EXIT_OK);
 }
 
 /* ------------------------------------------------------------ job files */
@@ -604,8 +415,8 @@ static int load_jobs(io_args *a, const io_cli *cli)
 }
 
 /* One phase's results, in job order; a failed job is its one line. 0 or the exit code. */
-static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, const io_cli *cli,
-                        json_t *all)
+static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, sb_io_out *o,
+                        bool *failed)
 {
     int rc = SB_EXIT_OK;
     for (size_t m = 0; m < n; m++) {
@@ -614,19 +425,13 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
         if (sl->rc < 0) {
             sb_error("%s: %s: %s%s", CMD, sl->job->name, mismatch ? "verify: " : "", sl->err);
             rc = sl->rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
-            if (!mismatch)
+            if (!mismatch) {
+                *failed = true;
                 continue;
+            }
         }
-        char group[32];
-        snprintf(group, sizeof group, " (groupid=%u)", jobs[m]->group);
-        if (all) {
-            json_t *o = result_json(sl->job, &sl->result);
-            json_object_set_new(o, "jobname", json_string(sl->job->name));
-            json_object_set_new(o, "groupid", json_integer(jobs[m]->group));
-            json_array_append_new(all, o);
-        } else {
-            print_summary(sl->job, &sl->result, group);
-        }
+        sb_io_out_job(o, sl->job, &sl->result, jobs[m]->group, mismatch ? EILSEQ : 0, &jobs[m]->given,
+                      NULL);
         if (sl->result.interrupted && rc == SB_EXIT_OK)
             rc = SB_EXIT_INTERRUPTED;
         sb_io_result_free(&sl->result);
@@ -638,8 +443,20 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
 static int run_jobs(io_args *a, const io_cli *cli)
 {
     static sb_progress prog;
-    json_t *all = cli->json ? json_array() : NULL;
     int rc = SB_EXIT_OK;
+    bool failed = false;
+    /* fio's "global options": the command line's before any --name, then the files' */
+    static sb_jobfile_given global;
+    global = cli->given;
+    if (global.len + a->set->global.len <= sizeof global.buf) {
+        memcpy(global.buf + global.len, a->set->global.buf, a->set->global.len);
+        global.len += a->set->global.len;
+    }
+    sb_io_out *o = out_begin(cli, &global, true, &rc);
+    if (!o)
+        return rc;
+    for (size_t i = 0; i < a->set->n; i++)
+        sb_io_out_watch(o, &a->set->jobs[i]->job);
     sb_progress_init(&prog);
     if (cli->quiet)
         prog.enabled = false;
@@ -664,19 +481,21 @@ static int run_jobs(io_args *a, const io_cli *cli)
             }
             slots[m].job = job;
         }
+        sb_io_out_phase(o);
         sb_io_run_many(slots, n);
         if (n == 1)
             sb_progress_end(&prog);
-        rc = report_phase(a->set->jobs + i, slots, n, cli, all);
+        rc = report_phase(a->set->jobs + i, slots, n, o, &failed);
         free(slots);
         i = k;
     }
-    if (all) {
-        json_t *root = json_object();
-        json_object_set_new(root, "storbench_version", json_string(STORBENCH_VERSION));
-        json_object_set_new(root, "jobs", all);
-        print_json(root);
+    /* a job that failed (its one line said why): --output FILE is not written, nothing
+     * is saved; on standard output what ran is printed. A verify mismatch is a result. */
+    if (failed && cli->output[0] && strcmp(cli->output, "-")) {
+        sb_io_out_discard(o);
+        return rc;
     }
+    rc = out_end(o, rc);
     return rc == SB_EXIT_OK && sb_interrupted() ? SB_EXIT_INTERRUPTED : rc;
 }
 
@@ -724,6 +543,9 @@ int sb_cmd_io(int argc, char **argv)
     }
     if (cli.cmdhelp[0])
         return cmdhelp(cli.cmdhelp);
+    char ferr[512];
+    if (sb_io_out_formats(cli.format[0] ? cli.format : "normal", &cli.formats, ferr, sizeof ferr) < 0)
+        return sb_usage_error(CMD, "%s", ferr);
     if (set.n || args.nfiles)
         return job_files(&args, &cli);
     if (cli.parse_only || cli.nsections)
@@ -748,6 +570,6 @@ int sb_cmd_io(int argc, char **argv)
 
     sb_interrupt_install();
     if (sb_ranks_active())
-        return run_on_ranks(&job, &cli.ranks, cli.json);
+        return run_on_ranks(&job, &cli);
     return run_alone(&job, &cli);
 }

@@ -7,14 +7,15 @@
 #define SB_CLI_IO_RANKS_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "core/histogram.h"
 #include "runner/io_ranks.h"
 
-void sb_io_ranks_print(const sb_io_ranks_report *rep);
+void sb_io_ranks_print(FILE *out, const sb_io_ranks_report *rep);
 json_t *sb_io_ranks_json(const sb_io_ranks_report *rep);
 
-/* io.c's latency object (samples, min, max, mean, stddev, percentiles). */
+/* io_output.c's latency object (samples, min, max, mean, stddev, percentiles). */
 json_t *sb_io_lat_json(const sb_histogram *h);
 
 #endif

@@ -10,41 +10,41 @@
 
 #include "core/units.h"
 
-static void print_phase(const sb_io_phase_report *ph, double wall, int ranks)
+static void print_phase(FILE *out, const sb_io_phase_report *ph, double wall, int ranks)
 {
     char bw[32], bws[32], tot[32], lo[32], mean[32], hi[32];
     sb_format_iec(bw, sizeof bw, ph->bw, "B/s");
     sb_format_si(bws, sizeof bws, ph->bw, "B/s");
     sb_format_iec(tot, sizeof tot, (double)ph->bytes, "B");
-    printf("  %s: aggregate BW=%s (%s), IOPS=%.0f, %s in %.3f s (latest end - earliest start)\n",
+    fprintf(out, "  %s: aggregate BW=%s (%s), IOPS=%.0f, %s in %.3f s (latest end - earliest start)\n",
            ph->name, bw, bws, ph->iops, tot, ph->elapsed_s);
     sb_format_iec(lo, sizeof lo, ph->bw_min, "B/s");
     sb_format_iec(mean, sizeof mean, ph->bw_mean, "B/s");
     sb_format_iec(hi, sizeof hi, ph->bw_max, "B/s");
-    printf("    per rank: min=%s, mean=%s, max=%s; first done %.3f s, last done %.3f s\n",
+    fprintf(out, "    per rank: min=%s, mean=%s, max=%s; first done %.3f s, last done %.3f s\n",
            lo, mean, hi, ph->first_done_s, ph->last_done_s);
     if (wall > 0) {
         sb_format_iec(lo, sizeof lo, (double)ph->bytes_min, "B");
         sb_format_iec(hi, sizeof hi, (double)ph->bytes_max, "B");
-        printf("    stonewall %.3g s: %d of %d ranks stopped by it; bytes per rank min=%s, max=%s\n",
+        fprintf(out, "    stonewall %.3g s: %d of %d ranks stopped by it; bytes per rank min=%s, max=%s\n",
                wall, ph->ranks_stonewalled, ranks, lo, hi);
     }
     const sb_histogram *h = &ph->lat;
-    printf("    clat (us), all I/Os of all ranks: mean=%.2f, p50=%.2f, p99=%.2f, p99.9=%.2f, max=%.2f\n",
+    fprintf(out, "    clat (us), all I/Os of all ranks: mean=%.2f, p50=%.2f, p99=%.2f, p99.9=%.2f, max=%.2f\n",
            sb_hist_mean(h) / 1e3, sb_hist_percentile(h, 50) / 1e3, sb_hist_percentile(h, 99) / 1e3,
            sb_hist_percentile(h, 99.9) / 1e3, (double)h->max / 1e3);
 }
 
-void sb_io_ranks_print(const sb_io_ranks_report *rep)
+void sb_io_ranks_print(FILE *out, const sb_io_ranks_report *rep)
 {
-    printf("ranks: %d on %d host%s (at most %d per host), %s, %s%s\n", rep->ranks, rep->hosts,
+    fprintf(out, "ranks: %d on %d host%s (at most %d per host), %s, %s%s\n", rep->ranks, rep->hosts,
            rep->hosts == 1 ? "" : "s", rep->max_per_host, rep->mpi,
            rep->shared_file ? "one shared file (a region per rank)" : "a file or directory per rank",
            rep->n_phases > 1 ? (rep->cache_dropped ? ", page cache dropped between phases"
                                                    : ", page cache not dropped (not root): files evicted")
                              : "");
     for (size_t i = 0; i < rep->n_phases; i++)
-        print_phase(&rep->phase[i], i + 1 == rep->n_phases ? rep->stonewall_s : 0, rep->ranks);
+        print_phase(out, &rep->phase[i], i + 1 == rep->n_phases ? rep->stonewall_s : 0, rep->ranks);
 }
 
 static json_t *min_mean_max(double lo, double mean, double hi)

@@ -173,6 +173,16 @@ typedef struct sb_io_dir_stats {
     sb_histogram clat;         /* completion latency, ns: submission to completion */
 } sb_io_dir_stats;
 
+/* fio's IO depth maps, counted by asynchronous engines: I/Os by the depth the queue had
+ * when they were submitted (buckets 1, 2, 4, 8, 16, 32, >=64: up to that), and submit and
+ * reap calls by the I/Os they carried (0, 1-4, 5-8, 9-16, 17-32, 33-64, >64). */
+#define SB_IO_DEPTH_BUCKETS 7
+typedef struct sb_io_depths {
+    uint64_t level[SB_IO_DEPTH_BUCKETS];
+    uint64_t submit[SB_IO_DEPTH_BUCKETS];
+    uint64_t complete[SB_IO_DEPTH_BUCKETS];
+} sb_io_depths;
+
 typedef struct sb_io_result {
     double seconds;            /* measured interval (after ramp), longest job */
     uint64_t start_ns, end_ns; /* that interval on sb_now_ns(): first ramp end, last completion */
@@ -200,6 +210,7 @@ typedef struct sb_io_result {
     double cpu_wall_s;         /* the same interval, wall clock */
     uint64_t cpu_ios;
     bool uring_fixed_files, uring_fixed_bufs; /* io_uring: what the threads used */
+    sb_io_depths depths;       /* asynchronous engines (ramp included); zero for synchronous ones */
     sb_verify_stats verify;    /* filled when job->verify is set */
     /* Without group_reporting and with numjobs > 1: each thread's own figures, as fio
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */

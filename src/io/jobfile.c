@@ -195,6 +195,17 @@ int sb_jobfile_expand(const char *value, char *out, size_t outlen)
 
 /* ------------------------------------------------------------ options */
 
+bool sb_jobfile_given_add(sb_jobfile_given *g, const char *key, const char *value)
+{
+    size_t k = strlen(key) + 1, v = (value ? strlen(value) : 0) + 1;
+    if (g->len + k + v > sizeof g->buf)
+        return false;
+    memcpy(g->buf + g->len, key, k);
+    memcpy(g->buf + g->len + k, value ? value : "", v);
+    g->len += k + v;
+    return true;
+}
+
 int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsigned ctx_kb,
                      char *err, size_t errlen)
 {
@@ -208,7 +219,7 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
             j->new_group = b;
         else
             j->stonewall = b;
-        return 0;
+        return 0; /* fio leaves these out of its "job options" */
     }
     if (!strcmp(key, "wait_for")) {
         if (!value || !*value || strlen(value) >= sizeof j->wait_for) {
@@ -216,17 +227,23 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
             return -EINVAL;
         }
         snprintf(j->wait_for, sizeof j->wait_for, "%s", value);
+        sb_jobfile_given_add(&j->given, key, value);
         return 0;
     }
-    if (!strcmp(key, "description"))
-        return 0; /* text about the job, which fio only prints */
+    if (!strcmp(key, "description")) { /* text about the job, which fio only prints */
+        sb_jobfile_given_add(&j->given, key, value);
+        return 0;
+    }
     const sb_opt *o = sb_opt_find(sb_io_options, sb_io_n_options, key);
     if (!o) {
         snprintf(err, errlen, "unknown option '%s'", key);
         return -ENOENT;
     }
     const sb_opt_ctx ctx = {j->job.kb_base ? j->job.kb_base : ctx_kb};
-    return sb_opt_parse(o, &j->job, key, value, &ctx, err, errlen);
+    int r = sb_opt_parse(o, &j->job, key, value, &ctx, err, errlen);
+    if (r == 0)
+        sb_jobfile_given_add(&j->given, key, value); /* as given, for fio's "job options" */
+    return r;
 }
 
 /* ------------------------------------------------------------ reading */
@@ -466,6 +483,11 @@ int sb_jobfile_read(const char *path, const sb_io_job *defaults, const char *con
         snprintf(err, errlen, "out of memory");
     section_clear(&s);
     free(s.lines);
+    /* the [global] options as given, for fio's "global options" */
+    if (global && set->global.len + global->given.len <= sizeof set->global.buf) {
+        memcpy(set->global.buf + set->global.len, global->given.buf, global->given.len);
+        set->global.len += global->given.len;
+    }
     free(global);
     fclose(f);
     return r;

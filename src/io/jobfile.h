@@ -22,8 +22,18 @@
 
 #include "io/job.h"
 
+/* Options as given, in order, "key\0value\0" pairs (a bare switch's value is ""): what
+ * fio's JSON prints as "job options" and "global options" (cli/io_output.c). */
+typedef struct sb_jobfile_given {
+    char buf[4096];
+    size_t len;
+} sb_jobfile_given;
+/* Appends key=value (value NULL: a switch). false when full (then left out, never cut). */
+bool sb_jobfile_given_add(sb_jobfile_given *g, const char *key, const char *value);
+
 typedef struct sb_jobfile_job {
     sb_io_job job;
+    sb_jobfile_given given;    /* the section's own options (not its [global]'s) */
     bool stonewall;            /* wait for every earlier job first (fio's stonewall) */
     bool new_group;            /* starts a new reporting group */
     char wait_for[64];         /* fio's wait_for=NAME: start after that job ended */
@@ -35,6 +45,7 @@ typedef struct sb_jobfile_job {
 typedef struct sb_jobset {
     sb_jobfile_job **jobs;     /* each malloc'd (a job is large: paths) */
     size_t n, cap;
+    sb_jobfile_given global;   /* the job files' [global] options as given */
 } sb_jobset;
 
 /* Appends a job that starts as a copy of from, called name. NULL when out of memory. */

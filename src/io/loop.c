@@ -352,11 +352,31 @@ static inline void complete(worker *w, unsigned n, uint64_t now)
     }
 }
 
+/* fio's IO depth maps (job.h): a depth's bucket (1, 2, 4, ... 32, >=64) and a call's
+ * (0, 1-4, 5-8, ... 33-64, >64). A few compares once per submitted or reaped batch. */
+static inline unsigned level_bucket(unsigned d)
+{
+    return d <= 1 ? 0 : d <= 2 ? 1 : d <= 4 ? 2 : d <= 8 ? 3 : d <= 16 ? 4 : d <= 32 ? 5 : 6;
+}
+
+static inline unsigned call_bucket(unsigned n)
+{
+    return n == 0 ? 0 : n <= 4 ? 1 : n <= 8 ? 2 : n <= 16 ? 3 : n <= 32 ? 4 : n <= 64 ? 5 : 6;
+}
+
+/* n I/Os submitted in one call, the queue then in_flight deep. */
+static inline void mark_submit(worker *w, unsigned n, unsigned in_flight)
+{
+    w->depths.level[level_bucket(in_flight)] += n;
+    w->depths.submit[call_bucket(n)]++;
+}
+
 static int reap(worker *w, unsigned min, unsigned *in_flight)
 {
     int n = w->td.ops->getevents(&w->td, min, *in_flight, w->done);
     if (n < 0)
         return n;
+    w->depths.complete[call_bucket((unsigned)n)]++;
     uint64_t now = sb_now_ns();
     *in_flight -= (unsigned)n;
     complete(w, (unsigned)n, now);
@@ -408,6 +428,7 @@ static void loop_async(worker *w)
                     if ((r = ops->commit(&w->td)) < 0)
                         goto fail;
                     in_flight += pending;
+                    mark_submit(w, pending, in_flight);
                     pending = 0;
                 }
                 if (w->think_ns && (r = drain(w, &in_flight)) < 0)
@@ -444,6 +465,7 @@ static void loop_async(worker *w)
                 if ((r = ops->commit(&w->td)) < 0)
                     goto fail;
                 in_flight += pending;
+                mark_submit(w, pending, in_flight);
                 pending = 0;
             }
             if (w->invalidate_pending) {
@@ -462,6 +484,7 @@ static void loop_async(worker *w)
             if ((r = ops->commit(&w->td)) < 0)
                 goto fail;
             in_flight += pending;
+            mark_submit(w, pending, in_flight);
             pending = 0;
         }
         if (!in_flight) {
@@ -474,6 +497,7 @@ static void loop_async(worker *w)
                                       cmax < in_flight ? cmax : in_flight, w->done)) < 0)
             goto fail;
         uint64_t now = sb_now_ns();
+        w->depths.complete[call_bucket((unsigned)r)]++;
         in_flight -= (unsigned)r;
         complete(w, (unsigned)r, now);
     }
@@ -482,6 +506,7 @@ static void loop_async(worker *w)
         if ((r = ops->commit(&w->td)) < 0)
             goto fail;
         in_flight += pending;
+        mark_submit(w, pending, in_flight);
     }
     if ((r = drain(w, &in_flight)) < 0)
         goto fail;

@@ -205,6 +205,11 @@ static void merge_worker(const worker *w, sb_io_result *res)
         sb_hist_merge(&res->clat_all, &w->st[d].clat);
     }
     res->cpu_ios += w->ios_done;
+    for (int i = 0; i < SB_IO_DEPTH_BUCKETS; i++) {
+        res->depths.level[i] += w->depths.level[i];
+        res->depths.submit[i] += w->depths.submit[i];
+        res->depths.complete[i] += w->depths.complete[i];
+    }
     res->uring_fixed_files = w->td.fixed_files;
     res->uring_fixed_bufs = w->td.fixed_bufs;
     double s = w->last_ns > w->ramp_end_ns ? (double)(w->last_ns - w->ramp_end_ns) / 1e9 : 0;

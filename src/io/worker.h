@@ -72,6 +72,7 @@ typedef struct worker {
     sb_io_dir_stats st[SB_DDIR_N];
     uint64_t bytes_issued;
     uint64_t ios_done;         /* completions, ramp included (CPU per I/O) */
+    sb_io_depths depths;       /* asynchronous engines: fio's IO depth maps (job.h) */
     uint64_t finished_ns;      /* when the thread's work ended */
     atomic_uint_fast64_t progress_bytes;
     atomic_bool finished;

@@ -78,11 +78,13 @@ printf '[global]\nsize=128k\nbs=4k\n[w1]\nrw=write\n[w2]\nrw=randwrite\nbssplit=
 "$SB" io --directory="$D" --quiet "$T/run.fio" >"$T/out" 2>"$T/err"
 check "a job file with a barrier runs" test $? = 0
 check "each job is reported by name and group" \
-    test "$(grep -cE '^(w1|w2) \(groupid=0\)|^r \(groupid=1\)' "$T/out")" = 3
-check "numjobs without group_reporting: each thread on its own" grep -q "r: thread 2 of 2" "$T/out"
+    test "$(grep -cE '^(w1|w2): \(groupid=0, jobs=1\)|^r: \(groupid=1, jobs=1\)' "$T/out")" = 4
+check "numjobs without group_reporting: each thread on its own, as fio" \
+    test "$(grep -c '^r: (groupid=1, jobs=1): err= 0' "$T/out")" = 2
 printf '[global]\nsize=128k\ngroup_reporting\n[r]\nrw=read\nnumjobs=2\n' >"$T/gr.fio"
 "$SB" io --directory="$D" --quiet "$T/gr.fio" >"$T/out" 2>&1
-check "group_reporting: numjobs summed" test -z "$(grep 'thread 1 of' "$T/out")" -a -n "$(grep '^r (groupid=0)' "$T/out")"
+check "group_reporting: numjobs summed" test "$(grep -c '^r: (groupid=0, jobs=[0-9]*)' "$T/out")" = 1 \
+    -a -n "$(grep '^r: (groupid=0, jobs=2)' "$T/out")"
 
 # fio's engines: pvsync really is preadv/pwritev, null moves nothing.
 if command -v strace >/dev/null; then

@@ -21,7 +21,7 @@ check "io removes its files" test "$(ls -A "$D" | wc -l)" -eq 0
 
 # ---- storbench io: JSON ----
 check_exit "io json" 0 "$SB" io --rw randrw --rwmixread 70 --bs 8k --size 2m --ioengine libaio \
-    --iodepth 4 --direct --directory "$D" --output-format json
+    --iodepth 4 --direct --directory "$D" --output-format storbench-json
 J="$T/io.json"
 cp "$T/out" "$J"
 check "json parses" jqok . "$J"
@@ -57,7 +57,7 @@ check "io text: cpu line" sh -c "'$SB' io --rw randread --size 1m --directory '$
 # ---- --cpus_allowed ----
 cpu0=$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')
 check_exit "io cpus_allowed split" 0 "$SB" io --rw randread --size 1m --numjobs 2 --directory "$D" \
-    --cpus_allowed "$cpu0" --cpus_allowed_policy split --output-format json
+    --cpus_allowed "$cpu0" --cpus_allowed_policy split --output-format storbench-json
 check "json: cpus_allowed echoed" jqok ".job.cpus_allowed == \"$cpu0\" and .job.cpus_allowed_policy == \"split\" and .total.ios == 512" "$T/out"
 check_exit "io cpus_allowed: CPU not available" 2 "$SB" io --size 1m --directory "$D" --cpus_allowed 1023
 check_one_line "cpus_allowed refusal: one line" "not available"
@@ -65,11 +65,11 @@ check_exit "io cpus_allowed: not a list" 2 "$SB" io --size 1m --directory "$D" -
 check_exit "io cpus_allowed_policy: unknown" 2 "$SB" io --size 1m --directory "$D" --cpus_allowed_policy spread
 
 check_exit "io time based json" 0 "$SB" io --rw read --size 256k --runtime 1200ms --time_based \
-    --directory "$D" --output-format json
+    --directory "$D" --output-format storbench-json
 check "json: one per-second sample" jqok '(.per_second.iops | length) == 1 and (.per_second.bw_bytes_per_s | length) == 1' "$T/out"
 
 # ---- Ctrl-C: what was measured so far, exit 130 ----
-"$SB" io --rw randread --size 1m --runtime 60 --time_based --directory "$D" --output-format json \
+"$SB" io --rw randread --size 1m --runtime 60 --time_based --directory "$D" --output-format storbench-json \
     >"$T/int.json" 2>"$T/int.err" &
 pid=$!
 sleep 1
@@ -151,7 +151,7 @@ if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null &&
     check "write job: the new file is fallocated" grep -q 'fallocate(' "$T/strace"
     check "write job: no sync before or after the run (no end_fsync)" test "$(grep -c 'sync(' "$T/strace")" -eq 0
     "$SB" io --filename "$T/q" --size 256k --ioengine libaio --iodepth 8 --direct --iodepth_batch 4 \
-        --output-format json >"$T/q.json"
+        --output-format storbench-json >"$T/q.json"
     check "io json: batching that ran" jqok '.job.iodepth_batch_submit == 4 and .job.iodepth_batch_complete_min == 1 and .job.iodepth_batch_complete_max == 1' "$T/q.json"
     rm -f "$T/q"
 else

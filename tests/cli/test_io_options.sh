@@ -29,7 +29,7 @@ check "--cmdhelp=iodepth: type, range, default" \
 check_exit "io --cmdhelp=nosuch" 2 "$SB" io --cmdhelp=nosuch
 check_one_line "--cmdhelp of an unknown option: one line" "nosuch"
 check_exit "io --name=value and --name value, aliases" 0 "$SB" io --bs=8k --size 64k --readwrite=randrw \
-    --seed 7 --directory "$D" --output-format=json
+    --seed 7 --directory "$D" --output-format=storbench-json
 check "values reached the job" jqok '.job.bs_bytes == 8192 and .job.size_bytes == 65536 and .job.rw == "randrw" and .job.randseed == 7' "$T/out"
 check_exit "io bad value: one line naming the option" 2 "$SB" io --iodepth 0 --directory "$D"
 check_one_line "io bad value: one line" "iodepth: '0' is not in 1 .. 1024"

@@ -23,7 +23,7 @@ mkdir -p "$D"
 
 # ---- io: write then read, a directory per rank ----
 check_exit "4 ranks: io read (write+read phases)" 0 run4 "$SB" io --rw read --bs 64k --size 2m \
-    --directory "$D" --output-format json
+    --directory "$D" --output-format storbench-json
 J="$T/rw.json"; cp "$T/out" "$J"
 check "json: 4 ranks on 1 host" jqok '.ranks.ranks == 4 and .ranks.hosts == 1 and .ranks.max_ranks_per_host == 4' "$J"
 check "json: write phase then read phase" jqok '[.ranks.phases[].rw] == ["write", "read"]' "$J"
@@ -43,20 +43,20 @@ check_exit "4 ranks: io write, text" 0 run4 "$SB" io --rw write --bs 1m --size 4
 check "text: ranks line" grep -q '^ranks: 4 on 1 host' "$T/out"
 check "text: aggregate and per-rank lines" \
     sh -c "grep -q '^  write: aggregate BW=' '$T/out' && grep -q 'first done' '$T/out'"
-check "text: one summary (rank 0 alone prints)" test "$(grep -c '^storbench io:' "$T/out")" -eq 1
+check "text: one summary (rank 0 alone prints)" test "$(grep -c '^storbench io: (groupid=' "$T/out")" -eq 1
 
 # ---- files named by --filename: FILE.R per rank, kept; then read back ----
 check_exit "4 ranks: io write FILE.R" 0 run4 "$SB" io --rw write --bs 64k --size 1m --filename "$D/f"
 check "FILE.0 .. FILE.3 kept, 1 MiB each" \
     test "$(stat -c %s "$D"/f.0 "$D"/f.1 "$D"/f.2 "$D"/f.3 | sort -u)" = 1048576
 check_exit "4 ranks: io read of the existing files" 0 run4 "$SB" io --rw read --bs 64k --size 1m \
-    --filename "$D/f" --output-format json
+    --filename "$D/f" --output-format storbench-json
 check "existing data: no write phase" jqok '[.ranks.phases[].rw] == ["read"]' "$T/out"
 rm -f "$D"/f.*
 
 # ---- one shared file ----
 check_exit "4 ranks: shared file" 0 run4 "$SB" io --rw randread --bs 4k --size 1m --shared-file \
-    --filename "$D/shared" --output-format json
+    --filename "$D/shared" --output-format storbench-json
 check "shared: one file of 4 regions" test "$(stat -c %s "$D/shared")" -eq 4194304
 check "shared: json says so" jqok '.ranks.shared_file and .ranks.phases[1].bytes == 4194304' "$T/out"
 check "shared: no per-rank files" test "$(ls -A "$D")" = shared
@@ -67,7 +67,7 @@ check "shared temporary file removed" test -z "$(ls -A "$D")"
 
 # ---- stonewalling: a 30 s job stopped by a 0.3 s wall on every rank ----
 check_exit "4 ranks: stonewall" 0 run4 "$SB" io --rw randwrite --bs 4k --size 4m --time_based \
-    --runtime 30 --stonewall 0.3 --directory "$D" --output-format json
+    --runtime 30 --stonewall 0.3 --directory "$D" --output-format storbench-json
 J="$T/wall.json"; cp "$T/out" "$J"
 check "stonewall: every rank stopped by the wall" jqok '.ranks.stonewall_s == 0.3 and .ranks.phases[0].ranks_stonewalled == 4' "$J"
 check "stonewall: long before the runtime" jqok '.elapsed_s < 30' "$J"
@@ -127,7 +127,7 @@ check_one_line "run postmark under mpirun: one line" "postmark does not run on M
 check_exit "list under mpirun: usage error" 2 "${MPIRUN[@]}" -np 2 "$SB" list
 check_one_line "list under mpirun: one line" "not on 2 MPI ranks"
 check_exit "one rank under mpirun" 0 "${MPIRUN[@]}" -np 1 "$SB" io --rw write --bs 64k --size 256k \
-    --directory "$D" --output-format json
+    --directory "$D" --output-format storbench-json
 check "one rank: ranks section" jqok '.ranks.ranks == 1' "$T/out"
 mkdir -p "$T/bin" && cp "$SB_BIN" "$T/bin/storbench"  # the binary, not the wrapper (which would exec the one beside storbench-mpi)
 check_exit "no storbench-mpi beside it" 1 "${MPIRUN[@]}" -np 2 "$T/bin/storbench" io --rw write \
@@ -136,15 +136,15 @@ check_one_line "no storbench-mpi: one line" "no storbench-mpi"
 
 # ---- plain storbench, no mpirun ----
 check_exit "plain io has no ranks section" 0 "$SB" io --rw write --bs 64k --size 256k \
-    --directory "$D" --output-format json
+    --directory "$D" --output-format storbench-json
 check "plain json unchanged" jqok 'has("ranks") | not' "$T/out"
 # a wall or a shared file means something only across ranks: refused alone (issue 24,
 # item 11), and with one rank under mpirun it still runs
 check_exit "plain io --stonewall refused" 2 "$SB" io --rw write --bs 4k --size 4m --time_based \
-    --runtime 30 --stonewall 0.2 --directory "$D" --output-format json
+    --runtime 30 --stonewall 0.2 --directory "$D" --output-format storbench-json
 check_one_line "plain --stonewall: one line" "stonewall is for MPI ranks"
 check_exit "one rank: io --stonewall" 0 "${MPIRUN[@]}" -np 1 "$SB" io --rw write --bs 4k --size 4m \
-    --time_based --runtime 30 --stonewall 0.2 --directory "$D" --output-format json
+    --time_based --runtime 30 --stonewall 0.2 --directory "$D" --output-format storbench-json
 check "one rank: --stonewall stops it" jqok '.ranks.ranks == 1 and .ranks.phases[0].ranks_stonewalled == 1' "$T/out"
 check_exit "--stonewall 0 refused" 2 "$SB" io --stonewall 0 --directory "$D"
 check_one_line "--stonewall 0: one line" "stonewall"

@@ -138,7 +138,7 @@ drops() {
 
 # ---- io write+read: 2 hosts x 2 ranks ----
 check_exit "2 hosts: io read (write+read phases)" 0 on2 "$SB" io --rw read --bs 64k --size 1m \
-    --directory "$L/target" --output-format json
+    --directory "$L/target" --output-format storbench-json
 J=$T/io.json; cp "$T/out" "$J"
 check "io: 4 ranks on 2 hosts, 2 per host" jqok '.ranks.ranks == 4 and .ranks.hosts == 2 and .ranks.max_ranks_per_host == 2' "$J"
 check "io: every phase moved 4 x size" jqok '[.ranks.phases[] | .bytes] == [4194304, 4194304]' "$J"

@@ -17,7 +17,7 @@ F="$R/file"
 clean() { # NAME ARGS...: exit 0, errors 0, something checked
     local n=$1; shift
     rm -f "$F"
-    check_exit "$n" 0 "$SB" io --filename "$F" --output-format json "$@"
+    check_exit "$n" 0 "$SB" io --filename "$F" --output-format storbench-json "$@"
     if jqok '.verify.errors == 0 and .verify.blocks_checked > 0' "$T/out"; then ok "$n: checked, no error"
     else not_ok "$n: $(jq -c .verify "$T/out" 2>/dev/null) $(head -c 300 "$T/err")"; fi
 }
@@ -49,7 +49,7 @@ flip() {
     printf "\\x$(printf %02x $((b ^ 255)))" | dd of="$F" bs=1 seek="$1" conv=notrunc status=none
 }
 caught() { # NAME FIELD OFFSET: exit 1, one line with the file, offset and field
-    check_exit "$1: exit 1" 1 "$SB" io "${W[@]}" --verify_only --output-format json
+    check_exit "$1: exit 1" 1 "$SB" io "${W[@]}" --verify_only --output-format storbench-json
     if [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "verify: $F: offset $3: $2" "$T/err"; then ok "$1: one line"
     else not_ok "$1: $(cat "$T/err")"; fi
     check "$1: JSON says where" jqok ".verify.errors == 1 and .verify.first_bad_offset_bytes == $3" "$T/out"

@@ -1,0 +1,137 @@
+/*
+ * fio_report — fio's output formats (normal, json, json+, terse version 3), written from a
+ * plain description of what ran: the jobs (or threads, or groups, as fio reports them),
+ * their figures per direction, and the disks under them. The formats layer sees neither
+ * the I/O engine nor the command line; cli/io_output.c fills this struct from the engine's
+ * results and the options as given, and these writers only lay it out, following fio
+ * 3.33's stat.c layouts (SB_FIO_SCHEMA) so that readers written for fio's output, and
+ * fio's own tools (fio_jsonplus_clat2csv), read storbench's. What storbench does not
+ * measure is left out or marked (docs/io.md, "Output formats"), never made up.
+ */
+#ifndef SB_FORMATS_FIO_REPORT_H
+#define SB_FORMATS_FIO_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "core/histogram.h"
+
+/* The fio version whose output layout these writers follow. */
+#define SB_FIO_SCHEMA "fio-3.33"
+
+enum { SB_FIO_READ = 0, SB_FIO_WRITE = 1, SB_FIO_TRIM = 2, SB_FIO_NDIR = 3 };
+
+/* One direction of one report. */
+typedef struct sb_fio_dir {
+    uint64_t ios, bytes;
+    /* Completion latency, ns (storbench's: submission to completion, fio's clat); NULL or
+     * empty: none. fio's lat_ns is written from the same histogram (slat not measured). */
+    const sb_histogram *clat;
+    /* Bandwidth (bytes/s) and IOPS samples of this direction, one per sample_s; n = 0: none. */
+    const double *bw_samples, *iops_samples;
+    size_t n_samples;
+} sb_fio_dir;
+
+/* One "key", "value" pair of fio's "job options" / "global options". */
+typedef struct sb_fio_opt {
+    const char *key, *value;
+} sb_fio_opt;
+
+/* One report block: a job, one thread of a job (numjobs without group_reporting), or a
+ * group's jobs together (group_reporting). */
+typedef struct sb_fio_job {
+    char name[64];
+    unsigned groupid;
+    unsigned jobs;             /* threads the block covers (fio's "jobs=N") */
+    int error;                 /* errno of a failed job, else 0 */
+    long pid;
+    double runtime_s;          /* measured time (the longest thread) */
+    double elapsed_s;          /* from start to end, ramp included */
+    sb_fio_dir dir[SB_FIO_NDIR];
+    const sb_histogram *lat_all; /* all directions together (fio's latency_ns/us/ms) */
+    /* CPU and faults of the process over the job's run (storbench's jobs are threads of
+     * one process); usr/sys as % of the job's wall time, as fio's. */
+    double usr_pct, sys_pct;
+    uint64_t ctx, majf, minf;
+    /* fio's IO depth maps as counts: I/Os by the queue's depth at submission (1, 2, 4, 8,
+     * 16, 32, >=64), submit and reap calls by the I/Os they carried (0, 4, 8, 16, 32, 64,
+     * >=64); depth_known false: not counted (left out). */
+    bool depth_known;
+    uint64_t depth_level[7], depth_submit[7], depth_complete[7];
+    bool no_syncs;             /* the job calls no fsync/fdatasync: fio's "sync" is all 0 */
+    /* What the header line names. */
+    const char *rw, *engine;
+    uint64_t bs_min, bs_max;
+    unsigned iodepth;
+    /* percentile_list, or none (fio's default list) */
+    const double *percentiles;
+    unsigned n_percentiles;
+    bool clat_percentiles;
+    const sb_fio_opt *opts;    /* the job's own options as given ("job options") */
+    size_t n_opts;
+} sb_fio_job;
+
+/* One disk's /sys/block/NAME/stat difference over the run, as fio's disk_util. */
+typedef struct sb_fio_disk {
+    char name[64];
+    uint64_t ios[2], merges[2], ticks[2], in_queue;
+    double util_pct;           /* io_ticks over the elapsed time */
+} sb_fio_disk;
+
+typedef struct sb_fio_report {
+    const sb_fio_job *jobs;
+    size_t n_jobs;
+    const sb_fio_opt *global_opts;
+    size_t n_global;
+    const sb_fio_disk *disks;
+    size_t n_disks;
+    time_t when;               /* the report's timestamp */
+    uint64_t when_ms;
+    const char *version;       /* storbench's, named beside SB_FIO_SCHEMA */
+} sb_fio_report;
+
+/* ---- shared by the writers (fio_report.c) ---- */
+
+/* fio's default percentile list (the 17 of sb_hist_percentiles). */
+void sb_fio_percentiles(const sb_fio_job *j, const double **p, unsigned *n);
+/* The share (%) of d's I/Os, or all of them, whose latency falls in each of fio's buckets:
+ * ns[10] ("2" .. "1000" ns), us[10], ms[12] ("2" .. "2000", ">=2000"). */
+void sb_fio_lat_buckets(const sb_histogram *h, double ns[10], double us[10], double ms[12]);
+extern const char *const sb_fio_lat_labels[12];
+/* min, max, mean, standard deviation of n samples; false when n = 0. */
+bool sb_fio_sample_stats(const double *v, size_t n, double *min, double *max, double *mean, double *dev);
+/* fio's num2str: num in at most maxlen digits, scaled by 1000 (or 1024 with pow2) with a
+ * prefix (k, M ... or Ki, Mi ...), then unit. */
+void sb_fio_num2str(char *buf, size_t len, double num, int maxlen, bool pow2, const char *unit);
+/* A group's figures per direction for "Run status group": bytes, the aggregate bandwidth
+ * (bytes over the longest runtime), the jobs' least and greatest bandwidth and runtime. */
+typedef struct sb_fio_group {
+    unsigned id;
+    uint64_t bytes[SB_FIO_NDIR];
+    double agg_bw[SB_FIO_NDIR], min_bw[SB_FIO_NDIR], max_bw[SB_FIO_NDIR];
+    double min_run_s[SB_FIO_NDIR], max_run_s[SB_FIO_NDIR];
+} sb_fio_group;
+/* The group of report r's job index first, over every job with its groupid. */
+void sb_fio_group_of(const sb_fio_report *r, unsigned groupid, sb_fio_group *g);
+double sb_fio_bw(const sb_fio_job *j, int d);   /* bytes/s over runtime_s */
+/* counts[7] as % of their sum (0 when the sum is 0). */
+void sb_fio_shares(const uint64_t *counts, double *pct);
+double sb_fio_iops(const sb_fio_job *j, int d);
+
+/* ---- the writers ---- */
+
+/* fio's JSON (fio_json.c); plus: json+ (clat_ns "bins"). The caller owns the result. */
+json_t *sb_fio_json(const sb_fio_report *r, bool plus);
+/* fio's terse format, version 3 (fio_terse.c): one line per job. */
+void sb_fio_print_terse(FILE *out, const sb_fio_report *r);
+/* fio's normal output (fio_normal.c): the job header lines, one block per job, the
+ * "Run status group" lines and "Disk stats". extra(out, i, arg), when given, adds
+ * storbench's own lines at the end of job i's block. */
+void sb_fio_print_normal(FILE *out, const sb_fio_report *r,
+                         void (*extra)(FILE *out, size_t i, void *arg), void *arg);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * fio_terse — fio's terse output, version 3 (fio_report.h): one semicolon-separated line
+ * per job in the field order fio's HOWTO documents ("terse_version_3"): version, fio
+ * version, jobname, groupid, error; per direction read then write (version 3 has no
+ * trim) the I/O in KiB, bandwidth in KiB/s, IOPS, runtime in ms, submission, completion
+ * (with 20 percentile fields, padded with "0%=0" as fio's) and total latency in us, and
+ * the bandwidth statistics; CPU, IO depths, the latency buckets in us and ms; then each
+ * disk's utilization. A field storbench does not measure is left empty, never filled
+ * with a guess.
+ */
+#include "formats/fio_report.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+/* min;max;mean;dev in us of a latency histogram (NULL: none, zeros) */
+static void lat(FILE *out, const sb_histogram *h)
+{
+    uint64_t n = h ? h->count : 0;
+    fprintf(out, ";%" PRIu64 ";%" PRIu64 ";%f;%f", n ? h->min / 1000 : 0, n ? h->max / 1000 : 0,
+            n ? sb_hist_mean(h) / 1000 : 0, n ? sb_hist_stddev(h) / 1000 : 0);
+}
+
+static void dir(FILE *out, const sb_fio_job *j, int d, const sb_fio_group *g)
+{
+    const sb_fio_dir *x = &j->dir[d];
+    double bw = x->ios ? sb_fio_bw(j, d) : 0;
+    fprintf(out, ";%" PRIu64 ";%.0f;%.0f;%.0f", x->bytes / 1024, floor(bw / 1024),
+            x->ios ? sb_fio_iops(j, d) : 0, x->ios ? j->runtime_s * 1000 : 0);
+    lat(out, NULL); /* slat: not measured */
+    lat(out, x->clat);
+    const double *pl;
+    unsigned np, i = 0;
+    sb_fio_percentiles(j, &pl, &np);
+    bool any = x->clat && x->clat->count; /* fio prints the list, 0 when there is no I/O */
+    for (; j->clat_percentiles && i < np && i < 20; i++)
+        fprintf(out, ";%f%%=%.0f", pl[i], any ? floor(sb_hist_percentile(x->clat, pl[i]) / 1000) : 0);
+    for (; i < 20; i++)
+        fputs(";0%=0", out);
+    lat(out, x->clat); /* total latency: the same measurement (fio_report.h) */
+    double mn, mx, mean, dev;
+    size_t n = x->ios ? x->n_samples : 0;
+    sb_fio_sample_stats(x->bw_samples, n, &mn, &mx, &mean, &dev);
+    fprintf(out, ";%.0f;%.0f;%f%%;%f;%f", mn / 1024, mx / 1024,
+            n && g->agg_bw[d] > 0 ? 100 * mean / g->agg_bw[d] : 0, mean / 1024, dev / 1024);
+}
+
+static void job_line(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
+{
+    sb_fio_group g;
+    sb_fio_group_of(r, j->groupid, &g);
+    fprintf(out, "3;%s;%s;%u;%d", SB_FIO_SCHEMA, j->name, j->groupid, j->error);
+    dir(out, j, SB_FIO_READ, &g);
+    dir(out, j, SB_FIO_WRITE, &g);
+    fprintf(out, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64, j->usr_pct, j->sys_pct, j->ctx,
+            j->majf, j->minf);
+    double p[7];
+    sb_fio_shares(j->depth_level, p);
+    for (int i = 0; i < 7; i++) {
+        if (j->depth_known)
+            fprintf(out, ";%3.1f%%", p[i]);
+        else
+            fputc(';', out);
+    }
+    double ns[10], us[10], ms[12];
+    sb_fio_lat_buckets(j->lat_all, ns, us, ms);
+    for (int i = 0; i < 10; i++)
+        fprintf(out, ";%3.2f%%", us[i]);
+    for (int i = 0; i < 12; i++)
+        fprintf(out, ";%3.2f%%", ms[i]);
+    for (size_t i = 0; i < r->n_disks; i++) {
+        const sb_fio_disk *k = &r->disks[i];
+        fprintf(out, ";%s;%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64
+                ";%" PRIu64 ";%3.2f%%", k->name, k->ios[0], k->ios[1], k->merges[0], k->merges[1],
+                k->ticks[0], k->ticks[1], k->in_queue, k->util_pct);
+    }
+    fputc('\n', out);
+}
+
+void sb_fio_print_terse(FILE *out, const sb_fio_report *r)
+{
+    for (size_t i = 0; i < r->n_jobs; i++)
+        job_line(out, r, &r->jobs[i]);
+}
