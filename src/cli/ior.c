@@ -53,6 +53,7 @@ static const struct ior_flag {
     {'D', true, "deadlineForStonewalling, seconds (0: none)"},
     {'O', true, "stoneWallingWearOut=1: after the deadline every rank goes on to the most any rank did"},
     {'B', false, "useO_DIRECT"},
+    {'R', false, "checkRead: every transfer read carries the stamp of the rank and offset it should"},
     {'g', false, "intraTestBarriers (always on)"},
     {'d', true, "interTestDelay, seconds between repetitions (0)"},
     {'v', false, "verbose: per-rank figures"},
@@ -139,6 +140,7 @@ static int flag(ior_cli *c, int ch, const char *v)
         return 0;
     case 'O': return directive(c, v);
     case 'B': c->p.direct = true; return 0;
+    case 'R': c->p.check = true; return 0;
     case 'g': return 0;
     case 'd':
         if (sb_parse_duration(v, &c->delay) < 0)

@@ -15,7 +15,7 @@
  * (newer than the timestamp file made after mdtest-easy-write, 3,901 bytes,
  * name *01*). The writes stop at stonewall-time and wear out as IO500's (IOR
  * -D with stoneWallingWearOut=1, mdtest -W); each read works on what was
- * written. A write phase shorter than stonewall-time is what IO500 marks
+ * written, and checks each transfer's stamp (IO500 reads with IOR -R). A write phase shorter than stonewall-time is what IO500 marks
  * [INVALID] (its rule for a valid run is 300 s): the figure says so (valid 0).
  *
  * Figures as IO500 computes them: IOR phases in GiB/s (all ranks' bytes over
@@ -288,10 +288,10 @@ static void ior_params(io500_state *s, sb_ior_params *e, sb_ior_params *h)
 {
     int n = s->te.size;
     *e = (sb_ior_params){.transfer = s->p.easy_t, .block = s->p.easy_b, .segments = 1,
-                         .file_per_proc = true, .fsync = true, .reorder = 1 % n,
+                         .file_per_proc = true, .fsync = true, .reorder = 1 % n, .check = true,
                          .deadline = s->p.wall, .wearout = true};
     *h = (sb_ior_params){.transfer = IO500_HARD_XFER, .block = IO500_HARD_XFER,
-                         .segments = s->p.hard_s, .fsync = true, .reorder = 1 % n,
+                         .segments = s->p.hard_s, .fsync = true, .reorder = 1 % n, .check = true,
                          .deadline = s->p.wall, .wearout = true};
     snprintf(e->path, sizeof e->path, "%s/ior-easy/ior_file_easy", s->root);
     snprintf(h->path, sizeof h->path, "%s/ior-hard/file", s->root);

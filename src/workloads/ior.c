@@ -167,6 +167,9 @@ static int ior_transfers(const ior_loop *l, uint64_t *q, uint64_t to, ior_fig *f
             return -EINTR;
         }
         uint64_t off = ior_offset(l->s, l->perm, l->owner, *q), done = 0;
+        uint64_t stamp[2] = {(uint64_t)l->owner + 1, off};
+        if (l->write && t >= sizeof stamp)
+            memcpy(l->s->buf, stamp, sizeof stamp);
         while (done < t) {
             ssize_t n = l->write ? pwrite(l->fd, l->s->buf + done, t - done, (off_t)(off + done))
                                  : pread(l->fd, l->s->buf + done, t - done, (off_t)(off + done));
@@ -184,6 +187,14 @@ static int ior_transfers(const ior_loop *l, uint64_t *q, uint64_t to, ior_fig *f
                 return -EIO;
             }
             done += (uint64_t)n;
+        }
+        if (!l->write && l->s->p.check && t >= sizeof stamp && memcmp(l->s->buf, stamp, sizeof stamp)) {
+            uint64_t got[2];
+            memcpy(got, l->s->buf, sizeof got);
+            sb_fmt(msg, len, "read %s at offset %llu: holds rank %lld's block of offset %llu, not rank %d's "
+                   "(-R: the data is not what this layout wrote)", l->path, (unsigned long long)off,
+                   (long long)got[0] - 1, (unsigned long long)got[1], l->owner);
+            return -EIO;
         }
         f->bytes += t;
         f->pairs++;

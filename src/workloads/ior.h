@@ -25,6 +25,10 @@
  * reads what its source rank wrote. Reorder (-C): rank R reads the data rank
  * (R + reorder) % N wrote (IOR -C -Q 1: the next rank; on a cluster mapped
  * by node, another node's).
+ *
+ * Every transfer written starts with a 16-byte stamp, its writer's rank + 1 and
+ * its offset (as IOR's data signature holds rank and offset), so that a read
+ * with -R proves it read the block the layout says, written by the rank it says.
  */
 #ifndef SB_WORKLOADS_IOR_H
 #define SB_WORKLOADS_IOR_H
@@ -43,6 +47,7 @@ typedef struct sb_ior_params {
     int reorder;        /* -C: read rank (R + reorder) % N's data; 0 = its own */
     bool random;        /* -z: each rank's transfers of a block in a shuffled order */
     bool direct;        /* -B: O_DIRECT */
+    bool check;         /* -R: every transfer read must carry its writer's stamp */
     double deadline;    /* -D seconds; 0 = none */
     bool wearout;       /* -O stoneWallingWearOut=1 */
     char path[PATH_MAX - 16]; /* -o: the test file (per process: path.%08d) */
