@@ -14,6 +14,8 @@
  * the default".
  */
 #include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,12 +86,12 @@ static void usage(FILE *out)
         const struct ini_key *k = &ini_keys[i];
         fprintf(out, "  [%s] %s%*s%s%s\n", k->section, k->key,
                 (int)(30 - strlen(k->section) - strlen(k->key)), "",
-                k->how == INI_OPTION ? "-o " : k->how == INI_TARGET ? "--target" :
+                k->how == INI_OPTION ? "-o " : k->how == INI_TARGET ? "run's target directory" :
                 k->how == INI_ONLY ? "only " : "read, changes no figure",
                 k->how == INI_OPTION || k->how == INI_ONLY ? k->what : "");
     }
-    fprintf(out, "\nEvery other argument goes to 'storbench run io500' (see 'storbench run --help'):\n"
-                 "--result, --identifier, --quick, -o KEY=VALUE ...\n");
+    fprintf(out, "\nEvery other argument goes to 'storbench run io500': a result name, an identifier,\n"
+                 "the quick scale, -o KEY=VALUE ... (see 'storbench run --help').\n");
 }
 
 typedef struct ini_state {
@@ -182,11 +184,27 @@ static int read_ini(ini_state *st)
     return rc;
 }
 
+/* io500's own options, before the configuration file; every other is run's. */
+static const struct option own_longs[] = {
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static bool wants_help(const char *arg)
+{
+    if (!strcmp(arg, "-h"))
+        return true;
+    for (const struct option *o = own_longs; o->name; o++)
+        if (!strncmp(arg, "--", 2) && !strcmp(arg + 2, o->name) && o->val == 'h')
+            return true;
+    return false;
+}
+
 int sb_cmd_io500(int argc, char **argv)
 {
     ini_state st = {.n = 0};
     int first = 1;
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    if (argc > 1 && wants_help(argv[1])) {
         usage(stdout);
         return 0;
     }

@@ -161,7 +161,11 @@ static int parse(int argc, char **argv, ior_cli *c, bool *help)
             optstring[k++] = ':';
     }
     optstring[k] = '\0';
-    static const struct option longs[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    /* IOR's own long option; the flags are the table above */
+    static const struct option longs[] = {
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
     opterr = 0;
     optind = 1;
     int ch, rc;
