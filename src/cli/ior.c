@@ -217,10 +217,12 @@ static void print_row(const char *what, const sb_ior_phase *ph, uint64_t transfe
     double iops = ph->elapsed_s > 0 ? (double)ph->bytes / (double)transfer / ph->elapsed_s : 0;
     printf("%-9s %-10.2f %-10.2f %-10.6f %-10.6f %-10.6f %llu\n", what, ph->bw / 1048576.0, iops, ph->open_s,
            ph->close_s, ph->elapsed_s, (unsigned long long)rep);
-    if (ph->stonewall_s > 0)
-        printf("stonewalling pairs accessed min: %llu max: %llu -- data at the wall: %.1f MiB, time: %.3f s\n",
-               (unsigned long long)ph->pairs_min, (unsigned long long)ph->pairs_max,
-               (double)ph->stonewall_bytes / 1048576.0, ph->stonewall_s);
+    if (ph->ranks_walled > 0) /* IOR's line: the counts at the wall, before any wear-out */
+        printf("stonewalling pairs accessed min: %llu max: %llu -- data at the wall: %.1f MiB, time: %.3f s; "
+               "%d rank%s stopped by it, %llu to %llu pairs in all\n",
+               (unsigned long long)ph->wall_pairs_min, (unsigned long long)ph->wall_pairs_max,
+               (double)ph->stonewall_bytes / 1048576.0, ph->stonewall_s, ph->ranks_walled,
+               ph->ranks_walled == 1 ? "" : "s", (unsigned long long)ph->pairs_min, (unsigned long long)ph->pairs_max);
     if (verbose)
         printf("  per rank: min %.2f MiB/s, max %.2f MiB/s\n", ph->rank_bw_min / 1048576.0,
                ph->rank_bw_max / 1048576.0);

@@ -207,6 +207,8 @@ static int md_phase(io500_state *s, int ph, mdt_tree *t, enum mdt_phase what)
 static int ior_phase(io500_state *s, int ph, sb_ior_state *st, bool write)
 {
     sb_ior_phase r;
+    if (!write)
+        st->p.deadline = 0; /* IO500 reads what was written, with no -D */
     int rc = write ? sb_ior_write(st, &r, s->ctx->err, sizeof s->ctx->err)
                    : sb_ior_read(st, &r, s->ctx->err, sizeof s->ctx->err);
     if (rc < 0)

@@ -27,7 +27,7 @@ typedef struct ior_fig {
     double t0, t1;          /* open start, close end: seconds from the phase's barrier */
     double open_s, close_s;
     double wall_s;          /* time to the wall (deadline), 0 without */
-    uint64_t bytes, pairs, wall_bytes;
+    uint64_t bytes, pairs, wall_bytes, wall_pairs, walled;
 } ior_fig;
 
 /* How often the transfer loop asks whether another rank failed (an MPI probe). */
@@ -209,6 +209,8 @@ static void ior_figures(const ior_fig *all, int n, sb_ior_phase *ph)
     ph->open_s = ph->close_s = ph->stonewall_s = 0;
     ph->rank_bw_min = ph->rank_bw_max = -1;
     ph->pairs_min = ph->pairs_max = all[0].pairs;
+    ph->wall_pairs_min = ph->wall_pairs_max = all[0].wall_pairs;
+    ph->ranks_walled = 0;
     for (int i = 0; i < n; i++) {
         const ior_fig *f = &all[i];
         lo = f->t0 < lo ? f->t0 : lo;
@@ -220,6 +222,9 @@ static void ior_figures(const ior_fig *all, int n, sb_ior_phase *ph)
         ph->stonewall_s = f->wall_s > ph->stonewall_s ? f->wall_s : ph->stonewall_s;
         ph->pairs_min = f->pairs < ph->pairs_min ? f->pairs : ph->pairs_min;
         ph->pairs_max = f->pairs > ph->pairs_max ? f->pairs : ph->pairs_max;
+        ph->wall_pairs_min = f->wall_pairs < ph->wall_pairs_min ? f->wall_pairs : ph->wall_pairs_min;
+        ph->wall_pairs_max = f->wall_pairs > ph->wall_pairs_max ? f->wall_pairs : ph->wall_pairs_max;
+        ph->ranks_walled += f->walled != 0;
         double s = f->t1 - f->t0, bw = s > 0 ? (double)f->bytes / s : 0;
         ph->rank_bw_min = ph->rank_bw_min < 0 || bw < ph->rank_bw_min ? bw : ph->rank_bw_min;
         ph->rank_bw_max = bw > ph->rank_bw_max ? bw : ph->rank_bw_max;
@@ -289,6 +294,8 @@ static int ior_phase(sb_ior_state *s, bool write, sb_ior_phase *ph, char *err, s
     if (s->p.deadline > 0) {
         f.wall_s = (double)(sb_now_ns() - t_start) / 1e9;
         f.wall_bytes = f.bytes;
+        f.wall_pairs = f.pairs;
+        f.walled = st == 0 && q < to;
         if (write && s->p.wearout)
             st = ior_wearout(&l, &q, &f, st, msg, sizeof msg);
     }

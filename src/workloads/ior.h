@@ -61,6 +61,8 @@ typedef struct sb_ior_phase {
     double open_s, close_s;  /* the longest open and close (fsync included) of a rank */
     double rank_bw_min, rank_bw_max;
     uint64_t pairs_min, pairs_max; /* transfers per rank */
+    uint64_t wall_pairs_min, wall_pairs_max; /* transfers per rank at the wall */
+    int ranks_walled;        /* ranks the deadline stopped before their work was done */
     double stonewall_s;      /* with a deadline: the longest time to the wall */
     uint64_t stonewall_bytes; /* all ranks' bytes at the wall */
     /* this rank: bytes, its interval on sb_now_ns() */

@@ -132,6 +132,17 @@ check "4 ranks: -C: rank 3 read rank 0's file" grep -q "rank 3 on .*c.00000000" 
 rm -f "$TGT"/c.*
 check_exit "4 ranks: file per process with -C" 0 "${MPIRUN[@]}" "$MPI_BIN" ior -F -t 64k -b 256k -s 2 -w -r -C -R -e -o "$TGT/e"
 check "4 ranks: per-process files removed" test -z "$(ls -A "$TGT")"
+# -D with wear-out: whenever the wall comes, every rank goes on to the most blocks any
+# rank wrote, so the shared file is exactly 4 x that many blocks; the read reads them all
+check_exit "4 ranks: -D 0.2 with stoneWallingWearOut=1" 0 "${MPIRUN[@]}" "$MPI_BIN" ior -t $XFER -b $XFER \
+    -s 100000000 -D 0.2 -O stoneWallingWearOut=1 -w -r -C -R -e -k -o "$TGT/w"
+most=$(awk '/^stonewalling pairs accessed/ { print $7; exit }' "$T/out")
+check "4 ranks wear-out: the file holds 4 x the most blocks a rank wrote ($most)" \
+    test "$(stat -c %s "$TGT/w")" = $((4 * ${most:-0} * XFER))
+check "4 ranks wear-out: every rank wrote that many blocks" grep -q "pairs in all\$" "$T/out"
+check "4 ranks wear-out: the same count on every rank after it" \
+    grep -q "ranks* stopped by it, $most to $most pairs in all" "$T/out"
+rm -f "$TGT/w"
 check_exit "4 ranks: io500 CONFIG.ini" 0 "${MPIRUN[@]}" "$MPI_BIN" io500 "$T/cfg.ini" --no-drop-caches --result "$RF" -i four
 io500_checks four 4
 check "4 ranks: the figures say 4 ranks" jqok '[.results[].entries[] | select(.identifier == "four") | .secondary[] | select(.name == "ranks") | .value] | unique == [4]' "$RF"
