@@ -98,13 +98,13 @@ void sb_ior_file(const sb_ior_state *s, int owner, char *buf, size_t len)
         snprintf(buf, len, "%s", s->p.path);
 }
 
-/* Opens the file, creating it (O_EXCL) when missing for a write; *created says which. */
-static int ior_open(const char *path, bool write, bool direct, bool *created, int *fd, char *msg,
-                    size_t len)
+/* Opens the file, creating it (O_EXCL) when missing and create is set; *created says which. */
+static int ior_open(const char *path, bool create, bool write, bool direct, bool *created, int *fd,
+                    char *msg, size_t len)
 {
     int fl = (write ? O_WRONLY : O_RDONLY) | O_CLOEXEC | (direct ? O_DIRECT : 0);
     *created = false;
-    if (write) {
+    if (create) {
         int r = sb_open_resolved(path, fl | O_CREAT | O_EXCL, 0644, fd, msg, len);
         if (r == 0) {
             *created = true;
@@ -240,7 +240,7 @@ static int ior_precreate(sb_ior_state *s, char *msg, size_t len)
     if (s->p.file_per_proc || s->rank != 0)
         return 0;
     bool created;
-    int fd, r = ior_open(s->p.path, true, false, &created, &fd, msg, len);
+    int fd, r = ior_open(s->p.path, true, true, false, &created, &fd, msg, len);
     if (r < 0)
         return r;
     close(fd);
@@ -280,8 +280,10 @@ static int ior_phase(sb_ior_state *s, bool write, sb_ior_phase *ph, char *err, s
     sb_ranks_barrier();
     uint64_t tb = sb_now_ns(), t_open = tb;
     bool created = false;
+    /* the shared file is rank 0's (made above): another rank opens it, never makes it */
+    bool may_create = write && (s->p.file_per_proc || s->rank == 0);
     if (st == 0)
-        st = ior_open(path, write, s->p.direct, &created, &l.fd, msg, sizeof msg);
+        st = ior_open(path, may_create, write, s->p.direct, &created, &l.fd, msg, sizeof msg);
     if (created && s->p.file_per_proc)
         s->created = true;
     uint64_t t_io = sb_now_ns();
