@@ -133,6 +133,13 @@ check "4 ranks: -C: rank 3 read rank 0's file" grep -q "rank 3 on .*c.00000000" 
 rm -f "$TGT"/c.*
 check_exit "4 ranks: file per process with -C" 0 "${MPIRUN[@]}" "$MPI_BIN" ior -F -t 64k -b 256k -s 2 -w -r -C -R -e -o "$TGT/e"
 check "4 ranks: per-process files removed" test -z "$(ls -A "$TGT")"
+# a rank that fails (its file is a directory): one line naming it, exit 1, every file this
+# run made removed, the directory (not this run's) left
+mkdir "$TGT/x.00000002"
+check_exit "4 ranks: rank 2 cannot open its file" 1 "${MPIRUN[@]}" "$MPI_BIN" ior -F -t 64k -b 256k -w -r -e -o "$TGT/x"
+check "4 ranks: the line names rank 2 and its file" grep -q "rank 2 on .*x.00000002" "$T/err"
+check "4 ranks: the other ranks' files removed, the directory kept" test "$(ls -A "$TGT")" = x.00000002
+rmdir "$TGT/x.00000002"
 # -D with wear-out: whenever the wall comes, every rank goes on to the most blocks any
 # rank wrote, so the shared file is exactly 4 x that many blocks; the read reads them all
 check_exit "4 ranks: -D 0.2 with stoneWallingWearOut=1" 0 "${MPIRUN[@]}" "$MPI_BIN" ior -t $XFER -b $XFER \
