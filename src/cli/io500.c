@@ -22,7 +22,10 @@
 #include <strings.h>
 
 #include "cli/cli.h"
+#include "cli/save.h"
 #include "core/fileio.h"
+#include "core/ranks.h"
+#include "results/result.h"
 #include "core/log.h"
 #include "core/strutil.h"
 
@@ -184,6 +187,68 @@ static int read_ini(ini_state *st)
     return rc;
 }
 
+/* The system the run just saved: the latest timestamp among those with io500 figures. */
+static const char *latest_system(const sb_resultfile *rf)
+{
+    const char *best = NULL, *ts = "";
+    for (size_t i = 0; i < rf->n_systems; i++)
+        if (rf->systems[i].timestamp && strcmp(rf->systems[i].timestamp, ts) >= 0) {
+            ts = rf->systems[i].timestamp;
+            best = rf->systems[i].identifier;
+        }
+    return best;
+}
+
+/* IO500's own summary of the run (its [RESULT] and [SCORE ] lines), from the result file
+ * the run saved: the figures the file holds, so the lines and `show` agree. */
+static void print_io500_lines(void)
+{
+    const char *path = sb_cli_saved();
+    sb_resultfile rf;
+    char err[512];
+    if (!*path || sb_ranks()->rank != 0)
+        return;
+    sb_resultfile_init(&rf);
+    if (sb_resultfile_load(path, &rf, err, sizeof err) < 0) {
+        sb_resultfile_free(&rf);
+        return;
+    }
+    const char *id = latest_system(&rf);
+    double score[3] = {0, 0, 0};
+    bool invalid = false;
+    printf("\n");
+    for (size_t i = 0; id && i < rf.n_results; i++) {
+        const sb_result *r = &rf.results[i];
+        const sb_entry *e = strcmp(r->test, "io500") ? NULL : sb_result_find_entry(r, id);
+        const char *ph = r->description ? strstr(r->description, "Phase: ") : NULL;
+        const char *sc = r->description ? strstr(r->description, "Score: ") : NULL;
+        if (!e)
+            continue;
+        if (sc) {
+            int k = !strncmp(sc + 7, "Bandwidth", 9) ? 0 : !strncmp(sc + 7, "IOPS", 4) ? 1 : 2;
+            score[k] = e->mean;
+            continue;
+        }
+        if (!ph)
+            continue;
+        double t = 0, valid = 1;
+        for (size_t k = 0; k < e->n_secondary; k++) {
+            if (!strcmp(e->secondary[k].name, "time_s"))
+                t = e->secondary[k].value;
+            if (!strcmp(e->secondary[k].name, "valid"))
+                valid = e->secondary[k].value;
+        }
+        invalid = invalid || valid == 0;
+        int n = (int)strcspn(ph + 7, " ");
+        printf("[RESULT] %20.*s %15f %s : time %.3f seconds%s\n", n, ph + 7, e->mean,
+               ph[7] == 'i' ? "GiB/s" : "kIOPS", t, valid == 0 ? " [INVALID]" : "");
+    }
+    if (id)
+        printf("[SCORE ] Bandwidth %f GiB/s : IOPS %f kiops : TOTAL %f%s\n", score[0], score[1], score[2],
+               invalid ? " [INVALID]" : "");
+    sb_resultfile_free(&rf);
+}
+
 /* io500's own options, before the configuration file; every other is run's. */
 static const struct option own_longs[] = {
     {"help", no_argument, NULL, 'h'},
@@ -232,8 +297,8 @@ int sb_cmd_io500(int argc, char **argv)
         av[i] = st.args[i];
     for (int i = first; i < argc; i++)
         av[st.n + i - first] = argv[i];
-    if (rc == 0)
-        rc = sb_cmd_run(total, av);
+    if (rc == 0 && (rc = sb_cmd_run(total, av)) == 0)
+        print_io500_lines();
     for (int i = 0; i < st.n; i++)
         free(st.args[i]);
     free(av);

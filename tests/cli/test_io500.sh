@@ -89,6 +89,11 @@ io500_checks() {
 }
 check_exit "io500 CONFIG.ini alone" 0 "$SB" io500 "$T/cfg.ini" --no-drop-caches --result "$RF" -i alone
 check "io500: the score printed" grep -q 'Score: Total' "$T/out"
+check "io500: IO500's twelve [RESULT] lines in its order" \
+    test "$(awk '/^\[RESULT\]/ { printf "%s ", $2 }' "$T/out")" = "${PH[*]} "
+saved_total=$(jq '[.results[] | select(.description | contains("Score: Total")) | .entries[] | select(.identifier == "alone") | .mean][0]' "$RF")
+check "io500: IO500's [SCORE ] line gives the saved total" \
+    test "$(awk '/^\[SCORE \]/ { print $(NF - (/INVALID/ ? 1 : 0)) }' "$T/out")" = "$(awk -v t="$saved_total" 'BEGIN { printf "%f", t }')"
 io500_checks alone 1
 check_exit "show renders the io500 result" 0 "$SB" show "$RF"
 check "show: the phases and the score" bash -c "grep -q 'Phase: ior-hard-read' '$T/out' && grep -q 'Score: Total' '$T/out'"
