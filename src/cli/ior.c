@@ -266,7 +266,10 @@ static int run_reps(ior_cli *c, double *wbw, double *rbw)
     if (rc < 0) {
         char e2[16];
         sb_ior_remove(&s, e2, sizeof e2); /* what this run made goes, failed or not */
-        sb_error("ior: %s", err);
+        if (sb_interrupted())
+            sb_error("ior: interrupted (signal %d); the files this run made are removed", sb_interrupt_signal());
+        else
+            sb_error("ior: %s", err);
     }
     sb_ior_free(&s);
     if (rc == -EINTR || sb_interrupted())
