@@ -26,6 +26,8 @@ static const sb_command commands[] = {
     {"scenario", "build storage configurations (btrfs RAID, mount options, bcache) and compare them", sb_cmd_scenario},
     {"dd", "the dd direct write / direct read / read cache test, printed like dd", sb_cmd_dd},
     {"io", "run one fio-class I/O job (rw, bs, iodepth, engine ...) and print its figures", sb_cmd_io},
+    {"ior", "IOR's data phases with IOR's flags (-t -b -s -F -C -e -w -r), on MPI ranks", sb_cmd_ior},
+    {"io500", "IO500's phases in IO500's order from its ini file, the score, a result file", sb_cmd_io500},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

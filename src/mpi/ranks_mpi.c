@@ -151,7 +151,7 @@ static void library_name(void)
 /* Commands that coordinate their ranks; any other would run N times over. */
 static bool runs_on_ranks(const char *cmd)
 {
-    return !strcmp(cmd, "io") || !strcmp(cmd, "run") || !strcmp(cmd, "--help") ||
+    return !strcmp(cmd, "io") || !strcmp(cmd, "run") || !strcmp(cmd, "ior") || !strcmp(cmd, "io500") || !strcmp(cmd, "--help") ||
            !strcmp(cmd, "-h") || !strcmp(cmd, "help") || !strcmp(cmd, "--version") ||
            !strcmp(cmd, "-V");
 }

@@ -16,6 +16,7 @@ static const struct {
     {"SQLite", "sqlite"},
     {"FS-Mark", "fs-mark"},
     {"mdtest", "mdtest"},
+    {"IO500", "io500"},
     {"Dbench", "dbench"},
     {"IOzone", "iozone"},
     {"Compile Bench", "compilebench"},

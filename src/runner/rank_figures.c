@@ -110,6 +110,13 @@ static void combine_figures(sb_sample *s, const rank_head *head, const sb_figure
 static int combine_one(const sb_measure *m, sb_sample *s, uint64_t t_ref, uint64_t t_ret)
 {
     int n = sb_ranks()->size;
+    if (s->ranks_combined) { /* already all ranks' figure (io500): only the counts added */
+        s->series.n = 0;
+        s->steady[0] = '\0';
+        sb_sample_add(s, "ranks", "", n);
+        sb_sample_add(s, "hosts", "", sb_ranks()->hosts);
+        return 0;
+    }
     rank_head me = {s->value, s->seconds, 0, 0, s->valid, s->n_figures};
     me.end = (double)((s->end_ns ? s->end_ns : t_ret) - t_ref) / 1e9;
     me.begin = s->begin_ns ? (double)(s->begin_ns - t_ref) / 1e9 : me.end - s->seconds;

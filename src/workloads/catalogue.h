@@ -16,6 +16,7 @@ extern const sb_workload sb_wl_cdm;         /* cdm.c (test "diskmark", suite "cd
 extern const sb_workload sb_wl_iozone;      /* iozone.c */
 extern const sb_workload sb_wl_fsmark;      /* fsmark.c */
 extern const sb_workload sb_wl_mdtest;      /* mdtest.c, mdtest_tree.c */
+extern const sb_workload sb_wl_io500;       /* io500.c (ior.c, mdtest_tree.c) */
 extern const sb_workload sb_wl_postmark;    /* postmark.c */
 extern const sb_workload sb_wl_compilebench; /* compilebench/compilebench.c */
 extern const sb_workload sb_wl_dbench;      /* dbench/dbench.c */

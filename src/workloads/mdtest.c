@@ -164,33 +164,11 @@ typedef struct mdt_state {
     mdt_count c[MDT_NPHASES];
 } mdt_state;
 
-/* Create, with the wear-out when stonewalled: after the wall, a checked barrier (a rank
- * that failed has left for the runner's), the most files any rank made, then the rest. */
 static int mdt_phase_create(mdt_state *s, mdt_count *c)
 {
-    const mdt_params *p = s->t.p;
-    uint64_t wall = p->stonewall > 0 ? c->t0 + (uint64_t)(p->stonewall * 1e9) : 0;
-    int rc = mdt_create(&s->t, s->ctx, 0, p->files, wall, c);
-    if (rc < 0)
-        return rc;
-    uint64_t at_wall = c->ops;
-    double sw_s = (double)(sb_now_ns() - c->t0) / 1e9;
-    if (p->stonewall > 0) {
-        if ((rc = sb_ctx_barrier(s->ctx)) < 0)
-            return rc;
-        uint64_t most = c->ops, total = at_wall;
-        if ((rc = sb_ranks_allreduce_u64(&most, 1, SB_RANKS_MAX)) < 0 ||
-            (rc = sb_ranks_allreduce_u64(&total, 1, SB_RANKS_SUM)) < 0 ||
-            (rc = sb_ranks_allreduce_double(&sw_s, 1, SB_RANKS_MAX)) < 0)
-            return sb_ctx_fail(s->ctx, rc, "mdtest: agreeing on the stonewall count: %s", strerror(-rc));
-        at_wall = total;
-        if ((rc = mdt_create(&s->t, s->ctx, c->ops, most, 0, c)) < 0)
-            return rc;
-    }
-    s->sw_files = at_wall;
-    s->sw_seconds = sw_s;
+    int rc = mdt_create_wearout(&s->t, s->ctx, c, &s->sw_files, &s->sw_seconds);
     s->count = c->ops;
-    return 0;
+    return rc;
 }
 
 /* One phase: a barrier, then this rank's share, timed. */

@@ -64,6 +64,14 @@ int mdt_remove_rest(mdt_tree *t, sb_run_ctx *ctx, int owner, uint64_t count);
  * "*01*", size == size and modified after `newer`. c->ops = files checked, c->found. */
 int mdt_find(mdt_tree *t, sb_run_ctx *ctx, const struct timespec *newer, uint64_t size,
              mdt_count *c);
+/* The same walk over any directory (io500: the whole data directory, as IO500's find). */
+int mdt_find_dir(mdt_tree *t, sb_run_ctx *ctx, const char *dir, const struct timespec *newer,
+                 uint64_t size, mdt_count *c);
+/* The create phase with mdtest -W's wear-out (t->p->stonewall > 0): create until the wall, a
+ * checked barrier, the most files any rank made, then on to that count. c->ops is then the
+ * count on every rank; *at_wall the files of all ranks at the wall, *wall_s the longest time
+ * to it. */
+int mdt_create_wearout(mdt_tree *t, sb_run_ctx *ctx, mdt_count *c, uint64_t *at_wall, double *wall_s);
 /* Removes the layout directories once every rank's files are gone (rank 0; easy: each
  * rank its own directory). */
 int mdt_remove_own(mdt_tree *t, sb_run_ctx *ctx);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/ranks.h"
 #include "workloads/fs_common.h"
 #include "workloads/mdtest.h"
 
@@ -120,6 +121,29 @@ int mdt_create(mdt_tree *t, sb_run_ctx *ctx, uint64_t from, uint64_t to, uint64_
         c->bytes += t->p->size;
     }
     return 0;
+}
+
+/* After the wall: a checked barrier (a rank that failed has left for the runner's), the
+ * most files any rank made, then the rest. */
+int mdt_create_wearout(mdt_tree *t, sb_run_ctx *ctx, mdt_count *c, uint64_t *at_wall, double *wall_s)
+{
+    const mdt_params *p = t->p;
+    uint64_t wall = p->stonewall > 0 ? c->t0 + (uint64_t)(p->stonewall * 1e9) : 0;
+    int rc = mdt_create(t, ctx, 0, p->files, wall, c);
+    if (rc < 0)
+        return rc;
+    *at_wall = c->ops;
+    *wall_s = (double)(sb_now_ns() - c->t0) / 1e9;
+    if (p->stonewall <= 0)
+        return 0;
+    if ((rc = sb_ctx_barrier(ctx)) < 0)
+        return rc;
+    uint64_t most = c->ops;
+    if ((rc = sb_ranks_allreduce_u64(&most, 1, SB_RANKS_MAX)) < 0 ||
+        (rc = sb_ranks_allreduce_u64(at_wall, 1, SB_RANKS_SUM)) < 0 ||
+        (rc = sb_ranks_allreduce_double(wall_s, 1, SB_RANKS_MAX)) < 0)
+        return sb_ctx_fail(ctx, rc, "mdtest: agreeing on the stonewall count: %s", strerror(-rc));
+    return mdt_create(t, ctx, c->ops, most, 0, c);
 }
 
 /* One phase over files 0 .. count-1 of owner's share: op on each path, stopping at an
@@ -273,13 +297,19 @@ static int mdt_walk_dir(mdt_walk *w, const char *path, int depth)
     return rc;
 }
 
+int mdt_find_dir(mdt_tree *t, sb_run_ctx *ctx, const char *dir, const struct timespec *newer,
+                 uint64_t size, mdt_count *c)
+{
+    mdt_walk w = {.t = t, .ctx = ctx, .newer = newer, .size = size, .c = c};
+    return mdt_walk_dir(&w, dir, 0);
+}
+
 int mdt_find(mdt_tree *t, sb_run_ctx *ctx, const struct timespec *newer, uint64_t size,
              mdt_count *c)
 {
-    mdt_walk w = {.t = t, .ctx = ctx, .newer = newer, .size = size, .c = c};
     char dir[MDT_DIR_MAX];
     mdt_layout_dir(t, dir, sizeof dir);
-    return mdt_walk_dir(&w, dir, 0);
+    return mdt_find_dir(t, ctx, dir, newer, size, c);
 }
 
 int mdt_remove_own(mdt_tree *t, sb_run_ctx *ctx)

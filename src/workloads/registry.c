@@ -15,6 +15,7 @@ static const sb_workload *const workloads[] = {
     &sb_wl_iozone,
     &sb_wl_fsmark,
     &sb_wl_mdtest,
+    &sb_wl_io500,
     &sb_wl_postmark,
     &sb_wl_compilebench,
     &sb_wl_dbench,

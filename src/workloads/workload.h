@@ -123,6 +123,9 @@ typedef struct sb_sample {
     uint64_t begin_ns, end_ns;
     sb_histogram *lat;
     char lat_prefix[16];
+    /* The figure of all ranks already, the same on every rank (io500 computes its phases'
+     * and its score as IO500 does): the runner keeps value and figures as they are. */
+    bool ranks_combined;
 } sb_sample;
 
 typedef struct sb_run_ctx {

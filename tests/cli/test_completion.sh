@@ -14,7 +14,7 @@ complete_line() {
              _storbench; printf "%s\n" "${COMPREPLY[@]}"' _ "$SRC" "$@"
 }
 
-want=$(sed -n 's/^ *{"\([a-z]*\)", ".*", sb_cmd_[a-z]*},$/\1/p' "$SRC/src/main.c" | sort)
+want=$(sed -n 's/^ *{"\([a-z0-9]*\)", ".*", sb_cmd_[a-z0-9]*},$/\1/p' "$SRC/src/main.c" | sort)
 got=$(complete_line "$SB_BIN" "" | grep -v '^--' | sort)
 if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "commands = main.c's table"; else
     not_ok "commands = main.c's table (want: $(echo $want), got: $(echo $got))"; fi
