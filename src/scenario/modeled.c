@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/childfds.h"
 #include "core/strutil.h"
 
 typedef struct {
@@ -42,23 +43,6 @@ void sb_modeled_file(const sb_modeled *md, unsigned i, char *path, size_t len)
     sb_fmt(path, len, "%s/d%u", md->mnt, i);
 }
 
-/* The socket as descriptor 3, 0-2 on /dev/null, nothing else open. */
-static void guard_descriptors(int sock)
-{
-    int a = fcntl(sock, F_DUPFD_CLOEXEC, 10);
-    if (a < 0 || dup3(a, 3, O_CLOEXEC) < 0)
-        _exit(1);
-    close_range(4, ~0U, 0);
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(null, 2);
-        if (null > 2)
-            close(null);
-    }
-}
-
 static void __attribute__((noreturn)) guard_main(int sock, const char *mnt, char images[][PATH_MAX],
                                                  const char *const *specs, unsigned n)
 {
@@ -69,8 +53,7 @@ static void __attribute__((noreturn)) guard_main(int sock, const char *mnt, char
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    guard_descriptors(sock);
-    sock = 3;
+    sb_child_keep_fds(&sock, 1); /* the socket as 3, 0-2 on /dev/null, nothing else open */
     (void)!chdir("/");
     prctl(PR_SET_NAME, "storbench-model");
     /* A request's answer is due at its modeled time: on a busy host a normal thread woken

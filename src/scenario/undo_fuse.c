@@ -19,8 +19,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-
-#define FUSECTL "/sys/fs/fuse/connections"
+#include "core/fusectl.h"
 
 /* mountinfo escapes blanks and backslashes as \ooo. */
 static void unescape(char *s)
@@ -74,15 +73,7 @@ int sb_undo_fuse(const char *mountpoint, FILE *log, char *err, size_t errlen)
             break;
         sb_sleep_ms(20);
     }
-    char p[128];
-    snprintf(p, sizeof p, FUSECTL "/%ld/abort", minor);
-    int fd = open(p, O_WRONLY | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT && mount("fusectl", FUSECTL, "fusectl", 0, NULL) == 0)
-        fd = open(p, O_WRONLY | O_CLOEXEC); /* fusectl was not mounted: now it is */
-    if (fd >= 0) {
-        (void)!write(fd, "1", 1);
-        close(fd);
-    }
+    (void)sb_fusectl_abort((unsigned long)minor); /* gone already: its server has exited */
     if (umount2(mountpoint, MNT_DETACH | UMOUNT_NOFOLLOW) == 0 || errno == EINVAL || errno == ENOENT) {
         if (log)
             fprintf(log, "aborted and detached the modeled devices on %s\n", mountpoint);

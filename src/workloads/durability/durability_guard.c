@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/childfds.h"
 #include "workloads/durability/durability_fuse.h"
 
 enum { G_READY = 1, G_FUSE_START, G_MARK, G_FUSE_STOP, G_QUIT };
@@ -125,26 +126,6 @@ static void reply(int sock, int rc, const char *err)
     (void)!send(sock, &r, sizeof r, MSG_NOSIGNAL);
 }
 
-/* Only the socket (3) and the journal (4) stay open; 0-2 go to /dev/null, so that a
- * pipe reading the run's output ends with the run. */
-static void guard_descriptors(int *sock, int *state_fd)
-{
-    int a = fcntl(*sock, F_DUPFD_CLOEXEC, 10), b = fcntl(*state_fd, F_DUPFD_CLOEXEC, 10);
-    if (a < 0 || b < 0 || dup3(a, 3, O_CLOEXEC) < 0 || dup3(b, 4, O_CLOEXEC) < 0)
-        _exit(1);
-    close_range(5, ~0U, 0);
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(null, 2);
-        if (null > 2)
-            close(null);
-    }
-    *sock = 3;
-    *state_fd = 4;
-}
-
 /* The run is gone: take apart what it left, as its journal says. */
 static void __attribute__((noreturn)) guard_orphaned(int state_fd, const char *state_path)
 {
@@ -168,7 +149,12 @@ static void __attribute__((noreturn)) guard_main(int sock, int state_fd, const c
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    guard_descriptors(&sock, &state_fd);
+    /* Only the socket (3) and the journal (4) stay open; 0-2 go to /dev/null, so that a
+     * pipe reading the run's output ends with the run. */
+    int keep[2] = {sock, state_fd};
+    sb_child_keep_fds(keep, 2);
+    sock = keep[0];
+    state_fd = keep[1];
     (void)!chdir("/");
     prctl(PR_SET_NAME, "storbench-guard");
     static g_req q;

@@ -30,11 +30,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/fusectl.h"
 #include "core/workdir.h"
 #include "workloads/durability/durability_stack.h"
 
 #define MAX_MOUNTS 32
-#define FUSECTL "/sys/fs/fuse/connections"
 
 const char *dur_state_dir(void)
 {
@@ -138,16 +138,9 @@ static void nap_ms(long ms)
 /* Aborts a FUSE connection: its requests fail, and none waits any more. */
 static void abort_fuse(const mnt_ent *m)
 {
-    char p[96];
-    /* the connection is named by the kernel's dev_t of the FUSE superblock */
-    snprintf(p, sizeof p, FUSECTL "/%lu/abort", ((unsigned long)m->maj << 20) | m->min);
-    int fd = open(p, O_WRONLY | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT && mount("fusectl", FUSECTL, "fusectl", 0, NULL) == 0)
-        fd = open(p, O_WRONLY | O_CLOEXEC); /* fusectl was not mounted: now it is */
-    if (fd >= 0) {
-        (void)!write(fd, "1", 1);
-        close(fd);
-    } /* else the connection is gone already: its server has exited */
+    /* the connection is named by the kernel's dev_t of the FUSE superblock; one that is
+     * gone already had its server exit */
+    (void)sb_fusectl_abort(((unsigned long)m->maj << 20) | m->min);
 }
 
 /* Unmounts path, lazily when it stays busy. True when it was mounted and no longer is. */

@@ -1,0 +1,32 @@
+/*
+ * childfds — see childfds.h. Each kept descriptor is first moved above 10, so that
+ * placing one at 3 + i never closes another that happened to sit there.
+ */
+#include "core/childfds.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+void sb_child_keep_fds(int *fds, unsigned n)
+{
+    int high[8];
+    if (n > sizeof high / sizeof high[0])
+        _exit(1);
+    for (unsigned i = 0; i < n; i++)
+        if ((high[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 10)) < 0)
+            _exit(1);
+    for (unsigned i = 0; i < n; i++) {
+        if (dup3(high[i], 3 + (int)i, O_CLOEXEC) < 0)
+            _exit(1);
+        fds[i] = 3 + (int)i;
+    }
+    close_range(3 + n, ~0U, 0);
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(null, 2);
+        if (null > 2)
+            close(null);
+    }
+}

@@ -1,0 +1,14 @@
+/*
+ * childfds — the descriptors of a forked helper process (a guardian that serves FUSE
+ * files, the run's journal) that must hold nothing of its parent's: no result file's
+ * lock, no pipe of the parent's output, so that all of those end with the parent.
+ */
+#ifndef SB_CORE_CHILDFDS_H
+#define SB_CORE_CHILDFDS_H
+
+/* In the child, after fork: fds[i] becomes descriptor 3 + i (close-on-exec) and fds[i]
+ * is set to it, every descriptor above them is closed, 0-2 go to /dev/null. _exit(1)
+ * when the descriptors cannot be arranged (the child must not run half set up). */
+void sb_child_keep_fds(int *fds, unsigned n);
+
+#endif
