@@ -76,7 +76,7 @@ if command -v fio_jsonplus_clat2csv >/dev/null && command -v python3 >/dev/null;
 else
     echo "ok # SKIP fio_jsonplus_clat2csv (Debian's fio) or python3 not installed"
 fi
-echo "ok # SKIP fio2gnuplot: storbench writes none of fio's write_*_log files (refused as options), so there is no log for it to read"
+# fio2gnuplot on storbench's write_*_log files: tests/cli/test_fio_examples.sh (the logs are the input side's).
 
 # ---- terse version 3 ----
 check_exit "terse runs" 0 "$SB" io "${JOB[@]}" --output-format=terse --terse-version=3
