@@ -102,7 +102,7 @@ static int cmd_check(int argc, char **argv)
     sb_vm_opts vmo;
     sb_scenario_vm_defaults(&vmo);
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (c >= SB_OPT_VM && c <= SB_OPT_VM_KVM_TIMEOUT) {
+        if (c >= SB_OPT_VM && c <= SB_OPT_VM_LAST) {
             if (sb_scenario_vm_option(c, optarg, &vm, &vmo))
                 return SB_EXIT_USAGE;
             continue;
@@ -373,7 +373,7 @@ static int cmd_run(int argc, char **argv)
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":s:r:o:n:vh", longopts, NULL)) != -1) {
-        if (c >= SB_OPT_VM && c <= SB_OPT_VM_KVM_TIMEOUT) {
+        if (c >= SB_OPT_VM && c <= SB_OPT_VM_LAST) {
             if (sb_scenario_vm_option(c, optarg, &o.vm, &o.vmo))
                 return SB_EXIT_USAGE;
             continue;

@@ -31,11 +31,13 @@ const char sb_scenario_vm_help[] =
     "      --vm-accel auto|kvm|tcg  accelerator (default auto: KVM if it works, else TCG)\n"
     "      --vm-cpus N            guest processors (default 2)\n"
     "      --vm-memory SIZE       guest memory (default 1G)\n"
-    "      --vm-kvm-timeout S     seconds a KVM guest may stay silent before TCG is used (default 20)\n";
+    "      --vm-kvm-timeout S     seconds a KVM guest may stay silent before TCG is used (default 20)\n"
+    "      --vm-boot-timeout S    seconds a guest may stay silent before it is booted again, once (default 300)\n";
 
 void sb_scenario_vm_defaults(sb_vm_opts *o)
 {
-    *o = (sb_vm_opts){.accel = SB_VM_ACCEL_AUTO, .cpus = 2, .memory = 1ull << 30, .kvm_timeout = 20};
+    *o = (sb_vm_opts){.accel = SB_VM_ACCEL_AUTO, .cpus = 2, .memory = 1ull << 30, .kvm_timeout = 20,
+                    .boot_timeout = 300};
 }
 
 int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o)
@@ -68,6 +70,11 @@ int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o)
         if (sb_parse_uint(arg, 1, 3600, &v) < 0)
             return sb_usage_error("scenario", "--vm-kvm-timeout '%s': seconds, 1 to 3600", arg);
         o->kvm_timeout = (unsigned)v;
+        return 0;
+    case SB_OPT_VM_BOOT_TIMEOUT:
+        if (sb_parse_uint(arg, 1, 3600, &v) < 0)
+            return sb_usage_error("scenario", "--vm-boot-timeout '%s': seconds, 1 to 3600", arg);
+        o->boot_timeout = (unsigned)v;
         return 0;
     }
     return sb_usage_error("scenario", "internal: unknown VM option");

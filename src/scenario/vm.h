@@ -52,6 +52,7 @@ typedef struct sb_vm_opts {
     unsigned cpus;
     uint64_t memory;         /* bytes */
     unsigned kvm_timeout;    /* seconds until a KVM guest that said nothing is given up */
+    unsigned boot_timeout;   /* seconds until any other guest whose init said nothing is booted again */
 } sb_vm_opts;
 
 typedef struct sb_vm {

@@ -24,6 +24,11 @@ case " \$* " in
     kill -ABRT \$\$ ;;
 esac
 echo tcg >>"$LOG"
+# \$HANG holds how many more TCG guests hang silent before /init (a guest kernel seen to spin).
+if [ -s "$T/hang" ] && [ "\$(cat "$T/hang")" -gt 0 ]; then
+    echo \$((\$(cat "$T/hang") - 1)) >"$T/hang"
+    exec sleep 600
+fi
 xchg=
 for a in "\$@"; do
     case "\$a" in *mount_tag=xchg*) xchg=\${a#local,path=}; xchg=\${xchg%%,mount_tag=xchg*}; xchg=\${xchg//,,/,} ;; esac
@@ -78,4 +83,25 @@ check "no KVM device: one line saying so" test "$(grep -c "no KVM here ($T/no-su
 acc=$("$SB" show "$T/r3.json" --format json | jq -r '.systems[0].storage."VM Accelerator"')
 if [[ "$acc" == "TCG (emulated CPU); auto: $T/no-such-kvm: No such file or directory" ]]; then ok "no KVM device: recorded"
 else not_ok "no KVM device: recorded ($acc)"; fi
+# A TCG guest whose kernel hangs before /init: killed after --vm-boot-timeout, booted again
+# from fresh images once; twice fails the configuration, nothing saved, nothing left.
+: >"$LOG"
+echo 1 >"$T/hang"
+check_exit "a TCG guest hangs once: booted again, exit 0" 0 "$SB" scenario run "$T/bc.ini" "${VMARGS[@]}" \
+    --vm-accel tcg --vm-boot-timeout 2 --result "$T/r4.json"
+check "hang once: TCG booted twice" test "$(tr '\n' ' ' <"$LOG")" = "tcg tcg "
+check "hang once: one line on stderr naming the hang" \
+    test "$(grep -c "\[BCache Writeback\] the guest's init said nothing within 2 s.*booting it again" "$T/err")" -eq 1
+check "hang once: saved" grep -q "Saved 'BCache Writeback' in $T/r4.json" "$T/out"
+nothing_left "after a guest that hung once"
+: >"$LOG"
+echo 2 >"$T/hang"
+check_exit "a TCG guest hangs twice: exit 1" 1 "$SB" scenario run "$T/bc.ini" "${VMARGS[@]}" \
+    --vm-accel tcg --vm-boot-timeout 2 --result "$T/r5.json"
+check "hang twice: TCG booted twice, not more" test "$(tr '\n' ' ' <"$LOG")" = "tcg tcg "
+check "hang twice: the error says so" grep -q "said nothing within 2 s, twice" "$T/err"
+check "hang twice: nothing saved" test ! -e "$T/r5.json"
+nothing_left "after a guest that hung twice"
+check_exit "--vm-boot-timeout bad" 2 "$SB" scenario run "$T/bc.ini" --vm --vm-boot-timeout 0 --result "$T/r6.json"
+check_one_line "--vm-boot-timeout: one line" "seconds"
 finish
