@@ -384,6 +384,8 @@ static void loop_sync(worker *w)
             if (w->vt)  /* not issued: the block goes back as it was */
                 sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
                                  (u->offset - w->job->offset) / w->job->bs);
+            if (w->zbd) /* and its zone's write pointer */
+                sb_zbd_cancel(w->zbd, u->ddir, u->offset, u->len);
             break;
         }
         u->start_ns = t;

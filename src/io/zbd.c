@@ -567,14 +567,17 @@ void sb_zbd_thread_free(sb_zbd_thread *t)
     free(t);
 }
 
-/* A sequential job's next position: its pointer, past a zone's end of capacity. */
+/* A sequential job's next position: its pointer, past a zone's end of capacity (the
+ * bytes skipped count towards the pass's size, as fio's io_skip_bytes). */
 static uint64_t seq_offset(sb_zbd_thread *t, int ddir)
 {
     if (t->pos >= t->end)
         t->pos = t->start;
     const zone *z = &t->s->zones[zone_of(t->s, t->pos)];
-    if (ddir == SB_DDIR_WRITE && z->cap_end < (z + 1)->start && t->pos >= z->cap_end)
+    if (ddir == SB_DDIR_WRITE && z->cap_end < (z + 1)->start && t->pos >= z->cap_end) {
+        t->pass_bytes += (z + 1)->start - t->pos;
         t->pos = (z + 1)->start < t->end ? (z + 1)->start : t->start;
+    }
     return t->pos;
 }
 
@@ -587,9 +590,11 @@ int sb_zbd_place(sb_zbd_thread *t, uint64_t off, int *ddir, uint64_t *offset, ui
     /* an empty mixed job writes first: there is nothing to read (fio's) */
     if (*ddir == SB_DDIR_READ && t->mixed && !s->wp_data && !s->conv_data && !t->job->read_beyond_wp)
         *ddir = SB_DDIR_WRITE;
-    if (!t->random)
-        off = seq_offset(t, *ddir);
-    int r = *ddir == SB_DDIR_WRITE ? place_write(t, &off, len) : place_read(t, &off, len);
+    int r = SB_ZBD_OK;
+    if (!t->random && (off = seq_offset(t, *ddir), t->pass_bytes >= t->job->size))
+        r = SB_ZBD_EOF; /* the skip made up the pass: it ends here */
+    if (r == SB_ZBD_OK)
+        r = *ddir == SB_DDIR_WRITE ? place_write(t, &off, len) : place_read(t, &off, len);
     pthread_mutex_unlock(&s->lock);
     if (r == SB_ZBD_EOF && !t->random && t->pass_bytes) {
         t->pass_bytes = 0; /* read to the last pointer: the next pass starts over */
@@ -623,6 +628,24 @@ void sb_zbd_done(sb_zbd_thread *t, int ddir, uint64_t offset, uint32_t len, bool
     zone *z = &s->zones[zone_of(s, offset)];
     if (z->has_wp && z->pending && !--z->pending && z->wp >= z->cap_end)
         close_zone(s, z); /* full: no longer open */
+    pthread_mutex_unlock(&s->lock);
+}
+
+void sb_zbd_cancel(sb_zbd_thread *t, int ddir, uint64_t offset, uint32_t len)
+{
+    if (t->inflight)
+        t->inflight--;
+    if (ddir != SB_DDIR_WRITE)
+        return;
+    sb_zbd_set *s = t->s;
+    pthread_mutex_lock(&s->lock);
+    zone *z = &s->zones[zone_of(s, offset)];
+    if (z->has_wp && z->wp == offset + len) {
+        z->wp = offset;
+        s->wp_data -= len;
+    }
+    if (z->has_wp && z->pending)
+        z->pending--;
     pthread_mutex_unlock(&s->lock);
 }
 

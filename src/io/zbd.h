@@ -80,6 +80,9 @@ int sb_zbd_place(sb_zbd_thread *t, uint64_t off, int *ddir, uint64_t *offset, ui
                  bool *pass_end);
 /* An I/O placed by this thread has completed (ok: in full). */
 void sb_zbd_done(sb_zbd_thread *t, int ddir, uint64_t offset, uint32_t len, bool ok);
+/* A placed I/O that was not issued (the runtime ended first): a write's pointer goes
+ * back (a reset it needed stays done). */
+void sb_zbd_cancel(sb_zbd_thread *t, int ddir, uint64_t offset, uint32_t len);
 /* Nothing this thread placed is in flight. */
 bool sb_zbd_idle(const sb_zbd_thread *t);
 /* The failure behind SB_ZBD_ERR: -errno and its line. */
