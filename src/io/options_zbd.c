@@ -45,7 +45,7 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
     }
     uint64_t u;
     if (sb_opt_parse_size(v, ctx ? ctx->kb_base : 0, &u) < 0) {
-        snprintf(err, errlen, "'%s' is not a size%s", v, zones ? " (or a number of zones: 8z)" : "");
+        snprintf(err, errlen, "'%s' is not a size", v);
         return -EINVAL;
     }
     *bytes = u;
