@@ -373,7 +373,9 @@ static int64_t other_zone(sb_zbd_thread *t, uint64_t off)
     uint32_t zi = zone_of(s, off);
     zi = zi < t->min_zone ? t->min_zone : zi >= t->max_zone ? t->max_zone - 1 : zi;
     if (s->n_open) {
-        unsigned pick = (unsigned)((off - t->start) * s->n_open / (t->end - t->start));
+        /* (off - start) * n_open would overflow 64 bits on a large device */
+        unsigned pick = (unsigned)((double)(off - t->start) / (double)(t->end - t->start) * s->n_open);
+        pick = pick < s->n_open ? pick : s->n_open - 1;
         for (unsigned i = 0; i < s->n_open; i++) {
             uint32_t c = s->open[(pick + i) % s->n_open];
             if (!in_range(t, c))
