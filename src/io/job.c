@@ -88,8 +88,9 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
     }
     if (sb_io_zbd_check(job, err, errlen, NULL, 0) < 0)
         return -EINVAL;
-    if (job->zonemode == SB_ZONEMODE_STRIDED && (!job->zonesize || job->zonesize % job->bs || job->zoneskip % job->bs ||
-                          sb_rw_is_random(job->rw) || var || job->rw_skip)) {
+    if (job->zonemode == SB_ZONEMODE_STRIDED &&
+        (!job->zonesize || job->zonesize % job->bs || job->zoneskip % job->bs ||
+         sb_rw_is_random(job->rw) || var || job->rw_skip)) {
         snprintf(err, errlen, "zonemode=strided: zonesize and zoneskip multiples of bs %" PRIu64
                  " (zonesize above 0), for sequential jobs of one block size without rw's skip",
                  job->bs);

@@ -477,7 +477,8 @@ static int64_t zone_with_data(const sb_zbd_thread *t, uint32_t zi, uint64_t need
         } else if (!t->random) {
             break;
         }
-        if (t->random && b >= t->min_zone && zs[b].cond != SB_ZBD_COND_OFFLINE && zs[b].start + need <= zs[b].wp)
+        if (t->random && b >= t->min_zone && zs[b].cond != SB_ZBD_COND_OFFLINE &&
+            zs[b].start + need <= zs[b].wp)
             return b;
     }
     return -1;
