@@ -19,12 +19,14 @@
 # (bytes/s) 1000 times higher (1mbs_clients.fio's 1250 B/s would take 200 s per
 # client at 256 KiB), direct I/O off, time_based and
 # ramp_time removed, and filename/directory lines removed (storbench gets
-# --directory of its own, so a file naming /dev/nvme0n1 touches no device). The
+# --directory of its own, so a file naming /dev/nvme0n1 touches no device); a
+# zonemode=zbd file gets zones of ZONESIZE (its zones are emulated on the scratch file),
+# bs 64k and an offset of 2 zones (offset=524z of 256M zones would lay out 131 GiB). The
 # copy runs with the scratch directory as its working directory (fio's log files
 # land there) and the scratch directory is removed at the end.
 #
 #   bench/fio-examples.sh [--tsv] [DIR]
-#   SB=./storbench SIZE=2m RUNTIME=1 TIMEOUT=60
+#   SB=./storbench SIZE=2m RUNTIME=1 TIMEOUT=60 ZONESIZE=256k
 # --tsv: the per-file lines only, tab-separated (NAME STATE DETAIL), for tests.
 # Exit 0 when it ran (whatever the counts); 1 when storbench is missing.
 set -u
@@ -36,6 +38,7 @@ SB=${SB:-$ROOT/storbench}
 SIZE=${SIZE:-2m}
 RUNTIME=${RUNTIME:-1}
 TIMEOUT=${TIMEOUT:-60}
+ZONESIZE=${ZONESIZE:-256k}
 [ -x "$SB" ] || { echo "fio-examples: $SB not built (make)" >&2; exit 1; }
 SB=$(cd "$(dirname "$SB")" && pwd)/$(basename "$SB")
 W=$(mktemp -d /var/tmp/sb-fioex.XXXXXX)
@@ -54,7 +57,11 @@ file_engines() {
 
 # The file at tiny scale (see the top).
 shrink() {
-    sed -E -e "s/^([[:space:]]*)(size|filesize|io_size)=.*/\1\2=$SIZE/" \
+    local zbd=()
+    grep -q '^[[:space:]]*zonemode=zbd' "$1" &&
+        zbd=(-e "s/^([[:space:]]*)zonesize=.*/\1zonesize=$ZONESIZE/" -e 's/^([[:space:]]*)offset=.*/\1offset=2z/'
+            -e 's/^([[:space:]]*)bs=.*/\1bs=64k/')
+    sed -E "${zbd[@]}" -e "s/^([[:space:]]*)(size|filesize|io_size)=.*/\1\2=$SIZE/" \
         -e "s/^([[:space:]]*)runtime=.*/\1runtime=$RUNTIME/" \
         -e 's/^([[:space:]]*)startdelay=.*/\1startdelay=0/' \
         -e 's/^([[:space:]]*)(filename|directory)=.*//' -e 's/^([[:space:]]*)direct=1/\1direct=0/' \

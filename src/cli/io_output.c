@@ -446,6 +446,7 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
         memcpy(j->depth_complete, x->depths.complete, sizeof j->depth_complete);
     }
     j->depth_known = ops != NULL;
+    j->zone_resets = x->zone_resets;
     j->no_syncs = !job->fsync_every && !job->fdatasync_every && !job->end_fsync && !job->fsync_on_close;
     snprintf(b->rw, sizeof b->rw, "%s", sb_rw_name(job->rw));
     snprintf(b->engine, sizeof b->engine, "%s", r->engine);
@@ -495,6 +496,7 @@ static void merge_block(block *into, block *b)
         a->depth_complete[i] += j->depth_complete[i];
     }
     a->no_syncs &= j->no_syncs;
+    a->zone_resets += j->zone_resets;
     if (b->extra) {
         size_t la = into->extra ? strlen(into->extra) : 0, lb = strlen(b->extra);
         into->extra = sb_xrealloc(into->extra, la + lb + 1);

@@ -97,14 +97,16 @@ static void dir_block(FILE *out, const sb_fio_job *j, int d, const sb_fio_group 
 {
     static const char *const dn[] = {"read", "write", "trim"};
     const sb_fio_dir *x = &j->dir[d];
-    char iops[32], bwi[32], bws[32], io[32];
+    char iops[32], bwi[32], bws[32], io[32], resets[48] = "";
     double bw = sb_fio_bw(j, d);
+    if (d == SB_FIO_WRITE) /* fio prints it for every write, zoned or not */
+        snprintf(resets, sizeof resets, "; %" PRIu64 " zone resets", j->zone_resets);
     sb_fio_num2str(iops, sizeof iops, sb_fio_iops(j, d), 4, false, "");
     sb_fio_num2str(bwi, sizeof bwi, bw, 4, true, "B/s");
     sb_fio_num2str(bws, sizeof bws, bw, 4, false, "B/s");
     sb_fio_num2str(io, sizeof io, (double)x->bytes, 4, true, "B");
     fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%.0fmsec)%s\n", dn[d], iops, bwi, bws, io,
-            j->runtime_s * 1000, d == SB_FIO_WRITE ? "; 0 zone resets" : "");
+            j->runtime_s * 1000, resets);
     if (x->clat && x->clat->count) {
         lat_line(out, "clat", x->clat);
         lat_line(out, " lat", x->clat);

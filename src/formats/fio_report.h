@@ -63,6 +63,7 @@ typedef struct sb_fio_job {
     bool depth_known;
     uint64_t depth_level[7], depth_submit[7], depth_complete[7];
     bool no_syncs;             /* the job calls no fsync/fdatasync: fio's "sync" is all 0 */
+    uint64_t zone_resets;      /* zonemode=zbd's resets (fio's "; N zone resets") */
     /* What the header line names. */
     const char *rw, *engine;
     uint64_t bs_min, bs_max;

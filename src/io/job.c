@@ -36,6 +36,7 @@ void sb_io_job_init(sb_io_job *job)
 
 void sb_io_job_resolve(sb_io_job *job)
 {
+    sb_io_zbd_resolve(job); /* size=Nz, offset=Nz; zbd's whole zones */
     if (job->gtod_reduce)
         job->clat_percentiles = false; /* nothing recorded to print */
     /* a bare write_*_log: the job's name is the prefix, as fio's */
@@ -85,14 +86,17 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
                  " (and of 512 B), for random jobs", job->blockalign, job->bs);
         return -EINVAL;
     }
-    if (job->zonemode && (!job->zonesize || job->zonesize % job->bs || job->zoneskip % job->bs ||
-                          sb_rw_is_random(job->rw) || var || job->rw_skip)) {
+    if (sb_io_zbd_check(job, err, errlen, NULL, 0) < 0)
+        return -EINVAL;
+    if (job->zonemode == SB_ZONEMODE_STRIDED &&
+        (!job->zonesize || job->zonesize % job->bs || job->zoneskip % job->bs ||
+         sb_rw_is_random(job->rw) || var || job->rw_skip)) {
         snprintf(err, errlen, "zonemode=strided: zonesize and zoneskip multiples of bs %" PRIu64
                  " (zonesize above 0), for sequential jobs of one block size without rw's skip",
                  job->bs);
         return -EINVAL;
     }
-    bool skew = job->dist.kind != SB_DIST_RANDOM || job->zonemode;
+    bool skew = job->dist.kind != SB_DIST_RANDOM || job->zonemode == SB_ZONEMODE_STRIDED;
     if ((skew || job->blockalign || job->rw_skip) && (job->verify || job->verify_pattern)) {
         snprintf(err, errlen, "verify with random_distribution, blockalign, zonemode or rw's skip "
                  "is not supported");
@@ -248,6 +252,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     }
     if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)
         return -EINVAL;
+    if (warn && warnlen)
+        sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */
     if (ops->sync && job->iodepth > 1 && warn)
         snprintf(warn, warnlen, "iodepth %u has no effect with the synchronous engine %s; using 1",
                  job->iodepth, ops->name);

@@ -46,6 +46,10 @@ typedef enum sb_rw {
 
 enum { SB_DDIR_READ = 0, SB_DDIR_WRITE = 1, SB_DDIR_N = 2 };
 
+/* fio's zonemode values (sb_io_job.zonemode). */
+enum { SB_ZONEMODE_NONE = 0, SB_ZONEMODE_STRIDED = 1, SB_ZONEMODE_ZBD = 2 };
+#define SB_ZBD_MAX_OPEN_ZONES 4096u /* fio's limit of tracked open zones */
+
 #define SB_IO_MIN_BS 512ull
 #define SB_IO_MAX_BS (64ull << 20)
 #define SB_IO_MAX_DEPTH 1024u
@@ -106,8 +110,19 @@ typedef struct sb_io_job {
     int64_t rw_skip;           /* fio's rw=read:SKIP: bytes skipped after each sequential I/O
                                 * (negative: backwards); a multiple of bs */
     uint64_t blockalign;       /* fio's blockalign: random offsets' unit; 0 = bs */
-    int zonemode;              /* fio's zonemode: 0 none, 1 strided (zonesize, then zoneskip) */
+    int zonemode;              /* fio's zonemode: SB_ZONEMODE_* below */
     uint64_t zonesize, zoneskip;
+    /* fio's zonemode=zbd (io/zbd.h): zone capacity (0 = the zone size), reads past the
+     * write pointer, the open-zone limits (0 = none; ignore_zone_limits: over a device's
+     * own), garbage-collection resets (threshold and frequency, 0 .. 1). size=Nz and
+     * offset=Nz count zones (size_zones, offset_zones; sb_io_job_resolve makes them bytes);
+     * zbd_rounded: resolve rounded offset and size to whole zones (given: what they were). */
+    uint64_t zonecapacity;
+    bool read_beyond_wp, ignore_zone_limits, zbd_rounded;
+    unsigned max_open_zones, job_max_open_zones;
+    double zone_reset_threshold, zone_reset_frequency;
+    unsigned size_zones, offset_zones;
+    uint64_t zbd_given_offset, zbd_given_size;
     sb_io_dist dist;           /* fio's random_distribution (distribution.h) */
     bool gtod_reduce;          /* fio's gtod_reduce: no per-I/O latency is recorded */
     /* fio's write_bw_log / write_lat_log / write_iops_log: the prefix of the log files
@@ -212,6 +227,7 @@ typedef struct sb_io_result {
     bool uring_fixed_files, uring_fixed_bufs; /* io_uring: what the threads used */
     sb_io_depths depths;       /* asynchronous engines (ramp included); zero for synchronous ones */
     sb_verify_stats verify;    /* filled when job->verify is set */
+    uint64_t zone_resets;      /* zonemode=zbd: zones the job reset (fio's "N zone resets") */
     /* Without group_reporting and with numjobs > 1: each thread's own figures, as fio
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */
     struct sb_io_result *threads;
@@ -243,6 +259,12 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
  * (defined in verify_run.c). Declared here, not in worker.h, so that job.c need not
  * include worker.h, which includes this header: no include circle. */
 int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen);
+/* zonemode=zbd's part of resolve and check (defined in zbd.c; declared here for the
+ * same reason): the zone counts of size=Nz / offset=Nz made bytes, a zoned device's
+ * zone size when none is given, the region rounded to whole zones as fio's; and the
+ * check of the zone options (warn: the rounding). */
+void sb_io_zbd_resolve(sb_io_job *job);
+int sb_io_zbd_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen);
 
 /* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
  * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,

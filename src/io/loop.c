@@ -29,6 +29,7 @@
 #include "core/fdtable.h"
 #include "core/rand.h"
 #include "io/worker.h"
+#include "io/zbd.h"
 
 /* ------------------------------------------------------------- statistics */
 
@@ -55,6 +56,8 @@ static int64_t __attribute__((noinline, cold)) short_write_cause(worker *w, cons
  * (a scan of the buckets: the caller's next timestamp must not include it). */
 static inline bool account(worker *w, sb_io_u *u, uint64_t now)
 {
+    if (__builtin_expect(w->zbd != NULL, 0)) /* zonemode=zbd: a zone may close */
+        sb_zbd_done(w->zbd, u->ddir, u->offset, u->len, u->result == (int64_t)u->len);
     if (u->result != (int64_t)u->len) {
         if (!w->err) {
             if (u->result >= 0 && u->ddir == SB_DDIR_WRITE && !w->td.direct)
@@ -164,6 +167,87 @@ static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *
     return off;
 }
 
+/* A write's data: the pattern, new random bytes, or fio's scramble of the buffer. */
+static inline void fill_write(worker *w, sb_io_u *u)
+{
+    const sb_io_job *job = w->job;
+    if (u->ddir != SB_DDIR_WRITE)
+        return;
+    if (job->verify_pattern)
+        sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
+    else if (__builtin_expect(job->refill_buffers, 0))
+        sb_rand_fill(&w->rng, u->buf, u->len);
+    else if (job->scramble_buffers && !job->zero_buffers && !w->vt) {
+        /* fio's default: no two written blocks alike (dedupe), two stores per write */
+        uint64_t *p = u->buf;
+        p[0] = u->offset;
+        p[1] = ++w->scramble_n;
+    }
+}
+
+static inline int pick_ddir(worker *w)
+{
+    switch (w->job->rw) {
+    case SB_RW_READ: case SB_RW_RANDREAD: return SB_DDIR_READ;
+    case SB_RW_WRITE: case SB_RW_RANDWRITE: return SB_DDIR_WRITE;
+    default: return sb_rand_below(&w->rng, 100) < w->job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
+    }
+}
+
+static void sleep_until(worker *w, uint64_t t);
+static inline bool stopped(worker *w);
+
+/* zonemode=zbd (zbd.h): the block drawn as without zones, placed by the zone code (a
+ * write at a write pointer, a read below one). A write that must wait for completions
+ * is held: the async loop reaps and asks again (zbd_hold); with nothing of its own in
+ * flight (another thread's writes fill the zones) the thread waits here. */
+static __attribute__((noinline)) bool next_io_zbd(worker *w, sb_io_u *u)
+{
+    const sb_io_job *job = w->job;
+    if (!w->zbd_hold) {
+        w->zbd_b = sb_offgen_next(&w->og, &w->zbd_pass_end);
+        w->zbd_ddir = pick_ddir(w);
+    }
+    w->zbd_hold = false;
+    for (;;) {
+        int ddir = w->zbd_ddir;
+        bool pass_end = w->zbd_pass_end;
+        uint64_t off;
+        uint32_t len;
+        int r = sb_zbd_place(w->zbd, job->offset + w->zbd_b * w->unit, &ddir, &off, &len, &pass_end);
+        if (r == SB_ZBD_BUSY && !sb_zbd_idle(w->zbd)) {
+            w->zbd_hold = true;
+            return false;
+        }
+        if (r == SB_ZBD_BUSY && !stopped(w)) {
+            sleep_until(w, sb_now_ns() + 20000);
+            continue;
+        }
+        if (r == SB_ZBD_PASS_END && !passes_done(w))
+            continue;
+        if (r == SB_ZBD_ERR && !w->err) {
+            const char *msg;
+            w->err = sb_zbd_error(w->zbd, &msg);
+            snprintf(w->errmsg, sizeof w->errmsg, "%s", msg);
+            atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+        }
+        if (r != SB_ZBD_OK) {
+            w->pass_done = true;
+            return false;
+        }
+        if (pass_end && passes_done(w))
+            w->pass_done = true;
+        else if (pass_end && job->invalidate && !job->direct)
+            w->invalidate_pending = true;
+        u->ddir = (uint8_t)ddir;
+        u->offset = off;
+        u->len = len;
+        fill_write(w, u);
+        w->bytes_issued += len;
+        return true;
+    }
+}
+
 /* Prepares u for the next I/O; false when a one-pass job has nothing left. Inlined
  * into both loops: it runs once per I/O. */
 static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
@@ -171,18 +255,15 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     const sb_io_job *job = w->job;
     if (w->pass_done)
         return false;
+    if (__builtin_expect(w->zbd != NULL, 0))
+        return next_io_zbd(w, u);
     bool pass_end;
     uint64_t b = 0, byte_off = 0;
     if (__builtin_expect(w->bs_table != NULL, 0))
         byte_off = next_var(w, u, &pass_end);
     else
         b = sb_offgen_next(&w->og, &pass_end);
-    switch (job->rw) {
-    case SB_RW_READ: case SB_RW_RANDREAD: u->ddir = SB_DDIR_READ; break;
-    case SB_RW_WRITE: case SB_RW_RANDWRITE: u->ddir = SB_DDIR_WRITE; break;
-    default:
-        u->ddir = sb_rand_below(&w->rng, 100) < job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
-    }
+    u->ddir = (uint8_t)pick_ddir(w);
     if (w->vt) {
         /* verify: a write whose block has an I/O in flight takes the next block */
         bool end = pass_end;
@@ -201,18 +282,7 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     else if (pass_end && job->invalidate && !job->direct)
         w->invalidate_pending = true;
     u->offset = job->offset + (w->bs_table ? byte_off : b * w->unit);
-    if (u->ddir == SB_DDIR_WRITE) {
-        if (job->verify_pattern)
-            sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
-        else if (__builtin_expect(job->refill_buffers, 0))
-            sb_rand_fill(&w->rng, u->buf, u->len);
-        else if (job->scramble_buffers && !job->zero_buffers && !w->vt) {
-            /* fio's default: no two written blocks alike (dedupe), two stores per write */
-            uint64_t *p = u->buf;
-            p[0] = u->offset;
-            p[1] = ++w->scramble_n;
-        }
-    }
+    fill_write(w, u);
     w->bytes_issued += u->len;
     return true;
 }
@@ -314,6 +384,8 @@ static void loop_sync(worker *w)
             if (w->vt)  /* not issued: the block goes back as it was */
                 sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
                                  (u->offset - w->job->offset) / w->job->bs);
+            if (w->zbd) /* and its zone's write pointer */
+                sb_zbd_cancel(w->zbd, u->ddir, u->offset, u->len);
             break;
         }
         u->start_ns = t;
@@ -447,6 +519,8 @@ static void loop_async(worker *w)
             }
             sb_io_u *u = w->freelist[w->nfree - 1];
             if (!next_io(w, u)) {
+                if (__builtin_expect(w->zbd_hold, 0))
+                    break; /* zonemode=zbd: reap, then place the held write again */
                 issuing = false;
                 break;
             }

@@ -174,7 +174,8 @@ static const sb_opt_choice rw_choices[] = {
 };
 static const sb_opt_choice policy_choices[] = {{"shared", 0}, {"split", 1}, {NULL, 0}};
 static const sb_opt_choice rate_process_choices[] = {{"linear", 0}, {"poisson", 1}, {NULL, 0}};
-static const sb_opt_choice zonemode_choices[] = {{"none", 0}, {"strided", 1}, {NULL, 0}};
+static const sb_opt_choice zonemode_choices[] = {
+    {"none", SB_ZONEMODE_NONE}, {"strided", SB_ZONEMODE_STRIDED}, {"zbd", SB_ZONEMODE_ZBD}, {NULL, 0}};
 static const sb_opt_choice kb_base_choices[] = {{"1024", 1024}, {"1000", 1000}, {NULL, 0}};
 
 /* bs and bs_max: one RANGE entry writes both (options.h) */
@@ -225,8 +226,8 @@ const sb_opt sb_io_options[] = {
      "fio's size suffixes: 1024 (k, KB = 1024; KiB = 1000, fio's inversion) or 1000 (k, KB = "
      "1000; KiB = 1024); without it the command line reads every suffix as 1024", SB_OPTC_JOB,
      SB_OPTF_DEF_DOC, kb_base_choices, NULL},
-    {"size", NULL, SB_OPT_SIZE, J(size), 0, 0, "1g", "SIZE", "bytes per pass, per file",
-     SB_OPTC_JOB, 0, NULL, NULL},
+    {"size", NULL, SB_OPT_SIZE, J(size), 0, 0, "1g", "SIZE", "bytes per pass, per file; Nz: N "
+     "zones (zonesize, or a zoned device's)", SB_OPTC_JOB, SB_OPTF_ZONES, NULL, NULL},
     {"filesize", NULL, SB_OPT_FUNC, J(filesize), 0, 0, NULL, "SIZE",
      "the file's size; also the job's size, which a later size may make smaller",
      SB_OPTC_JOB, 0, NULL, parse_filesize},
@@ -234,8 +235,8 @@ const sb_opt sb_io_options[] = {
      "files per job; only 1 is supported (more is refused)", SB_OPTC_JOB, 0, NULL, NULL},
     {"loops", NULL, SB_OPT_INT, J(loops), 1, 0, "1", "N",
      "passes over the region of a job that is not time based", SB_OPTC_JOB, 0, NULL, NULL},
-    {"offset", NULL, SB_OPT_SIZE, J(offset), 0, 0, "0", "SIZE", "start of the region in the file",
-     SB_OPTC_JOB, 0, NULL, NULL},
+    {"offset", NULL, SB_OPT_SIZE, J(offset), 0, 0, "0", "SIZE", "start of the region in the file; "
+     "Nz: N zones", SB_OPTC_JOB, SB_OPTF_ZONES, NULL, NULL},
     {"numjobs", NULL, SB_OPT_INT, J(numjobs), 1, SB_IO_MAX_JOBS, "1", "N",
      "threads; with --directory each has its own file (removed afterwards), with --filename "
      "they share it", SB_OPTC_JOB, 0, NULL, NULL},
@@ -342,12 +343,36 @@ const sb_opt sb_io_options[] = {
      SB_OPTF_DEF_DOC, NULL, sb_opt_parse_distribution},
     {"zonemode", NULL, SB_OPT_CHOICE, J(zonemode), 0, 0, "none", "MODE",
      "strided: a sequential job does zonesize bytes, skips zoneskip bytes, and so on to the "
-     "region's end (zbd, zoned block devices, is not supported)", SB_OPTC_OFFSETS, 0,
+     "region's end; zbd: zones with write pointers, written only at them (a zoned block "
+     "device's, or emulated on a file or other device), as fio's", SB_OPTC_OFFSETS, 0,
      zonemode_choices, NULL},
     {"zonesize", NULL, SB_OPT_SIZE, J(zonesize), 0, 0, NULL, "SIZE",
-     "zonemode=strided: the bytes done in each zone", SB_OPTC_OFFSETS, 0, NULL, NULL},
+     "zonemode=strided: the bytes done in each zone; zbd: the zone size (a zoned device's "
+     "own when not given)", SB_OPTC_OFFSETS, 0, NULL, NULL},
     {"zoneskip", NULL, SB_OPT_SIZE, J(zoneskip), 0, 0, "0", "SIZE",
      "zonemode=strided: the bytes skipped after each zone", SB_OPTC_OFFSETS, 0, NULL, NULL},
+    /* zonemode=zbd (io/zbd.h) */
+    {"zonecapacity", NULL, SB_OPT_SIZE, J(zonecapacity), 0, 0, "zonesize", "SIZE",
+     "zonemode=zbd, emulated zones: the writable part of each zone", SB_OPTC_OFFSETS,
+     SB_OPTF_DEF_DOC, NULL, NULL},
+    {"read_beyond_wp", NULL, SB_OPT_BOOL, J(read_beyond_wp), 0, 0, "0", NULL,
+     "zonemode=zbd: reads may go past a zone's write pointer (else only written data is read)",
+     SB_OPTC_OFFSETS, SB_OPTF_SWITCH, NULL, NULL},
+    {"max_open_zones", NULL, SB_OPT_INT, J(max_open_zones), 0, SB_ZBD_MAX_OPEN_ZONES, "0", "N",
+     "zonemode=zbd: zones written at once, for all jobs on the file (0: no limit, or a "
+     "host-managed device's)", SB_OPTC_OFFSETS, 0, NULL, NULL},
+    {"job_max_open_zones", NULL, SB_OPT_INT, J(job_max_open_zones), 0, SB_ZBD_MAX_OPEN_ZONES, "0", "N",
+     "zonemode=zbd: zones one thread writes at once (needs max_open_zones or the device's)",
+     SB_OPTC_OFFSETS, 0, NULL, NULL},
+    {"ignore_zone_limits", NULL, SB_OPT_BOOL, J(ignore_zone_limits), 0, 0, "0", NULL,
+     "zonemode=zbd: max_open_zones may exceed the device's limit", SB_OPTC_OFFSETS,
+     SB_OPTF_SWITCH, NULL, NULL},
+    {"zone_reset_threshold", NULL, SB_OPT_FUNC, J(zone_reset_threshold), 0, 0, "0", "FRACTION",
+     "zonemode=zbd: with zone_reset_frequency, resets start once this share of the region "
+     "holds data", SB_OPTC_OFFSETS, 0, NULL, sb_opt_parse_fraction},
+    {"zone_reset_frequency", NULL, SB_OPT_FUNC, J(zone_reset_frequency), 0, 0, "0", "FRACTION",
+     "zonemode=zbd: past the threshold, a write's zone is reset first every 1/FRACTION writes "
+     "(garbage collection)", SB_OPTC_OFFSETS, 0, NULL, sb_opt_parse_fraction},
     {"blockalign", NULL, SB_OPT_SIZE, J(blockalign), 0, SB_IO_MAX_BS, "bs", "SIZE",
      "random offsets are multiples of this (fio's blockalign)", SB_OPTC_OFFSETS,
      SB_OPTF_DEF_DOC, NULL, NULL},
@@ -663,6 +688,8 @@ static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_
         store_int(field, o->size, (uint64_t)b);
         return 0;
     case SB_OPT_SIZE:
+        if (o->flags & SB_OPTF_ZONES) /* size=8z, offset=8z (options_zbd.c) */
+            return sb_opt_parse_zoned_size(o, base, v, ctx, why, len);
         if (sb_opt_parse_size(v, ctx ? ctx->kb_base : 0, &u) < 0) {
             snprintf(why, len, "'%s' is not a size", v);
             return -EINVAL;

@@ -67,6 +67,7 @@ enum {
     SB_OPTF_DEF_DOC = 1u << 2, /* def describes the default; it is not a value to parse */
     SB_OPTF_POSITIVE = 1u << 3, /* a DURATION that must be more than 0 */
     SB_OPTF_USEC = 1u << 4,     /* a DURATION whose bare number is microseconds (fio's thinktime) */
+    SB_OPTF_ZONES = 1u << 5,    /* a SIZE that may count zones, fio's 8z (options_zbd.c) */
 };
 
 typedef struct sb_opt_choice {
@@ -142,6 +143,13 @@ int sb_opt_parse_log_avg(const sb_opt *o, void *base, const char *v, const sb_op
 int sb_opt_parse_log_msec(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                           char *err, size_t errlen);
 
+
+/* options_zbd.c, for zonemode=zbd: a SIZE entry's value that may be a number of zones
+ * (SB_OPTF_ZONES: size=128z), and a fraction 0 .. 1 into a double (zone_reset_*). */
+int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                            char *err, size_t errlen);
+int sb_opt_parse_fraction(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen);
 
 /* A size by ctx's kb_base rules: 0, -EINVAL or -ERANGE. */
 int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out);

@@ -25,6 +25,7 @@
 #include "io/job.h"
 #include "io/offsets.h"
 #include "io/worker.h"
+#include "io/zbd.h"
 
 static void worker_free(worker *w)
 {
@@ -39,6 +40,7 @@ static void worker_free(worker *w)
     free(w->freelist);
     free(w->done);
     free(w->bs_table);
+    sb_zbd_thread_free(w->zbd);
     sb_iolog_close(w->log, 0);
     sb_tsb_free(&w->ts);
     munmap(w, sizeof *w);
@@ -158,7 +160,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
                    seed + 0x100 * (w->index + 1));
     if (job->rw_skip)
         sb_offgen_set_step(&w->og, (int64_t)(job->bs + (uint64_t)job->rw_skip) / (int64_t)job->bs);
-    if (job->zonemode)
+    if (job->zonemode == SB_ZONEMODE_STRIDED)
         sb_offgen_set_zones(&w->og, job->zonesize / job->bs, job->zoneskip / job->bs);
     if (job->dist.kind != SB_DIST_RANDOM && sb_rw_is_random(job->rw)) {
         sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
@@ -205,6 +207,7 @@ static void merge_worker(const worker *w, sb_io_result *res)
         sb_hist_merge(&res->clat_all, &w->st[d].clat);
     }
     res->cpu_ios += w->ios_done;
+    res->zone_resets += sb_zbd_resets(w->zbd);
     for (int i = 0; i < SB_IO_DEPTH_BUCKETS; i++) {
         res->depths.level[i] += w->depths.level[i];
         res->depths.submit[i] += w->depths.submit[i];
@@ -313,9 +316,23 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
         ws[i]->index = i;
         ws[i]->job = job;
         ws[i]->sh = sh;
-        if ((r = worker_setup(ws[i], job, ops, files[nfiles == 1 ? 0 : i].path, err, errlen)) < 0)
+        const file_ctx *f = &files[nfiles == 1 ? 0 : i];
+        if ((r = worker_setup(ws[i], job, ops, f->path, err, errlen)) < 0)
+            return r;
+        if (f->zbd && (r = sb_zbd_thread_new(f->zbd, job, ws[i]->fd, &ws[i]->zbd, err, errlen)) < 0)
             return r;
     }
+    return 0;
+}
+
+/* zonemode=zbd: each file's zones (zbd.h), shared with the other jobs on it. */
+static int zbd_attach_files(const sb_io_job *job, file_ctx *files, unsigned nfiles, char *err,
+                            size_t errlen)
+{
+    int r;
+    for (unsigned i = 0; i < nfiles && job->zonemode == SB_ZONEMODE_ZBD; i++)
+        if ((r = sb_zbd_attach(job, files[i].path, files[i].created, &files[i].zbd, err, errlen)) < 0)
+            return r;
     return 0;
 }
 
@@ -402,9 +419,13 @@ static void release(const sb_io_job *job, worker **ws, file_ctx *files, unsigned
     if (ws)
         for (unsigned i = 0; i < job->numjobs; i++)
             worker_free(ws[i]);
-    for (unsigned i = 0; files && i < nfiles; i++)
+    for (unsigned i = 0; files && i < nfiles; i++) {
         if (files[i].fd >= 0)
             close(files[i].fd);
+        /* a file that goes takes its zones with it (prepare.c's rule of what goes) */
+        sb_zbd_detach(files[i].zbd, files[i].created &&
+                                    (job->directory[0] ? !job->keep_files : failed || job->unlink));
+    }
     sb_io_remove_created(job, files, nfiles, dir, made_dir, failed);
 }
 
@@ -448,6 +469,7 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     }
     if ((r = sb_io_files_dir(job, dir, sizeof dir, &made_dir, err, errlen)) < 0 ||
         (r = prepare_files(job, files, nfiles, dir, err, errlen)) < 0 ||
+        (r = zbd_attach_files(job, files, nfiles, err, errlen)) < 0 ||
         (r = setup_workers(job, ops, files, nfiles, &sh, ws, err, errlen)) < 0 ||
         (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
         goto out;

@@ -83,6 +83,12 @@ typedef struct worker {
     sb_iolog *log;             /* fio's log files (iolog.h); NULL when off */
     bool no_lat;               /* gtod_reduce: no latency recorded */
     uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
+    /* zonemode=zbd (zbd.h): the thread's zones; NULL when off. zbd_hold: a write waits for
+     * completions (the async loop reaps, then places the held block again). */
+    struct sb_zbd_thread *zbd;
+    bool zbd_hold, zbd_pass_end;
+    int zbd_ddir;
+    uint64_t zbd_b;
 } worker;
 
 typedef struct file_ctx {
@@ -93,6 +99,7 @@ typedef struct file_ctx {
     ino_t ino;
     uint64_t known_from;   /* verify: blocks from here on were laid out by this run */
     sb_verify_table vtab;  /* verify: the file's block table */
+    struct sb_zbd_set *zbd; /* zonemode=zbd: the file's zones (zbd.h); NULL when off */
 } file_ctx;
 
 /* loop.c: the thread function (arg is a worker set up by worker.c). */

@@ -25,11 +25,14 @@ check "no example fails (each runs or is refused)" test "$fails" = 0
 bad=$(awk -F '\t' '$2 == "refused" && $3 !~ /^[0-9]+: (unknown option .[a-z_0-9]+.|[a-z_0-9]+: .+)$/' "$T/ex")
 check "each refusal names the file's line and the option" test -z "$bad"
 [ -n "$bad" ] && echo "# $bad"
-check "at least 22 of fio's examples run ($runs)" test "$runs" -ge 22
+check "at least 25 of fio's examples run ($runs)" test "$runs" -ge 25
 for e in disk-zone-profile.fio zipf.fio rand-zones.fio backwards-read.fio null.fio ssd-steadystate.fio 1mbs_clients.fio \
-    jesd219.fio waitfor.fio steadystate.fio; do
+    jesd219.fio waitfor.fio steadystate.fio zbd-rand-write.fio zbd-seq-read.fio zbd-rand-write-zone-reset-gc.fio; do
     check "$e runs" grep -q "^$e	runs" "$T/ex"
 done
+# its trim job and flow are other options' (trim, flow): zonemode=zbd is not what stops it
+check "zbd-rand-write-trim-gc.fio is not refused for zonemode" \
+    test -z "$(grep '^zbd-rand-write-trim-gc.fio' "$T/ex" | grep -E 'zonemode|zonesize|size|offset')"
 
 # ---- the options, seen in fio's logs ----
 cd "$T" || exit 1
@@ -68,8 +71,9 @@ check "blockalign=8k: every offset a multiple of 8k" test -z "$(awk -F', ' '$5 %
 run --size=64k --bs=4k --rw=read --zonemode=strided --zonesize=8k --zoneskip=16k
 check "zonemode=strided: 8k done, 16k skipped, to the region's end" \
     test "$(cut -d, -f5 l_lat.1.log | tr -d ' ' | tr '\n' ' ')" = "0 4096 24576 28672 49152 53248 "
-check_exit "zonemode=zbd is refused" 2 "$SB" io --directory="$D" --zonemode=zbd
-check_one_line "named" "zonemode"
+check_exit "zonemode=zbd without a zonesize is refused (tests/cli/test_io_zbd.sh: what it does)" 2 \
+    "$SB" io --directory="$D" --zonemode=zbd
+check_one_line "named" "zonesize"
 # rate_process=poisson: the same mean rate, gaps no longer even
 run --size=64k --bs=4k --rate_iops=200 --rate_process=poisson
 check "rate_process=poisson runs" test $? = 0 -a "$(wc -l <l_lat.1.log)" = 16
