@@ -55,7 +55,7 @@ int sb_assignment_arg(const char *cmd, char *arg, char **list, size_t *n);
 struct sb_selection;
 int sb_cli_select(const char *cmd, struct sb_selection *s, char *name, bool quick);
 int sb_cli_select_options(const char *cmd, struct sb_selection *s, char **assignments, size_t n);
-int sb_cli_select_validate(const char *cmd, const struct sb_selection *s);
+int sb_cli_select_validate(const char *cmd, struct sb_selection *s);
 /* Terminal width of stdout, else $COLUMNS (capped at 10000, as --width), else 80. */
 int sb_terminal_width(void);
 /* The long option every command that touches result files accepts. */

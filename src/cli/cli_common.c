@@ -132,7 +132,7 @@ int sb_cli_select_options(const char *cmd, sb_selection *s, char **assignments, 
     return 0;
 }
 
-int sb_cli_select_validate(const char *cmd, const sb_selection *s)
+int sb_cli_select_validate(const char *cmd, sb_selection *s)
 {
     char err[512];
     if (sb_selection_validate(s, err, sizeof err) < 0)

@@ -131,8 +131,12 @@ static int fio_steady(const sb_config *cfg, sb_io_job *job, char *err, size_t er
     return 0; /* the job is time based: its runtime bounds the wait */
 }
 
-static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, char *err, size_t errlen)
+/* The options into the job (this test's params), once: each job key through its io option
+ * entry, so that a bad value is refused, once, before anything runs. The job's directory is
+ * "." here (the checks want one); run() puts the run's own directory in its copy. */
+static int fio_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    sb_io_job *job = params;
     sb_io_job_init(job);
     int rc;
     for (size_t i = 0; i < sizeof fio_job_keys / sizeof fio_job_keys[0]; i++)
@@ -154,7 +158,7 @@ static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, ch
     job->time_based = true;
     if ((rc = fio_steady(cfg, job, err, errlen)) < 0)
         return rc;
-    snprintf(job->directory, sizeof job->directory, "%s", dir);
+    snprintf(job->directory, sizeof job->directory, ".");
     job->dir_private = true; /* the run's own directory (the runner made it) */
     char warn[256];
     if ((rc = sb_io_job_check(job, err, errlen, warn, sizeof warn)) < 0)
@@ -162,38 +166,28 @@ static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, ch
     return sb_engine_check_works(sb_engine_find(job->engine), "fio: ", err, errlen);
 }
 
-static int fio_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t fio_space_needed(const void *params)
 {
-    static sb_io_job job;
-    return fio_resolve(cfg, ".", &job, err, errlen);
+    const sb_io_job *job = params;
+    return job->size * job->numjobs;
 }
 
-static uint64_t fio_space_needed(const sb_config *cfg)
+static double fio_estimate(const void *params)
 {
-    static sb_io_job job;
-    char err[256];
-    return fio_resolve(cfg, ".", &job, err, sizeof err) < 0 ? 0 : job.size * job.numjobs;
-}
-
-static double fio_estimate(const sb_config *cfg)
-{
-    static sb_io_job job;
-    char err[256];
-    if (fio_resolve(cfg, ".", &job, err, sizeof err) < 0)
-        return 0;
-    return job.startdelay_s + job.ramp_s + job.runtime_s + (sb_rw_reads(job.rw) ? 5 : 0);
+    const sb_io_job *job = params;
+    return job->startdelay_s + job->ramp_s + job->runtime_s + (sb_rw_reads(job->rw) ? 5 : 0);
 }
 
 static bool stop_cb(void *arg) { return sb_ctx_interrupted(arg); }
 static void progress_cb(void *arg, double f) { sb_ctx_progress(arg, f); }
 
-static int fio_run(sb_run_ctx *ctx, sb_sample *samples)
+static int fio_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    static sb_io_job job;
+    static sb_io_job job; /* the resolved job, in this run's directory, with its callbacks */
     static sb_io_result res;
-    int rc = fio_resolve(ctx->cfg, ctx->dir, &job, ctx->err, sizeof ctx->err);
-    if (rc < 0)
-        return rc;
+    job = *(const sb_io_job *)params;
+    snprintf(job.directory, sizeof job.directory, "%s", ctx->dir);
+    int rc;
     job.seed += ctx->run_index;
     job.should_stop = stop_cb;
     job.progress = progress_cb;
@@ -254,7 +248,8 @@ const sb_workload sb_wl_fio = {
     /* Two quick runs: its runs are time based and steady (SD 1-4 % here), and its 1 GiB
      * random-write file, written in 4 KiB pieces, takes seconds to remove on a disk. */
     .quick_runs = 2,
-    .validate = fio_validate,
+    .params_size = sizeof(sb_io_job),
+    .resolve = fio_resolve,
     .space_needed = fio_space_needed,
     .estimate_seconds = fio_estimate,
     .run = fio_run,

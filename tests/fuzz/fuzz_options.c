@@ -50,8 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* validate() parses every value; dbench's also reads its loadfile, which a fuzzer must
      * not point at arbitrary files. */
     const char *lf = sb_config_get(&cfg, "loadfile");
-    if (w->validate && !(lf && *lf))
-        w->validate(&cfg, err, sizeof err);
+    if (!(lf && *lf))
+        sb_config_resolve(&cfg, err, sizeof err);
     char desc[2048];
     sb_config_describe(&cfg, NULL, desc, sizeof desc);
     free(text);
