@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "core/cache.h"
 #include "core/interrupt.h"
 #include "core/log.h"

@@ -3,7 +3,7 @@
  * test and suite names (with inline "TEST:k=v" options, --option assignments
  * and pts/NAME aliases) into resolved configurations for the runner. A
  * refusal is 0 or -EINVAL with one line in err, which the CLI prints as
- * "storbench: CMD: line" (exit 2; cli/cli.h's sb_cli_select*).
+ * "storbench: CMD: line" (exit 2; cli/select.h's sb_cli_select*).
  */
 #ifndef SB_RUNNER_SELECTION_H
 #define SB_RUNNER_SELECTION_H
