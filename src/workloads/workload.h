@@ -4,8 +4,9 @@
  * the one recipe in docs/architecture.md ("Adding a test").
  *
  * A workload declares
- *   - its options (key, title, default, --quick value, allowed choices): the
- *     runner resolves and validates them into an sb_config before any run;
+ *   - its options (key, title, default, --quick value, allowed choices), set into an
+ *     sb_config, and resolve(): the options into the test's params struct, once
+ *     (sb_config_resolve), before anything runs; every other entry receives that struct;
  *   - its measures: the figures one run produces (dd produces three: direct
  *     write, direct read, read cache; most tests produce one), each with a
  *     unit and a direction;
