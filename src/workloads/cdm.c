@@ -18,9 +18,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/engine.h"
 #include "io/job.h"
-#include "io/options.h"
+#include "workloads/job_keys.h"
 #include "workloads/workload.h"
 
 static const sb_choice test_choices[] = {
@@ -83,18 +82,10 @@ static int cdm_resolve(const sb_config *cfg, void *params, char *err, size_t err
     job->time_based = true;
     /* the options that are I/O job options parse through the job's option table
      * (io/options.h); the error names this test's key */
-    static const struct {
-        const char *key, *entry;
-    } keys[] = {{"engine", "ioengine"}, {"size", "size"}, {"measure", "runtime"}};
-    char e[512];
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (sb_io_opt_set(job, keys[i].entry, keys[i].key, sb_config_get(cfg, keys[i].key), NULL,
-                          e, sizeof e) < 0) {
-            snprintf(err, errlen, "diskmark: %s", e);
-            return -EINVAL;
-        }
+    static const sb_job_key keys[] = {{"engine", "ioengine"}, {"size", "size"}, {"measure", "runtime"}};
     int rc;
-    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
+    if ((rc = sb_job_keys_set(job, cfg, keys, sizeof keys / sizeof keys[0], err, errlen)) < 0 ||
+        (rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
     p->interval_s = sb_config_seconds(cfg, "interval");
     p->loops = (unsigned)sb_config_u(cfg, "loops");
@@ -103,10 +94,7 @@ static int cdm_resolve(const sb_config *cfg, void *params, char *err, size_t err
         return -EINVAL;
     }
     snprintf(job->filename, sizeof job->filename, "./cdm.dat");
-    char warn[256];
-    if ((rc = sb_io_job_check(job, err, errlen, warn, sizeof warn)) < 0)
-        return rc;
-    return sb_engine_check_works(sb_engine_find(job->engine), "diskmark: ", err, errlen);
+    return sb_job_keys_check(job, cfg, err, errlen);
 }
 
 static uint64_t cdm_space_needed(const void *params)
