@@ -105,7 +105,9 @@ static int io500_resolve(const sb_config *cfg, void *params, char *err, size_t e
 {
     io500_params *p = params;
     int rc;
-    /* Parsed and checked once, by their kinds, when the configuration was made. */
+    /* Parsed by their kinds when the configuration was made; checked here, once. */
+    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
+        return rc;
     p->easy_t = sb_config_u(cfg, io500_options[O_EASY_T].key);
     p->easy_b = sb_config_u(cfg, io500_options[O_EASY_B].key);
     p->hard_s = sb_config_u(cfg, io500_options[O_HARD_S].key);

@@ -184,6 +184,31 @@ static void test_bad_value_one_line(void **state)
     assert_null(strchr(err, '\n'));
 }
 
+/* Every registered test refuses, in its resolve, a value that is not what its option's kind
+ * says (io500 once took stonewall-time=x as 0 seconds): a typed option without choices set
+ * to "x" is refused by sb_config_set or by sb_config_resolve, in one line naming the key. */
+static void test_every_workload_checks_kinds(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sb_workload_count(); i++) {
+        const sb_workload *w = sb_workload_at(i);
+        for (size_t o = 0; o < w->n_options; o++) {
+            const sb_option *opt = &w->options[o];
+            if (opt->choices || opt->kind == SB_VAL_TEXT || opt->kind == SB_VAL_CHOICE)
+                continue;
+            static sb_config cfg;
+            char err[512] = "";
+            sb_config_init(&cfg, w, false);
+            if (sb_config_set(&cfg, opt->key, "x", err, sizeof err) < 0)
+                continue;
+            if (sb_config_resolve(&cfg, err, sizeof err) != -EINVAL)
+                fail_msg("%s: %s=x was not refused", w->name, opt->key);
+            if (!strstr(err, opt->key) || strchr(err, '\n'))
+                fail_msg("%s: %s=x: '%s' is not one line naming it", w->name, opt->key, err);
+        }
+    }
+}
+
 /* Every registered test with options resolves, and its params fit the configuration. */
 static void test_every_workload_resolves(void **state)
 {
@@ -202,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_resolved_once_for_every_run),
         cmocka_unit_test(test_unresolved_refused),
         cmocka_unit_test(test_bad_value_one_line),
+        cmocka_unit_test(test_every_workload_checks_kinds),
         cmocka_unit_test(test_every_workload_resolves),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
