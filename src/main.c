@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/save.h"
 #include "core/interrupt.h"
 #include "core/log.h"

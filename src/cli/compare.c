@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "report/compare.h"

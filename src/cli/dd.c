@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "core/cache.h"
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -98,7 +99,7 @@ int sb_cmd_dd(int argc, char **argv)
     if (optind != argc - 1)
         return sb_usage_error("dd", "name one directory to test in (storbench dd DIR)");
     int rc;
-    if (w->validate(&cfg, err, sizeof err) < 0)
+    if (sb_config_resolve(&cfg, err, sizeof err) < 0)
         return sb_usage_error("dd", "%s", unprefixed(err));
     if (wiki && (rc = check_wiki(&cfg, wiki)))
         return rc;
@@ -106,7 +107,7 @@ int sb_cmd_dd(int argc, char **argv)
     rc = sb_target_check(target);
     if (rc < 0)
         return sb_usage_error("dd", "%s: %s", target, strerror(-rc));
-    uint64_t avail, need = w->space_needed(&cfg);
+    uint64_t avail, need = w->space_needed(sb_config_params(&cfg));
     if (sb_free_space(target, &avail) == 0 && need > avail) {
         char n[32], a[32];
         sb_format_si(n, sizeof n, (double)need, "B");
@@ -128,7 +129,7 @@ int sb_cmd_dd(int argc, char **argv)
     sb_progress_begin(&progress, "dd", 1, 1);
     sb_run_ctx ctx = {.dir = dir, .target = target, .cfg = &cfg, .run_count = 1,
                       .is_root = sb_is_root(), .progress = &progress};
-    rc = w->run(&ctx, samples);
+    rc = w->run(&ctx, sb_config_params(&cfg), samples);
     sb_progress_end(&progress);
     sb_workdir_remove(dir);
     if (sb_interrupted()) {

@@ -23,7 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "cli/save.h"
 #include "core/interrupt.h"
 #include "core/fileio.h"

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "cli/io_output.h"
 #include "cli/io_ranks.h"
 #include "core/cpuset.h"

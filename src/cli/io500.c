@@ -21,7 +21,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "cli/save.h"
 #include "core/fileio.h"
 #include "core/ranks.h"

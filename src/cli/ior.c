@@ -20,7 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/ranks.h"

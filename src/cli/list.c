@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "cli/list_md.h"
+#include "cli/select.h"
 #include "runner/selection.h"
 #include "core/log.h"
 #include "core/workdir.h"

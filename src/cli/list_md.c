@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/common.h"
 #include "core/log.h"
 #include "workloads/registry.h"
 

@@ -24,7 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/select.h"
 #include "runner/run_ranks.h"
 #include "runner/selection.h"
 #include "core/interrupt.h"

@@ -22,10 +22,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/select.h"
 #include "core/printable.h"
-#include "cli/scenario_vm.h"
 #include "cli/save.h"
+#include "cli/scenario_vm.h"
 #include "runner/selection.h"
 #include "core/interrupt.h"
 #include "core/log.h"

@@ -13,7 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "core/log.h"
 #include "results/result.h"
 #include "sysinfo/sysinfo.h"

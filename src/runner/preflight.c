@@ -17,7 +17,7 @@ int sb_preflight_space(const sb_config *cfg, const char *target, char *why, size
 {
     if (!target || !cfg->workload->space_needed)
         return 0;
-    uint64_t need = cfg->workload->space_needed(cfg), avail;
+    uint64_t need = cfg->workload->space_needed(sb_config_params(cfg)), avail;
     if (!need || sb_free_space(target, &avail) < 0)
         return 0;
     /* Keep a margin for metadata and for what the filesystem reserves. The line prints
@@ -40,7 +40,7 @@ int sb_preflight(const sb_config *cfg, const char *target, char *why, size_t why
 {
     why[0] = '\0';
     if (cfg->workload->available) {
-        int rc = cfg->workload->available(cfg, target, why, whylen);
+        int rc = cfg->workload->available(sb_config_params(cfg), target, why, whylen);
         if (rc < 0) {
             if (!why[0])
                 snprintf(why, whylen, "%s: cannot run here", cfg->workload->name);

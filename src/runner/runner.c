@@ -241,9 +241,9 @@ static int run_once(sb_runner *r, const sb_config *cfg, unsigned index, unsigned
     /* The ETA of a selection's first run comes from the workload's estimate; later runs use
      * the length of the run before (sb_progress_end records it). */
     if (index == 0)
-        r->progress.previous_run_s = cfg->workload->estimate_seconds ? cfg->workload->estimate_seconds(cfg) : 0;
+        r->progress.previous_run_s = cfg->workload->estimate_seconds ? cfg->workload->estimate_seconds(sb_config_params(cfg)) : 0;
     sb_progress_begin(&r->progress, label, index + 1, planned);
-    rc = cfg->workload->run(&ctx, samples);
+    rc = cfg->workload->run(&ctx, sb_config_params(cfg), samples);
     uint64_t t_ret = sb_now_ns();
     sb_progress_end(&r->progress);
     if (ctx.software[0])
@@ -395,6 +395,10 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
 {
     uint64_t t0 = sb_now_ns();
     const sb_workload *w = cfg->workload;
+    if (!sb_config_is_resolved(cfg)) { /* the caller skipped sb_config_resolve(): a bug */
+        snprintf(err, errlen, "%s: options not resolved before the run", w->name);
+        return -EINVAL;
+    }
     int rc = check_space(r, cfg, err, errlen);
     /* Under MPI every rank learns any host's verdict: a rank whose host is short of space
      * returning here alone would leave the others waiting for it at the run's first

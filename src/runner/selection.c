@@ -173,12 +173,11 @@ int sb_selection_set_options(sb_selection *s, char **assignments, size_t n, char
     return 0;
 }
 
-int sb_selection_validate(const sb_selection *s, char *err, size_t errlen)
+int sb_selection_validate(sb_selection *s, char *err, size_t errlen)
 {
     for (size_t k = 0; k < s->n; k++) {
-        const sb_workload *w = s->cfg[k].workload;
         err[0] = 0;
-        if (w->validate && w->validate(&s->cfg[k], err, errlen) < 0)
+        if (sb_config_resolve(&s->cfg[k], err, errlen) < 0)
             return err[0] ? -EINVAL : refuse(err, errlen, "invalid options");
     }
     return 0;

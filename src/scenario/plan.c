@@ -137,7 +137,7 @@ int sb_scn_check_capacity(const sb_scenario *s, const sb_config *tests, size_t n
         uint64_t have = usable_bytes(&s->configs[i], device_size);
         for (size_t k = 0; k < n_tests; k++) {
             const sb_workload *w = tests[k].workload;
-            uint64_t need = w->space_needed ? w->space_needed(&tests[k]) : 0;
+            uint64_t need = w->space_needed ? w->space_needed(sb_config_params(&tests[k])) : 0;
             if (need && need + need / 20 + (16u << 20) > have) {
                 char n[32], h[32];
                 sb_format_iec(n, sizeof n, (double)need, "B");

@@ -18,9 +18,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/engine.h"
 #include "io/job.h"
-#include "io/options.h"
+#include "workloads/job_keys.h"
 #include "workloads/workload.h"
 
 static const sb_choice test_choices[] = {
@@ -65,9 +64,12 @@ typedef struct cdm_params {
     double interval_s;
 } cdm_params;
 
-static int cdm_params_get(const sb_config *cfg, const char *dir, cdm_params *p, char *err,
-                          size_t errlen)
+/* The options into the job and the loops, once: the job keys through their io option
+ * entries, so that a bad value is refused, once, before anything runs. The file is
+ * ./cdm.dat here (the checks want one); run() names it in the run's directory. */
+static int cdm_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    cdm_params *p = params;
     sb_io_job *job = &p->job;
     sb_io_job_init(job);
     const char *test = sb_config_get(cfg, "test");
@@ -80,18 +82,10 @@ static int cdm_params_get(const sb_config *cfg, const char *dir, cdm_params *p, 
     job->time_based = true;
     /* the options that are I/O job options parse through the job's option table
      * (io/options.h); the error names this test's key */
-    static const struct {
-        const char *key, *entry;
-    } keys[] = {{"engine", "ioengine"}, {"size", "size"}, {"measure", "runtime"}};
-    char e[512];
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (sb_io_opt_set(job, keys[i].entry, keys[i].key, sb_config_get(cfg, keys[i].key), NULL,
-                          e, sizeof e) < 0) {
-            snprintf(err, errlen, "diskmark: %s", e);
-            return -EINVAL;
-        }
+    static const sb_job_key keys[] = {{"engine", "ioengine"}, {"size", "size"}, {"measure", "runtime"}};
     int rc;
-    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
+    if ((rc = sb_job_keys_set(job, cfg, keys, sizeof keys / sizeof keys[0], err, errlen)) < 0 ||
+        (rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
     p->interval_s = sb_config_seconds(cfg, "interval");
     p->loops = (unsigned)sb_config_u(cfg, "loops");
@@ -99,33 +93,20 @@ static int cdm_params_get(const sb_config *cfg, const char *dir, cdm_params *p, 
         snprintf(err, errlen, "diskmark: measure must be a positive duration");
         return -EINVAL;
     }
-    snprintf(job->filename, sizeof job->filename, "%s/cdm.dat", dir);
-    char warn[256];
-    if ((rc = sb_io_job_check(job, err, errlen, warn, sizeof warn)) < 0)
-        return rc;
-    return sb_engine_check_works(sb_engine_find(job->engine), "diskmark: ", err, errlen);
+    snprintf(job->filename, sizeof job->filename, "./cdm.dat");
+    return sb_job_keys_check(job, cfg, err, errlen);
 }
 
-static int cdm_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t cdm_space_needed(const void *params)
 {
-    static cdm_params p;
-    return cdm_params_get(cfg, ".", &p, err, errlen);
+    const cdm_params *p = params;
+    return p->job.size;
 }
 
-static uint64_t cdm_space_needed(const sb_config *cfg)
+static double cdm_estimate(const void *params)
 {
-    static cdm_params p;
-    char err[256];
-    return cdm_params_get(cfg, ".", &p, err, sizeof err) < 0 ? 0 : p.job.size;
-}
-
-static double cdm_estimate(const sb_config *cfg)
-{
-    static cdm_params p;
-    char err[256];
-    if (cdm_params_get(cfg, ".", &p, err, sizeof err) < 0)
-        return 0;
-    return p.loops * p.job.runtime_s + (p.loops - 1) * p.interval_s + 2;
+    const cdm_params *p = params;
+    return p->loops * p->job.runtime_s + (p->loops - 1) * p->interval_s + 2;
 }
 
 typedef struct cdm_progress {
@@ -159,13 +140,13 @@ static void append_series(sb_series *dst, const sb_series *src, double offset)
     }
 }
 
-static int cdm_run(sb_run_ctx *ctx, sb_sample *samples)
+static int cdm_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    static cdm_params p;
+    static cdm_params p; /* the resolved job, its file in this run's directory, its callbacks */
     static sb_io_result res;
-    int rc = cdm_params_get(ctx->cfg, ctx->dir, &p, ctx->err, sizeof ctx->err);
-    if (rc < 0)
-        return rc;
+    p = *(const cdm_params *)params;
+    snprintf(p.job.filename, sizeof p.job.filename, "%s/cdm.dat", ctx->dir);
+    int rc;
     cdm_progress cp = {ctx, 0, p.loops};
     p.job.seed += ctx->run_index;
     p.job.should_stop = stop_cb;
@@ -220,7 +201,8 @@ const sb_workload sb_wl_cdm = {
     .measures = cdm_measures,
     .n_measures = 1,
     .flags = 0,
-    .validate = cdm_validate,
+    .params_size = sizeof(cdm_params),
+    .resolve = cdm_resolve,
     .space_needed = cdm_space_needed,
     .estimate_seconds = cdm_estimate,
     .run = cdm_run,

@@ -63,6 +63,7 @@ int sb_config_set(sb_config *cfg, const char *key, const char *value, char *err,
         return -ENOENT;
     }
     const sb_option *o = &cfg->workload->options[i];
+    cfg->resolved = false; /* the params no longer say what the options do */
     if (o->choices) {
         for (const sb_choice *c = o->choices; c->value; c++)
             if (!strcmp(c->value, value)) {
@@ -92,9 +93,38 @@ const char *sb_config_get(const sb_config *cfg, const char *key)
     return i < 0 ? NULL : cfg->values[i];
 }
 
+int sb_config_resolve(sb_config *cfg, char *err, size_t errlen)
+{
+    const sb_workload *w = cfg->workload;
+    memset(cfg->params, 0, sizeof cfg->params);
+    cfg->resolved = false;
+    if (!w->resolve)
+        return 0;
+    if (w->params_size > sizeof cfg->params) { /* a new workload outgrew SB_PARAMS_MAX */
+        snprintf(err, errlen, "%s: its params (%zu bytes) exceed SB_PARAMS_MAX", w->name, w->params_size);
+        return -EINVAL;
+    }
+    err[0] = 0;
+    int rc = w->resolve(cfg, cfg->params, err, errlen);
+    if (rc < 0)
+        return -EINVAL; /* the line in err is the workload's */
+    cfg->resolved = true;
+    return 0;
+}
+
+const void *sb_config_params(const sb_config *cfg)
+{
+    return cfg->params;
+}
+
+bool sb_config_is_resolved(const sb_config *cfg)
+{
+    return cfg->resolved || !cfg->workload->resolve;
+}
+
 bool sb_config_measured(const sb_config *cfg, size_t m)
 {
-    return !cfg->workload->measured || cfg->workload->measured(cfg, m);
+    return !cfg->workload->measured || cfg->workload->measured(cfg->params, m);
 }
 
 const char *sb_config_display(const sb_config *cfg, const char *key)

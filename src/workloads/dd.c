@@ -48,8 +48,9 @@ typedef struct dd_params {
     bool random;
 } dd_params;
 
-static int dd_resolve(const sb_config *cfg, dd_params *p, char *err, size_t errlen)
+static int dd_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    dd_params *p = params;
     int rc;
     if ((rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
@@ -64,17 +65,10 @@ static int dd_resolve(const sb_config *cfg, dd_params *p, char *err, size_t errl
     return 0;
 }
 
-static int dd_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t dd_space_needed(const void *params)
 {
-    dd_params p;
-    return dd_resolve(cfg, &p, err, errlen);
-}
-
-static uint64_t dd_space_needed(const sb_config *cfg)
-{
-    dd_params p;
-    char err[256];
-    return dd_resolve(cfg, &p, err, sizeof err) < 0 ? 0 : p.bs * p.count;
+    const dd_params *p = params;
+    return p->bs * p->count;
 }
 
 /* One block: with src_fd >= 0 (a write pass of data=zero) it is first read from
@@ -185,40 +179,38 @@ static int dd_pass(sb_run_ctx *ctx, const char *path, int flags, int src_fd, con
     return 0;
 }
 
-static int dd_run(sb_run_ctx *ctx, sb_sample *samples)
+static int dd_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    dd_params p;
-    int rc = dd_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
-    if (rc < 0)
-        return rc;
+    const dd_params *p = params;
+    int rc;
     void *buf;
-    if (posix_memalign(&buf, 4096, p.bs))
-        return sb_ctx_fail(ctx, ENOMEM, "dd: cannot allocate a %llu-byte buffer", (unsigned long long)p.bs);
-    if (p.random) {
+    if (posix_memalign(&buf, 4096, p->bs))
+        return sb_ctx_fail(ctx, ENOMEM, "dd: cannot allocate a %llu-byte buffer", (unsigned long long)p->bs);
+    if (p->random) {
         sb_rand r;
         sb_rand_seed(&r, 0x5eed + ctx->run_index);
-        sb_rand_fill(&r, buf, p.bs);
+        sb_rand_fill(&r, buf, p->bs);
     } else {
-        memset(buf, 0, p.bs);
+        memset(buf, 0, p->bs);
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/tstfile", ctx->dir);
     int zero_fd = -1; /* data=zero: copied from /dev/zero block by block, as dd does */
-    if (!p.random && (zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC)) < 0) {
+    if (!p->random && (zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC)) < 0) {
         int e = errno;
         free(buf);
         return sb_ctx_fail(ctx, e, "dd: open /dev/zero: %s", strerror(e));
     }
-    rc = dd_pass(ctx, path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_CLOEXEC, zero_fd, &p, buf, 0,
+    rc = dd_pass(ctx, path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_CLOEXEC, zero_fd, p, buf, 0,
                  &samples[M_WRITE]);
     if (zero_fd >= 0)
         close(zero_fd);
     if (!rc)
-        rc = dd_pass(ctx, path, O_RDONLY | O_DIRECT | O_CLOEXEC, -1, &p, buf, 0.25, &samples[M_READ]);
+        rc = dd_pass(ctx, path, O_RDONLY | O_DIRECT | O_CLOEXEC, -1, p, buf, 0.25, &samples[M_READ]);
     if (!rc) /* untimed warm-up: bring the file into the page cache */
-        rc = dd_pass(ctx, path, O_RDONLY | O_CLOEXEC, -1, &p, buf, 0.5, NULL);
+        rc = dd_pass(ctx, path, O_RDONLY | O_CLOEXEC, -1, p, buf, 0.5, NULL);
     if (!rc)
-        rc = dd_pass(ctx, path, O_RDONLY | O_CLOEXEC, -1, &p, buf, 0.75, &samples[M_CACHE]);
+        rc = dd_pass(ctx, path, O_RDONLY | O_CLOEXEC, -1, p, buf, 0.75, &samples[M_CACHE]);
     unlink(path);
     free(buf);
     return rc;
@@ -236,7 +228,8 @@ const sb_workload sb_wl_dd = {
     /* Not wall-clock timed: a throughput over a fixed byte count, nothing but the transfer
      * timed (docs/workloads.md, quick scale). */
     .flags = SB_WL_RANKS,
-    .validate = dd_validate,
+    .params_size = sizeof(dd_params),
+    .resolve = dd_resolve,
     .space_needed = dd_space_needed,
     .run = dd_run,
 };

@@ -15,9 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/engine.h"
 #include "io/job.h"
-#include "io/options.h"
+#include "workloads/job_keys.h"
 #include "workloads/workload.h"
 
 static const sb_choice type_choices[] = {
@@ -90,24 +89,11 @@ static const sb_measure fio_measures[] = {
 /* The options that are I/O job options: this test's key, and the entry of the job's option
  * table (io/options.h) that parses it, so that a value means here what it means to
  * `storbench io` and an error names the key given. */
-static const struct {
-    const char *key, *entry;
-} fio_job_keys[] = {
+static const sb_job_key fio_job_keys[] = {
     {"type", "rw"}, {"engine", "ioengine"}, {"direct", "direct"}, {"bs", "bs"},
     {"iodepth", "iodepth"}, {"size", "size"}, {"startdelay", "startdelay"},
     {"ramp", "ramp_time"}, {"runtime", "runtime"}, {"numjobs", "numjobs"},
 };
-
-static int fio_set(sb_io_job *job, const sb_config *cfg, const char *key, const char *entry,
-                   char *err, size_t errlen)
-{
-    char e[512];
-    if (sb_io_opt_set(job, entry, key, sb_config_get(cfg, key), NULL, e, sizeof e) < 0) {
-        snprintf(err, errlen, "fio: %s", e);
-        return -EINVAL;
-    }
-    return 0;
-}
 
 /* The steady-state options into job->steady (the job's time base is already checked). */
 static int fio_steady(const sb_config *cfg, sb_io_job *job, char *err, size_t errlen)
@@ -116,10 +102,10 @@ static int fio_steady(const sb_config *cfg, sb_io_job *job, char *err, size_t er
     memset(&job->steady, 0, sizeof job->steady);
     if (!strcmp(sb_config_get(cfg, "steadystate"), "off"))
         return 0;
-    if ((rc = fio_set(job, cfg, "steadystate", "steadystate", err, errlen)) < 0 ||
-        (rc = fio_set(job, cfg, "ss_dur", "ss_dur", err, errlen)) < 0 ||
-        (rc = fio_set(job, cfg, "ss_ramp", "ss_ramp", err, errlen)) < 0 ||
-        (rc = fio_set(job, cfg, "ss_round", "ss_round", err, errlen)) < 0)
+    static const sb_job_key keys[] = {
+        {"steadystate", "steadystate"}, {"ss_dur", "ss_dur"}, {"ss_ramp", "ss_ramp"}, {"ss_round", "ss_round"},
+    };
+    if ((rc = sb_job_keys_set(job, cfg, keys, sizeof keys / sizeof keys[0], err, errlen)) < 0)
         return rc;
     if (job->steady.mode == SB_SS_SNIA)
         job->steady.dur_s = 0;
@@ -131,14 +117,17 @@ static int fio_steady(const sb_config *cfg, sb_io_job *job, char *err, size_t er
     return 0; /* the job is time based: its runtime bounds the wait */
 }
 
-static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, char *err, size_t errlen)
+/* The options into the job (this test's params), once: each job key through its io option
+ * entry, so that a bad value is refused, once, before anything runs. The job's directory is
+ * "." here (the checks want one); run() puts the run's own directory in its copy. */
+static int fio_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    sb_io_job *job = params;
     sb_io_job_init(job);
     int rc;
-    for (size_t i = 0; i < sizeof fio_job_keys / sizeof fio_job_keys[0]; i++)
-        if ((rc = fio_set(job, cfg, fio_job_keys[i].key, fio_job_keys[i].entry, err, errlen)) < 0)
-            return rc;
-    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
+    if ((rc = sb_job_keys_set(job, cfg, fio_job_keys, sizeof fio_job_keys / sizeof fio_job_keys[0], err,
+                              errlen)) < 0 ||
+        (rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
     bool buffered = sb_config_yes(cfg, "buffered");
     if (buffered == job->direct) {
@@ -154,46 +143,33 @@ static int fio_resolve(const sb_config *cfg, const char *dir, sb_io_job *job, ch
     job->time_based = true;
     if ((rc = fio_steady(cfg, job, err, errlen)) < 0)
         return rc;
-    snprintf(job->directory, sizeof job->directory, "%s", dir);
+    snprintf(job->directory, sizeof job->directory, ".");
     job->dir_private = true; /* the run's own directory (the runner made it) */
-    char warn[256];
-    if ((rc = sb_io_job_check(job, err, errlen, warn, sizeof warn)) < 0)
-        return rc;
-    return sb_engine_check_works(sb_engine_find(job->engine), "fio: ", err, errlen);
+    return sb_job_keys_check(job, cfg, err, errlen);
 }
 
-static int fio_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t fio_space_needed(const void *params)
 {
-    static sb_io_job job;
-    return fio_resolve(cfg, ".", &job, err, errlen);
+    const sb_io_job *job = params;
+    return job->size * job->numjobs;
 }
 
-static uint64_t fio_space_needed(const sb_config *cfg)
+static double fio_estimate(const void *params)
 {
-    static sb_io_job job;
-    char err[256];
-    return fio_resolve(cfg, ".", &job, err, sizeof err) < 0 ? 0 : job.size * job.numjobs;
-}
-
-static double fio_estimate(const sb_config *cfg)
-{
-    static sb_io_job job;
-    char err[256];
-    if (fio_resolve(cfg, ".", &job, err, sizeof err) < 0)
-        return 0;
-    return job.startdelay_s + job.ramp_s + job.runtime_s + (sb_rw_reads(job.rw) ? 5 : 0);
+    const sb_io_job *job = params;
+    return job->startdelay_s + job->ramp_s + job->runtime_s + (sb_rw_reads(job->rw) ? 5 : 0);
 }
 
 static bool stop_cb(void *arg) { return sb_ctx_interrupted(arg); }
 static void progress_cb(void *arg, double f) { sb_ctx_progress(arg, f); }
 
-static int fio_run(sb_run_ctx *ctx, sb_sample *samples)
+static int fio_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    static sb_io_job job;
+    static sb_io_job job; /* the resolved job, in this run's directory, with its callbacks */
     static sb_io_result res;
-    int rc = fio_resolve(ctx->cfg, ctx->dir, &job, ctx->err, sizeof ctx->err);
-    if (rc < 0)
-        return rc;
+    job = *(const sb_io_job *)params;
+    snprintf(job.directory, sizeof job.directory, "%s", ctx->dir);
+    int rc;
     job.seed += ctx->run_index;
     job.should_stop = stop_cb;
     job.progress = progress_cb;
@@ -254,7 +230,8 @@ const sb_workload sb_wl_fio = {
     /* Two quick runs: its runs are time based and steady (SD 1-4 % here), and its 1 GiB
      * random-write file, written in 4 KiB pieces, takes seconds to remove on a disk. */
     .quick_runs = 2,
-    .validate = fio_validate,
+    .params_size = sizeof(sb_io_job),
+    .resolve = fio_resolve,
     .space_needed = fio_space_needed,
     .estimate_seconds = fio_estimate,
     .run = fio_run,

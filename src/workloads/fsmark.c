@@ -102,8 +102,9 @@ typedef struct fsm_params {
  * count is larger: behind a host that caches writes (the virtio disk here) a run's MB/s falls
  * with the gigabytes it writes in one go, and 4 x 250 files pooled in 1-GB repetitions read
  * 1.32 of 4 x 1,250; 4 x 1,000 (4 GB) is one repetition on that disk. */
-static int fsm_resolve(const sb_config *cfg, fsm_params *p, char *err, size_t errlen)
+static int fsm_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    fsm_params *p = params;
     const char *test = sb_config_get(cfg, "test");
     const char *sync = sb_config_get(cfg, "sync");
     p->sync = !strcmp(sync, "none") ? FSM_SYNC_NONE : !strcmp(sync, "end") ? FSM_SYNC_END : FSM_SYNC_FSYNC;
@@ -139,30 +140,18 @@ static int fsm_resolve(const sb_config *cfg, fsm_params *p, char *err, size_t er
     return 0;
 }
 
-static int fsm_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t fsm_space_needed(const void *params)
 {
-    fsm_params p;
-    return fsm_resolve(cfg, &p, err, errlen);
-}
-
-static uint64_t fsm_space_needed(const sb_config *cfg)
-{
-    fsm_params p;
-    char err[128];
-    if (fsm_resolve(cfg, &p, err, sizeof err))
-        return 0;
+    const fsm_params *p = params;
     /* Data plus a block of metadata per file. */
-    return p.files * p.threads * (p.size + 4096);
+    return p->files * p->threads * (p->size + 4096);
 }
 
-static double fsm_estimate(const sb_config *cfg)
+static double fsm_estimate(const void *params)
 {
-    fsm_params p;
-    char err[128];
-    if (fsm_resolve(cfg, &p, err, sizeof err))
-        return 0;
-    double n = (double)(p.files * p.threads);
-    return n * 2e-3 + n * (double)p.size / 300e6;
+    const fsm_params *p = params;
+    double n = (double)(p->files * p->threads);
+    return n * 2e-3 + n * (double)p->size / 300e6;
 }
 
 typedef struct fsm_shared {
@@ -367,12 +356,10 @@ static uint64_t fsm_count_subdirs(const char *base)
     return n;
 }
 
-static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
+static int fsm_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    fsm_params p;
-    int rc = fsm_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
-    if (rc)
-        return rc;
+    const fsm_params *p = params;
+    int rc;
 
     char base[4096];
     snprintf(base, sizeof base, "%s/fs-mark", ctx->dir);
@@ -380,34 +367,34 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
         return sb_ctx_fail(ctx, errno, "fs-mark: mkdir %s: %s", base, strerror(errno));
 
     char *buf = calloc(1, FSM_CHUNK); /* zeros, as fs_mark's buffer */
-    fsm_worker *ws = calloc(p.threads, sizeof *ws);
+    fsm_worker *ws = calloc(p->threads, sizeof *ws);
     if (!buf || !ws) {
         free(buf);
         free(ws);
         rmdir(base);
         return sb_ctx_fail(ctx, ENOMEM, "fs-mark: out of memory");
     }
-    if (p.random_data) {
+    if (p->random_data) {
         sb_rand r;
         sb_rand_seed(&r, 0x5fa3);
         sb_rand_fill(&r, buf, FSM_CHUNK);
     }
 
-    fsm_shared sh = {.ctx = ctx, .p = &p, .base = base, .buf = buf};
+    fsm_shared sh = {.ctx = ctx, .p = p, .base = base, .buf = buf};
     pthread_mutex_init(&sh.lock, NULL);
     unsigned started = 0;
-    for (unsigned t = 0; t < p.threads; t++) {
+    for (unsigned t = 0; t < p->threads; t++) {
         ws[t].sh = &sh;
         ws[t].id = t;
         sb_hist_init(&ws[t].hist);
-        ws[t].names = malloc(p.files * sizeof *ws[t].names);
+        ws[t].names = malloc(p->files * sizeof *ws[t].names);
         if (!ws[t].names) {
             fsm_fail(&sh, ENOMEM, "allocate", "file name table");
             break;
         }
     }
     if (!sh.err) {
-        for (; started < p.threads; started++) {
+        for (; started < p->threads; started++) {
             if ((rc = pthread_create(&ws[started].thread, NULL, fsm_worker_main, &ws[started])) != 0) {
                 fsm_fail(&sh, rc, "start", "worker thread");
                 break;
@@ -421,7 +408,7 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
     double rate = 0, longest = 0;
     sb_histogram all;
     sb_hist_init(&all);
-    for (unsigned t = 0; t < p.threads; t++) {
+    for (unsigned t = 0; t < p->threads; t++) {
         created += ws[t].created;
         removed += ws[t].removed;
         if (ws[t].seconds > 0)
@@ -434,7 +421,7 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
             t1 = ws[t].t1_ns;
         sb_hist_merge(&all, &ws[t].hist);
     }
-    uint64_t used_dirs = p.dirs > 0 ? fsm_count_subdirs(base) : 0;
+    uint64_t used_dirs = p->dirs > 0 ? fsm_count_subdirs(base) : 0;
     /* A failed create may have left a partial file: remove whatever is left. */
     char failed[512];
     int crc = sb_fs_empty_dir(base, failed, sizeof failed);
@@ -443,7 +430,7 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
     if (rmdir(base) != 0 && !sh.err)
         fsm_fail(&sh, errno, "rmdir", base);
 
-    for (unsigned t = 0; t < p.threads; t++)
+    for (unsigned t = 0; t < p->threads; t++)
         free(ws[t].names);
     free(ws);
     free(buf);
@@ -462,11 +449,11 @@ static int fsm_run(sb_run_ctx *ctx, sb_sample *samples)
     s->end_ns = t1;
     sb_sample_add(s, "files_created", "files", (double)created);
     sb_sample_add(s, "files_removed", "files", (double)removed);
-    sb_sample_add(s, "bytes_written", "bytes", (double)created * (double)p.size);
-    sb_sample_add(s, "workers", "threads", (double)p.threads);
-    sb_sample_add(s, "sub_dirs", "dirs", (double)p.dirs);
+    sb_sample_add(s, "bytes_written", "bytes", (double)created * (double)p->size);
+    sb_sample_add(s, "workers", "threads", (double)p->threads);
+    sb_sample_add(s, "sub_dirs", "dirs", (double)p->dirs);
     sb_sample_add(s, "sub_dirs_used", "dirs", (double)used_dirs);
-    sb_sample_add(s, "random_data", "", (double)p.random_data);
+    sb_sample_add(s, "random_data", "", (double)p->random_data);
     sb_sample_add_latency(s, "lat", &all);
     return 0;
 }
@@ -481,7 +468,8 @@ const sb_workload sb_wl_fsmark = {
     .measures = fsm_measures,
     .n_measures = 1,
     .flags = SB_WL_WALL_CLOCK | SB_WL_RANKS,
-    .validate = fsm_validate,
+    .params_size = sizeof(fsm_params),
+    .resolve = fsm_resolve,
     .space_needed = fsm_space_needed,
     .estimate_seconds = fsm_estimate,
     .run = fsm_run,

@@ -101,10 +101,13 @@ typedef struct io500_params {
     double wall;
 } io500_params;
 
-static int io500_resolve(const sb_config *cfg, io500_params *p, char *err, size_t errlen)
+static int io500_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    io500_params *p = params;
     int rc;
-    /* Parsed and checked once, by their kinds, when the configuration was made. */
+    /* Parsed by their kinds when the configuration was made; checked here, once. */
+    if ((rc = sb_config_check(cfg, err, errlen)) < 0)
+        return rc;
     p->easy_t = sb_config_u(cfg, io500_options[O_EASY_T].key);
     p->easy_b = sb_config_u(cfg, io500_options[O_EASY_B].key);
     p->hard_s = sb_config_u(cfg, io500_options[O_HARD_S].key);
@@ -121,28 +124,16 @@ static int io500_resolve(const sb_config *cfg, io500_params *p, char *err, size_
     return 0;
 }
 
-static int io500_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t io500_space(const void *params)
 {
-    io500_params p;
-    return io500_resolve(cfg, &p, err, errlen);
+    const io500_params *p = params;
+    return p->easy_b + p->hard_s * IO500_HARD_XFER + (p->mde_n + p->mdh_n) * 8192;
 }
 
-static uint64_t io500_space(const sb_config *cfg)
+static double io500_estimate(const void *params)
 {
-    io500_params p;
-    char err[256];
-    if (io500_resolve(cfg, &p, err, sizeof err) < 0)
-        return 0;
-    return p.easy_b + p.hard_s * IO500_HARD_XFER + (p.mde_n + p.mdh_n) * 8192;
-}
-
-static double io500_estimate(const sb_config *cfg)
-{
-    io500_params p;
-    char err[256];
-    if (io500_resolve(cfg, &p, err, sizeof err) < 0)
-        return 0;
-    return (double)(p.easy_b + p.hard_s * IO500_HARD_XFER) * 4 / 200e6 + (double)(p.mde_n + p.mdh_n) * 4 * 30e-6;
+    const io500_params *p = params;
+    return (double)(p->easy_b + p->hard_s * IO500_HARD_XFER) * 4 / 200e6 + (double)(p->mde_n + p->mdh_n) * 4 * 30e-6;
 }
 
 /* One run's state. */
@@ -407,14 +398,15 @@ static void fill(const io500_state *s, sb_sample *x)
     }
 }
 
-static int io500_run(sb_run_ctx *ctx, sb_sample *samples)
+static int io500_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
     io500_state *s = calloc(1, sizeof *s);
     if (!s)
         return sb_ctx_fail(ctx, ENOMEM, "io500: out of memory");
     s->ctx = ctx;
-    int rc = io500_resolve(ctx->cfg, &s->p, ctx->err, sizeof ctx->err);
-    if (rc == 0 && snprintf(s->root, sizeof s->root, "%s/io500", ctx->dir) >= (int)sizeof s->root)
+    s->p = *(const io500_params *)params;
+    int rc = 0;
+    if (snprintf(s->root, sizeof s->root, "%s/io500", ctx->dir) >= (int)sizeof s->root)
         rc = sb_ctx_fail(ctx, ENAMETOOLONG, "io500: %s: %s", ctx->dir, strerror(ENAMETOOLONG));
     if (rc == 0 && (rc = sb_ranks_bcast(s->root, sizeof s->root, 0)) < 0)
         rc = sb_ctx_fail(ctx, rc, "io500: sharing the data directory's path: %s", strerror(-rc));
@@ -457,7 +449,8 @@ const sb_workload sb_wl_io500 = {
     /* One run is IO500's run; not wall-clock-checked: its phases are what they are. */
     .flags = SB_WL_RANKS,
     .quick_runs = 1,
-    .validate = io500_validate,
+    .params_size = sizeof(io500_params),
+    .resolve = io500_resolve,
     .space_needed = io500_space,
     .estimate_seconds = io500_estimate,
     .run = io500_run,

@@ -78,8 +78,9 @@ typedef struct ioz_params {
     bool read_test, cold;
 } ioz_params;
 
-static int ioz_resolve(const sb_config *cfg, ioz_params *p, char *err, size_t errlen)
+static int ioz_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    ioz_params *p = params;
     int rc;
     if ((rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
@@ -98,27 +99,17 @@ static int ioz_resolve(const sb_config *cfg, ioz_params *p, char *err, size_t er
     return 0;
 }
 
-static int iozone_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t iozone_space_needed(const void *params)
 {
-    ioz_params p;
-    return ioz_resolve(cfg, &p, err, errlen);
+    const ioz_params *p = params;
+    return p->size;
 }
 
-static uint64_t iozone_space_needed(const sb_config *cfg)
+static double iozone_estimate(const void *params)
 {
-    ioz_params p;
-    char err[256];
-    return ioz_resolve(cfg, &p, err, sizeof err) < 0 ? 0 : p.size;
-}
-
-static double iozone_estimate(const sb_config *cfg)
-{
-    ioz_params p;
-    char err[256];
-    if (ioz_resolve(cfg, &p, err, sizeof err) < 0)
-        return 0;
+    const ioz_params *p = params;
     /* a rough 200 MB/s disk: the read test writes the file twice first */
-    return (double)p.size / 200e6 * (p.read_test ? 2.5 : 1);
+    return (double)p->size / 200e6 * (p->read_test ? 2.5 : 1);
 }
 
 enum ioz_kind { IOZ_WRITE, IOZ_REWRITE, IOZ_READ };
@@ -250,25 +241,23 @@ static char *pattern_buffer(size_t len)
     return buf;
 }
 
-static int iozone_run(sb_run_ctx *ctx, sb_sample *samples)
+static int iozone_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    ioz_params p;
-    int rc = ioz_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
-    if (rc < 0)
-        return rc;
+    const ioz_params *p = params;
+    int rc;
     char path[4096];
     snprintf(path, sizeof path, "%s/iozone.tmp", ctx->dir);
-    ioz_pass ps = {ctx, path, &p, pattern_buffer((size_t)p.record), 0, p.read_test ? 0.4 : 1};
+    ioz_pass ps = {ctx, path, p, pattern_buffer((size_t)p->record), 0, p->read_test ? 0.4 : 1};
     if (!ps.buf)
         return sb_ctx_fail(ctx, ENOMEM, "iozone: cannot allocate a %llu-byte record",
-                           (unsigned long long)p.record);
+                           (unsigned long long)p->record);
     sync(); /* as iozone before its tests: nobody's dirty data is written in the timed part */
     double t_write = 0, t_rewrite = 0, t_read = 0;
     rc = run_pass(&ps, IOZ_WRITE, &t_write);
-    if (rc == 0 && p.read_test) {
+    if (rc == 0 && p->read_test) {
         ps.base = 0.4;
         rc = run_pass(&ps, IOZ_REWRITE, &t_rewrite);
-        if (rc == 0 && p.cold)
+        if (rc == 0 && p->cold)
             rc = drop_file_cache(&ps);
         ps.base = 0.8;
         ps.span = 0.2;
@@ -279,20 +268,20 @@ static int iozone_run(sb_run_ctx *ctx, sb_sample *samples)
     unlink(path);
     if (rc < 0)
         return rc;
-    double secs = p.read_test ? t_read : t_write;
+    double secs = p->read_test ? t_read : t_write;
     sb_sample *s = &samples[0];
     s->valid = secs > 0;
     if (!s->valid)
         return sb_ctx_fail(ctx, EIO, "iozone: nothing was measured");
-    double bw = (double)p.size / secs;
+    double bw = (double)p->size / secs;
     s->value = bw / 1048576.0;
     s->seconds = secs;
     sb_sample_add(s, "bw", "B/s", bw);
-    sb_sample_add(s, "bytes", "B", (double)p.size);
+    sb_sample_add(s, "bytes", "B", (double)p->size);
     sb_sample_add(s, "seconds", "s", secs);
-    if (p.read_test) {
-        sb_sample_add(s, "write_bw", "B/s", (double)p.size / t_write);
-        sb_sample_add(s, "rewrite_bw", "B/s", (double)p.size / t_rewrite);
+    if (p->read_test) {
+        sb_sample_add(s, "write_bw", "B/s", (double)p->size / t_write);
+        sb_sample_add(s, "rewrite_bw", "B/s", (double)p->size / t_rewrite);
     }
     return 0;
 }
@@ -308,7 +297,8 @@ const sb_workload sb_wl_iozone = {
     .n_measures = 1,
     /* Not wall-clock timed: a throughput over a fixed byte count, as dd (docs/workloads.md). */
     .flags = 0,
-    .validate = iozone_validate,
+    .params_size = sizeof(ioz_params),
+    .resolve = ioz_resolve,
     .space_needed = iozone_space_needed,
     .estimate_seconds = iozone_estimate,
     .run = iozone_run,

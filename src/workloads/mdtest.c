@@ -98,8 +98,9 @@ static int mdt_parse_phases(const char *list, unsigned *out, char *err, size_t e
     return 0;
 }
 
-static int mdt_resolve(const sb_config *cfg, mdt_params *p, char *err, size_t errlen)
+static int mdt_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    mdt_params *p = params;
     int rc;
     p->hard = !strcmp(sb_config_get(cfg, "layout"), "hard");
     if ((rc = sb_config_check(cfg, err, errlen)) < 0)
@@ -121,36 +122,23 @@ static int mdt_resolve(const sb_config *cfg, mdt_params *p, char *err, size_t er
     return 0;
 }
 
-static int mdt_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t mdt_space_needed(const void *params)
 {
-    mdt_params p;
-    return mdt_resolve(cfg, &p, err, errlen);
-}
-
-static uint64_t mdt_space_needed(const sb_config *cfg)
-{
-    mdt_params p;
-    char err[256];
-    if (mdt_resolve(cfg, &p, err, sizeof err) < 0)
-        return 0;
+    const mdt_params *p = params;
     /* the data rounded up to blocks, and an inode's worth per file */
-    return p.files * ((p.size + 4095) / 4096 * 4096 + 4096);
+    return p->files * ((p->size + 4095) / 4096 * 4096 + 4096);
 }
 
-static double mdt_estimate(const sb_config *cfg)
+static double mdt_estimate(const void *params)
 {
-    mdt_params p;
-    char err[256];
-    if (mdt_resolve(cfg, &p, err, sizeof err) < 0)
-        return 0;
-    return (double)p.files * 5 * 30e-6;
+    const mdt_params *p = params;
+    return (double)p->files * 5 * 30e-6;
 }
 
-static bool mdt_measured(const sb_config *cfg, size_t m)
+static bool mdt_measured(const void *params, size_t m)
 {
-    mdt_params p;
-    char err[256];
-    return mdt_resolve(cfg, &p, err, sizeof err) == 0 && (p.phases & (1u << m));
+    const mdt_params *p = params;
+    return p->phases & (1u << m);
 }
 
 /* One run's state across its phases. */
@@ -274,17 +262,15 @@ static void mdt_fill(const mdt_state *s, sb_sample *samples)
     }
 }
 
-static int mdt_run(sb_run_ctx *ctx, sb_sample *samples)
+static int mdt_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    mdt_params p;
-    int rc = mdt_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
-    if (rc < 0)
-        return rc;
+    const mdt_params *p = params;
+    int rc;
     mdt_state *s = calloc(1, sizeof *s);
     if (!s)
         return sb_ctx_fail(ctx, ENOMEM, "mdtest: out of memory");
     s->ctx = ctx;
-    s->t.p = &p;
+    s->t.p = p;
     s->t.rank = sb_ranks_active() ? sb_ranks()->rank : 0;
     s->t.size = sb_ranks_active() ? sb_ranks()->size : 1;
     if (snprintf(s->t.root, sizeof s->t.root, "%s/mdtest", ctx->dir) >= (int)sizeof s->t.root) {
@@ -295,15 +281,15 @@ static int mdt_run(sb_run_ctx *ctx, sb_sample *samples)
         free(s);
         return sb_ctx_fail(ctx, rc, "mdtest: sharing the tree's path: %s", strerror(-rc));
     }
-    s->t.buf = malloc(p.size ? p.size : 1);
+    s->t.buf = malloc(p->size ? p->size : 1);
     if (!s->t.buf) {
         free(s);
         return sb_ctx_fail(ctx, ENOMEM, "mdtest: out of memory");
     }
-    memset(s->t.buf, 'x', p.size);
+    memset(s->t.buf, 'x', p->size);
     rc = mdt_setup(s);
     for (int ph = 0; ph < MDT_NPHASES && rc == 0; ph++) {
-        if (p.phases & (1u << ph))
+        if (p->phases & (1u << ph))
             rc = mdt_phase(s, (enum mdt_phase)ph);
         sb_ctx_progress(ctx, (double)(ph + 1) / MDT_NPHASES);
     }
@@ -330,7 +316,8 @@ const sb_workload sb_wl_mdtest = {
      * the whole run hundreds of times; mdtest reports its phases as they are (use files= or
      * stonewall= for longer phases). */
     .flags = SB_WL_RANKS,
-    .validate = mdt_validate,
+    .params_size = sizeof(mdt_params),
+    .resolve = mdt_resolve,
     .space_needed = mdt_space_needed,
     .estimate_seconds = mdt_estimate,
     .run = mdt_run,

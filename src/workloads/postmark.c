@@ -62,8 +62,9 @@ typedef struct pm_params {
     int buffered;
 } pm_params;
 
-static int pm_resolve(const sb_config *cfg, pm_params *p, char *err, size_t errlen)
+static int pm_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    pm_params *p = params;
     int rc;
     if ((rc = sb_config_check(cfg, err, errlen)))
         return rc;
@@ -97,29 +98,17 @@ static int pm_resolve(const sb_config *cfg, pm_params *p, char *err, size_t errl
     return 0;
 }
 
-static int pm_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t pm_space_needed(const void *params)
 {
-    pm_params p;
-    return pm_resolve(cfg, &p, err, errlen);
-}
-
-static uint64_t pm_space_needed(const sb_config *cfg)
-{
-    pm_params p;
-    char err[128];
-    if (pm_resolve(cfg, &p, err, sizeof err))
-        return 0;
+    const pm_params *p = params;
     /* The pool drifts around its initial size; leave room for it to grow by half. */
-    return p.files * 3 / 2 * (p.size_max + 4096);
+    return p->files * 3 / 2 * (p->size_max + 4096);
 }
 
-static double pm_estimate(const sb_config *cfg)
+static double pm_estimate(const void *params)
 {
-    pm_params p;
-    char err[128];
-    if (pm_resolve(cfg, &p, err, sizeof err))
-        return 0;
-    return (double)p.transactions / 8000.0 + (double)p.files * (double)(p.size_min + p.size_max) / 2 / 500e6;
+    const pm_params *p = params;
+    return (double)p->transactions / 8000.0 + (double)p->files * (double)(p->size_min + p->size_max) / 2 / 500e6;
 }
 
 /* One slot of PostMark's file table (twice the pool's size). */
@@ -479,18 +468,16 @@ static void pm_record(sb_sample *s, const pm_params *p, const pm_state *st, cons
     sb_sample_add_latency(s, "lat", &tm->hist);
 }
 
-static int pm_run(sb_run_ctx *ctx, sb_sample *samples)
+static int pm_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    pm_params p;
-    int rc = pm_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
-    if (rc)
-        return rc;
-    pm_state st = {.ctx = ctx, .p = &p};
+    const pm_params *p = params;
+    int rc;
+    pm_state st = {.ctx = ctx, .p = p};
     snprintf(st.base, sizeof st.base, "%s/postmark", ctx->dir);
-    st.slots = (size_t)p.files * 2;
+    st.slots = (size_t)p->files * 2;
     st.table = calloc(st.slots, sizeof *st.table);
-    st.source = malloc((size_t)p.size_max + 1);
-    st.read_buf = malloc((size_t)p.read_block);
+    st.source = malloc((size_t)p->size_max + 1);
+    st.read_buf = malloc((size_t)p->read_block);
     if (!st.table || !st.source || !st.read_buf) {
         free(st.table);
         free(st.source);
@@ -500,21 +487,21 @@ static int pm_run(sb_run_ctx *ctx, sb_sample *samples)
     /* PostMark fills twice size-max with printable characters from the seeded stream
      * before anything else; no write reaches past size-max, so only that much is kept,
      * but every draw is made so that the choices after it are PostMark's. */
-    sb_pm_rand_seed(&st.rand, (uint32_t)p.seed);
-    for (uint64_t i = 0; i < 2 * p.size_max; i++) {
+    sb_pm_rand_seed(&st.rand, (uint32_t)p->seed);
+    for (uint64_t i = 0; i < 2 * p->size_max; i++) {
         char c = (char)(32 + sb_pm_rnd(&st.rand, 95));
-        if (i < p.size_max)
+        if (i < p->size_max)
             st.source[i] = c;
     }
     pm_times tm = {0};
     sb_hist_init(&tm.hist);
-    rc = pm_cleanup(ctx, &st, pm_phases(ctx, &st, &p, &tm));
+    rc = pm_cleanup(ctx, &st, pm_phases(ctx, &st, p, &tm));
     free(st.table);
     free(st.source);
     free(st.read_buf);
     if (rc)
         return rc;
-    pm_record(&samples[0], &p, &st, &tm);
+    pm_record(&samples[0], p, &st, &tm);
     return 0;
 }
 
@@ -528,7 +515,8 @@ const sb_workload sb_wl_postmark = {
     .measures = pm_measures,
     .n_measures = 1,
     .flags = SB_WL_WALL_CLOCK,
-    .validate = pm_validate,
+    .params_size = sizeof(pm_params),
+    .resolve = pm_resolve,
     .space_needed = pm_space_needed,
     .estimate_seconds = pm_estimate,
     .run = pm_run,

@@ -280,31 +280,30 @@ static double run_copies(sb_run_ctx *ctx, sqlite_copy *cp, uint64_t copies, sqli
     return (double)(t1 - t0) / 1e9;
 }
 
-/* The options as numbers; validate, space_needed and run all read them here, so that a
- * bad value is refused before anything runs (count=0 used to fail only inside the run).
- * The row number is a SMALLINT column, as in the seed profile's SQL: at most 32,767. */
-static int sqlite_resolve(const sb_config *cfg, uint64_t *count, uint64_t *copies, char *err,
-                          size_t errlen)
+/* The options as numbers, read once before anything runs (count=0 used to fail only inside
+ * the run). The row number is a SMALLINT column, as in the seed profile's SQL: at most
+ * 32,767. */
+typedef struct sqlite_params {
+    uint64_t count, copies;
+    const char *journal, *sync; /* a declared choice's value (static) */
+} sqlite_params;
+
+static int sqlite_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    sqlite_params *p = params;
     int rc = sb_config_check(cfg, err, errlen);
-    *count = sb_config_u(cfg, "count");
-    *copies = sb_config_u(cfg, "copies");
+    p->count = sb_config_u(cfg, "count");
+    p->copies = sb_config_u(cfg, "copies");
+    p->journal = sb_config_get(cfg, "journal");
+    p->sync = sb_config_get(cfg, "sync");
     return rc;
 }
 
-static int sqlite_validate(const sb_config *cfg, char *err, size_t errlen)
+static int sqlite_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    uint64_t count, copies;
-    return sqlite_resolve(cfg, &count, &copies, err, errlen);
-}
-
-static int sqlite_run(sb_run_ctx *ctx, sb_sample *samples)
-{
-    const sb_config *cfg = ctx->cfg;
-    uint64_t count, copies;
-    int rc = sqlite_resolve(cfg, &count, &copies, ctx->err, sizeof ctx->err);
-    if (rc < 0)
-        return rc;
+    const sqlite_params *p = params;
+    const uint64_t count = p->count, copies = p->copies;
+    int rc = 0;
     /* The result's title names the library that ran, not the seed profile's version. */
     snprintf(ctx->software, sizeof ctx->software, "SQLite %s", sqlite3_libversion());
 
@@ -323,8 +322,8 @@ static int sqlite_run(sb_run_ctx *ctx, sb_sample *samples)
         sqlite_copy *c = &cp[i];
         snprintf(c->path, sizeof c->path, "%s/sqlite-%llu.db", ctx->dir, (unsigned long long)i);
         c->count = count;
-        c->journal = sb_config_get(cfg, "journal");
-        c->sync = sb_config_get(cfg, "sync");
+        c->journal = p->journal;
+        c->sync = p->sync;
         c->seed = 0x5eed0000u + ctx->run_index * 1024u + i;
         c->shared = &sh;
         sb_hist_init(&c->hist);
@@ -370,10 +369,10 @@ out:
      * now anyway so a suite does not accumulate them. */
     for (uint64_t i = 0; i < copies; i++) {
         static const char *const suffix[] = {"", "-journal", "-wal", "-shm"};
-        char p[1040];
+        char path[1040];
         for (size_t k = 0; k < sizeof suffix / sizeof suffix[0]; k++) {
-            snprintf(p, sizeof p, "%s%s", cp[i].path, suffix[k]);
-            unlink(p);
+            snprintf(path, sizeof path, "%s%s", cp[i].path, suffix[k]);
+            unlink(path);
         }
     }
     free(cp);
@@ -382,25 +381,19 @@ out_sync:
     return rc;
 }
 
-static uint64_t sqlite_space_needed(const sb_config *cfg)
+static uint64_t sqlite_space_needed(const void *params)
 {
-    uint64_t count, copies;
-    char err[128];
-    if (sqlite_resolve(cfg, &count, &copies, err, sizeof err))
-        return 0;
+    const sqlite_params *p = params;
     /* About 50 bytes a row plus page overhead, plus a WAL that may grow to a
      * few MiB before its checkpoint. */
-    return copies * (count * SQLITE_PASSES * 64 + (8u << 20));
+    return p->copies * (p->count * SQLITE_PASSES * 64 + (8u << 20));
 }
 
-static double sqlite_estimate_seconds(const sb_config *cfg)
+static double sqlite_estimate_seconds(const void *params)
 {
-    uint64_t count, copies;
-    char err[128];
-    if (sqlite_resolve(cfg, &count, &copies, err, sizeof err))
-        return 0;
+    const sqlite_params *p = params;
     /* Roughly one fsync pair per INSERT, ~1 ms each on an SSD. */
-    return (double)count * SQLITE_PASSES * 0.002;
+    return (double)p->count * SQLITE_PASSES * 0.002;
 }
 
 const sb_workload sb_wl_sqlite = {
@@ -413,7 +406,8 @@ const sb_workload sb_wl_sqlite = {
     .measures = sqlite_measures,
     .n_measures = 1,
     .flags = SB_WL_WALL_CLOCK,
-    .validate = sqlite_validate,
+    .params_size = sizeof(sqlite_params),
+    .resolve = sqlite_resolve,
     .space_needed = sqlite_space_needed,
     .estimate_seconds = sqlite_estimate_seconds,
     .run = sqlite_run,

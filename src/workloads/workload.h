@@ -4,8 +4,9 @@
  * the one recipe in docs/architecture.md ("Adding a test").
  *
  * A workload declares
- *   - its options (key, title, default, --quick value, allowed choices): the
- *     runner resolves and validates them into an sb_config before any run;
+ *   - its options (key, title, default, --quick value, allowed choices), set into an
+ *     sb_config, and resolve(): the options into the test's params struct, once
+ *     (sb_config_resolve), before anything runs; every other entry receives that struct;
  *   - its measures: the figures one run produces (dd produces three: direct
  *     write, direct read, read cache; most tests produce one), each with a
  *     unit and a direction;
@@ -86,13 +87,20 @@ typedef struct sb_measure {
 #define SB_MAX_OPTIONS 32
 #define SB_MAX_FIGURES 64
 
-/* The resolved option values of one test selection. */
+/* The largest params struct a workload's resolve fills (fio's and diskmark's: an I/O job). */
+#define SB_PARAMS_MAX 12288
+
+/* The option values of one test selection and, once sb_config_resolve() has run, the
+ * params struct its workload resolved them into. */
 typedef struct sb_config {
     const struct sb_workload *workload;
     const char *values[SB_MAX_OPTIONS]; /* parallel to workload->options */
     sb_value typed[SB_MAX_OPTIONS];     /* values[] parsed by their kind */
     bool set[SB_MAX_OPTIONS];           /* given by sb_config_set (-o, a suite item) */
     bool quick;
+    bool resolved;                      /* params is filled (cleared by sb_config_set) */
+    /* embedded, not allocated: configurations are plain values, copied and reset freely */
+    _Alignas(max_align_t) unsigned char params[SB_PARAMS_MAX];
 } sb_config;
 
 /* A secondary figure of one run: IOPS, a latency percentile, bytes moved... */
@@ -167,23 +175,28 @@ typedef struct sb_workload {
      * For a test whose quick run must be long to measure what the full one does, so that
      * fewer of them keep the quick suite within its minutes (dbench). */
     unsigned quick_runs;
-    /* Optional: reject bad option combinations before anything runs.
-     * Returns 0, or -EINVAL with one line in err. */
-    int (*validate)(const sb_config *cfg, char *err, size_t errlen);
+    /* The options resolved once (docs/architecture.md, "Adding a test"): resolve turns the
+     * configuration into this test's params struct (params_size bytes, at most SB_PARAMS_MAX),
+     * checking every value (sb_config_check first) and what involves several options.
+     * 0, or -EINVAL with one line in err. sb_config_resolve() calls it, once per configuration
+     * and before anything runs; the entries below receive the struct it filled and never read
+     * the configuration again. NULL (with params_size 0): a test without options to resolve. */
+    size_t params_size;
+    int (*resolve)(const sb_config *cfg, void *params, char *err, size_t errlen);
     /* Optional: bytes of free space a run needs on the target. */
-    uint64_t (*space_needed)(const sb_config *cfg);
+    uint64_t (*space_needed)(const void *params);
     /* Optional: a rough length of one run in seconds, for the ETA. */
-    double (*estimate_seconds)(const sb_config *cfg);
-    int (*run)(sb_run_ctx *ctx, sb_sample *samples /* [n_measures] */);
+    double (*estimate_seconds)(const void *params);
+    int (*run)(sb_run_ctx *ctx, const void *params, sb_sample *samples /* [n_measures] */);
     /* Optional: whether this machine has what a run needs (a loadfile, a server binary),
      * asked without running or creating anything (`list --check`, `run --require-all`).
      * 0, or -ENOTSUP with the line the run would be skipped with in why. target may be
      * NULL (no target named). */
-    int (*available)(const sb_config *cfg, const char *target, char *why, size_t whylen);
+    int (*available)(const void *params, const char *target, char *why, size_t whylen);
     /* Optional: whether this configuration produces measure m (mdtest's phases=: a phase
      * left out has no figure). NULL = every measure. The runner neither checks nor records
      * a measure that is not produced. */
-    bool (*measured)(const sb_config *cfg, size_t m);
+    bool (*measured)(const void *params, size_t m);
 } sb_workload;
 
 /* ---- configuration access (config.c) ---- */
@@ -201,6 +214,14 @@ double sb_config_seconds(const sb_config *cfg, const char *key);
 bool sb_config_yes(const sb_config *cfg, const char *key);
 /* Whether an SB_OPT_AUTO option is "auto". */
 bool sb_config_is_auto(const sb_config *cfg, const char *key);
+/* Resolves cfg's options into its workload's params struct, once (sb_workload.resolve):
+ * 0, or -EINVAL with one line in err. What runs a configuration calls this first (the
+ * selection's validation) and then passes sb_config_params() to the workload's entries. */
+int sb_config_resolve(sb_config *cfg, char *err, size_t errlen);
+/* The params struct sb_config_resolve() filled (all zero for a test without resolve). */
+const void *sb_config_params(const sb_config *cfg);
+/* Whether cfg is ready to run: resolved, or its workload has nothing to resolve. */
+bool sb_config_is_resolved(const sb_config *cfg);
 /* Defaults (or --quick values) for every option. */
 void sb_config_init(sb_config *cfg, const struct sb_workload *w, bool quick);
 /* Sets key=value (value must outlive cfg). -ENOENT unknown key, -EINVAL value not among choices

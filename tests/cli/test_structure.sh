@@ -40,6 +40,33 @@ check_exit "results/ including workloads/ fails" 1 "$CS" "$F"
 rm "$F/results/up.h"
 printf '#include "cli/cli.h"\n#include "report/text.h"\n' >"$F/cli/top.c"
 check_exit "cli/ may include everything" 0 "$CS" "$F"
+# Workload options are resolved once (docs/architecture.md, "Adding a test"): a workload's
+# resolve is named only by its definition and its table entry, and no run reads ctx->cfg.
+mkdir -p "$F/workloads"
+cat >"$F/workloads/w.c" <<'EOF2'
+/* w */
+static int w_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
+{
+    return 0;
+}
+static int w_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
+{
+    return 0;
+}
+const sb_workload sb_wl_w = {
+    .resolve = w_resolve,
+    .run = w_run,
+};
+EOF2
+check_exit "a workload whose run takes its params passes" 0 "$CS" "$F"
+sed '7s/.*/    return w_resolve(NULL, NULL, NULL, 0);/; s/sb_wl_w /sb_wl_w2 /' "$F/workloads/w.c" >"$F/workloads/w2.c"
+check_exit "a run that calls its workload's resolve again fails" 1 "$CS" "$F"
+check "  named with the line" grep -q 'workloads/w2.c:7: w_resolve is called again' "$T/out"
+rm "$F/workloads/w2.c"
+sed '7s/.*/    return sb_config_u(ctx->cfg, "n") > 0;/; s/sb_wl_w /sb_wl_w3 /' "$F/workloads/w.c" >"$F/workloads/w3.c"
+check_exit "a run that reads the configuration again fails" 1 "$CS" "$F"
+check "  named with the line" grep -q "workloads/w3.c:7: reads the run's configuration" "$T/out"
+rm "$F/workloads/w3.c"
 mkdir -p "$F/newlayer" && printf '/* x */\n' >"$F/newlayer/a.c"
 check_exit "a directory missing from the layer table fails" 1 "$CS" "$F"
 check_exit "no source directory: usage error" 2 "$CS" "$T/none"

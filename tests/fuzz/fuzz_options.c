@@ -47,11 +47,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (sb_config_set(&cfg, line, eq + 1, err, sizeof err) < 0 && (!err[0] || strchr(err, '\n')))
             abort();
     }
-    /* validate() parses every value; dbench's also reads its loadfile, which a fuzzer must
+    /* resolve parses every value; dbench's also reads its loadfile, which a fuzzer must
      * not point at arbitrary files. */
     const char *lf = sb_config_get(&cfg, "loadfile");
-    if (w->validate && !(lf && *lf))
-        w->validate(&cfg, err, sizeof err);
+    if (!(lf && *lf))
+        sb_config_resolve(&cfg, err, sizeof err);
     char desc[2048];
     sb_config_describe(&cfg, NULL, desc, sizeof desc);
     free(text);

@@ -163,14 +163,14 @@ static int run_wl(const char *fs, const char *opts, sb_sample *s, sb_run_ctx *ct
     assert_int_equal(sb_config_set(cfg, "mount-options", opts, err, sizeof err), 0);
     assert_int_equal(sb_config_set(cfg, "writes", "24", err, sizeof err), 0);
     assert_int_equal(sb_config_set(cfg, "cuts", "6", err, sizeof err), 0);
-    assert_int_equal(sb_wl_durability.validate(cfg, err, sizeof err), 0);
+    assert_int_equal(sb_config_resolve(cfg, err, sizeof err), 0);
     memset(ctx, 0, sizeof *ctx);
     ctx->dir = dir;
     ctx->target = "/var/tmp";
     ctx->cfg = cfg;
     ctx->run_count = 1;
     memset(s, 0, sizeof *s);
-    return sb_wl_durability.run(ctx, s);
+    return sb_wl_durability.run(ctx, sb_config_params(cfg), s);
 }
 
 static double fig(const sb_sample *s, const char *name)
@@ -221,11 +221,11 @@ static void test_bad_options(void **state)
     char err[256];
     sb_config_init(&cfg, &sb_wl_durability, false);
     assert_int_equal(sb_config_set(&cfg, "mount-options", "a b", err, sizeof err), 0);
-    assert_int_equal(sb_wl_durability.validate(&cfg, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_config_resolve(&cfg, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "mount-options"));
     sb_config_init(&cfg, &sb_wl_durability, false);
     assert_int_equal(sb_config_set(&cfg, "writes", "0", err, sizeof err), 0);
-    assert_int_equal(sb_wl_durability.validate(&cfg, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_config_resolve(&cfg, err, sizeof err), -EINVAL);
     assert_int_equal(sb_config_set(&cfg, "fs", "ntfs", err, sizeof err), -EINVAL);
 }
 

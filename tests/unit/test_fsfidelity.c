@@ -51,8 +51,7 @@ static int run_wl(const sb_workload *w, sb_sample *samples, char *err, ...)
     }
     va_end(ap);
     char e[256];
-    if (w->validate)
-        assert_int_equal(w->validate(&cfg, e, sizeof e), 0);
+    assert_int_equal(sb_config_resolve(&cfg, e, sizeof e), 0);
     char dir[] = "/var/tmp/sbfsfid.XXXXXX";
     assert_non_null(mkdtemp(dir));
     sb_run_ctx ctx;
@@ -62,7 +61,7 @@ static int run_wl(const sb_workload *w, sb_sample *samples, char *err, ...)
     ctx.cfg = &cfg;
     ctx.run_count = 1;
     memset(samples, 0, sizeof(sb_sample) * w->n_measures);
-    int rc = w->run(&ctx, samples);
+    int rc = w->run(&ctx, sb_config_params(&cfg), samples);
     snprintf(err, 512, "%s", ctx.err);
     assert_int_equal(rmdir(dir), 0); /* nothing left behind */
     return rc;
@@ -123,11 +122,11 @@ static void test_pm_rejects_out_of_range(void **state)
     char e[256];
     sb_config_init(&cfg, &sb_wl_postmark, false);
     assert_int_equal(sb_config_set(&cfg, "size-max", "2G", e, sizeof e), 0);
-    assert_int_not_equal(sb_wl_postmark.validate(&cfg, e, sizeof e), 0);
+    assert_int_not_equal(sb_config_resolve(&cfg, e, sizeof e), 0);
     assert_non_null(strstr(e, "size-max"));
     sb_config_init(&cfg, &sb_wl_postmark, false);
     assert_int_equal(sb_config_set(&cfg, "seed", "4294967296", e, sizeof e), 0);
-    assert_int_not_equal(sb_wl_postmark.validate(&cfg, e, sizeof e), 0);
+    assert_int_not_equal(sb_config_resolve(&cfg, e, sizeof e), 0);
 }
 
 /* fs_mark -D 32 without -N: one sub-directory, chosen by the clock, for a short run;

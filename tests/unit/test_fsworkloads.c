@@ -68,8 +68,7 @@ static int run_wl(const sb_workload *w, sb_sample *samples, char *dir, size_t di
     }
     va_end(ap);
     char e[256];
-    if (w->validate)
-        assert_int_equal(w->validate(&cfg, e, sizeof e), 0);
+    assert_int_equal(sb_config_resolve(&cfg, e, sizeof e), 0);
     snprintf(dir, dirlen, "/var/tmp/sbfsunit.XXXXXX");
     assert_non_null(mkdtemp(dir));
     sb_run_ctx ctx;
@@ -79,7 +78,7 @@ static int run_wl(const sb_workload *w, sb_sample *samples, char *dir, size_t di
     ctx.cfg = &cfg;
     ctx.run_count = 1;
     memset(samples, 0, sizeof(sb_sample) * w->n_measures);
-    int rc = w->run(&ctx, samples);
+    int rc = w->run(&ctx, sb_config_params(&cfg), samples);
     snprintf(err, 512, "%s", ctx.err);
     return rc;
 }

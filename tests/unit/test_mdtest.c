@@ -56,7 +56,7 @@ static int configure(const char *first, ...)
     }
     va_end(ap);
     if (rc == 0)
-        rc = sb_wl_mdtest.validate(&cfg, err_line, sizeof err_line);
+        rc = sb_config_resolve(&cfg, err_line, sizeof err_line);
     return rc;
 }
 
@@ -69,7 +69,7 @@ static int run_in(const char *where, sb_sample *samples)
     ctx.target = where;
     ctx.cfg = &cfg;
     ctx.run_count = 1;
-    int rc = sb_wl_mdtest.run(&ctx, samples);
+    int rc = sb_wl_mdtest.run(&ctx, sb_config_params(&cfg), samples);
     snprintf(err_line, sizeof err_line, "%s", ctx.err);
     return rc;
 }
@@ -201,7 +201,7 @@ static void test_option_errors(void **state)
     /* the defaults and the --quick values are valid */
     assert_int_equal(configure(NULL), 0);
     sb_config_init(&cfg, &sb_wl_mdtest, true);
-    assert_int_equal(sb_wl_mdtest.validate(&cfg, err_line, sizeof err_line), 0);
+    assert_int_equal(sb_config_resolve(&cfg, err_line, sizeof err_line), 0);
 }
 
 /* A failed metadata operation fails the run with one line naming it and its path. */

@@ -19,8 +19,8 @@ static void test_free_form_options_are_validated(void **state)
     for (size_t i = 0; i < sb_workload_count(); i++) {
         const sb_workload *w = sb_workload_at(i);
         for (size_t o = 0; o < w->n_options; o++)
-            if (!w->options[o].choices && !w->validate)
-                fail_msg("%s: option %s is free-form but the test has no validate()", w->name,
+            if (!w->options[o].choices && !w->resolve)
+                fail_msg("%s: option %s is free-form but the test has no resolve()", w->name,
                          w->options[o].key);
     }
 }
@@ -29,11 +29,11 @@ static int sqlite_count(const char *v, char *err, size_t errlen)
 {
     const sb_workload *w = sb_workload_find("sqlite");
     assert_non_null(w);
-    assert_non_null(w->validate);
+    assert_non_null(w->resolve);
     sb_config cfg;
     sb_config_init(&cfg, w, false);
     assert_int_equal(sb_config_set(&cfg, "count", v, err, errlen), 0);
-    return w->validate(&cfg, err, errlen);
+    return sb_config_resolve(&cfg, err, errlen);
 }
 
 static void test_sqlite_count_bounds(void **state)

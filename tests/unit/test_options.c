@@ -324,22 +324,22 @@ static void test_fio_workload(void **state)
     sb_config cfg;
     sb_config_init(&cfg, &sb_wl_fio, false);
     assert_int_equal(sb_config_set(&cfg, "numjobs", "100", err, sizeof err), 0);
-    assert_int_equal(sb_wl_fio.validate(&cfg, err, sizeof err), 0); /* io's bound, 1 .. 256 */
+    assert_int_equal(sb_config_resolve(&cfg, err, sizeof err), 0); /* io's bound, 1 .. 256 */
     assert_int_equal(sb_config_set(&cfg, "iodepth", "0", err, sizeof err), 0);
-    assert_int_equal(sb_wl_fio.validate(&cfg, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_config_resolve(&cfg, err, sizeof err), -EINVAL);
     assert_string_equal(err, "fio: iodepth: '0' is not in 1 .. 1024");
     sb_config_init(&cfg, &sb_wl_fio, false);
     assert_int_equal(sb_config_set(&cfg, "runtime", "0", err, sizeof err), 0);
-    assert_int_equal(sb_wl_fio.validate(&cfg, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_config_resolve(&cfg, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "runtime"));
     sb_config_init(&cfg, &sb_wl_fio, false);
     assert_int_equal(sb_config_set(&cfg, "ramp", "x", err, sizeof err), 0);
-    assert_int_equal(sb_wl_fio.validate(&cfg, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_config_resolve(&cfg, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "fio: ramp: 'x' is not a duration"));
     sb_config_init(&cfg, &sb_wl_fio, false);
     assert_int_equal(sb_config_set(&cfg, "steadystate", "iops:x", err, sizeof err), 0);
     assert_int_equal(sb_config_set(&cfg, "ss_dur", "5", err, sizeof err), 0);
-    assert_int_equal(sb_wl_fio.validate(&cfg, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_config_resolve(&cfg, err, sizeof err), -EINVAL);
     assert_string_equal(err, "fio: steadystate: limit 'x' is not a positive number or a percentage (2%)");
 }
 

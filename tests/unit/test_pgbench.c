@@ -98,9 +98,11 @@ static int run_pgbench_qm(const char *mode, const char *duration, const char *qm
                           sb_run_ctx *ctx, sb_sample *s)
 {
     config_qm(cfg, mode, duration, qm);
+    char err[256];
+    assert_int_equal(sb_config_resolve(cfg, err, sizeof err), 0);
     init_ctx(ctx, cfg);
     memset(s, 0, sizeof *s);
-    int rc = sb_wl_pgbench.run(ctx, s);
+    int rc = sb_wl_pgbench.run(ctx, sb_config_params(cfg), s);
     if (rc && rc != -ENOTSUP)
         print_error("run: %s\n", ctx->err);
     return rc;
@@ -222,7 +224,7 @@ struct bg {
 static void *bg_run(void *arg)
 {
     struct bg *b = arg;
-    b->rc = sb_wl_pgbench.run(&b->ctx, &b->s);
+    b->rc = sb_wl_pgbench.run(&b->ctx, sb_config_params(&b->cfg), &b->s);
     return NULL;
 }
 
@@ -233,6 +235,7 @@ static void interrupt_after(const char *scale, long ms)
     config(&b.cfg, "rw", "60");
     char err[256];
     assert_int_equal(sb_config_set(&b.cfg, "scale", scale, err, sizeof err), 0);
+    assert_int_equal(sb_config_resolve(&b.cfg, err, sizeof err), 0);
     init_ctx(&b.ctx, &b.cfg);
     sb_interrupt_install();
     pthread_t t;

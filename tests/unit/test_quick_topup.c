@@ -23,7 +23,7 @@ static unsigned calls;
 static const double *pattern; /* values the runs return, in turn */
 static size_t n_pattern;
 
-static int fake_run(sb_run_ctx *ctx, sb_sample *s)
+static int fake_run(sb_run_ctx *ctx, const void *params, sb_sample *s)
 {
     (void)ctx;
     s->value = pattern[calls++ % n_pattern];

@@ -37,7 +37,7 @@ static void test_defaults_and_quick_validate(void **state)
                     fail_msg("%s: option %s default/quick '%s' rejected: %s", w->name,
                              w->options[o].key, v, err);
             }
-            if (w->validate && w->validate(&cfg, err, sizeof err) != 0)
+            if (sb_config_resolve(&cfg, err, sizeof err) != 0)
                 fail_msg("%s (quick=%d): defaults rejected: %s", w->name, quick, err);
         }
     }
@@ -65,7 +65,7 @@ static void test_suites_resolve(void **state)
                 if (sb_config_set(&cfg, kv, eq + 1, err, sizeof err))
                     fail_msg("suite %s: %s", s->name, err);
             }
-            if (w->validate && w->validate(&cfg, err, sizeof err))
+            if (sb_config_resolve(&cfg, err, sizeof err))
                 fail_msg("suite %s: %s", s->name, err);
             /* copy's pieces are referenced by cfg only within this iteration */
             free(copy);
@@ -145,15 +145,15 @@ static void test_dbench_loadfile_line(void **state)
     assert_int_equal(sb_config_set(&cfg, "loadfile", "builtin", err, sizeof err), 0);
     sb_config_describe(&cfg, &w->measures[0], line, sizeof line);
     assert_string_equal(line, "Client Count: 6 - Loadfile: builtin");
-    assert_int_equal(w->validate(&cfg, err, sizeof err), 0);
+    assert_int_equal(sb_config_resolve(&cfg, err, sizeof err), 0);
     assert_int_equal(sb_config_set(&cfg, "seed", "7", err, sizeof err), 0);
     sb_config_describe(&cfg, &w->measures[0], line, sizeof line);
     assert_string_equal(line, "Client Count: 6 - Loadfile: builtin - Seed: 7");
-    assert_int_equal(w->validate(&cfg, err, sizeof err), 0);
+    assert_int_equal(sb_config_resolve(&cfg, err, sizeof err), 0);
     /* The seed only steers the generator: with a loadfile it is refused. */
     sb_config_init(&cfg, w, false);
     assert_int_equal(sb_config_set(&cfg, "seed", "7", err, sizeof err), 0);
-    assert_int_equal(w->validate(&cfg, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_config_resolve(&cfg, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "loadfile=builtin"));
 }
 

@@ -21,7 +21,7 @@
 static unsigned calls;
 static double run_seconds;
 
-static int fake_run(sb_run_ctx *ctx, sb_sample *s)
+static int fake_run(sb_run_ctx *ctx, const void *params, sb_sample *s)
 {
     calls++;
     s->value = (double)calls; /* 1, 2, 3 ... : a pooled run reports their mean */

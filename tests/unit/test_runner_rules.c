@@ -48,7 +48,7 @@ static void script_reset(const double *values, size_t n)
     script.fail_at = script.notsup_at = script.interrupt_at = -1;
 }
 
-static int fake_run(sb_run_ctx *ctx, sb_sample *samples)
+static int fake_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
     int k = (int)script.calls++;
     snprintf(script.dirs[k], sizeof script.dirs[k], "%s", ctx->dir);
@@ -74,9 +74,9 @@ static int fake_run(sb_run_ctx *ctx, sb_sample *samples)
     return 0;
 }
 
-static uint64_t fake_space(const sb_config *cfg)
+static uint64_t fake_space(const void *params)
 {
-    (void)cfg;
+    (void)params;
     return script.space;
 }
 

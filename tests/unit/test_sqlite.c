@@ -39,13 +39,14 @@ static int run_with(const char *count, const char *journal, const char *copies, 
     assert_int_equal(sb_config_set(cfg, "count", count, err, sizeof err), 0);
     assert_int_equal(sb_config_set(cfg, "journal", journal, err, sizeof err), 0);
     assert_int_equal(sb_config_set(cfg, "copies", copies, err, sizeof err), 0);
+    assert_int_equal(sb_config_resolve(cfg, err, sizeof err), 0);
     memset(ctx, 0, sizeof *ctx);
     ctx->dir = dir;
     ctx->target = "/var/tmp";
     ctx->cfg = cfg;
     ctx->run_count = 1;
     memset(s, 0, sizeof *s);
-    return sb_wl_sqlite.run(ctx, s);
+    return sb_wl_sqlite.run(ctx, sb_config_params(cfg), s);
 }
 
 static void test_tiny_run(void **state)

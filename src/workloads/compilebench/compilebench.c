@@ -80,8 +80,9 @@ typedef struct cb_params {
     uint64_t trees, scale;
 } cb_params;
 
-static int cb_resolve(const sb_config *cfg, cb_params *p, char *err, size_t errlen)
+static int cb_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    cb_params *p = params;
     const char *t = sb_config_get(cfg, "test");
     p->test = !strcmp(t, "compile") ? CB_COMPILE
             : !strcmp(t, "read-tree") ? CB_READ_TREE
@@ -94,35 +95,23 @@ static int cb_resolve(const sb_config *cfg, cb_params *p, char *err, size_t errl
     return 0;
 }
 
-static int cb_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t cb_space_needed(const void *params)
 {
-    cb_params p;
-    return cb_resolve(cfg, &p, err, errlen);
-}
-
-static uint64_t cb_space_needed(const sb_config *cfg)
-{
-    cb_params p;
-    char err[128];
-    if (cb_resolve(cfg, &p, err, sizeof err))
-        return 0;
-    uint64_t tree = SB_CB_BYTES * p.scale / 100 + (uint64_t)SB_CB_FILES * p.scale / 100 * 4096 +
+    const cb_params *p = params;
+    uint64_t tree = SB_CB_BYTES * p->scale / 100 + (uint64_t)SB_CB_FILES * p->scale / 100 * 4096 +
                     (uint64_t)SB_CB_DIRS * 4096;
-    uint64_t compiled = tree + SB_CB_OBJECT_BYTES * p.scale / 100; /* also above the set-up's peak */
-    if (p.test == CB_INITIAL_CREATE)
-        return tree * p.trees > compiled ? tree * p.trees : compiled;
+    uint64_t compiled = tree + SB_CB_OBJECT_BYTES * p->scale / 100; /* also above the set-up's peak */
+    if (p->test == CB_INITIAL_CREATE)
+        return tree * p->trees > compiled ? tree * p->trees : compiled;
     return compiled;
 }
 
-static double cb_estimate(const sb_config *cfg)
+static double cb_estimate(const void *params)
 {
-    cb_params p;
-    char err[128];
-    if (cb_resolve(cfg, &p, err, sizeof err))
-        return 0;
-    double tree_s = (double)SB_CB_BYTES * (double)p.scale / 100 / 300e6 + 0.5 * (double)p.scale / 100;
+    const cb_params *p = params;
+    double tree_s = (double)SB_CB_BYTES * (double)p->scale / 100 / 300e6 + 0.5 * (double)p->scale / 100;
     double setup_s = 4 * tree_s; /* 808 MiB and 30,000 files written and removed */
-    return setup_s + (double)p.trees * (p.test == CB_INITIAL_CREATE ? tree_s : 3 * tree_s + 2);
+    return setup_s + (double)p->trees * (p->test == CB_INITIAL_CREATE ? tree_s : 3 * tree_s + 2);
 }
 
 typedef struct cb_state {
@@ -576,14 +565,12 @@ static void cb_record(sb_sample *s, const cb_params *p, const cb_state *st, cons
     sb_sample_add_latency(s, "lat", &hists[m]);
 }
 
-static int cb_run(sb_run_ctx *ctx, sb_sample *samples)
+static int cb_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    cb_params p;
-    int rc = cb_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
-    if (rc)
-        return rc;
+    const cb_params *p = params;
+    int rc;
     sb_cb_tree tree;
-    if (sb_cb_tree_generate(&tree, SB_CB_SEED, (unsigned)p.scale) != 0)
+    if (sb_cb_tree_generate(&tree, SB_CB_SEED, (unsigned)p->scale) != 0)
         return sb_ctx_fail(ctx, ENOMEM, "compilebench: out of memory");
     sb_histogram *hists = malloc(CB_N_PHASES * sizeof *hists);
     cb_state st = {.ctx = ctx, .tree = &tree};
@@ -603,7 +590,7 @@ static int cb_run(sb_run_ctx *ctx, sb_sample *samples)
     cb_totals tot;
     memset(&tot, 0, sizeof tot);
     unsigned done = 0;
-    rc = cb_trees(ctx, &st, &p, hists, &tot, &done);
+    rc = cb_trees(ctx, &st, p, hists, &tot, &done);
     char failed[512];
     int crc = sb_fs_empty_dir(st.base, failed, sizeof failed);
     if (crc < 0 && rc == 0)
@@ -612,7 +599,7 @@ static int cb_run(sb_run_ctx *ctx, sb_sample *samples)
         rc = sb_ctx_fail(ctx, errno, "compilebench: rmdir %s: %s", st.base, strerror(errno));
     free(st.buf);
     if (rc == 0)
-        cb_record(&samples[0], &p, &st, &tot, done, hists);
+        cb_record(&samples[0], p, &st, &tot, done, hists);
     free(hists);
     sb_cb_tree_free(&tree);
     return rc;
@@ -628,7 +615,8 @@ const sb_workload sb_wl_compilebench = {
     .measures = cb_measures,
     .n_measures = 1,
     .flags = SB_WL_WALL_CLOCK,
-    .validate = cb_validate,
+    .params_size = sizeof(cb_params),
+    .resolve = cb_resolve,
     .space_needed = cb_space_needed,
     .estimate_seconds = cb_estimate,
     .run = cb_run,

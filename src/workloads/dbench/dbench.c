@@ -90,8 +90,14 @@ typedef struct db_params {
     bool light;           /* client=light: no per-line client work */
 } db_params;
 
-static int db_resolve(const sb_config *cfg, db_params *p, char *err, size_t errlen)
+static bool db_is_default_loadfile(const db_params *p)
 {
+    return p->loadfile && !strcmp(p->loadfile, SB_DBENCH_CLIENT_TXT);
+}
+
+static int db_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
+{
+    db_params *p = params;
     int rc;
     if ((rc = sb_config_check(cfg, err, errlen)))
         return rc;
@@ -111,12 +117,27 @@ static int db_resolve(const sb_config *cfg, db_params *p, char *err, size_t errl
     p->loadfile = (!lf || !*lf || !strcmp(lf, "builtin")) ? NULL : lf;
     const char *cl = sb_config_get(cfg, "client");
     p->light = cl && !strcmp(cl, "light");
+    if (p->loadfile && p->seed != 1) {
+        snprintf(err, errlen, "dbench: seed applies to loadfile=builtin only");
+        return -EINVAL;
+    }
+    /* Without the dbench package the default loadfile is missing: that is a property
+     * of the machine, so run() skips the test (one line) instead of refusing the
+     * whole command line. */
+    if (db_is_default_loadfile(p) && access(p->loadfile, F_OK) != 0)
+        return 0;
+    if (p->loadfile) {
+        /* Parse it now, so that a bad loadfile is refused before any test starts
+         * (client.txt parses in well under a second). */
+        sb_dbench_script sc;
+        char msg[400];
+        if (sb_dbench_parse_file(&sc, p->loadfile, msg, sizeof msg) != 0) {
+            snprintf(err, errlen, "dbench: loadfile %s", msg);
+            return -EINVAL;
+        }
+        sb_dbench_script_free(&sc);
+    }
     return 0;
-}
-
-static bool db_is_default_loadfile(const db_params *p)
-{
-    return p->loadfile && !strcmp(p->loadfile, SB_DBENCH_CLIENT_TXT);
 }
 
 /* The default loadfile comes with Debian's dbench package: without it the test cannot
@@ -130,60 +151,23 @@ static int db_loadfile_present(const db_params *p, char *why, size_t whylen)
     return -ENOTSUP;
 }
 
-static int db_available(const sb_config *cfg, const char *target, char *why, size_t whylen)
+static int db_available(const void *params, const char *target, char *why, size_t whylen)
 {
-    db_params p;
-    int rc = db_resolve(cfg, &p, why, whylen);
-    return rc ? rc : db_loadfile_present(&p, why, whylen);
+    return db_loadfile_present(params, why, whylen);
 }
 
-static int db_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t db_space_needed(const void *params)
 {
-    db_params p;
-    int rc = db_resolve(cfg, &p, err, errlen);
-    if (rc)
-        return rc;
-    if (p.loadfile && p.seed != 1) {
-        snprintf(err, errlen, "dbench: seed applies to loadfile=builtin only");
-        return -EINVAL;
-    }
-    /* Without the dbench package the default loadfile is missing: that is a property
-     * of the machine, so run() skips the test (one line) instead of refusing the
-     * whole command line. */
-    if (db_is_default_loadfile(&p) && access(p.loadfile, F_OK) != 0)
-        return 0;
-    if (p.loadfile) {
-        /* Parse it now, so that a bad loadfile is refused before any test starts
-         * (client.txt parses in well under a second). */
-        sb_dbench_script sc;
-        char msg[400];
-        if (sb_dbench_parse_file(&sc, p.loadfile, msg, sizeof msg) != 0) {
-            snprintf(err, errlen, "dbench: loadfile %s", msg);
-            return -EINVAL;
-        }
-        sb_dbench_script_free(&sc);
-    }
-    return 0;
-}
-
-static uint64_t db_space_needed(const sb_config *cfg)
-{
-    db_params p;
-    char err[128];
-    if (db_resolve(cfg, &p, err, sizeof err))
-        return 0;
+    const db_params *p = params;
     /* client.txt's files peak at 24 MB per client (its largest extents summed over
      * the files alive at once); the generator stays below that. */
-    return p.clients * 40000000ull;
+    return p->clients * 40000000ull;
 }
 
-static double db_estimate(const sb_config *cfg)
+static double db_estimate(const void *params)
 {
-    db_params p;
-    char err[128];
-    if (db_resolve(cfg, &p, err, sizeof err))
-        return 0;
-    return p.warmup + p.time + 1;
+    const db_params *p = params;
+    return p->warmup + p->time + 1;
 }
 
 static int db_deltree(const char *path)
@@ -445,30 +429,28 @@ static int db_clients_run(sb_run_ctx *ctx, const db_params *p, db_shared *sh, db
     return 0;
 }
 
-static int db_run(sb_run_ctx *ctx, sb_sample *samples)
+static int db_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    db_params p;
-    int rc = db_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
-    if (rc)
-        return rc;
+    const db_params *p = params;
+    int rc;
     sb_dbench_script script;
-    if ((rc = db_load_script(ctx, &p, &script)) != 0)
+    if ((rc = db_load_script(ctx, p, &script)) != 0)
         return rc;
     db_stats *stats;
-    db_shared *sh = sb_dbench_shared_map((unsigned)p.clients, &stats);
+    db_shared *sh = sb_dbench_shared_map((unsigned)p->clients, &stats);
     if (!sh) {
-        rc = sb_ctx_fail(ctx, errno, "dbench: shared memory for %u clients: %s", (unsigned)p.clients,
+        rc = sb_ctx_fail(ctx, errno, "dbench: shared memory for %u clients: %s", (unsigned)p->clients,
                          strerror(errno));
         sb_dbench_script_free(&script);
         return rc;
     }
     sh->script = &script;
     sh->dir = ctx->dir;
-    sh->loadfile = p.loadfile;
+    sh->loadfile = p->loadfile;
     db_stats sum;
     double secs = 0;
-    rc = db_clients_run(ctx, &p, sh, stats, &sum, &secs);
-    sb_dbench_shared_unmap(sh, (unsigned)p.clients);
+    rc = db_clients_run(ctx, p, sh, stats, &sum, &secs);
+    sb_dbench_shared_unmap(sh, (unsigned)p->clients);
     sb_dbench_script_free(&script);
     if (rc)
         return rc;
@@ -489,7 +471,8 @@ const sb_workload sb_wl_dbench = {
     .n_measures = 1,
     .flags = SB_WL_WALL_CLOCK,
     .quick_runs = 2, /* two 15-s quick runs keep `run quick` within 3 minutes */
-    .validate = db_validate,
+    .params_size = sizeof(db_params),
+    .resolve = db_resolve,
     .space_needed = db_space_needed,
     .estimate_seconds = db_estimate,
     .run = db_run,

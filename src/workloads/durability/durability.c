@@ -75,8 +75,17 @@ static const sb_measure dur_measures[] = {
     {"Cut Points With Lost Data", "%", SB_LOWER_IS_BETTER},
 };
 
+/* The options, resolved once (the strings are the configuration's: declared choices or
+ * the user's words, which outlive the run). */
+typedef struct dur_params {
+    const char *fs, *mount_options, *recorder;
+    bool use_fdatasync;
+    uint64_t writes, blocks, cuts, seed;
+} dur_params;
+
 typedef struct dur {
     sb_run_ctx *ctx;
+    const char *recorder;      /* the recorder= option */
     const char *fs;
     char opts[256];
     bool use_fdatasync;
@@ -89,8 +98,9 @@ typedef struct dur {
     uint64_t checked, lost, torn, n_cuts, cuts_bad, unmountable;
 } dur;
 
-static int dur_validate(const sb_config *cfg, char *err, size_t errlen)
+static int dur_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    dur_params *p = params;
     if (sb_config_check(cfg, err, errlen) < 0)
         return -EINVAL;
     const char *o = sb_config_get(cfg, "mount-options");
@@ -98,6 +108,14 @@ static int dur_validate(const sb_config *cfg, char *err, size_t errlen)
         snprintf(err, errlen, "mount-options '%s': comma-separated words (letters, digits, = , _ - . :)", o);
         return -EINVAL;
     }
+    p->fs = sb_config_get(cfg, "fs");
+    p->mount_options = o;
+    p->recorder = sb_config_get(cfg, "recorder");
+    p->use_fdatasync = !strcmp(sb_config_get(cfg, "sync"), "fdatasync");
+    p->writes = sb_config_u(cfg, "writes");
+    p->blocks = sb_config_u(cfg, "blocks");
+    p->cuts = sb_config_u(cfg, "cuts");
+    p->seed = sb_config_u(cfg, "seed");
     return 0;
 }
 
@@ -157,12 +175,11 @@ static uint64_t image_size(const char *fs)
     return !strcmp(fs, "btrfs") ? 256ull << 20 : !strcmp(fs, "xfs") ? 320ull << 20 : 64ull << 20;
 }
 
-static uint64_t dur_space_needed(const sb_config *cfg)
+static uint64_t dur_space_needed(const void *params)
 {
     /* base, recorded and cut images (sparse, but bounded by their size) and the log */
-    uint64_t writes = sb_config_u(cfg, "writes");
-    const char *fs = sb_config_get(cfg, "fs");
-    return 3 * image_size(strcmp(fs, "auto") ? fs : "xfs") + writes * 64 * 1024;
+    const dur_params *p = params;
+    return 3 * image_size(strcmp(p->fs, "auto") ? p->fs : "xfs") + p->writes * 64 * 1024;
 }
 
 static int make_fs(dur *d, char *err, size_t errlen)
@@ -448,7 +465,7 @@ static int replay_cuts(dur *d, char *err, size_t errlen)
 
 static int choose_recorder(dur *d, dur_rec_kind *kind)
 {
-    const char *want = sb_config_get(d->ctx->cfg, "recorder");
+    const char *want = d->recorder;
     char dm_why[160], fuse_why[160];
     dur_rec_probe(DUR_REC_DM, dm_why, sizeof dm_why);
     if (!dm_why[0] && strcmp(want, "fuse")) {
@@ -465,26 +482,26 @@ static int choose_recorder(dur *d, dur_rec_kind *kind)
     return 0;
 }
 
-static int dur_setup(dur *d, sb_run_ctx *ctx)
+static int dur_setup(dur *d, sb_run_ctx *ctx, const dur_params *p)
 {
     memset(d, 0, sizeof *d);
     d->ctx = ctx;
     d->guard.sock = d->guard.state_fd = -1;
-    const sb_config *cfg = ctx->cfg;
-    d->fs = sb_config_get(cfg, "fs");
+    d->recorder = p->recorder;
+    d->fs = p->fs;
     if (!strcmp(d->fs, "auto") && !(d->fs = target_fs(ctx->dir)))
         return sb_ctx_fail(ctx, ENOTSUP, "the target's filesystem is not ext4, "
                            "btrfs or xfs (choose one with fs=)");
-    const char *o = sb_config_get(cfg, "mount-options");
+    const char *o = p->mount_options;
     if (!strcmp(o, "auto"))
         target_opts(ctx->dir, d->opts, sizeof d->opts);
     else
         snprintf(d->opts, sizeof d->opts, "%s", strcmp(o, "defaults") ? o : "");
-    d->use_fdatasync = !strcmp(sb_config_get(cfg, "sync"), "fdatasync");
-    d->writes = sb_config_u(cfg, "writes");
-    d->blocks = sb_config_u(cfg, "blocks");
-    d->cuts = sb_config_u(cfg, "cuts");
-    d->seed = sb_config_u(cfg, "seed");
+    d->use_fdatasync = p->use_fdatasync;
+    d->writes = p->writes;
+    d->blocks = p->blocks;
+    d->cuts = p->cuts;
+    d->seed = p->seed;
     snprintf(d->base, sizeof d->base, "%s/base.img", ctx->dir);
     snprintf(d->work, sizeof d->work, "%s/recorded.img", ctx->dir);
     snprintf(d->cut, sizeof d->cut, "%s/cut.img", ctx->dir);
@@ -516,11 +533,11 @@ static void say_cleaned(void *arg, const char *line)
     sb_warn("durability: %s", line);
 }
 
-static int dur_run_wl(sb_run_ctx *ctx, sb_sample *s)
+static int dur_run_wl(sb_run_ctx *ctx, const void *params, sb_sample *s)
 {
     dur d;
     dur_rec_kind kind = DUR_REC_FUSE;
-    int rc = dur_setup(&d, ctx);
+    int rc = dur_setup(&d, ctx, params);
     if (rc == 0)
         rc = choose_recorder(&d, &kind);
     char err[2 * PATH_MAX + 256] = "";
@@ -558,9 +575,10 @@ static int dur_run_wl(sb_run_ctx *ctx, sb_sample *s)
     return rc;
 }
 
-static double dur_estimate(const sb_config *cfg)
+static double dur_estimate(const void *params)
 {
-    double writes = (double)sb_config_u(cfg, "writes"), cuts = (double)sb_config_u(cfg, "cuts");
+    const dur_params *p = params;
+    double writes = (double)p->writes, cuts = (double)p->cuts;
     return writes * 0.005 + 2 * (cuts < writes ? cuts : writes) * 0.3;
 }
 
@@ -573,7 +591,8 @@ const sb_workload sb_wl_durability = {
     .n_options = sizeof dur_options / sizeof dur_options[0],
     .measures = dur_measures,
     .n_measures = 1,
-    .validate = dur_validate,
+    .params_size = sizeof(dur_params),
+    .resolve = dur_resolve,
     .space_needed = dur_space_needed,
     .estimate_seconds = dur_estimate,
     .run = dur_run_wl,

@@ -98,8 +98,9 @@ static uint64_t auto_scale(const char *scaling)
     return s ? s : 1;
 }
 
-static int pgb_resolve(const sb_config *cfg, pgb_params *p, char *err, size_t errlen)
+static int pgb_resolve(const sb_config *cfg, void *params, char *err, size_t errlen)
 {
+    pgb_params *p = params;
     int rc;
     if ((rc = sb_config_check(cfg, err, errlen)) < 0)
         return rc;
@@ -136,13 +137,11 @@ static int pgb_resolve(const sb_config *cfg, pgb_params *p, char *err, size_t er
 }
 static bool ctx_stop(void *arg) { return sb_ctx_interrupted(arg); }
 
-static int pgbench_run(sb_run_ctx *ctx, sb_sample *samples)
+static int pgbench_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
 {
-    pgb_params p;
+    const pgb_params *p = params;
     sb_sample *s = &samples[0];
-    int rc = pgb_resolve(ctx->cfg, &p, ctx->err, sizeof ctx->err);
-    if (rc < 0)
-        return rc;
+    int rc;
 
     sb_pg_cluster cl;
     PGconn *c = NULL;
@@ -152,7 +151,7 @@ static int pgbench_run(sb_run_ctx *ctx, sb_sample *samples)
 
     char maxconn[48];
     snprintf(maxconn, sizeof maxconn, "max_connections=%llu",
-             (unsigned long long)(p.clients + 10 > 100 ? p.clients + 10 : 100));
+             (unsigned long long)(p->clients + 10 > 100 ? p->clients + 10 : 100));
     const char *settings[] = {"autovacuum=off", maxconn, NULL};
     rc = sb_pg_cluster_start(&cl, settings, ctx_stop, ctx, ctx->err, sizeof ctx->err);
     if (rc < 0)
@@ -177,10 +176,10 @@ static int pgbench_run(sb_run_ctx *ctx, sb_sample *samples)
              sv ? sv : "");
 
     /* The progress bar: loading's estimated share, then the measured part. */
-    double load_s = (double)p.scale * 0.4 + 2;
-    double weight = load_s / (load_s + p.duration);
+    double load_s = (double)p->scale * 0.4 + 2;
+    double weight = load_s / (load_s + p->duration);
     uint64_t t0 = sb_now_ns();
-    if ((rc = sb_pgbench_load(c, ctx, &p, weight, s)) < 0)
+    if ((rc = sb_pgbench_load(c, ctx, p, weight, s)) < 0)
         goto out;
     double loaded_s = (double)(sb_now_ns() - t0) / 1e9;
 
@@ -191,15 +190,15 @@ static int pgbench_run(sb_run_ctx *ctx, sb_sample *samples)
     for (size_t i = 0; i < sizeof prerun / sizeof prerun[0]; i++)
         if ((rc = sb_pgbench_exec_interruptible(c, ctx, prerun[i])) < 0)
             goto out;
-    if ((rc = sb_pgbench_bench(ctx, &cl, &p, weight, s)) < 0)
+    if ((rc = sb_pgbench_bench(ctx, &cl, p, weight, s)) < 0)
         goto out;
-    if (!p.read_only && (rc = sb_pgbench_check_history(c, ctx, s)) < 0)
+    if (!p->read_only && (rc = sb_pgbench_check_history(c, ctx, s)) < 0)
         goto out;
 
-    sb_sample_add(s, "scale", "", (double)p.scale);
-    sb_sample_add(s, "clients", "", (double)p.clients);
-    sb_sample_add(s, "threads", "", (double)p.threads);
-    sb_sample_add(s, "duration", "s", p.duration);
+    sb_sample_add(s, "scale", "", (double)p->scale);
+    sb_sample_add(s, "clients", "", (double)p->clients);
+    sb_sample_add(s, "threads", "", (double)p->threads);
+    sb_sample_add(s, "duration", "s", p->duration);
     sb_sample_add(s, "load_seconds", "s", loaded_s);
     sb_pgbench_record_settings(c, s);
     s->valid = true;
@@ -215,34 +214,22 @@ out:
     return rc;
 }
 
-static int pgbench_validate(const sb_config *cfg, char *err, size_t errlen)
+static uint64_t pgbench_space_needed(const void *params)
 {
-    pgb_params p;
-    return pgb_resolve(cfg, &p, err, errlen);
-}
-
-static uint64_t pgbench_space_needed(const sb_config *cfg)
-{
-    pgb_params p;
-    char err[256];
-    if (pgb_resolve(cfg, &p, err, sizeof err) < 0)
-        return 0;
+    const pgb_params *p = params;
     /* ~15 MiB of tables and indexes per scale unit, plus WAL and the
      * cluster's own ~40 MiB. */
-    return p.scale * (16ull << 20) + (1ull << 30);
+    return p->scale * (16ull << 20) + (1ull << 30);
 }
 
-static double pgbench_estimate_seconds(const sb_config *cfg)
+static double pgbench_estimate_seconds(const void *params)
 {
-    pgb_params p;
-    char err[256];
-    if (pgb_resolve(cfg, &p, err, sizeof err) < 0)
-        return 0;
-    return 3 + (double)p.scale * 0.4 + p.duration;
+    const pgb_params *p = params;
+    return 3 + (double)p->scale * 0.4 + p->duration;
 }
 
 /* The server binaries are a property of the machine: without them run() skips. */
-static int pgbench_available(const sb_config *cfg, const char *target, char *why, size_t whylen)
+static int pgbench_available(const void *params, const char *target, char *why, size_t whylen)
 {
     char bindir[512];
     if (sb_pg_find_bindir(bindir, sizeof bindir) == 0)
@@ -261,7 +248,8 @@ const sb_workload sb_wl_pgbench = {
     .measures = pgbench_measures,
     .n_measures = 1,
     .flags = 0,
-    .validate = pgbench_validate,
+    .params_size = sizeof(pgb_params),
+    .resolve = pgb_resolve,
     .space_needed = pgbench_space_needed,
     .estimate_seconds = pgbench_estimate_seconds,
     .run = pgbench_run,

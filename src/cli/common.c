@@ -1,6 +1,8 @@
 /*
- * cli_common — helpers every subcommand uses: the usage-error line, the options `run`
- * and `scenario run` share, and the terminal width for the text report.
+ * common — helpers every subcommand uses: the usage-error line, the refusal of a bad
+ * option, a result file's path, a UTF-8 argument, and the terminal width for the text
+ * report (common.h). What `run`, `scenario run` and `list` share about selecting tests
+ * is select.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,12 +14,11 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/common.h"
 #include "core/log.h"
 #include "core/safepath.h"
 #include "core/units.h"
 #include "results/result.h"
-#include "runner/selection.h"
 
 int sb_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -91,51 +92,9 @@ int sb_cli_result_path(const char *cmd, const char *name, const char *results_di
     return SB_EXIT_RUNTIME;
 }
 
-int sb_runs_arg(const char *cmd, const char *arg, unsigned *runs)
-{
-    uint64_t v;
-    if (sb_parse_uint(arg, 1, 100, &v) < 0)
-        return sb_usage_error(cmd, "--runs must be a whole number from 1 to 100");
-    *runs = (unsigned)v;
-    return 0;
-}
-
-int sb_assignment_arg(const char *cmd, char *arg, char **list, size_t *n)
-{
-    if (*n >= SB_MAX_ASSIGNMENTS)
-        return sb_usage_error(cmd, "too many --option");
-    list[(*n)++] = arg;
-    return 0;
-}
-
 int sb_check_utf8_arg(const char *cmd, const char *what, const char *value)
 {
     if (value && !sb_utf8_valid(value))
         return sb_usage_error(cmd, "%s is not valid UTF-8 (a result file holds UTF-8 only)", what);
-    return 0;
-}
-
-int sb_cli_select(const char *cmd, sb_selection *s, char *name, bool quick)
-{
-    char err[512];
-    int rc = sb_selection_add(s, name, quick, err, sizeof err);
-    if (s->note[0])
-        fprintf(stderr, "storbench: %s: %s\n", cmd, s->note);
-    return rc < 0 ? sb_usage_error(cmd, "%s", err) : 0;
-}
-
-int sb_cli_select_options(const char *cmd, sb_selection *s, char **assignments, size_t n)
-{
-    char err[512];
-    if (sb_selection_set_options(s, assignments, n, err, sizeof err) < 0)
-        return sb_usage_error(cmd, "%s", err);
-    return 0;
-}
-
-int sb_cli_select_validate(const char *cmd, const sb_selection *s)
-{
-    char err[512];
-    if (sb_selection_validate(s, err, sizeof err) < 0)
-        return sb_usage_error(cmd, "%s", err);
     return 0;
 }
