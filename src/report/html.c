@@ -261,7 +261,7 @@ static void source_legend(FILE *out, const sb_result *r, const source_marks *sm)
 static void bar_chart(FILE *out, const sb_result *r, size_t index)
 {
     double scale = 0;
-    bool any_se = false, any_untrusted = false, any_unknown = false, any_noisy = false;
+    bool any_se = false, any_untrusted = false, any_unknown = false, any_noisy = false, any_host = false;
     size_t best = 0;
     for (size_t j = 0; j < r->n_entries; j++) {
         const sb_entry *e = &r->entries[j];
@@ -274,6 +274,8 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
             any_unknown = true;
         if (e->untrusted)
             any_untrusted = true;
+        if (e->host_bound)
+            any_host = true;
         if (sb_entry_noisy(e))
             any_noisy = true;
         const sb_entry *b = &r->entries[best];
@@ -351,13 +353,15 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
         fputs(v, out);
         if (e->untrusted)
             fputs(" *", out);
+        if (e->host_bound)
+            fputs(" <tspan class=\"noisy\">" SB_HOST_BOUND_LABEL "</tspan>", out);
         if (noisy)
             fputs(" <tspan class=\"noisy\">" SB_NOISY_MARK "</tspan>", out);
         fputs("</text>\n", out);
         fputs("</g>\n", out);
     }
     fputs("</svg>\n", out);
-    if (any_se || any_unknown || any_untrusted || any_noisy) {
+    if (any_se || any_unknown || any_untrusted || any_noisy || any_host) {
         fputs("<p class=\"note\">", out);
         if (any_se)
             fputs("Whiskers: &#177; one standard error of the mean. ", out);
@@ -372,6 +376,8 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
                                   "with care."
                                 : "<span class=\"noisy\">" SB_NOISY_LEGEND "</span>: compare its bar "
                                   "with care.", out);
+        if (any_host)
+            fputs(" <span class=\"noisy\">" SB_HOST_BOUND_LEGEND "</span>; comparisons leave it out.", out);
         fputs("</p>\n", out);
     }
     source_legend(out, r, &sm);

@@ -54,7 +54,7 @@ RUNS=$T/files/runs.json
 
 # ---- csv ----
 check_exit "show --format csv" 0 "$SB" show btrfs --format csv
-check "csv header" grep -qx 'test,title,version,description,identifier,measure,unit,direction,mean,sd,se,runs,untrusted,origin,source,rsd_pct,noisy' "$T/out"
+check "csv header" grep -qx 'test,title,version,description,identifier,measure,unit,direction,mean,sd,se,runs,untrusted,origin,source,rsd_pct,noisy,host_bound,host_reference' "$T/out"
 # 12 results x 6 identifiers, one row each (imported: no secondary figures), plus the header.
 if [ "$(wc -l <"$T/out")" -eq 73 ]; then ok "csv one row per figure"; else not_ok "csv one row per figure ($(wc -l <"$T/out") lines)"; fi
 check "csv imported row: spread empty, 0 runs" \
