@@ -33,6 +33,7 @@ typedef struct {
     double slc_gb;          /* SLC write cache; beyond it pages program at tlc_mbps */
     double tlc_mbps;        /* sustained write once the SLC cache is full (0: no limit) */
     double discard_us;      /* a discard command (non-queued on SATA: drains the queue) */
+    double flush_us;        /* FTL commit a FLUSH costs after writes (mapping table, no PLP) */
 } sb_dev_params;
 
 /* One extent the write cache holds (HDD). */
@@ -67,6 +68,7 @@ struct sb_dev_model {
     uint64_t unit_free[SB_DEV_MAX_UNITS];
     uint64_t buf_pending;  /* bytes of a page being filled (not yet programmed) */
     uint64_t written;      /* bytes programmed so far (SLC cache use) */
+    int unflushed;         /* a write arrived since the last FLUSH (its FTL commit is due) */
 };
 
 /* params.c: presets and the spec parser. */

@@ -12,7 +12,9 @@
  * Beyond the SLC cache (slc-gb written), programs slow to the sustained TLC rate. When
  * the buffer holds more than cache-mb not yet programmed, a write waits for room.
  * FLUSH programs the page being filled (padded) and waits for every program the buffer
- * holds: that is its cost, and what barriers (and nobarrier) change. DISCARD is not
+ * holds, then, when anything was written since the last FLUSH, commits the FTL's own
+ * state (flush-us: a drive without power-loss protection writes its mapping table
+ * out before it may answer): that is its cost, and what nobarrier saves. DISCARD is not
  * queued (SATA TRIM): it waits for everything outstanding, then takes discard-us.
  */
 #include <errno.h>
@@ -161,6 +163,7 @@ static uint64_t ssd_write(sb_dev_model *m, uint64_t off, uint64_t len, uint64_t 
         }
     }
     m->iface_free = x;
+    m->unflushed = 1;
     if (!m->p.wce || m->p.cache_mb <= 0) { /* write-through: on the flash before the answer */
         if (m->buf_pending) {
             done = program(m, x);
@@ -181,6 +184,14 @@ static uint64_t ssd_flush(sb_dev_model *m, uint64_t now)
     for (unsigned u = 0; u < nunits(m); u++)
         if (m->unit_free[u] > t)
             t = m->unit_free[u];
+    if (m->unflushed && m->p.flush_us > 0) {
+        /* The commit is the controller's and the flash's: nothing else starts meanwhile. */
+        t += us(m->p.flush_us);
+        m->ctrl_free = t;
+        for (unsigned u = 0; u < nunits(m); u++)
+            m->unit_free[u] = t;
+    }
+    m->unflushed = 0;
     return t + us(m->p.cmd_us);
 }
 

@@ -11,9 +11,11 @@
 
 #include "report/compare.h"
 
+/* A host-bound figure (a modeled device's that its ram twin matched) is the host's, not
+ * the device's: it is compared with nothing (docs/devices.md, "Host-bound figures"). */
 static bool usable(const sb_entry *e)
 {
-    return e && isfinite(e->mean) && e->mean > 0;
+    return e && isfinite(e->mean) && e->mean > 0 && !e->host_bound;
 }
 
 static void compare_cell(const sb_result *r, const sb_entry *b, const sb_entry *e,
@@ -180,6 +182,8 @@ int sb_report_compare(FILE *out, const sb_resultfile *rf, const sb_comparison *c
                 fputs("base", out);
             else if (!b)
                 fputs("(no base figure)", out);
+            else if (e->host_bound || b->host_bound)
+                fputs(e->host_bound ? "(host-bound: left out)" : "(base host-bound: left out)", out);
             else if (!cell->present)
                 fputs("(not comparable)", out);
             else

@@ -47,15 +47,24 @@ static void provenance(FILE *out, const sb_result *r, const sb_entry *e, bool fi
     } else {
         fputc(',', out);
     }
+    /* host-bound (a modeled device's figure its ram twin matched) and the twin's figure */
+    fputc(',', out);
+    if (figure) {
+        fputs(e->host_bound ? "yes," : "no,", out);
+        if (e->host_bound)
+            number(out, e->host_ref);
+    } else {
+        fputc(',', out);
+    }
     fputc('\n', out);
 }
 
 int sb_report_csv(FILE *out, const sb_resultfile *rf)
 {
-    /* origin and source (what produced the figure) come last, so that the columns of
-     * earlier versions keep their places. */
+    /* origin and source (what produced the figure), then the later columns, come last, so
+     * that the columns of earlier versions keep their places. */
     fputs("test,title,version,description,identifier,measure,unit,direction,"
-          "mean,sd,se,runs,untrusted,origin,source,rsd_pct,noisy\n", out);
+          "mean,sd,se,runs,untrusted,origin,source,rsd_pct,noisy,host_bound,host_reference\n", out);
     for (size_t i = 0; i < rf->n_results; i++) {
         const sb_result *r = &rf->results[i];
         for (size_t j = 0; j < r->n_entries; j++) {

@@ -258,10 +258,34 @@ static void source_legend(FILE *out, const sb_result *r, const source_marks *sm)
     fputs("</ul>\n", out);
 }
 
+/* The note under a chart: what its whiskers and marks mean. */
+static void chart_note(FILE *out, bool any_se, bool any_unknown, bool any_untrusted, bool any_noisy, bool any_host)
+{
+    if (any_se || any_unknown || any_untrusted || any_noisy || any_host) {
+        fputs("<p class=\"note\">", out);
+        if (any_se)
+            fputs("Whiskers: &#177; one standard error of the mean. ", out);
+        if (any_unknown)
+            fputs("Figures without a whisker have no known spread (imported or a single run). ",
+                  out);
+        if (any_untrusted)
+            fputs("* a run was shorter than the 3 s a wall-clock figure needs: treat with care.",
+                  out);
+        if (any_noisy)
+            fputs(any_untrusted ? " <span class=\"noisy\">" SB_NOISY_LEGEND "</span>: compare its bar "
+                                  "with care."
+                                : "<span class=\"noisy\">" SB_NOISY_LEGEND "</span>: compare its bar "
+                                  "with care.", out);
+        if (any_host)
+            fputs(" <span class=\"noisy\">" SB_HOST_BOUND_LEGEND "</span>; comparisons leave it out.", out);
+        fputs("</p>\n", out);
+    }
+}
+
 static void bar_chart(FILE *out, const sb_result *r, size_t index)
 {
     double scale = 0;
-    bool any_se = false, any_untrusted = false, any_unknown = false, any_noisy = false;
+    bool any_se = false, any_untrusted = false, any_unknown = false, any_noisy = false, any_host = false;
     size_t best = 0;
     for (size_t j = 0; j < r->n_entries; j++) {
         const sb_entry *e = &r->entries[j];
@@ -274,6 +298,8 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
             any_unknown = true;
         if (e->untrusted)
             any_untrusted = true;
+        if (e->host_bound)
+            any_host = true;
         if (sb_entry_noisy(e))
             any_noisy = true;
         const sb_entry *b = &r->entries[best];
@@ -351,29 +377,15 @@ static void bar_chart(FILE *out, const sb_result *r, size_t index)
         fputs(v, out);
         if (e->untrusted)
             fputs(" *", out);
+        if (e->host_bound)
+            fputs(" <tspan class=\"noisy\">" SB_HOST_BOUND_LABEL "</tspan>", out);
         if (noisy)
             fputs(" <tspan class=\"noisy\">" SB_NOISY_MARK "</tspan>", out);
         fputs("</text>\n", out);
         fputs("</g>\n", out);
     }
     fputs("</svg>\n", out);
-    if (any_se || any_unknown || any_untrusted || any_noisy) {
-        fputs("<p class=\"note\">", out);
-        if (any_se)
-            fputs("Whiskers: &#177; one standard error of the mean. ", out);
-        if (any_unknown)
-            fputs("Figures without a whisker have no known spread (imported or a single run). ",
-                  out);
-        if (any_untrusted)
-            fputs("* a run was shorter than the 3 s a wall-clock figure needs: treat with care.",
-                  out);
-        if (any_noisy)
-            fputs(any_untrusted ? " <span class=\"noisy\">" SB_NOISY_LEGEND "</span>: compare its bar "
-                                  "with care."
-                                : "<span class=\"noisy\">" SB_NOISY_LEGEND "</span>: compare its bar "
-                                  "with care.", out);
-        fputs("</p>\n", out);
-    }
+    chart_note(out, any_se, any_unknown, any_untrusted, any_noisy, any_host);
     source_legend(out, r, &sm);
     free(sm.group);
 }

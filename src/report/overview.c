@@ -12,7 +12,8 @@
 
 #include "report/escape.h"
 
-static bool usable(const sb_entry *e) { return e && isfinite(e->mean) && e->mean > 0; }
+/* a host-bound figure (the host's, not the modeled device's: docs/devices.md) counts in no ratio */
+static bool usable(const sb_entry *e) { return e && isfinite(e->mean) && e->mean > 0 && !e->host_bound; }
 
 double sb_result_worst_rsd(const sb_result *r)
 {

@@ -182,6 +182,9 @@ static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, in
          * mark is part of the label, so that import still reads the page */
         if (sb_entry_unsteady(order[i]))
             strncat(labels[i], " (not steady)", sizeof labels[i] - strlen(labels[i]) - 1);
+        /* a modeled device's figure that its ram twin matched: the host's, not the model's */
+        if (order[i]->host_bound)
+            strncat(labels[i], SB_HOST_BOUND_LABEL, sizeof labels[i] - strlen(labels[i]) - 1);
     }
     put_result_header(out, r);
     int rc = put_rows(out, order, labels, n, width);

@@ -12,6 +12,12 @@
 #define SB_NOISY_MARK "!"
 #define SB_NOISY_LEGEND "! noisy: standard deviation above 10 % of the mean"
 
+/* A host-bound figure (entries[].host_bound, docs/devices.md): its row's label ends in this,
+ * as "(not steady)" does, so that import still reads the page. */
+#define SB_HOST_BOUND_LABEL " (host-bound)"
+#define SB_HOST_BOUND_LEGEND "(host-bound): the same configuration on device-model = ram came within 20 % of it: " \
+                             "the host, not the modeled device, bounds it"
+
 /* The heading of show's table; import reads a page only up to it (it holds no chart). */
 #define SB_CDM_HEADING "CrystalDiskMark / KDiskMark table (MB/s), from the charts above:"
 

@@ -589,6 +589,8 @@ static void entry_copy(sb_entry *dst, const sb_entry *src)
     dst->n_runs = src->n_runs;
     dst->decimals = src->decimals;
     dst->untrusted = src->untrusted;
+    dst->host_bound = src->host_bound;
+    dst->host_ref = src->host_ref;
     sb_entry_set_source(dst, src->source, src->imported);
     free(dst->extra);
     dst->extra = src->extra ? sb_xstrdup(src->extra) : NULL;

@@ -67,6 +67,11 @@ typedef struct sb_entry {
     size_t n_secondary;
     sb_secondary *secondary;
     bool untrusted;      /* some run was shorter than the 3 s a wall-clock figure needs */
+    /* Host-bound (a modeled device's figure, docs/devices.md): the same test in the same
+     * configuration on device-model = ram did no better than 20 % beyond it, so the host,
+     * not the model, bounds it. host_ref is that ram figure. */
+    bool host_bound;
+    double host_ref;
     bool imported;       /* read from a text page (`import`), not measured into this file */
     char *source;        /* the title line of what produced the figure: "SQLite 3.40.1
                             (storbench sqlite)" when measured, the page's "SQLite 3.8.10.2"

@@ -197,6 +197,9 @@ static json_t *entry_to_json(const sb_entry *e)
     /* N of an imported "SE +/- x, N = n": the values it came from are not known */
     if (o && !e->n_values && e->n_runs)
         json_object_set_new(o, "runs", json_integer((json_int_t)e->n_runs));
+    if (o && e->host_bound)
+        json_object_set_new(o, "host_bound", json_pack("{s:s, s:f}", "reference", "device-model = ram",
+                                                       "reference_mean", e->host_ref));
     sb_series_json_put(o, e);
     return with_extra(o, e->extra);
 }
@@ -338,7 +341,7 @@ static int entry_from_json(loc *l, json_t *je, const sb_resultfile *rf, sb_resul
 {
     static const char *const known[] = {"identifier", "origin", "source", "mean", "sd", "se",
                                         "decimals", "values", "untrusted", "secondary", "series",
-                                        "steady_state", "runs", NULL};
+                                        "steady_state", "runs", "host_bound", NULL};
     const char *id;
     double mean, sd, se, decimals;
     if (!json_is_object(je))
@@ -395,6 +398,14 @@ static int entry_from_json(loc *l, json_t *je, const sb_resultfile *rf, sb_resul
     e->se = se;
     e->decimals = (int)decimals;
     e->untrusted = json_is_true(ut);
+    json_t *hb = json_object_get(je, "host_bound");
+    if (hb) {
+        json_t *rm = json_is_object(hb) ? json_object_get(hb, "reference_mean") : NULL;
+        if (!rm || !json_is_number(rm))
+            return bad(l, "host_bound", "not an object with a reference_mean");
+        e->host_bound = true;
+        e->host_ref = json_number_value(rm);
+    }
     double runs;
     if (get_num(l, je, "runs", true, 0, &runs))
         return -EINVAL;

@@ -20,9 +20,11 @@
 #define SB_SCENARIO_MODELED_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "results/result.h"
 #include "scenario/scenario.h"
 #include "scenario/state.h"
 
@@ -45,6 +47,16 @@ int sb_modeled_start(sb_modeled *md, const sb_scn_config *c, char images[][PATH_
 void sb_modeled_file(const sb_modeled *md, unsigned i, char *path, size_t len);
 /* After the journal's undo has unmounted the FUSE file system: the guardian exits. */
 void sb_modeled_end(sb_modeled *md);
+
+/* modeled_ref.c: host-bound figures. The ram twin of c (every device modeled as "ram",
+ * the same configuration otherwise): 1 and *twin filled when some device of c has a model
+ * other than ram, else 0. */
+int sb_modeled_twin(const sb_scn_config *c, sb_scn_config *twin);
+/* Whether a modeled figure is host-bound: its ram twin does no better than 20 % beyond it. */
+bool sb_modeled_host_bound(double modeled, double ram, sb_direction dir);
+/* Marks each figure of fresh whose twin in ref (the same test, option line, unit and
+ * identifier) says it is host-bound, and records the twin's figure; the count marked. */
+size_t sb_modeled_mark(sb_resultfile *fresh, const sb_resultfile *ref);
 
 /* modeled_fuse.c: serves, in this process, until unmounted or sb_modeled_serve_stop. */
 typedef struct sb_modeled_server sb_modeled_server;

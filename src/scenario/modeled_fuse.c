@@ -6,10 +6,12 @@
  * the loop driver's discard (a DISCARD), its zeroing a WRITE of the range. The image is
  * never fsynced: the model stands for the device's timing, not for its durability.
  * direct_io on every file, so no page cache sits between the loop driver and the
- * model; several threads, so that the queue sees the requests the loop driver has in
- * flight and can reorder them (NCQ).
+ * model; a serving thread per request the devices can have in flight (each sleeps until
+ * its request's modeled completion), so that the queue sees the requests the loop driver
+ * has in flight and can reorder them (NCQ), and two devices (RAID0) overlap: libfuse's
+ * default of 10 threads held 64 requests in flight to 10 in all.
  */
-#define FUSE_USE_VERSION 31
+#define FUSE_USE_VERSION 312 /* 3.12: fuse_loop_cfg, to set the thread limit */
 #include "scenario/modeled.h"
 
 #include <errno.h>
@@ -182,7 +184,15 @@ static void *loop_thread(void *arg)
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL); /* the workers inherit it: no signal lands on them */
-    fuse_loop_mt(s->fuse, 0);
+    struct fuse_loop_config *cfg = fuse_loop_cfg_create();
+    if (!cfg)
+        return NULL;
+    /* every tag of every device may be waiting for its completion at once */
+    unsigned threads = QUEUE_DEPTH * s->n + 4;
+    fuse_loop_cfg_set_max_threads(cfg, threads);
+    fuse_loop_cfg_set_idle_threads(cfg, threads);
+    fuse_loop_mt(s->fuse, cfg);
+    fuse_loop_cfg_destroy(cfg);
     return NULL;
 }
 

@@ -136,6 +136,29 @@ static int vm_config(const sb_scn_config *c, size_t index, const sb_scn_run_opts
     return rc;
 }
 
+/* host-bound-check: the configuration again with every device a ram model (its twin, the
+ * same tests), and each figure of *fresh marked host-bound when the twin's is within 20 %
+ * of it (scenario/modeled.h). 0, -EINTR, or -errno after printing why. */
+static int host_bound_check(const sb_scn_config *c, size_t index, const sb_scn_run_opts *o, sb_state *st,
+                            sb_resultfile *fresh)
+{
+    sb_scn_config twin;
+    if (!sb_modeled_twin(c, &twin))
+        return 0;
+    printf("\n== %s again on device-model = ram (host-bound-check)\n", c->identifier);
+    fflush(stdout);
+    sb_resultfile ref;
+    sb_resultfile_init(&ref);
+    size_t done = 0;
+    int rc = one_config(&twin, index, o, st, &ref, &done);
+    if (rc == 0) {
+        size_t n = sb_modeled_mark(fresh, &ref);
+        printf("%s: %zu figure%s host-bound (the ram twin within 20 %%)\n", c->identifier, n, n == 1 ? "" : "s");
+    }
+    sb_resultfile_free(&ref);
+    return rc;
+}
+
 /* Whether a device of some configuration has a device-model. */
 static bool uses_models(const sb_scenario *s)
 {
@@ -191,6 +214,8 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
         sb_resultfile_init(&fresh);
         size_t done = 0;
         int rc = o->vm ? vm_config(cfg, i, o, &fresh, &done) : one_config(cfg, i, o, &st, &fresh, &done);
+        if (rc == 0 && done && !o->vm && !o->real && s->host_bound_check && !sb_interrupted())
+            rc = host_bound_check(cfg, i, o, &st, &fresh);
         if (rc == -EINTR || sb_interrupted()) {
             sb_error("scenario: interrupted (signal %d) during '%s'; it was torn down, %zu configuration%s "
                      "saved before it", sb_interrupt_signal(), cfg->identifier, *saved, *saved == 1 ? "" : "s");

@@ -234,8 +234,15 @@ static int set_key(parser *p, sb_scenario *s, sb_scn_config *c, const char *key,
             return copy_value(p, s->title, sizeof s->title, key, value);
         if (!strcmp(key, "description"))
             return copy_value(p, s->description, sizeof s->description, key, value);
+        if (!strcmp(key, "host-bound-check")) {
+            /* each modeled configuration again on ram models: docs/devices.md, "Host-bound figures" */
+            if (strcmp(value, "yes") && strcmp(value, "no"))
+                return fail(p, p->line, "host-bound-check '%s': yes or no", value);
+            s->host_bound_check = !strcmp(value, "yes");
+            return 0;
+        }
         return fail(p, p->line, "unknown key '%s' in [scenario] (title, description, device-class, device-iops, "
-                    "device-bandwidth, device-model)", key);
+                    "device-bandwidth, device-model, host-bound-check)", key);
     }
     if (!strcmp(key, "filesystem")) {
         if (strcmp(value, "ext4") && strcmp(value, "xfs") && strcmp(value, "btrfs"))

@@ -73,6 +73,7 @@ typedef struct sb_scenario {
     char description[1024];
     char dev_lists[4][512];    /* [scenario]'s device-class, device-iops, device-bandwidth, device-model */
     int dev_lines[4];
+    bool host_bound_check;     /* host-bound-check = yes: each modeled configuration's ram twin too */
     size_t n;
     sb_scn_config configs[SB_SCN_MAX_CONFIGS];
 } sb_scenario;

@@ -48,10 +48,10 @@ page_rates() {
 }
 # ... and the imported figures, formatted as dd formats a rate (three digits, SI prefix).
 imported_rates() {
-    LC_ALL=C awk -F, 'NR > 1 && $(NF-11) == "result" {
-            id = $5; for (i = 6; i <= NF - 12; i++) id = id "," $i
+    LC_ALL=C awk -F, 'NR > 1 && $(NF-13) == "result" {
+            id = $5; for (i = 6; i <= NF - 14; i++) id = id "," $i
             gsub(/^"|"$/, "", id); t = $4; sub(/.*Test: /, "", t)
-            v = $(NF-8) * 1e6; split("B/s kB/s MB/s GB/s TB/s", U, " "); u = 1
+            v = $(NF-10) * 1e6; split("B/s kB/s MB/s GB/s TB/s", U, " "); u = 1
             while (v >= 1000 && u < 5) { v /= 1000; u++ }
             printf "%s\t%s\t%s %s\n", id, t, (v < 100 ? sprintf("%.1f", v) : sprintf("%.0f", v)), U[u]
         }' | sort
@@ -94,7 +94,7 @@ check "--wiki block: one system, three results" grep -q "imported 1 systems and 
 # bytes / seconds of each printed line, in MB/s to two decimals, against the stored figure
 LC_ALL=C awk '{ for (i = 1; i <= NF; i++) if ($i == "bytes") b = $(i-1); else if ($i == "s,") printf "%.2f\n", b / $(i-1) / 1e6 }' \
     "$T/block.txt" >"$T/own.want"
-awk -F, '$(NF-11) == "result" { printf "%.2f\n", $(NF-8) }' "$T/own.csv" >"$T/own.got"
+awk -F, '$(NF-13) == "result" { printf "%.2f\n", $(NF-10) }' "$T/own.csv" >"$T/own.got"
 check "--wiki block: three figures read back" test "$(wc -l <"$T/own.got")" -eq 3
 check "--wiki block: the figures are bytes / seconds of its lines" cmp -s "$T/own.want" "$T/own.got"
 check_exit "run dd at the block's size" 0 "$SB" run dd --target "$T/target" --result own -i "measured here" \

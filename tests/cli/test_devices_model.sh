@@ -69,6 +69,18 @@ check "the page's Disk names the model" grep -q '"Disk": *"134MB Loop Image mode
 check "and the ram model" grep -q '"Disk": *"134MB Loop Image modeled as ram"' "$T/m.json"
 nothing_left "after success"
 
+# host-bound-check: each modeled configuration again on ram models. A 2 MB/s link makes the
+# model, not the host, bound dd's 4 MiB (a ram twin is hundreds of times faster): not marked.
+printf '[scenario]\nhost-bound-check = yes\n[Slow link]\nfilesystem = ext4\ndevice-model = ssd-850evo,iface-mbps=2\n[RAM]\nfilesystem = ext4\ndevice-model = ram\n' >"$T/hb.ini"
+check_exit "host-bound-check runs" 0 "$SB" scenario run "$T/hb.ini" --suite dd $DD --result "$T/hb.json" \
+    --images "$IMG" --image-size 128M
+check "the modeled configuration's ram twin ran" grep -q "^== Slow link again on device-model = ram (host-bound-check)" "$T/out"
+check "and its figures were checked" grep -q "^Slow link: 0 figures host-bound" "$T/out"
+check "a ram configuration has no twin" bash -c "! grep -q '^== RAM again' '$T/out'"
+check "the twin's figures are not saved" bash -c "[ \$(jq '[.results[].entries[]] | length' '$T/hb.json') = \$(jq '[.results[] | select(.entries | length == 2)] | length * 2' '$T/hb.json') ]"
+check "nothing marked host-bound" bash -c "! grep -q host_bound '$T/hb.json'"
+nothing_left "after host-bound-check"
+
 printf '[Slow]\nfilesystem = ext4\ndevice-model = ram\n' >"$T/long.ini"
 LONG="-o count=64 -o bs=1M -n 50 --exact-runs --no-drop-caches"
 wait_mounted() {

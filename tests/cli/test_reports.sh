@@ -54,15 +54,15 @@ RUNS=$T/files/runs.json
 
 # ---- csv ----
 check_exit "show --format csv" 0 "$SB" show btrfs --format csv
-check "csv header" grep -qx 'test,title,version,description,identifier,measure,unit,direction,mean,sd,se,runs,untrusted,origin,source,rsd_pct,noisy' "$T/out"
+check "csv header" grep -qx 'test,title,version,description,identifier,measure,unit,direction,mean,sd,se,runs,untrusted,origin,source,rsd_pct,noisy,host_bound,host_reference' "$T/out"
 # 12 results x 6 identifiers, one row each (imported: no secondary figures), plus the header.
 if [ "$(wc -l <"$T/out")" -eq 73 ]; then ok "csv one row per figure"; else not_ok "csv one row per figure ($(wc -l <"$T/out") lines)"; fi
 check "csv imported row: spread empty, 0 runs" \
-    grep -qx 'sqlite,SQLite,3.8.10.2,Test Target: Default Test Directory,Single Disk,result,Seconds,lower,67.63,,,0,no,imported,SQLite 3.8.10.2,,' "$T/out"
+    grep -qx 'sqlite,SQLite,3.8.10.2,Test Target: Default Test Directory,Single Disk,result,Seconds,lower,67.63,,,0,no,imported,SQLite 3.8.10.2,,,no,' "$T/out"
 check "csv quotes fields with commas" grep -q ',"Test: 5000 Files, 1MB Size, 4 Threads",2-Disk RAID0,result,Files/s,higher,' "$T/out"
 check_exit "csv of a file with runs" 0 "$SB" show "$RUNS" -f csv
-check "csv headline row with SD, SE and runs" grep -qx 'seq,Sequential,1.0,Block Size: 1MB,new <b>,result,MB/s,higher,120,1,0.57735,3,no,measured,Sequential 1.0,0.83,no' "$T/out"
-check "csv secondary row" grep -qx 'seq,Sequential,1.0,Block Size: 1MB,new <b>,lat_p99,us,,700,,,,,measured,Sequential 1.0,,' "$T/out"
+check "csv headline row with SD, SE and runs" grep -qx 'seq,Sequential,1.0,Block Size: 1MB,new <b>,result,MB/s,higher,120,1,0.57735,3,no,measured,Sequential 1.0,0.83,no,no,' "$T/out"
+check "csv secondary row" grep -qx 'seq,Sequential,1.0,Block Size: 1MB,new <b>,lat_p99,us,,700,,,,,measured,Sequential 1.0,,,,' "$T/out"
 
 # ---- json ----
 check_exit "show --format json" 0 "$SB" show "$RUNS" --format json

@@ -50,8 +50,8 @@ check "a chart with one source keeps the seed's title line" grep -qx 'SQLite 3.8
 check "no seed version on a measured figure" test "$(grep -c 'storbench fio) 2.1.13\|2.1.13 (storbench' "$T/mix.txt")" = 0
 
 check_exit "csv of the mixed file" 0 "$SB" show mix --results-dir "$R" --format csv
-check "csv: imported row" grep -q ',Single Disk,result,MB/s,higher,77.35,,,0,no,imported,Flexible IO Tester 2.1.13,,$' "$T/out"
-check "csv: measured row" grep -qE ',here box,result,MB/s,higher,[0-9.]+,[0-9.]*,[0-9.]*,1,(yes|no),measured,Flexible IO Tester \(storbench fio\),,$' "$T/out"
+check "csv: imported row" grep -q ',Single Disk,result,MB/s,higher,77.35,,,0,no,imported,Flexible IO Tester 2.1.13,,,no,$' "$T/out"
+check "csv: measured row" grep -qE ',here box,result,MB/s,higher,[0-9.]+,[0-9.]*,[0-9.]*,1,(yes|no),measured,Flexible IO Tester \(storbench fio\),,,no,$' "$T/out"
 check_exit "html of the mixed file" 0 "$SB" show mix --results-dir "$R" --format html
 check "html legend: imported" grep -q '<li data-origin="imported">\[1\] imported: Flexible IO Tester 2.1.13</li>' "$T/out"
 check "html legend: measured" grep -q '<li data-origin="measured">\[2\] measured: Flexible IO Tester (storbench fio)</li>' "$T/out"
@@ -122,6 +122,6 @@ cat >"$T/old.json" <<'EOF'
                            "values": [2], "untrusted": false, "secondary": []}]}]}
 EOF
 check_exit "an old file is read" 0 "$SB" show "$T/old.json" --format csv
-check "old file: origin from the system's tool_version" grep -q ',pg,result,MB/s,higher,1,,,0,no,imported,dd 1.0,,$' "$T/out"
-check "old file: a measured figure" grep -q ',me,result,MB/s,higher,2,0,0,1,no,measured,dd 1.0,,$' "$T/out"
+check "old file: origin from the system's tool_version" grep -q ',pg,result,MB/s,higher,1,,,0,no,imported,dd 1.0,,,no,$' "$T/out"
+check "old file: a measured figure" grep -q ',me,result,MB/s,higher,2,0,0,1,no,measured,dd 1.0,,,no,$' "$T/out"
 finish

@@ -49,10 +49,10 @@ cmp -s <(tail -n +3 "$T/u.txt") <(tail -n +3 "$T/flat-back.txt") && ok "flattene
 # CSV: SE and N, the relative SD and the mark, also for the imported figures
 "$SB" show back --format csv --results-dir "$R" >"$T/back.csv"
 check "csv: imported noisy figure with SE, N, RSD, mark" \
-    grep -q ',Noisy,result,MB/s,higher,50,9.99393316,5.77,3,no,imported,dd (storbench dd),19.99,yes$' "$T/back.csv"
+    grep -q ',Noisy,result,MB/s,higher,50,9.99393316,5.77,3,no,imported,dd (storbench dd),19.99,yes,no,$' "$T/back.csv"
 "$SB" show "$T/u.json" --format csv >"$T/u.csv"
-check "csv: measured steady figure not marked" grep -q ',Steady Box,result,MB/s,higher,100,1,0.57735,3,no,measured,.*,1.00,no$' "$T/u.csv"
-check "csv: a single run has no RSD" grep -q ',Once,result,MB/s,higher,70,0,0,1,no,measured,dd (storbench dd),,$' "$T/u.csv"
+check "csv: measured steady figure not marked" grep -q ',Steady Box,result,MB/s,higher,100,1,0.57735,3,no,measured,.*,1.00,no,no,$' "$T/u.csv"
+check "csv: a single run has no RSD" grep -q ',Once,result,MB/s,higher,70,0,0,1,no,measured,dd (storbench dd),,,no,$' "$T/u.csv"
 
 # HTML: the noisy bar is marked, with a note
 "$SB" show "$T/u.json" --format html >"$T/u.html"

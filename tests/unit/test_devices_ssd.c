@@ -104,6 +104,36 @@ static void test_flush_costs_the_pending_program(void **state)
     sb_dev_model_free(m);
 }
 
+static void test_flush_commits_the_ftl(void **state)
+{
+    (void)state;
+    /* 4 KiB write + FLUSH at QD1 on the 850 EVO: about 340 a second (O_DSYNC journal
+     * tests of consumer SATA SSDs, docs/devices.md): the FTL's commit dominates */
+    sb_dev_model *m = mk("ssd-850evo");
+    uint64_t t = T0;
+    for (int i = 0; i < 100; i++) {
+        t = sb_dev_model_service(m, SB_DEV_WRITE, (uint64_t)i * 4096, 4096, t);
+        t = sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, t);
+    }
+    double per_s = 100 / ((double)(t - T0) / 1e9);
+    assert_true(fabs(per_s / 340 - 1) < 0.05);
+    /* a FLUSH with nothing written since the last one commits nothing */
+    uint64_t g = sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, t);
+    assert_true(g - t < 50000);
+    /* the commit holds the controller: a read behind it waits for it */
+    t = sb_dev_model_service(m, SB_DEV_WRITE, 0, 4096, g);
+    uint64_t f = sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, t);
+    uint64_t r = sb_dev_model_service(m, SB_DEV_READ, 1 << 20, 4096, t + 1000);
+    assert_true(r >= f - 50000);
+    sb_dev_model_free(m);
+    /* flush-us=0: a FLUSH costs the pending program only */
+    m = mk("ssd-850evo,flush-us=0");
+    t = sb_dev_model_service(m, SB_DEV_WRITE, 0, 4096, T0);
+    f = sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, t);
+    assert_true(f - t >= 252000 && f - t < 300000);
+    sb_dev_model_free(m);
+}
+
 static void test_discard_drains_the_queue(void **state)
 {
     (void)state;
@@ -152,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_parallel_units),
         cmocka_unit_test(test_link_bandwidth),
         cmocka_unit_test(test_flush_costs_the_pending_program),
+        cmocka_unit_test(test_flush_commits_the_ftl),
         cmocka_unit_test(test_discard_drains_the_queue),
         cmocka_unit_test(test_slc_cache_runs_out),
         cmocka_unit_test(test_ram_is_instant),
