@@ -90,6 +90,26 @@ void sb_ior_free(sb_ior_state *s)
     s->written = NULL;
 }
 
+int sb_ior_task_offset(int q)
+{
+    const sb_ranks_info *ri = sb_ranks();
+    if (ri->size < 2 || q <= 0)
+        return 0;
+    /* IOR's QueryNodeMapping: ranks placed by slot when rank 1 shares rank 0's host */
+    const char *h0 = sb_ranks_host_of(0);
+    bool by_slot = strcmp(h0, sb_ranks_host_of(1)) == 0;
+    int shift = 1;
+    const char *fake = getenv("IOR_FAKE_TASK_PER_NODES"); /* IOR's own override */
+    if (by_slot && fake && atoi(fake) > 0) {
+        shift = atoi(fake);
+    } else if (by_slot) {
+        shift = 0; /* IOR's numTasksOnNode0 */
+        for (int i = 0; i < ri->size; i++)
+            shift += strcmp(sb_ranks_host_of(i), h0) == 0;
+    }
+    return (int)(((long long)q * shift) % ri->size);
+}
+
 void sb_ior_file(const sb_ior_state *s, int owner, char *buf, size_t len)
 {
     if (s->p.file_per_proc)
@@ -301,13 +321,15 @@ static int ior_phase(sb_ior_state *s, bool write, sb_ior_phase *ph, char *err, s
         if (write && s->p.wearout)
             st = ior_wearout(&l, &q, &f, st, msg, sizeof msg);
     }
+    /* -e: IOR's WriteOrRead ends with the fsync, before the barrier that ends the
+     * transfers, so each rank syncs as soon as its own writes are done */
+    if (l.fd >= 0 && st == 0 && write && s->p.fsync && fsync(l.fd) != 0) {
+        st = -errno;
+        sb_fmt(msg, sizeof msg, "fsync %s: %s", path, strerror(errno));
+    }
     sb_ranks_barrier(); /* IOR -g: every rank has done its transfers */
     uint64_t t_close = sb_now_ns();
     if (l.fd >= 0) {
-        if (st == 0 && write && s->p.fsync && fsync(l.fd) != 0) {
-            st = -errno;
-            sb_fmt(msg, sizeof msg, "fsync %s: %s", path, strerror(errno));
-        }
         if (close(l.fd) != 0 && st == 0) {
             st = -errno;
             sb_fmt(msg, sizeof msg, "close %s: %s", path, strerror(errno));
