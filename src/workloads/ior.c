@@ -24,7 +24,8 @@
 
 /* One rank's part of a phase, gathered by every rank. */
 typedef struct ior_fig {
-    double t0, t1;          /* open start, close end: seconds from the phase's barrier */
+    double t0, t1;          /* open start, close end: seconds on the host's monotonic clock
+                             * (one host), or from the rank's own barrier exit (several) */
     double open_s, close_s;
     double wall_s;          /* time to the wall (deadline), 0 without */
     uint64_t bytes, pairs, wall_bytes, wall_pairs, walled;
@@ -342,8 +343,13 @@ static int ior_phase(sb_ior_state *s, bool write, sb_ior_phase *ph, char *err, s
     int rc = sb_ranks_agree(st, msg, err, errlen);
     if (rc < 0)
         return rc;
-    f.t0 = (double)(t_open - tb) / 1e9;
-    f.t1 = (double)(t_end - tb) / 1e9;
+    /* IOR's interval is the earliest open to the latest close on one clock, so a rank that
+     * leaves the barrier late (descheduled) counts. On one host every rank reads the same
+     * monotonic clock and that is what is taken; across hosts each rank's clock counts
+     * from its own barrier exit (their clocks need not agree; the release skew is the error) */
+    uint64_t base = sb_ranks()->hosts == 1 ? 0 : tb;
+    f.t0 = (double)(t_open - base) / 1e9;
+    f.t1 = (double)(t_end - base) / 1e9;
     f.open_s = (double)(t_io - t_open) / 1e9;
     f.close_s = (double)(t_end - t_close) / 1e9;
     ior_fig *all = sb_xrealloc(NULL, (size_t)s->size * sizeof *all);

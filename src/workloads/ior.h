@@ -15,9 +15,11 @@
  * barrier, fsync when asked (-e, write only), close; then every rank's status
  * is agreed. Every rank goes through every collective step whatever happens
  * to it, so a rank that fails cannot leave the others waiting. Figures: each
- * rank's interval runs from its open to its close on its own clock, counted
- * from the phase's first barrier; the phase's bandwidth is all ranks' bytes
- * over the latest close minus the earliest open (IOR's "bw").
+ * rank's interval runs from its open to its close: on one host on the clock
+ * all ranks share (so a rank that leaves the barrier late counts, as in IOR),
+ * across hosts on its own clock from the phase's first barrier; the phase's
+ * bandwidth is all ranks' bytes over the latest close minus the earliest open
+ * (IOR's "bw").
  *
  * Stonewall (-D S): a rank stops S seconds into its transfers; with wear-out
  * (-O stoneWallingWearOut=1, as IO500 runs the writes) the ranks agree on the
