@@ -88,7 +88,7 @@ sb_run() {
 echo "ior-vs-reference: ${LAYOUTS[*]}, $NP ranks, target $TARGET ($(df -T "$TARGET" | awk 'NR == 2 {print $2}')), ior at $IOR_VERSION, $ROUNDS rounds, load $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%H:%M:%S)"
 echo "easy: $(flags easy); hard: $(flags hard); both: ${COMMON[*]}"
 echo "layout round order phase storbench_MiB_s ior_MiB_s ratio"
-declare -A LOGS MIN MAX
+declare -A LOGS MIN MAX ALL
 for L in "${LAYOUTS[@]}"; do
     for ((r = 1; r <= ROUNDS; r++)); do
         if ((r % 2)); then order="ior-first"; ref_run "$L"; sb_run "$L"; else order="storbench-first"; sb_run "$L"; ref_run "$L"; fi
@@ -99,15 +99,19 @@ for L in "${LAYOUTS[@]}"; do
             LOGS[$k]=$(awk -v s="${LOGS[$k]:-0}" -v x="$ratio" 'BEGIN { print s + ((x > 0) ? log(x) : -99) }')
             MIN[$k]=$(awk -v m="${MIN[$k]:-1e9}" -v x="$ratio" 'BEGIN { print (x < m) ? x : m }')
             MAX[$k]=$(awk -v m="${MAX[$k]:-0}" -v x="$ratio" 'BEGIN { print (x > m) ? x : m }')
+            ALL[$k]="${ALL[$k]:-} $ratio"
             printf '%s %d %s %s %.1f %.1f %s\n' "$L" "$r" "$order" "$ph" "$a" "$b" "$ratio"
         done
     done
 done
-echo "layout phase geomean_ratio min max (load $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%H:%M:%S))"
+# the median besides: on a shared machine one disturbed round moves the mean, not the median
+echo "layout phase geomean_ratio min max median (load $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%H:%M:%S))"
 for L in "${LAYOUTS[@]}"; do
     for ph in write read; do
         k="$L-$ph"
-        awk -v l="$L" -v p="$ph" -v s="${LOGS[$k]}" -v n="$ROUNDS" -v lo="${MIN[$k]}" -v hi="${MAX[$k]}" \
-            'BEGIN { printf "%s %s %.3f %.3f %.3f\n", l, p, exp(s / n), lo, hi }'
+        med=$(echo "${ALL[$k]}" | tr ' ' '\n' | sed '/^$/d' | sort -g |
+            awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+        awk -v l="$L" -v p="$ph" -v s="${LOGS[$k]}" -v n="$ROUNDS" -v lo="${MIN[$k]}" -v hi="${MAX[$k]}" -v m="$med" \
+            'BEGIN { printf "%s %s %.3f %.3f %.3f %.3f\n", l, p, exp(s / n), lo, hi, m }'
     done
 done
