@@ -97,10 +97,13 @@ ref_find() {
     "${MPI[@]}" "$MDTEST" -r -n "$FILES" "${REF_ARGS[@]}" -i 1 -d "$SCRATCH/ref" >"$SCRATCH/refr.out" 2>&1 ||
         die "mdtest -r failed: $(tail -3 "$SCRATCH/refr.out")"
 }
+# --no-drop-caches: mdtest drops nothing (nor does IO500 by default); run's sync and
+# drop_caches before a run would leave storbench's phases with cold metadata caches
+# (ext4's bitmaps and inode tables, the slab caches) that mdtest's never have
 sb_run() {
     local id="r$1"
     "${MPI[@]}" "$SB" run mdtest -o layout="$LAYOUT" -o files="$FILES" -o phases="$SB_PHASES" \
-        --target "$SCRATCH" --result cmp -i "$id" -n 1 --exact-runs >"$SCRATCH/sb.out" 2>&1 ||
+        --target "$SCRATCH" --result cmp -i "$id" -n 1 --exact-runs --no-drop-caches >"$SCRATCH/sb.out" 2>&1 ||
         die "storbench failed: $(tail -3 "$SCRATCH/sb.out")"
     for ((i = 0; i < NPH; i++)); do
         SBV[$i]=$(jq --arg id "$id" --arg p "Phase: ${SB_NAMES[$i]}" \
