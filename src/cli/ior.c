@@ -43,7 +43,7 @@ static const struct ior_flag {
     {'F', false, "filePerProc: a file per rank, <testFile>.%08d"},
     {'C', false, "reorderTasks: read the data of the rank -Q hosts on (IOR's rule)"},
     {'Q', true, "taskPerNodeOffset for -C, in hosts (1)"},
-    {'e', false, "fsync before close of a write, inside the timing"},
+    {'e', false, "fsync at the end of a rank's writes (as IOR, before the barrier), inside the timing"},
     {'w', false, "writeFile: the write phase"},
     {'r', false, "readFile: the read phase (neither -w nor -r: both)"},
     {'o', true, "testFile (testFile)"},
