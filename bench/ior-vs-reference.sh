@@ -15,7 +15,9 @@
 #   bench/ior-vs-reference.sh [easy|hard|both] [ROUNDS]      (both, 5)
 #
 # Environment: TARGET=/var/tmp (the directory both work in), NP=4 (ranks, mpirun
-# --oversubscribe), EASY_T=1m EASY_B=64m HARD_S=2000 (per rank), WORK=/tmp/ior-ref
+# --oversubscribe), EASY_T=1m EASY_B=64m HARD_S=2000 (per rank), REPS=1 (IOR's -i: each
+# tool's figure is the best of its REPS repetitions, IOR's Max column, which on a shared
+# machine keeps the repetition the other processes disturbed least), WORK=/tmp/ior-ref
 # (the ior tree and build), IOR_GIT (what to clone, default https://github.com/hpc/ior;
 # a local clone or mirror works), STORBENCH=./storbench. Exit: 0, 1 when something
 # cannot be built or run, 2 on bad arguments.
@@ -27,6 +29,7 @@ NP=${NP:-4}
 EASY_T=${EASY_T:-1m}
 EASY_B=${EASY_B:-64m}
 HARD_S=${HARD_S:-2000}
+REPS=${REPS:-1}
 WORK=${WORK:-/tmp/ior-ref}
 IOR_GIT=${IOR_GIT:-https://github.com/hpc/ior}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,6 +42,7 @@ case "$WHICH" in easy) LAYOUTS=(easy) ;; hard) LAYOUTS=(hard) ;; both) LAYOUTS=(
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || usage "ROUNDS must be a positive number"
 [[ "$NP" =~ ^[1-9][0-9]*$ ]] || usage "NP must be a positive number"
 [[ "$HARD_S" =~ ^[1-9][0-9]*$ ]] || usage "HARD_S must be a positive number"
+[[ "$REPS" =~ ^[1-9][0-9]*$ ]] || usage "REPS must be a positive number"
 [ -d "$TARGET" ] || usage "TARGET=$TARGET is not a directory"
 [ -x "$SB" ] || die "$SB not built (make)"
 [ -x "$(dirname "$SB")/storbench-mpi" ] || die "$(dirname "$SB")/storbench-mpi not built (make, with mpicc)"
@@ -60,11 +64,11 @@ MPI=(mpirun -q --oversubscribe -np "$NP")
 SCRATCH=$(mktemp -d "$TARGET/ior-ref.XXXXXX") || die "cannot make a directory in $TARGET"
 trap 'rm -rf "$SCRATCH"' EXIT
 trap 'exit 130' INT TERM
-COMMON=(-w -r -C -Q 1 -g -e)
+COMMON=(-w -r -C -Q 1 -g -e -i "$REPS")
 
 flags() { if [ "$1" = easy ]; then echo "-F -t $EASY_T -b $EASY_B"; else echo "-t 47008 -b 47008 -s $HARD_S"; fi; }
 
-# ior: the Max(MiB) column of its "Summary of all tests" rows (one repetition)
+# ior: the Max(MiB) column of its "Summary of all tests" rows (the best repetition)
 ref_run() {
     # shellcheck disable=SC2046
     "${MPI[@]}" "$IOR" "${COMMON[@]}" $(flags "$1") -o "$SCRATCH/$1" >"$SCRATCH/ref.out" 2>&1 ||
@@ -81,10 +85,10 @@ sb_run() {
     SB_R=$(awk '/^Max Read:/ { print $3 }' "$SCRATCH/sb.out")
 }
 
-echo "ior-vs-reference: ${LAYOUTS[*]}, $NP ranks, target $TARGET ($(df -T "$TARGET" | awk 'NR == 2 {print $2}')), ior at $IOR_VERSION, $ROUNDS rounds"
+echo "ior-vs-reference: ${LAYOUTS[*]}, $NP ranks, target $TARGET ($(df -T "$TARGET" | awk 'NR == 2 {print $2}')), ior at $IOR_VERSION, $ROUNDS rounds, load $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%H:%M:%S)"
 echo "easy: $(flags easy); hard: $(flags hard); both: ${COMMON[*]}"
 echo "layout round order phase storbench_MiB_s ior_MiB_s ratio"
-declare -A LOGS MIN MAX
+declare -A LOGS MIN MAX ALL
 for L in "${LAYOUTS[@]}"; do
     for ((r = 1; r <= ROUNDS; r++)); do
         if ((r % 2)); then order="ior-first"; ref_run "$L"; sb_run "$L"; else order="storbench-first"; sb_run "$L"; ref_run "$L"; fi
@@ -95,15 +99,19 @@ for L in "${LAYOUTS[@]}"; do
             LOGS[$k]=$(awk -v s="${LOGS[$k]:-0}" -v x="$ratio" 'BEGIN { print s + ((x > 0) ? log(x) : -99) }')
             MIN[$k]=$(awk -v m="${MIN[$k]:-1e9}" -v x="$ratio" 'BEGIN { print (x < m) ? x : m }')
             MAX[$k]=$(awk -v m="${MAX[$k]:-0}" -v x="$ratio" 'BEGIN { print (x > m) ? x : m }')
+            ALL[$k]="${ALL[$k]:-} $ratio"
             printf '%s %d %s %s %.1f %.1f %s\n' "$L" "$r" "$order" "$ph" "$a" "$b" "$ratio"
         done
     done
 done
-echo "layout phase geomean_ratio min max"
+# the median besides: on a shared machine one disturbed round moves the mean, not the median
+echo "layout phase geomean_ratio min max median (load $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%H:%M:%S))"
 for L in "${LAYOUTS[@]}"; do
     for ph in write read; do
         k="$L-$ph"
-        awk -v l="$L" -v p="$ph" -v s="${LOGS[$k]}" -v n="$ROUNDS" -v lo="${MIN[$k]}" -v hi="${MAX[$k]}" \
-            'BEGIN { printf "%s %s %.3f %.3f %.3f\n", l, p, exp(s / n), lo, hi }'
+        med=$(echo "${ALL[$k]}" | tr ' ' '\n' | sed '/^$/d' | sort -g |
+            awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+        awk -v l="$L" -v p="$ph" -v s="${LOGS[$k]}" -v n="$ROUNDS" -v lo="${MIN[$k]}" -v hi="${MAX[$k]}" -v m="$med" \
+            'BEGIN { printf "%s %s %.3f %.3f %.3f %.3f\n", l, p, exp(s / n), lo, hi, m }'
     done
 done

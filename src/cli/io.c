@@ -53,6 +53,9 @@ typedef struct io_cli {
     sb_io_ranks_opts ranks;
 } io_cli;
 
+static const sb_opt_choice layout_choices[] = {
+    {"contiguous", SB_IO_LAYOUT_CONTIGUOUS}, {"interleaved", SB_IO_LAYOUT_INTERLEAVED}, {NULL, 0}};
+
 static int parse_section(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                          char *err, size_t errlen)
 {
@@ -90,8 +93,15 @@ static const sb_opt cli_options[] = {
      "read and check the jobs, print one line per job, run nothing (fio's --parse-only)",
      SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
     {"shared-file", NULL, SB_OPT_BOOL, C(ranks.shared_file), 0, 0, NULL, NULL,
-     "all ranks use one file, rank R at offset + R * size; without it, a directory or "
-     "FILE.R per rank", SB_OPTC_MPI, SB_OPTF_NOARG, NULL, NULL},
+     "all ranks use one file, each its --size bytes of it as --layout says; without it, a "
+     "directory or FILE.R per rank", SB_OPTC_MPI, SB_OPTF_NOARG, NULL, NULL},
+    {"layout", NULL, SB_OPT_CHOICE, C(ranks.layout), 0, 0, "contiguous", "LAYOUT",
+     "with --shared-file: contiguous (rank R's region at offset + R * size) or interleaved "
+     "(IOR's segments: rank R's segment s at offset + (s * ranks + R) * segment)",
+     SB_OPTC_MPI, 0, layout_choices, NULL},
+    {"segments", NULL, SB_OPT_INT, C(ranks.segments), 0, 0, "size / bs", "N",
+     "--layout interleaved: each rank's --size in N segments (IOR's -s; a segment is IOR's "
+     "blockSize, a multiple of bs)", SB_OPTC_MPI, SB_OPTF_DEF_DOC, NULL, NULL},
     {"stonewall", NULL, SB_OPT_DURATION, C(ranks.stonewall_s), 0, 0, NULL, "DURATION",
      "every rank stops this far into the measured phase", SB_OPTC_MPI, SB_OPTF_POSITIVE, NULL, NULL},
 };
@@ -564,7 +574,8 @@ int sb_cmd_io(int argc, char **argv)
     if ((rc = steady_defaults(&job)) != 0)
         return rc;
     char err[1024], warn[256];
-    if (sb_io_job_check(&job, err, sizeof err, warn, sizeof warn) < 0)
+    if (sb_io_job_check(&job, err, sizeof err, warn, sizeof warn) < 0 ||
+        sb_io_ranks_check(&job, &cli.ranks, err, sizeof err) < 0)
         return sb_usage_error(CMD, "%s", err);
     if (warn[0])
         sb_warn("%s: %s", CMD, warn);

@@ -37,9 +37,15 @@ static void print_phase(FILE *out, const sb_io_phase_report *ph, double wall, in
 
 void sb_io_ranks_print(FILE *out, const sb_io_ranks_report *rep)
 {
-    fprintf(out, "ranks: %d on %d host%s (at most %d per host), %s, %s%s\n", rep->ranks, rep->hosts,
+    char seg[64] = "";
+    if (rep->layout == SB_IO_LAYOUT_INTERLEAVED)
+        snprintf(seg, sizeof seg, " of %llu bytes", (unsigned long long)rep->segment_bytes);
+    fprintf(out, "ranks: %d on %d host%s (at most %d per host), %s, %s%s%s%s\n", rep->ranks, rep->hosts,
            rep->hosts == 1 ? "" : "s", rep->max_per_host, rep->mpi,
-           rep->shared_file ? "one shared file (a region per rank)" : "a file or directory per rank",
+           !rep->shared_file ? "a file or directory per rank"
+           : rep->layout == SB_IO_LAYOUT_INTERLEAVED ? "one shared file (the ranks' segments interleaved"
+                                                     : "one shared file (a region per rank)",
+           seg, rep->layout == SB_IO_LAYOUT_INTERLEAVED ? ")" : "",
            rep->n_phases > 1 ? (rep->cache_dropped ? ", page cache dropped between phases"
                                                    : ", page cache not dropped (not root): files evicted")
                              : "");
@@ -64,6 +70,12 @@ json_t *sb_io_ranks_json(const sb_io_ranks_report *rep)
     json_object_set_new(o, "max_ranks_per_host", json_integer(rep->max_per_host));
     json_object_set_new(o, "mpi", json_string(rep->mpi));
     json_object_set_new(o, "shared_file", json_boolean(rep->shared_file));
+    if (rep->shared_file) {
+        bool il = rep->layout == SB_IO_LAYOUT_INTERLEAVED;
+        json_object_set_new(o, "layout", json_string(il ? "interleaved" : "contiguous"));
+        if (il)
+            json_object_set_new(o, "segment_bytes", json_integer((json_int_t)rep->segment_bytes));
+    }
     json_object_set_new(o, "stonewall_s", json_real(rep->stonewall_s));
     json_object_set_new(o, "page_cache_dropped", json_boolean(rep->cache_dropped));
     for (size_t i = 0; i < rep->n_phases; i++) {

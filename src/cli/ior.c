@@ -42,9 +42,9 @@ static const struct ior_flag {
     {'t', true, "transferSize: bytes per I/O call (256k)"},
     {'s', true, "segmentCount (1)"},
     {'F', false, "filePerProc: a file per rank, <testFile>.%08d"},
-    {'C', false, "reorderTasks: read the data of the rank -Q ranks on"},
-    {'Q', true, "taskPerNodeOffset for -C (1)"},
-    {'e', false, "fsync before close of a write, inside the timing"},
+    {'C', false, "reorderTasks: read the data of the rank -Q hosts on (IOR's rule)"},
+    {'Q', true, "taskPerNodeOffset for -C, in hosts (1)"},
+    {'e', false, "fsync at the end of a rank's writes (as IOR, before the barrier), inside the timing"},
     {'w', false, "writeFile: the write phase"},
     {'r', false, "readFile: the read phase (neither -w nor -r: both)"},
     {'o', true, "testFile (testFile)"},
@@ -64,7 +64,7 @@ static const struct ior_flag {
 
 typedef struct ior_cli {
     sb_ior_params p;
-    bool write, read, keep, verbose;
+    bool write, read, keep, verbose, reorder_tasks;
     int task_offset;
     uint64_t reps;
     double delay;
@@ -115,7 +115,7 @@ static int flag(ior_cli *c, int ch, const char *v)
             return sb_usage_error("ior", "-s %s: not a segment count (1 or more)", v);
         return 0;
     case 'F': c->p.file_per_proc = true; return 0;
-    case 'C': c->p.reorder = 1; return 0;
+    case 'C': c->reorder_tasks = true; return 0;
     case 'Q':
         if (sb_parse_uint(v, 1, 1u << 30, &n) < 0)
             return sb_usage_error("ior", "-Q %s: not a task offset (1 or more)", v);
@@ -196,9 +196,9 @@ static void print_header(const ior_cli *c)
     printf("test filename       : %s\n", p->path);
     printf("access              : %s\n", p->file_per_proc ? "file-per-process" : "single-shared-file");
     printf("ordering in a file  : %s\n", p->random ? "random offsets" : "sequential offsets");
-    printf("ordering inter file : %s\n", p->reorder ? "constant task offset" : "no tasks offsets");
-    if (p->reorder)
-        printf("task offset         : %d\n", p->reorder);
+    printf("ordering inter file : %s\n", c->reorder_tasks ? "constant task offset" : "no tasks offsets");
+    if (c->reorder_tasks) /* IOR prints -Q; the rank offset it makes of it is IOR's rankOffset */
+        printf("task offset         : %d\nrank offset         : %d\n", c->task_offset, p->reorder);
     printf("nodes               : %d\n", ri->hosts);
     printf("tasks               : %d\n", ri->size);
     printf("clients per node    : %d\n", ri->max_per_host);
@@ -295,8 +295,8 @@ int sb_cmd_ior(int argc, char **argv)
         return sb_usage_error("ior", "%s", err);
     if (!c.write && !c.read)
         c.write = c.read = true;
-    if (c.p.reorder)
-        c.p.reorder = c.task_offset % sb_ranks()->size; /* IOR: taskPerNodeOffset x 1 (by node) */
+    if (c.reorder_tasks)
+        c.p.reorder = sb_ior_task_offset(c.task_offset); /* IOR: -Q hosts away */
     print_header(&c);
     double *wbw = calloc(c.reps, sizeof *wbw), *rbw = calloc(c.reps, sizeof *rbw);
     if (!wbw || !rbw)

@@ -4,7 +4,8 @@
  *
  *   set-up      its own directory under --directory ("storbench-rank<R>-XXXXXX"),
  *               or "<FILE>.<R>", or (--shared-file) the one file, made and sized by
- *               rank 0, in which rank R's region starts at offset + R * size;
+ *               rank 0, in which rank R's region starts at offset + R * size, or
+ *               (--layout interleaved) its segments alternate with the other ranks';
  *   write       only for a job that reads and finds no data yet: each rank writes its
  *               files or region sequentially (fdatasync at the end, inside the timing),
  *               measured and reported as IOR's write phase before its read phase;
@@ -23,6 +24,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +104,46 @@ static int setup_shared(const sb_io_job *job, sb_io_job *mine, rank_files *rf, c
     return 0;
 }
 
+/* Bytes of each segment of the interleaved layout (IOR's blockSize). */
+static uint64_t segment_bytes(const sb_io_job *job, const sb_io_ranks_opts *o)
+{
+    return o->segments ? job->size / o->segments : job->bs;
+}
+
+int sb_io_ranks_check(const sb_io_job *job, const sb_io_ranks_opts *o, char *err, size_t errlen)
+{
+    if (o->layout != SB_IO_LAYOUT_INTERLEAVED) {
+        if (o->segments) {
+            snprintf(err, errlen, "--segments is for --layout interleaved");
+            return -EINVAL;
+        }
+        return 0;
+    }
+    if (!o->shared_file) {
+        snprintf(err, errlen, "--layout interleaved is the layout of --shared-file");
+        return -EINVAL;
+    }
+    /* the interleave is fio's strided zones of each rank (setup below): what they allow */
+    if (sb_rw_is_random(job->rw) || job->zonemode || job->rw_skip || job->bs_max > job->bs ||
+        job->bssplit.n) {
+        snprintf(err, errlen, "--layout interleaved: sequential jobs of one block size only "
+                 "(not random, zonemode, rw's skip, bsrange or bssplit)");
+        return -EINVAL;
+    }
+    if (o->segments && job->size % o->segments) {
+        snprintf(err, errlen, "--layout interleaved: --size %" PRIu64 " is not %" PRIu64
+                 " whole segments", job->size, o->segments);
+        return -EINVAL;
+    }
+    uint64_t seg = segment_bytes(job, o);
+    if (!seg || seg % job->bs || job->size % seg) {
+        snprintf(err, errlen, "--layout interleaved: a segment (%" PRIu64 " bytes) must be a "
+                 "multiple of --bs %" PRIu64 " (IOR's blockSize of whole transfers)", seg, job->bs);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 static int setup(const sb_io_job *job, const sb_io_ranks_opts *o, sb_io_job *mine,
                  rank_files *rf, char *msg, size_t len)
 {
@@ -109,6 +151,19 @@ static int setup(const sb_io_job *job, const sb_io_ranks_opts *o, sb_io_job *min
     *mine = *job;
     mine->keep_files = true; /* kept between phases; the delete phase removes them */
     mine->should_stop = stop_cb;
+    if (o->shared_file && o->layout == SB_IO_LAYOUT_INTERLEAVED) {
+        /* IOR's segmented layout as fio's strided zones: rank R starts at its first
+         * segment and, after each segment, skips the other N-1 ranks' ones; its span
+         * ends with the file, so it still does exactly --size bytes */
+        uint64_t seg = segment_bytes(job, o), n = (uint64_t)ri->size;
+        mine->offset = job->offset + (uint64_t)ri->rank * seg;
+        mine->size = n * job->size - (uint64_t)ri->rank * seg;
+        mine->zonemode = 1;
+        mine->zonesize = seg;
+        mine->zoneskip = (n - 1) * seg;
+        mine->invalidate = false;
+        return setup_shared(job, mine, rf, msg, len);
+    }
     if (o->shared_file) {
         mine->offset = job->offset + (uint64_t)ri->rank * job->size;
         mine->invalidate = false; /* rank 0 evicts the whole file once (evict_shared) */
@@ -360,7 +415,7 @@ static int write_phase(const sb_io_job *mine, sb_io_ranks_report *rep, char *err
     return 0;
 }
 
-static void report_init(sb_io_ranks_report *rep, const sb_io_ranks_opts *o)
+static void report_init(const sb_io_job *job, sb_io_ranks_report *rep, const sb_io_ranks_opts *o)
 {
     const sb_ranks_info *ri = sb_ranks();
     memset(rep, 0, sizeof *rep);
@@ -369,6 +424,8 @@ static void report_init(sb_io_ranks_report *rep, const sb_io_ranks_opts *o)
     rep->max_per_host = ri->max_per_host;
     snprintf(rep->mpi, sizeof rep->mpi, "%s", sb_ranks_impl_name());
     rep->shared_file = o->shared_file;
+    rep->layout = o->shared_file ? o->layout : SB_IO_LAYOUT_CONTIGUOUS;
+    rep->segment_bytes = rep->layout == SB_IO_LAYOUT_INTERLEAVED ? segment_bytes(job, o) : 0;
     rep->stonewall_s = o->stonewall_s;
 }
 
@@ -406,7 +463,7 @@ int sb_io_ranks_run(const sb_io_job *job, const sb_io_ranks_opts *o, sb_io_resul
 {
     static sb_io_job mine;
     rank_files rf = {{0}, {0}, false};
-    report_init(rep, o);
+    report_init(job, rep, o);
     int rc = prepare(job, o, &mine, &rf, rep, err, errlen);
     if (rc == 0) {
         if (o->stonewall_s > 0 && (mine.runtime_s <= 0 || mine.runtime_s > o->stonewall_s))

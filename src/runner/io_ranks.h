@@ -18,8 +18,17 @@
 #include "core/histogram.h"
 #include "io/job.h"
 
+/* Where rank R's --size bytes lie in the shared file (--layout). */
+enum {
+    SB_IO_LAYOUT_CONTIGUOUS = 0, /* one region: [offset + R x size, offset + (R+1) x size) */
+    SB_IO_LAYOUT_INTERLEAVED,    /* IOR's segments: rank R's segment s of size/segments
+                                  * bytes at offset + (s x N + R) x (size/segments) */
+};
+
 typedef struct sb_io_ranks_opts {
-    bool shared_file;   /* one file, each rank its own region of --size bytes */
+    bool shared_file;   /* one file, each rank its own part of --size bytes (layout) */
+    int layout;         /* SB_IO_LAYOUT_*: only with shared_file */
+    uint64_t segments;  /* interleaved: segments per rank (IOR's -s); 0 = size / bs */
     double stonewall_s; /* 0 = none: every rank stops this long into the measured phase */
 } sb_io_ranks_opts;
 
@@ -42,11 +51,18 @@ typedef struct sb_io_ranks_report {
     int ranks, hosts, max_per_host;
     char mpi[64];               /* "Open MPI v4.1.4", or "none" */
     bool shared_file;
+    int layout;                 /* SB_IO_LAYOUT_* of the shared file */
+    uint64_t segment_bytes;     /* interleaved: each segment's bytes (IOR's blockSize) */
     double stonewall_s;
     bool cache_dropped;         /* between phases, on every host (root only) */
     size_t n_phases;
     sb_io_phase_report phase[SB_IO_MAX_PHASES];
 } sb_io_ranks_report;
+
+/* The layout's rules, before anything is made: interleaved needs --shared-file, a
+ * sequential job of one block size (none of zonemode, rw's skip), and a size that
+ * splits into whole segments of whole blocks. 0, or -EINVAL with the reason in err. */
+int sb_io_ranks_check(const sb_io_job *job, const sb_io_ranks_opts *o, char *err, size_t errlen);
 
 /* Runs job on every rank (all ranks call it). res: the requested job's figures summed
  * over ranks, elapsed = latest end - earliest start; rep: every phase. 0, or the status

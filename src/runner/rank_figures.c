@@ -26,7 +26,8 @@
 #include "core/strutil.h"
 
 typedef struct rank_head {
-    double value, seconds, begin, end; /* begin, end: seconds from the run's barrier */
+    double value, seconds, begin, end; /* begin, end: seconds on the host's monotonic clock
+                                        * (one host), or from the rank's run barrier */
     uint64_t valid, n_figures;
 } rank_head;
 
@@ -118,8 +119,15 @@ static int combine_one(const sb_measure *m, sb_sample *s, uint64_t t_ref, uint64
         return 0;
     }
     rank_head me = {s->value, s->seconds, 0, 0, s->valid, s->n_figures};
-    me.end = (double)((s->end_ns ? s->end_ns : t_ret) - t_ref) / 1e9;
-    me.begin = s->begin_ns ? (double)(s->begin_ns - t_ref) / 1e9 : me.end - s->seconds;
+    /* On one host every rank reads the same monotonic clock: the interval is then the
+     * earliest start to the latest end on it, as IOR spans the ranks on one clock. Counted
+     * from each rank's own begin barrier instead, each rank's exit skew from that barrier
+     * (milliseconds, more with ranks oversubscribed) moved its phases, long after it, by
+     * that much against the others'. Across hosts, whose clocks need not agree, each
+     * rank's own clock from the barrier. */
+    uint64_t base = sb_ranks()->hosts == 1 ? 0 : t_ref;
+    me.end = (double)((s->end_ns ? s->end_ns : t_ret) - base) / 1e9;
+    me.begin = s->begin_ns ? (double)(s->begin_ns - base) / 1e9 : me.end - s->seconds;
     rank_head *head = sb_xrealloc(NULL, (size_t)n * sizeof *head);
     sb_figure *fig = sb_xrealloc(NULL, (size_t)n * SB_MAX_FIGURES * sizeof *fig);
     sb_figure mine[SB_MAX_FIGURES];

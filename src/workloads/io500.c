@@ -283,12 +283,13 @@ static int make_dirs(io500_state *s)
 
 static void ior_params(io500_state *s, sb_ior_params *e, sb_ior_params *h)
 {
-    int n = s->te.size;
     *e = (sb_ior_params){.transfer = s->p.easy_t, .block = s->p.easy_b, .segments = 1,
-                         .file_per_proc = true, .fsync = true, .reorder = 1 % n, .check = true,
+                         .file_per_proc = true, .fsync = true, .reorder = sb_ior_task_offset(1),
+                         .check = true,
                          .deadline = s->p.wall, .wearout = true};
     *h = (sb_ior_params){.transfer = IO500_HARD_XFER, .block = IO500_HARD_XFER,
-                         .segments = s->p.hard_s, .fsync = true, .reorder = 1 % n, .check = true,
+                         .segments = s->p.hard_s, .fsync = true, .reorder = sb_ior_task_offset(1),
+                         .check = true,
                          .deadline = s->p.wall, .wearout = true};
     snprintf(e->path, sizeof e->path, "%s/ior-easy/ior_file_easy", s->root);
     snprintf(h->path, sizeof h->path, "%s/ior-hard/file", s->root);

@@ -24,7 +24,8 @@
 
 /* One rank's part of a phase, gathered by every rank. */
 typedef struct ior_fig {
-    double t0, t1;          /* open start, close end: seconds from the phase's barrier */
+    double t0, t1;          /* open start, close end: seconds on the host's monotonic clock
+                             * (one host), or from the rank's own barrier exit (several) */
     double open_s, close_s;
     double wall_s;          /* time to the wall (deadline), 0 without */
     uint64_t bytes, pairs, wall_bytes, wall_pairs, walled;
@@ -88,6 +89,26 @@ void sb_ior_free(sb_ior_state *s)
     free(s->written);
     s->buf = NULL;
     s->written = NULL;
+}
+
+int sb_ior_task_offset(int q)
+{
+    const sb_ranks_info *ri = sb_ranks();
+    if (ri->size < 2 || q <= 0)
+        return 0;
+    /* IOR's QueryNodeMapping: ranks placed by slot when rank 1 shares rank 0's host */
+    const char *h0 = sb_ranks_host_of(0);
+    bool by_slot = strcmp(h0, sb_ranks_host_of(1)) == 0;
+    int shift = 1;
+    const char *fake = getenv("IOR_FAKE_TASK_PER_NODES"); /* IOR's own override */
+    if (by_slot && fake && atoi(fake) > 0) {
+        shift = atoi(fake);
+    } else if (by_slot) {
+        shift = 0; /* IOR's numTasksOnNode0 */
+        for (int i = 0; i < ri->size; i++)
+            shift += strcmp(sb_ranks_host_of(i), h0) == 0;
+    }
+    return (int)(((long long)q * shift) % ri->size);
 }
 
 void sb_ior_file(const sb_ior_state *s, int owner, char *buf, size_t len)
@@ -301,13 +322,15 @@ static int ior_phase(sb_ior_state *s, bool write, sb_ior_phase *ph, char *err, s
         if (write && s->p.wearout)
             st = ior_wearout(&l, &q, &f, st, msg, sizeof msg);
     }
+    /* -e: IOR's WriteOrRead ends with the fsync, before the barrier that ends the
+     * transfers, so each rank syncs as soon as its own writes are done */
+    if (l.fd >= 0 && st == 0 && write && s->p.fsync && fsync(l.fd) != 0) {
+        st = -errno;
+        sb_fmt(msg, sizeof msg, "fsync %s: %s", path, strerror(errno));
+    }
     sb_ranks_barrier(); /* IOR -g: every rank has done its transfers */
     uint64_t t_close = sb_now_ns();
     if (l.fd >= 0) {
-        if (st == 0 && write && s->p.fsync && fsync(l.fd) != 0) {
-            st = -errno;
-            sb_fmt(msg, sizeof msg, "fsync %s: %s", path, strerror(errno));
-        }
         if (close(l.fd) != 0 && st == 0) {
             st = -errno;
             sb_fmt(msg, sizeof msg, "close %s: %s", path, strerror(errno));
@@ -320,8 +343,13 @@ static int ior_phase(sb_ior_state *s, bool write, sb_ior_phase *ph, char *err, s
     int rc = sb_ranks_agree(st, msg, err, errlen);
     if (rc < 0)
         return rc;
-    f.t0 = (double)(t_open - tb) / 1e9;
-    f.t1 = (double)(t_end - tb) / 1e9;
+    /* IOR's interval is the earliest open to the latest close on one clock, so a rank that
+     * leaves the barrier late (descheduled) counts. On one host every rank reads the same
+     * monotonic clock and that is what is taken; across hosts each rank's clock counts
+     * from its own barrier exit (their clocks need not agree; the release skew is the error) */
+    uint64_t base = sb_ranks()->hosts == 1 ? 0 : tb;
+    f.t0 = (double)(t_open - base) / 1e9;
+    f.t1 = (double)(t_end - base) / 1e9;
     f.open_s = (double)(t_io - t_open) / 1e9;
     f.close_s = (double)(t_end - t_close) / 1e9;
     ior_fig *all = sb_xrealloc(NULL, (size_t)s->size * sizeof *all);

@@ -15,16 +15,19 @@
  * barrier, fsync when asked (-e, write only), close; then every rank's status
  * is agreed. Every rank goes through every collective step whatever happens
  * to it, so a rank that fails cannot leave the others waiting. Figures: each
- * rank's interval runs from its open to its close on its own clock, counted
- * from the phase's first barrier; the phase's bandwidth is all ranks' bytes
- * over the latest close minus the earliest open (IOR's "bw").
+ * rank's interval runs from its open to its close: on one host on the clock
+ * all ranks share (so a rank that leaves the barrier late counts, as in IOR),
+ * across hosts on its own clock from the phase's first barrier; the phase's
+ * bandwidth is all ranks' bytes over the latest close minus the earliest open
+ * (IOR's "bw").
  *
  * Stonewall (-D S): a rank stops S seconds into its transfers; with wear-out
  * (-O stoneWallingWearOut=1, as IO500 runs the writes) the ranks agree on the
  * most transfers any rank made and every rank goes on to that count. A read
  * reads what its source rank wrote. Reorder (-C): rank R reads the data rank
- * (R + reorder) % N wrote (IOR -C -Q 1: the next rank; on a cluster mapped
- * by node, another node's).
+ * (R + reorder) % N wrote, reorder being IOR's task offset (sb_ior_task_offset:
+ * -Q nodes away, so with ranks placed by slot another host's data, and on one
+ * host a rank's own, as IOR).
  *
  * Every transfer written starts with a 16-byte stamp, its writer's rank + 1 and
  * its offset (as IOR's data signature holds rank and offset), so that a read
@@ -89,6 +92,11 @@ int sb_ior_read(sb_ior_state *s, sb_ior_phase *ph, char *err, size_t errlen);
 /* Removes the files this run created (each rank its own; shared: rank 0 after a barrier). */
 int sb_ior_remove(sb_ior_state *s, char *err, size_t errlen);
 /* The file rank `owner` uses. */
+/* IOR's rank offset for -C -Q q: q x the ranks on rank 0's host when the ranks are
+ * placed by slot (rank 1 on rank 0's host; IOR_FAKE_TASK_PER_NODES, IOR's variable,
+ * overrides that count), q otherwise; modulo the ranks. Every rank gets the same. */
+int sb_ior_task_offset(int q);
+
 void sb_ior_file(const sb_ior_state *s, int owner, char *buf, size_t len);
 
 #endif

@@ -124,17 +124,27 @@ for s in 0 1 2; do for r in 0 1 2 3; do
 done; done
 check "4 ranks: block s*4+r holds rank r's transfer (interleaved by rank across segments)" test $okl = 1
 check_exit "4 ranks: -r -C -R reads the next rank's blocks, stamps checked" 0 \
-    "${MPIRUN[@]}" "$MPI_BIN" ior -t $XFER -b $XFER -s 3 -r -C -R -k -o "$TGT/f"
+    env IOR_FAKE_TASK_PER_NODES=1 "${MPIRUN[@]}" "$MPI_BIN" ior -t $XFER -b $XFER -s 3 -r -C -R -k -o "$TGT/f"
 check_exit "2 ranks reading 4 ranks' layout: -R refuses it" 1 \
     timeout 120 mpirun -q --oversubscribe -np 2 $([ "$(id -u)" = 0 ] && echo --allow-run-as-root) \
     "$MPI_BIN" ior -t $XFER -b $XFER -s 3 -r -C -R -k -o "$TGT/f"
 check "2 ranks: the line names the stamp it found" grep -q "holds rank .* block of offset" "$T/err"
 rm -f "$TGT/f"
-# -C: rank r reads rank r+1's file, so with rank 0's file gone it is rank 3 that fails
+# -C -Q 1 is IOR's "one host away": with the 4 ranks placed by slot on this one host,
+# IOR's shift is the 4 ranks of rank 0's host, so each rank reads its own file and it is
+# rank 0 that misses rank 0's file; IOR_FAKE_TASK_PER_NODES=1 (IOR's variable) makes a
+# host of each rank, and rank r reads rank r+1's file: rank 3 misses rank 0's
 check_exit "4 ranks: file per process kept" 0 "${MPIRUN[@]}" "$MPI_BIN" ior -F -t 64k -b 256k -w -k -o "$TGT/c"
 rm -f "$TGT/c.00000000"
-check_exit "4 ranks: -F -C without rank 0's file fails" 1 "${MPIRUN[@]}" "$MPI_BIN" ior -F -t 64k -b 256k -r -C -k -o "$TGT/c"
-check "4 ranks: -C: rank 3 read rank 0's file" grep -q "rank 3 on .*c.00000000" "$T/err"
+check_exit "4 ranks on one host: -F -C without rank 0's file fails" 1 \
+    "${MPIRUN[@]}" "$MPI_BIN" ior -F -t 64k -b 256k -r -C -k -o "$TGT/c"
+check "4 ranks on one host: -C -Q 1 (IOR: one host away): rank 0 read its own file" \
+    grep -q "rank 0 on .*c.00000000" "$T/err"
+check "4 ranks on one host: IOR's rank offset 0 printed" grep -q "^rank offset *: 0$" "$T/out"
+check_exit "4 ranks, IOR_FAKE_TASK_PER_NODES=1: -F -C without rank 0's file fails" 1 \
+    env IOR_FAKE_TASK_PER_NODES=1 "${MPIRUN[@]}" "$MPI_BIN" ior -F -t 64k -b 256k -r -C -k -o "$TGT/c"
+check "4 ranks, a host per rank: -C: rank 3 read rank 0's file" grep -q "rank 3 on .*c.00000000" "$T/err"
+check "4 ranks, a host per rank: IOR's rank offset 1 printed" grep -q "^rank offset *: 1$" "$T/out"
 rm -f "$TGT"/c.*
 check_exit "4 ranks: file per process with -C" 0 "${MPIRUN[@]}" "$MPI_BIN" ior -F -t 64k -b 256k -s 2 -w -r -C -R -e -o "$TGT/e"
 check "4 ranks: per-process files removed" test -z "$(ls -A "$TGT")"
