@@ -17,7 +17,7 @@
  * Any other guest (TCG, or KVM asked for) whose /init says nothing for
  * boot_timeout seconds is killed and its configuration started again once from
  * fresh images: a TCG guest's kernel was seen to spin before /init on a loaded
- * 2-core host (both vCPU threads busy, no console line for 20 minutes) where the
+ * 2-core host (both vCPU threads busy, no console line for 19 minutes) where the
  * same guest boots in about 10 s on every other try.
  */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
