@@ -620,36 +620,40 @@ int sb_zbd_place(sb_zbd_thread *t, uint64_t off, int *ddir, uint64_t *offset, ui
     return SB_ZBD_OK;
 }
 
-void sb_zbd_done(sb_zbd_thread *t, int ddir, uint64_t offset, uint32_t len, bool ok)
+/* An I/O of the thread ended (done or cancelled): one fewer in flight; for a write, its
+ * zone, with the set locked (the caller unlocks), else NULL. */
+static zone *ended_write_zone(sb_zbd_thread *t, int ddir, uint64_t offset)
 {
     if (t->inflight)
         t->inflight--;
     if (ddir != SB_DDIR_WRITE)
+        return NULL;
+    pthread_mutex_lock(&t->s->lock);
+    return &t->s->zones[zone_of(t->s, offset)];
+}
+
+void sb_zbd_done(sb_zbd_thread *t, int ddir, uint64_t offset, uint32_t len, bool ok)
+{
+    zone *z = ended_write_zone(t, ddir, offset);
+    if (!z)
         return;
-    sb_zbd_set *s = t->s;
-    pthread_mutex_lock(&s->lock);
-    zone *z = &s->zones[zone_of(s, offset)];
     if (z->has_wp && z->pending && !--z->pending && z->wp >= z->cap_end)
-        close_zone(s, z); /* full: no longer open */
-    pthread_mutex_unlock(&s->lock);
+        close_zone(t->s, z); /* full: no longer open */
+    pthread_mutex_unlock(&t->s->lock);
 }
 
 void sb_zbd_cancel(sb_zbd_thread *t, int ddir, uint64_t offset, uint32_t len)
 {
-    if (t->inflight)
-        t->inflight--;
-    if (ddir != SB_DDIR_WRITE)
+    zone *z = ended_write_zone(t, ddir, offset);
+    if (!z)
         return;
-    sb_zbd_set *s = t->s;
-    pthread_mutex_lock(&s->lock);
-    zone *z = &s->zones[zone_of(s, offset)];
     if (z->has_wp && z->wp == offset + len) {
         z->wp = offset;
-        s->wp_data -= len;
+        t->s->wp_data -= len;
     }
     if (z->has_wp && z->pending)
         z->pending--;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&t->s->lock);
 }
 
 bool sb_zbd_idle(const sb_zbd_thread *t) { return t->inflight == 0; }
