@@ -31,6 +31,9 @@ void sb_io_job_init(sb_io_job *job)
     job->seed = 0x5eed;
     job->do_verify = true;
     job->uring_fixed_files = job->uring_fixed_bufs = -1;
+    job->error_dump = true;        /* fio's job control (jobctl.c) */
+    job->dedupe_ws_pct = 5;
+    job->compress_chunk = 512;
     strcpy(job->engine, "psync");
 }
 
@@ -105,12 +108,42 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
     return 0;
 }
 
+/* fio's job control (jobctl.c) together with the rest. */
+static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
+{
+    if (job->offset_increment && job->numjobs > 1 && (job->verify || job->verify_pattern)) {
+        snprintf(err, errlen, "verify with offset_increment and numjobs > 1 is not supported");
+        return -EINVAL;
+    }
+    if (job->offset_increment % SB_IO_MIN_BS) {
+        snprintf(err, errlen, "offset_increment %" PRIu64 " is not a multiple of 512", job->offset_increment);
+        return -EINVAL;
+    }
+    if (job->dedupe_mode == 1 && job->dedupe_percentage + job->dedupe_ws_pct > 100) {
+        snprintf(err, errlen, "dedupe_percentage %u + dedupe_working_set_percentage %u is above 100, "
+                 "as fio refuses", job->dedupe_percentage, job->dedupe_ws_pct);
+        return -EINVAL;
+    }
+    for (unsigned i = 0; job->dist.kind == SB_DIST_SEQUENCE && i < job->dist.nseq; i++)
+        if (job->dist.seq[i] >= job->size / job->bs) {
+            snprintf(err, errlen, "random_distribution=sequence: block %u is beyond the region's "
+                     "%" PRIu64 " blocks", job->dist.seq[i], job->size / job->bs);
+            return -EINVAL;
+        }
+    if ((job->dedupe_percentage || job->compress_pct) && (job->verify || job->verify_pattern)) {
+        snprintf(err, errlen, "verify with dedupe_percentage or buffer_compress_percentage is not "
+                 "supported (verify writes its own data)");
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* The options of issue 27 (fio's job files) together: block size ranges and splits,
  * one file per job, one kind of periodic sync. */
 static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
 {
     bool var = job->bs_max > job->bs || job->bssplit.n;
-    if (check_offsets(job, err, errlen) < 0)
+    if (check_offsets(job, err, errlen) < 0 || check_jobctl(job, err, errlen) < 0)
         return -EINVAL;
     if (job->bs_max > SB_IO_MAX_BS) {
         snprintf(err, errlen, "bsrange %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs_max);

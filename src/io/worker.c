@@ -32,6 +32,7 @@ static void worker_free(worker *w)
         return;
     if (w->engine_ready)
         w->td.ops->cleanup(&w->td);
+    sb_flow_leave(&w->flow);
     if (w->fd >= 0)
         close(w->fd);
     free(w->bufmem);
@@ -120,10 +121,17 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     }
     w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
     w->sync_data = !job->fsync_every && job->fdatasync_every;
-    w->ns_per_byte = job->rate ? 1e9 / (double)job->rate : 0;
-    w->ns_per_io = job->rate_iops ? 1e9 / (double)job->rate_iops : 0;
-    w->think_ns = (uint64_t)(job->thinktime_s * 1e9);
-    w->paced = w->ns_per_byte > 0 || w->ns_per_io > 0 || w->think_ns > 0;
+    const uint64_t rates[SB_DDIR_N] = {job->rate, job->rate_write};
+    const uint64_t iops[SB_DDIR_N] = {job->rate_iops, job->rate_iops_write};
+    w->paced = (w->think_ns = (uint64_t)(job->thinktime_s * 1e9)) > 0;
+    for (int d = 0; d < SB_DDIR_N; d++) {
+        w->ns_per_byte[d] = rates[d] ? 1e9 / (double)rates[d] : 0;
+        w->ns_per_io[d] = iops[d] ? 1e9 / (double)iops[d] : 0;
+        w->paced |= w->ns_per_byte[d] > 0 || w->ns_per_io[d] > 0;
+    }
+    w->fill = (job->dedupe_percentage || job->compress_pct) && !job->zero_buffers;
+    if ((r = sb_io_ctl_setup(w, job, err, errlen)) < 0)
+        return r;
     w->td.ops = ops;
     w->td.fd = w->fd;
     w->td.iodepth = depth;
@@ -278,7 +286,14 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned nfiles,
             files[i].path[0] = '\0';
             return -ENAMETOOLONG;
         }
-        if ((r = sb_io_prepare_file(job, &files[i], err, errlen)) < 0)
+        if (job->offset_increment) { /* the file holds the furthest thread's region */
+            sb_io_job fj;
+            sb_io_ctl_file_job(job, i, nfiles, &fj);
+            r = sb_io_prepare_file(&fj, &files[i], err, errlen);
+        } else {
+            r = sb_io_prepare_file(job, &files[i], err, errlen);
+        }
+        if (r < 0)
             return r;
     }
     for (unsigned i = 0; i < nfiles; i++) {
@@ -313,7 +328,12 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
         ws[i]->index = i;
         ws[i]->job = job;
         ws[i]->sh = sh;
-        if ((r = worker_setup(ws[i], job, ops, files[nfiles == 1 ? 0 : i].path, err, errlen)) < 0)
+        if (job->offset_increment) { /* thread i's own region (jobctl.c) */
+            ws[i]->own_job = *job;
+            ws[i]->own_job.offset += (uint64_t)i * job->offset_increment;
+            ws[i]->job = &ws[i]->own_job;
+        }
+        if ((r = worker_setup(ws[i], ws[i]->job, ops, files[nfiles == 1 ? 0 : i].path, err, errlen)) < 0)
             return r;
     }
     return 0;
@@ -374,6 +394,8 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
             atomic_store(&sh->stop, true);
             res->interrupted = true;
         }
+        if (job->stop_ext && atomic_load(job->stop_ext))
+            atomic_store(&sh->stop, true); /* exitall: another job ended (jobrun.c) */
         if (sb_io_steady_poll(ws, job->numjobs, &res->steady, &ss_next))
             atomic_store(&sh->stop, true); /* settled (io/steadystate.h) */
         if (job->rate_min && !rc && (rc = rate_min_poll(job, ws, sh, sb_now_ns(), err, errlen)) < 0)

@@ -17,6 +17,7 @@
 #include "core/rand.h"
 #include "core/timeseries.h"
 #include "io/engine.h"
+#include "io/flow.h"
 #include "io/iolog.h"
 #include "io/job.h"
 #include "io/offsets.h"
@@ -63,9 +64,9 @@ typedef struct worker {
     uint64_t seq_pos, pass_bytes;
     uint64_t scramble_n;       /* scramble_buffers: counter written into each block */
     /* rate, rate_iops, thinktime: the earliest time of the next I/O, and its cost */
-    bool paced;
-    uint64_t next_issue_ns, think_ns;
-    double ns_per_byte, ns_per_io;
+    bool paced, thought;
+    uint64_t next_issue_ns[SB_DDIR_N], think_ns;   /* per direction (fio's rate=R,W) */
+    double ns_per_byte[SB_DDIR_N], ns_per_io[SB_DDIR_N];
 
     uint64_t io_start_ns, ramp_end_ns, end_ns;
     uint64_t next_tick_ns, last_ns;
@@ -83,6 +84,18 @@ typedef struct worker {
     sb_iolog *log;             /* fio's log files (iolog.h); NULL when off */
     bool no_lat;               /* gtod_reduce: no latency recorded */
     uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
+    /* fio's job control (jobctl.c, flow.c): ctl = io_size, number_ios, flow or
+     * continue_on_error is set, so the hot path has one test for all of them. */
+    bool ctl;
+    bool fill;                 /* dedupe_percentage or buffer_compress_percentage */
+    sb_flow_member flow;
+    uint64_t loop_bytes;       /* io_size: bytes issued in this loop */
+    uint64_t ios_issued;       /* number_ios */
+    uint64_t total_err;        /* continue_on_error: errors gone on after */
+    int first_error;           /* the first of them (an errno) */
+    uint64_t ws_seed;          /* dedupe working_set: the seed of its blocks */
+    uint64_t dedupe_last;      /* dedupe repeat: the last new block's seed */
+    sb_io_job own_job;         /* offset_increment: the job with this thread's offset */
 } worker;
 
 typedef struct file_ctx {
@@ -94,6 +107,20 @@ typedef struct file_ctx {
     uint64_t known_from;   /* verify: blocks from here on were laid out by this run */
     sb_verify_table vtab;  /* verify: the file's block table */
 } file_ctx;
+
+/* jobctl.c: fio's job control for the loop (the worker's ctl and buffers parts), off the
+ * hot path. sb_io_ctl_setup: before the thread starts (flow joined, offset_increment's
+ * job); sb_io_ctl_issued: after an I/O was prepared, true when the thread is done after
+ * it (io_size, number_ios); sb_io_ctl_error: an I/O failed with -e, true when the job
+ * goes on (continue_on_error; counted and printed); sb_io_fill_write: a write's data
+ * (dedupe, compression). */
+int sb_io_ctl_setup(worker *w, const sb_io_job *job, char *err, size_t errlen);
+bool sb_io_ctl_issued(worker *w, sb_io_u *u);
+bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e);
+void sb_io_fill_write(worker *w, sb_io_u *u);
+/* jobctl.c: the job each file is laid out for (offset_increment moves thread i's region;
+ * one shared file holds every thread's). */
+void sb_io_ctl_file_job(const sb_io_job *job, unsigned file, unsigned nfiles, sb_io_job *out);
 
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);
