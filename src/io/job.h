@@ -179,6 +179,7 @@ typedef struct sb_io_job {
     int ignore_error[3][8];    /* fio's ignore_error per read, write, verify: errnos survived */
     unsigned n_ignore_error[3]; /* 0: fio's default list, EIO and EILSEQ */
     bool error_dump;           /* print each survived error (fio's error_dump, default on) */
+    int fallocate;             /* fio's fallocate for files a write job makes: SB_FALLOC_* */
     unsigned dedupe_percentage; /* % of written blocks that repeat an earlier one */
     int dedupe_mode;           /* 0 repeat (the last unique block), 1 working_set */
     unsigned dedupe_ws_pct;    /* working_set: the set is this % of the region's blocks */
@@ -193,6 +194,9 @@ typedef struct sb_io_job {
     void (*progress)(void *arg, double fraction);
     void *cb_arg;
 } sb_io_job;
+
+/* fio's fallocate: how a write job's new file gets its size (prepare.c). */
+enum { SB_FALLOC_NATIVE = 0, SB_FALLOC_NONE, SB_FALLOC_KEEP };
 
 /* Per data direction. */
 typedef struct sb_io_dir_stats {
@@ -244,6 +248,9 @@ typedef struct sb_io_result {
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */
     struct sb_io_result *threads;
     unsigned n_threads;
+    /* continue_on_error (jobctl.c): the errors the threads went on after, the first's errno */
+    uint64_t total_err;
+    int first_error;
 } sb_io_result;
 
 /* A job with fio's defaults: read, 4 KiB, iodepth 1, 1 job, psync, buffered,

@@ -60,17 +60,16 @@ bool sb_io_ctl_issued(worker *w, sb_io_u *u)
     return false;
 }
 
-/* The class of a failed I/O: 0 read, 1 write (fio's error types; 2, verify, is a
- * mismatch the verify code finds, which stops the job). */
-static unsigned error_class(const sb_io_u *u)
+/* The class of a failed I/O: its direction (fio's read and write error types; the
+ * third, verify, is a mismatch the verify code finds, which stops the job). */
+static int error_class(const sb_io_u *u)
 {
-    return u->ddir == SB_DDIR_WRITE ? 1 : 0;
+    return u->ddir;
 }
 
-bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e)
+bool sb_io_ctl_survives(const sb_io_job *job, int ddir, int e)
 {
-    const sb_io_job *job = w->job;
-    unsigned c = error_class(u);
+    unsigned c = ddir == SB_DDIR_WRITE ? 1 : 0;
     if (!(job->continue_on_error & (1u << c)))
         return false;
     bool listed = false;
@@ -78,8 +77,16 @@ bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e)
         listed = e == EIO || e == EILSEQ; /* fio's default list */
     for (unsigned i = 0; i < job->n_ignore_error[c] && !listed; i++)
         listed = job->ignore_error[c][i] == e;
-    if (!listed)
+    return listed;
+}
+
+bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e, uint64_t now)
+{
+    const sb_io_job *job = w->job;
+    if (!sb_io_ctl_survives(job, error_class(u), e))
         return false;
+    if (now >= w->ramp_end_ns)
+        w->st[u->ddir].ios++; /* fio counts a failed I/O among the I/Os, not its bytes */
     if (!w->total_err++)
         w->first_error = e;
     if (job->error_dump) /* as fio's io_u error line, once per error */

@@ -60,7 +60,7 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
         if (!w->err && u->result >= 0 && u->ddir == SB_DDIR_WRITE && !w->td.direct)
             u->result = short_write_cause(w, u);
         /* continue_on_error: counted (jobctl.c), and the job goes on */
-        if (w->ctl && u->result < 0 && sb_io_ctl_error(w, u, (int)-u->result))
+        if (w->ctl && u->result < 0 && sb_io_ctl_error(w, u, (int)-u->result, now))
             return false;
         if (!w->err) {
             w->err = u->result < 0 ? (int)u->result : -EIO;

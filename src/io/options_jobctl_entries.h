@@ -65,3 +65,7 @@
      "random_distribution=sequence: 0 repeats the blocks as given; 1 moves them on by the "
      "sequence's length each cycle (a strided block group), as fio's", SB_OPTC_OFFSETS,
      SB_OPTF_SWITCH, NULL, NULL},
+    {"fallocate", NULL, SB_OPT_CHOICE, J(fallocate), 0, 0, "native", "MODE",
+     "how a write job's new file gets its size: native or posix (allocated; sparse where the "
+     "file system cannot), keep (allocated with FALLOC_FL_KEEP_SIZE, then sized) or none "
+     "(sparse), as fio's", SB_OPTC_JOB, 0, sb_opt_fallocate_choices, NULL},

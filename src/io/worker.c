@@ -213,6 +213,9 @@ static void merge_worker(const worker *w, sb_io_result *res)
         sb_hist_merge(&res->clat_all, &w->st[d].clat);
     }
     res->cpu_ios += w->ios_done;
+    res->total_err += w->total_err;
+    if (!res->first_error)
+        res->first_error = w->first_error;
     for (int i = 0; i < SB_IO_DEPTH_BUCKETS; i++) {
         res->depths.level[i] += w->depths.level[i];
         res->depths.submit[i] += w->depths.submit[i];

@@ -116,7 +116,10 @@ typedef struct file_ctx {
  * (dedupe, compression). */
 int sb_io_ctl_setup(worker *w, const sb_io_job *job, char *err, size_t errlen);
 bool sb_io_ctl_issued(worker *w, sb_io_u *u);
-bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e);
+bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e, uint64_t now);
+/* Whether continue_on_error and ignore_error make the job go on after error e of an I/O
+ * in direction ddir. */
+bool sb_io_ctl_survives(const sb_io_job *job, int ddir, int e);
 void sb_io_fill_write(worker *w, sb_io_u *u);
 /* jobctl.c: the job each file is laid out for (offset_increment moves thread i's region;
  * one shared file holds every thread's). */
