@@ -20,14 +20,9 @@ struct sb_flow {
 static pthread_mutex_t flows_lock = PTHREAD_MUTEX_INITIALIZER;
 static sb_flow *flows;
 
-int sb_flow_join(sb_flow_member *m, unsigned id, unsigned weight)
+/* The flow called id, made when missing (under the lock). NULL when out of memory. */
+static sb_flow *flow_get(unsigned id)
 {
-    m->flow = NULL;
-    m->weight = weight;
-    m->count = 0;
-    if (!weight)
-        return 0;
-    pthread_mutex_lock(&flows_lock);
     sb_flow *f = flows;
     while (f && f->id != id)
         f = f->next;
@@ -38,9 +33,39 @@ int sb_flow_join(sb_flow_member *m, unsigned id, unsigned weight)
         f->next = flows;
         flows = f;
     }
+    return f;
+}
+
+/* One reference fewer, and weight and count out of the flow (under the lock). */
+static void flow_put(sb_flow *f, unsigned weight, uint64_t count)
+{
+    atomic_fetch_sub(&f->counter, count);
+    atomic_fetch_sub(&f->total_weight, weight);
+    if (!--f->refs) {
+        sb_flow **p = &flows;
+        while (*p != f)
+            p = &(*p)->next;
+        *p = f->next;
+        free(f);
+    }
+}
+
+int sb_flow_join(sb_flow_member *m, unsigned id, unsigned weight, _Atomic(unsigned) *reserved)
+{
+    m->flow = NULL;
+    m->weight = weight;
+    m->count = 0;
+    if (!weight)
+        return 0;
+    pthread_mutex_lock(&flows_lock);
+    sb_flow *f = flow_get(id);
     if (f) {
         f->refs++;
-        atomic_fetch_add(&f->total_weight, weight);
+        unsigned r = reserved ? atomic_load(reserved) : 0;
+        if (r >= weight) /* counted already: taken from the job's reservation */
+            atomic_store(reserved, r - weight);
+        else
+            atomic_fetch_add(&f->total_weight, weight);
     }
     pthread_mutex_unlock(&flows_lock);
     m->flow = f;
@@ -53,17 +78,32 @@ void sb_flow_leave(sb_flow_member *m)
     if (!f)
         return;
     pthread_mutex_lock(&flows_lock);
-    atomic_fetch_sub(&f->counter, m->count);
-    atomic_fetch_sub(&f->total_weight, m->weight);
-    if (!--f->refs) {
-        sb_flow **p = &flows;
-        while (*p != f)
-            p = &(*p)->next;
-        *p = f->next;
-        free(f);
-    }
+    flow_put(f, m->weight, m->count);
     pthread_mutex_unlock(&flows_lock);
     m->flow = NULL;
+}
+
+int sb_flow_reserve(unsigned id, unsigned weight)
+{
+    pthread_mutex_lock(&flows_lock);
+    sb_flow *f = flow_get(id);
+    if (f) {
+        f->refs++;
+        atomic_fetch_add(&f->total_weight, weight);
+    }
+    pthread_mutex_unlock(&flows_lock);
+    return f ? 0 : -ENOMEM;
+}
+
+void sb_flow_unreserve(unsigned id, unsigned left)
+{
+    pthread_mutex_lock(&flows_lock);
+    sb_flow *f = flows;
+    while (f && f->id != id)
+        f = f->next;
+    if (f)
+        flow_put(f, left, 0);
+    pthread_mutex_unlock(&flows_lock);
 }
 
 bool sb_flow_ahead(sb_flow_member *m)

@@ -24,8 +24,16 @@ typedef struct sb_flow_member {
     uint64_t count;            /* this thread's I/Os counted in the flow */
 } sb_flow_member;
 
-/* Joins flow id with weight (0: m->flow stays NULL). -ENOMEM. */
-int sb_flow_join(sb_flow_member *m, unsigned id, unsigned weight);
+/* Joins flow id with weight (0: m->flow stays NULL). reserved (may be NULL): weight the
+ * thread's job reserved before it started (sb_flow_reserve); the thread takes its weight
+ * from there instead of adding it again. -ENOMEM. */
+int sb_flow_join(sb_flow_member *m, unsigned id, unsigned weight, _Atomic(unsigned) *reserved);
+/* Before the jobs of a phase start: a job's whole weight (flow * numjobs) counted in flow
+ * id at once, so that a job that starts first holds back for those still laying out
+ * their files, as fio's jobs all start together. sb_flow_unreserve when the job ended:
+ * what its threads did not take goes. -ENOMEM. */
+int sb_flow_reserve(unsigned id, unsigned weight);
+void sb_flow_unreserve(unsigned id, unsigned left);
 /* Leaves: its count and weight are taken back out of the flow. */
 void sb_flow_leave(sb_flow_member *m);
 /* true when the thread is ahead of its weight and must hold back this time; else its

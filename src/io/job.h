@@ -188,6 +188,8 @@ typedef struct sb_io_job {
     uint64_t compress_chunk;   /* fio's buffer_compress_chunk (512 by default) */
     /* Set by jobrun.c on the copy it runs: true = the other jobs ended this one (exitall). */
     const _Atomic(bool) *stop_ext;
+    /* Set by jobrun.c: the flow weight reserved for this job's threads (flow.h), or NULL. */
+    _Atomic(unsigned) *flow_reserved;
 
     /* Called from the controlling thread about 10 times a second; may be NULL. */
     bool (*should_stop)(void *arg); /* true = interrupt the job */

@@ -28,7 +28,7 @@ int sb_io_ctl_setup(worker *w, const sb_io_job *job, char *err, size_t errlen)
     w->ctl = job->number_ios || (job->io_size && !job->time_based) || job->flow ||
              job->continue_on_error;
     w->first_error = 0;
-    if (sb_flow_join(&w->flow, job->flow_id, job->flow) < 0) {
+    if (sb_flow_join(&w->flow, job->flow_id, job->flow, job->flow_reserved) < 0) {
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }

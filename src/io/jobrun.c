@@ -5,6 +5,8 @@
  */
 #include "io/jobrun.h"
 
+#include "io/flow.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -30,7 +32,10 @@ static void *run_one(void *arg)
     sb_io_run_slot *s = arg;
     s->run = *s->job;
     s->run.stop_ext = &s->stop;
+    s->run.flow_reserved = s->flow_held ? &s->flow_reserved : NULL;
     s->rc = sb_io_run(&s->run, &s->result, s->err, sizeof s->err);
+    if (s->flow_held) /* what its threads did not take (a job that failed early) */
+        sb_flow_unreserve(s->job->flow_id, atomic_load(&s->flow_reserved));
     exit_others(s);
     return NULL;
 }
@@ -43,6 +48,10 @@ int sb_io_run_many(sb_io_run_slot *slots, size_t n, atomic_bool *end_all)
         slots[i].all_slots = slots;
         slots[i].n_slots = n;
         slots[i].end_all = end_all;
+        /* flow: every job's weight counted before any starts, as fio's start together */
+        unsigned w = slots[i].job->flow * slots[i].job->numjobs;
+        slots[i].flow_held = w && sb_flow_reserve(slots[i].job->flow_id, w) == 0;
+        atomic_init(&slots[i].flow_reserved, slots[i].flow_held ? w : 0);
     }
     if (n == 1) {
         run_one(&slots[0]);

@@ -30,6 +30,8 @@ typedef struct sb_io_run_slot {
     /* jobrun.c's own: the copy that runs (its stop_ext is stop) and the phase's slots */
     sb_io_job run;
     atomic_bool stop;
+    _Atomic(unsigned) flow_reserved; /* the job's flow weight counted before it starts */
+    bool flow_held;                  /* that reservation was made */
     struct sb_io_run_slot *all_slots;
     size_t n_slots;
     atomic_bool *end_all;
