@@ -58,7 +58,8 @@ static int parse_verify(const sb_opt *o, void *base, const char *v, const sb_opt
                         char *err, size_t errlen)
 {
     if (sb_verify_algo_parse(v, &((sb_io_job *)base)->verify) < 0) {
-        snprintf(err, errlen, "unknown algorithm '%s' (crc32c, xxhash, sha256, pattern)", v);
+        snprintf(err, errlen, "unknown algorithm '%s' (crc32c, xxhash, sha256, pattern, crc64, crc32, "
+                 "crc16, crc7, md5, sha1, sha224, sha384, sha512, sha3-224 .. sha3-512, meta)", v);
         return -EINVAL;
     }
     return 0;
