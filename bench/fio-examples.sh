@@ -18,7 +18,8 @@
 # iodepth to at most 4, numjobs to 1, loops to 2, a bare rate, ratemin or rate_min
 # (bytes/s) 1000 times higher (1mbs_clients.fio's 1250 B/s would take 200 s per
 # client at 256 KiB), direct I/O off, time_based and
-# ramp_time removed, and filename/directory lines removed (storbench gets
+# ramp_time removed, fill_device removed (it would fill the file system, whatever size says),
+# and filename/directory lines removed (storbench gets
 # --directory of its own, so a file naming /dev/nvme0n1 touches no device). The
 # copy runs with the scratch directory as its working directory (fio's log files
 # land there) and the scratch directory is removed at the end.
@@ -57,7 +58,7 @@ shrink() {
     sed -E -e "s/^([[:space:]]*)(size|filesize|io_size)=.*/\1\2=$SIZE/" \
         -e "s/^([[:space:]]*)runtime=.*/\1runtime=$RUNTIME/" \
         -e 's/^([[:space:]]*)startdelay=.*/\1startdelay=0/' \
-        -e 's/^([[:space:]]*)(filename|directory)=.*//' -e 's/^([[:space:]]*)direct=1/\1direct=0/' \
+        -e 's/^([[:space:]]*)(filename|directory|fill_device|fill_fs)=.*//' -e 's/^([[:space:]]*)direct=1/\1direct=0/' \
         -e 's/^([[:space:]]*)numjobs=.*/\1numjobs=1/' -e 's/^([[:space:]]*)(time_based|ramp_time)([[:space:]]*=.*)?$//' \
         -e 's/^([[:space:]]*)iodepth=([5-9]|[0-9][0-9]+)([^0-9].*)?$/\1iodepth=4/' \
         -e 's/^([[:space:]]*)loops=.*/\1loops=2/' \

@@ -34,6 +34,7 @@ void sb_io_job_init(sb_io_job *job)
     job->error_dump = true;        /* fio's job control (jobctl.c) */
     job->dedupe_ws_pct = 5;
     job->compress_chunk = 512;
+    job->create_serialize = true;
     strcpy(job->engine, "psync");
 }
 
@@ -130,6 +131,16 @@ static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
                      "%" PRIu64 " blocks", job->dist.seq[i], job->size / job->bs);
             return -EINVAL;
         }
+    if (job->verify_interval && (job->bs % job->verify_interval || job->verify_interval % 64 ||
+                                 job->verify_interval < 128)) {
+        snprintf(err, errlen, "verify_interval %" PRIu64 ": storbench's divides bs %" PRIu64 ", is a "
+                 "multiple of 64 and at least 128 (a header is 96 bytes)", job->verify_interval, job->bs);
+        return -EINVAL;
+    }
+    if (job->fill_device && (sb_rw_is_random(job->rw) || sb_rw_reads(job->rw) || job->time_based)) {
+        snprintf(err, errlen, "fill_device is for sequential write jobs that are not time based");
+        return -EINVAL;
+    }
     if ((job->dedupe_percentage || job->compress_pct) && (job->verify || job->verify_pattern)) {
         snprintf(err, errlen, "verify with dedupe_percentage or buffer_compress_percentage is not "
                  "supported (verify writes its own data)");

@@ -180,6 +180,11 @@ typedef struct sb_io_job {
     unsigned n_ignore_error[3]; /* 0: fio's default list, EIO and EILSEQ */
     bool error_dump;           /* print each survived error (fio's error_dump, default on) */
     int fallocate;             /* fio's fallocate for files a write job makes: SB_FALLOC_* */
+    uint64_t verify_interval;  /* fio's verify_interval: a header every N bytes; 0 = per block */
+    uint8_t verify_pat[512];   /* fio's verify_pattern: the verified blocks' data */
+    unsigned verify_pat_len;   /* 0 = none (data from the block's seed) */
+    bool fill_device;          /* fio's fill_device: write until the file system is full */
+    bool create_serialize;     /* fio's create_serialize: files laid out one after another */
     unsigned dedupe_percentage; /* % of written blocks that repeat an earlier one */
     int dedupe_mode;           /* 0 repeat (the last unique block), 1 working_set */
     unsigned dedupe_ws_pct;    /* working_set: the set is this % of the region's blocks */

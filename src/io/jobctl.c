@@ -8,8 +8,13 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "core/rand.h"
 #include "io/worker.h"
@@ -23,10 +28,43 @@ void sb_io_ctl_file_job(const sb_io_job *job, unsigned file, unsigned nfiles, sb
     out->offset = job->offset + (uint64_t)i * job->offset_increment;
 }
 
+int sb_io_ctl_fill_job(const sb_io_job *job, const char *dir, sb_io_job **out, char *err, size_t errlen)
+{
+    char path[PATH_MAX], where[PATH_MAX];
+    struct statvfs vfs;
+    struct stat st;
+    uint64_t have = 0;
+    if (job->filename[0]) {
+        snprintf(path, sizeof path, "%s", job->filename);
+        if (stat(job->filename, &st) == 0)
+            have = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+        snprintf(where, sizeof where, "%s", dirname(path)); /* dirname may change path */
+    } else {
+        snprintf(where, sizeof where, "%s", dir);
+    }
+    if (statvfs(where, &vfs) < 0) {
+        snprintf(err, errlen, "fill_device: %s: %s", where, strerror(errno));
+        return -errno;
+    }
+    uint64_t room = (uint64_t)vfs.f_bavail * vfs.f_frsize + have;
+    room = room > job->offset ? (room - job->offset) / job->bs * job->bs : 0;
+    if (room < job->bs) {
+        snprintf(err, errlen, "fill_device: %s has no room for a block of %" PRIu64 " bytes", where, job->bs);
+        return -ENOSPC;
+    }
+    if (!(*out = malloc(sizeof **out))) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    **out = *job;
+    (*out)->size = room / (job->filename[0] ? 1 : job->numjobs) / job->bs * job->bs;
+    return 0;
+}
+
 int sb_io_ctl_setup(worker *w, const sb_io_job *job, char *err, size_t errlen)
 {
     w->ctl = job->number_ios || (job->io_size && !job->time_based) || job->flow ||
-             job->continue_on_error;
+             job->continue_on_error || job->fill_device;
     w->first_error = 0;
     if (sb_flow_join(&w->flow, job->flow_id, job->flow, job->flow_reserved) < 0) {
         snprintf(err, errlen, "out of memory");
@@ -83,6 +121,10 @@ bool sb_io_ctl_survives(const sb_io_job *job, int ddir, int e)
 bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e, uint64_t now)
 {
     const sb_io_job *job = w->job;
+    if (job->fill_device && u->ddir == SB_DDIR_WRITE && (e == ENOSPC || e == EDQUOT)) {
+        w->pass_done = true; /* full: the end fill_device waits for, no error (fio's) */
+        return true;
+    }
     if (!sb_io_ctl_survives(job, error_class(u), e))
         return false;
     if (now >= w->ramp_end_ns)

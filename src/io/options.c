@@ -200,6 +200,7 @@ static const char *const a_thread[] = {"use_thread", "threads", NULL};
 static const char *const a_rate_min[] = {"ratemin", NULL};
 static const char *const a_nrfiles[] = {"nr_files", NULL};
 static const char *const a_io_size[] = {"io_limit", NULL};
+static const char *const a_fill_device[] = {"fill_fs", NULL};
 
 const sb_opt sb_io_options[] = {
     {"rw", a_rw, SB_OPT_CHOICE, J(rw), 0, 0, "read", "MODE",

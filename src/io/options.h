@@ -147,6 +147,8 @@ int sb_opt_parse_continue(const sb_opt *o, void *base, const char *v, const sb_o
                           char *err, size_t errlen);
 int sb_opt_parse_ignore_error(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                               char *err, size_t errlen);
+int sb_opt_parse_verify_pattern(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                                char *err, size_t errlen);
 extern const sb_opt_choice sb_opt_exit_what_choices[];
 extern const sb_opt_choice sb_opt_dedupe_mode_choices[];
 extern const sb_opt_choice sb_opt_fallocate_choices[];

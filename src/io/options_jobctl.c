@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/units.h"
 #include "io/job.h"
@@ -156,4 +157,37 @@ int sb_opt_parse_ignore_error(const sb_opt *o, void *base, const char *v, const 
             job->n_ignore_error[c] = n[c];
         }
     return 0;
+}
+
+/* fio's verify_pattern: 0xHEX (the bytes as written) or a quoted string, up to 512 bytes;
+ * it makes a job verify=pattern unless verify says otherwise (fio's). */
+int sb_opt_parse_verify_pattern(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                                char *err, size_t errlen)
+{
+    sb_io_job *job = base;
+    uint8_t b[sizeof job->verify_pat];
+    size_t n = 0, len = strlen(v);
+    if ((v[0] == '"' || v[0] == '\'') && len >= 3 && v[len - 1] == v[0] && len - 2 <= sizeof b) {
+        n = len - 2;
+        memcpy(b, v + 1, n);
+    } else if (!strncasecmp(v, "0x", 2) && len > 2 && (len - 2) % 2 == 0 && (len - 2) / 2 <= sizeof b) {
+        for (size_t i = 2; i < len; i += 2) {
+            char hx[3] = {v[i], v[i + 1], 0}, *end;
+            unsigned long x = strtoul(hx, &end, 16);
+            if (*end)
+                goto bad;
+            b[n++] = (uint8_t)x;
+        }
+    } else {
+        goto bad;
+    }
+    memcpy(job->verify_pat, b, n);
+    job->verify_pat_len = (unsigned)n;
+    if (job->verify == SB_VERIFY_NONE)
+        job->verify = SB_VERIFY_PATTERN;
+    return 0;
+bad:
+    snprintf(err, errlen, "'%s' is not 0xHEX bytes (an even number of digits) or a \"string\", "
+             "1 .. 512 bytes (fio's decimal and %%o forms are not supported)", v);
+    return -EINVAL;
 }

@@ -65,6 +65,22 @@
      "random_distribution=sequence: 0 repeats the blocks as given; 1 moves them on by the "
      "sequence's length each cycle (a strided block group), as fio's", SB_OPTC_OFFSETS,
      SB_OPTF_SWITCH, NULL, NULL},
+    {"verify_interval", NULL, SB_OPT_SIZE, J(verify_interval), 0, SB_IO_MAX_BS, "bs", "SIZE",
+     "with verify: a header (and checksum) every SIZE bytes of a block instead of one per "
+     "block; divides bs, a multiple of 64, at least 128", SB_OPTC_VERIFY, SB_OPTF_DEF_DOC, NULL,
+     NULL},
+    {"verify_pattern", NULL, SB_OPT_FUNC, J(verify_pat), 0, 0, NULL, "PATTERN",
+     "the verified blocks' data: 0xHEX bytes or a \"string\", over and over under each header; "
+     "without verify it sets verify=pattern, as fio's", SB_OPTC_VERIFY, 0, NULL,
+     sb_opt_parse_verify_pattern},
+    {"fill_device", a_fill_device, SB_OPT_BOOL, J(fill_device), 0, 0, "0", NULL,
+     "a sequential write job's region is the room left on the file system (the file's own "
+     "size included); it writes until that is full and the ENOSPC that ends it is no error",
+     SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
+    {"create_serialize", NULL, SB_OPT_BOOL, J(create_serialize), 0, 0, "1", NULL,
+     "fio's: lay out the files one after another. storbench always does (each job lays out "
+     "its files before its threads start), so 0 and 1 run alike", SB_OPTC_JOB, SB_OPTF_SWITCH,
+     NULL, NULL},
     {"fallocate", NULL, SB_OPT_CHOICE, J(fallocate), 0, 0, "native", "MODE",
      "how a write job's new file gets its size: native or posix (allocated; sparse where the "
      "file system cannot), keep (allocated with FALLOC_FL_KEEP_SIZE, then sized) or none "

@@ -123,7 +123,7 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
     uint64_t per = bs >= (1u << 20) ? 1 : (1u << 20) / bs;
     sb_verify_fmt fmt;
     char *buf = NULL;
-    if (sb_verify_fmt_init(&fmt, job->verify, (uint32_t)bs, job->seed) < 0 ||
+    if (sb_io_verify_fmt_init(&fmt, job, (uint32_t)bs) < 0 ||
         posix_memalign((void **)&buf, 4096, per * bs)) {
         sb_verify_fmt_free(&fmt);
         snprintf(err, errlen, "out of memory");
@@ -239,7 +239,7 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
     }
     uint64_t have = f->created ? 0 : (uint64_t)st.st_size;
     /* continue_on_error surviving ENOSPC writes: a file larger than the room is the point */
-    bool room_ok = sb_io_ctl_survives(job, SB_DDIR_WRITE, ENOSPC);
+    bool room_ok = sb_io_ctl_survives(job, SB_DDIR_WRITE, ENOSPC) || job->fill_device;
     if (!room_ok && (r = check_space(f, have, need, err, errlen)) < 0)
         return r;
     int fd = f->fd;

@@ -103,7 +103,17 @@ typedef struct sb_verify_fmt {
     uint32_t bs;
     uint64_t job_seed;
     uint64_t *base;            /* SB_VERIFY_BASE_WORDS random words from the job seed */
+    /* fio's verify_interval: a header every interval bytes of a block (0: one per block);
+     * each piece is formatted and checked as a block of its own, at its own offset */
+    uint32_t interval;
+    /* fio's verify_pattern: the data is these bytes over and over from the block's start
+     * (under the header), instead of the seed's; pat[i % pat_words] is word i */
+    uint64_t *pat;
+    uint32_t pat_words;
 } sb_verify_fmt;
+
+/* verify_pattern's bytes (1 .. 512 of them) into f (after sb_verify_fmt_init). -ENOMEM. */
+int sb_verify_fmt_pattern(sb_verify_fmt *f, const uint8_t *bytes, unsigned len);
 
 int sb_verify_fmt_init(sb_verify_fmt *f, sb_verify_algo algo, uint32_t bs, uint64_t job_seed);
 void sb_verify_fmt_free(sb_verify_fmt *f);

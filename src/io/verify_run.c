@@ -325,13 +325,22 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
     return 0;
 }
 
+int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs)
+{
+    int r = sb_verify_fmt_init(fmt, job->verify, bs, job->seed);
+    fmt->interval = (uint32_t)job->verify_interval; /* fio's verify_interval, verify_pattern */
+    if (r == 0 && job->verify_pat_len)
+        r = sb_verify_fmt_pattern(fmt, job->verify_pat, job->verify_pat_len);
+    return r;
+}
+
 int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles,
                        worker **ws, char *err, size_t errlen)
 {
     if (!job->verify)
         return 0;
     uint64_t nblocks = job->size / job->bs;
-    int r = sb_verify_fmt_init(fmt, job->verify, (uint32_t)job->bs, job->seed);
+    int r = sb_io_verify_fmt_init(fmt, job, (uint32_t)job->bs);
     for (unsigned i = 0; i < nfiles && r == 0; i++)
         r = sb_verify_table_init(&files[i].vtab, job->offset, nblocks, (uint32_t)job->bs,
                                  files[i].known_from);

@@ -458,6 +458,7 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     worker **ws = calloc(job->numjobs, sizeof *ws);
     pthread_t *tids = calloc(job->numjobs, sizeof *tids);
     shared sh;
+    sb_io_job *filled = NULL;
     sb_verify_fmt vfmt = {0};
     atomic_init(&sh.stop, false);
     /* randrepeat=0: a seed of this run's own, as fio's (the clock's low bits) */
@@ -471,8 +472,14 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    if ((r = sb_io_files_dir(job, dir, sizeof dir, &made_dir, err, errlen)) < 0 ||
-        (r = prepare_files(job, files, nfiles, dir, err, errlen)) < 0 ||
+    if ((r = sb_io_files_dir(job, dir, sizeof dir, &made_dir, err, errlen)) < 0)
+        goto out;
+    /* fill_device: the region is the room left (jobctl.c), for the rest of the run */
+    if (job->fill_device && (r = sb_io_ctl_fill_job(job, dir, &filled, err, errlen)) < 0)
+        goto out;
+    if (filled)
+        job = filled;
+    if ((r = prepare_files(job, files, nfiles, dir, err, errlen)) < 0 ||
         (r = setup_workers(job, ops, files, nfiles, &sh, ws, err, errlen)) < 0 ||
         (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
         goto out;
@@ -524,6 +531,7 @@ out:
     free(files);
     free(ws);
     free(tids);
+    free(filled);
     if (r < 0 && !(r == -EILSEQ && job->verify)) /* a verify mismatch keeps its figures */
         sb_io_result_free(res);
     return r;

@@ -121,6 +121,10 @@ bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e, uint64_t now);
  * in direction ddir. */
 bool sb_io_ctl_survives(const sb_io_job *job, int ddir, int e);
 void sb_io_fill_write(worker *w, sb_io_u *u);
+/* jobctl.c: fio's fill_device: *out becomes a copy of job whose size is the room on the
+ * file system of its file (or dir) plus what the file holds, from offset, in whole
+ * blocks. 0, or -errno with one line in err. */
+int sb_io_ctl_fill_job(const sb_io_job *job, const char *dir, sb_io_job **out, char *err, size_t errlen);
 /* jobctl.c: the job each file is laid out for (offset_increment moves thread i's region;
  * one shared file holds every thread's). */
 void sb_io_ctl_file_job(const sb_io_job *job, unsigned file, unsigned nfiles, sb_io_job *out);
@@ -144,6 +148,9 @@ int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *er
 /* verify_run.c: the tables and per-thread state before the threads start; after they
  * end, the read-back and the figures (returns r, or the read-back's error); and freeing
  * it all. The verify rules of a job (job.c's check) are declared in job.h. */
+/* verify_run.c: the block format of a job (its algorithm, seed, verify_interval and
+ * verify_pattern) for blocks of bs bytes. 0 or -ENOMEM (fmt then freed by the caller). */
+int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs);
 int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles,
                        worker **ws, char *err, size_t errlen);
 int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *files,

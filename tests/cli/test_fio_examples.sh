@@ -25,10 +25,10 @@ check "no example fails (each runs or is refused)" test "$fails" = 0
 bad=$(awk -F '\t' '$2 == "refused" && $3 !~ /^[0-9]+: (unknown option .[a-z_0-9]+.|[a-z_0-9]+: .+)$/' "$T/ex")
 check "each refusal names the file's line and the option" test -z "$bad"
 [ -n "$bad" ] && echo "# $bad"
-check "at least 27 of fio's examples run ($runs)" test "$runs" -ge 27
+check "at least 28 of fio's examples run ($runs)" test "$runs" -ge 28
 for e in disk-zone-profile.fio zipf.fio rand-zones.fio backwards-read.fio null.fio ssd-steadystate.fio 1mbs_clients.fio \
     jesd219.fio waitfor.fio steadystate.fio butterfly.fio flow.fio exitwhat.fio dedupe-global.fio \
-    sequence-distribution.fio; do
+    sequence-distribution.fio surface-scan.fio; do
     check "$e runs" grep -q "^$e	runs" "$T/ex"
 done
 
