@@ -1,7 +1,8 @@
 #!/bin/bash
 # CLI tests of fio's job-control options (issue 27; src/io/jobctl.c, flow.c, jobrun.c,
 # options_jobctl*.{c,h}), each against fio 3.33 run on the same job file where fio has
-# the option: io_size's and number_ios' io_bytes equal fio's; offset_increment's offsets
+# the option: io_size's and number_ios' io_bytes equal fio's, and a size above filesize
+# is cut to it as fio's; offset_increment's offsets
 # (write_lat_log with log_offset) equal fio's; continue_on_error on a full tmpfs counts
 # the same errors as fio (total_err, first_error, error, total_ios, io_bytes); flow keeps
 # two jobs' I/Os in their weights' ratio (as fio's); exitall ends the other jobs of the
@@ -51,6 +52,17 @@ check "number_ios=37: 37 writes" grep -q "^count 0 0 37 151552$" <(ios sb.json)
 if [ $have_fio = 1 ]; then
     fio --output-format=json ios.fio >fio.json 2>/dev/null
     check "io_size, number_ios: the I/Os and bytes equal fio's" test "$(ios sb.json)" = "$(ios fio.json)"
+fi
+rm -f "$F"
+
+# size above filesize: cut to the file's size (fio's)
+rm -f "$F"
+sbj --name=x --filename="$F" --rw=read --filesize=2m --size=8m >sb.json 2>"$T/err"
+check "size=8m with filesize=2m reads the file's 2 MiB" test "$(jq '.jobs[0].read.io_bytes' sb.json)" = 2097152
+if [ $have_fio = 1 ]; then
+    rm -f "$F"
+    fio --output-format=json --name=x --filename="$F" --rw=read --size=8m --filesize=2m >fio.json 2>/dev/null
+    check "as fio's" test "$(jq '.jobs[0].read.io_bytes' fio.json)" = 2097152
 fi
 rm -f "$F"
 
