@@ -35,6 +35,7 @@ void sb_io_job_init(sb_io_job *job)
     job->dedupe_ws_pct = 5;
     job->compress_chunk = 512;
     job->create_serialize = true;
+    job->verify_fatal = true;
     strcpy(job->engine, "psync");
 }
 
@@ -139,6 +140,11 @@ static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
                                  job->verify_interval < 128)) {
         snprintf(err, errlen, "verify_interval %" PRIu64 ": storbench's divides bs %" PRIu64 ", is a "
                  "multiple of 64 and at least 128 (a header is 96 bytes)", job->verify_interval, job->bs);
+        return -EINVAL;
+    }
+    if (!job->verify_fatal) {
+        snprintf(err, errlen, "verify_fatal=0 (go on checking after a mismatch) is not supported: "
+                 "storbench stops at the first");
         return -EINVAL;
     }
     if (job->fill_device && (sb_rw_is_random(job->rw) || sb_rw_reads(job->rw) || job->time_based)) {

@@ -185,6 +185,9 @@ typedef struct sb_io_job {
     unsigned verify_pat_len;   /* 0 = none (data from the block's seed) */
     bool fill_device;          /* fio's fill_device: write until the file system is full */
     bool create_serialize;     /* fio's create_serialize: files laid out one after another */
+    bool verify_dump;          /* fio's verify_dump: a bad block and what was expected to files */
+    bool verify_fatal;         /* fio's verify_fatal: stop at the first mismatch (storbench's only way) */
+    unsigned verify_async;     /* fio's verify_async: accepted; the I/O threads check */
     unsigned dedupe_percentage; /* % of written blocks that repeat an earlier one */
     int dedupe_mode;           /* 0 repeat (the last unique block), 1 working_set */
     unsigned dedupe_ws_pct;    /* working_set: the set is this % of the region's blocks */

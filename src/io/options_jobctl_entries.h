@@ -73,6 +73,15 @@
      "the verified blocks' data: 0xHEX bytes or a \"string\", over and over under each header; "
      "without verify it sets verify=pattern, as fio's", SB_OPTC_VERIFY, 0, NULL,
      sb_opt_parse_verify_pattern},
+    {"verify_dump", NULL, SB_OPT_BOOL, J(verify_dump), 0, 0, "0", NULL,
+     "on a mismatch, write the block as read and as expected to FILE.OFFSET.received and "
+     ".expected in the working directory, as fio's", SB_OPTC_VERIFY, SB_OPTF_SWITCH, NULL, NULL},
+    {"verify_fatal", NULL, SB_OPT_BOOL, J(verify_fatal), 0, 0, "1", NULL,
+     "stop at the first mismatch: storbench always does (fio's default 0, going on, is refused)",
+     SB_OPTC_VERIFY, SB_OPTF_SWITCH, NULL, NULL},
+    {"verify_async", NULL, SB_OPT_INT, J(verify_async), 0, 1024, "0", "N",
+     "fio's verify threads: storbench checks in the I/O threads, so any N runs alike",
+     SB_OPTC_VERIFY, 0, NULL, NULL},
     {"fill_device", a_fill_device, SB_OPT_BOOL, J(fill_device), 0, 0, "0", NULL,
      "a sequential write job's region is the room left on the file system (the file's own "
      "size included); it writes until that is full and the ENOSPC that ends it is no error",

@@ -110,6 +110,7 @@ typedef struct sb_verify_fmt {
      * (under the header), instead of the seed's; pat[i % pat_words] is word i */
     uint64_t *pat;
     uint32_t pat_words;
+    bool dump;                 /* fio's verify_dump: a mismatching block goes to files */
 } sb_verify_fmt;
 
 /* verify_pattern's bytes (1 .. 512 of them) into f (after sb_verify_fmt_init). -ENOMEM. */

@@ -6,7 +6,8 @@
 # data byte or checksum byte is found (exit 1, the field named); verify=meta, fio's
 # header-only check, passes changed data but finds a changed header; verify_interval puts
 # a header every N bytes and verify_pattern the pattern under each (seen in the file);
-# fill_device writes until a small tmpfs is full, as fio's.
+# fill_device writes until a small tmpfs is full, as fio's; verify_dump writes the bad block
+# as read and as expected.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -104,6 +105,21 @@ else
 fi
 check_exit "fill_device with a read job is refused" 2 "$SB" io --filename="$F" --rw=read --fill_device=1
 check_one_line "and named" "fill_device"
+# verify_dump: the bad block as read and as expected, to files in the working directory
+rm -f "$F" vf.*
+"$SB" io --quiet --filename="$F" --rw=write --size=64k --verify=md5 >/dev/null 2>&1
+dd if="$F" of=orig bs=4096 skip=3 count=1 2>/dev/null
+flip $((4096 * 3 + 1000))
+check_exit "verify_dump: the mismatch still fails the job" 1 "$SB" io --quiet --filename="$F" --rw=read \
+    --size=64k --verify=md5 --verify_only --verify_dump --verify_fatal=1 --verify_async=4
+check "verify_dump: vf.12288.received is the block as read" \
+    cmp -s vf.12288.received <(dd if="$F" bs=4096 skip=3 count=1 2>/dev/null)
+check "verify_dump: vf.12288.expected is the block as written (header's fixed fields and data)" \
+    bash -c 'cmp -s <(head -c 40 vf.12288.expected) <(head -c 40 orig) && cmp -s <(tail -c +97 vf.12288.expected) <(tail -c +97 orig)' 2>/dev/null
+check "and stderr names both" test "$(grep -c 'verify_dump: wrote vf.12288' "$T/err")" = 2
+check_exit "verify_fatal=0 (fio's going on) is refused" 2 "$SB" io --filename="$F" --verify=md5 --verify_fatal=0
+check_one_line "and named" "verify_fatal"
+rm -f vf.* orig
 check_exit "verify=crc99 is refused" 2 "$SB" io --filename="$F" --verify=crc99
 check_one_line "and named" "verify"
 finish
