@@ -4,7 +4,8 @@
 # one of:
 #   runs     the job file was read and every job in it ran (exit 0)
 #   refused  storbench refused it before anything ran: exit 2 and one line naming
-#            the file's line and the option (printed as the detail)
+#            the file's line and the option (printed as the detail); for options
+#            refused together (the job's check) the line of the job's section
 #   fails    anything else: another exit code, a refusal without FILE:LINE, a run
 #            that failed (the first line of its error as the detail)
 #   engine   the file is written for an engine storbench does not have (its
@@ -91,6 +92,11 @@ for f in "$DIR"/*.fio; do
         if [ $rc = 0 ]; then
             state=runs detail=""
             n_runs=$((n_runs + 1))
+        elif [ $rc = 2 ] && [ "$(grep -vc 'warning' "$W/err")" = 1 ] && grep -q "$b:[0-9]*): " "$W/err"; then
+            # refused by the job's check: "JOB (FILE:LINE): OPTION: why", the section's line
+            state=refused detail=$(printf '%s\n' "${errl#*"$b":}" | sed 's/^\([0-9]*\)): /\1: /')
+            n_ref=$((n_ref + 1))
+            printf '%s\n' "$detail" | sed -E 's/^[0-9]+: ([A-Za-z_0-9]+):.*/\1/' >>"$W/refused"
         elif [ $rc = 2 ] && [ "$(grep -vc 'warning' "$W/err")" = 1 ] && grep -q "$b:[0-9]*: " "$W/err"; then
             state=refused detail=${errl#*"$b":}
             n_ref=$((n_ref + 1))

@@ -103,8 +103,8 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
     }
     bool skew = job->dist.kind != SB_DIST_RANDOM || job->zonemode;
     if ((skew || job->blockalign || job->rw_skip) && (job->verify || job->verify_pattern)) {
-        snprintf(err, errlen, "verify with random_distribution, blockalign, zonemode or rw's skip "
-                 "is not supported");
+        snprintf(err, errlen, "verify: not supported with random_distribution, blockalign, zonemode "
+                 "or rw's skip");
         return -EINVAL;
     }
     if (job->rate_min && job->rate && job->rate_min > job->rate) {
@@ -118,7 +118,7 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
 static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
 {
     if (job->offset_increment && job->numjobs > 1 && (job->verify || job->verify_pattern)) {
-        snprintf(err, errlen, "verify with offset_increment and numjobs > 1 is not supported");
+        snprintf(err, errlen, "offset_increment: with verify, only for numjobs=1");
         return -EINVAL;
     }
     if (job->offset_increment % SB_IO_MIN_BS) {
