@@ -134,7 +134,7 @@ static int cmdhelp(const char *what)
     return SB_EXIT_OK;
 }
 
-#define MAX_LONGOPTS 512  /* every name and alias of both tables (160 or so now: 128 dropped --parse-only) */
+#define MAX_LONGOPTS 512  /* every name and alias of both tables: at 128 the last ones (--parse-only) fell off */
 
 /* getopt_long's table from the option tables: every name and alias, val = 0x100 + the
  * index into entries (and bases: the struct each entry's field is in). */
