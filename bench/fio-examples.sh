@@ -4,7 +4,8 @@
 # one of:
 #   runs     the job file was read and every job in it ran (exit 0)
 #   refused  storbench refused it before anything ran: exit 2 and one line naming
-#            the file's line and the option (printed as the detail)
+#            the file's line and the option (printed as the detail); for options
+#            refused together (the job's check) the line of the job's section
 #   fails    anything else: another exit code, a refusal without FILE:LINE, a run
 #            that failed (the first line of its error as the detail)
 #   engine   the file is written for an engine storbench does not have (its
@@ -18,7 +19,8 @@
 # iodepth to at most 4, numjobs to 1, loops to 2, a bare rate, ratemin or rate_min
 # (bytes/s) 1000 times higher (1mbs_clients.fio's 1250 B/s would take 200 s per
 # client at 256 KiB), direct I/O off, time_based and
-# ramp_time removed, and filename/directory lines removed (storbench gets
+# ramp_time removed, fill_device removed (it would fill the file system, whatever size says),
+# and filename/directory lines removed (storbench gets
 # --directory of its own, so a file naming /dev/nvme0n1 touches no device); a
 # zonemode=zbd file gets zones of ZONESIZE (its zones are emulated on the scratch file),
 # bs 64k and an offset of 2 zones (offset=524z of 256M zones would lay out 131 GiB). The
@@ -64,7 +66,7 @@ shrink() {
     sed -E "${zbd[@]}" -e "s/^([[:space:]]*)(size|filesize|io_size)=.*/\1\2=$SIZE/" \
         -e "s/^([[:space:]]*)runtime=.*/\1runtime=$RUNTIME/" \
         -e 's/^([[:space:]]*)startdelay=.*/\1startdelay=0/' \
-        -e 's/^([[:space:]]*)(filename|directory)=.*//' -e 's/^([[:space:]]*)direct=1/\1direct=0/' \
+        -e 's/^([[:space:]]*)(filename|directory|fill_device|fill_fs)=.*//' -e 's/^([[:space:]]*)direct=1/\1direct=0/' \
         -e 's/^([[:space:]]*)numjobs=.*/\1numjobs=1/' -e 's/^([[:space:]]*)(time_based|ramp_time)([[:space:]]*=.*)?$//' \
         -e 's/^([[:space:]]*)iodepth=([5-9]|[0-9][0-9]+)([^0-9].*)?$/\1iodepth=4/' \
         -e 's/^([[:space:]]*)loops=.*/\1loops=2/' \
@@ -97,6 +99,11 @@ for f in "$DIR"/*.fio; do
         if [ $rc = 0 ]; then
             state=runs detail=""
             n_runs=$((n_runs + 1))
+        elif [ $rc = 2 ] && [ "$(grep -vc 'warning' "$W/err")" = 1 ] && grep -q "$b:[0-9]*): " "$W/err"; then
+            # refused by the job's check: "JOB (FILE:LINE): OPTION: why", the section's line
+            state=refused detail=$(printf '%s\n' "${errl#*"$b":}" | sed 's/^\([0-9]*\)): /\1: /')
+            n_ref=$((n_ref + 1))
+            printf '%s\n' "$detail" | sed -E 's/^[0-9]+: ([A-Za-z_0-9]+):.*/\1/' >>"$W/refused"
         elif [ $rc = 2 ] && [ "$(grep -vc 'warning' "$W/err")" = 1 ] && grep -q "$b:[0-9]*: " "$W/err"; then
             state=refused detail=${errl#*"$b":}
             n_ref=$((n_ref + 1))

@@ -145,7 +145,7 @@ static int cmdhelp(const char *what)
     return SB_EXIT_OK;
 }
 
-#define MAX_LONGOPTS 128
+#define MAX_LONGOPTS 512  /* every name and alias of both tables: at 128 the last ones (--parse-only) fell off */
 
 /* getopt_long's table from the option tables: every name and alias, val = 0x100 + the
  * index into entries (and bases: the struct each entry's field is in). */
@@ -456,6 +456,7 @@ static int run_jobs(io_args *a, const io_cli *cli)
     static sb_progress prog;
     int rc = SB_EXIT_OK;
     bool failed = false;
+    atomic_bool end_all = false; /* exit_what=all: later phases end at once (io/jobrun.h) */
     /* fio's "global options": the command line's before any --name, then the files' */
     static sb_jobfile_given global;
     global = cli->given;
@@ -491,9 +492,10 @@ static int run_jobs(io_args *a, const io_cli *cli)
                 sb_progress_begin(&prog, job->name, 1, 1);
             }
             slots[m].job = job;
+            slots[m].group = a->set->jobs[i + m]->group;
         }
         sb_io_out_phase(o);
-        sb_io_run_many(slots, n);
+        sb_io_run_many(slots, n, &end_all);
         if (n == 1)
             sb_progress_end(&prog);
         rc = report_phase(a->set->jobs + i, slots, n, o, &failed);

@@ -465,6 +465,12 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
         j->opts = b->opts;
     }
     b->group_reporting = job->group_reporting;
+    /* continue_on_error: the errors gone on after, and the first as the job's error (fio) */
+    j->continue_on_error = job->continue_on_error != 0;
+    j->total_err = x->total_err;
+    j->first_error = x->first_error;
+    if (!j->error && x->first_error)
+        j->error = x->first_error;
     return b;
 }
 
@@ -489,6 +495,9 @@ static void merge_block(block *into, block *b)
     if (j->majf > a->majf) a->majf = j->majf;
     if (j->minf > a->minf) a->minf = j->minf;
     if (!a->error) a->error = j->error;
+    a->total_err += j->total_err;
+    if (!a->first_error) a->first_error = j->first_error;
+    a->continue_on_error |= j->continue_on_error;
     a->depth_known &= j->depth_known;
     for (int i = 0; i < 7; i++) {
         a->depth_level[i] += j->depth_level[i];

@@ -168,6 +168,9 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
     }
     fprintf(out, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 short=0,0,0,0 "
             "dropped=0,0,0,0\n", j->dir[0].ios, j->dir[1].ios, j->dir[2].ios);
+    if (j->continue_on_error)
+        fprintf(out, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", j->total_err,
+                j->first_error, strerror(j->first_error));
     fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n", j->iodepth);
 }
 

@@ -74,6 +74,11 @@ typedef struct sb_fio_job {
     bool clat_percentiles;
     const sb_fio_opt *opts;    /* the job's own options as given ("job options") */
     size_t n_opts;
+    /* fio's continue_on_error: the errors the job went on after, and the first of them
+     * (an errno); printed only for jobs that set it, as fio's */
+    bool continue_on_error;
+    uint64_t total_err;
+    int first_error;
 } sb_fio_job;
 
 /* One disk's /sys/block/NAME/stat difference over the run, as fio's disk_util. */

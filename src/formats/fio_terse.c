@@ -74,6 +74,8 @@ static void job_line(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
                 ";%" PRIu64 ";%3.2f%%", k->name, k->ios[0], k->ios[1], k->merges[0], k->merges[1],
                 k->ticks[0], k->ticks[1], k->in_queue, k->util_pct);
     }
+    if (j->continue_on_error) /* fio's two fields after the disks' */
+        fprintf(out, ";%" PRIu64 ";%d", j->total_err, j->first_error);
     fputc('\n', out);
 }
 

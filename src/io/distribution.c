@@ -83,15 +83,44 @@ static int parse_zones(const char *v, bool abs, unsigned kb_base, sb_dist_size_f
     return 0;
 }
 
+/* fio's sequence:B,B,...: block indices (up to 64), each a number. */
+static int parse_sequence(const char *v, sb_io_dist *d, char *err, size_t errlen)
+{
+    const char *p = v + 9;
+    d->kind = SB_DIST_SEQUENCE;
+    while (*p) {
+        char *end;
+        errno = 0;
+        unsigned long long b = strtoull(p, &end, 10);
+        if (end == p || errno || b > UINT32_MAX || (*end && *end != ',') ||
+            d->nseq == SB_DIST_MAX_SEQ || *p == '-') {
+            snprintf(err, errlen, "'%s' is not sequence: and up to %d block indices (sequence:2,0,1)",
+                     v, SB_DIST_MAX_SEQ);
+            return -EINVAL;
+        }
+        d->seq[d->nseq++] = (uint32_t)b;
+        p = *end ? end + 1 : end;
+    }
+    if (!d->nseq) {
+        snprintf(err, errlen, "'%s': the sequence is empty", v);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int sb_dist_parse(const char *v, unsigned kb_base, sb_dist_size_fn size_fn, sb_io_dist *d, char *err,
                   size_t errlen)
 {
     static const struct { const char *name; sb_dist_kind kind; double lo, hi; } k[] = {
         {"zipf", SB_DIST_ZIPF, 0, 0}, {"pareto", SB_DIST_PARETO, 0, 1}, {"normal", SB_DIST_NORMAL, 0, 100},
     };
+    bool stride = d->seq_stride; /* random_sequence_stride's own */
     memset(d, 0, sizeof *d);
+    d->seq_stride = stride;
     if (!strcmp(v, "random"))
         return 0;
+    if (!strncmp(v, "sequence:", 9))
+        return parse_sequence(v, d, err, errlen);
     if (strchr(v, ',')) {
         snprintf(err, errlen, "'%s': separate read,write distributions are not supported", v);
         return -EINVAL;
@@ -128,8 +157,11 @@ int sb_dist_parse(const char *v, unsigned kb_base, sb_dist_size_fn size_fn, sb_i
 
 void sb_dist_name(const sb_io_dist *d, char *out, size_t len)
 {
-    static const char *const names[] = {"random", "zipf", "pareto", "normal", "zoned", "zoned_abs"};
+    static const char *const names[] = {"random", "zipf", "pareto", "normal", "zoned", "zoned_abs",
+                                        "sequence"};
     int n = snprintf(out, len, "%s", names[d->kind]);
+    for (unsigned i = 0; i < d->nseq && n > 0 && (size_t)n < len; i++)
+        n += snprintf(out + n, len - (size_t)n, "%c%u", i ? ',' : ':', d->seq[i]);
     if (d->kind == SB_DIST_ZIPF || d->kind == SB_DIST_PARETO || d->kind == SB_DIST_NORMAL)
         snprintf(out + n, len - (size_t)n, ":%g", d->param);
     for (unsigned i = 0; i < d->nzones && n > 0 && (size_t)n < len; i++)
@@ -206,6 +238,9 @@ void sb_distgen_init(sb_distgen *g, const sb_io_dist *d, uint64_t nblocks, uint6
         g->zone_cum[d->nzones - 1] = 1;
         break;
     }
+    case SB_DIST_SEQUENCE:
+        g->spec = d;
+        break;
     case SB_DIST_RANDOM:
         break;
     }
@@ -257,6 +292,17 @@ uint64_t sb_distgen_next(sb_distgen *g, sb_rand *rng)
             i++;
         uint64_t lo = g->zone_start[i], hi = g->zone_start[i + 1];
         return hi > lo ? lo + sb_rand_below(rng, hi - lo) : (lo < g->n ? lo : g->n - 1);
+    }
+    case SB_DIST_SEQUENCE: { /* fio's: the draw's place in the list, and with stride its cycle */
+        const sb_io_dist *d = g->spec;
+        uint64_t k = g->draws++, b = d->seq[k % d->nseq];
+        if (d->seq_stride)
+            b += k / d->nseq * d->nseq;
+        if (b >= g->n) { /* the strided cycles reached the region's end: from the start */
+            g->draws = 1;
+            b = d->seq[0];
+        }
+        return b < g->n ? b : g->n - 1;
     }
     case SB_DIST_RANDOM:
         break;

@@ -19,6 +19,7 @@
 #ifndef SB_IO_DISTRIBUTION_H
 #define SB_IO_DISTRIBUTION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,9 +32,11 @@ typedef enum sb_dist_kind {
     SB_DIST_NORMAL,
     SB_DIST_ZONED,      /* zone sizes in % of the region */
     SB_DIST_ZONED_ABS,  /* zone sizes in bytes */
+    SB_DIST_SEQUENCE,   /* fio's sequence:2,0,1: these blocks in turn, over and over */
 } sb_dist_kind;
 
 #define SB_DIST_MAX_ZONES 16
+#define SB_DIST_MAX_SEQ 64      /* fio's limit of sequence elements */
 
 /* What the option says (part of the job). */
 typedef struct sb_io_dist {
@@ -42,6 +45,12 @@ typedef struct sb_io_dist {
     unsigned nzones;
     double zone_pct[SB_DIST_MAX_ZONES];   /* share of the accesses, % */
     double zone_size[SB_DIST_MAX_ZONES];  /* % of the region, or bytes (zoned_abs) */
+    /* sequence: the block indices in turn; stride (fio's random_sequence_stride, an option
+     * of its own that random_distribution leaves as it was): each cycle after the first
+     * moves them nseq blocks on, back to the start at the region's end */
+    unsigned nseq;
+    uint32_t seq[SB_DIST_MAX_SEQ];
+    bool seq_stride;
 } sb_io_dist;
 
 /* One worker's generator over nblocks blocks of bs bytes. */
@@ -55,6 +64,8 @@ typedef struct sb_distgen {
     unsigned nzones;
     double zone_cum[SB_DIST_MAX_ZONES];   /* cumulative share, 0 .. 1 */
     uint64_t zone_start[SB_DIST_MAX_ZONES + 1];
+    const sb_io_dist *spec;               /* sequence: its list */
+    uint64_t draws;                       /* sequence: draws so far */
 } sb_distgen;
 
 /* "zipf:1.2" ... into d: 0, or -EINVAL with the reason in err (without the option's

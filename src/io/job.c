@@ -31,6 +31,11 @@ void sb_io_job_init(sb_io_job *job)
     job->seed = 0x5eed;
     job->do_verify = true;
     job->uring_fixed_files = job->uring_fixed_bufs = -1;
+    job->error_dump = true;        /* fio's job control (jobctl.c) */
+    job->dedupe_ws_pct = 5;
+    job->compress_chunk = 512;
+    job->create_serialize = true;
+    job->verify_fatal = true;
     strcpy(job->engine, "psync");
 }
 
@@ -39,6 +44,10 @@ void sb_io_job_resolve(sb_io_job *job)
     sb_io_zbd_resolve(job); /* size=Nz, offset=Nz; zbd's whole zones */
     if (job->gtod_reduce)
         job->clat_percentiles = false; /* nothing recorded to print */
+    /* fio: a size above what the one file holds is cut to filesize (fio 3.33 reads 2 MiB
+     * with size=8m filesize=2m); io_size is how to do more */
+    if (job->filesize && job->size > job->filesize && job->nrfiles <= 1)
+        job->size = job->filesize;
     /* a bare write_*_log: the job's name is the prefix, as fio's */
     char *logs[] = {job->bw_log, job->lat_log, job->iops_log};
     for (int i = 0; i < 3; i++)
@@ -98,12 +107,57 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
     }
     bool skew = job->dist.kind != SB_DIST_RANDOM || job->zonemode == SB_ZONEMODE_STRIDED;
     if ((skew || job->blockalign || job->rw_skip) && (job->verify || job->verify_pattern)) {
-        snprintf(err, errlen, "verify with random_distribution, blockalign, zonemode or rw's skip "
-                 "is not supported");
+        snprintf(err, errlen, "verify: not supported with random_distribution, blockalign, zonemode "
+                 "or rw's skip");
         return -EINVAL;
     }
     if (job->rate_min && job->rate && job->rate_min > job->rate) {
         snprintf(err, errlen, "rate_min %" PRIu64 " is above rate %" PRIu64, job->rate_min, job->rate);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* fio's job control (jobctl.c) together with the rest. */
+static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
+{
+    if (job->offset_increment && job->numjobs > 1 && (job->verify || job->verify_pattern)) {
+        snprintf(err, errlen, "offset_increment: with verify, only for numjobs=1");
+        return -EINVAL;
+    }
+    if (job->offset_increment % SB_IO_MIN_BS) {
+        snprintf(err, errlen, "offset_increment %" PRIu64 " is not a multiple of 512", job->offset_increment);
+        return -EINVAL;
+    }
+    if (job->dedupe_mode == 1 && job->dedupe_percentage + job->dedupe_ws_pct > 100) {
+        snprintf(err, errlen, "dedupe_percentage %u + dedupe_working_set_percentage %u is above 100, "
+                 "as fio refuses", job->dedupe_percentage, job->dedupe_ws_pct);
+        return -EINVAL;
+    }
+    for (unsigned i = 0; job->dist.kind == SB_DIST_SEQUENCE && i < job->dist.nseq; i++)
+        if (job->dist.seq[i] >= job->size / job->bs) {
+            snprintf(err, errlen, "random_distribution=sequence: block %u is beyond the region's "
+                     "%" PRIu64 " blocks", job->dist.seq[i], job->size / job->bs);
+            return -EINVAL;
+        }
+    if (job->verify_interval && (job->bs % job->verify_interval || job->verify_interval % 64 ||
+                                 job->verify_interval < 128)) {
+        snprintf(err, errlen, "verify_interval %" PRIu64 ": storbench's divides bs %" PRIu64 ", is a "
+                 "multiple of 64 and at least 128 (a header is 96 bytes)", job->verify_interval, job->bs);
+        return -EINVAL;
+    }
+    if (!job->verify_fatal) {
+        snprintf(err, errlen, "verify_fatal=0 (go on checking after a mismatch) is not supported: "
+                 "storbench stops at the first");
+        return -EINVAL;
+    }
+    if (job->fill_device && (sb_rw_is_random(job->rw) || sb_rw_reads(job->rw) || job->time_based)) {
+        snprintf(err, errlen, "fill_device is for sequential write jobs that are not time based");
+        return -EINVAL;
+    }
+    if ((job->dedupe_percentage || job->compress_pct) && (job->verify || job->verify_pattern)) {
+        snprintf(err, errlen, "verify with dedupe_percentage or buffer_compress_percentage is not "
+                 "supported (verify writes its own data)");
         return -EINVAL;
     }
     return 0;
@@ -114,7 +168,7 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
 static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
 {
     bool var = job->bs_max > job->bs || job->bssplit.n;
-    if (check_offsets(job, err, errlen) < 0)
+    if (check_offsets(job, err, errlen) < 0 || check_jobctl(job, err, errlen) < 0)
         return -EINVAL;
     if (job->bs_max > SB_IO_MAX_BS) {
         snprintf(err, errlen, "bsrange %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs_max);

@@ -175,11 +175,53 @@ typedef struct sb_io_job {
      * from the controlling thread on the interval samples. */
     sb_ss_spec steady;
 
+    /* fio's job control (issue 27; jobctl.c, flow.c, buffers.c): how much I/O, where each
+     * thread starts, the pace per direction, token flow between jobs, which jobs end
+     * together, which errors a job survives, and the data its writes carry. */
+    uint64_t io_size;          /* fio's io_size: bytes of I/O per loop per thread; 0 = size */
+    uint64_t number_ios;       /* fio's number_ios: at most this many I/Os per thread; 0 = no limit */
+    uint64_t offset_increment; /* thread i's region starts at offset + i * this (fio's) */
+    uint64_t rate_write;       /* rate's write value (rate itself is the read one); 0 = no limit */
+    uint64_t rate_trim;        /* rate's trim value: storbench issues no trims (kept as given) */
+    uint64_t rate_iops_write;  /* rate_iops' write value (rate_iops is the read one) */
+    unsigned flow;             /* fio's flow weight; 0 = no flow control */
+    unsigned flow_id;          /* jobs with the same flow_id share one flow */
+    unsigned flow_sleep_us;    /* fio's flow_sleep: the wait when ahead of the weight */
+    bool exitall;              /* fio's exitall: when this job ends, exit_what's jobs end too */
+    int exit_what;             /* 0 group, 1 stonewall (every job running), 2 all (and later ones) */
+    bool exitall_on_error;     /* a job that fails ends every other, and later ones */
+    unsigned continue_on_error; /* fio's: bit 0 read, 1 write, 2 verify errors survived */
+    int ignore_error[3][8];    /* fio's ignore_error per read, write, verify: errnos survived */
+    unsigned n_ignore_error[3]; /* 0: fio's default list, EIO and EILSEQ */
+    bool error_dump;           /* print each survived error (fio's error_dump, default on) */
+    int fallocate;             /* fio's fallocate for files a write job makes: SB_FALLOC_* */
+    uint64_t verify_interval;  /* fio's verify_interval: a header every N bytes; 0 = per block */
+    uint8_t verify_pat[512];   /* fio's verify_pattern: the verified blocks' data */
+    unsigned verify_pat_len;   /* 0 = none (data from the block's seed) */
+    bool fill_device;          /* fio's fill_device: write until the file system is full */
+    bool create_serialize;     /* fio's create_serialize: files laid out one after another */
+    bool verify_dump;          /* fio's verify_dump: a bad block and what was expected to files */
+    bool verify_fatal;         /* fio's verify_fatal: stop at the first mismatch (storbench's only way) */
+    unsigned verify_async;     /* fio's verify_async: accepted; the I/O threads check */
+    unsigned dedupe_percentage; /* % of written blocks that repeat an earlier one */
+    int dedupe_mode;           /* 0 repeat (the last unique block), 1 working_set */
+    unsigned dedupe_ws_pct;    /* working_set: the set is this % of the region's blocks */
+    bool dedupe_global;        /* the jobs of a run draw the same blocks (one set for all) */
+    unsigned compress_pct;     /* fio's buffer_compress_percentage: zeros in each chunk */
+    uint64_t compress_chunk;   /* fio's buffer_compress_chunk (512 by default) */
+    /* Set by jobrun.c on the copy it runs: true = the other jobs ended this one (exitall). */
+    const _Atomic(bool) *stop_ext;
+    /* Set by jobrun.c: the flow weight reserved for this job's threads (flow.h), or NULL. */
+    _Atomic(unsigned) *flow_reserved;
+
     /* Called from the controlling thread about 10 times a second; may be NULL. */
     bool (*should_stop)(void *arg); /* true = interrupt the job */
     void (*progress)(void *arg, double fraction);
     void *cb_arg;
 } sb_io_job;
+
+/* fio's fallocate: how a write job's new file gets its size (prepare.c). */
+enum { SB_FALLOC_NATIVE = 0, SB_FALLOC_NONE, SB_FALLOC_KEEP };
 
 /* Per data direction. */
 typedef struct sb_io_dir_stats {
@@ -232,6 +274,9 @@ typedef struct sb_io_result {
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */
     struct sb_io_result *threads;
     unsigned n_threads;
+    /* continue_on_error (jobctl.c): the errors the threads went on after, the first's errno */
+    uint64_t total_err;
+    int first_error;
 } sb_io_result;
 
 /* A job with fio's defaults: read, 4 KiB, iodepth 1, 1 job, psync, buffered,

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,9 +60,12 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
     if (__builtin_expect(w->zbd != NULL, 0)) /* zonemode=zbd: a zone may close */
         sb_zbd_done(w->zbd, u->ddir, u->offset, u->len, u->result == (int64_t)u->len);
     if (u->result != (int64_t)u->len) {
+        if (!w->err && u->result >= 0 && u->ddir == SB_DDIR_WRITE && !w->td.direct)
+            u->result = short_write_cause(w, u);
+        /* continue_on_error: counted (jobctl.c), and the job goes on */
+        if (w->ctl && u->result < 0 && sb_io_ctl_error(w, u, (int)-u->result, now))
+            return false;
         if (!w->err) {
-            if (u->result >= 0 && u->ddir == SB_DDIR_WRITE && !w->td.direct)
-                u->result = short_write_cause(w, u);
             w->err = u->result < 0 ? (int)u->result : -EIO;
             if (u->result < 0)
                 snprintf(w->errmsg, sizeof w->errmsg, "%s at offset %" PRIu64 ": %s",
@@ -175,6 +179,8 @@ static inline void fill_write(worker *w, sb_io_u *u)
         return;
     if (job->verify_pattern)
         sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
+    else if (__builtin_expect(w->fill, 0)) /* dedupe, compression (jobctl.c) */
+        sb_io_fill_write(w, u);
     else if (__builtin_expect(job->refill_buffers, 0))
         sb_rand_fill(&w->rng, u->buf, u->len);
     else if (job->scramble_buffers && !job->zero_buffers && !w->vt) {
@@ -277,13 +283,16 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         }
         pass_end = end;
     }
-    if (pass_end && passes_done(w))
+    /* io_size: loops end by bytes, not passes (jobctl.c) */
+    if (pass_end && !(job->io_size && !job->time_based) && passes_done(w))
         w->pass_done = true;
     else if (pass_end && job->invalidate && !job->direct)
         w->invalidate_pending = true;
     u->offset = job->offset + (w->bs_table ? byte_off : b * w->unit);
     fill_write(w, u);
     w->bytes_issued += u->len;
+    if (__builtin_expect(w->ctl, 0) && sb_io_ctl_issued(w, u)) /* io_size, number_ios */
+        w->pass_done = true;
     return true;
 }
 
@@ -338,25 +347,43 @@ static void invalidate_region(worker *w)
 static void sleep_until(worker *w, uint64_t t);
 
 /* rate, rate_iops, thinktime (off the fast path: only paced jobs call it): waits until the
- * next I/O of len bytes may start, and returns the clock after the wait. The schedule is
- * kept from the first I/O on, so a slow I/O is made up by the next ones, as fio's rate. */
-static __attribute__((noinline)) uint64_t pace(worker *w, uint32_t len, uint64_t now)
+ * next I/O of len bytes in direction ddir may start, and returns the clock after the wait.
+ * Each direction keeps its own schedule (fio's rate=READ,WRITE), from its first I/O on, so
+ * a slow I/O is made up by the next ones, as fio's rate. */
+static __attribute__((noinline)) uint64_t pace(worker *w, int ddir, uint32_t len, uint64_t now)
 {
-    if (w->think_ns && w->next_issue_ns)
+    if (w->think_ns && w->thought)
         sleep_until(w, now + w->think_ns);
-    if (w->ns_per_byte > 0 || w->ns_per_io > 0) {
-        if (!w->next_issue_ns)
-            w->next_issue_ns = now;
+    w->thought = true; /* an I/O was issued: thinktime after it */
+    if (w->ns_per_byte[ddir] > 0 || w->ns_per_io[ddir] > 0) {
+        if (!w->next_issue_ns[ddir])
+            w->next_issue_ns[ddir] = now;
         else
-            sleep_until(w, w->next_issue_ns);
-        double a = w->ns_per_byte * len, b = w->ns_per_io, gap = a > b ? a : b;
+            sleep_until(w, w->next_issue_ns[ddir]);
+        double a = w->ns_per_byte[ddir] * len, b = w->ns_per_io[ddir], gap = a > b ? a : b;
         if (w->job->rate_poisson) /* fio's rate_process=poisson: arrivals of a Poisson process */
             gap *= -log(1 - sb_rand_double(&w->rng));
-        w->next_issue_ns += (uint64_t)gap;
-    } else {
-        w->next_issue_ns = now; /* marks that an I/O was issued: thinktime after it */
+        w->next_issue_ns[ddir] += (uint64_t)gap;
     }
     return sb_now_ns();
+}
+
+/* flow (flow.h), before an I/O: true when the thread is ahead of its weight and holds back
+ * this time, after draining what it has in flight (async: *in_flight) and sleeping
+ * flow_sleep, or else yielding the CPU (fio retries at once). */
+static int drain(worker *w, unsigned *in_flight);
+static __attribute__((noinline)) bool flow_hold(worker *w, unsigned *in_flight)
+{
+    if (!sb_flow_ahead(&w->flow))
+        return false;
+    if (w->job->flow_sleep_us) {
+        if (in_flight && drain(w, in_flight) < 0)
+            return true;
+        sleep_until(w, sb_now_ns() + (uint64_t)w->job->flow_sleep_us * 1000);
+    } else {
+        sched_yield();
+    }
+    return true;
 }
 
 /* One I/O at a time. Without verification the clock is read once per I/O: the end of
@@ -374,12 +401,16 @@ static void loop_sync(worker *w)
     const bool one_clock = !verify && !w->vt;
     uint64_t t = sb_now_ns();
     while (!stopped(w)) {
+        if (__builtin_expect(w->flow.flow != NULL, 0) && flow_hold(w, NULL)) {
+            t = sb_now_ns(); /* the wait is no I/O's latency */
+            continue;
+        }
         if (!next_io(w, u))
             break;
         if (!one_clock)
             t = sb_now_ns();
         if (__builtin_expect(w->paced, 0))
-            t = pace(w, u->len, t);
+            t = pace(w, u->ddir, u->len, t);
         if (t >= w->end_ns) {
             if (w->vt)  /* not issued: the block goes back as it was */
                 sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
@@ -473,6 +504,35 @@ static inline unsigned batch_value(unsigned v, unsigned dflt, unsigned depth)
     return v > depth ? depth : v;
 }
 
+/* flow in the async loop: what is queued goes before the thread holds back. 1 when it
+ * holds back, 0 when it goes on, or a commit's error. */
+static int async_flow_hold(worker *w, unsigned *pending, unsigned *in_flight)
+{
+    if (*pending) {
+        int r = w->td.ops->commit(&w->td);
+        if (r < 0)
+            return r;
+        *in_flight += *pending;
+        mark_submit(w, *pending, *in_flight);
+        *pending = 0;
+    }
+    return flow_hold(w, in_flight) ? 1 : 0;
+}
+
+/* A paced async I/O, by its own direction (fio's rate=READ,WRITE): false when the runtime
+ * ended meanwhile, the I/O then not issued and its block given back as it was. */
+static bool async_pace(worker *w, sb_io_u *u, uint64_t *t)
+{
+    *t = pace(w, u->ddir, u->len, sb_now_ns());
+    if (*t < w->end_ns)
+        return true;
+    if (w->vt)
+        sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
+                         (u->offset - w->job->offset) / w->job->bs);
+    w->bytes_issued -= u->len;
+    return false;
+}
+
 /* fio's queueing (job.h): queue one I/O per free buffer, submitting every
  * batch_submit of them; when no buffer is free (or nothing more will be
  * issued) reap at least complete_min, at most complete_max. The clock is read
@@ -505,11 +565,6 @@ static void loop_async(worker *w)
                 }
                 if (w->think_ns && (r = drain(w, &in_flight)) < 0)
                     goto fail;
-                t = pace(w, (uint32_t)job->bs, sb_now_ns());
-                if (t >= w->end_ns) {
-                    issuing = false;
-                    break;
-                }
             } else if (!pending) {
                 t = sb_now_ns();
                 if (t >= w->end_ns) {
@@ -517,8 +572,14 @@ static void loop_async(worker *w)
                     break;
                 }
             }
+            if (__builtin_expect(w->flow.flow != NULL, 0) &&
+                (r = async_flow_hold(w, &pending, &in_flight)) != 0) {
+                if (r < 0)
+                    goto fail;
+                break;
+            }
             sb_io_u *u = w->freelist[w->nfree - 1];
-            if (!next_io(w, u)) {
+            if (!next_io(w, u) || (__builtin_expect(w->paced, 0) && !async_pace(w, u, &t))) {
                 if (__builtin_expect(w->zbd_hold, 0))
                     break; /* zonemode=zbd: reap, then place the held write again */
                 issuing = false;
@@ -680,6 +741,7 @@ void *sb_io_worker_main(void *arg)
         loop_sync(w);
     else
         loop_async(w);
+    sb_flow_leave(&w->flow); /* the others no longer wait for this thread */
     if (job->end_fsync && sb_rw_writes(job->rw) && !job->verify_only && !w->err && !stopped(w)) {
         do_fsync(w, false);
         uint64_t now = sb_now_ns();

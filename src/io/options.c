@@ -58,7 +58,8 @@ static int parse_verify(const sb_opt *o, void *base, const char *v, const sb_opt
                         char *err, size_t errlen)
 {
     if (sb_verify_algo_parse(v, &((sb_io_job *)base)->verify) < 0) {
-        snprintf(err, errlen, "unknown algorithm '%s' (crc32c, xxhash, sha256, pattern)", v);
+        snprintf(err, errlen, "unknown algorithm '%s' (crc32c, xxhash, sha256, pattern, crc64, crc32, "
+                 "crc16, crc7, md5, sha1, sha224, sha384, sha512, sha3-224 .. sha3-512, meta)", v);
         return -EINVAL;
     }
     return 0;
@@ -199,6 +200,8 @@ static const char *const a_bssplit[] = {"blocksize_split", NULL};
 static const char *const a_thread[] = {"use_thread", "threads", NULL};
 static const char *const a_rate_min[] = {"ratemin", NULL};
 static const char *const a_nrfiles[] = {"nr_files", NULL};
+static const char *const a_io_size[] = {"io_limit", NULL};
+static const char *const a_fill_device[] = {"fill_fs", NULL};
 
 const sb_opt sb_io_options[] = {
     {"rw", a_rw, SB_OPT_CHOICE, J(rw), 0, 0, "read", "MODE",
@@ -304,10 +307,12 @@ const sb_opt sb_io_options[] = {
     {"thinktime", NULL, SB_OPT_DURATION, J(thinktime_s), 0, 0, "0", "DURATION",
      "idle after every I/O, as fio's (a bare number is microseconds)", SB_OPTC_TIMING,
      SB_OPTF_USEC, NULL, NULL},
-    {"rate", NULL, SB_OPT_SIZE, J(rate), 0, 0, "0", "SIZE",
-     "bytes per second per thread at most (0: no limit)", SB_OPTC_TIMING, 0, NULL, NULL},
-    {"rate_iops", NULL, SB_OPT_INT, J(rate_iops), 0, 0, "0", "N",
-     "I/Os per second per thread at most (0: no limit)", SB_OPTC_TIMING, 0, NULL, NULL},
+    {"rate", NULL, SB_OPT_FUNC, J(rate), 0, 0, "0", "SIZE",
+     "bytes per second per thread at most (0: no limit); READ,WRITE[,TRIM] each direction's "
+     "own, one value every direction's, as fio's", SB_OPTC_TIMING, 0, NULL, sb_opt_parse_rate},
+    {"rate_iops", NULL, SB_OPT_FUNC, J(rate_iops), 0, 0, "0", "N",
+     "I/Os per second per thread at most (0: no limit); READ,WRITE as rate", SB_OPTC_TIMING, 0,
+     NULL, sb_opt_parse_rate_iops},
     {"rate_process", NULL, SB_OPT_CHOICE, J(rate_poisson), 0, 0, "linear", "MODE",
      "linear: rate and rate_iops evenly spaced; poisson: exponentially distributed gaps of the "
      "same mean, as fio's", SB_OPTC_TIMING, 0, rate_process_choices, NULL},
@@ -338,7 +343,8 @@ const sb_opt sb_io_options[] = {
      SB_OPTC_OFFSETS, SB_OPTF_SWITCH, NULL, NULL},
     {"random_distribution", NULL, SB_OPT_FUNC, J(dist), 0, 0, "random", "DIST",
      "random (uniform) | zipf:THETA | pareto:H | normal:DEV% | zoned:PCT/SIZE%:... | "
-     "zoned_abs:PCT/SIZE:...; other than random each offset is drawn on its own (no random "
+     "zoned_abs:PCT/SIZE:... | sequence:B,B,... (these block indices in turn, see "
+     "random_sequence_stride); other than random each offset is drawn on its own (no random "
      "map) and the hot blocks are spread over the file, as fio's", SB_OPTC_OFFSETS,
      SB_OPTF_DEF_DOC, NULL, sb_opt_parse_distribution},
     {"zonemode", NULL, SB_OPT_CHOICE, J(zonemode), 0, 0, "none", "MODE",
@@ -429,6 +435,7 @@ const sb_opt sb_io_options[] = {
      "measured time before samples are collected for the check", SB_OPTC_SERIES, 0, NULL, NULL},
     {"ss_round", NULL, SB_OPT_DURATION, J(steady.round_s), 1, 0, "1m", "DURATION",
      "snia: the length of a round", SB_OPTC_SERIES, SB_OPTF_DEF_DOC, NULL, NULL},
+#include "io/options_jobctl_entries.h"
 };
 const size_t sb_io_n_options = sizeof sb_io_options / sizeof sb_io_options[0];
 

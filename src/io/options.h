@@ -139,6 +139,20 @@ int sb_opt_parse_log_prefix(const sb_opt *o, void *base, const char *v, const sb
                             char *err, size_t errlen);
 int sb_opt_parse_log_avg(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                          char *err, size_t errlen);
+/* options_jobctl.c: the parsers and choices of options_jobctl_entries.h's entries (job control). */
+int sb_opt_parse_rate(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx, char *err,
+                      size_t errlen);
+int sb_opt_parse_rate_iops(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                           char *err, size_t errlen);
+int sb_opt_parse_continue(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen);
+int sb_opt_parse_ignore_error(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                              char *err, size_t errlen);
+int sb_opt_parse_verify_pattern(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                                char *err, size_t errlen);
+extern const sb_opt_choice sb_opt_exit_what_choices[];
+extern const sb_opt_choice sb_opt_dedupe_mode_choices[];
+extern const sb_opt_choice sb_opt_fallocate_choices[];
 /* options.c: log_avg_msec's interval (1 .. 86400000 ms) into the series' interval. */
 int sb_opt_parse_log_msec(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                           char *err, size_t errlen);

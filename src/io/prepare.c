@@ -123,7 +123,7 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
     uint64_t per = bs >= (1u << 20) ? 1 : (1u << 20) / bs;
     sb_verify_fmt fmt;
     char *buf = NULL;
-    if (sb_verify_fmt_init(&fmt, job->verify, (uint32_t)bs, job->seed) < 0 ||
+    if (sb_io_verify_fmt_init(&fmt, job, (uint32_t)bs) < 0 ||
         posix_memalign((void **)&buf, 4096, per * bs)) {
         sb_verify_fmt_free(&fmt);
         snprintf(err, errlen, "out of memory");
@@ -238,7 +238,9 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
         return -EINVAL;
     }
     uint64_t have = f->created ? 0 : (uint64_t)st.st_size;
-    if ((r = check_space(f, have, need, err, errlen)) < 0)
+    /* continue_on_error surviving ENOSPC writes: a file larger than the room is the point */
+    bool room_ok = sb_io_ctl_survives(job, SB_DDIR_WRITE, ENOSPC) || job->fill_device;
+    if (!room_ok && (r = check_space(f, have, need, err, errlen)) < 0)
         return r;
     int fd = f->fd;
     if (have < need) {
@@ -248,8 +250,12 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
             /* a read must find data on the medium, as fio's layout writes it */
             r = layout_file(fd, have, need, job->seed, job->verify_pattern, err, errlen, f->path);
         } else {
-            r = fallocate(fd, 0, 0, (off_t)need) < 0 ? -errno : 0;
-            if (r == -EOPNOTSUPP || r == -ENOSYS)
+            /* fio's fallocate: none (a sparse file), keep (allocated, the size set apart),
+             * native/posix (the default: allocated, else sparse where unsupported) */
+            int mode = job->fallocate == SB_FALLOC_KEEP ? FALLOC_FL_KEEP_SIZE : 0;
+            r = job->fallocate == SB_FALLOC_NONE ? -EOPNOTSUPP
+                : fallocate(fd, mode, 0, (off_t)need) < 0 ? -errno : 0;
+            if (r == -EOPNOTSUPP || r == -ENOSYS || mode || (r == -ENOSPC && room_ok))
                 r = ftruncate(fd, (off_t)need) < 0 ? -errno : 0;
             if (r < 0)
                 snprintf(err, errlen, "%s: allocating %" PRIu64 " bytes: %s", f->path, need, strerror(-r));

@@ -35,12 +35,10 @@
 _Static_assert(sizeof(sb_verify_hdr) == SB_VERIFY_HDR_LEN, "header layout");
 _Static_assert(offsetof(sb_verify_hdr, hdr_crc) == 48, "header CRC position");
 
-static const char *const algo_names[] = {"none", "crc32c", "xxhash", "sha256", "pattern"};
-
 int sb_verify_algo_parse(const char *s, sb_verify_algo *out)
 {
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(s, algo_names[i])) {
+    for (int i = 0; i < SB_VERIFY_N; i++)
+        if (!strcmp(s, sb_verify_algo_names[i])) {
             *out = (sb_verify_algo)i;
             return 0;
         }
@@ -60,7 +58,10 @@ int sb_verify_algo_parse(const char *s, sb_verify_algo *out)
     return -EINVAL;
 }
 
-const char *sb_verify_algo_name(sb_verify_algo a) { return (unsigned)a < 5 ? algo_names[a] : "?"; }
+const char *sb_verify_algo_name(sb_verify_algo a)
+{
+    return (unsigned)a < SB_VERIFY_N ? sb_verify_algo_names[a] : "?";
+}
 
 /* ------------------------------------------------------------ block format */
 
@@ -84,7 +85,8 @@ static inline uint32_t crc32c(const void *p, size_t n)
 
 static unsigned csum_len(sb_verify_algo a)
 {
-    return a == SB_VERIFY_CRC32C ? 4 : a == SB_VERIFY_XXHASH ? 8 : a == SB_VERIFY_SHA256 ? 32 : 0;
+    return a == SB_VERIFY_CRC32C ? 4 : a == SB_VERIFY_XXHASH ? 8 : a == SB_VERIFY_SHA256 ? 32
+                                                                 : sb_verify_csum_len(a);
 }
 
 /* The checksum of a whole block whose csum field is zero. */
@@ -99,12 +101,16 @@ static void block_csum(sb_verify_algo a, const void *buf, uint32_t len, uint8_t 
         memcpy(out, &h, 8);
     } else if (a == SB_VERIFY_SHA256) {
         SHA256(buf, len, out);
+    } else {
+        sb_verify_csum(a, buf, len, out);
     }
 }
 
 /* Word i (counted from the block's start) of the data for seed. */
 static inline uint64_t data_word(const sb_verify_fmt *f, uint64_t seed, uint32_t i)
 {
+    if (f->pat)
+        return f->pat[i % f->pat_words];
     return f->base[i & (BASE_WORDS - 1)] ^ seed ^ ((uint64_t)(i >> BASE_SHIFT) * 0xd6e8feb86659fd93ull);
 }
 
@@ -117,6 +123,11 @@ typedef uint64_t v4 __attribute__((vector_size(32)));
 __attribute__((target_clones("avx2", "default")))
 static void fill_data(const sb_verify_fmt *f, uint64_t *restrict w, uint32_t nwords, uint64_t seed)
 {
+    if (f->pat) { /* verify_pattern: a word at a time (fio's pattern fill is as plain) */
+        for (uint32_t j = HDR_WORDS; j < nwords; j++)
+            w[j] = f->pat[j % f->pat_words];
+        return;
+    }
     for (uint32_t start = 0; start < nwords; start += BASE_WORDS) {
         uint64_t k = seed ^ ((uint64_t)(start >> BASE_SHIFT) * 0xd6e8feb86659fd93ull);
         v4 kk = {k, k, k, k};
@@ -134,6 +145,12 @@ static void fill_data(const sb_verify_fmt *f, uint64_t *restrict w, uint32_t nwo
 __attribute__((target_clones("avx2", "default")))
 static int64_t first_bad_word(const sb_verify_fmt *f, const uint64_t *w, uint32_t nwords, uint64_t seed)
 {
+    if (f->pat) {
+        for (uint32_t j = HDR_WORDS; j < nwords; j++)
+            if (w[j] != f->pat[j % f->pat_words])
+                return (int64_t)j;
+        return -1;
+    }
     for (uint32_t start = 0; start < nwords; start += BASE_WORDS) {
         uint64_t k = seed ^ ((uint64_t)(start >> BASE_SHIFT) * 0xd6e8feb86659fd93ull);
         v4 kk = {k, k, k, k};
@@ -174,10 +191,42 @@ int sb_verify_fmt_init(sb_verify_fmt *f, sb_verify_algo algo, uint32_t bs, uint6
 void sb_verify_fmt_free(sb_verify_fmt *f)
 {
     free(f->base);
+    free(f->pat);
     f->base = NULL;
+    f->pat = NULL;
 }
 
+int sb_verify_fmt_pattern(sb_verify_fmt *f, const uint8_t *bytes, unsigned len)
+{
+    /* len words hold 8 * len bytes: a whole number of patterns, so word i is pat[i % len] */
+    f->pat = malloc((size_t)len * sizeof *f->pat);
+    if (!f->pat)
+        return -ENOMEM;
+    uint8_t *b = (uint8_t *)f->pat;
+    for (unsigned i = 0; i < 8 * len; i++)
+        b[i] = bytes[i % len];
+    f->pat_words = len;
+    return 0;
+}
+
+/* A piece of a block: the block itself, or with verify_interval each interval bytes. */
+static uint32_t piece_len(const sb_verify_fmt *f)
+{
+    return f->interval && f->interval < f->bs ? f->interval : f->bs;
+}
+
+static void format_one(const sb_verify_fmt *f, void *buf, uint64_t offset, uint32_t job, uint64_t seq);
+
 void sb_verify_format(const sb_verify_fmt *f, void *buf, uint64_t offset, uint32_t job, uint64_t seq)
+{
+    uint32_t step = piece_len(f);
+    sb_verify_fmt g = *f;
+    g.bs = step;
+    for (uint32_t at = 0; at < f->bs; at += step)
+        format_one(&g, (char *)buf + at, offset + at, job, seq);
+}
+
+static void format_one(const sb_verify_fmt *f, void *buf, uint64_t offset, uint32_t job, uint64_t seq)
 {
     sb_verify_hdr *h = buf;
     struct timespec ts;
@@ -284,6 +333,8 @@ static int check_data(const sb_verify_fmt *f, uint8_t *buf, uint64_t offset, cha
         if (!memcmp(stored, got, cl))
             return 0;
     }
+    if (f->algo == SB_VERIFY_META) /* fio's header-only check: the header was checked */
+        return 0;
     int64_t bad = first_bad_byte(f, buf, h->seed);
     if (bad < 0 && !cl)
         return 0;
@@ -299,8 +350,25 @@ static int check_data(const sb_verify_fmt *f, uint8_t *buf, uint64_t offset, cha
                     e, sb_verify_algo_name(f->algo), g);
 }
 
+static int check_one(const sb_verify_fmt *f, void *buf, uint64_t offset, uint64_t expect_ident,
+                     unsigned max_job, char *msg, size_t msglen);
+
 int sb_verify_check(const sb_verify_fmt *f, void *buf, uint64_t offset, uint64_t expect_ident,
                     unsigned max_job, char *msg, size_t msglen)
+{
+    uint32_t step = piece_len(f);
+    sb_verify_fmt g = *f;
+    g.bs = step;
+    for (uint32_t at = 0; at < f->bs; at += step) {
+        int r = check_one(&g, (char *)buf + at, offset + at, expect_ident, max_job, msg, msglen);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
+static int check_one(const sb_verify_fmt *f, void *buf, uint64_t offset, uint64_t expect_ident,
+                     unsigned max_job, char *msg, size_t msglen)
 {
     sb_verify_hdr *h = buf;
     if (h->magic != SB_VERIFY_MAGIC)

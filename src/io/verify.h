@@ -31,7 +31,31 @@ typedef enum sb_verify_algo {
     SB_VERIFY_XXHASH,   /* XXH3 64-bit (libxxhash) */
     SB_VERIFY_SHA256,   /* OpenSSL's libcrypto (SHA extensions where the CPU has them) */
     SB_VERIFY_PATTERN,  /* no checksum: the data is regenerated from the seed and compared */
+    /* fio's other algorithms (verify_algos.c): ISA-L's CRCs, OpenSSL's digests (those
+     * longer than the header's 32 bytes kept to their first 32), and meta, fio's
+     * header-only check (offset, length, job, sequence, seed, time; no data check). */
+    SB_VERIFY_CRC64,    /* ISA-L's crc64_ecma_refl */
+    SB_VERIFY_CRC32,    /* ISA-L's crc32_gzip_refl: zlib's CRC-32 */
+    SB_VERIFY_CRC16,    /* ISA-L's crc16_t10dif */
+    SB_VERIFY_CRC7,     /* CRC-7 (x^7 + x^3 + 1, as MMC's) */
+    SB_VERIFY_MD5,
+    SB_VERIFY_SHA1,
+    SB_VERIFY_SHA224,
+    SB_VERIFY_SHA384,
+    SB_VERIFY_SHA512,
+    SB_VERIFY_SHA3_224,
+    SB_VERIFY_SHA3_256,
+    SB_VERIFY_SHA3_384,
+    SB_VERIFY_SHA3_512,
+    SB_VERIFY_META,
+    SB_VERIFY_N,
 } sb_verify_algo;
+
+/* verify_algos.c: the names of the algorithms (fio's), a checksum's length in the header
+ * (0: none) and the checksum of len bytes into out[32] (zero beyond the length). */
+extern const char *const sb_verify_algo_names[SB_VERIFY_N];
+unsigned sb_verify_csum_len(sb_verify_algo a);
+void sb_verify_csum(sb_verify_algo a, const void *buf, uint32_t len, uint8_t out[32]);
 
 /* "crc32c" -> SB_VERIFY_CRC32C ("0"/"none" -> NONE); -EINVAL when unknown. */
 int sb_verify_algo_parse(const char *s, sb_verify_algo *out);
@@ -79,7 +103,18 @@ typedef struct sb_verify_fmt {
     uint32_t bs;
     uint64_t job_seed;
     uint64_t *base;            /* SB_VERIFY_BASE_WORDS random words from the job seed */
+    /* fio's verify_interval: a header every interval bytes of a block (0: one per block);
+     * each piece is formatted and checked as a block of its own, at its own offset */
+    uint32_t interval;
+    /* fio's verify_pattern: the data is these bytes over and over from the block's start
+     * (under the header), instead of the seed's; pat[i % pat_words] is word i */
+    uint64_t *pat;
+    uint32_t pat_words;
+    bool dump;                 /* fio's verify_dump: a mismatching block goes to files */
 } sb_verify_fmt;
+
+/* verify_pattern's bytes (1 .. 512 of them) into f (after sb_verify_fmt_init). -ENOMEM. */
+int sb_verify_fmt_pattern(sb_verify_fmt *f, const uint8_t *bytes, unsigned len);
 
 int sb_verify_fmt_init(sb_verify_fmt *f, sb_verify_algo algo, uint32_t bs, uint64_t job_seed);
 void sb_verify_fmt_free(sb_verify_fmt *f);

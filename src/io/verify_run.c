@@ -137,6 +137,34 @@ void sb_verify_cancel(sb_verify_thread *v, unsigned slot, bool write, uint64_t b
         release(v->table, b, write ? v->slot_prev[slot] : ident);
 }
 
+/* fio's verify_dump: the block as read and as the identity expected says it should be, to
+ * BASENAME.OFFSET.received and .expected in the working directory (new files only: one
+ * that exists is left alone). A line on stderr names them. */
+static void dump_block(const sb_verify_fmt *f, const char *path, const void *buf, uint64_t off,
+                       uint64_t ident)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    void *want = NULL;
+    const sb_verify_hdr *h = buf;
+    if (ident == SB_VERIFY_UNKNOWN && h->magic == SB_VERIFY_MAGIC) /* any write: the header's */
+        ident = SB_VERIFY_IDENT(h->seq, h->job);
+    if (ident != SB_VERIFY_UNKNOWN && !posix_memalign(&want, 4096, f->bs))
+        sb_verify_format(f, want, off, (uint32_t)(ident & 0xff), ident >> 8);
+    const void *what[2] = {buf, want};
+    const char *const kind[2] = {"received", "expected"};
+    for (int i = 0; i < 2 && what[i]; i++) {
+        char name[PATH_MAX];
+        snprintf(name, sizeof name, "%s.%" PRIu64 ".%s", base, off, kind[i]);
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        bool ok = fd >= 0 && write(fd, what[i], f->bs) == (ssize_t)f->bs;
+        if (fd >= 0)
+            close(fd);
+        fprintf(stderr, "storbench: io: verify_dump: %s %s%s\n", ok ? "wrote" : "could not write",
+                name, ok ? "" : " (it exists, or the directory is not writable)");
+    }
+    free(want);
+}
+
 /* Checks one block read into buf against the identity the table expects. */
 static int check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect)
 {
@@ -150,6 +178,8 @@ static int check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect
         if (!v->st.errors++) {
             v->st.first_bad_offset = off;
             snprintf(v->msg, sizeof v->msg, "%s: %s", v->path, why);
+            if (v->fmt->dump)
+                dump_block(v->fmt, v->path, buf, off, expect);
         }
         return -EILSEQ;
     }
@@ -280,6 +310,8 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
                 st->errors++;
                 st->first_bad_offset = boff;
                 snprintf(msg, msglen, "%s: %s", path, why);
+                if (f->dump)
+                    dump_block(f, path, (char *)buf + i * bs, boff, ident);
                 r = -EILSEQ;
             } else {
                 st->blocks_checked++;
@@ -325,13 +357,23 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
     return 0;
 }
 
+int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs)
+{
+    int r = sb_verify_fmt_init(fmt, job->verify, bs, job->seed);
+    fmt->interval = (uint32_t)job->verify_interval; /* fio's verify_interval, verify_pattern */
+    fmt->dump = job->verify_dump;
+    if (r == 0 && job->verify_pat_len)
+        r = sb_verify_fmt_pattern(fmt, job->verify_pat, job->verify_pat_len);
+    return r;
+}
+
 int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles,
                        worker **ws, char *err, size_t errlen)
 {
     if (!job->verify)
         return 0;
     uint64_t nblocks = job->size / job->bs;
-    int r = sb_verify_fmt_init(fmt, job->verify, (uint32_t)job->bs, job->seed);
+    int r = sb_io_verify_fmt_init(fmt, job, (uint32_t)job->bs);
     for (unsigned i = 0; i < nfiles && r == 0; i++)
         r = sb_verify_table_init(&files[i].vtab, job->offset, nblocks, (uint32_t)job->bs,
                                  files[i].known_from);

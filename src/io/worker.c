@@ -33,6 +33,7 @@ static void worker_free(worker *w)
         return;
     if (w->engine_ready)
         w->td.ops->cleanup(&w->td);
+    sb_flow_leave(&w->flow);
     if (w->fd >= 0)
         close(w->fd);
     free(w->bufmem);
@@ -122,10 +123,17 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     }
     w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
     w->sync_data = !job->fsync_every && job->fdatasync_every;
-    w->ns_per_byte = job->rate ? 1e9 / (double)job->rate : 0;
-    w->ns_per_io = job->rate_iops ? 1e9 / (double)job->rate_iops : 0;
-    w->think_ns = (uint64_t)(job->thinktime_s * 1e9);
-    w->paced = w->ns_per_byte > 0 || w->ns_per_io > 0 || w->think_ns > 0;
+    const uint64_t rates[SB_DDIR_N] = {job->rate, job->rate_write};
+    const uint64_t iops[SB_DDIR_N] = {job->rate_iops, job->rate_iops_write};
+    w->paced = (w->think_ns = (uint64_t)(job->thinktime_s * 1e9)) > 0;
+    for (int d = 0; d < SB_DDIR_N; d++) {
+        w->ns_per_byte[d] = rates[d] ? 1e9 / (double)rates[d] : 0;
+        w->ns_per_io[d] = iops[d] ? 1e9 / (double)iops[d] : 0;
+        w->paced |= w->ns_per_byte[d] > 0 || w->ns_per_io[d] > 0;
+    }
+    w->fill = (job->dedupe_percentage || job->compress_pct) && !job->zero_buffers;
+    if ((r = sb_io_ctl_setup(w, job, err, errlen)) < 0)
+        return r;
     w->td.ops = ops;
     w->td.fd = w->fd;
     w->td.iodepth = depth;
@@ -208,6 +216,9 @@ static void merge_worker(const worker *w, sb_io_result *res)
     }
     res->cpu_ios += w->ios_done;
     res->zone_resets += sb_zbd_resets(w->zbd);
+    res->total_err += w->total_err;
+    if (!res->first_error)
+        res->first_error = w->first_error;
     for (int i = 0; i < SB_IO_DEPTH_BUCKETS; i++) {
         res->depths.level[i] += w->depths.level[i];
         res->depths.submit[i] += w->depths.submit[i];
@@ -281,7 +292,14 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned nfiles,
             files[i].path[0] = '\0';
             return -ENAMETOOLONG;
         }
-        if ((r = sb_io_prepare_file(job, &files[i], err, errlen)) < 0)
+        if (job->offset_increment) { /* the file holds the furthest thread's region */
+            sb_io_job fj;
+            sb_io_ctl_file_job(job, i, nfiles, &fj);
+            r = sb_io_prepare_file(&fj, &files[i], err, errlen);
+        } else {
+            r = sb_io_prepare_file(job, &files[i], err, errlen);
+        }
+        if (r < 0)
             return r;
     }
     for (unsigned i = 0; i < nfiles; i++) {
@@ -316,10 +334,15 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
         ws[i]->index = i;
         ws[i]->job = job;
         ws[i]->sh = sh;
+        if (job->offset_increment) { /* thread i's own region (jobctl.c) */
+            ws[i]->own_job = *job;
+            ws[i]->own_job.offset += (uint64_t)i * job->offset_increment;
+            ws[i]->job = &ws[i]->own_job;
+        }
         const file_ctx *f = &files[nfiles == 1 ? 0 : i];
-        if ((r = worker_setup(ws[i], job, ops, f->path, err, errlen)) < 0)
+        if ((r = worker_setup(ws[i], ws[i]->job, ops, f->path, err, errlen)) < 0)
             return r;
-        if (f->zbd && (r = sb_zbd_thread_new(f->zbd, job, ws[i]->fd, &ws[i]->zbd, err, errlen)) < 0)
+        if (f->zbd && (r = sb_zbd_thread_new(f->zbd, ws[i]->job, ws[i]->fd, &ws[i]->zbd, err, errlen)) < 0)
             return r;
     }
     return 0;
@@ -391,6 +414,8 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
             atomic_store(&sh->stop, true);
             res->interrupted = true;
         }
+        if (job->stop_ext && atomic_load(job->stop_ext))
+            atomic_store(&sh->stop, true); /* exitall: another job ended (jobrun.c) */
         if (sb_io_steady_poll(ws, job->numjobs, &res->steady, &ss_next))
             atomic_store(&sh->stop, true); /* settled (io/steadystate.h) */
         if (job->rate_min && !rc && (rc = rate_min_poll(job, ws, sh, sb_now_ns(), err, errlen)) < 0)
@@ -454,6 +479,7 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     worker **ws = calloc(job->numjobs, sizeof *ws);
     pthread_t *tids = calloc(job->numjobs, sizeof *tids);
     shared sh;
+    sb_io_job *filled = NULL;
     sb_verify_fmt vfmt = {0};
     atomic_init(&sh.stop, false);
     /* randrepeat=0: a seed of this run's own, as fio's (the clock's low bits) */
@@ -467,8 +493,14 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    if ((r = sb_io_files_dir(job, dir, sizeof dir, &made_dir, err, errlen)) < 0 ||
-        (r = prepare_files(job, files, nfiles, dir, err, errlen)) < 0 ||
+    if ((r = sb_io_files_dir(job, dir, sizeof dir, &made_dir, err, errlen)) < 0)
+        goto out;
+    /* fill_device: the region is the room left (jobctl.c), for the rest of the run */
+    if (job->fill_device && (r = sb_io_ctl_fill_job(job, dir, &filled, err, errlen)) < 0)
+        goto out;
+    if (filled)
+        job = filled;
+    if ((r = prepare_files(job, files, nfiles, dir, err, errlen)) < 0 ||
         (r = zbd_attach_files(job, files, nfiles, err, errlen)) < 0 ||
         (r = setup_workers(job, ops, files, nfiles, &sh, ws, err, errlen)) < 0 ||
         (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
@@ -521,6 +553,7 @@ out:
     free(files);
     free(ws);
     free(tids);
+    free(filled);
     if (r < 0 && !(r == -EILSEQ && job->verify)) /* a verify mismatch keeps its figures */
         sb_io_result_free(res);
     return r;

@@ -17,6 +17,7 @@
 #include "core/rand.h"
 #include "core/timeseries.h"
 #include "io/engine.h"
+#include "io/flow.h"
 #include "io/iolog.h"
 #include "io/job.h"
 #include "io/offsets.h"
@@ -63,9 +64,9 @@ typedef struct worker {
     uint64_t seq_pos, pass_bytes;
     uint64_t scramble_n;       /* scramble_buffers: counter written into each block */
     /* rate, rate_iops, thinktime: the earliest time of the next I/O, and its cost */
-    bool paced;
-    uint64_t next_issue_ns, think_ns;
-    double ns_per_byte, ns_per_io;
+    bool paced, thought;
+    uint64_t next_issue_ns[SB_DDIR_N], think_ns;   /* per direction (fio's rate=R,W) */
+    double ns_per_byte[SB_DDIR_N], ns_per_io[SB_DDIR_N];
 
     uint64_t io_start_ns, ramp_end_ns, end_ns;
     uint64_t next_tick_ns, last_ns;
@@ -89,6 +90,18 @@ typedef struct worker {
     bool zbd_hold, zbd_pass_end;
     int zbd_ddir;
     uint64_t zbd_b;
+    /* fio's job control (jobctl.c, flow.c): ctl = io_size, number_ios, flow or
+     * continue_on_error is set, so the hot path has one test for all of them. */
+    bool ctl;
+    bool fill;                 /* dedupe_percentage or buffer_compress_percentage */
+    sb_flow_member flow;
+    uint64_t loop_bytes;       /* io_size: bytes issued in this loop */
+    uint64_t ios_issued;       /* number_ios */
+    uint64_t total_err;        /* continue_on_error: errors gone on after */
+    int first_error;           /* the first of them (an errno) */
+    uint64_t ws_seed;          /* dedupe working_set: the seed of its blocks */
+    uint64_t dedupe_last;      /* dedupe repeat: the last new block's seed */
+    sb_io_job own_job;         /* offset_increment: the job with this thread's offset */
 } worker;
 
 typedef struct file_ctx {
@@ -101,6 +114,27 @@ typedef struct file_ctx {
     sb_verify_table vtab;  /* verify: the file's block table */
     struct sb_zbd_set *zbd; /* zonemode=zbd: the file's zones (zbd.h); NULL when off */
 } file_ctx;
+
+/* jobctl.c: fio's job control for the loop (the worker's ctl and buffers parts), off the
+ * hot path. sb_io_ctl_setup: before the thread starts (flow joined, offset_increment's
+ * job); sb_io_ctl_issued: after an I/O was prepared, true when the thread is done after
+ * it (io_size, number_ios); sb_io_ctl_error: an I/O failed with -e, true when the job
+ * goes on (continue_on_error; counted and printed); sb_io_fill_write: a write's data
+ * (dedupe, compression). */
+int sb_io_ctl_setup(worker *w, const sb_io_job *job, char *err, size_t errlen);
+bool sb_io_ctl_issued(worker *w, sb_io_u *u);
+bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e, uint64_t now);
+/* Whether continue_on_error and ignore_error make the job go on after error e of an I/O
+ * in direction ddir. */
+bool sb_io_ctl_survives(const sb_io_job *job, int ddir, int e);
+void sb_io_fill_write(worker *w, sb_io_u *u);
+/* jobctl.c: fio's fill_device: *out becomes a copy of job whose size is the room on the
+ * file system of its file (or dir) plus what the file holds, from offset, in whole
+ * blocks. 0, or -errno with one line in err. */
+int sb_io_ctl_fill_job(const sb_io_job *job, const char *dir, sb_io_job **out, char *err, size_t errlen);
+/* jobctl.c: the job each file is laid out for (offset_increment moves thread i's region;
+ * one shared file holds every thread's). */
+void sb_io_ctl_file_job(const sb_io_job *job, unsigned file, unsigned nfiles, sb_io_job *out);
 
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);
@@ -121,6 +155,9 @@ int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *er
 /* verify_run.c: the tables and per-thread state before the threads start; after they
  * end, the read-back and the figures (returns r, or the read-back's error); and freeing
  * it all. The verify rules of a job (job.c's check) are declared in job.h. */
+/* verify_run.c: the block format of a job (its algorithm, seed, verify_interval and
+ * verify_pattern) for blocks of bs bytes. 0 or -ENOMEM (fmt then freed by the caller). */
+int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs);
 int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles,
                        worker **ws, char *err, size_t errlen);
 int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *files,

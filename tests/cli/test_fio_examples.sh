@@ -25,9 +25,10 @@ check "no example fails (each runs or is refused)" test "$fails" = 0
 bad=$(awk -F '\t' '$2 == "refused" && $3 !~ /^[0-9]+: (unknown option .[a-z_0-9]+.|[a-z_0-9]+: .+)$/' "$T/ex")
 check "each refusal names the file's line and the option" test -z "$bad"
 [ -n "$bad" ] && echo "# $bad"
-check "at least 25 of fio's examples run ($runs)" test "$runs" -ge 25
+check "at least 31 of fio's examples run ($runs)" test "$runs" -ge 31
 for e in disk-zone-profile.fio zipf.fio rand-zones.fio backwards-read.fio null.fio ssd-steadystate.fio 1mbs_clients.fio \
-    jesd219.fio waitfor.fio steadystate.fio zbd-rand-write.fio zbd-seq-read.fio zbd-rand-write-zone-reset-gc.fio; do
+    jesd219.fio waitfor.fio steadystate.fio zbd-rand-write.fio zbd-seq-read.fio zbd-rand-write-zone-reset-gc.fio \
+    butterfly.fio flow.fio exitwhat.fio dedupe-global.fio sequence-distribution.fio surface-scan.fio; do
     check "$e runs" grep -q "^$e	runs" "$T/ex"
 done
 # its trim job and flow are other options' (trim, flow): zonemode=zbd is not what stops it

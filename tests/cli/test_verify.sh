@@ -71,8 +71,8 @@ caught "another job's seed" "seed: expected" 0
 # one in the read-back and in a read during the job.
 
 # ---- option errors ----
-check_exit "unknown algorithm" 2 "$SB" io --verify md5 --filename "$F"
-check_one_line "unknown algorithm: one line" "unknown algorithm 'md5'"
+check_exit "unknown algorithm" 2 "$SB" io --verify crc99 --filename "$F"
+check_one_line "unknown algorithm: one line" "unknown algorithm 'crc99'"
 check_exit "verify_only without verify" 2 "$SB" io --verify_only --filename "$F"
 check_one_line "verify_only without verify: one line" "needs --verify"
 check_exit "verify_backlog without verify" 2 "$SB" io --verify_backlog 4 --filename "$F"

@@ -181,8 +181,25 @@ static void test_functions(void **state)
     assert_non_null(strstr(err, "steadystate: iops needs a limit"));
     assert_int_equal(set("verify", "crc32c"), 0);
     assert_int_equal(job.verify, SB_VERIFY_CRC32C);
-    assert_int_equal(set("verify", "md5"), -EINVAL);
-    assert_non_null(strstr(err, "verify: unknown algorithm 'md5'"));
+    assert_int_equal(set("verify", "md5"), 0); /* fio's other algorithms (verify_algos.c) */
+    assert_int_equal(job.verify, SB_VERIFY_MD5);
+    assert_int_equal(set("verify", "crc99"), -EINVAL);
+    assert_non_null(strstr(err, "verify: unknown algorithm 'crc99'"));
+    /* fio's per-direction rate, continue_on_error's classes, ignore_error's lists */
+    assert_int_equal(set("rate", "1m,2k"), 0);
+    assert_true(job.rate == 1048576 && job.rate_write == 2048 && job.rate_trim == 0);
+    assert_int_equal(set("rate", "300"), 0);
+    assert_true(job.rate == 300 && job.rate_write == 300 && job.rate_trim == 300);
+    assert_int_equal(set("rate", "1,2,3,4"), -EINVAL);
+    assert_int_equal(set("continue_on_error", "io"), 0);
+    assert_int_equal(job.continue_on_error, 3);
+    assert_int_equal(set("continue_on_error", "some"), -EINVAL);
+    assert_int_equal(set("ignore_error", ",ENOSPC:5"), 0);
+    assert_true(job.n_ignore_error[0] == 0 && job.n_ignore_error[1] == 2 &&
+                job.ignore_error[1][0] == ENOSPC && job.ignore_error[1][1] == 5);
+    assert_int_equal(set("ignore_error", "ENOPE"), -EINVAL);
+    assert_int_equal(set("verify_pattern", "0xaa55"), 0);
+    assert_true(job.verify_pat_len == 2 && job.verify_pat[0] == 0xaa && job.verify_pat[1] == 0x55);
     assert_int_equal(set("cpus_allowed", "0"), 0);
     assert_true(job.cpus_allowed_set && CPU_ISSET(0, &job.cpus_allowed));
     assert_int_equal(set("cpus_allowed", "3-1"), -EINVAL);
