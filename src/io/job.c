@@ -32,6 +32,9 @@ void sb_io_job_init(sb_io_job *job)
     job->do_verify = true;
     job->uring_fixed_files = job->uring_fixed_bufs = -1;
     strcpy(job->engine, "psync");
+    job->steady.interval_s = 1; /* fio's ss_interval */
+    job->spr_op = 0.15; /* fio's SPRandom defaults */
+    job->spr_num_regions = 100;
 }
 
 void sb_io_job_resolve(sb_io_job *job)

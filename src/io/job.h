@@ -61,6 +61,11 @@ typedef struct sb_io_bssplit {
 
 #define SB_IO_MAX_PERCENTILES 20
 
+/* fio's random_generator and numa_mem_policy values (options_fiob.c). */
+enum { SB_RNG_TAUSWORTHE = 0, SB_RNG_LFSR, SB_RNG_TAUSWORTHE64 };
+enum { SB_NUMA_MEM_NONE = 0, SB_NUMA_MEM_DEFAULT, SB_NUMA_MEM_PREFER, SB_NUMA_MEM_BIND,
+       SB_NUMA_MEM_INTERLEAVE, SB_NUMA_MEM_LOCAL };
+
 typedef struct sb_io_job {
     char name[64];             /* fio's job name (a job file's section); "" = none */
     sb_rw rw;
@@ -159,6 +164,22 @@ typedef struct sb_io_job {
     /* Stop when the job has settled (steadystate.h); mode SB_SS_OFF = never. Checked
      * from the controlling thread on the interval samples. */
     sb_ss_spec steady;
+
+    /* fio's io_submit_mode, random_generator, NUMA placement and SPRandom (options_fiob.c;
+     * issue 27). submit_offload: a submitter thread issues at the rate while another reaps,
+     * so submission does not wait on completions (submit_offload.c). random_generator:
+     * SB_RNG_LFSR walks a maximal-length LFSR (offsets.c): every block once per pass, with
+     * or without the random map. numa_cpu_nodes: bit N = node N's CPUs (worker_numa.c);
+     * numa_mem_mode: SB_NUMA_MEM_*, over numa_mem_nodes. sprandom: fio 3.41's SPRandom
+     * preconditioning (sprandom.c), spr_op over-provisioning, spr_num_regions regions. */
+    bool submit_offload;
+    int random_generator;
+    uint64_t numa_cpu_nodes;
+    int numa_mem_mode;
+    uint64_t numa_mem_nodes;
+    bool sprandom;
+    double spr_op;
+    unsigned spr_num_regions;
 
     /* Called from the controlling thread about 10 times a second; may be NULL. */
     bool (*should_stop)(void *arg); /* true = interrupt the job */

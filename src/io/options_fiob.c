@@ -1,0 +1,114 @@
+/*
+ * options_fiob — the parsers of the rows options_fiob.h adds to the I/O option table:
+ * NUMA node lists (checked against the nodes /sys/devices/system/node shows), fio's
+ * numa_mem_policy syntax and SPRandom's over-provisioning ratio.
+ */
+#include "io/options_fiob.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/job.h"
+
+const sb_opt_choice sb_opt_submit_mode_choices[] = {{"inline", 0}, {"offload", 1}, {NULL, 0}};
+const sb_opt_choice sb_opt_rng_choices[] = {
+    {"tausworthe", SB_RNG_TAUSWORTHE}, {"lfsr", SB_RNG_LFSR},
+    {"tausworthe64", SB_RNG_TAUSWORTHE64}, {NULL, 0},
+};
+const char *const sb_opt_a_ss_interval[] = {"ss_interval", NULL};
+
+/* "0-1,3" into a mask of nodes 0 .. 63, each of which must exist here. */
+static int parse_nodes(const char *v, uint64_t *out, char *err, size_t errlen)
+{
+    uint64_t m = 0;
+    const char *p = v;
+    while (*p) {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p || lo < 0 || lo > 63)
+            goto bad;
+        if (*end == '-') {
+            p = end + 1;
+            hi = strtol(p, &end, 10);
+            if (end == p || hi < lo || hi > 63)
+                goto bad;
+        }
+        for (long n = lo; n <= hi; n++) {
+            char path[64];
+            snprintf(path, sizeof path, "/sys/devices/system/node/node%ld", n);
+            if (access(path, F_OK) < 0) {
+                snprintf(err, errlen, "NUMA node %ld does not exist on this machine "
+                         "(/sys/devices/system/node lists its nodes)", n);
+                return -EINVAL;
+            }
+            m |= 1ull << n;
+        }
+        if (*end && *end != ',')
+            goto bad;
+        p = *end ? end + 1 : end;
+    }
+    if (!m)
+        goto bad;
+    *out = m;
+    return 0;
+bad:
+    snprintf(err, errlen, "'%s' is not a list of NUMA nodes (0, 0-1, 0,2)", v);
+    return -EINVAL;
+}
+
+int sb_opt_parse_numa_cpus(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                           char *err, size_t errlen)
+{
+    return parse_nodes(v, &((sb_io_job *)base)->numa_cpu_nodes, err, errlen);
+}
+
+/* fio's numa_mem_policy: default, prefer:N, bind:NODES, interleave:NODES, local. */
+int sb_opt_parse_numa_mem(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen)
+{
+    static const struct { const char *name; int mode; bool nodes; } pol[] = {
+        {"default", SB_NUMA_MEM_DEFAULT, false}, {"prefer", SB_NUMA_MEM_PREFER, true},
+        {"bind", SB_NUMA_MEM_BIND, true}, {"interleave", SB_NUMA_MEM_INTERLEAVE, true},
+        {"local", SB_NUMA_MEM_LOCAL, false},
+    };
+    sb_io_job *job = base;
+    const char *colon = strchr(v, ':');
+    size_t n = colon ? (size_t)(colon - v) : strlen(v);
+    for (size_t i = 0; i < sizeof pol / sizeof pol[0]; i++) {
+        if (strlen(pol[i].name) != n || strncmp(v, pol[i].name, n))
+            continue;
+        if (pol[i].nodes != (colon != NULL)) {
+            snprintf(err, errlen, "'%s': %s %s", v, pol[i].name,
+                     pol[i].nodes ? "needs :NODES (bind:0)" : "takes no nodes");
+            return -EINVAL;
+        }
+        uint64_t m = 0;
+        if (colon && parse_nodes(colon + 1, &m, err, errlen) < 0)
+            return -EINVAL;
+        if (pol[i].mode == SB_NUMA_MEM_PREFER && (m & (m - 1))) {
+            snprintf(err, errlen, "'%s': prefer takes one node", v);
+            return -EINVAL;
+        }
+        job->numa_mem_mode = pol[i].mode;
+        job->numa_mem_nodes = m;
+        return 0;
+    }
+    snprintf(err, errlen, "'%s' is not default, prefer:N, bind:NODES, interleave:NODES or local", v);
+    return -EINVAL;
+}
+
+int sb_opt_parse_spr_op(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                        char *err, size_t errlen)
+{
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end || !(d > 0 && d < 1)) {
+        snprintf(err, errlen, "'%s' is not a ratio between 0 and 1 (0.15)", v);
+        return -EINVAL;
+    }
+    ((sb_io_job *)base)->spr_op = d;
+    return 0;
+}

@@ -1,0 +1,55 @@
+/*
+ * options_fiob — the entries of the I/O option table for fio's submission mode, random
+ * generator, NUMA placement, SPRandom and steady-state check interval (issue 27). They are
+ * rows of the one table, sb_io_options (options.c), which expands SB_IO_OPTIONS_FIOB at
+ * its end; kept here, with their parsers in options_fiob.c, so that options.c stays under
+ * the size limit and each group of fio options can be changed on its own.
+ */
+#ifndef SB_IO_OPTIONS_FIOB_H
+#define SB_IO_OPTIONS_FIOB_H
+
+#include "io/options.h"
+
+int sb_opt_parse_numa_cpus(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                           char *err, size_t errlen);
+int sb_opt_parse_numa_mem(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen);
+int sb_opt_parse_spr_op(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                        char *err, size_t errlen);
+extern const sb_opt_choice sb_opt_submit_mode_choices[], sb_opt_rng_choices[];
+extern const char *const sb_opt_a_ss_interval[];
+
+/* The rows (J is options.c's field macro). */
+#define SB_IO_OPTIONS_FIOB                                                                        \
+    {"io_submit_mode", NULL, SB_OPT_CHOICE, J(submit_offload), 0, 0, "inline", "MODE",            \
+     "inline: the job's thread submits and reaps; offload: one thread submits (at the rate of "   \
+     "rate_iops/rate) while another reaps, so submission never waits on completions, as fio's "   \
+     "offload", SB_OPTC_ENGINE, 0, sb_opt_submit_mode_choices, NULL},                              \
+    {"random_generator", NULL, SB_OPT_CHOICE, J(random_generator), 0, 0, "tausworthe", "GEN",     \
+     "tausworthe | tausworthe64: storbench's generator (a seeded permutation with the random "    \
+     "map); lfsr: a maximal-length LFSR, every block once per pass even with norandommap, as "    \
+     "fio's", SB_OPTC_OFFSETS, 0, sb_opt_rng_choices, NULL},                                       \
+    {"numa_cpu_nodes", NULL, SB_OPT_FUNC, J(numa_cpu_nodes), 0, 0, "unset", "NODES",              \
+     "run the job's threads on the CPUs of these NUMA nodes (0-1,3; from "                        \
+     "/sys/devices/system/node/nodeN/cpulist); a node this machine lacks is refused",             \
+     SB_OPTC_CPU, SB_OPTF_DEF_DOC, NULL, sb_opt_parse_numa_cpus},                                  \
+    {"numa_mem_policy", NULL, SB_OPT_FUNC, J(numa_mem_mode), 0, 0, "unset", "POLICY",             \
+     "the threads' memory policy (set_mempolicy): default | prefer:N | bind:NODES | "             \
+     "interleave:NODES | local, as fio's", SB_OPTC_CPU, SB_OPTF_DEF_DOC, NULL,                     \
+     sb_opt_parse_numa_mem},                                                                       \
+    {"sprandom", NULL, SB_OPT_BOOL, J(sprandom), 0, 0, "0", NULL,                                 \
+     "fio 3.41's SPRandom SSD preconditioning: a randwrite job writes the physical capacity "     \
+     "(size x (1 + spr_op)) once, in spr_num_regions regions whose invalid blocks follow the "    \
+     "steady-state distribution; sets random_generator=lfsr and norandommap", SB_OPTC_OFFSETS,    \
+     SB_OPTF_SWITCH, NULL, NULL},                                                                  \
+    {"spr_op", NULL, SB_OPT_FUNC, J(spr_op), 0, 0, "0.15", "RATIO",                               \
+     "sprandom: the over-provisioning ratio, 0 .. 1 exclusive", SB_OPTC_OFFSETS, 0, NULL,         \
+     sb_opt_parse_spr_op},                                                                         \
+    {"spr_num_regions", NULL, SB_OPT_INT, J(spr_num_regions), 1, 1000000, "100", "N",             \
+     "sprandom: the number of regions", SB_OPTC_OFFSETS, 0, NULL, NULL},                           \
+    {"steadystate_check_interval", sb_opt_a_ss_interval, SB_OPT_DURATION, J(steady.interval_s),   \
+     0, 0, "1s", "DURATION", "the length of one steady-state sample: ss_dur / this many "         \
+     "samples make the window, as fio's ss_interval", SB_OPTC_SERIES, SB_OPTF_POSITIVE, NULL,     \
+     NULL},
+
+#endif
