@@ -212,7 +212,7 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
         return -EINVAL;
     }
-    if (sb_io_job_check_fio(job, err, errlen) < 0)
+    if (sb_io_job_check_fio(job, err, errlen) < 0 || sb_io_job_check_fiob(job, err, errlen) < 0)
         return -EINVAL;
     if (job->rwmixread > 100) {
         snprintf(err, errlen, "rwmixread %u is not a percentage", job->rwmixread);

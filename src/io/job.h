@@ -264,6 +264,9 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
  * (defined in verify_run.c). Declared here, not in worker.h, so that job.c need not
  * include worker.h, which includes this header: no include circle. */
 int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen);
+/* The rules of io_submit_mode, random_generator, numa_* and sprandom (options_fiob.c),
+ * part of the check above. */
+int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen);
 
 /* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
  * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,

@@ -175,7 +175,13 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     uint64_t b = 0, byte_off = 0;
     if (__builtin_expect(w->bs_table != NULL, 0))
         byte_off = next_var(w, u, &pass_end);
-    else
+    else if (__builtin_expect(w->spr != NULL, 0)) { /* sprandom: its own end (sprandom.h) */
+        if (!sb_spr_next(w->spr, &w->og, &b)) {
+            w->pass_done = true;
+            return false;
+        }
+        pass_end = false;
+    } else
         b = sb_offgen_next(&w->og, &pass_end);
     switch (job->rw) {
     case SB_RW_READ: case SB_RW_RANDREAD: u->ddir = SB_DDIR_READ; break;

@@ -112,3 +112,18 @@ int sb_opt_parse_spr_op(const sb_opt *o, void *base, const char *v, const sb_opt
     ((sb_io_job *)base)->spr_op = d;
     return 0;
 }
+
+int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen)
+{
+    if (job->sprandom) {
+        const char *why = job->rw != SB_RW_RANDWRITE ? "rw=randwrite"
+                          : job->bs_max > job->bs || job->bssplit.n ? "one block size"
+                          : job->dist.kind != SB_DIST_RANDOM ? "random_distribution=random"
+                          : job->verify != SB_VERIFY_NONE ? "no verify" : NULL;
+        if (why) {
+            snprintf(err, errlen, "sprandom needs %s, as fio's", why);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}

@@ -39,6 +39,8 @@ static void worker_free(worker *w)
     free(w->freelist);
     free(w->done);
     free(w->bs_table);
+    if (w->spr)
+        sb_spr_free(w->spr);
     sb_iolog_close(w->log, 0);
     sb_tsb_free(&w->ts);
     munmap(w, sizeof *w);
@@ -163,6 +165,16 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     if (job->dist.kind != SB_DIST_RANDOM && sb_rw_is_random(job->rw)) {
         sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
         w->og.dist = &w->dg;
+    }
+    /* fio's random_generator=lfsr; sprandom draws its fresh blocks from the same cycle */
+    if ((job->random_generator == SB_RNG_LFSR || job->sprandom) && !w->og.dist)
+        sb_offgen_set_lfsr(&w->og);
+    if (job->sprandom) {
+        int r = sb_spr_init(&w->spr_state, w->block_count, job->spr_op, job->spr_num_regions,
+                            seed + 0x100 * (w->index + 1), err, errlen);
+        if (r < 0)
+            return r;
+        w->spr = &w->spr_state;
     }
     for (int d = 0; d < SB_DDIR_N; d++)
         sb_hist_init_zeroed(&w->st[d].clat); /* worker_alloc's pages: already zero */

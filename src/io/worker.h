@@ -20,6 +20,7 @@
 #include "io/iolog.h"
 #include "io/job.h"
 #include "io/offsets.h"
+#include "io/sprandom.h"
 
 #define TICK_NS 50000000ull   /* how often a worker publishes progress */
 #define NS 1000000000ull
@@ -83,6 +84,8 @@ typedef struct worker {
     sb_iolog *log;             /* fio's log files (iolog.h); NULL when off */
     bool no_lat;               /* gtod_reduce: no latency recorded */
     uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
+    sb_spr *spr;               /* fio's sprandom (sprandom.h): its blocks; NULL when off */
+    sb_spr spr_state;
 } worker;
 
 typedef struct file_ctx {
