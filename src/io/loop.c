@@ -598,7 +598,10 @@ void *sb_io_worker_main(void *arg)
     w->next_tick_ns = 0;
     w->last_ns = w->ramp_end_ns;
     private_fd_table(w);
-    if (thread_priority(w) < 0 || worker_engine_init(w) < 0) {
+    bool numa = w->job->numa_cpu_nodes || w->job->numa_mem_mode;
+    if ((numa && sb_io_numa_apply(w, w->buflen) < 0) || thread_priority(w) < 0 ||
+        worker_engine_init(w) < 0) {
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
         if (w->fd_private)
             close(w->fd);
         w->finished_ns = sb_now_ns();

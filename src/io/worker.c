@@ -105,6 +105,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     unsigned depth = ops->sync ? 1 : job->iodepth;
     const uint64_t maxbs = job_max_bs(job);
     size_t bufsz = (size_t)maxbs * depth;
+    w->buflen = bufsz;
     if (posix_memalign(&w->bufmem, 4096, bufsz)) {
         w->bufmem = NULL;
         snprintf(err, errlen, "cannot allocate %zu bytes of I/O buffers", bufsz);

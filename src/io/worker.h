@@ -42,6 +42,7 @@ typedef struct worker {
     sb_engine_td td;
     bool engine_ready;
     void *bufmem;
+    size_t buflen;             /* bufmem's bytes (numa_mem_policy binds them) */
     sb_io_u **freelist;
     unsigned nfree;
     sb_io_u **done;
@@ -98,6 +99,9 @@ typedef struct file_ctx {
     sb_verify_table vtab;  /* verify: the file's block table */
 } file_ctx;
 
+/* worker_numa.c, in the worker's thread: numa_cpu_nodes and numa_mem_policy for it and its
+ * buffers (buflen bytes at bufmem). 0, or -errno with w->err and w->errmsg set. */
+int sb_io_numa_apply(worker *w, size_t buflen);
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);
 
