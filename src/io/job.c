@@ -251,7 +251,7 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     }
     if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)
         return -EINVAL;
-    if (ops->sync && job->iodepth > 1 && warn)
+    if (ops->sync && job->iodepth > 1 && !job->submit_offload && warn)
         snprintf(warn, warnlen, "iodepth %u has no effect with the synchronous engine %s; using 1",
                  job->iodepth, ops->name);
     return 0;

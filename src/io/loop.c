@@ -437,7 +437,12 @@ static void loop_async(worker *w)
                     mark_submit(w, pending, in_flight);
                     pending = 0;
                 }
-                if (w->think_ns && (r = drain(w, &in_flight)) < 0)
+                /* ahead of the rate: what is in flight comes back first, as fio's inline
+                 * mode quiesces before it sleeps (its latency is then its own, not the
+                 * sleep's); io_submit_mode=offload is the mode that does not wait */
+                bool ahead = w->next_issue_ns && w->next_issue_ns > sb_now_ns() &&
+                             (w->ns_per_byte > 0 || w->ns_per_io > 0);
+                if ((w->think_ns || ahead) && (r = drain(w, &in_flight)) < 0)
                     goto fail;
                 t = pace(w, (uint32_t)job->bs, sb_now_ns());
                 if (t >= w->end_ns) {
@@ -525,6 +530,16 @@ fail:
     atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
 }
 
+/* For the offload loop (submit_offload.c): one I/O's preparation, pacing and completion
+ * seen at now, as the loops here do them. */
+bool sb_io_next(worker *w, sb_io_u *u) { return next_io(w, u); }
+uint64_t sb_io_pace(worker *w, uint32_t len, uint64_t now) { return pace(w, len, now); }
+void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now)
+{
+    w->done[0] = u;
+    complete(w, 1, now);
+}
+
 static void sleep_until(worker *w, uint64_t t)
 {
     for (;;) {
@@ -546,7 +561,8 @@ static void sleep_until(worker *w, uint64_t t)
 static void private_fd_table(worker *w)
 {
     /* not with log files: their descriptors, opened before, live in the shared table */
-    if (w->td.ops->fd_own_thread && w->fd >= 3 && !w->log && sb_private_fd_table(w->fd))
+    if (w->td.ops->fd_own_thread && w->fd >= 3 && !w->log && !w->job->submit_offload &&
+        sb_private_fd_table(w->fd))
         w->fd_private = true;
 }
 
@@ -611,6 +627,8 @@ void *sb_io_worker_main(void *arg)
     sleep_until(w, w->io_start_ns);
     if (job->verify_only)
         ; /* writes nothing: the read-back after the threads (verify_run.c) is the job */
+    else if (job->submit_offload)
+        sb_io_loop_offload(w); /* submit_offload.c */
     else if (w->td.ops->sync)
         loop_sync(w);
     else

@@ -115,6 +115,15 @@ int sb_opt_parse_spr_op(const sb_opt *o, void *base, const char *v, const sb_opt
 
 int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen)
 {
+    /* offload: the submit threads' engines move the bytes; what needs the job's own engine
+     * between I/Os (a sync every N writes, verified I/O) is not done that way */
+    if (job->submit_offload && (job->fsync_every || job->fdatasync_every || job->verify ||
+                                job->verify_pattern || job->thinktime_s > 0)) {
+        snprintf(err, errlen, "io_submit_mode=offload: not with %s", job->fsync_every ? "fsync=N"
+                 : job->fdatasync_every ? "fdatasync=N" : job->thinktime_s > 0 ? "thinktime"
+                 : "verify");
+        return -EINVAL;
+    }
     if (job->sprandom) {
         const char *why = job->rw != SB_RW_RANDWRITE ? "rw=randwrite"
                           : job->bs_max > job->bs || job->bssplit.n ? "one block size"

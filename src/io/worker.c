@@ -102,7 +102,8 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     int r = sb_io_open_for_io(job, path, &w->fd, err, errlen);
     if (r < 0)
         return r;
-    unsigned depth = ops->sync ? 1 : job->iodepth;
+    /* offload: iodepth submit threads, each one I/O at a time, whatever the engine (fio's) */
+    unsigned depth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
     const uint64_t maxbs = job_max_bs(job);
     size_t bufsz = (size_t)maxbs * depth;
     w->buflen = bufsz;
@@ -439,7 +440,7 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
         return r;
     }
     snprintf(res->engine, sizeof res->engine, "%s", ops->name);
-    res->effective_iodepth = ops->sync ? 1 : job->iodepth;
+    res->effective_iodepth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
 
     unsigned nfiles = job->filename[0] ? 1 : job->numjobs;
     file_ctx *files = calloc(nfiles, sizeof *files);

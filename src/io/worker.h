@@ -102,6 +102,13 @@ typedef struct file_ctx {
 /* worker_numa.c, in the worker's thread: numa_cpu_nodes and numa_mem_policy for it and its
  * buffers (buflen bytes at bufmem). 0, or -errno with w->err and w->errmsg set. */
 int sb_io_numa_apply(worker *w, size_t buflen);
+/* submit_offload.c: the job's I/O under io_submit_mode=offload, from the worker's thread;
+ * and what it uses of loop.c: the next I/O (false: none left), the rate's wait, and one
+ * completion seen at now (accounted, its buffer back on the free list). */
+void sb_io_loop_offload(worker *w);
+bool sb_io_next(worker *w, sb_io_u *u);
+uint64_t sb_io_pace(worker *w, uint32_t len, uint64_t now);
+void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now);
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);
 
