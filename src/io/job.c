@@ -35,6 +35,8 @@ void sb_io_job_init(sb_io_job *job)
     job->steady.interval_s = 1; /* fio's ss_interval */
     job->spr_op = 0.15; /* fio's SPRandom defaults */
     job->spr_num_regions = 100;
+    job->prioclass = -1;
+    job->cmdprio.cls[0] = job->cmdprio.cls[1] = job->cmdprio.level[0] = job->cmdprio.level[1] = -1;
 }
 
 void sb_io_job_resolve(sb_io_job *job)
@@ -270,6 +272,8 @@ void sb_io_result_free(sb_io_result *r)
     sb_ss_free(&r->steady);
     free(r->threads);
     r->threads = NULL;
+    free(r->prio);
+    r->prio = NULL;
     r->n_threads = 0;
 }
 

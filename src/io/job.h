@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "core/histogram.h"
+#include "io/cmdprio.h"
 #include "io/distribution.h"
 #include "io/verify.h"
 #include "core/timeseries.h"
@@ -180,6 +181,11 @@ typedef struct sb_io_job {
     bool sprandom;
     double spr_op;
     unsigned spr_num_regions;
+    /* fio's per-I/O priorities (cmdprio.h) and the default class; log_prio: the log files'
+     * prio column is each I/O's ioprio value (else 1 for a cmdprio pick, 0 otherwise) */
+    sb_cmdprio cmdprio;
+    int prioclass;             /* fio's prioclass 0 .. 3; -1 = unset (prio alone: best effort) */
+    bool log_prio;
 
     /* Called from the controlling thread about 10 times a second; may be NULL. */
     bool (*should_stop)(void *arg); /* true = interrupt the job */
@@ -237,6 +243,9 @@ typedef struct sb_io_result {
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */
     struct sb_io_result *threads;
     unsigned n_threads;
+    /* cmdprio: the latency of each priority per direction, all threads (malloc'd; NULL
+     * without cmdprio) */
+    sb_prio_stats *prio;
 } sb_io_result;
 
 /* A job with fio's defaults: read, 4 KiB, iodepth 1, 1 job, psync, buffered,

@@ -89,8 +89,13 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
     st->bytes += u->len;
     if (__builtin_expect(!w->no_lat, 1))
         sb_hist_record(&st->clat, now - u->start_ns);
-    if (__builtin_expect(w->log != NULL, 0))
+    if (__builtin_expect(w->prio != NULL, 0))
+        sb_prio_record(w->prio, u->ddir, u->ioprio, now - u->start_ns);
+    if (__builtin_expect(w->log != NULL, 0)) {
+        /* the prio column: fio's log_prio value, else its "high priority" flag */
+        w->log->prio = w->job->log_prio ? u->ioprio : (w->cmdprio && u->ioprio != w->ioprio_default);
         sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, u->ddir, u->len, u->offset);
+    }
     w->last_ns = now;
     return closed;
 }
@@ -218,6 +223,11 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
             p[0] = u->offset;
             p[1] = ++w->scramble_n;
         }
+    }
+    if (__builtin_expect(w->cmdprio, 0)) {
+        bool high;
+        u->ioprio = sb_cmdprio_pick(&job->cmdprio, u->ddir, u->len, 100 * sb_rand_double(&w->rng),
+                                    w->ioprio_default, &high);
     }
     w->bytes_issued += u->len;
     return true;
@@ -592,9 +602,11 @@ static int thread_priority(worker *w)
     const char *what = NULL;
     if (job->nice && setpriority(PRIO_PROCESS, (id_t)tid, job->nice) < 0)
         what = "nice";
-    /* IOPRIO_WHO_PROCESS = 1, IOPRIO_CLASS_BE = 2 in the top bits (linux/ioprio.h) */
-    else if (job->prio >= 0 && syscall(SYS_ioprio_set, 1, tid, (2 << 13) | job->prio) < 0)
-        what = "prio";
+    /* IOPRIO_WHO_PROCESS = 1; the class (prioclass, else best effort 2) in the top bits */
+    else if ((job->prio >= 0 || job->prioclass >= 0) &&
+             syscall(SYS_ioprio_set, 1, tid, sb_ioprio(job->prioclass >= 0 ? job->prioclass : 2,
+                                                       job->prio >= 0 ? job->prio : 0, 0)) < 0)
+        what = job->prio >= 0 ? "prio" : "prioclass";
     if (!what)
         return 0;
     w->err = -errno;

@@ -113,6 +113,42 @@ int sb_opt_parse_spr_op(const sb_opt *o, void *base, const char *v, const sb_opt
     return 0;
 }
 
+int sb_opt_parse_prioclass(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                           char *err, size_t errlen)
+{
+    char *end;
+    long c = strtol(v, &end, 10);
+    if (!*v || *end || c < 0 || c > 3) {
+        snprintf(err, errlen, "'%s' is not a class 0 .. 3 (1 realtime, 2 best effort, 3 idle)", v);
+        return -EINVAL;
+    }
+    ((sb_io_job *)base)->prioclass = (int)c;
+    return 0;
+}
+
+/* cmdprio_percentage, cmdprio_class, cmdprio (a value or READ,WRITE) and cmdprio_bssplit. */
+int sb_opt_parse_cmdprio(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                         char *err, size_t errlen)
+{
+    sb_cmdprio *c = &((sb_io_job *)base)->cmdprio;
+    int pair[2];
+    if (!strcmp(o->name, "cmdprio_bssplit"))
+        return sb_cmdprio_parse_bssplit(v, ctx ? ctx->kb_base : 0, c, err, errlen);
+    bool pct = !strcmp(o->name, "cmdprio_percentage"), cls = !strcmp(o->name, "cmdprio_class");
+    if (sb_cmdprio_parse_pair(v, pct ? 0 : cls ? 1 : 0, pct ? 100 : cls ? 3 : 7, pair, err,
+                              errlen) < 0)
+        return -EINVAL;
+    for (int d = 0; d < 2; d++) {
+        if (pct)
+            c->pct[d] = (unsigned)pair[d];
+        else if (cls)
+            c->cls[d] = pair[d];
+        else
+            c->level[d] = pair[d];
+    }
+    return 0;
+}
+
 int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen)
 {
     /* offload: the submit threads' engines move the bytes; what needs the job's own engine
@@ -123,6 +159,19 @@ int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen)
                  : job->fdatasync_every ? "fdatasync=N" : job->thinktime_s > 0 ? "thinktime"
                  : "verify");
         return -EINVAL;
+    }
+    if (sb_cmdprio_on(&job->cmdprio)) {
+        const sb_cmdprio *c = &job->cmdprio;
+        if ((c->pct[0] || c->pct[1]) && (c->n[0] || c->n[1])) {
+            snprintf(err, errlen, "cmdprio_percentage and cmdprio_bssplit exclude each other, as "
+                     "fio's");
+            return -EINVAL;
+        }
+        if (strcmp(job->engine, "libaio") && strcmp(job->engine, "io_uring")) {
+            snprintf(err, errlen, "cmdprio: only the libaio and io_uring engines give each I/O "
+                     "a priority (ioengine is %s)", job->engine);
+            return -EINVAL;
+        }
     }
     if (job->sprandom) {
         const char *why = job->rw != SB_RW_RANDWRITE ? "rw=randwrite"

@@ -16,6 +16,10 @@ int sb_opt_parse_numa_mem(const sb_opt *o, void *base, const char *v, const sb_o
                           char *err, size_t errlen);
 int sb_opt_parse_spr_op(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                         char *err, size_t errlen);
+int sb_opt_parse_prioclass(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                           char *err, size_t errlen);
+int sb_opt_parse_cmdprio(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                         char *err, size_t errlen);
 extern const sb_opt_choice sb_opt_submit_mode_choices[], sb_opt_rng_choices[];
 extern const char *const sb_opt_a_ss_interval[];
 
@@ -50,6 +54,27 @@ extern const char *const sb_opt_a_ss_interval[];
     {"steadystate_check_interval", sb_opt_a_ss_interval, SB_OPT_DURATION, J(steady.interval_s),   \
      0, 0, "1s", "DURATION", "the length of one steady-state sample: ss_dur / this many "         \
      "samples make the window, as fio's ss_interval", SB_OPTC_SERIES, SB_OPTF_POSITIVE, NULL,     \
-     NULL},
+     NULL},                                                                                        \
+    {"prioclass", NULL, SB_OPT_FUNC, J(prioclass), 0, 0, "unset", "N",                           \
+     "the threads' I/O priority class: 1 realtime, 2 best effort, 3 idle (with prio its "         \
+     "level); also the priority of the I/Os cmdprio does not pick", SB_OPTC_CPU,                  \
+     SB_OPTF_DEF_DOC, NULL, sb_opt_parse_prioclass},                                              \
+    {"cmdprio_percentage", NULL, SB_OPT_FUNC, J(cmdprio.pct), 0, 0, "0", "PCT[,PCT]",            \
+     "libaio, io_uring: this % of the I/Os (reads,writes) carry the priority cmdprio_class/"     \
+     "cmdprio; the latency of each priority is reported apart, as fio's", SB_OPTC_ENGINE, 0,      \
+     NULL, sb_opt_parse_cmdprio},                                                                  \
+    {"cmdprio_class", NULL, SB_OPT_FUNC, J(cmdprio.cls), 0, 0, "1", "N[,N]",                    \
+     "the class of the I/Os cmdprio picks: 1 realtime, 2 best effort, 3 idle", SB_OPTC_ENGINE,    \
+     SB_OPTF_DEF_DOC, NULL, sb_opt_parse_cmdprio},                                                               \
+    {"cmdprio", NULL, SB_OPT_FUNC, J(cmdprio.level), 0, 0, "0", "N[,N]",                        \
+     "the level of the I/Os cmdprio picks, 0 (highest) .. 7", SB_OPTC_ENGINE, SB_OPTF_DEF_DOC, NULL, \
+     sb_opt_parse_cmdprio},                                                                        \
+    {"cmdprio_bssplit", NULL, SB_OPT_FUNC, J(cmdprio.n), 0, 0, NULL, "SPLIT[,SPLIT]",            \
+     "libaio, io_uring: per block size, the share of its I/Os with a priority: "                 \
+     "BS/PCT[/CLASS/LEVEL[/HINT]]:..., for reads[,writes]; not with cmdprio_percentage",          \
+     SB_OPTC_ENGINE, 0, NULL, sb_opt_parse_cmdprio},                                               \
+    {"log_prio", NULL, SB_OPT_BOOL, J(log_prio), 0, 0, "0", NULL,                                 \
+     "the log files' prio column is each I/O's priority value (0x2000: class 1 level 0), as "     \
+     "fio's; else 1 for an I/O cmdprio picked", SB_OPTC_SERIES, SB_OPTF_SWITCH, NULL, NULL},
 
 #endif

@@ -74,6 +74,7 @@ static void *submit_main(void *arg)
         slot.len = u->len;
         slot.ddir = u->ddir;
         slot.start_ns = u->start_ns;
+        slot.ioprio = u->ioprio;
         slot.result = 0;
         int q = td.ops->queue(&td, &slot);
         if (q == SB_Q_QUEUED) {

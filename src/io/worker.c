@@ -41,6 +41,7 @@ static void worker_free(worker *w)
     free(w->bs_table);
     if (w->spr)
         sb_spr_free(w->spr);
+    free(w->prio);
     sb_iolog_close(w->log, 0);
     sb_tsb_free(&w->ts);
     munmap(w, sizeof *w);
@@ -168,6 +169,15 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
         w->og.dist = &w->dg;
     }
+    /* fio's cmdprio: each I/O's priority, the rest's the job's (prioclass / prio) */
+    w->cmdprio = sb_cmdprio_on(&job->cmdprio);
+    if (job->prioclass >= 0 || job->prio >= 0)
+        w->ioprio_default = sb_ioprio(job->prioclass >= 0 ? job->prioclass : 2,
+                                      job->prio >= 0 ? job->prio : 0, 0);
+    if (w->cmdprio && !(w->prio = calloc(1, sizeof *w->prio))) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
     /* fio's random_generator=lfsr; sprandom draws its fresh blocks from the same cycle */
     if ((job->random_generator == SB_RNG_LFSR || job->sprandom) && !w->og.dist)
         sb_offgen_set_lfsr(&w->og);
@@ -244,6 +254,10 @@ static int merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
 {
     for (unsigned i = 0; i < job->numjobs; i++)
         merge_worker(ws[i], res);
+    /* cmdprio: the latency per priority, of the threads together */
+    for (unsigned i = 0; i < job->numjobs; i++)
+        if (ws[i]->prio && (res->prio || (res->prio = calloc(1, sizeof *res->prio))))
+            sb_prio_merge(res->prio, ws[i]->prio);
     if (job->group_reporting || job->numjobs < 2)
         return 0;
     res->threads = calloc(job->numjobs, sizeof *res->threads);

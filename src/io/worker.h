@@ -85,6 +85,11 @@ typedef struct worker {
     sb_iolog *log;             /* fio's log files (iolog.h); NULL when off */
     bool no_lat;               /* gtod_reduce: no latency recorded */
     uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
+    /* fio's cmdprio (cmdprio.h): whether it picks, the default priority of the other I/Os,
+     * the latency per priority (NULL without cmdprio); the high flag of the I/O in hand */
+    bool cmdprio;
+    uint16_t ioprio_default;
+    sb_prio_stats *prio;
     sb_spr *spr;               /* fio's sprandom (sprandom.h): its blocks; NULL when off */
     sb_spr spr_state;
 } worker;
