@@ -53,6 +53,8 @@ void sb_io_job_resolve(sb_io_job *job)
     uint64_t m = job->bssplit.bs[0];
     for (unsigned i = 1; i < job->bssplit.n; i++)
         m = job->bssplit.bs[i] < m ? job->bssplit.bs[i] : m;
+    for (unsigned i = 0; i < job->bssplit_w.n; i++) /* READS,WRITES: the smallest of both */
+        m = job->bssplit_w.bs[i] < m ? job->bssplit_w.bs[i] : m;
     job->bs = m;
     job->bs_max = 0;
 }

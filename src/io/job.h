@@ -76,6 +76,8 @@ typedef struct sb_io_job {
                                 * bs; 0 or not more than bs = one size. Right after bs: the range
                                 * type writes both (options.h) */
     sb_io_bssplit bssplit;     /* fio's bssplit; n = 0: none */
+    sb_io_bssplit bssplit_w;   /* fio's bssplit=READS,WRITES: the writes' split (right after
+                                * bssplit: the split type writes both); n = 0: as the reads' */
     uint64_t size;             /* bytes per pass, per file */
     uint64_t filesize;         /* fio's filesize: the file's size; 0 = offset + size */
     unsigned nrfiles;          /* fio's nrfiles: only 1 (0 = 1) */

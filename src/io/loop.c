@@ -143,7 +143,8 @@ static inline bool passes_done(worker *w)
 static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *pass_end)
 {
     const sb_io_job *job = w->job;
-    uint32_t len = w->bs_table[w->bs_next++ % SB_IO_BS_TABLE];
+    const uint32_t *tab = u->ddir == SB_DDIR_WRITE && w->bs_table_w ? w->bs_table_w : w->bs_table;
+    uint32_t len = tab[w->bs_next++ % SB_IO_BS_TABLE];
     uint64_t off;
     if (len > job->size)
         len = (uint32_t)job->size;
@@ -178,6 +179,13 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         return false;
     bool pass_end;
     uint64_t b = 0, byte_off = 0;
+    /* the direction first: with bssplit=READS,WRITES it decides the size */
+    switch (job->rw) {
+    case SB_RW_READ: case SB_RW_RANDREAD: u->ddir = SB_DDIR_READ; break;
+    case SB_RW_WRITE: case SB_RW_RANDWRITE: u->ddir = SB_DDIR_WRITE; break;
+    default:
+        u->ddir = sb_rand_below(&w->rng, 100) < job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
+    }
     if (__builtin_expect(w->bs_table != NULL, 0))
         byte_off = next_var(w, u, &pass_end);
     else if (__builtin_expect(w->spr != NULL, 0)) { /* sprandom: its own end (sprandom.h) */
@@ -188,12 +196,6 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         pass_end = false;
     } else
         b = sb_offgen_next(&w->og, &pass_end);
-    switch (job->rw) {
-    case SB_RW_READ: case SB_RW_RANDREAD: u->ddir = SB_DDIR_READ; break;
-    case SB_RW_WRITE: case SB_RW_RANDWRITE: u->ddir = SB_DDIR_WRITE; break;
-    default:
-        u->ddir = sb_rand_below(&w->rng, 100) < job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
-    }
     if (w->vt) {
         /* verify: a write whose block has an I/O in flight takes the next block */
         bool end = pass_end;

@@ -151,6 +151,13 @@ int sb_opt_parse_cmdprio(const sb_opt *o, void *base, const char *v, const sb_op
 
 int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen)
 {
+    for (unsigned i = 0; i < job->bssplit_w.n; i++) /* the writes' split (READS,WRITES) */
+        if (job->bssplit_w.bs[i] < SB_IO_MIN_BS || job->bssplit_w.bs[i] > SB_IO_MAX_BS ||
+            job->bssplit_w.bs[i] % SB_IO_MIN_BS) {
+            snprintf(err, errlen, "bssplit: %llu is not a block size (multiples of 512 B, "
+                     "512 B .. 64 MiB)", (unsigned long long)job->bssplit_w.bs[i]);
+            return -EINVAL;
+        }
     /* offload: the submit threads' engines move the bytes; what needs the job's own engine
      * between I/Os (a sync every N writes, verified I/O) is not done that way */
     if (job->submit_offload && (job->fsync_every || job->fdatasync_every || job->verify ||

@@ -39,6 +39,7 @@ static void worker_free(worker *w)
     free(w->freelist);
     free(w->done);
     free(w->bs_table);
+    free(w->bs_table_w);
     if (w->spr)
         sb_spr_free(w->spr);
     free(w->prio);
@@ -62,7 +63,26 @@ static uint64_t job_max_bs(const sb_io_job *job)
     uint64_t m = job->bs_max > job->bs ? job->bs_max : job->bs;
     for (unsigned i = 0; i < job->bssplit.n; i++)
         m = job->bssplit.bs[i] > m ? job->bssplit.bs[i] : m;
+    for (unsigned i = 0; i < job->bssplit_w.n; i++)
+        m = job->bssplit_w.bs[i] > m ? job->bssplit_w.bs[i] : m;
     return m;
+}
+
+/* A split's SB_IO_BS_TABLE sizes in proportion to their percentages, shuffled. */
+static void split_table(worker *w, const sb_io_bssplit *sp, uint32_t *t)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < sp->n; i++)
+        for (unsigned j = 0; j < sp->pct[i] * SB_IO_BS_TABLE / 100 && k < SB_IO_BS_TABLE; j++)
+            t[k++] = (uint32_t)sp->bs[i];
+    for (unsigned i = 0; k < SB_IO_BS_TABLE; k++, i++) /* rounding: the largest shares fill */
+        t[k] = (uint32_t)sp->bs[i % sp->n];
+    for (unsigned i = SB_IO_BS_TABLE - 1; i > 0; i--) {
+        unsigned j = (unsigned)sb_rand_below(&w->rng, i + 1);
+        uint32_t x = t[i];
+        t[i] = t[j];
+        t[j] = x;
+    }
 }
 
 /* bsrange / bssplit: SB_IO_BS_TABLE sizes drawn now, so that an I/O only takes the next
@@ -75,19 +95,15 @@ static int bs_table_setup(worker *w, const sb_io_job *job)
     uint32_t *t = malloc(SB_IO_BS_TABLE * sizeof *t);
     if (!t)
         return -ENOMEM;
-    if (job->bssplit.n) {
-        unsigned k = 0;
-        for (unsigned i = 0; i < job->bssplit.n; i++)
-            for (unsigned j = 0; j < job->bssplit.pct[i] * SB_IO_BS_TABLE / 100 && k < SB_IO_BS_TABLE; j++)
-                t[k++] = (uint32_t)job->bssplit.bs[i];
-        for (unsigned i = 0; k < SB_IO_BS_TABLE; k++, i++) /* rounding: the largest shares fill */
-            t[k] = (uint32_t)job->bssplit.bs[i % job->bssplit.n];
-        for (unsigned i = SB_IO_BS_TABLE - 1; i > 0; i--) {
-            unsigned j = (unsigned)sb_rand_below(&w->rng, i + 1);
-            uint32_t x = t[i];
-            t[i] = t[j];
-            t[j] = x;
+    if (job->bssplit_w.n) { /* fio's bssplit=READS,WRITES: the writes' table */
+        if (!(w->bs_table_w = malloc(SB_IO_BS_TABLE * sizeof *w->bs_table_w))) {
+            free(t);
+            return -ENOMEM;
         }
+        split_table(w, &job->bssplit_w, w->bs_table_w);
+    }
+    if (job->bssplit.n) {
+        split_table(w, &job->bssplit, t);
     } else {
         uint64_t steps = job->bs_max / job->bs;
         for (unsigned i = 0; i < SB_IO_BS_TABLE; i++)

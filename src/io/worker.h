@@ -61,6 +61,7 @@ typedef struct worker {
      * NULL = every I/O is job->bs. Offsets are then in bytes: seq_pos in the pass,
      * pass_bytes issued in a random pass. */
     uint32_t *bs_table;
+    uint32_t *bs_table_w;      /* fio's bssplit=READS,WRITES: the writes' sizes; NULL: bs_table */
     unsigned bs_next;
     uint64_t seq_pos, pass_bytes;
     uint64_t scramble_n;       /* scramble_buffers: counter written into each block */
