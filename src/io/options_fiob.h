@@ -26,9 +26,10 @@ extern const char *const sb_opt_a_ss_interval[];
 /* The rows (J is options.c's field macro). */
 #define SB_IO_OPTIONS_FIOB                                                                        \
     {"io_submit_mode", NULL, SB_OPT_CHOICE, J(submit_offload), 0, 0, "inline", "MODE",            \
-     "inline: the job's thread submits and reaps; offload: one thread submits (at the rate of "   \
-     "rate_iops/rate) while another reaps, so submission never waits on completions, as fio's "   \
-     "offload", SB_OPTC_ENGINE, 0, sb_opt_submit_mode_choices, NULL},                              \
+     "inline: the job's thread submits and reaps (ahead of rate_iops/rate it waits for what is "  \
+     "in flight, as fio's); offload: it paces and hands each I/O to one of iodepth submit "       \
+     "threads with engines of their own, so submission keeps the rate whatever the "              \
+     "completions, as fio's offload", SB_OPTC_ENGINE, 0, sb_opt_submit_mode_choices, NULL},       \
     {"random_generator", NULL, SB_OPT_CHOICE, J(random_generator), 0, 0, "tausworthe", "GEN",     \
      "tausworthe | tausworthe64: storbench's generator (a seeded permutation with the random "    \
      "map); lfsr: a maximal-length LFSR, every block once per pass even with norandommap, as "    \

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
-#include "core/cpuset.h"
+#include <stdlib.h>
 #include "io/worker.h"
 
 /* linux/mempolicy.h */
@@ -42,15 +42,19 @@ static int node_cpus(uint64_t mask, cpu_set_t *out, char *msg, size_t len)
         }
         fclose(f);
         list[strcspn(list, "\n")] = '\0';
-        cpu_set_t s;
-        char why[128];
-        if (!list[0])
-            continue; /* a node with memory and no CPUs */
-        if (sb_cpuset_parse(list, &s, why, sizeof why) < 0) {
-            snprintf(msg, len, "numa_cpu_nodes: %s: %s", path, why);
-            return -EINVAL;
+        /* the kernel's list (0-3,8): the node's CPUs, whatever this process's affinity
+         * (as fio's numa_run_on_node_mask; core/cpuset would refuse CPUs outside it) */
+        for (char *p = list; *p;) {
+            char *end;
+            unsigned long lo = strtoul(p, &end, 10), hi = lo;
+            if (end == p)
+                break;
+            if (*end == '-')
+                hi = strtoul(end + 1, &end, 10);
+            for (unsigned long c = lo; c <= hi && c < CPU_SETSIZE; c++)
+                CPU_SET(c, out);
+            p = *end == ',' ? end + 1 : end + strlen(end);
         }
-        CPU_OR(out, out, &s);
     }
     if (!CPU_COUNT(out)) {
         snprintf(msg, len, "numa_cpu_nodes: the nodes given have no CPUs");
