@@ -30,6 +30,7 @@ void sb_offgen_init(sb_offgen *g, uint64_t nblocks, bool random, bool norandomma
     g->step = 1;
     g->zone_blocks = g->skip_blocks = 0;
     g->dist = NULL;
+    g->lfsr = false; /* sb_offgen_set_lfsr turns it on */
     g->pos = 0;
     g->pass = 0;
     unsigned bits = 0;
