@@ -63,10 +63,4 @@ void sb_prio_record(sb_prio_stats *s, int ddir, uint16_t ioprio, uint64_t lat_ns
 /* Adds from into to, priority by priority. */
 void sb_prio_merge(sb_prio_stats *to, const sb_prio_stats *from);
 
-/* The option parsers (the table's rows in options_fiob.h): "V" or "R,W" into two ints in
- * lo .. hi; cmdprio_bssplit's "BS/PCT[/CLASS/LEVEL[/HINT]]:...[,...]" per direction. */
-int sb_cmdprio_parse_pair(const char *v, int lo, int hi, int out[2], char *err, size_t errlen);
-int sb_cmdprio_parse_bssplit(const char *v, unsigned kb_base, sb_cmdprio *c, char *err,
-                             size_t errlen);
-
 #endif

@@ -62,7 +62,7 @@ typedef struct sb_io_bssplit {
 
 #define SB_IO_MAX_PERCENTILES 20
 
-/* fio's random_generator and numa_mem_policy values (options_fiob.c). */
+/* fio's random_generator (options_fiob_rows.h's choices) and numa_mem_policy values. */
 enum { SB_RNG_TAUSWORTHE = 0, SB_RNG_LFSR, SB_RNG_TAUSWORTHE64 };
 enum { SB_NUMA_MEM_NONE = 0, SB_NUMA_MEM_DEFAULT, SB_NUMA_MEM_PREFER, SB_NUMA_MEM_BIND,
        SB_NUMA_MEM_INTERLEAVE, SB_NUMA_MEM_LOCAL };

@@ -20,7 +20,8 @@
 #include "core/units.h"
 #include "io/distribution.h"
 #include "io/job.h"
-#include "io/options_fiob.h"
+#define SB_IO_OPTIONS_TABLE /* options_fiob_rows.h: its choices */
+#include "io/options_fiob_rows.h"
 
 #define J(f) SB_OPT_FIELD(sb_io_job, f)
 
@@ -410,7 +411,7 @@ const sb_opt sb_io_options[] = {
      "measured time before samples are collected for the check", SB_OPTC_SERIES, 0, NULL, NULL},
     {"ss_round", NULL, SB_OPT_DURATION, J(steady.round_s), 1, 0, "1m", "DURATION",
      "snia: the length of a round", SB_OPTC_SERIES, SB_OPTF_DEF_DOC, NULL, NULL},
-    SB_IO_OPTIONS_FIOB /* options_fiob.h */
+    SB_IO_OPTIONS_FIOB /* options_fiob_rows.h */
 };
 const size_t sb_io_n_options = sizeof sb_io_options / sizeof sb_io_options[0];
 

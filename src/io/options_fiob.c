@@ -1,9 +1,11 @@
 /*
- * options_fiob — the parsers of the rows options_fiob.h adds to the I/O option table:
+ * options_fiob — the parsers of the rows options_fiob_rows.h adds to the I/O option table:
  * NUMA node lists (checked against the nodes /sys/devices/system/node shows), fio's
- * numa_mem_policy syntax and SPRandom's over-provisioning ratio.
+ * numa_mem_policy syntax, SPRandom's over-provisioning ratio, prioclass and cmdprio's values;
+ * and the rules of these options together (sb_io_job_check_fiob).
  */
-#include "io/options_fiob.h"
+#include "io/options.h"
+#include "io/options_fiob_rows.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,12 +15,6 @@
 
 #include "io/job.h"
 
-const sb_opt_choice sb_opt_submit_mode_choices[] = {{"inline", 0}, {"offload", 1}, {NULL, 0}};
-const sb_opt_choice sb_opt_rng_choices[] = {
-    {"tausworthe", SB_RNG_TAUSWORTHE}, {"lfsr", SB_RNG_LFSR},
-    {"tausworthe64", SB_RNG_TAUSWORTHE64}, {NULL, 0},
-};
-const char *const sb_opt_a_ss_interval[] = {"ss_interval", NULL};
 
 /* "0-1,3" into a mask of nodes 0 .. 63, each of which must exist here. */
 static int parse_nodes(const char *v, uint64_t *out, char *err, size_t errlen)
@@ -111,6 +107,89 @@ int sb_opt_parse_spr_op(const sb_opt *o, void *base, const char *v, const sb_opt
     }
     ((sb_io_job *)base)->spr_op = d;
     return 0;
+}
+
+/* ---- cmdprio's values ---- */
+
+static int parse_int(const char *s, size_t n, int lo, int hi, int *out)
+{
+    char buf[32];
+    if (!n || n >= sizeof buf)
+        return -EINVAL;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char *end;
+    long x = strtol(buf, &end, 10);
+    if (*end || x < lo || x > hi)
+        return -EINVAL;
+    *out = (int)x;
+    return 0;
+}
+
+int sb_cmdprio_parse_pair(const char *v, int lo, int hi, int out[2], char *err, size_t errlen)
+{
+    const char *comma = strchr(v, ',');
+    size_t n = comma ? (size_t)(comma - v) : strlen(v);
+    int a, b;
+    if (parse_int(v, n, lo, hi, &a) < 0 ||
+        (comma ? parse_int(comma + 1, strlen(comma + 1), lo, hi, &b) : (b = a, 0)) < 0) {
+        snprintf(err, errlen, "'%s' is not N or READ,WRITE with each in %d .. %d", v, lo, hi);
+        return -EINVAL;
+    }
+    out[0] = a;
+    out[1] = b;
+    return 0;
+}
+
+/* One direction's entries: BS/PCT[/CLASS/LEVEL[/HINT]]:... */
+static int parse_dir(char *s, unsigned kb_base, sb_cmdprio *c, int d)
+{
+    char *save = NULL;
+    c->n[d] = 0;
+    for (char *e = strtok_r(s, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+        char *f[6];
+        int nf = 0;
+        char *save2 = NULL;
+        for (char *t = strtok_r(e, "/", &save2); t && nf < 6; t = strtok_r(NULL, "/", &save2))
+            f[nf++] = t;
+        if ((nf != 2 && nf != 4 && nf != 5) || c->n[d] == SB_CMDPRIO_MAX_ENTRIES)
+            return -EINVAL;
+        sb_cmdprio_entry *x = &c->e[d][c->n[d]];
+        int pct;
+        x->cls = x->level = x->hint = -1;
+        if (sb_opt_parse_size(f[0], kb_base, &x->bs) < 0 ||
+            parse_int(f[1], strlen(f[1]), 0, 100, &pct) < 0 ||
+            (nf >= 4 && (parse_int(f[2], strlen(f[2]), 0, 3, &x->cls) < 0 ||
+                         parse_int(f[3], strlen(f[3]), 0, 7, &x->level) < 0)) ||
+            (nf == 5 && parse_int(f[4], strlen(f[4]), 0, 1023, &x->hint) < 0))
+            return -EINVAL;
+        x->pct = (unsigned)pct;
+        c->n[d]++;
+    }
+    return 0;
+}
+
+int sb_cmdprio_parse_bssplit(const char *v, unsigned kb_base, sb_cmdprio *c, char *err,
+                             size_t errlen)
+{
+    char buf[1024];
+    if (strlen(v) >= sizeof buf)
+        goto bad;
+    strcpy(buf, v);
+    char *comma = strchr(buf, ',');
+    if (comma)
+        *comma = '\0';
+    if (parse_dir(buf, kb_base, c, 0) < 0 || (comma && parse_dir(comma + 1, kb_base, c, 1) < 0))
+        goto bad;
+    if (!comma) { /* one value: both directions */
+        c->n[1] = c->n[0];
+        memcpy(c->e[1], c->e[0], sizeof c->e[0]);
+    }
+    return 0;
+bad:
+    snprintf(err, errlen, "'%s' is not BS/PCT[/CLASS/LEVEL[/HINT]]:... (64k/40:1m/60), for "
+             "reads[,writes]", v);
+    return -EINVAL;
 }
 
 int sb_opt_parse_prioclass(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,

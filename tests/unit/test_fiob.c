@@ -15,6 +15,7 @@
 
 #include "io/cmdprio.h"
 #include "io/offsets.h"
+#include "io/options_fiob_rows.h"
 #include "io/sprandom.h"
 
 /* Every width up to 20: the Galois step from state 1 returns to 1 after 2^bits - 1 steps

@@ -1,27 +1,41 @@
 /*
- * options_fiob — the entries of the I/O option table for fio's submission mode, random
+ * options_fiob_rows — the entries of the I/O option table for fio's submission mode, random
  * generator, NUMA placement, SPRandom and steady-state check interval (issue 27). They are
  * rows of the one table, sb_io_options (options.c), which expands SB_IO_OPTIONS_FIOB at
  * its end; kept here, with their parsers in options_fiob.c, so that options.c stays under
  * the size limit and each group of fio options can be changed on its own.
  */
-#ifndef SB_IO_OPTIONS_FIOB_H
-#define SB_IO_OPTIONS_FIOB_H
+#ifndef SB_IO_OPTIONS_FIOB_ROWS_H
+#define SB_IO_OPTIONS_FIOB_ROWS_H
 
-#include "io/options.h"
+/* Nothing included: options.c includes this inside its own declarations, and options_fiob.c
+ * (which includes options.h) defines what is declared here, so no include circle. */
+#include <stddef.h>
 
-int sb_opt_parse_numa_cpus(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                           char *err, size_t errlen);
-int sb_opt_parse_numa_mem(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                          char *err, size_t errlen);
-int sb_opt_parse_spr_op(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                        char *err, size_t errlen);
-int sb_opt_parse_prioclass(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                           char *err, size_t errlen);
-int sb_opt_parse_cmdprio(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                         char *err, size_t errlen);
-extern const sb_opt_choice sb_opt_submit_mode_choices[], sb_opt_rng_choices[];
-extern const char *const sb_opt_a_ss_interval[];
+struct sb_opt;
+struct sb_opt_ctx;
+struct sb_opt_choice;
+#define SB_FIOB_PARSER(name)                                                                  \
+    int name(const struct sb_opt *o, void *base, const char *v, const struct sb_opt_ctx *ctx, \
+             char *err, size_t errlen)
+SB_FIOB_PARSER(sb_opt_parse_numa_cpus);
+SB_FIOB_PARSER(sb_opt_parse_numa_mem);
+SB_FIOB_PARSER(sb_opt_parse_spr_op);
+SB_FIOB_PARSER(sb_opt_parse_prioclass);
+SB_FIOB_PARSER(sb_opt_parse_cmdprio);
+/* cmdprio's values (fio's HOWTO): "V" or "R,W" into two ints in lo .. hi; cmdprio_bssplit's
+ * "BS/PCT[/CLASS/LEVEL[/HINT]]:...[,...]" per direction into c. 0 or -EINVAL with err. */
+struct sb_cmdprio;
+int sb_cmdprio_parse_pair(const char *v, int lo, int hi, int out[2], char *err, size_t errlen);
+int sb_cmdprio_parse_bssplit(const char *v, unsigned kb_base, struct sb_cmdprio *c, char *err,
+                             size_t errlen);
+#ifdef SB_IO_OPTIONS_TABLE /* options.c, where the rows are expanded and sb_opt is known */
+static const sb_opt_choice sb_opt_submit_mode_choices[] = {{"inline", 0}, {"offload", 1}, {NULL, 0}};
+static const sb_opt_choice sb_opt_rng_choices[] = {
+    {"tausworthe", 0}, {"lfsr", 1}, {"tausworthe64", 2}, {NULL, 0}, /* SB_RNG_* (job.h) */
+};
+static const char *const sb_opt_a_ss_interval[] = {"ss_interval", NULL};
+#endif
 
 /* The rows (J is options.c's field macro). */
 #define SB_IO_OPTIONS_FIOB                                                                        \
