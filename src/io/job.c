@@ -139,8 +139,10 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
         return -EINVAL;
     }
     if (job->bssplit.n) {
+        /* sizes larger than size are skipped, as fio's (loop.c), while one fits: bs, the
+         * smallest, must */
         for (unsigned i = 0; i < job->bssplit.n; i++)
-            if (job->bssplit.bs[i] % job->bs || job->bssplit.bs[i] > job->size) {
+            if (job->bssplit.bs[i] % job->bs || job->bs > job->size) {
                 snprintf(err, errlen, "bssplit: %" PRIu64 " is not a multiple of bs %" PRIu64
                          " (offsets are multiples of bs: make bs the split's smallest) or is "
                          "larger than size", job->bssplit.bs[i], job->bs);

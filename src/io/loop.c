@@ -146,6 +146,9 @@ static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *
     const uint32_t *tab = u->ddir == SB_DDIR_WRITE && w->bs_table_w ? w->bs_table_w : w->bs_table;
     uint32_t len = tab[w->bs_next++ % SB_IO_BS_TABLE];
     uint64_t off;
+    /* a split's size larger than the region is skipped, as fio's (one fits: job.c) */
+    for (unsigned k = 0; len > job->size && k < SB_IO_BS_TABLE; k++)
+        len = tab[w->bs_next++ % SB_IO_BS_TABLE];
     if (len > job->size)
         len = (uint32_t)job->size;
     u->len = len;
