@@ -20,6 +20,7 @@
 # (bytes/s) 1000 times higher (1mbs_clients.fio's 1250 B/s would take 200 s per
 # client at 256 KiB), direct I/O off, time_based and
 # ramp_time removed, fill_device removed (it would fill the file system, whatever size says),
+# the environment variables its comments run it with set (sprandom.fio's "env FIO_BS=4096"),
 # and filename/directory lines removed (storbench gets
 # --directory of its own, so a file naming /dev/nvme0n1 touches no device); a
 # zonemode=zbd file gets zones of ZONESIZE (its zones are emulated on the scratch file),
@@ -57,6 +58,13 @@ file_engines() {
     echo $e
 }
 
+# The environment a file's comments run it with ("; env FIO_BS=4096 \\", as sprandom.fio
+# says: fio expands ${VAR} from the environment, an unset one to nothing): VAR=VALUE words.
+file_env() {
+    grep -oE '^[;#][[:space:]]*env[[:space:]]+[A-Za-z_][A-Za-z0-9_]*=[^[:space:]\\]+' "$1" |
+        sed -E 's/.*env[[:space:]]+//' | sort -u
+}
+
 # The file at tiny scale (see the top).
 shrink() {
     local zbd=()
@@ -88,11 +96,12 @@ for f in "$DIR"/*.fio; do
         mkdir -p "$W/d" "$W/run"
         s="$W/run/$b"
         shrink "$f" "$s"
+        fenv=$(file_env "$f")
         # refusals are judged on the file as written (its line numbers), runs on the copy
-        (cd "$W/run" && timeout "$TIMEOUT" "$SB" io --directory="$W/d" --parse-only "$f") >"$W/out" 2>"$W/err"
+        (cd "$W/run" && env $fenv timeout "$TIMEOUT" "$SB" io --directory="$W/d" --parse-only "$f") >"$W/out" 2>"$W/err"
         rc=$?
         if [ $rc = 0 ]; then
-            (cd "$W/run" && timeout "$TIMEOUT" "$SB" io --directory="$W/d" --quiet --size="$SIZE" "$s") >"$W/out" 2>"$W/err"
+            (cd "$W/run" && env $fenv timeout "$TIMEOUT" "$SB" io --directory="$W/d" --quiet --size="$SIZE" "$s") >"$W/out" 2>"$W/err"
             rc=$?
         fi
         errl=$(grep -v ' warning' "$W/err" | grep -v '^storbench: warning' | head -1)

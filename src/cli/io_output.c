@@ -284,6 +284,8 @@ typedef struct block {
     bool group_reporting;
     char *extra;             /* storbench's lines (normal) */
     json_t *xjson;           /* storbench's keys (json) */
+    sb_prio_stats *prio;     /* cmdprio: the latency per priority (a copy), or NULL */
+    sb_fio_prio prios[SB_DDIR_N][SB_CMDPRIO_MAX_PRIOS];
 } block;
 
 struct sb_io_out {
@@ -400,6 +402,21 @@ static sb_histogram *hist_copy(const sb_histogram *h)
     return c;
 }
 
+/* cmdprio's latency per priority into the block's directions, as fio's "prios". */
+static void block_prios(block *b, const sb_prio_stats *p)
+{
+    b->prio = sb_xrealloc(NULL, sizeof *b->prio);
+    *b->prio = *p;
+    for (int d = 0; d < SB_DDIR_N; d++) {
+        for (unsigned i = 0; i < b->prio->n[d]; i++) {
+            uint16_t v = b->prio->ioprio[d][i];
+            b->prios[d][i] = (sb_fio_prio){v >> 13, v & 7, &b->prio->clat[d][i]};
+        }
+        b->j.dir[d].prios = b->prios[d];
+        b->j.dir[d].n_prios = b->prio->n[d];
+    }
+}
+
 /* A block for one job, or one thread t of it (t < 0: the whole job). */
 static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsigned groupid,
                         int error, const sb_jobfile_given *given)
@@ -420,6 +437,8 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
         j->dir[d].clat = b->h[d] = hist_copy(&x->dir[d].clat);
     }
     j->lat_all = b->all = hist_copy(&x->clat_all);
+    if (t < 0 && r->prio) /* cmdprio: fio's per-priority latency, of the whole job */
+        block_prios(b, r->prio);
     /* the per-second samples are the whole job's, both directions together: they are a
      * direction's only when the job has one */
     if (t < 0 && r->n_seconds && sb_rw_reads(job->rw) != sb_rw_writes(job->rw)) {
@@ -522,6 +541,7 @@ static void free_block(block *b)
     free(b->iops);
     free(b->extra);
     json_decref(b->xjson);
+    free(b->prio);
     free(b);
 }
 

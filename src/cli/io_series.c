@@ -70,7 +70,7 @@ json_t *sb_io_steady_json(const sb_io_result *r)
     }
     json_object_set_new(o, "duration_s", json_real(st->spec.dur_s));
     json_object_set_new(o, "criterion", st->full ? json_real(st->criterion) : json_null());
-    json_object_set_new(o, "criterion_unit", json_string(st->spec.pct ? "%" : st->spec.bw ? "B/s" : "IOPS"));
+    json_object_set_new(o, "criterion_unit", json_string(st->spec.pct ? "%" : st->spec.bw ? "B/s" : st->spec.lat ? "ns" : "IOPS"));
     json_object_set_new(o, "window_mean", st->full ? json_real(st->mean) : json_null());
     json_object_set_new(o, "slope", json_real(st->slope));
     json_object_set_new(o, "max_deviation", json_real(st->deviation));
@@ -80,7 +80,7 @@ json_t *sb_io_steady_json(const sb_io_result *r)
     for (size_t i = 0; i < n; i++)
         json_array_append_new(data, json_real(w[i]));
     free(w);
-    json_object_set_new(o, st->spec.bw ? "bw_bytes_per_s" : "iops", data);
+    json_object_set_new(o, st->spec.bw ? "bw_bytes_per_s" : st->spec.lat ? "lat_ns" : "iops", data);
     return o;
 }
 
@@ -109,7 +109,7 @@ void sb_io_print_series(FILE *out, const sb_io_result *r)
 /* The PTS report's determination: one row per round, and the window's figures from round 5. */
 static void print_snia(FILE *out, const sb_ss_state *st)
 {
-    const char *unit = st->spec.bw ? "MB/s" : "IOPS";
+    const char *unit = st->spec.bw ? "MB/s" : st->spec.lat ? "ns" : "IOPS";
     double k = st->spec.bw ? 1e6 : 1;
     fprintf(out, "  SNIA PTS steady state (%s, rounds of %g s, window of %d rounds)\n", unit,
             st->spec.round_s, SB_SS_SNIA_WINDOW);
@@ -147,12 +147,14 @@ void sb_io_print_steady(FILE *out, const sb_io_result *r)
     }
     char crit[64];
     sb_ss_describe(&st->spec, crit, sizeof crit);
-    bool slope = st->spec.mode == SB_SS_IOPS_SLOPE || st->spec.mode == SB_SS_BW_SLOPE;
+    bool slope = st->spec.mode == SB_SS_IOPS_SLOPE || st->spec.mode == SB_SS_BW_SLOPE ||
+                 st->spec.mode == SB_SS_LAT_SLOPE;
     fprintf(out, "  steadystate: attained=%s", st->attained ? "yes" : "no");
     if (st->attained)
         fprintf(out, " at %.1f s", st->attained_s);
     if (st->full)
-        fprintf(out, ", %s mean=%.6g, %s=%.6g%s (limit %s)\n", st->spec.bw ? "bw" : "iops", st->mean,
+        fprintf(out, ", %s mean=%.6g, %s=%.6g%s (limit %s)\n",
+                st->spec.bw ? "bw" : st->spec.lat ? "lat_ns" : "iops", st->mean,
                 slope ? "slope" : "mean dev", st->criterion, st->spec.pct ? "%" : "", crit);
     else
         fprintf(out, " (the window of %g s never filled; limit %s)\n", st->spec.dur_s, crit);

@@ -78,6 +78,17 @@ static json_t *dir_json(const sb_fio_job *j, int d, const sb_fio_group *g, bool 
     json_object_set_new(o, "slat_ns", lat_json(j, NULL, false, false)); /* not measured: N 0 */
     json_object_set_new(o, "clat_ns", lat_json(j, x->clat, j->clat_percentiles, plus));
     json_object_set_new(o, "lat_ns", lat_json(j, x->clat, false, false));
+    if (x->n_prios) { /* fio 3.33's per-priority latency (cmdprio) */
+        json_t *a = json_array();
+        for (size_t i = 0; i < x->n_prios; i++) {
+            json_t *p = json_object();
+            json_object_set_new(p, "prioclass", json_integer(x->prios[i].cls));
+            json_object_set_new(p, "prio", json_integer(x->prios[i].level));
+            json_object_set_new(p, "clat_ns", lat_json(j, x->prios[i].clat, j->clat_percentiles, false));
+            json_array_append_new(a, p);
+        }
+        json_object_set_new(o, "prios", a);
+    }
     double mn, mx, mean, dev;
     size_t n = x->ios ? x->n_samples : 0;
     sb_fio_sample_stats(x->bw_samples, n, &mn, &mx, &mean, &dev);

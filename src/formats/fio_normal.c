@@ -110,6 +110,12 @@ static void dir_block(FILE *out, const sb_fio_job *j, int d, const sb_fio_group 
     if (x->clat && x->clat->count) {
         lat_line(out, "clat", x->clat);
         lat_line(out, " lat", x->clat);
+        for (size_t i = 0; i < x->n_prios; i++) { /* cmdprio: fio's "clat prio C/L" lines */
+            char what[48];
+            snprintf(what, sizeof what, "clat prio %d/%d", x->prios[i].cls, x->prios[i].level);
+            if (x->prios[i].clat->count)
+                lat_line(out, what, x->prios[i].clat);
+        }
         if (j->clat_percentiles)
             percentiles(out, j, x->clat);
     }

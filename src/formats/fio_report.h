@@ -25,6 +25,13 @@
 
 enum { SB_FIO_READ = 0, SB_FIO_WRITE = 1, SB_FIO_TRIM = 2, SB_FIO_NDIR = 3 };
 
+/* fio's per-priority latency (cmdprio): the class and level, and the completion latency
+ * of the direction's I/Os that had that priority. */
+typedef struct sb_fio_prio {
+    int cls, level;
+    const sb_histogram *clat;
+} sb_fio_prio;
+
 /* One direction of one report. */
 typedef struct sb_fio_dir {
     uint64_t ios, bytes;
@@ -34,6 +41,8 @@ typedef struct sb_fio_dir {
     /* Bandwidth (bytes/s) and IOPS samples of this direction, one per sample_s; n = 0: none. */
     const double *bw_samples, *iops_samples;
     size_t n_samples;
+    const sb_fio_prio *prios;  /* cmdprio: one per priority seen, n_prios = 0: none */
+    size_t n_prios;
 } sb_fio_dir;
 
 /* One "key", "value" pair of fio's "job options" / "global options". */

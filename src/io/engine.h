@@ -35,6 +35,8 @@ typedef struct sb_io_u {
     unsigned index;        /* position in td->ios, for registered buffers */
     int64_t result;        /* bytes transferred or -errno */
     uint64_t start_ns;     /* submission time (worker) */
+    uint16_t ioprio;       /* the I/O's priority (fio's cmdprio: class << 13 | hint << 3 |
+                            * level); 0 = the thread's. libaio and io_uring pass it on */
     void *engine_data;     /* per-I/O engine state (aiocb, ...) */
 } sb_io_u;
 

@@ -110,6 +110,7 @@ static int uring_queue(sb_engine_td *td, sb_io_u *u)
     }
     if (td->fixed_files)
         sqe->flags |= IOSQE_FIXED_FILE;
+    sqe->ioprio = u->ioprio; /* fio's cmdprio; 0: the thread's priority */
     io_uring_sqe_set_data(sqe, u);
     d->in_flight++;
     return SB_Q_QUEUED;

@@ -86,6 +86,10 @@ static int laio_queue(sb_engine_td *td, sb_io_u *u)
     else
         io_prep_pwrite(cb, td->fd, u->buf, u->len, (long long)u->offset);
     cb->data = u;
+    if (u->ioprio) { /* fio's cmdprio: the kernel takes aio_reqprio with this flag */
+        cb->u.c.flags |= 1u << 1; /* IOCB_FLAG_IOPRIO (linux/aio_abi.h) */
+        cb->aio_reqprio = (short)u->ioprio;
+    }
     d->pending[d->n_pending++] = cb;
     return SB_Q_QUEUED;
 }

@@ -42,6 +42,7 @@ int sb_iolog_open(const sb_io_job *job, unsigned index, sb_iolog **out, char *er
         return -ENOMEM;
     }
     l->offset = job->log_offset;
+    l->prio_hex = job->log_prio;
     l->avg_ns = (uint64_t)job->log_avg_ms * 1000000ull;
     l->win_end = l->avg_ns;
     int r = 0;
@@ -93,10 +94,12 @@ static void line(sb_iolog *l, int k, uint64_t t_ns, uint64_t value, int ddir, ui
     if (l->len[k] + LINE_MAX_BYTES > BUF_CAP)
         flush_one(l, k);
     char *p = l->buf[k] + l->len[k];
-    int n = l->offset ? snprintf(p, LINE_MAX_BYTES, "%" PRIu64 ", %" PRIu64 ", %d, %u, %" PRIu64 ", 0\n",
-                                 t_ns / 1000000, value, ddir, bs, off)
-                      : snprintf(p, LINE_MAX_BYTES, "%" PRIu64 ", %" PRIu64 ", %d, %u, 0\n",
-                                 t_ns / 1000000, value, ddir, bs);
+    char prio[16];
+    snprintf(prio, sizeof prio, l->prio_hex ? "0x%x" : "%u", l->prio);
+    int n = l->offset ? snprintf(p, LINE_MAX_BYTES, "%" PRIu64 ", %" PRIu64 ", %d, %u, %" PRIu64 ", %s\n",
+                                 t_ns / 1000000, value, ddir, bs, off, prio)
+                      : snprintf(p, LINE_MAX_BYTES, "%" PRIu64 ", %" PRIu64 ", %d, %u, %s\n",
+                                 t_ns / 1000000, value, ddir, bs, prio);
     if (n > 0)
         l->len[k] += (size_t)n;
 }
@@ -104,6 +107,7 @@ static void line(sb_iolog *l, int k, uint64_t t_ns, uint64_t value, int ddir, ui
 /* An averaged window ends: one line per direction that did I/O in it. */
 static void window(sb_iolog *l, uint64_t end)
 {
+    l->prio = 0; /* averaged lines: no one I/O's priority */
     double ms = (double)l->avg_ns / 1e6;
     for (int d = 0; d < 2; d++) {
         if (!l->ios[d])

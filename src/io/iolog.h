@@ -7,7 +7,8 @@
  * clat logs, the same figure: storbench times an I/O from its submission to its
  * completion, which is fio's clat and, with no submission latency, its lat), KiB/s
  * as fio counts it (bytes per millisecond) for bw, I/Os for iops (1 per line, or
- * per second when averaged); ddir 0 read, 1 write; bs 0 in averaged lines; prio 0.
+ * per second when averaged); ddir 0 read, 1 write; bs 0 in averaged lines; prio 0, or
+ * with cmdprio 1 for an I/O it picked, or with log_prio each I/O's ioprio in hex (fio's).
  * Files PREFIX_bw.N.log, PREFIX_lat.N.log, PREFIX_clat.N.log, PREFIX_slat.N.log
  * (empty: storbench measures no submission latency) and PREFIX_iops.N.log, N the
  * thread (1 .. numjobs), opened as the user names them (core/safepath), replaced
@@ -32,6 +33,8 @@ typedef struct sb_iolog {
     uint64_t win_end;            /* averaged: the current window's end, ns since t0 */
     uint64_t lat_sum[2], ios[2], bytes[2];
     int err;                     /* the first write error (-errno) */
+    uint32_t prio;               /* the next line's prio column (the caller sets it per I/O) */
+    bool prio_hex;               /* fio's log_prio: it is an ioprio value, written 0x%x */
 } sb_iolog;
 
 /* The logs a job asks for, for thread index (0-based; the files say index + 1). NULL

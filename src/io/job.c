@@ -37,6 +37,11 @@ void sb_io_job_init(sb_io_job *job)
     job->create_serialize = true;
     job->verify_fatal = true;
     strcpy(job->engine, "psync");
+    job->steady.interval_s = 1; /* fio's ss_interval */
+    job->spr_op = 0.15; /* fio's SPRandom defaults */
+    job->spr_num_regions = 100;
+    job->prioclass = -1;
+    job->cmdprio.cls[0] = job->cmdprio.cls[1] = job->cmdprio.level[0] = job->cmdprio.level[1] = -1;
 }
 
 void sb_io_job_resolve(sb_io_job *job)
@@ -58,6 +63,8 @@ void sb_io_job_resolve(sb_io_job *job)
     uint64_t m = job->bssplit.bs[0];
     for (unsigned i = 1; i < job->bssplit.n; i++)
         m = job->bssplit.bs[i] < m ? job->bssplit.bs[i] : m;
+    for (unsigned i = 0; i < job->bssplit_w.n; i++) /* READS,WRITES: the smallest of both */
+        m = job->bssplit_w.bs[i] < m ? job->bssplit_w.bs[i] : m;
     job->bs = m;
     job->bs_max = 0;
 }
@@ -190,8 +197,10 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
         return -EINVAL;
     }
     if (job->bssplit.n) {
+        /* sizes larger than size are skipped, as fio's (loop.c), while one fits: bs, the
+         * smallest, must */
         for (unsigned i = 0; i < job->bssplit.n; i++)
-            if (job->bssplit.bs[i] % job->bs || job->bssplit.bs[i] > job->size) {
+            if (job->bssplit.bs[i] % job->bs || job->bs > job->size) {
                 snprintf(err, errlen, "bssplit: %" PRIu64 " is not a multiple of bs %" PRIu64
                          " (offsets are multiples of bs: make bs the split's smallest) or is "
                          "larger than size", job->bssplit.bs[i], job->bs);
@@ -267,7 +276,7 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
         return -EINVAL;
     }
-    if (sb_io_job_check_fio(job, err, errlen) < 0)
+    if (sb_io_job_check_fio(job, err, errlen) < 0 || sb_io_job_check_fiob(job, err, errlen) < 0)
         return -EINVAL;
     if (job->rwmixread > 100) {
         snprintf(err, errlen, "rwmixread %u is not a percentage", job->rwmixread);
@@ -308,7 +317,7 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         return -EINVAL;
     if (warn && warnlen)
         sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */
-    if (ops->sync && job->iodepth > 1 && warn)
+    if (ops->sync && job->iodepth > 1 && !job->submit_offload && warn)
         snprintf(warn, warnlen, "iodepth %u has no effect with the synchronous engine %s; using 1",
                  job->iodepth, ops->name);
     return 0;
@@ -327,6 +336,8 @@ void sb_io_result_free(sb_io_result *r)
     sb_ss_free(&r->steady);
     free(r->threads);
     r->threads = NULL;
+    free(r->prio);
+    r->prio = NULL;
     r->n_threads = 0;
 }
 

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "core/histogram.h"
+#include "io/cmdprio.h"
 #include "io/distribution.h"
 #include "io/verify.h"
 #include "core/timeseries.h"
@@ -65,6 +66,11 @@ typedef struct sb_io_bssplit {
 
 #define SB_IO_MAX_PERCENTILES 20
 
+/* fio's random_generator (options_fiob_rows.h's choices) and numa_mem_policy values. */
+enum { SB_RNG_TAUSWORTHE = 0, SB_RNG_LFSR, SB_RNG_TAUSWORTHE64 };
+enum { SB_NUMA_MEM_NONE = 0, SB_NUMA_MEM_DEFAULT, SB_NUMA_MEM_PREFER, SB_NUMA_MEM_BIND,
+       SB_NUMA_MEM_INTERLEAVE, SB_NUMA_MEM_LOCAL };
+
 typedef struct sb_io_job {
     char name[64];             /* fio's job name (a job file's section); "" = none */
     sb_rw rw;
@@ -74,6 +80,8 @@ typedef struct sb_io_job {
                                 * bs; 0 or not more than bs = one size. Right after bs: the range
                                 * type writes both (options.h) */
     sb_io_bssplit bssplit;     /* fio's bssplit; n = 0: none */
+    sb_io_bssplit bssplit_w;   /* fio's bssplit=READS,WRITES: the writes' split (right after
+                                * bssplit: the split type writes both); n = 0: as the reads' */
     uint64_t size;             /* bytes per pass, per file */
     uint64_t filesize;         /* fio's filesize: the file's size; 0 = offset + size */
     unsigned nrfiles;          /* fio's nrfiles: only 1 (0 = 1) */
@@ -213,6 +221,26 @@ typedef struct sb_io_job {
     const _Atomic(bool) *stop_ext;
     /* Set by jobrun.c: the flow weight reserved for this job's threads (flow.h), or NULL. */
     _Atomic(unsigned) *flow_reserved;
+    /* fio's io_submit_mode, random_generator, NUMA placement and SPRandom (options_fiob.c;
+     * issue 27). submit_offload: a submitter thread issues at the rate while another reaps,
+     * so submission does not wait on completions (submit_offload.c). random_generator:
+     * SB_RNG_LFSR walks a maximal-length LFSR (offsets.c): every block once per pass, with
+     * or without the random map. numa_cpu_nodes: bit N = node N's CPUs (worker_numa.c);
+     * numa_mem_mode: SB_NUMA_MEM_*, over numa_mem_nodes. sprandom: fio 3.41's SPRandom
+     * preconditioning (sprandom.c), spr_op over-provisioning, spr_num_regions regions. */
+    bool submit_offload;
+    int random_generator;
+    uint64_t numa_cpu_nodes;
+    int numa_mem_mode;
+    uint64_t numa_mem_nodes;
+    bool sprandom;
+    double spr_op;
+    unsigned spr_num_regions;
+    /* fio's per-I/O priorities (cmdprio.h) and the default class; log_prio: the log files'
+     * prio column is each I/O's ioprio value (else 1 for a cmdprio pick, 0 otherwise) */
+    sb_cmdprio cmdprio;
+    int prioclass;             /* fio's prioclass 0 .. 3; -1 = unset (prio alone: best effort) */
+    bool log_prio;
 
     /* Called from the controlling thread about 10 times a second; may be NULL. */
     bool (*should_stop)(void *arg); /* true = interrupt the job */
@@ -277,6 +305,9 @@ typedef struct sb_io_result {
     /* continue_on_error (jobctl.c): the errors the threads went on after, the first's errno */
     uint64_t total_err;
     int first_error;
+    /* cmdprio: the latency of each priority per direction, all threads (malloc'd; NULL
+     * without cmdprio) */
+    sb_prio_stats *prio;
 } sb_io_result;
 
 /* A job with fio's defaults: read, 4 KiB, iodepth 1, 1 job, psync, buffered,
@@ -310,6 +341,9 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
  * check of the zone options (warn: the rounding). */
 void sb_io_zbd_resolve(sb_io_job *job);
 int sb_io_zbd_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen);
+/* The rules of io_submit_mode, random_generator, numa_* and sprandom (options_fiob.c),
+ * part of the check above. */
+int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen);
 
 /* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
  * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,

@@ -23,11 +23,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 
 #include "core/clock.h"
-#include "core/fdtable.h"
 #include "core/rand.h"
 #include "io/worker.h"
 #include "io/zbd.h"
@@ -96,8 +93,13 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
     st->bytes += u->len;
     if (__builtin_expect(!w->no_lat, 1))
         sb_hist_record(&st->clat, now - u->start_ns);
-    if (__builtin_expect(w->log != NULL, 0))
+    if (__builtin_expect(w->prio != NULL, 0))
+        sb_prio_record(w->prio, u->ddir, u->ioprio, now - u->start_ns);
+    if (__builtin_expect(w->log != NULL, 0)) {
+        /* the prio column: fio's log_prio value, else its "high priority" flag */
+        w->log->prio = w->job->log_prio ? u->ioprio : (w->cmdprio && u->ioprio != w->ioprio_default);
         sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, u->ddir, u->len, u->offset);
+    }
     w->last_ns = now;
     return closed;
 }
@@ -145,8 +147,12 @@ static inline bool passes_done(worker *w)
 static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *pass_end)
 {
     const sb_io_job *job = w->job;
-    uint32_t len = w->bs_table[w->bs_next++ % SB_IO_BS_TABLE];
+    const uint32_t *tab = u->ddir == SB_DDIR_WRITE && w->bs_table_w ? w->bs_table_w : w->bs_table;
+    uint32_t len = tab[w->bs_next++ % SB_IO_BS_TABLE];
     uint64_t off;
+    /* a split's size larger than the region is skipped, as fio's (one fits: job.c) */
+    for (unsigned k = 0; len > job->size && k < SB_IO_BS_TABLE; k++)
+        len = tab[w->bs_next++ % SB_IO_BS_TABLE];
     if (len > job->size)
         len = (uint32_t)job->size;
     u->len = len;
@@ -265,11 +271,18 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         return next_io_zbd(w, u);
     bool pass_end;
     uint64_t b = 0, byte_off = 0;
+    /* the direction first: with bssplit=READS,WRITES it decides the size */
+    u->ddir = (uint8_t)pick_ddir(w);
     if (__builtin_expect(w->bs_table != NULL, 0))
         byte_off = next_var(w, u, &pass_end);
-    else
+    else if (__builtin_expect(w->spr != NULL, 0)) { /* sprandom: its own end (sprandom.h) */
+        if (!sb_spr_next(w->spr, &w->og, &b)) {
+            w->pass_done = true;
+            return false;
+        }
+        pass_end = false;
+    } else
         b = sb_offgen_next(&w->og, &pass_end);
-    u->ddir = (uint8_t)pick_ddir(w);
     if (w->vt) {
         /* verify: a write whose block has an I/O in flight takes the next block */
         bool end = pass_end;
@@ -290,6 +303,11 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         w->invalidate_pending = true;
     u->offset = job->offset + (w->bs_table ? byte_off : b * w->unit);
     fill_write(w, u);
+    if (__builtin_expect(w->cmdprio, 0)) {
+        bool high;
+        u->ioprio = sb_cmdprio_pick(&job->cmdprio, u->ddir, u->len, 100 * sb_rand_double(&w->rng),
+                                    w->ioprio_default, &high);
+    }
     w->bytes_issued += u->len;
     if (__builtin_expect(w->ctl, 0) && sb_io_ctl_issued(w, u)) /* io_size, number_ios */
         w->pass_done = true;
@@ -366,6 +384,17 @@ static __attribute__((noinline)) uint64_t pace(worker *w, int ddir, uint32_t len
         w->next_issue_ns[ddir] += (uint64_t)gap;
     }
     return sb_now_ns();
+}
+
+/* Whether a rate-limited direction's next I/O is not due yet (the direction of the next
+ * I/O is not known before it is prepared: any limited direction ahead counts). */
+static bool rate_ahead(const worker *w)
+{
+    uint64_t now = sb_now_ns();
+    for (int d = 0; d < SB_DDIR_N; d++)
+        if ((w->ns_per_byte[d] > 0 || w->ns_per_io[d] > 0) && w->next_issue_ns[d] > now)
+            return true;
+    return false;
 }
 
 /* flow (flow.h), before an I/O: true when the thread is ahead of its weight and holds back
@@ -563,7 +592,11 @@ static void loop_async(worker *w)
                     mark_submit(w, pending, in_flight);
                     pending = 0;
                 }
-                if (w->think_ns && (r = drain(w, &in_flight)) < 0)
+                /* ahead of the rate: what is in flight comes back first, as fio's inline
+                 * mode quiesces before it sleeps (its latency is then its own, not the
+                 * sleep's); io_submit_mode=offload is the mode that does not wait */
+                bool ahead = rate_ahead(w);
+                if ((w->think_ns || ahead) && (r = drain(w, &in_flight)) < 0)
                     goto fail;
             } else if (!pending) {
                 t = sb_now_ns();
@@ -654,6 +687,16 @@ fail:
     atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
 }
 
+/* For the offload loop (submit_offload.c): one I/O's preparation, pacing and completion
+ * seen at now, as the loops here do them. */
+bool sb_io_next(worker *w, sb_io_u *u) { return next_io(w, u); }
+uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now) { return pace(w, ddir, len, now); }
+void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now)
+{
+    w->done[0] = u;
+    complete(w, 1, now);
+}
+
 static void sleep_until(worker *w, uint64_t t)
 {
     for (;;) {
@@ -668,106 +711,19 @@ static void sleep_until(worker *w, uint64_t t)
     }
 }
 
-/* A descriptor table of the thread's own, as each job process of fio has (core/fdtable.h
- * says why: fdget's shortcut, 1.5 % of a 4 KiB tmpfs psync run; issue 16). Only for
- * engines that pass the descriptor to no other thread (engine.h); the table keeps the
- * job's file, which the thread closes in it before it ends. */
-static void private_fd_table(worker *w)
+/* For worker_thread.c: the loop the job's engine and mode call for, the wait until t,
+ * an fsync of the file, and whether the job was stopped. */
+void sb_io_loop_run(worker *w)
 {
-    /* not with log files: their descriptors, opened before, live in the shared table */
-    if (w->td.ops->fd_own_thread && w->fd >= 3 && !w->log && sb_private_fd_table(w->fd))
-        w->fd_private = true;
-}
-
-/* The engine is set up in the thread that uses it: io_uring binds a single-issuer ring
- * to the task that creates it. */
-static int worker_engine_init(worker *w)
-{
-    int r = w->td.ops->init(&w->td);
-    if (r < 0) {
-        w->err = r;
-        snprintf(w->errmsg, sizeof w->errmsg, "%s engine: %s", w->td.ops->name, strerror(-r));
-        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
-        return r;
-    }
-    w->engine_ready = true;
-    /* fio's default fadvise_hint: tell the kernel the access pattern, so that random
-     * buffered reads do not read ahead. */
-    posix_fadvise(w->fd, 0, 0, sb_rw_is_random(w->job->rw) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
-    return 0;
-}
-
-/* fio's nice and prio, for this thread alone (Linux keeps both per thread). */
-static int thread_priority(worker *w)
-{
-    const sb_io_job *job = w->job;
-    pid_t tid = (pid_t)syscall(SYS_gettid);
-    const char *what = NULL;
-    if (job->nice && setpriority(PRIO_PROCESS, (id_t)tid, job->nice) < 0)
-        what = "nice";
-    /* IOPRIO_WHO_PROCESS = 1, IOPRIO_CLASS_BE = 2 in the top bits (linux/ioprio.h) */
-    else if (job->prio >= 0 && syscall(SYS_ioprio_set, 1, tid, (2 << 13) | job->prio) < 0)
-        what = "prio";
-    if (!what)
-        return 0;
-    w->err = -errno;
-    snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", what, strerror(errno));
-    atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
-    return w->err;
-}
-
-void *sb_io_worker_main(void *arg)
-{
-    worker *w = arg;
-    const sb_io_job *job = w->job;
-    w->io_start_ns = w->sh->start_ns + (uint64_t)(job->startdelay_s * 1e9);
-    w->ramp_end_ns = w->io_start_ns + (uint64_t)(job->ramp_s * 1e9);
-    w->end_ns = job->runtime_s > 0 ? w->ramp_end_ns + (uint64_t)(job->runtime_s * 1e9) : UINT64_MAX;
-    sb_tsb_start(&w->ts, w->ramp_end_ns);
-    w->next_tick_ns = 0;
-    w->last_ns = w->ramp_end_ns;
-    private_fd_table(w);
-    if (thread_priority(w) < 0 || worker_engine_init(w) < 0) {
-        if (w->fd_private)
-            close(w->fd);
-        w->finished_ns = sb_now_ns();
-        atomic_store(&w->finished, true);
-        return NULL;
-    }
-    sleep_until(w, w->io_start_ns);
-    if (job->verify_only)
+    if (w->job->verify_only)
         ; /* writes nothing: the read-back after the threads (verify_run.c) is the job */
+    else if (w->job->submit_offload)
+        sb_io_loop_offload(w); /* submit_offload.c */
     else if (w->td.ops->sync)
         loop_sync(w);
     else
         loop_async(w);
-    sb_flow_leave(&w->flow); /* the others no longer wait for this thread */
-    if (job->end_fsync && sb_rw_writes(job->rw) && !job->verify_only && !w->err && !stopped(w)) {
-        do_fsync(w, false);
-        uint64_t now = sb_now_ns();
-        if (now > w->last_ns && now >= w->ramp_end_ns)
-            w->last_ns = now;
-    }
-    /* fio's fsync_on_close: after the measurement, so outside its time */
-    if (job->fsync_on_close && sb_rw_writes(job->rw) && !job->verify_only && !w->err)
-        do_fsync(w, false);
-    /* The last, partial interval: before `finished`, which tells the controlling thread
-     * that this worker's intervals are final. */
-    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat};
-    sb_tsb_finish(&w->ts, w->last_ns, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes);
-    int lr = sb_iolog_close(w->log, w->last_ns - w->ramp_end_ns);
-    w->log = NULL;
-    if (lr < 0 && !w->err) {
-        w->err = lr;
-        snprintf(w->errmsg, sizeof w->errmsg, "writing a log file: %s", strerror(-lr));
-    }
-    /* Torn down here too: the ring belongs to this thread. */
-    w->td.ops->cleanup(&w->td);
-    w->engine_ready = false;
-    if (w->fd_private) /* this table's reference only: the controlling thread closes its own */
-        close(w->fd);
-    atomic_store_explicit(&w->progress_bytes, w->bytes_issued, memory_order_relaxed);
-    w->finished_ns = sb_now_ns();
-    atomic_store(&w->finished, true);
-    return NULL;
 }
+void sb_io_sleep_until(worker *w, uint64_t t) { sleep_until(w, t); }
+void sb_io_fsync(worker *w) { do_fsync(w, false); }
+bool sb_io_stopped(worker *w) { return stopped(w); }

@@ -5,7 +5,8 @@
  * O(1) memory instead of fio's bitmap: a keyed bijection of the smallest
  * power of two that covers the block count (offsets.c), with cycle walking to
  * stay inside [0, nblocks). Each pass uses new keys, so passes differ. Random without a map (norandommap): independent uniform
- * draws.
+ * draws. fio's random_generator=lfsr: a maximal-length LFSR's cycle instead of the
+ * permutation, which visits every block once per pass even without the map.
  */
 #ifndef SB_IO_OFFSETS_H
 #define SB_IO_OFFSETS_H
@@ -30,6 +31,11 @@ typedef struct sb_offgen {
     unsigned shift;      /* half the domain's bits */
     uint64_t xkey, mul[3];
     sb_rand rng;
+    /* fio's random_generator=lfsr: a maximal-length Galois LFSR over [1, 2^bits), state s
+     * standing for block s - 1, states past the blocks skipped; a pass is one cycle, so
+     * every block comes once per pass with or without the random map (offsets.c). */
+    bool lfsr;
+    uint64_t lfsr_taps, lfsr_state, lfsr_top;
 } sb_offgen;
 
 void sb_offgen_init(sb_offgen *g, uint64_t nblocks, bool random, bool norandommap, uint64_t seed);
@@ -43,6 +49,11 @@ void sb_offgen_set_step(sb_offgen *g, int64_t step);
  * so on to the region's end, which ends the pass. */
 void sb_offgen_set_zones(sb_offgen *g, uint64_t zone, uint64_t skip);
 uint64_t sb_offgen_stepped(const sb_offgen *g);
+/* fio's random_generator=lfsr for a random job (see the fields). */
+void sb_offgen_set_lfsr(sb_offgen *g);
+uint64_t sb_offgen_lfsr_next(sb_offgen *g);
+/* The taps of a bits-wide maximal-length LFSR (2 .. 64; else 0), for tests. */
+uint64_t sb_offgen_lfsr_taps(unsigned bits);
 
 /* The permutation of [0, mask]: three rounds of multiply-by-odd-key, mask, xor the
  * high half down (offsets.c says why it is one and why it is enough). Inline: it is
@@ -79,6 +90,8 @@ static inline uint64_t sb_offgen_next(sb_offgen *g, bool *pass_done)
         b = __builtin_expect(g->step == 1, 1) ? g->pos : sb_offgen_stepped(g);
     else if (__builtin_expect(g->dist != NULL, 0))
         b = sb_distgen_next(g->dist, &g->rng);
+    else if (__builtin_expect(g->lfsr, 0))
+        b = sb_offgen_lfsr_next(g);
     else if (g->map)
         b = sb_offgen_permute(g, g->pos);
     else

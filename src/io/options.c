@@ -20,6 +20,8 @@
 #include "core/units.h"
 #include "io/distribution.h"
 #include "io/job.h"
+#define SB_IO_OPTIONS_TABLE /* options_fiob_rows.h: its choices */
+#include "io/options_fiob_rows.h"
 
 #define J(f) SB_OPT_FIELD(sb_io_job, f)
 
@@ -183,6 +185,9 @@ static const sb_opt_choice kb_base_choices[] = {{"1024", 1024}, {"1000", 1000}, 
 _Static_assert(offsetof(sb_io_job, bs_max) == offsetof(sb_io_job, bs) + sizeof(uint64_t),
                "bs_max must follow bs");
 #define J_RANGE(lo) offsetof(sb_io_job, lo), 2 * sizeof(uint64_t)
+/* bssplit and bssplit_w: one SPLIT entry writes both (fio's READS,WRITES) */
+_Static_assert(offsetof(sb_io_job, bssplit_w) == offsetof(sb_io_job, bssplit) + sizeof(sb_io_bssplit),
+               "bssplit_w must follow bssplit");
 
 static const char *const a_rw[] = {"readwrite", NULL};
 static const char *const a_time_based[] = {"time-based", NULL};
@@ -222,8 +227,10 @@ const sb_opt sb_io_options[] = {
     {"bsrange", a_bsrange, SB_OPT_RANGE, J_RANGE(bs), 0, 0, NULL, "LO-HI",
      "each I/O's size drawn from LO .. HI in multiples of LO (a table made before the run); "
      "random offsets are then drawn independently", SB_OPTC_JOB, 0, NULL, NULL},
-    {"bssplit", a_bssplit, SB_OPT_SPLIT, J(bssplit), 0, 0, NULL, "SPLIT",
-     "block sizes by share of the I/Os: 4k/50:64k/50; a size without /PCT shares the rest",
+    {"bssplit", a_bssplit, SB_OPT_SPLIT, offsetof(sb_io_job, bssplit), 2 * sizeof(sb_io_bssplit),
+     0, 0, NULL, "SPLIT[,SPLIT]",
+     "block sizes by share of the I/Os: 4k/50:64k/50; a size without /PCT shares the rest; "
+     "READS,WRITES gives the writes their own split, as fio's",
      SB_OPTC_JOB, 0, NULL, NULL},
     {"kb_base", NULL, SB_OPT_CHOICE, J(kb_base), 0, 0, "1024 in job files", "N",
      "fio's size suffixes: 1024 (k, KB = 1024; KiB = 1000, fio's inversion) or 1000 (k, KB = "
@@ -436,6 +443,7 @@ const sb_opt sb_io_options[] = {
     {"ss_round", NULL, SB_OPT_DURATION, J(steady.round_s), 1, 0, "1m", "DURATION",
      "snia: the length of a round", SB_OPTC_SERIES, SB_OPTF_DEF_DOC, NULL, NULL},
 #include "io/options_jobctl_entries.h"
+    SB_IO_OPTIONS_FIOB /* options_fiob_rows.h */
 };
 const size_t sb_io_n_options = sizeof sb_io_options / sizeof sb_io_options[0];
 
@@ -586,7 +594,24 @@ static int parse_split(const sb_opt *o, void *field, const char *v, const sb_opt
     sb_io_bssplit sp = {0};
     char buf[512], *save = NULL;
     unsigned given = 0, bare = 0;
-    if (strlen(v) >= sizeof buf || strchr(v, ',')) {
+    const char *comma = strchr(v, ',');
+    /* fio's READS,WRITES: an entry with room for two splits parses each on its own */
+    if (comma && o->size >= 2 * sizeof sp && !strchr(comma + 1, ',')) {
+        char first[512];
+        if ((size_t)(comma - v) >= sizeof first) {
+            snprintf(why, len, "'%s' is too long", v);
+            return -EINVAL;
+        }
+        memcpy(first, v, (size_t)(comma - v));
+        first[comma - v] = '\0';
+        sb_opt one = *o;
+        one.size = sizeof sp;
+        if (parse_split(&one, field, first, ctx, why, len) < 0 ||
+            parse_split(&one, (sb_io_bssplit *)field + 1, comma + 1, ctx, why, len) < 0)
+            return -EINVAL;
+        return 0;
+    }
+    if (strlen(v) >= sizeof buf || comma) {
         snprintf(why, len, "'%s' is not a split of one direction (4k/50:64k/50)", v);
         return -EINVAL;
     }
@@ -626,6 +651,8 @@ static int parse_split(const sb_opt *o, void *field, const char *v, const sb_opt
             bare--;
         }
     *(sb_io_bssplit *)field = sp;
+    if (o->size >= 2 * sizeof sp) /* one split: the writes' too */
+        ((sb_io_bssplit *)field)[1].n = 0;
     return 0;
 }
 

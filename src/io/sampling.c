@@ -41,7 +41,9 @@ bool sb_io_steady_poll(worker *const *ws, unsigned n, sb_ss_state *ss, size_t *n
         sb_series_point p;
         while (!stop && sb_tsb_point(b, fin, n, *next, &p)) {
             (*next)++;
-            stop = sb_ss_feed(ss, p.t, p.dur, p.iops * p.dur, p.bw * p.dur);
+            /* lat, lat_slope: the interval's latency sum from its mean (us) */
+            stop = sb_ss_feed_lat(ss, p.t, p.dur, p.iops * p.dur, p.bw * p.dur,
+                                  p.lat_mean_us * 1e3 * p.iops * p.dur);
         }
     }
     free(fin);

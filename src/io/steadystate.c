@@ -25,6 +25,8 @@ static const struct {
     {"iops_slope", SB_SS_IOPS_SLOPE, false},
     {"bw", SB_SS_BW, true},
     {"bw_slope", SB_SS_BW_SLOPE, true},
+    {"lat", SB_SS_LAT, false},
+    {"lat_slope", SB_SS_LAT_SLOPE, false},
 };
 
 /* The limit after the colon: a number with %, an IOPS count, or a bandwidth (a size per
@@ -69,6 +71,7 @@ int sb_ss_parse(const char *s, sb_ss_spec *spec, char *err, size_t errlen)
 {
     const char *colon = strchr(s, ':');
     size_t len = colon ? (size_t)(colon - s) : strlen(s);
+    spec->lat = false;
     if (len == 4 && !strncmp(s, "snia", 4)) {
         spec->mode = SB_SS_SNIA;
         spec->bw = false;
@@ -83,6 +86,7 @@ int sb_ss_parse(const char *s, sb_ss_spec *spec, char *err, size_t errlen)
         if (strlen(modes[i].name) == len && !strncmp(s, modes[i].name, len)) {
             spec->mode = modes[i].mode;
             spec->bw = modes[i].bw;
+            spec->lat = modes[i].mode == SB_SS_LAT || modes[i].mode == SB_SS_LAT_SLOPE;
             if (!colon || !colon[1]) {
                 snprintf(err, errlen, "%s needs a limit (%s:2%%)", modes[i].name,
                          modes[i].name);
@@ -90,7 +94,7 @@ int sb_ss_parse(const char *s, sb_ss_spec *spec, char *err, size_t errlen)
             }
             return parse_limit(colon + 1, spec, err, errlen);
         }
-    snprintf(err, errlen, "unknown criterion '%.*s' (iops, iops_slope, bw, bw_slope, snia)",
+    snprintf(err, errlen, "unknown criterion '%.*s' (iops, iops_slope, bw, bw_slope, lat, lat_slope, snia)",
              (int)len, s);
     return -EINVAL;
 }
@@ -122,9 +126,10 @@ int sb_ss_check(const sb_ss_spec *spec, char *err, size_t errlen)
         }
         return 0;
     }
-    if (spec->dur_s < 2 - EPS || spec->dur_s > SB_SS_MAX_DUR) {
-        snprintf(err, errlen, "ss_dur: the steady-state window must be 2 s .. %u s (it holds one "
-                 "sample a second)", SB_SS_MAX_DUR);
+    double iv = spec->interval_s > 0 ? spec->interval_s : 1;
+    if (spec->dur_s < 2 * iv - EPS || spec->dur_s > SB_SS_MAX_DUR) {
+        snprintf(err, errlen, "ss_dur: the steady-state window must be 2 x ss_interval (%g s) .. "
+                 "%u s (it holds one sample per ss_interval)", iv, SB_SS_MAX_DUR);
         return -EINVAL;
     }
     return 0;
@@ -137,7 +142,8 @@ int sb_ss_init(sb_ss_state *st, const sb_ss_spec *spec)
     st->acc_start = -1;
     if (spec->mode == SB_SS_OFF || spec->mode == SB_SS_SNIA)
         return 0;
-    st->window = (size_t)floor(spec->dur_s + EPS); /* whole seconds, as fio */
+    /* whole samples of ss_interval, as fio */
+    st->window = (size_t)floor(spec->dur_s / (spec->interval_s > 0 ? spec->interval_s : 1) + EPS);
     st->samples = calloc(st->window, sizeof *st->samples);
     return st->samples ? 0 : -ENOMEM;
 }
@@ -185,7 +191,8 @@ static bool fio_sample(sb_ss_state *st, double v)
         sum += st->samples[i];
     st->mean = sum / (double)st->window;
     double value;
-    if (st->spec.mode == SB_SS_IOPS_SLOPE || st->spec.mode == SB_SS_BW_SLOPE) {
+    if (st->spec.mode == SB_SS_IOPS_SLOPE || st->spec.mode == SB_SS_BW_SLOPE ||
+        st->spec.mode == SB_SS_LAT_SLOPE) {
         double *ord = malloc(st->window * sizeof *ord), icpt;
         if (!ord)
             return false;
@@ -241,6 +248,12 @@ static bool snia_round(sb_ss_state *st)
 
 bool sb_ss_feed(sb_ss_state *st, double t_end, double dur, double ios, double bytes)
 {
+    return sb_ss_feed_lat(st, t_end, dur, ios, bytes, 0);
+}
+
+bool sb_ss_feed_lat(sb_ss_state *st, double t_end, double dur, double ios, double bytes,
+                    double lat_ns_sum)
+{
     if (st->spec.mode == SB_SS_OFF || st->attained || st->finished || dur <= 0)
         return st->attained || st->finished;
     if (t_end - dur < st->spec.ramp_s - EPS)
@@ -249,13 +262,16 @@ bool sb_ss_feed(sb_ss_state *st, double t_end, double dur, double ios, double by
         st->acc_start = t_end - dur;
     st->acc_ios += ios;
     st->acc_bytes += bytes;
+    st->acc_lat_ns += lat_ns_sum;
     st->acc_dur += dur;
     bool snia = st->spec.mode == SB_SS_SNIA;
-    double need = snia ? st->spec.round_s : 1.0;
+    double need = snia ? st->spec.round_s : st->spec.interval_s > 0 ? st->spec.interval_s : 1.0;
     if (st->acc_dur < need - 1e-3)
         return false;
     double v = (st->spec.bw ? st->acc_bytes : st->acc_ios) / st->acc_dur;
-    st->acc_ios = st->acc_bytes = st->acc_dur = 0;
+    if (st->spec.lat) /* the sample's mean latency; none completed: 0, as fio's */
+        v = st->acc_ios > 0 ? st->acc_lat_ns / st->acc_ios : 0;
+    st->acc_ios = st->acc_bytes = st->acc_dur = st->acc_lat_ns = 0;
     bool done;
     if (snia) {
         st->rounds[st->n_rounds].value = v;

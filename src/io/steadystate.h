@@ -1,10 +1,11 @@
 /*
  * steadystate — deciding that a job has settled, so that it can stop.
  *
- * fio's criteria (--steadystate=iops|iops_slope|bw|bw_slope:LIMIT[%], --ss_dur,
- * --ss_ramp), from fio's documentation and the meaning of its steadystate.c:
- * the samples are the job's IOPS or bandwidth (bytes/s) of each second after
- * ss_ramp; the window is the last ss_dur of them (whole seconds, at least 2).
+ * fio's criteria (--steadystate=iops|iops_slope|bw|bw_slope|lat|lat_slope:LIMIT[%],
+ * --ss_dur, --ss_ramp, --ss_interval), from fio's documentation and the meaning of its
+ * steadystate.c: the samples are the job's IOPS, bandwidth (bytes/s) or mean completion
+ * latency (ns) of each ss_interval (1 s) after ss_ramp; the window is the last
+ * ss_dur / ss_interval of them (at least 2).
  * Once the window is full, after every new sample:
  *   iops, bw           deviation = the largest |sample - window mean|;
  *   iops_slope, bw_slope  slope = least-squares slope of the samples against
@@ -36,6 +37,8 @@ typedef enum sb_ss_mode {
     SB_SS_BW,
     SB_SS_BW_SLOPE,
     SB_SS_SNIA,
+    SB_SS_LAT,        /* fio's lat: the largest deviation of the samples' mean latency */
+    SB_SS_LAT_SLOPE,  /* fio's lat_slope */
 } sb_ss_mode;
 
 #define SB_SS_SNIA_WINDOW 5
@@ -50,6 +53,8 @@ typedef struct sb_ss_spec {
     double dur_s;     /* fio: the window (whole seconds) */
     double ramp_s;    /* samples before this (from the measurement start) are ignored */
     double round_s;   /* snia: length of a round */
+    double interval_s; /* fio's ss_interval: one sample's length; 0 = 1 s */
+    bool lat;         /* the tracked variable is the mean completion latency, ns (lat, lat_slope) */
 } sb_ss_spec;
 
 /* One round of SNIA mode and, from round 5, its window's determination. */
@@ -69,6 +74,7 @@ typedef struct sb_ss_state {
     double *samples;         /* ring, [window] */
     size_t n_samples;        /* samples taken (after the ramp) */
     double acc_ios, acc_bytes, acc_dur, acc_start; /* the sample being gathered */
+    double acc_lat_ns;       /* lat: the sum of its I/Os' latencies */
     double mean, slope, deviation, criterion;
     bool full;
     /* snia */
@@ -95,6 +101,10 @@ void sb_ss_free(sb_ss_state *st);
  * dur seconds and completed ios I/Os of bytes bytes. Returns true when the job should stop:
  * steady state attained, or (snia) the last round done. Intervals must be fed in order. */
 bool sb_ss_feed(sb_ss_state *st, double t_end, double dur, double ios, double bytes);
+/* The same with the interval's latency: lat_ns_sum is the sum of its I/Os' completion
+ * latencies (ns), which lat and lat_slope track as the mean per sample. */
+bool sb_ss_feed_lat(sb_ss_state *st, double t_end, double dur, double ios, double bytes,
+                    double lat_ns_sum);
 /* The window's samples, oldest first, into out[window]; returns how many (fio modes). */
 size_t sb_ss_window(const sb_ss_state *st, double *out);
 

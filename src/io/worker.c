@@ -42,6 +42,10 @@ static void worker_free(worker *w)
     free(w->done);
     free(w->bs_table);
     sb_zbd_thread_free(w->zbd);
+    free(w->bs_table_w);
+    if (w->spr)
+        sb_spr_free(w->spr);
+    free(w->prio);
     sb_iolog_close(w->log, 0);
     sb_tsb_free(&w->ts);
     munmap(w, sizeof *w);
@@ -62,7 +66,26 @@ static uint64_t job_max_bs(const sb_io_job *job)
     uint64_t m = job->bs_max > job->bs ? job->bs_max : job->bs;
     for (unsigned i = 0; i < job->bssplit.n; i++)
         m = job->bssplit.bs[i] > m ? job->bssplit.bs[i] : m;
+    for (unsigned i = 0; i < job->bssplit_w.n; i++)
+        m = job->bssplit_w.bs[i] > m ? job->bssplit_w.bs[i] : m;
     return m;
+}
+
+/* A split's SB_IO_BS_TABLE sizes in proportion to their percentages, shuffled. */
+static void split_table(worker *w, const sb_io_bssplit *sp, uint32_t *t)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < sp->n; i++)
+        for (unsigned j = 0; j < sp->pct[i] * SB_IO_BS_TABLE / 100 && k < SB_IO_BS_TABLE; j++)
+            t[k++] = (uint32_t)sp->bs[i];
+    for (unsigned i = 0; k < SB_IO_BS_TABLE; k++, i++) /* rounding: the largest shares fill */
+        t[k] = (uint32_t)sp->bs[i % sp->n];
+    for (unsigned i = SB_IO_BS_TABLE - 1; i > 0; i--) {
+        unsigned j = (unsigned)sb_rand_below(&w->rng, i + 1);
+        uint32_t x = t[i];
+        t[i] = t[j];
+        t[j] = x;
+    }
 }
 
 /* bsrange / bssplit: SB_IO_BS_TABLE sizes drawn now, so that an I/O only takes the next
@@ -75,19 +98,15 @@ static int bs_table_setup(worker *w, const sb_io_job *job)
     uint32_t *t = malloc(SB_IO_BS_TABLE * sizeof *t);
     if (!t)
         return -ENOMEM;
-    if (job->bssplit.n) {
-        unsigned k = 0;
-        for (unsigned i = 0; i < job->bssplit.n; i++)
-            for (unsigned j = 0; j < job->bssplit.pct[i] * SB_IO_BS_TABLE / 100 && k < SB_IO_BS_TABLE; j++)
-                t[k++] = (uint32_t)job->bssplit.bs[i];
-        for (unsigned i = 0; k < SB_IO_BS_TABLE; k++, i++) /* rounding: the largest shares fill */
-            t[k] = (uint32_t)job->bssplit.bs[i % job->bssplit.n];
-        for (unsigned i = SB_IO_BS_TABLE - 1; i > 0; i--) {
-            unsigned j = (unsigned)sb_rand_below(&w->rng, i + 1);
-            uint32_t x = t[i];
-            t[i] = t[j];
-            t[j] = x;
+    if (job->bssplit_w.n) { /* fio's bssplit=READS,WRITES: the writes' table */
+        if (!(w->bs_table_w = malloc(SB_IO_BS_TABLE * sizeof *w->bs_table_w))) {
+            free(t);
+            return -ENOMEM;
         }
+        split_table(w, &job->bssplit_w, w->bs_table_w);
+    }
+    if (job->bssplit.n) {
+        split_table(w, &job->bssplit, t);
     } else {
         uint64_t steps = job->bs_max / job->bs;
         for (unsigned i = 0; i < SB_IO_BS_TABLE; i++)
@@ -103,9 +122,11 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     int r = sb_io_open_for_io(job, path, &w->fd, err, errlen);
     if (r < 0)
         return r;
-    unsigned depth = ops->sync ? 1 : job->iodepth;
+    /* offload: iodepth submit threads, each one I/O at a time, whatever the engine (fio's) */
+    unsigned depth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
     const uint64_t maxbs = job_max_bs(job);
     size_t bufsz = (size_t)maxbs * depth;
+    w->buflen = bufsz;
     if (posix_memalign(&w->bufmem, 4096, bufsz)) {
         w->bufmem = NULL;
         snprintf(err, errlen, "cannot allocate %zu bytes of I/O buffers", bufsz);
@@ -173,6 +194,25 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     if (job->dist.kind != SB_DIST_RANDOM && sb_rw_is_random(job->rw)) {
         sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
         w->og.dist = &w->dg;
+    }
+    /* fio's cmdprio: each I/O's priority, the rest's the job's (prioclass / prio) */
+    w->cmdprio = sb_cmdprio_on(&job->cmdprio);
+    if (job->prioclass >= 0 || job->prio >= 0)
+        w->ioprio_default = sb_ioprio(job->prioclass >= 0 ? job->prioclass : 2,
+                                      job->prio >= 0 ? job->prio : 0, 0);
+    if (w->cmdprio && !(w->prio = calloc(1, sizeof *w->prio))) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    /* fio's random_generator=lfsr; sprandom draws its fresh blocks from the same cycle */
+    if ((job->random_generator == SB_RNG_LFSR || job->sprandom) && !w->og.dist)
+        sb_offgen_set_lfsr(&w->og);
+    if (job->sprandom) {
+        int r = sb_spr_init(&w->spr_state, w->block_count, job->spr_op, job->spr_num_regions,
+                            seed + 0x100 * (w->index + 1), err, errlen);
+        if (r < 0)
+            return r;
+        w->spr = &w->spr_state;
     }
     for (int d = 0; d < SB_DDIR_N; d++)
         sb_hist_init_zeroed(&w->st[d].clat); /* worker_alloc's pages: already zero */
@@ -244,6 +284,10 @@ static int merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
 {
     for (unsigned i = 0; i < job->numjobs; i++)
         merge_worker(ws[i], res);
+    /* cmdprio: the latency per priority, of the threads together */
+    for (unsigned i = 0; i < job->numjobs; i++)
+        if (ws[i]->prio && (res->prio || (res->prio = calloc(1, sizeof *res->prio))))
+            sb_prio_merge(res->prio, ws[i]->prio);
     if (job->group_reporting || job->numjobs < 2)
         return 0;
     res->threads = calloc(job->numjobs, sizeof *res->threads);
@@ -472,7 +516,7 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
         return r;
     }
     snprintf(res->engine, sizeof res->engine, "%s", ops->name);
-    res->effective_iodepth = ops->sync ? 1 : job->iodepth;
+    res->effective_iodepth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
 
     unsigned nfiles = job->filename[0] ? 1 : job->numjobs;
     file_ctx *files = calloc(nfiles, sizeof *files);

@@ -21,6 +21,7 @@
 #include "io/iolog.h"
 #include "io/job.h"
 #include "io/offsets.h"
+#include "io/sprandom.h"
 
 #define TICK_NS 50000000ull   /* how often a worker publishes progress */
 #define NS 1000000000ull
@@ -42,6 +43,7 @@ typedef struct worker {
     sb_engine_td td;
     bool engine_ready;
     void *bufmem;
+    size_t buflen;             /* bufmem's bytes (numa_mem_policy binds them) */
     sb_io_u **freelist;
     unsigned nfree;
     sb_io_u **done;
@@ -60,6 +62,7 @@ typedef struct worker {
      * NULL = every I/O is job->bs. Offsets are then in bytes: seq_pos in the pass,
      * pass_bytes issued in a random pass. */
     uint32_t *bs_table;
+    uint32_t *bs_table_w;      /* fio's bssplit=READS,WRITES: the writes' sizes; NULL: bs_table */
     unsigned bs_next;
     uint64_t seq_pos, pass_bytes;
     uint64_t scramble_n;       /* scramble_buffers: counter written into each block */
@@ -102,6 +105,13 @@ typedef struct worker {
     uint64_t ws_seed;          /* dedupe working_set: the seed of its blocks */
     uint64_t dedupe_last;      /* dedupe repeat: the last new block's seed */
     sb_io_job own_job;         /* offset_increment: the job with this thread's offset */
+    /* fio's cmdprio (cmdprio.h): whether it picks, the default priority of the other I/Os,
+     * the latency per priority (NULL without cmdprio); the high flag of the I/O in hand */
+    bool cmdprio;
+    uint16_t ioprio_default;
+    sb_prio_stats *prio;
+    sb_spr *spr;               /* fio's sprandom (sprandom.h): its blocks; NULL when off */
+    sb_spr spr_state;
 } worker;
 
 typedef struct file_ctx {
@@ -136,6 +146,23 @@ int sb_io_ctl_fill_job(const sb_io_job *job, const char *dir, sb_io_job **out, c
  * one shared file holds every thread's). */
 void sb_io_ctl_file_job(const sb_io_job *job, unsigned file, unsigned nfiles, sb_io_job *out);
 
+/* worker_numa.c, in the worker's thread: numa_cpu_nodes and numa_mem_policy for it and its
+ * buffers (buflen bytes at bufmem). 0, or -errno with w->err and w->errmsg set. */
+int sb_io_numa_apply(worker *w, size_t buflen);
+/* submit_offload.c: the job's I/O under io_submit_mode=offload, from the worker's thread;
+ * and what it uses of loop.c: the next I/O (false: none left), the rate's wait, and one
+ * completion seen at now (accounted, its buffer back on the free list). */
+void sb_io_loop_offload(worker *w);
+/* loop.c, for worker_thread.c: the job's loop (sync, async, offload or none for
+ * verify_only), sleeping until t (woken early when stopped), the file's fsync, and
+ * whether the job was stopped. */
+void sb_io_loop_run(worker *w);
+void sb_io_sleep_until(worker *w, uint64_t t);
+void sb_io_fsync(worker *w);
+bool sb_io_stopped(worker *w);
+bool sb_io_next(worker *w, sb_io_u *u);
+uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now);
+void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now);
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);
 

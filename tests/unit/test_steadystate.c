@@ -40,7 +40,11 @@ static void test_parse(void **state)
     assert_true(s.mode == SB_SS_SNIA && !s.bw);
     assert_int_equal(sb_ss_parse("snia:bw", &s, err, sizeof err), 0);
     assert_true(s.bw);
-    assert_int_equal(sb_ss_parse("lat:2%", &s, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_ss_parse("lat:2%", &s, err, sizeof err), 0);
+    assert_true(s.mode == SB_SS_LAT && s.lat && s.pct);
+    assert_int_equal(sb_ss_parse("lat_slope:0.1%", &s, err, sizeof err), 0);
+    assert_true(s.mode == SB_SS_LAT_SLOPE && s.lat);
+    assert_int_equal(sb_ss_parse("latency:2%", &s, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "unknown criterion"));
     assert_int_equal(sb_ss_parse("iops", &s, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "needs a limit"));
@@ -120,6 +124,34 @@ static void test_deviation_and_ramp(void **state)
     sb_ss_free(&st);
 }
 
+/* fio's lat with ss_interval: samples are the mean latency of 2 s each; the IOPS swing
+ * wildly, the latency does not, so lat settles where iops would not. */
+static void test_lat_interval(void **state)
+{
+    sb_ss_spec spec = spec_of("lat:5%", 6, 0);
+    spec.interval_s = 2;
+    sb_ss_state st;
+    assert_int_equal(sb_ss_init(&st, &spec), 0);
+    assert_int_equal(st.window, 3); /* 6 s of 2 s samples */
+    bool done = false;
+    int i;
+    for (i = 1; i <= 12 && !done; i++) {
+        double ios = i % 2 ? 100 : 900; /* 1 s intervals: IOPS 100, 900, ... */
+        done = sb_ss_feed_lat(&st, i, 1, ios, ios * 4096, ios * 250000.0 * (1 + 0.01 * (i % 3)));
+    }
+    assert_true(done && st.attained);
+    assert_int_equal(i - 1, 6); /* the third 2 s sample fills the window */
+    assert_true(fabs(st.mean - 250000 * 1.01) < 0.02 * 250000);
+    sb_ss_free(&st);
+    /* lat_slope: a latency growing 10 % per sample is not steady at 1 % */
+    spec = spec_of("lat_slope:1%", 6, 0);
+    spec.interval_s = 2;
+    assert_int_equal(sb_ss_init(&st, &spec), 0);
+    for (i = 1; i <= 12; i++)
+        assert_false(sb_ss_feed_lat(&st, i, 1, 100, 409600, 100 * 1e5 * (1 + 0.05 * i)));
+    sb_ss_free(&st);
+}
+
 static void test_sub_second_intervals_gathered(void **state)
 {
     sb_ss_spec spec = spec_of("iops:1%", 2, 0);
@@ -182,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_slope),
         cmocka_unit_test(test_deviation_and_ramp),
         cmocka_unit_test(test_sub_second_intervals_gathered),
+        cmocka_unit_test(test_lat_interval),
         cmocka_unit_test(test_snia),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
