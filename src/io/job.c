@@ -24,6 +24,7 @@ void sb_io_job_init(sb_io_job *job)
     job->prio = -1;
     job->scramble_buffers = true;
     job->clat_percentiles = true;
+    job->create_fsync = job->create_serialize = true;
     job->size = 1ull << 30;
     job->iodepth = 1;
     job->numjobs = 1;
@@ -140,17 +141,8 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
                 return -EINVAL;
             }
     }
-    if (job->nrfiles > 1) {
-        snprintf(err, errlen, "nrfiles %u: storbench runs one file per job (not supported)",
-                 job->nrfiles);
+    if (sb_io_files_check(job, err, errlen) < 0)
         return -EINVAL;
-    }
-    if (job->filename[0] && sb_opt_list_count(job->filename) > 1) {
-        snprintf(err, errlen, "filename names %u files (%s, %s ...): storbench runs one file per "
-                 "job (not supported)", sb_opt_list_count(job->filename), job->filename,
-                 job->filename + strlen(job->filename) + 1);
-        return -EINVAL;
-    }
     if (job->fsync_every && job->fdatasync_every) {
         snprintf(err, errlen, "fsync and fdatasync together: give one of them");
         return -EINVAL;

@@ -72,7 +72,7 @@ typedef struct sb_io_job {
     sb_io_bssplit bssplit;     /* fio's bssplit; n = 0: none */
     uint64_t size;             /* bytes per pass, per file */
     uint64_t filesize;         /* fio's filesize: the file's size; 0 = offset + size */
-    unsigned nrfiles;          /* fio's nrfiles: only 1 (0 = 1) */
+    unsigned nrfiles;          /* fio's nrfiles: files per thread in directory (0 = 1; files.c) */
     uint64_t offset;           /* start of the region in the file */
     unsigned iodepth;          /* 1..1024 */
     /* Batching of asynchronous engines, fio's iodepth_batch_submit /
@@ -160,6 +160,22 @@ typedef struct sb_io_job {
      * from the controlling thread on the interval samples. */
     sb_ss_spec steady;
 
+    /* Several files per job (files.c), fio's options: which file the next I/O goes to
+     * (file_service_type: SB_FSRV_*, with its ":N", I/Os before switching, or its skew),
+     * how many are open at once (openfiles, 0 = all), how they are named in directory
+     * (filename_format, "" = fio's $jobname.$jobnum.$filenum), and how they are made
+     * (create_on_open: not laid out or allocated before the run; create_fsync: laid-out
+     * data fsynced; create_serialize: storbench lays files out one after another always). */
+    unsigned file_service;
+    unsigned file_service_nr;
+    double file_service_skew;
+    unsigned openfiles;
+    char filename_format[128];
+    bool create_on_open, create_fsync, create_serialize;
+    /* fio's slat_percentiles / lat_percentiles: print the submission and total latency
+     * percentiles (asynchronous engines time the submission; the "Timing" of docs/io.md) */
+    bool slat_percentiles, lat_percentiles;
+
     /* Called from the controlling thread about 10 times a second; may be NULL. */
     bool (*should_stop)(void *arg); /* true = interrupt the job */
     void (*progress)(void *arg, double fraction);
@@ -225,6 +241,10 @@ void sb_io_job_init(sb_io_job *job);
 /* "randwrite" -> SB_RW_RANDWRITE; -EINVAL for an unknown name. */
 int sb_rw_parse(const char *s, sb_rw *out);
 const char *sb_rw_name(sb_rw rw);
+/* fio's file_service_type (files.c) */
+enum { SB_FSRV_ROUNDROBIN = 0, SB_FSRV_RANDOM, SB_FSRV_SEQUENTIAL, SB_FSRV_ZIPF, SB_FSRV_PARETO,
+       SB_FSRV_NORMAL };
+
 static inline bool sb_rw_is_random(sb_rw rw)
 {
     return rw == SB_RW_RANDREAD || rw == SB_RW_RANDWRITE || rw == SB_RW_RANDRW;
@@ -243,6 +263,9 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
  * (defined in verify_run.c). Declared here, not in worker.h, so that job.c need not
  * include worker.h, which includes this header: no include circle. */
 int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen);
+/* The rules of several files per job (files.c), part of the check too, declared here for
+ * the same reason. */
+int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen);
 
 /* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
  * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,

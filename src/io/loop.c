@@ -173,6 +173,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         return false;
     bool pass_end;
     uint64_t b = 0, byte_off = 0;
+    if (__builtin_expect(w->fs != NULL, 0)) /* several files: which one (files.c) */
+        sb_io_files_pick(w);
     if (__builtin_expect(w->bs_table != NULL, 0))
         byte_off = next_var(w, u, &pass_end);
     else
@@ -196,6 +198,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         }
         pass_end = end;
     }
+    if (__builtin_expect(w->fs != NULL, 0)) /* a file's pass, or all of them */
+        pass_end = sb_io_files_pass_end(w, pass_end, u->len);
     if (pass_end && passes_done(w))
         w->pass_done = true;
     else if (pass_end && job->invalidate && !job->direct)
@@ -262,7 +266,24 @@ static void do_fsync(worker *w, bool data_only)
 static void invalidate_region(worker *w)
 {
     w->invalidate_pending = false;
-    posix_fadvise(w->fd, (off_t)w->job->offset, (off_t)w->job->size, POSIX_FADV_DONTNEED);
+    for (unsigned k = 0; k < (w->fs ? w->fs->n : 1); k++)
+        posix_fadvise(w->fs ? w->fs->f[k].fd : w->fd, (off_t)w->job->offset, (off_t)w->job->size,
+                      POSIX_FADV_DONTNEED);
+}
+
+/* end_fsync, fsync_on_close: every file of the thread, as fio's on each file's close. */
+static void fsync_all(worker *w)
+{
+    if (!w->fs) {
+        do_fsync(w, false);
+        return;
+    }
+    int cur = w->td.fd;
+    for (unsigned k = 0; k < w->fs->n; k++) {
+        w->td.fd = w->fs->f[k].fd;
+        do_fsync(w, false);
+    }
+    w->td.fd = cur;
 }
 
 static void sleep_until(worker *w, uint64_t t);
@@ -540,7 +561,7 @@ static void sleep_until(worker *w, uint64_t t)
 static void private_fd_table(worker *w)
 {
     /* not with log files: their descriptors, opened before, live in the shared table */
-    if (w->td.ops->fd_own_thread && w->fd >= 3 && !w->log && sb_private_fd_table(w->fd))
+    if (w->td.ops->fd_own_thread && w->fd >= 3 && !w->log && !w->fs && sb_private_fd_table(w->fd))
         w->fd_private = true;
 }
 
@@ -558,7 +579,9 @@ static int worker_engine_init(worker *w)
     w->engine_ready = true;
     /* fio's default fadvise_hint: tell the kernel the access pattern, so that random
      * buffered reads do not read ahead. */
-    posix_fadvise(w->fd, 0, 0, sb_rw_is_random(w->job->rw) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+    for (unsigned k = 0; k < (w->fs ? w->fs->n : 1); k++)
+        posix_fadvise(w->fs ? w->fs->f[k].fd : w->fd, 0, 0,
+                      sb_rw_is_random(w->job->rw) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
     return 0;
 }
 
@@ -607,14 +630,14 @@ void *sb_io_worker_main(void *arg)
     else
         loop_async(w);
     if (job->end_fsync && sb_rw_writes(job->rw) && !job->verify_only && !w->err && !stopped(w)) {
-        do_fsync(w, false);
+        fsync_all(w);
         uint64_t now = sb_now_ns();
         if (now > w->last_ns && now >= w->ramp_end_ns)
             w->last_ns = now;
     }
     /* fio's fsync_on_close: after the measurement, so outside its time */
     if (job->fsync_on_close && sb_rw_writes(job->rw) && !job->verify_only && !w->err)
-        do_fsync(w, false);
+        fsync_all(w);
     /* The last, partial interval: before `finished`, which tells the controlling thread
      * that this worker's intervals are final. */
     const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat};

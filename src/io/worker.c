@@ -32,6 +32,7 @@ static void worker_free(worker *w)
         return;
     if (w->engine_ready)
         w->td.ops->cleanup(&w->td);
+    sb_io_files_close(w);
     if (w->fd >= 0)
         close(w->fd);
     free(w->bufmem);
@@ -248,40 +249,23 @@ static int merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
     return 0;
 }
 
-/* A job's own file in its directory: storbench-io.N, or storbench-io.NAME.N for a named
- * job (a job file's), so that the jobs of a job file that run at once keep apart, as
- * fio's NAME.N.0. */
-static int file_name(const sb_io_job *job, const char *dir, unsigned i, char *path, size_t len)
-{
-    char name[sizeof job->name];
-    size_t k = 0;
-    for (const char *p = job->name; *p && k + 1 < sizeof name; p++)
-        name[k++] = isalnum((unsigned char)*p) || *p == '-' || *p == '_' ? *p : '_';
-    name[k] = '\0';
-    return k ? snprintf(path, len, "%s/storbench-io.%s.%u", dir, name, i)
-             : snprintf(path, len, "%s/storbench-io.%u", dir, i);
-}
-
 /* The job's files: named, created or extended to offset+size, and out of the page cache.
  * Each descriptor is closed again: the workers open their own. */
-static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned nfiles, const char *dir,
-                         char *err, size_t errlen)
+static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned *nfiles, unsigned *map,
+                         const char *dir, char *err, size_t errlen)
 {
     int r;
-    for (unsigned i = 0; i < nfiles; i++)
+    for (unsigned i = 0; i < *nfiles; i++)
         files[i].fd = -1; /* before any can fail: the clean-up closes what is >= 0 */
-    for (unsigned i = 0; i < nfiles; i++) {
-        int n = job->filename[0] ? snprintf(files[i].path, sizeof files[i].path, "%s", job->filename)
-                                 : file_name(job, dir, i, files[i].path, sizeof files[i].path);
-        if (n < 0 || (size_t)n >= sizeof files[i].path) {
-            snprintf(err, errlen, "%s: %s", job->filename[0] ? job->filename : dir, strerror(ENAMETOOLONG));
-            files[i].path[0] = '\0';
-            return -ENAMETOOLONG;
-        }
+    /* the names (files.c): fio's a:b list, or nrfiles per thread in dir */
+    if ((r = sb_io_files_name(job, dir, files, nfiles, map, err, errlen)) < 0) {
+        *nfiles = 0;
+        return r;
+    }
+    for (unsigned i = 0; i < *nfiles; i++)
         if ((r = sb_io_prepare_file(job, &files[i], err, errlen)) < 0)
             return r;
-    }
-    for (unsigned i = 0; i < nfiles; i++) {
+    for (unsigned i = 0; i < *nfiles; i++) {
         if (files[i].fd >= 0) {
             /* Before the run: the file's pages leave the page cache, so reads reach the
              * device. No sync here, as fio has none: a laid-out file was synced when it
@@ -300,8 +284,9 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned nfiles,
 
 /* numjobs workers, each on its file (the shared one, or its own) with engine and buffers. */
 static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const file_ctx *files,
-                         unsigned nfiles, shared *sh, worker **ws, char *err, size_t errlen)
+                         const unsigned *map, shared *sh, worker **ws, char *err, size_t errlen)
 {
+    const unsigned per = sb_io_files_per_thread(job);
     int r;
     for (unsigned i = 0; i < job->numjobs; i++) {
         ws[i] = worker_alloc();
@@ -313,8 +298,11 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
         ws[i]->index = i;
         ws[i]->job = job;
         ws[i]->sh = sh;
-        if ((r = worker_setup(ws[i], job, ops, files[nfiles == 1 ? 0 : i].path, err, errlen)) < 0)
+        if ((r = worker_setup(ws[i], job, ops, files[map[i * per]].path, err, errlen)) < 0 ||
+            (r = sb_io_files_open(ws[i], job, files, map, err, errlen)) < 0)
             return r;
+        if (ws[i]->fs) /* one registered file, the first: the others go by descriptor */
+            ws[i]->td.fixed_files = false;
     }
     return 0;
 }
@@ -359,6 +347,7 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
                          char *err, size_t errlen)
 {
     int rc = 0;
+    const unsigned per = sb_io_files_per_thread(job);
     double total_s = job->startdelay_s + job->ramp_s + job->runtime_s;
     size_t ss_next = 0;
     for (;;) {
@@ -382,10 +371,10 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
             double f;
             double el = (double)(sb_now_ns() - sh->start_ns) / 1e9;
             if (job->runtime_s > 0 && (job->time_based ||
-                                       el / total_s > (double)bytes / ((double)job->size * job->numjobs)))
+                                       el / total_s > (double)bytes / ((double)job->size * job->numjobs * per)))
                 f = el / total_s;
             else
-                f = (double)bytes / ((double)job->size * job->numjobs);
+                f = (double)bytes / ((double)job->size * job->numjobs * per);
             job->progress(job->cb_arg, f > 1 ? 1 : f);
         }
         struct timespec ts = {0, 100000000L};
@@ -408,12 +397,21 @@ static void release(const sb_io_job *job, worker **ws, file_ctx *files, unsigned
     sb_io_remove_created(job, files, nfiles, dir, made_dir, failed);
 }
 
-int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
+int sb_io_run(const sb_io_job *job_given, sb_io_result *res, char *err, size_t errlen)
 {
     char warn[256];
-    int r = sb_io_job_check(job, err, errlen, warn, sizeof warn);
+    int r = sb_io_job_check(job_given, err, errlen, warn, sizeof warn);
     if (r < 0)
         return r;
+    /* a copy whose size is per file (files.c: fio's size over nrfiles) */
+    sb_io_job *jcopy = malloc(sizeof *jcopy);
+    if (!jcopy) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    *jcopy = *job_given;
+    sb_io_files_resolve(jcopy);
+    const sb_io_job *job = jcopy;
     const sb_engine_ops *ops = sb_engine_find(job->engine);
     if ((r = sb_engine_check_works(ops, "", err, errlen)) < 0)
         return r;
@@ -428,8 +426,10 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     snprintf(res->engine, sizeof res->engine, "%s", ops->name);
     res->effective_iodepth = ops->sync ? 1 : job->iodepth;
 
-    unsigned nfiles = job->filename[0] ? 1 : job->numjobs;
+    const unsigned per = sb_io_files_per_thread(job);
+    unsigned nfiles = job->filename[0] ? per : job->numjobs * per; /* at most: names may repeat */
     file_ctx *files = calloc(nfiles, sizeof *files);
+    unsigned *map = calloc((size_t)job->numjobs * per, sizeof *map);
     worker **ws = calloc(job->numjobs, sizeof *ws);
     pthread_t *tids = calloc(job->numjobs, sizeof *tids);
     shared sh;
@@ -441,14 +441,14 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     char dir[PATH_MAX] = "";
     bool made_dir = false;
     sb_cpu_times cpu0 = {0}, cpu1;
-    if (!files || !ws || !tids) {
+    if (!files || !ws || !tids || !map) {
         r = -ENOMEM;
         snprintf(err, errlen, "out of memory");
         goto out;
     }
     if ((r = sb_io_files_dir(job, dir, sizeof dir, &made_dir, err, errlen)) < 0 ||
-        (r = prepare_files(job, files, nfiles, dir, err, errlen)) < 0 ||
-        (r = setup_workers(job, ops, files, nfiles, &sh, ws, err, errlen)) < 0 ||
+        (r = prepare_files(job, files, &nfiles, map, dir, err, errlen)) < 0 ||
+        (r = setup_workers(job, ops, files, map, &sh, ws, err, errlen)) < 0 ||
         (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
         goto out;
     sb_cpu_times_now(&cpu0);
@@ -497,9 +497,12 @@ out:
     }
     release(job, ws, files, nfiles, dir, made_dir, r < 0 && !(r == -EILSEQ && job->verify));
     free(files);
+    free(map);
     free(ws);
     free(tids);
-    if (r < 0 && !(r == -EILSEQ && job->verify)) /* a verify mismatch keeps its figures */
+    bool keep = r == 0 || (r == -EILSEQ && job->verify); /* a verify mismatch keeps its figures */
+    free(jcopy);
+    if (!keep)
         sb_io_result_free(res);
     return r;
 }

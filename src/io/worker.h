@@ -30,6 +30,27 @@ typedef struct shared {
     uint64_t seed;             /* the job's seed, or a new one (randrepeat=0) */
 } shared;
 
+/* files.c: one file of a thread that has several (fio's nrfiles, filename=a:b): its
+ * descriptor and its offsets while another file is in use. */
+typedef struct sb_io_wfile {
+    int fd;
+    sb_offgen og;
+    uint64_t seq_pos, pass_bytes;
+    bool done;                 /* its pass is done: out of the rotation until all are */
+} sb_io_wfile;
+
+typedef struct sb_io_fileset {
+    unsigned n;                /* the thread's files */
+    sb_io_wfile *f;
+    unsigned kind, nr;         /* file_service_type and its :N */
+    unsigned cur, left;        /* the file in use (its state is the worker's), I/Os left on it */
+    unsigned ndone;
+    unsigned *active, nactive, open_max, next_new, rr; /* openfiles: the files in rotation */
+    uint64_t pass_bytes, pass_total; /* skewed choice: a pass is size bytes over all files */
+    sb_distgen dg;             /* zipf, pareto, normal choice of the file */
+    sb_rand rng;
+} sb_io_fileset;
+
 #define SB_IO_BS_TABLE 1024    /* block sizes drawn before the run (bsrange, bssplit) */
 
 typedef struct worker {
@@ -83,6 +104,7 @@ typedef struct worker {
     sb_iolog *log;             /* fio's log files (iolog.h); NULL when off */
     bool no_lat;               /* gtod_reduce: no latency recorded */
     uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
+    sb_io_fileset *fs;         /* several files per thread (files.c); NULL = one, w->fd */
 } worker;
 
 typedef struct file_ctx {
@@ -94,6 +116,20 @@ typedef struct file_ctx {
     uint64_t known_from;   /* verify: blocks from here on were laid out by this run */
     sb_verify_table vtab;  /* verify: the file's block table */
 } file_ctx;
+
+/* files.c: several files per job (fio's nrfiles, filename=a:b, file_service_type). The
+ * files per thread; the per-file size into job->size (a copy of the caller's job); the
+ * checks; the names (map[thread * per + k] indexes files); a thread's descriptors and
+ * their offsets; the choice before each I/O; whether the I/O ended the pass over all. */
+unsigned sb_io_files_per_thread(const sb_io_job *job);
+void sb_io_files_resolve(sb_io_job *job);
+int sb_io_files_name(const sb_io_job *job, const char *dir, file_ctx *files, unsigned *nfiles,
+                     unsigned *map, char *err, size_t errlen);
+int sb_io_files_open(struct worker *w, const sb_io_job *job, const file_ctx *files, const unsigned *map,
+                     char *err, size_t errlen);
+void sb_io_files_close(struct worker *w);
+void sb_io_files_pick(struct worker *w);
+bool sb_io_files_pass_end(struct worker *w, bool file_end, uint32_t len);
 
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);
