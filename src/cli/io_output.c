@@ -276,6 +276,7 @@ static void extra_text(FILE *out, const sb_io_job *job, const sb_io_result *r,
 typedef struct block {
     sb_fio_job j;
     sb_histogram *h[SB_FIO_NDIR], *all;
+    sb_histogram *slat[SB_FIO_NDIR], *lat[SB_FIO_NDIR]; /* asynchronous engines' (else NULL) */
     double *bw, *iops;
     sb_jobfile_given given;
     sb_fio_opt opts[MAX_OPTS];
@@ -400,6 +401,30 @@ static sb_histogram *hist_copy(const sb_histogram *h)
     return c;
 }
 
+/* An asynchronous engine's split of the latency (io/job.h): fio's clat is from the
+ * submission, its lat storbench's own from the start, and slat the difference; a
+ * synchronous engine's (nothing submitted apart) stays one clat. */
+static void fio_split_latency(block *b, int d, const sb_io_dir_stats *x)
+{
+    if (!x->clat_issued.count)
+        return;
+    b->lat[d] = b->h[d];
+    b->h[d] = hist_copy(&x->clat_issued);
+    b->slat[d] = hist_copy(&x->slat);
+    b->j.dir[d].clat = b->h[d];
+    b->j.dir[d].lat = b->lat[d];
+    b->j.dir[d].slat = b->slat[d];
+}
+
+/* group_reporting: the split merges as the rest (a job without one adds its clat). */
+static void merge_split_latency(block *into, block *b, int d)
+{
+    if (!b->lat[d] || !into->lat[d]) /* jobs of both kinds: the group's lat is its clat */
+        return;
+    sb_hist_merge(into->lat[d], b->lat[d]);
+    sb_hist_merge(into->slat[d], b->slat[d]);
+}
+
 /* A block for one job, or one thread t of it (t < 0: the whole job). */
 static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsigned groupid,
                         int error, const sb_jobfile_given *given)
@@ -418,6 +443,7 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
         j->dir[d].ios = x->dir[d].ios;
         j->dir[d].bytes = x->dir[d].bytes;
         j->dir[d].clat = b->h[d] = hist_copy(&x->dir[d].clat);
+        fio_split_latency(b, d, &x->dir[d]);
     }
     j->lat_all = b->all = hist_copy(&x->clat_all);
     /* the per-second samples are the whole job's, both directions together: they are a
@@ -458,6 +484,8 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
     j->percentiles = b->pct;
     j->n_percentiles = job->n_percentiles;
     j->clat_percentiles = job->clat_percentiles;
+    j->slat_percentiles = job->slat_percentiles;
+    j->lat_percentiles = job->lat_percentiles;
     if (given) {
         b->given = *given;
         j->n_opts = opts_of(&b->given, b->opts);
@@ -476,6 +504,7 @@ static void merge_block(block *into, block *b)
         a->dir[d].ios += j->dir[d].ios;
         a->dir[d].bytes += j->dir[d].bytes;
         sb_hist_merge(into->h[d], b->h[d]);
+        merge_split_latency(into, b, d);
         a->dir[d].n_samples = 0; /* the jobs' seconds do not line up: no samples */
     }
     sb_hist_merge(into->all, b->all);
@@ -504,8 +533,11 @@ static void merge_block(block *into, block *b)
 
 static void free_block(block *b)
 {
-    for (int d = 0; d < SB_DDIR_N; d++)
+    for (int d = 0; d < SB_DDIR_N; d++) {
         free(b->h[d]);
+        free(b->slat[d]);
+        free(b->lat[d]);
+    }
     free(b->all);
     free(b->bw);
     free(b->iops);

@@ -35,6 +35,7 @@ typedef struct sb_io_u {
     unsigned index;        /* position in td->ios, for registered buffers */
     int64_t result;        /* bytes transferred or -errno */
     uint64_t start_ns;     /* submission time (worker) */
+    uint64_t issue_ns;     /* asynchronous engines: when the submitting call returned (loop.c) */
     void *engine_data;     /* per-I/O engine state (aiocb, ...) */
 } sb_io_u;
 

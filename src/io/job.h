@@ -187,6 +187,10 @@ typedef struct sb_io_dir_stats {
     uint64_t ios;
     uint64_t bytes;
     sb_histogram clat;         /* completion latency, ns: submission to completion */
+    /* Asynchronous engines only (empty for synchronous ones): fio's slat, from the I/O's
+     * start to the return of the call that submitted it, and fio's clat, from there to
+     * completion; clat above is then fio's lat (docs/io.md "Timing"). */
+    sb_histogram slat, clat_issued;
 } sb_io_dir_stats;
 
 /* fio's IO depth maps, counted by asynchronous engines: I/Os by the depth the queue had

@@ -65,7 +65,7 @@ static unsigned direct_alignment(int fd, const struct stat *st)
     return 512;
 }
 
-static int layout_file(int fd, uint64_t from, uint64_t to, uint64_t seed, bool pattern,
+static int layout_file(int fd, uint64_t from, uint64_t to, uint64_t seed, bool pattern, bool sync,
                        char *err, size_t errlen, const char *path)
 {
     const size_t chunk = 1u << 20;
@@ -89,9 +89,10 @@ static int layout_file(int fd, uint64_t from, uint64_t to, uint64_t seed, bool p
         off += n;
     }
     free(buf);
-    if (fdatasync(fd) < 0) {
+    /* fio's create_fsync (on by default): the laid-out data on the medium before the run */
+    if (sync && fsync(fd) < 0) {
         int e = errno;
-        snprintf(err, errlen, "%s: fdatasync: %s", path, strerror(e));
+        snprintf(err, errlen, "%s: fsync: %s", path, strerror(e));
         return -e;
     }
     return 0;
@@ -115,10 +116,10 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
     const uint64_t bs = job->bs, nb = job->size / bs;
     uint64_t k0 = have <= job->offset ? 0 : (have - job->offset + bs - 1) / bs;
     if (k0 >= nb)
-        return layout_file(fd, have, need, job->seed, false, err, errlen, path);
+        return layout_file(fd, have, need, job->seed, false, job->create_fsync, err, errlen, path);
     uint64_t from = job->offset + k0 * bs, to = job->offset + nb * bs;
     int r = 0;
-    if (have < from && (r = layout_file(fd, have, from, job->seed, false, err, errlen, path)) < 0)
+    if (have < from && (r = layout_file(fd, have, from, job->seed, false, job->create_fsync, err, errlen, path)) < 0)
         return r;
     uint64_t per = bs >= (1u << 20) ? 1 : (1u << 20) / bs;
     sb_verify_fmt fmt;
@@ -138,7 +139,7 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
     free(buf);
     sb_verify_fmt_free(&fmt);
     if (r == 0)
-        r = layout_file(fd, to, need, job->seed, false, err, errlen, path);
+        r = layout_file(fd, to, need, job->seed, false, job->create_fsync, err, errlen, path);
     if (r == 0)
         *known_from = from;
     return r;
@@ -240,13 +241,21 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
     uint64_t have = f->created ? 0 : (uint64_t)st.st_size;
     if ((r = check_space(f, have, need, err, errlen)) < 0)
         return r;
+    if (job->create_on_open && f->created && reads) {
+        snprintf(err, errlen, "%s: create_on_open leaves a new file empty, and a read job needs "
+                 "its data (lay it out with a write job first)", f->path);
+        return -EINVAL;
+    }
     int fd = f->fd;
-    if (have < need) {
+    /* fio's create_on_open: the file is made but neither laid out nor allocated; the
+     * run's writes extend it */
+    if (have < need && !(job->create_on_open && !reads && !job->verify_pattern)) {
         if ((reads || job->verify_pattern) && job->verify) {
             r = layout_verified(fd, job, have, need, &f->known_from, err, errlen, f->path);
         } else if (reads || job->verify_pattern) {
             /* a read must find data on the medium, as fio's layout writes it */
-            r = layout_file(fd, have, need, job->seed, job->verify_pattern, err, errlen, f->path);
+            r = layout_file(fd, have, need, job->seed, job->verify_pattern, job->create_fsync, err, errlen,
+                            f->path);
         } else {
             r = fallocate(fd, 0, 0, (off_t)need) < 0 ? -errno : 0;
             if (r == -EOPNOTSUPP || r == -ENOSYS)

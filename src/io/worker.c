@@ -39,6 +39,7 @@ static void worker_free(worker *w)
     free(w->td.ios);
     free(w->freelist);
     free(w->done);
+    free(w->pend);
     free(w->bs_table);
     sb_iolog_close(w->log, 0);
     sb_tsb_free(&w->ts);
@@ -138,9 +139,10 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->td.ios = calloc(depth, sizeof *w->td.ios);
     w->freelist = calloc(depth, sizeof *w->freelist);
     w->done = calloc(depth, sizeof *w->done);
+    w->pend = calloc(depth, sizeof *w->pend);
     /* the clock starts in the thread (sb_tsb_start); the snapshot is allocated here */
     int ts = sb_tsb_init(&w->ts, 0, sb_io_log_interval_ns(job));
-    if (!w->td.ios || !w->freelist || !w->done || ts < 0) {
+    if (!w->td.ios || !w->freelist || !w->done || !w->pend || ts < 0) {
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
@@ -165,8 +167,11 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
         w->og.dist = &w->dg;
     }
-    for (int d = 0; d < SB_DDIR_N; d++)
-        sb_hist_init_zeroed(&w->st[d].clat); /* worker_alloc's pages: already zero */
+    for (int d = 0; d < SB_DDIR_N; d++) { /* worker_alloc's pages: already zero */
+        sb_hist_init_zeroed(&w->st[d].clat);
+        sb_hist_init_zeroed(&w->st[d].slat);
+        sb_hist_init_zeroed(&w->st[d].clat_issued);
+    }
     w->no_lat = job->gtod_reduce;
     return sb_iolog_open(job, w->index, &w->log, err, errlen);
 }
@@ -203,6 +208,8 @@ static void merge_worker(const worker *w, sb_io_result *res)
         res->dir[d].ios += w->st[d].ios;
         res->dir[d].bytes += w->st[d].bytes;
         sb_hist_merge(&res->dir[d].clat, &w->st[d].clat);
+        sb_hist_merge(&res->dir[d].slat, &w->st[d].slat);
+        sb_hist_merge(&res->dir[d].clat_issued, &w->st[d].clat_issued);
         sb_hist_merge(&res->clat_all, &w->st[d].clat);
     }
     res->cpu_ios += w->ios_done;
@@ -239,8 +246,11 @@ static int merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
     res->n_threads = job->numjobs;
     for (unsigned i = 0; i < job->numjobs; i++) {
         sb_io_result *t = &res->threads[i];
-        for (int d = 0; d < SB_DDIR_N; d++)
+        for (int d = 0; d < SB_DDIR_N; d++) {
             sb_hist_init(&t->dir[d].clat);
+            sb_hist_init(&t->dir[d].slat);
+            sb_hist_init(&t->dir[d].clat_issued);
+        }
         sb_hist_init(&t->clat_all);
         snprintf(t->engine, sizeof t->engine, "%s", res->engine);
         t->effective_iodepth = res->effective_iodepth;
@@ -416,8 +426,11 @@ int sb_io_run(const sb_io_job *job_given, sb_io_result *res, char *err, size_t e
     if ((r = sb_engine_check_works(ops, "", err, errlen)) < 0)
         return r;
     memset(res, 0, sizeof *res);
-    for (int d = 0; d < SB_DDIR_N; d++)
+    for (int d = 0; d < SB_DDIR_N; d++) {
         sb_hist_init(&res->dir[d].clat);
+        sb_hist_init(&res->dir[d].slat);
+        sb_hist_init(&res->dir[d].clat_issued);
+    }
     sb_hist_init(&res->clat_all);
     if ((r = sb_ss_init(&res->steady, &job->steady)) < 0) {
         snprintf(err, errlen, "out of memory");

@@ -65,6 +65,7 @@ typedef struct worker {
     sb_io_u **freelist;
     unsigned nfree;
     sb_io_u **done;
+    sb_io_u **pend;            /* asynchronous engines: queued, not yet submitted (loop.c) */
     sb_offgen og;
     sb_distgen dg;             /* random_distribution other than random (og.dist points here) */
     sb_rand rng;
