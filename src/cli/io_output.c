@@ -448,8 +448,9 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
     j->lat_all = b->all = hist_copy(&x->clat_all);
     /* the per-second samples are the whole job's, both directions together: they are a
      * direction's only when the job has one */
-    if (t < 0 && r->n_seconds && sb_rw_reads(job->rw) != sb_rw_writes(job->rw)) {
-        int d = sb_rw_reads(job->rw) ? SB_DDIR_READ : SB_DDIR_WRITE;
+    int ndirs = sb_rw_reads(job->rw) + sb_rw_writes(job->rw) + sb_rw_trims(job->rw);
+    if (t < 0 && r->n_seconds && ndirs == 1) {
+        int d = sb_rw_reads(job->rw) ? SB_DDIR_READ : sb_rw_writes(job->rw) ? SB_DDIR_WRITE : SB_DDIR_TRIM;
         b->bw = sb_xrealloc(NULL, r->n_seconds * sizeof *b->bw);
         b->iops = sb_xrealloc(NULL, r->n_seconds * sizeof *b->iops);
         memcpy(b->bw, r->bw_bytes_per_s, r->n_seconds * sizeof *b->bw);
@@ -463,7 +464,7 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
     /* IO depths: an asynchronous engine counts them (loop.c); a synchronous one has one
      * I/O in flight, each submitted and completed on its own */
     const sb_engine_ops *ops = sb_engine_find(r->engine);
-    uint64_t ios = x->dir[0].ios + x->dir[1].ios;
+    uint64_t ios = x->dir[0].ios + x->dir[1].ios + x->dir[2].ios;
     if (ops && ops->sync) {
         j->depth_level[0] = j->depth_submit[1] = j->depth_complete[1] = ios;
     } else {

@@ -42,9 +42,12 @@ typedef enum sb_rw {
     SB_RW_RANDWRITE,
     SB_RW_RW,     /* sequential mixed, rwmixread % reads */
     SB_RW_RANDRW, /* random mixed */
+    SB_RW_TRIM,      /* fio's trim: sequential discards (trim.c) */
+    SB_RW_RANDTRIM,  /* random discards */
+    SB_RW_TRIMWRITE, /* sequential: each block trimmed, then written */
 } sb_rw;
 
-enum { SB_DDIR_READ = 0, SB_DDIR_WRITE = 1, SB_DDIR_N = 2 };
+enum { SB_DDIR_READ = 0, SB_DDIR_WRITE = 1, SB_DDIR_TRIM = 2, SB_DDIR_N = 3 };
 
 #define SB_IO_MIN_BS 512ull
 #define SB_IO_MAX_BS (64ull << 20)
@@ -251,10 +254,23 @@ enum { SB_FSRV_ROUNDROBIN = 0, SB_FSRV_RANDOM, SB_FSRV_SEQUENTIAL, SB_FSRV_ZIPF,
 
 static inline bool sb_rw_is_random(sb_rw rw)
 {
-    return rw == SB_RW_RANDREAD || rw == SB_RW_RANDWRITE || rw == SB_RW_RANDRW;
+    return rw == SB_RW_RANDREAD || rw == SB_RW_RANDWRITE || rw == SB_RW_RANDRW || rw == SB_RW_RANDTRIM;
 }
-static inline bool sb_rw_reads(sb_rw rw) { return rw != SB_RW_WRITE && rw != SB_RW_RANDWRITE; }
-static inline bool sb_rw_writes(sb_rw rw) { return rw != SB_RW_READ && rw != SB_RW_RANDREAD; }
+static inline bool sb_rw_reads(sb_rw rw)
+{
+    return rw == SB_RW_READ || rw == SB_RW_RANDREAD || rw == SB_RW_RW || rw == SB_RW_RANDRW;
+}
+static inline bool sb_rw_writes(sb_rw rw)
+{
+    return rw == SB_RW_WRITE || rw == SB_RW_RANDWRITE || rw == SB_RW_RW || rw == SB_RW_RANDRW ||
+           rw == SB_RW_TRIMWRITE;
+}
+static inline bool sb_rw_trims(sb_rw rw)
+{
+    return rw == SB_RW_TRIM || rw == SB_RW_RANDTRIM || rw == SB_RW_TRIMWRITE;
+}
+/* The job changes the file (a read-write descriptor): it writes or trims. */
+static inline bool sb_rw_modifies(sb_rw rw) { return sb_rw_writes(rw) || sb_rw_trims(rw); }
 
 /* What options mean together, made explicit after parsing: a bssplit's smallest size
  * becomes bs (its offsets' unit). */
@@ -270,6 +286,8 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
 /* The rules of several files per job (files.c), part of the check too, declared here for
  * the same reason. */
 int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen);
+/* The rules of trim jobs (trim.c), the same way. */
+int sb_io_trim_check(const sb_io_job *job, char *err, size_t errlen);
 
 /* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
  * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,

@@ -36,8 +36,8 @@
  * interval, off the per-I/O path). */
 static void __attribute__((noinline, cold)) close_interval(worker *w, uint64_t now)
 {
-    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat};
-    sb_tsb_close(&w->ts, now, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes);
+    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat, &w->st[2].clat};
+    sb_tsb_close(&w->ts, now, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes + w->st[2].bytes);
 }
 
 /* A buffered write cut short is how a filling file system first answers (fio writes
@@ -62,7 +62,8 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
             w->err = u->result < 0 ? (int)u->result : -EIO;
             if (u->result < 0)
                 snprintf(w->errmsg, sizeof w->errmsg, "%s at offset %" PRIu64 ": %s",
-                         u->ddir == SB_DDIR_READ ? "read" : "write", u->offset,
+                         u->ddir == SB_DDIR_READ ? "read" : u->ddir == SB_DDIR_WRITE ? "write" : "trim",
+                         u->offset,
                          strerror((int)-u->result));
             else
                 snprintf(w->errmsg, sizeof w->errmsg, "short %s at offset %" PRIu64 ": %" PRId64
@@ -169,9 +170,42 @@ static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *
 
 /* Prepares u for the next I/O; false when a one-pass job has nothing left. Inlined
  * into both loops: it runs once per I/O. */
+/* A written block's data: the pattern, new random data, or fio's scramble. */
+static inline void fill_write(worker *w, sb_io_u *u)
+{
+    const sb_io_job *job = w->job;
+    if (job->verify_pattern)
+        sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
+    else if (__builtin_expect(job->refill_buffers, 0))
+        sb_rand_fill(&w->rng, u->buf, u->len);
+    else if (job->scramble_buffers && !job->zero_buffers && !w->vt) {
+        /* fio's default: no two written blocks alike (dedupe), two stores per write */
+        uint64_t *p = u->buf;
+        p[0] = u->offset;
+        p[1] = ++w->scramble_n;
+    }
+}
+
+/* trimwrite, as fio's: the block just trimmed is written next; the pass ends after it. */
+static __attribute__((noinline)) bool trimwrite_write(worker *w, sb_io_u *u)
+{
+    u->ddir = SB_DDIR_WRITE;
+    u->offset = w->tw_off;
+    u->len = w->tw_len;
+    w->tw_pending = false;
+    fill_write(w, u);
+    w->bytes_issued += u->len;
+    if (w->tw_last)
+        w->pass_done = true;
+    w->tw_last = false;
+    return true;
+}
+
 static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
 {
     const sb_io_job *job = w->job;
+    if (__builtin_expect(w->tw_pending, 0))
+        return trimwrite_write(w, u);
     if (w->pass_done)
         return false;
     bool pass_end;
@@ -185,6 +219,7 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     switch (job->rw) {
     case SB_RW_READ: case SB_RW_RANDREAD: u->ddir = SB_DDIR_READ; break;
     case SB_RW_WRITE: case SB_RW_RANDWRITE: u->ddir = SB_DDIR_WRITE; break;
+    case SB_RW_TRIM: case SB_RW_RANDTRIM: case SB_RW_TRIMWRITE: u->ddir = SB_DDIR_TRIM; break;
     default:
         u->ddir = sb_rand_below(&w->rng, 100) < job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
     }
@@ -208,17 +243,14 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     else if (pass_end && job->invalidate && !job->direct)
         w->invalidate_pending = true;
     u->offset = job->offset + (w->bs_table ? byte_off : b * w->unit);
-    if (u->ddir == SB_DDIR_WRITE) {
-        if (job->verify_pattern)
-            sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
-        else if (__builtin_expect(job->refill_buffers, 0))
-            sb_rand_fill(&w->rng, u->buf, u->len);
-        else if (job->scramble_buffers && !job->zero_buffers && !w->vt) {
-            /* fio's default: no two written blocks alike (dedupe), two stores per write */
-            uint64_t *p = u->buf;
-            p[0] = u->offset;
-            p[1] = ++w->scramble_n;
-        }
+    if (u->ddir == SB_DDIR_WRITE)
+        fill_write(w, u);
+    if (__builtin_expect(job->rw == SB_RW_TRIMWRITE, 0)) {
+        w->tw_pending = true;
+        w->tw_off = u->offset;
+        w->tw_len = u->len;
+        w->tw_last = w->pass_done; /* the pass ends after the write */
+        w->pass_done = false;
     }
     w->bytes_issued += u->len;
     return true;
@@ -341,7 +373,10 @@ static void loop_sync(worker *w)
             break;
         }
         u->start_ns = t;
-        ops->queue(&w->td, u);
+        if (__builtin_expect(u->ddir == SB_DDIR_TRIM, 0)) /* trim.c */
+            u->result = sb_io_trim(w->td.fd, w->trim_blk, u->offset, u->len);
+        else
+            ops->queue(&w->td, u);
         t = sb_now_ns();
         if (verify)
             check_read(w, u);
@@ -496,6 +531,13 @@ static void loop_async(worker *w)
             w->nfree--;
             u->start_ns = t;
             u->issue_ns = 0;
+            if (__builtin_expect(u->ddir == SB_DDIR_TRIM, 0)) {
+                /* as fio's asynchronous engines: a trim is done at once, on its own */
+                u->result = sb_io_trim(w->td.fd, w->trim_blk, u->offset, u->len);
+                w->done[0] = u;
+                complete(w, 1, sb_now_ns());
+                continue;
+            }
             if (ops->queue(&w->td, u) == SB_Q_COMPLETED) {
                 /* refused at submission: account as an error */
                 w->done[0] = u;
@@ -658,8 +700,8 @@ void *sb_io_worker_main(void *arg)
         fsync_all(w);
     /* The last, partial interval: before `finished`, which tells the controlling thread
      * that this worker's intervals are final. */
-    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat};
-    sb_tsb_finish(&w->ts, w->last_ns, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes);
+    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat, &w->st[2].clat};
+    sb_tsb_finish(&w->ts, w->last_ns, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes + w->st[2].bytes);
     int lr = sb_iolog_close(w->log, w->last_ns - w->ramp_end_ns);
     w->log = NULL;
     if (lr < 0 && !w->err) {

@@ -170,6 +170,7 @@ static int parse_percentiles(const sb_opt *o, void *base, const char *v, const s
 static const sb_opt_choice rw_choices[] = {
     {"read", SB_RW_READ}, {"write", SB_RW_WRITE}, {"randread", SB_RW_RANDREAD},
     {"randwrite", SB_RW_RANDWRITE}, {"rw", SB_RW_RW}, {"randrw", SB_RW_RANDRW},
+    {"trim", SB_RW_TRIM}, {"randtrim", SB_RW_RANDTRIM}, {"trimwrite", SB_RW_TRIMWRITE},
     {"readwrite", SB_RW_RW}, {NULL, 0},
 };
 static const sb_opt_choice policy_choices[] = {{"shared", 0}, {"split", 1}, {NULL, 0}};
@@ -202,7 +203,8 @@ static const char *const a_nrfiles[] = {"nr_files", NULL};
 const sb_opt sb_io_options[] = {
     {"rw", a_rw, SB_OPT_CHOICE, J(rw), 0, 0, "read", "MODE",
      "read | write | randread | randwrite | rw | randrw (rw, randrw: reads and writes mixed, "
-     "sequential or random); fio's read:SKIP / write:-SKIP skips SKIP bytes after each "
+     "sequential or random) | trim | randtrim | trimwrite (discards: a hole punched in a file, "
+     "BLKDISCARD on a block device; trimwrite trims each block, then writes it); fio's read:SKIP / write:-SKIP skips SKIP bytes after each "
      "sequential I/O (negative: backwards)",
      SB_OPTC_JOB, 0, rw_choices, sb_opt_parse_rw},
     {"name", NULL, SB_OPT_STR, J(name), 0, 0, NULL, "NAME",

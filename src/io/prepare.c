@@ -149,7 +149,7 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
  * file; *st is what was opened. 0 or -errno with one line in err. */
 static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, char *err, size_t errlen)
 {
-    bool read_only = !sb_rw_writes(job->rw);
+    bool read_only = !sb_rw_modifies(job->rw);
     int fd = -1, r;
     f->created = false;
     if (job->directory[0]) {
@@ -230,7 +230,8 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
         snprintf(err, errlen, "%s is a directory", f->path);
         return -EISDIR;
     }
-    bool reads = sb_rw_reads(job->rw) || job->verify_only;
+    /* a trim finds data to discard, as fio lays the file out for it */
+    bool reads = sb_rw_reads(job->rw) || job->verify_only || sb_rw_trims(job->rw);
     if (S_ISBLK(st.st_mode))
         return check_block_device(job, f, err, errlen);
     if (!f->created && reads && (uint64_t)st.st_size < need) {
@@ -325,7 +326,7 @@ void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned 
 
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen)
 {
-    int flags = sb_rw_writes(job->rw) ? O_RDWR : O_RDONLY;
+    int flags = sb_rw_modifies(job->rw) ? O_RDWR : O_RDONLY;
     if (job->direct)
         flags |= O_DIRECT;
     int fd = -1;
@@ -335,6 +336,11 @@ int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *er
             snprintf(err, errlen, "%s: O_DIRECT refused by the filesystem (try buffered I/O)", path);
             return -EOPNOTSUPP;
         }
+        return r;
+    }
+    bool blk;
+    if ((r = sb_io_trim_probe(job, fd, path, &blk, err, errlen)) < 0) { /* trim.c */
+        close(fd);
         return r;
     }
     if (job->direct) {

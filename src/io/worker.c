@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,6 +111,8 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         snprintf(err, errlen, "cannot allocate %zu bytes of I/O buffers", bufsz);
         return -ENOMEM;
     }
+    struct stat fst;
+    w->trim_blk = fstat(w->fd, &fst) == 0 && S_ISBLK(fst.st_mode);
     const uint64_t seed = w->sh->seed;
     sb_rand_seed(&w->rng, seed * 0x9e3779b97f4a7c15ull + w->index + 1);
     if (job->zero_buffers)

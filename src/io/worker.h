@@ -106,6 +106,10 @@ typedef struct worker {
     bool no_lat;               /* gtod_reduce: no latency recorded */
     uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
     sb_io_fileset *fs;         /* several files per thread (files.c); NULL = one, w->fd */
+    bool trim_blk;             /* trims go to a block device (BLKDISCARD; trim.c) */
+    bool tw_pending, tw_last;  /* trimwrite: the trimmed block's write is next (the pass's last) */
+    uint64_t tw_off;
+    uint32_t tw_len;
 } worker;
 
 typedef struct file_ctx {
@@ -131,6 +135,13 @@ int sb_io_files_open(struct worker *w, const sb_io_job *job, const file_ctx *fil
 void sb_io_files_close(struct worker *w);
 void sb_io_files_pick(struct worker *w);
 bool sb_io_files_pass_end(struct worker *w, bool file_end, uint32_t len);
+
+/* trim.c: one trim (a hole punched in a file, BLKDISCARD on a block device): len or
+ * -errno; and, when a file is opened for the run, whether it is a block device and, for
+ * a trim job, whether it discards (-EOPNOTSUPP with one line when not). */
+int64_t sb_io_trim(int fd, bool blkdev, uint64_t off, uint32_t len);
+int sb_io_trim_probe(const sb_io_job *job, int fd, const char *path, bool *blkdev, char *err,
+                     size_t errlen);
 
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);
