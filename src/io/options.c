@@ -414,7 +414,7 @@ const sb_opt sb_io_options[] = {
      SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, sb_opt_parse_log_prefix},
     {"write_lat_log", NULL, SB_OPT_FUNC, J(lat_log), 0, 0, "the job's name", "PREFIX",
      "fio's latency logs: PREFIX_lat.N.log and PREFIX_clat.N.log (ns; storbench's latency "
-     "is fio's clat and lat, and PREFIX_slat.N.log is empty: no submission latency)",
+     "is fio's lat, and PREFIX_slat.N.log is empty: submission latency is not logged)",
      SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, sb_opt_parse_log_prefix},
     {"write_iops_log", NULL, SB_OPT_FUNC, J(iops_log), 0, 0, "the job's name", "PREFIX",
      "fio's IOPS log: PREFIX_iops.N.log", SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC,
