@@ -2,9 +2,10 @@
  * loop — one worker thread of an I/O job: the hot path. It allocates nothing and
  * makes no syscall besides the engine's own and clock reads (vDSO). A synchronous
  * engine reads the clock once per I/O (the end of one I/O is the start of the next;
- * twice when verifying); an asynchronous one reads it once per submitted batch and
- * once per reaped batch and stamps every I/O of the batch with it, as the latency of
- * an I/O is from its submission to the moment its completion is seen.
+ * twice when verifying); an asynchronous one reads it before and after each submitting
+ * call and once per reaped batch and stamps every I/O of the batch with them, as the
+ * latency of an I/O is from its start to the moment its completion is seen (and fio's
+ * slat and clat split it at the submission's return).
  *
  * Phases share one start time: startdelay (idle), ramp (I/O, not counted),
  * measurement (until runtime, or until size is done when not time_based), end fsync
