@@ -205,25 +205,23 @@ static __attribute__((noinline)) bool trimwrite_write(worker *w, sb_io_u *u)
 static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
 {
     const sb_io_job *job = w->job;
-    if (__builtin_expect(w->tw_pending, 0))
+    const bool rare = w->rare; /* several files or trimwrite: one test on the common path */
+    if (__builtin_expect(rare, 0) && w->tw_pending)
         return trimwrite_write(w, u);
     if (w->pass_done)
         return false;
     bool pass_end;
     uint64_t b = 0, byte_off = 0;
-    if (__builtin_expect(w->fs != NULL, 0)) /* several files: which one (files.c) */
+    if (__builtin_expect(rare, 0) && w->fs) /* several files: which one (files.c) */
         sb_io_files_pick(w);
     if (__builtin_expect(w->bs_table != NULL, 0))
         byte_off = next_var(w, u, &pass_end);
     else
         b = sb_offgen_next(&w->og, &pass_end);
-    switch (job->rw) {
-    case SB_RW_READ: case SB_RW_RANDREAD: u->ddir = SB_DDIR_READ; break;
-    case SB_RW_WRITE: case SB_RW_RANDWRITE: u->ddir = SB_DDIR_WRITE; break;
-    case SB_RW_TRIM: case SB_RW_RANDTRIM: case SB_RW_TRIMWRITE: u->ddir = SB_DDIR_TRIM; break;
-    default:
+    if (__builtin_expect(w->ddir_fixed >= 0, 1)) /* one direction: worker.c set it */
+        u->ddir = (uint8_t)w->ddir_fixed;
+    else
         u->ddir = sb_rand_below(&w->rng, 100) < job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
-    }
     if (w->vt) {
         /* verify: a write whose block has an I/O in flight takes the next block */
         bool end = pass_end;
@@ -237,7 +235,7 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         }
         pass_end = end;
     }
-    if (__builtin_expect(w->fs != NULL, 0)) /* a file's pass, or all of them */
+    if (__builtin_expect(rare, 0) && w->fs) /* a file's pass, or all of them */
         pass_end = sb_io_files_pass_end(w, pass_end, u->len);
     if (pass_end && passes_done(w))
         w->pass_done = true;
@@ -246,7 +244,7 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     u->offset = job->offset + (w->bs_table ? byte_off : b * w->unit);
     if (u->ddir == SB_DDIR_WRITE)
         fill_write(w, u);
-    if (__builtin_expect(job->rw == SB_RW_TRIMWRITE, 0)) {
+    if (__builtin_expect(rare, 0) && job->rw == SB_RW_TRIMWRITE) {
         w->tw_pending = true;
         w->tw_off = u->offset;
         w->tw_len = u->len;
@@ -359,6 +357,7 @@ static void loop_sync(worker *w)
     const unsigned fsync_every = w->sync_every;
     const bool verify = w->job->verify_pattern;
     const bool one_clock = !verify && !w->vt;
+    const bool trims = sb_rw_trims(w->job->rw);
     uint64_t t = sb_now_ns();
     while (!stopped(w)) {
         if (!next_io(w, u))
@@ -374,7 +373,7 @@ static void loop_sync(worker *w)
             break;
         }
         u->start_ns = t;
-        if (__builtin_expect(u->ddir == SB_DDIR_TRIM, 0)) /* trim.c */
+        if (__builtin_expect(trims, 0) && u->ddir == SB_DDIR_TRIM) /* trim.c */
             u->result = sb_io_trim(w->td.fd, w->trim_blk, u->offset, u->len);
         else
             ops->queue(&w->td, u);

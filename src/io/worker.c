@@ -176,6 +176,10 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         sb_hist_init_zeroed(&w->st[d].clat_issued);
     }
     w->no_lat = job->gtod_reduce;
+    w->ddir_fixed = job->rw == SB_RW_RW || job->rw == SB_RW_RANDRW ? -1
+                    : sb_rw_trims(job->rw) ? SB_DDIR_TRIM : sb_rw_writes(job->rw) ? SB_DDIR_WRITE
+                                                                                : SB_DDIR_READ;
+    w->rare = job->rw == SB_RW_TRIMWRITE; /* and several files: setup_workers */
     return sb_iolog_open(job, w->index, &w->log, err, errlen);
 }
 
@@ -314,8 +318,10 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
         if ((r = worker_setup(ws[i], job, ops, files[map[i * per]].path, err, errlen)) < 0 ||
             (r = sb_io_files_open(ws[i], job, files, map, err, errlen)) < 0)
             return r;
-        if (ws[i]->fs) /* one registered file, the first: the others go by descriptor */
+        if (ws[i]->fs) { /* one registered file, the first: the others go by descriptor */
             ws[i]->td.fixed_files = false;
+            ws[i]->rare = true;
+        }
     }
     return 0;
 }

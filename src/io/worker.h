@@ -107,6 +107,8 @@ typedef struct worker {
     uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
     sb_io_fileset *fs;         /* several files per thread (files.c); NULL = one, w->fd */
     bool trim_blk;             /* trims go to a block device (BLKDISCARD; trim.c) */
+    bool rare;                 /* fs or trimwrite: next_io's rare paths (one test per I/O) */
+    int ddir_fixed;            /* the one direction of a job that has one, else -1 (mixed) */
     bool tw_pending, tw_last;  /* trimwrite: the trimmed block's write is next (the pass's last) */
     uint64_t tw_off;
     uint32_t tw_len;
