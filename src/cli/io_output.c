@@ -446,6 +446,11 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
         fio_split_latency(b, d, &x->dir[d]);
     }
     j->lat_all = b->all = hist_copy(&x->clat_all);
+    if (b->lat[0] || b->lat[1] || b->lat[2]) { /* fio's buckets are of its clat (from the submission) */
+        sb_hist_init(b->all);
+        for (int d = 0; d < SB_DDIR_N; d++)
+            sb_hist_merge(b->all, b->lat[d] ? b->h[d] : &x->dir[d].clat);
+    }
     /* the per-second samples are the whole job's, both directions together: they are a
      * direction's only when the job has one */
     int ndirs = sb_rw_reads(job->rw) + sb_rw_writes(job->rw) + sb_rw_trims(job->rw);
