@@ -91,6 +91,13 @@ if "$SB_BIN" io --filename="$T/g" --size=64k --ioengine=io_uring --rw=read >/dev
     if [ $have_fio = 1 ]; then
         fio --name=t --filename="$T/g" --size=1m --rw=randread --ioengine=io_uring --iodepth=4 \
             --slat_percentiles=1 --lat_percentiles=1 --output-format=json 2>/dev/null | sed -n '/^{/,$p' >"$T/fio.json"
+        fio --name=t --filename="$T/g" --size=1m --rw=randread --ioengine=io_uring --iodepth=4 \
+            --lat_percentiles=1 --output-format=json+ 2>/dev/null | sed -n '/^{/,$p' >"$T/fio+.json"
+        "$SB_BIN" io --name=t --filename="$T/g" --size=1m --rw=randread --ioengine=io_uring --iodepth=4 \
+            --lat_percentiles=1 --output-format=json+ >"$T/sb+.json" 2>/dev/null
+        check "json+ with lat_percentiles: bins where fio has them (clat, lat)" test \
+            "$(jq -c '.jobs[0].read | [.slat_ns, .clat_ns, .lat_ns] | map(has("bins"))' "$T/fio+.json")" = \
+            "$(jq -c '.jobs[0].read | [.slat_ns, .clat_ns, .lat_ns] | map(has("bins"))' "$T/sb+.json" 2>/dev/null)"
         check "fio's slat_ns/clat_ns/lat_ns keys are storbench's" test \
             "$(jq -c '.jobs[0].read | [.slat_ns, .clat_ns, .lat_ns] | map(keys)' "$T/fio.json")" = \
             "$(jq -c '.jobs[0].read | [.slat_ns, .clat_ns, .lat_ns] | map(keys)' "$T/sb.json")"
