@@ -22,7 +22,10 @@
 # as tmpfs refuses O_DIRECT, and the comparison is of CPU per I/O.
 #
 # Environment: ROUNDS=3 RUNTIME=5 (s per run) SIZE=512m SB=./storbench VERBOSE=1 (each
-# run's figures). Each pair of runs holds LOCK (default /work/bench.lock when it exists;
+# run's figures). THROTTLE_IOPS=N THROTTLE_BPS=BYTES (root): both tools run in a blkio
+# cgroup (v1 blkio.throttle, or v2 io.max) that limits the target's disk to N read and N
+# write IOPS and BYTES/s each way, so that the disk, not a CPU shared with others, bounds
+# both: a disk-bound target by construction (the cgroup is removed at the end). Each pair of runs holds LOCK (default /work/bench.lock when it exists;
 # LOCK= for none), as bench/engine-vs-fio.sh. Run by hand, never from `make check`.
 set -u
 LIB_NAME=fio-jobs
@@ -49,6 +52,38 @@ FIOJOBS_DIRECT=1
 [ "$(stat -f -c %T "$TARGET")" = tmpfs ] && FIOJOBS_DIRECT=0
 export FIOJOBS_DIRECT
 trap 'rm -f "$FIOJOBS_FILE"; lib_cleanup' EXIT
+
+# THROTTLE_*: this script (and so both tools) in a cgroup of its own that limits the disk.
+CG=
+throttle_cleanup() {
+    [ -n "$CG" ] || return 0
+    if [ -e /sys/fs/cgroup/blkio/cgroup.procs ]; then echo $$ >/sys/fs/cgroup/blkio/cgroup.procs
+    else echo $$ >/sys/fs/cgroup/cgroup.procs; fi
+    rmdir "$CG" 2>/dev/null
+}
+if [ -n "${THROTTLE_IOPS:-}" ]; then
+    dev=$(stat -c %d "$TARGET")
+    mm="$((dev >> 8 & 0xfff)):$((dev & 0xff | (dev >> 12 & 0xfff00)))"
+    # a partition's limits go on its disk (the throttle works on whole disks' queues too)
+    [ -e "/sys/dev/block/$mm/partition" ] && mm=$(cat "/sys/dev/block/$mm/../dev")
+    bps=${THROTTLE_BPS:-0}
+    if [ -d /sys/fs/cgroup/blkio ]; then
+        CG=/sys/fs/cgroup/blkio/sb-fiojobs.$$
+        mkdir "$CG" || lib_die "cannot make $CG (root?)"
+        for d in read write; do
+            echo "$mm $THROTTLE_IOPS" >"$CG/blkio.throttle.${d}_iops_device"
+            [ "$bps" != 0 ] && echo "$mm $bps" >"$CG/blkio.throttle.${d}_bps_device"
+        done
+    else
+        CG=/sys/fs/cgroup/sb-fiojobs.$$
+        mkdir "$CG" || lib_die "cannot make $CG (root, cgroup v2 with io?)"
+        echo "$mm riops=$THROTTLE_IOPS wiops=$THROTTLE_IOPS$([ "$bps" != 0 ] && echo " rbps=$bps wbps=$bps")" \
+            >"$CG/io.max" || lib_die "io.max refused (is the io controller enabled?)"
+    fi
+    echo $$ >"$CG/cgroup.procs"
+    trap 'throttle_cleanup; rm -f "$FIOJOBS_FILE"; lib_cleanup' EXIT
+    echo "throttled: disk $mm at $THROTTLE_IOPS IOPS and ${bps} B/s each way (cgroup $CG)" >&2
+fi
 
 if [ -z "$JOBDIR" ]; then
     JOBDIR=$LIB_WORK/jobs
@@ -140,7 +175,7 @@ for f in "$JOBDIR"/*.fio; do
     done
 done
 
-echo "target: $FIOJOBS_FILE ($(stat -f -c %T "$TARGET"), direct=$FIOJOBS_DIRECT), $SIZE, ${RUNTIME} s runs, $ROUNDS rounds, order alternating"
+echo "target: $FIOJOBS_FILE ($(stat -f -c %T "$TARGET"), direct=$FIOJOBS_DIRECT), $SIZE, ${RUNTIME} s runs, $ROUNDS rounds, order alternating${CG:+, disk throttled to $THROTTLE_IOPS IOPS and ${THROTTLE_BPS:-0} B/s each way}; load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "ratios storbench/fio: IOPS, bandwidth, CPU per I/O (< 1: storbench spends less); geometric mean [min .. max]"
 awk -F '\t' '
     NR == 1 { next }

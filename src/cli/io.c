@@ -384,13 +384,18 @@ static int job_target(sb_jobfile_job *j)
 {
     sb_io_job *job = &j->job;
     if (job->filename[0] && job->directory[0]) {
-        if (job->filename[0] != '/' && sb_opt_list_count(job->filename) == 1) {
-            char path[PATH_MAX];
-            if (snprintf(path, sizeof path, "%s/%s", job->directory, job->filename) >= (int)sizeof path - 1)
+        /* every relative name of the list (a:b, several files per job) */
+        char list[sizeof job->filename];
+        size_t n = 0;
+        for (const char *p = job->filename; *p; p += strlen(p) + 1) {
+            int k = snprintf(list + n, sizeof list - n, "%s%s%s", *p == '/' ? "" : job->directory,
+                             *p == '/' ? "" : "/", p);
+            if (k < 0 || n + (size_t)k + 2 > sizeof list)
                 return sb_usage_error(CMD, "%s: directory/filename too long", job->name);
-            memset(job->filename, 0, sizeof job->filename);
-            memcpy(job->filename, path, strlen(path)); /* a list of one: NUL NUL */
+            n += (size_t)k + 1;
         }
+        list[n] = '\0'; /* the list's end: NUL NUL */
+        memcpy(job->filename, list, n + 1);
         job->directory[0] = '\0';
     }
     if (!job->filename[0] && !job->directory[0])

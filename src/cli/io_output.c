@@ -276,6 +276,7 @@ static void extra_text(FILE *out, const sb_io_job *job, const sb_io_result *r,
 typedef struct block {
     sb_fio_job j;
     sb_histogram *h[SB_FIO_NDIR], *all;
+    sb_histogram *slat[SB_FIO_NDIR], *lat[SB_FIO_NDIR]; /* asynchronous engines' (else NULL) */
     double *bw, *iops;
     sb_jobfile_given given;
     sb_fio_opt opts[MAX_OPTS];
@@ -407,7 +408,7 @@ static void block_prios(block *b, const sb_prio_stats *p)
 {
     b->prio = sb_xrealloc(NULL, sizeof *b->prio);
     *b->prio = *p;
-    for (int d = 0; d < SB_DDIR_N; d++) {
+    for (int d = 0; d <= SB_DDIR_WRITE; d++) { /* reads and writes: trims have no prios */
         for (unsigned i = 0; i < b->prio->n[d]; i++) {
             uint16_t v = b->prio->ioprio[d][i];
             b->prios[d][i] = (sb_fio_prio){v >> 13, v & 7, &b->prio->clat[d][i]};
@@ -415,6 +416,30 @@ static void block_prios(block *b, const sb_prio_stats *p)
         b->j.dir[d].prios = b->prios[d];
         b->j.dir[d].n_prios = b->prio->n[d];
     }
+}
+
+/* An asynchronous engine's split of the latency (io/job.h): fio's clat is from the
+ * submission, its lat storbench's own from the start, and slat the difference; a
+ * synchronous engine's (nothing submitted apart) stays one clat. */
+static void fio_split_latency(block *b, int d, const sb_io_dir_stats *x)
+{
+    if (!x->clat_issued.count)
+        return;
+    b->lat[d] = b->h[d];
+    b->h[d] = hist_copy(&x->clat_issued);
+    b->slat[d] = hist_copy(&x->slat);
+    b->j.dir[d].clat = b->h[d];
+    b->j.dir[d].lat = b->lat[d];
+    b->j.dir[d].slat = b->slat[d];
+}
+
+/* group_reporting: the split merges as the rest (a job without one adds its clat). */
+static void merge_split_latency(block *into, block *b, int d)
+{
+    if (!b->lat[d] || !into->lat[d]) /* jobs of both kinds: the group's lat is its clat */
+        return;
+    sb_hist_merge(into->lat[d], b->lat[d]);
+    sb_hist_merge(into->slat[d], b->slat[d]);
 }
 
 /* A block for one job, or one thread t of it (t < 0: the whole job). */
@@ -435,14 +460,21 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
         j->dir[d].ios = x->dir[d].ios;
         j->dir[d].bytes = x->dir[d].bytes;
         j->dir[d].clat = b->h[d] = hist_copy(&x->dir[d].clat);
+        fio_split_latency(b, d, &x->dir[d]);
     }
     j->lat_all = b->all = hist_copy(&x->clat_all);
     if (t < 0 && r->prio) /* cmdprio: fio's per-priority latency, of the whole job */
         block_prios(b, r->prio);
+    if (b->lat[0] || b->lat[1] || b->lat[2]) { /* fio's buckets are of its clat (from the submission) */
+        sb_hist_init(b->all);
+        for (int d = 0; d < SB_DDIR_N; d++)
+            sb_hist_merge(b->all, b->lat[d] ? b->h[d] : &x->dir[d].clat);
+    }
     /* the per-second samples are the whole job's, both directions together: they are a
      * direction's only when the job has one */
-    if (t < 0 && r->n_seconds && sb_rw_reads(job->rw) != sb_rw_writes(job->rw)) {
-        int d = sb_rw_reads(job->rw) ? SB_DDIR_READ : SB_DDIR_WRITE;
+    int ndirs = sb_rw_reads(job->rw) + sb_rw_writes(job->rw) + sb_rw_trims(job->rw);
+    if (t < 0 && r->n_seconds && ndirs == 1) {
+        int d = sb_rw_reads(job->rw) ? SB_DDIR_READ : sb_rw_writes(job->rw) ? SB_DDIR_WRITE : SB_DDIR_TRIM;
         b->bw = sb_xrealloc(NULL, r->n_seconds * sizeof *b->bw);
         b->iops = sb_xrealloc(NULL, r->n_seconds * sizeof *b->iops);
         memcpy(b->bw, r->bw_bytes_per_s, r->n_seconds * sizeof *b->bw);
@@ -456,7 +488,7 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
     /* IO depths: an asynchronous engine counts them (loop.c); a synchronous one has one
      * I/O in flight, each submitted and completed on its own */
     const sb_engine_ops *ops = sb_engine_find(r->engine);
-    uint64_t ios = x->dir[0].ios + x->dir[1].ios;
+    uint64_t ios = x->dir[0].ios + x->dir[1].ios + x->dir[2].ios;
     if (ops && ops->sync) {
         j->depth_level[0] = j->depth_submit[1] = j->depth_complete[1] = ios;
     } else {
@@ -478,6 +510,8 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
     j->percentiles = b->pct;
     j->n_percentiles = job->n_percentiles;
     j->clat_percentiles = job->clat_percentiles;
+    j->slat_percentiles = job->slat_percentiles;
+    j->lat_percentiles = job->lat_percentiles;
     if (given) {
         b->given = *given;
         j->n_opts = opts_of(&b->given, b->opts);
@@ -502,6 +536,7 @@ static void merge_block(block *into, block *b)
         a->dir[d].ios += j->dir[d].ios;
         a->dir[d].bytes += j->dir[d].bytes;
         sb_hist_merge(into->h[d], b->h[d]);
+        merge_split_latency(into, b, d);
         a->dir[d].n_samples = 0; /* the jobs' seconds do not line up: no samples */
     }
     sb_hist_merge(into->all, b->all);
@@ -534,8 +569,11 @@ static void merge_block(block *into, block *b)
 
 static void free_block(block *b)
 {
-    for (int d = 0; d < SB_DDIR_N; d++)
+    for (int d = 0; d < SB_DDIR_N; d++) {
         free(b->h[d]);
+        free(b->slat[d]);
+        free(b->lat[d]);
+    }
     free(b->all);
     free(b->bw);
     free(b->iops);

@@ -75,9 +75,11 @@ static json_t *dir_json(const sb_fio_job *j, int d, const sb_fio_group *g, bool 
     json_object_set_new(o, "total_ios", json_integer((json_int_t)x->ios));
     json_object_set_new(o, "short_ios", json_integer(0));
     json_object_set_new(o, "drop_ios", json_integer(0));
-    json_object_set_new(o, "slat_ns", lat_json(j, NULL, false, false)); /* not measured: N 0 */
+    /* slat: an asynchronous engine's (a synchronous one's N is 0, as fio's); lat: its own,
+     * or a synchronous engine's clat; json+ bins for each whose percentiles are on, as fio */
+    json_object_set_new(o, "slat_ns", lat_json(j, x->slat, j->slat_percentiles, plus));
     json_object_set_new(o, "clat_ns", lat_json(j, x->clat, j->clat_percentiles, plus));
-    json_object_set_new(o, "lat_ns", lat_json(j, x->clat, false, false));
+    json_object_set_new(o, "lat_ns", lat_json(j, x->lat ? x->lat : x->clat, j->lat_percentiles, plus));
     if (x->n_prios) { /* fio 3.33's per-priority latency (cmdprio) */
         json_t *a = json_array();
         for (size_t i = 0; i < x->n_prios; i++) {

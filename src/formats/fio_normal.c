@@ -42,7 +42,7 @@ static void lat_line(FILE *out, const char *what, const sb_histogram *h)
 
 /* fio's show_clat_percentiles: the unit from the smallest and largest percentile, values
  * rounded up in it, as many per line as fit in 80 columns. */
-static void percentiles(FILE *out, const sb_fio_job *j, const sb_histogram *h)
+static void percentiles(FILE *out, const sb_fio_job *j, const sb_histogram *h, const char *what)
 {
     const double *pl;
     unsigned np;
@@ -62,7 +62,7 @@ static void percentiles(FILE *out, const sb_fio_job *j, const sb_histogram *h)
     if (width < 5)
         width = 5;
     unsigned per_line = (unsigned)((80 - 7) / (2 + 10 + width));
-    fprintf(out, "    clat percentiles (%s):\n     |", u);
+    fprintf(out, "    %s percentiles (%s):\n     |", what, u);
     for (unsigned i = 0; i < np; i++) {
         if (i && i % per_line == 0)
             fputs("     |", out);
@@ -108,16 +108,25 @@ static void dir_block(FILE *out, const sb_fio_job *j, int d, const sb_fio_group 
     fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%.0fmsec)%s\n", dn[d], iops, bwi, bws, io,
             j->runtime_s * 1000, resets);
     if (x->clat && x->clat->count) {
+        const sb_histogram *lat = x->lat ? x->lat : x->clat;
+        bool slat = x->slat && x->slat->count;
+        if (slat)
+            lat_line(out, "slat", x->slat);
         lat_line(out, "clat", x->clat);
-        lat_line(out, " lat", x->clat);
+        lat_line(out, " lat", lat);
         for (size_t i = 0; i < x->n_prios; i++) { /* cmdprio: fio's "clat prio C/L" lines */
             char what[48];
             snprintf(what, sizeof what, "clat prio %d/%d", x->prios[i].cls, x->prios[i].level);
             if (x->prios[i].clat->count)
                 lat_line(out, what, x->prios[i].clat);
         }
+        /* fio's order: slat, clat, lat percentiles, each when asked for */
+        if (j->slat_percentiles && slat)
+            percentiles(out, j, x->slat, "slat");
         if (j->clat_percentiles)
-            percentiles(out, j, x->clat);
+            percentiles(out, j, x->clat, "clat");
+        if (j->lat_percentiles)
+            percentiles(out, j, lat, "lat");
     }
     samples(out, x, g->agg_bw[d]);
 }

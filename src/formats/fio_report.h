@@ -35,9 +35,11 @@ typedef struct sb_fio_prio {
 /* One direction of one report. */
 typedef struct sb_fio_dir {
     uint64_t ios, bytes;
-    /* Completion latency, ns (storbench's: submission to completion, fio's clat); NULL or
-     * empty: none. fio's lat_ns is written from the same histogram (slat not measured). */
-    const sb_histogram *clat;
+    /* Completion latency, ns (fio's clat: from the submission to completion); NULL or
+     * empty: none. slat (from the I/O's start to its submission) and lat (start to
+     * completion) are an asynchronous engine's; NULL for a synchronous one, which fio
+     * gives no slat and whose lat is its clat (the writers use clat then). */
+    const sb_histogram *clat, *slat, *lat;
     /* Bandwidth (bytes/s) and IOPS samples of this direction, one per sample_s; n = 0: none. */
     const double *bw_samples, *iops_samples;
     size_t n_samples;
@@ -80,7 +82,7 @@ typedef struct sb_fio_job {
     /* percentile_list, or none (fio's default list) */
     const double *percentiles;
     unsigned n_percentiles;
-    bool clat_percentiles;
+    bool clat_percentiles, slat_percentiles, lat_percentiles;
     const sb_fio_opt *opts;    /* the job's own options as given ("job options") */
     size_t n_opts;
     /* fio's continue_on_error: the errors the job went on after, and the first of them

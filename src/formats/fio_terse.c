@@ -27,17 +27,20 @@ static void dir(FILE *out, const sb_fio_job *j, int d, const sb_fio_group *g)
     double bw = x->ios ? sb_fio_bw(j, d) : 0;
     fprintf(out, ";%" PRIu64 ";%.0f;%.0f;%.0f", x->bytes / 1024, floor(bw / 1024),
             x->ios ? sb_fio_iops(j, d) : 0, x->ios ? j->runtime_s * 1000 : 0);
-    lat(out, NULL); /* slat: not measured */
+    const sb_histogram *tl = x->lat ? x->lat : x->clat; /* total latency (fio_report.h) */
+    lat(out, x->slat); /* an asynchronous engine's; zeros for a synchronous one, as fio */
     lat(out, x->clat);
     const double *pl;
     unsigned np, i = 0;
     sb_fio_percentiles(j, &pl, &np);
-    bool any = x->clat && x->clat->count; /* fio prints the list, 0 when there is no I/O */
-    for (; j->clat_percentiles && i < np && i < 20; i++)
-        fprintf(out, ";%f%%=%.0f", pl[i], any ? floor(sb_hist_percentile(x->clat, pl[i]) / 1000) : 0);
+    /* fio: lat_percentiles lists the total latency's, else clat_percentiles the clat's */
+    const sb_histogram *ph = j->lat_percentiles ? tl : x->clat;
+    bool any = ph && ph->count; /* fio prints the list, 0 when there is no I/O */
+    for (; (j->clat_percentiles || j->lat_percentiles) && i < np && i < 20; i++)
+        fprintf(out, ";%f%%=%.0f", pl[i], any ? floor(sb_hist_percentile(ph, pl[i]) / 1000) : 0);
     for (; i < 20; i++)
         fputs(";0%=0", out);
-    lat(out, x->clat); /* total latency: the same measurement (fio_report.h) */
+    lat(out, tl);
     double mn, mx, mean, dev;
     size_t n = x->ios ? x->n_samples : 0;
     sb_fio_sample_stats(x->bw_samples, n, &mn, &mx, &mean, &dev);

@@ -13,8 +13,10 @@
 uint16_t sb_cmdprio_pick(const sb_cmdprio *c, int ddir, uint64_t len, double r, uint16_t dflt,
                          bool *high)
 {
-    int cls = c->cls[ddir] >= 0 ? c->cls[ddir] : 1, level = c->level[ddir] >= 0 ? c->level[ddir] : 0;
     *high = false;
+    if (ddir > 1) /* 0 read, 1 write (job.h): fio's cmdprio is per both; a trim keeps the default */
+        return dflt;
+    int cls = c->cls[ddir] >= 0 ? c->cls[ddir] : 1, level = c->level[ddir] >= 0 ? c->level[ddir] : 0;
     if (c->n[ddir]) {
         double acc = 0;
         for (unsigned i = 0; i < c->n[ddir]; i++) {
@@ -39,6 +41,8 @@ uint16_t sb_cmdprio_pick(const sb_cmdprio *c, int ddir, uint64_t len, double r, 
 
 void sb_prio_record(sb_prio_stats *s, int ddir, uint16_t ioprio, uint64_t lat_ns)
 {
+    if (ddir > 1) /* reads and writes only (job.h's 0 and 1), as fio's prios */
+        return;
     unsigned i = 0;
     while (i < s->n[ddir] && s->ioprio[ddir][i] != ioprio)
         i++;

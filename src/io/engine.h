@@ -37,6 +37,7 @@ typedef struct sb_io_u {
     uint64_t start_ns;     /* submission time (worker) */
     uint16_t ioprio;       /* the I/O's priority (fio's cmdprio: class << 13 | hint << 3 |
                             * level); 0 = the thread's. libaio and io_uring pass it on */
+    uint64_t issue_ns;     /* asynchronous engines: when the submitting call returned (loop.c) */
     void *engine_data;     /* per-I/O engine state (aiocb, ...) */
 } sb_io_u;
 

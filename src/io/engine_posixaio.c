@@ -112,7 +112,7 @@ static void paio_cleanup(sb_engine_td *td)
         if (!d->busy[i])
             continue;
         struct aiocb *cb = &d->cbs[i];
-        if (aio_cancel(td->fd, cb) == AIO_NOTCANCELED) {
+        if (aio_cancel(cb->aio_fildes, cb) == AIO_NOTCANCELED) { /* its own file (files.c) */
             const struct aiocb *l[1] = {cb};
             while (aio_error(cb) == EINPROGRESS)
                 aio_suspend(l, 1, NULL);

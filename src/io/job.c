@@ -24,6 +24,7 @@ void sb_io_job_init(sb_io_job *job)
     job->prio = -1;
     job->scramble_buffers = true;
     job->clat_percentiles = true;
+    job->create_fsync = job->create_serialize = true;
     job->size = 1ull << 30;
     job->iodepth = 1;
     job->numjobs = 1;
@@ -69,11 +70,13 @@ void sb_io_job_resolve(sb_io_job *job)
     job->bs_max = 0;
 }
 
-static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "rw", "randrw"};
+static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "rw", "randrw",
+                                       "trim", "randtrim", "trimwrite"};
+#define N_RW_NAMES (sizeof rw_names / sizeof rw_names[0])
 
 int sb_rw_parse(const char *s, sb_rw *out)
 {
-    for (int i = 0; i < 6; i++)
+    for (unsigned i = 0; i < N_RW_NAMES; i++)
         if (!strcmp(s, rw_names[i])) {
             *out = (sb_rw)i;
             return 0;
@@ -85,7 +88,7 @@ int sb_rw_parse(const char *s, sb_rw *out)
     return -EINVAL;
 }
 
-const char *sb_rw_name(sb_rw rw) { return (unsigned)rw < 6 ? rw_names[rw] : "?"; }
+const char *sb_rw_name(sb_rw rw) { return (unsigned)rw < N_RW_NAMES ? rw_names[rw] : "?"; }
 
 /* fio's offset options (issue 27): rw's skip, blockalign, random_distribution, rate_min. */
 static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
@@ -207,17 +210,8 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
                 return -EINVAL;
             }
     }
-    if (job->nrfiles > 1) {
-        snprintf(err, errlen, "nrfiles %u: storbench runs one file per job (not supported)",
-                 job->nrfiles);
+    if (sb_io_files_check(job, err, errlen) < 0 || sb_io_trim_check(job, err, errlen) < 0)
         return -EINVAL;
-    }
-    if (job->filename[0] && sb_opt_list_count(job->filename) > 1) {
-        snprintf(err, errlen, "filename names %u files (%s, %s ...): storbench runs one file per "
-                 "job (not supported)", sb_opt_list_count(job->filename), job->filename,
-                 job->filename + strlen(job->filename) + 1);
-        return -EINVAL;
-    }
     if (job->fsync_every && job->fdatasync_every) {
         snprintf(err, errlen, "fsync and fdatasync together: give one of them");
         return -EINVAL;
@@ -345,7 +339,7 @@ double sb_io_result_iops(const sb_io_result *r, int ddir)
 {
     if (r->seconds <= 0)
         return 0;
-    uint64_t n = ddir < 0 ? r->dir[0].ios + r->dir[1].ios : r->dir[ddir].ios;
+    uint64_t n = ddir < 0 ? r->dir[0].ios + r->dir[1].ios + r->dir[2].ios : r->dir[ddir].ios;
     return (double)n / r->seconds;
 }
 
@@ -353,6 +347,6 @@ double sb_io_result_bw(const sb_io_result *r, int ddir)
 {
     if (r->seconds <= 0)
         return 0;
-    uint64_t n = ddir < 0 ? r->dir[0].bytes + r->dir[1].bytes : r->dir[ddir].bytes;
+    uint64_t n = ddir < 0 ? r->dir[0].bytes + r->dir[1].bytes + r->dir[2].bytes : r->dir[ddir].bytes;
     return (double)n / r->seconds;
 }

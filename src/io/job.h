@@ -43,9 +43,12 @@ typedef enum sb_rw {
     SB_RW_RANDWRITE,
     SB_RW_RW,     /* sequential mixed, rwmixread % reads */
     SB_RW_RANDRW, /* random mixed */
+    SB_RW_TRIM,      /* fio's trim: sequential discards (trim.c) */
+    SB_RW_RANDTRIM,  /* random discards */
+    SB_RW_TRIMWRITE, /* sequential: each block trimmed, then written */
 } sb_rw;
 
-enum { SB_DDIR_READ = 0, SB_DDIR_WRITE = 1, SB_DDIR_N = 2 };
+enum { SB_DDIR_READ = 0, SB_DDIR_WRITE = 1, SB_DDIR_TRIM = 2, SB_DDIR_N = 3 };
 
 /* fio's zonemode values (sb_io_job.zonemode). */
 enum { SB_ZONEMODE_NONE = 0, SB_ZONEMODE_STRIDED = 1, SB_ZONEMODE_ZBD = 2 };
@@ -84,7 +87,7 @@ typedef struct sb_io_job {
                                 * bssplit: the split type writes both); n = 0: as the reads' */
     uint64_t size;             /* bytes per pass, per file */
     uint64_t filesize;         /* fio's filesize: the file's size; 0 = offset + size */
-    unsigned nrfiles;          /* fio's nrfiles: only 1 (0 = 1) */
+    unsigned nrfiles;          /* fio's nrfiles: files per thread in directory (0 = 1; files.c) */
     uint64_t offset;           /* start of the region in the file */
     unsigned iodepth;          /* 1..1024 */
     /* Batching of asynchronous engines, fio's iodepth_batch_submit /
@@ -241,6 +244,21 @@ typedef struct sb_io_job {
     sb_cmdprio cmdprio;
     int prioclass;             /* fio's prioclass 0 .. 3; -1 = unset (prio alone: best effort) */
     bool log_prio;
+    /* Several files per job (files.c), fio's options: which file the next I/O goes to
+     * (file_service_type: SB_FSRV_*, with its ":N", I/Os before switching, or its skew),
+     * how many are open at once (openfiles, 0 = all), how they are named in directory
+     * (filename_format, "" = fio's $jobname.$jobnum.$filenum), and how they are made
+     * (create_on_open: not laid out or allocated before the run; create_fsync: laid-out
+     * data fsynced; create_serialize: storbench lays files out one after another always). */
+    unsigned file_service;
+    unsigned file_service_nr;
+    double file_service_skew;
+    unsigned openfiles;
+    char filename_format[128];
+    bool create_on_open, create_fsync; /* create_serialize: with fio's job control above */
+    /* fio's slat_percentiles / lat_percentiles: print the submission and total latency
+     * percentiles (asynchronous engines time the submission; the "Timing" of docs/io.md) */
+    bool slat_percentiles, lat_percentiles;
 
     /* Called from the controlling thread about 10 times a second; may be NULL. */
     bool (*should_stop)(void *arg); /* true = interrupt the job */
@@ -256,6 +274,10 @@ typedef struct sb_io_dir_stats {
     uint64_t ios;
     uint64_t bytes;
     sb_histogram clat;         /* completion latency, ns: submission to completion */
+    /* Asynchronous engines only (empty for synchronous ones): fio's slat, from the I/O's
+     * start to the return of the call that submitted it, and fio's clat, from there to
+     * completion; clat above is then fio's lat (docs/io.md "Timing"). */
+    sb_histogram slat, clat_issued;
 } sb_io_dir_stats;
 
 /* fio's IO depth maps, counted by asynchronous engines: I/Os by the depth the queue had
@@ -317,12 +339,29 @@ void sb_io_job_init(sb_io_job *job);
 /* "randwrite" -> SB_RW_RANDWRITE; -EINVAL for an unknown name. */
 int sb_rw_parse(const char *s, sb_rw *out);
 const char *sb_rw_name(sb_rw rw);
+/* fio's file_service_type (files.c) */
+enum { SB_FSRV_ROUNDROBIN = 0, SB_FSRV_RANDOM, SB_FSRV_SEQUENTIAL, SB_FSRV_ZIPF, SB_FSRV_PARETO,
+       SB_FSRV_NORMAL };
+
 static inline bool sb_rw_is_random(sb_rw rw)
 {
-    return rw == SB_RW_RANDREAD || rw == SB_RW_RANDWRITE || rw == SB_RW_RANDRW;
+    return rw == SB_RW_RANDREAD || rw == SB_RW_RANDWRITE || rw == SB_RW_RANDRW || rw == SB_RW_RANDTRIM;
 }
-static inline bool sb_rw_reads(sb_rw rw) { return rw != SB_RW_WRITE && rw != SB_RW_RANDWRITE; }
-static inline bool sb_rw_writes(sb_rw rw) { return rw != SB_RW_READ && rw != SB_RW_RANDREAD; }
+static inline bool sb_rw_reads(sb_rw rw)
+{
+    return rw == SB_RW_READ || rw == SB_RW_RANDREAD || rw == SB_RW_RW || rw == SB_RW_RANDRW;
+}
+static inline bool sb_rw_writes(sb_rw rw)
+{
+    return rw == SB_RW_WRITE || rw == SB_RW_RANDWRITE || rw == SB_RW_RW || rw == SB_RW_RANDRW ||
+           rw == SB_RW_TRIMWRITE;
+}
+static inline bool sb_rw_trims(sb_rw rw)
+{
+    return rw == SB_RW_TRIM || rw == SB_RW_RANDTRIM || rw == SB_RW_TRIMWRITE;
+}
+/* The job changes the file (a read-write descriptor): it writes or trims. */
+static inline bool sb_rw_modifies(sb_rw rw) { return sb_rw_writes(rw) || sb_rw_trims(rw); }
 
 /* What options mean together, made explicit after parsing: a bssplit's smallest size
  * becomes bs (its offsets' unit). */
@@ -344,6 +383,11 @@ int sb_io_zbd_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
 /* The rules of io_submit_mode, random_generator, numa_* and sprandom (options_fiob.c),
  * part of the check above. */
 int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen);
+/* The rules of several files per job (files.c), part of the check too, declared here for
+ * the same reason. */
+int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen);
+/* The rules of trim jobs (trim.c), the same way. */
+int sb_io_trim_check(const sb_io_job *job, char *err, size_t errlen);
 
 /* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
  * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,
@@ -355,6 +399,8 @@ void sb_io_result_free(sb_io_result *result);
 /* The data a verify_pattern job writes at offset (len a multiple of 8): a function of
  * the byte offset and the seed only, so that any reader can check it. */
 void sb_io_pattern_fill(void *buf, uint64_t offset, uint32_t len, uint64_t seed);
+/* Whether buf holds that pattern; the first differing offset in *bad when not (verify.c). */
+bool sb_io_pattern_check(const void *buf, uint64_t offset, uint32_t len, uint64_t seed, uint64_t *bad);
 
 /* Convenience figures. */
 double sb_io_result_iops(const sb_io_result *r, int ddir /* -1 = both */);

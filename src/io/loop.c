@@ -2,16 +2,17 @@
  * loop — one worker thread of an I/O job: the hot path. It allocates nothing and
  * makes no syscall besides the engine's own and clock reads (vDSO). A synchronous
  * engine reads the clock once per I/O (the end of one I/O is the start of the next;
- * twice when verifying); an asynchronous one reads it once per submitted batch and
- * once per reaped batch and stamps every I/O of the batch with it, as the latency of
- * an I/O is from its submission to the moment its completion is seen.
+ * twice when verifying); an asynchronous one reads it before and after each submitting
+ * call and once per reaped batch and stamps every I/O of the batch with them, as the
+ * latency of an I/O is from its start to the moment its completion is seen (and fio's
+ * slat and clat split it at the submission's return).
  *
  * Phases share one start time: startdelay (idle), ramp (I/O, not counted),
  * measurement (until runtime, or until size is done when not time_based), end fsync
  * (inside the measurement). The time series costs one comparison per completion: an
  * interval is closed from the cumulative counters when its boundary has passed
- * (core/timeseries.h). This file also owns the data pattern that
- * verify_pattern jobs write and check.
+ * (core/timeseries.h). The data pattern verify_pattern jobs write and check is
+ * verify.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,8 +36,8 @@
  * interval, off the per-I/O path). */
 static void __attribute__((noinline, cold)) close_interval(worker *w, uint64_t now)
 {
-    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat};
-    sb_tsb_close(&w->ts, now, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes);
+    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat, &w->st[2].clat};
+    sb_tsb_close(&w->ts, now, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes + w->st[2].bytes);
 }
 
 /* A buffered write cut short is how a filling file system first answers (fio writes
@@ -66,7 +67,8 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
             w->err = u->result < 0 ? (int)u->result : -EIO;
             if (u->result < 0)
                 snprintf(w->errmsg, sizeof w->errmsg, "%s at offset %" PRIu64 ": %s",
-                         u->ddir == SB_DDIR_READ ? "read" : "write", u->offset,
+                         u->ddir == SB_DDIR_READ ? "read" : u->ddir == SB_DDIR_WRITE ? "write" : "trim",
+                         u->offset,
                          strerror((int)-u->result));
             else
                 snprintf(w->errmsg, sizeof w->errmsg, "short %s at offset %" PRIu64 ": %" PRId64
@@ -91,8 +93,11 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
     sb_io_dir_stats *st = &w->st[u->ddir];
     st->ios++;
     st->bytes += u->len;
-    if (__builtin_expect(!w->no_lat, 1))
+    if (__builtin_expect(!w->no_lat, 1)) {
         sb_hist_record(&st->clat, now - u->start_ns);
+        if (u->issue_ns) /* an asynchronous engine's: fio's clat, from the submission */
+            sb_hist_record(&st->clat_issued, now - u->issue_ns);
+    }
     if (__builtin_expect(w->prio != NULL, 0))
         sb_prio_record(w->prio, u->ddir, u->ioprio, now - u->start_ns);
     if (__builtin_expect(w->log != NULL, 0)) {
@@ -102,34 +107,6 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
     }
     w->last_ns = now;
     return closed;
-}
-
-/* ------------------------------------------------------------ data pattern */
-
-static inline uint64_t pattern_word(uint64_t seed, uint64_t off)
-{
-    uint64_t z = off * 0x9e3779b97f4a7c15ull ^ seed;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-void sb_io_pattern_fill(void *buf, uint64_t offset, uint32_t len, uint64_t seed)
-{
-    uint64_t *p = buf;
-    for (uint32_t i = 0; i < len / 8; i++)
-        p[i] = pattern_word(seed, offset + 8ull * i);
-}
-
-static bool pattern_check(const void *buf, uint64_t offset, uint32_t len, uint64_t seed, uint64_t *bad)
-{
-    const uint64_t *p = buf;
-    for (uint32_t i = 0; i < len / 8; i++)
-        if (p[i] != pattern_word(seed, offset + 8ull * i)) {
-            *bad = offset + 8ull * i;
-            return false;
-        }
-    return true;
 }
 
 /* ------------------------------------------------------------ worker loop */
@@ -197,13 +174,13 @@ static inline void fill_write(worker *w, sb_io_u *u)
     }
 }
 
+/* The next I/O's direction: a job of one direction (read, write, trim, trimwrite's trim)
+ * has it fixed by worker.c, a mixed one draws it by rwmixread. */
 static inline int pick_ddir(worker *w)
 {
-    switch (w->job->rw) {
-    case SB_RW_READ: case SB_RW_RANDREAD: return SB_DDIR_READ;
-    case SB_RW_WRITE: case SB_RW_RANDWRITE: return SB_DDIR_WRITE;
-    default: return sb_rand_below(&w->rng, 100) < w->job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
-    }
+    if (__builtin_expect(w->ddir_fixed >= 0, 1))
+        return w->ddir_fixed;
+    return sb_rand_below(&w->rng, 100) < w->job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
 }
 
 static void sleep_until(worker *w, uint64_t t);
@@ -262,15 +239,35 @@ static __attribute__((noinline)) bool next_io_zbd(worker *w, sb_io_u *u)
 
 /* Prepares u for the next I/O; false when a one-pass job has nothing left. Inlined
  * into both loops: it runs once per I/O. */
+/* trimwrite, as fio's: the block just trimmed is written next; the pass ends after it. */
+static __attribute__((noinline)) bool trimwrite_write(worker *w, sb_io_u *u)
+{
+    u->ddir = SB_DDIR_WRITE;
+    u->offset = w->tw_off;
+    u->len = w->tw_len;
+    w->tw_pending = false;
+    fill_write(w, u);
+    w->bytes_issued += u->len;
+    if (w->tw_last)
+        w->pass_done = true;
+    w->tw_last = false;
+    return true;
+}
+
 static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
 {
     const sb_io_job *job = w->job;
+    const bool rare = w->rare; /* several files or trimwrite: one test on the common path */
+    if (__builtin_expect(rare, 0) && w->tw_pending)
+        return trimwrite_write(w, u);
     if (w->pass_done)
         return false;
     if (__builtin_expect(w->zbd != NULL, 0))
         return next_io_zbd(w, u);
     bool pass_end;
     uint64_t b = 0, byte_off = 0;
+    if (__builtin_expect(rare, 0) && w->fs) /* several files: which one (files.c) */
+        sb_io_files_pick(w);
     /* the direction first: with bssplit=READS,WRITES it decides the size */
     u->ddir = (uint8_t)pick_ddir(w);
     if (__builtin_expect(w->bs_table != NULL, 0))
@@ -296,6 +293,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         }
         pass_end = end;
     }
+    if (__builtin_expect(rare, 0) && w->fs) /* a file's pass, or all of them */
+        pass_end = sb_io_files_pass_end(w, pass_end, u->len);
     /* io_size: loops end by bytes, not passes (jobctl.c) */
     if (pass_end && !(job->io_size && !job->time_based) && passes_done(w))
         w->pass_done = true;
@@ -308,6 +307,13 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         u->ioprio = sb_cmdprio_pick(&job->cmdprio, u->ddir, u->len, 100 * sb_rand_double(&w->rng),
                                     w->ioprio_default, &high);
     }
+    if (__builtin_expect(rare, 0) && job->rw == SB_RW_TRIMWRITE) {
+        w->tw_pending = true;
+        w->tw_off = u->offset;
+        w->tw_len = u->len;
+        w->tw_last = w->pass_done; /* the pass ends after the write */
+        w->pass_done = false;
+    }
     w->bytes_issued += u->len;
     if (__builtin_expect(w->ctl, 0) && sb_io_ctl_issued(w, u)) /* io_size, number_ios */
         w->pass_done = true;
@@ -318,7 +324,7 @@ static inline void check_read(worker *w, sb_io_u *u)
 {
     uint64_t bad;
     if (u->ddir == SB_DDIR_READ && u->result == (int64_t)u->len &&
-        !pattern_check(u->buf, u->offset, u->len, w->job->seed, &bad) && !w->err) {
+        !sb_io_pattern_check(u->buf, u->offset, u->len, w->job->seed, &bad) && !w->err) {
         w->err = -EILSEQ;
         snprintf(w->errmsg, sizeof w->errmsg, "data read back differs from what was written at offset %" PRIu64, bad);
         atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
@@ -359,7 +365,24 @@ static void do_fsync(worker *w, bool data_only)
 static void invalidate_region(worker *w)
 {
     w->invalidate_pending = false;
-    posix_fadvise(w->fd, (off_t)w->job->offset, (off_t)w->job->size, POSIX_FADV_DONTNEED);
+    for (unsigned k = 0; k < (w->fs ? w->fs->n : 1); k++)
+        posix_fadvise(w->fs ? w->fs->f[k].fd : w->fd, (off_t)w->job->offset, (off_t)w->job->size,
+                      POSIX_FADV_DONTNEED);
+}
+
+/* end_fsync, fsync_on_close: every file of the thread, as fio's on each file's close. */
+static void fsync_all(worker *w)
+{
+    if (!w->fs) {
+        do_fsync(w, false);
+        return;
+    }
+    int cur = w->td.fd;
+    for (unsigned k = 0; k < w->fs->n; k++) {
+        w->td.fd = w->fs->f[k].fd;
+        do_fsync(w, false);
+    }
+    w->td.fd = cur;
 }
 
 static void sleep_until(worker *w, uint64_t t);
@@ -428,6 +451,7 @@ static void loop_sync(worker *w)
     const unsigned fsync_every = w->sync_every;
     const bool verify = w->job->verify_pattern;
     const bool one_clock = !verify && !w->vt;
+    const bool trims = sb_rw_trims(w->job->rw);
     uint64_t t = sb_now_ns();
     while (!stopped(w)) {
         if (__builtin_expect(w->flow.flow != NULL, 0) && flow_hold(w, NULL)) {
@@ -449,7 +473,10 @@ static void loop_sync(worker *w)
             break;
         }
         u->start_ns = t;
-        ops->queue(&w->td, u);
+        if (__builtin_expect(trims, 0) && u->ddir == SB_DDIR_TRIM) /* trim.c */
+            u->result = sb_io_trim(w->td.fd, w->trim_blk, u->offset, u->len);
+        else
+            ops->queue(&w->td, u);
         t = sb_now_ns();
         if (verify)
             check_read(w, u);
@@ -501,6 +528,27 @@ static inline void mark_submit(worker *w, unsigned n, unsigned in_flight)
 {
     w->depths.level[level_bucket(in_flight)] += n;
     w->depths.submit[call_bucket(n)]++;
+}
+
+/* The pending I/Os went to the kernel in one call: in flight now, and, as fio's io_uring
+ * and libaio engines do, stamped with the clock after the call. Their submission latency
+ * (fio's slat: from the I/O's start to that stamp) is recorded, and at completion the
+ * latency from the stamp (fio's clat) beside storbench's own from the start (fio's lat).
+ * One clock read per submitting call. */
+static inline void submitted(worker *w, unsigned *pending, unsigned *in_flight)
+{
+    *in_flight += *pending;
+    mark_submit(w, *pending, *in_flight);
+    if (__builtin_expect(!w->no_lat, 1)) {
+        uint64_t now = sb_now_ns();
+        for (unsigned i = 0; i < *pending; i++) {
+            sb_io_u *u = w->pend[i];
+            u->issue_ns = now;
+            if (now >= w->ramp_end_ns)
+                sb_hist_record(&w->st[u->ddir].slat, now - u->start_ns);
+        }
+    }
+    *pending = 0;
 }
 
 static int reap(worker *w, unsigned min, unsigned *in_flight)
@@ -588,9 +636,7 @@ static void loop_async(worker *w)
                 if (pending) {
                     if ((r = ops->commit(&w->td)) < 0)
                         goto fail;
-                    in_flight += pending;
-                    mark_submit(w, pending, in_flight);
-                    pending = 0;
+                    submitted(w, &pending, &in_flight);
                 }
                 /* ahead of the rate: what is in flight comes back first, as fio's inline
                  * mode quiesces before it sleeps (its latency is then its own, not the
@@ -620,21 +666,27 @@ static void loop_async(worker *w)
             }
             w->nfree--;
             u->start_ns = t;
+            u->issue_ns = 0;
+            if (__builtin_expect(u->ddir == SB_DDIR_TRIM, 0)) {
+                /* as fio's asynchronous engines: a trim is done at once, on its own */
+                u->result = sb_io_trim(w->td.fd, w->trim_blk, u->offset, u->len);
+                w->done[0] = u;
+                complete(w, 1, sb_now_ns());
+                continue;
+            }
             if (ops->queue(&w->td, u) == SB_Q_COMPLETED) {
                 /* refused at submission: account as an error */
                 w->done[0] = u;
                 complete(w, 1, sb_now_ns());
                 break;
             }
-            pending++;
+            w->pend[pending++] = u;
             bool sync_due = fsync_every && u->ddir == SB_DDIR_WRITE &&
                             ++w->writes_since_fsync >= fsync_every;
             if (pending >= batch || sync_due || w->invalidate_pending) {
                 if ((r = ops->commit(&w->td)) < 0)
                     goto fail;
-                in_flight += pending;
-                mark_submit(w, pending, in_flight);
-                pending = 0;
+                submitted(w, &pending, &in_flight);
             }
             if (w->invalidate_pending) {
                 if ((r = drain(w, &in_flight)) < 0)
@@ -651,9 +703,7 @@ static void loop_async(worker *w)
         if (pending) {
             if ((r = ops->commit(&w->td)) < 0)
                 goto fail;
-            in_flight += pending;
-            mark_submit(w, pending, in_flight);
-            pending = 0;
+            submitted(w, &pending, &in_flight);
         }
         if (!in_flight) {
             if (!issuing || stopped(w))
@@ -673,8 +723,7 @@ static void loop_async(worker *w)
     if (pending) {
         if ((r = ops->commit(&w->td)) < 0)
             goto fail;
-        in_flight += pending;
-        mark_submit(w, pending, in_flight);
+        submitted(w, &pending, &in_flight);
     }
     if ((r = drain(w, &in_flight)) < 0)
         goto fail;
@@ -712,7 +761,7 @@ static void sleep_until(worker *w, uint64_t t)
 }
 
 /* For worker_thread.c: the loop the job's engine and mode call for, the wait until t,
- * an fsync of the file, and whether the job was stopped. */
+ * an fsync of its files, and whether the job was stopped. */
 void sb_io_loop_run(worker *w)
 {
     if (w->job->verify_only)
@@ -725,5 +774,5 @@ void sb_io_loop_run(worker *w)
         loop_async(w);
 }
 void sb_io_sleep_until(worker *w, uint64_t t) { sleep_until(w, t); }
-void sb_io_fsync(worker *w) { do_fsync(w, false); }
+void sb_io_fsync(worker *w) { fsync_all(w); }
 bool sb_io_stopped(worker *w) { return stopped(w); }

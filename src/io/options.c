@@ -173,6 +173,7 @@ static int parse_percentiles(const sb_opt *o, void *base, const char *v, const s
 static const sb_opt_choice rw_choices[] = {
     {"read", SB_RW_READ}, {"write", SB_RW_WRITE}, {"randread", SB_RW_RANDREAD},
     {"randwrite", SB_RW_RANDWRITE}, {"rw", SB_RW_RW}, {"randrw", SB_RW_RANDRW},
+    {"trim", SB_RW_TRIM}, {"randtrim", SB_RW_RANDTRIM}, {"trimwrite", SB_RW_TRIMWRITE},
     {"readwrite", SB_RW_RW}, {NULL, 0},
 };
 static const sb_opt_choice policy_choices[] = {{"shared", 0}, {"split", 1}, {NULL, 0}};
@@ -211,7 +212,8 @@ static const char *const a_fill_device[] = {"fill_fs", NULL};
 const sb_opt sb_io_options[] = {
     {"rw", a_rw, SB_OPT_CHOICE, J(rw), 0, 0, "read", "MODE",
      "read | write | randread | randwrite | rw | randrw (rw, randrw: reads and writes mixed, "
-     "sequential or random); fio's read:SKIP / write:-SKIP skips SKIP bytes after each "
+     "sequential or random) | trim | randtrim | trimwrite (discards: a hole punched in a file, "
+     "BLKDISCARD on a block device; trimwrite trims each block, then writes it); fio's read:SKIP / write:-SKIP skips SKIP bytes after each "
      "sequential I/O (negative: backwards)",
      SB_OPTC_JOB, 0, rw_choices, sb_opt_parse_rw},
     {"name", NULL, SB_OPT_STR, J(name), 0, 0, NULL, "NAME",
@@ -242,7 +244,8 @@ const sb_opt sb_io_options[] = {
      "the file's size; also the job's size, which a later size may make smaller",
      SB_OPTC_JOB, 0, NULL, parse_filesize},
     {"nrfiles", a_nrfiles, SB_OPT_INT, J(nrfiles), 1, 0, "1", "N",
-     "files per job; only 1 is supported (more is refused)", SB_OPTC_JOB, 0, NULL, NULL},
+     "files per thread in --directory, named as fio's NAME.JOB.FILE; size is divided among "
+     "them unless filesize is given", SB_OPTC_JOB, 0, NULL, NULL},
     {"loops", NULL, SB_OPT_INT, J(loops), 1, 0, "1", "N",
      "passes over the region of a job that is not time based", SB_OPTC_JOB, 0, NULL, NULL},
     {"offset", NULL, SB_OPT_SIZE, J(offset), 0, 0, "0", "SIZE", "start of the region in the file; "
@@ -252,7 +255,8 @@ const sb_opt sb_io_options[] = {
      "they share it", SB_OPTC_JOB, 0, NULL, NULL},
     {"filename", NULL, SB_OPT_LIST, J(filename), 0, 0, NULL, "FILE",
      "the file (or block device) to use; it is kept. fio's a:b list (\\: a colon in a name) "
-     "is read, and more than one file is refused", SB_OPTC_JOB, 0, NULL, NULL},
+     "names several, which every thread uses, size divided among them", SB_OPTC_JOB, 0, NULL,
+     NULL},
     {"directory", NULL, SB_OPT_STR, J(directory), 0, 0, NULL, "DIR",
      "make one file per job here, removed afterwards",
      SB_OPTC_JOB, 0, NULL, NULL},
@@ -268,8 +272,7 @@ const sb_opt sb_io_options[] = {
     {"percentile_list", NULL, SB_OPT_FUNC, J(percentiles), 0, 0, "storbench's 17", "LIST",
      "the latency percentiles printed: 50:99:99.9", SB_OPTC_JOB, SB_OPTF_DEF_DOC, NULL,
      parse_percentiles},
-    {"clat_percentiles", NULL, SB_OPT_BOOL, J(clat_percentiles), 0, 0, "1", NULL,
-     "print completion latency percentiles", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
+#include "io/options_files_entries.h"
     {"zero_buffers", NULL, SB_OPT_BOOL, J(zero_buffers), 0, 0, "0", NULL,
      "write zeros instead of random data", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
     {"refill_buffers", NULL, SB_OPT_BOOL, J(refill_buffers), 0, 0, "0", NULL,
@@ -423,7 +426,7 @@ const sb_opt sb_io_options[] = {
      SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, sb_opt_parse_log_prefix},
     {"write_lat_log", NULL, SB_OPT_FUNC, J(lat_log), 0, 0, "the job's name", "PREFIX",
      "fio's latency logs: PREFIX_lat.N.log and PREFIX_clat.N.log (ns; storbench's latency "
-     "is fio's clat and lat, and PREFIX_slat.N.log is empty: no submission latency)",
+     "is fio's lat, and PREFIX_slat.N.log is empty: submission latency is not logged)",
      SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC, NULL, sb_opt_parse_log_prefix},
     {"write_iops_log", NULL, SB_OPT_FUNC, J(iops_log), 0, 0, "the job's name", "PREFIX",
      "fio's IOPS log: PREFIX_iops.N.log", SB_OPTC_SERIES, SB_OPTF_SWITCH | SB_OPTF_DEF_DOC,

@@ -153,6 +153,9 @@ int sb_opt_parse_verify_pattern(const sb_opt *o, void *base, const char *v, cons
 extern const sb_opt_choice sb_opt_exit_what_choices[];
 extern const sb_opt_choice sb_opt_dedupe_mode_choices[];
 extern const sb_opt_choice sb_opt_fallocate_choices[];
+/* options_files.c: fio's file_service_type (several files per job, io/files.c). */
+int sb_opt_parse_file_service(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                              char *err, size_t errlen);
 /* options.c: log_avg_msec's interval (1 .. 86400000 ms) into the series' interval. */
 int sb_opt_parse_log_msec(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                           char *err, size_t errlen);

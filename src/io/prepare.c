@@ -65,7 +65,7 @@ static unsigned direct_alignment(int fd, const struct stat *st)
     return 512;
 }
 
-static int layout_file(int fd, uint64_t from, uint64_t to, uint64_t seed, bool pattern,
+static int layout_file(int fd, uint64_t from, uint64_t to, uint64_t seed, bool pattern, bool sync,
                        char *err, size_t errlen, const char *path)
 {
     const size_t chunk = 1u << 20;
@@ -89,9 +89,10 @@ static int layout_file(int fd, uint64_t from, uint64_t to, uint64_t seed, bool p
         off += n;
     }
     free(buf);
-    if (fdatasync(fd) < 0) {
+    /* fio's create_fsync (on by default): the laid-out data on the medium before the run */
+    if (sync && fsync(fd) < 0) {
         int e = errno;
-        snprintf(err, errlen, "%s: fdatasync: %s", path, strerror(e));
+        snprintf(err, errlen, "%s: fsync: %s", path, strerror(e));
         return -e;
     }
     return 0;
@@ -115,10 +116,10 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
     const uint64_t bs = job->bs, nb = job->size / bs;
     uint64_t k0 = have <= job->offset ? 0 : (have - job->offset + bs - 1) / bs;
     if (k0 >= nb)
-        return layout_file(fd, have, need, job->seed, false, err, errlen, path);
+        return layout_file(fd, have, need, job->seed, false, job->create_fsync, err, errlen, path);
     uint64_t from = job->offset + k0 * bs, to = job->offset + nb * bs;
     int r = 0;
-    if (have < from && (r = layout_file(fd, have, from, job->seed, false, err, errlen, path)) < 0)
+    if (have < from && (r = layout_file(fd, have, from, job->seed, false, job->create_fsync, err, errlen, path)) < 0)
         return r;
     uint64_t per = bs >= (1u << 20) ? 1 : (1u << 20) / bs;
     sb_verify_fmt fmt;
@@ -138,7 +139,7 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
     free(buf);
     sb_verify_fmt_free(&fmt);
     if (r == 0)
-        r = layout_file(fd, to, need, job->seed, false, err, errlen, path);
+        r = layout_file(fd, to, need, job->seed, false, job->create_fsync, err, errlen, path);
     if (r == 0)
         *known_from = from;
     return r;
@@ -148,7 +149,7 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
  * file; *st is what was opened. 0 or -errno with one line in err. */
 static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, char *err, size_t errlen)
 {
-    bool read_only = !sb_rw_writes(job->rw);
+    bool read_only = !sb_rw_modifies(job->rw);
     int fd = -1, r;
     f->created = false;
     if (job->directory[0]) {
@@ -229,7 +230,8 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
         snprintf(err, errlen, "%s is a directory", f->path);
         return -EISDIR;
     }
-    bool reads = sb_rw_reads(job->rw) || job->verify_only;
+    /* a trim finds data to discard, as fio lays the file out for it */
+    bool reads = sb_rw_reads(job->rw) || job->verify_only || sb_rw_trims(job->rw);
     if (S_ISBLK(st.st_mode))
         return check_block_device(job, f, err, errlen);
     if (!f->created && reads && (uint64_t)st.st_size < need) {
@@ -242,13 +244,21 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
     bool room_ok = sb_io_ctl_survives(job, SB_DDIR_WRITE, ENOSPC) || job->fill_device;
     if (!room_ok && (r = check_space(f, have, need, err, errlen)) < 0)
         return r;
+    if (job->create_on_open && f->created && reads) {
+        snprintf(err, errlen, "%s: create_on_open leaves a new file empty, and a read job needs "
+                 "its data (lay it out with a write job first)", f->path);
+        return -EINVAL;
+    }
     int fd = f->fd;
-    if (have < need) {
+    /* fio's create_on_open: the file is made but neither laid out nor allocated; the
+     * run's writes extend it */
+    if (have < need && !(job->create_on_open && !reads && !job->verify_pattern)) {
         if ((reads || job->verify_pattern) && job->verify) {
             r = layout_verified(fd, job, have, need, &f->known_from, err, errlen, f->path);
         } else if (reads || job->verify_pattern) {
             /* a read must find data on the medium, as fio's layout writes it */
-            r = layout_file(fd, have, need, job->seed, job->verify_pattern, err, errlen, f->path);
+            r = layout_file(fd, have, need, job->seed, job->verify_pattern, job->create_fsync, err, errlen,
+                            f->path);
         } else {
             /* fio's fallocate: none (a sparse file), keep (allocated, the size set apart),
              * native/posix (the default: allocated, else sparse where unsupported) */
@@ -322,7 +332,7 @@ void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned 
 
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen)
 {
-    int flags = sb_rw_writes(job->rw) ? O_RDWR : O_RDONLY;
+    int flags = sb_rw_modifies(job->rw) ? O_RDWR : O_RDONLY;
     if (job->direct)
         flags |= O_DIRECT;
     int fd = -1;
@@ -332,6 +342,11 @@ int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *er
             snprintf(err, errlen, "%s: O_DIRECT refused by the filesystem (try buffered I/O)", path);
             return -EOPNOTSUPP;
         }
+        return r;
+    }
+    bool blk;
+    if ((r = sb_io_trim_probe(job, fd, path, &blk, err, errlen)) < 0) { /* trim.c */
+        close(fd);
         return r;
     }
     if (job->direct) {

@@ -9,6 +9,9 @@
  * Every block differs from every other and none compresses, for about the cost of
  * a memcpy; and since the data is a function of the header's seed, a checksum
  * mismatch is located to the first wrong byte.
+ *
+ * Also the plain data pattern of verify_pattern-less pattern jobs (sb_io_pattern_fill /
+ * sb_io_pattern_check, job.h): a word per 8 bytes from the seed and the offset.
  */
 #include "io/verify.h"
 
@@ -385,4 +388,32 @@ static int check_one(const sb_verify_fmt *f, void *buf, uint64_t offset, uint64_
     if (check_fields(f, h, offset, expect_ident, max_job, "", msg, msglen) < 0)
         return -EILSEQ;
     return check_data(f, buf, offset, msg, msglen);
+}
+
+/* ------------------------------------------------------------ data pattern (loop.c, prepare.c) */
+
+static inline uint64_t pattern_word(uint64_t seed, uint64_t off)
+{
+    uint64_t z = off * 0x9e3779b97f4a7c15ull ^ seed;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void sb_io_pattern_fill(void *buf, uint64_t offset, uint32_t len, uint64_t seed)
+{
+    uint64_t *p = buf;
+    for (uint32_t i = 0; i < len / 8; i++)
+        p[i] = pattern_word(seed, offset + 8ull * i);
+}
+
+bool sb_io_pattern_check(const void *buf, uint64_t offset, uint32_t len, uint64_t seed, uint64_t *bad)
+{
+    const uint64_t *p = buf;
+    for (uint32_t i = 0; i < len / 8; i++)
+        if (p[i] != pattern_word(seed, offset + 8ull * i)) {
+            *bad = offset + 8ull * i;
+            return false;
+        }
+    return true;
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,12 +35,14 @@ static void worker_free(worker *w)
     if (w->engine_ready)
         w->td.ops->cleanup(&w->td);
     sb_flow_leave(&w->flow);
+    sb_io_files_close(w);
     if (w->fd >= 0)
         close(w->fd);
     free(w->bufmem);
     free(w->td.ios);
     free(w->freelist);
     free(w->done);
+    free(w->pend);
     free(w->bs_table);
     sb_zbd_thread_free(w->zbd);
     free(w->bs_table_w);
@@ -132,6 +135,8 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         snprintf(err, errlen, "cannot allocate %zu bytes of I/O buffers", bufsz);
         return -ENOMEM;
     }
+    struct stat fst;
+    w->trim_blk = fstat(w->fd, &fst) == 0 && S_ISBLK(fst.st_mode);
     const uint64_t seed = w->sh->seed;
     sb_rand_seed(&w->rng, seed * 0x9e3779b97f4a7c15ull + w->index + 1);
     if (job->zero_buffers)
@@ -168,9 +173,10 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->td.ios = calloc(depth, sizeof *w->td.ios);
     w->freelist = calloc(depth, sizeof *w->freelist);
     w->done = calloc(depth, sizeof *w->done);
+    w->pend = calloc(depth, sizeof *w->pend);
     /* the clock starts in the thread (sb_tsb_start); the snapshot is allocated here */
     int ts = sb_tsb_init(&w->ts, 0, sb_io_log_interval_ns(job));
-    if (!w->td.ios || !w->freelist || !w->done || ts < 0) {
+    if (!w->td.ios || !w->freelist || !w->done || !w->pend || ts < 0) {
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
@@ -214,9 +220,16 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
             return r;
         w->spr = &w->spr_state;
     }
-    for (int d = 0; d < SB_DDIR_N; d++)
-        sb_hist_init_zeroed(&w->st[d].clat); /* worker_alloc's pages: already zero */
+    for (int d = 0; d < SB_DDIR_N; d++) { /* worker_alloc's pages: already zero */
+        sb_hist_init_zeroed(&w->st[d].clat);
+        sb_hist_init_zeroed(&w->st[d].slat);
+        sb_hist_init_zeroed(&w->st[d].clat_issued);
+    }
     w->no_lat = job->gtod_reduce;
+    w->ddir_fixed = job->rw == SB_RW_RW || job->rw == SB_RW_RANDRW ? -1
+                    : sb_rw_trims(job->rw) ? SB_DDIR_TRIM : sb_rw_writes(job->rw) ? SB_DDIR_WRITE
+                                                                                : SB_DDIR_READ;
+    w->rare = job->rw == SB_RW_TRIMWRITE; /* and several files: setup_workers */
     return sb_iolog_open(job, w->index, &w->log, err, errlen);
 }
 
@@ -252,6 +265,8 @@ static void merge_worker(const worker *w, sb_io_result *res)
         res->dir[d].ios += w->st[d].ios;
         res->dir[d].bytes += w->st[d].bytes;
         sb_hist_merge(&res->dir[d].clat, &w->st[d].clat);
+        sb_hist_merge(&res->dir[d].slat, &w->st[d].slat);
+        sb_hist_merge(&res->dir[d].clat_issued, &w->st[d].clat_issued);
         sb_hist_merge(&res->clat_all, &w->st[d].clat);
     }
     res->cpu_ios += w->ios_done;
@@ -296,8 +311,11 @@ static int merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
     res->n_threads = job->numjobs;
     for (unsigned i = 0; i < job->numjobs; i++) {
         sb_io_result *t = &res->threads[i];
-        for (int d = 0; d < SB_DDIR_N; d++)
+        for (int d = 0; d < SB_DDIR_N; d++) {
             sb_hist_init(&t->dir[d].clat);
+            sb_hist_init(&t->dir[d].slat);
+            sb_hist_init(&t->dir[d].clat_issued);
+        }
         sb_hist_init(&t->clat_all);
         snprintf(t->engine, sizeof t->engine, "%s", res->engine);
         t->effective_iodepth = res->effective_iodepth;
@@ -306,39 +324,23 @@ static int merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
     return 0;
 }
 
-/* A job's own file in its directory: storbench-io.N, or storbench-io.NAME.N for a named
- * job (a job file's), so that the jobs of a job file that run at once keep apart, as
- * fio's NAME.N.0. */
-static int file_name(const sb_io_job *job, const char *dir, unsigned i, char *path, size_t len)
-{
-    char name[sizeof job->name];
-    size_t k = 0;
-    for (const char *p = job->name; *p && k + 1 < sizeof name; p++)
-        name[k++] = isalnum((unsigned char)*p) || *p == '-' || *p == '_' ? *p : '_';
-    name[k] = '\0';
-    return k ? snprintf(path, len, "%s/storbench-io.%s.%u", dir, name, i)
-             : snprintf(path, len, "%s/storbench-io.%u", dir, i);
-}
-
 /* The job's files: named, created or extended to offset+size, and out of the page cache.
  * Each descriptor is closed again: the workers open their own. */
-static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned nfiles, const char *dir,
-                         char *err, size_t errlen)
+static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned *nfiles, unsigned *map,
+                         const char *dir, char *err, size_t errlen)
 {
     int r;
-    for (unsigned i = 0; i < nfiles; i++)
+    for (unsigned i = 0; i < *nfiles; i++)
         files[i].fd = -1; /* before any can fail: the clean-up closes what is >= 0 */
-    for (unsigned i = 0; i < nfiles; i++) {
-        int n = job->filename[0] ? snprintf(files[i].path, sizeof files[i].path, "%s", job->filename)
-                                 : file_name(job, dir, i, files[i].path, sizeof files[i].path);
-        if (n < 0 || (size_t)n >= sizeof files[i].path) {
-            snprintf(err, errlen, "%s: %s", job->filename[0] ? job->filename : dir, strerror(ENAMETOOLONG));
-            files[i].path[0] = '\0';
-            return -ENAMETOOLONG;
-        }
-        if (job->offset_increment) { /* the file holds the furthest thread's region */
+    /* the names (files.c): fio's a:b list, or nrfiles per thread in dir */
+    if ((r = sb_io_files_name(job, dir, files, nfiles, map, err, errlen)) < 0) {
+        *nfiles = 0;
+        return r;
+    }
+    for (unsigned i = 0; i < *nfiles; i++) {
+        if (job->offset_increment) { /* the file holds the furthest thread's region (one file per thread) */
             sb_io_job fj;
-            sb_io_ctl_file_job(job, i, nfiles, &fj);
+            sb_io_ctl_file_job(job, i, *nfiles, &fj);
             r = sb_io_prepare_file(&fj, &files[i], err, errlen);
         } else {
             r = sb_io_prepare_file(job, &files[i], err, errlen);
@@ -346,7 +348,7 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned nfiles,
         if (r < 0)
             return r;
     }
-    for (unsigned i = 0; i < nfiles; i++) {
+    for (unsigned i = 0; i < *nfiles; i++) {
         if (files[i].fd >= 0) {
             /* Before the run: the file's pages leave the page cache, so reads reach the
              * device. No sync here, as fio has none: a laid-out file was synced when it
@@ -365,8 +367,9 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned nfiles,
 
 /* numjobs workers, each on its file (the shared one, or its own) with engine and buffers. */
 static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const file_ctx *files,
-                         unsigned nfiles, shared *sh, worker **ws, char *err, size_t errlen)
+                         const unsigned *map, shared *sh, worker **ws, char *err, size_t errlen)
 {
+    const unsigned per = sb_io_files_per_thread(job);
     int r;
     for (unsigned i = 0; i < job->numjobs; i++) {
         ws[i] = worker_alloc();
@@ -383,11 +386,16 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
             ws[i]->own_job.offset += (uint64_t)i * job->offset_increment;
             ws[i]->job = &ws[i]->own_job;
         }
-        const file_ctx *f = &files[nfiles == 1 ? 0 : i];
-        if ((r = worker_setup(ws[i], ws[i]->job, ops, f->path, err, errlen)) < 0)
+        const file_ctx *f = &files[map[i * per]];
+        if ((r = worker_setup(ws[i], ws[i]->job, ops, f->path, err, errlen)) < 0 ||
+            (r = sb_io_files_open(ws[i], ws[i]->job, files, map, err, errlen)) < 0)
             return r;
         if (f->zbd && (r = sb_zbd_thread_new(f->zbd, ws[i]->job, ws[i]->fd, &ws[i]->zbd, err, errlen)) < 0)
             return r;
+        if (ws[i]->fs) { /* one registered file, the first: the others go by descriptor */
+            ws[i]->td.fixed_files = false;
+            ws[i]->rare = true;
+        }
     }
     return 0;
 }
@@ -443,6 +451,7 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
                          char *err, size_t errlen)
 {
     int rc = 0;
+    const unsigned per = sb_io_files_per_thread(job);
     double total_s = job->startdelay_s + job->ramp_s + job->runtime_s;
     size_t ss_next = 0;
     for (;;) {
@@ -468,10 +477,10 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
             double f;
             double el = (double)(sb_now_ns() - sh->start_ns) / 1e9;
             if (job->runtime_s > 0 && (job->time_based ||
-                                       el / total_s > (double)bytes / ((double)job->size * job->numjobs)))
+                                       el / total_s > (double)bytes / ((double)job->size * job->numjobs * per)))
                 f = el / total_s;
             else
-                f = (double)bytes / ((double)job->size * job->numjobs);
+                f = (double)bytes / ((double)job->size * job->numjobs * per);
             job->progress(job->cb_arg, f > 1 ? 1 : f);
         }
         struct timespec ts = {0, 100000000L};
@@ -498,28 +507,57 @@ static void release(const sb_io_job *job, worker **ws, file_ctx *files, unsigned
     sb_io_remove_created(job, files, nfiles, dir, made_dir, failed);
 }
 
-int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
+/* An empty result for the job on engine ops: its histograms, the steady-state check,
+ * what ran. 0, or -ENOMEM with err. */
+static int result_init(sb_io_result *res, const sb_io_job *job, const sb_engine_ops *ops, char *err,
+                       size_t errlen)
 {
-    char warn[256];
-    int r = sb_io_job_check(job, err, errlen, warn, sizeof warn);
-    if (r < 0)
-        return r;
-    const sb_engine_ops *ops = sb_engine_find(job->engine);
-    if ((r = sb_engine_check_works(ops, "", err, errlen)) < 0)
-        return r;
     memset(res, 0, sizeof *res);
-    for (int d = 0; d < SB_DDIR_N; d++)
+    for (int d = 0; d < SB_DDIR_N; d++) {
         sb_hist_init(&res->dir[d].clat);
+        sb_hist_init(&res->dir[d].slat);
+        sb_hist_init(&res->dir[d].clat_issued);
+    }
     sb_hist_init(&res->clat_all);
-    if ((r = sb_ss_init(&res->steady, &job->steady)) < 0) {
+    int r = sb_ss_init(&res->steady, &job->steady);
+    if (r < 0) {
         snprintf(err, errlen, "out of memory");
         return r;
     }
     snprintf(res->engine, sizeof res->engine, "%s", ops->name);
     res->effective_iodepth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
+    return 0;
+}
 
-    unsigned nfiles = job->filename[0] ? 1 : job->numjobs;
+int sb_io_run(const sb_io_job *job_given, sb_io_result *res, char *err, size_t errlen)
+{
+    char warn[256];
+    int r = sb_io_job_check(job_given, err, errlen, warn, sizeof warn);
+    if (r < 0)
+        return r;
+    /* a copy whose size is per file (files.c: fio's size over nrfiles) */
+    sb_io_job *jcopy = malloc(sizeof *jcopy);
+    if (!jcopy) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    *jcopy = *job_given;
+    sb_io_files_resolve(jcopy);
+    const sb_io_job *job = jcopy;
+    const sb_engine_ops *ops = sb_engine_find(job->engine);
+    if ((r = sb_engine_check_works(ops, "", err, errlen)) < 0) {
+        free(jcopy);
+        return r;
+    }
+    if ((r = result_init(res, job, ops, err, errlen)) < 0) {
+        free(jcopy);
+        return r;
+    }
+
+    const unsigned per = sb_io_files_per_thread(job);
+    unsigned nfiles = job->filename[0] ? per : job->numjobs * per; /* at most: names may repeat */
     file_ctx *files = calloc(nfiles, sizeof *files);
+    unsigned *map = calloc((size_t)job->numjobs * per, sizeof *map);
     worker **ws = calloc(job->numjobs, sizeof *ws);
     pthread_t *tids = calloc(job->numjobs, sizeof *tids);
     shared sh;
@@ -532,7 +570,7 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     char dir[PATH_MAX] = "";
     bool made_dir = false;
     sb_cpu_times cpu0 = {0}, cpu1;
-    if (!files || !ws || !tids) {
+    if (!files || !ws || !tids || !map) {
         r = -ENOMEM;
         snprintf(err, errlen, "out of memory");
         goto out;
@@ -544,9 +582,9 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
         goto out;
     if (filled)
         job = filled;
-    if ((r = prepare_files(job, files, nfiles, dir, err, errlen)) < 0 ||
+    if ((r = prepare_files(job, files, &nfiles, map, dir, err, errlen)) < 0 ||
         (r = zbd_attach_files(job, files, nfiles, err, errlen)) < 0 ||
-        (r = setup_workers(job, ops, files, nfiles, &sh, ws, err, errlen)) < 0 ||
+        (r = setup_workers(job, ops, files, map, &sh, ws, err, errlen)) < 0 ||
         (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
         goto out;
     sb_cpu_times_now(&cpu0);
@@ -595,10 +633,13 @@ out:
     }
     release(job, ws, files, nfiles, dir, made_dir, r < 0 && !(r == -EILSEQ && job->verify));
     free(files);
+    free(map);
     free(ws);
     free(tids);
+    bool keep = r == 0 || (r == -EILSEQ && job->verify); /* a verify mismatch keeps its figures */
     free(filled);
-    if (r < 0 && !(r == -EILSEQ && job->verify)) /* a verify mismatch keeps its figures */
+    free(jcopy);
+    if (!keep)
         sb_io_result_free(res);
     return r;
 }

@@ -32,6 +32,27 @@ typedef struct shared {
     uint64_t seed;             /* the job's seed, or a new one (randrepeat=0) */
 } shared;
 
+/* files.c: one file of a thread that has several (fio's nrfiles, filename=a:b): its
+ * descriptor and its offsets while another file is in use. */
+typedef struct sb_io_wfile {
+    int fd;
+    sb_offgen og;
+    uint64_t seq_pos, pass_bytes;
+    bool done;                 /* its pass is done: out of the rotation until all are */
+} sb_io_wfile;
+
+typedef struct sb_io_fileset {
+    unsigned n;                /* the thread's files */
+    sb_io_wfile *f;
+    unsigned kind, nr;         /* file_service_type and its :N */
+    unsigned cur, left;        /* the file in use (its state is the worker's), I/Os left on it */
+    unsigned ndone;
+    unsigned *active, nactive, open_max, next_new, rr; /* openfiles: the files in rotation */
+    uint64_t pass_bytes, pass_total; /* skewed choice: a pass is size bytes over all files */
+    sb_distgen dg;             /* zipf, pareto, normal choice of the file */
+    sb_rand rng;
+} sb_io_fileset;
+
 #define SB_IO_BS_TABLE 1024    /* block sizes drawn before the run (bsrange, bssplit) */
 
 typedef struct worker {
@@ -47,6 +68,7 @@ typedef struct worker {
     sb_io_u **freelist;
     unsigned nfree;
     sb_io_u **done;
+    sb_io_u **pend;            /* asynchronous engines: queued, not yet submitted (loop.c) */
     sb_offgen og;
     sb_distgen dg;             /* random_distribution other than random (og.dist points here) */
     sb_rand rng;
@@ -112,6 +134,13 @@ typedef struct worker {
     sb_prio_stats *prio;
     sb_spr *spr;               /* fio's sprandom (sprandom.h): its blocks; NULL when off */
     sb_spr spr_state;
+    sb_io_fileset *fs;         /* several files per thread (files.c); NULL = one, w->fd */
+    bool trim_blk;             /* trims go to a block device (BLKDISCARD; trim.c) */
+    bool rare;                 /* fs or trimwrite: next_io's rare paths (one test per I/O) */
+    int ddir_fixed;            /* the one direction of a job that has one, else -1 (mixed) */
+    bool tw_pending, tw_last;  /* trimwrite: the trimmed block's write is next (the pass's last) */
+    uint64_t tw_off;
+    uint32_t tw_len;
 } worker;
 
 typedef struct file_ctx {
@@ -163,6 +192,27 @@ bool sb_io_stopped(worker *w);
 bool sb_io_next(worker *w, sb_io_u *u);
 uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now);
 void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now);
+/* files.c: several files per job (fio's nrfiles, filename=a:b, file_service_type). The
+ * files per thread; the per-file size into job->size (a copy of the caller's job); the
+ * checks; the names (map[thread * per + k] indexes files); a thread's descriptors and
+ * their offsets; the choice before each I/O; whether the I/O ended the pass over all. */
+unsigned sb_io_files_per_thread(const sb_io_job *job);
+void sb_io_files_resolve(sb_io_job *job);
+int sb_io_files_name(const sb_io_job *job, const char *dir, file_ctx *files, unsigned *nfiles,
+                     unsigned *map, char *err, size_t errlen);
+int sb_io_files_open(struct worker *w, const sb_io_job *job, const file_ctx *files, const unsigned *map,
+                     char *err, size_t errlen);
+void sb_io_files_close(struct worker *w);
+void sb_io_files_pick(struct worker *w);
+bool sb_io_files_pass_end(struct worker *w, bool file_end, uint32_t len);
+
+/* trim.c: one trim (a hole punched in a file, BLKDISCARD on a block device): len or
+ * -errno; and, when a file is opened for the run, whether it is a block device and, for
+ * a trim job, whether it discards (-EOPNOTSUPP with one line when not). */
+int64_t sb_io_trim(int fd, bool blkdev, uint64_t off, uint32_t len);
+int sb_io_trim_probe(const sb_io_job *job, int fd, const char *path, bool *blkdev, char *err,
+                     size_t errlen);
+
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);
 

@@ -25,7 +25,7 @@
 static void private_fd_table(worker *w)
 {
     /* not with log files: their descriptors, opened before, live in the shared table */
-    if (w->td.ops->fd_own_thread && w->fd >= 3 && !w->log && !w->job->submit_offload &&
+    if (w->td.ops->fd_own_thread && w->fd >= 3 && !w->log && !w->fs && !w->job->submit_offload &&
         sb_private_fd_table(w->fd))
         w->fd_private = true;
 }
@@ -44,7 +44,9 @@ static int worker_engine_init(worker *w)
     w->engine_ready = true;
     /* fio's default fadvise_hint: tell the kernel the access pattern, so that random
      * buffered reads do not read ahead. */
-    posix_fadvise(w->fd, 0, 0, sb_rw_is_random(w->job->rw) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+    for (unsigned k = 0; k < (w->fs ? w->fs->n : 1); k++)
+        posix_fadvise(w->fs ? w->fs->f[k].fd : w->fd, 0, 0,
+                      sb_rw_is_random(w->job->rw) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
     return 0;
 }
 
@@ -104,8 +106,8 @@ void *sb_io_worker_main(void *arg)
         sb_io_fsync(w);
     /* The last, partial interval: before `finished`, which tells the controlling thread
      * that this worker's intervals are final. */
-    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat};
-    sb_tsb_finish(&w->ts, w->last_ns, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes);
+    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat, &w->st[2].clat};
+    sb_tsb_finish(&w->ts, w->last_ns, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes + w->st[2].bytes);
     int lr = sb_iolog_close(w->log, w->last_ns - w->ramp_end_ns);
     w->log = NULL;
     if (lr < 0 && !w->err) {

@@ -218,14 +218,20 @@ static void test_job_checks(void **state)
     strcpy(job.directory, "/tmp");
     assert_int_equal(set(&job, "filename", "a:b"), 0);
     job.directory[0] = '\0';
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0); /* two files */
+    job.verify = SB_VERIFY_CRC32C; /* one file only */
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
-    assert_non_null(strstr(err, "filename names 2 files"));
+    assert_non_null(strstr(err, "verify with 2 files per job"));
+    job.verify = SB_VERIFY_NONE;
+    strcpy(job.engine, "mmap"); /* maps one file */
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
+    strcpy(job.engine, "psync");
     assert_int_equal(set(&job, "filename", "a"), 0);
     job.fsync_every = job.fdatasync_every = 1;
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
     job.fdatasync_every = 0;
-    job.nrfiles = 2;
-    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
+    job.nrfiles = 2; /* with a filename, ignored (fio) */
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0);
     job.nrfiles = 1;
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0);
 }
