@@ -248,7 +248,7 @@ typedef struct sb_io_job {
      * (file_service_type: SB_FSRV_*, with its ":N", I/Os before switching, or its skew),
      * how many are open at once (openfiles, 0 = all), how they are named in directory
      * (filename_format, "" = fio's $jobname.$jobnum.$filenum), and how they are made
-     * (create_on_open: not laid out or allocated before the run; create_fsync: laid-out
+     * (create_on_open: not laid out or allocated before the run, even to read; create_fsync: laid-out
      * data fsynced; create_serialize: storbench lays files out one after another always). */
     unsigned file_service;
     unsigned file_service_nr;

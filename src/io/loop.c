@@ -57,7 +57,15 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
 {
     if (__builtin_expect(w->zbd != NULL, 0)) /* zonemode=zbd: a zone may close */
         sb_zbd_done(w->zbd, u->ddir, u->offset, u->len, u->result == (int64_t)u->len);
+    uint64_t bytes = u->len;
     if (u->result != (int64_t)u->len) {
+        /* create_on_open: a read past the new file's end (the writes have not reached it)
+         * completes with what it got, as under fio's asynchronous engines; fio's
+         * synchronous ones fail it (EIO, "full resid"), and so does the branch below */
+        if (u->ddir == SB_DDIR_READ && u->result >= 0 && w->job->create_on_open && !w->td.ops->sync) {
+            bytes = (uint64_t)u->result;
+            goto counted;
+        }
         if (!w->err && u->result >= 0 && u->ddir == SB_DDIR_WRITE && !w->td.direct)
             u->result = short_write_cause(w, u);
         /* continue_on_error: counted (jobctl.c), and the job goes on */
@@ -72,12 +80,15 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
                          strerror((int)-u->result));
             else
                 snprintf(w->errmsg, sizeof w->errmsg, "short %s at offset %" PRIu64 ": %" PRId64
-                         " of %u bytes", u->ddir == SB_DDIR_READ ? "read" : "write", u->offset,
-                         u->result, u->len);
+                         " of %u bytes%s", u->ddir == SB_DDIR_READ ? "read" : "write", u->offset,
+                         u->result, u->len, u->ddir == SB_DDIR_READ && w->job->create_on_open
+                         ? " (past the end of the file create_on_open made; fio's synchronous engines "
+                           "fail it too, an asynchronous engine such as libaio counts it)" : "");
         }
         atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
         return false;
     }
+counted:
     w->ios_done++;
     if (now >= w->next_tick_ns) {
         atomic_store_explicit(&w->progress_bytes, w->bytes_issued, memory_order_relaxed);
@@ -92,7 +103,7 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
     }
     sb_io_dir_stats *st = &w->st[u->ddir];
     st->ios++;
-    st->bytes += u->len;
+    st->bytes += bytes;
     if (__builtin_expect(!w->no_lat, 1)) {
         sb_hist_record(&st->clat, now - u->start_ns);
         if (u->issue_ns) /* an asynchronous engine's: fio's clat, from the submission */
@@ -103,7 +114,7 @@ static inline bool account(worker *w, sb_io_u *u, uint64_t now)
     if (__builtin_expect(w->log != NULL, 0)) {
         /* the prio column: fio's log_prio value, else its "high priority" flag */
         w->log->prio = w->job->log_prio ? u->ioprio : (w->cmdprio && u->ioprio != w->ioprio_default);
-        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, u->ddir, u->len, u->offset);
+        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, u->ddir, (uint32_t)bytes, u->offset);
     }
     w->last_ns = now;
     return closed;

@@ -18,7 +18,7 @@
      "FMT", "the names of the files made in --directory ($jobname, $jobnum, $filenum); names "
      "that come out alike are one file, shared", SB_OPTC_JOB, SB_OPTF_DEF_DOC, NULL, NULL},
     {"create_on_open", NULL, SB_OPT_BOOL, J(create_on_open), 0, 0, "0", NULL,
-     "a write job's new file is not allocated before the run: the writes extend it",
+     "a new file is neither allocated nor laid out before the run: the writes extend it, reads find holes or its end",
      SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
     {"create_fsync", NULL, SB_OPT_BOOL, J(create_fsync), 0, 0, "1", NULL,
      "fsync a file after laying it out", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},

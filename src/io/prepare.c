@@ -244,15 +244,15 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
     bool room_ok = sb_io_ctl_survives(job, SB_DDIR_WRITE, ENOSPC) || job->fill_device;
     if (!room_ok && (r = check_space(f, have, need, err, errlen)) < 0)
         return r;
-    if (job->create_on_open && f->created && reads) {
-        snprintf(err, errlen, "%s: create_on_open leaves a new file empty, and a read job needs "
-                 "its data (lay it out with a write job first)", f->path);
-        return -EINVAL;
-    }
     int fd = f->fd;
     /* fio's create_on_open: the file is made but neither laid out nor allocated; the
-     * run's writes extend it */
-    if (have < need && !(job->create_on_open && !reads && !job->verify_pattern)) {
+     * run's writes extend it. A read job's reads then find holes (zeros) below the end
+     * and nothing past it, as fio's do (loop.c counts those; verify checks only the
+     * blocks this run wrote: the table starts unknown). verify_only and verify_pattern
+     * check every block they read, so their file is laid out. (A file that exists and is
+     * shorter than a read job needs was refused above.) */
+    bool bare = job->create_on_open && !job->verify_only && !job->verify_pattern;
+    if (have < need && !bare) {
         if ((reads || job->verify_pattern) && job->verify) {
             r = layout_verified(fd, job, have, need, &f->known_from, err, errlen, f->path);
         } else if (reads || job->verify_pattern) {

@@ -30,7 +30,7 @@ for e in disk-zone-profile.fio zipf.fio rand-zones.fio backwards-read.fio null.f
     jesd219.fio waitfor.fio steadystate.fio zbd-rand-write.fio zbd-seq-read.fio zbd-rand-write-zone-reset-gc.fio \
     butterfly.fio flow.fio exitwhat.fio dedupe-global.fio sequence-distribution.fio surface-scan.fio \
     fixed-rate-submission.fio poisson-rate-submission.fio sprandom.fio \
-    example_latency_steadystate.fio cmdprio-bssplit.fio cmdprio-percentage.fio; do
+    example_latency_steadystate.fio cmdprio-bssplit.fio cmdprio-percentage.fio enospc-pressure.fio; do
     check "$e runs" grep -q "^$e	runs" "$T/ex"
 done
 # its trim job and flow are other options' (trim, flow): zonemode=zbd is not what stops it
