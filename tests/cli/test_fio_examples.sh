@@ -36,7 +36,7 @@ done
 # its trim job (bs=256M, the zone size) resets zones: neither its bs nor rw=randtrim with
 # zonemode=zbd is refused (tests/cli/test_io_zbd.sh checks what the trims do)
 check "zbd-rand-write-trim-gc.fio is not refused for its trim job's bs or rw" \
-    test -z "$(grep '^zbd-rand-write-trim-gc.fio' "$T/ex" | grep -E 'block size|bs|rw=|trim|zonemode')"
+    test -z "$(awk -F '\t' '$1 == "zbd-rand-write-trim-gc.fio" { print $3 }' "$T/ex" | grep -E 'block size|bs|rw|trim|zonemode')"
 # numa.fio's job2 asks for nodes 0-1: refused naming node 1 on a machine with one node
 if [ -e /sys/devices/system/node/node1 ]; then
     check "numa.fio runs (this machine has node 1)" grep -q "^numa.fio	runs" "$T/ex"
