@@ -208,7 +208,7 @@ static __attribute__((noinline)) bool next_io_zbd(worker *w, sb_io_u *u)
             w->zbd_hold = true;
             return false;
         }
-        if (r == SB_ZBD_BUSY && !stopped(w)) {
+        if (r == SB_ZBD_BUSY && !stopped(w) && sb_now_ns() < w->end_ns) { /* (a time-based trim may wait) */
             sleep_until(w, sb_now_ns() + 20000);
             continue;
         }
