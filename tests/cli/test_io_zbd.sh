@@ -166,6 +166,11 @@ read -r bad nz resets n _ <<<"$(wp_model z_lat.1.log)"
 w2=$(grep '; [0-9]* zone resets' "$T/out" | tail -1 | sed 's/.*; \([0-9]*\) zone resets.*/\1/')
 check "after rw=trim of zones 0-1, writes start at the zone starts ($bad off of $n), only zones 2-3 reset ($w2)" \
     test "$bad" = 0 -a "$n" = 16 -a "$w2" = 2
+rm -f "$F"
+timeout 30 "$SB" io --filename="$F" --quiet --zonemode=zbd --zonesize=256k --size=1m --rw=randtrim --bs=256k \
+    --time_based --runtime=1 >"$T/out" 2>"$T/err"
+rc=$?
+check "a time-based randtrim of empty zones waits for data, and ends at its runtime (exit $rc)" test "$rc" = 0
 check_exit "a zbd trim job with bs other than the zone size: exit 2" 2 "$SB" io --filename="$F" --zonemode=zbd \
     --zonesize=256k --size=1m --rw=randtrim --bs=64k
 check_one_line "named" "is not the zone size"
