@@ -24,7 +24,7 @@
 # and filename/directory lines removed (storbench gets
 # --directory of its own, so a file naming /dev/nvme0n1 touches no device); a
 # zonemode=zbd file gets zones of ZONESIZE (its zones are emulated on the scratch file),
-# bs 64k and an offset of 2 zones (offset=524z of 256M zones would lay out 131 GiB). The
+# bs 64k (a trim job's bs ZONESIZE: under zbd a trim is a zone) and an offset of 2 zones (offset=524z of 256M zones would lay out 131 GiB). The
 # copy runs with the scratch directory as its working directory (fio's log files
 # land there) and the scratch directory is removed at the end.
 #
@@ -65,12 +65,31 @@ file_env() {
         sed -E 's/.*env[[:space:]]+//' | sort -u
 }
 
+# A zonemode=zbd file's block sizes: 64k, and ZONESIZE in a section that trims (under
+# zbd a trim resets one zone: its bs is the zone size, wherever rw= is in the section).
+zbd_bs() {
+    awk -v zs="$ZONESIZE" '
+        function flush(  i, l) {
+            for (i = 1; i <= n; i++) {
+                l = buf[i]
+                if (l ~ /^[[:space:]]*bs=/) sub(/bs=.*/, "bs=" (trim ? zs : "64k"), l)
+                print l
+            }
+            n = 0; trim = 0
+        }
+        /^[[:space:]]*\[/ { flush() }
+        /^[[:space:]]*rw=(rand)?trim[[:space:]]*$/ { trim = 1 }
+        { buf[++n] = $0 }
+        END { flush() }' "$1"
+}
+
 # The file at tiny scale (see the top).
 shrink() {
-    local zbd=()
-    grep -q '^[[:space:]]*zonemode=zbd' "$1" &&
-        zbd=(-e "s/^([[:space:]]*)zonesize=.*/\1zonesize=$ZONESIZE/" -e 's/^([[:space:]]*)offset=.*/\1offset=2z/'
-            -e 's/^([[:space:]]*)bs=.*/\1bs=64k/')
+    local zbd=() in=$1
+    if grep -q '^[[:space:]]*zonemode=zbd' "$1"; then
+        zbd=(-e "s/^([[:space:]]*)zonesize=.*/\1zonesize=$ZONESIZE/" -e 's/^([[:space:]]*)offset=.*/\1offset=2z/')
+        zbd_bs "$1" >"$2.zbd" && in=$2.zbd
+    fi
     sed -E "${zbd[@]}" -e "s/^([[:space:]]*)(size|filesize|io_size)=.*/\1\2=$SIZE/" \
         -e "s/^([[:space:]]*)runtime=.*/\1runtime=$RUNTIME/" \
         -e 's/^([[:space:]]*)startdelay=.*/\1startdelay=0/' \
@@ -78,7 +97,8 @@ shrink() {
         -e 's/^([[:space:]]*)numjobs=.*/\1numjobs=1/' -e 's/^([[:space:]]*)(time_based|ramp_time)([[:space:]]*=.*)?$//' \
         -e 's/^([[:space:]]*)iodepth=([5-9]|[0-9][0-9]+)([^0-9].*)?$/\1iodepth=4/' \
         -e 's/^([[:space:]]*)loops=.*/\1loops=2/' \
-        -e 's/^([[:space:]]*)(rate|ratemin|rate_min)=([0-9]+)[[:space:]]*$/\1\2=\3k/' "$1" >"$2"
+        -e 's/^([[:space:]]*)(rate|ratemin|rate_min)=([0-9]+)[[:space:]]*$/\1\2=\3k/' "$in" >"$2"
+    rm -f "$2.zbd"
 }
 
 n_runs=0 n_ref=0 n_fail=0 n_eng=0

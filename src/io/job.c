@@ -235,8 +235,12 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "unknown I/O engine '%s' (engines that work here: %s)", job->engine, list);
         return -EINVAL;
     }
-    if (job->bs < SB_IO_MIN_BS || job->bs > SB_IO_MAX_BS) {
-        snprintf(err, errlen, "block size %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs);
+    /* under zonemode=zbd a trim resets a zone (zbd.c): its bs is the zone size, as fio's
+     * 256M zones (a zoned device's, up to 2 GiB); trim.c refuses another bs */
+    bool zone_trim = job->zonemode == SB_ZONEMODE_ZBD && sb_rw_trims(job->rw) && job->bs == job->zonesize;
+    if (job->bs < SB_IO_MIN_BS || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS)) {
+        snprintf(err, errlen, "block size %" PRIu64 " out of range (512 B .. 64 MiB; under zonemode=zbd "
+                 "a trim job's: the zone size, up to 2 GiB)", job->bs);
         return -EINVAL;
     }
     if (job->iodepth < 1 || job->iodepth > SB_IO_MAX_DEPTH) {

@@ -219,7 +219,7 @@ static __attribute__((noinline)) bool next_io_zbd(worker *w, sb_io_u *u)
             w->zbd_hold = true;
             return false;
         }
-        if (r == SB_ZBD_BUSY && !stopped(w)) {
+        if (r == SB_ZBD_BUSY && !stopped(w) && sb_now_ns() < w->end_ns) { /* (a time-based trim may wait) */
             sleep_until(w, sb_now_ns() + 20000);
             continue;
         }
@@ -485,7 +485,7 @@ static void loop_sync(worker *w)
         }
         u->start_ns = t;
         if (__builtin_expect(trims, 0) && u->ddir == SB_DDIR_TRIM) /* trim.c */
-            u->result = sb_io_trim(w->td.fd, w->trim_blk, u->offset, u->len);
+            u->result = sb_io_trim_u(w, u);
         else
             ops->queue(&w->td, u);
         t = sb_now_ns();
@@ -680,7 +680,7 @@ static void loop_async(worker *w)
             u->issue_ns = 0;
             if (__builtin_expect(u->ddir == SB_DDIR_TRIM, 0)) {
                 /* as fio's asynchronous engines: a trim is done at once, on its own */
-                u->result = sb_io_trim(w->td.fd, w->trim_blk, u->offset, u->len);
+                u->result = sb_io_trim_u(w, u);
                 w->done[0] = u;
                 complete(w, 1, sb_now_ns());
                 continue;

@@ -8,7 +8,8 @@
  *
  * Whether the target discards at all is asked when each file is opened for the run,
  * before anything is measured: a file system without hole punching, or a device
- * without discard, refuses the job with one line naming EOPNOTSUPP.
+ * without discard, refuses the job with one line naming EOPNOTSUPP. Under zonemode=zbd a
+ * trim is fio's: a reset of one zone (zbd.c), bs the zone size, nothing discarded.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 #include <linux/fs.h>
 
 #include "io/worker.h"
+#include "io/zbd.h"
 
 int sb_io_trim_check(const sb_io_job *job, char *err, size_t errlen)
 {
@@ -37,12 +39,28 @@ int sb_io_trim_check(const sb_io_job *job, char *err, size_t errlen)
         snprintf(err, errlen, "the mmap engine cannot trim (rw=%s)", sb_rw_name(job->rw));
         return -EINVAL;
     }
-    if (job->zonemode == SB_ZONEMODE_ZBD) { /* fio makes each trim a zone reset: not done yet */
-        snprintf(err, errlen, "rw=%s with zonemode=zbd is not supported (fio's trims are zone "
-                 "resets there)", sb_rw_name(job->rw));
+    /* zonemode=zbd: each trim resets one zone (zbd.c), so it is a zone, as fio's
+     * zbd_verify_bs; trimwrite's write would bypass the write pointers */
+    if (job->zonemode == SB_ZONEMODE_ZBD && job->rw == SB_RW_TRIMWRITE) {
+        snprintf(err, errlen, "rw=trimwrite with zonemode=zbd is not supported (trim or randtrim are)");
+        return -EINVAL;
+    }
+    if (job->zonemode == SB_ZONEMODE_ZBD && job->bs != job->zonesize) {
+        snprintf(err, errlen, "rw=%s with zonemode=zbd: bs %" PRIu64 " is not the zone size %" PRIu64
+                 " (each trim resets one zone, as fio)", sb_rw_name(job->rw), job->bs, job->zonesize);
         return -EINVAL;
     }
     return 0;
+}
+
+/* The trim of u: under zonemode=zbd, a zone with a write pointer was reset when the trim
+ * was placed (zbd.c) and nothing is discarded (as fio, which moves an emulated zone's
+ * pointer only); else a discard. */
+int64_t sb_io_trim_u(const worker *w, const sb_io_u *u)
+{
+    if (w->zbd && sb_zbd_trim_is_reset(w->zbd, u->offset))
+        return u->len;
+    return sb_io_trim(w->td.fd, w->trim_blk, u->offset, u->len);
 }
 
 int64_t sb_io_trim(int fd, bool blkdev, uint64_t off, uint32_t len)
@@ -91,7 +109,7 @@ int sb_io_trim_probe(const sb_io_job *job, int fd, const char *path, bool *blkde
         return -e;
     }
     *blkdev = S_ISBLK(st.st_mode);
-    if (!sb_rw_trims(job->rw))
+    if (!sb_rw_trims(job->rw) || job->zonemode == SB_ZONEMODE_ZBD) /* zone resets, not discards */
         return 0;
     int64_t r;
     if (*blkdev) {

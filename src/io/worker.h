@@ -210,6 +210,7 @@ bool sb_io_files_pass_end(struct worker *w, bool file_end, uint32_t len);
  * -errno; and, when a file is opened for the run, whether it is a block device and, for
  * a trim job, whether it discards (-EOPNOTSUPP with one line when not). */
 int64_t sb_io_trim(int fd, bool blkdev, uint64_t off, uint32_t len);
+int64_t sb_io_trim_u(const worker *w, const sb_io_u *u); /* u's: a zone reset under zbd */
 int sb_io_trim_probe(const sb_io_job *job, int fd, const char *path, bool *blkdev, char *err,
                      size_t errlen);
 

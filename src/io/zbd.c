@@ -512,6 +512,35 @@ static int place_read(sb_zbd_thread *t, uint64_t *off, uint32_t *len)
     return SB_ZBD_OK;
 }
 
+/* fio's trim under zonemode=zbd (zbd_adjust_block, zbd_do_io_u_trim): a reset of the
+ * zone at off, done here, under the lock that chose the zone (no write can slip in
+ * between). A random trim of an empty zone takes the nearest zone that holds data; with
+ * none, a time_based job waits for other jobs' writes (BUSY), another ends (EOF). A zone
+ * with writes in flight waits for them. The trim itself then does nothing more
+ * (sb_zbd_trim_is_reset); a zone without a write pointer is trimmed as without zones. */
+static int place_trim(sb_zbd_thread *t, uint64_t *off)
+{
+    uint32_t zi = zone_of(t->s, *off);
+    zone *z = &t->s->zones[zi];
+    if (!z->has_wp)
+        return SB_ZBD_OK;
+    if (t->random && z->wp == z->start) {
+        int64_t c = zone_with_data(t, zi, 1);
+        if (c < 0)
+            return t->job->time_based ? SB_ZBD_BUSY : SB_ZBD_EOF;
+        z = &t->s->zones[c];
+    }
+    int r = reset_zone(t, z);
+    if (r == SB_ZBD_OK)
+        *off = z->start;
+    return r;
+}
+
+bool sb_zbd_trim_is_reset(const sb_zbd_thread *t, uint64_t off)
+{
+    return t->s->zones[zone_of(t->s, off)].has_wp; /* fixed when the set was made */
+}
+
 /* ------------------------------------------------------------ the workers' calls */
 
 int sb_zbd_thread_new(sb_zbd_set *s, const sb_io_job *job, int fd, sb_zbd_thread **out,
@@ -597,7 +626,9 @@ int sb_zbd_place(sb_zbd_thread *t, uint64_t off, int *ddir, uint64_t *offset, ui
     if (!t->random && (off = seq_offset(t, *ddir), t->pass_bytes >= t->job->size))
         r = SB_ZBD_EOF; /* the skip made up the pass: it ends here */
     if (r == SB_ZBD_OK)
-        r = *ddir == SB_DDIR_WRITE ? place_write(t, &off, len) : place_read(t, &off, len);
+        r = *ddir == SB_DDIR_WRITE  ? place_write(t, &off, len)
+            : *ddir == SB_DDIR_TRIM ? place_trim(t, &off)
+                                    : place_read(t, &off, len);
     pthread_mutex_unlock(&s->lock);
     if (r == SB_ZBD_EOF && !t->random && t->pass_bytes) {
         t->pass_bytes = 0; /* read to the last pointer: the next pass starts over */
@@ -715,7 +746,7 @@ int sb_io_zbd_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         why = "bsrange, bssplit and rw's skip are not supported (one block size)";
     else if (job->verify || job->verify_pattern || job->verify_only)
         why = "verify is not supported";
-    else if (job->bs > (job->zonecapacity ? job->zonecapacity : zs))
+    else if (job->bs > (job->zonecapacity ? job->zonecapacity : zs) && !(sb_rw_trims(job->rw) && job->bs == zs))
         why = "bs is larger than the zone's capacity";
     else if (job->size < job->bs)
         why = "offset and size hold no whole zone (fio: io_size must be at least one zone)";

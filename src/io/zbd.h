@@ -85,6 +85,9 @@ void sb_zbd_done(sb_zbd_thread *t, int ddir, uint64_t offset, uint32_t len, bool
 void sb_zbd_cancel(sb_zbd_thread *t, int ddir, uint64_t offset, uint32_t len);
 /* Nothing this thread placed is in flight. */
 bool sb_zbd_idle(const sb_zbd_thread *t);
+/* Whether a trim placed at off was its zone's reset, done by sb_zbd_place (the zone has
+ * a write pointer): then the trim discards nothing. */
+bool sb_zbd_trim_is_reset(const sb_zbd_thread *t, uint64_t off);
 /* The failure behind SB_ZBD_ERR: -errno and its line. */
 int sb_zbd_error(const sb_zbd_thread *t, const char **msg);
 

@@ -5,7 +5,7 @@
 # zone's start only when the zone is full or reset (the count is fio's "N zone resets");
 # size=Nz / offset=Nz count zones; max_open_zones bounds the zones being written; reads
 # stay below the pointers unless read_beyond_wp; a job file's later phase reads what an
-# earlier one wrote; zonecapacity; the refusals. Where fio is installed the same jobs run
+# earlier one wrote; zonecapacity; trims reset zones; the refusals. Where fio is installed the same jobs run
 # with it and the zone usage is compared. No zoned block device exists here: the
 # BLKREPORTZONE/BLKRESETZONE path is skipped visibly (its conversion has a unit test).
 . "$(dirname "$0")/lib.sh"
@@ -115,6 +115,66 @@ check "the sequential reader reads the 4 blocks written, and stops" \
 check "the random reader reads only zone 0 ($(cut -d, -f5 q_lat.1.log | sort -u | tr -d ' ' | tr '\n' ' '))" \
     test -z "$(awk -F', ' '$5 >= 262144' q_lat.1.log)" -a "$(wc -l <q_lat.1.log)" = 16
 
+# ---- trims: each resets its zone (fio's zbd_do_io_u_trim), counted, nothing discarded ----
+cat >"$T/tr.fio" <<EOF
+[global]
+filename=$F
+zonemode=zbd
+zonesize=256k
+size=1m
+group_reporting
+[w]
+rw=write
+bs=64k
+[t]
+wait_for=w
+rw=randtrim
+bs=256k
+EOF
+rm -f "$F"
+"$SB" io --quiet "$T/tr.fio" >"$T/out" 2>"$T/err"
+check "rw=randtrim under zonemode=zbd runs" test $? = 0
+check "its 4 trims reset the 4 zones written: the group's zone resets are 4 ($(resets_printed))" \
+    test "$(resets_printed)" = 4 -a "$(grep -c 'issued rwts: total=0,16,4,0' "$T/out")" = 1
+blocks=$(stat -c %b "$F" 2>/dev/null || echo 0)
+check "an emulated zone's reset discards nothing (the file keeps its 1m: $blocks blocks)" \
+    test $((blocks * 512)) -ge 1048576
+cat >"$T/tr2.fio" <<EOF
+[global]
+filename=$F
+zonemode=zbd
+zonesize=256k
+size=1m
+[w]
+rw=write
+bs=64k
+[t]
+stonewall
+rw=trim
+bs=256k
+size=512k
+[w2]
+stonewall
+rw=randwrite
+bs=64k
+write_lat_log=z
+log_offset=1
+EOF
+rm -f "$F" z_*.log
+"$SB" io --quiet "$T/tr2.fio" >"$T/out" 2>"$T/err"
+read -r bad nz resets n _ <<<"$(wp_model z_lat.1.log)"
+w2=$(grep '; [0-9]* zone resets' "$T/out" | tail -1 | sed 's/.*; \([0-9]*\) zone resets.*/\1/')
+check "after rw=trim of zones 0-1, writes start at the zone starts ($bad off of $n), only zones 2-3 reset ($w2)" \
+    test "$bad" = 0 -a "$n" = 16 -a "$w2" = 2
+rm -f "$F"
+timeout 30 "$SB" io --filename="$F" --quiet --zonemode=zbd --zonesize=256k --size=1m --rw=randtrim --bs=256k \
+    --time_based --runtime=1 >"$T/out" 2>"$T/err"
+rc=$?
+check "a time-based randtrim of empty zones waits for data, and ends at its runtime (exit $rc)" test "$rc" = 0
+check_exit "a zbd trim job with bs other than the zone size: exit 2" 2 "$SB" io --filename="$F" --zonemode=zbd \
+    --zonesize=256k --size=1m --rw=randtrim --bs=64k
+check_one_line "named" "is not the zone size"
+
 # ---- refusals: exit 2, one line naming the cause ----
 check_exit "zonemode=zbd without zonesize on a file: exit 2" 2 "$SB" io --filename="$F" --zonemode=zbd
 check_one_line "named" "zonesize is needed"
@@ -154,6 +214,12 @@ if command -v fio >/dev/null; then
     read -r bad _ _ n open _ <<<"$(wp_model l_lat.1.log)"
     check "max_open_zones=2: fio and storbench both keep to it ($fopen, $open open; $fn, $n writes)" \
         test "$fbad" = 0 -a "$bad" = 0 -a "$fopen" = "$open" -a "$fn" = "$n"
+    rm -f "$F"
+    truncate -s 1m "$F"
+    fio "$T/tr.fio" >"$T/fout" 2>&1
+    fr=$(sed -n 's/.*; \([0-9]*\) zone resets.*/\1/p' "$T/fout" | head -1)
+    "$SB" io --quiet "$T/tr.fio" >"$T/out" 2>"$T/err"
+    check "randtrim: fio's zone resets are storbench's ($fr, $(resets_printed))" test -n "$fr" -a "$fr" = "$(resets_printed)"
     fio_run --size=1m --rw=write --zonecapacity=192k --loops=2
     run --size=1m --rw=write --zonecapacity=192k --loops=2
     check "zonecapacity, loops=2: fio's offsets are storbench's" \
