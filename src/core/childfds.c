@@ -4,6 +4,8 @@
  */
 #include "core/childfds.h"
 
+#include <signal.h>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -29,4 +31,15 @@ void sb_child_keep_fds(int *fds, unsigned n)
         if (null > 2)
             close(null);
     }
+}
+
+void sb_child_detach(void)
+{
+    setsid();
+    for (int s = 1; s < NSIG; s++)
+        signal(s, SIG_DFL);
+    signal(SIGPIPE, SIG_IGN);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
 }

@@ -46,13 +46,7 @@ void sb_modeled_file(const sb_modeled *md, unsigned i, char *path, size_t len)
 static void __attribute__((noreturn)) guard_main(int sock, const char *mnt, char images[][PATH_MAX],
                                                  const char *const *specs, unsigned n)
 {
-    setsid();
-    for (int s = 1; s < NSIG; s++)
-        signal(s, SIG_DFL); /* not the run's handlers: a signal ends the guardian, nothing else */
-    signal(SIGPIPE, SIG_IGN);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
+    sb_child_detach(); /* own session, default signals: a signal ends the guardian */
     sb_child_keep_fds(&sock, 1); /* the socket as 3, 0-2 on /dev/null, nothing else open */
     (void)!chdir("/");
     prctl(PR_SET_NAME, "storbench-model");

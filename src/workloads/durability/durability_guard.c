@@ -142,13 +142,7 @@ static void __attribute__((noreturn)) guard_orphaned(int state_fd, const char *s
 
 static void __attribute__((noreturn)) guard_main(int sock, int state_fd, const char *state_path)
 {
-    setsid();
-    for (int s = 1; s < NSIG; s++)
-        signal(s, SIG_DFL); /* not the run's handlers: a signal ends the guardian, nothing else */
-    signal(SIGPIPE, SIG_IGN);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
+    sb_child_detach(); /* own session, default signals: a signal ends the guardian */
     /* Only the socket (3) and the journal (4) stay open; 0-2 go to /dev/null, so that a
      * pipe reading the run's output ends with the run. */
     int keep[2] = {sock, state_fd};
