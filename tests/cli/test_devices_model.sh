@@ -75,10 +75,14 @@ printf '[scenario]\nhost-bound-check = yes\n[Slow link]\nfilesystem = ext4\ndevi
 check_exit "host-bound-check runs" 0 "$SB" scenario run "$T/hb.ini" --suite dd $DD --result "$T/hb.json" \
     --images "$IMG" --image-size 128M
 check "the modeled configuration's ram twin ran" grep -q "^== Slow link again on device-model = ram (host-bound-check)" "$T/out"
-check "and its figures were checked" grep -q "^Slow link: 0 figures host-bound" "$T/out"
+# Whether a figure is marked depends on how busy the host is (the rule compares times): the
+# test asserts that the figures were checked and that the marks saved are the ones counted.
+check "and its figures were checked" grep -qE "^Slow link: [0-9]+ figures? host-bound" "$T/out"
 check "a ram configuration has no twin" bash -c "! grep -q '^== RAM again' '$T/out'"
 check "the twin's figures are not saved" bash -c "[ \$(jq '[.results[].entries[]] | length' '$T/hb.json') = \$(jq '[.results[] | select(.entries | length == 2)] | length * 2' '$T/hb.json') ]"
-check "nothing marked host-bound" bash -c "! grep -q host_bound '$T/hb.json'"
+hb_said=$(sed -nE 's/^Slow link: ([0-9]+) figures? host-bound.*/\1/p' "$T/out" | head -1)
+hb_saved=$(jq '[.results[].entries[] | select(.host_bound != null)] | length' "$T/hb.json")
+check "the marks saved are the ones counted ($hb_said said, $hb_saved saved)" test "${hb_said:-x}" = "$hb_saved"
 nothing_left "after host-bound-check"
 
 printf '[Slow]\nfilesystem = ext4\ndevice-model = ram\n' >"$T/long.ini"
