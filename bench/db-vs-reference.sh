@@ -21,6 +21,8 @@
 #   PG_CPU_WINDOW (seconds counted, default PG_DURATION / 2),
 #   ONLY (sqlite or pgbench: just that pair).
 set -u
+# (for lib_sqlite_sql, the statements storbench's own comparisons feed sqlite3)
+. "$(dirname "$0")/lib.sh"
 TARGET=${1:-/var/tmp}
 SB=${STORBENCH:-./storbench}
 ROUNDS=${ROUNDS:-3}
@@ -68,17 +70,7 @@ mean() { awk '{s += $1; n++} END {if (n) printf "%.2f", s / n}'; }
 
 # ---- the statements, generated once (random digits as the profile's file) ----
 SQL="$WORK/inserts.sql"
-awk -v n="$SQLITE_COUNT" 'BEGIN {
-    srand(42)
-    print "CREATE TABLE pts1 (\047I\047 SMALLINT NOT NULL, \047DT\047 TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, \047F1\047 VARCHAR(4) NOT NULL, \047F2\047 VARCHAR(16) NOT NULL);"
-    for (p = 0; p < 3; p++)
-        for (i = 1; i <= n; i++) {
-            f1 = ""; f2 = ""
-            for (k = 0; k < 4; k++) f1 = f1 int(rand() * 10)
-            for (k = 0; k < 16; k++) f2 = f2 int(rand() * 10)
-            printf "INSERT INTO pts1 VALUES (%d, CURRENT_TIMESTAMP, \047%s\047, \047%s\047);\n", i, f1, f2
-        }
-}' >"$SQL"
+lib_sqlite_sql "$SQL" "$SQLITE_COUNT"
 
 sqlite_ref() {
     # The database goes into a fresh directory of its own, as storbench's goes into its

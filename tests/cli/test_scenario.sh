@@ -8,29 +8,7 @@
 . "${STORBENCH_SRC:-.}/tests/cli/lib.sh"
 
 EX=$SRC/examples
-export STORBENCH_STATE_DIR="$T/state"
-IMG="$T/img"
-mkdir -p "$IMG"
-DD="-o count=4 -o bs=1M -n 1 --exact-runs --no-drop-caches"
-
-# Whatever a failing check left: never leave mounts or loop devices behind, then lib.sh's rm.
-safety() {
-    for m in $(findmnt -rn -o TARGET 2>/dev/null | grep "^$T/" | sort -r); do umount -l "$m" 2>/dev/null; done
-    for l in $(losetup -n -O NAME,BACK-FILE 2>/dev/null | awk -v t="$T/" 'index($2, t) == 1 {print $1}'); do
-        losetup -d "$l" 2>/dev/null
-    done
-    rm -rf "$T"
-}
-trap safety EXIT
-
-# Nothing of ours mounted, attached, journaled or on disk.
-nothing_left() {
-    local what=$1
-    if findmnt -rn -o TARGET | grep -q "^$T/"; then not_ok "$what: nothing mounted ($(findmnt -rn -o TARGET | grep "^$T/"))"; else ok "$what: nothing mounted"; fi
-    if losetup -n -O BACK-FILE | grep -q "^$T/"; then not_ok "$what: no loop device attached ($(losetup -a))"; else ok "$what: no loop device attached"; fi
-    if [ -z "$(ls -A "$IMG")" ]; then ok "$what: images dir empty"; else not_ok "$what: images dir empty ($(ls -A "$IMG"))"; fi
-    if [ -z "$(ls -A "$STORBENCH_STATE_DIR" 2>/dev/null)" ]; then ok "$what: no journal left"; else not_ok "$what: no journal left ($(ls -A "$STORBENCH_STATE_DIR"))"; fi
-}
+. "${STORBENCH_SRC:-.}/tests/cli/scenario_lib.sh"
 
 # ---- no root needed ----
 check_exit "check seed001 example" 0 "$SB" scenario check "$EX/seed001-btrfs.ini"
