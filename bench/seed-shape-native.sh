@@ -2,7 +2,8 @@
 # seed-shape — does storbench, on modeled devices, show what a seed page shows? The native
 # part: seed 001 ("Btrfs RAID Samsung Linux 4.4": btrfs single, RAID0, RAID1, RAID1 + LZO,
 # + nobarrier, + noatime, on two Samsung 850 EVO 120 GB) built by examples/seed001-btrfs.ini
-# on two modeled 850 EVOs (device-model = ssd-850evo, docs/devices.md), its file-system
+# on two modeled 850 EVOs (device-model = ssd-850evo,slc-fill=1: preconditioned, their SLC
+# buffer full as the seed's drives had it; docs/devices.md), its file-system
 # battery at a small documented scale, and the same again on device-model = ram (the
 # same FUSE path with no device behind it). Prints, per test and configuration, the seed's
 # and storbench's configuration ÷ Single Disk ratio, marks a figure host-bound when the
@@ -56,7 +57,7 @@ else
     mkdir -p "$DIR" "$WORK/state"
     # (its own ram runs are the reference: the example's host-bound-check twins are not run)
     sed '/^host-bound-check/d' "$SRC/examples/seed001-btrfs.ini" >"$WORK/seed001-model.ini"
-    sed 's/^device-model = ssd-850evo/device-model = ram/' "$WORK/seed001-model.ini" >"$WORK/seed001-ram.ini"
+    sed 's/^device-model = ssd-850evo.*/device-model = ram/' "$WORK/seed001-model.ini" >"$WORK/seed001-ram.ini"
     for t in "${TESTS[@]}"; do
         key=${t%%:*} sel=${t#*:}
         for model in ssd-850evo ram; do

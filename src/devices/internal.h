@@ -30,8 +30,10 @@ typedef struct {
     double ctrl_us;         /* controller time per command, serial (1 / QD32 IOPS) */
     double read_us;         /* flash read of a page, including its channel transfer */
     double prog_us;         /* page program (SLC cache) */
-    double slc_gb;          /* SLC write cache; beyond it pages program at tlc_mbps */
-    double tlc_mbps;        /* sustained write once the SLC cache is full (0: no limit) */
+    double slc_gb;          /* SLC write buffer; when it is full pages program at tlc_mbps */
+    double tlc_mbps;        /* write straight to TLC (buffer full), and the buffer's drain */
+    double slc_fill;        /* share of the SLC buffer in use at the start (preconditioning) */
+    double slc_idle_ms;     /* idle time before the drive moves the buffer to TLC */
     double discard_us;      /* a discard command (non-queued on SATA: drains the queue) */
     double flush_us;        /* FTL commit a FLUSH costs after writes (mapping table, no PLP) */
 } sb_dev_params;
@@ -67,8 +69,10 @@ struct sb_dev_model {
     uint64_t ctrl_free;    /* the controller is free from (ns) */
     uint64_t unit_free[SB_DEV_MAX_UNITS];
     uint64_t buf_pending;  /* bytes of a page being filled (not yet programmed) */
-    uint64_t written;      /* bytes programmed so far (SLC cache use) */
+    double slc_used;       /* bytes the SLC buffer holds, not yet moved to TLC */
+    uint64_t busy_until;   /* the device's last work ends then (the start of idle time) */
     int unflushed;         /* a write arrived since the last FLUSH (its FTL commit is due) */
+    sb_dev_stats st;
 };
 
 /* params.c: presets and the spec parser. */

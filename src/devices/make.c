@@ -78,7 +78,19 @@ uint64_t sb_dev_model_service(sb_dev_model *m, sb_dev_op op, uint64_t off, uint6
         c = sb_dev_hdd_service(m, op, off, len, now_ns);
     else if (m->p.kind == SB_DEV_KIND_SSD)
         c = sb_dev_ssd_service(m, op, off, len, now_ns);
-    return c < now_ns ? now_ns : c;
+    if (c < now_ns)
+        c = now_ns;
+    if ((unsigned)op < 4) {
+        m->st.ops[op]++;
+        m->st.bytes[op] += len;
+        m->st.service_ns[op] += c - now_ns;
+    }
+    return c;
+}
+
+void sb_dev_model_stats(const sb_dev_model *m, sb_dev_stats *out)
+{
+    *out = m->st;
 }
 
 uint64_t sb_dev_model_position_ns(const sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t now_ns)
@@ -92,3 +104,4 @@ uint64_t sb_dev_model_ready_ns(const sb_dev_model *m, uint64_t now_ns)
         return m->media_free;
     return now_ns;
 }
+

@@ -81,6 +81,18 @@ double sb_dev_hdd_angle_at(const sb_dev_model *m, uint64_t t_ns);
 /* Bytes the write cache holds now (not yet on the media). */
 uint64_t sb_dev_model_dirty_bytes(const sb_dev_model *m);
 
+/* What a model has served since it was made: for the physics' tests and for seeing where a
+ * workload's device time goes (docs/devices.md). */
+typedef struct {
+    uint64_t ops[4], bytes[4]; /* requests and their bytes, by sb_dev_op */
+    uint64_t service_ns[4];    /* their modeled time, start to completion, summed */
+    uint64_t commits;          /* FLUSHes that committed the SSD's FTL (flush-us) */
+    uint64_t slc_bytes;        /* bytes programmed into the SSD's SLC buffer */
+    uint64_t tlc_bytes;        /* bytes programmed straight to TLC (the buffer full) */
+    uint64_t drained_bytes;    /* bytes the buffer moved to TLC in idle time */
+} sb_dev_stats;
+void sb_dev_model_stats(const sb_dev_model *m, sb_dev_stats *out);
+
 /* The real-time queue. Requests from any number of threads; each sb_dev_queue_io()
  * returns when the modeled device completes it (CLOCK_MONOTONIC). With several waiting,
  * the next to start is the one with the shortest positioning time among the oldest

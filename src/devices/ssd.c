@@ -9,7 +9,9 @@
  * controller's volatile buffer; the buffer fills flash pages, each programmed on the
  * unit that is free first (a log-structured FTL writes where it can, whatever the
  * address), so sequential and random writes cost the same and parallel units add up.
- * Beyond the SLC cache (slc-gb written), programs slow to the sustained TLC rate. When
+ * Pages program into the SLC buffer (slc-gb, TurboWrite) while it has room and straight
+ * to TLC at the sustained tlc-mbps when it is full; it empties to TLC only in idle time
+ * (after slc-idle-ms without work, at tlc-mbps), and slc-fill sets how full it starts. When
  * the buffer holds more than cache-mb not yet programmed, a write waits for room.
  * FLUSH programs the page being filled (padded) and waits for every program the buffer
  * holds, then, when anything was written since the last FLUSH, commits the FTL's own
@@ -39,6 +41,9 @@ int sb_dev_ssd_init(sb_dev_model *m, char *err, size_t errlen)
     (void)errlen;
     for (int i = 0; i < SB_DEV_MAX_UNITS; i++)
         m->unit_free[i] = 0;
+    /* A preconditioned drive (slc-fill=1) starts as one whose buffer a long write filled. */
+    m->slc_used = m->p.slc_fill * m->p.slc_gb * 1e9;
+    m->busy_until = 0;
     return 0;
 }
 
@@ -59,14 +64,28 @@ static unsigned unit_of(const sb_dev_model *m, uint64_t pg)
     return (unsigned)((pg * 0x9E3779B97F4A7C15ull) >> 32) % nunits(m);
 }
 
-/* Time of one page program now: the SLC cache's, or the TLC rate's once it is used. */
+/* The SLC buffer (TurboWrite): pages program into it at prog-us while it has room; when
+ * it is full they go straight to TLC at the sustained tlc-mbps (all units together). It
+ * empties only in idle time (drain()). Without slc-gb or tlc-mbps there is no TLC limit. */
+static int slc_modeled(const sb_dev_model *m)
+{
+    return m->p.slc_gb > 0 && m->p.tlc_mbps > 0;
+}
+
+static int slc_full(const sb_dev_model *m)
+{
+    return slc_modeled(m) && m->slc_used + (double)page_bytes(m) > m->p.slc_gb * 1e9;
+}
+
+static uint64_t tlc_prog_ns(const sb_dev_model *m)
+{
+    return (uint64_t)((double)page_bytes(m) * nunits(m) / (m->p.tlc_mbps * 1e6) * 1e9);
+}
+
+/* Time of the next page program: the SLC buffer's, or TLC's when the buffer is full. */
 static uint64_t prog_ns(const sb_dev_model *m)
 {
-    if (m->p.slc_gb > 0 && m->p.tlc_mbps > 0 && (double)m->written > m->p.slc_gb * 1e9) {
-        double agg = m->p.tlc_mbps * 1e6; /* all units together */
-        return (uint64_t)((double)page_bytes(m) * nunits(m) / agg * 1e9);
-    }
-    return us(m->p.prog_us);
+    return slc_full(m) ? tlc_prog_ns(m) : us(m->p.prog_us);
 }
 
 static unsigned free_unit(const sb_dev_model *m)
@@ -83,8 +102,15 @@ static uint64_t program(sb_dev_model *m, uint64_t t)
 {
     unsigned u = free_unit(m);
     uint64_t s = m->unit_free[u] > t ? m->unit_free[u] : t;
-    m->unit_free[u] = s + prog_ns(m);
-    m->written += page_bytes(m);
+    if (slc_full(m)) {
+        m->unit_free[u] = s + tlc_prog_ns(m);
+        m->st.tlc_bytes += page_bytes(m);
+    } else {
+        m->unit_free[u] = s + us(m->p.prog_us);
+        if (slc_modeled(m))
+            m->slc_used += (double)page_bytes(m);
+        m->st.slc_bytes += page_bytes(m);
+    }
     return m->unit_free[u];
 }
 
@@ -185,6 +211,7 @@ static uint64_t ssd_flush(sb_dev_model *m, uint64_t now)
         if (m->unit_free[u] > t)
             t = m->unit_free[u];
     if (m->unflushed && m->p.flush_us > 0) {
+        m->st.commits++;
         /* The commit is the controller's and the flash's: nothing else starts meanwhile. */
         t += us(m->p.flush_us);
         m->ctrl_free = t;
@@ -210,17 +237,54 @@ static uint64_t ssd_discard(sb_dev_model *m, uint64_t now)
     return t + us(m->p.cmd_us);
 }
 
+/* Idle time moves the SLC buffer to TLC: after slc-idle-ms with nothing to do, at the
+ * TLC program rate (the copy is TLC programs), until the buffer is empty or a command
+ * arrives (which finds the copy suspended: its cost is not modeled). The time before the
+ * first command is not idle time: the device starts in the state slc-fill gives it. */
+static void drain(sb_dev_model *m, uint64_t now)
+{
+    uint64_t idle = us(m->p.slc_idle_ms * 1e3);
+    if (!slc_modeled(m) || m->slc_used <= 0 || !m->busy_until || now <= m->busy_until + idle)
+        return;
+    double moved = (double)(now - m->busy_until - idle) / 1e9 * m->p.tlc_mbps * 1e6;
+    if (moved > m->slc_used)
+        moved = m->slc_used;
+    m->slc_used -= moved;
+    m->st.drained_bytes += (uint64_t)moved;
+}
+
+/* When the device's last work (controller, link, every unit) ends. */
+static uint64_t busy_end(const sb_dev_model *m, uint64_t c)
+{
+    uint64_t b = c > m->busy_until ? c : m->busy_until;
+    if (m->ctrl_free > b)
+        b = m->ctrl_free;
+    if (m->iface_free > b)
+        b = m->iface_free;
+    for (unsigned u = 0; u < nunits(m); u++)
+        if (m->unit_free[u] > b)
+            b = m->unit_free[u];
+    return b;
+}
+
 uint64_t sb_dev_ssd_service(sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t len, uint64_t now)
 {
+    uint64_t c = now;
+    drain(m, now);
     switch (op) {
     case SB_DEV_READ:
-        return ssd_read(m, off, len, now);
+        c = ssd_read(m, off, len, now);
+        break;
     case SB_DEV_WRITE:
-        return ssd_write(m, off, len, now);
+        c = ssd_write(m, off, len, now);
+        break;
     case SB_DEV_FLUSH:
-        return ssd_flush(m, now);
+        c = ssd_flush(m, now);
+        break;
     case SB_DEV_DISCARD:
-        return ssd_discard(m, now);
+        c = ssd_discard(m, now);
+        break;
     }
-    return now;
+    m->busy_until = busy_end(m, c);
+    return c;
 }

@@ -165,6 +165,73 @@ static void test_slc_cache_runs_out(void **state)
     sb_dev_model_free(m);
 }
 
+/* MB/s of n back-to-back 1 MiB writes from t, with the FLUSH that puts them on the flash. */
+static double write_mbps(sb_dev_model *m, int n, uint64_t *t)
+{
+    uint64_t s = *t;
+    for (int i = 0; i < n; i++)
+        *t = sb_dev_model_service(m, SB_DEV_WRITE, (uint64_t)i << 20, 1 << 20, *t);
+    *t = sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, *t);
+    return n * 1048576.0 / ((double)(*t - s) / 1e9) / 1e6;
+}
+
+static void test_preconditioned_buffer_writes_at_tlc_rate(void **state)
+{
+    (void)state;
+    /* slc-fill=1: the buffer a long write filled; from the first byte, the 150 MB/s the
+     * 120 GB model sustains beyond TurboWrite, every byte programmed straight to TLC */
+    sb_dev_model *m = mk("ssd-850evo,slc-fill=1");
+    uint64_t t = T0;
+    double mbps = write_mbps(m, 40, &t);
+    assert_true(fabs(mbps / 150 - 1) < 0.05);
+    sb_dev_stats st;
+    sb_dev_model_stats(m, &st);
+    assert_int_equal(st.slc_bytes, 0);
+    assert_true(st.tlc_bytes >= 40ull << 20);
+    assert_int_equal(st.ops[SB_DEV_WRITE], 40);
+    assert_int_equal(st.bytes[SB_DEV_WRITE], 40ull << 20);
+    assert_int_equal(st.commits, 1);
+    sb_dev_model_free(m);
+    /* half full: the first half of the buffer's room at the SLC rate */
+    m = mk("ssd-850evo,slc-gb=0.2,slc-fill=0.5");
+    t = T0;
+    mbps = write_mbps(m, 90, &t);
+    assert_true(fabs(mbps / 520 - 1) < 0.05);
+    sb_dev_model_free(m);
+}
+
+static void test_buffer_drains_in_idle_time(void **state)
+{
+    (void)state;
+    /* 100 MB of buffer, full; idle time empties it at the TLC rate once the drive has been
+     * idle for slc-idle-ms (1 s): 4 s idle moves 3 s x 150 MB/s, more than it holds */
+    sb_dev_model *m = mk("ssd-850evo,slc-gb=0.1,slc-fill=1");
+    uint64_t t = T0;
+    assert_true(fabs(write_mbps(m, 10, &t) / 150 - 1) < 0.05);
+    t += 4000000000ull;
+    assert_true(fabs(write_mbps(m, 60, &t) / 520 - 1) < 0.05);
+    sb_dev_stats st;
+    sb_dev_model_stats(m, &st);
+    assert_true(st.drained_bytes >= 100000000ull - (16u << 10));
+    /* 40 MiB more fill it again; a pause shorter than slc-idle-ms drains nothing */
+    write_mbps(m, 40, &t);
+    t += 900000000ull;
+    uint64_t before = st.drained_bytes;
+    assert_true(fabs(write_mbps(m, 10, &t) / 150 - 1) < 0.05);
+    sb_dev_model_stats(m, &st);
+    assert_int_equal(st.drained_bytes, before);
+    sb_dev_model_free(m);
+    /* an idle drive (not preconditioned) keeps 520 MB/s over many short bursts that each
+     * fit in the room idle time left, though their sum is far beyond the buffer */
+    m = mk("ssd-850evo,slc-gb=0.1");
+    t = T0;
+    for (int i = 0; i < 5; i++) {
+        assert_true(fabs(write_mbps(m, 60, &t) / 520 - 1) < 0.05);
+        t += 2000000000ull;
+    }
+    sb_dev_model_free(m);
+}
+
 static void test_ram_is_instant(void **state)
 {
     (void)state;
@@ -185,6 +252,8 @@ int main(void)
         cmocka_unit_test(test_flush_commits_the_ftl),
         cmocka_unit_test(test_discard_drains_the_queue),
         cmocka_unit_test(test_slc_cache_runs_out),
+        cmocka_unit_test(test_preconditioned_buffer_writes_at_tlc_rate),
+        cmocka_unit_test(test_buffer_drains_in_idle_time),
         cmocka_unit_test(test_ram_is_instant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
