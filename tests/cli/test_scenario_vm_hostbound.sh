@@ -10,7 +10,7 @@
 # by the test, not by this host's speed.
 #  1. a modeled HDD whose ram twin does 110 against its 100 MB/s: host-bound, the twin's
 #     figure recorded; a modeled two-device configuration whose twin does 300: not;
-#     a configuration without a device-model: no twin;
+#     a configuration without a device-model (no device key: QEMU's plain disk) no twin;
 #  2. the twins' disks were ram models of the same size under the same kernel; the twins
 #     are not saved (one system per configuration, each recording its own models);
 #  3. without host-bound-check no twin is built;
@@ -82,7 +82,6 @@ raid = raid1
 device-model = ssd-850evo,hdd-hua723020
 [Emulated SSD]
 filesystem = ext4
-device-class = ssd
 INI
 VMARGS=(--vm --vm-accel tcg --suite dd -o count=1 -n 1 --exact-runs --vm-cpus 1 --images "$IMG" --image-size 64M)
 left_over() { # after a run: no nbdkit of ours, no image, no journal
