@@ -6,8 +6,10 @@
 #      --argjson map MAP --arg base BASELINE --argjson tests TESTS -f bench/seed-shape.jq
 #
 # SEED.json: the seed page imported (`storbench import`); OURS.json: storbench's
-# figures; RAM.json: the same configurations on `ram` models (every device
-# unthrottled), or {} when not run. MAP: {storbench identifier: seed identifier};
+# figures, with the marks of `host-bound-check = yes` (entries[].host_bound, whose
+# reference_mean is the ram twin's figure); RAM.json: the same configurations on
+# `ram` models (every device unthrottled) run apart, or {} when not run (then the
+# marks in OURS.json decide, and a ram figure is known only where one was marked). MAP: {storbench identifier: seed identifier};
 # BASELINE: the storbench identifier the ratios divide by; TESTS: [{label, test,
 # seed: regex on the seed result's description, ours: regex on storbench's}].
 #
@@ -27,6 +29,10 @@ def fig($doc; $test; $re; $id):
 # is worse, as on a loaded host, counts too: the host bounds both).
 def hostbound($o; $r; $dir): $o != null and $r != null and $o > 0 and $r > 0 and
   (if $dir == "lower" then ($o / $r) <= 1.2 else ($r / $o) <= 1.2 end);
+# The host-bound mark host-bound-check saved with the figure, or null.
+def mark($doc; $test; $re; $id):
+  [($doc.results // [])[] | select(.test == $test and ((.description // "") | test($re)))
+   | .entries[] | select(.identifier == $id) | .host_bound] | first;
 def dir($doc; $test; $re):
   [($doc.results // [])[] | select(.test == $test and ((.description // "") | test($re))) | .direction] | first;
 def fmt: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
@@ -37,8 +43,10 @@ def fmt: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
       id: $k,
       s: fig($S; $t.test; $t.seed; $sid),
       o: fig($O; $t.test; $t.ours; $k),
+      m: mark($O; $t.test; $t.ours; $k),
       r: fig($R; $t.test; $t.ours; $k)})
-   | map(. + {hb: hostbound(.o; .r; dir($O; $t.test; $t.ours))})) as $rows |
+   | map(. + {r: (.r // .m.reference_mean)})
+   | map(. + {hb: (.m != null or hostbound(.o; .r; dir($O; $t.test; $t.ours)))})) as $rows |
   ($rows | map(select(.id == $base)) | first) as $b |
   { label: $t.label, base: $b,
     rows: [ $rows[] | select(.id != $base) | . as $c |

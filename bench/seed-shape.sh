@@ -1,13 +1,14 @@
 #!/bin/bash
 # seed-shape — do storbench's modeled devices give the seed pages' shape? (issue 29)
-# Builds seed 000's configurations (examples/seed000-cache.ini: an HDD, an SSD, bcache
-# with the SSD caching the HDD) in throwaway QEMU guests (`scenario run --vm`) whose
-# disks are device models served by nbdkit (device-model: the seed's Samsung 850 EVO,
-# ssd-850evo, and Hitachi HUA723020ALA640, hdd-hua723020), and seed 001's
+# Builds seed 000's configurations (examples/seed000-cache.ini as it is: an HDD, an SSD,
+# bcache with the SSD caching the HDD) in throwaway QEMU guests (`scenario run --vm`) whose
+# disks are device models served by nbdkit (the example's device-model: the seed's Samsung
+# 850 EVO, ssd-850evo, and Hitachi HUA723020ALA640, hdd-hua723020; its host-bound-check
+# builds each configuration again on ram models in a guest and marks the figures), and seed 001's
 # (examples/seed001-btrfs.ini: btrfs on one and two Samsung 850 EVOs) natively on
 # modeled loop devices (bench/seed-shape-native.sh, its own battery: the seed's file-system
-# tests); runs seed 000's battery on each of seed 000's, once more with every device a
-# `ram` model (the host-bound reference), and prints per test
+# tests); runs seed 000's battery on each of seed 000's (and on its ram twin, the
+# host-bound reference), and prints per test
 # the seed's and storbench's configuration ÷ baseline ratios (baseline: the HDD alone
 # for seed 000, the single disk for seed 001), how many configuration pairs are
 # ordered as in the seed, and how many of the seed's effects (>= 20 %) are reproduced
@@ -21,7 +22,8 @@
 # --quick 250 inserts a pass, one run each (-n 1 --exact-runs), 1 GiB images: under
 # TCG each guest takes minutes. Environment:
 #   CONFIGS000="HDD|SSD|BCache Writethrough|BCache Writeback"   seed 000's sections built ("": none)
-#   RAM=1          also run every configuration on ram models (0: no host-bound marks)
+#   RAM=1          the example's host-bound-check: each configuration's ram twin too (0: none,
+#                  no host-bound marks)
 #   SEED001=auto   seed 001 natively (bench/seed-shape-native.sh) where modeled loop devices
 #                  can be built (root, FUSE; 1: insist, 0: skip)
 #   IMAGES=/var/tmp  IMAGE_SIZE=1G
@@ -50,11 +52,6 @@ BATTERY='[{"label":"fio random write 4K QD64 (MB/s)","test":"fio","seed":"Random
 "$SB" import "$ROOT"/tests/data/seeds/000_*.txt --result "$W/seed000.json" >/dev/null || exit 1
 "$SB" import "$ROOT"/tests/data/seeds/001_*.txt --result "$W/seed001.json" >/dev/null || exit 1
 
-# modeled_ini SRC DST MODEL1 MODEL2: SRC with [scenario]'s devices modeled MODEL1,MODEL2
-# (device 1 the SSD, 2 the HDD) and a single-HDD section's device MODEL2.
-modeled_ini() {
-    sed -e "/^\[scenario\]/a device-model = $3,$4" -e "/^device-class = hdd$/a device-model = $4" "$1" >"$2"
-}
 compare() { # TITLE SEED OURS RAM MAP BASELINE
     echo; echo "=== $1"
     jq -n -r --slurpfile seed "$2" --slurpfile ours "$3" --slurpfile ram "$4" --argjson map "$5" \
@@ -65,22 +62,19 @@ have() { [ -f "$1" ] && json "$1" | jq -e --arg id "$2" '[.systems[] | select(.i
 R=${KEEP:-$W}
 mkdir -p "$R"
 
-# --- Seed 000 in the VM: each configuration on the models, then on ram models ---
-# (one configuration at a time, so that an interrupted run keeps pairs of figures; with
-# KEEP, the result files live there and a configuration already in them is not run again)
+# --- Seed 000 in the VM: the example itself, each configuration with its ram twin ---
+# (one configuration at a time, so that an interrupted run keeps what it finished; with
+# KEEP, the result file lives there and a configuration already in it is not run again)
 IFS='|' read -r -a C000 <<<"${CONFIGS000-HDD|SSD|BCache Writethrough|BCache Writeback}"
-modeled_ini "$ROOT/examples/seed000-cache.ini" "$W/m000.ini" ssd-850evo hdd-hua723020
-modeled_ini "$ROOT/examples/seed000-cache.ini" "$W/r000.ini" ram ram
+EX000=$ROOT/examples/seed000-cache.ini
+if [ "${RAM:-1}" != 1 ]; then sed '/^host-bound-check/d' "$EX000" >"$W/m000.ini"; EX000=$W/m000.ini; fi
 start=$(date +%s)
 for c in "${C000[@]}"; do
-    for kind in m r; do
-        [ "$kind" = r ] && [ "${RAM:-1}" != 1 ] && continue
-        out=$R/$([ "$kind" = m ] && echo ours000 || echo ram000).json
-        if have "$out" "$c"; then echo "seed-shape: [$c] ($kind) already in $out"; continue; fi
-        nice -n "${NICE:-10}" "$SB" scenario run "$W/${kind}000.ini" --vm --only "$c" "${TESTS[@]}" "${RUNOPTS[@]}" \
-            --result "$out" "$@" || fail=1
-        echo "seed-shape: seed 000 [$c] on $([ "$kind" = m ] && echo "modeled" || echo "ram") devices: $(( $(date +%s) - start )) s in all"
-    done
+    out=$R/ours000.json
+    if have "$out" "$c"; then echo "seed-shape: [$c] already in $out"; continue; fi
+    nice -n "${NICE:-10}" "$SB" scenario run "$EX000" --vm --only "$c" "${TESTS[@]}" "${RUNOPTS[@]}" \
+        --result "$out" "$@" || fail=1
+    echo "seed-shape: seed 000 [$c] on modeled devices$([ "${RAM:-1}" = 1 ] && echo " and its ram twin"): $(( $(date +%s) - start )) s in all"
 done
 json "$W/seed000.json" >"$W/s000.j"; json "$R/ours000.json" >"$W/o000.j"; json "$R/ram000.json" >"$W/r000.j"
 [ "${#C000[@]}" -gt 0 ] && compare "seed 000 (BCache HDD + SSD) in QEMU guests (TCG where no KVM), modeled hdd-hua723020 and ssd-850evo" \

@@ -125,6 +125,8 @@ static int cmd_check(int argc, char **argv)
         sb_error("scenario: %s", err);
         return SB_EXIT_RUNTIME;
     }
+    if (vm)
+        sb_vm_class_models(&s);
     /* For a terminal: no ESC or BEL from the file (core/printable.h). */
     printf("%s\n", s.title[0] ? sb_make_printable(s.title) : "(no title)");
     if (s.description[0])
@@ -426,6 +428,8 @@ static int cmd_run(int argc, char **argv)
         sb_error("scenario: %s", err);
         return SB_EXIT_RUNTIME;
     }
+    if (o.vm) /* device-class names a preset under --vm (scenario/vm_nbd.h) */
+        sb_vm_class_models(&s);
     if ((rc = sb_scn_keep_only(&s, only, n_only, o.file)) != 0)
         return rc;
 

@@ -21,6 +21,13 @@
  * room; the cache is destaged whenever the arm is idle, its extents merged, the
  * shortest positioning first among the oldest (hdd_cache.c), so sequential small writes
  * reach the media as one long transfer and random ones cost a positioning each. FLUSH waits for everything the cache holds.
+ *
+ * Placement: the image is the disk's first bytes (a small partition at its start), or,
+ * with span-gb, its 128 MiB pieces (ext4's block group with 4 KiB blocks) spread evenly
+ * over the first span-gb of the disk, as the block groups of a filesystem over the
+ * whole disk are: what the filesystem keeps apart (its journal in the middle, the
+ * groups of different directories) is a long seek apart, as on the seed's whole-disk
+ * ext4, while each piece keeps its own tracks (streaming within it is unchanged).
  */
 #include <errno.h>
 #include <math.h>
@@ -30,14 +37,27 @@
 
 /* How far read-ahead may run ahead of the host (bytes): one cache segment. */
 #define RA_MAX (2u << 20)
+/* span-gb's pieces: an ext4 block group (32768 blocks of 4 KiB). */
+#define PIECE (128ull << 20)
 
 static double frac(double x)
 {
     return x - floor(x);
 }
 
-/* Radial position of offset off: 0 at the outermost track, 1 at the innermost. */
-static double radial(const sb_dev_model *m, uint64_t off)
+/* Where the image's byte off lies on the disk (span-gb: its piece's place, else off). */
+static uint64_t disk_off(const sb_dev_model *m, uint64_t off)
+{
+    return m->stride ? off / PIECE * m->stride + off % PIECE : off;
+}
+
+uint64_t sb_dev_hdd_disk_offset(const sb_dev_model *m, uint64_t off)
+{
+    return m->p.kind == SB_DEV_KIND_HDD ? disk_off(m, off) : off;
+}
+
+/* Radial position of disk offset off: 0 at the outermost track, 1 at the innermost. */
+static double radial_at(const sb_dev_model *m, uint64_t off)
 {
     double f = (double)off / (double)m->capacity;
     if (f > 1)
@@ -46,6 +66,12 @@ static double radial(const sb_dev_model *m, uint64_t off)
     /* 1 - sqrt(1 - y), without cancellation near the outer edge */
     double one_minus_r = y / (1 + sqrt(1 - y));
     return one_minus_r / (1 - m->rho);
+}
+
+/* Radial position of the image's offset off. */
+static double radial(const sb_dev_model *m, uint64_t off)
+{
+    return radial_at(m, disk_off(m, off));
 }
 
 static double track_of(const sb_dev_model *m, uint64_t off)
@@ -134,6 +160,16 @@ int sb_dev_hdd_init(sb_dev_model *m, char *err, size_t errlen)
         m->rho = 0.999; /* one zone: keep the radius formula finite */
     double bt_out = p->rate_outer_mbps * 1e6 * m->rev_ns / 1e9;
     m->tracks = 2 * (double)m->capacity / (bt_out * (1 + m->rho));
+    uint64_t span = (uint64_t)(p->span_gb * 1e9);
+    if (span > m->capacity) {
+        sb_fmt(err, errlen, "device model '%s': span-gb=%g is more than the disk's capacity-gb=%g", m->preset,
+               p->span_gb, p->capacity_gb);
+        return -EINVAL;
+    }
+    m->stride = 0;
+    uint64_t pieces = (m->size + PIECE - 1) / PIECE;
+    if (span && pieces > 1 && span / pieces > PIECE) /* the pieces fit the span with room between */
+        m->stride = (span - PIECE) / (pieces - 1);
     return solve_seek(m, err, errlen);
 }
 
@@ -169,7 +205,10 @@ static uint64_t xfer_ns(double bytes, double rate)
  * platter's angle at the end is the angle of end). */
 static uint64_t media_ns(const sb_dev_model *m, uint64_t off, uint64_t end)
 {
-    return (uint64_t)((track_of(m, end) - track_of(m, off)) * m->rev_ns);
+    /* From off's place on: a transfer crossing into the next piece streams on (the
+     * piece boundary is a filesystem's, not a jump of the arm mid-transfer). */
+    uint64_t d = disk_off(m, off);
+    return (uint64_t)((radial_at(m, d + (end - off)) - radial_at(m, d)) * m->tracks * m->rev_ns);
 }
 
 /* One media transfer starting no earlier than t; returns when it ends. */

@@ -24,6 +24,7 @@ typedef struct {
     double write_settle_ms; /* extra settling before a write (write seek - read seek) */
     double rate_outer_mbps, rate_inner_mbps; /* media rate, outermost and innermost zone */
     double cmd_us;          /* per-command overhead (HDD: controller; SSD: firmware path) */
+    double span_gb;         /* HDD: the image spread over this much of the disk (0: its first bytes) */
     /* SSD */
     double units;           /* independent flash units (dies) */
     double page_kb;         /* flash page: the unit of a program */
@@ -57,6 +58,7 @@ struct sb_dev_model {
     double rho;            /* inner / outer radius */
     double tracks;         /* tracks over all surfaces */
     double seek_a, seek_k; /* the seek curve: t2t + a*sqrt(d) up to d = k, then linear */
+    uint64_t stride;       /* span-gb: piece i of the image starts at i * stride on the disk (0: none) */
     /* HDD state */
     uint64_t head_off;     /* offset under the head after the last media transfer */
     uint64_t media_free;   /* the arm is free from (ns) */

@@ -75,6 +75,9 @@ uint64_t sb_dev_model_ready_ns(const sb_dev_model *m, uint64_t now_ns);
  * 0 for a model that is not an HDD. */
 uint64_t sb_dev_hdd_seek_ns(const sb_dev_model *m, uint64_t a, uint64_t b);
 double sb_dev_hdd_media_rate(const sb_dev_model *m, uint64_t off);
+/* Where the image's byte off lies on the disk: off, or with span-gb its 128 MiB piece's
+ * place in the span (the offsets above are the image's: they go through this). */
+uint64_t sb_dev_hdd_disk_offset(const sb_dev_model *m, uint64_t off);
 /* Rotational angle of offset off in revolutions [0, 1), and of the platter at time t. */
 double sb_dev_hdd_angle_of(const sb_dev_model *m, uint64_t off);
 double sb_dev_hdd_angle_at(const sb_dev_model *m, uint64_t t_ns);

@@ -41,6 +41,8 @@ static const param_def params[] = {
     {"rate-outer-mbps", F(rate_outer_mbps), K_HDD, 1, 1e4, "media rate, outermost zone (10^6 bytes/s)"},
     {"rate-inner-mbps", F(rate_inner_mbps), K_HDD, 1, 1e4, "media rate, innermost zone (10^6 bytes/s)"},
     {"cmd-us", F(cmd_us), K_HDD | K_SSD, 0, 1e5, "per-command overhead"},
+    {"span-gb", F(span_gb), K_HDD, 0, 1e6,
+     "spread the image over this much of the disk in 128 MiB pieces, as a whole-disk filesystem's block groups (0: the first bytes)"},
     {"units", F(units), K_SSD, 1, SB_DEV_MAX_UNITS, "independent flash units (dies)"},
     {"page-kb", F(page_kb), K_SSD, 0.5, 1024, "flash page (KiB)"},
     {"ctrl-us", F(ctrl_us), K_SSD, 0, 1e5, "controller time per command (serial)"},

@@ -248,7 +248,8 @@ int sb_scn_plan_check(const sb_scn_plan *o, const sb_scenario *s, const sb_confi
     for (size_t i = 0; i < s->n; i++) {
         const sb_scn_config *c = &s->configs[i];
         dev_keys = dev_keys || c->dev_keys;
-        if (o->devices && sb_modeled_wanted(c))
+        /* In a guest the --devices are the emulated disks, already modeled by the host's nbdkit. */
+        if (o->devices && !o->in_guest && sb_modeled_wanted(c))
             return usage_line("[%s]: device-model models loop images, not --devices (a real device is what it is)",
                               c->identifier);
         if (sb_scn_buildable(c, o->vm, why, sizeof why) < 0) {

@@ -138,7 +138,10 @@ static int vm_config(const sb_scn_config *c, size_t index, const sb_scn_run_opts
 
 /* host-bound-check: the configuration again with every device a ram model (its twin, the
  * same tests), and each figure of *fresh marked host-bound when the twin's is within 20 %
- * of it (scenario/modeled.h). 0, -EINTR, or -errno after printing why. */
+ * of it (scenario/modeled.h). Under --vm the twin is built in a guest too (the same kernel,
+ * image size and guest options, each disk an nbdkit serving the ram model), so that the
+ * emulated CPU that bounds the modeled figures bounds the twin's as well. 0, -EINTR, or
+ * -errno after printing why. */
 static int host_bound_check(const sb_scn_config *c, size_t index, const sb_scn_run_opts *o, sb_state *st,
                             sb_resultfile *fresh)
 {
@@ -150,7 +153,7 @@ static int host_bound_check(const sb_scn_config *c, size_t index, const sb_scn_r
     sb_resultfile ref;
     sb_resultfile_init(&ref);
     size_t done = 0;
-    int rc = one_config(&twin, index, o, st, &ref, &done);
+    int rc = o->vm ? vm_config(&twin, index, o, &ref, &done) : one_config(&twin, index, o, st, &ref, &done);
     if (rc == 0) {
         size_t n = sb_modeled_mark(fresh, &ref);
         printf("%s: %zu figure%s host-bound (the ram twin within 20 %%)\n", c->identifier, n, n == 1 ? "" : "s");
@@ -214,7 +217,7 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
         sb_resultfile_init(&fresh);
         size_t done = 0;
         int rc = o->vm ? vm_config(cfg, i, o, &fresh, &done) : one_config(cfg, i, o, &st, &fresh, &done);
-        if (rc == 0 && done && !o->vm && !o->real && s->host_bound_check && !sb_interrupted())
+        if (rc == 0 && done && !o->real && s->host_bound_check && !sb_interrupted())
             rc = host_bound_check(cfg, i, o, &st, &fresh);
         if (rc == -EINTR || sb_interrupted()) {
             sb_error("scenario: interrupted (signal %d) during '%s'; it was torn down, %zu configuration%s "

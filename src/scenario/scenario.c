@@ -383,6 +383,7 @@ static int resolve_devices(parser *p, sb_scenario *s)
                 int rc = device_item(p, line, w, items[n == 1 ? 0 : d], &c->dev[d]);
                 if (rc < 0)
                     return rc;
+                c->dev[d].class_given = c->dev[d].class_given || w == 0;
             }
         }
     }

@@ -44,8 +44,10 @@ typedef struct sb_scn_device {
     sb_dev_class cls;
     uint64_t iops; /* I/O operations per second; 0 = unthrottled; SB_DEV_CLASS_DEFAULT */
     uint64_t bps;  /* bytes per second; 0 = unthrottled; SB_DEV_CLASS_DEFAULT */
-    char model[256]; /* device-model: a devices/model.h spec ("ssd-850evo"); "" = none (last: the
-                      * other fields may be given by position) */
+    char model[256]; /* device-model: a devices/model.h spec ("ssd-850evo"); "" = none (the
+                      * fields before it may be given by position) */
+    bool class_given;  /* the file set device-class for this device */
+    bool class_model;  /* model is the class's preset (--vm: sb_vm_class_models), not the file's */
 } sb_scn_device;
 
 typedef struct sb_scn_config {

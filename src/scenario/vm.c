@@ -81,7 +81,8 @@ int sb_vm_available(char *why, size_t whylen)
 void sb_vm_describe_device(const sb_scn_device *d, char *out, size_t len)
 {
     if (d->model[0]) {
-        snprintf(out, len, "modeled %s (nbdkit), %s", d->model,
+        snprintf(out, len, "modeled %s (nbdkit%s%s), %s", d->model, d->class_model ? ", device-class " : "",
+                 d->class_model ? sb_dev_class_name(d->cls) : "",
                  sb_vm_nbd_rotational(d->model) ? "rotational" : "non-rotational");
         return;
     }

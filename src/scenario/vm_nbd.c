@@ -25,6 +25,7 @@
 
 #include "core/clock.h"
 #include "core/fileio.h"
+#include "core/log.h"
 #include "core/workdir.h"
 #include "devices/model.h"
 #include "scenario/tool.h"
@@ -70,6 +71,51 @@ int sb_vm_nbd_available(char *why, size_t whylen)
     }
     char so[PATH_MAX];
     return sb_vm_nbd_filter(so, sizeof so, why, whylen) < 0 ? -ENOTSUP : 0;
+}
+
+/* The class -> preset table: the seed pages' drives (docs/devices.md has their sources). */
+static const struct {
+    sb_dev_class cls;
+    const char *preset;
+} class_presets[] = {
+    {SB_DEV_SSD, "ssd-850evo"},
+    {SB_DEV_HDD, "hdd-hua723020"},
+};
+
+const char *sb_vm_class_preset(sb_dev_class cls)
+{
+    for (size_t i = 0; i < sizeof class_presets / sizeof class_presets[0]; i++)
+        if (class_presets[i].cls == cls)
+            return class_presets[i].preset;
+    return NULL;
+}
+
+unsigned sb_vm_class_models(sb_scenario *s)
+{
+    char why[512] = "";
+    bool avail = sb_vm_nbd_available(why, sizeof why) == 0, warned = false;
+    unsigned n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (unsigned d = 0; d < s->configs[i].devices; d++) {
+            sb_scn_device *dev = &s->configs[i].dev[d];
+            const char *preset = sb_vm_class_preset(dev->cls);
+            /* An explicit model, or throttling asked for by number, is the file's choice. */
+            if (!dev->class_given || dev->model[0] || !preset || dev->iops != SB_DEV_CLASS_DEFAULT ||
+                dev->bps != SB_DEV_CLASS_DEFAULT)
+                continue;
+            if (!avail) {
+                if (!warned)
+                    sb_warn("scenario: --vm: device-class %s is modeled as %s only with nbdkit and the model "
+                            "filter (%s): here QEMU's throttling emulates the classes", sb_dev_class_name(dev->cls),
+                            preset, why);
+                warned = true;
+                continue;
+            }
+            snprintf(dev->model, sizeof dev->model, "%s", preset);
+            dev->class_model = true;
+            n++;
+        }
+    return n;
 }
 
 bool sb_vm_nbd_rotational(const char *spec)

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "scenario/scenario.h"
 #include "scenario/state.h"
 
 #define SB_VM_NBDKIT "nbdkit"
@@ -38,6 +39,14 @@ int sb_vm_nbd_available(char *why, size_t whylen);
 /* Whether the model spec is a rotating disk (an HDD preset): the guest's disk is then
  * rotational and drops discards, as a disk does. */
 bool sb_vm_nbd_rotational(const char *spec);
+/* device-class under --vm: a device whose class the file names (ssd or hdd) and that has
+ * no device-model, device-iops or device-bandwidth is modeled by its class's preset
+ * (the seeds' drives: ssd-850evo, hdd-hua723020; docs/scenarios.md) where nbdkit and the
+ * filter are here; elsewhere it keeps QEMU's throttling and one warning says why. Sets
+ * model and class_model of those devices; the number of devices given a preset. */
+unsigned sb_vm_class_models(sb_scenario *s);
+/* The preset a class names under --vm, or NULL (ram: an image in host memory). */
+const char *sb_vm_class_preset(sb_dev_class cls);
 /* Starts nbdkit for image under the model spec, its socket in a new private directory
  * dir (which must not exist), journaled in st (may be NULL). Returns when nbdkit
  * listens. 0, or -errno with one line in err (nothing left running). */

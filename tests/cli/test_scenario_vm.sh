@@ -9,13 +9,37 @@
 EX=$SRC/examples
 
 check_exit "check --vm seed000" 0 "$SB" scenario check "$EX/seed000-cache.ini" --vm
-if grep -q "^  HDD: ext4 over 1 device" "$T/out" && grep -q "device 1: HDD-like, 180 IOPS, 150 MB/s, rotational" "$T/out" &&
-   [ "$(grep -c '^  [^ ]' "$T/out")" -eq 8 ]; then ok "seed000 --vm plan: 8 configurations, the HDD emulated"
+if grep -q "^  HDD: ext4 over 1 device, modeled as hdd-hua723020" "$T/out" &&
+   grep -q "device 1: modeled hdd-hua723020 (nbdkit), rotational" "$T/out" &&
+   [ "$(grep -c '^  [^ ]' "$T/out")" -eq 8 ]; then ok "seed000 --vm plan: 8 configurations, the HDD the seed's (modeled)"
 else not_ok "seed000 --vm plan ($(cat "$T/out"))"; fi
-if grep -A2 "^  BCache Writeback + Discard" "$T/out" | grep -q "device 1: SSD-like, unthrottled, non-rotational" &&
-   grep -A2 "^  BCache Writeback + Discard" "$T/out" | grep -q "device 2: HDD-like"; then
-    ok "seed000 --vm: bcache over an SSD cache and an HDD"
+if grep -A2 "^  BCache Writeback + Discard" "$T/out" | grep -q "device 1: modeled ssd-850evo (nbdkit), non-rotational" &&
+   grep -A2 "^  BCache Writeback + Discard" "$T/out" | grep -q "device 2: modeled hdd-hua723020"; then
+    ok "seed000 --vm: bcache over the seed's SSD caching its HDD"
 else not_ok "seed000 --vm: bcache devices ($(cat "$T/out"))"; fi
+# device-class without a device-model under --vm: the class's preset (where nbdkit and the
+# filter are), QEMU's throttling where numbers are given or nbdkit is missing, and no key
+# at all the plain unthrottled disk of older files.
+printf '%s\n' '[c]' 'filesystem = ext4' 'device-class = hdd' '[t]' 'filesystem = ext4' 'device-class = hdd' \
+    'device-iops = 180' 'device-bandwidth = 150M' '[s]' 'filesystem = ext4' 'device-class = ssd' \
+    '[n]' 'filesystem = ext4' >"$T/cls.ini"
+check_exit "check --vm, device-class without device-model" 0 "$SB" scenario check "$T/cls.ini" --vm
+if grep -A1 "^  c:" "$T/out" | grep -q "device 1: modeled hdd-hua723020 (nbdkit, device-class hdd), rotational" &&
+   grep -A1 "^  s:" "$T/out" | grep -q "device 1: modeled ssd-850evo (nbdkit, device-class ssd), non-rotational"; then
+    ok "--vm: device-class hdd and ssd name the seeds' presets"
+elif ! command -v nbdkit >/dev/null || ! [ -f "$(dirname "$SB_BIN")/storbench-nbdkit-model.so" ]; then
+    ok "--vm: device-class presets # skip: needs nbdkit and the filter"
+else not_ok "--vm: device-class hdd and ssd name the seeds' presets ($(cat "$T/out"))"; fi
+if grep -A1 "^  t:" "$T/out" | grep -q "device 1: HDD-like, 180 IOPS, [0-9]* MB/s, rotational" &&
+   grep -A1 "^  n:" "$T/out" | grep -q "device 1: SSD-like, unthrottled, non-rotational"; then
+    ok "--vm: numbers keep QEMU's throttling; no device key the unthrottled disk"
+else not_ok "--vm: numbers keep QEMU's throttling ($(cat "$T/out"))"; fi
+STORBENCH_NBDKIT_FILTER=$T/none "$SB" scenario check "$T/cls.ini" --vm >"$T/out" 2>"$T/err"
+if grep -A1 "^  c:" "$T/out" | grep -q "device 1: HDD-like, 180 IOPS, 150 MB/s, rotational" &&
+   [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "device-class hdd is modeled as hdd-hua723020 only with nbdkit" "$T/err"; then
+    ok "--vm without the filter: device-class falls back to QEMU's throttling, one warning says why"
+else not_ok "--vm without the filter: fallback ($(cat "$T/out" "$T/err"))"; fi
+rm -f "$T/cls.ini"
 check "check --vm names the guest kernel" grep -q "^Guest kernel: " "$T/out"
 
 check_exit "check md example" 0 "$SB" scenario check "$EX/md-raid.ini"

@@ -2,7 +2,8 @@
  * test_devices_hdd — the HDD model's physics on its virtual clock (devices/model.h):
  * the seek curve through the datasheet's points, the platter's rotational position,
  * streaming at the zone's media rate, sequential small writes far cheaper than random
- * ones, the write cache and what a flush costs, and NCQ reordering. Every figure is
+ * ones, the write cache and what a flush costs, NCQ reordering, and span-gb (the image
+ * spread over the disk as a whole-disk filesystem's block groups). Every figure is
  * virtual time computed by the model: nothing here reads a clock.
  */
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "devices/model.h"
@@ -238,6 +240,71 @@ static void test_ncq_reordering(void **state)
     assert_true(qd32 < 0.6 * qd1);
 }
 
+#define PIECE (128ull << 20)
+
+/* span-gb: the image's 128 MiB pieces spread evenly over the span; inside a piece nothing
+ * changes, between pieces the arm moves as far as the pieces lie apart on the disk. */
+static void test_span(void **state)
+{
+    (void)state;
+    sb_dev_model *plain = mk("hdd-hua723020", 2 * GIB), *wide = mk("hdd-hua723020,span-gb=2000", 2 * GIB);
+    uint64_t cap = sb_dev_model_capacity(wide);
+    /* piece 0 stays at the start; piece 15 (the last) ends at the span's end */
+    assert_int_equal(sb_dev_hdd_disk_offset(wide, 4096), 4096);
+    uint64_t last = sb_dev_hdd_disk_offset(wide, 15 * PIECE);
+    assert_true(last + PIECE <= 2000000000000ull && last + PIECE > 1999000000000ull);
+    /* pieces evenly spaced, in order, bytes inside a piece contiguous */
+    uint64_t d1 = sb_dev_hdd_disk_offset(wide, PIECE), d2 = sb_dev_hdd_disk_offset(wide, 2 * PIECE);
+    assert_int_equal(d2 - d1, d1);
+    assert_int_equal(sb_dev_hdd_disk_offset(wide, PIECE + 12345), d1 + 12345);
+    /* inside piece 0: the same seeks and media rate as the plain image */
+    assert_int_equal(sb_dev_hdd_seek_ns(wide, 0, 100ull << 20), sb_dev_hdd_seek_ns(plain, 0, 100ull << 20));
+    assert_true(sb_dev_hdd_media_rate(wide, 4096) == sb_dev_hdd_media_rate(plain, 4096));
+    /* the first to the last piece: nearly a full stroke (15 ms) instead of a short seek */
+    double full = sb_dev_hdd_seek_ns(wide, 0, 15 * PIECE) / 1e6, near = sb_dev_hdd_seek_ns(plain, 0, 15 * PIECE) / 1e6;
+    assert_true(full > 14.0 && full <= 15.0);
+    assert_true(near < 2.0);
+    /* the middle piece (a journal's place): about half the stroke's distance, more than the average seek */
+    assert_true(sb_dev_hdd_seek_ns(wide, 0, 8 * PIECE) / 1e6 > 8.2);
+    /* the last piece is on inner tracks: a lower media rate there */
+    assert_true(sb_dev_hdd_media_rate(wide, 15 * PIECE) < 0.6 * sb_dev_hdd_media_rate(plain, 15 * PIECE));
+    assert_true(sb_dev_hdd_disk_offset(wide, 15 * PIECE) < cap);
+    sb_dev_model_free(plain);
+    sb_dev_model_free(wide);
+    /* a span beyond the disk is refused; one the image does not exceed leaves it in place */
+    char err[256] = "";
+    assert_true(sb_dev_model_new("hdd-hua723020,span-gb=3000", GIB, NULL, err, sizeof err) < 0);
+    assert_non_null(strstr(err, "span-gb"));
+    sb_dev_model *small = mk("hdd-hua723020,span-gb=1", 2 * GIB);
+    assert_int_equal(sb_dev_hdd_disk_offset(small, 15 * PIECE), 15 * PIECE);
+    sb_dev_model_free(small);
+}
+
+/* What a filesystem commit does (data block, flush, journal block, flush, as an fsync
+ * does): with the journal's piece far from the data's, each flush pays a long seek. */
+static void test_span_flush_bound(void **state)
+{
+    (void)state;
+    double took[2];
+    for (int w = 0; w < 2; w++) {
+        sb_dev_model *m = mk(w ? "hdd-hua723020,span-gb=2000" : "hdd-hua723020", 2 * GIB);
+        uint64_t t = T0, x = 3;
+        for (int i = 0; i < 100; i++) {
+            uint64_t data = PIECE + (lcg(&x) % (PIECE / 4096)) * 4096, journal = 8 * PIECE + (uint64_t)i * 8192;
+            t = sb_dev_model_service(m, SB_DEV_WRITE, data, 4096, t);
+            t = sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, t);
+            t = sb_dev_model_service(m, SB_DEV_WRITE, journal, 8192, t);
+            t = sb_dev_model_service(m, SB_DEV_FLUSH, 0, 0, t);
+        }
+        took[w] = (t - T0) / 1e6 / 100; /* ms per commit */
+        sb_dev_model_free(m);
+    }
+    /* plain: two short seeks and rotations (~ a revolution, 8.3 ms, each at most);
+     * spread: two seeks of about half the stroke more */
+    assert_true(took[1] > took[0] + 2 * 6.0);
+    assert_true(took[0] < 2 * 8.4 + 2 * 2.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +314,8 @@ int main(void)
         cmocka_unit_test(test_sequential_writes_cheaper_than_random),
         cmocka_unit_test(test_cache_and_flush),
         cmocka_unit_test(test_ncq_reordering),
+        cmocka_unit_test(test_span),
+        cmocka_unit_test(test_span_flush_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
