@@ -54,24 +54,33 @@ static int g_rank, g_size;
 static int *g_roots; /* g_roots[r] == r: the payload of an announcement from r (Isend's
                       * buffer must outlive the call) */
 
+static MPI_Request g_ann_req = MPI_REQUEST_NULL; /* the posted receive of an announcement */
+static int g_ann_buf;
+
 static void relay_announcements(void);
+static void announcement_came(void);
 
 static bool on_mpi_thread(void) { return pthread_equal(pthread_self(), g_mpi_thread); }
 
-/* Waits for a non-blocking collective, relaying announcements meanwhile. MPI_Test runs
- * the progress engine as MPI_Wait would (yielding the CPU when idle, with mpirun's
- * oversubscription setting). */
+/* Waits for a non-blocking collective, relaying announcements meanwhile: MPI_Waitany on
+ * the collective and the receive that is always posted for an announcement, so that the
+ * wait is the library's own (as MPI_Wait's), woken only to pass one on. */
 static int wait_relaying(int rc, MPI_Request *req)
 {
     if (rc != MPI_SUCCESS)
         return -EIO;
+    relay_announcements(); /* one a worker thread asked for, or one that came */
     for (;;) {
-        int done = 0;
-        if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        MPI_Request rq[2] = {*req, g_ann_req};
+        int idx = MPI_UNDEFINED;
+        rc = MPI_Waitany(2, rq, &idx, MPI_STATUS_IGNORE);
+        *req = rq[0];
+        g_ann_req = rq[1];
+        if (rc != MPI_SUCCESS)
             return -EIO;
-        if (done)
+        if (idx != 1)
             return 0;
-        relay_announcements();
+        announcement_came();
     }
 }
 
@@ -156,22 +165,37 @@ static void pass_on(int root)
     }
 }
 
-/* Sends this rank's own announcement if a worker thread asked for one, then receives
- * every announcement that arrived (so none is left unmatched at the end), notes it and
- * passes it on down its tree. Main thread only. */
+/* The receive of the next announcement, from any rank: posted at start-up and after
+ * each one, cancelled at the end. */
+static void post_receive(void)
+{
+    if (MPI_Irecv(&g_ann_buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_FAILURE, MPI_COMM_WORLD, &g_ann_req) !=
+        MPI_SUCCESS)
+        g_ann_req = MPI_REQUEST_NULL;
+}
+
+/* The posted receive completed: noted, passed on down its root's tree, posted again. */
+static void announcement_came(void)
+{
+    int root = g_ann_buf;
+    atomic_store(&g_failed_seen, true);
+    if (root >= 0 && root < g_size && root != g_rank)
+        pass_on(root);
+    post_receive();
+}
+
+/* Sends this rank's own announcement if a worker thread asked for one, then takes every
+ * announcement that arrived, noting each and passing it on. Main thread only. */
 static void relay_announcements(void)
 {
     if (atomic_exchange(&g_announce_pending, false))
         pass_on(g_rank);
     for (;;) {
-        int flag = 0, root = -1;
-        MPI_Status st;
-        if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_FAILURE, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
+        int flag = 0;
+        if (g_ann_req == MPI_REQUEST_NULL || MPI_Test(&g_ann_req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
+            !flag)
             break;
-        MPI_Recv(&root, 1, MPI_INT, st.MPI_SOURCE, TAG_FAILURE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        atomic_store(&g_failed_seen, true);
-        if (root >= 0 && root < g_size && root != g_rank)
-            pass_on(root);
+        announcement_came();
     }
 }
 
@@ -211,7 +235,11 @@ static void finalize(void)
     int done = 0;
     MPI_Finalized(&done);
     if (!done) {
-        mpi_failure_announced();
+        mpi_failure_announced(); /* what came is taken, then the receive withdrawn */
+        if (g_ann_req != MPI_REQUEST_NULL) {
+            MPI_Cancel(&g_ann_req);
+            MPI_Wait(&g_ann_req, MPI_STATUS_IGNORE);
+        }
         MPI_Finalize();
     }
 }
@@ -256,6 +284,7 @@ int sb_ranks_start(int *argc, char ***argv)
     }
     for (int i = 0; i < size; i++)
         g_roots[i] = i;
+    post_receive();
     MPI_Comm local;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
     MPI_Comm_rank(local, &local_rank);
