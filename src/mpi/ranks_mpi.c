@@ -26,9 +26,10 @@
  * once, so every rank hears of it within log2 N hops, where the failing rank
  * used to send N - 1 messages itself. A rank passes it on wherever it is:
  * polling in a phase, or waiting in a collective — every collective here is
- * started non-blocking and waited for with the announcements relayed, since a
- * rank that had finished its share and sat in a blocking one would hold the
- * message back from its whole subtree, still busy, until the end of their phase.
+ * started non-blocking and waited for together with the receive that is always
+ * posted for an announcement (MPI_Waitany), since a rank that had finished its
+ * share and sat in a blocking one would hold the message back from its whole
+ * subtree, still busy, until the end of their phase.
  */
 #include <errno.h>
 #include <fcntl.h>
