@@ -1,7 +1,7 @@
 /*
  * ranks — what a command needs when it is one of several processes started
  * together (the ranks of an MPI job): its rank, how many ranks and hosts there
- * are, and a few collective operations (barrier, all-gather, all-reduce,
+ * are, and a few collective operations (barrier, all-gather, gather to one rank, all-reduce,
  * broadcast, agreement on failure). Without MPI there is one rank
  * and every operation returns at once, so the same code serves both.
  *
