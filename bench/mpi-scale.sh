@@ -14,6 +14,10 @@
 #                and system description; rank 0 merges them and saves)
 #   result B     the size of that run's result file
 #   run coll ms  rank 0's time inside the collectives of that run
+#   run in r0 B  the bytes the collectives of that run delivered at rank 0
+#   run in rk B  ... at each other rank (both from STORBENCH_MPI_TIMES=1; a binary from
+#                before the gathers to rank 0 (33a26b5) prints only what each rank sent:
+#                every rank then received N x its all-gathers, 1 x the rest)
 # Each figure is the median of ROUNDS rounds.
 #
 # Run by hand under the benchmark lock, never from `make check`:
@@ -51,12 +55,23 @@ secs() {
 }
 # the collectives' time rank 0 reported (all kinds but the histogram merge, already in allreduce)
 coll_ms() { awk '/^storbench: mpi times:/ && !/histogram merge/ { sub(/ ms,.*/, ""); s += $NF } END { printf "%.1f\n", s }' "$W/err"; }
+# bytes delivered by the collectives (histogram merges are counted under allreduce): $1 = 0
+# at rank 0, 1 at each other rank
+in_b() {
+    awk -v other="$1" -v n="$2" '/^storbench: mpi times:/ && !/histogram merge/ {
+        if (match($0, /[0-9]+ bytes in at rank 0, [0-9]+ bytes in at each other rank/)) {
+            split(substr($0, RSTART, RLENGTH), f, " "); s += other ? f[7] : f[1]
+        } else if (match($0, /[0-9]+ bytes per rank/)) {
+            split(substr($0, RSTART, RLENGTH), f, " "); s += /allgather/ ? n * f[1] : f[1]
+        }
+    } END { printf "%d\n", s }' "$W/err"
+}
 hist_ms() { awk '/^storbench: mpi times: histogram merge/ { sub(/ ms,.*/, ""); s += $NF } END { printf "%.1f\n", s }' "$W/err"; }
 
 echo "mpi-scale: 1 to $MAX_RANKS ranks on $(nproc) CPUs (oversubscribed), $DIR, median of $ROUNDS rounds, load $(cut -d' ' -f1 /proc/loadavg) at start"
-printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' ranks "launch s" "io s" "io out B" "coll ms" "hist ms" \
-    "run s" "result B" "run coll ms"
-echo "|---|---|---|---|---|---|---|---|---|"
+printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' ranks "launch s" "io s" "io out B" "coll ms" \
+    "hist ms" "run s" "result B" "run coll ms" "run in r0 B" "run in rk B"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 n=1
 while [ "$n" -le "$MAX_RANKS" ]; do
     for ((r = 1; r <= ROUNDS; r++)); do
@@ -72,9 +87,11 @@ while [ "$n" -le "$MAX_RANKS" ]; do
             --no-drop-caches --target "$W/t" --result scale --identifier "n$n")" >>"$W/run"
         wc -c <"$XDG_DATA_HOME/storbench/results/scale.json" >>"$W/result"
         coll_ms >>"$W/runcoll"
+        in_b 0 "$n" >>"$W/runin0"
+        in_b 1 "$n" >>"$W/runin1"
     done
     row=$n
-    for f in launch io ioout coll hist run result runcoll; do row="$row | $(median <"$W/$f")"; rm -f "$W/$f"; done
+    for f in launch io ioout coll hist run result runcoll runin0 runin1; do row="$row | $(median <"$W/$f")"; rm -f "$W/$f"; done
     echo "| $row |"
     n=$((n * 2))
 done

@@ -14,29 +14,46 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/rankmap.h"
 #include "core/strutil.h"
+
+_Static_assert(SB_HOST_MAX == SB_RANKMAP_NAME, "host name slots of one size");
 
 static const sb_ranks_ops *g_ops;
 static sb_ranks_info g_info = {.rank = 0, .size = 1, .local_rank = 0, .local_size = 1,
-                               .hosts = 1, .max_per_host = 1};
+                               .hosts = 1, .min_per_host = 1, .max_per_host = 1};
 static char (*g_hosts)[SB_HOST_MAX];
+static int *g_leader; /* the first rank of each rank's host */
 static int g_failed_status;
 static char g_failed_line[1024];
 
 /* STORBENCH_MPI_TIMES=1: rank 0 says at exit how many collectives of each kind it made
  * and how long it spent in them (waiting for the slowest rank included), for
  * bench/mpi-scale.sh and docs/mpi.md, "Scale". Counted always (a clock read per call,
- * against a collective's microseconds at least), printed only when asked. */
-enum { T_BARRIER, T_ALLGATHER, T_BCAST, T_ALLREDUCE, T_HIST, T_KINDS };
-static const char *const t_names[T_KINDS] = {"barrier", "allgather", "bcast", "allreduce", "histogram merge"};
-static struct { uint64_t calls, ns, bytes; } g_times[T_KINDS];
+ * against a collective's microseconds at least), printed only when asked. Bytes: what
+ * this rank contributed ("per rank"), what the collective delivered into this rank's
+ * buffer ("in at rank 0", as rank 0 prints it) and into the buffer of a rank that is
+ * neither rank 0 nor the root ("in at each other rank": the ranks not at the root are
+ * alike, so rank 0 knows their share without asking them). */
+enum { T_BARRIER, T_ALLGATHER, T_GATHER, T_BCAST, T_ALLREDUCE, T_HIST, T_KINDS };
+static const char *const t_names[T_KINDS] = {"barrier", "allgather", "gather", "bcast", "allreduce",
+                                             "histogram merge"};
+static struct { uint64_t calls, ns, bytes, in_self, in_other; } g_times[T_KINDS];
 
-static int timed(int kind, size_t bytes, uint64_t t0, int rc)
+static int timed_in(int kind, size_t bytes, size_t in_self, size_t in_other, uint64_t t0, int rc)
 {
     g_times[kind].calls++;
     g_times[kind].ns += sb_now_ns() - t0;
     g_times[kind].bytes += bytes;
+    g_times[kind].in_self += in_self;
+    g_times[kind].in_other += in_other;
     return rc;
+}
+
+/* A collective whose result every rank receives whole (barrier, reductions). */
+static int timed(int kind, size_t bytes, uint64_t t0, int rc)
+{
+    return timed_in(kind, bytes, bytes, bytes, t0, rc);
 }
 
 static void report_times(void)
@@ -44,9 +61,11 @@ static void report_times(void)
     if (g_info.rank != 0)
         return;
     for (int k = 0; k < T_KINDS; k++)
-        fprintf(stderr, "storbench: mpi times: %s: %llu calls, %.3f ms, %llu bytes per rank\n", t_names[k],
+        fprintf(stderr, "storbench: mpi times: %s: %llu calls, %.3f ms, %llu bytes per rank, %llu bytes in "
+                "at rank 0, %llu bytes in at each other rank\n", t_names[k],
                 (unsigned long long)g_times[k].calls, (double)g_times[k].ns / 1e6,
-                (unsigned long long)g_times[k].bytes);
+                (unsigned long long)g_times[k].bytes, (unsigned long long)g_times[k].in_self,
+                (unsigned long long)g_times[k].in_other);
 }
 
 static void ensure_host(void)
@@ -67,22 +86,17 @@ void sb_ranks_install(const sb_ranks_ops *ops, int rank, int size, int local_ran
     g_hosts = sb_xrealloc(NULL, (size_t)size * SB_HOST_MAX);
     memcpy(g_hosts, hosts, (size_t)size * SB_HOST_MAX);
     snprintf(g_info.host, sizeof g_info.host, "%s", hosts[rank]);
-    /* hosts and the most ranks on one: a quadratic count, done once, over names that
-     * are few in the cases this runs (see docs/mpi.md for thousands of ranks) */
-    g_info.hosts = 0;
-    g_info.max_per_host = 0;
-    for (int i = 0; i < size; i++) {
-        int first = 1, same = 0;
-        for (int j = 0; j < size; j++)
-            if (!strcmp(g_hosts[i], g_hosts[j])) {
-                same++;
-                if (j < i)
-                    first = 0;
-            }
-        g_info.hosts += first;
-        if (same > g_info.max_per_host)
-            g_info.max_per_host = same;
-    }
+    for (int i = 0; i < size; i++)
+        g_hosts[i][SB_HOST_MAX - 1] = '\0';
+    /* hosts, each host's first rank and the fewest and most ranks on one: a sort of the
+     * names, N log N, once (docs/mpi.md, "Thousands of ranks") */
+    g_leader = sb_xrealloc(g_leader, (size_t)size * sizeof *g_leader);
+    sb_host_groups hg;
+    if (sb_host_group((const char (*)[SB_RANKMAP_NAME])g_hosts, size, g_leader, &hg) < 0)
+        sb_oom();
+    g_info.hosts = hg.hosts;
+    g_info.min_per_host = hg.min_per_host;
+    g_info.max_per_host = hg.max_per_host;
     const char *t = getenv("STORBENCH_MPI_TIMES");
     if (t && t[0] && strcmp(t, "0"))
         atexit(report_times);
@@ -104,6 +118,13 @@ const char *sb_ranks_host_of(int rank)
     return g_info.host;
 }
 
+int sb_ranks_leader_of(int rank)
+{
+    if (g_leader && rank >= 0 && rank < g_info.size)
+        return g_leader[rank];
+    return 0;
+}
+
 const char *sb_ranks_impl_name(void) { return g_ops ? g_ops->name : "none"; }
 
 /* (the clock is read before the call: the order of a call's arguments is the compiler's) */
@@ -122,7 +143,8 @@ int sb_ranks_allgather(const void *send, void *recv, size_t len)
         return 0;
     }
     uint64_t t0 = sb_now_ns();
-    return timed(T_ALLGATHER, len, t0, g_ops->allgather(send, recv, len));
+    size_t all = (size_t)g_info.size * len;
+    return timed_in(T_ALLGATHER, len, all, all, t0, g_ops->allgather(send, recv, len));
 }
 
 int sb_ranks_bcast(void *buf, size_t len, int root)
@@ -130,7 +152,31 @@ int sb_ranks_bcast(void *buf, size_t len, int root)
     if (!g_ops)
         return 0;
     uint64_t t0 = sb_now_ns();
-    return timed(T_BCAST, len, t0, g_ops->bcast(buf, len, root));
+    return timed_in(T_BCAST, len, g_info.rank == root ? 0 : len, len, t0, g_ops->bcast(buf, len, root));
+}
+
+int sb_ranks_gather(const void *send, void *recv, size_t len, int root)
+{
+    if (!g_ops) {
+        memmove(recv, send, len);
+        return 0;
+    }
+    uint64_t t0 = sb_now_ns();
+    size_t all = (size_t)g_info.size * len;
+    return timed_in(T_GATHER, len, g_info.rank == root ? all : 0, 0, t0, g_ops->gather(send, recv, len, root));
+}
+
+int sb_ranks_gatherv(const void *send, size_t len, void *recv, const size_t *lens, int root)
+{
+    if (!g_ops) {
+        memmove(recv, send, len);
+        return 0;
+    }
+    uint64_t t0 = sb_now_ns();
+    size_t all = 0;
+    for (int i = 0; g_info.rank == root && i < g_info.size; i++)
+        all += lens[i];
+    return timed_in(T_GATHER, len, all, 0, t0, g_ops->gatherv(send, len, recv, lens, root));
 }
 
 int sb_ranks_allreduce_u64(uint64_t *buf, size_t n, sb_ranks_op op)

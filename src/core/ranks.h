@@ -1,7 +1,7 @@
 /*
  * ranks — what a command needs when it is one of several processes started
  * together (the ranks of an MPI job): its rank, how many ranks and hosts there
- * are, and a few collective operations (barrier, all-gather, all-reduce,
+ * are, and a few collective operations (barrier, all-gather, gather to one rank, all-reduce,
  * broadcast, agreement on failure). Without MPI there is one rank
  * and every operation returns at once, so the same code serves both.
  *
@@ -9,7 +9,8 @@
  * nothing else in the library knows about MPI, and plain storbench does not
  * link it (docs/mpi.md says why there are two binaries). All collectives must
  * be called by every rank in the same order; they are called from the main
- * thread only (MPI_THREAD_FUNNELED).
+ * thread only (MPI_THREAD_FUNNELED). What only rank 0 combines is gathered to it,
+ * not all-gathered (docs/mpi.md, "Thousands of ranks").
  */
 #ifndef SB_RANKS_H
 #define SB_RANKS_H
@@ -36,6 +37,11 @@ typedef struct sb_ranks_ops {
     void (*announce_failure)(void);
     /* Non-blocking: has another rank announced a failure? */
     bool (*failure_announced)(void);
+    /* To root only: recv (root: size * len; elsewhere unused) in rank order. */
+    int (*gather)(const void *send, void *recv, size_t len, int root);
+    /* To root only, len bytes from this rank (0: none); at root lens[] holds every
+     * rank's len and recv their bytes packed in rank order. */
+    int (*gatherv)(const void *send, size_t len, void *recv, const size_t *lens, int root);
 } sb_ranks_ops;
 
 /* Where this process stands among the ranks. */
@@ -43,6 +49,7 @@ typedef struct sb_ranks_info {
     int rank, size;
     int local_rank, local_size; /* among the ranks on this host */
     int hosts;                  /* distinct hosts */
+    int min_per_host;           /* the fewest ranks on one host */
     int max_per_host;           /* the most ranks on one host */
     char host[SB_HOST_MAX];     /* this rank's host name */
 } sb_ranks_info;
@@ -62,11 +69,16 @@ int sb_ranks_start(int *argc, char ***argv);
 bool sb_ranks_active(void);
 const sb_ranks_info *sb_ranks(void);
 const char *sb_ranks_host_of(int rank);
+/* The first (lowest) rank on rank's host, which speaks for the host. */
+int sb_ranks_leader_of(int rank);
 const char *sb_ranks_impl_name(void);
 
 int sb_ranks_barrier(void);
 int sb_ranks_allgather(const void *send, void *recv, size_t len);
 int sb_ranks_bcast(void *buf, size_t len, int root);
+/* Gathers to root alone (ops above); alone, a copy. */
+int sb_ranks_gather(const void *send, void *recv, size_t len, int root);
+int sb_ranks_gatherv(const void *send, size_t len, void *recv, const size_t *lens, int root);
 int sb_ranks_allreduce_u64(uint64_t *buf, size_t n, sb_ranks_op op);
 int sb_ranks_allreduce_double(double *buf, size_t n, sb_ranks_op op);
 /* Histograms of all ranks merged (bucket sums, min, max), on every rank. */

@@ -19,6 +19,17 @@
  * sockets do not exist: an endless "Error reading from eventfd: Bad file
  * descriptor" (issue 24, item 9), or a descriptor the library opens in the wrong
  * table.
+ *
+ * A failure is announced along a binomial tree rooted at the failing rank
+ * (core/rankmap.h): it sends to at most log2 N ranks, and each rank that
+ * receives the announcement passes it on to its own children in that tree at
+ * once, so every rank hears of it within log2 N hops, where the failing rank
+ * used to send N - 1 messages itself. A rank passes it on wherever it is:
+ * polling in a phase, or waiting in a collective — every collective here is
+ * started non-blocking and waited for together with the receive that is always
+ * posted for an announcement (MPI_Waitany), since a rank that had finished its
+ * share and sat in a blocking one would hold the message back from its whole
+ * subtree, still busy, until the end of their phase.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +42,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/rankmap.h"
 #include "core/ranks.h"
 
 #define TAG_FAILURE 7177
@@ -39,21 +51,89 @@ static char g_name[64];
 static atomic_bool g_failed_seen;
 static atomic_bool g_announce_pending; /* asked for on another thread, not sent yet */
 static pthread_t g_mpi_thread;        /* the one that called MPI_Init_thread */
+static int g_rank, g_size;
+static int *g_roots; /* g_roots[r] == r: the payload of an announcement from r (Isend's
+                      * buffer must outlive the call) */
+
+static MPI_Request g_ann_req = MPI_REQUEST_NULL; /* the posted receive of an announcement */
+static int g_ann_buf;
+
+static void relay_announcements(void);
+static void announcement_came(void);
 
 static bool on_mpi_thread(void) { return pthread_equal(pthread_self(), g_mpi_thread); }
 
-static int mpi_err(int rc) { return rc == MPI_SUCCESS ? 0 : -EIO; }
+/* Waits for a non-blocking collective, relaying announcements meanwhile: MPI_Waitany on
+ * the collective and the receive that is always posted for an announcement, so that the
+ * wait is the library's own (as MPI_Wait's), woken only to pass one on. */
+static int wait_relaying(int rc, MPI_Request *req)
+{
+    if (rc != MPI_SUCCESS)
+        return -EIO;
+    relay_announcements(); /* one a worker thread asked for, or one that came */
+    for (;;) {
+        MPI_Request rq[2] = {*req, g_ann_req};
+        int idx = MPI_UNDEFINED;
+        rc = MPI_Waitany(2, rq, &idx, MPI_STATUS_IGNORE);
+        *req = rq[0];
+        g_ann_req = rq[1];
+        if (rc != MPI_SUCCESS)
+            return -EIO;
+        if (idx != 1)
+            return 0;
+        announcement_came();
+    }
+}
 
-static int mpi_barrier(void) { return mpi_err(MPI_Barrier(MPI_COMM_WORLD)); }
+static int mpi_barrier(void)
+{
+    MPI_Request q;
+    return wait_relaying(MPI_Ibarrier(MPI_COMM_WORLD, &q), &q);
+}
 
 static int mpi_allgather(const void *send, void *recv, size_t len)
 {
-    return mpi_err(MPI_Allgather(send, (int)len, MPI_BYTE, recv, (int)len, MPI_BYTE, MPI_COMM_WORLD));
+    MPI_Request q;
+    return wait_relaying(MPI_Iallgather(send, (int)len, MPI_BYTE, recv, (int)len, MPI_BYTE, MPI_COMM_WORLD, &q), &q);
+}
+
+static int mpi_gather(const void *send, void *recv, size_t len, int root)
+{
+    MPI_Request q;
+    return wait_relaying(MPI_Igather(send, (int)len, MPI_BYTE, recv, (int)len, MPI_BYTE, root, MPI_COMM_WORLD, &q), &q);
+}
+
+/* The counts and offsets MPI wants (int) exist at root only: N ints there, none elsewhere. */
+static int mpi_gatherv(const void *send, size_t len, void *recv, const size_t *lens, int root)
+{
+    int *counts = NULL, *displs = NULL;
+    if (g_rank == root) {
+        counts = malloc((size_t)g_size * sizeof *counts);
+        displs = malloc((size_t)g_size * sizeof *displs);
+        if (!counts || !displs) {
+            free(counts);
+            free(displs);
+            return -ENOMEM;
+        }
+        size_t at = 0;
+        for (int i = 0; i < g_size; i++) {
+            counts[i] = (int)lens[i];
+            displs[i] = (int)at;
+            at += lens[i];
+        }
+    }
+    MPI_Request q;
+    int r = wait_relaying(MPI_Igatherv(send, (int)len, MPI_BYTE, recv, counts, displs, MPI_BYTE, root,
+                                       MPI_COMM_WORLD, &q), &q);
+    free(counts);
+    free(displs);
+    return r;
 }
 
 static int mpi_bcast(void *buf, size_t len, int root)
 {
-    return mpi_err(MPI_Bcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD));
+    MPI_Request q;
+    return wait_relaying(MPI_Ibcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD, &q), &q);
 }
 
 static MPI_Op mpi_op(sb_ranks_op op)
@@ -63,28 +143,60 @@ static MPI_Op mpi_op(sb_ranks_op op)
 
 static int mpi_allreduce_u64(uint64_t *buf, size_t n, sb_ranks_op op)
 {
-    return mpi_err(MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_UINT64_T, mpi_op(op), MPI_COMM_WORLD));
+    MPI_Request q;
+    return wait_relaying(MPI_Iallreduce(MPI_IN_PLACE, buf, (int)n, MPI_UINT64_T, mpi_op(op), MPI_COMM_WORLD, &q), &q);
 }
 
 static int mpi_allreduce_double(double *buf, size_t n, sb_ranks_op op)
 {
-    return mpi_err(MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_DOUBLE, mpi_op(op), MPI_COMM_WORLD));
+    MPI_Request q;
+    return wait_relaying(MPI_Iallreduce(MPI_IN_PLACE, buf, (int)n, MPI_DOUBLE, mpi_op(op), MPI_COMM_WORLD, &q), &q);
 }
 
-/* One small message to every other rank, sent without waiting (it is eager-sized), so
- * that ranks still in the middle of a phase stop at their next poll. */
-static void send_announcement(void)
+/* Root's announcement to this rank's children in root's tree: small messages sent
+ * without waiting (eager-sized), so that ranks still in a phase stop at their next poll. */
+static void pass_on(int root)
 {
-    static int payload = 1;
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (int i = 0; i < size; i++) {
-        if (i == rank)
-            continue;
+    int kids[32];
+    int n = sb_rank_tree_children(g_rank, root, g_size, kids, 32);
+    for (int i = 0; i < n; i++) {
         MPI_Request req;
-        if (MPI_Isend(&payload, 1, MPI_INT, i, TAG_FAILURE, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+        if (MPI_Isend(&g_roots[root], 1, MPI_INT, kids[i], TAG_FAILURE, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
             MPI_Request_free(&req);
+    }
+}
+
+/* The receive of the next announcement, from any rank: posted at start-up and after
+ * each one, cancelled at the end. */
+static void post_receive(void)
+{
+    if (MPI_Irecv(&g_ann_buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_FAILURE, MPI_COMM_WORLD, &g_ann_req) !=
+        MPI_SUCCESS)
+        g_ann_req = MPI_REQUEST_NULL;
+}
+
+/* The posted receive completed: noted, passed on down its root's tree, posted again. */
+static void announcement_came(void)
+{
+    int root = g_ann_buf;
+    atomic_store(&g_failed_seen, true);
+    if (root >= 0 && root < g_size && root != g_rank)
+        pass_on(root);
+    post_receive();
+}
+
+/* Sends this rank's own announcement if a worker thread asked for one, then takes every
+ * announcement that arrived, noting each and passing it on. Main thread only. */
+static void relay_announcements(void)
+{
+    if (atomic_exchange(&g_announce_pending, false))
+        pass_on(g_rank);
+    for (;;) {
+        int flag = 0;
+        if (g_ann_req == MPI_REQUEST_NULL || MPI_Test(&g_ann_req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
+            !flag)
+            break;
+        announcement_came();
     }
 }
 
@@ -95,24 +207,14 @@ static void mpi_announce_failure(void)
         return;
     }
     atomic_store(&g_announce_pending, false);
-    send_announcement();
+    pass_on(g_rank);
 }
 
-/* Consumes any announcement that arrived, so none is left unmatched at the end. */
 static bool mpi_failure_announced(void)
 {
     if (!on_mpi_thread())
         return atomic_load(&g_failed_seen);
-    if (atomic_exchange(&g_announce_pending, false))
-        send_announcement();
-    for (;;) {
-        int flag = 0, payload;
-        MPI_Status st;
-        if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_FAILURE, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
-            break;
-        MPI_Recv(&payload, 1, MPI_INT, st.MPI_SOURCE, TAG_FAILURE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        atomic_store(&g_failed_seen, true);
-    }
+    relay_announcements();
     return atomic_load(&g_failed_seen);
 }
 
@@ -125,6 +227,8 @@ static const sb_ranks_ops mpi_ops = {
     .allreduce_double = mpi_allreduce_double,
     .announce_failure = mpi_announce_failure,
     .failure_announced = mpi_failure_announced,
+    .gather = mpi_gather,
+    .gatherv = mpi_gatherv,
 };
 
 static void finalize(void)
@@ -132,7 +236,11 @@ static void finalize(void)
     int done = 0;
     MPI_Finalized(&done);
     if (!done) {
-        mpi_failure_announced();
+        mpi_failure_announced(); /* what came is taken, then the receive withdrawn */
+        if (g_ann_req != MPI_REQUEST_NULL) {
+            MPI_Cancel(&g_ann_req);
+            MPI_Wait(&g_ann_req, MPI_STATUS_IGNORE);
+        }
         MPI_Finalize();
     }
 }
@@ -168,6 +276,16 @@ int sb_ranks_start(int *argc, char ***argv)
     int rank, size, local_rank, local_size, len = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    g_rank = rank;
+    g_size = size;
+    g_roots = malloc((size_t)size * sizeof *g_roots);
+    if (!g_roots) {
+        sb_error("out of memory");
+        return SB_EXIT_RUNTIME;
+    }
+    for (int i = 0; i < size; i++)
+        g_roots[i] = i;
+    post_receive();
     MPI_Comm local;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
     MPI_Comm_rank(local, &local_rank);

@@ -1,8 +1,9 @@
 /*
- * rank_figures — see rank_figures.h. Each measure's sample is exchanged as
- * its headline (value, seconds, the measured interval from the run's barrier,
- * valid) and its secondary figures; the combination is the same arithmetic on
- * every rank, over the same gathered data, so the ranks never disagree:
+ * rank_figures — see rank_figures.h. Each measure's sample is gathered to rank
+ * 0 as its headline (value, seconds, the measured interval from the run's
+ * barrier, valid) and its secondary figures; rank 0 alone combines them, in rank
+ * order, and broadcasts the combined sample, so the ranks never disagree and
+ * none but rank 0 receives N ranks' figures (docs/mpi.md, "Thousands of ranks"):
  *
  *   a rate (unit ".../s", IOPS, TPS)  sum of value x seconds over the ranks (the
  *                                     work each did) / (latest end - earliest start)
@@ -107,6 +108,33 @@ static void combine_figures(sb_sample *s, const rank_head *head, const sb_figure
     s->n_figures = nf;
 }
 
+/* Rank 0's combined sample on every rank: what the runner decides from it (the run-count
+ * rule, repetitions, validity) is then decided alike everywhere. A fixed 3.6 KB per rank,
+ * whatever the number of ranks. */
+static int share_combined(sb_sample *s)
+{
+    struct {
+        double value, seconds;
+        uint64_t valid, n_figures;
+        sb_figure figures[SB_MAX_FIGURES];
+    } c;
+    memset(&c, 0, sizeof c);
+    c.value = s->value;
+    c.seconds = s->seconds;
+    c.valid = s->valid;
+    c.n_figures = s->n_figures;
+    memcpy(c.figures, s->figures, s->n_figures * sizeof *c.figures);
+    int r = sb_ranks_bcast(&c, sizeof c, 0);
+    if (r < 0)
+        return r;
+    s->value = c.value;
+    s->seconds = c.seconds;
+    s->valid = c.valid != 0;
+    s->n_figures = c.n_figures <= SB_MAX_FIGURES ? (size_t)c.n_figures : SB_MAX_FIGURES;
+    memcpy(s->figures, c.figures, s->n_figures * sizeof *s->figures);
+    return 0;
+}
+
 /* IOR's figures for one measure, the same on every rank. */
 static int combine_one(const sb_measure *m, sb_sample *s, uint64_t t_ref, uint64_t t_ret)
 {
@@ -128,15 +156,16 @@ static int combine_one(const sb_measure *m, sb_sample *s, uint64_t t_ref, uint64
     uint64_t base = sb_ranks()->hosts == 1 ? 0 : t_ref;
     me.end = (double)((s->end_ns ? s->end_ns : t_ret) - base) / 1e9;
     me.begin = s->begin_ns ? (double)(s->begin_ns - base) / 1e9 : me.end - s->seconds;
-    rank_head *head = sb_xrealloc(NULL, (size_t)n * sizeof *head);
-    sb_figure *fig = sb_xrealloc(NULL, (size_t)n * SB_MAX_FIGURES * sizeof *fig);
+    bool root = sb_ranks()->rank == 0;
+    rank_head *head = root ? sb_xrealloc(NULL, (size_t)n * sizeof *head) : NULL;
+    sb_figure *fig = root ? sb_xrealloc(NULL, (size_t)n * SB_MAX_FIGURES * sizeof *fig) : NULL;
     sb_figure mine[SB_MAX_FIGURES];
     memset(mine, 0, sizeof mine);
     memcpy(mine, s->figures, s->n_figures * sizeof *mine);
-    int r = sb_ranks_allgather(&me, head, sizeof me);
+    int r = sb_ranks_gather(&me, head, sizeof me, 0);
     if (r == 0)
-        r = sb_ranks_allgather(mine, fig, sizeof mine);
-    if (r == 0) {
+        r = sb_ranks_gather(mine, fig, sizeof mine, 0);
+    if (r == 0 && root) {
         double lo = head[0].begin, hi = head[0].end, first = head[0].end, work = 0, sum = 0;
         double vmin = head[0].value, vmax = head[0].value;
         bool valid = true;
@@ -156,9 +185,6 @@ static int combine_one(const sb_measure *m, sb_sample *s, uint64_t t_ref, uint64
         s->value = is_rate(m->unit) ? (elapsed > 0 ? work / elapsed : 0) : sum / n;
         s->seconds = elapsed;
         s->valid = valid && elapsed > 0;
-        /* one rank's time series and steady state would stand for all: not recorded */
-        s->series.n = 0;
-        s->steady[0] = '\0';
         sb_sample_add(s, "ranks", "", n);
         sb_sample_add(s, "hosts", "", sb_ranks()->hosts);
         sb_sample_add(s, "rank_min", m->unit, vmin);
@@ -166,8 +192,14 @@ static int combine_one(const sb_measure *m, sb_sample *s, uint64_t t_ref, uint64
         sb_sample_add(s, "rank_max", m->unit, vmax);
         sb_sample_add(s, "first_done_s", "s", first - lo);
         sb_sample_add(s, "last_done_s", "s", elapsed);
-        r = merge_latency(s);
     }
+    /* one rank's time series and steady state would stand for all: not recorded */
+    s->series.n = 0;
+    s->steady[0] = '\0';
+    if (r == 0)
+        r = merge_latency(s); /* a reduction: every rank takes part, rank 0's result counts */
+    if (r == 0)
+        r = share_combined(s);
     free(head);
     free(fig);
     return r;

@@ -6,7 +6,9 @@
  * result file (the write under the file's lock, re-read, like every save:
  * cli/save.h); the other ranks learn its verdict. The identifier's system
  * description names the ranks, the hosts and the ranks per host, and where
- * hosts differ it shows each value with the hosts that have it.
+ * hosts differ it shows each value with the hosts that have it: the first rank
+ * of each host sends its description to rank 0, the others nothing (a host's
+ * ranks describe one machine), so rank 0 receives one per host, not one per rank.
  */
 #include "runner/run_ranks.h"
 
@@ -94,7 +96,8 @@ static const char *lookup(const char *desc, int l, const char *key, char *buf, s
     return NULL;
 }
 
-/* Where the hosts' values of one field differ: "A (h1, h2); B (h3)". */
+/* Where the hosts' values of one field differ: "A (h1, h2); B (h3)". all: the leaders'
+ * descriptions, DESC_MAX each, in the order of leaders. */
 static void show_differences(sb_kvlist *list, int l, size_t i, const char *all, const int *leaders,
                              int n_leaders)
 {
@@ -102,7 +105,7 @@ static void show_differences(sb_kvlist *list, int l, size_t i, const char *all, 
     char vals[8][512], hosts[8][256], v[512];
     int n_vals = 0;
     for (int h = 0; h < n_leaders; h++) {
-        if (!lookup(all + (size_t)leaders[h] * DESC_MAX, l, key, v, sizeof v))
+        if (!lookup(all + (size_t)h * DESC_MAX, l, key, v, sizeof v))
             snprintf(v, sizeof v, "(none)");
         int j = 0;
         while (j < n_vals && strcmp(vals[j], v))
@@ -129,14 +132,7 @@ static void show_differences(sb_kvlist *list, int l, size_t i, const char *all, 
 static void add_counts(sb_system *sys)
 {
     const sb_ranks_info *ri = sb_ranks();
-    int lo = ri->size, hi = 0;
-    for (int r = 0; r < ri->size; r++) {
-        int same = 0;
-        for (int q = 0; q < ri->size; q++)
-            same += !strcmp(sb_ranks_host_of(r), sb_ranks_host_of(q));
-        lo = same < lo ? same : lo;
-        hi = same > hi ? same : hi;
-    }
+    int lo = ri->min_per_host, hi = ri->max_per_host;
     char v[64];
     snprintf(v, sizeof v, "%d", ri->size);
     sb_kvlist_set(&sys->hardware, "Ranks", v);
@@ -152,27 +148,36 @@ static void add_counts(sb_system *sys)
 
 int sb_run_ranks_describe(sb_system *sys)
 {
-    int n = sb_ranks()->size;
+    const sb_ranks_info *ri = sb_ranks();
+    int n = ri->size;
+    bool root = ri->rank == 0, leader = sb_ranks_leader_of(ri->rank) == ri->rank;
     char *mine = sb_xrealloc(NULL, DESC_MAX);
-    char *all = sb_xrealloc(NULL, (size_t)n * DESC_MAX);
     serialise(sys, mine);
-    int r = sb_ranks_allgather(mine, all, DESC_MAX);
-    if (r == 0 && sb_ranks()->rank == 0) {
-        int *leaders = sb_xrealloc(NULL, (size_t)n * sizeof *leaders), n_leaders = 0;
-        for (int q = 0; q < n; q++) { /* the first rank of each host speaks for it */
-            int p = 0;
-            while (p < q && strcmp(sb_ranks_host_of(p), sb_ranks_host_of(q)))
-                p++;
-            if (p == q)
+    /* at rank 0: the leaders (the first rank of each host, in rank order) and a slot each */
+    int *leaders = NULL, n_leaders = 0;
+    size_t *lens = NULL;
+    char *all = NULL;
+    if (root) {
+        leaders = sb_xrealloc(NULL, (size_t)ri->hosts * sizeof *leaders);
+        lens = sb_xrealloc(NULL, (size_t)n * sizeof *lens);
+        for (int q = 0; q < n; q++) {
+            bool first = sb_ranks_leader_of(q) == q;
+            lens[q] = first ? DESC_MAX : 0;
+            if (first && n_leaders < ri->hosts)
                 leaders[n_leaders++] = q;
         }
+        all = sb_xrealloc(NULL, (size_t)n_leaders * DESC_MAX);
+    }
+    int r = sb_ranks_gatherv(mine, leader ? DESC_MAX : 0, all, lens, 0);
+    if (r == 0 && root) {
         sb_kvlist *lists[3] = {&sys->hardware, &sys->software, &sys->storage};
         for (int l = 0; l < 3; l++)
             for (size_t i = 0; i < lists[l]->n; i++)
                 show_differences(lists[l], l, i, all, leaders, n_leaders);
-        free(leaders);
         add_counts(sys);
     }
+    free(leaders);
+    free(lens);
     free(mine);
     free(all);
     return r;

@@ -427,6 +427,17 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
                     values[k] = runs[k][m].value;
                 more = sb_run_rule_want_more(scheduled, values, n_ok);
             }
+        /* Under MPI rank 0 decides for all: every rank holds rank 0's combined figures
+         * (rank_figures.c), but the quick budget reads each rank's own clock. */
+        if (sb_ranks_active()) {
+            unsigned char v = more;
+            if ((rc = sb_ranks_bcast(&v, 1, 0)) < 0) {
+                snprintf(err, errlen, "rank %d on %s: sharing the run count: %s", sb_ranks()->rank,
+                         sb_ranks()->host, strerror(-rc));
+                break;
+            }
+            more = v != 0;
+        }
         if (!more || n_ok >= MAX_RUNS)
             break;
         sb_sample *s = calloc(w->n_measures, sizeof *s);

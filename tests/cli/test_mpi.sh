@@ -1,7 +1,8 @@
 #!/bin/bash
 # CLI tests of storbench under MPI (docs/mpi.md): 4 ranks on this machine
 # (--oversubscribe; as root with --allow-run-as-root) for io write+read, a
-# shared file, stonewalling and one failing rank; the commands refused under
+# shared file, stonewalling and one failing rank (also one whose failure must be relayed
+# by a rank waiting in a collective); the commands refused under
 # mpirun; `run` of fs-mark and dd on 4 ranks (result file, system fields, combined
 # figures) and a failing rank there; plain storbench without storbench-mpi. Sizes are tiny: these test
 # behaviour, never speed. Skipped, visibly, where Open MPI is not installed.
@@ -85,6 +86,23 @@ check_one_line "failing rank: one line naming rank and host" "rank 2 on $(hostna
 check "failing rank: nothing on stdout" test ! -s "$T/out"
 check "failing rank: the other ranks' files removed" test "$(ls -A "$D")" = f.2
 rmdir "$D/f.2"
+
+# ---- a failure relayed through a rank that already finished (docs/mpi.md, "Errors") ----
+# 8 ranks; rank 4 fails after ~4 s (a file-size limit, the file grown by 100 KB/s writes);
+# rank 5, its first child in the relay tree (and parent of ranks 7, 1, 3), ran 1 s and
+# waits in the phase's checked barrier; the others run for 300 s unless told. Every rank
+# must learn of the failure through rank 5 while it waits, long before its runtime.
+relayed_failure() {
+    timeout 150 "${MPIRUN[@]}" -np 8 sh -c 'rt=300; extra=
+        case "$OMPI_COMM_WORLD_RANK" in
+        4) trap "" XFSZ; ulimit -f 800; extra="--rate 100k --create_on_open=1" ;;
+        5) rt=1 ;;
+        esac
+        exec "$@" --runtime "$rt" $extra' sh "$SB" io --rw write --bs 4k --size 1m --time_based --directory "$D"
+}
+check_exit "failure relayed past a waiting rank: exit 1, not the 300 s runtime" 1 relayed_failure
+check_one_line "relayed failure: one line naming rank 4" "rank 4 on $(hostname): write at offset"
+check "relayed failure: every rank's directory removed" test -z "$(ls -A "$D")"
 
 # ---- run TEST on ranks: each rank its own directory, rank 0 writes the result file ----
 export XDG_DATA_HOME="$T/xdg"
