@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/cache.h"
@@ -41,6 +40,7 @@
 #include "core/strutil.h"
 #include "core/units.h"
 #include "core/workdir.h"
+#include "workloads/workload.h"
 
 /* What this rank made, to remove. */
 typedef struct rank_files {
@@ -341,23 +341,6 @@ static void phase_figures(const rank_fig *all, int n, sb_io_phase_report *ph)
     ph->last_done_s = hi - lo;
 }
 
-/* STORBENCH_TEST_RANK_DELAY=R:MS (tests only): rank R sleeps MS milliseconds between the
- * phase's barrier and its start, as a rank descheduled there would, so that a test can see
- * that the interval runs from the earliest start. A sleep signals do not cut short. */
-static void test_rank_delay(void)
-{
-    const char *s = getenv("STORBENCH_TEST_RANK_DELAY");
-    char *end;
-    if (!s || !*s)
-        return;
-    long rank = strtol(s, &end, 10), ms = *end == ':' ? strtol(end + 1, NULL, 10) : 0;
-    if (rank != sb_ranks()->rank || ms <= 0 || ms > 600000)
-        return;
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-        ;
-}
-
 /* One phase on every rank: barrier, the job, agreement, then the combined figures. */
 static int run_phase(const sb_io_job *j, double wall, sb_io_result *r, sb_io_phase_report *ph,
                      char *err, size_t errlen)
@@ -365,7 +348,7 @@ static int run_phase(const sb_io_job *j, double wall, sb_io_result *r, sb_io_pha
     char msg[1024] = "";
     memset(r, 0, sizeof *r);
     int st = sb_ranks_barrier();
-    test_rank_delay();
+    sb_test_rank_delay(); /* tests only: a rank that leaves the barrier late */
     uint64_t t0 = sb_now_ns();
     g_wall_ns = wall > 0 ? t0 + (uint64_t)(wall * 1e9) : 0;
     g_walled = false;
