@@ -16,9 +16,10 @@
  *
  * Every phase starts with a barrier and ends with sb_ranks_agree(): a failing rank
  * tells the others at once (they stop at their next poll, within 0.1 s), and all
- * learn its one line and clean up. Times are taken on each rank's own monotonic
- * clock from the barrier that started the phase, so they compare across hosts
- * without synchronised clocks (the barrier's release skew is the error).
+ * learn its one line and clean up. Times are IOR's: on one host every rank's start
+ * and end on the monotonic clock they share (earliest start to latest end); across
+ * hosts each rank's own clock from the barrier that started the phase, so they
+ * compare without synchronised clocks (the barrier's release skew is the error).
  */
 #include "runner/io_ranks.h"
 
@@ -39,6 +40,7 @@
 #include "core/strutil.h"
 #include "core/units.h"
 #include "core/workdir.h"
+#include "workloads/workload.h"
 
 /* What this rank made, to remove. */
 typedef struct rank_files {
@@ -346,6 +348,7 @@ static int run_phase(const sb_io_job *j, double wall, sb_io_result *r, sb_io_pha
     char msg[1024] = "";
     memset(r, 0, sizeof *r);
     int st = sb_ranks_barrier();
+    sb_test_rank_delay(); /* tests only: a rank that leaves the barrier late */
     uint64_t t0 = sb_now_ns();
     g_wall_ns = wall > 0 ? t0 + (uint64_t)(wall * 1e9) : 0;
     g_walled = false;
@@ -367,14 +370,21 @@ static int run_phase(const sb_io_job *j, double wall, sb_io_result *r, sb_io_pha
         return rc;
     }
     int n = sb_ranks()->size;
-    double end = (double)(t1 - t0) / 1e9;
+    double own = (double)(t1 - t0) / 1e9;
     /* a rank that finished its work first ends before the wall; one the wall stopped (the
      * worker's own runtime, counted from its start, or the poll) ends after it */
-    bool walled = wall > 0 && (g_walled || end >= wall);
+    bool walled = wall > 0 && (g_walled || own >= wall);
+    /* IOR's interval: the earliest start to the latest end on one clock. On one host every
+     * rank reads the same monotonic clock, and that is taken, so a rank that leaves the
+     * barrier late (descheduled, more so with ranks oversubscribed) counts from the
+     * earliest start; across hosts, whose clocks need not agree, each rank counts on its
+     * own clock from its exit of the barrier (the release skew is the error) */
+    uint64_t base = sb_ranks()->hosts == 1 ? 0 : t0;
+    double end = (double)(t1 - base) / 1e9;
     rank_fig me = {end - r->seconds, end, r->dir[0].bytes + r->dir[1].bytes, walled};
     if (r->end_ns) { /* the measured interval itself, when the engine says it */
-        me.start = (double)(r->start_ns - t0) / 1e9;
-        me.end = (double)(r->end_ns - t0) / 1e9;
+        me.start = (double)(r->start_ns - base) / 1e9;
+        me.end = (double)(r->end_ns - base) / 1e9;
     }
     rank_fig *all = sb_xrealloc(NULL, (size_t)n * sizeof *all);
     if ((rc = sb_ranks_allgather(&me, all, sizeof me)) == 0) {

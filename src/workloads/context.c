@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/interrupt.h"
 #include "core/ranks.h"
@@ -24,6 +25,21 @@ int sb_ctx_barrier(sb_run_ctx *ctx)
     if (!sb_ranks_active())
         return 0;
     return sb_ranks_agree(sb_interrupted() ? -EINTR : 0, "interrupted", ctx->err, sizeof ctx->err);
+}
+
+/* STORBENCH_TEST_RANK_DELAY=R:MS (tests only): a sleep that signals do not cut short. */
+void sb_test_rank_delay(void)
+{
+    const char *s = getenv("STORBENCH_TEST_RANK_DELAY");
+    char *end;
+    if (!s || !*s || !sb_ranks_active())
+        return;
+    long rank = strtol(s, &end, 10), ms = *end == ':' ? strtol(end + 1, NULL, 10) : 0;
+    if (rank != sb_ranks()->rank || ms <= 0 || ms > 600000)
+        return;
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
 }
 
 void sb_ctx_progress(sb_run_ctx *ctx, double fraction)

@@ -19,11 +19,11 @@
  * [INVALID] (its rule for a valid run is 300 s): the figure says so (valid 0).
  *
  * Figures as IO500 computes them: IOR phases in GiB/s (all ranks' bytes over
- * the latest close minus the earliest open), the others in kIOPS (all ranks'
- * operations over the latest end minus the earliest start, / 1000; find: the
- * files checked), the bandwidth score the geometric mean of the four IOR
- * phases, the metadata score that of the eight others, the total the square
- * root of their product. Each figure is computed here over all ranks, the
+ * the latest close minus the earliest open), the others in kIOPS as mdtest's
+ * (all ranks' operations over the longest rank's time from its start to the
+ * barrier that ends the phase, / 1000; find: the files checked), the
+ * bandwidth score the geometric mean of the four IOR phases, the metadata
+ * score that of the eight others, the total the square root of their product. Each figure is computed here over all ranks, the
  * same on every rank (sb_sample.ranks_combined), so the score is made of the
  * very phase figures the result file holds.
  *
@@ -152,21 +152,13 @@ typedef struct io500_state {
     bool short_write[N_PHASES]; /* a write phase under stonewall-time: IO500's [INVALID] */
 } io500_state;
 
-/* A metadata phase's figure over all ranks: ops / (latest end - earliest start) / 1000,
- * the times counted on each rank from the phase's barrier (tb). */
-static int md_figure(io500_state *s, int ph, const mdt_count *c, uint64_t tb)
+/* A metadata phase's figure over all ranks, mdtest's (mdt_phase_end): ops over the
+ * longest rank's time from its start to its exit of the barrier that ends the phase, /1000. */
+static void md_figure(io500_state *s, int ph, const mdt_combined *a)
 {
-    double lo = (double)(c->t0 - tb) / 1e9, hi = (double)(c->t1 - tb) / 1e9;
-    uint64_t ops = c->ops;
-    int rc;
-    if ((rc = sb_ranks_allreduce_double(&lo, 1, SB_RANKS_MIN)) < 0 ||
-        (rc = sb_ranks_allreduce_double(&hi, 1, SB_RANKS_MAX)) < 0 ||
-        (rc = sb_ranks_allreduce_u64(&ops, 1, SB_RANKS_SUM)) < 0)
-        return sb_ctx_fail(s->ctx, rc, "io500: combining the ranks' figures: %s", strerror(-rc));
-    s->seconds[ph] = hi - lo;
-    s->value[ph] = hi > lo ? (double)ops / (hi - lo) / 1e3 : 0;
-    s->amount[ph] = ops;
-    return 0;
+    s->seconds[ph] = a->seconds;
+    s->value[ph] = a->seconds > 0 ? (double)a->ops / a->seconds / 1e3 : 0;
+    s->amount[ph] = a->ops;
 }
 
 /* An mdtest phase of one layout: barrier, this rank's share, the figure. */
@@ -176,11 +168,13 @@ static int md_phase(io500_state *s, int ph, mdt_tree *t, enum mdt_phase what)
     if (rc < 0)
         return rc;
     mdt_count c = {0};
-    uint64_t tb = sb_now_ns(), *n = t == &s->te ? &s->n_easy : &s->n_hard;
+    sb_test_rank_delay(); /* tests only: a rank that leaves the barrier late */
+    uint64_t *n = t == &s->te ? &s->n_easy : &s->n_hard;
     int owner = (t->rank + 1) % t->size; /* IO500's mdtest -N 1 */
     uint64_t at_wall;
     double wall_s;
-    c.t0 = tb;
+    mdt_combined a = {0};
+    c.t0 = sb_now_ns();
     switch (what) {
     case MDT_CREATE:
         rc = mdt_create_wearout(t, s->ctx, &c, &at_wall, &wall_s);
@@ -190,11 +184,9 @@ static int md_phase(io500_state *s, int ph, mdt_tree *t, enum mdt_phase what)
     case MDT_READ: rc = mdt_read(t, s->ctx, owner, *n, &c); break;
     default: rc = mdt_delete(t, s->ctx, owner, *n, &c); break;
     }
-    c.t1 = sb_now_ns();
-    if (rc < 0 || (rc = sb_ctx_barrier(s->ctx)) < 0)
+    if (rc < 0 || (rc = mdt_phase_end(s->ctx, &c, &a)) < 0)
         return rc;
-    if ((rc = md_figure(s, ph, &c, tb)) < 0)
-        return rc;
+    md_figure(s, ph, &a);
     s->short_write[ph] = what == MDT_CREATE && s->seconds[ph] < s->p.wall;
     return 0;
 }
@@ -245,15 +237,13 @@ static int find_phase(io500_state *s)
     if (rc < 0)
         return rc;
     mdt_count c = {0};
-    uint64_t tb = sb_now_ns();
-    c.t0 = tb;
+    mdt_combined a = {0};
+    c.t0 = sb_now_ns();
     rc = mdt_find_dir(&s->th, s->ctx, s->root, &s->newer, IO500_HARD_SIZE, &c);
-    c.t1 = sb_now_ns();
-    if (rc < 0 || (rc = sb_ctx_barrier(s->ctx)) < 0 || (rc = md_figure(s, P_FIND, &c, tb)) < 0)
+    if (rc < 0 || (rc = mdt_phase_end(s->ctx, &c, &a)) < 0)
         return rc;
-    s->found = c.found;
-    if ((rc = sb_ranks_allreduce_u64(&s->found, 1, SB_RANKS_SUM)) < 0)
-        return sb_ctx_fail(s->ctx, rc, "io500: combining the ranks' figures: %s", strerror(-rc));
+    md_figure(s, P_FIND, &a);
+    s->found = a.found;
     return 0;
 }
 

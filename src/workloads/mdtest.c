@@ -1,9 +1,10 @@
 /*
  * mdtest — metadata phases as mdtest runs them for IO500 (hpc/ior's mdtest with
  * -F, files only): create, then IO500's find over what was created, stat, read
- * and delete, each phase started by a barrier across the ranks and each its
- * own measure in operations per second (IO500 reports kIOPS: the same figure
- * divided by 1,000).
+ * and delete, each phase started and ended by a barrier across the ranks and
+ * each its own measure in operations per second (IO500 reports kIOPS: the same
+ * figure divided by 1,000), over all ranks as mdtest makes it: all ranks'
+ * files over the longest rank's time, from its start to the closing barrier.
  *
  * Two layouts, IO500's: easy (mdtest -n N -u -L -F: a directory per rank, empty
  * files) and hard (mdtest -n N -t -F -w 3901 -e 3901: one directory shared by
@@ -150,6 +151,7 @@ typedef struct mdt_state {
     double sw_seconds;        /* the longest rank's time to the wall */
     struct timespec newer;    /* the timestamp file's time, for find */
     mdt_count c[MDT_NPHASES];
+    mdt_combined all[MDT_NPHASES]; /* under MPI: every rank's, combined */
 } mdt_state;
 
 static int mdt_phase_create(mdt_state *s, mdt_count *c)
@@ -159,7 +161,28 @@ static int mdt_phase_create(mdt_state *s, mdt_count *c)
     return rc;
 }
 
-/* One phase: a barrier, then this rank's share, timed. */
+int mdt_phase_end(sb_run_ctx *ctx, mdt_count *c, mdt_combined *out)
+{
+    c->t_own = sb_now_ns();
+    int rc = sb_ctx_barrier(ctx);
+    c->t1 = sb_now_ns();
+    if (rc < 0)
+        return rc;
+    double own_s = (double)(c->t_own - c->t0) / 1e9, own = own_s > 0 ? (double)c->ops / own_s : 0;
+    double most[3] = {(double)(c->t1 - c->t0) / 1e9, -own, own}, sum = own;
+    uint64_t n[3] = {c->ops, c->bytes, c->found};
+    if (sb_ranks_active() && ((rc = sb_ranks_allreduce_double(most, 3, SB_RANKS_MAX)) < 0 ||
+        (rc = sb_ranks_allreduce_double(&sum, 1, SB_RANKS_SUM)) < 0 ||
+        (rc = sb_ranks_allreduce_u64(n, 3, SB_RANKS_SUM)) < 0))
+        return sb_ctx_fail(ctx, rc, "mdtest: combining the ranks' figures: %s", strerror(-rc));
+    *out = (mdt_combined){.seconds = most[0], .rank_min = -most[1], .rank_max = most[2],
+                          .rank_mean = sb_ranks_active() ? sum / sb_ranks()->size : sum, .ops = n[0], .bytes = n[1], .found = n[2]};
+    out->rate = most[0] > 0 ? (double)n[0] / most[0] : 0;
+    return 0;
+}
+
+/* One phase: a barrier, this rank's share, timed, and the barrier that ends it (mdtest's
+ * phase_prepare and phase_end: its time runs to every rank's end). */
 static int mdt_phase(mdt_state *s, enum mdt_phase ph)
 {
     int rc = sb_ctx_barrier(s->ctx);
@@ -167,6 +190,7 @@ static int mdt_phase(mdt_state *s, enum mdt_phase ph)
         return rc;
     mdt_count *c = &s->c[ph];
     int owner = (s->t.rank + 1) % s->t.size; /* IO500's -N 1: the neighbour's files */
+    sb_test_rank_delay();
     c->t0 = sb_now_ns();
     switch (ph) {
     case MDT_CREATE: rc = mdt_phase_create(s, c); break;
@@ -175,8 +199,7 @@ static int mdt_phase(mdt_state *s, enum mdt_phase ph)
     case MDT_READ: rc = mdt_read(&s->t, s->ctx, owner, s->count, c); break;
     default: rc = mdt_delete(&s->t, s->ctx, owner, s->count, c); break;
     }
-    c->t1 = sb_now_ns();
-    return rc;
+    return rc < 0 ? rc : mdt_phase_end(s->ctx, c, &s->all[ph]);
 }
 
 /* Rank 0's part of the set-up: the tree and IO500's timestamp file, dated a second back
@@ -239,25 +262,29 @@ static void mdt_fill(const mdt_state *s, sb_sample *samples)
     for (int ph = 0; ph < MDT_NPHASES; ph++) {
         if (!(s->t.p->phases & (1u << ph)))
             continue;
-        const mdt_count *c = &s->c[ph];
+        const mdt_combined a = s->all[ph];
         sb_sample *x = &samples[ph];
-        x->seconds = (double)(c->t1 - c->t0) / 1e9;
-        x->value = x->seconds > 0 ? (double)c->ops / x->seconds : 0;
-        x->valid = x->seconds > 0 && c->ops > 0;
-        x->begin_ns = c->t0;
-        x->end_ns = c->t1;
-        sb_sample_add(x, "files", "files", (double)c->ops);
+        /* under MPI, mdtest's figure of all ranks (mdt_phase_end), which the runner keeps */
+        x->ranks_combined = sb_ranks_active();
+        x->seconds = a.seconds;
+        x->value = a.rate;
+        x->valid = a.seconds > 0 && a.ops > 0;
+        sb_sample_add(x, "files", "files", (double)a.ops);
         if (ph == MDT_CREATE || ph == MDT_STAT || ph == MDT_READ)
-            sb_sample_add(x, "bytes", "bytes", (double)c->bytes);
+            sb_sample_add(x, "bytes", "bytes", (double)a.bytes);
         if (ph == MDT_FIND)
-            sb_sample_add(x, "found", "files", (double)c->found);
+            sb_sample_add(x, "found", "files", (double)a.found);
+        if (x->ranks_combined) {
+            sb_sample_add(x, "rank_min", "ops/s", a.rank_min);
+            sb_sample_add(x, "rank_mean", "ops/s", a.rank_mean);
+            sb_sample_add(x, "rank_max", "ops/s", a.rank_max);
+        }
         if (ph == MDT_CREATE && s->t.p->stonewall > 0) {
-            /* the same on every rank (agreed at the wall): a mean over ranks keeps it */
+            /* agreed at the wall, the same on every rank (sw_files: all ranks') */
             sb_sample_add(x, "stonewall_kiops", "kIOPS",
                           s->sw_seconds > 0 ? (double)s->sw_files / s->sw_seconds / 1e3 : 0);
             sb_sample_add(x, "stonewall_s", "s", s->sw_seconds);
-            sb_sample_add(x, "files_at_stonewall", "files",
-                          sb_ranks_active() ? (double)s->sw_files / s->t.size : (double)s->sw_files);
+            sb_sample_add(x, "files_at_stonewall", "files", (double)s->sw_files);
         }
     }
 }

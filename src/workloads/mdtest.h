@@ -40,11 +40,23 @@ typedef struct mdt_tree {
     char *buf;           /* p->size bytes to write, or to read into */
 } mdt_tree;
 
-/* What one rank did in one phase: operations, and when it began and ended (sb_now_ns). */
+/* What one rank did in one phase: operations, and when (sb_now_ns) it began (after the
+ * barrier that starts the phase), did its last operation, and left the barrier that ends
+ * the phase (mdtest's t_start, t_end_before_barrier and t_end). */
 typedef struct mdt_count {
     uint64_t ops, bytes, found;
-    uint64_t t0, t1;
+    uint64_t t0, t_own, t1;
 } mdt_count;
+
+/* One phase's figures over all ranks, as mdtest's summarize_results makes them (and IO500
+ * scores them): the ranks' operations over the longest rank's time, each rank's time on
+ * its own clock from its start to its exit of the barrier that ends the phase, so across
+ * hosts too; each rank's own rate is its operations over its start to its last one. */
+typedef struct mdt_combined {
+    double rate, seconds;               /* ops/s; the longest rank's time */
+    double rank_min, rank_mean, rank_max; /* each rank's own ops/s */
+    uint64_t ops, bytes, found;         /* summed over the ranks */
+} mdt_combined;
 
 /* The directories: rank 0 makes root's layout directory (and, easy, every rank its own
  * "mdtest_tree.R.0"). 0 or -errno, the line in ctx->err. */
@@ -72,6 +84,9 @@ int mdt_find_dir(mdt_tree *t, sb_run_ctx *ctx, const char *dir, const struct tim
  * count on every rank; *at_wall the files of all ranks at the wall, *wall_s the longest time
  * to it. */
 int mdt_create_wearout(mdt_tree *t, sb_run_ctx *ctx, mdt_count *c, uint64_t *at_wall, double *wall_s);
+/* The barrier that ends a phase (mdtest's phase_end), then c->t1, and the figures of all
+ * ranks into *out (collectives: every rank calls it; alone, this one's). 0 or -errno. */
+int mdt_phase_end(sb_run_ctx *ctx, mdt_count *c, mdt_combined *out);
 /* Removes the layout directories once every rank's files are gone (rank 0; easy: each
  * rank its own directory). */
 int mdt_remove_own(mdt_tree *t, sb_run_ctx *ctx);

@@ -1,8 +1,9 @@
 /*
  * mdtest_tree — the file operations of the mdtest workload (mdtest.h), one rank's
  * share at a time, as mdtest does them with -F (files only) and POSIX calls:
- * create is open + write of the write size + close, stat is stat(2), read is
- * open + read of the read size + close, delete is unlink(2). Names are mdtest's
+ * create is open + (with a write size: lseek to 0 + write, as IOR's POSIX
+ * backend that mdtest writes through) + close, stat is stat(2), read is open +
+ * (lseek + read of the read size) + close, delete is unlink(2). Names are mdtest's
  * ("file.mdtest.<rank>.<i>"; easy: in "mdtest_tree.<rank>.0", mdtest -u -L).
  * Files are made O_CREAT|O_EXCL|O_NOFOLLOW inside storbench's own private
  * directory, and only those names are removed.
@@ -101,6 +102,12 @@ static int mdt_create_one(mdt_tree *t, sb_run_ctx *ctx, const char *path)
     if (fd < 0)
         return mdt_fail(ctx, errno, "create", path);
     if (t->p->size > 0) {
+        /* mdtest writes through IOR's POSIX backend: a seek to 0, then the write */
+        if (lseek(fd, 0, SEEK_SET) < 0) {
+            int e = errno;
+            close(fd);
+            return mdt_fail(ctx, e, "lseek", path);
+        }
         int rc = sb_fs_write_all(fd, t->buf, t->p->size, -1);
         if (rc < 0) {
             close(fd);
@@ -189,6 +196,11 @@ static int op_read(mdt_tree *t, sb_run_ctx *ctx, const char *path, mdt_count *c)
     if (fd < 0)
         return mdt_fail(ctx, errno, "open", path);
     size_t done = 0, want = (size_t)t->p->size;
+    if (want > 0 && lseek(fd, 0, SEEK_SET) < 0) { /* as mdtest's read, through IOR's backend */
+        int e = errno;
+        close(fd);
+        return mdt_fail(ctx, e, "lseek", path);
+    }
     while (done < want) {
         ssize_t n = read(fd, t->buf + done, want - done);
         if (n < 0 && errno == EINTR && !sb_ctx_interrupted(ctx))

@@ -243,6 +243,9 @@ bool sb_ctx_interrupted(const sb_run_ctx *ctx);
  * at once otherwise. 0, or the failure another rank had, its line in ctx->err: return it. */
 int sb_ctx_barrier(sb_run_ctx *ctx);
 void sb_ctx_progress(sb_run_ctx *ctx, double fraction);
+/* Tests only (STORBENCH_TEST_RANK_DELAY=R:MS): under MPI, rank R sleeps MS milliseconds
+ * here, as a rank descheduled after a phase's barrier would; nothing otherwise. */
+void sb_test_rank_delay(void);
 /* Writes one line into ctx->err and returns -abs(err) (or -EIO when err is 0). */
 int sb_ctx_fail(sb_run_ctx *ctx, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The secondary figure called name, or NULL. */

@@ -169,4 +169,13 @@ rm -f "$TGT/w"
 check_exit "4 ranks: io500 CONFIG.ini" 0 "${MPIRUN[@]}" "$MPI_BIN" io500 "$T/cfg.ini" --no-drop-caches --result "$RF" -i four
 io500_checks four 4
 check "4 ranks: the figures say 4 ranks" jqok '[.results[].entries[] | select(.identifier == "four") | .secondary[] | select(.name == "ranks") | .value] | unique == [4]' "$RF"
+# mdtest's time for a phase is the longest rank's, from its start to the barrier that ends
+# the phase: a rank that starts late (rank 1 sleeps 2 s after each mdtest phase's barrier,
+# as a descheduled rank would) holds every other rank's end back, so each mdtest phase's
+# time covers the sleep (a rank's own time to its last file, which the base took, does not)
+check_exit "2 ranks, rank 1 late: io500" 0 env STORBENCH_TEST_RANK_DELAY=1:2000 timeout 300 mpirun -q --oversubscribe \
+    -np 2 $([ "$(id -u)" = 0 ] && echo --allow-run-as-root) "$MPI_BIN" io500 "$T/cfg.ini" --no-drop-caches --result "$RF" -i late
+check "rank 1 late: each of the 7 mdtest phases' time covers its start" jqok '[.results[]
+    | select(.description | contains("Phase: mdtest-")) | .entries[] | select(.identifier == "late")
+    | .secondary[] | select(.name == "time_s") | .value] | length == 7 and all(. >= 1)' "$RF"
 finish

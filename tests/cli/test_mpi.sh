@@ -40,6 +40,18 @@ check "json: top level is the read phase of all ranks" \
     jqok '.read.bytes == 4 * 2097152 and .read.ios == 128 and .elapsed_s == .ranks.phases[1].elapsed_s' "$J"
 check "every rank removed its directory" test -z "$(ls -A "$D")"
 
+# IOR's interval on one host: from the earliest start on the clock the ranks share, so a
+# rank that starts late (here rank 1 sleeps 3 s after the phase's barrier, as a
+# descheduled rank would) counts from the others' start, not from its own (each rank's
+# own interval, which the base took, is milliseconds for 256 KiB; 1.5 s of the 3 leaves
+# room for rank 0's own set-up on a loaded machine)
+check_exit "2 ranks, rank 1 late: io write" 0 env STORBENCH_TEST_RANK_DELAY=1:3000 \
+    "${MPIRUN[@]}" -np 2 "$SB" io --rw write --bs 64k --size 256k --directory "$D" --output-format storbench-json
+check "rank 1 late: the interval covers its start" \
+    jqok '.ranks.phases[0].elapsed_s >= 1.5 and .ranks.phases[0].last_done_s == .ranks.phases[0].elapsed_s' "$T/out"
+check "rank 1 late: the top-level write is over that interval" jqok '.elapsed_s >= 1.5' "$T/out"
+check "rank 1 late: directories removed" test -z "$(ls -A "$D")"
+
 check_exit "4 ranks: io write, text" 0 run4 "$SB" io --rw write --bs 1m --size 4m --directory "$D"
 check "text: ranks line" grep -q '^ranks: 4 on 1 host' "$T/out"
 check "text: aggregate and per-rank lines" \
