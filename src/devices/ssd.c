@@ -222,9 +222,9 @@ static uint64_t ssd_flush(sb_dev_model *m, uint64_t now)
     return t + us(m->p.cmd_us);
 }
 
-static uint64_t ssd_discard(sb_dev_model *m, uint64_t now)
+/* The later of t and the moment the controller, the link and every unit are free. */
+static uint64_t all_free(const sb_dev_model *m, uint64_t t)
 {
-    uint64_t t = now;
     if (m->ctrl_free > t)
         t = m->ctrl_free;
     if (m->iface_free > t)
@@ -232,7 +232,12 @@ static uint64_t ssd_discard(sb_dev_model *m, uint64_t now)
     for (unsigned u = 0; u < nunits(m); u++)
         if (m->unit_free[u] > t)
             t = m->unit_free[u];
-    t += us(m->p.discard_us);
+    return t;
+}
+
+static uint64_t ssd_discard(sb_dev_model *m, uint64_t now)
+{
+    uint64_t t = all_free(m, now) + us(m->p.discard_us);
     m->ctrl_free = t;
     return t + us(m->p.cmd_us);
 }
@@ -256,15 +261,7 @@ static void drain(sb_dev_model *m, uint64_t now)
 /* When the device's last work (controller, link, every unit) ends. */
 static uint64_t busy_end(const sb_dev_model *m, uint64_t c)
 {
-    uint64_t b = c > m->busy_until ? c : m->busy_until;
-    if (m->ctrl_free > b)
-        b = m->ctrl_free;
-    if (m->iface_free > b)
-        b = m->iface_free;
-    for (unsigned u = 0; u < nunits(m); u++)
-        if (m->unit_free[u] > b)
-            b = m->unit_free[u];
-    return b;
+    return all_free(m, c > m->busy_until ? c : m->busy_until);
 }
 
 uint64_t sb_dev_ssd_service(sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t len, uint64_t now)
