@@ -16,6 +16,8 @@
 # Needs root, loop devices, /dev/fuse, btrfs. Environment: IMAGES=/dev/shm (the images;
 # tmpfs, so this machine's disk does not show through), IMAGE_SIZE=2G. --reuse DIR reads the
 # result files a previous run left in DIR (s001-<test>-<model>.json) instead of measuring.
+# MODEL='ssd-850evo,slc-fill=1,flush-us=0' replaces the example's device-model line (to see
+# how a parameter moves the shape); KEEP=DIR keeps the result files there for --reuse.
 # Scale (seed in brackets): fs-mark 100 files of 1 MiB (1000), 4 threads × 50 (× 5000),
 # 32 dirs 200 files (4000); dbench 6 clients 5 s after 2 s warm-up (600 s after 120);
 # sqlite 250 inserts (2500). Seed 000 (an HDD, an SSD, bcache; in the VM) is not here yet.
@@ -42,8 +44,14 @@ done
 
 TESTS=("fsm1000:fs-mark:test=custom,files=100" "fsm4t:fs-mark:test=custom,files=50,threads=4"
        "fsm32d:fs-mark:test=custom,files=200,dirs=32" "dbench:dbench:time=5,warmup=2" "sqlite:sqlite:count=250")
+MODEL=${MODEL:-}
+KEEP=${KEEP:-}
 WORK=""
-cleanup() { [ -n "$WORK" ] && rm -rf "$WORK"; return 0; }
+cleanup() {
+    [ -n "$WORK" ] || return 0
+    [ -n "$KEEP" ] && [ -d "$WORK/res" ] && mkdir -p "$KEEP" && cp "$WORK"/res/*.json "$KEEP"/ 2>/dev/null
+    rm -rf "$WORK"; return 0
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
@@ -57,6 +65,7 @@ else
     mkdir -p "$DIR" "$WORK/state"
     # (its own ram runs are the reference: the example's host-bound-check twins are not run)
     sed '/^host-bound-check/d' "$SRC/examples/seed001-btrfs.ini" >"$WORK/seed001-model.ini"
+    [ -n "$MODEL" ] && sed -i "s/^device-model = ssd-850evo.*/device-model = $MODEL/" "$WORK/seed001-model.ini"
     sed 's/^device-model = ssd-850evo.*/device-model = ram/' "$WORK/seed001-model.ini" >"$WORK/seed001-ram.ini"
     for t in "${TESTS[@]}"; do
         key=${t%%:*} sel=${t#*:}

@@ -89,7 +89,7 @@ uint64_t sb_dev_model_dirty_bytes(const sb_dev_model *m);
 typedef struct {
     uint64_t ops[4], bytes[4]; /* requests and their bytes, by sb_dev_op */
     uint64_t service_ns[4];    /* their modeled time, start to completion, summed */
-    uint64_t commits;          /* FLUSHes that committed the SSD's FTL (flush-us) */
+    uint64_t commits;          /* FTL commits: FLUSHes (flush-us), write-through writes (wt-commit-us) */
     uint64_t slc_bytes;        /* bytes programmed into the SSD's SLC buffer */
     uint64_t tlc_bytes;        /* bytes programmed straight to TLC (the buffer full) */
     uint64_t drained_bytes;    /* bytes the buffer moved to TLC in idle time */

@@ -54,6 +54,7 @@ static const param_def params[] = {
     {"slc-idle-ms", F(slc_idle_ms), K_SSD, 0, 1e7, "idle time before the SLC buffer drains to TLC"},
     {"discard-us", F(discard_us), K_SSD, 0, 1e6, "discard command"},
     {"flush-us", F(flush_us), K_SSD, 0, 1e6, "FTL commit of a FLUSH after writes (0: none)"},
+    {"wt-commit-us", F(wt_commit_us), K_SSD, 0, 1e6, "FTL commit of each write with the write cache off (wce=0)"},
 };
 #undef F
 
@@ -73,7 +74,8 @@ static const preset_def presets[] = {
       "Samsung 850 EVO data sheet (2014); AnandTech 850 EVO review (NAND configuration, TurboWrite)"},
      {.kind = SB_DEV_KIND_SSD, .capacity_gb = 120, .iface_mbps = 540, .cache_mb = 0.25, .wce = 1,
       .cmd_us = 6.8, .units = 8, .page_kb = 16, .ctrl_us = 10.6, .read_us = 75.0, .prog_us = 252,
-      .slc_gb = 3, .tlc_mbps = 150, .slc_idle_ms = 1000, .discard_us = 500, .flush_us = 2660}},
+      .slc_gb = 3, .tlc_mbps = 150, .slc_idle_ms = 1000, .discard_us = 500, .flush_us = 2660,
+      .wt_commit_us = 2660}},
     {{"ssd-950pro", SB_DEV_KIND_SSD, "Samsung 950 PRO 256 GB (MZ-V5P256), NVMe PCIe 3.0 x4, 32-layer MLC V-NAND",
       "Samsung 950 PRO data sheet (2015); AnandTech 950 PRO review (NAND configuration)"},
      {.kind = SB_DEV_KIND_SSD, .capacity_gb = 256, .iface_mbps = 2200, .cache_mb = 0.5, .wce = 1,
