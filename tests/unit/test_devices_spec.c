@@ -131,14 +131,21 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* A modeled 850 EVO of 1 GiB behind a queue of NCQ's 32 tags. */
+static sb_dev_queue *new_ssd_queue(sb_dev_model **m)
+{
+    char err[256];
+    assert_int_equal(sb_dev_model_new("ssd-850evo", 1 << 30, m, err, sizeof err), 0);
+    sb_dev_queue *q = sb_dev_queue_new(*m, 32);
+    assert_non_null(q);
+    return q;
+}
+
 static void test_queue_answers_everyone(void **state)
 {
     (void)state;
-    char err[256];
     sb_dev_model *m;
-    assert_int_equal(sb_dev_model_new("ssd-850evo", 1 << 30, &m, err, sizeof err), 0);
-    sb_dev_queue *q = sb_dev_queue_new(m, 32);
-    assert_non_null(q);
+    sb_dev_queue *q = new_ssd_queue(&m);
     pthread_t t[8];
     worker_arg a[8];
     for (int i = 0; i < 8; i++) {
@@ -159,11 +166,8 @@ static void test_queue_answers_everyone(void **state)
 static void test_queue_never_answers_early(void **state)
 {
     (void)state;
-    char err[256];
     sb_dev_model *m;
-    assert_int_equal(sb_dev_model_new("ssd-850evo", 1 << 30, &m, err, sizeof err), 0);
-    sb_dev_queue *q = sb_dev_queue_new(m, 32);
-    assert_non_null(q);
+    sb_dev_queue *q = new_ssd_queue(&m);
     for (int k = 0; k < 200; k++) {
         int rd = k % 2;
         struct timespec a, b;
