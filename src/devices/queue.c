@@ -14,7 +14,8 @@
  * scheduling the vCPU back: 149 us per QD1 4 KiB write through nbdkit where the model
  * and the path add up to 90), so the last SPIN_NS of a wait are spun instead of slept,
  * by at most half the CPUs at once (a spinner holds its CPU: more of them would take
- * the CPUs the workload and the other requests need; the rest sleep the whole wait).
+ * the CPUs the workload and the other requests need; the rest sleep the whole wait;
+ * on one CPU nothing spins).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -155,10 +156,15 @@ static void sleep_until(uint64_t t)
  * when a spinner's place is free and sleeps it otherwise. */
 static void wait_until(uint64_t t)
 {
-    static atomic_int max_spinners;
-    if (!atomic_load(&max_spinners)) {
+    /* Half the CPUs, none on one CPU (a spinner there would hold the only CPU). */
+    static atomic_int max_spinners = -1;
+    if (atomic_load(&max_spinners) < 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN) / 2;
-        atomic_store(&max_spinners, n > 0 ? (int)n : 1);
+        atomic_store(&max_spinners, n > 0 ? (int)n : 0);
+    }
+    if (!atomic_load(&max_spinners)) {
+        sleep_until(t);
+        return;
     }
     if (t > SPIN_NS && t - SPIN_NS > sb_now_ns())
         sleep_until(t - SPIN_NS);
