@@ -37,7 +37,7 @@ typedef struct {
     double slc_idle_ms;     /* idle time before the drive moves the buffer to TLC */
     double discard_us;      /* a discard command (non-queued on SATA: drains the queue) */
     double flush_us;        /* FTL commit a FLUSH costs after writes (mapping table, no PLP) */
-    double wt_commit_us;    /* FTL commit of every write when the write cache is off (wce=0) */
+    double wt_commit_us;    /* FTL commit of every write-through write (wce=0 or cache-mb=0) */
 } sb_dev_params;
 
 /* One extent the write cache holds (HDD). */

@@ -54,7 +54,7 @@ static const param_def params[] = {
     {"slc-idle-ms", F(slc_idle_ms), K_SSD, 0, 1e7, "idle time before the SLC buffer drains to TLC"},
     {"discard-us", F(discard_us), K_SSD, 0, 1e6, "discard command"},
     {"flush-us", F(flush_us), K_SSD, 0, 1e6, "FTL commit of a FLUSH after writes (0: none)"},
-    {"wt-commit-us", F(wt_commit_us), K_SSD, 0, 1e6, "FTL commit of each write with the write cache off (wce=0)"},
+    {"wt-commit-us", F(wt_commit_us), K_SSD, 0, 1e6, "FTL commit of each write-through write (wce=0, or cache-mb=0)"},
 };
 #undef F
 

@@ -176,10 +176,12 @@ static uint64_t ssd_read(sb_dev_model *m, uint64_t off, uint64_t len, uint64_t n
 }
 
 /* The FTL commits its state from t on, holding the controller and the flash: nothing
- * else starts meanwhile. */
+ * else starts meanwhile; what was written is then durable, so a FLUSH has nothing to
+ * commit until the next write. */
 static uint64_t commit(sb_dev_model *m, uint64_t t, double commit_us)
 {
     m->st.commits++;
+    m->unflushed = 0;
     t += us(commit_us);
     m->ctrl_free = t;
     for (unsigned u = 0; u < nunits(m); u++)
@@ -213,7 +215,6 @@ static uint64_t ssd_write(sb_dev_model *m, uint64_t off, uint64_t len, uint64_t 
         done = done > x ? done : x;
         if (m->p.wt_commit_us > 0)
             done = commit(m, done, m->p.wt_commit_us);
-        m->unflushed = 0;
         return done + us(m->p.cmd_us);
     }
     return x + us(m->p.cmd_us);
