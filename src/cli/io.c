@@ -32,6 +32,7 @@
 #include "io/engine.h"
 #include "io/job.h"
 #include "io/jobfile.h"
+#include "io/guard.h"
 #include "io/jobrun.h"
 #include "io/options.h"
 
@@ -51,6 +52,8 @@ typedef struct io_cli {
     const char *sections[16]; /* fio's --section NAME, each */
     size_t nsections;
     sb_io_ranks_opts ranks;
+    bool readonly;                /* fio's --readonly: no job may write, trim or create */
+    sb_devguard_consent consent;  /* --destroy-data-on DEV|FILE, each */
 } io_cli;
 
 static const sb_opt_choice layout_choices[] = {
@@ -66,6 +69,12 @@ static int parse_section(const sb_opt *o, void *base, const char *v, const sb_op
     }
     c->sections[c->nsections++] = v; /* argv outlives the command */
     return 0;
+}
+
+static int parse_consent(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                         char *err, size_t errlen)
+{
+    return sb_devguard_consent_add(&((io_cli *)base)->consent, v, err, errlen);
 }
 
 #define C(f) SB_OPT_FIELD(io_cli, f)
@@ -92,6 +101,14 @@ static const sb_opt cli_options[] = {
     {"parse-only", NULL, SB_OPT_BOOL, C(parse_only), 0, 0, NULL, NULL,
      "read and check the jobs, print one line per job, run nothing (fio's --parse-only)",
      SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
+    {"readonly", NULL, SB_OPT_BOOL, C(readonly), 0, 0, NULL, NULL,
+     "refuse any job that would write, trim or create a file, before anything is opened "
+     "(fio's --readonly)", SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
+    {"destroy-data-on", NULL, SB_OPT_FUNC, C(consent), 0, 0, NULL, "DEV|FILE",
+     "give up the data on DEV (a block device that carries a filesystem, partition table, "
+     "RAID, LVM or swap signature) or FILE (an existing file a trim punches holes in), so "
+     "that a job may destroy it; again for more (docs/safety.md)", SB_OPTC_OUTPUT, 0, NULL,
+     parse_consent},
     {"shared-file", NULL, SB_OPT_BOOL, C(ranks.shared_file), 0, 0, NULL, NULL,
      "all ranks use one file, each its --size bytes of it as --layout says; without it, a "
      "directory or FILE.R per rank", SB_OPTC_MPI, SB_OPTF_NOARG, NULL, NULL},
@@ -271,6 +288,18 @@ static int out_end(sb_io_out *o, int rc)
         return SB_EXIT_RUNTIME;
     }
     return rc;
+}
+
+/* The command's safety rules on job (io/guard.h): --readonly and --destroy-data-on given
+ * to it, its devices claimed in g (NULL: checked only). 0 or the exit code. */
+static int guard(sb_io_job *job, const io_cli *cli, sb_devguard *g)
+{
+    char err[8192];
+    job->readonly = cli->readonly;
+    job->consent = cli->consent;
+    if (sb_io_guard_job(job, g, err, sizeof err) < 0)
+        return sb_usage_error(CMD, "%s%s%s", job->name[0] ? job->name : "", job->name[0] ? ": " : "", err);
+    return 0;
 }
 
 /* Under storbench-mpi, or with --shared-file or --stonewall: the job on every rank
@@ -536,8 +565,16 @@ static int job_files(io_args *a, const io_cli *cli)
         }
         return SB_EXIT_OK;
     }
-    sb_interrupt_install();
-    return run_jobs(a, cli);
+    /* every job's devices claimed before the first runs: a refusal runs nothing */
+    sb_devguard g = {0};
+    for (size_t i = 0; i < a->set->n && rc == 0; i++)
+        rc = guard(&a->set->jobs[i]->job, cli, &g);
+    if (rc == 0) {
+        sb_interrupt_install();
+        rc = run_jobs(a, cli);
+    }
+    sb_devguard_release(&g);
+    return rc;
 }
 
 int sb_cmd_io(int argc, char **argv)
@@ -587,8 +624,14 @@ int sb_cmd_io(int argc, char **argv)
     if (warn[0])
         sb_warn("%s: %s", CMD, warn);
 
-    sb_interrupt_install();
+    /* on ranks, each checks without claiming: the ranks of one host would refuse each other's claim */
     if (sb_ranks_active())
-        return run_on_ranks(&job, &cli);
-    return run_alone(&job, &cli);
+        return (rc = guard(&job, &cli, NULL)) != 0 ? rc : (sb_interrupt_install(), run_on_ranks(&job, &cli));
+    sb_devguard g = {0};
+    if ((rc = guard(&job, &cli, &g)) == 0) {
+        sb_interrupt_install();
+        rc = run_alone(&job, &cli);
+    }
+    sb_devguard_release(&g);
+    return rc;
 }

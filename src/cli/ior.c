@@ -22,6 +22,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/devguard.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/ranks.h"
@@ -295,6 +296,12 @@ int sb_cmd_ior(int argc, char **argv)
         return sb_usage_error("ior", "%s", err);
     if (!c.write && !c.read)
         c.write = c.read = true;
+    /* a block device named with -o: the device rules every command keeps (core/devguard.h);
+     * each rank checks without claiming, since the ranks of a host would refuse each
+     * other's claim, and IOR has no consent flag: a device with data on it is refused */
+    const sb_devguard_rules dev_rules = {0};
+    if (c.write && !c.p.file_per_proc && sb_devguard_check(c.p.path, &dev_rules, err, sizeof err) < 0)
+        return sb_usage_error("ior", "%s", err);
     if (c.reorder_tasks)
         c.p.reorder = sb_ior_task_offset(c.task_offset); /* IOR: -Q hosts away */
     print_header(&c);

@@ -25,6 +25,7 @@ void sb_io_job_init(sb_io_job *job)
     job->scramble_buffers = true;
     job->clat_percentiles = true;
     job->create_fsync = job->create_serialize = true;
+    job->allow_file_create = true;
     job->size = 1ull << 30;
     job->iodepth = 1;
     job->numjobs = 1;

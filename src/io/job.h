@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/devguard.h"
 #include "core/histogram.h"
 #include "io/cmdprio.h"
 #include "io/distribution.h"
@@ -108,6 +109,12 @@ typedef struct sb_io_job {
     unsigned fdatasync_every;  /* fdatasync after every N writes (fio's fdatasync); 0 = never */
     bool fsync_on_close;       /* fsync after the job, outside the timing (fio: on close) */
     bool unlink;               /* fio's unlink: remove the file after the job if this run made it */
+    /* Device and file safety (core/devguard.h, docs/safety.md): fio's allow_mounted_write
+     * (a mounted device may be written), allow_file_create (0: every file must exist), the
+     * command's --readonly (nothing is created, written or trimmed) and what the user gave
+     * up with --destroy-data-on (a device with data on it, an existing file to trim). */
+    bool allow_mounted_write, allow_file_create, readonly;
+    sb_devguard_consent consent;
     unsigned kb_base;          /* how sizes are read (options.h): 0 storbench's, 1024 or 1000 fio's */
     unsigned loops;            /* passes of a job that is not time based (fio's loops); 0 = 1 */
     bool randrepeat;           /* the seed as given (fio's default); 0: a new seed each run */

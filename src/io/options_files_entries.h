@@ -1,7 +1,8 @@
 /*
  * options_files_entries — entries of the one option table (sb_io_options[], options.c) for
  * several files per job (file_service_type, openfiles, filename_format), how files are
- * made (create_on_open, create_fsync; create_serialize is with the job-control entries)
+ * made (create_on_open, create_fsync, allow_file_create; create_serialize is with the
+ * job-control entries), allow_mounted_write (core/devguard.h)
  * and the latency percentiles fio prints (clat_, slat_, lat_percentiles). Not a
  * header of declarations: options.c includes it inside the table's initializer (where J()
  * is defined), as options_jobctl_entries.h. file_service_type's parser is in
@@ -22,6 +23,12 @@
      SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
     {"create_fsync", NULL, SB_OPT_BOOL, J(create_fsync), 0, 0, "1", NULL,
      "fsync a file after laying it out", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
+    {"allow_file_create", NULL, SB_OPT_BOOL, J(allow_file_create), 0, 0, "1", NULL,
+     "0: create no file; every file the job names must exist (as fio's)", SB_OPTC_JOB,
+     SB_OPTF_SWITCH, NULL, NULL},
+    {"allow_mounted_write", NULL, SB_OPT_BOOL, J(allow_mounted_write), 0, 0, "0", NULL,
+     "1: write or trim a block device even while it (or a partition of it) is mounted, as "
+     "fio's; the other device rules stay (docs/safety.md)", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
     {"clat_percentiles", NULL, SB_OPT_BOOL, J(clat_percentiles), 0, 0, "1", NULL,
      "print completion latency percentiles", SB_OPTC_JOB, SB_OPTF_SWITCH, NULL, NULL},
     {"slat_percentiles", NULL, SB_OPT_BOOL, J(slat_percentiles), 0, 0, "0", NULL,

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#include "core/devguard.h"
 #include "core/fileio.h"
 #include "core/rand.h"
 #include "core/safepath.h"
@@ -149,27 +150,35 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
  * file; *st is what was opened. 0 or -errno with one line in err. */
 static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, char *err, size_t errlen)
 {
-    bool read_only = !sb_rw_modifies(job->rw);
+    bool read_only = !sb_rw_modifies(job->rw) || job->readonly;
+    /* fio's allow_file_create=0 and --readonly: nothing is created */
+    bool create = job->allow_file_create && !job->readonly;
+    const char *no_create = job->readonly ? " (--readonly creates no file)"
+                                          : " (allow_file_create=0: every file must exist)";
     int fd = -1, r;
     f->created = false;
     if (job->directory[0]) {
         /* a private directory: only an earlier phase's file of ours (keep_files) can be there */
-        fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        fd = create ? open(f->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644) : -1;
         f->created = fd >= 0;
-        if (fd < 0 && errno == EEXIST && job->dir_private && job->keep_files)
-            fd = open(f->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+        if (!create)
+            errno = ENOENT;
+        if (fd < 0 && (errno == EEXIST || !create) && job->dir_private && job->keep_files)
+            fd = open(f->path, (read_only ? O_RDONLY : O_RDWR) | O_NOFOLLOW | O_CLOEXEC);
         r = fd < 0 ? -errno : 0;
         if (r < 0)
-            snprintf(err, errlen, "%s: %s", f->path, strerror(-r));
+            snprintf(err, errlen, "%s: %s%s", f->path, strerror(-r), create ? "" : no_create);
     } else {
-        r = job->verify_only ? -EEXIST /* never made: it checks an earlier run's file */
-                             : sb_open_resolved(f->path, O_RDWR | O_CREAT | O_EXCL, 0644, &fd, err, errlen);
+        r = job->verify_only || !create ? -EEXIST /* never made: verify_only checks an earlier run's file */
+                                         : sb_open_resolved(f->path, O_RDWR | O_CREAT | O_EXCL, 0644, &fd, err, errlen);
         f->created = r == 0;
         if (r == -EEXIST) {
             r = sb_open_resolved(f->path, read_only ? O_RDONLY : O_RDWR, 0, &fd, err, errlen);
             if (r == -ENOENT && job->verify_only)
                 snprintf(err, errlen, "%s does not exist: verify_only checks a file an earlier run wrote",
                          f->path);
+            else if (r == -ENOENT && !create)
+                snprintf(err, errlen, "%s does not exist%s", f->path, no_create);
         }
     }
     if (r < 0)
@@ -186,13 +195,21 @@ static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, cha
     return 0;
 }
 
-/* A block device: checked for size only (the workers open it). */
+/* A block device: checked for size, and, when the job writes or trims, by the device
+ * rules (core/devguard.h; the command claimed it, so without the exclusive probe, which
+ * the claim itself would fail). The workers open it. */
 static int check_block_device(const sb_io_job *job, file_ctx *f, char *err, size_t errlen)
 {
     uint64_t need = job->offset + job->size, bytes = 0;
     ioctl(f->fd, BLKGETSIZE64, &bytes);
     close(f->fd);
     f->fd = -1;
+    if (sb_rw_modifies(job->rw)) {
+        const sb_devguard_rules rules = {.allow_mounted = job->allow_mounted_write, .consent = &job->consent};
+        int r = sb_devguard_check(f->path, &rules, err, errlen);
+        if (r < 0)
+            return r;
+    }
     if (bytes < need) {
         snprintf(err, errlen, "%s holds %" PRIu64 " bytes, less than offset + size = %" PRIu64,
                  f->path, bytes, need);

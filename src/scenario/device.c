@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/devguard.h"
 #include "core/fileio.h"
 
 #ifndef LOOP_CONFIGURE
@@ -204,76 +205,27 @@ void sb_device_release(sb_device *d)
     d->fd = -1;
 }
 
-void sb_device_signature(int fd, char *out, size_t len)
+/* The device name (number rdev) and its partitions' numbers into devs: how many. */
+static size_t partitions(const char *name, dev_t rdev, dev_t *devs, size_t max)
 {
-    static unsigned char buf[70 * 1024];
-    out[0] = 0;
-    ssize_t n = pread(fd, buf, sizeof buf, 0);
-    if (n < 4096)
-        return;
-    if (n >= 65536 + 72 && !memcmp(buf + 65536 + 64, "_BHRfS_M", 8))
-        snprintf(out, len, "btrfs");
-    else if (!memcmp(buf, "XFSB", 4))
-        snprintf(out, len, "xfs");
-    else if (buf[1080] == 0x53 && buf[1081] == 0xEF)
-        snprintf(out, len, "ext2/3/4");
-    else if (!memcmp(buf, "LUKS\xba\xbe", 6))
-        snprintf(out, len, "LUKS");
-    else if (!memcmp(buf + 4096 - 10, "SWAPSPACE2", 10) || !memcmp(buf + 4096 - 10, "SWAP-SPACE", 10))
-        snprintf(out, len, "swap");
-    else if (!memcmp(buf + 4096 + 24, "\xc6\x85\x73\xf6\x4e\x1a\x45\xca\x82\x65\xf5\x7f\x48\xba\x6d\x81", 16))
-        snprintf(out, len, "bcache");
-    else if (!memcmp(buf + 512, "EFI PART", 8))
-        snprintf(out, len, "GPT partition table");
-    else if (buf[510] == 0x55 && buf[511] == 0xAA)
-        snprintf(out, len, "MBR partition table");
-}
-
-/* Is one of devs (the device and its partitions) mounted? Fills where. The maj:min of
- * mountinfo is the block device for most filesystems, but an anonymous one for btrfs: the
- * mount source is compared too. */
-static bool mounted(const dev_t *devs, size_t n, char *where, size_t len)
-{
-    FILE *f = fopen("/proc/self/mountinfo", "r");
-    if (!f)
-        return false;
-    char line[8192];
-    bool hit = false;
-    while (!hit && fgets(line, sizeof line, f)) {
+    size_t n = 0;
+    devs[n++] = rdev;
+    char dir[128];
+    snprintf(dir, sizeof dir, "/sys/class/block/%s", name);
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d)) && n < max) {
+        char p[PATH_MAX], val[64];
         unsigned ma, mi;
-        char mp[2048], src[2048] = "";
-        if (sscanf(line, "%*d %*d %u:%u %*s %2047s", &ma, &mi, mp) != 3)
+        if (strncmp(de->d_name, name, strlen(name)) || !de->d_name[strlen(name)])
             continue;
-        const char *sep = strstr(line, " - ");
-        struct stat st;
-        bool by_source = sep && sscanf(sep + 3, "%*s %2047s", src) == 1 && !strncmp(src, "/dev/", 5) &&
-                         stat(src, &st) == 0 && S_ISBLK(st.st_mode);
-        for (size_t i = 0; i < n && !hit; i++)
-            if ((major(devs[i]) == ma && minor(devs[i]) == mi) || (by_source && st.st_rdev == devs[i])) {
-                snprintf(where, len, "%s", mp);
-                hit = true;
-            }
+        snprintf(p, sizeof p, "%s/%s/dev", dir, de->d_name);
+        if (sb_read_text(p, val, sizeof val) == 0 && sscanf(val, "%u:%u", &ma, &mi) == 2)
+            devs[n++] = makedev(ma, mi);
     }
-    fclose(f);
-    return hit;
-}
-
-static bool swap_on(const char *name)
-{
-    FILE *f = fopen("/proc/swaps", "r");
-    if (!f)
-        return false;
-    char line[1024];
-    bool hit = false;
-    while (!hit && fgets(line, sizeof line, f)) {
-        char path[512];
-        if (sscanf(line, "%511s", path) == 1 && !strncmp(path, "/dev/", 5)) {
-            const char *b = path + 5;
-            hit = !strncmp(b, name, strlen(name));
-        }
-    }
-    fclose(f);
-    return hit;
+    if (d)
+        closedir(d);
+    return n;
 }
 
 /* Another process with one of devs open: its pid, else 0. */
@@ -332,7 +284,12 @@ int sb_real_device_check(const char *path, sb_device *d, char *err, size_t errle
         snprintf(err, errlen, "%s: not a block device", path);
         return -ENOTBLK;
     }
-    char link[PATH_MAX], syspath[128], target[PATH_MAX];
+    /* the rules every command shares (core/devguard.h); the data is given up already */
+    const sb_devguard_rules rules = {.probe_exclusive = true, .data_given_up = true};
+    int r = sb_devguard_check(path, &rules, err, errlen);
+    if (r < 0)
+        return r;
+    char link[PATH_MAX], syspath[128];
     snprintf(syspath, sizeof syspath, "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
     ssize_t ln = readlink(syspath, link, sizeof link - 1);
     if (ln < 0) {
@@ -342,73 +299,25 @@ int sb_real_device_check(const char *path, sb_device *d, char *err, size_t errle
     link[ln] = 0;
     const char *name = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
     snprintf(d->path, sizeof d->path, "/dev/%s", name);
-
-    /* The device and its partitions. */
+    /* A build runs mkfs, mdadm, make-bcache on it: beyond the shared rules, no other
+     * process may have it open at all. */
     dev_t devs[128];
-    size_t n = 0;
-    devs[n++] = st.st_rdev;
-    snprintf(target, sizeof target, "/sys/class/block/%s", name);
-    DIR *dir = opendir(target);
-    struct dirent *de;
-    bool held = false;
-    char holder[256] = "";
-    while (dir && (de = readdir(dir))) {
-        char p[PATH_MAX], val[64];
-        unsigned ma, mi;
-        if (!strncmp(de->d_name, name, strlen(name))) {
-            snprintf(p, sizeof p, "%s/%s/dev", target, de->d_name);
-            if (n < 128 && sb_read_text(p, val, sizeof val) == 0 && sscanf(val, "%u:%u", &ma, &mi) == 2)
-                devs[n++] = makedev(ma, mi);
-            snprintf(p, sizeof p, "%s/%s/holders", target, de->d_name);
-        } else if (!strcmp(de->d_name, "holders")) {
-            snprintf(p, sizeof p, "%s/holders", target);
-        } else {
-            continue;
-        }
-        DIR *h = opendir(p);
-        struct dirent *he;
-        while (h && (he = readdir(h)))
-            if (he->d_name[0] != '.') {
-                held = true;
-                snprintf(holder, sizeof holder, "%s", he->d_name);
-            }
-        if (h)
-            closedir(h);
-    }
-    if (dir)
-        closedir(dir);
-
-    char where[2048], comm[64];
-    if (mounted(devs, n, where, sizeof where)) {
-        snprintf(err, errlen, "%s is mounted (on %s): refusing to touch it", path, where);
-        return -EBUSY;
-    }
-    if (swap_on(name)) {
-        snprintf(err, errlen, "%s is in use as swap: refusing to touch it", path);
-        return -EBUSY;
-    }
-    if (held) {
-        snprintf(err, errlen, "%s is held by %s (md, dm or bcache): refusing to touch it", path, holder);
-        return -EBUSY;
-    }
+    size_t n = partitions(name, st.st_rdev, devs, 128);
+    char comm[64];
     long pid = opened_elsewhere(devs, n, comm, sizeof comm);
     if (pid) {
         snprintf(err, errlen, "%s is held open by process %ld (%s): refusing to touch it", path, pid, comm);
         return -EBUSY;
     }
-    int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
-        if (e == EBUSY)
-            snprintf(err, errlen, "%s is in use (part of a mounted multi-device filesystem, or opened exclusively): refusing to touch it",
-                     path);
-        else
-            snprintf(err, errlen, "%s: %s", path, strerror(e));
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
         return -e;
     }
     if (ioctl(fd, BLKGETSIZE64, &d->size) < 0)
         d->size = 0;
-    sb_device_signature(fd, d->signature, sizeof d->signature);
+    sb_devguard_signature(fd, d->signature, sizeof d->signature);
     close(fd);
     char p[256];
     snprintf(p, sizeof p, "/sys/class/block/%s/device/model", name);

@@ -40,13 +40,11 @@ int sb_loop_attach(sb_state *st, const char *image, sb_device *d, char *err, siz
 /* Closes what this process holds open on d (the loop device goes once unused). */
 void sb_device_release(sb_device *d);
 
-/* Checks a real device for use (the caller has checked --destroy-data-on names it):
- * a block device, not a partition's parent in use, not mounted, not swap, no holders, not
- * open elsewhere. Fills d (path, size, model, signature). 0, or -EBUSY / -ENOTBLK / -errno
- * with one line in err. */
+/* Checks a real device for use (the caller has checked --destroy-data-on names it): the
+ * rules every command shares (core/devguard.h: not mounted, not swap, no holders, not
+ * claimed, no loop twin in use), and not open in any other process. Fills d (path,
+ * size, model, signature as libblkid names it). 0, or -EBUSY / -ENOTBLK / -errno with
+ * one line in err. */
 int sb_real_device_check(const char *path, sb_device *d, char *err, size_t errlen);
-/* What a device's first blocks carry ("ext4", "btrfs", "xfs", "MBR partition table" ...),
- * or "" when nothing known. fd must be open for reading. */
-void sb_device_signature(int fd, char *out, size_t len);
 
 #endif

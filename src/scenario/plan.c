@@ -221,10 +221,8 @@ static int check_real_devices(const sb_scn_plan *o, sb_device *devs, size_t *n_d
         return usage_line("a configuration needs %u devices; --devices lists %zu", need, n);
     for (size_t i = 0; i < n; i++) {
         char err[1024];
-        if (sb_real_device_check(list[i], &devs[i], err, sizeof err) < 0) {
-            sb_error("scenario: %s", err);
-            return SB_EXIT_RUNTIME;
-        }
+        if (sb_real_device_check(list[i], &devs[i], err, sizeof err) < 0)
+            return usage_line("%s", err);
         if (devs[i].signature[0])
             sb_warn("scenario: %s carries %s: it will be overwritten (named in --destroy-data-on)",
                     list[i], devs[i].signature);

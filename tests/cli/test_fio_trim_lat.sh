@@ -4,7 +4,8 @@
 # and fill fio's "trim" section (JSON, normal), trimwrite writes every block it trims;
 # on a loop device (root) the same jobs go to BLKDISCARD and come out as fio 3.33's (fio
 # 3.33 trims block devices only: on a file it fails with ENOTTY); a file system without
-# hole punching (ramfs) is refused with one line naming EOPNOTSUPP (exit 1). io_uring
+# hole punching (ramfs) is refused with one line naming EOPNOTSUPP (exit 1). A file that
+# exists is trimmed only when given up (--destroy-data-on: docs/safety.md). io_uring
 # jobs carry slat_ns and lat_ns figures, psync ones fio's slat N 0; the percentile
 # options add fio's keys. Without fio, root or losetup the comparisons skip, visibly.
 . "$(dirname "$0")/lib.sh"
@@ -18,18 +19,18 @@ jqe() { [ -s "${*: -1}" ] && jq -e "$@" >/dev/null 2>&1; }
 # ---- trims on a file: holes punched, the trim section ----
 "$SB_BIN" io --filename="$T/f" --size=1m --rw=write >/dev/null 2>&1
 check_exit "rw=trim on a file runs" 0 "$SB_BIN" io --name=t --filename="$T/f" --size=1m --bs=64k \
-    --rw=trim --output-format=json
+    --rw=trim --output-format=json --destroy-data-on "$T/f"
 check "trim: 1 MiB in the trim section, 16 trims" \
     test "$(jqv '.jobs[0].trim | "\(.io_bytes) \(.total_ios) \(.clat_ns.N)"' "$T/out")" = "1048576 16 16"
 check "trim: nothing read or written" test "$(jqv '.jobs[0].read.io_bytes + .jobs[0].write.io_bytes' "$T/out")" = 0
 check "trim: the file keeps its size and lost its blocks" \
     test "$(stat -c %s "$T/f")" = 1048576 -a "$(du -k "$T/f" | cut -f1)" -lt 64
 check_exit "rw=randtrim runs" 0 "$SB_BIN" io --name=t --filename="$T/f" --size=1m --bs=64k \
-    --rw=randtrim --output-format=normal
+    --rw=randtrim --output-format=normal --destroy-data-on "$T/f"
 check "randtrim: fio's trim: line and TRIM: group line" \
     sh -c "grep -q '^  trim: IOPS=' '$T/out' && grep -q '^   TRIM: bw=' '$T/out'"
 check_exit "rw=trimwrite runs" 0 "$SB_BIN" io --name=t --filename="$T/f" --size=1m --bs=64k \
-    --rw=trimwrite --output-format=json
+    --rw=trimwrite --output-format=json --destroy-data-on "$T/f"
 check "trimwrite: every block trimmed and written" \
     test "$(jqv '.jobs[0] | "\(.trim.io_bytes) \(.write.io_bytes)"' "$T/out")" = "1048576 1048576"
 check "trimwrite: the file is whole again" test "$(du -k "$T/f" | cut -f1)" -ge 1024
@@ -64,7 +65,7 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$T/ram" && mount -t ramfs none "$T/ram" 2>/de
     trap 'umount "$T/ram" 2>/dev/null; rm -rf "$T"' EXIT
     dd if=/dev/zero of="$T/ram/f" bs=64k count=16 status=none
     check_exit "a target without discard (ramfs): refused, exit 1" 1 "$SB_BIN" io --filename="$T/ram/f" \
-        --size=1m --rw=trim
+        --size=1m --rw=trim --destroy-data-on "$T/ram/f"
     check_one_line "... in one line naming EOPNOTSUPP" EOPNOTSUPP
     umount "$T/ram"
 else

@@ -137,14 +137,14 @@ check_exit "a file is not a device" 2 "$SB" scenario run "$T/real.ini" --suite d
 check_one_line "refusal says not a block device" "not a block device"
 mkdir -p "$T/m"
 mount "$DEV" "$T/m"
-check_exit "mounted device refused" 1 "$SB" scenario run "$T/real.ini" --suite dd --result r \
+check_exit "mounted device refused" 2 "$SB" scenario run "$T/real.ini" --suite dd --result r \
     --devices "$DEV" --destroy-data-on "$DEV"
 check_one_line "refusal says mounted" "is mounted"
 check "mounted device untouched" test "$(findmnt -n -o SOURCE "$T/m")" = "$DEV"
 umount "$T/m"
 # btrfs shows an anonymous device number in mountinfo: the mount source must be checked too.
 mkfs.btrfs -q -f "$DEV" >/dev/null 2>&1 && mount "$DEV" "$T/m"
-check_exit "mounted btrfs device refused" 1 "$SB" scenario run "$T/real.ini" --suite dd --result r \
+check_exit "mounted btrfs device refused" 2 "$SB" scenario run "$T/real.ini" --suite dd --result r \
     --devices "$DEV" --destroy-data-on "$DEV"
 check_one_line "btrfs refusal says mounted" "is mounted"
 umount "$T/m"
@@ -153,7 +153,7 @@ check_exit "a device listed twice" 2 "$SB" scenario run "$T/real.ini" --suite dd
 check_one_line "listed twice: one line" "listed twice"
 sleep 60 3<"$DEV" &
 HOLDER=$!
-check_exit "device held open refused" 1 "$SB" scenario run "$T/real.ini" --suite dd --result r \
+check_exit "device held open refused" 2 "$SB" scenario run "$T/real.ini" --suite dd --result r \
     --devices "$DEV" --destroy-data-on "$DEV"
 check_one_line "refusal says held open" "held open by process $HOLDER"
 kill "$HOLDER"; wait "$HOLDER" 2>/dev/null
