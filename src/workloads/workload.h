@@ -88,7 +88,7 @@ typedef struct sb_measure {
 #define SB_MAX_FIGURES 64
 
 /* The largest params struct a workload's resolve fills (fio's and diskmark's: an I/O job). */
-#define SB_PARAMS_MAX 12288
+#define SB_PARAMS_MAX 16384
 
 /* The option values of one test selection and, once sb_config_resolve() has run, the
  * params struct its workload resolved them into. */
