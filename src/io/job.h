@@ -24,6 +24,7 @@
 #define SB_IO_JOB_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -231,6 +232,10 @@ typedef struct sb_io_job {
     const _Atomic(bool) *stop_ext;
     /* Set by jobrun.c: the flow weight reserved for this job's threads (flow.h), or NULL. */
     _Atomic(unsigned) *flow_reserved;
+    /* Set by jobrun.c for the jobs of a phase: held while a job prepares its files, so that
+     * two jobs of one file never see it half made (one creates and lays it out, the other
+     * finds it whole), as fio lays out every file before any job starts. NULL: alone. */
+    pthread_mutex_t *prepare_lock;
     /* fio's io_submit_mode, random_generator, NUMA placement and SPRandom (options_fiob.c;
      * issue 27). submit_offload: a submitter thread issues at the rate while another reaps,
      * so submission does not wait on completions (submit_offload.c). random_generator:

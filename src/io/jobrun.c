@@ -33,6 +33,7 @@ static void *run_one(void *arg)
     s->run = *s->job;
     s->run.stop_ext = &s->stop;
     s->run.flow_reserved = s->flow_held ? &s->flow_reserved : NULL;
+    s->run.prepare_lock = s->prepare_lock;
     s->rc = sb_io_run(&s->run, &s->result, s->err, sizeof s->err);
     if (s->flow_held) /* what its threads did not take (a job that failed early) */
         sb_flow_unreserve(s->job->flow_id, atomic_load(&s->flow_reserved));
@@ -58,6 +59,9 @@ int sb_io_run_many(sb_io_run_slot *slots, size_t n, atomic_bool *end_all)
         return 0;
     }
     pthread_t tids[n];
+    pthread_mutex_t prepare_lock = PTHREAD_MUTEX_INITIALIZER;
+    for (size_t i = 0; i < n; i++)
+        slots[i].prepare_lock = &prepare_lock;
     size_t started = 0;
     int r = 0;
     for (; started < n; started++) {

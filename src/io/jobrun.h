@@ -15,6 +15,7 @@
 #ifndef SB_IO_JOBRUN_H
 #define SB_IO_JOBRUN_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,6 +33,7 @@ typedef struct sb_io_run_slot {
     atomic_bool stop;
     _Atomic(unsigned) flow_reserved; /* the job's flow weight counted before it starts */
     bool flow_held;                  /* that reservation was made */
+    pthread_mutex_t *prepare_lock;   /* the phase's (job.h) */
     struct sb_io_run_slot *all_slots;
     size_t n_slots;
     atomic_bool *end_all;

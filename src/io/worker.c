@@ -582,8 +582,12 @@ int sb_io_run(const sb_io_job *job_given, sb_io_result *res, char *err, size_t e
         goto out;
     if (filled)
         job = filled;
-    if ((r = prepare_files(job, files, &nfiles, map, dir, err, errlen)) < 0 ||
-        (r = zbd_attach_files(job, files, nfiles, err, errlen)) < 0 ||
+    if (job->prepare_lock)
+        pthread_mutex_lock(job->prepare_lock);
+    r = prepare_files(job, files, &nfiles, map, dir, err, errlen);
+    if (job->prepare_lock)
+        pthread_mutex_unlock(job->prepare_lock);
+    if (r < 0 || (r = zbd_attach_files(job, files, nfiles, err, errlen)) < 0 ||
         (r = setup_workers(job, ops, files, map, &sh, ws, err, errlen)) < 0 ||
         (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
         goto out;
