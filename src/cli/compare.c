@@ -65,7 +65,7 @@ int sb_cmd_compare(int argc, char **argv)
     const char *name = argv[optind];
 
     char path[4096], err[512];
-    int prc = sb_cli_result_path("compare", name, results_dir, path, sizeof path);
+    int prc = sb_cli_input_path("compare", name, results_dir, path, sizeof path);
     if (prc)
         return prc;
     sb_resultfile rf;
