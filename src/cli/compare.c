@@ -1,27 +1,87 @@
 /*
- * compare — `storbench compare NAME [--base LABEL]`: every identifier of a
- * result file against a base identifier, per test and as a geometric mean
- * (the computation and its definitions are in src/report/compare.h).
+ * compare — `storbench compare NAME|FILE... [--base LABEL]`: every identifier
+ * of one result file, or of several joined into one comparison, against a
+ * base identifier, per test and as a geometric mean (the computation and its
+ * definitions are in src/report/compare.h).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/strutil.h"
 #include "report/compare.h"
 #include "report/overview.h"
 #include "results/result.h"
 
+/* Reads NAME|FILE into rf (cli/common.h: a file here before a saved result). 0 or the
+ * exit code after the message. */
+static int load_one(const char *name, const char *results_dir, sb_resultfile *rf)
+{
+    char path[4096], err[512];
+    int rc = sb_cli_input_path("compare", name, results_dir, path, sizeof path);
+    if (rc)
+        return rc;
+    rc = sb_resultfile_load(path, rf, err, sizeof err);
+    if (rc == 0)
+        return 0;
+    if (rc == -ENOENT && !strchr(name, '/'))
+        sb_error("compare: no result named '%s' (%s does not exist)", name, path);
+    else
+        sb_error("compare: %s", err);
+    return SB_EXIT_RUNTIME;
+}
+
+/* Every input into one comparison: the first as it is, each next one's systems added. A
+ * test only some inputs have stays, with the others' rows "not run". An identifier an
+ * earlier input has already is renamed "ID (NAME)", said on stderr, so that two runs of
+ * one machine saved in two files can be compared. */
+static int load_all(char **names, int n, const char *results_dir, sb_resultfile *rf)
+{
+    int rc = load_one(names[0], results_dir, rf);
+    for (int i = 1; rc == 0 && i < n; i++) {
+        sb_resultfile src;
+        sb_resultfile_init(&src);
+        rc = load_one(names[i], results_dir, &src);
+        for (size_t s = 0; rc == 0 && s < src.n_systems; s++) {
+            const char *id = src.systems[s].identifier;
+            if (!sb_resultfile_find_system(rf, id))
+                continue;
+            char to[1024];
+            snprintf(to, sizeof to, "%s (%s)", id, names[i]);
+            for (unsigned k = 2; sb_resultfile_find_system(rf, to) || sb_resultfile_find_system(&src, to); k++)
+                snprintf(to, sizeof to, "%s (%s #%u)", id, names[i], k);
+            sb_warn("compare: identifier '%s' of %s is shown as '%s' (an earlier input has it too)",
+                    id, names[i], to);
+            char *from = sb_xstrdup(id);
+            sb_resultfile_rename_identifier(&src, from, to);
+            free(from);
+        }
+        char err[512];
+        if (rc == 0 && sb_resultfile_merge(rf, &src, false, err, sizeof err) < 0) {
+            sb_error("compare: %s: %s", names[i], err);
+            rc = SB_EXIT_RUNTIME;
+        }
+        sb_resultfile_free(&src);
+    }
+    return rc;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: storbench compare NAME [options]\n"
+            "usage: storbench compare NAME|FILE... [options]\n"
             "\n"
-            "Compares every identifier of result file NAME with a base identifier: per test the\n"
+            "Compares every identifier of the result files (saved names or files; a file of\n"
+            "that name in the current directory is read before a saved result) with a base\n"
+            "identifier. Several files are joined into one comparison: a test that only some\n"
+            "have is listed with the others' rows 'not run', and an identifier an earlier file\n"
+            "has already is shown as 'ID (NAME)'. Per test the\n"
             "relative difference, signed so that positive is better than the base (for Lower Is\n"
             "Better tests the ratio is base/value), marked '~' when it lies inside the combined\n"
             "standard error and '?' when a spread is unknown (imported figures, single runs);\n"
@@ -34,7 +94,7 @@ static void usage(FILE *out)
             "      --results-dir DIR   where named result files live\n"
             "  -h, --help              this text\n"
             "\n"
-            "Exit status: 0 done, 1 the file cannot be read or holds no identifiers, 2 bad usage\n"
+            "Exit status: 0 done, 1 a file cannot be read or holds no identifiers, 2 bad usage\n"
             "(or a --base the file does not hold).\n");
 }
 
@@ -59,25 +119,14 @@ int sb_cmd_compare(int argc, char **argv)
         }
     }
     if (optind >= argc)
-        return sb_usage_error("compare", "name a result file (storbench compare NAME)");
-    if (argc - optind > 1)
-        return sb_usage_error("compare", "one result file at a time ('%s' is extra)", argv[optind + 1]);
-    const char *name = argv[optind];
-
-    char path[4096], err[512];
-    int prc = sb_cli_input_path("compare", name, results_dir, path, sizeof path);
-    if (prc)
-        return prc;
+        return sb_usage_error("compare", "name a result file (storbench compare NAME|FILE...)");
+    char err[512];
     sb_resultfile rf;
     sb_resultfile_init(&rf);
-    int rc = sb_resultfile_load(path, &rf, err, sizeof err);
-    if (rc < 0) {
-        if (rc == -ENOENT && !strchr(name, '/'))
-            sb_error("compare: no result named '%s' (%s does not exist)", name, path);
-        else
-            sb_error("compare: %s", err);
+    int rc = load_all(argv + optind, argc - optind, results_dir, &rf);
+    if (rc) {
         sb_resultfile_free(&rf);
-        return SB_EXIT_RUNTIME;
+        return rc;
     }
     sb_comparison cmp;
     rc = sb_compare(&rf, base, &cmp, err, sizeof err);
