@@ -7,70 +7,16 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/inputs.h"
 #include "core/log.h"
 #include "core/output.h"
-#include "core/strutil.h"
 #include "report/compare.h"
 #include "report/overview.h"
 #include "results/result.h"
-
-/* Reads NAME|FILE into rf (cli/common.h: a file here before a saved result). 0 or the
- * exit code after the message. */
-static int load_one(const char *name, const char *results_dir, sb_resultfile *rf)
-{
-    char path[4096], err[512];
-    int rc = sb_cli_input_path("compare", name, results_dir, path, sizeof path);
-    if (rc)
-        return rc;
-    rc = sb_resultfile_load(path, rf, err, sizeof err);
-    if (rc == 0)
-        return 0;
-    if (rc == -ENOENT && !strchr(name, '/'))
-        sb_error("compare: no result named '%s' (%s does not exist)", name, path);
-    else
-        sb_error("compare: %s", err);
-    return SB_EXIT_RUNTIME;
-}
-
-/* Every input into one comparison: the first as it is, each next one's systems added. A
- * test only some inputs have stays, with the others' rows "not run". An identifier an
- * earlier input has already is renamed "ID (NAME)", said on stderr, so that two runs of
- * one machine saved in two files can be compared. */
-static int load_all(char **names, int n, const char *results_dir, sb_resultfile *rf)
-{
-    int rc = load_one(names[0], results_dir, rf);
-    for (int i = 1; rc == 0 && i < n; i++) {
-        sb_resultfile src;
-        sb_resultfile_init(&src);
-        rc = load_one(names[i], results_dir, &src);
-        for (size_t s = 0; rc == 0 && s < src.n_systems; s++) {
-            const char *id = src.systems[s].identifier;
-            if (!sb_resultfile_find_system(rf, id))
-                continue;
-            char to[1024];
-            snprintf(to, sizeof to, "%s (%s)", id, names[i]);
-            for (unsigned k = 2; sb_resultfile_find_system(rf, to) || sb_resultfile_find_system(&src, to); k++)
-                snprintf(to, sizeof to, "%s (%s #%u)", id, names[i], k);
-            sb_warn("compare: identifier '%s' of %s is shown as '%s' (an earlier input has it too)",
-                    id, names[i], to);
-            char *from = sb_xstrdup(id);
-            sb_resultfile_rename_identifier(&src, from, to);
-            free(from);
-        }
-        char err[512];
-        if (rc == 0 && sb_resultfile_merge(rf, &src, false, err, sizeof err) < 0) {
-            sb_error("compare: %s: %s", names[i], err);
-            rc = SB_EXIT_RUNTIME;
-        }
-        sb_resultfile_free(&src);
-    }
-    return rc;
-}
 
 static void usage(FILE *out)
 {
@@ -123,7 +69,7 @@ int sb_cmd_compare(int argc, char **argv)
     char err[512];
     sb_resultfile rf;
     sb_resultfile_init(&rf);
-    int rc = load_all(argv + optind, argc - optind, results_dir, &rf);
+    int rc = sb_cli_load_inputs("compare", argv + optind, argc - optind, results_dir, &rf);
     if (rc) {
         sb_resultfile_free(&rf);
         return rc;
