@@ -95,6 +95,21 @@ static void axis_label(char *buf, size_t len, const sb_result *r, const char *me
         snprintf(buf, len, "%s (%s)%s", metric, unit, log ? ", log scale" : "");
 }
 
+/* Where the bars start: after the longest identifier (7 px a character at 12 px), at
+ * least 80 px and at most half the width, so that no label is cut at the left edge. */
+static int bars_left(const sb_resultfile *rf, int w)
+{
+    size_t chars = 0;
+    for (size_t i = 0; i < rf->n_systems; i++) {
+        size_t n = 0;
+        for (const char *p = rf->systems[i].identifier; *p; p++)
+            n += ((unsigned char)*p & 0xC0) != 0x80;
+        chars = n > chars ? n : chars;
+    }
+    int x0 = 18 + (int)chars * 7;
+    return x0 < 80 ? 80 : x0 > w / 2 ? w / 2 : x0;
+}
+
 static int panel_height(const sb_resultfile *rf)
 {
     return PANEL_HEAD + (int)rf->n_systems * ROW + PANEL_FOOT;
@@ -104,7 +119,7 @@ static int panel_height(const sb_resultfile *rf)
 static void bar_panel(FILE *out, const sb_resultfile *rf, const sb_result *r,
                       const sb_chart_spec *spec, int y)
 {
-    int w = spec->width, x0 = w / 4 + 10, x1 = w - 70;
+    int w = spec->width, x0 = bars_left(rf, w), x1 = w - 70;
     double min = INFINITY, max = 0, v;
     const char *unit = "";
     for (size_t j = 0; j < r->n_entries; j++)

@@ -41,6 +41,11 @@ check "bars: the log axis is labelled so" grep -q 'higher is better (log scale)<
 check "bars: caption names machine, target and version" \
     grep -q '<text class="caption"[^>]*>ssd: AMD EPYC 7B13, target /mnt/ssd, storbench 0.1.0; hdd: Intel Xeon E5, target /mnt/hdd, storbench 0.1.0' bars.svg
 check "bars: the value at the bar" grep -q '>3.50</text>' bars.svg
+check "bars: short identifiers, bars start at 80 px" grep -q '<rect class="bar" data-identifier="ssd" x="80" ' bars.svg
+sed 's/"hdd"/"2-Disk RAID1 + LZO + Nobarrier + Noatime"/g' b.json >long.json
+"$SB" plot a.json long.json -o long.svg
+check "bars: a long identifier moves the bars right of its label (18 + 40 x 7 px)" \
+    grep -q '<rect class="bar" data-identifier="ssd" x="298" ' long.svg
 check "bars: width 900 by default" grep -q '<svg [^>]*width="900"' bars.svg
 
 # --y a secondary figure; --width; --chart bars said explicitly; a saved name
