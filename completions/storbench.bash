@@ -17,7 +17,7 @@ _storbench_options()
 {
     # every --option the help text names (usage line, option lines, cross references),
     # and --help, which every command answers
-    { "$1" "$2" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9_-]*[a-z0-9]'; echo --help; } | sort -u
+    { "$1" "$2" --help 2>/dev/null | grep -oE -- '--[a-z]([a-z0-9_-]*[a-z0-9])?'; echo --help; } | sort -u
 }
 
 _storbench_names()
@@ -43,6 +43,13 @@ _storbench()
         # run's -o is KEY=VALUE, not a file
         if [ "$cmd" != run ] && [ "$cmd" != scenario ] || [ "$prev" != -o ]; then
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            return 0
+        fi
+        ;;
+    -c | --chart)
+        # plot's charts (report/svg_chart.c)
+        if [ "$cmd" = plot ]; then
+            mapfile -t COMPREPLY < <(compgen -W "bars lines heatmap" -- "$cur")
             return 0
         fi
         ;;
