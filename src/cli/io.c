@@ -31,10 +31,10 @@
 #include "core/units.h"
 #include "io/engine.h"
 #include "io/job.h"
-#include "io/jobfile.h"
-#include "io/guard.h"
-#include "io/jobrun.h"
-#include "io/options.h"
+#include "io/options/jobfile.h"
+#include "io/job/guard.h"
+#include "io/run/jobrun.h"
+#include "io/options/options.h"
 
 #define CMD "io"
 

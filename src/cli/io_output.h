@@ -17,7 +17,7 @@
 
 #include "cli/io_ranks.h"
 #include "io/job.h"
-#include "io/jobfile.h"
+#include "io/options/jobfile.h"
 
 /* The formats (one table, io_output.c): a set of these bits. */
 enum {

@@ -32,11 +32,11 @@
 
 #include "core/devguard.h"
 #include "core/histogram.h"
-#include "io/cmdprio.h"
-#include "io/distribution.h"
-#include "io/verify.h"
+#include "io/loop/cmdprio.h"
+#include "io/loop/distribution.h"
+#include "io/verify/verify.h"
 #include "core/timeseries.h"
-#include "io/steadystate.h"
+#include "io/log/steadystate.h"
 
 typedef enum sb_rw {
     SB_RW_READ = 0,

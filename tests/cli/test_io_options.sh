@@ -1,5 +1,5 @@
 #!/bin/bash
-# CLI tests of io's option table (src/io/options.c): the man page's and docs/io.md's option
+# CLI tests of io's option table (src/io/options/options.c): the man page's and docs/io.md's option
 # lists are what the table generates (scripts/gen-io-options --check); --help, --cmdhelp,
 # both value spellings; the refusals of the safety issue's item 11 (each exit 2 at once, one
 # line naming the option, nothing created); the fio workload through the same entries; and

@@ -26,7 +26,7 @@
 #include "core/cpuset.h"
 #include "io/engine.h"
 #include "io/job.h"
-#include "io/offsets.h"
+#include "io/loop/offsets.h"
 
 static char tmpdir[256];
 

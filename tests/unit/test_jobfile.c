@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "io/job.h"
-#include "io/jobfile.h"
-#include "io/options.h"
+#include "io/options/jobfile.h"
+#include "io/options/options.h"
 
 static char dir[] = "/tmp/sb-jobfile-XXXXXX";
 static char err[1024];

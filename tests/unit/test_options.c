@@ -16,7 +16,7 @@
 
 #include "io/engine.h"
 #include "io/job.h"
-#include "io/options.h"
+#include "io/options/options.h"
 #include "workloads/workload.h"
 #include "workloads/catalogue.h"
 

@@ -36,7 +36,7 @@
 #include "core/clock.h"
 #include "core/rand.h"
 #include "core/log.h"
-#include "io/verify.h"
+#include "io/verify/verify.h"
 #include "workloads/durability/durability_guard.h"
 #include "workloads/durability/durability_stack.h"
 #include "workloads/catalogue.h"
