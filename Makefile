@@ -30,7 +30,11 @@ MPICC    ?= mpicc
 HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
 MPI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard src/mpi/*.c)))
 MPI_BIN  := $(if $(HAVE_MPI),storbench-mpi)
-LIB_OBJS := $(SRCS:%.c=$(BUILD)/%.o)
+# The I/O engines register themselves in a linker section (io/engine.h): an archive member
+# nothing names would be left out, so their objects are linked into every program directly.
+ENGINE_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard src/io/engines/*.c)))
+LIB_OBJS := $(filter-out $(ENGINE_OBJS),$(SRCS:%.c=$(BUILD)/%.o))
+LIB      := $(ENGINE_OBJS) $(BUILD)/libstorbench.a
 MAIN_OBJ := $(BUILD)/src/main.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -68,14 +72,14 @@ storbench-mpi: $(BUILD)/storbench-mpi
 
 # main.o first, then the MPI objects, then the library: src/mpi/ranks_mpi.o defines
 # sb_ranks_start(), so the archive's plain definition (cli/ranks_launch.o) is not pulled.
-$(BUILD)/storbench-mpi: $(MAIN_OBJ) $(MPI_OBJS) $(BUILD)/libstorbench.a
+$(BUILD)/storbench-mpi: $(MAIN_OBJ) $(MPI_OBJS) $(LIB)
 	$(MPICC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(SB_LDLIBS) $(LDLIBS)
 
 $(BUILD)/src/mpi/%.o: src/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC) $(SB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/storbench: $(MAIN_OBJ) $(BUILD)/libstorbench.a
+$(BUILD)/storbench: $(MAIN_OBJ) $(LIB)
 	$(CC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(SB_LDLIBS) $(LDLIBS)
 
 $(BUILD)/libstorbench.a: $(LIB_OBJS)
@@ -86,17 +90,17 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(SB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libstorbench.a
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(SB_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libstorbench.a $(SB_LDLIBS) $(LDLIBS) -lcmocka
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(SB_LDLIBS) $(LDLIBS) -lcmocka
 
-$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libstorbench.a
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay.c $(BUILD)/libstorbench.a $(SB_LDLIBS) $(LDLIBS)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay.c $(LIB) $(SB_LDLIBS) $(LDLIBS)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libstorbench.a
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(SB_CFLAGS) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(BUILD)/libstorbench.a $(SB_LDLIBS) $(LDLIBS)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(LIB) $(SB_LDLIBS) $(LDLIBS)
 
 fuzz-build:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang \

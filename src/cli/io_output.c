@@ -147,7 +147,7 @@ static json_t *job_json(const sb_io_job *job, const sb_io_result *r)
     json_t *j = json_object();
     json_object_set_new(j, "rw", json_string(sb_rw_name(job->rw)));
     json_object_set_new(j, "ioengine", json_string(r->engine));
-    if (!strcmp(r->engine, "io_uring")) {
+    if (sb_engine_can(r->engine, SB_ENGINE_REGISTERS)) {
         /* as ran: by default each is used when the kernel accepts it */
         json_object_set_new(j, "registerfiles", json_boolean(r->uring_fixed_files));
         json_object_set_new(j, "fixedbufs", json_boolean(r->uring_fixed_bufs));

@@ -268,8 +268,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->batch_complete_min, job->iodepth);
         return -EINVAL;
     }
-    /* =1 requires registration; only io_uring has it, so elsewhere it could never hold */
-    if ((job->uring_fixed_files == 1 || job->uring_fixed_bufs == 1) && ops != &sb_engine_io_uring) {
+    /* =1 requires registration; an engine without it could never hold it */
+    if ((job->uring_fixed_files == 1 || job->uring_fixed_bufs == 1) && !(ops->caps & SB_ENGINE_REGISTERS)) {
         snprintf(err, errlen, "%s=1: only the io_uring engine registers %s (ioengine is %s)",
                  job->uring_fixed_files == 1 ? "registerfiles" : "fixedbufs",
                  job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
@@ -308,8 +308,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "give exactly one of a file name or a directory");
         return -EINVAL;
     }
-    if (ops == &sb_engine_mmap && job->direct) {
-        snprintf(err, errlen, "the mmap engine cannot do direct I/O (it works through the page cache)");
+    if ((ops->caps & SB_ENGINE_MAPS) && job->direct) {
+        snprintf(err, errlen, "the %s engine cannot do direct I/O (it works through the page cache)", ops->name);
         return -EINVAL;
     }
     if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)

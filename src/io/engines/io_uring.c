@@ -175,8 +175,12 @@ static void uring_cleanup(sb_engine_td *td)
     td->data = NULL;
 }
 
+static const char *const io_uring_aliases[] = {"uring", "iouring", NULL};
 const sb_engine_ops sb_engine_io_uring = {
     .name = "io_uring",
+    .rank = 4,
+    .caps = SB_ENGINE_REGISTERS | SB_ENGINE_PRIO,
+    .aliases = io_uring_aliases,
     .description = "io_uring (liburing); registered file and buffers as options",
     .probe = uring_probe,
     .init = uring_init,
@@ -186,3 +190,4 @@ const sb_engine_ops sb_engine_io_uring = {
     .fsync = sb_engine_fsync_fd,
     .cleanup = uring_cleanup,
 };
+SB_ENGINE_REGISTER(sb_engine_io_uring);

@@ -170,6 +170,8 @@ static void laio_cleanup(sb_engine_td *td)
 
 const sb_engine_ops sb_engine_libaio = {
     .name = "libaio",
+    .rank = 3,
+    .caps = SB_ENGINE_PRIO,
     .description = "Linux native AIO (io_submit/io_getevents)",
     .probe = laio_probe,
     .init = laio_init,
@@ -179,3 +181,4 @@ const sb_engine_ops sb_engine_libaio = {
     .fsync = sb_engine_fsync_fd,
     .cleanup = laio_cleanup,
 };
+SB_ENGINE_REGISTER(sb_engine_libaio);

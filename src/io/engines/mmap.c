@@ -52,6 +52,8 @@ static void mmap_cleanup(sb_engine_td *td)
 
 const sb_engine_ops sb_engine_mmap = {
     .name = "mmap",
+    .rank = 5,
+    .caps = SB_ENGINE_MAPS,
     .description = "memory-mapped file, memcpy, msync",
     .sync = true,
     .init = mmap_init,
@@ -59,3 +61,4 @@ const sb_engine_ops sb_engine_mmap = {
     .fsync = mmap_fsync,
     .cleanup = mmap_cleanup,
 };
+SB_ENGINE_REGISTER(sb_engine_mmap);

@@ -20,6 +20,7 @@ static int null_fsync(sb_engine_td *td) { return 0; }
 
 const sb_engine_ops sb_engine_null = {
     .name = "null",
+    .rank = 8,
     .description = "no I/O: each completes at once (the tool's own cost)",
     .sync = true,
     .fd_own_thread = true,
@@ -28,3 +29,4 @@ const sb_engine_ops sb_engine_null = {
     .fsync = null_fsync,
     .cleanup = null_cleanup,
 };
+SB_ENGINE_REGISTER(sb_engine_null);

@@ -127,6 +127,7 @@ static void paio_cleanup(sb_engine_td *td)
 
 const sb_engine_ops sb_engine_posixaio = {
     .name = "posixaio",
+    .rank = 2,
     .description = "POSIX AIO (glibc aio_read/aio_write + aio_suspend)",
     .init = paio_init,
     .queue = paio_queue,
@@ -135,3 +136,4 @@ const sb_engine_ops sb_engine_posixaio = {
     .fsync = sb_engine_fsync_fd,
     .cleanup = paio_cleanup,
 };
+SB_ENGINE_REGISTER(sb_engine_posixaio);

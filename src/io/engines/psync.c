@@ -29,8 +29,11 @@ static int psync_queue(sb_engine_td *td, sb_io_u *u)
 
 static void psync_cleanup(sb_engine_td *td) {}
 
+static const char *const psync_aliases[] = {"pread", NULL};
 const sb_engine_ops sb_engine_psync = {
     .name = "psync",
+    .rank = 0,
+    .aliases = psync_aliases,
     .description = "pread/pwrite, synchronous",
     .sync = true,
     .fd_own_thread = true,
@@ -39,3 +42,4 @@ const sb_engine_ops sb_engine_psync = {
     .fsync = sb_engine_fsync_fd,
     .cleanup = psync_cleanup,
 };
+SB_ENGINE_REGISTER(sb_engine_psync);

@@ -50,6 +50,7 @@ static int pvsync2_probe(void)
 
 const sb_engine_ops sb_engine_pvsync = {
     .name = "pvsync",
+    .rank = 6,
     .description = "preadv/pwritev of one iovec, synchronous",
     .sync = true,
     .fd_own_thread = true,
@@ -58,9 +59,11 @@ const sb_engine_ops sb_engine_pvsync = {
     .fsync = sb_engine_fsync_fd,
     .cleanup = pv_cleanup,
 };
+SB_ENGINE_REGISTER(sb_engine_pvsync);
 
 const sb_engine_ops sb_engine_pvsync2 = {
     .name = "pvsync2",
+    .rank = 7,
     .description = "preadv2/pwritev2 of one iovec, no flags, synchronous",
     .sync = true,
     .fd_own_thread = true,
@@ -70,3 +73,4 @@ const sb_engine_ops sb_engine_pvsync2 = {
     .fsync = sb_engine_fsync_fd,
     .cleanup = pv_cleanup,
 };
+SB_ENGINE_REGISTER(sb_engine_pvsync2);

@@ -53,6 +53,7 @@ static void sync_cleanup(sb_engine_td *td)
 
 const sb_engine_ops sb_engine_sync = {
     .name = "sync",
+    .rank = 1,
     .description = "lseek + read/write, synchronous",
     .sync = true,
     .fd_own_thread = true,
@@ -61,3 +62,4 @@ const sb_engine_ops sb_engine_sync = {
     .fsync = sb_engine_fsync_fd,
     .cleanup = sync_cleanup,
 };
+SB_ENGINE_REGISTER(sb_engine_sync);

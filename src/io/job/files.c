@@ -67,8 +67,8 @@ int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen)
         snprintf(err, errlen, "%s with %u files per job is not supported (one file)", one, n);
         return -EINVAL;
     }
-    if (!strcmp(job->engine, "mmap")) {
-        snprintf(err, errlen, "the mmap engine maps one file: %u files per job are not supported", n);
+    if (sb_engine_can(job->engine, SB_ENGINE_MAPS)) {
+        snprintf(err, errlen, "the %s engine maps one file: %u files per job are not supported", job->engine, n);
         return -EINVAL;
     }
     if (job->uring_fixed_files == 1) {

@@ -35,8 +35,8 @@ int sb_io_trim_check(const sb_io_job *job, char *err, size_t errlen)
                  "to check)", sb_rw_name(job->rw));
         return -EINVAL;
     }
-    if (!strcmp(job->engine, "mmap")) {
-        snprintf(err, errlen, "the mmap engine cannot trim (rw=%s)", sb_rw_name(job->rw));
+    if (sb_engine_can(job->engine, SB_ENGINE_MAPS)) {
+        snprintf(err, errlen, "the %s engine cannot trim (rw=%s)", job->engine, sb_rw_name(job->rw));
         return -EINVAL;
     }
     /* zonemode=zbd: each trim resets one zone (zbd.c), so it is a zone, as fio's

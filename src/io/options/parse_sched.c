@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/engine.h"
 #include "io/job.h"
 
 
@@ -253,7 +254,7 @@ int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen)
                      "fio's");
             return -EINVAL;
         }
-        if (strcmp(job->engine, "libaio") && strcmp(job->engine, "io_uring")) {
+        if (!sb_engine_can(job->engine, SB_ENGINE_PRIO)) {
             snprintf(err, errlen, "cmdprio: only the libaio and io_uring engines give each I/O "
                      "a priority (ioengine is %s)", job->engine);
             return -EINVAL;
