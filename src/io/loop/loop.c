@@ -771,19 +771,11 @@ static void sleep_until(worker *w, uint64_t t)
     }
 }
 
-/* For worker_thread.c: the loop the job's engine and mode call for, the wait until t,
- * an fsync of its files, and whether the job was stopped. */
-void sb_io_loop_run(worker *w)
-{
-    if (w->job->verify_only)
-        ; /* writes nothing: the read-back after the threads (verify_run.c) is the job */
-    else if (w->job->submit_offload)
-        sb_io_loop_offload(w); /* submit_offload.c */
-    else if (w->td.ops->sync)
-        loop_sync(w);
-    else
-        loop_async(w);
-}
+/* For worker_thread.c, which chooses the loop (this one's, or submit_offload.c's): the
+ * loop of a synchronous engine and of an asynchronous one, the wait until t, an fsync of
+ * its files, and whether the job was stopped. */
+void sb_io_loop_sync(worker *w) { loop_sync(w); }
+void sb_io_loop_async(worker *w) { loop_async(w); }
 void sb_io_sleep_until(worker *w, uint64_t t) { sleep_until(w, t); }
 void sb_io_fsync(worker *w) { fsync_all(w); }
 bool sb_io_stopped(worker *w) { return stopped(w); }

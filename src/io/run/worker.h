@@ -182,10 +182,11 @@ int sb_io_numa_apply(worker *w, size_t buflen);
  * and what it uses of loop.c: the next I/O (false: none left), the rate's wait, and one
  * completion seen at now (accounted, its buffer back on the free list). */
 void sb_io_loop_offload(worker *w);
-/* loop.c, for worker_thread.c: the job's loop (sync, async, offload or none for
- * verify_only), sleeping until t (woken early when stopped), the file's fsync, and
- * whether the job was stopped. */
-void sb_io_loop_run(worker *w);
+/* loop.c, for worker_thread.c: the loop of a synchronous engine and of an asynchronous
+ * one (worker_thread.c chooses, beside submit_offload.c's), sleeping until t (woken early
+ * when stopped), the file's fsync, and whether the job was stopped. */
+void sb_io_loop_sync(worker *w);
+void sb_io_loop_async(worker *w);
 void sb_io_sleep_until(worker *w, uint64_t t);
 void sb_io_fsync(worker *w);
 bool sb_io_stopped(worker *w);

@@ -71,6 +71,21 @@ static int thread_priority(worker *w)
     return w->err;
 }
 
+/* The loop the job's engine and mode call for: none for verify_only (it writes nothing:
+ * the read-back after the threads, verify/run.c, is the job), submit_offload.c's for
+ * io_submit_mode=offload, else loop.c's for a synchronous or an asynchronous engine. */
+static void loop_run(worker *w)
+{
+    if (w->job->verify_only)
+        return;
+    if (w->job->submit_offload)
+        sb_io_loop_offload(w);
+    else if (w->td.ops->sync)
+        sb_io_loop_sync(w);
+    else
+        sb_io_loop_async(w);
+}
+
 void *sb_io_worker_main(void *arg)
 {
     worker *w = arg;
@@ -93,7 +108,7 @@ void *sb_io_worker_main(void *arg)
         return NULL;
     }
     sb_io_sleep_until(w, w->io_start_ns);
-    sb_io_loop_run(w); /* loop.c */
+    loop_run(w);
     sb_flow_leave(&w->flow); /* the others no longer wait for this thread */
     if (job->end_fsync && sb_rw_writes(job->rw) && !job->verify_only && !w->err && !sb_io_stopped(w)) {
         sb_io_fsync(w);
