@@ -77,50 +77,60 @@ static int parse_consent(const sb_opt *o, void *base, const char *v, const sb_op
     return sb_devguard_consent_add(&((io_cli *)base)->consent, v, err, errlen);
 }
 
-#define C(f) SB_OPT_FIELD(io_cli, f)
+#define C(f) SB_OPT_FIELD(io_cli, f) /* .off, .size */
 static const sb_opt cli_options[] = {
-    {"output-format", NULL, SB_OPT_STR, C(format), 0, 0, "normal", "FMT[,FMT]",
-     "normal | json | json+ | terse | storbench-json, several at once as fio's (json,normal); "
-     "fio's layouts, storbench's JSON as docs/io-json.md describes", SB_OPTC_OUTPUT, 0, NULL, NULL},
-    {"output", NULL, SB_OPT_STR, C(output), 0, 0, "stdout", "FILE",
-     "write the report to FILE (replaced once complete), as fio's --output", SB_OPTC_OUTPUT, 0,
-     NULL, NULL},
-    {"terse-version", NULL, SB_OPT_INT, C(terse_version), 3, 3, "3", "3",
-     "fio's terse format version; 3, the one written", SB_OPTC_OUTPUT, 0, NULL, NULL},
-    {"quiet", NULL, SB_OPT_BOOL, C(quiet), 0, 0, NULL, NULL,
-     "no progress line, which a terminal otherwise shows while the job runs", SB_OPTC_OUTPUT, SB_OPTF_NOARG,
-     NULL, NULL},
-    {"cmdhelp", NULL, SB_OPT_STR, C(cmdhelp), 0, 0, "all", "NAME",
-     "describe every option, or the option NAME, as fio's --cmdhelp; man and md print the "
-     "option lists of the man page and of docs/io.md", SB_OPTC_OUTPUT, SB_OPTF_SWITCH, NULL, NULL},
-    {"help", NULL, SB_OPT_BOOL, C(help), 0, 0, NULL, NULL, "print this usage and exit; also -h",
-     SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
-    {"section", NULL, SB_OPT_FUNC, C(sections), 0, 0, NULL, "NAME",
-     "of the job files, run only the job NAME (again for more), as fio's --section",
-     SB_OPTC_OUTPUT, 0, NULL, parse_section},
-    {"parse-only", NULL, SB_OPT_BOOL, C(parse_only), 0, 0, NULL, NULL,
-     "read and check the jobs, print one line per job, run nothing (fio's --parse-only)",
-     SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
-    {"readonly", NULL, SB_OPT_BOOL, C(readonly), 0, 0, NULL, NULL,
-     "refuse any job that would write, trim or create a file, before anything is opened "
-     "(fio's --readonly)", SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
-    {"destroy-data-on", NULL, SB_OPT_FUNC, C(consent), 0, 0, NULL, "DEV|FILE",
-     "give up the data on DEV (a block device that carries a filesystem, partition table, "
-     "RAID, LVM or swap signature) or FILE (an existing file a trim punches holes in), so "
-     "that a job may destroy it; again for more (docs/safety.md)", SB_OPTC_OUTPUT, 0, NULL,
-     parse_consent},
-    {"shared-file", NULL, SB_OPT_BOOL, C(ranks.shared_file), 0, 0, NULL, NULL,
-     "all ranks use one file, each its --size bytes of it as --layout says; without it, a "
-     "directory or FILE.R per rank", SB_OPTC_MPI, SB_OPTF_NOARG, NULL, NULL},
-    {"layout", NULL, SB_OPT_CHOICE, C(ranks.layout), 0, 0, "contiguous", "LAYOUT",
-     "with --shared-file: contiguous (rank R's region at offset + R * size) or interleaved "
-     "(IOR's segments: rank R's segment s at offset + (s * ranks + R) * segment)",
-     SB_OPTC_MPI, 0, layout_choices, NULL},
-    {"segments", NULL, SB_OPT_INT, C(ranks.segments), 0, 0, "size / bs", "N",
-     "--layout interleaved: each rank's --size in N segments (IOR's -s; a segment is IOR's "
-     "blockSize, a multiple of bs)", SB_OPTC_MPI, SB_OPTF_DEF_DOC, NULL, NULL},
-    {"stonewall", NULL, SB_OPT_DURATION, C(ranks.stonewall_s), 0, 0, NULL, "DURATION",
-     "every rank stops this far into the measured phase", SB_OPTC_MPI, SB_OPTF_POSITIVE, NULL, NULL},
+    {.name = "output-format", .type = SB_OPT_STR, C(format), .def = "normal", .arg = "FMT[,FMT]",
+     .help = "normal | json | json+ | terse | storbench-json, several at once as fio's (json,normal); "
+             "fio's layouts, storbench's JSON as docs/io-json.md describes",
+     .category = SB_OPTC_OUTPUT},
+    {.name = "output", .type = SB_OPT_STR, C(output), .def = "stdout", .arg = "FILE",
+     .help = "write the report to FILE (replaced once complete), as fio's --output",
+     .category = SB_OPTC_OUTPUT},
+    {.name = "terse-version", .type = SB_OPT_INT, C(terse_version), .min = 3, .max = 3, .def = "3",
+     .arg = "3",
+     .help = "fio's terse format version; 3, the one written",
+     .category = SB_OPTC_OUTPUT},
+    {.name = "quiet", .type = SB_OPT_BOOL, C(quiet),
+     .help = "no progress line, which a terminal otherwise shows while the job runs",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "cmdhelp", .type = SB_OPT_STR, C(cmdhelp), .def = "all", .arg = "NAME",
+     .help = "describe every option, or the option NAME, as fio's --cmdhelp; man and md print the "
+             "option lists of the man page and of docs/io.md",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_SWITCH},
+    {.name = "help", .type = SB_OPT_BOOL, C(help),
+     .help = "print this usage and exit; also -h",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "section", .type = SB_OPT_FUNC, C(sections), .arg = "NAME",
+     .help = "of the job files, run only the job NAME (again for more), as fio's --section",
+     .category = SB_OPTC_OUTPUT, .parse = parse_section},
+    {.name = "parse-only", .type = SB_OPT_BOOL, C(parse_only),
+     .help = "read and check the jobs, print one line per job, run nothing (fio's --parse-only)",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "readonly", .type = SB_OPT_BOOL, C(readonly),
+     .help = "refuse any job that would write, trim or create a file, before anything is opened "
+             "(fio's --readonly)",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "destroy-data-on", .type = SB_OPT_FUNC, C(consent), .arg = "DEV|FILE",
+     .help = "give up the data on DEV (a block device that carries a filesystem, partition table, "
+             "RAID, LVM or swap signature) or FILE (an existing file a trim punches holes in), so "
+             "that a job may destroy it; again for more (docs/safety.md)",
+     .category = SB_OPTC_OUTPUT, .parse = parse_consent},
+    {.name = "shared-file", .type = SB_OPT_BOOL, C(ranks.shared_file),
+     .help = "all ranks use one file, each its --size bytes of it as --layout says; without it, a "
+             "directory or FILE.R per rank",
+     .category = SB_OPTC_MPI, .flags = SB_OPTF_NOARG},
+    {.name = "layout", .type = SB_OPT_CHOICE, C(ranks.layout), .def = "contiguous",
+     .arg = "LAYOUT",
+     .help = "with --shared-file: contiguous (rank R's region at offset + R * size) or interleaved "
+             "(IOR's segments: rank R's segment s at offset + (s * ranks + R) * segment)",
+     .category = SB_OPTC_MPI, .choices = layout_choices},
+    {.name = "segments", .type = SB_OPT_INT, C(ranks.segments), .def = "size / bs", .arg = "N",
+     .help = "--layout interleaved: each rank's --size in N segments (IOR's -s; a segment is IOR's "
+             "blockSize, a multiple of bs)",
+     .category = SB_OPTC_MPI, .flags = SB_OPTF_DEF_DOC},
+    {.name = "stonewall", .type = SB_OPT_DURATION, C(ranks.stonewall_s), .arg = "DURATION",
+     .help = "every rank stops this far into the measured phase",
+     .category = SB_OPTC_MPI, .flags = SB_OPTF_POSITIVE},
 };
 #define N_CLI (sizeof cli_options / sizeof cli_options[0])
 

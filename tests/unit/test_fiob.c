@@ -15,7 +15,6 @@
 
 #include "io/loop/cmdprio.h"
 #include "io/loop/offsets.h"
-#include "io/options/sched_rows.h"
 #include "io/loop/sprandom.h"
 
 /* Every width up to 20: the Galois step from state 1 returns to 1 after 2^bits - 1 steps

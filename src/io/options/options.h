@@ -1,13 +1,12 @@
 /*
  * options — the one declarative table of I/O job options, in the manner of
- * fio's `struct fio_option` table (options.c) and git's parse-options arrays:
+ * fio's `struct fio_option` table and git's parse-options arrays (the rows: table.c):
  * an entry per option with its name (fio's spelling), aliases, value type,
  * the field of sb_io_job it sets (an offset), bounds, the default as shown,
  * help text and a category. The same entries parse `storbench io`'s command
  * line, print its usage and `--cmdhelp` (from which the man page's and
  * docs/io.md's option lists are generated), and parse the values the fio and
- * diskmark workloads take with `-o KEY=VALUE`; fio job files (issue 27) are
- * meant to go through them too.
+ * diskmark workloads take with `-o KEY=VALUE`, and fio's job files (jobfile.c).
  *
  * Parsing writes one line naming the option as the caller spelled it
  * ("iodepth: '5000' is not in 1 .. 1024"), never a command-line spelling: the
@@ -16,10 +15,10 @@
  * Adding an option: the recipe in docs/architecture.md ("Adding an io option").
  *
  * Types: the value syntax of fio, as far as storbench needs it now. A new
- * type is one enumerator, one case in sb_opt_parse() (options.c) and one in
- * the type's name for --cmdhelp (options_doc.c). fio's range (`4k-64k`), split
- * (`4k/50:64k/50`), percentage and `:`-separated list types joined that way
- * (issue 27), each with a field type of its own in the job.
+ * type is one enumerator, one case in sb_opt_parse() (parse.c) and one in
+ * the type's name for --cmdhelp (doc.c). fio's range (`4k-64k`), split
+ * (`4k/50:64k/50`), percentage and `:`-separated list types, each with a field
+ * type of its own in the job.
  */
 #ifndef SB_IO_OPTIONS_H
 #define SB_IO_OPTIONS_H
@@ -67,7 +66,7 @@ enum {
     SB_OPTF_DEF_DOC = 1u << 2, /* def describes the default; it is not a value to parse */
     SB_OPTF_POSITIVE = 1u << 3, /* a DURATION that must be more than 0 */
     SB_OPTF_USEC = 1u << 4,     /* a DURATION whose bare number is microseconds (fio's thinktime) */
-    SB_OPTF_ZONES = 1u << 5,    /* a SIZE that may count zones, fio's 8z (options_zbd.c) */
+    SB_OPTF_ZONES = 1u << 5,    /* a SIZE that may count zones, fio's 8z (its parse: parse_zbd.c) */
 };
 
 typedef struct sb_opt_choice {
@@ -102,13 +101,13 @@ struct sb_opt {
     sb_opt_category category;
     unsigned flags;
     const sb_opt_choice *choices;     /* CHOICE: ends with {NULL, 0} */
-    sb_opt_parse_fn parse;            /* FUNC */
+    sb_opt_parse_fn parse;            /* FUNC; for a SIZE, a syntax of its own (zones: 8z) */
 };
 
-/* A field of struct T as an entry's off, size. */
-#define SB_OPT_FIELD(T, f) offsetof(T, f), sizeof(((T *)0)->f)
+/* A field of struct T as an entry's .off and .size (rows are designated initializers). */
+#define SB_OPT_FIELD(T, f) .off = offsetof(T, f), .size = sizeof(((T *)0)->f)
 
-/* The table of sb_io_job's options (options.c), in usage order. */
+/* The table of sb_io_job's options (table.c), in usage order. */
 extern const sb_opt sb_io_options[];
 extern const size_t sb_io_n_options;
 
@@ -128,50 +127,58 @@ int sb_io_opt_set(void *job, const char *name, const char *key, const char *valu
                   const sb_opt_ctx *ctx, char *err, size_t errlen);
 
 
-/* Entry parsers of the table for fio's job-file options with a syntax of their own
- * (options_fio.c: rw's :SKIP, random_distribution, a bare write_*_log, log_avg_msec), and
- * the one of options.c they build on: the table's, not for other callers. */
-int sb_opt_parse_rw(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx, char *err,
-                    size_t errlen);
-int sb_opt_parse_distribution(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                              char *err, size_t errlen);
-int sb_opt_parse_log_prefix(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                            char *err, size_t errlen);
-int sb_opt_parse_log_avg(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                         char *err, size_t errlen);
-/* options_jobctl.c: the parsers and choices of options_jobctl_entries.h's entries (job control). */
-int sb_opt_parse_rate(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx, char *err,
-                      size_t errlen);
-int sb_opt_parse_rate_iops(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                           char *err, size_t errlen);
-int sb_opt_parse_continue(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                          char *err, size_t errlen);
-int sb_opt_parse_ignore_error(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                              char *err, size_t errlen);
-int sb_opt_parse_verify_pattern(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                                char *err, size_t errlen);
-extern const sb_opt_choice sb_opt_exit_what_choices[];
-extern const sb_opt_choice sb_opt_dedupe_mode_choices[];
-extern const sb_opt_choice sb_opt_fallocate_choices[];
-/* options_files.c: fio's file_service_type (several files per job, io/files.c). */
-int sb_opt_parse_file_service(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                              char *err, size_t errlen);
-/* options.c: log_avg_msec's interval (1 .. 86400000 ms) into the series' interval. */
-int sb_opt_parse_log_msec(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                          char *err, size_t errlen);
-
-
-/* options_zbd.c, for zonemode=zbd: a SIZE entry's value that may be a number of zones
- * (SB_OPTF_ZONES: size=128z), and a fraction 0 .. 1 into a double (zone_reset_*). */
-int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                            char *err, size_t errlen);
-int sb_opt_parse_fraction(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                          char *err, size_t errlen);
+/* The entry parsers of the table's rows (table.c; not for other callers), one signature: */
+#define SB_OPT_PARSER(name)                                                                 \
+    int name(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx, char *err, \
+             size_t errlen)
+/* parse_job.c: what a job is (rw mix as writes, steady state, CPUs, verify, buffered, file
+ * sizes, nice, prio, percentiles, log intervals) */
+SB_OPT_PARSER(sb_opt_parse_rwmixwrite);
+SB_OPT_PARSER(sb_opt_parse_steady);
+SB_OPT_PARSER(sb_opt_parse_cpus);
+SB_OPT_PARSER(sb_opt_parse_log_msec);
+SB_OPT_PARSER(sb_opt_parse_verify);
+SB_OPT_PARSER(sb_opt_parse_buffered);
+SB_OPT_PARSER(sb_opt_parse_filesize);
+SB_OPT_PARSER(sb_opt_parse_nice);
+SB_OPT_PARSER(sb_opt_parse_prio);
+SB_OPT_PARSER(sb_opt_parse_percentiles);
+/* parse_fio.c: fio's job-file syntaxes (rw's :SKIP, random_distribution, a bare
+ * write_*_log, log_avg_msec) */
+SB_OPT_PARSER(sb_opt_parse_rw);
+SB_OPT_PARSER(sb_opt_parse_distribution);
+SB_OPT_PARSER(sb_opt_parse_log_prefix);
+SB_OPT_PARSER(sb_opt_parse_log_avg);
+/* parse_jobctl.c: job control (rates, continue_on_error, ignore_error, verify_pattern) */
+SB_OPT_PARSER(sb_opt_parse_rate);
+SB_OPT_PARSER(sb_opt_parse_rate_iops);
+SB_OPT_PARSER(sb_opt_parse_continue);
+SB_OPT_PARSER(sb_opt_parse_ignore_error);
+SB_OPT_PARSER(sb_opt_parse_verify_pattern);
+/* parse_files.c: fio's file_service_type (several files per job, job/files.c) */
+SB_OPT_PARSER(sb_opt_parse_file_service);
+/* parse_zbd.c, for zonemode=zbd: a SIZE that may be a number of zones (SB_OPTF_ZONES:
+ * size=128z), and a fraction 0 .. 1 into a double (zone_reset_*) */
+SB_OPT_PARSER(sb_opt_parse_zoned_size);
+SB_OPT_PARSER(sb_opt_parse_fraction);
+/* parse_sched.c: where and how a thread runs (NUMA nodes and memory policy, SPRandom's
+ * over-provisioning, prioclass, cmdprio's values) */
+SB_OPT_PARSER(sb_opt_parse_numa_cpus);
+SB_OPT_PARSER(sb_opt_parse_numa_mem);
+SB_OPT_PARSER(sb_opt_parse_spr_op);
+SB_OPT_PARSER(sb_opt_parse_prioclass);
+SB_OPT_PARSER(sb_opt_parse_cmdprio);
+/* cmdprio's values (fio's HOWTO): "V" or "R,W" into two ints in lo .. hi; cmdprio_bssplit's
+ * "BS/PCT[/CLASS/LEVEL[/HINT]]:...[,...]" per direction into c. 0 or -EINVAL with err. */
+struct sb_cmdprio;
+int sb_cmdprio_parse_pair(const char *v, int lo, int hi, int out[2], char *err, size_t errlen);
+int sb_cmdprio_parse_bssplit(const char *v, unsigned kb_base, struct sb_cmdprio *c, char *err,
+                             size_t errlen);
 
 /* A size by ctx's kb_base rules: 0, -EINVAL or -ERANGE. */
 int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out);
 
-/* ---- documentation (options_doc.c) ---- */
+/* ---- documentation (doc.c) ---- */
 
 /* Category headings as usage texts print them: "Engine and queue". */
 const char *sb_opt_category_title(sb_opt_category c);

@@ -14,12 +14,6 @@
 #include "core/units.h"
 #include "io/job.h"
 
-const sb_opt_choice sb_opt_exit_what_choices[] = {{"group", 0}, {"stonewall", 1}, {"all", 2}, {NULL, 0}};
-const sb_opt_choice sb_opt_fallocate_choices[] = {
-    {"native", SB_FALLOC_NATIVE}, {"posix", SB_FALLOC_NATIVE}, {"keep", SB_FALLOC_KEEP},
-    {"none", SB_FALLOC_NONE}, {"0", SB_FALLOC_NONE}, {"1", SB_FALLOC_NATIVE}, {NULL, 0},
-};
-const sb_opt_choice sb_opt_dedupe_mode_choices[] = {{"repeat", 0}, {"working_set", 1}, {NULL, 0}};
 
 /* fio's R[,W[,T]]: one value is every direction's; an empty one leaves that direction
  * unlimited. sizes: by kb_base, else plain numbers. */

@@ -5,7 +5,6 @@
  * and the rules of these options together (sb_io_job_check_fiob).
  */
 #include "io/options/options.h"
-#include "io/options/sched_rows.h"
 
 #include <errno.h>
 #include <stdio.h>
