@@ -4,7 +4,8 @@
  * devices over fresh image files or on real devices the user gave up, runs
  * the suite on it under the configuration's identifier, tears it down, and
  * goes on to the next; `scenario check FILE` shows the plan; `scenario
- * cleanup` undoes what a killed run left behind.
+ * cleanup` undoes what a killed run left behind; `scenario vm-guest DIR`
+ * (internal) is a --vm guest's own run.
  *
  * Everything that can be refused is refused before the first configuration
  * is built: a bad file, unknown tests, bcache on a kernel without it, real
@@ -41,6 +42,7 @@
 #include "scenario/scenario.h"
 #include "scenario/run.h"
 #include "scenario/state.h"
+#include "scenario/vm_guest.h"
 #include "workloads/durability/durability_guard.h"
 
 /* getopt values of run's options that guest_arg() passes on. */
@@ -371,6 +373,7 @@ typedef struct scn_run {
     sb_scenario s;
     sb_selection sel;
     sb_device real[SB_SCN_MAX_DEVICES];
+    bool in_guest; /* a guest's own run (scenario vm-guest), on emulated devices */
 } scn_run;
 
 static int cmd_run_in(int argc, char **argv, scn_run *r)
@@ -473,7 +476,7 @@ static int cmd_run_in(int argc, char **argv, scn_run *r)
     char images_real[PATH_MAX];
     sb_scn_plan plan = {.images = o->images, .image_size = o->image_size, .size_text = size_text,
                         .devices = o->devices, .destroy = o->destroy, .vm = o->vm,
-                        .in_guest = sb_scenario_in_guest};
+                        .in_guest = r->in_guest};
     if ((rc = sb_scn_plan_check(&plan, s, sel->cfg, sel->n, real, images_real)) != 0)
         return rc;
     o->images = images_real;
@@ -488,12 +491,31 @@ static int cmd_run_in(int argc, char **argv, scn_run *r)
     return build_all(o, s, sel, real, &sv);
 }
 
-static int cmd_run(int argc, char **argv)
+static int cmd_run(int argc, char **argv, bool in_guest)
 {
     scn_run *r = sb_xcalloc(1, sizeof *r);
+    r->in_guest = in_guest;
     int rc = cmd_run_in(argc, argv, r);
     guest_args_free(&r->o);
     free(r);
+    return rc;
+}
+
+/* `scenario vm-guest DIR` (internal: run by the guest, see scenario/vm_guest.h): the
+ * `scenario run` the host wrote into DIR, as a guest's run. */
+static int cmd_vm_guest(int argc, char **argv)
+{
+    if (argc != 2)
+        return sb_usage_error("scenario", "vm-guest DIR is run inside a 'scenario run --vm' guest only");
+    char **args, err[1024];
+    int n;
+    if (sb_vm_guest_args(argv[1], 15, &args, &n, err, sizeof err) < 0) {
+        sb_error("scenario: vm-guest: %s", err);
+        return SB_EXIT_RUNTIME;
+    }
+    int rc = n >= 2 && !strcmp(args[1], "run") ? cmd_run(n - 1, args + 1, true)
+                                                 : sb_usage_error("scenario", "vm-guest: %s/args is not a run", argv[1]);
+    sb_vm_guest_free(args, n);
     return rc;
 }
 
@@ -507,12 +529,12 @@ int sb_cmd_scenario(int argc, char **argv)
         return SB_EXIT_OK;
     }
     if (!strcmp(sub, "run"))
-        return cmd_run(argc - 1, argv + 1);
+        return cmd_run(argc - 1, argv + 1, false);
     if (!strcmp(sub, "check"))
         return cmd_check(argc - 1, argv + 1);
     if (!strcmp(sub, "cleanup"))
         return cmd_cleanup(argc - 1, argv + 1);
     if (!strcmp(sub, "vm-guest"))
-        return sb_scenario_vm_guest(argc - 1, argv + 1);
+        return cmd_vm_guest(argc - 1, argv + 1);
     return sb_usage_error("scenario", "unknown subcommand '%s' (run, check or cleanup)", sub);
 }
