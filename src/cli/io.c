@@ -28,6 +28,7 @@
 #include "core/log.h"
 #include "core/progress.h"
 #include "core/ranks.h"
+#include "core/strutil.h"
 #include "core/units.h"
 #include "io/engine.h"
 #include "io/job.h"
@@ -223,12 +224,21 @@ typedef struct io_args {
     size_t nfiles;
 } io_args;
 
-/* The command line into a and cli: 0, or the exit code after the message. */
-static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
+/* getopt_long's table, and per row the option and the struct its field is in: large
+ * (every name and alias), so on the heap. */
+typedef struct io_longopts {
+    struct option lo[MAX_LONGOPTS];
+    const sb_opt *entries[MAX_LONGOPTS];
+    void *bases[MAX_LONGOPTS];
+} io_longopts;
+
+/* The command line into a and cli with the table in t: 0, or the exit code after the
+ * message. */
+static int parse_args_with(int argc, char **argv, io_args *a, io_cli *cli, io_longopts *t)
 {
-    static struct option lo[MAX_LONGOPTS];
-    static const sb_opt *entries[MAX_LONGOPTS];
-    static void *bases[MAX_LONGOPTS];
+    struct option *lo = t->lo;
+    const sb_opt **entries = t->entries;
+    void **bases = t->bases;
     /* NULL base: the job the option is for (the defaults, or the last --name's) */
     size_t n = build_longopts(lo, entries, bases, NULL, cli);
     const sb_opt_ctx ctx = {prescan_kb_base(argc, argv)};
@@ -278,6 +288,15 @@ static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
     return 0;
 }
 
+/* The command line into a and cli: 0, or the exit code after the message. */
+static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
+{
+    io_longopts *t = sb_xcalloc(1, sizeof *t);
+    int rc = parse_args_with(argc, argv, a, cli, t);
+    free(t);
+    return rc;
+}
+
 /* The report's start (io_output.h): NULL after the message, *rc the exit code. */
 static sb_io_out *out_begin(const io_cli *cli, const sb_jobfile_given *global, bool several, int *rc)
 {
@@ -316,8 +335,6 @@ static int guard(sb_io_job *job, const io_cli *cli, sb_devguard *g)
  * (cli/io_ranks.c); the figures above summed over the ranks, then the ranks' own. */
 static int run_on_ranks(const sb_io_job *job, const io_cli *cli)
 {
-    static sb_io_result res;
-    static sb_io_ranks_report rep;
     char err[1024];
     int rc = SB_EXIT_OK;
     /* every rank checks the path (all refuse it alike, none waits for another); rank 0 writes */
@@ -325,20 +342,26 @@ static int run_on_ranks(const sb_io_job *job, const io_cli *cli)
     if (!o)
         return rc;
     sb_io_out_watch(o, job);
-    rc = sb_io_ranks_run(job, &cli->ranks, &res, &rep, err, sizeof err);
+    sb_io_result *res = sb_xcalloc(1, sizeof *res);      /* large: histograms */
+    sb_io_ranks_report *rep = sb_xcalloc(1, sizeof *rep);
+    rc = sb_io_ranks_run(job, &cli->ranks, res, rep, err, sizeof err);
     if (rc < 0) {
         sb_error("%s: %s", CMD, err);
         sb_io_out_discard(o); /* nothing measured: nothing written */
+        free(rep);
+        free(res);
         return rc == -EINTR ? SB_EXIT_INTERRUPTED : rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
     }
     rc = SB_EXIT_OK;
     if (sb_ranks()->rank == 0) {
-        sb_io_out_job(o, job, &res, 0, 0, &cli->given, &rep);
+        sb_io_out_job(o, job, res, 0, 0, &cli->given, rep);
         rc = out_end(o, rc);
     } else {
         sb_io_out_discard(o);
     }
-    sb_io_result_free(&res);
+    sb_io_result_free(res);
+    free(rep);
+    free(res);
     return rc;
 }
 
@@ -379,7 +402,6 @@ static void progress_cb(void *arg, double f) { sb_progress_update(arg, f); }
 /* The job on this process alone, with a progress line on a terminal unless quiet. */
 static int run_alone(sb_io_job *job, const io_cli *cli)
 {
-    static sb_io_result res;
     static sb_progress prog;
     char err[1024], label[96], bs[32];
     sb_progress_init(&prog);
@@ -397,7 +419,8 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
     job->should_stop = stop_cb;
     job->progress = progress_cb;
     job->cb_arg = &prog;
-    rc = sb_io_run(job, &res, err, sizeof err);
+    sb_io_result *res = sb_xcalloc(1, sizeof *res); /* large: histograms */
+    rc = sb_io_run(job, res, err, sizeof err);
     sb_progress_end(&prog);
     /* A verify mismatch still prints what was measured and checked (the verify
      * section names the first bad offset), after the one line that says why. */
@@ -407,11 +430,13 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
     else if (rc < 0) {
         sb_error("%s: %s", CMD, err);
         sb_io_out_discard(o);
+        free(res);
         return rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
     }
-    sb_io_out_job(o, job, &res, 0, mismatch ? EILSEQ : 0, &cli->given, NULL);
-    bool interrupted = res.interrupted;
-    sb_io_result_free(&res);
+    sb_io_out_job(o, job, res, 0, mismatch ? EILSEQ : 0, &cli->given, NULL);
+    bool interrupted = res->interrupted;
+    sb_io_result_free(res);
+    free(res);
     return out_end(o, mismatch ? SB_EXIT_RUNTIME : interrupted ? SB_EXIT_INTERRUPTED : SB_EXIT_OK);
 }
 
@@ -502,13 +527,14 @@ static int run_jobs(io_args *a, const io_cli *cli)
     bool failed = false;
     atomic_bool end_all = false; /* exit_what=all: later phases end at once (io/jobrun.h) */
     /* fio's "global options": the command line's before any --name, then the files' */
-    static sb_jobfile_given global;
-    global = cli->given;
-    if (global.len + a->set->global.len <= sizeof global.buf) {
-        memcpy(global.buf + global.len, a->set->global.buf, a->set->global.len);
-        global.len += a->set->global.len;
+    sb_jobfile_given *global = sb_xcalloc(1, sizeof *global); /* 4 KiB: on the heap */
+    *global = cli->given;
+    if (global->len + a->set->global.len <= sizeof global->buf) {
+        memcpy(global->buf + global->len, a->set->global.buf, a->set->global.len);
+        global->len += a->set->global.len;
     }
-    sb_io_out *o = out_begin(cli, &global, true, &rc);
+    sb_io_out *o = out_begin(cli, global, true, &rc);
+    free(global); /* the report keeps its own copy */
     if (!o)
         return rc;
     for (size_t i = 0; i < a->set->n; i++)
@@ -587,61 +613,76 @@ static int job_files(io_args *a, const io_cli *cli)
     return rc;
 }
 
-int sb_cmd_io(int argc, char **argv)
+/* What the command holds while it runs: its options, the defaults (the job from flags),
+ * the job set and the command line's rest. Large (paths), so on the heap, zeroed. */
+typedef struct io_cmd {
+    io_cli cli;
+    sb_io_job job;
+    sb_jobset set;
+    io_args args;
+} io_cmd;
+
+static int io_main(int argc, char **argv, io_cmd *st)
 {
-    static io_cli cli;
-    static sb_io_job job; /* large (paths); not on the stack */
-    static sb_jobset set;
-    static io_args args;
-    memset(&cli, 0, sizeof cli);
-    sb_jobset_free(&set);
-    memset(&args, 0, sizeof args);
-    args.dflt = &job;
-    args.set = &set;
-    sb_io_job_init(&job);
+    io_cli *cli = &st->cli;
+    sb_io_job *job = &st->job;
+    sb_jobset *set = &st->set;
+    io_args *args = &st->args;
+    args->dflt = job;
+    args->set = set;
+    sb_io_job_init(job);
     int rc;
-    if ((rc = parse_args(argc, argv, &args, &cli)) != 0)
+    if ((rc = parse_args(argc, argv, args, cli)) != 0)
         return rc;
-    if (cli.help) {
+    if (cli->help) {
         usage(stdout);
         return SB_EXIT_OK;
     }
-    if (cli.cmdhelp[0])
-        return cmdhelp(cli.cmdhelp);
+    if (cli->cmdhelp[0])
+        return cmdhelp(cli->cmdhelp);
     char ferr[512];
-    if (sb_io_out_formats(cli.format[0] ? cli.format : "normal", &cli.formats, ferr, sizeof ferr) < 0)
+    if (sb_io_out_formats(cli->format[0] ? cli->format : "normal", &cli->formats, ferr, sizeof ferr) < 0)
         return sb_usage_error(CMD, "%s", ferr);
-    if (set.n || args.nfiles)
-        return job_files(&args, &cli);
-    if (cli.parse_only || cli.nsections)
-        return sb_usage_error(CMD, "%s is for job files", cli.parse_only ? "--parse-only" : "--section");
-    sb_io_job_resolve(&job);
+    if (set->n || args->nfiles)
+        return job_files(args, cli);
+    if (cli->parse_only || cli->nsections)
+        return sb_usage_error(CMD, "%s is for job files", cli->parse_only ? "--parse-only" : "--section");
+    sb_io_job_resolve(job);
     /* Alone, a shared file is the one file it already is, and a wall stops the only
      * rank: both mean something only across ranks. */
-    if (!sb_ranks_active() && (cli.ranks.shared_file || cli.ranks.stonewall_s > 0))
+    if (!sb_ranks_active() && (cli->ranks.shared_file || cli->ranks.stonewall_s > 0))
         return sb_usage_error(CMD, "%s is for MPI ranks: run it under mpirun (docs/mpi.md)",
-                              cli.ranks.shared_file ? "--shared-file" : "--stonewall");
-    if (!job.filename[0] && !job.directory[0])
+                              cli->ranks.shared_file ? "--shared-file" : "--stonewall");
+    if (!job->filename[0] && !job->directory[0])
         return sb_usage_error(CMD, "name a --filename FILE or a --directory DIR");
-    if (job.filename[0] && job.directory[0])
+    if (job->filename[0] && job->directory[0])
         return sb_usage_error(CMD, "give --filename or --directory, not both");
-    if ((rc = steady_defaults(&job)) != 0)
+    if ((rc = steady_defaults(job)) != 0)
         return rc;
     char err[1024], warn[256];
-    if (sb_io_job_check(&job, err, sizeof err, warn, sizeof warn) < 0 ||
-        sb_io_ranks_check(&job, &cli.ranks, err, sizeof err) < 0)
+    if (sb_io_job_check(job, err, sizeof err, warn, sizeof warn) < 0 ||
+        sb_io_ranks_check(job, &cli->ranks, err, sizeof err) < 0)
         return sb_usage_error(CMD, "%s", err);
     if (warn[0])
         sb_warn("%s: %s", CMD, warn);
 
     /* on ranks, each checks without claiming: the ranks of one host would refuse each other's claim */
     if (sb_ranks_active())
-        return (rc = guard(&job, &cli, NULL)) != 0 ? rc : (sb_interrupt_install(), run_on_ranks(&job, &cli));
+        return (rc = guard(job, cli, NULL)) != 0 ? rc : (sb_interrupt_install(), run_on_ranks(job, cli));
     sb_devguard g = {0};
-    if ((rc = guard(&job, &cli, &g)) == 0) {
+    if ((rc = guard(job, cli, &g)) == 0) {
         sb_interrupt_install();
-        rc = run_alone(&job, &cli);
+        rc = run_alone(job, cli);
     }
     sb_devguard_release(&g);
+    return rc;
+}
+
+int sb_cmd_io(int argc, char **argv)
+{
+    io_cmd *st = sb_xcalloc(1, sizeof *st);
+    int rc = io_main(argc, argv, st);
+    sb_jobset_free(&st->set);
+    free(st);
     return rc;
 }

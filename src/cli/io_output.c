@@ -82,24 +82,6 @@ int sb_io_out_formats(const char *list, unsigned *mask, char *err, size_t errlen
 
 /* ------------------------------------------------------------ storbench's JSON */
 
-json_t *sb_io_lat_json(const sb_histogram *h)
-{
-    json_t *o = json_object();
-    json_t *pct = json_object();
-    json_object_set_new(o, "samples", json_integer((json_int_t)h->count));
-    json_object_set_new(o, "min", json_integer(h->count ? (json_int_t)h->min : 0));
-    json_object_set_new(o, "max", json_integer((json_int_t)h->max));
-    json_object_set_new(o, "mean", json_real(sb_hist_mean(h)));
-    json_object_set_new(o, "stddev", json_real(sb_hist_stddev(h)));
-    for (int i = 0; i < SB_HIST_N_PERCENTILES; i++) {
-        char k[16];
-        snprintf(k, sizeof k, "p%g", sb_hist_percentiles[i]);
-        json_object_set_new(pct, k, json_real(sb_hist_percentile(h, sb_hist_percentiles[i])));
-    }
-    json_object_set_new(o, "percentiles", pct);
-    return o;
-}
-
 static json_t *dir_json(const sb_io_result *r, int d, uint64_t ios, uint64_t bytes, const sb_histogram *h)
 {
     json_t *o = json_object();

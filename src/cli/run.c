@@ -31,6 +31,7 @@
 #include "runner/selection.h"
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "core/strutil.h"
 #include "core/units.h"
 #include "core/workdir.h"
 #include "sysinfo/sysinfo.h"
@@ -404,7 +405,7 @@ static int print_figures_json(const sb_resultfile *fresh)
     return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_RUNTIME;
 }
 
-int sb_cmd_run(int argc, char **argv)
+static int run_cmd(int argc, char **argv, sb_selection *sel)
 {
     const char *target = getenv("STORBENCH_TARGET"), *result = NULL, *identifier = NULL;
     const char *results_dir = NULL, *title = NULL, *description = NULL;
@@ -457,20 +458,18 @@ int sb_cmd_run(int argc, char **argv)
         return rc;
 
     /* ---- resolve the selection ---- */
-    static sb_selection sel;
-    sel.n = 0;
     for (int i = optind; i < argc; i++)
-        if (sb_cli_select("run", &sel, argv[i], quick))
+        if (sb_cli_select("run", sel, argv[i], quick))
             return SB_EXIT_USAGE;
     /* --option KEY=VALUE applies to every selected test that has KEY. */
-    if (sb_cli_select_options("run", &sel, assignments, n_assign) || sb_cli_select_validate("run", &sel) ||
-        (sb_ranks_active() && ranks_check(&sel)))
+    if (sb_cli_select_options("run", sel, assignments, n_assign) || sb_cli_select_validate("run", sel) ||
+        (sb_ranks_active() && ranks_check(sel)))
         return SB_EXIT_USAGE;
 
     /* ---- the target ---- */
     char target_real[PATH_MAX];
     if ((rc = resolve_target(target, target_real)) != 0 ||
-        (require_all && (rc = require_runnable(&sel, target_real)) != 0))
+        (require_all && (rc = require_runnable(sel, target_real)) != 0))
         return rc;
 
     /* ---- the result file: read it now so that a bad one is refused before any work ---- */
@@ -479,7 +478,7 @@ int sb_cmd_run(int argc, char **argv)
     sb_resultfile_init(&existing);
     /* under MPI rank 0 alone reads (and later writes) the result file; the others follow */
     bool saves = !sb_ranks_active() || sb_ranks()->rank == 0;
-    rc = open_result(saves && !auto_name[0] ? result : NULL, results_dir, &sel, replace, &identifier,
+    rc = open_result(saves && !auto_name[0] ? result : NULL, results_dir, sel, replace, &identifier,
                      ident_buf, sizeof ident_buf, path, &existing);
     if (sb_ranks_active())
         rc = sb_run_ranks_settle(rc);
@@ -509,7 +508,7 @@ int sb_cmd_run(int argc, char **argv)
     run_chat = runner.log = quiet ? NULL : json ? stderr : stdout;
     runner.progress.enabled = runner.progress.enabled && !quiet;
     size_t done = 0;
-    int exit_code = run_selection(&runner, &sel, result && !auto_name[0], require_all, &done);
+    int exit_code = run_selection(&runner, sel, result && !auto_name[0], require_all, &done);
     /* cdm figures: also the 4x2 table those tools' users read */
     if (exit_code == SB_EXIT_OK && done && run_chat)
         sb_report_cdm(run_chat, &fresh, identifier);
@@ -522,4 +521,13 @@ int sb_cmd_run(int argc, char **argv)
         exit_code = print_figures_json(&fresh);
     sb_resultfile_free(&fresh);
     return exit_code;
+}
+
+/* The selection is large (every configuration's params): on the heap, zeroed. */
+int sb_cmd_run(int argc, char **argv)
+{
+    sb_selection *sel = sb_xcalloc(1, sizeof *sel);
+    int rc = run_cmd(argc, argv, sel);
+    free(sel);
+    return rc;
 }

@@ -17,6 +17,7 @@
 
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "core/strutil.h"
 #include "core/units.h"
 #include "runner/runner.h"
 #include "scenario/layout.h"
@@ -45,7 +46,7 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
         for (n = 0; n < c->devices; n++)
             devs[n] = o->real[n];
     } else {
-        static char img[SB_SCN_MAX_DEVICES][PATH_MAX];
+        char (*img)[PATH_MAX] = sb_xcalloc(SB_SCN_MAX_DEVICES, sizeof *img); /* 64 KiB: on the heap */
         for (n = 0; n < c->devices && rc == 0; n++) {
             snprintf(img[n], sizeof img[n], "%s/storbench-scn-%ld-%zu-%zu.img", o->images, (long)getpid(), index,
                      n);
@@ -68,6 +69,7 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
             if (log)
                 fprintf(log, "attached %s to %s\n", devs[n].path, file);
         }
+        free(img); /* the journal copied the names, the forked guardian has its own copy */
     }
     sb_layout lay;
     if (rc == 0 && !sb_interrupted())

@@ -37,6 +37,7 @@
 #include "core/rand.h"
 #include "core/log.h"
 #include "io/verify/verify.h"
+#include "workloads/durability/durability_cmd.h"
 #include "workloads/durability/durability_guard.h"
 #include "workloads/durability/durability_stack.h"
 #include "workloads/catalogue.h"

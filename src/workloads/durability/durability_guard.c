@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/childfds.h"
+#include "core/strutil.h"
 #include "workloads/durability/durability_fuse.h"
 
 enum { G_READY = 1, G_FUSE_START, G_MARK, G_FUSE_STOP, G_QUIT };
@@ -151,34 +152,35 @@ static void __attribute__((noreturn)) guard_main(int sock, int state_fd, const c
     state_fd = keep[1];
     (void)!chdir("/");
     prctl(PR_SET_NAME, "storbench-guard");
-    static g_req q;
-    static dur_fuse_server fs;
+    /* large (three paths; the FUSE server): on the heap, for the guardian's life */
+    g_req *q = sb_xcalloc(1, sizeof *q);
+    dur_fuse_server *fs = sb_xcalloc(1, sizeof *fs);
     bool serving = false;
     reply(sock, G_READY, NULL);
     for (;;) {
-        ssize_t n = recv(sock, &q, sizeof q, 0);
+        ssize_t n = recv(sock, q, sizeof *q, 0);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < (ssize_t)sizeof q.op)
+        if (n < (ssize_t)sizeof q->op)
             guard_orphaned(state_fd, state_path); /* end of file: every thread of the run has exited */
-        q.a[sizeof q.a - 1] = q.b[sizeof q.b - 1] = q.c[sizeof q.c - 1] = '\0';
+        q->a[sizeof q->a - 1] = q->b[sizeof q->b - 1] = q->c[sizeof q->c - 1] = '\0';
         char err[512] = "";
         int rc = 0;
-        switch (q.op) {
+        switch (q->op) {
         case G_FUSE_START:
             if (serving) {
                 rc = -EBUSY;
                 break;
             }
-            rc = dur_fuse_serve(&fs, q.a, q.b, q.c, err, sizeof err);
+            rc = dur_fuse_serve(fs, q->a, q->b, q->c, err, sizeof err);
             serving = true; /* a failed start is ended by G_FUSE_STOP too */
             break;
         case G_MARK:
-            rc = serving ? dur_fuse_mark(&fs, q.a) : -EBADF;
+            rc = serving ? dur_fuse_mark(fs, q->a) : -EBADF;
             break;
         case G_FUSE_STOP:
         case G_QUIT:
-            if (serving && (rc = dur_fuse_end(&fs)) < 0)
+            if (serving && (rc = dur_fuse_end(fs)) < 0)
                 snprintf(err, sizeof err, "recording the writes: %s", strerror(-rc));
             serving = false;
             break;
@@ -186,7 +188,7 @@ static void __attribute__((noreturn)) guard_main(int sock, int state_fd, const c
             rc = -EINVAL;
         }
         reply(sock, rc, err);
-        if (q.op == G_QUIT)
+        if (q->op == G_QUIT)
             _exit(0);
     }
 }
@@ -195,17 +197,17 @@ static void __attribute__((noreturn)) guard_main(int sock, int state_fd, const c
 
 static int ask(dur_guard *g, int op, const char *a, const char *b, const char *c, char *err, size_t errlen)
 {
-    static g_req q;
-    memset(&q, 0, sizeof q);
-    q.op = op;
-    snprintf(q.a, sizeof q.a, "%s", a ? a : "");
-    snprintf(q.b, sizeof q.b, "%s", b ? b : "");
-    snprintf(q.c, sizeof q.c, "%s", c ? c : "");
+    g_req *q = sb_xcalloc(1, sizeof *q); /* three paths: on the heap */
+    q->op = op;
+    snprintf(q->a, sizeof q->a, "%s", a ? a : "");
+    snprintf(q->b, sizeof q->b, "%s", b ? b : "");
+    snprintf(q->c, sizeof q->c, "%s", c ? c : "");
     g_rep r;
     ssize_t n = -1;
-    if (g->sock >= 0 && send(g->sock, &q, sizeof q, MSG_NOSIGNAL) == (ssize_t)sizeof q)
+    if (g->sock >= 0 && send(g->sock, q, sizeof *q, MSG_NOSIGNAL) == (ssize_t)sizeof *q)
         while ((n = recv(g->sock, &r, sizeof r, 0)) < 0 && errno == EINTR)
             ;
+    free(q);
     if (n != (ssize_t)sizeof r) {
         if (err)
             snprintf(err, errlen, "the guardian process (pid %ld) is gone", (long)g->pid);
