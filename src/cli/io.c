@@ -442,6 +442,15 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
 
 /* ------------------------------------------------------------ job files */
 
+/* A job that names neither a file nor a directory: fio makes its files in the current
+ * directory (JOBNAME.JOBNUM.FILENUM); storbench makes them there too, with fio's names,
+ * but inside a private directory of its own that goes afterwards (the safety rule: it
+ * never leaves or touches a file of the user's by such a name). */
+static void default_directory(sb_io_job *job)
+{
+    snprintf(job->directory, sizeof job->directory, ".");
+}
+
 /* A job file's job onto its target: fio's directory is the prefix of a relative filename;
  * neither is a usage error. 0 or the exit code. */
 static int job_target(sb_jobfile_job *j)
@@ -463,8 +472,7 @@ static int job_target(sb_jobfile_job *j)
         job->directory[0] = '\0';
     }
     if (!job->filename[0] && !job->directory[0])
-        return sb_usage_error(CMD, "%s (%s): no filename or directory: give --directory DIR or "
-                              "--filename FILE before the job file", job->name, j->where);
+        default_directory(job);
     return 0;
 }
 
@@ -654,7 +662,7 @@ static int io_main(int argc, char **argv, io_cmd *st)
         return sb_usage_error(CMD, "%s is for MPI ranks: run it under mpirun (docs/mpi.md)",
                               cli->ranks.shared_file ? "--shared-file" : "--stonewall");
     if (!job->filename[0] && !job->directory[0])
-        return sb_usage_error(CMD, "name a --filename FILE or a --directory DIR");
+        default_directory(job);
     if (job->filename[0] && job->directory[0])
         return sb_usage_error(CMD, "give --filename or --directory, not both");
     if ((rc = steady_defaults(job)) != 0)
