@@ -138,6 +138,17 @@ run: storbench
 vm-check: $(BUILD)/storbench $(NBD_SO)
 	STORBENCH_BIN=$(CURDIR)/$(BUILD)/storbench STORBENCH_SRC=$(CURDIR) nice -n 19 bash tests/vm/test_vm_boot.sh
 
+# The pictures of docs/plot.md from the committed inputs in tests/data/plot/ (made-up
+# figures in a.json, b.json, sweep.json; a real 2 x 2 sweep in sweep_run.json).
+DOC_PLOT = cd tests/data/plot && $(CURDIR)/$(BUILD)/storbench plot
+docs: $(BUILD)/storbench
+	$(DOC_PLOT) a.json b.json -o $(CURDIR)/docs/plot/bars.svg
+	$(DOC_PLOT) sweep.json --x iodepth --y iops --series numjobs -o $(CURDIR)/docs/plot/lines.svg
+	$(DOC_PLOT) sweep.json --chart heatmap --x iodepth --series numjobs --y lat_p99 -o $(CURDIR)/docs/plot/heatmap.svg
+	$(DOC_PLOT) sweep_run.json -o $(CURDIR)/docs/plot/sweep.svg
+	$(DOC_PLOT) sweep_run.json --chart percentiles -o $(CURDIR)/docs/plot/percentiles.svg
+	$(DOC_PLOT) sweep_run.json --chart series -o $(CURDIR)/docs/plot/series.svg
+
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
 	    LDFLAGS="-fsanitize=address,undefined" check
@@ -152,5 +163,5 @@ install: storbench $(MPI_BIN) $(NBD_SO)
 clean:
 	rm -rf build build-asan build-fuzz storbench storbench-mpi
 
-.PHONY: all check run asan install clean storbench storbench-mpi fuzz fuzz-build fuzz-quick vm-check
+.PHONY: all check run asan install clean storbench storbench-mpi fuzz fuzz-build fuzz-quick vm-check docs
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(MPI_OBJS:.o=.d) $(NBD_OBJS:.o=.d)

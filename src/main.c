@@ -17,6 +17,7 @@
 
 static const sb_command commands[] = {
     {"run", "run tests or suites on a target and add the figures to a result file", sb_cmd_run},
+    {"sweep", "run a matrix of I/O jobs (rw, bs, iodepth, numjobs ...) into one result file, resumable", sb_cmd_sweep},
     {"list", "list tests, their options and defaults, and suites", sb_cmd_list},
     {"show", "render a result file: seed text, json, html with charts, csv", sb_cmd_show},
     {"compare", "every identifier against a base: differences, significance, geometric mean", sb_cmd_compare},

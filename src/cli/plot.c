@@ -56,10 +56,14 @@ static void usage(FILE *out)
             "target and storbench version.\n"
             "\n"
             "  -o, --output FILE     the picture: FILE.svg or FILE.png (replaced only once complete)\n"
-            "  -c, --chart KIND      bars: a panel per result, a bar per identifier (the default);\n"
-            "                        lines: METRIC against the option --x, a line per value of\n"
-            "                        --series (default: per identifier); heatmap: METRIC over\n"
-            "                        --x across and --series down, a panel per identifier\n"
+            "  -c, --chart KIND      bars: a panel per result, a bar per identifier (the default\n"
+            "                        for a page); lines: METRIC against the option --x, a line per\n"
+            "                        value of --series (default: per identifier; for a sweep, the\n"
+            "                        default chart: x and lines the options it varies, IOPS);\n"
+            "                        heatmap: METRIC over --x across and --series down, a panel per\n"
+            "                        identifier; percentiles: a row per configuration, a bar per\n"
+            "                        latency percentile; series: a run's per-interval --y (iops,\n"
+            "                        bw, lat_mean, lat_p99) against time, a line per configuration\n"
             "      --x OPTION        the option on the x axis (iodepth, numjobs, bs ...: the\n"
             "                        options the result recorded); implies --chart lines\n"
             "      --y METRIC        value (the figure, default) or a secondary figure (iops,\n"
@@ -85,6 +89,7 @@ static const char *picture_type(const char *path)
 typedef struct plot_args {
     sb_chart_spec spec;
     const char *chart, *output, *results_dir;
+    bool y_given;
 } plot_args;
 
 static int parse(int argc, char **argv, plot_args *a)
@@ -109,7 +114,7 @@ static int parse(int argc, char **argv, plot_args *a)
         case 'o': a->output = optarg; break;
         case 'c': a->chart = optarg; break;
         case OPT_X: a->spec.x = optarg; break;
-        case OPT_Y: a->spec.y = optarg; break;
+        case OPT_Y: a->spec.y = optarg; a->y_given = true; break;
         case OPT_SERIES: a->spec.series = optarg; break;
         case OPT_WIDTH:
             if (sb_parse_uint(optarg, 400, 4000, &v) < 0)
@@ -123,7 +128,7 @@ static int parse(int argc, char **argv, plot_args *a)
     }
     if (a->chart && sb_chart_kind_parse(a->chart, &a->spec.kind) < 0)
         return sb_usage_error("plot", "unknown chart '%s' (%s)", a->chart, sb_chart_kind_names());
-    if (!a->chart)
+    if (!a->chart) /* without --x: decided by the page (default_chart) */
         a->spec.kind = a->spec.x ? SB_CHART_LINES : SB_CHART_BARS;
     if (!a->output || !*a->output)
         return sb_usage_error("plot", "name the picture: -o FILE.svg or -o FILE.png");
@@ -132,6 +137,27 @@ static int parse(int argc, char **argv, plot_args *a)
     if (optind >= argc)
         return sb_usage_error("plot", "name a result file (storbench plot NAME|FILE... -o FILE.svg)");
     return 0;
+}
+
+/* Without --chart and --x: a sweep's lines (x the first option its results vary, a line per
+ * value of the second, IOPS when its figures have them), else the page's bars. The option
+ * names point into rf. */
+static void default_chart(plot_args *a, const sb_resultfile *rf)
+{
+    const char *x, *series;
+    if (a->chart || a->spec.x || !sb_svg_sweep_axes(rf, &x, &series))
+        return;
+    if (a->spec.series && !strcmp(a->spec.series, x)) /* --series took the first: x is the next */
+        x = series;
+    if (!x)
+        return;
+    a->spec.kind = SB_CHART_LINES;
+    a->spec.x = x;
+    if (!a->spec.series)
+        a->spec.series = series;
+    for (size_t i = 0; !a->y_given && i < rf->n_results; i++)
+        if (sb_svg_result_has_metric(&rf->results[i], "iops"))
+            a->spec.y = "iops";
 }
 
 int sb_cmd_plot(int argc, char **argv)
@@ -146,6 +172,7 @@ int sb_cmd_plot(int argc, char **argv)
         sb_resultfile_free(&rf);
         return rc;
     }
+    default_chart(&a, &rf);
     plot_job job = {.png = !strcmp(picture_type(a.output), "png")};
     if (sb_svg_chart_check(&rf, &a.spec, job.err, sizeof job.err) < 0) {
         sb_resultfile_free(&rf);

@@ -15,6 +15,7 @@
 #include "report/html.h"
 #include "report/html_latency.h"
 #include "report/html_series.h"
+#include "report/html_sweep.h"
 #include "report/overview.h"
 #include "report/uncertainty.h"
 
@@ -567,6 +568,7 @@ int sb_report_html(FILE *out, const sb_resultfile *rf)
         }
     }
     fputs("<main>\n", out);
+    sb_html_sweep_charts(out, rf); /* a sweep's lines first: the page's answer at a glance */
     for (size_t i = 0; i < rf->n_results; i++)
         result_section(out, rf, &rf->results[i], i + 1);
     if (!rf->n_results)

@@ -35,6 +35,8 @@ static const struct {
     {"bars", SB_CHART_BARS},
     {"lines", SB_CHART_LINES},
     {"heatmap", SB_CHART_HEATMAP},
+    {"percentiles", SB_CHART_PERCENTILES},
+    {"series", SB_CHART_SERIES},
 };
 
 int sb_chart_kind_parse(const char *name, sb_chart_kind *kind)
@@ -49,7 +51,7 @@ int sb_chart_kind_parse(const char *name, sb_chart_kind *kind)
 
 const char *sb_chart_kind_names(void)
 {
-    return "bars, lines or heatmap";
+    return "bars, lines, heatmap, percentiles or series";
 }
 
 static bool any_metric(const sb_resultfile *rf, const char *metric)
@@ -67,6 +69,8 @@ int sb_svg_chart_check(const sb_resultfile *rf, const sb_chart_spec *spec, char 
         snprintf(err, errlen, "the result file holds no figures to plot");
         return -EINVAL;
     }
+    if (spec->kind == SB_CHART_PERCENTILES || spec->kind == SB_CHART_SERIES)
+        return sb_svg_detail_check(rf, spec, err, errlen); /* metrics of their own */
     if (!any_metric(rf, spec->y)) {
         char names[512];
         sb_svg_metric_names(rf, names, sizeof names);
@@ -195,6 +199,8 @@ int sb_svg_chart_write(FILE *out, const sb_resultfile *rf, const sb_chart_spec *
     case SB_CHART_BARS: bars_write(out, rf, spec); break;
     case SB_CHART_LINES: sb_svg_lines_write(out, rf, spec); break;
     case SB_CHART_HEATMAP: sb_svg_heatmap_write(out, rf, spec); break;
+    case SB_CHART_PERCENTILES: sb_svg_percentiles_write(out, rf, spec); break;
+    case SB_CHART_SERIES: sb_svg_series_write(out, rf, spec); break;
     }
     return fflush(out) == 0 && !ferror(out) ? 0 : -EIO;
 }

@@ -26,6 +26,9 @@ static const sb_choice type_choices[] = {
     {"randwrite", "Random Write"},
     {"read", "Sequential Read"},
     {"write", "Sequential Write"},
+    /* mixed reads and writes in rwmixread's proportion (a sweep's rw axis) */
+    {"rw", "Sequential Read/Write"},
+    {"randrw", "Random Read/Write"},
     {NULL, NULL},
 };
 
@@ -35,6 +38,8 @@ static const sb_choice engine_choices[] = {
     {"io_uring", "IO_uring"},
     {"sync", "Sync"},
     {"psync", "PSync"},
+    {"pvsync", "PVSync"},
+    {"mmap", "Mmap"},
     {NULL, NULL},
 };
 
@@ -45,9 +50,9 @@ static const sb_choice yesno[] = {
 };
 
 static const sb_choice bs_choices[] = {
-    {"4k", "4KB"}, {"8k", "8KB"}, {"16k", "16KB"}, {"32k", "32KB"}, {"64k", "64KB"},
+    {"512", "512B"}, {"1k", "1KB"}, {"2k", "2KB"}, {"4k", "4KB"}, {"8k", "8KB"}, {"16k", "16KB"}, {"32k", "32KB"}, {"64k", "64KB"},
     {"128k", "128KB"}, {"256k", "256KB"}, {"512k", "512KB"}, {"1m", "1MB"}, {"2m", "2MB"},
-    {"4m", "4MB"}, {"8m", "8MB"}, {NULL, NULL},
+    {"4m", "4MB"}, {"8m", "8MB"}, {"16m", "16MB"}, {NULL, NULL},
 };
 
 static const sb_choice target_choices[] = {
@@ -73,6 +78,9 @@ static const sb_option fio_options[] = {
     {"ramp", "Ramp Time", "5", "1", NULL, "seconds of I/O before measuring", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     {"runtime", "Runtime", "20", "3", NULL, "measured seconds (time based)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each (1 .. 256)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    /* only a mixed Type reads it; shown when set, so a mix's chart says its proportion */
+    {"rwmixread", "Read Mix", "50", NULL, NULL, "percent of reads in a mixed Type (rw, randrw)",
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_IO},
     /* fio's steady-state options: the job stops early once settled (io/steadystate.h) */
     {"steadystate", "Steady State", "off", NULL, NULL,
      "stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%] (with ss_dur) or snia[:bw]",
@@ -95,6 +103,7 @@ static const sb_job_key fio_job_keys[] = {
     {"type", "rw"}, {"engine", "ioengine"}, {"direct", "direct"}, {"bs", "bs"},
     {"iodepth", "iodepth"}, {"size", "size"}, {"startdelay", "startdelay"},
     {"ramp", "ramp_time"}, {"runtime", "runtime"}, {"numjobs", "numjobs"},
+    {"rwmixread", "rwmixread"},
 };
 
 /* The steady-state options into job->steady (the job's time base is already checked). */

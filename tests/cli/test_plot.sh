@@ -10,7 +10,7 @@
 D=$SRC/tests/data/plot
 mkdir -p "$T/w" "$T/results"
 cd "$T/w" || exit 1
-cp "$D/a.json" "$D/b.json" "$D/sweep.json" .
+cp "$D/a.json" "$D/b.json" "$D/sweep.json" "$D/sweep_run.json" .
 
 # The structure of an SVG: one line per element, its name and class.
 structure() { grep -oE '<(svg|g|rect|text|line|path|circle)( class="[^"]*")?' "$1" | sed 's/^<//'; }
@@ -81,6 +81,42 @@ check "heatmap: a panel per identifier, 2 rows x 5 columns" \
 check "heatmap: 20 cells with values" test "$(count '<rect class="cell" ' heat.svg)" -eq 20
 check "heatmap: the panel names identifier, metric and unit" grep -q '>sata: lat_p99 (us), log scale</text>' heat.svg
 
+# ---- a sweep without --chart: lines over the options it varies (iodepth on x, a line per
+# numjobs), IOPS on y
+check_exit "plot sweep.json (a sweep, no --chart)" 0 "$SB" plot sweep.json -o sweep.svg
+check "sweep default: well-formed XML" well_formed sweep.svg
+golden sweep_default sweep.svg
+check "sweep default: a line per numjobs and identifier" test "$(count '<g class="series"' sweep.svg)" -eq 4
+check "sweep default: x is iodepth" grep -q '<text class="axis-label"[^>]*>iodepth</text>' sweep.svg
+check "sweep default: y is IOPS" grep -q '>iops (IOPS), log scale</text>' sweep.svg
+check "sweep default: --y still chooses" bash -c '"$0" plot sweep.json --y lat_p99 -o s2.svg && grep -q ">lat_p99 (us)" s2.svg' "$SB"
+check "sweep default: --series numjobs given, x is the next option" \
+    bash -c '"$0" plot sweep.json --series iodepth -o s3.svg && grep -q "<text class=\"axis-label\"[^>]*>numjobs</text>" s3.svg' "$SB"
+check "a page that is no sweep keeps its bars" bash -c '"$0" plot a.json -o s4.svg && grep -q "<g class=\"result\"" s4.svg' "$SB"
+
+# ---- percentiles: a row per configuration, a bar per percentile (a real sweep's result)
+check_exit "plot --chart percentiles" 0 "$SB" plot sweep_run.json --chart percentiles -o pct.svg
+check "percentiles: well-formed XML" well_formed pct.svg
+golden percentiles pct.svg
+check "percentiles: a row per cell, 5 bars each" test "$(count '<g class="config" data-bars="5">' pct.svg)" -eq 4
+check "percentiles: rows named by the swept options" grep -q '>iodepth=4, numjobs=2</text>' pct.svg
+check "percentiles: legend p50 .. p99.99" test "$(grep -o '<g class="legend-item"' pct.svg | wc -l)" -eq 5
+check "percentiles: the axis names latency and its unit" grep -q '>completion latency (us)' pct.svg
+
+# ---- series: a run's per-interval figures against time, a line per configuration
+check_exit "plot --chart series" 0 "$SB" plot sweep_run.json --chart series -o ser.svg
+check "series: well-formed XML" well_formed ser.svg
+golden series ser.svg
+check "series: a line per cell with its 4 points" test "$(count '<g class="series" data-series="[0-3]" data-points="4">' ser.svg)" -eq 4
+check "series: x is time" grep -q '>seconds into the measurement</text>' ser.svg
+check "series: y is IOPS by default" grep -q '>iops (IOPS)</text>' ser.svg
+check_exit "plot --chart series --y lat_p99" 0 "$SB" plot sweep_run.json --chart series --y lat_p99 -o ser99.svg
+check "series --y lat_p99: the axis says so" grep -q '>lat_p99 (us)' ser99.svg
+check_exit "plot --chart series -o ser.png" 0 "$SB" plot sweep_run.json --chart series -o ser.png
+check "series png: PNG magic bytes" test "$(head -c 8 ser.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+check_exit "plot sweep_run.json -o sweep.png" 0 "$SB" plot sweep_run.json -o sweep.png
+check "sweep png: PNG magic bytes" test "$(head -c 8 sweep.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+
 # ---- PNG: rendered from the SVG by librsvg
 check_exit "plot -o bars.png" 0 "$SB" plot a.json b.json -o bars.png
 check "png: nonzero size" test -s bars.png
@@ -109,6 +145,10 @@ refused "lines without --x" "needs --x" sweep.json --chart lines -o out.svg
 refused "--x with bars" "--chart lines or heatmap" sweep.json --chart bars --x iodepth -o out.svg
 refused "--width out of range" "--width" a.json --width 100 -o out.svg
 refused "no input" "name a result file" -o out.svg
+refused "percentiles without latency figures" "no figure has latency percentiles" a.json --chart percentiles -o out.svg
+refused "series without a time series" "no figure holds a time series" sweep.json --chart series -o out.svg
+refused "series of an unknown metric" "not 'nope'" sweep_run.json --chart series --y nope -o out.svg
+refused "--x with percentiles" "--chart lines or heatmap" sweep_run.json --chart percentiles --x iodepth -o out.svg
 check_exit "a missing input: exit 1" 1 "$SB" plot nothing.json -o out.svg
 check "a missing input: nothing written" test ! -e out.svg
 
