@@ -348,7 +348,7 @@ static void why_line(char *text, char *out, size_t len)
 
 /* "No space left on device (/t: 12 kB free)" when the filesystem of path is full
  * (less than 1 MiB, or no inode, left), else "". */
-static void full_note(const char *path, char *out, size_t len)
+void sb_pg_full_note(const char *path, char *out, size_t len)
 {
     struct statvfs v;
     out[0] = '\0';
@@ -393,7 +393,7 @@ static int run_initdb(sb_pg_cluster *c, const char *dir, char *err, size_t errle
         }
         return 0;
     }
-    full_note(dir, full, sizeof full);
+    sb_pg_full_note(dir, full, sizeof full);
     bool enospc = full[0] || strstr(out, strerror(ENOSPC));
     why_line(out, why, sizeof why);
     if (!why[0] && !WIFEXITED(status))
@@ -521,7 +521,7 @@ int sb_pg_cluster_start(sb_pg_cluster *c, const char *const *settings,
             c->pid = 0;
             char tail[400], full[200];
             log_tail(c, tail, sizeof tail);
-            full_note(c->root, full, sizeof full); /* a full disk may have kept the log empty */
+            sb_pg_full_note(c->root, full, sizeof full); /* a full disk may have kept the log empty */
             snprintf(err, errlen, "pgbench: the PostgreSQL server exited at start: %s%s%s", full,
                      full[0] && tail[0] ? ": " : "", tail[0] || full[0] ? tail : "no output");
             return full[0] ? -ENOSPC : -EIO;
