@@ -212,7 +212,7 @@ typedef struct run_opts {
     const char *file, *result, *images, *results_dir;
     uint64_t image_size;
     unsigned runs;
-    bool exact, replace, drop;
+    bool exact, replace, drop, verbose;
     char *devices, *destroy;
     bool vm;
     sb_vm_opts vmo;
@@ -327,7 +327,7 @@ static int build_all(run_opts *o, const sb_scenario *s, const sb_selection *sel,
         }
     }
     sb_scn_run_opts ro = {.images = o->images, .image_size = o->image_size, .runs = o->runs, .exact = o->exact,
-                          .drop = o->drop, .real = o->devices ? real : NULL, .tests = sel->cfg, .n_tests = sel->n,
+                          .drop = o->drop, .verbose = o->verbose, .real = o->devices ? real : NULL, .tests = sel->cfg, .n_tests = sel->n,
                           .save = save_config, .save_arg = sv, .vm = o->vm ? vm : NULL, .file = o->file,
                           .guest_args = o->guest_args, .n_guest_args = o->n_guest_args};
     size_t saved, failed;
@@ -446,7 +446,7 @@ static int cmd_run_in(int argc, char **argv, scn_run *r)
             only[n_only++] = optarg;
             break;
         case SB_OPT_RESULTS_DIR: o->results_dir = optarg; break;
-        case 'v': sb_log_verbose = true; break;
+        case 'v': o->verbose = true; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
         default: return sb_bad_option("scenario", argv, c);
         }

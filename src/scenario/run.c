@@ -37,7 +37,7 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
     size_t n = 0, mark = st->n;
     int rc = 0;
     sb_modeled md = {.sock = -1};
-    FILE *log = sb_log_verbose ? stdout : NULL;
+    FILE *log = o->verbose ? stdout : NULL;
     *done = 0;
     for (size_t i = 0; i < SB_SCN_MAX_DEVICES; i++)
         devs[i].fd = -1;
@@ -176,11 +176,11 @@ static bool uses_models(const sb_scenario *s)
 
 /* What killed runs left (their journals say what they made) goes before we make more;
  * one line says so, or which command to run when it cannot all be undone now. */
-static void cleanup_killed_runs(void)
+static void cleanup_killed_runs(bool verbose)
 {
     unsigned found = 0, busy = 0;
     char err[1024] = "";
-    int rc = sb_state_cleanup(sb_log_verbose ? stdout : NULL, &found, &busy, err, sizeof err);
+    int rc = sb_state_cleanup(verbose ? stdout : NULL, &found, &busy, err, sizeof err);
     if (rc < 0)
         sb_warn("scenario: could not undo all that a killed run left: %s (run 'storbench scenario cleanup' "
                 "once it is free)", err);
@@ -199,7 +199,7 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
      * nbdkit of modeled disks (device-model), which is journaled. */
     bool journal = !o->vm || uses_models(s);
     if (journal)
-        cleanup_killed_runs();
+        cleanup_killed_runs(o->verbose);
     if (journal && sb_state_open(&st, err, sizeof err) < 0) {
         sb_error("scenario: %s", err);
         sb_state_close(&st);

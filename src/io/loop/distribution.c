@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/units.h"
 
 /* ------------------------------------------------------------ the option */
 
-static int parse_zones(const char *v, bool abs, unsigned kb_base, sb_dist_size_fn size_fn, sb_io_dist *d,
-                       char *err, size_t errlen)
+static int parse_zones(const char *v, bool abs, unsigned kb_base, sb_io_dist *d, char *err, size_t errlen)
 {
     char buf[512], *save = NULL;
     double pct_sum = 0, size_sum = 0;
@@ -42,7 +42,7 @@ static int parse_zones(const char *v, bool abs, unsigned kb_base, sb_dist_size_f
         const char *s = slash + 1;
         if (*s && abs) {
             uint64_t u;
-            if (size_fn(s, kb_base, &u) < 0 || !u) {
+            if (sb_parse_size_kb(s, kb_base, &u) < 0 || !u) {
                 snprintf(err, errlen, "'%s': '%s' is not a size", v, s);
                 return -EINVAL;
             }
@@ -108,8 +108,7 @@ static int parse_sequence(const char *v, sb_io_dist *d, char *err, size_t errlen
     return 0;
 }
 
-int sb_dist_parse(const char *v, unsigned kb_base, sb_dist_size_fn size_fn, sb_io_dist *d, char *err,
-                  size_t errlen)
+int sb_dist_parse(const char *v, unsigned kb_base, sb_io_dist *d, char *err, size_t errlen)
 {
     static const struct { const char *name; sb_dist_kind kind; double lo, hi; } k[] = {
         {"zipf", SB_DIST_ZIPF, 0, 0}, {"pareto", SB_DIST_PARETO, 0, 1}, {"normal", SB_DIST_NORMAL, 0, 100},
@@ -128,7 +127,7 @@ int sb_dist_parse(const char *v, unsigned kb_base, sb_dist_size_fn size_fn, sb_i
     if (!strncmp(v, "zoned:", 6) || !strncmp(v, "zoned_abs:", 10)) {
         bool abs = v[5] == '_';
         d->kind = abs ? SB_DIST_ZONED_ABS : SB_DIST_ZONED;
-        return parse_zones(v + (abs ? 10 : 6), abs, kb_base, size_fn, d, err, errlen);
+        return parse_zones(v + (abs ? 10 : 6), abs, kb_base, d, err, errlen);
     }
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         size_t n = strlen(k[i].name);

@@ -69,11 +69,8 @@ typedef struct sb_distgen {
 } sb_distgen;
 
 /* "zipf:1.2" ... into d: 0, or -EINVAL with the reason in err (without the option's
- * name). zoned_abs's sizes are read by size_fn with kb_base (the option table's
- * sb_opt_parse_size, passed in: this file is below the table, which includes job.h). */
-typedef int (*sb_dist_size_fn)(const char *s, unsigned kb_base, uint64_t *out);
-int sb_dist_parse(const char *v, unsigned kb_base, sb_dist_size_fn size_fn, sb_io_dist *d, char *err,
-                  size_t errlen);
+ * name). zoned_abs's sizes are read by kb_base's rules (core/units.h). */
+int sb_dist_parse(const char *v, unsigned kb_base, sb_io_dist *d, char *err, size_t errlen);
 /* The option's text again ("zipf:1.2"), for listings. */
 void sb_dist_name(const sb_io_dist *d, char *out, size_t len);
 

@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/units.h"
+
 typedef enum sb_opt_type {
     SB_OPT_STR,      /* text into a char[size] field */
     SB_OPT_INT,      /* decimal unsigned integer into an unsigned or uint64_t field */
@@ -175,8 +177,12 @@ int sb_cmdprio_parse_pair(const char *v, int lo, int hi, int out[2], char *err, 
 int sb_cmdprio_parse_bssplit(const char *v, unsigned kb_base, struct sb_cmdprio *c, char *err,
                              size_t errlen);
 
-/* A size by ctx's kb_base rules: 0, -EINVAL or -ERANGE. */
-int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out);
+/* A size by ctx's kb_base rules: 0, -EINVAL or -ERANGE. The one size parser is core's;
+ * this is its name where the table's parsers read it. */
+static inline int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out)
+{
+    return sb_parse_size_kb(s, kb_base, out);
+}
 
 /* ---- documentation (doc.c) ---- */
 

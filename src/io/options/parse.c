@@ -28,50 +28,6 @@ const sb_opt *sb_opt_find(const sb_opt *table, size_t n, const char *name)
     return NULL;
 }
 
-/* fio's size rules (kb_base 1024 or 1000; options.h): a number, then an optional suffix
- * k, m, g, t, p with an optional b, or the IEC ki, mi … with an optional b. */
-static int parse_size_fio(const char *s, unsigned kb_base, uint64_t *out)
-{
-    if (!isdigit((unsigned char)*s))
-        return -EINVAL;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno == ERANGE)
-        return -ERANGE;
-    static const char units[] = "kmgtp";
-    const char *u = *end ? strchr(units, tolower((unsigned char)*end)) : NULL;
-    if (*end && (tolower((unsigned char)*end) == 'b' ? end[1] != '\0' : !u))
-        return -EINVAL;
-    if (!u) {
-        *out = v;
-        return 0;
-    }
-    const char *rest = end + 1;
-    bool iec = tolower((unsigned char)*rest) == 'i';
-    if (iec)
-        rest++;
-    if (*rest && strcasecmp(rest, "b"))
-        return -EINVAL;
-    /* kb_base=1024: the plain suffix is 1024, the IEC one 1000; kb_base=1000: the reverse */
-    uint64_t base = (kb_base == 1000) == iec ? 1024 : 1000;
-    uint64_t r = v;
-    for (int i = 0; i <= (int)(u - units); i++) {
-        if (r > UINT64_MAX / base)
-            return -ERANGE;
-        r *= base;
-    }
-    *out = r;
-    return 0;
-}
-
-int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out)
-{
-    if (!s)
-        return -EINVAL;
-    return kb_base ? parse_size_fio(s, kb_base, out) : sb_parse_size(s, out);
-}
-
 /* Stores v into an integer field of 1, 4 or 8 bytes (bool, unsigned/int/enum, uint64_t). */
 static void store_int(void *p, size_t size, uint64_t v)
 {

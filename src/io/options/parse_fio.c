@@ -20,8 +20,7 @@
 int sb_opt_parse_distribution(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                               char *err, size_t errlen)
 {
-    return sb_dist_parse(v, ctx ? ctx->kb_base : 0, sb_opt_parse_size, &((sb_io_job *)base)->dist, err,
-                         errlen);
+    return sb_dist_parse(v, ctx ? ctx->kb_base : 0, &((sb_io_job *)base)->dist, err, errlen);
 }
 
 /* fio's rw=MODE:SKIP: SKIP bytes after each sequential I/O (negative: backwards). */

@@ -2,7 +2,9 @@
  * durability_fuse — the FUSE recorder's file (durability_fuse.h): image served as
  * mnt/disk from a thread of the guardian process, every write logged (dm-log-writes
  * format, writelog.h) before it reaches the image and is completed, every fsync
- * logged as a FLUSH, marks in order with both.
+ * logged as a FLUSH, marks in order with both. One serving thread (fuse_loop, not
+ * the modeled devices' many in scenario/modeled_fuse.c): the log is the order in which
+ * writes were completed, and a second thread would interleave them.
  */
 #define FUSE_USE_VERSION 31
 #include "workloads/durability/durability_fuse.h"
