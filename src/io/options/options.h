@@ -143,6 +143,7 @@ SB_OPT_PARSER(sb_opt_parse_filesize);
 SB_OPT_PARSER(sb_opt_parse_nice);
 SB_OPT_PARSER(sb_opt_parse_prio);
 SB_OPT_PARSER(sb_opt_parse_percentiles);
+SB_OPT_PARSER(sb_opt_parse_allrandrepeat);
 /* parse_fio.c: fio's job-file syntaxes (rw's :SKIP, random_distribution, a bare
  * write_*_log, log_avg_msec) */
 SB_OPT_PARSER(sb_opt_parse_rw);
