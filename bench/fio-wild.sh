@@ -16,13 +16,15 @@
 #       --tsv: only the per-file lines, tab-separated: SET NAME accepted|refused REASON.
 #
 #   bench/fio-wild.sh options [--tsv]
-#       Lists fio's job options (`fio --cmdhelp=all`), finds for each a value fio's own
-#       parser accepts in a one-job file (the default --cmdhelp shows, else 1, 0, 4k,
-#       the first of its valid values, or "x"), and checks whether
-#       `storbench io --parse-only` accepts the same file. The file is
+#       Lists fio's job options (`fio --cmdhelp=all`) and tries for each the values
+#       the default --cmdhelp shows, 1, 0, 4k, the first of its valid values and "x", in
+#       that order; each one fio's own parser accepts in a one-job file is given to
+#       `storbench io --parse-only` in the same file, and the option counts as accepted
+#       when storbench takes one of them. The file is
 #           [probe]
-#           filename=probe.dat      (left out for filename, directory, filename_format,
-#           size=1m                  opendir; size left out for size itself)
+#           filename=probe.dat      (left out for filename and directory; directory=.
+#           size=1m                  instead for filename_format and opendir; size left
+#                                    out for size itself)
 #           OPTION=VALUE
 #       Prints "options: N of M accepted" (M = options fio accepts a probe value for) and
 #       the options storbench refuses, each with the value and storbench's message.
@@ -156,7 +158,11 @@ probe_file() {
     local opt=$1 val=$2
     {
         echo "[probe]"
-        case "$opt" in filename|directory|filename_format|opendir) ;; *) echo "filename=probe.dat" ;; esac
+        case "$opt" in
+            filename|directory) ;;
+            filename_format|opendir) echo "directory=." ;;
+            *) echo "filename=probe.dat" ;;
+        esac
         [ "$opt" = size ] || echo "size=1m"
         echo "$opt=$val"
     } > "$W/probe.fio"
@@ -170,7 +176,7 @@ fio_accepts() {
 
 options_mode() {
     command -v "$FIO" >/dev/null || { echo "fio-wild: $FIO not found" >&2; exit 1; }
-    local opts opt def val v cand rc msg n=0 m=0 none=0 total=0
+    local opts opt def v1 val ok seen cand rc msg n=0 m=0 none=0 total=0
     # the base file alone must be taken by both, or every probe measures the base
     probe_file description base
     scratch
@@ -183,10 +189,22 @@ options_mode() {
         def=$("$FIO" --cmdhelp="$opt" 2>&1 | sed -n 's/^ *default: //p' | head -1)
         [ "$def" = "no default" ] && def=
         v1=$("$FIO" --cmdhelp="$opt" 2>&1 | sed -n 's/^ *valid values: \([^ ]*\).*/\1/p' | head -1)
-        val=
+        val= ok= msg= seen=" "
         for cand in "$def" 1 0 4k "$v1" x; do
             [ -n "$cand" ] || continue
-            if fio_accepts "$opt" "$cand"; then val=$cand; break; fi
+            case "$seen" in *" $cand "*) continue ;; esac
+            seen="$seen$cand "
+            fio_accepts "$opt" "$cand" || continue
+            [ -n "$val" ] || val=$cand
+            probe_file "$opt" "$cand"
+            scratch
+            (cd "$W/cwd" && timeout "$TIMEOUT" "$SB" io --parse-only "$W/probe.fio" >/dev/null 2>"$W/err")
+            rc=$?
+            if [ $rc = 0 ]; then ok=$cand; break; fi
+            if [ -z "$msg" ]; then
+                msg=$(first_error "$W/err" | strip_prefix)
+                [ $rc = 124 ] && msg="timed out after ${TIMEOUT}s"
+            fi
         done
         if [ -z "$val" ]; then
             none=$((none + 1))
@@ -194,16 +212,10 @@ options_mode() {
             continue
         fi
         m=$((m + 1))
-        probe_file "$opt" "$val"
-        scratch
-        (cd "$W/cwd" && timeout "$TIMEOUT" "$SB" io --parse-only "$W/probe.fio" >/dev/null 2>"$W/err")
-        rc=$?
-        if [ $rc = 0 ]; then
+        if [ -n "$ok" ]; then
             n=$((n + 1))
-            [ $TSV = 1 ] && printf '%s\t%s\taccepted\t\n' "$opt" "$val"
+            [ $TSV = 1 ] && printf '%s\t%s\taccepted\t\n' "$opt" "$ok"
         else
-            msg=$(first_error "$W/err" | strip_prefix)
-            [ $rc = 124 ] && msg="timed out after ${TIMEOUT}s"
             printf '%s\t%s\t%s\n' "$opt" "$val" "$msg" >> "$W/refused"
             [ $TSV = 1 ] && printf '%s\t%s\trefused\t%s\n' "$opt" "$val" "$msg"
         fi
