@@ -494,8 +494,6 @@ static int load_jobs(io_args *a, const io_cli *cli)
         sb_io_job_resolve(&j->job);
         if ((rc = job_target(j)) != 0 || (rc = steady_defaults(&j->job)) != 0)
             return rc;
-        if (sb_io_files_size_pct(&j->job, err, sizeof err) < 0)
-            return sb_usage_error(CMD, "%s (%s): %s", j->job.name, j->where, err);
         if (sb_io_job_check(&j->job, err, sizeof err, warn, sizeof warn) < 0)
             return sb_usage_error(CMD, "%s (%s): %s", j->job.name, j->where, err);
         if (warn[0])
@@ -670,8 +668,7 @@ static int io_main(int argc, char **argv, io_cmd *st)
     if ((rc = steady_defaults(job)) != 0)
         return rc;
     char err[1024], warn[256];
-    if (sb_io_files_size_pct(job, err, sizeof err) < 0 ||
-        sb_io_job_check(job, err, sizeof err, warn, sizeof warn) < 0 ||
+    if (sb_io_job_check(job, err, sizeof err, warn, sizeof warn) < 0 ||
         sb_io_ranks_check(job, &cli->ranks, err, sizeof err) < 0)
         return sb_usage_error(CMD, "%s", err);
     if (warn[0])

@@ -183,6 +183,9 @@ typedef struct sb_io_job {
     bool unique_filename;      /* fio's unique_filename: a client's prefix, only in client/server */
     int clocksource;           /* fio's clocksource: clock_gettime, the one storbench times with */
     int open_sync;             /* fio's sync: 0 none, 1 O_SYNC, 2 O_DSYNC on the files */
+    bool per_job_logs;         /* fio's per_job_logs: 0 = one log file for the job's threads */
+    uint8_t buffer_pat[512];   /* fio's buffer_pattern: every write carries it, repeated */
+    unsigned buffer_pat_len;
     /* CPU placement, fio's cpus_allowed / cpus_allowed_policy. Unset (the default, as
      * fio): threads run wherever the scheduler puts them among the CPUs the process
      * may use. Set: every thread on all of cpus_allowed (shared), or thread i on the
@@ -401,8 +404,8 @@ void sb_io_job_resolve(sb_io_job *job);
 
 /* Checks the job's values on their own (ranges, combinations). 0 or -EINVAL with one line
  * in err. Warnings (iodepth > 1 on a synchronous engine) go to warn (empty when none). */
-/* fio's size=N% made bytes from the job's first file or device (which must exist): 0, or
- * -EINVAL with one line in err. Callers run it once the file is named, before the checks. */
+/* fio's size=N% made bytes from the job's first file or device (which must exist then):
+ * 0, or -EINVAL with one line in err. sb_io_run does it when the job starts. */
 int sb_io_files_size_pct(sb_io_job *job, char *err, size_t errlen);
 int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen);
 /* The verify rules of a job for depth I/Os in flight per thread, part of the check above

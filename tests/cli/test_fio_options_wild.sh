@@ -78,6 +78,37 @@ io --filename="$T/f" --rw=randread --size=256k --randrepeat=0 --write_lat_log="$
 check "... without it, randrepeat=0 draws new ones" bash -c "! cmp -s <(cut -d, -f5 '$T/r1_lat.1.log') <(cut -d, -f5 '$T/r3_lat.1.log')"
 check_exit "iodepth=4096 (fio has no bound at 1024)" 0 io --filename="$T/f" --rw=randread --size=1m \
     --ioengine=posixaio --iodepth=4096 --output-format=terse
+# buffer_pattern: the writes carry it and nothing else, as fio's (compared byte for byte)
+rm -f "$T/bp"
+check_exit "buffer_pattern=0xdeadbeef" 0 io --filename="$T/bp" --rw=write --bs=4k --size=64k \
+    --buffer_pattern=0xdeadbeef --output-format=terse
+check "... every byte the pattern" test "$(od -An -tx1 -v "$T/bp" | tr -d ' \n' | sed 's/deadbeef//g')" = ""
+if command -v fio >/dev/null; then
+    rm -f "$T/fbp"
+    fio --name=b --filename="$T/fbp" --rw=write --bs=4k --size=64k --buffer_pattern='"abc"' \
+        --output-format=terse >/dev/null 2>&1
+    rm -f "$T/bp"
+    io --filename="$T/bp" --rw=write --bs=4k --size=64k --buffer_pattern='"abc"' --output-format=terse >/dev/null 2>&1
+    check "buffer_pattern=\"abc\": the file is fio's, byte for byte" cmp -s "$T/bp" "$T/fbp"
+fi
+# per_job_logs=0: one log per kind for the job's threads, their lines together
+(cd "$T" && "$SB_BIN" io --quiet --filename="$T/f" --rw=randread --size=256k --numjobs=2 --thread \
+    --write_lat_log=pj --per_job_logs=0 --output-format=terse >/dev/null 2>&1)
+check "per_job_logs=0: one pj_lat.log, no pj_lat.N.log" test -s "$T/pj_lat.log" -a ! -e "$T/pj_lat.1.log"
+check "... holding both threads' 64 I/Os each" test "$(wc -l <"$T/pj_lat.log")" = 128
+# rate_iops=3k is 3000, as fio reads it
+check_exit "rate_iops=3k" 0 io --filename="$T/f" --rw=randread --size=4m --rate_iops=3k --runtime=1 \
+    --time_based --output-format=json
+iops=$(jqv '.jobs[0].read.iops | floor' "$T/out")
+# the cap is the behaviour (never above 3000; far above 3, which '3' would have been)
+check "... at most 3000 IOPS, and thousands, not 3 ($iops)" test "${iops:-0}" -gt 100 -a "${iops:-0}" -le 3300
+# size=N% of a file an earlier phase makes: resolved when the job starts
+printf '[w]\nfilename=%s\nrw=write\nsize=2m\n[r]\nstonewall\nfilename=%s\nrw=read\nsize=25%%\n' \
+    "$T/made" "$T/made" >"$T/pct.fio"
+rm -f "$T/made"
+check_exit "size=25% of a file the job file's first phase makes" 0 "$SB_BIN" io --quiet \
+    --output-format=json "$T/pct.fio"
+check "... reads 512 KiB" test "$(jq -r '.jobs[1].read.io_bytes' "$T/out" 2>/dev/null)" = 524288
 # a job file without filename or directory: the current directory, nothing left there
 mkdir -p "$T/cwd"
 printf '[global]\nsize=1m\nunique_filename=1\n[w]\nrw=write\n[r]\nstonewall\nrw=read\n' >"$T/cwd/j.fio"

@@ -219,7 +219,7 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "rwmixread %u is not a percentage", job->rwmixread);
         return -EINVAL;
     }
-    if (job->size < job->bs) {
+    if (job->size < job->bs && !job->size_pct) { /* size=N%: bytes once the file is there (run) */
         snprintf(err, errlen, "size %" PRIu64 " is smaller than the block size %" PRIu64,
                  job->size, job->bs);
         return -EINVAL;

@@ -156,6 +156,7 @@ SB_OPT_PARSER(sb_opt_parse_rate_iops);
 SB_OPT_PARSER(sb_opt_parse_continue);
 SB_OPT_PARSER(sb_opt_parse_ignore_error);
 SB_OPT_PARSER(sb_opt_parse_verify_pattern);
+SB_OPT_PARSER(sb_opt_parse_buffer_pattern);
 /* parse_files.c: fio's file_service_type (several files per job, job/files.c) */
 SB_OPT_PARSER(sb_opt_parse_file_service);
 /* parse_zbd.c, for zonemode=zbd: a SIZE that may be a number of zones (SB_OPTF_ZONES:

@@ -247,6 +247,10 @@ const sb_opt sb_io_options[] = {
     {.name = "refill_buffers", .type = SB_OPT_BOOL, J(refill_buffers), .def = "0",
      .help = "new random data in the buffer before every write",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "buffer_pattern", .type = SB_OPT_FUNC, J(buffer_pat), .arg = "PATTERN",
+     .help = "every write carries PATTERN (0xHEX bytes or a \"string\"), repeated, and nothing "
+             "else (no scramble), as fio's",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_buffer_pattern},
     {.name = "scramble_buffers", .type = SB_OPT_BOOL, J(scramble_buffers), .def = "1",
      .help = "write the offset and a counter into every written block, so no two are alike, as fio's "
              "default",
@@ -442,6 +446,10 @@ const sb_opt sb_io_options[] = {
      .help = "the same in milliseconds, as fio; it also averages the log files' lines over N ms "
              "(0: a line per I/O, as fio)",
      .category = SB_OPTC_SERIES, .parse = sb_opt_parse_log_avg},
+    {.name = "per_job_logs", .type = SB_OPT_BOOL, J(per_job_logs), .def = "1",
+     .help = "0: the job's threads write one log file of each kind (PREFIX_KIND.log, their lines "
+             "together) instead of one per thread (PREFIX_KIND.N.log), as fio's",
+     .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH},
     {.name = "write_bw_log", .type = SB_OPT_FUNC, J(bw_log), .def = "the job's name",
      .arg = "PREFIX",
      .help = "fio's bandwidth log: PREFIX_bw.N.log per thread N, lines 'msec, KiB/s, ddir, bs, prio'",

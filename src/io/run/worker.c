@@ -138,7 +138,10 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->trim_blk = fstat(w->fd, &fst) == 0 && S_ISBLK(fst.st_mode);
     const uint64_t seed = w->sh->seed;
     sb_rand_seed(&w->rng, seed * 0x9e3779b97f4a7c15ull + w->index + 1);
-    if (job->zero_buffers)
+    if (job->buffer_pat_len) /* fio's buffer_pattern: the pattern, repeated */
+        for (size_t i = 0; i < bufsz; i++)
+            ((uint8_t *)w->bufmem)[i] = job->buffer_pat[i % job->buffer_pat_len];
+    else if (job->zero_buffers)
         memset(w->bufmem, 0, bufsz);
     else
         sb_rand_fill(&w->rng, w->bufmem, bufsz); /* incompressible write data */
@@ -544,6 +547,11 @@ int sb_io_run(const sb_io_job *job_given, sb_io_result *res, char *err, size_t e
         return -ENOMEM;
     }
     *jcopy = *job_given;
+    /* size=N%: of the file as it is when the job starts (an earlier phase may have made it) */
+    if ((r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
+        free(jcopy);
+        return r;
+    }
     sb_io_files_resolve(jcopy);
     const sb_io_job *job = jcopy;
     const sb_engine_ops *ops = sb_engine_find(job->engine);
