@@ -55,6 +55,7 @@ typedef struct sb_engine_td {
     bool fixed_files, fixed_bufs;  /* io_uring options; init clears one it could not use */
     bool files_required, bufs_required; /* io_uring: a refused registration is an error */
     bool datasync;         /* the next fsync() is an fdatasync (the worker sets it per call) */
+    bool sqpoll, nowait, hipri; /* fio's sqthread_poll, nowait, hipri (SB_ENGINE_RING, _RWF) */
     void *data;            /* engine private */
 } sb_engine_td;
 
@@ -67,6 +68,8 @@ enum {
     SB_ENGINE_REGISTERS = 1u << 0, /* registers files and buffers (registerfiles, fixedbufs) */
     SB_ENGINE_PRIO = 1u << 1,      /* gives each I/O its own priority (cmdprio) */
     SB_ENGINE_MAPS = 1u << 2,      /* maps one file: no direct I/O, no trim, one file per job */
+    SB_ENGINE_RING = 1u << 3,      /* a submission ring: sqthread_poll, nowait, hipri (io_uring) */
+    SB_ENGINE_RWF = 1u << 4,       /* per-call RWF_ flags: nowait, hipri (pvsync2) */
 };
 
 typedef struct sb_engine_ops {

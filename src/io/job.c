@@ -26,6 +26,9 @@ void sb_io_job_init(sb_io_job *job)
     job->clat_percentiles = true;
     job->create_fsync = job->create_serialize = true;
     job->allow_file_create = true;
+    job->unique_filename = true;
+    job->per_job_logs = true;
+    job->fadvise_hint = SB_FADVISE_PATTERN;
     job->size = 1ull << 30;
     job->iodepth = 1;
     job->numjobs = 1;

@@ -25,14 +25,14 @@ check_exit "io --cmdhelp" 0 "$SB" io --cmdhelp
 check "--cmdhelp lists every option" grep -q '^iodepth_batch_complete_min *: ' "$T/out"
 check_exit "io --cmdhelp=iodepth" 0 "$SB" io --cmdhelp=iodepth
 check "--cmdhelp=iodepth: type, range, default" \
-    sh -c "grep -q 'type: integer' '$T/out' && grep -q 'range: 1 .. 1024' '$T/out' && grep -q 'default: 1' '$T/out'"
+    sh -c "grep -q 'type: integer' '$T/out' && grep -q 'range: 1 .. 65536' '$T/out' && grep -q 'default: 1' '$T/out'"
 check_exit "io --cmdhelp=nosuch" 2 "$SB" io --cmdhelp=nosuch
 check_one_line "--cmdhelp of an unknown option: one line" "nosuch"
 check_exit "io --name=value and --name value, aliases" 0 "$SB" io --bs=8k --size 64k --readwrite=randrw \
     --seed 7 --directory "$D" --output-format=storbench-json
 check "values reached the job" jqok '.job.bs_bytes == 8192 and .job.size_bytes == 65536 and .job.rw == "randrw" and .job.randseed == 7' "$T/out"
 check_exit "io bad value: one line naming the option" 2 "$SB" io --iodepth 0 --directory "$D"
-check_one_line "io bad value: one line" "iodepth: '0' is not in 1 .. 1024"
+check_one_line "io bad value: one line" "iodepth: '0' is not in 1 .. 65536"
 
 # ---- refused at once (issue 24, item 11): exit 2, one line, nothing made ----
 refuse() { # NAME WORD ARGS...: exit 2 with one line mentioning WORD
@@ -60,7 +60,7 @@ check_exit "run fio -o runtime=0 refused at once" 2 "$SB" run fio --target "$D" 
 check_one_line "run fio -o runtime=0: one line" "runtime"
 check "run fio -o runtime=0: no result file" test ! -e "$T/r.json"
 check_exit "run fio -o iodepth=0" 2 "$SB" run fio --target "$D" -o iodepth=0
-check_one_line "run fio -o iodepth=0: the entry's line" "fio: iodepth: '0' is not in 1 .. 1024"
+check_one_line "run fio -o iodepth=0: the entry's line" "fio: iodepth: '0' is not in 1 .. 65536"
 check_exit "run fio -o ss_round=0 with snia" 2 "$SB" run fio --target "$D" -o steadystate=snia -o ss_round=0
 check_one_line "run fio ss_round=0: one line" "ss_round"
 

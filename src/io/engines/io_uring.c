@@ -51,8 +51,13 @@ static int uring_init(sb_engine_td *td)
     struct io_uring_params p;
     memset(&p, 0, sizeof p);
     p.flags = IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+    /* fio's sqthread_poll and hipri are asked for: a ring without them would measure
+     * something else, so a kernel that refuses them fails the job (no fallback) */
+    unsigned asked = (td->sqpoll ? IORING_SETUP_SQPOLL : 0) | (td->hipri ? IORING_SETUP_IOPOLL : 0);
+    if (asked)
+        p.flags = asked; /* SQPOLL excludes DEFER_TASKRUN */
     int r = io_uring_queue_init_params(td->iodepth, &d->ring, &p);
-    if (r == -EINVAL)
+    if (r == -EINVAL && !asked)
         r = io_uring_queue_init(td->iodepth, &d->ring, 0);
     if (r < 0)
         goto fail;
@@ -110,6 +115,8 @@ static int uring_queue(sb_engine_td *td, sb_io_u *u)
     }
     if (td->fixed_files)
         sqe->flags |= IOSQE_FIXED_FILE;
+    if (td->nowait)
+        sqe->rw_flags |= RWF_NOWAIT;
     sqe->ioprio = u->ioprio; /* fio's cmdprio; 0: the thread's priority */
     io_uring_sqe_set_data(sqe, u);
     d->in_flight++;
@@ -179,7 +186,7 @@ static const char *const io_uring_aliases[] = {"uring", "iouring", NULL};
 const sb_engine_ops sb_engine_io_uring = {
     .name = "io_uring",
     .rank = 4,
-    .caps = SB_ENGINE_REGISTERS | SB_ENGINE_PRIO,
+    .caps = SB_ENGINE_REGISTERS | SB_ENGINE_PRIO | SB_ENGINE_RING,
     .aliases = io_uring_aliases,
     .description = "io_uring (liburing); registered file and buffers as options",
     .probe = uring_probe,

@@ -3,7 +3,7 @@
  * preadv2(2)/pwritev2(2) of one iovec, one I/O per call, iodepth 1. They differ
  * from psync only in the system call (the vectored path of the kernel), which is
  * what a job naming them measures; before issue 27 pvsync quietly ran psync.
- * pvsync2 passes no RWF_ flags (fio's hipri, nowait options are not storbench's).
+ * pvsync2 passes fio's nowait (RWF_NOWAIT) and hipri (RWF_HIPRI) as flags of each call.
  * Through syscall(2) for the reason engine_psync.c gives (glibc's cancellation
  * points); the offset goes as two halves, as the kernel's ABI takes it.
  */
@@ -29,7 +29,7 @@ static int pv_do(sb_engine_td *td, sb_io_u *u, bool v2)
     do {
         if (v2)
             n = syscall(u->ddir == SB_DDIR_READ ? SYS_preadv2 : SYS_pwritev2, td->fd, &iov, 1, lo,
-                        hi, 0);
+                        hi, (td->nowait ? RWF_NOWAIT : 0) | (td->hipri ? RWF_HIPRI : 0));
         else
             n = syscall(u->ddir == SB_DDIR_READ ? SYS_preadv : SYS_pwritev, td->fd, &iov, 1, lo, hi);
     } while (n < 0 && errno == EINTR);
@@ -64,7 +64,8 @@ SB_ENGINE_REGISTER(sb_engine_pvsync);
 const sb_engine_ops sb_engine_pvsync2 = {
     .name = "pvsync2",
     .rank = 7,
-    .description = "preadv2/pwritev2 of one iovec, no flags, synchronous",
+    .caps = SB_ENGINE_RWF,
+    .description = "preadv2/pwritev2 of one iovec (nowait, hipri as RWF_ flags), synchronous",
     .sync = true,
     .fd_own_thread = true,
     .probe = pvsync2_probe,

@@ -175,6 +175,11 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "numjobs %u out of range (1 .. %u)", job->numjobs, SB_IO_MAX_JOBS);
         return -EINVAL;
     }
+    if (job->submit_offload && job->iodepth > SB_IO_MAX_OFFLOAD_DEPTH) {
+        snprintf(err, errlen, "io_submit_mode=offload runs a thread per I/O in flight: iodepth %u is "
+                 "more than %u", job->iodepth, SB_IO_MAX_OFFLOAD_DEPTH);
+        return -EINVAL;
+    }
     if (job->batch_submit > SB_IO_MAX_DEPTH || job->batch_complete_min > SB_IO_MAX_DEPTH ||
         job->batch_complete_max > SB_IO_MAX_DEPTH) {
         snprintf(err, errlen, "iodepth_batch values must be in 1 .. %u", SB_IO_MAX_DEPTH);
@@ -198,13 +203,23 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
         return -EINVAL;
     }
+    /* the ring's and preadv2's own options, as fio takes them only with those engines */
+    const char *eng_opt = job->uring_sqpoll && !(ops->caps & SB_ENGINE_RING) ? "sqthread_poll"
+                          : (job->io_nowait || job->io_hipri) && !(ops->caps & (SB_ENGINE_RING | SB_ENGINE_RWF))
+                              ? (job->io_nowait ? "nowait" : "hipri") : NULL;
+    if (eng_opt) {
+        snprintf(err, errlen, "%s is an option of the %s engine%s (ioengine is %s)", eng_opt,
+                 job->uring_sqpoll ? "io_uring" : "io_uring and pvsync2", job->uring_sqpoll ? "" : "s",
+                 ops->name);
+        return -EINVAL;
+    }
     if (sb_io_job_check_fio(job, err, errlen) < 0 || sb_io_job_check_fiob(job, err, errlen) < 0)
         return -EINVAL;
     if (job->rwmixread > 100) {
         snprintf(err, errlen, "rwmixread %u is not a percentage", job->rwmixread);
         return -EINVAL;
     }
-    if (job->size < job->bs) {
+    if (job->size < job->bs && !job->size_pct) { /* size=N%: bytes once the file is there (run) */
         snprintf(err, errlen, "size %" PRIu64 " is smaller than the block size %" PRIu64,
                  job->size, job->bs);
         return -EINVAL;

@@ -14,6 +14,10 @@
  * over all files.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,4 +314,37 @@ bool sb_io_files_pass_end(worker *w, bool file_end, uint32_t len)
     window_reset(fs);
     fs->left = 0;
     return true;
+}
+
+int sb_io_files_size_pct(sb_io_job *job, char *err, size_t errlen)
+{
+    if (!job->size_pct)
+        return 0;
+    const char *path = job->filename; /* the first file: fio's percentage of "the file" */
+    struct stat st;
+    uint64_t bytes = 0;
+    int fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        snprintf(err, errlen, "size=%u%%: a percentage is of an existing file or device, and %s%s",
+                 job->size_pct, path[0] ? path : "the job names none (directory=)",
+                 path[0] ? " does not exist" : "");
+        if (fd >= 0)
+            close(fd);
+        return -EINVAL;
+    }
+    if (S_ISBLK(st.st_mode))
+        ioctl(fd, BLKGETSIZE64, &bytes);
+    else
+        bytes = (uint64_t)st.st_size;
+    close(fd);
+    uint64_t room = bytes > job->offset ? bytes - job->offset : 0;
+    uint64_t size = bytes / 100 * job->size_pct + bytes % 100 * job->size_pct / 100;
+    size = size > room ? room : size;
+    job->size = size - size % job->bs;
+    if (job->size < job->bs) {
+        snprintf(err, errlen, "size=%u%% of %s (%" PRIu64 " bytes) is less than a block", job->size_pct, path,
+                 bytes);
+        return -EINVAL;
+    }
+    return 0;
 }

@@ -249,6 +249,9 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
     }
     /* a trim finds data to discard, as fio lays the file out for it */
     bool reads = sb_rw_reads(job->rw) || job->verify_only || sb_rw_trims(job->rw);
+    /* fio's overwrite: a write job's missing bytes are written before the run, as a read
+     * job's are, so that its writes overwrite data */
+    bool layout = reads || (job->overwrite && sb_rw_writes(job->rw));
     if (S_ISBLK(st.st_mode))
         return check_block_device(job, f, err, errlen);
     if (!f->created && reads && (uint64_t)st.st_size < need) {
@@ -272,7 +275,7 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
     if (have < need && !bare) {
         if ((reads || job->verify_pattern) && job->verify) {
             r = layout_verified(fd, job, have, need, &f->known_from, err, errlen, f->path);
-        } else if (reads || job->verify_pattern) {
+        } else if (layout || job->verify_pattern) {
             /* a read must find data on the medium, as fio's layout writes it */
             r = layout_file(fd, have, need, job->seed, job->verify_pattern, job->create_fsync, err, errlen,
                             f->path);
@@ -352,6 +355,8 @@ int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *er
     int flags = sb_rw_modifies(job->rw) ? O_RDWR : O_RDONLY;
     if (job->direct)
         flags |= O_DIRECT;
+    if (job->open_sync) /* fio's sync=1 / dsync: every write waits for the medium */
+        flags |= job->open_sync == 2 ? O_DSYNC : O_SYNC;
     int fd = -1;
     int r = sb_open_resolved(path, flags, 0, &fd, err, errlen);
     if (r < 0) {

@@ -19,15 +19,22 @@
 
 static const char *const kinds[SB_IOLOG_N] = {"bw", "lat", "clat", "iops"};
 
-/* PREFIX_KIND.N.log, created or replaced as the user names it. */
-static int open_one(const char *prefix, const char *kind, unsigned index, int *fd, char *err, size_t errlen)
+/* PREFIX_KIND.N.log, created or replaced as the user names it; with fio's per_job_logs=0
+ * PREFIX_KIND.log for all the job's threads: the first (set up before the others) replaces
+ * it, the others append, and every write of a buffer of whole lines lands whole (O_APPEND). */
+static int open_one(const char *prefix, const char *kind, unsigned index, bool per_thread, int *fd,
+                    char *err, size_t errlen)
 {
     char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s_%s.%u.log", prefix, kind, index + 1) >= (int)sizeof path) {
+    int n = per_thread ? snprintf(path, sizeof path, "%s_%s.%u.log", prefix, kind, index + 1)
+                       : snprintf(path, sizeof path, "%s_%s.log", prefix, kind);
+    if (n >= (int)sizeof path) {
         snprintf(err, errlen, "%s: %s", prefix, strerror(ENAMETOOLONG));
         return -ENAMETOOLONG;
     }
-    return sb_open_resolved(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644, fd, err, errlen);
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (per_thread || index == 0 ? O_TRUNC : 0) |
+                (per_thread ? 0 : O_APPEND);
+    return sb_open_resolved(path, flags, 0644, fd, err, errlen);
 }
 
 int sb_iolog_open(const sb_io_job *job, unsigned index, sb_iolog **out, char *err, size_t errlen)
@@ -51,7 +58,7 @@ int sb_iolog_open(const sb_io_job *job, unsigned index, sb_iolog **out, char *er
     for (int k = 0; k < SB_IOLOG_N && r == 0; k++) {
         if (!prefix[k][0])
             continue;
-        if ((r = open_one(prefix[k], kinds[k], index, &l->fd[k], err, errlen)) == 0 &&
+        if ((r = open_one(prefix[k], kinds[k], index, job->per_job_logs, &l->fd[k], err, errlen)) == 0 &&
             !(l->buf[k] = malloc(BUF_CAP))) {
             snprintf(err, errlen, "out of memory");
             r = -ENOMEM;
@@ -59,7 +66,7 @@ int sb_iolog_open(const sb_io_job *job, unsigned index, sb_iolog **out, char *er
     }
     if (r == 0 && job->lat_log[0]) { /* fio's slat log: storbench has no submission latency */
         int fd;
-        if ((r = open_one(job->lat_log, "slat", index, &fd, err, errlen)) == 0)
+        if ((r = open_one(job->lat_log, "slat", index, job->per_job_logs, &fd, err, errlen)) == 0)
             close(fd);
     }
     if (r < 0) {

@@ -177,7 +177,7 @@ static inline void fill_write(worker *w, sb_io_u *u)
         sb_io_fill_write(w, u);
     else if (__builtin_expect(job->refill_buffers, 0))
         sb_rand_fill(&w->rng, u->buf, u->len);
-    else if (job->scramble_buffers && !job->zero_buffers && !w->vt) {
+    else if (job->scramble_buffers && !job->zero_buffers && !w->vt && !job->buffer_pat_len) {
         /* fio's default: no two written blocks alike (dedupe), two stores per write */
         uint64_t *p = u->buf;
         p[0] = u->offset;

@@ -145,6 +145,7 @@ SB_OPT_PARSER(sb_opt_parse_filesize);
 SB_OPT_PARSER(sb_opt_parse_nice);
 SB_OPT_PARSER(sb_opt_parse_prio);
 SB_OPT_PARSER(sb_opt_parse_percentiles);
+SB_OPT_PARSER(sb_opt_parse_allrandrepeat);
 /* parse_fio.c: fio's job-file syntaxes (rw's :SKIP, random_distribution, a bare
  * write_*_log, log_avg_msec) */
 SB_OPT_PARSER(sb_opt_parse_rw);
@@ -157,6 +158,7 @@ SB_OPT_PARSER(sb_opt_parse_rate_iops);
 SB_OPT_PARSER(sb_opt_parse_continue);
 SB_OPT_PARSER(sb_opt_parse_ignore_error);
 SB_OPT_PARSER(sb_opt_parse_verify_pattern);
+SB_OPT_PARSER(sb_opt_parse_buffer_pattern);
 /* parse_files.c: fio's file_service_type (several files per job, job/files.c) */
 SB_OPT_PARSER(sb_opt_parse_file_service);
 /* parse_zbd.c, for zonemode=zbd: a SIZE that may be a number of zones (SB_OPTF_ZONES:

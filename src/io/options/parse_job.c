@@ -156,3 +156,18 @@ int sb_opt_parse_percentiles(const sb_opt *o, void *base, const char *v, const s
     job->n_percentiles = n;
     return 0;
 }
+
+/* fio's allrandrepeat: every generator repeats. storbench's generators (offsets, mix, data)
+ * all derive from the job's seed, so 1 is randrepeat=1; 0 leaves randrepeat as it is. */
+int sb_opt_parse_allrandrepeat(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                               char *err, size_t errlen)
+{
+    int b;
+    if (sb_parse_bool(v ? v : "1", &b) < 0) {
+        snprintf(err, errlen, "'%s' is not 0 or 1", v);
+        return -EINVAL;
+    }
+    if (b)
+        ((sb_io_job *)base)->randrepeat = true;
+    return 0;
+}

@@ -5,6 +5,7 @@
  */
 #include "io/options/options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,28 @@
 
 /* fio's R[,W[,T]]: one value is every direction's; an empty one leaves that direction
  * unlimited. sizes: by kb_base, else plain numbers. */
+/* A count as fio's integer options take it: a number with an optional k, m or g of 1000s
+ * (rate_iops=3k is 3000 I/Os per second). 0 or -EINVAL. */
+static int parse_count(const char *p, uint64_t *out)
+{
+    size_t n = strlen(p);
+    uint64_t mult = 1;
+    char last = n ? (char)tolower((unsigned char)p[n - 1]) : 0;
+    if (last == 'k' || last == 'm' || last == 'g') {
+        mult = last == 'k' ? 1000 : last == 'm' ? 1000000 : 1000000000;
+        char num[64];
+        if (n - 1 == 0 || n - 1 >= sizeof num)
+            return -EINVAL;
+        memcpy(num, p, n - 1);
+        num[n - 1] = '\0';
+        if (sb_parse_uint(num, 0, UINT64_MAX / mult, out) < 0)
+            return -EINVAL;
+        *out *= mult;
+        return 0;
+    }
+    return sb_parse_uint(p, 0, UINT64_MAX, out);
+}
+
 static int parse_per_dir(const char *v, bool sizes, const sb_opt_ctx *ctx, uint64_t out[3])
 {
     char buf[128];
@@ -34,7 +57,7 @@ static int parse_per_dir(const char *v, bool sizes, const sb_opt_ctx *ctx, uint6
         if (!*p)
             out[n] = 0;
         else if (sizes ? sb_opt_parse_size(p, ctx ? ctx->kb_base : 0, &out[n]) < 0
-                       : sb_parse_uint(p, 0, UINT64_MAX, &out[n]) < 0)
+                       : parse_count(p, &out[n]) < 0)
             return -EINVAL;
         n++;
         if (!c)
@@ -155,33 +178,57 @@ int sb_opt_parse_ignore_error(const sb_opt *o, void *base, const char *v, const 
 
 /* fio's verify_pattern: 0xHEX (the bytes as written) or a quoted string, up to 512 bytes;
  * it makes a job verify=pattern unless verify says otherwise (fio's). */
+/* fio's pattern syntax: 0xHEX bytes or a quoted string, into b (up to cap bytes). */
+static int pattern_bytes(const char *v, uint8_t *b, size_t cap, size_t *len)
+{
+    size_t n = 0, l = strlen(v);
+    if ((v[0] == '"' || v[0] == '\'') && l >= 3 && v[l - 1] == v[0] && l - 2 <= cap) {
+        n = l - 2;
+        memcpy(b, v + 1, n);
+    } else if (!strncasecmp(v, "0x", 2) && l > 2 && (l - 2) % 2 == 0 && (l - 2) / 2 <= cap) {
+        for (size_t i = 2; i < l; i += 2) {
+            char hx[3] = {v[i], v[i + 1], 0}, *end;
+            unsigned long x = strtoul(hx, &end, 16);
+            if (*end)
+                return -EINVAL;
+            b[n++] = (uint8_t)x;
+        }
+    } else {
+        return -EINVAL;
+    }
+    *len = n;
+    return 0;
+}
+
+static int bad_pattern(const char *v, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "'%s' is not 0xHEX bytes (an even number of digits) or a \"string\", "
+             "1 .. 512 bytes (fio's decimal and %%o forms are not supported)", v);
+    return -EINVAL;
+}
+
 int sb_opt_parse_verify_pattern(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                                 char *err, size_t errlen)
 {
     sb_io_job *job = base;
     uint8_t b[sizeof job->verify_pat];
-    size_t n = 0, len = strlen(v);
-    if ((v[0] == '"' || v[0] == '\'') && len >= 3 && v[len - 1] == v[0] && len - 2 <= sizeof b) {
-        n = len - 2;
-        memcpy(b, v + 1, n);
-    } else if (!strncasecmp(v, "0x", 2) && len > 2 && (len - 2) % 2 == 0 && (len - 2) / 2 <= sizeof b) {
-        for (size_t i = 2; i < len; i += 2) {
-            char hx[3] = {v[i], v[i + 1], 0}, *end;
-            unsigned long x = strtoul(hx, &end, 16);
-            if (*end)
-                goto bad;
-            b[n++] = (uint8_t)x;
-        }
-    } else {
-        goto bad;
-    }
+    size_t n;
+    if (pattern_bytes(v, b, sizeof b, &n) < 0)
+        return bad_pattern(v, err, errlen);
     memcpy(job->verify_pat, b, n);
     job->verify_pat_len = (unsigned)n;
     if (job->verify == SB_VERIFY_NONE)
         job->verify = SB_VERIFY_PATTERN;
     return 0;
-bad:
-    snprintf(err, errlen, "'%s' is not 0xHEX bytes (an even number of digits) or a \"string\", "
-             "1 .. 512 bytes (fio's decimal and %%o forms are not supported)", v);
-    return -EINVAL;
+}
+
+int sb_opt_parse_buffer_pattern(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                                char *err, size_t errlen)
+{
+    sb_io_job *job = base;
+    size_t n;
+    if (pattern_bytes(v, job->buffer_pat, sizeof job->buffer_pat, &n) < 0)
+        return bad_pattern(v, err, errlen);
+    job->buffer_pat_len = (unsigned)n;
+    return 0;
 }

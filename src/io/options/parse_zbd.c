@@ -1,8 +1,9 @@
 /*
- * options_zbd — the entry parsers of fio's zonemode=zbd options (declared in options.h):
+ * parse_zbd — the entry parsers of fio's zonemode=zbd options (declared in options.h):
  * a size that may count zones (size=128z, offset=524z: fio's 'z' suffix, made bytes by
- * sb_io_job_resolve once the zone size is known), and the fractions of
- * zone_reset_threshold and zone_reset_frequency. The table itself stays in options.c.
+ * sb_io_job_resolve once the zone size is known) or, for size, be a percentage of the
+ * file (size=95%: made bytes by sb_io_files_size_pct), and the fractions of
+ * zone_reset_threshold and zone_reset_frequency. The table is table.c.
  */
 #include "io/options/options.h"
 
@@ -43,6 +44,19 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
         *bytes = 0; /* until the zone size is known (sb_io_job_resolve) */
         return 0;
     }
+    if (o->off == offsetof(sb_io_job, size) && n > 1 && v[n - 1] == '%') {
+        char *end;
+        unsigned long pct = strtoul(v, &end, 10);
+        if (end != v + n - 1 || pct < 1 || pct > 100 || *v == '-') {
+            snprintf(err, errlen, "'%s' is not a percentage from 1%% to 100%%", v);
+            return -EINVAL;
+        }
+        ((sb_io_job *)base)->size_pct = (unsigned)pct;
+        *bytes = 0; /* until the file is named (sb_io_files_size_pct) */
+        if (zones)
+            *zones = 0;
+        return 0;
+    }
     uint64_t u;
     if (sb_opt_parse_size(v, ctx ? ctx->kb_base : 0, &u) < 0) {
         snprintf(err, errlen, "'%s' is not a size", v);
@@ -51,6 +65,8 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
     *bytes = u;
     if (zones)
         *zones = 0;
+    if (o->off == offsetof(sb_io_job, size))
+        ((sb_io_job *)base)->size_pct = 0;
     return 0;
 }
 

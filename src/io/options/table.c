@@ -55,6 +55,17 @@ static const sb_opt_choice sb_opt_fallocate_choices[] = {
 };
 static const sb_opt_choice sb_opt_dedupe_mode_choices[] = {{"repeat", 0}, {"working_set", 1}, {NULL, 0}};
 
+static const sb_opt_choice mem_choices[] = {
+    {"malloc", SB_IOMEM_MALLOC}, {"shm", SB_IOMEM_SHM}, {"shmhuge", SB_IOMEM_SHMHUGE},
+    {"mmap", SB_IOMEM_MMAP}, {"mmaphuge", SB_IOMEM_MMAPHUGE}, {"mmapshared", SB_IOMEM_MMAPSHARED},
+    {NULL, 0}};
+static const sb_opt_choice fadvise_choices[] = {
+    {"0", SB_FADVISE_NONE}, {"1", SB_FADVISE_PATTERN}, {"random", SB_FADVISE_RANDOM},
+    {"sequential", SB_FADVISE_SEQUENTIAL}, {NULL, 0}};
+static const sb_opt_choice sync_choices[] = {
+    {"0", 0}, {"none", 0}, {"1", 1}, {"sync", 1}, {"dsync", 2}, {NULL, 0}};
+static const sb_opt_choice clocksource_choices[] = {{"clock_gettime", 0}, {NULL, 0}};
+
 /* ------------------------------------------------------------ aliases */
 
 static const char *const a_rw[] = {"readwrite", NULL};
@@ -72,6 +83,8 @@ static const char *const a_bsrange[] = {"blocksize_range", NULL};
 static const char *const a_bssplit[] = {"blocksize_split", NULL};
 static const char *const a_thread[] = {"use_thread", "threads", NULL};
 static const char *const a_rate_min[] = {"ratemin", NULL};
+static const char *const a_blockalign[] = {"ba", NULL};
+static const char *const a_mem[] = {"iomem", NULL};
 static const char *const a_nrfiles[] = {"nr_files", NULL};
 static const char *const a_io_size[] = {"io_limit", NULL};
 static const char *const a_fill_device[] = {"fill_fs", NULL};
@@ -176,6 +189,41 @@ const sb_opt sb_io_options[] = {
     {.name = "create_fsync", .type = SB_OPT_BOOL, J(create_fsync), .def = "1",
      .help = "fsync a file after laying it out",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "overwrite", .type = SB_OPT_BOOL, J(overwrite), .def = "0",
+     .help = "1: a write job's missing bytes are written (laid out) before the run, so that its "
+             "writes overwrite data, as fio's; 0: allocated only",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "unique_filename", .type = SB_OPT_BOOL, J(unique_filename), .def = "1",
+     .help = "fio prefixes a client's files with its address in client/server mode; storbench "
+             "has no client/server mode, so, as fio run alone, no name changes",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "fadvise_hint", .type = SB_OPT_CHOICE, J(fadvise_hint), .def = "1", .arg = "HINT",
+     .help = "posix_fadvise on each file before the run, as fio's: 1 by the job's pattern "
+             "(FADV_RANDOM or FADV_SEQUENTIAL), random, sequential, or 0: none",
+     .category = SB_OPTC_SYNC, .choices = fadvise_choices},
+    {.name = "sync", .type = SB_OPT_CHOICE, J(open_sync), .def = "none", .arg = "MODE",
+     .help = "open the files for synchronous writes, as fio's: sync (1: O_SYNC), dsync "
+             "(O_DSYNC), none (0)",
+     .category = SB_OPTC_SYNC, .choices = sync_choices},
+    {.name = "mem", .aliases = a_mem, .type = SB_OPT_CHOICE, J(iomem), .def = "malloc", .arg = "TYPE",
+     .help = "how the I/O buffers are made, as fio's: malloc, shm (a private System V segment, "
+             "removed at once), shmhuge, mmap (anonymous), mmaphuge (MAP_HUGETLB), mmapshared",
+     .category = SB_OPTC_ENGINE, .choices = mem_choices},
+    {.name = "clocksource", .type = SB_OPT_CHOICE, J(clocksource), .def = "clock_gettime",
+     .arg = "SOURCE",
+     .help = "the clock of the timings: clock_gettime (CLOCK_MONOTONIC), the only one storbench "
+             "times with; fio's gettimeofday and cpu are refused",
+     .category = SB_OPTC_TIMING, .choices = clocksource_choices},
+    {.name = "sqthread_poll", .type = SB_OPT_BOOL, J(uring_sqpoll), .def = "0",
+     .help = "io_uring: a kernel thread polls the submission ring (IORING_SETUP_SQPOLL), as fio's",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "nowait", .type = SB_OPT_BOOL, J(io_nowait), .def = "0",
+     .help = "io_uring, pvsync2: RWF_NOWAIT on each I/O; one that would block fails with EAGAIN",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "hipri", .type = SB_OPT_BOOL, J(io_hipri), .def = "0",
+     .help = "io_uring (IORING_SETUP_IOPOLL), pvsync2 (RWF_HIPRI): polled completions; direct "
+             "I/O on a device that polls",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
     {.name = "allow_file_create", .type = SB_OPT_BOOL, J(allow_file_create), .def = "1",
      .help = "0: create no file; every file the job names must exist (as fio's)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
@@ -199,6 +247,10 @@ const sb_opt sb_io_options[] = {
     {.name = "refill_buffers", .type = SB_OPT_BOOL, J(refill_buffers), .def = "0",
      .help = "new random data in the buffer before every write",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "buffer_pattern", .type = SB_OPT_FUNC, J(buffer_pat), .arg = "PATTERN",
+     .help = "every write carries PATTERN (0xHEX bytes or a \"string\"), repeated, and nothing "
+             "else (no scramble), as fio's",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_buffer_pattern},
     {.name = "scramble_buffers", .type = SB_OPT_BOOL, J(scramble_buffers), .def = "1",
      .help = "write the offset and a counter into every written block, so no two are alike, as fio's "
              "default",
@@ -301,6 +353,10 @@ const sb_opt sb_io_options[] = {
     {.name = "randrepeat", .type = SB_OPT_BOOL, J(randrepeat), .def = "1",
      .help = "the same offsets every run (the seed as given); 0: a new seed each run",
      .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_SWITCH},
+    {.name = "allrandrepeat", .type = SB_OPT_FUNC, J(randrepeat), .def = "0",
+     .help = "1: every random generator repeats run to run, as fio's; storbench's all derive "
+             "from the one seed, so this is randrepeat=1 (0 leaves randrepeat as it is)",
+     .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_SWITCH, .parse = sb_opt_parse_allrandrepeat},
     {.name = "random_distribution", .type = SB_OPT_FUNC, J(dist), .def = "random", .arg = "DIST",
      .help = "random (uniform) | zipf:THETA | pareto:H | normal:DEV% | zoned:PCT/SIZE%:... | "
              "zoned_abs:PCT/SIZE:... | sequence:B,B,... (these block indices in turn, see "
@@ -349,7 +405,7 @@ const sb_opt sb_io_options[] = {
      .help = "zonemode=zbd: past the threshold, a write's zone is reset first every 1/FRACTION writes "
              "(garbage collection)",
      .category = SB_OPTC_OFFSETS, .parse = sb_opt_parse_fraction},
-    {.name = "blockalign", .type = SB_OPT_SIZE, J(blockalign), .max = SB_IO_MAX_BS, .def = "bs",
+    {.name = "blockalign", .aliases = a_blockalign, .type = SB_OPT_SIZE, J(blockalign), .max = SB_IO_MAX_BS, .def = "bs",
      .arg = "SIZE",
      .help = "random offsets are multiples of this (fio's blockalign)",
      .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_DEF_DOC},
@@ -390,6 +446,10 @@ const sb_opt sb_io_options[] = {
      .help = "the same in milliseconds, as fio; it also averages the log files' lines over N ms "
              "(0: a line per I/O, as fio)",
      .category = SB_OPTC_SERIES, .parse = sb_opt_parse_log_avg},
+    {.name = "per_job_logs", .type = SB_OPT_BOOL, J(per_job_logs), .def = "1",
+     .help = "0: the job's threads write one log file of each kind (PREFIX_KIND.log, their lines "
+             "together) instead of one per thread (PREFIX_KIND.N.log), as fio's",
+     .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH},
     {.name = "write_bw_log", .type = SB_OPT_FUNC, J(bw_log), .def = "the job's name",
      .arg = "PREFIX",
      .help = "fio's bandwidth log: PREFIX_bw.N.log per thread N, lines 'msec, KiB/s, ddir, bs, prio'",

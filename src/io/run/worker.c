@@ -25,6 +25,7 @@
 #include "io/engine.h"
 #include "io/job.h"
 #include "io/loop/offsets.h"
+#include "io/run/iomem.h"
 #include "io/run/worker.h"
 #include "io/job/zbd.h"
 
@@ -38,7 +39,8 @@ static void worker_free(worker *w)
     sb_io_files_close(w);
     if (w->fd >= 0)
         close(w->fd);
-    free(w->bufmem);
+    if (w->job)
+        sb_iomem_free(w->job->iomem, w->bufmem, w->buflen);
     free(w->td.ios);
     free(w->freelist);
     free(w->done);
@@ -130,16 +132,16 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     const uint64_t maxbs = job_max_bs(job);
     size_t bufsz = (size_t)maxbs * depth;
     w->buflen = bufsz;
-    if (posix_memalign(&w->bufmem, 4096, bufsz)) {
-        w->bufmem = NULL;
-        snprintf(err, errlen, "cannot allocate %zu bytes of I/O buffers", bufsz);
-        return -ENOMEM;
-    }
+    if ((r = sb_iomem_alloc(job->iomem, bufsz, &w->bufmem, err, errlen)) < 0) /* fio's mem */
+        return r;
     struct stat fst;
     w->trim_blk = fstat(w->fd, &fst) == 0 && S_ISBLK(fst.st_mode);
     const uint64_t seed = w->sh->seed;
     sb_rand_seed(&w->rng, seed * 0x9e3779b97f4a7c15ull + w->index + 1);
-    if (job->zero_buffers)
+    if (job->buffer_pat_len) /* fio's buffer_pattern: the pattern, repeated */
+        for (size_t i = 0; i < bufsz; i++)
+            ((uint8_t *)w->bufmem)[i] = job->buffer_pat[i % job->buffer_pat_len];
+    else if (job->zero_buffers)
         memset(w->bufmem, 0, bufsz);
     else
         sb_rand_fill(&w->rng, w->bufmem, bufsz); /* incompressible write data */
@@ -170,6 +172,9 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->td.fixed_bufs = job->uring_fixed_bufs != 0;
     w->td.files_required = job->uring_fixed_files > 0;
     w->td.bufs_required = job->uring_fixed_bufs > 0;
+    w->td.sqpoll = job->uring_sqpoll;
+    w->td.nowait = job->io_nowait;
+    w->td.hipri = job->io_hipri;
     w->td.ios = calloc(depth, sizeof *w->td.ios);
     w->freelist = calloc(depth, sizeof *w->freelist);
     w->done = calloc(depth, sizeof *w->done);
@@ -542,6 +547,11 @@ int sb_io_run(const sb_io_job *job_given, sb_io_result *res, char *err, size_t e
         return -ENOMEM;
     }
     *jcopy = *job_given;
+    /* size=N%: of the file as it is when the job starts (an earlier phase may have made it) */
+    if ((r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
+        free(jcopy);
+        return r;
+    }
     sb_io_files_resolve(jcopy);
     const sb_io_job *job = jcopy;
     const sb_engine_ops *ops = sb_engine_find(job->engine);

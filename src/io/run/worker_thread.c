@@ -42,11 +42,15 @@ static int worker_engine_init(worker *w)
         return r;
     }
     w->engine_ready = true;
-    /* fio's default fadvise_hint: tell the kernel the access pattern, so that random
-     * buffered reads do not read ahead. */
-    for (unsigned k = 0; k < (w->fs ? w->fs->n : 1); k++)
+    /* fio's fadvise_hint (by default the job's pattern): the kernel told the access
+     * pattern, so that random buffered reads do not read ahead; a file system that
+     * ignores the advice is no error. */
+    int h = w->job->fadvise_hint;
+    if (h == SB_FADVISE_PATTERN)
+        h = sb_rw_is_random(w->job->rw) ? SB_FADVISE_RANDOM : SB_FADVISE_SEQUENTIAL;
+    for (unsigned k = 0; h != SB_FADVISE_NONE && k < (w->fs ? w->fs->n : 1); k++)
         posix_fadvise(w->fs ? w->fs->f[k].fd : w->fd, 0, 0,
-                      sb_rw_is_random(w->job->rw) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+                      h == SB_FADVISE_RANDOM ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
     return 0;
 }
 
