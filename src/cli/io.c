@@ -6,8 +6,9 @@
  * JSON (storbench-json, docs/io-json.md), to standard output or --output FILE; the report
  * is assembled in cli/io_output.c. Ctrl-C stops the job and prints what was measured so far.
  * Options are tables (io/options.h): the job's (io/options.c) and the command's own
- * below; getopt_long's array, the usage text and --cmdhelp are made from them. A
- * progress line is drawn on a terminal while the job runs (--quiet: none).
+ * below; getopt_long's array, the usage text and --cmdhelp are made from them. While
+ * the jobs run, cli/io_status.c draws fio's progress line on standard error and writes
+ * the --status-interval reports.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,10 +24,10 @@
 #include "cli/io_ranks.h"
 #include "core/cpuset.h"
 #include "cli/io_series.h"
+#include "cli/io_status.h"
 #include "core/histogram.h"
 #include "core/interrupt.h"
 #include "core/log.h"
-#include "core/progress.h"
 #include "core/ranks.h"
 #include "core/strutil.h"
 #include "core/units.h"
@@ -55,7 +56,15 @@ typedef struct io_cli {
     sb_io_ranks_opts ranks;
     bool readonly;                /* fio's --readonly: no job may write, trim or create */
     sb_devguard_consent consent;  /* --destroy-data-on DEV|FILE, each */
+    sb_io_status_opts status;     /* --status-interval, --eta* */
+    bool minimal;                 /* fio's --minimal: terse */
+    bool showcmd;                 /* fio's --showcmd: the jobs as command-line options */
+    unsigned max_jobs;            /* fio's --max-jobs: at most this many threads; 0 = any */
+    bool warnings_fatal;          /* fio's --warnings-fatal */
 } io_cli;
+
+static const sb_opt_choice eta_choices[] = {
+    {"auto", SB_ETA_AUTO}, {"always", SB_ETA_ALWAYS}, {"never", SB_ETA_NEVER}, {NULL, 0}};
 
 static const sb_opt_choice layout_choices[] = {
     {"contiguous", SB_IO_LAYOUT_CONTIGUOUS}, {"interleaved", SB_IO_LAYOUT_INTERLEAVED}, {NULL, 0}};
@@ -91,8 +100,34 @@ static const sb_opt cli_options[] = {
      .arg = "3",
      .help = "fio's terse format version; 3, the one written",
      .category = SB_OPTC_OUTPUT},
+    {.name = "minimal", .type = SB_OPT_BOOL, C(minimal),
+     .help = "fio's terse format alone (--output-format=terse), as fio's --minimal",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "status-interval", .type = SB_OPT_DURATION, C(status.status_s), .arg = "TIME",
+     .help = "while the jobs run, a full report every TIME (at least 1s) in every output format, "
+             "the figures cumulative since the start, then the final one, as fio's",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_POSITIVE},
+    {.name = "eta", .type = SB_OPT_CHOICE, C(status.eta), .def = "auto", .arg = "WHEN",
+     .help = "fio's progress line on standard error: auto (on a terminal), always (without one a "
+             "line per --eta-interval), never",
+     .category = SB_OPTC_OUTPUT, .choices = eta_choices},
+    {.name = "eta-interval", .type = SB_OPT_DURATION, C(status.eta_interval_s), .def = "1s",
+     .arg = "TIME", .help = "how often the progress line is drawn (at least 250ms), as fio's",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_POSITIVE},
+    {.name = "eta-newline", .type = SB_OPT_DURATION, C(status.eta_newline_s), .arg = "TIME",
+     .help = "on a terminal, the progress line starts a new line every TIME, as fio's",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_POSITIVE},
     {.name = "quiet", .type = SB_OPT_BOOL, C(quiet),
-     .help = "no progress line, which a terminal otherwise shows while the job runs",
+     .help = "no progress line (--eta=never)",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "showcmd", .type = SB_OPT_BOOL, C(showcmd),
+     .help = "print the jobs (job files, --name jobs) as one fio command line and exit, as fio's",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "max-jobs", .type = SB_OPT_INT, C(max_jobs), .min = 1, .max = 65536, .arg = "N",
+     .help = "refuse to start more than N job threads in all (numjobs summed over the jobs)",
+     .category = SB_OPTC_OUTPUT},
+    {.name = "warnings-fatal", .type = SB_OPT_BOOL, C(warnings_fatal),
+     .help = "a warning about a job's options is an error (exit 2), as fio's",
      .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
     {.name = "cmdhelp", .type = SB_OPT_STR, C(cmdhelp), .def = "all", .arg = "NAME",
      .help = "describe every option, or the option NAME, as fio's --cmdhelp; man and md print the "
@@ -397,31 +432,24 @@ static int steady_defaults(sb_io_job *job)
 }
 
 static bool stop_cb(void *arg) { return sb_interrupted(); }
-static void progress_cb(void *arg, double f) { sb_progress_update(arg, f); }
 
-/* The job on this process alone, with a progress line on a terminal unless quiet. */
+/* The job on this process alone, with the progress line and interval reports
+ * (cli/io_status.h). */
 static int run_alone(sb_io_job *job, const io_cli *cli)
 {
-    static sb_progress prog;
-    char err[1024], label[96], bs[32];
-    sb_progress_init(&prog);
-    if (cli->quiet)
-        prog.enabled = false;
-    sb_format_iec(bs, sizeof bs, (double)job->bs, "B");
-    snprintf(label, sizeof label, "io [%s %s %s QD%u]", sb_rw_name(job->rw), bs, job->engine,
-             job->iodepth);
+    char err[1024];
     int rc = SB_EXIT_OK;
     sb_io_out *o = out_begin(cli, NULL, false, &rc);
     if (!o)
         return rc;
     sb_io_out_watch(o, job);
-    sb_progress_begin(&prog, label, 1, 1);
     job->should_stop = stop_cb;
-    job->progress = progress_cb;
-    job->cb_arg = &prog;
+    sb_io_status *st = sb_io_status_start(&cli->status, o);
+    sb_io_status_job sj = {job, 0, &cli->given};
+    sb_io_live *live = sb_io_status_phase(st, &sj, 1);
     sb_io_result *res = sb_xcalloc(1, sizeof *res); /* large: histograms */
-    rc = sb_io_run(job, res, err, sizeof err);
-    sb_progress_end(&prog);
+    rc = sb_io_run_live(job, res, live, err, sizeof err);
+    sb_io_status_stop(st);
     /* A verify mismatch still prints what was measured and checked (the verify
      * section names the first bad offset), after the one line that says why. */
     bool mismatch = rc == -EILSEQ && job->verify;
@@ -481,6 +509,7 @@ static int load_jobs(io_args *a, const io_cli *cli)
 {
     char err[1024], warn[256];
     int rc;
+    unsigned long long threads = 0;
     for (size_t i = 0; i < a->nfiles; i++)
         if (sb_jobfile_read(a->files[i], a->dflt, cli->sections, cli->nsections, i > 0, a->set,
                             err, sizeof err) < 0)
@@ -496,9 +525,15 @@ static int load_jobs(io_args *a, const io_cli *cli)
             return rc;
         if (sb_io_job_check(&j->job, err, sizeof err, warn, sizeof warn) < 0)
             return sb_usage_error(CMD, "%s (%s): %s", j->job.name, j->where, err);
+        if (warn[0] && cli->warnings_fatal)
+            return sb_usage_error(CMD, "%s: %s (--warnings-fatal)", j->job.name, warn);
         if (warn[0])
             sb_warn("%s: %s: %s", CMD, j->job.name, warn);
+        threads += j->job.numjobs;
     }
+    if (cli->max_jobs && threads > cli->max_jobs)
+        return sb_usage_error(CMD, "--max-jobs %u: the jobs would start %llu threads", cli->max_jobs,
+                              threads);
     return 0;
 }
 
@@ -507,6 +542,7 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
                         bool *failed)
 {
     int rc = SB_EXIT_OK;
+    fflush(stdout); /* an interval report printed before stays before the error lines */
     for (size_t m = 0; m < n; m++) {
         sb_io_run_slot *sl = &slots[m];
         bool mismatch = sl->rc == -EILSEQ && sl->job->verify;
@@ -527,10 +563,26 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
     return rc;
 }
 
+/* The phase's jobs into slots, with their live views for io_status. */
+static void phase_slots(sb_jobfile_job **jobs, size_t n, sb_io_run_slot *slots, sb_io_status *st)
+{
+    sb_io_status_job *sj = sb_xcalloc(n, sizeof *sj);
+    for (size_t m = 0; m < n; m++) {
+        sb_io_job *job = &jobs[m]->job;
+        job->should_stop = stop_cb;
+        slots[m].job = job;
+        slots[m].group = jobs[m]->group;
+        sj[m] = (sb_io_status_job){job, jobs[m]->group, &jobs[m]->given};
+    }
+    sb_io_live *lives = sb_io_status_phase(st, sj, n);
+    for (size_t m = 0; lives && m < n; m++)
+        slots[m].live = &lives[m];
+    free(sj);
+}
+
 /* The jobs phase by phase (stonewall, wait_for), each phase's jobs at once. */
 static int run_jobs(io_args *a, const io_cli *cli)
 {
-    static sb_progress prog;
     int rc = SB_EXIT_OK;
     bool failed = false;
     atomic_bool end_all = false; /* exit_what=all: later phases end at once (io/jobrun.h) */
@@ -547,9 +599,7 @@ static int run_jobs(io_args *a, const io_cli *cli)
         return rc;
     for (size_t i = 0; i < a->set->n; i++)
         sb_io_out_watch(o, &a->set->jobs[i]->job);
-    sb_progress_init(&prog);
-    if (cli->quiet)
-        prog.enabled = false;
+    sb_io_status *st = sb_io_status_start(&cli->status, o);
     for (size_t i = 0; i < a->set->n && rc == SB_EXIT_OK && !sb_interrupted();) {
         size_t k = i;
         while (k < a->set->n && a->set->jobs[k]->phase == a->set->jobs[i]->phase)
@@ -561,25 +611,19 @@ static int run_jobs(io_args *a, const io_cli *cli)
             rc = SB_EXIT_RUNTIME;
             break;
         }
-        for (size_t m = 0; m < n; m++) {
-            sb_io_job *job = &a->set->jobs[i + m]->job;
-            job->should_stop = stop_cb;
-            if (n == 1) { /* one progress line: only a phase of one job draws it */
-                job->progress = progress_cb;
-                job->cb_arg = &prog;
-                sb_progress_begin(&prog, job->name, 1, 1);
-            }
-            slots[m].job = job;
-            slots[m].group = a->set->jobs[i + m]->group;
-        }
+        phase_slots(a->set->jobs + i, n, slots, st);
+        sb_io_status_lock(st);
         sb_io_out_phase(o);
+        sb_io_status_unlock(st);
         sb_io_run_many(slots, n, &end_all);
-        if (n == 1)
-            sb_progress_end(&prog);
+        sb_io_status_lock(st);
         rc = report_phase(a->set->jobs + i, slots, n, o, &failed);
+        sb_io_status_phase_end(st); /* in the same hold: no report has the phase twice */
+        sb_io_status_unlock(st);
         free(slots);
         i = k;
     }
+    sb_io_status_stop(st);
     /* a job that failed (its one line said why): --output FILE is not written, nothing
      * is saved; on standard output what ran is printed. A verify mismatch is a result. */
     if (failed && cli->output[0] && strcmp(cli->output, "-")) {
@@ -599,6 +643,8 @@ static int job_files(io_args *a, const io_cli *cli)
     int rc = load_jobs(a, cli);
     if (rc != 0)
         return rc;
+    if (cli->showcmd)
+        return sb_io_showcmd(stdout, a->set);
     if (cli->parse_only) {
         for (size_t i = 0; i < a->set->n; i++) {
             const sb_jobfile_job *j = a->set->jobs[i];
@@ -630,6 +676,27 @@ typedef struct io_cmd {
     io_args args;
 } io_cmd;
 
+/* The command's own flags that need more than their row: formats, fio's bounds. 0 or
+ * the exit code. */
+static int command_flags(io_cli *cli)
+{
+    char ferr[512];
+    if (cli->minimal)
+        snprintf(cli->format, sizeof cli->format, "terse");
+    if (sb_io_out_formats(cli->format[0] ? cli->format : "normal", &cli->formats, ferr, sizeof ferr) < 0)
+        return sb_usage_error(CMD, "%s", ferr);
+    sb_io_status_opts *s = &cli->status;
+    if (s->status_s > 0 && s->status_s < 1)
+        return sb_usage_error(CMD, "--status-interval: at least 1s, as fio's");
+    if (s->eta_interval_s == 0)
+        s->eta_interval_s = 1;
+    if (s->eta_interval_s < 0.25)
+        return sb_usage_error(CMD, "--eta-interval: at least 250ms, as fio's");
+    if (cli->quiet)
+        s->eta = SB_ETA_NEVER;
+    return 0;
+}
+
 static int io_main(int argc, char **argv, io_cmd *st)
 {
     io_cli *cli = &st->cli;
@@ -648,13 +715,13 @@ static int io_main(int argc, char **argv, io_cmd *st)
     }
     if (cli->cmdhelp[0])
         return cmdhelp(cli->cmdhelp);
-    char ferr[512];
-    if (sb_io_out_formats(cli->format[0] ? cli->format : "normal", &cli->formats, ferr, sizeof ferr) < 0)
-        return sb_usage_error(CMD, "%s", ferr);
+    if ((rc = command_flags(cli)) != 0)
+        return rc;
     if (set->n || args->nfiles)
         return job_files(args, cli);
-    if (cli->parse_only || cli->nsections)
-        return sb_usage_error(CMD, "%s is for job files", cli->parse_only ? "--parse-only" : "--section");
+    if (cli->parse_only || cli->nsections || cli->showcmd)
+        return sb_usage_error(CMD, "%s is for job files and --name jobs",
+                              cli->parse_only ? "--parse-only" : cli->nsections ? "--section" : "--showcmd");
     sb_io_job_resolve(job);
     /* Alone, a shared file is the one file it already is, and a wall stops the only
      * rank: both mean something only across ranks. */
@@ -671,8 +738,13 @@ static int io_main(int argc, char **argv, io_cmd *st)
     if (sb_io_job_check(job, err, sizeof err, warn, sizeof warn) < 0 ||
         sb_io_ranks_check(job, &cli->ranks, err, sizeof err) < 0)
         return sb_usage_error(CMD, "%s", err);
+    if (warn[0] && cli->warnings_fatal)
+        return sb_usage_error(CMD, "%s (--warnings-fatal)", warn);
     if (warn[0])
         sb_warn("%s: %s", CMD, warn);
+    if (cli->max_jobs && job->numjobs > cli->max_jobs)
+        return sb_usage_error(CMD, "--max-jobs %u: the job would start %u threads", cli->max_jobs,
+                              job->numjobs);
 
     /* on ranks, each checks without claiming: the ranks of one host would refuse each other's claim */
     if (sb_ranks_active())

@@ -68,14 +68,14 @@ check_one_line "run fio ss_round=0: one line" "ss_round"
 if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
     job="'$SB_BIN' io --rw read --size 1m --runtime 1500ms --time_based --directory '$D'"
     script -qec "$job" /dev/null >"$T/tty.out" 2>&1
-    check "io on a terminal: a progress line" grep -aq 'io \[read 4.0 KiB psync QD1\]  run 1 of 1  00:0[0-9] elapsed' "$T/tty.out"
+    check "io on a terminal: fio's progress line" grep -aq 'Jobs: 1 (f=1): \[R(1)\]\[[0-9.]*%\]\[r=.*\]\[eta 00m:0[0-9]s\]' "$T/tty.out"
     check "io on a terminal: the summary too" grep -aq '^  read: IOPS=' "$T/tty.out"
     script -qec "$job --quiet" /dev/null >"$T/quiet.out" 2>&1
-    check "io --quiet: no progress line" sh -c "! grep -aq 'elapsed' '$T/quiet.out'"
+    check "io --quiet: no progress line" sh -c "! grep -aq 'Jobs:' '$T/quiet.out'"
     check "io --quiet: the summary still" grep -aq '^  read: IOPS=' "$T/quiet.out"
 else
     ok "# skip: script(1) cannot give a terminal here (progress line)"
 fi
 check_exit "io not on a terminal: no progress line" 0 "$SB" io --rw read --size 64k --directory "$D"
-check "no progress line off a terminal" sh -c "! grep -q 'elapsed' '$T/err'"
+check "no progress line off a terminal" sh -c "! grep -q 'Jobs:' '$T/err'"
 finish

@@ -34,7 +34,7 @@ static void *run_one(void *arg)
     s->run.stop_ext = &s->stop;
     s->run.flow_reserved = s->flow_held ? &s->flow_reserved : NULL;
     s->run.prepare_lock = s->prepare_lock;
-    s->rc = sb_io_run(&s->run, &s->result, s->err, sizeof s->err);
+    s->rc = sb_io_run_live(&s->run, &s->result, s->live, s->err, sizeof s->err);
     if (s->flow_held) /* what its threads did not take (a job that failed early) */
         sb_flow_unreserve(s->job->flow_id, atomic_load(&s->flow_reserved));
     exit_others(s);

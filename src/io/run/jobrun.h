@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "io/job.h"
+#include "io/run/live.h"
 
 typedef struct sb_io_run_slot {
     const sb_io_job *job;
@@ -28,6 +29,7 @@ typedef struct sb_io_run_slot {
     sb_io_result result;   /* filled when rc is 0 (or a verify mismatch, as sb_io_run) */
     int rc;
     char err[1024];
+    sb_io_live *live;      /* the caller's live view of the job (live.h), or NULL */
     /* jobrun.c's own: the copy that runs (its stop_ext is stop) and the phase's slots */
     sb_io_job run;
     atomic_bool stop;

@@ -26,6 +26,7 @@
 #include "io/job.h"
 #include "io/loop/offsets.h"
 #include "io/run/iomem.h"
+#include "io/run/live.h"
 #include "io/run/worker.h"
 #include "io/job/zbd.h"
 
@@ -534,7 +535,28 @@ static int result_init(sb_io_result *res, const sb_io_job *job, const sb_engine_
     return 0;
 }
 
-int sb_io_run(const sb_io_job *job_given, sb_io_result *res, char *err, size_t errlen)
+/* The caller's live view (live.h; NULL: none) of the running threads: what it reads of
+ * each. The views, freed by the caller after sb_io_live_detach(). */
+static sb_io_live_thread *live_attach(sb_io_live *live, const sb_io_job *job, worker **ws,
+                                      const sb_io_result *res, uint64_t start_ns, const sb_cpu_times *cpu0)
+{
+    sb_io_live_thread *lv = live ? calloc(job->numjobs, sizeof *lv) : NULL;
+    if (!lv)
+        return NULL; /* out of memory: no snapshots, the job runs */
+    for (unsigned i = 0; i < job->numjobs; i++)
+        lv[i] = (sb_io_live_thread){ws[i]->st, &ws[i]->ios_done, &ws[i]->total_err, &ws[i]->last_ns,
+                                    &ws[i]->depths, &ws[i]->finished, &ws[i]->ts};
+    sb_io_live_attach(live, job, lv, job->numjobs, res->engine, res->effective_iodepth, start_ns, cpu0);
+    return lv;
+}
+
+int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
+{
+    return sb_io_run_live(job, res, NULL, err, errlen);
+}
+
+int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *live, char *err,
+                   size_t errlen)
 {
     char warn[256];
     int r = sb_io_job_check(job_given, err, errlen, warn, sizeof warn);
@@ -555,11 +577,8 @@ int sb_io_run(const sb_io_job *job_given, sb_io_result *res, char *err, size_t e
     sb_io_files_resolve(jcopy);
     const sb_io_job *job = jcopy;
     const sb_engine_ops *ops = sb_engine_find(job->engine);
-    if ((r = sb_engine_check_works(ops, "", err, errlen)) < 0) {
-        free(jcopy);
-        return r;
-    }
-    if ((r = result_init(res, job, ops, err, errlen)) < 0) {
+    if ((r = sb_engine_check_works(ops, "", err, errlen)) < 0 ||
+        (r = result_init(res, job, ops, err, errlen)) < 0) {
         free(jcopy);
         return r;
     }
@@ -580,6 +599,7 @@ int sb_io_run(const sb_io_job *job_given, sb_io_result *res, char *err, size_t e
     char dir[PATH_MAX] = "";
     bool made_dir = false;
     sb_cpu_times cpu0 = {0}, cpu1;
+    sb_io_live_thread *lv = NULL;
     if (!files || !ws || !tids || !map) {
         r = -ENOMEM;
         snprintf(err, errlen, "out of memory");
@@ -610,10 +630,14 @@ int sb_io_run(const sb_io_job *job_given, sb_io_result *res, char *err, size_t e
             goto out;
         }
     }
+    lv = live_attach(live, job, ws, res, sh.start_ns, &cpu0);
     r = watch_workers(job, ws, &sh, res, err, errlen);
 out:
     for (unsigned i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
+    if (live) /* before the workers go: their final figures stay readable */
+        sb_io_live_detach(live);
+    free(lv);
     if (started) {
         sb_cpu_times_now(&cpu1);
         res->cpu_user_s = (double)(cpu1.user_ns - cpu0.user_ns) / 1e9;
@@ -638,12 +662,10 @@ out:
         snprintf(err, errlen, "out of memory");
     }
     sb_io_verify_free(&vfmt, files, nfiles, ws, job->numjobs);
-    if (r == 0 || (r == -EILSEQ && job->verify)) {
-        int rs = sb_io_series_collect(ws, job->numjobs, res);
-        if (rs < 0 && r == 0) {
-            r = rs;
-            snprintf(err, errlen, "out of memory");
-        }
+    if ((r == 0 || (r == -EILSEQ && job->verify)) && sb_io_series_collect(ws, job->numjobs, res) < 0 &&
+        r == 0) {
+        r = -ENOMEM;
+        snprintf(err, errlen, "out of memory");
     }
     release(job, ws, files, nfiles, dir, made_dir, r < 0 && !(r == -EILSEQ && job->verify));
     free(files);
