@@ -550,6 +550,30 @@ static sb_io_live_thread *live_attach(sb_io_live *live, const sb_io_job *job, wo
     return lv;
 }
 
+/* The job checked, and the copy that runs: its size per file (files.c: fio's size over
+ * nrfiles) and a size=N% made bytes from the file as it is when the job starts (an
+ * earlier phase may have made it). 0, or -errno with one line in err. */
+static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size_t errlen)
+{
+    char warn[256];
+    int r = sb_io_job_check(job_given, err, errlen, warn, sizeof warn);
+    if (r < 0)
+        return r;
+    sb_io_job *jcopy = malloc(sizeof *jcopy);
+    if (!jcopy) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    *jcopy = *job_given;
+    if ((r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
+        free(jcopy);
+        return r;
+    }
+    sb_io_files_resolve(jcopy);
+    *out = jcopy;
+    return 0;
+}
+
 int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
 {
     return sb_io_run_live(job, res, NULL, err, errlen);
@@ -558,23 +582,10 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
 int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *live, char *err,
                    size_t errlen)
 {
-    char warn[256];
-    int r = sb_io_job_check(job_given, err, errlen, warn, sizeof warn);
+    sb_io_job *jcopy;
+    int r = job_copy(job_given, &jcopy, err, errlen);
     if (r < 0)
         return r;
-    /* a copy whose size is per file (files.c: fio's size over nrfiles) */
-    sb_io_job *jcopy = malloc(sizeof *jcopy);
-    if (!jcopy) {
-        snprintf(err, errlen, "out of memory");
-        return -ENOMEM;
-    }
-    *jcopy = *job_given;
-    /* size=N%: of the file as it is when the job starts (an earlier phase may have made it) */
-    if ((r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
-        free(jcopy);
-        return r;
-    }
-    sb_io_files_resolve(jcopy);
     const sb_io_job *job = jcopy;
     const sb_engine_ops *ops = sb_engine_find(job->engine);
     if ((r = sb_engine_check_works(ops, "", err, errlen)) < 0 ||
