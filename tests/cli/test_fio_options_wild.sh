@@ -109,6 +109,14 @@ rm -f "$T/made"
 check_exit "size=25% of a file the job file's first phase makes" 0 "$SB_BIN" io --quiet \
     --output-format=json "$T/pct.fio"
 check "... reads 512 KiB" test "$(jq -r '.jobs[1].read.io_bytes' "$T/out" 2>/dev/null)" = 524288
+# durations with an upper-case unit, as fio reads them; offset=0z
+check_exit "runtime=1S (fio reads units in any case)" 0 io --filename="$T/f" --rw=read --size=4m \
+    --runtime=1S --time_based --output-format=json
+check "... ran one second" test "$(jqv '.jobs[0].job_runtime' "$T/out")" -ge 900 -a \
+    "$(jqv '.jobs[0].job_runtime' "$T/out")" -le 1500
+check_exit "offset=0z: the first zone's start" 0 io --filename="$T/f" --rw=read --zonemode=zbd --zonesize=1m \
+    --offset=0z --size=1z --output-format=terse
+check_exit "size=0z: exit 2" 2 io --filename="$T/f" --rw=read --zonemode=zbd --zonesize=1m --size=0z
 # a job file without filename or directory: the current directory, nothing left there
 mkdir -p "$T/cwd"
 printf '[global]\nsize=1m\nunique_filename=1\n[w]\nrw=write\n[r]\nstonewall\nrw=read\n' >"$T/cwd/j.fio"

@@ -55,10 +55,19 @@ static int parse_choice(const sb_opt *o, void *field, const char *v, char *why, 
 static int parse_duration(const sb_opt *o, void *field, const char *v, char *why, size_t len)
 {
     double s;
+    /* fio reads a time's unit in any case (10S, 1M: a minute, as fio's get_mult_time) */
+    char low[64];
+    size_t n = strlen(v);
+    if (n >= sizeof low) {
+        snprintf(why, len, "'%.40s...' is not a duration (20, 20s, 500ms, 2m)", v);
+        return -EINVAL;
+    }
+    for (size_t i = 0; i <= n; i++)
+        low[i] = (char)tolower((unsigned char)v[i]);
     /* fio's thinktime: a bare number is microseconds */
     if ((o->flags & SB_OPTF_USEC) && *v && strspn(v, "0123456789.") == strlen(v))
         s = strtod(v, NULL) / 1e6;
-    else if (sb_parse_duration(v, &s) < 0) {
+    else if (sb_parse_duration(low, &s) < 0) {
         snprintf(why, len, "'%s' is not a duration (20, 20s, 500ms, 2m)", v);
         return -EINVAL;
     }

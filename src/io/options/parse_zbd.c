@@ -36,7 +36,9 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
         char *end;
         errno = 0;
         unsigned long long z = strtoull(v, &end, 10);
-        if (errno || end != v + n - 1 || z == 0 || z > UINT32_MAX || *v == '-') {
+        /* 0z is the first zone's start for offset, as fio's; a size needs a zone at least */
+        bool zero_ok = o->off == offsetof(sb_io_job, offset);
+        if (errno || end != v + n - 1 || (z == 0 && !zero_ok) || z > UINT32_MAX || *v == '-') {
             snprintf(err, errlen, "'%s' is not a number of zones (such as 128z)", v);
             return -EINVAL;
         }
