@@ -29,7 +29,7 @@ static const struct param {
 } params[SB_SWEEP_N_PARAMS] = {
     [SB_SWEEP_RW] = {"rw", "type", K_RW, 0, 0},
     [SB_SWEEP_BS] = {"bs", "bs", K_SIZE, 0, 0},
-    [SB_SWEEP_IODEPTH] = {"iodepth", "iodepth", K_UINT, 1, 1024},
+    [SB_SWEEP_IODEPTH] = {"iodepth", "iodepth", K_UINT, 1, 65536},
     [SB_SWEEP_NUMJOBS] = {"numjobs", "numjobs", K_UINT, 1, 256},
     [SB_SWEEP_IOENGINE] = {"ioengine", "engine", K_WORD, 0, 0},
     [SB_SWEEP_RWMIXREAD] = {"rwmixread", "rwmixread", K_UINT, 0, 100},

@@ -78,7 +78,7 @@ static void test_refusals(void **state)
     refused(SB_SWEEP_RW, "read..write", "a range is for numbers and sizes");
     refused(SB_SWEEP_IODEPTH, "1,4,1", "1 is listed twice");
     refused(SB_SWEEP_BS, "4k,4096", "4k is listed twice");
-    refused(SB_SWEEP_IODEPTH, "x", "iodepth: 'x' is not a whole number from 1 to 1024");
+    refused(SB_SWEEP_IODEPTH, "x", "iodepth: 'x' is not a whole number from 1 to 65536");
     refused(SB_SWEEP_IODEPTH, "0", "not a whole number");
     refused(SB_SWEEP_BS, "huge", "not a size");
     refused(SB_SWEEP_DIRECT, "maybe", "not 0 or 1");
