@@ -107,6 +107,15 @@ static void family_of(const char *name, dev_t rdev, family *f)
         closedir(d);
 }
 
+size_t sb_devguard_family(const char *name, dev_t rdev, dev_t *devs, size_t max)
+{
+    family f;
+    family_of(name, rdev, &f);
+    size_t n = f.n < max ? f.n : max;
+    memcpy(devs, f.dev, n * sizeof *devs);
+    return n;
+}
+
 /* The member of f that is dev, or -1. */
 static int member(const family *f, dev_t dev)
 {

@@ -68,6 +68,10 @@ int sb_devguard_claim(sb_devguard *g, const char *path, const sb_devguard_rules 
                       size_t errlen);
 void sb_devguard_release(sb_devguard *g);
 
+/* The device numbers of the block device named name (number rdev, the kernel's name:
+ * "loop3") and of its partitions, into devs[0 .. max): how many (at least 1). */
+size_t sb_devguard_family(const char *name, dev_t rdev, dev_t *devs, size_t max);
+
 /* What a device carries, as libblkid names it ("ext4 (filesystem)", "gpt partition
  * table", "several signatures"), or "" when nothing known. fd open for reading. */
 void sb_devguard_signature(int fd, char *out, size_t len);

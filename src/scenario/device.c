@@ -205,29 +205,6 @@ void sb_device_release(sb_device *d)
     d->fd = -1;
 }
 
-/* The device name (number rdev) and its partitions' numbers into devs: how many. */
-static size_t partitions(const char *name, dev_t rdev, dev_t *devs, size_t max)
-{
-    size_t n = 0;
-    devs[n++] = rdev;
-    char dir[128];
-    snprintf(dir, sizeof dir, "/sys/class/block/%s", name);
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    while (d && (de = readdir(d)) && n < max) {
-        char p[PATH_MAX], val[64];
-        unsigned ma, mi;
-        if (strncmp(de->d_name, name, strlen(name)) || !de->d_name[strlen(name)])
-            continue;
-        snprintf(p, sizeof p, "%s/%s/dev", dir, de->d_name);
-        if (sb_read_text(p, val, sizeof val) == 0 && sscanf(val, "%u:%u", &ma, &mi) == 2)
-            devs[n++] = makedev(ma, mi);
-    }
-    if (d)
-        closedir(d);
-    return n;
-}
-
 /* Another process with one of devs open: its pid, else 0. */
 static long opened_elsewhere(const dev_t *devs, size_t n, char *comm, size_t len)
 {
@@ -302,7 +279,7 @@ int sb_real_device_check(const char *path, sb_device *d, char *err, size_t errle
     /* A build runs mkfs, mdadm, make-bcache on it: beyond the shared rules, no other
      * process may have it open at all. */
     dev_t devs[128];
-    size_t n = partitions(name, st.st_rdev, devs, 128);
+    size_t n = sb_devguard_family(name, st.st_rdev, devs, 128);
     char comm[64];
     long pid = opened_elsewhere(devs, n, comm, sizeof comm);
     if (pid) {
