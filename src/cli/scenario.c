@@ -116,6 +116,9 @@ static int cmd_check(int argc, char **argv)
     }
     if (argc - optind != 1)
         return sb_usage_error("scenario", "check takes one FILE");
+    if (vm && (c = sb_scenario_vm_settle(&vmo)) != 0)
+        return c;
+    bool lab = vm && vmo.time == SB_VM_TIME_VIRTUAL;
     static sb_scenario s;
     char err[1024];
     int rc = sb_scenario_load(argv[optind], &s, err, sizeof err);
@@ -126,7 +129,7 @@ static int cmd_check(int argc, char **argv)
         return SB_EXIT_RUNTIME;
     }
     if (vm)
-        sb_vm_class_models(&s);
+        sb_vm_class_models(&s, lab);
     /* For a terminal: no ESC or BEL from the file (core/printable.h). */
     printf("%s\n", s.title[0] ? sb_make_printable(s.title) : "(no title)");
     if (s.description[0])
@@ -137,8 +140,8 @@ static int cmd_check(int argc, char **argv)
         sb_scn_plan_line(&s.configs[i], line, sizeof line);
         printf("  %s: %s\n", sb_make_printable(s.configs[i].identifier), sb_make_printable(line));
         if (vm)
-            sb_scenario_vm_plan(&s.configs[i]);
-        if (sb_scn_buildable(&s.configs[i], vm, why, sizeof why) < 0)
+            sb_scenario_vm_plan(&s.configs[i], lab);
+        if (sb_scn_buildable(&s.configs[i], vm, lab, why, sizeof why) < 0)
             printf("    cannot be built here%s: %s\n", vm ? " (--vm)" : "", why);
     }
     if (vm)
@@ -419,6 +422,8 @@ static int cmd_run(int argc, char **argv)
     int rc;
     if ((rc = check_run_args(&o, argc, argv, n_suites, &size_text)) != 0)
         return rc;
+    if (o.vm && (rc = sb_scenario_vm_settle(&o.vmo)) != 0)
+        return rc;
 
     static sb_scenario s;
     char err[1024];
@@ -429,7 +434,7 @@ static int cmd_run(int argc, char **argv)
         return SB_EXIT_RUNTIME;
     }
     if (o.vm) /* device-class names a preset under --vm (scenario/vm_nbd.h) */
-        sb_vm_class_models(&s);
+        sb_vm_class_models(&s, o.vmo.time == SB_VM_TIME_VIRTUAL);
     if ((rc = sb_scn_keep_only(&s, only, n_only, o.file)) != 0)
         return rc;
 
@@ -441,6 +446,7 @@ static int cmd_run(int argc, char **argv)
     char images_real[PATH_MAX];
     sb_scn_plan plan = {.images = o.images, .image_size = o.image_size, .size_text = size_text,
                         .devices = o.devices, .destroy = o.destroy, .vm = o.vm,
+                        .vm_lab = o.vm && o.vmo.time == SB_VM_TIME_VIRTUAL,
                         .in_guest = sb_scenario_in_guest};
     if ((rc = sb_scn_plan_check(&plan, &s, sel.cfg, sel.n, real, images_real)) != 0)
         return rc;

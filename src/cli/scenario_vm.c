@@ -33,7 +33,10 @@ const char sb_scenario_vm_help[] =
     "      --vm-cpus N            guest processors (default 2)\n"
     "      --vm-memory SIZE       guest memory (default 1G)\n"
     "      --vm-kvm-timeout S     seconds a KVM guest may stay silent before TCG is used (default 20)\n"
-    "      --vm-boot-timeout S    seconds a guest may stay silent before it is booted again, once (default 300)\n";
+    "      --vm-boot-timeout S    seconds a guest may stay silent before it is booted again, once (default 300)\n"
+    "      --vm-time virtual|host the guest's figures on its virtual clock (QEMU's icount, the disks'\n"
+    "                             models inside the guest) or on the host's (default: virtual\n"
+    "                             under TCG, host under KVM)\n";
 
 void sb_scenario_vm_defaults(sb_vm_opts *o)
 {
@@ -72,6 +75,14 @@ int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o)
             return sb_usage_error("scenario", "--vm-kvm-timeout '%s': seconds, 1 to 3600", arg);
         o->kvm_timeout = (unsigned)v;
         return 0;
+    case SB_OPT_VM_TIME:
+        if (!strcmp(arg, "virtual"))
+            o->time = SB_VM_TIME_VIRTUAL;
+        else if (!strcmp(arg, "host"))
+            o->time = SB_VM_TIME_HOST;
+        else
+            return sb_usage_error("scenario", "--vm-time '%s': virtual or host", arg);
+        return 0;
     case SB_OPT_VM_BOOT_TIMEOUT:
         if (sb_parse_uint(arg, 1, 3600, &v) < 0)
             return sb_usage_error("scenario", "--vm-boot-timeout '%s': seconds, 1 to 3600", arg);
@@ -81,11 +92,20 @@ int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o)
     return sb_usage_error("scenario", "internal: unknown VM option");
 }
 
-void sb_scenario_vm_plan(const sb_scn_config *c)
+int sb_scenario_vm_settle(sb_vm_opts *o)
+{
+    if (o->time == SB_VM_TIME_VIRTUAL && o->accel == SB_VM_ACCEL_KVM)
+        return sb_usage_error("scenario", "--vm-time virtual runs under TCG only (QEMU's icount): not with "
+                              "--vm-accel kvm");
+    sb_vm_resolve_time(o);
+    return 0;
+}
+
+void sb_scenario_vm_plan(const sb_scn_config *c, bool lab)
 {
     for (unsigned i = 0; i < c->devices; i++) {
         char d[256];
-        sb_vm_describe_device(&c->dev[i], d, sizeof d);
+        sb_vm_describe_device(&c->dev[i], lab, d, sizeof d);
         printf("    device %u: %s\n", i + 1, d);
     }
 }
@@ -127,13 +147,16 @@ int sb_scenario_vm_guest(int argc, char **argv)
         return sb_usage_error("scenario", "vm-guest DIR is run inside a 'scenario run --vm' guest only");
     char **args, err[1024];
     int n;
-    if (sb_vm_guest_args(argv[1], 15, &args, &n, err, sizeof err) < 0) {
+    sb_vm_guest_lab lab = {.n = 0};
+    if (sb_vm_guest_args(argv[1], 15, &args, &n, &lab, err, sizeof err) < 0) {
+        sb_vm_guest_lab_end(&lab);
         sb_error("scenario: vm-guest: %s", err);
         return SB_EXIT_RUNTIME;
     }
     sb_scenario_in_guest = true;
     int rc = n >= 2 && !strcmp(args[1], "run") ? sb_cmd_scenario(n, args)
                                                  : sb_usage_error("scenario", "vm-guest: %s/args is not a run", argv[1]);
+    sb_vm_guest_lab_end(&lab);
     sb_vm_guest_free(args, n);
     return rc;
 }

@@ -78,8 +78,14 @@ int sb_vm_available(char *why, size_t whylen)
     return 0;
 }
 
-void sb_vm_describe_device(const sb_scn_device *d, char *out, size_t len)
+void sb_vm_describe_device(const sb_scn_device *d, bool lab, char *out, size_t len)
 {
+    if (lab) {
+        snprintf(out, len, "modeled %s (in the guest, virtual time%s%s), %s", sb_vm_lab_spec(d),
+                 d->class_model ? ", device-class " : "", d->class_model ? sb_dev_class_name(d->cls) : "",
+                 sb_vm_nbd_rotational(sb_vm_lab_spec(d)) ? "rotational" : "non-rotational");
+        return;
+    }
     if (d->model[0]) {
         snprintf(out, len, "modeled %s (nbdkit%s%s), %s", d->model, d->class_model ? ", device-class " : "",
                  d->class_model ? sb_dev_class_name(d->cls) : "",
@@ -160,6 +166,8 @@ int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const 
     arg(&a, "-nodefaults"), arg(&a, "-no-user-config"), arg(&a, "-display"), arg(&a, "none");
     arg(&a, "-no-reboot"), arg(&a, "-monitor"), arg(&a, "none");
     arg(&a, "-accel"), arg(&a, accel == SB_VM_ACCEL_KVM ? "kvm" : "tcg");
+    if (vm->o.time == SB_VM_TIME_VIRTUAL) /* vm_lab.c: sleep=off jumps an idle guest's clock */
+        arg(&a, "-icount"), arg(&a, "shift=%d,sleep=off", SB_VM_ICOUNT_SHIFT);
     arg(&a, "-cpu"), arg(&a, accel == SB_VM_ACCEL_KVM ? "host" : "max");
     arg(&a, "-smp"), arg(&a, "%u", vm->o.cpus);
     arg(&a, "-m"), arg(&a, "%lluM", (unsigned long long)(vm->o.memory >> 20));
@@ -207,6 +215,10 @@ int sb_vm_prepare(sb_vm *vm, const sb_vm_opts *o, const char *images, char *err,
     vm->accel = o->accel;
     if (o->accel != SB_VM_ACCEL_AUTO)
         snprintf(vm->accel_why, sizeof vm->accel_why, "--vm-accel %s", o->accel == SB_VM_ACCEL_KVM ? "kvm" : "tcg");
+    if (o->time == SB_VM_TIME_VIRTUAL && o->accel == SB_VM_ACCEL_AUTO) { /* icount is TCG's */
+        vm->accel = SB_VM_ACCEL_TCG;
+        snprintf(vm->accel_why, sizeof vm->accel_why, "virtual time (QEMU's icount) runs under TCG only");
+    }
     int rc = sb_vm_available(err, errlen);
     if (rc < 0)
         return rc;
@@ -292,7 +304,7 @@ static int put_file(const char *dir, const char *name, const void *data, size_t 
 /* The files the guest reads: the scenario file, its arguments (NUL-separated), the number
  * of disks, guest.sh. */
 static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config *c, const char *scenario_file,
-                          char *const *guest_args, size_t n_args, char *err, size_t errlen)
+                          char *const *guest_args, size_t n_args, uint64_t image_size, char *err, size_t errlen)
 {
     char *text = NULL;
     size_t len = 0;
@@ -326,6 +338,12 @@ static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config
         return rc;
     char mods[256];
     sb_vm_config_modules(c, mods, sizeof mods);
+    if (vm->o.time == SB_VM_TIME_VIRTUAL) { /* the disks are the guest's own NBD devices */
+        size_t l = strlen(mods);
+        snprintf(mods + l, sizeof mods - l, " nbd");
+        if ((rc = sb_vm_lab_write(xchg, c, image_size, err, errlen)) < 0)
+            return rc;
+    }
     return sb_vm_write_guest_script(xchg, &vm->kernel, vm->exe, mods, err, errlen);
 }
 
@@ -550,24 +568,30 @@ static void annotate(sb_system *sys, const sb_vm *vm, sb_vm_accel used, const sb
 {
     char buf[2048], mem[32], sz[32];
     sb_format_iec(mem, sizeof mem, (double)vm->o.memory, "B");
-    snprintf(buf, sizeof buf, "QEMU %s, %s, %u vCPU%s, %s memory", vm->qemu_version,
-             used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->o.cpus, vm->o.cpus == 1 ? "" : "s", mem);
+    bool lab = vm->o.time == SB_VM_TIME_VIRTUAL;
+    char vt[96] = "";
+    if (lab)
+        snprintf(vt, sizeof vt, ", virtual time (icount shift=%d, sleep=off: %g instructions a second)",
+                 SB_VM_ICOUNT_SHIFT, 1e9 / (double)(1u << SB_VM_ICOUNT_SHIFT));
+    snprintf(buf, sizeof buf, "QEMU %s, %s, %u vCPU%s, %s memory%s", vm->qemu_version,
+             used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->o.cpus, vm->o.cpus == 1 ? "" : "s", mem, vt);
     sb_kvlist_set(&sys->storage, "VM", buf);
     snprintf(buf, sizeof buf, "%s%s%s", used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)",
              vm->accel_why[0] ? "; " : "", vm->accel_why);
     sb_kvlist_set(&sys->storage, "VM Accelerator", buf);
     /* The text page shows hardware and software only: PTS's "System Layer" says it there. */
-    sb_kvlist_set(&sys->software, "System Layer", used == SB_VM_ACCEL_KVM ? "QEMU/KVM" : "QEMU/TCG (emulated CPU)");
+    sb_kvlist_set(&sys->software, "System Layer", used == SB_VM_ACCEL_KVM ? "QEMU/KVM"
+                  : lab ? "QEMU/TCG (emulated CPU, virtual time)" : "QEMU/TCG (emulated CPU)");
     snprintf(buf, sizeof buf, "%s (%s)", vm->kernel.version, vm->kernel.source);
     sb_kvlist_set(&sys->storage, "VM Kernel", buf);
     sb_format_si(sz, sizeof sz, (double)size, "B");
     buf[0] = 0;
     for (size_t i = 0; i < n; i++) {
         char d[256];
-        sb_vm_describe_device(&disks[i].dev, d, sizeof d);
+        sb_vm_describe_device(&disks[i].dev, lab, d, sizeof d);
         size_t l = strlen(buf);
-        snprintf(buf + l, sizeof buf - l, "%s%zu: %s image, %s%s", i ? "; " : "", i + 1, sz, d,
-                 disks[i].direct ? "" : ", host page cache");
+        snprintf(buf + l, sizeof buf - l, "%s%zu: %s %s, %s%s", i ? "; " : "", i + 1, sz,
+                 lab ? "in guest RAM" : "image", d, disks[i].direct || lab ? "" : ", host page cache");
     }
     sb_kvlist_set(&sys->storage, "Emulated Devices", buf);
     const char *cpu = sb_kvlist_get(&sys->hardware, "Processor");
@@ -618,6 +642,8 @@ static int lay_out(sb_vm *vm, const sb_scn_config *c, const char *dir, const cha
     }
     for (unsigned i = 0; i < c->devices && rc == 0; i++) {
         disks[i].dev = c->dev[i];
+        if (vm->o.time == SB_VM_TIME_VIRTUAL) /* served in the guest, its data in guest RAM (vm_lab.c) */
+            continue;
         /* A modeled device's speed is the model's: its image is an ordinary scratch file. */
         bool ram = c->dev[i].cls == SB_DEV_RAM && !c->dev[i].model[0];
         if (ram && !ramdir[0] && (rc = sb_workdir_create(RAM_DIR, ramdir, ramlen)) < 0) {
@@ -634,7 +660,7 @@ static int lay_out(sb_vm *vm, const sb_scn_config *c, const char *dir, const cha
         }
     }
     if (rc == 0)
-        rc = write_exchange(vm, xchg, c, scenario_file, guest_args, n_guest_args, err, errlen);
+        rc = write_exchange(vm, xchg, c, scenario_file, guest_args, n_guest_args, image_size, err, errlen);
     return rc;
 }
 
@@ -667,8 +693,8 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
         rc = lay_out(vm, c, dir, xchg, disks, ramdir, sizeof ramdir, scenario_file, guest_args, n_guest_args,
                      image_size, err, errlen);
         sb_vm_accel used = SB_VM_ACCEL_TCG;
-        if (rc == 0)
-            rc = boot(vm, xchg, disks, c->devices, &used, err, errlen);
+        if (rc == 0) /* under virtual time QEMU gives the guest no disk */
+            rc = boot(vm, xchg, disks, vm->o.time == SB_VM_TIME_VIRTUAL ? 0 : c->devices, &used, err, errlen);
         sb_system *sys = NULL;
         if (rc == 0 && (rc = collect(xchg, c, fresh, &sys, err, errlen)) == 0)
             annotate(sys, vm, used, disks, c->devices, image_size);

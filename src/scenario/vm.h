@@ -46,6 +46,17 @@ typedef enum sb_vm_accel {
     SB_VM_ACCEL_TCG,
 } sb_vm_accel;
 
+/* Whose clock a guest's figures are timed on (docs/scenarios.md, "Virtual time"). */
+typedef enum sb_vm_time {
+    SB_VM_TIME_AUTO = 0, /* virtual wherever the guest runs under TCG, else host */
+    SB_VM_TIME_VIRTUAL,  /* -icount shift=SB_VM_ICOUNT_SHIFT,sleep=off; the disks' models in the guest */
+    SB_VM_TIME_HOST,     /* the host's: modeled disks in an nbdkit on the host */
+} sb_vm_time;
+
+/* QEMU's icount shift under virtual time: one guest instruction is 2^shift ns, so 0 makes
+ * the fastest virtual CPU QEMU 7.2 can count exactly (10^9 instructions a second). */
+#define SB_VM_ICOUNT_SHIFT 0
+
 typedef struct sb_vm_opts {
     const char *kernel_dir;  /* --vm-kernel DIR, or NULL for Debian's package */
     sb_vm_accel accel;
@@ -53,7 +64,13 @@ typedef struct sb_vm_opts {
     uint64_t memory;         /* bytes */
     unsigned kvm_timeout;    /* seconds until a KVM guest that said nothing is given up */
     unsigned boot_timeout;   /* seconds until any other guest whose init said nothing is booted again */
+    sb_vm_time time;         /* --vm-time; AUTO until sb_vm_resolve_time() */
 } sb_vm_opts;
+
+/* Settles --vm-time's default: virtual when the guest will run under TCG (--vm-accel tcg,
+ * or auto where the KVM device does not open), host under KVM. Decided once, before
+ * anything is planned: a KVM that fails later leaves host time. */
+void sb_vm_resolve_time(sb_vm_opts *o);
 
 typedef struct sb_vm {
     sb_vm_opts o;
@@ -93,9 +110,18 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
  * Returns the number of arguments, or -ENOSPC. */
 int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const sb_vm_disk *disks, size_t n,
                     char **argv, size_t max_args, char *buf, size_t buflen);
+/* vm_lab.c, virtual time's host side. The model spec a device is served by in the guest:
+ * its device-model, else "ram" (an unthrottled or RAM disk answers at once). */
+const char *sb_vm_lab_spec(const sb_scn_device *d);
+/* Writes xchg/lab (vm_guest.h): one "SPEC SIZE" line per device of c. 0 or -errno, err. */
+int sb_vm_lab_write(const char *xchg, const sb_scn_config *c, uint64_t size, char *err, size_t errlen);
+/* Why a device cannot be served in a virtual-time guest (QEMU's throttling runs on the
+ * host's clock), or NULL when it can. */
+const char *sb_vm_lab_refusal(const sb_scn_device *d);
 /* "SSD-like, unthrottled, non-rotational" / "HDD-like, 180 IOPS, 150 MB/s, rotational" /
- * "modeled hdd-hua723020 (nbdkit), rotational" */
-void sb_vm_describe_device(const sb_scn_device *d, char *out, size_t len);
+ * "modeled hdd-hua723020 (nbdkit), rotational"; under virtual time (lab) "modeled
+ * hdd-hua723020 (in the guest, virtual time), rotational", "ram (in the guest, ...)". */
+void sb_vm_describe_device(const sb_scn_device *d, bool lab, char *out, size_t len);
 /* Whether a guest can be started here (QEMU, busybox-static, kmod); -ENOTSUP and why. */
 int sb_vm_available(char *why, size_t whylen);
 

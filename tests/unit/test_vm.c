@@ -112,13 +112,13 @@ static void test_describe_device(void **state)
     (void)state;
     char buf[256];
     sb_scn_device d = {.cls = SB_DEV_HDD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT};
-    sb_vm_describe_device(&d, buf, sizeof buf);
+    sb_vm_describe_device(&d, false, buf, sizeof buf);
     assert_string_equal(buf, "HDD-like, 180 IOPS, 150 MB/s, rotational");
     d = (sb_scn_device){.cls = SB_DEV_SSD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT};
-    sb_vm_describe_device(&d, buf, sizeof buf);
+    sb_vm_describe_device(&d, false, buf, sizeof buf);
     assert_string_equal(buf, "SSD-like, unthrottled, non-rotational");
     d = (sb_scn_device){.cls = SB_DEV_RAM, .iops = 0, .bps = 20000000};
-    sb_vm_describe_device(&d, buf, sizeof buf);
+    sb_vm_describe_device(&d, false, buf, sizeof buf);
     assert_string_equal(buf, "RAM-backed, 20.0 MB/s, non-rotational");
 }
 
@@ -193,9 +193,9 @@ static void test_qemu_argv_modeled(void **state)
     assert_true(has_arg(argv, n, "scsi-id=0,lun=0,rotation_rate=7200,product=Modeled HDD"));
     assert_true(has_arg(argv, n, "scsi-id=1,lun=0,rotation_rate=1,product=Modeled SSD"));
     char d[256];
-    sb_vm_describe_device(&disks[0].dev, d, sizeof d);
+    sb_vm_describe_device(&disks[0].dev, false, d, sizeof d);
     assert_string_equal(d, "modeled hdd-hua723020 (nbdkit), rotational");
-    sb_vm_describe_device(&disks[1].dev, d, sizeof d);
+    sb_vm_describe_device(&disks[1].dev, false, d, sizeof d);
     assert_string_equal(d, "modeled ssd-850evo,cache-mb=1 (nbdkit), non-rotational");
 }
 
@@ -317,7 +317,8 @@ static void test_guest_disk(void **state)
     /* vm-guest refuses a directory the host did not write. */
     char **argv;
     int argc;
-    assert_int_equal(sb_vm_guest_args(dir, 0, &argv, &argc, err, sizeof err), -EINVAL);
+    sb_vm_guest_lab lab = {.n = 0};
+    assert_int_equal(sb_vm_guest_args(dir, 0, &argv, &argc, &lab, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "not written by 'scenario run --vm'"));
 }
 
