@@ -215,9 +215,13 @@ int sb_vm_prepare(sb_vm *vm, const sb_vm_opts *o, const char *images, char *err,
     vm->accel = o->accel;
     if (o->accel != SB_VM_ACCEL_AUTO)
         snprintf(vm->accel_why, sizeof vm->accel_why, "--vm-accel %s", o->accel == SB_VM_ACCEL_KVM ? "kvm" : "tcg");
-    if (o->time == SB_VM_TIME_VIRTUAL && o->accel == SB_VM_ACCEL_AUTO) { /* icount is TCG's */
+    int kfd = o->time == SB_VM_TIME_VIRTUAL && o->accel == SB_VM_ACCEL_AUTO ? open(sb_vm_kvm_device(), O_RDWR | O_CLOEXEC)
+                                                                            : -1;
+    if (kfd >= 0) { /* icount is TCG's: a KVM that works is not tried (without one, auto says so as ever) */
+        close(kfd);
         vm->accel = SB_VM_ACCEL_TCG;
-        snprintf(vm->accel_why, sizeof vm->accel_why, "virtual time (QEMU's icount) runs under TCG only");
+        snprintf(vm->accel_why, sizeof vm->accel_why, "auto: KVM not tried: virtual time (QEMU's icount) runs "
+                 "under TCG only");
     }
     int rc = sb_vm_available(err, errlen);
     if (rc < 0)

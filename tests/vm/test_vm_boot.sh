@@ -67,7 +67,7 @@ if command -v nbdkit >/dev/null && [ -f "$(dirname "$SB_BIN")/storbench-nbdkit-m
     printf '%s\n' '[scenario]' 'title = VM check' '[Modeled HDD]' 'filesystem = ext4' 'device-class = hdd' \
         'device-model = hdd-hua723020' >"$T/m.ini"
     start=$(date +%s)
-    check_exit "ext4 on a modeled HDD in a guest (TCG)" 0 "$SB" scenario run "$T/m.ini" --vm --vm-accel tcg $DD \
+    check_exit "ext4 on a modeled HDD in a guest (TCG)" 0 "$SB" scenario run "$T/m.ini" --vm --vm-accel tcg --vm-time host $DD \
         --result "$T/r.json"
     echo "# modeled guest: $(( $(date +%s) - start )) s"
     dev=$(storage "Modeled HDD" "Emulated Devices")
