@@ -168,7 +168,11 @@ int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const 
     arg(&a, "-accel"), arg(&a, accel == SB_VM_ACCEL_KVM ? "kvm" : "tcg");
     if (vm->o.time == SB_VM_TIME_VIRTUAL) /* vm_lab.c: sleep=off jumps an idle guest's clock */
         arg(&a, "-icount"), arg(&a, "shift=%d,sleep=off", SB_VM_ICOUNT_SHIFT);
-    arg(&a, "-cpu"), arg(&a, accel == SB_VM_ACCEL_KVM ? "host" : "max");
+    /* Under icount every iteration of a `rep movsb` counts as an instruction: with ERMS/FSRM
+     * advertised the guest's kernel and libc copy a byte a nanosecond (a 1 MiB request's
+     * copies cost ms); without them they copy 8 to 32 bytes an instruction. */
+    arg(&a, "-cpu"), arg(&a, accel == SB_VM_ACCEL_KVM ? "host" : vm->o.time == SB_VM_TIME_VIRTUAL ? "max,erms=off,fsrm=off"
+                                                                                                : "max");
     arg(&a, "-smp"), arg(&a, "%u", vm->o.cpus);
     arg(&a, "-m"), arg(&a, "%lluM", (unsigned long long)(vm->o.memory >> 20));
     arg(&a, "-kernel"), arg(&a, "%s", vm->kernel.vmlinuz);
