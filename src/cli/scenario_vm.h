@@ -33,8 +33,9 @@ void sb_scenario_vm_defaults(sb_vm_opts *o);
 /* Takes one --vm-* option (c a SB_OPT_VM_* value, *vm set by --vm): 0, or the usage error
  * (exit 2) after the one line. */
 int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o);
-/* After the options: --vm-time virtual with --vm-accel kvm is refused (exit 2, after the one
- * line), and --vm-time's default settled (sb_vm_resolve_time). 0 or the exit code. */
+/* After the options: --vm-time virtual with --vm-accel kvm, or with --vm-cpus above 1, is
+ * refused (exit 2, after the one line), and the defaults of --vm-time (sb_vm_resolve_time)
+ * and --vm-cpus (1 under virtual time, else 2) settled. 0 or the exit code. */
 int sb_scenario_vm_settle(sb_vm_opts *o);
 
 /* `check --vm`: the emulated devices of each configuration, the kernel that will boot,

@@ -579,8 +579,8 @@ static void annotate(sb_system *sys, const sb_vm *vm, sb_vm_accel used, const sb
     bool lab = vm->o.time == SB_VM_TIME_VIRTUAL;
     char vt[96] = "";
     if (lab)
-        snprintf(vt, sizeof vt, ", virtual time (icount shift=%d, sleep=off: %g instructions a second)",
-                 SB_VM_ICOUNT_SHIFT, 1e9 / (double)(1u << SB_VM_ICOUNT_SHIFT));
+        snprintf(vt, sizeof vt, ", virtual time (icount shift=%d, sleep=off: %u ns a guest instruction)",
+                 SB_VM_ICOUNT_SHIFT, 1u << SB_VM_ICOUNT_SHIFT);
     snprintf(buf, sizeof buf, "QEMU %s, %s, %u vCPU%s, %s memory%s", vm->qemu_version,
              used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->o.cpus, vm->o.cpus == 1 ? "" : "s", mem, vt);
     sb_kvlist_set(&sys->storage, "VM", buf);

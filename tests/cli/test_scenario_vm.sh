@@ -76,6 +76,9 @@ check_one_line "--vm-time bad: one line" "virtual or host"
 check_exit "--vm-time virtual under KVM" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-time virtual \
     --vm-accel kvm $R
 check_one_line "--vm-time virtual under KVM: one line" "TCG only"
+check_exit "--vm-time virtual with 2 vCPUs" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-time virtual \
+    --vm-accel tcg --vm-cpus 2 $R
+check_one_line "--vm-time virtual with 2 vCPUs: one line" "1 vCPU"
 check_exit "--vm-kvm-timeout bad" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-kvm-timeout x $R
 check_one_line "--vm-kvm-timeout: one line" "seconds"
 check_exit "--vm with --devices" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --devices /dev/null \
