@@ -450,6 +450,8 @@ static int cmd_run(int argc, char **argv)
                         .in_guest = sb_scenario_in_guest};
     if ((rc = sb_scn_plan_check(&plan, &s, sel.cfg, sel.n, real, images_real)) != 0)
         return rc;
+    if (plan.vm_lab && o.vmo.memory)
+        sb_vm_lab_memory_check(&s, o.image_size, o.vmo.memory);
     o.images = images_real;
 
     /* ---- the result file ---- */

@@ -31,7 +31,8 @@ const char sb_scenario_vm_help[] =
     "                             (default: Debian's newest, downloaded once into the cache)\n"
     "      --vm-accel auto|kvm|tcg  accelerator (default auto: KVM if it works, else TCG)\n"
     "      --vm-cpus N            guest processors (default 2; 1, and only 1, under virtual time)\n"
-    "      --vm-memory SIZE       guest memory (default 1G)\n"
+    "      --vm-memory SIZE       guest memory (default 1G; under virtual time the disks' size\n"
+    "                             and 384M more, at least 1G)\n"
     "      --vm-kvm-timeout S     seconds a KVM guest may stay silent before TCG is used (default 20)\n"
     "      --vm-boot-timeout S    seconds a guest may stay silent before it is booted again, once (default 300)\n"
     "      --vm-time virtual|host the guest's figures on its virtual clock (QEMU's icount, the disks'\n"
@@ -40,8 +41,8 @@ const char sb_scenario_vm_help[] =
 
 void sb_scenario_vm_defaults(sb_vm_opts *o)
 {
-    /* cpus 0: not given; sb_scenario_vm_settle() decides (it depends on --vm-time). */
-    *o = (sb_vm_opts){.accel = SB_VM_ACCEL_AUTO, .cpus = 0, .memory = 1ull << 30, .kvm_timeout = 20,
+    /* cpus, memory 0: not given; each guest's depend on its clock and disks (scenario/vm.c). */
+    *o = (sb_vm_opts){.accel = SB_VM_ACCEL_AUTO, .cpus = 0, .memory = 0, .kvm_timeout = 20,
                     .boot_timeout = 300};
 }
 
@@ -104,8 +105,6 @@ int sb_scenario_vm_settle(sb_vm_opts *o)
     if (o->time == SB_VM_TIME_VIRTUAL && o->cpus > 1)
         return sb_usage_error("scenario", "--vm-cpus %u: a guest in virtual time has 1 vCPU (QEMU 7.2's icount "
                               "hangs bringing up a second); use --vm-time host for more", o->cpus);
-    if (!o->cpus)
-        o->cpus = o->time == SB_VM_TIME_VIRTUAL ? 1 : 2;
     return 0;
 }
 

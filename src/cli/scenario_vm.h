@@ -34,8 +34,8 @@ void sb_scenario_vm_defaults(sb_vm_opts *o);
  * (exit 2) after the one line. */
 int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o);
 /* After the options: --vm-time virtual with --vm-accel kvm, or with --vm-cpus above 1, is
- * refused (exit 2, after the one line), and the defaults of --vm-time (sb_vm_resolve_time)
- * and --vm-cpus (1 under virtual time, else 2) settled. 0 or the exit code. */
+ * refused (exit 2, after the one line), and --vm-time's default settled where it can be
+ * (sb_vm_resolve_time). 0 or the exit code. */
 int sb_scenario_vm_settle(sb_vm_opts *o);
 
 /* `check --vm`: the emulated devices of each configuration, the kernel that will boot,

@@ -166,15 +166,14 @@ int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const 
     arg(&a, "-nodefaults"), arg(&a, "-no-user-config"), arg(&a, "-display"), arg(&a, "none");
     arg(&a, "-no-reboot"), arg(&a, "-monitor"), arg(&a, "none");
     arg(&a, "-accel"), arg(&a, accel == SB_VM_ACCEL_KVM ? "kvm" : "tcg");
-    if (vm->o.time == SB_VM_TIME_VIRTUAL) /* vm_lab.c: sleep=off jumps an idle guest's clock */
+    if (vm->lab) /* vm_lab.c: sleep=off jumps an idle guest's clock */
         arg(&a, "-icount"), arg(&a, "shift=%d,sleep=off", SB_VM_ICOUNT_SHIFT);
     /* Under icount every iteration of a `rep movsb` counts as an instruction: with ERMS/FSRM
      * advertised the guest's kernel and libc copy a byte a nanosecond (a 1 MiB request's
      * copies cost ms); without them they copy 8 to 32 bytes an instruction. */
-    arg(&a, "-cpu"), arg(&a, accel == SB_VM_ACCEL_KVM ? "host" : vm->o.time == SB_VM_TIME_VIRTUAL ? "max,erms=off,fsrm=off"
-                                                                                                : "max");
-    arg(&a, "-smp"), arg(&a, "%u", vm->o.cpus);
-    arg(&a, "-m"), arg(&a, "%lluM", (unsigned long long)(vm->o.memory >> 20));
+    arg(&a, "-cpu"), arg(&a, accel == SB_VM_ACCEL_KVM ? "host" : vm->lab ? "max,erms=off,fsrm=off" : "max");
+    arg(&a, "-smp"), arg(&a, "%u", vm->guest_cpus ? vm->guest_cpus : vm->o.cpus);
+    arg(&a, "-m"), arg(&a, "%lluM", (unsigned long long)((vm->guest_memory ? vm->guest_memory : vm->o.memory) >> 20));
     arg(&a, "-kernel"), arg(&a, "%s", vm->kernel.vmlinuz);
     arg(&a, "-initrd"), arg(&a, "%s", vm->initramfs);
     arg(&a, "-append"), arg(&a, "console=ttyS0 quiet loglevel=3 panic=-1");
@@ -346,7 +345,7 @@ static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config
         return rc;
     char mods[256];
     sb_vm_config_modules(c, mods, sizeof mods);
-    if (vm->o.time == SB_VM_TIME_VIRTUAL) { /* the disks are the guest's own NBD devices */
+    if (vm->lab) { /* the disks are the guest's own NBD devices */
         size_t l = strlen(mods);
         snprintf(mods + l, sizeof mods - l, " nbd");
         if ((rc = sb_vm_lab_write(xchg, c, image_size, err, errlen)) < 0)
@@ -575,14 +574,15 @@ static void annotate(sb_system *sys, const sb_vm *vm, sb_vm_accel used, const sb
                      uint64_t size)
 {
     char buf[2048], mem[32], sz[32];
-    sb_format_iec(mem, sizeof mem, (double)vm->o.memory, "B");
-    bool lab = vm->o.time == SB_VM_TIME_VIRTUAL;
+    sb_format_iec(mem, sizeof mem, (double)vm->guest_memory, "B");
+    bool lab = vm->lab;
     char vt[96] = "";
     if (lab)
         snprintf(vt, sizeof vt, ", virtual time (icount shift=%d, sleep=off: %u ns a guest instruction)",
                  SB_VM_ICOUNT_SHIFT, 1u << SB_VM_ICOUNT_SHIFT);
     snprintf(buf, sizeof buf, "QEMU %s, %s, %u vCPU%s, %s memory%s", vm->qemu_version,
-             used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->o.cpus, vm->o.cpus == 1 ? "" : "s", mem, vt);
+             used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->guest_cpus, vm->guest_cpus == 1 ? "" : "s", mem,
+             vt);
     sb_kvlist_set(&sys->storage, "VM", buf);
     snprintf(buf, sizeof buf, "%s%s%s", used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)",
              vm->accel_why[0] ? "; " : "", vm->accel_why);
@@ -650,7 +650,7 @@ static int lay_out(sb_vm *vm, const sb_scn_config *c, const char *dir, const cha
     }
     for (unsigned i = 0; i < c->devices && rc == 0; i++) {
         disks[i].dev = c->dev[i];
-        if (vm->o.time == SB_VM_TIME_VIRTUAL) /* served in the guest, its data in guest RAM (vm_lab.c) */
+        if (vm->lab) /* served in the guest, its data in guest RAM (vm_lab.c) */
             continue;
         /* A modeled device's speed is the model's: its image is an ordinary scratch file. */
         bool ram = c->dev[i].cls == SB_DEV_RAM && !c->dev[i].model[0];
@@ -682,6 +682,22 @@ static void stop_servers(sb_vm *vm, sb_vm_disk *disks, unsigned n, size_t mark)
         sb_warn("scenario: --vm: %s (run 'storbench scenario cleanup')", err);
 }
 
+/* Whether c's guest runs in virtual time (vm_lab.c), and its vCPUs and memory: virtual
+ * time when asked for (or settled so), or under auto once KVM has failed and TCG runs,
+ * where c allows it (one vCPU, no QEMU throttling; else host time as before). */
+static void guest_shape(sb_vm *vm, const sb_scn_config *c, uint64_t image_size)
+{
+    vm->lab = vm->o.time == SB_VM_TIME_VIRTUAL;
+    if (vm->o.time == SB_VM_TIME_AUTO && vm->accel == SB_VM_ACCEL_TCG && vm->o.cpus <= 1) {
+        vm->lab = true;
+        for (unsigned i = 0; i < c->devices; i++)
+            vm->lab = vm->lab && !sb_vm_lab_refusal(&c->dev[i]);
+    }
+    vm->guest_cpus = vm->o.cpus ? vm->o.cpus : vm->lab ? 1 : 2;
+    vm->guest_memory = vm->o.memory ? vm->o.memory : vm->lab ? sb_vm_lab_guest_memory(c->devices, image_size)
+                                                              : 1ull << 30;
+}
+
 int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char *scenario_file,
                      char *const *guest_args, size_t n_guest_args, uint64_t image_size, sb_resultfile *fresh,
                      char *err, size_t errlen)
@@ -697,12 +713,13 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
     for (;;) {
         char ramdir[PATH_MAX] = "";
         size_t mark = vm->st ? vm->st->n : 0;
+        guest_shape(vm, c, image_size);
         memset(disks, 0, sizeof disks);
         rc = lay_out(vm, c, dir, xchg, disks, ramdir, sizeof ramdir, scenario_file, guest_args, n_guest_args,
                      image_size, err, errlen);
         sb_vm_accel used = SB_VM_ACCEL_TCG;
         if (rc == 0) /* under virtual time QEMU gives the guest no disk */
-            rc = boot(vm, xchg, disks, vm->o.time == SB_VM_TIME_VIRTUAL ? 0 : c->devices, &used, err, errlen);
+            rc = boot(vm, xchg, disks, vm->lab ? 0 : c->devices, &used, err, errlen);
         sb_system *sys = NULL;
         if (rc == 0 && (rc = collect(xchg, c, fresh, &sys, err, errlen)) == 0)
             annotate(sys, vm, used, disks, c->devices, image_size);

@@ -48,7 +48,7 @@ typedef enum sb_vm_accel {
 
 /* Whose clock a guest's figures are timed on (docs/scenarios.md, "Virtual time"). */
 typedef enum sb_vm_time {
-    SB_VM_TIME_AUTO = 0, /* virtual wherever the guest runs under TCG, else host */
+    SB_VM_TIME_AUTO = 0, /* host under KVM; virtual if KVM fails and TCG runs (vm.c, per configuration) */
     SB_VM_TIME_VIRTUAL,  /* -icount shift=SB_VM_ICOUNT_SHIFT,sleep=off; the disks' models in the guest */
     SB_VM_TIME_HOST,     /* the host's: modeled disks in an nbdkit on the host */
 } sb_vm_time;
@@ -60,16 +60,17 @@ typedef enum sb_vm_time {
 typedef struct sb_vm_opts {
     const char *kernel_dir;  /* --vm-kernel DIR, or NULL for Debian's package */
     sb_vm_accel accel;
-    unsigned cpus;
-    uint64_t memory;         /* bytes */
+    unsigned cpus;           /* 0: 1 in virtual time, else 2 */
+    uint64_t memory;         /* bytes; 0: in virtual time room for the disks (sb_vm_lab_guest_memory), else 1 GiB */
     unsigned kvm_timeout;    /* seconds until a KVM guest that said nothing is given up */
     unsigned boot_timeout;   /* seconds until any other guest whose init said nothing is booted again */
     sb_vm_time time;         /* --vm-time; AUTO until sb_vm_resolve_time() */
 } sb_vm_opts;
 
-/* Settles --vm-time's default: virtual when the guest will run under TCG (--vm-accel tcg,
- * or auto where the KVM device does not open), host under KVM. Decided once, before
- * anything is planned: a KVM that fails later leaves host time. */
+/* Settles --vm-time's default where it can before anything is planned: virtual when the
+ * guest will run under TCG (--vm-accel tcg, or auto where the KVM device does not open),
+ * host with --vm-accel kvm; under auto where the KVM device opens it stays AUTO: host time
+ * while KVM works, virtual for each configuration that allows it once KVM has failed. */
 void sb_vm_resolve_time(sb_vm_opts *o);
 
 typedef struct sb_vm {
@@ -83,6 +84,9 @@ typedef struct sb_vm {
     bool kvm_failed;         /* under auto, a KVM guest failed: the rest runs under TCG */
     char accel_why[512];     /* why the accelerator is the one it is (the page's "VM Accelerator") */
     sb_state *st;            /* the run's journal (the nbdkit of modeled disks), or NULL */
+    bool lab;                /* this configuration's guest runs in virtual time (vm_lab.c) */
+    unsigned guest_cpus;     /* this configuration's guest: vCPUs and memory (bytes) */
+    uint64_t guest_memory;
 } sb_vm;
 
 /* One emulated disk of a guest. */
@@ -118,6 +122,13 @@ int sb_vm_lab_write(const char *xchg, const sb_scn_config *c, uint64_t size, cha
 /* Why a device cannot be served in a virtual-time guest (QEMU's throttling runs on the
  * host's clock), or NULL when it can. */
 const char *sb_vm_lab_refusal(const sb_scn_device *d);
+/* The disks' data lives in guest RAM: a guest in virtual time whose --vm-memory is not given
+ * gets room for its devices written full and what its system needs, 1 GiB at least (QEMU
+ * takes host memory only as the guest writes it). */
+uint64_t sb_vm_lab_guest_memory(unsigned devices, uint64_t image_size);
+/* --vm-memory given under virtual time: one warning when some configuration's devices need
+ * more (writing them full would run the guest out of memory). */
+void sb_vm_lab_memory_check(const sb_scenario *s, uint64_t image_size, uint64_t memory);
 /* "SSD-like, unthrottled, non-rotational" / "HDD-like, 180 IOPS, 150 MB/s, rotational" /
  * "modeled hdd-hua723020 (nbdkit), rotational"; under virtual time (lab) "modeled
  * hdd-hua723020 (in the guest, virtual time), rotational", "ram (in the guest, ...)". */

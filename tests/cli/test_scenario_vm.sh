@@ -79,6 +79,16 @@ check_one_line "--vm-time virtual under KVM: one line" "TCG only"
 check_exit "--vm-time virtual with 2 vCPUs" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-time virtual \
     --vm-accel tcg --vm-cpus 2 $R
 check_one_line "--vm-time virtual with 2 vCPUs: one line" "1 vCPU"
+# The disks' data in guest RAM: 2 disks of 1 GiB in a 1 GiB guest are warned about, once
+# (the fake QEMU fails at once: exit 1, nothing built); without --vm-memory, no warning.
+STORBENCH_QEMU=/bin/false check_exit "--vm-time virtual, disks larger than the guest's memory" 1 "$SB" scenario run \
+    "$EX/seed000-cache.ini" --vm --vm-time virtual --vm-accel tcg --only "BCache Writeback" --image-size 1G \
+    --vm-memory 1G -s dd:count=1 --result "$T/r.json" --images "$T"
+check "one warning: the disks' data is in guest RAM" test "$(grep -c "keeps the disks' data in guest RAM: 2 disks of --image-size make 2.0 GiB, more than --vm-memory 1.0 GiB" "$T/err")" -eq 1
+STORBENCH_QEMU=/bin/false check_exit "--vm-time virtual, --vm-memory not given" 1 "$SB" scenario run \
+    "$EX/seed000-cache.ini" --vm --vm-time virtual --vm-accel tcg --only "BCache Writeback" --image-size 1G \
+    -s dd:count=1 --result "$T/r.json" --images "$T"
+check "no warning when the guest's memory is sized to its disks" test "$(grep -c "guest RAM" "$T/err")" -eq 0
 check_exit "--vm-kvm-timeout bad" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-kvm-timeout x $R
 check_one_line "--vm-kvm-timeout: one line" "seconds"
 check_exit "--vm with --devices" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --devices /dev/null \
