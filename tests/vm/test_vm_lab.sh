@@ -10,7 +10,9 @@
 #     540 MB/s link, 7.6; docs/devices.md), and the run's mean time per read (from its
 #     IOPS) and its fastest read are within 1 % of it. The record names virtual time and
 #     the disk; the guest's server says it never spun.
-#  2. The same job again gives the same figures (within 1 %: the guest's boot waits on the
+#  2. A SIGKILL of storbench while its guest measures: the guest dies with it (nothing of
+#     the lab runs on the host but QEMU), and the next run removes what was left.
+#     The same job again gives the same figures (within 1 %: the guest's boot waits on the
 #     host over 9p, so the phase of its background writes, such as ext4's journal commit
 #     and its FLUSH, differs by a host-dependent amount from run to run).
 #  3. STRESS=1 (needs stress-ng): the same job with both host cores busy (stress-ng --cpu 2)
@@ -56,12 +58,21 @@ check "recorded: the disk in the guest ($dev)" test "$dev" = "1: 268 MB in guest
 check "the guest's server never spun" grep -q "guest| lab: nbd0 ssd-850evo,read-us=20000: [0-9]* requests, 0 waits spun" "$T/out"
 nothing_left "after the first run"
 
+"$SB" scenario run "$T/lab.ini" $ARGS $JOB --result "$T/killed.json" >"$T/kill.out" 2>&1 &
+kpid=$!
+for _ in $(seq 600); do grep -q "guest| Built on /dev/nbd0" "$T/kill.out" && break; sleep 0.5; done
+kill -KILL "$kpid"
+wait "$kpid" 2>/dev/null
+for _ in $(seq 20); do pgrep -f "qemu-system-x86_64.*$IMG" >/dev/null || break; sleep 0.5; done
+if pgrep -f "qemu-system-x86_64.*$IMG" >/dev/null; then not_ok "SIGKILL: the guest died with storbench"
+else ok "SIGKILL: the guest died with storbench"; fi
+check "SIGKILL: nothing saved" test ! -e "$T/killed.json"
 check_exit "the same job again" 0 "$SB" scenario run "$T/lab.ini" $ARGS $JOB --result "$T/r2.json"
 iops2=$(fig "$T/r2.json" iops) min2=$(fig "$T/r2.json" lat_min)
 echo "# IOPS $iops1 then $iops2; fastest read $min1 then $min2 us"
 if within "$iops2" "$iops1" 1 && within "$min2" "$min1" 1; then ok "the same figures again, within 1 %"
 else not_ok "the same figures again (IOPS $iops1, $iops2; fastest $min1, $min2)"; fi
-nothing_left "after the second run"
+nothing_left "after the second run (and what the SIGKILL left)"
 
 if [ "${STRESS:-0}" = 1 ] && command -v stress-ng >/dev/null; then
     stress-ng --cpu 2 --timeout 600s >/dev/null 2>&1 &
