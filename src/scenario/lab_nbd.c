@@ -113,6 +113,8 @@ static int send_all(int fd, struct iovec *iov, int n)
 /* The model's part of a request: 0, or the NBD error to answer. */
 static uint32_t model_wait(sb_lab_nbd *d, const job *j)
 {
+    if (j->type != NBD_CMD_READ && j->type != NBD_CMD_WRITE && j->type != NBD_CMD_FLUSH && j->type != NBD_CMD_TRIM)
+        return EINVAL; /* nothing else was offered (NBD_SET_FLAGS) */
     if (j->type != NBD_CMD_FLUSH && (j->off > d->size || j->len > d->size - j->off))
         return EINVAL;
     sb_dev_op op = j->type == NBD_CMD_READ ? SB_DEV_READ : j->type == NBD_CMD_WRITE ? SB_DEV_WRITE
