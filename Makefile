@@ -14,12 +14,15 @@ CC      ?= cc
 VERSION := 0.1.0
 # libaio ships no pkg-config file on Debian: linked by name below.
 PKGS    := jansson liburing sqlite3 libpq libxxhash libisal libcrypto fuse3 libxml-2.0 blkid
+# librsvg's headers only: report/svg_png.c loads the library when a PNG is asked for, so
+# that its forty libraries do not weigh on the start of every command.
+HDR_PKGS := librsvg-2.0
 CFLAGS  ?= -O2 -g
 # Project flags are kept apart from CFLAGS so that `make CFLAGS=...` (as `make asan`
 # does) changes optimisation and instrumentation without losing them.
 SB_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -pthread -Isrc \
-           -DSTORBENCH_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-SB_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -luring -lsqlite3 -lpq -lxxhash -lisal -lcrypto -lfuse3 -lxml2 -lblkid) -laio -lrt -lm -pthread
+           -DSTORBENCH_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) $(HDR_PKGS) 2>/dev/null)
+SB_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -luring -lsqlite3 -lpq -lxxhash -lisal -lcrypto -lfuse3 -lxml2 -lblkid) -laio -lrt -lm -ldl -pthread
 
 # src/mpi/ is built by mpicc into storbench-mpi only: plain storbench (and a machine
 # without Open MPI) never needs mpi.h or libmpi (docs/mpi.md, "One binary or two").
@@ -30,7 +33,11 @@ MPICC    ?= mpicc
 HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
 MPI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard src/mpi/*.c)))
 MPI_BIN  := $(if $(HAVE_MPI),storbench-mpi)
-LIB_OBJS := $(SRCS:%.c=$(BUILD)/%.o)
+# The I/O engines register themselves in a linker section (io/engine.h): an archive member
+# nothing names would be left out, so their objects are linked into every program directly.
+ENGINE_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard src/io/engines/*.c)))
+LIB_OBJS := $(filter-out $(ENGINE_OBJS),$(SRCS:%.c=$(BUILD)/%.o))
+LIB      := $(ENGINE_OBJS) $(BUILD)/libstorbench.a
 MAIN_OBJ := $(BUILD)/src/main.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -68,14 +75,14 @@ storbench-mpi: $(BUILD)/storbench-mpi
 
 # main.o first, then the MPI objects, then the library: src/mpi/ranks_mpi.o defines
 # sb_ranks_start(), so the archive's plain definition (cli/ranks_launch.o) is not pulled.
-$(BUILD)/storbench-mpi: $(MAIN_OBJ) $(MPI_OBJS) $(BUILD)/libstorbench.a
+$(BUILD)/storbench-mpi: $(MAIN_OBJ) $(MPI_OBJS) $(LIB)
 	$(MPICC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(SB_LDLIBS) $(LDLIBS)
 
 $(BUILD)/src/mpi/%.o: src/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC) $(SB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/storbench: $(MAIN_OBJ) $(BUILD)/libstorbench.a
+$(BUILD)/storbench: $(MAIN_OBJ) $(LIB)
 	$(CC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(SB_LDLIBS) $(LDLIBS)
 
 $(BUILD)/libstorbench.a: $(LIB_OBJS)
@@ -86,17 +93,17 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(SB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libstorbench.a
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(SB_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libstorbench.a $(SB_LDLIBS) $(LDLIBS) -lcmocka
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(SB_LDLIBS) $(LDLIBS) -lcmocka
 
-$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libstorbench.a
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay.c $(BUILD)/libstorbench.a $(SB_LDLIBS) $(LDLIBS)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay.c $(LIB) $(SB_LDLIBS) $(LDLIBS)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libstorbench.a
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(SB_CFLAGS) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(BUILD)/libstorbench.a $(SB_LDLIBS) $(LDLIBS)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(LIB) $(SB_LDLIBS) $(LDLIBS)
 
 fuzz-build:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang \
@@ -131,6 +138,17 @@ run: storbench
 vm-check: $(BUILD)/storbench $(NBD_SO)
 	STORBENCH_BIN=$(CURDIR)/$(BUILD)/storbench STORBENCH_SRC=$(CURDIR) nice -n 19 bash tests/vm/test_vm_boot.sh
 
+# The pictures of docs/plot.md from the committed inputs in tests/data/plot/ (made-up
+# figures in a.json, b.json, sweep.json; a real 2 x 2 sweep in sweep_run.json).
+DOC_PLOT = cd tests/data/plot && $(CURDIR)/$(BUILD)/storbench plot
+docs: $(BUILD)/storbench
+	$(DOC_PLOT) a.json b.json -o $(CURDIR)/docs/plot/bars.svg
+	$(DOC_PLOT) sweep.json --x iodepth --y iops --series numjobs -o $(CURDIR)/docs/plot/lines.svg
+	$(DOC_PLOT) sweep.json --chart heatmap --x iodepth --series numjobs --y lat_p99 -o $(CURDIR)/docs/plot/heatmap.svg
+	$(DOC_PLOT) sweep_run.json -o $(CURDIR)/docs/plot/sweep.svg
+	$(DOC_PLOT) sweep_run.json --chart percentiles -o $(CURDIR)/docs/plot/percentiles.svg
+	$(DOC_PLOT) sweep_run.json --chart series -o $(CURDIR)/docs/plot/series.svg
+
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
 	    LDFLAGS="-fsanitize=address,undefined" check
@@ -145,5 +163,5 @@ install: storbench $(MPI_BIN) $(NBD_SO)
 clean:
 	rm -rf build build-asan build-fuzz storbench storbench-mpi
 
-.PHONY: all check run asan install clean storbench storbench-mpi fuzz fuzz-build fuzz-quick vm-check
+.PHONY: all check run asan install clean storbench storbench-mpi fuzz fuzz-build fuzz-quick vm-check docs
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(MPI_OBJS:.o=.d) $(NBD_OBJS:.o=.d)

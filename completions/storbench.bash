@@ -17,7 +17,7 @@ _storbench_options()
 {
     # every --option the help text names (usage line, option lines, cross references),
     # and --help, which every command answers
-    { "$1" "$2" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9_-]*[a-z0-9]'; echo --help; } | sort -u
+    { "$1" "$2" --help 2>/dev/null | grep -oE -- '--[a-z]([a-z0-9_-]*[a-z0-9])?'; echo --help; } | sort -u
 }
 
 _storbench_names()
@@ -39,12 +39,30 @@ _storbench()
         mapfile -t COMPREPLY < <(compgen -d -- "$cur")
         return 0
         ;;
-    -o | --output | --filename | --devices | --destroy-data-on | --log | --vm-kernel)
+    -o | --output | --filename | --devices | --destroy-data-on | --log | --vm-kernel | --jobfile)
         # run's -o is KEY=VALUE, not a file
         if [ "$cmd" != run ] && [ "$cmd" != scenario ] || [ "$prev" != -o ]; then
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return 0
         fi
+        ;;
+    -c | --chart)
+        # plot's charts (report/svg_chart.c)
+        if [ "$cmd" = plot ]; then
+            mapfile -t COMPREPLY < <(compgen -W "bars lines heatmap" -- "$cur")
+            return 0
+        fi
+        ;;
+    --rw)
+        # sweep's Types (workloads/fio.c); io's --rw takes more and falls through to files
+        if [ "$cmd" = sweep ]; then
+            mapfile -t COMPREPLY < <(compgen -W "read write randread randwrite rw randrw" -- "$cur")
+            return 0
+        fi
+        ;;
+    --ioengine)
+        mapfile -t COMPREPLY < <(compgen -W "posixaio libaio io_uring sync psync pvsync mmap" -- "$cur")
+        return 0
         ;;
     -f | --format | --output-format)
         mapfile -t COMPREPLY < <(compgen -W "text json md html csv pts-xml auto dd-wiki normal json+ terse storbench-json" -- "$cur")

@@ -17,10 +17,12 @@
 
 static const sb_command commands[] = {
     {"run", "run tests or suites on a target and add the figures to a result file", sb_cmd_run},
+    {"sweep", "run a matrix of I/O jobs (rw, bs, iodepth, numjobs ...) into one result file, resumable", sb_cmd_sweep},
     {"list", "list tests, their options and defaults, and suites", sb_cmd_list},
     {"show", "render a result file: seed text, json, html with charts, csv", sb_cmd_show},
     {"compare", "every identifier against a base: differences, significance, geometric mean", sb_cmd_compare},
     {"merge", "join result files of different identifiers into one", sb_cmd_merge},
+    {"plot", "draw result files as an SVG or PNG chart: bars, lines, heat map", sb_cmd_plot},
     {"import", "read a result page (seed text format, or the dd wiki page) into a result file", sb_cmd_import},
     {"sysinfo", "describe this machine and the storage behind a target", sb_cmd_sysinfo},
     {"scenario", "build storage configurations (btrfs RAID, mount options, bcache) and compare them", sb_cmd_scenario},

@@ -22,6 +22,8 @@ int sb_cmd_import(int argc, char **argv);
 int sb_cmd_sysinfo(int argc, char **argv);
 int sb_cmd_dd(int argc, char **argv);
 int sb_cmd_compare(int argc, char **argv);
+int sb_cmd_plot(int argc, char **argv);
+int sb_cmd_sweep(int argc, char **argv);
 int sb_cmd_io(int argc, char **argv);
 int sb_cmd_ior(int argc, char **argv);
 int sb_cmd_io500(int argc, char **argv);

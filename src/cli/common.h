@@ -17,6 +17,13 @@ int sb_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(
  * symlink the protected-symlink rule of core/safepath.h refuses). */
 int sb_cli_result_path(const char *cmd, const char *name, const char *results_dir, char *out,
                        unsigned long len);
+/* The result file a command reads (show, compare, merge, plot): NAME|FILE -> path. A name
+ * with a '/' is a path; a name that is a regular file in the current directory is that
+ * file ("show r.json" beside r.json), and when a saved result of that name exists too a
+ * line on stderr says the file was taken; otherwise the saved result, as
+ * sb_cli_result_path(). 0, or the exit code after the message. */
+int sb_cli_input_path(const char *cmd, const char *name, const char *results_dir, char *out,
+                      unsigned long len);
 /* 0, or the usage error (exit 2) when value is not valid UTF-8; what names it ("--title"). */
 int sb_check_utf8_arg(const char *cmd, const char *what, const char *value);
 /* Terminal width of stdout, else $COLUMNS (capped at 10000, as --width), else 80. */

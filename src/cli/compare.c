@@ -1,7 +1,8 @@
 /*
- * compare — `storbench compare NAME [--base LABEL]`: every identifier of a
- * result file against a base identifier, per test and as a geometric mean
- * (the computation and its definitions are in src/report/compare.h).
+ * compare — `storbench compare NAME|FILE... [--base LABEL]`: every identifier
+ * of one result file, or of several joined into one comparison, against a
+ * base identifier, per test and as a geometric mean (the computation and its
+ * definitions are in src/report/compare.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -10,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/inputs.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "report/compare.h"
@@ -19,9 +21,13 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: storbench compare NAME [options]\n"
+            "usage: storbench compare NAME|FILE... [options]\n"
             "\n"
-            "Compares every identifier of result file NAME with a base identifier: per test the\n"
+            "Compares every identifier of the result files (saved names or files; a file of\n"
+            "that name in the current directory is read before a saved result) with a base\n"
+            "identifier. Several files are joined into one comparison: a test that only some\n"
+            "have is listed with the others' rows 'not run', and an identifier an earlier file\n"
+            "has already is shown as 'ID (NAME)'. Per test the\n"
             "relative difference, signed so that positive is better than the base (for Lower Is\n"
             "Better tests the ratio is base/value), marked '~' when it lies inside the combined\n"
             "standard error and '?' when a spread is unknown (imported figures, single runs);\n"
@@ -34,7 +40,7 @@ static void usage(FILE *out)
             "      --results-dir DIR   where named result files live\n"
             "  -h, --help              this text\n"
             "\n"
-            "Exit status: 0 done, 1 the file cannot be read or holds no identifiers, 2 bad usage\n"
+            "Exit status: 0 done, 1 a file cannot be read or holds no identifiers, 2 bad usage\n"
             "(or a --base the file does not hold).\n");
 }
 
@@ -59,25 +65,14 @@ int sb_cmd_compare(int argc, char **argv)
         }
     }
     if (optind >= argc)
-        return sb_usage_error("compare", "name a result file (storbench compare NAME)");
-    if (argc - optind > 1)
-        return sb_usage_error("compare", "one result file at a time ('%s' is extra)", argv[optind + 1]);
-    const char *name = argv[optind];
-
-    char path[4096], err[512];
-    int prc = sb_cli_result_path("compare", name, results_dir, path, sizeof path);
-    if (prc)
-        return prc;
+        return sb_usage_error("compare", "name a result file (storbench compare NAME|FILE...)");
+    char err[512];
     sb_resultfile rf;
     sb_resultfile_init(&rf);
-    int rc = sb_resultfile_load(path, &rf, err, sizeof err);
-    if (rc < 0) {
-        if (rc == -ENOENT && !strchr(name, '/'))
-            sb_error("compare: no result named '%s' (%s does not exist)", name, path);
-        else
-            sb_error("compare: %s", err);
+    int rc = sb_cli_load_inputs("compare", argv + optind, argc - optind, results_dir, &rf);
+    if (rc) {
         sb_resultfile_free(&rf);
-        return SB_EXIT_RUNTIME;
+        return rc;
     }
     sb_comparison cmp;
     rc = sb_compare(&rf, base, &cmp, err, sizeof err);

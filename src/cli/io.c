@@ -6,8 +6,9 @@
  * JSON (storbench-json, docs/io-json.md), to standard output or --output FILE; the report
  * is assembled in cli/io_output.c. Ctrl-C stops the job and prints what was measured so far.
  * Options are tables (io/options.h): the job's (io/options.c) and the command's own
- * below; getopt_long's array, the usage text and --cmdhelp are made from them. A
- * progress line is drawn on a terminal while the job runs (--quiet: none).
+ * below; getopt_long's array, the usage text and --cmdhelp are made from them. While
+ * the jobs run, cli/io_status.c draws fio's progress line on standard error and writes
+ * the --status-interval reports.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,18 +24,19 @@
 #include "cli/io_ranks.h"
 #include "core/cpuset.h"
 #include "cli/io_series.h"
+#include "cli/io_status.h"
 #include "core/histogram.h"
 #include "core/interrupt.h"
 #include "core/log.h"
-#include "core/progress.h"
 #include "core/ranks.h"
+#include "core/strutil.h"
 #include "core/units.h"
 #include "io/engine.h"
 #include "io/job.h"
-#include "io/jobfile.h"
-#include "io/guard.h"
-#include "io/jobrun.h"
-#include "io/options.h"
+#include "io/options/jobfile.h"
+#include "io/job/guard.h"
+#include "io/run/jobrun.h"
+#include "io/options/options.h"
 
 #define CMD "io"
 
@@ -54,7 +56,15 @@ typedef struct io_cli {
     sb_io_ranks_opts ranks;
     bool readonly;                /* fio's --readonly: no job may write, trim or create */
     sb_devguard_consent consent;  /* --destroy-data-on DEV|FILE, each */
+    sb_io_status_opts status;     /* --status-interval, --eta* */
+    bool minimal;                 /* fio's --minimal: terse */
+    bool showcmd;                 /* fio's --showcmd: the jobs as command-line options */
+    unsigned max_jobs;            /* fio's --max-jobs: at most this many threads; 0 = any */
+    bool warnings_fatal;          /* fio's --warnings-fatal */
 } io_cli;
+
+static const sb_opt_choice eta_choices[] = {
+    {"auto", SB_ETA_AUTO}, {"always", SB_ETA_ALWAYS}, {"never", SB_ETA_NEVER}, {NULL, 0}};
 
 static const sb_opt_choice layout_choices[] = {
     {"contiguous", SB_IO_LAYOUT_CONTIGUOUS}, {"interleaved", SB_IO_LAYOUT_INTERLEAVED}, {NULL, 0}};
@@ -77,50 +87,86 @@ static int parse_consent(const sb_opt *o, void *base, const char *v, const sb_op
     return sb_devguard_consent_add(&((io_cli *)base)->consent, v, err, errlen);
 }
 
-#define C(f) SB_OPT_FIELD(io_cli, f)
+#define C(f) SB_OPT_FIELD(io_cli, f) /* .off, .size */
 static const sb_opt cli_options[] = {
-    {"output-format", NULL, SB_OPT_STR, C(format), 0, 0, "normal", "FMT[,FMT]",
-     "normal | json | json+ | terse | storbench-json, several at once as fio's (json,normal); "
-     "fio's layouts, storbench's JSON as docs/io-json.md describes", SB_OPTC_OUTPUT, 0, NULL, NULL},
-    {"output", NULL, SB_OPT_STR, C(output), 0, 0, "stdout", "FILE",
-     "write the report to FILE (replaced once complete), as fio's --output", SB_OPTC_OUTPUT, 0,
-     NULL, NULL},
-    {"terse-version", NULL, SB_OPT_INT, C(terse_version), 3, 3, "3", "3",
-     "fio's terse format version; 3, the one written", SB_OPTC_OUTPUT, 0, NULL, NULL},
-    {"quiet", NULL, SB_OPT_BOOL, C(quiet), 0, 0, NULL, NULL,
-     "no progress line, which a terminal otherwise shows while the job runs", SB_OPTC_OUTPUT, SB_OPTF_NOARG,
-     NULL, NULL},
-    {"cmdhelp", NULL, SB_OPT_STR, C(cmdhelp), 0, 0, "all", "NAME",
-     "describe every option, or the option NAME, as fio's --cmdhelp; man and md print the "
-     "option lists of the man page and of docs/io.md", SB_OPTC_OUTPUT, SB_OPTF_SWITCH, NULL, NULL},
-    {"help", NULL, SB_OPT_BOOL, C(help), 0, 0, NULL, NULL, "print this usage and exit; also -h",
-     SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
-    {"section", NULL, SB_OPT_FUNC, C(sections), 0, 0, NULL, "NAME",
-     "of the job files, run only the job NAME (again for more), as fio's --section",
-     SB_OPTC_OUTPUT, 0, NULL, parse_section},
-    {"parse-only", NULL, SB_OPT_BOOL, C(parse_only), 0, 0, NULL, NULL,
-     "read and check the jobs, print one line per job, run nothing (fio's --parse-only)",
-     SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
-    {"readonly", NULL, SB_OPT_BOOL, C(readonly), 0, 0, NULL, NULL,
-     "refuse any job that would write, trim or create a file, before anything is opened "
-     "(fio's --readonly)", SB_OPTC_OUTPUT, SB_OPTF_NOARG, NULL, NULL},
-    {"destroy-data-on", NULL, SB_OPT_FUNC, C(consent), 0, 0, NULL, "DEV|FILE",
-     "give up the data on DEV (a block device that carries a filesystem, partition table, "
-     "RAID, LVM or swap signature) or FILE (an existing file a trim punches holes in), so "
-     "that a job may destroy it; again for more (docs/safety.md)", SB_OPTC_OUTPUT, 0, NULL,
-     parse_consent},
-    {"shared-file", NULL, SB_OPT_BOOL, C(ranks.shared_file), 0, 0, NULL, NULL,
-     "all ranks use one file, each its --size bytes of it as --layout says; without it, a "
-     "directory or FILE.R per rank", SB_OPTC_MPI, SB_OPTF_NOARG, NULL, NULL},
-    {"layout", NULL, SB_OPT_CHOICE, C(ranks.layout), 0, 0, "contiguous", "LAYOUT",
-     "with --shared-file: contiguous (rank R's region at offset + R * size) or interleaved "
-     "(IOR's segments: rank R's segment s at offset + (s * ranks + R) * segment)",
-     SB_OPTC_MPI, 0, layout_choices, NULL},
-    {"segments", NULL, SB_OPT_INT, C(ranks.segments), 0, 0, "size / bs", "N",
-     "--layout interleaved: each rank's --size in N segments (IOR's -s; a segment is IOR's "
-     "blockSize, a multiple of bs)", SB_OPTC_MPI, SB_OPTF_DEF_DOC, NULL, NULL},
-    {"stonewall", NULL, SB_OPT_DURATION, C(ranks.stonewall_s), 0, 0, NULL, "DURATION",
-     "every rank stops this far into the measured phase", SB_OPTC_MPI, SB_OPTF_POSITIVE, NULL, NULL},
+    {.name = "output-format", .type = SB_OPT_STR, C(format), .def = "normal", .arg = "FMT[,FMT]",
+     .help = "normal | json | json+ | terse | storbench-json, several at once as fio's (json,normal); "
+             "fio's layouts, storbench's JSON as docs/io-json.md describes",
+     .category = SB_OPTC_OUTPUT},
+    {.name = "output", .type = SB_OPT_STR, C(output), .def = "stdout", .arg = "FILE",
+     .help = "write the report to FILE (replaced once complete), as fio's --output",
+     .category = SB_OPTC_OUTPUT},
+    {.name = "terse-version", .type = SB_OPT_INT, C(terse_version), .min = 3, .max = 3, .def = "3",
+     .arg = "3",
+     .help = "fio's terse format version; 3, the one written",
+     .category = SB_OPTC_OUTPUT},
+    {.name = "minimal", .type = SB_OPT_BOOL, C(minimal),
+     .help = "fio's terse format alone (--output-format=terse), as fio's --minimal",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "status-interval", .type = SB_OPT_DURATION, C(status.status_s), .arg = "TIME",
+     .help = "while the jobs run, a full report every TIME (at least 1s) in every output format, "
+             "the figures cumulative since the start, then the final one, as fio's",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_POSITIVE},
+    {.name = "eta", .type = SB_OPT_CHOICE, C(status.eta), .def = "auto", .arg = "WHEN",
+     .help = "fio's progress line on standard error: auto (on a terminal), always (without one a "
+             "line per --eta-interval), never",
+     .category = SB_OPTC_OUTPUT, .choices = eta_choices},
+    {.name = "eta-interval", .type = SB_OPT_DURATION, C(status.eta_interval_s), .def = "1s",
+     .arg = "TIME", .help = "how often the progress line is drawn (at least 250ms), as fio's",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_POSITIVE},
+    {.name = "eta-newline", .type = SB_OPT_DURATION, C(status.eta_newline_s), .arg = "TIME",
+     .help = "on a terminal, the progress line starts a new line every TIME, as fio's",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_POSITIVE},
+    {.name = "quiet", .type = SB_OPT_BOOL, C(quiet),
+     .help = "no progress line (--eta=never)",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "showcmd", .type = SB_OPT_BOOL, C(showcmd),
+     .help = "print the jobs (job files, --name jobs) as one fio command line and exit, as fio's",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "max-jobs", .type = SB_OPT_INT, C(max_jobs), .min = 1, .max = 65536, .arg = "N",
+     .help = "refuse to start more than N job threads in all (numjobs summed over the jobs)",
+     .category = SB_OPTC_OUTPUT},
+    {.name = "warnings-fatal", .type = SB_OPT_BOOL, C(warnings_fatal),
+     .help = "a warning about a job's options is an error (exit 2), as fio's",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "cmdhelp", .type = SB_OPT_STR, C(cmdhelp), .def = "all", .arg = "NAME",
+     .help = "describe every option, or the option NAME, as fio's --cmdhelp; man and md print the "
+             "option lists of the man page and of docs/io.md",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_SWITCH},
+    {.name = "help", .type = SB_OPT_BOOL, C(help),
+     .help = "print this usage and exit; also -h",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "section", .type = SB_OPT_FUNC, C(sections), .arg = "NAME",
+     .help = "of the job files, run only the job NAME (again for more), as fio's --section",
+     .category = SB_OPTC_OUTPUT, .parse = parse_section},
+    {.name = "parse-only", .type = SB_OPT_BOOL, C(parse_only),
+     .help = "read and check the jobs, print one line per job, run nothing (fio's --parse-only)",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "readonly", .type = SB_OPT_BOOL, C(readonly),
+     .help = "refuse any job that would write, trim or create a file, before anything is opened "
+             "(fio's --readonly)",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "destroy-data-on", .type = SB_OPT_FUNC, C(consent), .arg = "DEV|FILE",
+     .help = "give up the data on DEV (a block device that carries a filesystem, partition table, "
+             "RAID, LVM or swap signature) or FILE (an existing file a trim punches holes in), so "
+             "that a job may destroy it; again for more (docs/safety.md)",
+     .category = SB_OPTC_OUTPUT, .parse = parse_consent},
+    {.name = "shared-file", .type = SB_OPT_BOOL, C(ranks.shared_file),
+     .help = "all ranks use one file, each its --size bytes of it as --layout says; without it, a "
+             "directory or FILE.R per rank",
+     .category = SB_OPTC_MPI, .flags = SB_OPTF_NOARG},
+    {.name = "layout", .type = SB_OPT_CHOICE, C(ranks.layout), .def = "contiguous",
+     .arg = "LAYOUT",
+     .help = "with --shared-file: contiguous (rank R's region at offset + R * size) or interleaved "
+             "(IOR's segments: rank R's segment s at offset + (s * ranks + R) * segment)",
+     .category = SB_OPTC_MPI, .choices = layout_choices},
+    {.name = "segments", .type = SB_OPT_INT, C(ranks.segments), .def = "size / bs", .arg = "N",
+     .help = "--layout interleaved: each rank's --size in N segments (IOR's -s; a segment is IOR's "
+             "blockSize, a multiple of bs)",
+     .category = SB_OPTC_MPI, .flags = SB_OPTF_DEF_DOC},
+    {.name = "stonewall", .type = SB_OPT_DURATION, C(ranks.stonewall_s), .arg = "DURATION",
+     .help = "every rank stops this far into the measured phase",
+     .category = SB_OPTC_MPI, .flags = SB_OPTF_POSITIVE},
 };
 #define N_CLI (sizeof cli_options / sizeof cli_options[0])
 
@@ -213,12 +259,21 @@ typedef struct io_args {
     size_t nfiles;
 } io_args;
 
-/* The command line into a and cli: 0, or the exit code after the message. */
-static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
+/* getopt_long's table, and per row the option and the struct its field is in: large
+ * (every name and alias), so on the heap. */
+typedef struct io_longopts {
+    struct option lo[MAX_LONGOPTS];
+    const sb_opt *entries[MAX_LONGOPTS];
+    void *bases[MAX_LONGOPTS];
+} io_longopts;
+
+/* The command line into a and cli with the table in t: 0, or the exit code after the
+ * message. */
+static int parse_args_with(int argc, char **argv, io_args *a, io_cli *cli, io_longopts *t)
 {
-    static struct option lo[MAX_LONGOPTS];
-    static const sb_opt *entries[MAX_LONGOPTS];
-    static void *bases[MAX_LONGOPTS];
+    struct option *lo = t->lo;
+    const sb_opt **entries = t->entries;
+    void **bases = t->bases;
     /* NULL base: the job the option is for (the defaults, or the last --name's) */
     size_t n = build_longopts(lo, entries, bases, NULL, cli);
     const sb_opt_ctx ctx = {prescan_kb_base(argc, argv)};
@@ -268,6 +323,15 @@ static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
     return 0;
 }
 
+/* The command line into a and cli: 0, or the exit code after the message. */
+static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
+{
+    io_longopts *t = sb_xcalloc(1, sizeof *t);
+    int rc = parse_args_with(argc, argv, a, cli, t);
+    free(t);
+    return rc;
+}
+
 /* The report's start (io_output.h): NULL after the message, *rc the exit code. */
 static sb_io_out *out_begin(const io_cli *cli, const sb_jobfile_given *global, bool several, int *rc)
 {
@@ -306,8 +370,6 @@ static int guard(sb_io_job *job, const io_cli *cli, sb_devguard *g)
  * (cli/io_ranks.c); the figures above summed over the ranks, then the ranks' own. */
 static int run_on_ranks(const sb_io_job *job, const io_cli *cli)
 {
-    static sb_io_result res;
-    static sb_io_ranks_report rep;
     char err[1024];
     int rc = SB_EXIT_OK;
     /* every rank checks the path (all refuse it alike, none waits for another); rank 0 writes */
@@ -315,20 +377,26 @@ static int run_on_ranks(const sb_io_job *job, const io_cli *cli)
     if (!o)
         return rc;
     sb_io_out_watch(o, job);
-    rc = sb_io_ranks_run(job, &cli->ranks, &res, &rep, err, sizeof err);
+    sb_io_result *res = sb_xcalloc(1, sizeof *res);      /* large: histograms */
+    sb_io_ranks_report *rep = sb_xcalloc(1, sizeof *rep);
+    rc = sb_io_ranks_run(job, &cli->ranks, res, rep, err, sizeof err);
     if (rc < 0) {
         sb_error("%s: %s", CMD, err);
         sb_io_out_discard(o); /* nothing measured: nothing written */
+        free(rep);
+        free(res);
         return rc == -EINTR ? SB_EXIT_INTERRUPTED : rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
     }
     rc = SB_EXIT_OK;
     if (sb_ranks()->rank == 0) {
-        sb_io_out_job(o, job, &res, 0, 0, &cli->given, &rep);
+        sb_io_out_job(o, job, res, 0, 0, &cli->given, rep);
         rc = out_end(o, rc);
     } else {
         sb_io_out_discard(o);
     }
-    sb_io_result_free(&res);
+    sb_io_result_free(res);
+    free(rep);
+    free(res);
     return rc;
 }
 
@@ -364,31 +432,24 @@ static int steady_defaults(sb_io_job *job)
 }
 
 static bool stop_cb(void *arg) { return sb_interrupted(); }
-static void progress_cb(void *arg, double f) { sb_progress_update(arg, f); }
 
-/* The job on this process alone, with a progress line on a terminal unless quiet. */
+/* The job on this process alone, with the progress line and interval reports
+ * (cli/io_status.h). */
 static int run_alone(sb_io_job *job, const io_cli *cli)
 {
-    static sb_io_result res;
-    static sb_progress prog;
-    char err[1024], label[96], bs[32];
-    sb_progress_init(&prog);
-    if (cli->quiet)
-        prog.enabled = false;
-    sb_format_iec(bs, sizeof bs, (double)job->bs, "B");
-    snprintf(label, sizeof label, "io [%s %s %s QD%u]", sb_rw_name(job->rw), bs, job->engine,
-             job->iodepth);
+    char err[1024];
     int rc = SB_EXIT_OK;
     sb_io_out *o = out_begin(cli, NULL, false, &rc);
     if (!o)
         return rc;
     sb_io_out_watch(o, job);
-    sb_progress_begin(&prog, label, 1, 1);
     job->should_stop = stop_cb;
-    job->progress = progress_cb;
-    job->cb_arg = &prog;
-    rc = sb_io_run(job, &res, err, sizeof err);
-    sb_progress_end(&prog);
+    sb_io_status *st = sb_io_status_start(&cli->status, o);
+    sb_io_status_job sj = {job, 0, &cli->given};
+    sb_io_live *live = sb_io_status_phase(st, &sj, 1);
+    sb_io_result *res = sb_xcalloc(1, sizeof *res); /* large: histograms */
+    rc = sb_io_run_live(job, res, live, err, sizeof err);
+    sb_io_status_stop(st);
     /* A verify mismatch still prints what was measured and checked (the verify
      * section names the first bad offset), after the one line that says why. */
     bool mismatch = rc == -EILSEQ && job->verify;
@@ -397,15 +458,26 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
     else if (rc < 0) {
         sb_error("%s: %s", CMD, err);
         sb_io_out_discard(o);
+        free(res);
         return rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
     }
-    sb_io_out_job(o, job, &res, 0, mismatch ? EILSEQ : 0, &cli->given, NULL);
-    bool interrupted = res.interrupted;
-    sb_io_result_free(&res);
+    sb_io_out_job(o, job, res, 0, mismatch ? EILSEQ : 0, &cli->given, NULL);
+    bool interrupted = res->interrupted;
+    sb_io_result_free(res);
+    free(res);
     return out_end(o, mismatch ? SB_EXIT_RUNTIME : interrupted ? SB_EXIT_INTERRUPTED : SB_EXIT_OK);
 }
 
 /* ------------------------------------------------------------ job files */
+
+/* A job that names neither a file nor a directory: fio makes its files in the current
+ * directory (JOBNAME.JOBNUM.FILENUM); storbench makes them there too, with fio's names,
+ * but inside a private directory of its own that goes afterwards (the safety rule: it
+ * never leaves or touches a file of the user's by such a name). */
+static void default_directory(sb_io_job *job)
+{
+    snprintf(job->directory, sizeof job->directory, ".");
+}
 
 /* A job file's job onto its target: fio's directory is the prefix of a relative filename;
  * neither is a usage error. 0 or the exit code. */
@@ -428,8 +500,7 @@ static int job_target(sb_jobfile_job *j)
         job->directory[0] = '\0';
     }
     if (!job->filename[0] && !job->directory[0])
-        return sb_usage_error(CMD, "%s (%s): no filename or directory: give --directory DIR or "
-                              "--filename FILE before the job file", job->name, j->where);
+        default_directory(job);
     return 0;
 }
 
@@ -438,6 +509,7 @@ static int load_jobs(io_args *a, const io_cli *cli)
 {
     char err[1024], warn[256];
     int rc;
+    unsigned long long threads = 0;
     for (size_t i = 0; i < a->nfiles; i++)
         if (sb_jobfile_read(a->files[i], a->dflt, cli->sections, cli->nsections, i > 0, a->set,
                             err, sizeof err) < 0)
@@ -453,9 +525,15 @@ static int load_jobs(io_args *a, const io_cli *cli)
             return rc;
         if (sb_io_job_check(&j->job, err, sizeof err, warn, sizeof warn) < 0)
             return sb_usage_error(CMD, "%s (%s): %s", j->job.name, j->where, err);
+        if (warn[0] && cli->warnings_fatal)
+            return sb_usage_error(CMD, "%s: %s (--warnings-fatal)", j->job.name, warn);
         if (warn[0])
             sb_warn("%s: %s: %s", CMD, j->job.name, warn);
+        threads += j->job.numjobs;
     }
+    if (cli->max_jobs && threads > cli->max_jobs)
+        return sb_usage_error(CMD, "--max-jobs %u: the jobs would start %llu threads", cli->max_jobs,
+                              threads);
     return 0;
 }
 
@@ -464,6 +542,7 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
                         bool *failed)
 {
     int rc = SB_EXIT_OK;
+    fflush(stdout); /* an interval report printed before stays before the error lines */
     for (size_t m = 0; m < n; m++) {
         sb_io_run_slot *sl = &slots[m];
         bool mismatch = sl->rc == -EILSEQ && sl->job->verify;
@@ -484,28 +563,43 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
     return rc;
 }
 
+/* The phase's jobs into slots, with their live views for io_status. */
+static void phase_slots(sb_jobfile_job **jobs, size_t n, sb_io_run_slot *slots, sb_io_status *st)
+{
+    sb_io_status_job *sj = sb_xcalloc(n, sizeof *sj);
+    for (size_t m = 0; m < n; m++) {
+        sb_io_job *job = &jobs[m]->job;
+        job->should_stop = stop_cb;
+        slots[m].job = job;
+        slots[m].group = jobs[m]->group;
+        sj[m] = (sb_io_status_job){job, jobs[m]->group, &jobs[m]->given};
+    }
+    sb_io_live *lives = sb_io_status_phase(st, sj, n);
+    for (size_t m = 0; lives && m < n; m++)
+        slots[m].live = &lives[m];
+    free(sj);
+}
+
 /* The jobs phase by phase (stonewall, wait_for), each phase's jobs at once. */
 static int run_jobs(io_args *a, const io_cli *cli)
 {
-    static sb_progress prog;
     int rc = SB_EXIT_OK;
     bool failed = false;
     atomic_bool end_all = false; /* exit_what=all: later phases end at once (io/jobrun.h) */
     /* fio's "global options": the command line's before any --name, then the files' */
-    static sb_jobfile_given global;
-    global = cli->given;
-    if (global.len + a->set->global.len <= sizeof global.buf) {
-        memcpy(global.buf + global.len, a->set->global.buf, a->set->global.len);
-        global.len += a->set->global.len;
+    sb_jobfile_given *global = sb_xcalloc(1, sizeof *global); /* 4 KiB: on the heap */
+    *global = cli->given;
+    if (global->len + a->set->global.len <= sizeof global->buf) {
+        memcpy(global->buf + global->len, a->set->global.buf, a->set->global.len);
+        global->len += a->set->global.len;
     }
-    sb_io_out *o = out_begin(cli, &global, true, &rc);
+    sb_io_out *o = out_begin(cli, global, true, &rc);
+    free(global); /* the report keeps its own copy */
     if (!o)
         return rc;
     for (size_t i = 0; i < a->set->n; i++)
         sb_io_out_watch(o, &a->set->jobs[i]->job);
-    sb_progress_init(&prog);
-    if (cli->quiet)
-        prog.enabled = false;
+    sb_io_status *st = sb_io_status_start(&cli->status, o);
     for (size_t i = 0; i < a->set->n && rc == SB_EXIT_OK && !sb_interrupted();) {
         size_t k = i;
         while (k < a->set->n && a->set->jobs[k]->phase == a->set->jobs[i]->phase)
@@ -517,25 +611,19 @@ static int run_jobs(io_args *a, const io_cli *cli)
             rc = SB_EXIT_RUNTIME;
             break;
         }
-        for (size_t m = 0; m < n; m++) {
-            sb_io_job *job = &a->set->jobs[i + m]->job;
-            job->should_stop = stop_cb;
-            if (n == 1) { /* one progress line: only a phase of one job draws it */
-                job->progress = progress_cb;
-                job->cb_arg = &prog;
-                sb_progress_begin(&prog, job->name, 1, 1);
-            }
-            slots[m].job = job;
-            slots[m].group = a->set->jobs[i + m]->group;
-        }
+        phase_slots(a->set->jobs + i, n, slots, st);
+        sb_io_status_lock(st);
         sb_io_out_phase(o);
+        sb_io_status_unlock(st);
         sb_io_run_many(slots, n, &end_all);
-        if (n == 1)
-            sb_progress_end(&prog);
+        sb_io_status_lock(st);
         rc = report_phase(a->set->jobs + i, slots, n, o, &failed);
+        sb_io_status_phase_end(st); /* in the same hold: no report has the phase twice */
+        sb_io_status_unlock(st);
         free(slots);
         i = k;
     }
+    sb_io_status_stop(st);
     /* a job that failed (its one line said why): --output FILE is not written, nothing
      * is saved; on standard output what ran is printed. A verify mismatch is a result. */
     if (failed && cli->output[0] && strcmp(cli->output, "-")) {
@@ -555,6 +643,8 @@ static int job_files(io_args *a, const io_cli *cli)
     int rc = load_jobs(a, cli);
     if (rc != 0)
         return rc;
+    if (cli->showcmd)
+        return sb_io_showcmd(stdout, a->set);
     if (cli->parse_only) {
         for (size_t i = 0; i < a->set->n; i++) {
             const sb_jobfile_job *j = a->set->jobs[i];
@@ -577,61 +667,102 @@ static int job_files(io_args *a, const io_cli *cli)
     return rc;
 }
 
-int sb_cmd_io(int argc, char **argv)
+/* What the command holds while it runs: its options, the defaults (the job from flags),
+ * the job set and the command line's rest. Large (paths), so on the heap, zeroed. */
+typedef struct io_cmd {
+    io_cli cli;
+    sb_io_job job;
+    sb_jobset set;
+    io_args args;
+} io_cmd;
+
+/* The command's own flags that need more than their row: formats, fio's bounds. 0 or
+ * the exit code. */
+static int command_flags(io_cli *cli)
 {
-    static io_cli cli;
-    static sb_io_job job; /* large (paths); not on the stack */
-    static sb_jobset set;
-    static io_args args;
-    memset(&cli, 0, sizeof cli);
-    sb_jobset_free(&set);
-    memset(&args, 0, sizeof args);
-    args.dflt = &job;
-    args.set = &set;
-    sb_io_job_init(&job);
+    char ferr[512];
+    if (cli->minimal)
+        snprintf(cli->format, sizeof cli->format, "terse");
+    if (sb_io_out_formats(cli->format[0] ? cli->format : "normal", &cli->formats, ferr, sizeof ferr) < 0)
+        return sb_usage_error(CMD, "%s", ferr);
+    sb_io_status_opts *s = &cli->status;
+    if (s->status_s > 0 && s->status_s < 1)
+        return sb_usage_error(CMD, "--status-interval: at least 1s, as fio's");
+    if (s->eta_interval_s == 0)
+        s->eta_interval_s = 1;
+    if (s->eta_interval_s < 0.25)
+        return sb_usage_error(CMD, "--eta-interval: at least 250ms, as fio's");
+    if (cli->quiet)
+        s->eta = SB_ETA_NEVER;
+    return 0;
+}
+
+static int io_main(int argc, char **argv, io_cmd *st)
+{
+    io_cli *cli = &st->cli;
+    sb_io_job *job = &st->job;
+    sb_jobset *set = &st->set;
+    io_args *args = &st->args;
+    args->dflt = job;
+    args->set = set;
+    sb_io_job_init(job);
     int rc;
-    if ((rc = parse_args(argc, argv, &args, &cli)) != 0)
+    if ((rc = parse_args(argc, argv, args, cli)) != 0)
         return rc;
-    if (cli.help) {
+    if (cli->help) {
         usage(stdout);
         return SB_EXIT_OK;
     }
-    if (cli.cmdhelp[0])
-        return cmdhelp(cli.cmdhelp);
-    char ferr[512];
-    if (sb_io_out_formats(cli.format[0] ? cli.format : "normal", &cli.formats, ferr, sizeof ferr) < 0)
-        return sb_usage_error(CMD, "%s", ferr);
-    if (set.n || args.nfiles)
-        return job_files(&args, &cli);
-    if (cli.parse_only || cli.nsections)
-        return sb_usage_error(CMD, "%s is for job files", cli.parse_only ? "--parse-only" : "--section");
-    sb_io_job_resolve(&job);
+    if (cli->cmdhelp[0])
+        return cmdhelp(cli->cmdhelp);
+    if ((rc = command_flags(cli)) != 0)
+        return rc;
+    if (set->n || args->nfiles)
+        return job_files(args, cli);
+    if (cli->parse_only || cli->nsections || cli->showcmd)
+        return sb_usage_error(CMD, "%s is for job files and --name jobs",
+                              cli->parse_only ? "--parse-only" : cli->nsections ? "--section" : "--showcmd");
+    sb_io_job_resolve(job);
     /* Alone, a shared file is the one file it already is, and a wall stops the only
      * rank: both mean something only across ranks. */
-    if (!sb_ranks_active() && (cli.ranks.shared_file || cli.ranks.stonewall_s > 0))
+    if (!sb_ranks_active() && (cli->ranks.shared_file || cli->ranks.stonewall_s > 0))
         return sb_usage_error(CMD, "%s is for MPI ranks: run it under mpirun (docs/mpi.md)",
-                              cli.ranks.shared_file ? "--shared-file" : "--stonewall");
-    if (!job.filename[0] && !job.directory[0])
-        return sb_usage_error(CMD, "name a --filename FILE or a --directory DIR");
-    if (job.filename[0] && job.directory[0])
+                              cli->ranks.shared_file ? "--shared-file" : "--stonewall");
+    if (!job->filename[0] && !job->directory[0])
+        default_directory(job);
+    if (job->filename[0] && job->directory[0])
         return sb_usage_error(CMD, "give --filename or --directory, not both");
-    if ((rc = steady_defaults(&job)) != 0)
+    if ((rc = steady_defaults(job)) != 0)
         return rc;
     char err[1024], warn[256];
-    if (sb_io_job_check(&job, err, sizeof err, warn, sizeof warn) < 0 ||
-        sb_io_ranks_check(&job, &cli.ranks, err, sizeof err) < 0)
+    if (sb_io_job_check(job, err, sizeof err, warn, sizeof warn) < 0 ||
+        sb_io_ranks_check(job, &cli->ranks, err, sizeof err) < 0)
         return sb_usage_error(CMD, "%s", err);
+    if (warn[0] && cli->warnings_fatal)
+        return sb_usage_error(CMD, "%s (--warnings-fatal)", warn);
     if (warn[0])
         sb_warn("%s: %s", CMD, warn);
+    if (cli->max_jobs && job->numjobs > cli->max_jobs)
+        return sb_usage_error(CMD, "--max-jobs %u: the job would start %u threads", cli->max_jobs,
+                              job->numjobs);
 
     /* on ranks, each checks without claiming: the ranks of one host would refuse each other's claim */
     if (sb_ranks_active())
-        return (rc = guard(&job, &cli, NULL)) != 0 ? rc : (sb_interrupt_install(), run_on_ranks(&job, &cli));
+        return (rc = guard(job, cli, NULL)) != 0 ? rc : (sb_interrupt_install(), run_on_ranks(job, cli));
     sb_devguard g = {0};
-    if ((rc = guard(&job, &cli, &g)) == 0) {
+    if ((rc = guard(job, cli, &g)) == 0) {
         sb_interrupt_install();
-        rc = run_alone(&job, &cli);
+        rc = run_alone(job, cli);
     }
     sb_devguard_release(&g);
+    return rc;
+}
+
+int sb_cmd_io(int argc, char **argv)
+{
+    io_cmd *st = sb_xcalloc(1, sizeof *st);
+    int rc = io_main(argc, argv, st);
+    sb_jobset_free(&st->set);
+    free(st);
     return rc;
 }

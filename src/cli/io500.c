@@ -7,7 +7,8 @@
  *
  *     storbench run io500 -n 1 --exact-runs -t DATADIR -o ior-easy.transferSize=... [run options]
  *
- * so that the result file, --result, --identifier and `show` are run's. The
+ * would (run's options filled in cli/run.h's struct, then run's own code), so that the
+ * result file, --result, --identifier and `show` are run's. The
  * table of keys is ini_keys below: a key IO500 has that this cannot honour
  * (another API, phases switched off, an external find) is refused in one line
  * naming it, exit 2, before anything runs; an empty value is IO500's "use
@@ -22,6 +23,7 @@
 #include <strings.h>
 
 #include "cli/commands.h"
+#include "cli/run.h"
 #include "cli/common.h"
 #include "cli/save.h"
 #include "core/fileio.h"
@@ -79,7 +81,7 @@ static const struct ini_key {
 };
 #define N_KEYS (sizeof ini_keys / sizeof ini_keys[0])
 
-#define MAX_ARGS (2 * N_KEYS + 16)
+#define MAX_ARGS (N_KEYS + 8)
 
 static void usage(FILE *out)
 {
@@ -129,7 +131,6 @@ static int ini_pair(ini_state *st, unsigned lineno, const char *key, const char 
         char *a = NULL;
         if (asprintf(&a, "%s=%s", k->what, value) < 0)
             sb_oom();
-        st->args[st->n++] = sb_xstrdup("-o");
         st->args[st->n++] = a;
         return 0;
     }
@@ -274,35 +275,31 @@ int sb_cmd_io500(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    st.args[st.n++] = sb_xstrdup("run");
-    st.args[st.n++] = sb_xstrdup("io500");
-    st.args[st.n++] = sb_xstrdup("-n");
-    st.args[st.n++] = sb_xstrdup("1");
-    st.args[st.n++] = sb_xstrdup("--exact-runs");
+    sb_run_opts o;
+    sb_run_opts_init(&o);
+    o.names = sb_xcalloc(1, sizeof *o.names);
+    o.names[o.n_names++] = (char *)"io500";
+    o.runs = 1;
+    o.exact = true;
     int rc = 0;
     if (argc > 1 && argv[1][0] != '-') {
         st.path = argv[1];
         first = 2;
         rc = read_ini(&st);
     }
-    if (rc == 0 && st.target) {
-        st.args[st.n++] = sb_xstrdup("--target");
-        st.args[st.n++] = st.target;
-        st.target = NULL;
-    }
-    int total = st.n + (argc - first);
-    char **av = calloc((size_t)total + 1, sizeof *av);
-    if (!av)
-        sb_oom();
-    for (int i = 0; i < st.n; i++)
-        av[i] = st.args[i];
-    for (int i = first; i < argc; i++)
-        av[st.n + i - first] = argv[i];
-    if (rc == 0 && (rc = sb_cmd_run(total, av)) == 0)
+    if (rc == 0 && st.target)
+        o.target = st.target;
+    for (int i = 0; rc == 0 && i < st.n; i++)
+        if (sb_assignment_arg("run", st.args[i], o.assignments, &o.n_assign))
+            rc = SB_EXIT_USAGE;
+    /* the rest is run's: argv[first - 1] stands for the program's name, as getopt skips it */
+    if (rc == 0)
+        rc = sb_run_opts_parse(&o, argc - first + 1, argv + first - 1);
+    if (rc == 0 && !o.help && (rc = sb_run_exec(&o)) == 0)
         print_io500_lines();
+    sb_run_opts_free(&o);
     for (int i = 0; i < st.n; i++)
         free(st.args[i]);
-    free(av);
     free(st.target);
     return rc;
 }

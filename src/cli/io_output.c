@@ -82,24 +82,6 @@ int sb_io_out_formats(const char *list, unsigned *mask, char *err, size_t errlen
 
 /* ------------------------------------------------------------ storbench's JSON */
 
-json_t *sb_io_lat_json(const sb_histogram *h)
-{
-    json_t *o = json_object();
-    json_t *pct = json_object();
-    json_object_set_new(o, "samples", json_integer((json_int_t)h->count));
-    json_object_set_new(o, "min", json_integer(h->count ? (json_int_t)h->min : 0));
-    json_object_set_new(o, "max", json_integer((json_int_t)h->max));
-    json_object_set_new(o, "mean", json_real(sb_hist_mean(h)));
-    json_object_set_new(o, "stddev", json_real(sb_hist_stddev(h)));
-    for (int i = 0; i < SB_HIST_N_PERCENTILES; i++) {
-        char k[16];
-        snprintf(k, sizeof k, "p%g", sb_hist_percentiles[i]);
-        json_object_set_new(pct, k, json_real(sb_hist_percentile(h, sb_hist_percentiles[i])));
-    }
-    json_object_set_new(o, "percentiles", pct);
-    return o;
-}
-
 static json_t *dir_json(const sb_io_result *r, int d, uint64_t ios, uint64_t bytes, const sb_histogram *h)
 {
     json_t *o = json_object();
@@ -147,7 +129,7 @@ static json_t *job_json(const sb_io_job *job, const sb_io_result *r)
     json_t *j = json_object();
     json_object_set_new(j, "rw", json_string(sb_rw_name(job->rw)));
     json_object_set_new(j, "ioengine", json_string(r->engine));
-    if (!strcmp(r->engine, "io_uring")) {
+    if (sb_engine_can(r->engine, SB_ENGINE_REGISTERS)) {
         /* as ran: by default each is used when the kernel accepts it */
         json_object_set_new(j, "registerfiles", json_boolean(r->uring_fixed_files));
         json_object_set_new(j, "fixedbufs", json_boolean(r->uring_fixed_bufs));
@@ -303,6 +285,12 @@ struct sb_io_out {
     size_t n_disks;
     uint64_t t0_ns;
     struct rusage ru0;
+    /* --status-interval: a report of the figures so far takes the blocks from floor on
+     * (the jobs still running) and drops them after; to a file, its text is kept in
+     * status (written before the final report) */
+    size_t floor, sb_floor;
+    char *status;
+    size_t status_len;
 };
 
 static uint64_t now_ns(void)
@@ -585,7 +573,7 @@ static void free_block(block *b)
 
 static void push(sb_io_out *o, block *b)
 {
-    if (o->n && b->group_reporting) {
+    if (o->n > o->floor && b->group_reporting) {
         block *last = o->b[o->n - 1];
         if (last->group_reporting && last->j.groupid == b->j.groupid) {
             merge_block(last, b);
@@ -716,11 +704,54 @@ static int write_all(FILE *out, void *arg)
     return ferror(out) ? -EIO : 0;
 }
 
+void sb_io_out_status_begin(sb_io_out *o)
+{
+    o->floor = o->n;
+    o->sb_floor = json_array_size(o->sbjobs);
+}
+
+int sb_io_out_status_end(sb_io_out *o)
+{
+    int rc = 0;
+    if (!o->to_file) {
+        rc = write_all(stdout, o);
+        fflush(stdout);
+    } else {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (f) {
+            rc = write_all(f, o);
+            fclose(f);
+            o->status = sb_xrealloc(o->status, o->status_len + len + 1);
+            memcpy(o->status + o->status_len, text, len + 1);
+            o->status_len += len;
+        }
+        free(text);
+    }
+    for (size_t i = o->floor; i < o->n; i++)
+        free_block(o->b[i]);
+    o->n = o->floor;
+    o->floor = 0;
+    while (json_array_size(o->sbjobs) > o->sb_floor)
+        json_array_remove(o->sbjobs, o->sb_floor);
+    return rc;
+}
+
+/* To --output FILE: the interval reports, then the final one. */
+static int write_file(FILE *out, void *arg)
+{
+    sb_io_out *o = arg;
+    if (o->status)
+        fwrite(o->status, 1, o->status_len, out);
+    return write_all(out, o);
+}
+
 int sb_io_out_end(sb_io_out *o, char *err, size_t errlen)
 {
     int rc = 0;
     if (o->to_file)
-        rc = sb_atomic_write(o->path, 0666, 0, write_all, o, err, errlen);
+        rc = sb_atomic_write(o->path, 0666, 0, write_file, o, err, errlen);
     else
         rc = write_all(stdout, o); /* stdout's errors are main()'s (core/output.h) */
     sb_io_out_discard(o);
@@ -733,5 +764,6 @@ void sb_io_out_discard(sb_io_out *o)
         free_block(o->b[i]);
     free(o->b);
     json_decref(o->sbjobs);
+    free(o->status);
     free(o);
 }

@@ -14,10 +14,11 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cli/io_ranks.h"
 #include "io/job.h"
-#include "io/jobfile.h"
+#include "io/options/jobfile.h"
 
 /* The formats (one table, io_output.c): a set of these bits. */
 enum {
@@ -50,10 +51,20 @@ void sb_io_out_phase(sb_io_out *o);
  * ("job options"). ranks: the MPI ranks' report, or NULL. */
 void sb_io_out_job(sb_io_out *o, const sb_io_job *job, const sb_io_result *r, unsigned groupid,
                    int error, const sb_jobfile_given *given, const sb_io_ranks_report *ranks);
+/* --status-interval: a report of the figures so far. Between begin and end, the running
+ * jobs' snapshots go in with sb_io_out_job() as their results would; end writes every
+ * block (the ended jobs' and these), to standard output at once or, with --output FILE,
+ * kept to be written before the final report, and drops the snapshots' blocks. 0, or
+ * -EIO when the stream failed. */
+void sb_io_out_status_begin(sb_io_out *o);
+int sb_io_out_status_end(sb_io_out *o);
 /* Writes the report and frees o. 0, or -errno with one line in err. */
 int sb_io_out_end(sb_io_out *o, char *err, size_t errlen);
 /* Frees o without writing anything (a run that failed, an MPI rank other than 0). */
 void sb_io_out_discard(sb_io_out *o);
+
+/* fio's --showcmd (io_showcmd.c): the jobs of set as one fio command line. 0. */
+int sb_io_showcmd(FILE *out, const sb_jobset *set);
 
 /* storbench's JSON of one job (storbench-json; docs/io-json.md). */
 json_t *sb_io_storbench_json(const sb_io_job *job, const sb_io_result *r);

@@ -2,13 +2,34 @@
  * io_ranks_print — the text and JSON `storbench io` prints of a run on MPI
  * ranks (see io_ranks.h; the run is runner/io_ranks.c): per phase the
  * aggregate bandwidth over the latest end minus the earliest start, the
- * per-rank spread, the stonewall and the merged latency.
+ * per-rank spread, the stonewall and the merged latency; and the latency object of
+ * storbench's JSON, which io_output.c's job report uses too.
  */
 #include "cli/io_ranks.h"
 
 #include <stdio.h>
 
 #include "core/units.h"
+
+/* storbench-json's latency object (docs/io-json.md): samples, min, max, mean, stddev,
+ * percentiles, in ns. */
+json_t *sb_io_lat_json(const sb_histogram *h)
+{
+    json_t *o = json_object();
+    json_t *pct = json_object();
+    json_object_set_new(o, "samples", json_integer((json_int_t)h->count));
+    json_object_set_new(o, "min", json_integer(h->count ? (json_int_t)h->min : 0));
+    json_object_set_new(o, "max", json_integer((json_int_t)h->max));
+    json_object_set_new(o, "mean", json_real(sb_hist_mean(h)));
+    json_object_set_new(o, "stddev", json_real(sb_hist_stddev(h)));
+    for (int i = 0; i < SB_HIST_N_PERCENTILES; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "p%g", sb_hist_percentiles[i]);
+        json_object_set_new(pct, k, json_real(sb_hist_percentile(h, sb_hist_percentiles[i])));
+    }
+    json_object_set_new(o, "percentiles", pct);
+    return o;
+}
 
 static void print_phase(FILE *out, const sb_io_phase_report *ph, double wall, int ranks)
 {

@@ -22,6 +22,7 @@
 #include "cli/select.h"
 #include "runner/selection.h"
 #include "core/log.h"
+#include "core/strutil.h"
 #include "core/workdir.h"
 #include "formats/pts_xml.h"
 #include "runner/preflight.h"
@@ -178,10 +179,9 @@ static int check_selection(const sb_selection *sel, const char *target, bool jso
     return missing ? SB_EXIT_RUNTIME : SB_EXIT_OK;
 }
 
-static int list_check(int argc, char **argv, int first, const char *target, bool json)
+static int list_check_in(int argc, char **argv, int first, const char *target, bool json,
+                         sb_selection *sel)
 {
-    static sb_selection sel;
-    sel.n = 0;
     if (target) {
         int rc = sb_target_check(target);
         if (rc < 0)
@@ -191,16 +191,25 @@ static int list_check(int argc, char **argv, int first, const char *target, bool
         for (size_t i = 0; i < sb_workload_count(); i++) {
             char name[64];
             snprintf(name, sizeof name, "%s", sb_workload_at(i)->name);
-            if (sb_cli_select("list", &sel, name, false))
+            if (sb_cli_select("list", sel, name, false))
                 return SB_EXIT_USAGE;
         }
     }
     for (int i = first; i < argc; i++)
-        if (sb_cli_select("list", &sel, argv[i], false))
+        if (sb_cli_select("list", sel, argv[i], false))
             return SB_EXIT_USAGE;
-    if (sb_cli_select_validate("list", &sel))
+    if (sb_cli_select_validate("list", sel))
         return SB_EXIT_USAGE;
-    return check_selection(&sel, target, json);
+    return check_selection(sel, target, json);
+}
+
+/* The selection is large (every configuration's params): on the heap, zeroed. */
+static int list_check(int argc, char **argv, int first, const char *target, bool json)
+{
+    sb_selection *sel = sb_xcalloc(1, sizeof *sel);
+    int rc = list_check_in(argc, argv, first, target, json, sel);
+    free(sel);
+    return rc;
 }
 
 /* ---- the PTS profile map (docs/pts.md): pts/NAME[-VERSION] runs the test ---- */

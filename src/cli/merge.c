@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -21,6 +22,7 @@
 #include "cli/common.h"
 #include "cli/save.h"
 #include "core/log.h"
+#include "core/strutil.h"
 #include "results/result.h"
 
 enum { OPT_REPLACE = 0x2000 };
@@ -30,7 +32,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: storbench merge OUT IN... [--replace] [--results-dir DIR]\n"
             "\n"
-            "Joins the systems and figures of every IN into OUT (names or paths). If OUT\n"
+            "Joins the systems and figures of every IN into OUT (saved names or files; a file\n"
+            "of that name in the current directory is taken before a saved result). If OUT\n"
             "exists its content is kept and the inputs are added to it. An identifier that\n"
             "is already present is refused unless --replace (then the later one wins).\n"
             "\n"
@@ -47,6 +50,7 @@ static bool same_file(const char *a, const struct stat *sb)
 
 struct inputs {
     char **argv;
+    char (*paths)[PATH_MAX]; /* argv[i]'s file, placed before the lock is taken */
     int n;
     const char *results_dir, *out_path;
     bool replace;
@@ -61,13 +65,10 @@ static int merge_inputs(sb_resultfile *dst, void *arg, char *err, size_t errlen)
     struct inputs *in = arg;
     struct stat out_st;
     bool out_exists = stat(in->out_path, &out_st) == 0;
-    char path[PATH_MAX], why[768];
+    char why[768];
     for (int i = 0; i < in->n; i++) {
-        int rc = sb_result_path(in->argv[i], in->results_dir, path, sizeof path);
-        if (rc < 0) {
-            snprintf(err, errlen, "%s: %s", in->argv[i], strerror(-rc));
-            return rc;
-        }
+        const char *path = in->paths[i];
+        int rc;
         if (out_exists && same_file(path, &out_st))
             continue; /* OUT's content is already the starting point */
         sb_resultfile src;
@@ -116,17 +117,24 @@ int sb_cmd_merge(int argc, char **argv)
         return sb_usage_error("merge", "name the output and at least one input (storbench merge OUT IN...)");
 
     char out_path[PATH_MAX], err[1024];
-    int rc = sb_cli_result_path("merge", argv[optind], results_dir, out_path, sizeof out_path);
+    int rc = sb_cli_input_path("merge", argv[optind], results_dir, out_path, sizeof out_path);
     if (rc)
         return rc;
     struct inputs in = {.argv = argv + optind + 1, .n = argc - optind - 1, .results_dir = results_dir,
                         .out_path = out_path, .replace = replace};
+    in.paths = sb_xrealloc(NULL, (size_t)in.n * sizeof *in.paths);
     for (int i = 0; i < in.n; i++) /* every name placed before the lock is taken */
-        if ((rc = sb_cli_result_path("merge", in.argv[i], results_dir, err, sizeof err)))
+        if ((rc = sb_cli_input_path("merge", in.argv[i], results_dir, in.paths[i], PATH_MAX))) {
+            free(in.paths);
             return rc;
-    if ((rc = sb_cli_interrupted_before_save("merge", NULL)))
+        }
+    if ((rc = sb_cli_interrupted_before_save("merge", NULL))) {
+        free(in.paths);
         return rc;
-    if (sb_cli_update_result("merge", out_path, merge_inputs, &in, err, sizeof err) < 0) {
+    }
+    rc = sb_cli_update_result("merge", out_path, merge_inputs, &in, err, sizeof err);
+    free(in.paths);
+    if (rc < 0) {
         sb_error("merge: %s", err);
         return sb_cli_after_save("merge", SB_EXIT_RUNTIME, out_path);
     }

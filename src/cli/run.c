@@ -25,12 +25,14 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/run.h"
 #include "cli/common.h"
 #include "cli/select.h"
 #include "runner/run_ranks.h"
 #include "runner/selection.h"
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "core/strutil.h"
 #include "core/units.h"
 #include "core/workdir.h"
 #include "sysinfo/sysinfo.h"
@@ -404,73 +406,91 @@ static int print_figures_json(const sb_resultfile *fresh)
     return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_RUNTIME;
 }
 
-int sb_cmd_run(int argc, char **argv)
+void sb_run_opts_init(sb_run_opts *o)
 {
-    const char *target = getenv("STORBENCH_TARGET"), *result = NULL, *identifier = NULL;
-    const char *results_dir = NULL, *title = NULL, *description = NULL;
-    unsigned runs = 0; /* not given: the runner's default (SB_DEFAULT_RUNS, or a test's quick count) */
-    bool quick = false, replace = false, drop = true, exact = false;
-    bool require_all = false, quiet = false, json = false, no_save = false;
-    char *assignments[SB_MAX_ASSIGNMENTS];
-    size_t n_assign = 0;
-    if (!target || !*target)
-        target = "/var/tmp";
+    memset(o, 0, sizeof *o);
+    o->target = getenv("STORBENCH_TARGET");
+    if (!o->target || !*o->target)
+        o->target = "/var/tmp";
+    o->drop = true;
+}
 
+void sb_run_opts_free(sb_run_opts *o)
+{
+    free(o->names);
+    o->names = NULL;
+    o->n_names = 0;
+}
+
+int sb_run_opts_parse(sb_run_opts *o, int argc, char **argv)
+{
     optind = 1;
     opterr = 0;
-    int c, rc;
+    int c;
     while ((c = getopt_long(argc, argv, ":t:r:i:n:qo:Qf:vh", run_longopts, NULL)) != -1) {
         switch (c) {
-        case 't': target = optarg; break;
-        case 'r': result = optarg; break;
-        case 'i': identifier = optarg; break;
+        case 't': o->target = optarg; break;
+        case 'r': o->result = optarg; break;
+        case 'i': o->identifier = optarg; break;
         case 'n':
-            if (sb_runs_arg("run", optarg, &runs))
+            if (sb_runs_arg("run", optarg, &o->runs))
                 return SB_EXIT_USAGE;
             break;
-        case 'q': quick = true; break;
+        case 'q': o->quick = true; break;
         case 'o':
-            if (sb_assignment_arg("run", optarg, assignments, &n_assign))
+            if (sb_assignment_arg("run", optarg, o->assignments, &o->n_assign))
                 return SB_EXIT_USAGE;
             break;
-        case OPT_REPLACE: replace = true; break;
-        case OPT_NO_SAVE: no_save = true; break;
-        case OPT_TITLE: title = optarg; break;
-        case OPT_DESC: description = optarg; break;
-        case OPT_NO_DROP: drop = false; break;
-        case OPT_EXACT: exact = true; break;
-        case OPT_REQUIRE_ALL: require_all = true; break;
-        case 'Q': quiet = true; break;
-        case 'f': if (format_arg(optarg, &json)) return SB_EXIT_USAGE; break;
-        case SB_OPT_RESULTS_DIR: results_dir = optarg; break;
-        case 'v': sb_log_verbose = true; break;
-        case 'h': usage(stdout); return SB_EXIT_OK;
+        case OPT_REPLACE: o->replace = true; break;
+        case OPT_NO_SAVE: o->no_save = true; break;
+        case OPT_TITLE: o->title = optarg; break;
+        case OPT_DESC: o->description = optarg; break;
+        case OPT_NO_DROP: o->drop = false; break;
+        case OPT_EXACT: o->exact = true; break;
+        case OPT_REQUIRE_ALL: o->require_all = true; break;
+        case 'Q': o->quiet = true; break;
+        case 'f': if (format_arg(optarg, &o->json)) return SB_EXIT_USAGE; break;
+        case SB_OPT_RESULTS_DIR: o->results_dir = optarg; break;
+        case 'v': break; /* accepted: nothing `run` prints has a longer form */
+        case 'h': usage(stdout); o->help = true; return SB_EXIT_OK;
         default: return sb_bad_option("run", argv, c);
         }
     }
-    if (optind >= argc)
+    o->names = sb_xrealloc(o->names, (o->n_names + (size_t)(argc - optind) + 1) * sizeof *o->names);
+    for (int i = optind; i < argc; i++)
+        o->names[o->n_names++] = argv[i];
+    return SB_EXIT_OK;
+}
+
+static int run_cmd(sb_run_opts *o, sb_selection *sel)
+{
+    const char *result = o->result, *identifier = o->identifier, *description = o->description;
+    const char *results_dir = o->results_dir, *title = o->title;
+    bool replace = o->replace, require_all = o->require_all, quiet = o->quiet, json = o->json;
+    char **assignments = o->assignments;
+    size_t n_assign = o->n_assign;
+    int rc;
+    if (!o->n_names)
         return sb_usage_error("run", "name at least one test or suite (see 'storbench list')");
     char auto_name[512] = "";
-    if ((rc = pts_defaults(&result, &identifier, &description, no_save, replace, auto_name,
+    if ((rc = pts_defaults(&result, &identifier, &description, o->no_save, replace, auto_name,
                            sizeof auto_name)) != 0 ||
         (rc = check_texts(identifier, result, title, description, assignments, n_assign)) != 0)
         return rc;
 
     /* ---- resolve the selection ---- */
-    static sb_selection sel;
-    sel.n = 0;
-    for (int i = optind; i < argc; i++)
-        if (sb_cli_select("run", &sel, argv[i], quick))
+    for (size_t i = 0; i < o->n_names; i++)
+        if (sb_cli_select("run", sel, o->names[i], o->quick))
             return SB_EXIT_USAGE;
     /* --option KEY=VALUE applies to every selected test that has KEY. */
-    if (sb_cli_select_options("run", &sel, assignments, n_assign) || sb_cli_select_validate("run", &sel) ||
-        (sb_ranks_active() && ranks_check(&sel)))
+    if (sb_cli_select_options("run", sel, assignments, n_assign) || sb_cli_select_validate("run", sel) ||
+        (sb_ranks_active() && ranks_check(sel)))
         return SB_EXIT_USAGE;
 
     /* ---- the target ---- */
     char target_real[PATH_MAX];
-    if ((rc = resolve_target(target, target_real)) != 0 ||
-        (require_all && (rc = require_runnable(&sel, target_real)) != 0))
+    if ((rc = resolve_target(o->target, target_real)) != 0 ||
+        (require_all && (rc = require_runnable(sel, target_real)) != 0))
         return rc;
 
     /* ---- the result file: read it now so that a bad one is refused before any work ---- */
@@ -479,7 +499,7 @@ int sb_cmd_run(int argc, char **argv)
     sb_resultfile_init(&existing);
     /* under MPI rank 0 alone reads (and later writes) the result file; the others follow */
     bool saves = !sb_ranks_active() || sb_ranks()->rank == 0;
-    rc = open_result(saves && !auto_name[0] ? result : NULL, results_dir, &sel, replace, &identifier,
+    rc = open_result(saves && !auto_name[0] ? result : NULL, results_dir, sel, replace, &identifier,
                      ident_buf, sizeof ident_buf, path, &existing);
     if (sb_ranks_active())
         rc = sb_run_ranks_settle(rc);
@@ -503,13 +523,13 @@ int sb_cmd_run(int argc, char **argv)
     sb_interrupt_install();
     sb_runner runner;
     sb_runner_init(&runner, target_real, identifier, &fresh);
-    runner.runs = runs;
-    runner.dynamic = !exact;
-    runner.drop_caches = drop;
+    runner.runs = o->runs;
+    runner.dynamic = !o->exact;
+    runner.drop_caches = o->drop;
     run_chat = runner.log = quiet ? NULL : json ? stderr : stdout;
     runner.progress.enabled = runner.progress.enabled && !quiet;
     size_t done = 0;
-    int exit_code = run_selection(&runner, &sel, result && !auto_name[0], require_all, &done);
+    int exit_code = run_selection(&runner, sel, result && !auto_name[0], require_all, &done);
     /* cdm figures: also the 4x2 table those tools' users read */
     if (exit_code == SB_EXIT_OK && done && run_chat)
         sb_report_cdm(run_chat, &fresh, identifier);
@@ -522,4 +542,24 @@ int sb_cmd_run(int argc, char **argv)
         exit_code = print_figures_json(&fresh);
     sb_resultfile_free(&fresh);
     return exit_code;
+}
+
+/* The selection is large (every configuration's params): on the heap, zeroed. */
+int sb_run_exec(sb_run_opts *o)
+{
+    sb_selection *sel = sb_xcalloc(1, sizeof *sel);
+    int rc = run_cmd(o, sel);
+    free(sel);
+    return rc;
+}
+
+int sb_cmd_run(int argc, char **argv)
+{
+    sb_run_opts o;
+    sb_run_opts_init(&o);
+    int rc = sb_run_opts_parse(&o, argc, argv);
+    if (rc == SB_EXIT_OK && !o.help)
+        rc = sb_run_exec(&o);
+    sb_run_opts_free(&o);
+    return rc;
 }

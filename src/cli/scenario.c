@@ -4,7 +4,8 @@
  * devices over fresh image files or on real devices the user gave up, runs
  * the suite on it under the configuration's identifier, tears it down, and
  * goes on to the next; `scenario check FILE` shows the plan; `scenario
- * cleanup` undoes what a killed run left behind.
+ * cleanup` undoes what a killed run left behind; `scenario vm-guest DIR`
+ * (internal) is a --vm guest's own run.
  *
  * Everything that can be refused is refused before the first configuration
  * is built: a bad file, unknown tests, bcache on a kernel without it, real
@@ -41,6 +42,7 @@
 #include "scenario/scenario.h"
 #include "scenario/run.h"
 #include "scenario/state.h"
+#include "scenario/vm_guest.h"
 #include "workloads/durability/durability_guard.h"
 
 /* getopt values of run's options that guest_arg() passes on. */
@@ -90,6 +92,8 @@ static void usage(FILE *out)
             "Exit status: 0 done, 1 runtime failure, 2 bad usage, 130 interrupted.\n", sb_scenario_vm_help);
 }
 
+static int check_file(const char *file, sb_scenario *s, bool vm, const sb_vm_opts *vmo);
+
 static int cmd_check(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -118,10 +122,18 @@ static int cmd_check(int argc, char **argv)
         return sb_usage_error("scenario", "check takes one FILE");
     if (vm && (c = sb_scenario_vm_settle(&vmo)) != 0)
         return c;
-    bool lab = vm && vmo.time == SB_VM_TIME_VIRTUAL;
-    static sb_scenario s;
+    sb_scenario *s = sb_xcalloc(1, sizeof *s); /* large: every configuration */
+    int rc = check_file(argv[optind], s, vm, &vmo);
+    free(s);
+    return rc;
+}
+
+/* check's FILE: parsed into s, each configuration's line and whether it can be built. */
+static int check_file(const char *file, sb_scenario *s, bool vm, const sb_vm_opts *vmo)
+{
+    bool lab = vm && vmo->time == SB_VM_TIME_VIRTUAL;
     char err[1024];
-    int rc = sb_scenario_load(argv[optind], &s, err, sizeof err);
+    int rc = sb_scenario_load(file, s, err, sizeof err);
     if (rc == -EINVAL) /* the file says something wrong: bad usage of the scenario format */
         return sb_usage_error("scenario", "%s", err);
     if (rc < 0) { /* missing or unreadable: a runtime failure, as for every other file */
@@ -129,23 +141,23 @@ static int cmd_check(int argc, char **argv)
         return SB_EXIT_RUNTIME;
     }
     if (vm)
-        sb_vm_class_models(&s, lab);
+        sb_vm_class_models(s, lab);
     /* For a terminal: no ESC or BEL from the file (core/printable.h). */
-    printf("%s\n", s.title[0] ? sb_make_printable(s.title) : "(no title)");
-    if (s.description[0])
-        printf("%s\n", sb_make_printable(s.description));
+    printf("%s\n", s->title[0] ? sb_make_printable(s->title) : "(no title)");
+    if (s->description[0])
+        printf("%s\n", sb_make_printable(s->description));
     char why[512];
-    for (size_t i = 0; i < s.n; i++) {
+    for (size_t i = 0; i < s->n; i++) {
         char line[1024];
-        sb_scn_plan_line(&s.configs[i], line, sizeof line);
-        printf("  %s: %s\n", sb_make_printable(s.configs[i].identifier), sb_make_printable(line));
+        sb_scn_plan_line(&s->configs[i], line, sizeof line);
+        printf("  %s: %s\n", sb_make_printable(s->configs[i].identifier), sb_make_printable(line));
         if (vm)
-            sb_scenario_vm_plan(&s.configs[i], lab);
-        if (sb_scn_buildable(&s.configs[i], vm, lab, why, sizeof why) < 0)
+            sb_scenario_vm_plan(&s->configs[i], lab);
+        if (sb_scn_buildable(&s->configs[i], vm, lab, why, sizeof why) < 0)
             printf("    cannot be built here%s: %s\n", vm ? " (--vm)" : "", why);
     }
     if (vm)
-        sb_scenario_vm_plan_footer(&vmo);
+        sb_scenario_vm_plan_footer(vmo);
     return SB_EXIT_OK;
 }
 
@@ -203,7 +215,7 @@ typedef struct run_opts {
     const char *file, *result, *images, *results_dir;
     uint64_t image_size;
     unsigned runs;
-    bool exact, replace, drop;
+    bool exact, replace, drop, verbose;
     char *devices, *destroy;
     bool vm;
     sb_vm_opts vmo;
@@ -304,26 +316,28 @@ static int build_all(run_opts *o, const sb_scenario *s, const sb_selection *sel,
                      struct saver *sv)
 {
     char err[1024];
-    static sb_vm vm;
+    sb_vm *vm = sb_xcalloc(1, sizeof *vm); /* large: paths */
     if (o->vm) {
         sb_interrupt_install();
-        if (sb_vm_prepare(&vm, &o->vmo, o->images, err, sizeof err) < 0) {
+        if (sb_vm_prepare(vm, &o->vmo, o->images, err, sizeof err) < 0) {
             if (sb_interrupted())
                 sb_error("scenario: interrupted while preparing the guest");
             else
                 sb_error("scenario: --vm: %s", err);
-            sb_vm_close(&vm);
+            sb_vm_close(vm);
+            free(vm);
             return sb_interrupted() ? SB_EXIT_INTERRUPTED : SB_EXIT_RUNTIME;
         }
     }
     sb_scn_run_opts ro = {.images = o->images, .image_size = o->image_size, .runs = o->runs, .exact = o->exact,
-                          .drop = o->drop, .real = o->devices ? real : NULL, .tests = sel->cfg, .n_tests = sel->n,
-                          .save = save_config, .save_arg = sv, .vm = o->vm ? &vm : NULL, .file = o->file,
+                          .drop = o->drop, .verbose = o->verbose, .real = o->devices ? real : NULL, .tests = sel->cfg, .n_tests = sel->n,
+                          .save = save_config, .save_arg = sv, .vm = o->vm ? vm : NULL, .file = o->file,
                           .guest_args = o->guest_args, .n_guest_args = o->n_guest_args};
     size_t saved, failed;
     int exit_code = sb_scn_run(s, &ro, &saved, &failed);
     if (o->vm)
-        sb_vm_close(&vm);
+        sb_vm_close(vm);
+    free(vm);
     /* Every configuration was tried (none when the journal could not be opened): say so. */
     if (exit_code != SB_EXIT_INTERRUPTED && saved + failed == s->n)
         printf("\n%zu of %zu configuration%s saved in %s%s\n", saved, s->n, s->n == 1 ? "" : "s", sv->path,
@@ -344,7 +358,28 @@ static void guest_arg(run_opts *o, int c, char *arg)
         o->guest_args[o->n_guest_args++] = sb_xstrdup(arg);
 }
 
-static int cmd_run(int argc, char **argv)
+/* Frees the copies guest_arg() made (the arguments of -s, -o and -n). */
+static void guest_args_free(run_opts *o)
+{
+    for (size_t i = 0; i < o->n_guest_args; i++) {
+        const char *name = o->guest_args[i];
+        if (!strcmp(name, "-s") || !strcmp(name, "-o") || !strcmp(name, "-n"))
+            free(o->guest_args[++i]);
+    }
+    o->n_guest_args = 0;
+}
+
+/* What `scenario run` holds while it runs: large (a scenario, a selection, the real
+ * devices), so on the heap, zeroed. */
+typedef struct scn_run {
+    run_opts o;
+    sb_scenario s;
+    sb_selection sel;
+    sb_device real[SB_SCN_MAX_DEVICES];
+    bool in_guest; /* a guest's own run (scenario vm-guest), on emulated devices */
+} scn_run;
+
+static int cmd_run_in(int argc, char **argv, scn_run *r)
 {
     enum { OPT_IMAGES = 0x100, OPT_IMAGE_SIZE, OPT_DEVICES, OPT_DESTROY, OPT_REPLACE, OPT_EXACT = OPT_RUN_EXACT,
            OPT_NO_DROP = OPT_RUN_NO_DROP, OPT_ONLY };
@@ -367,101 +402,132 @@ static int cmd_run(int argc, char **argv)
         SB_SCENARIO_VM_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
-    static run_opts o;
-    o = (run_opts){.runs = 3, .drop = true};
-    sb_scenario_vm_defaults(&o.vmo);
+    run_opts *o = &r->o;
+    *o = (run_opts){.runs = 3, .drop = true};
+    sb_scenario_vm_defaults(&o->vmo);
     char *suites[16], *assignments[SB_MAX_ASSIGNMENTS];
     const char *only[SB_SCN_MAX_CONFIGS];
     size_t n_suites = 0, n_assign = 0, n_only = 0;
     const char *size_text = NULL;
-    o.images = getenv("STORBENCH_TARGET") && *getenv("STORBENCH_TARGET") ? getenv("STORBENCH_TARGET")
+    o->images = getenv("STORBENCH_TARGET") && *getenv("STORBENCH_TARGET") ? getenv("STORBENCH_TARGET")
                                                                          : "/var/tmp";
     optind = 1;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":s:r:o:n:vh", longopts, NULL)) != -1) {
         if (c >= SB_OPT_VM && c <= SB_OPT_VM_LAST) {
-            if (sb_scenario_vm_option(c, optarg, &o.vm, &o.vmo))
+            if (sb_scenario_vm_option(c, optarg, &o->vm, &o->vmo))
                 return SB_EXIT_USAGE;
             continue;
         }
-        guest_arg(&o, c, optarg);
+        guest_arg(o, c, optarg);
         switch (c) {
         case 's':
             if (n_suites >= 16)
                 return sb_usage_error("scenario", "too many --suite");
             suites[n_suites++] = optarg;
             break;
-        case 'r': o.result = optarg; break;
-        case OPT_IMAGES: o.images = optarg; break;
+        case 'r': o->result = optarg; break;
+        case OPT_IMAGES: o->images = optarg; break;
         case OPT_IMAGE_SIZE: size_text = optarg; break;
-        case OPT_DEVICES: o.devices = optarg; break;
-        case OPT_DESTROY: o.destroy = optarg; break;
+        case OPT_DEVICES: o->devices = optarg; break;
+        case OPT_DESTROY: o->destroy = optarg; break;
         case 'o':
             if (sb_assignment_arg("scenario", optarg, assignments, &n_assign))
                 return SB_EXIT_USAGE;
             break;
         case 'n':
-            if (sb_runs_arg("scenario", optarg, &o.runs))
+            if (sb_runs_arg("scenario", optarg, &o->runs))
                 return SB_EXIT_USAGE;
             break;
-        case OPT_EXACT: o.exact = true; break;
-        case OPT_REPLACE: o.replace = true; break;
-        case OPT_NO_DROP: o.drop = false; break;
+        case OPT_EXACT: o->exact = true; break;
+        case OPT_REPLACE: o->replace = true; break;
+        case OPT_NO_DROP: o->drop = false; break;
         case OPT_ONLY:
             if (n_only >= SB_SCN_MAX_CONFIGS)
                 return sb_usage_error("scenario", "too many --only");
             only[n_only++] = optarg;
             break;
-        case SB_OPT_RESULTS_DIR: o.results_dir = optarg; break;
-        case 'v': sb_log_verbose = true; break;
+        case SB_OPT_RESULTS_DIR: o->results_dir = optarg; break;
+        case 'v': o->verbose = true; break;
         case 'h': usage(stdout); return SB_EXIT_OK;
         default: return sb_bad_option("scenario", argv, c);
         }
     }
     int rc;
-    if ((rc = check_run_args(&o, argc, argv, n_suites, &size_text)) != 0)
+    if ((rc = check_run_args(o, argc, argv, n_suites, &size_text)) != 0)
         return rc;
-    if (o.vm && (rc = sb_scenario_vm_settle(&o.vmo)) != 0)
+    if (o->vm && (rc = sb_scenario_vm_settle(&o->vmo)) != 0)
         return rc;
 
-    static sb_scenario s;
+    sb_scenario *s = &r->s;
     char err[1024];
-    if ((rc = sb_scenario_load(o.file, &s, err, sizeof err)) < 0) {
+    if ((rc = sb_scenario_load(o->file, s, err, sizeof err)) < 0) {
         if (rc == -EINVAL)
             return sb_usage_error("scenario", "%s", err);
         sb_error("scenario: %s", err);
         return SB_EXIT_RUNTIME;
     }
-    if (o.vm) /* device-class names a preset under --vm (scenario/vm_nbd.h) */
-        sb_vm_class_models(&s, o.vmo.time == SB_VM_TIME_VIRTUAL);
-    if ((rc = sb_scn_keep_only(&s, only, n_only, o.file)) != 0)
+    if (o->vm) /* device-class names a preset under --vm (scenario/vm_nbd.h) */
+        sb_vm_class_models(s, o->vmo.time == SB_VM_TIME_VIRTUAL);
+    if ((rc = sb_scn_keep_only(s, only, n_only, o->file)) != 0)
         return rc;
 
-    static sb_selection sel;
-    if ((rc = select_tests(&sel, suites, n_suites, assignments, n_assign)) != 0)
+    sb_selection *sel = &r->sel;
+    if ((rc = select_tests(sel, suites, n_suites, assignments, n_assign)) != 0)
         return rc;
 
-    static sb_device real[SB_SCN_MAX_DEVICES];
+    sb_device *real = r->real;
     char images_real[PATH_MAX];
-    sb_scn_plan plan = {.images = o.images, .image_size = o.image_size, .size_text = size_text,
-                        .devices = o.devices, .destroy = o.destroy, .vm = o.vm,
-                        .vm_lab = o.vm && o.vmo.time == SB_VM_TIME_VIRTUAL,
-                        .in_guest = sb_scenario_in_guest};
-    if ((rc = sb_scn_plan_check(&plan, &s, sel.cfg, sel.n, real, images_real)) != 0)
+    sb_scn_plan plan = {.images = o->images, .image_size = o->image_size, .size_text = size_text,
+                        .devices = o->devices, .destroy = o->destroy, .vm = o->vm,
+                        .vm_lab = o->vm && o->vmo.time == SB_VM_TIME_VIRTUAL,
+                        .in_guest = r->in_guest};
+    if ((rc = sb_scn_plan_check(&plan, s, sel->cfg, sel->n, real, images_real)) != 0)
         return rc;
-    if (plan.vm_lab && o.vmo.memory)
-        sb_vm_lab_memory_check(&s, o.image_size, o.vmo.memory);
-    o.images = images_real;
+    if (plan.vm_lab && o->vmo.memory)
+        sb_vm_lab_memory_check(s, o->image_size, o->vmo.memory);
+    o->images = images_real;
 
     /* ---- the result file ---- */
-    struct saver sv = {.result = o.result, .replace = o.replace, .title = s.title[0] ? s.title : NULL,
-                       .description = s.description};
-    if ((rc = sb_cli_result_path("scenario", o.result, o.results_dir, sv.path, sizeof sv.path)))
+    struct saver sv = {.result = o->result, .replace = o->replace, .title = s->title[0] ? s->title : NULL,
+                       .description = s->description};
+    if ((rc = sb_cli_result_path("scenario", o->result, o->results_dir, sv.path, sizeof sv.path)))
         return rc; /* a bad name (2), or a symlink refused before anything is built (1) */
-    if ((rc = load_result(&sv, &s)) != 0)
+    if ((rc = load_result(&sv, s)) != 0)
         return rc;
-    return build_all(&o, &s, &sel, real, &sv);
+    return build_all(o, s, sel, real, &sv);
+}
+
+static int cmd_run(int argc, char **argv, bool in_guest)
+{
+    scn_run *r = sb_xcalloc(1, sizeof *r);
+    r->in_guest = in_guest;
+    int rc = cmd_run_in(argc, argv, r);
+    guest_args_free(&r->o);
+    free(r);
+    return rc;
+}
+
+/* `scenario vm-guest DIR` (internal: run by the guest, see scenario/vm_guest.h): the
+ * `scenario run` the host wrote into DIR, as a guest's run. */
+static int cmd_vm_guest(int argc, char **argv)
+{
+    if (argc != 2)
+        return sb_usage_error("scenario", "vm-guest DIR is run inside a 'scenario run --vm' guest only");
+    char **args, err[1024];
+    int n;
+    sb_vm_guest_lab lab = {.n = 0}; /* under virtual time, the disks this guest serves itself */
+    if (sb_vm_guest_args(argv[1], 15, &args, &n, &lab, err, sizeof err) < 0) {
+        sb_vm_guest_lab_end(&lab);
+        sb_error("scenario: vm-guest: %s", err);
+        return SB_EXIT_RUNTIME;
+    }
+    int rc = n >= 2 && !strcmp(args[1], "run") ? cmd_run(n - 1, args + 1, true)
+                                                 : sb_usage_error("scenario", "vm-guest: %s/args is not a run", argv[1]);
+    sb_vm_guest_lab_end(&lab);
+    sb_vm_guest_free(args, n);
+    return rc;
 }
 
 int sb_cmd_scenario(int argc, char **argv)
@@ -474,12 +540,12 @@ int sb_cmd_scenario(int argc, char **argv)
         return SB_EXIT_OK;
     }
     if (!strcmp(sub, "run"))
-        return cmd_run(argc - 1, argv + 1);
+        return cmd_run(argc - 1, argv + 1, false);
     if (!strcmp(sub, "check"))
         return cmd_check(argc - 1, argv + 1);
     if (!strcmp(sub, "cleanup"))
         return cmd_cleanup(argc - 1, argv + 1);
     if (!strcmp(sub, "vm-guest"))
-        return sb_scenario_vm_guest(argc - 1, argv + 1);
+        return cmd_vm_guest(argc - 1, argv + 1);
     return sb_usage_error("scenario", "unknown subcommand '%s' (run, check or cleanup)", sub);
 }

@@ -1,8 +1,8 @@
 /*
  * scenario_vm — `storbench scenario run --vm` and `check --vm` options and
- * what check prints about guests, and the guest's internal `scenario
- * vm-guest DIR` (see scenario_vm.h; the driver is scenario/vm.c, what can be
- * built in a guest scenario/plan.c).
+ * what check prints about guests (see scenario_vm.h; the driver is
+ * scenario/vm.c, what can be built in a guest scenario/plan.c; the guest's
+ * internal `scenario vm-guest DIR` is scenario.c's).
  */
 #include "cli/scenario_vm.h"
 
@@ -15,11 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
 #include "cli/common.h"
 #include "core/log.h"
 #include "core/units.h"
-#include "scenario/vm_guest.h"
 #include "scenario/vm_kernel.h"
 #include "scenario/vm_nbd.h"
 
@@ -144,26 +142,4 @@ void sb_scenario_vm_plan_footer(const sb_vm_opts *o)
         printf("Guest kernel: Debian's newest linux-image-*-amd64, kept in %s (%s%s)\n", cache,
                have[0] ? "cached: " : "downloaded on first use", have);
     }
-}
-
-bool sb_scenario_in_guest;
-
-int sb_scenario_vm_guest(int argc, char **argv)
-{
-    if (argc != 2)
-        return sb_usage_error("scenario", "vm-guest DIR is run inside a 'scenario run --vm' guest only");
-    char **args, err[1024];
-    int n;
-    sb_vm_guest_lab lab = {.n = 0};
-    if (sb_vm_guest_args(argv[1], 15, &args, &n, &lab, err, sizeof err) < 0) {
-        sb_vm_guest_lab_end(&lab);
-        sb_error("scenario: vm-guest: %s", err);
-        return SB_EXIT_RUNTIME;
-    }
-    sb_scenario_in_guest = true;
-    int rc = n >= 2 && !strcmp(args[1], "run") ? sb_cmd_scenario(n, args)
-                                                 : sb_usage_error("scenario", "vm-guest: %s/args is not a run", argv[1]);
-    sb_vm_guest_lab_end(&lab);
-    sb_vm_guest_free(args, n);
-    return rc;
 }

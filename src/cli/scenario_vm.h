@@ -1,8 +1,8 @@
 /*
  * scenario_vm — the parts of `storbench scenario` that concern --vm (see
- * scenario_vm.c): the options, what `check --vm` shows, and the guest's
- * internal `scenario vm-guest DIR`; what can be built where is
- * scenario/plan.h's.
+ * scenario_vm.c): the options and what `check --vm` shows; what can be built
+ * where is scenario/plan.h's. The guest's internal `scenario vm-guest DIR` is
+ * scenario.c's, since it runs `scenario run` there.
  */
 #ifndef SB_CLI_SCENARIO_VM_H
 #define SB_CLI_SCENARIO_VM_H
@@ -42,11 +42,5 @@ int sb_scenario_vm_settle(sb_vm_opts *o);
  * and what is missing for a guest. */
 void sb_scenario_vm_plan(const sb_scn_config *c, bool lab);
 void sb_scenario_vm_plan_footer(const sb_vm_opts *o);
-
-/* Set by `scenario vm-guest`: this run is a guest's, on emulated devices. */
-extern bool sb_scenario_in_guest;
-
-/* `scenario vm-guest DIR` (internal: run by the guest, see scenario/vm_guest.h). */
-int sb_scenario_vm_guest(int argc, char **argv);
 
 #endif

@@ -175,8 +175,10 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: storbench show NAME|FILE [--width N] [--format FORMAT] [--sparklines] [-o FILE] [--results-dir DIR]\n"
             "\n"
-            "Renders a result file: NAME is a result in the results directory, FILE a path\n"
-            "(anything with a '/').\n"
+            "Renders a result file: FILE is a path (anything with a '/', or a file of that\n"
+            "name in the current directory), NAME a result in the results directory. When\n"
+            "both a file here and a saved result answer to the name, the file is read (and\n"
+            "a line on stderr says so).\n"
             "\n"
             "  -w, --width N         line width of the text bars (default: the terminal's, else 80)\n"
             "  -f, --format FORMAT   text (the seed page format, default), json, html (one\n"
@@ -246,7 +248,7 @@ int sb_cmd_show(int argc, char **argv)
         o.width = sb_terminal_width();
 
     char path[PATH_MAX], err[PATH_MAX + 512];
-    if ((rc = sb_cli_result_path("show", argv[optind], results_dir, path, sizeof path)) ||
+    if ((rc = sb_cli_input_path("show", argv[optind], results_dir, path, sizeof path)) ||
         (rc = check_not_input(output, path)))
         return rc;
     sb_resultfile rf;

@@ -7,6 +7,8 @@
 #include <signal.h>
 
 #include <fcntl.h>
+#include <grp.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 void sb_child_keep_fds(int *fds, unsigned n)
@@ -33,13 +35,30 @@ void sb_child_keep_fds(int *fds, unsigned n)
     }
 }
 
-void sb_child_detach(void)
+void sb_child_signals_default(void)
 {
-    setsid();
+    struct sigaction dfl = {.sa_handler = SIG_DFL};
     for (int s = 1; s < NSIG; s++)
-        signal(s, SIG_DFL);
-    signal(SIGPIPE, SIG_IGN);
+        sigaction(s, &dfl, NULL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+int sb_child_die_with_parent(pid_t parent, int sig)
+{
+    prctl(PR_SET_PDEATHSIG, sig);
+    return getppid() == parent ? 0 : -1;
+}
+
+int sb_child_drop_creds(uid_t uid, gid_t gid)
+{
+    return setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(uid) != 0 ? -1 : 0;
+}
+
+void sb_child_detach(void)
+{
+    setsid();
+    sb_child_signals_default();
+    signal(SIGPIPE, SIG_IGN);
 }

@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <unistd.h>
 
-bool sb_log_verbose = false;
-
 static void emit(const char *kind, const char *fmt, va_list ap)
 {
     if (isatty(STDERR_FILENO))

@@ -10,9 +10,6 @@
 
 void sb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* --verbose was given: say more (what is made and removed). */
-extern bool sb_log_verbose;
-
 /* Exit codes used by the CLI layer. */
 enum { SB_EXIT_OK = 0, SB_EXIT_RUNTIME = 1, SB_EXIT_USAGE = 2, SB_EXIT_INTERRUPTED = 130 };
 

@@ -28,6 +28,14 @@ void *sb_xrealloc(void *p, size_t n)
     return q;
 }
 
+void *sb_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        sb_oom();
+    return p;
+}
+
 char *sb_xstrdup(const char *s)
 {
     char *r = strdup(s ? s : "");

@@ -12,6 +12,8 @@
 void sb_oom(void) __attribute__((noreturn));
 /* realloc that never fails (n == 0 allocates 1 byte). */
 void *sb_xrealloc(void *p, size_t n);
+/* calloc that never fails (n or size 0 allocates 1 byte): zeroed, as a static was. */
+void *sb_xcalloc(size_t n, size_t size);
 /* strdup/strndup that never fail; sb_xstrdup(NULL) gives "". */
 char *sb_xstrdup(const char *s);
 char *sb_xstrndup(const char *s, size_t n);

@@ -5,6 +5,7 @@
 #include "core/units.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,8 +28,13 @@ int sb_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     return 0;
 }
 
-int sb_parse_size(const char *s, uint64_t *out)
+/* One parser for every size storbench reads. kb_base 0 is storbench's own rule: every
+ * suffix IEC ("4k", "4kb", "4kib" are all 4096), and an "i" only as "ib". kb_base 1024 or
+ * 1000 are fio's rules for its options: the plain suffix is kb_base, the IEC one ("ki",
+ * "kib") the other base (fio's kb_base=1024 makes KiB 1000, for its old job files). */
+int sb_parse_size_kb(const char *s, unsigned kb_base, uint64_t *out)
 {
+    static const char units[] = "kmgtp";
     if (!s || !isdigit((unsigned char)*s))
         return -EINVAL;
     errno = 0;
@@ -36,28 +42,34 @@ int sb_parse_size(const char *s, uint64_t *out)
     unsigned long long v = strtoull(s, &end, 10);
     if (errno == ERANGE)
         return -ERANGE;
-    int shift = 0;
-    if (*end) {
-        switch (tolower((unsigned char)*end)) {
-        case 'b': shift = 0; if (end[1]) return -EINVAL; *out = v; return 0;
-        case 'k': shift = 10; break;
-        case 'm': shift = 20; break;
-        case 'g': shift = 30; break;
-        case 't': shift = 40; break;
-        case 'p': shift = 50; break;
-        default: return -EINVAL;
-        }
-        end++;
-        /* Accept "k", "kb", "kib" (any case) as the same IEC multiplier, like fio. */
-        if (!strcasecmp(end, "ib") || !strcasecmp(end, "b") || !*end)
-            ;
-        else
-            return -EINVAL;
+    int c = tolower((unsigned char)*end);
+    if (!c || (c == 'b' && !end[1])) {
+        *out = v;
+        return 0;
     }
-    if (shift && v > (UINT64_MAX >> shift))
-        return -ERANGE;
-    *out = (uint64_t)v << shift;
+    const char *u = strchr(units, c);
+    if (!u)
+        return -EINVAL;
+    const char *rest = end + 1;
+    bool iec = tolower((unsigned char)*rest) == 'i';
+    if (iec)
+        rest++;
+    if ((*rest && strcasecmp(rest, "b")) || (iec && !kb_base && !*rest))
+        return -EINVAL;
+    uint64_t base = !kb_base || (kb_base == 1000) == iec ? 1024 : 1000;
+    uint64_t r = v;
+    for (int i = 0; i <= (int)(u - units); i++) {
+        if (r > UINT64_MAX / base)
+            return -ERANGE;
+        r *= base;
+    }
+    *out = r;
     return 0;
+}
+
+int sb_parse_size(const char *s, uint64_t *out)
+{
+    return sb_parse_size_kb(s, 0, out);
 }
 
 int sb_parse_duration(const char *s, double *seconds)

@@ -14,6 +14,9 @@
 
 /* Returns 0, -EINVAL (not a size) or -ERANGE (overflows 64 bits). */
 int sb_parse_size(const char *s, uint64_t *out);
+/* The same parser with fio's kb_base rules (1024 or 1000; 0 is sb_parse_size's): under
+ * kb_base=1024 "4k" and "4kb" are 4096 and "4kib" 4000, under 1000 the reverse. */
+int sb_parse_size_kb(const char *s, unsigned kb_base, uint64_t *out);
 /* "20" (seconds), "5s", "500ms", "250us", "2m", "1h". Returns 0 or -EINVAL (also for more
  * than SB_MAX_DURATION_S). */
 #define SB_MAX_DURATION_S 1e9

@@ -82,12 +82,15 @@ struct sb_dev_model {
 int sb_dev_params_parse(const char *spec, sb_dev_params *p, char *preset, size_t presetlen, char *err,
                         size_t errlen);
 
-/* hdd.c */
+/* hdd_geometry.c: the zones, rotation, seek curve and placement (set by init) */
 int sb_dev_hdd_init(sb_dev_model *m, char *err, size_t errlen);
-uint64_t sb_dev_hdd_service(sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t len, uint64_t now);
-uint64_t sb_dev_hdd_position(const sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t now);
 /* Seek, settle (write) and rotational wait from the head's position at time t to off. */
 uint64_t sb_dev_hdd_reach(const sb_dev_model *m, int write, uint64_t off, uint64_t t);
+/* Media time of the image's bytes [off, end): the revolutions they span. */
+uint64_t sb_dev_hdd_media_ns(const sb_dev_model *m, uint64_t off, uint64_t end);
+/* hdd.c: the commands */
+uint64_t sb_dev_hdd_service(sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t len, uint64_t now);
+uint64_t sb_dev_hdd_position(const sb_dev_model *m, sb_dev_op op, uint64_t off, uint64_t now);
 /* hdd_cache.c: the write cache's extents */
 void sb_dev_cache_add(sb_dev_model *m, uint64_t off, uint64_t len, uint64_t at);
 void sb_dev_cache_drop(sb_dev_model *m, uint64_t off, uint64_t len);

@@ -1,6 +1,7 @@
 /*
  * devices/make — making a model from its spec, and the calls that dispatch to the
- * physics of its kind (hdd.c, ssd.c; the ram model answers every request at once).
+ * physics of its kind (hdd.c with hdd_geometry.c, ssd.c; the ram model answers every
+ * request at once).
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -210,6 +210,8 @@ static int build_entry(const result_text *rt, span tl, const row *rw, sb_result 
     /* The row's source: its legend entry (the row is marked " [k]"), else the title
      * line. Every figure read from a page is imported. */
     span ident = span_trim(rw->ident), source = tl;
+    if (span_eq(rw->value, SB_NOT_RUN_MARK))
+        return 1; /* the identifier has no figure here: its system is listed, its row empty */
     if (rt->n_legends) {
         const legend *lg = row_legend(rt, &ident);
         if (!lg)

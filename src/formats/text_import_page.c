@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/page_marks.h"
 #include "results/titles.h"
 
 static const char HIGHER[] = "> Higher Is Better";
@@ -118,20 +119,13 @@ int ti_parse_kvlist(span s, sb_kvlist *l)
 
 /* ---------------------------------------------------------------- rows */
 
-/* A row's tail at s.p[at]: " <dots> <value> <spaces>|<=...>" ending at the end of s or
- * before a space. On a match returns the length of the tail and the value's span. */
-size_t ti_row_tail_at(span s, size_t at, span *value, size_t *bars)
+/* The length of a row's value at s.p[i]: a number ("-12", "67.63") or the mark of a row
+ * without a figure (SB_NOT_RUN_MARK); 0 when there is neither. */
+static size_t row_value_len(span s, size_t i)
 {
-    size_t i = at;
-    if (i >= s.n || s.p[i] != ' ')
-        return 0;
-    i++;
-    size_t dots = i;
-    while (i < s.n && s.p[i] == '.')
-        i++;
-    if (i == dots || i >= s.n || s.p[i] != ' ')
-        return 0;
-    i++;
+    static const char not_run[] = SB_NOT_RUN_MARK;
+    if (s.n - i >= sizeof not_run - 1 && !memcmp(s.p + i, not_run, sizeof not_run - 1))
+        return sizeof not_run - 1;
     size_t v = i;
     if (i < s.n && s.p[i] == '-')
         i++;
@@ -147,7 +141,28 @@ size_t ti_row_tail_at(span s, size_t at, span *value, size_t *bars)
         if (i == frac)
             return 0;
     }
-    size_t vend = i;
+    return i - v;
+}
+
+/* A row's tail at s.p[at]: " <dots> <value> <spaces>|<=...>" ending at the end of s or
+ * before a space. On a match returns the length of the tail and the value's span (the
+ * value of a row without a figure is SB_NOT_RUN_MARK, its bar empty). */
+size_t ti_row_tail_at(span s, size_t at, span *value, size_t *bars)
+{
+    size_t i = at;
+    if (i >= s.n || s.p[i] != ' ')
+        return 0;
+    i++;
+    size_t dots = i;
+    while (i < s.n && s.p[i] == '.')
+        i++;
+    if (i == dots || i >= s.n || s.p[i] != ' ')
+        return 0;
+    i++;
+    size_t v = i, vn = row_value_len(s, i);
+    if (!vn)
+        return 0;
+    i += vn;
     while (i < s.n && s.p[i] == ' ')
         i++;
     if (i >= s.n || s.p[i] != '|')
@@ -158,7 +173,7 @@ size_t ti_row_tail_at(span s, size_t at, span *value, size_t *bars)
         i++;
     if (i < s.n && s.p[i] != ' ')
         return 0;
-    *value = span_make(s.p + v, vend - v);
+    *value = span_make(s.p + v, vn);
     *bars = i - bar;
     return i - at;
 }

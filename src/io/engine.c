@@ -1,6 +1,7 @@
 /*
- * engine — the table of I/O engines, lookup by name, and the list of those
- * that work on this kernel (for the "unknown/unavailable engine" message).
+ * engine — the registered I/O engines (engine.h's SB_ENGINE_REGISTER: each engine of
+ * io/engines/ adds itself), lookup by name, and the list of those that work on this
+ * kernel (for the "unknown/unavailable engine" message). Nothing here names an engine.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,28 +10,49 @@
 
 #include "io/engine.h"
 
-static const sb_engine_ops *const engines[] = {
-    &sb_engine_psync, &sb_engine_sync, &sb_engine_posixaio,
-    &sb_engine_libaio, &sb_engine_io_uring, &sb_engine_mmap, &sb_engine_pvsync,
-    &sb_engine_pvsync2, &sb_engine_null,
-};
-#define N_ENGINES (sizeof engines / sizeof engines[0])
+/* The linker's bounds of the section SB_ENGINE_REGISTER fills (weak: a program without
+ * engines links, with none). */
+extern const sb_engine_ops *const __start_sb_engines[] __attribute__((weak));
+extern const sb_engine_ops *const __stop_sb_engines[] __attribute__((weak));
 
-size_t sb_engine_count(void) { return N_ENGINES; }
+size_t sb_engine_count(void)
+{
+    return __start_sb_engines ? (size_t)(__stop_sb_engines - __start_sb_engines) : 0;
+}
 
-const sb_engine_ops *sb_engine_at(size_t i) { return i < N_ENGINES ? engines[i] : NULL; }
+/* The i-th by rank: the section holds them in link order, which says nothing. */
+const sb_engine_ops *sb_engine_at(size_t i)
+{
+    size_t n = sb_engine_count();
+    for (size_t k = 0; k < n; k++) {
+        size_t before = 0;
+        for (size_t m = 0; m < n; m++)
+            before += __start_sb_engines[m]->rank < __start_sb_engines[k]->rank ||
+                      (__start_sb_engines[m]->rank == __start_sb_engines[k]->rank && m < k);
+        if (before == i)
+            return __start_sb_engines[k];
+    }
+    return NULL;
+}
 
 const sb_engine_ops *sb_engine_find(const char *name)
 {
-    for (size_t i = 0; i < N_ENGINES; i++)
-        if (!strcmp(engines[i]->name, name))
-            return engines[i];
-    /* fio's spelling of the same engines */
-    if (!strcmp(name, "pread"))
-        return &sb_engine_psync;
-    if (!strcmp(name, "uring") || !strcmp(name, "iouring"))
-        return &sb_engine_io_uring;
+    size_t n = sb_engine_count();
+    for (size_t i = 0; i < n; i++) {
+        const sb_engine_ops *e = __start_sb_engines[i];
+        if (!strcmp(e->name, name))
+            return e;
+        for (const char *const *a = e->aliases; a && *a; a++)
+            if (!strcmp(*a, name))
+                return e;
+    }
     return NULL;
+}
+
+bool sb_engine_can(const char *name, unsigned caps)
+{
+    const sb_engine_ops *e = sb_engine_find(name);
+    return e && (e->caps & caps) == caps;
 }
 
 void sb_engine_list_working(char *buf, size_t len)
@@ -38,10 +60,11 @@ void sb_engine_list_working(char *buf, size_t len)
     size_t off = 0;
     if (len)
         buf[0] = '\0';
-    for (size_t i = 0; i < N_ENGINES && off < len; i++) {
-        if (engines[i]->probe && engines[i]->probe() < 0)
+    for (size_t i = 0; i < sb_engine_count() && off < len; i++) {
+        const sb_engine_ops *e = sb_engine_at(i);
+        if (e->probe && e->probe() < 0)
             continue;
-        int n = snprintf(buf + off, len - off, "%s%s", off ? ", " : "", engines[i]->name);
+        int n = snprintf(buf + off, len - off, "%s%s", off ? ", " : "", e->name);
         if (n < 0)
             break;
         off += (size_t)n;

@@ -55,13 +55,28 @@ typedef struct sb_engine_td {
     bool fixed_files, fixed_bufs;  /* io_uring options; init clears one it could not use */
     bool files_required, bufs_required; /* io_uring: a refused registration is an error */
     bool datasync;         /* the next fsync() is an fdatasync (the worker sets it per call) */
+    bool sqpoll, nowait, hipri; /* fio's sqthread_poll, nowait, hipri (SB_ENGINE_RING, _RWF) */
     void *data;            /* engine private */
 } sb_engine_td;
 
 enum { SB_Q_COMPLETED = 0, SB_Q_QUEUED = 1 };
 
+/* What an engine can do beyond moving bytes, so that the core asks the engine instead of
+ * naming it: the job checks (job.c, job/trim.c, job/files.c, options/parse_sched.c) and the
+ * report (cli/io_output.c) read these. */
+enum {
+    SB_ENGINE_REGISTERS = 1u << 0, /* registers files and buffers (registerfiles, fixedbufs) */
+    SB_ENGINE_PRIO = 1u << 1,      /* gives each I/O its own priority (cmdprio) */
+    SB_ENGINE_MAPS = 1u << 2,      /* maps one file: no direct I/O, no trim, one file per job */
+    SB_ENGINE_RING = 1u << 3,      /* a submission ring: sqthread_poll, nowait, hipri (io_uring) */
+    SB_ENGINE_RWF = 1u << 4,       /* per-call RWF_ flags: nowait, hipri (pvsync2) */
+};
+
 typedef struct sb_engine_ops {
     const char *name;
+    const char *const *aliases; /* fio's other spellings, NULL-terminated; or NULL */
+    unsigned rank;              /* where it comes in lists ("engines that work here") */
+    unsigned caps;              /* SB_ENGINE_* */
     const char *description;
     bool sync;             /* completes at queue(); iodepth is 1 */
     /* Every use of td->fd is a syscall of the worker thread itself (no helper thread
@@ -79,14 +94,26 @@ typedef struct sb_engine_ops {
     void (*cleanup)(sb_engine_td *td);
 } sb_engine_ops;
 
+/* Each engine (one file of io/engines/) registers its ops table with this line at file
+ * scope; the core finds it by name and never names an engine. The pointers are gathered by
+ * the linker into one section, so the engine objects are linked into every program
+ * directly (the Makefile's ENGINE_OBJS), never left in the archive. */
+#define SB_ENGINE_REGISTER(ops)                                                              \
+    static const sb_engine_ops *const sb_engine_reg_##ops                                  \
+        __attribute__((used, section("sb_engines"), aligned(sizeof(void *)))) = &ops
+
+/* The engines' own ops tables, for the tests that drive one engine directly. */
 extern const sb_engine_ops sb_engine_sync, sb_engine_psync, sb_engine_posixaio,
     sb_engine_libaio, sb_engine_io_uring, sb_engine_mmap, sb_engine_pvsync, sb_engine_pvsync2,
     sb_engine_null;
 
-/* By name; NULL when unknown. */
+/* By name or alias; NULL when unknown. */
 const sb_engine_ops *sb_engine_find(const char *name);
+/* The registered engines, in rank order. */
 size_t sb_engine_count(void);
 const sb_engine_ops *sb_engine_at(size_t i);
+/* Whether the engine called name has every capability of caps (false when unknown). */
+bool sb_engine_can(const char *name, unsigned caps);
 /* "psync, sync, posixaio, libaio, io_uring, mmap" restricted to those whose probe passes. */
 void sb_engine_list_working(char *buf, size_t len);
 /* 0 when this kernel can run ops (its probe passes), else its -errno with "<prefix>I/O

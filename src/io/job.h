@@ -24,6 +24,7 @@
 #define SB_IO_JOB_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,11 +32,11 @@
 
 #include "core/devguard.h"
 #include "core/histogram.h"
-#include "io/cmdprio.h"
-#include "io/distribution.h"
-#include "io/verify.h"
+#include "io/loop/cmdprio.h"
+#include "io/loop/distribution.h"
+#include "io/verify/verify.h"
 #include "core/timeseries.h"
-#include "io/steadystate.h"
+#include "io/log/steadystate.h"
 
 typedef enum sb_rw {
     SB_RW_READ = 0,
@@ -57,7 +58,8 @@ enum { SB_ZONEMODE_NONE = 0, SB_ZONEMODE_STRIDED = 1, SB_ZONEMODE_ZBD = 2 };
 
 #define SB_IO_MIN_BS 512ull
 #define SB_IO_MAX_BS (64ull << 20)
-#define SB_IO_MAX_DEPTH 1024u
+#define SB_IO_MAX_DEPTH 65536u        /* fio has no bound; the engines and memory set theirs */
+#define SB_IO_MAX_OFFLOAD_DEPTH 1024u /* io_submit_mode=offload: one thread per I/O in flight */
 #define SB_IO_MAX_JOBS 256u
 
 /* fio's bssplit=4k/50:64k/50: block sizes and their % of the I/Os. */
@@ -140,6 +142,9 @@ typedef struct sb_io_job {
     unsigned max_open_zones, job_max_open_zones;
     double zone_reset_threshold, zone_reset_frequency;
     unsigned size_zones, offset_zones;
+    /* fio's size=N%: N percent of the file's or device's size (sb_io_files_size_pct makes it
+     * bytes once the file is named); 0 = size is in bytes */
+    unsigned size_pct;
     uint64_t zbd_given_offset, zbd_given_size;
     sb_io_dist dist;           /* fio's random_distribution (distribution.h) */
     bool gtod_reduce;          /* fio's gtod_reduce: no per-I/O latency is recorded */
@@ -167,6 +172,20 @@ typedef struct sb_io_job {
      * else not; 1: required (a refusal is an error); 0: off, as fio's default. */
     int uring_fixed_files;
     int uring_fixed_bufs;
+    /* fio's engine options of a submission ring (io_uring) or of preadv2 (pvsync2):
+     * sqthread_poll (a kernel thread polls the ring; io_uring only), nowait (RWF_NOWAIT: an
+     * I/O that would block fails with EAGAIN), hipri (polled completion: IORING_SETUP_IOPOLL,
+     * RWF_HIPRI; direct I/O on a device that polls) */
+    bool uring_sqpoll, io_nowait, io_hipri;
+    int iomem;                 /* fio's mem/iomem: how the I/O buffers are made, SB_IOMEM_* */
+    int fadvise_hint;          /* fio's fadvise_hint: SB_FADVISE_* (default: the job's pattern) */
+    bool overwrite;            /* fio's overwrite: a write job's missing bytes are written first */
+    bool unique_filename;      /* fio's unique_filename: a client's prefix, only in client/server */
+    int clocksource;           /* fio's clocksource: clock_gettime, the one storbench times with */
+    int open_sync;             /* fio's sync: 0 none, 1 O_SYNC, 2 O_DSYNC on the files */
+    bool per_job_logs;         /* fio's per_job_logs: 0 = one log file for the job's threads */
+    uint8_t buffer_pat[512];   /* fio's buffer_pattern: every write carries it, repeated */
+    unsigned buffer_pat_len;
     /* CPU placement, fio's cpus_allowed / cpus_allowed_policy. Unset (the default, as
      * fio): threads run wherever the scheduler puts them among the CPUs the process
      * may use. Set: every thread on all of cpus_allowed (shared), or thread i on the
@@ -231,6 +250,10 @@ typedef struct sb_io_job {
     const _Atomic(bool) *stop_ext;
     /* Set by jobrun.c: the flow weight reserved for this job's threads (flow.h), or NULL. */
     _Atomic(unsigned) *flow_reserved;
+    /* Set by jobrun.c for the jobs of a phase: held while a job prepares its files, so that
+     * two jobs of one file never see it half made (one creates and lays it out, the other
+     * finds it whole), as fio lays out every file before any job starts. NULL: alone. */
+    pthread_mutex_t *prepare_lock;
     /* fio's io_submit_mode, random_generator, NUMA placement and SPRandom (options_fiob.c;
      * issue 27). submit_offload: a submitter thread issues at the rate while another reaps,
      * so submission does not wait on completions (submit_offload.c). random_generator:
@@ -272,6 +295,11 @@ typedef struct sb_io_job {
     void (*progress)(void *arg, double fraction);
     void *cb_arg;
 } sb_io_job;
+
+/* fio's mem/iomem (run/iomem.c) and fadvise_hint (run/worker.c). */
+enum { SB_IOMEM_MALLOC = 0, SB_IOMEM_SHM, SB_IOMEM_SHMHUGE, SB_IOMEM_MMAP, SB_IOMEM_MMAPHUGE,
+       SB_IOMEM_MMAPSHARED };
+enum { SB_FADVISE_NONE = 0, SB_FADVISE_PATTERN, SB_FADVISE_RANDOM, SB_FADVISE_SEQUENTIAL };
 
 /* fio's fallocate: how a write job's new file gets its size (prepare.c). */
 enum { SB_FALLOC_NATIVE = 0, SB_FALLOC_NONE, SB_FALLOC_KEEP };
@@ -376,6 +404,9 @@ void sb_io_job_resolve(sb_io_job *job);
 
 /* Checks the job's values on their own (ranges, combinations). 0 or -EINVAL with one line
  * in err. Warnings (iodepth > 1 on a synchronous engine) go to warn (empty when none). */
+/* fio's size=N% made bytes from the job's first file or device (which must exist then):
+ * 0, or -EINVAL with one line in err. sb_io_run does it when the job starts. */
+int sb_io_files_size_pct(sb_io_job *job, char *err, size_t errlen);
 int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen);
 /* The verify rules of a job for depth I/Os in flight per thread, part of the check above
  * (defined in verify_run.c). Declared here, not in worker.h, so that job.c need not

@@ -2,7 +2,8 @@
  * compare — the computation behind `storbench compare` and its text report
  * (definitions in compare.h). The report keeps the seed page's shape — one
  * block per test, dotted identifiers, aligned values — with the difference to
- * the base where the bar would be, so it reads like the pages it compares.
+ * the base where the bar would be, so it reads like the pages it compares. An
+ * identifier without a figure for a test is listed under it as "not run".
  */
 #include <errno.h>
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "report/compare.h"
+#include "results/page_marks.h"
 
 /* A host-bound figure (a modeled device's that its ram twin matched) is the host's, not
  * the device's: it is compared with nothing (docs/devices.md, "Host-bound figures"). */
@@ -173,8 +175,11 @@ int sb_report_compare(FILE *out, const sb_resultfile *rf, const sb_comparison *c
         const sb_entry *b = sb_result_find_entry(r, bid);
         for (size_t i = 0; i < rf->n_systems; i++) {
             const sb_entry *e = sb_result_find_entry(r, rf->systems[i].identifier);
-            if (!e)
+            if (!e) { /* listed, not dropped: this identifier lacks the test */
+                dotted(out, rf->systems[i].identifier, lw);
+                fprintf(out, "%*s\n", vw, SB_NOT_RUN_MARK);
                 continue;
+            }
             const sb_compare_cell *cell = sb_compare_cell_at(c, ri, i);
             dotted(out, e->identifier, lw);
             fprintf(out, "%*.*f  ", vw, e->decimals, e->mean);

@@ -6,7 +6,9 @@
  *   per result:  two blank lines, the title line (what produced the figures, see
  *                put_result_header), the option line (omitted when empty),
  *                "<Unit> > Higher Is Better" (or "< Lower Is Better"), then one row per
- *                identifier that has a figure, in system order; when the figures come from
+ *                identifier that has a figure, in system order, then one row "not run"
+ *                with an empty bar per identifier of the page without one (it widens
+ *                no column: the other rows are what they would be without it); when the figures come from
  *                several sources, each row is marked " [k]" and a legend line
  *                "[k] imported: <source>" / "[k] measured: <source>" per source follows.
  *                Under each row of a figure of two runs or more, "SE +/- x, N = n"
@@ -32,6 +34,7 @@
 #include "core/units.h"
 #include "report/sparkline.h"
 #include "report/uncertainty.h"
+#include "results/page_marks.h"
 
 void sb_report_format_value(char *buf, size_t len, double value, int decimals)
 {
@@ -92,7 +95,10 @@ static void put_se_line(FILE *out, const sb_entry *e, size_t id_col)
     putc('\n', out);
 }
 
-/* Rows for the entries in 'order' (n of them, all of r), labelled labels[i]. */
+/* Rows for the entries in 'order' (n of them, all of r), labelled labels[i]; an entry that
+ * is NULL is an identifier without a figure: its value is SB_NOT_RUN_MARK, its bar empty.
+ * Such a row widens no column, so that the figures' rows (and their bars) are what they
+ * were without it: a longer label or value gets one dot or space. */
 static int put_rows(FILE *out, const sb_entry *const *order, char (*labels)[300], size_t n,
                     int width)
 {
@@ -103,7 +109,12 @@ static int put_rows(FILE *out, const sb_entry *const *order, char (*labels)[300]
     double max = 0;
     for (size_t i = 0; i < n; i++) {
         const sb_entry *e = order[i];
-        sb_report_format_value(vals[i], sizeof vals[i], e->mean, e->decimals);
+        if (e)
+            sb_report_format_value(vals[i], sizeof vals[i], e->mean, e->decimals);
+        else
+            snprintf(vals[i], sizeof vals[i], "%s", SB_NOT_RUN_MARK);
+        if (!e)
+            continue; /* a "not run" row takes the columns the figures set */
         size_t w = text_width(labels[i]);
         if (w > id_w)
             id_w = w;
@@ -121,21 +132,23 @@ static int put_rows(FILE *out, const sb_entry *const *order, char (*labels)[300]
     for (size_t i = 0; i < n; i++) {
         const sb_entry *e = order[i];
         const char *id = labels[i];
+        size_t w = text_width(id), vw = strlen(vals[i]);
         fputs(id, out);
         putc(' ', out);
-        put_repeat(out, '.', id_w + 1 - text_width(id));
+        put_repeat(out, '.', w < id_w + 1 ? id_w + 1 - w : 1);
         putc(' ', out);
         fputs(vals[i], out);
-        put_repeat(out, ' ', val_w + 1 - strlen(vals[i]));
+        put_repeat(out, ' ', vw < val_w + 1 ? val_w + 1 - vw : 1);
         putc('|', out);
         long bars = 0;
-        if (max > 0 && isfinite(e->mean) && e->mean > 0)
+        if (e && max > 0 && isfinite(e->mean) && e->mean > 0)
             bars = lround(e->mean / max * (double)room);
         if (bars > room)
             bars = room;
         put_repeat(out, '=', (size_t)bars);
         putc('\n', out);
-        put_se_line(out, e, id_w + 2);
+        if (e)
+            put_se_line(out, e, id_w + 2);
     }
     free(vals);
     return 0;
@@ -145,7 +158,7 @@ static int put_rows(FILE *out, const sb_entry *const *order, char (*labels)[300]
 static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, int width,
                       bool sparklines)
 {
-    size_t cap = r->n_entries ? r->n_entries : 1;
+    size_t cap = r->n_entries + (rf ? rf->n_systems : 0) + 1;
     const sb_entry **order = calloc(cap, sizeof *order);
     size_t *group = calloc(cap, sizeof *group);
     char (*labels)[300] = calloc(cap, sizeof *labels);
@@ -170,9 +183,18 @@ static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, in
         order[n++] = e;
     }
     size_t groups = sb_result_source_groups(r, order, n, group);
+    /* The identifiers of the page without a figure in this chart (a merged page): a row
+     * each, after the figures, "not run" with an empty bar; import reads it as no figure,
+     * so a page read back shows it again. */
+    size_t n_fig = n;
+    for (size_t s = 0; rf && s < rf->n_systems; s++)
+        if (!sb_result_find_entry(r, rf->systems[s].identifier)) {
+            snprintf(labels[n], sizeof labels[n], "%s", str_or_empty(rf->systems[s].identifier));
+            order[n++] = NULL;
+        }
     /* Figures from more than one source: each row is marked " [k]" and the legend under the
      * rows says what [k] is and whether it was imported or measured. */
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n_fig; i++) {
         if (groups > 1)
             snprintf(labels[i], sizeof labels[i], "%s [%zu]", str_or_empty(order[i]->identifier),
                      group[i] + 1);
@@ -188,6 +210,7 @@ static int put_result(FILE *out, const sb_resultfile *rf, const sb_result *r, in
     }
     put_result_header(out, r);
     int rc = put_rows(out, order, labels, n, width);
+    n = n_fig; /* legends, marks and sparklines are the figures' */
     for (size_t g = 0; rc == 0 && groups > 1 && g < groups; g++)
         for (size_t i = 0; i < n; i++)
             if (group[i] == g) {

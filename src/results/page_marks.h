@@ -18,6 +18,11 @@
 #define SB_HOST_BOUND_LEGEND "(host-bound): the same configuration on device-model = ram came within 20 % of it: " \
                              "the host, not the modeled device, bounds it"
 
+/* The value of a row whose identifier has no figure in the chart (a merged page, a
+ * configuration that did not run the test): "ssd ...... not run |", an empty bar. import
+ * reads the row as no figure. */
+#define SB_NOT_RUN_MARK "not run"
+
 /* The heading of show's table; import reads a page only up to it (it holds no chart). */
 #define SB_CDM_HEADING "CrystalDiskMark / KDiskMark table (MB/s), from the charts above:"
 

@@ -343,6 +343,26 @@ static void remove_entries(sb_resultfile *rf, const char *identifier)
     }
 }
 
+void sb_resultfile_rename_identifier(sb_resultfile *rf, const char *from, const char *to)
+{
+    sb_system *sys = sb_resultfile_find_system(rf, from);
+    if (!sys)
+        return;
+    /* Names change: the indexes that map them are rebuilt when next needed. */
+    drop_index(&rf->system_index);
+    free(sys->identifier);
+    sys->identifier = sb_xstrdup(to);
+    for (size_t i = 0; i < rf->n_results; i++) {
+        sb_result *r = &rf->results[i];
+        sb_entry *e = sb_result_find_entry(r, from);
+        if (!e)
+            continue;
+        drop_index(&r->entry_index);
+        free(e->identifier);
+        e->identifier = sb_xstrdup(to);
+    }
+}
+
 void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier)
 {
     drop_index(&rf->system_index);

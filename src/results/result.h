@@ -137,6 +137,9 @@ void sb_resultfile_set_title(sb_resultfile *rf, const char *title, const char *d
 sb_system *sb_resultfile_find_system(const sb_resultfile *rf, const char *identifier);
 /* Appends an empty system with this identifier (the caller checked it is new). */
 sb_system *sb_resultfile_add_system(sb_resultfile *rf, const char *identifier);
+/* Renames a system and its entries (nothing when rf has no such identifier; the caller
+ * checked that to is new). */
+void sb_resultfile_rename_identifier(sb_resultfile *rf, const char *from, const char *to);
 /* Removes the system and all of its entries. */
 void sb_resultfile_remove_identifier(sb_resultfile *rf, const char *identifier);
 

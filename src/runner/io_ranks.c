@@ -410,19 +410,21 @@ static int run_phase(const sb_io_job *j, double wall, sb_io_result *r, sb_io_pha
 /* The write phase before a job that reads: its data, written as IOR's write phase. */
 static int write_phase(const sb_io_job *mine, sb_io_ranks_report *rep, char *err, size_t errlen)
 {
-    static sb_io_job w;
-    static sb_io_result r;
-    w = *mine;
-    w.rw = SB_RW_WRITE;
-    w.end_fsync = true; /* clean pages, so that the read is not served by dirty ones */
-    w.time_based = false;
-    w.runtime_s = w.ramp_s = w.startdelay_s = 0;
-    int rc = run_phase(&w, 0, &r, &rep->phase[rep->n_phases], err, errlen);
-    if (rc < 0)
-        return rc;
-    rep->n_phases++;
-    sb_io_result_free(&r);
-    return 0;
+    sb_io_job *w = sb_xcalloc(1, sizeof *w);       /* large: paths */
+    sb_io_result *r = sb_xcalloc(1, sizeof *r);    /* large: histograms */
+    *w = *mine;
+    w->rw = SB_RW_WRITE;
+    w->end_fsync = true; /* clean pages, so that the read is not served by dirty ones */
+    w->time_based = false;
+    w->runtime_s = w->ramp_s = w->startdelay_s = 0;
+    int rc = run_phase(w, 0, r, &rep->phase[rep->n_phases], err, errlen);
+    if (rc == 0) {
+        rep->n_phases++;
+        sb_io_result_free(r);
+    }
+    free(r);
+    free(w);
+    return rc < 0 ? rc : 0;
 }
 
 static void report_init(const sb_io_job *job, sb_io_ranks_report *rep, const sb_io_ranks_opts *o)
@@ -471,17 +473,18 @@ static int prepare(const sb_io_job *job, const sb_io_ranks_opts *o, sb_io_job *m
 int sb_io_ranks_run(const sb_io_job *job, const sb_io_ranks_opts *o, sb_io_result *res,
                     sb_io_ranks_report *rep, char *err, size_t errlen)
 {
-    static sb_io_job mine;
+    sb_io_job *mine = sb_xcalloc(1, sizeof *mine); /* large: paths */
     rank_files rf = {{0}, {0}, false};
     report_init(job, rep, o);
-    int rc = prepare(job, o, &mine, &rf, rep, err, errlen);
+    int rc = prepare(job, o, mine, &rf, rep, err, errlen);
     if (rc == 0) {
-        if (o->stonewall_s > 0 && (mine.runtime_s <= 0 || mine.runtime_s > o->stonewall_s))
-            mine.runtime_s = o->stonewall_s;
-        rc = run_phase(&mine, o->stonewall_s, res, &rep->phase[rep->n_phases], err, errlen);
+        if (o->stonewall_s > 0 && (mine->runtime_s <= 0 || mine->runtime_s > o->stonewall_s))
+            mine->runtime_s = o->stonewall_s;
+        rc = run_phase(mine, o->stonewall_s, res, &rep->phase[rep->n_phases], err, errlen);
         if (rc == 0)
             rep->n_phases++;
     }
+    free(mine);
     cleanup(&rf, rc < 0);
     /* the delete phase ends when every rank has removed its files */
     int b = sb_ranks_barrier();

@@ -4,8 +4,8 @@
  * (counting down from md127's neighbours, so the usual md0 ... of a machine
  * are not taken), and with --assume-clean: a RAID1 array would otherwise
  * resync in the background while the benchmark runs, and the figures would
- * measure the resync. Stopping uses sysfs only (no mdadm), as every undo
- * does, and refuses an array whose members are not the journaled ones.
+ * measure the resync. Stopping it is undo.c's (sysfs only, no mdadm, as every
+ * undo), which refuses an array whose members are not the journaled ones.
  */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "scenario/md.h"
@@ -19,7 +19,6 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "scenario/tool.h"
-#include "scenario/undo.h" /* sb_md_stop, md's row of the undo table */
 
 #define MD_FIRST 120 /* numbers tried, downwards */
 
@@ -87,50 +86,6 @@ int sb_md_setup(const sb_scn_config *c, sb_device *devs, size_t n, sb_state *st,
         return rc;
     for (int i = 0; i < 100 && access(md_dev, F_OK) < 0; i++)
         sb_sleep_ms(50);
-    return 0;
-}
-
-/* Clears the md 1.2 superblock's magic (4 KiB into the member) so nothing reassembles it. */
-static void wipe_superblock(const char *dev)
-{
-    int fd = open(dev, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    static const char zeros[4096];
-    if (pwrite(fd, zeros, sizeof zeros, 4096) == (ssize_t)sizeof zeros)
-        fsync(fd);
-    close(fd);
-}
-
-int sb_md_stop(const char *md_dev, const char *members, FILE *log, char *err, size_t errlen)
-{
-    char path[PATH_MAX], list[SB_SCN_MAX_DEVICES * 64];
-    snprintf(path, sizeof path, "/sys/block/%s/md", base(md_dev));
-    if (access(path, F_OK) < 0)
-        return 0; /* gone already */
-    snprintf(list, sizeof list, "%s", members);
-    for (char *save = NULL, *m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
-        snprintf(path, sizeof path, "/sys/block/%s/md/dev-%s", base(md_dev), base(m));
-        if (access(path, F_OK) < 0) {
-            if (log)
-                fprintf(log, "left %s alone: %s is no longer one of its members\n", md_dev, m);
-            return 0;
-        }
-    }
-    snprintf(path, sizeof path, "/sys/block/%s/md/array_state", base(md_dev));
-    int rc = -EBUSY;
-    for (int i = 0; i < 50 && rc < 0; i++) /* busy for a moment after the unmount */
-        if ((rc = sb_write_text(path, "clear")) < 0)
-            sb_sleep_ms(100);
-    if (rc < 0) {
-        snprintf(err, errlen, "cannot stop %s: %s", md_dev, strerror(-rc));
-        return rc;
-    }
-    snprintf(list, sizeof list, "%s", members);
-    for (char *save = NULL, *m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save))
-        wipe_superblock(m);
-    if (log)
-        fprintf(log, "stopped %s\n", md_dev);
     return 0;
 }
 

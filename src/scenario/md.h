@@ -22,8 +22,8 @@ int sb_md_available(char *why, size_t whylen);
  * 0 or -errno with one line in err. */
 int sb_md_setup(const sb_scn_config *c, sb_device *devs, size_t n, sb_state *st, char *md_dev, size_t len,
                 char *err, size_t errlen);
-/* Undo of an array, sb_md_stop(), is declared in undo.h with the other undo steps, so
- * that state.c need not include this header, which includes state.h (no include circle). */
+/* Undo of an array, sb_undo_md_stop(), is in undo.c with the other undo steps, so that
+ * the journal's replay never calls back into this file, which journals (no circle). */
 /* What the array reads back as ("raid1, 2 devices, clean"), "" when unknown. */
 void sb_md_describe(const char *md_dev, char *out, size_t len);
 

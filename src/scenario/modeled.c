@@ -1,34 +1,24 @@
 /*
  * modeled — the run's side of the modeled devices and their guardian process
- * (modeled.h says why there is one). The guardian is forked, not executed, between
- * configurations, when the run has no other thread; it keeps only its socket (no lock
- * or file of the run's: the run's journal lock must die with the run, or its journal
- * would look alive). One message each way: "ready" (or the line that says why not)
- * after the FUSE file system is mounted, and "quit" from the run once its journal's
- * undo has unmounted it.
+ * (modeled.h says why there is one; core/guardian.h how it starts and speaks). It is
+ * started between configurations, when the run has no other thread, and keeps only its
+ * socket (no lock or file of the run's: the run's journal lock must die with the run, or
+ * its journal would look alive). One message each way: "ready" (or the line that says
+ * why not) after the FUSE file system is mounted, and "quit" from the run once its
+ * journal's undo has unmounted it.
  */
 #include "scenario/modeled.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "core/childfds.h"
+#include "core/guardian.h"
 #include "core/strutil.h"
-
-typedef struct {
-    int rc;
-    char err[512];
-} g_msg;
 
 int sb_modeled_wanted(const sb_scn_config *c)
 {
@@ -43,13 +33,20 @@ void sb_modeled_file(const sb_modeled *md, unsigned i, char *path, size_t len)
     sb_fmt(path, len, "%s/d%u", md->mnt, i);
 }
 
-static void __attribute__((noreturn)) guard_main(int sock, const char *mnt, char images[][PATH_MAX],
-                                                 const char *const *specs, unsigned n)
+/* What the guardian serves (sb_modeled_start's arguments, read in the child). */
+typedef struct {
+    const char *mnt;
+    char (*images)[PATH_MAX];
+    const char *const *specs;
+    unsigned n;
+} guard_args;
+
+/* The quit message, and the run's side of end-of-file, is any message at all. */
+static const sb_guardian_reply quit_msg = {.rc = 0};
+
+static void __attribute__((noreturn)) guard_main(int sock, const int *keep, void *arg)
 {
-    sb_child_detach(); /* own session, default signals: a signal ends the guardian */
-    sb_child_keep_fds(&sock, 1); /* the socket as 3, 0-2 on /dev/null, nothing else open */
-    (void)!chdir("/");
-    prctl(PR_SET_NAME, "storbench-model");
+    const guard_args *a = arg;
     /* A request's answer is due at its modeled time: on a busy host a normal thread woken
      * then waits for a time slice first (bench/device-model-cost.sh measured milliseconds),
      * so the serving threads (all inherit this) run at the lowest real-time priority. They
@@ -57,18 +54,15 @@ static void __attribute__((noreturn)) guard_main(int sock, const char *mnt, char
      * to it they stay as they are. */
     struct sched_param sp = {.sched_priority = 1};
     (void)sched_setscheduler(0, SCHED_FIFO, &sp);
-    g_msg m = {0};
+    char err[512] = "";
     sb_modeled_server *srv = NULL;
-    m.rc = sb_modeled_serve(mnt, images, specs, n, &srv, m.err, sizeof m.err);
-    (void)!send(sock, &m, sizeof m, MSG_NOSIGNAL);
-    ssize_t got;
-    while ((got = recv(sock, &m, sizeof m, 0)) < 0 && errno == EINTR)
-        ;
-    if (got <= 0) {
+    int rc = sb_modeled_serve(a->mnt, a->images, a->specs, a->n, &srv, err, sizeof err);
+    sb_guardian_reply_send(sock, rc, err);
+    sb_guardian_reply m;
+    if (sb_guardian_recv(sock, &m, sizeof m) <= 0) {
         /* The run died without a word: take apart what its journal names while we still
          * serve (its filesystem unmounts through us), then stop. */
         unsigned found = 0, busy = 0;
-        char err[256];
         /* its journal's lock may go a moment after its socket: try for a few seconds */
         for (int i = 0; i < 50 && found == 0; i++) {
             sb_state_cleanup(NULL, &found, &busy, err, sizeof err);
@@ -109,37 +103,16 @@ int sb_modeled_start(sb_modeled *md, const sb_scn_config *c, char images[][PATH_
     int rc = make_mountpoint(md, c, parent_dir, st, err, errlen);
     if (rc < 0)
         return rc;
-    int sv[2];
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-        rc = -errno;
-        sb_fmt(err, errlen, "socketpair: %s", strerror(-rc));
+    guard_args args = {md->mnt, images, specs, n};
+    sb_guardian_reply m;
+    sb_guardian g;
+    rc = sb_guardian_start(&g, "the modeled devices' server", "storbench-model", NULL, 0, guard_main, &args,
+                           &m, err, errlen);
+    md->pid = g.pid;
+    md->sock = g.sock;
+    if (rc < 0)
         return rc;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(sv[0]);
-        guard_main(sv[1], md->mnt, images, specs, n);
-    }
-    close(sv[1]);
-    if (pid < 0) {
-        rc = -errno;
-        close(sv[0]);
-        sb_fmt(err, errlen, "cannot start the modeled devices' server: %s", strerror(-rc));
-        return rc;
-    }
-    md->pid = pid;
-    md->sock = sv[0];
-    g_msg m;
-    ssize_t got;
-    while ((got = recv(md->sock, &m, sizeof m, 0)) < 0 && errno == EINTR)
-        ;
-    if (got != (ssize_t)sizeof m) {
-        sb_fmt(err, errlen, "the modeled devices' server (pid %ld) did not start", (long)pid);
-        return -ECHILD;
-    }
     if (m.rc < 0) {
-        m.err[sizeof m.err - 1] = '\0';
         sb_fmt(err, errlen, "[%s]: %s", c->identifier, m.err);
         return m.rc;
     }
@@ -148,14 +121,8 @@ int sb_modeled_start(sb_modeled *md, const sb_scn_config *c, char images[][PATH_
 
 void sb_modeled_end(sb_modeled *md)
 {
-    if (md->sock >= 0) {
-        g_msg m = {.rc = 0};
-        (void)!send(md->sock, &m, sizeof m, MSG_NOSIGNAL);
-        close(md->sock);
-        md->sock = -1;
-    }
-    if (md->pid > 0)
-        while (waitpid(md->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
+    sb_guardian g = {.pid = md->pid, .sock = md->sock};
+    sb_guardian_end(&g, &quit_msg, sizeof quit_msg);
     md->pid = 0;
+    md->sock = -1;
 }

@@ -10,6 +10,13 @@
  * its request's modeled completion), so that the queue sees the requests the loop driver
  * has in flight and can reorder them (NCQ), and two devices (RAID0) overlap: libfuse's
  * default of 10 threads held 64 requests in flight to 10 in all.
+ *
+ * Not one server with durability_fuse.c's: both mount with libfuse's high-level API
+ * from a thread of a guardian (core/guardian.h), but this one serves many threads,
+ * each asleep until its request's modeled time, and is stopped after the run's journal
+ * has already unmounted it (fuse_exit, a detached unmount); the recorder serves on one
+ * thread, so that its log holds the writes in the order they were completed, and
+ * unmounts its own file system, waiting while it is busy.
  */
 #define FUSE_USE_VERSION 312 /* 3.12: fuse_loop_cfg, to set the thread limit */
 #include "scenario/modeled.h"

@@ -17,6 +17,7 @@
 
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "core/strutil.h"
 #include "core/units.h"
 #include "runner/runner.h"
 #include "scenario/layout.h"
@@ -36,7 +37,7 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
     size_t n = 0, mark = st->n;
     int rc = 0;
     sb_modeled md = {.sock = -1};
-    FILE *log = sb_log_verbose ? stdout : NULL;
+    FILE *log = o->verbose ? stdout : NULL;
     *done = 0;
     for (size_t i = 0; i < SB_SCN_MAX_DEVICES; i++)
         devs[i].fd = -1;
@@ -45,7 +46,7 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
         for (n = 0; n < c->devices; n++)
             devs[n] = o->real[n];
     } else {
-        static char img[SB_SCN_MAX_DEVICES][PATH_MAX];
+        char (*img)[PATH_MAX] = sb_xcalloc(SB_SCN_MAX_DEVICES, sizeof *img); /* 64 KiB: on the heap */
         for (n = 0; n < c->devices && rc == 0; n++) {
             snprintf(img[n], sizeof img[n], "%s/storbench-scn-%ld-%zu-%zu.img", o->images, (long)getpid(), index,
                      n);
@@ -68,6 +69,7 @@ static int one_config(const sb_scn_config *c, size_t index, const sb_scn_run_opt
             if (log)
                 fprintf(log, "attached %s to %s\n", devs[n].path, file);
         }
+        free(img); /* the journal copied the names, the forked guardian has its own copy */
     }
     sb_layout lay;
     if (rc == 0 && !sb_interrupted())
@@ -174,11 +176,11 @@ static bool uses_models(const sb_scenario *s)
 
 /* What killed runs left (their journals say what they made) goes before we make more;
  * one line says so, or which command to run when it cannot all be undone now. */
-static void cleanup_killed_runs(void)
+static void cleanup_killed_runs(bool verbose)
 {
     unsigned found = 0, busy = 0;
     char err[1024] = "";
-    int rc = sb_state_cleanup(sb_log_verbose ? stdout : NULL, &found, &busy, err, sizeof err);
+    int rc = sb_state_cleanup(verbose ? stdout : NULL, &found, &busy, err, sizeof err);
     if (rc < 0)
         sb_warn("scenario: could not undo all that a killed run left: %s (run 'storbench scenario cleanup' "
                 "once it is free)", err);
@@ -197,7 +199,7 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
      * nbdkit of modeled disks (device-model), which is journaled. */
     bool journal = !o->vm || uses_models(s);
     if (journal)
-        cleanup_killed_runs();
+        cleanup_killed_runs(o->verbose);
     if (journal && sb_state_open(&st, err, sizeof err) < 0) {
         sb_error("scenario: %s", err);
         sb_state_close(&st);

@@ -24,6 +24,7 @@ typedef struct sb_scn_run_opts {
     unsigned runs;           /* scheduled runs per test */
     bool exact;              /* exactly `runs` (no run-count rule) */
     bool drop;               /* drop the page cache between runs */
+    bool verbose;            /* say each object made and removed, on stdout */
     sb_device *real;         /* checked real devices, or NULL for loop devices over images */
     const sb_config *tests;  /* what runs on each configuration */
     size_t n_tests;

@@ -1,6 +1,6 @@
 /*
  * tool — running the system's tools (mkfs.*, make-bcache, mdadm, apt-get,
- * dpkg-deb, depmod, modprobe) without a shell: fork/exec with stdin from
+ * dpkg-deb, depmod, modprobe) without a shell (core/child.h) with stdin from
  * /dev/null, stdout captured (its tail) and stderr reduced to the one line
  * that explains a failure.
  */
@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/child.h"
+
 int sb_run_tool(char *const argv[], const char *cwd, char *out, size_t outlen, char *err, size_t errlen)
 {
     int perr[2], pout[2];
@@ -27,25 +29,12 @@ int sb_run_tool(char *const argv[], const char *cwd, char *out, size_t outlen, c
         close(perr[1]);
         return -errno;
     }
-    pid_t pid = fork();
-    if (pid < 0) {
-        int e = errno;
+    sb_child_spec spec = {.argv = argv, .cwd = cwd, .in = -1, .out = pout[1], .err = perr[1]};
+    pid_t pid;
+    int rc = sb_child_spawn(&spec, &pid);
+    if (rc < 0) {
         close(perr[0]); close(perr[1]); close(pout[0]); close(pout[1]);
-        return -e;
-    }
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, STDIN_FILENO);
-        dup2(pout[1], STDOUT_FILENO);
-        dup2(perr[1], STDERR_FILENO);
-        if (cwd && chdir(cwd) < 0) {
-            dprintf(STDERR_FILENO, "cannot enter %s: %s\n", cwd, strerror(errno));
-            _exit(127);
-        }
-        execvp(argv[0], argv);
-        dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
+        return rc;
     }
     close(perr[1]);
     close(pout[1]);
@@ -87,9 +76,8 @@ int sb_run_tool(char *const argv[], const char *cwd, char *out, size_t outlen, c
         }
     }
     int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -errno;
+    if ((rc = sb_child_wait(pid, &status)) < 0)
+        return rc;
     if (out)
         snprintf(out, outlen, "%s", obuf);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)

@@ -32,6 +32,7 @@
 
 #include "core/clock.h"
 #include "core/fileio.h"
+#include "scenario/scenario.h" /* SB_SCN_MAX_DEVICES: the members of an md array */
 
 static const char *basename_of(const char *dev)
 {
@@ -117,6 +118,50 @@ int sb_undo_bcache_stop(const char *backing, const char *cset, FILE *log, char *
                 fprintf(log, "unregistered bcache cache set %s\n", cset);
         }
     }
+    return 0;
+}
+
+/* Clears the md 1.2 superblock's magic (4 KiB into the member) so nothing reassembles it. */
+static void wipe_superblock(const char *dev)
+{
+    int fd = open(dev, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    static const char zeros[4096];
+    if (pwrite(fd, zeros, sizeof zeros, 4096) == (ssize_t)sizeof zeros)
+        fsync(fd);
+    close(fd);
+}
+
+int sb_undo_md_stop(const char *md_dev, const char *members, FILE *log, char *err, size_t errlen)
+{
+    char path[PATH_MAX], list[SB_SCN_MAX_DEVICES * 64];
+    snprintf(path, sizeof path, "/sys/block/%s/md", basename_of(md_dev));
+    if (access(path, F_OK) < 0)
+        return 0; /* gone already */
+    snprintf(list, sizeof list, "%s", members);
+    for (char *save = NULL, *m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+        snprintf(path, sizeof path, "/sys/block/%s/md/dev-%s", basename_of(md_dev), basename_of(m));
+        if (access(path, F_OK) < 0) {
+            if (log)
+                fprintf(log, "left %s alone: %s is no longer one of its members\n", md_dev, m);
+            return 0;
+        }
+    }
+    snprintf(path, sizeof path, "/sys/block/%s/md/array_state", basename_of(md_dev));
+    int rc = -EBUSY;
+    for (int i = 0; i < 50 && rc < 0; i++) /* busy for a moment after the unmount */
+        if ((rc = sb_write_text(path, "clear")) < 0)
+            sb_sleep_ms(100);
+    if (rc < 0) {
+        snprintf(err, errlen, "cannot stop %s: %s", md_dev, strerror(-rc));
+        return rc;
+    }
+    snprintf(list, sizeof list, "%s", members);
+    for (char *save = NULL, *m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save))
+        wipe_superblock(m);
+    if (log)
+        fprintf(log, "stopped %s\n", md_dev);
     return 0;
 }
 
@@ -285,7 +330,7 @@ const sb_undo_kind sb_undo_kinds[] = {
     {SB_ST_DIR, undo_dir, "the mount-point directory removed (one already gone is fine)"},
     {SB_ST_BTRFS, undo_btrfs, "the device unregistered from btrfs (best effort)"},
     {SB_ST_BCACHE, sb_undo_bcache_stop, "bcache stopped on the backing device and its cache set unregistered"},
-    {SB_ST_MD, sb_md_stop, "the md array stopped if its members are still the journaled ones"},
+    {SB_ST_MD, sb_undo_md_stop, "the md array stopped if its members are still the journaled ones"},
     {SB_ST_FUSE, undo_fuse, "the modeled devices' FUSE mount unmounted, its connection aborted (fusectl) when a plain unmount is refused"},
     {SB_ST_LOOP, sb_undo_loop_detach, "the loop device detached if it is still backed by our image"},
     {SB_ST_IMAGE, undo_image, "the image file removed"},

@@ -56,8 +56,8 @@ int sb_undo_nbdkit(const char *pid, const char *sock, FILE *log, char *err, size
  * one, aborting its connection (fusectl) when a plain unmount is refused. */
 int sb_undo_fuse(const char *mountpoint, FILE *log, char *err, size_t errlen);
 
-/* md.c: stops /dev/mdN if its members are still the journaled ones (members:
- * comma-separated device paths). 0 or -errno with one line in err. */
-int sb_md_stop(const char *md_dev, const char *members, FILE *log, char *err, size_t errlen);
+/* Stops /dev/mdN if its members are still the journaled ones (members: comma-separated
+ * device paths), and clears their superblocks. 0 or -errno with one line in err. */
+int sb_undo_md_stop(const char *md_dev, const char *members, FILE *log, char *err, size_t errlen);
 
 #endif

@@ -32,12 +32,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/child.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/interrupt.h"
@@ -58,6 +58,21 @@ static const char *env_or(const char *name, const char *dflt)
 
 const char *sb_vm_qemu(void) { return env_or("STORBENCH_QEMU", SB_VM_QEMU); }
 const char *sb_vm_kvm_device(void) { return env_or("STORBENCH_KVM_DEVICE", SB_VM_KVM_DEVICE); }
+
+void sb_vm_resolve_time(sb_vm_opts *o)
+{
+    if (o->time != SB_VM_TIME_AUTO)
+        return;
+    if (o->accel != SB_VM_ACCEL_AUTO) {
+        o->time = o->accel == SB_VM_ACCEL_TCG ? SB_VM_TIME_VIRTUAL : SB_VM_TIME_HOST;
+        return;
+    }
+    int fd = open(sb_vm_kvm_device(), O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        o->time = SB_VM_TIME_VIRTUAL;
+    else
+        close(fd);
+}
 
 int sb_vm_available(char *why, size_t whylen)
 {
@@ -363,18 +378,6 @@ typedef struct guest_run {
     char tail[1024];  /* the console's last lines, for a guest that died */
 } guest_run;
 
-static void kill_guest(pid_t pid)
-{
-    kill(-pid, SIGTERM);
-    for (int i = 0; i < 30; i++) {
-        if (waitpid(pid, NULL, WNOHANG) == pid)
-            return;
-        sb_sleep_ms(100);
-    }
-    kill(-pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-}
-
 /* One console line: the /init marker is noted, the rest shown and kept in the tail. */
 static void console_line(char *line, guest_run *g)
 {
@@ -406,39 +409,25 @@ static int run_guest(char **argv, unsigned probe_s, guest_run *g)
     memset(g, 0, sizeof *g);
     if (pipe2(p, O_CLOEXEC) < 0)
         return -errno;
-    pid_t parent = getpid(), pid = fork();
-    if (pid < 0) {
-        int e = errno;
+    /* Own process group: the terminal's Ctrl-C reaches storbench, which kills the guest.
+     * Dies with storbench whatever kills it. */
+    sb_child_spec spec = {.argv = argv, .in = -1, .out = p[1], .err = p[1], .own_group = true,
+                          .deathsig = SIGKILL};
+    pid_t pid;
+    int rc = sb_child_spawn(&spec, &pid);
+    if (rc < 0) {
         close(p[0]), close(p[1]);
-        return -e;
+        return rc;
     }
-    if (pid == 0) {
-        /* Own process group: the terminal's Ctrl-C reaches storbench, which kills the guest.
-         * Dies with storbench whatever kills it. */
-        setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(127);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, STDIN_FILENO);
-        dup2(p[1], STDOUT_FILENO);
-        dup2(p[1], STDERR_FILENO);
-        execvp(argv[0], argv);
-        dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    setpgid(pid, pid);
     close(p[1]);
     g->ran = true;
     char line[4096];
     size_t len = 0;
     uint64_t start = sb_now_ns();
-    int rc = 0;
     for (;;) {
         if (sb_interrupted() || (probe_s && !g->up && sb_now_ns() - start > (uint64_t)probe_s * 1000000000ull)) {
             g->hung = !sb_interrupted();
-            kill_guest(pid);
+            sb_child_stop(pid, true, 3000);
             close(p[0]);
             return g->hung ? 0 : -EINTR;
         }
@@ -463,11 +452,7 @@ static int run_guest(char **argv, unsigned probe_s, guest_run *g)
     }
     close(p[0]);
     int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            rc = -errno;
-            break;
-        }
+    rc = sb_child_wait(pid, &status);
     if (rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
         rc = -EIO;
         if (WIFSIGNALED(status))

@@ -1,7 +1,7 @@
 /*
  * vm_lab — the host's side of `scenario run --vm --vm-time virtual`, the device
- * lab (docs/scenarios.md, "Virtual time"): which clock a guest runs on, and what
- * the guest is told to serve itself.
+ * lab (docs/scenarios.md, "Virtual time"): what the guest is told to serve itself,
+ * and how much memory that takes (which clock a guest runs on is vm.c's).
  *
  * Under virtual time QEMU counts instructions (-icount shift=0,sleep=off: the
  * guest's clocks advance 1 ns per instruction, and jump to the next guest timer
@@ -17,30 +17,13 @@
 #include "scenario/vm.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/log.h"
 #include "core/units.h"
 #include "scenario/vm_guest.h"
-
-void sb_vm_resolve_time(sb_vm_opts *o)
-{
-    if (o->time != SB_VM_TIME_AUTO)
-        return;
-    if (o->accel != SB_VM_ACCEL_AUTO) {
-        o->time = o->accel == SB_VM_ACCEL_TCG ? SB_VM_TIME_VIRTUAL : SB_VM_TIME_HOST;
-        return;
-    }
-    int fd = open(sb_vm_kvm_device(), O_RDWR | O_CLOEXEC);
-    if (fd < 0)
-        o->time = SB_VM_TIME_VIRTUAL;
-    else
-        close(fd);
-}
 
 const char *sb_vm_lab_spec(const sb_scn_device *d) { return d->model[0] ? d->model : "ram"; }
 

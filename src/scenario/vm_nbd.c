@@ -18,11 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/child.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/log.h"
@@ -140,23 +140,18 @@ static void first_log_line(const char *dir, char *out, size_t len)
     snprintf(out, len, "%s", text[0] ? text : "no message");
 }
 
-static pid_t spawn(char **argv, const char *log)
+/* nbdkit in a process group of its own (the terminal's Ctrl-C is ours to answer), dying
+ * with us, its output into log (made here, never an existing file). 0 or -errno. */
+static int spawn(char **argv, const char *log, pid_t *pid)
 {
-    pid_t parent = getpid(), pid = fork();
-    if (pid != 0)
-        return pid;
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-        _exit(127);
-    int in = open("/dev/null", O_RDONLY), out = open(log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-    if (in >= 0)
-        dup2(in, STDIN_FILENO);
-    if (out >= 0)
-        dup2(out, STDOUT_FILENO), dup2(out, STDERR_FILENO);
-    execvp(argv[0], argv);
-    dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
+    int out = open(log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (out < 0)
+        return -errno;
+    sb_child_spec spec = {.argv = argv, .in = -1, .out = out, .err = out, .own_group = true,
+                          .deathsig = SIGKILL};
+    int rc = sb_child_spawn(&spec, pid);
+    close(out);
+    return rc;
 }
 
 /* Waits until the pid file exists (listening) or nbdkit ended. 0, or -EIO / -ETIMEDOUT. */
@@ -199,18 +194,17 @@ int sb_vm_nbd_start(sb_vm_nbd *n, const char *dir, const char *image, const char
     snprintf(threads, sizeof threads, "%u", SB_VM_NBD_THREADS);
     char *argv[] = {SB_VM_NBDKIT, "--foreground", "--exit-with-parent", "--unix", n->sock, "--pidfile", pidfile,
                     "--threads", threads, filter, "file", file, model, NULL};
-    n->pid = spawn(argv, log);
-    if (n->pid < 0) {
-        int e = errno;
+    int rc = spawn(argv, log, &n->pid);
+    if (rc < 0) {
         n->pid = 0;
-        snprintf(err, errlen, "cannot start nbdkit: %s", strerror(e));
+        snprintf(err, errlen, "cannot start nbdkit: %s", strerror(-rc));
         sb_vm_nbd_stop(n);
-        return -e;
+        return rc;
     }
     char pid[32];
     snprintf(pid, sizeof pid, "%ld", (long)n->pid);
     /* Journaled once its pid is known; until then it dies with us (PR_SET_PDEATHSIG). */
-    int rc = st ? sb_state_add(st, SB_ST_NBDKIT, pid, n->sock) : 0;
+    rc = st ? sb_state_add(st, SB_ST_NBDKIT, pid, n->sock) : 0;
     if (rc < 0)
         snprintf(err, errlen, "cannot journal nbdkit: %s", strerror(-rc));
     else if ((rc = wait_ready(n, pidfile)) < 0) {
@@ -226,21 +220,9 @@ int sb_vm_nbd_start(sb_vm_nbd *n, const char *dir, const char *image, const char
 
 void sb_vm_nbd_stop(sb_vm_nbd *n)
 {
-    if (n->pid > 0) {
-        kill(-n->pid, SIGTERM);
-        bool gone = false;
-        for (int i = 0; i < 50 && !gone; i++) {
-            gone = waitpid(n->pid, NULL, WNOHANG) == n->pid;
-            if (!gone)
-                sb_sleep_ms(100);
-        }
-        if (!gone) {
-            kill(-n->pid, SIGKILL);
-            while (waitpid(n->pid, NULL, 0) < 0 && errno == EINTR)
-                ;
-        }
-        n->pid = 0;
-    }
+    if (n->pid > 0)
+        sb_child_stop(n->pid, true, 5000);
+    n->pid = 0;
     if (n->dir[0])
         sb_remove_tree(n->dir);
     n->dir[0] = 0;

@@ -36,25 +36,6 @@ struct kv_scan {
     size_t len;
 };
 
-static int meminfo_line(const char *line, size_t len, void *arg)
-{
-    struct kv_scan *k = arg;
-    const char *v = sb_colon_value(line, len, k->key);
-    if (!v)
-        return 0;
-    k->value = v;
-    return 1;
-}
-
-long long sb_sysinfo_meminfo_kb(const char *meminfo, const char *key)
-{
-    struct kv_scan k = {.key = key};
-    sb_for_each_line(meminfo, meminfo_line, &k);
-    if (!k.value || !isdigit((unsigned char)*k.value))
-        return -1;
-    return strtoll(k.value, NULL, 10);
-}
-
 static int osrel_line(const char *line, size_t len, void *arg)
 {
     struct kv_scan *k = arg;

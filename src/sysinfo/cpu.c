@@ -180,6 +180,31 @@ static unsigned long long memory_blocks_bytes(const char *root)
     return total;
 }
 
+/* One "KEY: value" line of /proc/meminfo sought: the key, and its value once found. */
+struct meminfo_scan {
+    const char *key;
+    const char *value;
+};
+
+static int meminfo_line(const char *line, size_t len, void *arg)
+{
+    struct meminfo_scan *k = arg;
+    const char *v = sb_colon_value(line, len, k->key);
+    if (!v)
+        return 0;
+    k->value = v;
+    return 1;
+}
+
+long long sb_sysinfo_meminfo_kb(const char *meminfo, const char *key)
+{
+    struct meminfo_scan k = {.key = key};
+    sb_for_each_line(meminfo, meminfo_line, &k);
+    if (!k.value || !isdigit((unsigned char)*k.value))
+        return -1;
+    return strtoll(k.value, NULL, 10);
+}
+
 void si_memory(const char *root, char *buf, size_t len)
 {
     /* The seeds' "16384MB" is 16 GiB: the figure is MiB, spelled MB as on the pages. */

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/strutil.h"
 #include "io/job.h"
 #include "workloads/job_keys.h"
 #include "workloads/workload.h"
@@ -140,18 +141,24 @@ static void append_series(sb_series *dst, const sb_series *src, double offset)
     }
 }
 
-static int cdm_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
+/* What one run works on: the resolved job (its file in this run's directory, its
+ * callbacks) and one loop's result; large, so on the heap. */
+typedef struct cdm_run_state {
+    cdm_params p;
+    sb_io_result res;
+} cdm_run_state;
+
+static int cdm_run_in(sb_run_ctx *ctx, const void *params, sb_sample *samples, cdm_params *p,
+                      sb_io_result *res)
 {
-    static cdm_params p; /* the resolved job, its file in this run's directory, its callbacks */
-    static sb_io_result res;
-    p = *(const cdm_params *)params;
-    snprintf(p.job.filename, sizeof p.job.filename, "%s/cdm.dat", ctx->dir);
+    *p = *(const cdm_params *)params;
+    snprintf(p->job.filename, sizeof p->job.filename, "%s/cdm.dat", ctx->dir);
     int rc;
-    cdm_progress cp = {ctx, 0, p.loops};
-    p.job.seed += ctx->run_index;
-    p.job.should_stop = stop_cb;
-    p.job.progress = progress_cb;
-    p.job.cb_arg = &cp;
+    cdm_progress cp = {ctx, 0, p->loops};
+    p->job.seed += ctx->run_index;
+    p->job.should_stop = stop_cb;
+    p->job.progress = progress_cb;
+    p->job.cb_arg = &cp;
     sb_histogram *lat = malloc(sizeof *lat);
     if (!lat)
         return sb_ctx_fail(ctx, ENOMEM, "diskmark: out of memory");
@@ -160,35 +167,43 @@ static int cdm_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
     sb_series_init(&s->series, 1);
     double mbps = 0, iops = 0, seconds = 0;
     char err[400];
-    for (cp.loop = 0; cp.loop < p.loops; cp.loop++) {
-        if (cp.loop && p.interval_s > 0)
-            pause_for(ctx, p.interval_s);
-        rc = sb_io_run(&p.job, &res, err, sizeof err);
-        if (rc == 0 && res.interrupted)
+    for (cp.loop = 0; cp.loop < p->loops; cp.loop++) {
+        if (cp.loop && p->interval_s > 0)
+            pause_for(ctx, p->interval_s);
+        rc = sb_io_run(&p->job, res, err, sizeof err);
+        if (rc == 0 && res->interrupted)
             rc = -EINTR, snprintf(err, sizeof err, "interrupted");
-        if (rc == 0 && res.dir[0].ios + res.dir[1].ios == 0)
+        if (rc == 0 && res->dir[0].ios + res->dir[1].ios == 0)
             rc = -EIO, snprintf(err, sizeof err, "no I/O completed in a loop");
         if (rc < 0) {
-            if (rc != -EINTR || res.interrupted)
-                sb_io_result_free(&res);
+            if (rc != -EINTR || res->interrupted)
+                sb_io_result_free(res);
             free(lat);
             return sb_ctx_fail(ctx, rc, "diskmark: %s", err);
         }
-        mbps += sb_io_result_bw(&res, -1) / 1e6;
-        iops += sb_io_result_iops(&res, -1);
-        sb_hist_merge(lat, &res.clat_all);
-        append_series(&s->series, res.series, seconds);
-        seconds += res.seconds;
-        sb_io_result_free(&res);
+        mbps += sb_io_result_bw(res, -1) / 1e6;
+        iops += sb_io_result_iops(res, -1);
+        sb_hist_merge(lat, &res->clat_all);
+        append_series(&s->series, res->series, seconds);
+        seconds += res->seconds;
+        sb_io_result_free(res);
     }
-    s->value = mbps / p.loops;
+    s->value = mbps / p->loops;
     s->seconds = seconds;
     s->valid = true;
-    sb_sample_add(s, "iops", "IOPS", iops / p.loops);
-    sb_sample_add(s, "loops", "", p.loops);
+    sb_sample_add(s, "iops", "IOPS", iops / p->loops);
+    sb_sample_add(s, "loops", "", p->loops);
     sb_sample_add_latency(s, "lat", lat);
     free(lat);
     return 0;
+}
+
+static int cdm_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
+{
+    cdm_run_state *st = sb_xcalloc(1, sizeof *st);
+    int rc = cdm_run_in(ctx, params, samples, &st->p, &st->res);
+    free(st);
+    return rc;
 }
 
 const sb_workload sb_wl_cdm = {

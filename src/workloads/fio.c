@@ -13,8 +13,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/strutil.h"
 #include "io/job.h"
 #include "workloads/job_keys.h"
 #include "workloads/workload.h"
@@ -24,6 +26,9 @@ static const sb_choice type_choices[] = {
     {"randwrite", "Random Write"},
     {"read", "Sequential Read"},
     {"write", "Sequential Write"},
+    /* mixed reads and writes in rwmixread's proportion (a sweep's rw axis) */
+    {"rw", "Sequential Read/Write"},
+    {"randrw", "Random Read/Write"},
     {NULL, NULL},
 };
 
@@ -33,6 +38,8 @@ static const sb_choice engine_choices[] = {
     {"io_uring", "IO_uring"},
     {"sync", "Sync"},
     {"psync", "PSync"},
+    {"pvsync", "PVSync"},
+    {"mmap", "Mmap"},
     {NULL, NULL},
 };
 
@@ -43,9 +50,9 @@ static const sb_choice yesno[] = {
 };
 
 static const sb_choice bs_choices[] = {
-    {"4k", "4KB"}, {"8k", "8KB"}, {"16k", "16KB"}, {"32k", "32KB"}, {"64k", "64KB"},
+    {"512", "512B"}, {"1k", "1KB"}, {"2k", "2KB"}, {"4k", "4KB"}, {"8k", "8KB"}, {"16k", "16KB"}, {"32k", "32KB"}, {"64k", "64KB"},
     {"128k", "128KB"}, {"256k", "256KB"}, {"512k", "512KB"}, {"1m", "1MB"}, {"2m", "2MB"},
-    {"4m", "4MB"}, {"8m", "8MB"}, {NULL, NULL},
+    {"4m", "4MB"}, {"8m", "8MB"}, {"16m", "16MB"}, {NULL, NULL},
 };
 
 static const sb_choice target_choices[] = {
@@ -71,6 +78,9 @@ static const sb_option fio_options[] = {
     {"ramp", "Ramp Time", "5", "1", NULL, "seconds of I/O before measuring", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     {"runtime", "Runtime", "20", "3", NULL, "measured seconds (time based)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each (1 .. 256)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    /* only a mixed Type reads it; shown when set, so a mix's chart says its proportion */
+    {"rwmixread", "Read Mix", "50", NULL, NULL, "percent of reads in a mixed Type (rw, randrw)",
+     SB_OPT_IF_CHANGED, .kind = SB_VAL_IO},
     /* fio's steady-state options: the job stops early once settled (io/steadystate.h) */
     {"steadystate", "Steady State", "off", NULL, NULL,
      "stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%] (with ss_dur) or snia[:bw]",
@@ -93,6 +103,7 @@ static const sb_job_key fio_job_keys[] = {
     {"type", "rw"}, {"engine", "ioengine"}, {"direct", "direct"}, {"bs", "bs"},
     {"iodepth", "iodepth"}, {"size", "size"}, {"startdelay", "startdelay"},
     {"ramp", "ramp_time"}, {"runtime", "runtime"}, {"numjobs", "numjobs"},
+    {"rwmixread", "rwmixread"},
 };
 
 /* The steady-state options into job->steady (the job's time base is already checked). */
@@ -163,58 +174,72 @@ static double fio_estimate(const void *params)
 static bool stop_cb(void *arg) { return sb_ctx_interrupted(arg); }
 static void progress_cb(void *arg, double f) { sb_ctx_progress(arg, f); }
 
-static int fio_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
+/* What one run works on: the resolved job (in this run's directory, with its callbacks)
+ * and its result; large, so on the heap. */
+typedef struct fio_run_state {
+    sb_io_job job;
+    sb_io_result res;
+} fio_run_state;
+
+static int fio_run_in(sb_run_ctx *ctx, const void *params, sb_sample *samples, sb_io_job *job,
+                      sb_io_result *res)
 {
-    static sb_io_job job; /* the resolved job, in this run's directory, with its callbacks */
-    static sb_io_result res;
-    job = *(const sb_io_job *)params;
-    snprintf(job.directory, sizeof job.directory, "%s", ctx->dir);
+    *job = *(const sb_io_job *)params;
+    snprintf(job->directory, sizeof job->directory, "%s", ctx->dir);
     int rc;
-    job.seed += ctx->run_index;
-    job.should_stop = stop_cb;
-    job.progress = progress_cb;
-    job.cb_arg = ctx;
+    job->seed += ctx->run_index;
+    job->should_stop = stop_cb;
+    job->progress = progress_cb;
+    job->cb_arg = ctx;
     char err[400];
-    rc = sb_io_run(&job, &res, err, sizeof err);
+    rc = sb_io_run(job, res, err, sizeof err);
     if (rc < 0)
         return sb_ctx_fail(ctx, rc, "fio: %s", err);
-    if (res.interrupted) {
-        sb_io_result_free(&res);
+    if (res->interrupted) {
+        sb_io_result_free(res);
         return sb_ctx_fail(ctx, EINTR, "fio: interrupted");
     }
     sb_sample *s = &samples[0];
-    double bw = sb_io_result_bw(&res, -1);
+    double bw = sb_io_result_bw(res, -1);
     s->value = bw / 1024000.0;
-    s->seconds = res.seconds;
-    s->begin_ns = res.start_ns;
-    s->end_ns = res.end_ns;
-    s->valid = res.seconds > 0 && (res.dir[0].ios + res.dir[1].ios) > 0;
-    sb_sample_add(s, "iops", "IOPS", sb_io_result_iops(&res, -1));
+    s->seconds = res->seconds;
+    s->begin_ns = res->start_ns;
+    s->end_ns = res->end_ns;
+    s->valid = res->seconds > 0 && (res->dir[0].ios + res->dir[1].ios) > 0;
+    sb_sample_add(s, "iops", "IOPS", sb_io_result_iops(res, -1));
     sb_sample_add(s, "bw", "B/s", bw);
-    sb_sample_add(s, "bytes", "B", (double)(res.dir[0].bytes + res.dir[1].bytes));
-    sb_sample_add(s, "seconds", "s", res.seconds);
-    if (res.n_seconds) {
+    sb_sample_add(s, "bytes", "B", (double)(res->dir[0].bytes + res->dir[1].bytes));
+    sb_sample_add(s, "seconds", "s", res->seconds);
+    if (res->n_seconds) {
         /* steadiness: the slowest and fastest whole second of the run */
-        double lo = res.iops[0], hi = res.iops[0];
-        for (size_t i = 1; i < res.n_seconds; i++) {
-            lo = res.iops[i] < lo ? res.iops[i] : lo;
-            hi = res.iops[i] > hi ? res.iops[i] : hi;
+        double lo = res->iops[0], hi = res->iops[0];
+        for (size_t i = 1; i < res->n_seconds; i++) {
+            lo = res->iops[i] < lo ? res->iops[i] : lo;
+            hi = res->iops[i] > hi ? res->iops[i] : hi;
         }
         sb_sample_add(s, "iops_1s_min", "IOPS", lo);
         sb_sample_add(s, "iops_1s_max", "IOPS", hi);
     }
-    if (res.series)
-        s->series = *res.series;
-    if (job.steady.mode != SB_SS_OFF) {
-        sb_ss_describe(&job.steady, s->steady, sizeof s->steady);
-        s->steady_attained = res.steady.attained;
-        s->steady_at_s = res.steady.attained_s;
+    if (res->series)
+        s->series = *res->series;
+    if (job->steady.mode != SB_SS_OFF) {
+        sb_ss_describe(&job->steady, s->steady, sizeof s->steady);
+        s->steady_attained = res->steady.attained;
+        s->steady_at_s = res->steady.attained_s;
     }
-    sb_sample_add_latency(s, "lat", &res.clat_all);
-    sb_io_result_free(&res);
+    sb_sample_add_latency(s, "lat", &res->clat_all);
+    sb_io_result_free(res);
     if (!s->valid)
         return sb_ctx_fail(ctx, EIO, "fio: no I/O completed in the measured interval");
     return 0;
+}
+
+static int fio_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
+{
+    fio_run_state *st = sb_xcalloc(1, sizeof *st);
+    int rc = fio_run_in(ctx, params, samples, &st->job, &st->res);
+    free(st);
+    return rc;
 }
 
 const sb_workload sb_wl_fio = {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "io/engine.h"
-#include "io/options.h"
+#include "io/options/options.h"
 #include "workloads/job_keys.h"
 
 int sb_job_keys_set(sb_io_job *job, const sb_config *cfg, const sb_job_key *keys, size_t n, char *err,

@@ -8,7 +8,7 @@ SEEDS=$SRC/tests/data/seeds
 T=$(mktemp -d /var/tmp/sbtest.XXXXXX)
 export XDG_DATA_HOME="$T/xdg"
 trap 'rm -rf "$T"' EXIT
-# $SB is the binary behind a wrapper that adds --no-drop-caches to `run` and
+# $SB is the binary behind a wrapper that adds --no-drop-caches to `run`, `sweep` and
 # `scenario run`. Why: as root each run would begin with sync() and a drop of
 # the whole machine's page cache (tests/cli/test_titles.sh alone did it 6
 # times), which disturbs any measurement running beside `make check`
@@ -18,6 +18,7 @@ SB=$T/storbench
 printf '%s\n' '#!/bin/sh' \
     'case "$1" in' \
     "run) shift; exec '$SB_BIN' run --no-drop-caches \"\$@\" ;;" \
+    "sweep) shift; exec '$SB_BIN' sweep --no-drop-caches \"\$@\" ;;" \
     "scenario) [ \"\$2\" = run ] && shift 2 && exec '$SB_BIN' scenario run --no-drop-caches \"\$@\" ;;" \
     'esac' "exec '$SB_BIN' \"\$@\"" >"$SB"
 chmod +x "$SB"

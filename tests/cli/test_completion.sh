@@ -26,7 +26,7 @@ for cmd in $want; do
                  on && match($0, /\{"[a-z0-9_-]+", *[a-z_]+, *NULL, *[^}]+\}/) {
                      e = substr($0, RSTART + 2, RLENGTH - 3); split(e, f, /"?, */); gsub(/ /, "", f[4]);
                      print f[1], f[4] }' "$SRC/src/cli/$cmd.c")
-    # io's job options are the io option table's (src/io/options.c), which --cmdhelp lists
+    # io's job options are the io option table's (src/io/options/options.c), which --cmdhelp lists
     [ "$cmd" = io ] && pairs="$pairs
 $("$SB_BIN" io --cmdhelp | awk -F ' *: ' '$1 ~ /^[a-z0-9_-]+$/ && NF > 1 { print $1, $1 }')"
     missing=""

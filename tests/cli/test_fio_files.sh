@@ -1,5 +1,5 @@
 #!/bin/bash
-# CLI tests of fio's several files per job (src/io/files.c): nrfiles makes fio's
+# CLI tests of fio's several files per job (src/io/job/files.c): nrfiles makes fio's
 # NAME.JOB.FILE files (seen through strace, since a --directory's files go when the job
 # ends), filename=a:b two files of size/2 (and \: a colon inside one name), the bytes
 # fio moves over them, file_service_type's order of files, filename_format, and

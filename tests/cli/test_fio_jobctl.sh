@@ -1,5 +1,5 @@
 #!/bin/bash
-# CLI tests of fio's job-control options (issue 27; src/io/jobctl.c, flow.c, jobrun.c,
+# CLI tests of fio's job-control options (issue 27; src/io/loop/jobctl.c, flow.c, jobrun.c,
 # options_jobctl*.{c,h}), each against fio 3.33 run on the same job file where fio has
 # the option: io_size's and number_ios' io_bytes equal fio's, and a size above filesize
 # is cut to it as fio's; offset_increment's offsets

@@ -1,5 +1,5 @@
 #!/bin/bash
-# CLI tests of fio job files (issue 27, src/io/jobfile.c): fio's own examples
+# CLI tests of fio job files (issue 27, src/io/options/jobfile.c): fio's own examples
 # (tests/data/fio-examples/) are tested in test_fio_examples.sh; here the reader's rules: [global] inheritance,
 # include, ${VAR} and $ncpus expansion, comments, kb_base, stonewall phases, --section,
 # --name, refusals with FILE:LINE and exit 2 before anything runs.

@@ -1,6 +1,6 @@
 #!/bin/bash
-# CLI tests of fio's trims (src/io/trim.c) and of the submission latency split
-# (src/io/loop.c, fio's slat/clat/lat): rw=trim/randtrim/trimwrite on a file punch holes
+# CLI tests of fio's trims (src/io/job/trim.c) and of the submission latency split
+# (src/io/loop/loop.c, fio's slat/clat/lat): rw=trim/randtrim/trimwrite on a file punch holes
 # and fill fio's "trim" section (JSON, normal), trimwrite writes every block it trims;
 # on a loop device (root) the same jobs go to BLKDISCARD and come out as fio 3.33's (fio
 # 3.33 trims block devices only: on a file it fails with ENOTTY); a file system without

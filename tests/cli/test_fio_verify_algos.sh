@@ -1,6 +1,6 @@
 #!/bin/bash
 # CLI tests of fio's verify algorithms beyond crc32c, xxhash, sha256 and pattern (issue 27;
-# src/io/verify_algos.c): each writes blocks that read back clean and whose stored checksum
+# src/io/verify/algos.c): each writes blocks that read back clean and whose stored checksum
 # is that algorithm's (recomputed here by Python's hashlib and zlib over the block with the
 # checksum field zeroed, the digests longer than 32 bytes to their first 32); a changed
 # data byte or checksum byte is found (exit 1, the field named); verify=meta, fio's

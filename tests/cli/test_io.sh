@@ -93,8 +93,11 @@ check_exit "io size beyond free space" 1 "$SB" io --rw write --size 1000000t --d
 check_one_line "no space: one line" "free"
 check_exit "io bad rw" 2 "$SB" io --rw sideways --directory "$D"
 check_one_line "bad rw: one line" "sideways"
-check_exit "io no file" 2 "$SB" io --rw read
-check_one_line "no file: one line" "filename"
+# neither a file nor a directory: fio's current directory, in a private directory there
+mkdir -p "$T/cwd"
+check_exit "io without a file or directory runs in the current directory" 0 \
+    sh -c "cd '$T/cwd' && '$SB_BIN' io --name=here --rw=read --size=1m --quiet --output-format=terse"
+check "... and leaves nothing there" test -z "$(ls -A "$T/cwd")"
 check_exit "io mmap direct" 2 "$SB" io --ioengine mmap --direct --directory "$D"
 check_one_line "mmap direct: one line" "mmap"
 check "bad input leaves nothing behind" test "$(ls -A "$D" | wc -l)" -eq 0

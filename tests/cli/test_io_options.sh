@@ -1,5 +1,5 @@
 #!/bin/bash
-# CLI tests of io's option table (src/io/options.c): the man page's and docs/io.md's option
+# CLI tests of io's option table (src/io/options/options.c): the man page's and docs/io.md's option
 # lists are what the table generates (scripts/gen-io-options --check); --help, --cmdhelp,
 # both value spellings; the refusals of the safety issue's item 11 (each exit 2 at once, one
 # line naming the option, nothing created); the fio workload through the same entries; and
@@ -25,14 +25,14 @@ check_exit "io --cmdhelp" 0 "$SB" io --cmdhelp
 check "--cmdhelp lists every option" grep -q '^iodepth_batch_complete_min *: ' "$T/out"
 check_exit "io --cmdhelp=iodepth" 0 "$SB" io --cmdhelp=iodepth
 check "--cmdhelp=iodepth: type, range, default" \
-    sh -c "grep -q 'type: integer' '$T/out' && grep -q 'range: 1 .. 1024' '$T/out' && grep -q 'default: 1' '$T/out'"
+    sh -c "grep -q 'type: integer' '$T/out' && grep -q 'range: 1 .. 65536' '$T/out' && grep -q 'default: 1' '$T/out'"
 check_exit "io --cmdhelp=nosuch" 2 "$SB" io --cmdhelp=nosuch
 check_one_line "--cmdhelp of an unknown option: one line" "nosuch"
 check_exit "io --name=value and --name value, aliases" 0 "$SB" io --bs=8k --size 64k --readwrite=randrw \
     --seed 7 --directory "$D" --output-format=storbench-json
 check "values reached the job" jqok '.job.bs_bytes == 8192 and .job.size_bytes == 65536 and .job.rw == "randrw" and .job.randseed == 7' "$T/out"
 check_exit "io bad value: one line naming the option" 2 "$SB" io --iodepth 0 --directory "$D"
-check_one_line "io bad value: one line" "iodepth: '0' is not in 1 .. 1024"
+check_one_line "io bad value: one line" "iodepth: '0' is not in 1 .. 65536"
 
 # ---- refused at once (issue 24, item 11): exit 2, one line, nothing made ----
 refuse() { # NAME WORD ARGS...: exit 2 with one line mentioning WORD
@@ -60,7 +60,7 @@ check_exit "run fio -o runtime=0 refused at once" 2 "$SB" run fio --target "$D" 
 check_one_line "run fio -o runtime=0: one line" "runtime"
 check "run fio -o runtime=0: no result file" test ! -e "$T/r.json"
 check_exit "run fio -o iodepth=0" 2 "$SB" run fio --target "$D" -o iodepth=0
-check_one_line "run fio -o iodepth=0: the entry's line" "fio: iodepth: '0' is not in 1 .. 1024"
+check_one_line "run fio -o iodepth=0: the entry's line" "fio: iodepth: '0' is not in 1 .. 65536"
 check_exit "run fio -o ss_round=0 with snia" 2 "$SB" run fio --target "$D" -o steadystate=snia -o ss_round=0
 check_one_line "run fio ss_round=0: one line" "ss_round"
 
@@ -68,14 +68,14 @@ check_one_line "run fio ss_round=0: one line" "ss_round"
 if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
     job="'$SB_BIN' io --rw read --size 1m --runtime 1500ms --time_based --directory '$D'"
     script -qec "$job" /dev/null >"$T/tty.out" 2>&1
-    check "io on a terminal: a progress line" grep -aq 'io \[read 4.0 KiB psync QD1\]  run 1 of 1  00:0[0-9] elapsed' "$T/tty.out"
+    check "io on a terminal: fio's progress line" grep -aq 'Jobs: 1 (f=1): \[R(1)\]\[[0-9.]*%\]\[r=.*\]\[eta 00m:0[0-9]s\]' "$T/tty.out"
     check "io on a terminal: the summary too" grep -aq '^  read: IOPS=' "$T/tty.out"
     script -qec "$job --quiet" /dev/null >"$T/quiet.out" 2>&1
-    check "io --quiet: no progress line" sh -c "! grep -aq 'elapsed' '$T/quiet.out'"
+    check "io --quiet: no progress line" sh -c "! grep -aq 'Jobs:' '$T/quiet.out'"
     check "io --quiet: the summary still" grep -aq '^  read: IOPS=' "$T/quiet.out"
 else
     ok "# skip: script(1) cannot give a terminal here (progress line)"
 fi
 check_exit "io not on a terminal: no progress line" 0 "$SB" io --rw read --size 64k --directory "$D"
-check "no progress line off a terminal" sh -c "! grep -q 'elapsed' '$T/err'"
+check "no progress line off a terminal" sh -c "! grep -q 'Jobs:' '$T/err'"
 finish

@@ -1,5 +1,5 @@
 #!/bin/bash
-# CLI tests of fio's zonemode=zbd (issue 27, src/io/zbd.c) on emulated zones of a regular
+# CLI tests of fio's zonemode=zbd (issue 27, src/io/job/zbd.c) on emulated zones of a regular
 # file, seen in fio's latency log with log_offset (psync: completion order is issue
 # order): every write at its zone's write pointer, sequential per zone, a write at a
 # zone's start only when the zone is full or reset (the count is fio's "N zone resets");

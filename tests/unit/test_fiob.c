@@ -13,10 +13,9 @@
 #include <cmocka.h>
 #include <errno.h>
 
-#include "io/cmdprio.h"
-#include "io/offsets.h"
-#include "io/options_fiob_rows.h"
-#include "io/sprandom.h"
+#include "io/loop/cmdprio.h"
+#include "io/loop/offsets.h"
+#include "io/loop/sprandom.h"
 
 /* Every width up to 20: the Galois step from state 1 returns to 1 after 2^bits - 1 steps
  * and not before. */

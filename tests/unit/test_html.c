@@ -82,9 +82,12 @@ static void test_page(void **state)
     /* The Disk row differs, the Processor and Kernel rows do not. */
     assert_int_equal(count(html, "<tr class=\"differs\">"), 1);
     assert_non_null(strstr(html, "<tr class=\"differs\"><th scope=\"row\">Disk</th>"));
-    /* One chart per result, one bar per entry. */
+    /* One chart per result, one bar per entry, and an empty "not run" bar for the
+     * identifier a result lacks (the 2-entry one). */
     assert_int_equal(count(html, "<svg class=\"chart\""), 3);
-    assert_int_equal(count(html, "<rect class=\"bar"), 3 + 2 + 3);
+    assert_int_equal(count(html, "<rect class=\"bar"), 3 + 2 + 3 + 1);
+    assert_int_equal(count(html, "<rect class=\"bar empty\""), 1);
+    assert_int_equal(count(html, "<g class=\"not-run\""), 1);
     /* Best marked: B on fio and sqlite (lower is better), A and C tie on fs-mark. */
     assert_int_equal(count(html, "<rect class=\"bar best\""), 4);
     assert_non_null(strstr(html, "&#9733; best 5.00</text>"));

@@ -1,4 +1,4 @@
-/* Unit tests for the I/O engine's time series and steady-state stop (src/io/sampling.c,
+/* Unit tests for the I/O engine's time series and steady-state stop (src/io/log/sampling.c,
  * the hooks in loop.c and worker.c): the intervals of a real job add up to its totals,
  * with several threads too; per_second groups sub-second intervals; a criterion that any
  * window meets stops a long job as soon as its window is full and says so; one that can

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "io/job.h"
-#include "io/jobfile.h"
-#include "io/options.h"
+#include "io/options/jobfile.h"
+#include "io/options/options.h"
 
 static char dir[] = "/tmp/sb-jobfile-XXXXXX";
 static char err[1024];
@@ -94,7 +94,7 @@ static void test_errors_name_lines(void **state)
     sb_jobset_free(&set);
     p = write_file("c.fio", "[j]\niodepth=0\n");
     assert_int_equal(read_into(p, &set), -EINVAL);
-    snprintf(want, sizeof want, "%s:2: iodepth: '0' is not in 1 .. 1024", p);
+    snprintf(want, sizeof want, "%s:2: iodepth: '0' is not in 1 .. 65536", p);
     assert_string_equal(err, want);
     sb_jobset_free(&set);
     p = write_file("d.fio", "rw=read\n[j]\n");

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "io/steadystate.h"
+#include "io/log/steadystate.h"
 
 static sb_ss_spec spec_of(const char *s, double dur, double ramp)
 {

@@ -1,4 +1,4 @@
-/* Unit tests for verified I/O's block format (src/io/verify.c) and its table
+/* Unit tests for verified I/O's block format (src/io/verify/verify.c) and its table
  * (verify_run.c): known checksum vectors; a formatted block passes for every
  * algorithm and block size; each kind of damage is caught and named by its field
  * (a flipped data byte, a flipped byte in each header field, a block at the wrong
@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "io/verify.h"
+#include "io/verify/verify.h"
 
 static const sb_verify_algo algos[] = {SB_VERIFY_CRC32C, SB_VERIFY_XXHASH, SB_VERIFY_SHA256,
                                        SB_VERIFY_PATTERN};

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "io/job.h"
-#include "io/options.h"
-#include "io/zbd.h"
+#include "io/options/options.h"
+#include "io/job/zbd.h"
 
 static void test_report_zone(void **state)
 {

@@ -25,10 +25,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/childfds.h"
 #include "workloads/dbench/dbench.h"
 
 /* db_shared, then the clients' db_stats on their own pages. */
@@ -76,8 +76,7 @@ static void db_child_setup(pid_t driver)
     sigaction(SIGINT, &ign, NULL);
     sigaction(SIGTERM, &ign, NULL);
     sigaction(SIGHUP, &ign, NULL);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != driver) /* it went before the line above */
+    if (sb_child_die_with_parent(driver, SIGKILL) < 0) /* it went before we could ask */
         _exit(1);
 }
 

@@ -1,8 +1,8 @@
 /*
- * durability_fuse — the FUSE file of the durability test's FUSE recorder: the interface
- * that durability_guard.c (which serves it) and durability_stack.c (which implements it
- * and builds the stack over it) share. A header of its own so that neither of the two
- * includes the other's (scripts/check-structure: no include circles).
+ * durability_fuse — the FUSE file of the durability test's FUSE recorder
+ * (durability_fuse.c): durability_guard.c serves it, durability_stack.c builds the
+ * stack over it. A module of its own, below both, so that neither calls the other's
+ * code for it (no circle of objects or includes).
  */
 #ifndef SB_WORKLOADS_DURABILITY_FUSE_H
 #define SB_WORKLOADS_DURABILITY_FUSE_H

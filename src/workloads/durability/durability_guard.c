@@ -1,11 +1,13 @@
 /*
  * durability_guard — the guardian process and the run's journal (durability_guard.h
- * says why). The run and its guardian speak over a SOCK_SEQPACKET socket pair, one
- * request and one reply at a time: serve the FUSE file, log a mark, stop serving,
- * quit. The guardian is forked, not executed, from a run that has no other thread at
- * that moment (the durability test starts no thread before it); it keeps no
- * descriptor of the run's but its socket and the journal, so that no lock or file
- * of the run's (a result file, a `scenario run` journal) outlives the run with it.
+ * says why). The guardian starts and speaks as core/guardian.h says, one request and
+ * one reply at a time: serve the FUSE file, log a mark, stop serving, quit. It is
+ * started from a run that has no other thread at that moment (the durability test
+ * starts no thread before it); it keeps no descriptor of the run's but its socket and
+ * the journal, so that no lock or file of the run's (a result file, a `scenario run`
+ * journal) outlives the run with it. Its requests carry paths, unlike the modeled
+ * devices' guardian (scenario/modeled.c), which is told everything at its start: the
+ * recorder is started and stopped several times in one run, around each crash.
  */
 #include "workloads/durability/durability_guard.h"
 
@@ -16,13 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/childfds.h"
+#include "core/guardian.h"
+#include "core/strutil.h"
 #include "workloads/durability/durability_fuse.h"
 
 enum { G_READY = 1, G_FUSE_START, G_MARK, G_FUSE_STOP, G_QUIT };
@@ -31,11 +31,6 @@ typedef struct g_req {
     int op;
     char a[PATH_MAX], b[PATH_MAX], c[PATH_MAX];
 } g_req;
-
-typedef struct g_rep {
-    int rc;
-    char err[512];
-} g_rep;
 
 /* ------------------------------------------------------------ the journal */
 
@@ -119,13 +114,6 @@ static void journal_remove(int fd, const char *path)
 
 /* ------------------------------------------------------------ the guardian */
 
-static void reply(int sock, int rc, const char *err)
-{
-    g_rep r = {.rc = rc};
-    snprintf(r.err, sizeof r.err, "%s", err ? err : "");
-    (void)!send(sock, &r, sizeof r, MSG_NOSIGNAL);
-}
-
 /* The run is gone: take apart what it left, as its journal says. */
 static void __attribute__((noreturn)) guard_orphaned(int state_fd, const char *state_path)
 {
@@ -140,53 +128,47 @@ static void __attribute__((noreturn)) guard_orphaned(int state_fd, const char *s
     _exit(0);
 }
 
-static void __attribute__((noreturn)) guard_main(int sock, int state_fd, const char *state_path)
+/* Only the socket (3) and the journal (keep[0], 4) are open here; 0-2 are on /dev/null,
+ * so that a pipe reading the run's output ends with the run. */
+static void __attribute__((noreturn)) guard_main(int sock, const int *keep, void *arg)
 {
-    sb_child_detach(); /* own session, default signals: a signal ends the guardian */
-    /* Only the socket (3) and the journal (4) stay open; 0-2 go to /dev/null, so that a
-     * pipe reading the run's output ends with the run. */
-    int keep[2] = {sock, state_fd};
-    sb_child_keep_fds(keep, 2);
-    sock = keep[0];
-    state_fd = keep[1];
-    (void)!chdir("/");
-    prctl(PR_SET_NAME, "storbench-guard");
-    static g_req q;
-    static dur_fuse_server fs;
+    int state_fd = keep[0];
+    const char *state_path = arg;
+    /* large (three paths; the FUSE server): on the heap, for the guardian's life */
+    g_req *q = sb_xcalloc(1, sizeof *q);
+    dur_fuse_server *fs = sb_xcalloc(1, sizeof *fs);
     bool serving = false;
-    reply(sock, G_READY, NULL);
+    sb_guardian_reply_send(sock, G_READY, NULL);
     for (;;) {
-        ssize_t n = recv(sock, &q, sizeof q, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < (ssize_t)sizeof q.op)
+        ssize_t n = sb_guardian_recv(sock, q, sizeof *q);
+        if (n < (ssize_t)sizeof q->op)
             guard_orphaned(state_fd, state_path); /* end of file: every thread of the run has exited */
-        q.a[sizeof q.a - 1] = q.b[sizeof q.b - 1] = q.c[sizeof q.c - 1] = '\0';
+        q->a[sizeof q->a - 1] = q->b[sizeof q->b - 1] = q->c[sizeof q->c - 1] = '\0';
         char err[512] = "";
         int rc = 0;
-        switch (q.op) {
+        switch (q->op) {
         case G_FUSE_START:
             if (serving) {
                 rc = -EBUSY;
                 break;
             }
-            rc = dur_fuse_serve(&fs, q.a, q.b, q.c, err, sizeof err);
+            rc = dur_fuse_serve(fs, q->a, q->b, q->c, err, sizeof err);
             serving = true; /* a failed start is ended by G_FUSE_STOP too */
             break;
         case G_MARK:
-            rc = serving ? dur_fuse_mark(&fs, q.a) : -EBADF;
+            rc = serving ? dur_fuse_mark(fs, q->a) : -EBADF;
             break;
         case G_FUSE_STOP:
         case G_QUIT:
-            if (serving && (rc = dur_fuse_end(&fs)) < 0)
+            if (serving && (rc = dur_fuse_end(fs)) < 0)
                 snprintf(err, sizeof err, "recording the writes: %s", strerror(-rc));
             serving = false;
             break;
         default:
             rc = -EINVAL;
         }
-        reply(sock, rc, err);
-        if (q.op == G_QUIT)
+        sb_guardian_reply_send(sock, rc, err);
+        if (q->op == G_QUIT)
             _exit(0);
     }
 }
@@ -195,25 +177,23 @@ static void __attribute__((noreturn)) guard_main(int sock, int state_fd, const c
 
 static int ask(dur_guard *g, int op, const char *a, const char *b, const char *c, char *err, size_t errlen)
 {
-    static g_req q;
-    memset(&q, 0, sizeof q);
-    q.op = op;
-    snprintf(q.a, sizeof q.a, "%s", a ? a : "");
-    snprintf(q.b, sizeof q.b, "%s", b ? b : "");
-    snprintf(q.c, sizeof q.c, "%s", c ? c : "");
-    g_rep r;
-    ssize_t n = -1;
-    if (g->sock >= 0 && send(g->sock, &q, sizeof q, MSG_NOSIGNAL) == (ssize_t)sizeof q)
-        while ((n = recv(g->sock, &r, sizeof r, 0)) < 0 && errno == EINTR)
-            ;
-    if (n != (ssize_t)sizeof r) {
+    g_req *q = sb_xcalloc(1, sizeof *q); /* three paths: on the heap */
+    q->op = op;
+    snprintf(q->a, sizeof q->a, "%s", a ? a : "");
+    snprintf(q->b, sizeof q->b, "%s", b ? b : "");
+    snprintf(q->c, sizeof q->c, "%s", c ? c : "");
+    sb_guardian gd = {.pid = g->pid, .sock = g->sock};
+    sb_guardian_reply r;
+    int rc = sb_guardian_ask(&gd, q, sizeof *q, &r);
+    free(q);
+    if (rc == -ECONNRESET && !r.err[0]) {
         if (err)
             snprintf(err, errlen, "the guardian process (pid %ld) is gone", (long)g->pid);
         return -ECONNRESET;
     }
-    if (r.rc < 0 && err)
-        snprintf(err, errlen, "%s", r.err[0] ? r.err : strerror(-r.rc));
-    return r.rc;
+    if (rc < 0 && err)
+        snprintf(err, errlen, "%s", r.err[0] ? r.err : strerror(-rc));
+    return rc;
 }
 
 int dur_guard_start(dur_guard *g, const char *dir, char *err, size_t errlen)
@@ -227,37 +207,18 @@ int dur_guard_start(dur_guard *g, const char *dir, char *err, size_t errlen)
     int rc = journal_create(g, dir, err, errlen);
     if (rc < 0)
         return rc;
-    int sv[2];
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-        rc = -errno;
-        snprintf(err, errlen, "socketpair: %s", strerror(-rc));
-        dur_guard_end(g);
-        return rc;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(sv[0]);
-        guard_main(sv[1], g->state_fd, g->state_path);
-    }
-    close(sv[1]);
-    if (pid < 0) {
-        rc = -errno;
-        close(sv[0]);
-        snprintf(err, errlen, "cannot start the guardian process: %s", strerror(-rc));
-        dur_guard_end(g);
-        return rc;
-    }
-    g->pid = pid;
-    g->sock = sv[0];
+    sb_guardian gd;
+    sb_guardian_reply r;
+    rc = sb_guardian_start(&gd, "the guardian process", "storbench-guard", &g->state_fd, 1, guard_main,
+                           g->state_path, &r, err, errlen);
+    g->pid = gd.pid;
+    g->sock = gd.sock;
     /* Ready once it is in its own session: from then on a kill of our group spares it. */
-    g_rep r;
-    ssize_t n;
-    while ((n = recv(g->sock, &r, sizeof r, 0)) < 0 && errno == EINTR)
-        ;
     char num[32];
-    snprintf(num, sizeof num, "%ld", (long)pid);
-    if (n != (ssize_t)sizeof r || r.rc != G_READY || (rc = dur_guard_note(g, "guardian", num)) < 0) {
+    snprintf(num, sizeof num, "%ld", (long)g->pid);
+    if (rc == 0 && (r.rc != G_READY || (rc = dur_guard_note(g, "guardian", num)) < 0))
         snprintf(err, errlen, "the guardian process did not start");
+    if (rc < 0 || r.rc != G_READY) {
         dur_guard_end(g);
         return rc < 0 ? rc : -ECHILD;
     }
@@ -282,13 +243,11 @@ int dur_guard_fuse_stop(dur_guard *g, char *err, size_t errlen)
 
 void dur_guard_end(dur_guard *g)
 {
-    if (g->sock >= 0) {
-        ask(g, G_QUIT, NULL, NULL, NULL, NULL, 0);
-        close(g->sock);
-    }
-    if (g->pid > 0)
-        while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
+    g_req *q = sb_xcalloc(1, sizeof *q); /* three paths: on the heap */
+    q->op = G_QUIT;
+    sb_guardian gd = {.pid = g->pid, .sock = g->sock};
+    sb_guardian_end(&gd, q, sizeof *q);
+    free(q);
     if (g->state_fd >= 0) {
         journal_remove(g->state_fd, g->state_path);
         close(g->state_fd);

@@ -4,7 +4,7 @@
  *
  * The guardian is a process forked at the start of each run, in a session of its
  * own (a kill of the run's process group or a terminal's Ctrl-C does not reach
- * it). It serves the FUSE recorder's file (durability_stack.h), so the process
+ * it). It serves the FUSE recorder's file (durability_fuse.h), so the process
  * that writes through the recorded filesystem never serves it: when that process
  * is killed in the middle of an fsync, its last I/O still completes and it exits,
  * instead of waiting for ever on a server that was one of its own threads (tasks

@@ -12,6 +12,7 @@
  * device loses its last writes to the abort (the kernel logs I/O errors for it);
  * they were scratch data of a run that was killed.
  */
+#include "workloads/durability/durability_cmd.h"
 #include "workloads/durability/durability_guard.h"
 
 #include <ctype.h>
@@ -32,7 +33,6 @@
 
 #include "core/fusectl.h"
 #include "core/workdir.h"
-#include "workloads/durability/durability_stack.h"
 
 #define MAX_MOUNTS 32
 

@@ -62,11 +62,6 @@ int dur_rec_stop(dur_recorder *r, char *err, size_t errlen);
 /* A loop device over file: its path in dev, its descriptor (held until detach) in *fd. */
 int dur_loop_attach(const char *file, char *dev, size_t devlen, int *fd, char *err, size_t errlen);
 void dur_loop_detach(int *fd);
-/* Runs argv (stdin, stdout from/to /dev/null); 0 when it exits 0, else -EIO with its
- * first line of stderr (or how it ended) in err. */
-int dur_run(const char *const argv[], char *err, size_t errlen);
-/* Unmounts path, lazily if it is busy, and waits until it is gone. */
-void dur_umount(const char *path);
 /* A sparse copy of src into a new file dst (reflinked where the filesystem can). */
 int dur_copy_image(const char *src, const char *dst, char *err, size_t errlen);
 

@@ -1,8 +1,8 @@
 /*
  * pg_cluster — the life cycle of the pgbench workload's private PostgreSQL
  * cluster (see pg_cluster.h for the rules it keeps). Server programs are run
- * with fork() + execve() from the calling thread; between the two the child
- * only makes async-signal-safe calls, because storbench has other threads.
+ * through core/child.h from the calling thread (storbench has other threads: the
+ * child makes only async-signal-safe calls before its exec).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -29,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/child.h"
+#include "core/childfds.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/workdir.h"
@@ -124,51 +125,17 @@ static int spawn(const sb_pg_cluster *c, char *const argv[], int deathsig, int o
                            : open(c->logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (logfd < 0)
         return -errno;
-    int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (nullfd < 0) {
-        int e = -errno;
-        close(logfd);
-        return e;
-    }
     char **env = server_env();
     if (!env) {
         close(logfd);
-        close(nullfd);
         return -ENOMEM;
     }
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid == 0) {
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        signal(SIGPIPE, SIG_DFL);
-        setpgid(0, 0);
-        if (dup2(nullfd, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0)
-            _exit(126);
-        if (c->drop) {
-            if (setgroups(0, NULL) != 0 || setgid(c->gid) != 0 || setuid(c->uid) != 0) {
-                static const char msg[] = "storbench: cannot switch to the server user\n";
-                (void)!write(2, msg, sizeof msg - 1);
-                _exit(126);
-            }
-        }
-        /* After setuid: changing credentials clears the death signal. */
-        prctl(PR_SET_PDEATHSIG, deathsig);
-        if (getppid() != parent)
-            _exit(126);
-        if (chdir(c->root) != 0) {
-            static const char msg[] = "storbench: cannot enter the cluster directory\n";
-            (void)!write(2, msg, sizeof msg - 1);
-            _exit(126);
-        }
-        execve(argv[0], argv, env);
-        _exit(127);
-    }
-    int e = pid < 0 ? -errno : 0;
+    sb_child_spec spec = {.argv = argv, .envp = env, .cwd = c->root, .in = -1, .out = logfd, .err = logfd,
+                          .own_group = true, .deathsig = deathsig, .drop = c->drop, .uid = c->uid, .gid = c->gid};
+    pid_t pid;
+    int e = sb_child_spawn(&spec, &pid);
     free(env);
     close(logfd);
-    close(nullfd);
     if (e)
         return e;
     *out = pid;
@@ -183,20 +150,12 @@ static int choose_user(sb_pg_cluster *c, char *err, size_t errlen)
     if (!pw)
         pw = getpwnam(SB_PG_CREATED_USER);
     if (!pw) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            int fd = open("/dev/null", O_RDWR);
-            if (fd >= 0) {
-                dup2(fd, 0);
-                dup2(fd, 1);
-            }
-            execlp("useradd", "useradd", "--system", "--no-create-home", "--home-dir",
-                   "/nonexistent", "--shell", "/usr/sbin/nologin", SB_PG_CREATED_USER,
-                   (char *)NULL);
-            _exit(127);
-        }
+        char *argv[] = {"useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell",
+                        "/usr/sbin/nologin", SB_PG_CREATED_USER, NULL};
+        sb_child_spec spec = {.argv = argv, .in = -1, .out = -1, .err = STDERR_FILENO};
+        pid_t pid;
         int status = 0;
-        if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+        if (sb_child_spawn(&spec, &pid) < 0 || sb_child_wait(pid, &status) < 0 || !WIFEXITED(status) ||
             WEXITSTATUS(status) != 0) {
             snprintf(err, errlen, "pgbench: cannot create the user %s to run the "
                      "PostgreSQL server as (useradd failed)", SB_PG_CREATED_USER);
@@ -222,16 +181,11 @@ static int choose_user(sb_pg_cluster *c, char *err, size_t errlen)
 static bool user_can_reach(const sb_pg_cluster *c, const char *path)
 {
     pid_t pid = fork();
-    if (pid == 0) {
-        if (setgroups(0, NULL) != 0 || setgid(c->gid) != 0 || setuid(c->uid) != 0)
-            _exit(1);
-        _exit(access(path, W_OK | X_OK) == 0 ? 0 : 1);
-    }
+    if (pid == 0)
+        _exit(sb_child_drop_creds(c->uid, c->gid) == 0 && access(path, W_OK | X_OK) == 0 ? 0 : 1);
     int status = 0;
-    if (pid < 0)
+    if (pid < 0 || sb_child_wait(pid, &status) < 0)
         return false;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
@@ -348,7 +302,7 @@ static void why_line(char *text, char *out, size_t len)
 
 /* "No space left on device (/t: 12 kB free)" when the filesystem of path is full
  * (less than 1 MiB, or no inode, left), else "". */
-static void full_note(const char *path, char *out, size_t len)
+void sb_pg_full_note(const char *path, char *out, size_t len)
 {
     struct statvfs v;
     out[0] = '\0';
@@ -378,8 +332,7 @@ static int run_initdb(sb_pg_cluster *c, const char *dir, char *err, size_t errle
         return rc;
     }
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    sb_child_wait(pid, &status);
     char out[8192] = "", why[400], full[200];
     ssize_t n = outfd >= 0 ? pread(outfd, out, sizeof out - 1, 0) : -1;
     out[n > 0 ? n : 0] = '\0';
@@ -393,7 +346,7 @@ static int run_initdb(sb_pg_cluster *c, const char *dir, char *err, size_t errle
         }
         return 0;
     }
-    full_note(dir, full, sizeof full);
+    sb_pg_full_note(dir, full, sizeof full);
     bool enospc = full[0] || strstr(out, strerror(ENOSPC));
     why_line(out, why, sizeof why);
     if (!why[0] && !WIFEXITED(status))
@@ -521,7 +474,7 @@ int sb_pg_cluster_start(sb_pg_cluster *c, const char *const *settings,
             c->pid = 0;
             char tail[400], full[200];
             log_tail(c, tail, sizeof tail);
-            full_note(c->root, full, sizeof full); /* a full disk may have kept the log empty */
+            sb_pg_full_note(c->root, full, sizeof full); /* a full disk may have kept the log empty */
             snprintf(err, errlen, "pgbench: the PostgreSQL server exited at start: %s%s%s", full,
                      full[0] && tail[0] ? ": " : "", tail[0] || full[0] ? tail : "no output");
             return full[0] ? -ENOSPC : -EIO;
@@ -568,8 +521,7 @@ int sb_pg_cluster_stop(sb_pg_cluster *c)
         kill(pid, SIGQUIT);
         if (!wait_exit(pid, 10000)) {
             kill(-pid, SIGKILL);
-            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-                ;
+            sb_child_wait(pid, NULL);
             rc = -ETIMEDOUT;
         }
     }

@@ -78,4 +78,8 @@ int sb_pg_cluster_stop(sb_pg_cluster *c);
  * zeroed or half-created cluster and more than once. */
 int sb_pg_cluster_destroy(sb_pg_cluster *c);
 
+/* "No space left on device (/t: 12 kB free)" when the filesystem of path is full (less
+ * than 1 MiB, or no inode, left), else "": what a server's own message may not say. */
+void sb_pg_full_note(const char *path, char *out, size_t len);
+
 #endif

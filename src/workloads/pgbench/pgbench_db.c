@@ -24,7 +24,11 @@ PGconn *sb_pgbench_connect(const sb_pg_cluster *cl, const char *db, char *err, s
     sb_pg_cluster_conninfo(cl, db, ci, sizeof ci);
     PGconn *c = PQconnectdb(ci);
     if (!c || PQstatus(c) != CONNECTION_OK) {
-        snprintf(err, errlen, "pgbench: cannot connect to the server: %s",
+        /* a server that finds its disk full says so in its own words ("could not write
+         * init file"): the cause is named first when the cluster's filesystem is full */
+        char full[1400];
+        sb_pg_full_note(cl->root, full, sizeof full);
+        snprintf(err, errlen, "pgbench: cannot connect to the server: %s%s%s", full, full[0] ? "; " : "",
                  c ? PQerrorMessage(c) : "out of memory");
         err[strcspn(err, "\n")] = '\0';
         PQfinish(c);

@@ -1,0 +1,64 @@
+/*
+ * engine_mmap — the file mapped shared into memory; a read copies from the
+ * mapping into the buffer, a write copies into the mapping, fsync is msync.
+ * Synchronous; page faults are the I/O. No O_DIRECT (the page cache is the
+ * mechanism), which sb_io_job_check() rejects up front.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "io/engine.h"
+#include "io/job.h"
+
+static int mmap_init(sb_engine_td *td)
+{
+    if (td->file_size == 0)
+        return -EINVAL;
+    void *p = mmap(NULL, td->file_size, td->writes ? PROT_READ | PROT_WRITE : PROT_READ,
+                   MAP_SHARED, td->fd, 0);
+    if (p == MAP_FAILED)
+        return -errno;
+    td->data = p;
+    return 0;
+}
+
+static int mmap_queue(sb_engine_td *td, sb_io_u *u)
+{
+    char *base = td->data;
+    if (u->offset + u->len > td->file_size) {
+        u->result = -EINVAL;
+        return SB_Q_COMPLETED;
+    }
+    if (u->ddir == SB_DDIR_READ)
+        memcpy(u->buf, base + u->offset, u->len);
+    else
+        memcpy(base + u->offset, u->buf, u->len);
+    u->result = u->len;
+    return SB_Q_COMPLETED;
+}
+
+static int mmap_fsync(sb_engine_td *td)
+{
+    return msync(td->data, td->file_size, MS_SYNC) < 0 ? -errno : 0;
+}
+
+static void mmap_cleanup(sb_engine_td *td)
+{
+    if (td->data)
+        munmap(td->data, td->file_size);
+    td->data = NULL;
+}
+
+const sb_engine_ops sb_engine_mmap = {
+    .name = "mmap",
+    .rank = 5,
+    .caps = SB_ENGINE_MAPS,
+    .description = "memory-mapped file, memcpy, msync",
+    .sync = true,
+    .init = mmap_init,
+    .queue = mmap_queue,
+    .fsync = mmap_fsync,
+    .cleanup = mmap_cleanup,
+};
+SB_ENGINE_REGISTER(sb_engine_mmap);

@@ -1,0 +1,262 @@
+/*
+ * check — a job's values checked on their own and together before anything is opened
+ * (sb_io_job_check, job.h): each area's own rules (offsets, job control, fio's job-file
+ * options, files, trims, zones, verify, steady state), then those that involve the engine.
+ * Kept apart from the job model (job.c) because it asks every other part of the engine,
+ * while those parts only read the model.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/engine.h"
+#include "io/job.h"
+
+/* fio's offset options: rw's skip, blockalign, random_distribution, rate_min. */
+static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
+{
+    bool var = job->bs_max > job->bs || job->bssplit.n;
+    if (job->rw_skip && (var || job->rw_skip % (int64_t)job->bs || job->rw_skip == -(int64_t)job->bs)) {
+        snprintf(err, errlen, "rw's skip %" PRId64 " must be a multiple of bs %" PRIu64 " (not -bs), "
+                 "with one block size", job->rw_skip, job->bs);
+        return -EINVAL;
+    }
+    if (job->blockalign && (job->blockalign % SB_IO_MIN_BS || job->blockalign < job->bs ||
+                            job->blockalign % job->bs || !sb_rw_is_random(job->rw))) {
+        snprintf(err, errlen, "blockalign %" PRIu64 ": storbench's is a multiple of bs %" PRIu64
+                 " (and of 512 B), for random jobs", job->blockalign, job->bs);
+        return -EINVAL;
+    }
+    if (sb_io_zbd_check(job, err, errlen, NULL, 0) < 0)
+        return -EINVAL;
+    if (job->zonemode == SB_ZONEMODE_STRIDED &&
+        (!job->zonesize || job->zonesize % job->bs || job->zoneskip % job->bs ||
+         sb_rw_is_random(job->rw) || var || job->rw_skip)) {
+        snprintf(err, errlen, "zonemode=strided: zonesize and zoneskip multiples of bs %" PRIu64
+                 " (zonesize above 0), for sequential jobs of one block size without rw's skip",
+                 job->bs);
+        return -EINVAL;
+    }
+    bool skew = job->dist.kind != SB_DIST_RANDOM || job->zonemode == SB_ZONEMODE_STRIDED;
+    if ((skew || job->blockalign || job->rw_skip) && (job->verify || job->verify_pattern)) {
+        snprintf(err, errlen, "verify: not supported with random_distribution, blockalign, zonemode "
+                 "or rw's skip");
+        return -EINVAL;
+    }
+    if (job->rate_min && job->rate && job->rate_min > job->rate) {
+        snprintf(err, errlen, "rate_min %" PRIu64 " is above rate %" PRIu64, job->rate_min, job->rate);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* fio's job control (jobctl.c) together with the rest. */
+static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
+{
+    if (job->offset_increment && job->numjobs > 1 && (job->verify || job->verify_pattern)) {
+        snprintf(err, errlen, "offset_increment: with verify, only for numjobs=1");
+        return -EINVAL;
+    }
+    if (job->offset_increment % SB_IO_MIN_BS) {
+        snprintf(err, errlen, "offset_increment %" PRIu64 " is not a multiple of 512", job->offset_increment);
+        return -EINVAL;
+    }
+    if (job->dedupe_mode == 1 && job->dedupe_percentage + job->dedupe_ws_pct > 100) {
+        snprintf(err, errlen, "dedupe_percentage %u + dedupe_working_set_percentage %u is above 100, "
+                 "as fio refuses", job->dedupe_percentage, job->dedupe_ws_pct);
+        return -EINVAL;
+    }
+    for (unsigned i = 0; job->dist.kind == SB_DIST_SEQUENCE && i < job->dist.nseq; i++)
+        if (job->dist.seq[i] >= job->size / job->bs) {
+            snprintf(err, errlen, "random_distribution=sequence: block %u is beyond the region's "
+                     "%" PRIu64 " blocks", job->dist.seq[i], job->size / job->bs);
+            return -EINVAL;
+        }
+    if (job->verify_interval && (job->bs % job->verify_interval || job->verify_interval % 64 ||
+                                 job->verify_interval < 128)) {
+        snprintf(err, errlen, "verify_interval %" PRIu64 ": storbench's divides bs %" PRIu64 ", is a "
+                 "multiple of 64 and at least 128 (a header is 96 bytes)", job->verify_interval, job->bs);
+        return -EINVAL;
+    }
+    if (!job->verify_fatal) {
+        snprintf(err, errlen, "verify_fatal=0 (go on checking after a mismatch) is not supported: "
+                 "storbench stops at the first");
+        return -EINVAL;
+    }
+    if (job->fill_device && (sb_rw_is_random(job->rw) || sb_rw_reads(job->rw) || job->time_based)) {
+        snprintf(err, errlen, "fill_device is for sequential write jobs that are not time based");
+        return -EINVAL;
+    }
+    if ((job->dedupe_percentage || job->compress_pct) && (job->verify || job->verify_pattern)) {
+        snprintf(err, errlen, "verify with dedupe_percentage or buffer_compress_percentage is not "
+                 "supported (verify writes its own data)");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* The options of issue 27 (fio's job files) together: block size ranges and splits,
+ * one file per job, one kind of periodic sync. */
+static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
+{
+    bool var = job->bs_max > job->bs || job->bssplit.n;
+    if (check_offsets(job, err, errlen) < 0 || check_jobctl(job, err, errlen) < 0)
+        return -EINVAL;
+    if (job->bs_max > SB_IO_MAX_BS) {
+        snprintf(err, errlen, "bsrange %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs_max);
+        return -EINVAL;
+    }
+    for (unsigned i = 0; i < job->bssplit.n; i++)
+        if (job->bssplit.bs[i] < SB_IO_MIN_BS || job->bssplit.bs[i] > SB_IO_MAX_BS ||
+            job->bssplit.bs[i] % SB_IO_MIN_BS) {
+            snprintf(err, errlen, "bssplit: %" PRIu64 " is not a block size (multiples of 512 B, "
+                     "512 B .. 64 MiB)", job->bssplit.bs[i]);
+            return -EINVAL;
+        }
+    if (job->bssplit.n && job->bs_max > job->bs) {
+        snprintf(err, errlen, "bssplit and bsrange together: give one of them");
+        return -EINVAL;
+    }
+    if (var && (job->verify || job->verify_pattern)) {
+        snprintf(err, errlen, "verify with bsrange or bssplit is not supported (one block size)");
+        return -EINVAL;
+    }
+    if (job->bssplit.n) {
+        /* sizes larger than size are skipped, as fio's (loop.c), while one fits: bs, the
+         * smallest, must */
+        for (unsigned i = 0; i < job->bssplit.n; i++)
+            if (job->bssplit.bs[i] % job->bs || job->bs > job->size) {
+                snprintf(err, errlen, "bssplit: %" PRIu64 " is not a multiple of bs %" PRIu64
+                         " (offsets are multiples of bs: make bs the split's smallest) or is "
+                         "larger than size", job->bssplit.bs[i], job->bs);
+                return -EINVAL;
+            }
+    }
+    if (sb_io_files_check(job, err, errlen) < 0 || sb_io_trim_check(job, err, errlen) < 0)
+        return -EINVAL;
+    if (job->fsync_every && job->fdatasync_every) {
+        snprintf(err, errlen, "fsync and fdatasync together: give one of them");
+        return -EINVAL;
+    }
+    if (job->filesize && job->size > job->filesize) {
+        snprintf(err, errlen, "size %" PRIu64 " is more than filesize %" PRIu64 " (several passes: "
+                 "use loops)", job->size, job->filesize);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+    if (warn && warnlen)
+        warn[0] = '\0';
+    const sb_engine_ops *ops = sb_engine_find(job->engine);
+    if (!ops) {
+        char list[256];
+        sb_engine_list_working(list, sizeof list);
+        snprintf(err, errlen, "unknown I/O engine '%s' (engines that work here: %s)", job->engine, list);
+        return -EINVAL;
+    }
+    /* under zonemode=zbd a trim resets a zone (zbd.c): its bs is the zone size, as fio's
+     * 256M zones (a zoned device's, up to 2 GiB); trim.c refuses another bs */
+    bool zone_trim = job->zonemode == SB_ZONEMODE_ZBD && sb_rw_trims(job->rw) && job->bs == job->zonesize;
+    if (job->bs < SB_IO_MIN_BS || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS)) {
+        snprintf(err, errlen, "block size %" PRIu64 " out of range (512 B .. 64 MiB; under zonemode=zbd "
+                 "a trim job's: the zone size, up to 2 GiB)", job->bs);
+        return -EINVAL;
+    }
+    if (job->iodepth < 1 || job->iodepth > SB_IO_MAX_DEPTH) {
+        snprintf(err, errlen, "iodepth %u out of range (1 .. %u)", job->iodepth, SB_IO_MAX_DEPTH);
+        return -EINVAL;
+    }
+    if (job->numjobs < 1 || job->numjobs > SB_IO_MAX_JOBS) {
+        snprintf(err, errlen, "numjobs %u out of range (1 .. %u)", job->numjobs, SB_IO_MAX_JOBS);
+        return -EINVAL;
+    }
+    if (job->submit_offload && job->iodepth > SB_IO_MAX_OFFLOAD_DEPTH) {
+        snprintf(err, errlen, "io_submit_mode=offload runs a thread per I/O in flight: iodepth %u is "
+                 "more than %u", job->iodepth, SB_IO_MAX_OFFLOAD_DEPTH);
+        return -EINVAL;
+    }
+    if (job->batch_submit > SB_IO_MAX_DEPTH || job->batch_complete_min > SB_IO_MAX_DEPTH ||
+        job->batch_complete_max > SB_IO_MAX_DEPTH) {
+        snprintf(err, errlen, "iodepth_batch values must be in 1 .. %u", SB_IO_MAX_DEPTH);
+        return -EINVAL;
+    }
+    if (job->batch_complete_max && job->batch_complete_max < job->batch_complete_min) {
+        snprintf(err, errlen, "iodepth_batch_complete_max %u is less than iodepth_batch_complete_min %u",
+                 job->batch_complete_max, job->batch_complete_min);
+        return -EINVAL;
+    }
+    /* as fio refuses it: a reap that waits for more completions than can be in flight */
+    if (job->batch_complete_min > job->iodepth) {
+        snprintf(err, errlen, "iodepth_batch_complete_min %u is more than iodepth %u",
+                 job->batch_complete_min, job->iodepth);
+        return -EINVAL;
+    }
+    /* =1 requires registration; an engine without it could never hold it */
+    if ((job->uring_fixed_files == 1 || job->uring_fixed_bufs == 1) && !(ops->caps & SB_ENGINE_REGISTERS)) {
+        snprintf(err, errlen, "%s=1: only the io_uring engine registers %s (ioengine is %s)",
+                 job->uring_fixed_files == 1 ? "registerfiles" : "fixedbufs",
+                 job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
+        return -EINVAL;
+    }
+    /* the ring's and preadv2's own options, as fio takes them only with those engines */
+    const char *eng_opt = job->uring_sqpoll && !(ops->caps & SB_ENGINE_RING) ? "sqthread_poll"
+                          : (job->io_nowait || job->io_hipri) && !(ops->caps & (SB_ENGINE_RING | SB_ENGINE_RWF))
+                              ? (job->io_nowait ? "nowait" : "hipri") : NULL;
+    if (eng_opt) {
+        snprintf(err, errlen, "%s is an option of the %s engine%s (ioengine is %s)", eng_opt,
+                 job->uring_sqpoll ? "io_uring" : "io_uring and pvsync2", job->uring_sqpoll ? "" : "s",
+                 ops->name);
+        return -EINVAL;
+    }
+    if (sb_io_job_check_fio(job, err, errlen) < 0 || sb_io_job_check_fiob(job, err, errlen) < 0)
+        return -EINVAL;
+    if (job->rwmixread > 100) {
+        snprintf(err, errlen, "rwmixread %u is not a percentage", job->rwmixread);
+        return -EINVAL;
+    }
+    if (job->size < job->bs && !job->size_pct) { /* size=N%: bytes once the file is there (run) */
+        snprintf(err, errlen, "size %" PRIu64 " is smaller than the block size %" PRIu64,
+                 job->size, job->bs);
+        return -EINVAL;
+    }
+    /* offset + size must be a file offset: 16383p + 2p would wrap around 2^64. */
+    if (job->offset > (uint64_t)INT64_MAX || job->size > (uint64_t)INT64_MAX - job->offset) {
+        snprintf(err, errlen, "offset %" PRIu64 " + size %" PRIu64 " is beyond the largest file "
+                 "offset (2^63 - 1)", job->offset, job->size);
+        return -EINVAL;
+    }
+    if (job->time_based && job->runtime_s <= 0) {
+        snprintf(err, errlen, "time_based needs a runtime");
+        return -EINVAL;
+    }
+    if (job->log_interval_s != 0 && (job->log_interval_s < SB_TS_MIN_INTERVAL_MS / 1000.0 - 1e-9 ||
+                                     job->log_interval_s > 86400)) {
+        snprintf(err, errlen, "log interval %g s out of range (%u ms .. 1 day)", job->log_interval_s,
+                 SB_TS_MIN_INTERVAL_MS);
+        return -EINVAL;
+    }
+    if (sb_ss_check(&job->steady, err, errlen) < 0)
+        return -EINVAL;
+    if (!job->filename[0] == !job->directory[0]) {
+        snprintf(err, errlen, "give exactly one of a file name or a directory");
+        return -EINVAL;
+    }
+    if ((ops->caps & SB_ENGINE_MAPS) && job->direct) {
+        snprintf(err, errlen, "the %s engine cannot do direct I/O (it works through the page cache)", ops->name);
+        return -EINVAL;
+    }
+    if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)
+        return -EINVAL;
+    if (warn && warnlen)
+        sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */
+    if (ops->sync && job->iodepth > 1 && !job->submit_offload && warn)
+        snprintf(warn, warnlen, "iodepth %u has no effect with the synchronous engine %s; using 1",
+                 job->iodepth, ops->name);
+    return 0;
+}
+

@@ -1,0 +1,350 @@
+/*
+ * files — several files per job, as fio's nrfiles and filename=a:b: how many each
+ * thread uses, what they are called (fio's filename_format, $jobname.$jobnum.$filenum
+ * by default), how big each is (size divided among them unless filesize says), and
+ * which one the next I/O goes to (fio's file_service_type and openfiles).
+ *
+ * Each file of a thread keeps its own offsets (a sequential position, a random map),
+ * as fio's per-file state: the one in use lives in the worker itself (og, seq_pos,
+ * pass_bytes), so that a job of one file pays nothing, and a switch swaps it with the
+ * file's saved copy. A file whose pass is done leaves the rotation; when every file
+ * is done the thread's pass is (fio's nr_done_files), and a time-based job or a
+ * further loop starts them all again. With a skewed file choice (zipf, pareto,
+ * normal) fio never marks a file done (it resets it): a pass is then the job's bytes
+ * over all files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/run/worker.h"
+
+/* fio's default skews of the file choice (its FIO_DEF_ZIPF, _PARETO, normal's 0 %) */
+#define DEF_ZIPF 1.1
+#define DEF_PARETO 0.2
+
+unsigned sb_io_files_per_thread(const sb_io_job *job)
+{
+    if (job->filename[0])
+        return sb_opt_list_count(job->filename);
+    return job->nrfiles ? job->nrfiles : 1;
+}
+
+/* fio: size is the thread's bytes over all its files, each file size / nfiles (a whole
+ * number of blocks) unless filesize gives the files' size; filesize alone (which also
+ * set size) makes each file that big. From here on job->size is per file. */
+void sb_io_files_resolve(sb_io_job *job)
+{
+    unsigned n = sb_io_files_per_thread(job);
+    if (n < 2)
+        return;
+    if (!(job->filesize && job->filesize == job->size)) {
+        job->size /= n;
+        job->size -= job->size % job->bs;
+    }
+}
+
+int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen)
+{
+    unsigned n = sb_io_files_per_thread(job);
+    if (strstr(job->filename_format, "..") || strchr(job->filename_format, '/')) {
+        snprintf(err, errlen, "filename_format '%s': a file of a directory below (or above) the "
+                 "job's is not supported; give a name without '/'", job->filename_format);
+        return -EINVAL;
+    }
+    if (n < 2)
+        return 0;
+    if (job->verify || job->verify_pattern) {
+        snprintf(err, errlen, "verify with %u files per job is not supported (one file)", n);
+        return -EINVAL;
+    }
+    const char *one = job->offset_increment ? "offset_increment" : job->zonemode == SB_ZONEMODE_ZBD ?
+                      "zonemode=zbd" : job->fill_device ? "fill_device" : NULL;
+    if (one) {
+        snprintf(err, errlen, "%s with %u files per job is not supported (one file)", one, n);
+        return -EINVAL;
+    }
+    if (sb_engine_can(job->engine, SB_ENGINE_MAPS)) {
+        snprintf(err, errlen, "the %s engine maps one file: %u files per job are not supported", job->engine, n);
+        return -EINVAL;
+    }
+    if (job->uring_fixed_files == 1) {
+        snprintf(err, errlen, "registerfiles=1 registers one file: %u files per job are not "
+                 "supported", n);
+        return -EINVAL;
+    }
+    uint64_t per = job->size / n;
+    if (!(job->filesize && job->filesize == job->size) && per - per % job->bs < job->bs) {
+        snprintf(err, errlen, "size %" PRIu64 " over %u files leaves less than a block (bs %" PRIu64
+                 ") for each", job->size, n, job->bs);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* The name of thread j's file k in dir by filename_format: $jobname, $jobnum, $filenum
+ * (fio's keywords); without a format fio's $jobname.$jobnum.$filenum, and for a job
+ * without a name storbench's storbench-io.J (one file) or storbench-io.J.K. */
+static int format_name(const sb_io_job *job, const char *dir, unsigned j, unsigned k, unsigned per,
+                       char *out, size_t len)
+{
+    char name[sizeof job->name];
+    size_t n = 0;
+    for (const char *p = job->name; *p && n + 1 < sizeof name; p++)
+        name[n++] = *p == '/' ? '_' : *p;
+    name[n] = '\0';
+    const char *fmt = job->filename_format[0] ? job->filename_format
+                      : n ? "$jobname.$jobnum.$filenum"
+                      : per > 1 ? "storbench-io.$jobnum.$filenum" : "storbench-io.$jobnum";
+    size_t o = (size_t)snprintf(out, len, "%s/", dir);
+    for (const char *p = fmt; *p && o < len; ) {
+        int w = 0;
+        if (!strncmp(p, "$jobname", 8))
+            w = snprintf(out + o, len - o, "%s", name), p += 8;
+        else if (!strncmp(p, "$jobnum", 7))
+            w = snprintf(out + o, len - o, "%u", j), p += 7;
+        else if (!strncmp(p, "$filenum", 8))
+            w = snprintf(out + o, len - o, "%u", k), p += 8;
+        else
+            out[o] = *p++, w = 1;
+        o += (size_t)w;
+    }
+    if (o >= len)
+        return -ENAMETOOLONG;
+    out[o] = '\0';
+    return 0;
+}
+
+/* The job's files: a --filename list (every thread uses all of them), or per thread
+ * nrfiles in dir. Names that come out alike (a filename_format without $jobnum) are one
+ * file, shared, as fio's. map[j * per + k] is thread j's file k in files[]. */
+int sb_io_files_name(const sb_io_job *job, const char *dir, file_ctx *files, unsigned *nfiles,
+                     unsigned *map, char *err, size_t errlen)
+{
+    const unsigned per = sb_io_files_per_thread(job);
+    unsigned n = 0;
+    if (job->filename[0]) {
+        const char *p = job->filename;
+        for (unsigned k = 0; k < per; k++, p += strlen(p) + 1) {
+            if (snprintf(files[k].path, sizeof files[k].path, "%s", p) >= (int)sizeof files[k].path)
+                goto too_long;
+            for (unsigned j = 0; j < job->numjobs; j++)
+                map[j * per + k] = k;
+        }
+        *nfiles = per;
+        return 0;
+    }
+    for (unsigned j = 0; j < job->numjobs; j++)
+        for (unsigned k = 0; k < per; k++) {
+            if (format_name(job, dir, j, k, per, files[n].path, sizeof files[n].path) < 0)
+                goto too_long;
+            unsigned same = 0;
+            while (same < n && strcmp(files[same].path, files[n].path))
+                same++;
+            map[j * per + k] = same;
+            if (same == n)
+                n++;
+        }
+    *nfiles = n;
+    return 0;
+too_long:
+    snprintf(err, errlen, "%s: %s", job->filename[0] ? job->filename : dir, strerror(ENAMETOOLONG));
+    return -ENAMETOOLONG;
+}
+
+/* ------------------------------------------------------------ a thread's files */
+
+/* The openfiles window: the first `openfiles` files not done, in order. */
+static void window_reset(sb_io_fileset *fs)
+{
+    fs->nactive = 0;
+    fs->next_new = 0;
+    while (fs->nactive < fs->open_max && fs->next_new < fs->n)
+        fs->active[fs->nactive++] = fs->next_new++;
+    fs->rr = 0;
+}
+
+int sb_io_files_open(worker *w, const sb_io_job *job, const file_ctx *files, const unsigned *map,
+                     char *err, size_t errlen)
+{
+    const unsigned per = sb_io_files_per_thread(job);
+    if (per < 2)
+        return 0;
+    sb_io_fileset *fs = calloc(1, sizeof *fs);
+    if (!fs || !(fs->f = calloc(per, sizeof *fs->f)) || !(fs->active = calloc(per, sizeof *fs->active))) {
+        if (fs)
+            free(fs->f);
+        free(fs);
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    w->fs = fs;
+    fs->n = per;
+    for (unsigned k = 0; k < per; k++)
+        fs->f[k].fd = -1;
+    for (unsigned k = 0; k < per; k++) {
+        sb_io_wfile *f = &fs->f[k];
+        int r = k == 0 ? (f->fd = w->fd, 0)
+                       : sb_io_open_for_io(job, files[map[w->index * per + k]].path, &f->fd, err, errlen);
+        if (r < 0)
+            return r;
+        f->og = w->og; /* the same layout, keys of its own */
+        sb_rand_seed(&f->og.rng, w->sh->seed + 0x10000ull * (k + 1) + w->index);
+        sb_offgen_new_pass(&f->og);
+        f->og.pass = 0;
+    }
+    fs->f[0].og = w->og;
+    fs->kind = job->file_service;
+    fs->nr = job->file_service_nr ? job->file_service_nr : 1;
+    fs->open_max = job->openfiles && job->openfiles < per && fs->kind <= SB_FSRV_SEQUENTIAL ? job->openfiles
+                                                                                          : per;
+    fs->pass_total = job->size * per;
+    sb_rand_seed(&fs->rng, w->sh->seed * 31 + w->index + 0xf11e5);
+    if (fs->kind >= SB_FSRV_ZIPF) {
+        /* fio draws from nfiles << 10 ranks and shifts them down: the same here */
+        sb_io_dist d = {0};
+        d.kind = fs->kind == SB_FSRV_ZIPF ? SB_DIST_ZIPF : fs->kind == SB_FSRV_PARETO ? SB_DIST_PARETO
+                                                                                    : SB_DIST_NORMAL;
+        d.param = job->file_service_skew > 0 ? job->file_service_skew
+                  : fs->kind == SB_FSRV_ZIPF ? DEF_ZIPF : fs->kind == SB_FSRV_PARETO ? DEF_PARETO : 0;
+        sb_distgen_init(&fs->dg, &d, (uint64_t)per << 10, 1, w->sh->seed + w->index + 0xd157);
+    }
+    window_reset(fs);
+    fs->cur = 0;
+    fs->left = fs->nr; /* the first file is in use from the start, the next one after it */
+    fs->rr = 1;
+    return 0;
+}
+
+void sb_io_files_close(worker *w)
+{
+    sb_io_fileset *fs = w->fs;
+    if (!fs)
+        return;
+    for (unsigned k = 1; k < fs->n; k++) /* file 0 is w->fd, closed by its owner */
+        if (fs->f[k].fd >= 0)
+            close(fs->f[k].fd);
+    free(fs->f);
+    free(fs->active);
+    free(fs);
+    w->fs = NULL;
+}
+
+/* Makes file k the one in use: the worker's offset state goes back to the file it
+ * belongs to and k's comes in. */
+static void switch_to(worker *w, unsigned k)
+{
+    sb_io_fileset *fs = w->fs;
+    sb_io_wfile *a = &fs->f[fs->cur], *b = &fs->f[k];
+    a->og = w->og;
+    a->seq_pos = w->seq_pos;
+    a->pass_bytes = w->pass_bytes;
+    w->og = b->og;
+    w->seq_pos = b->seq_pos;
+    w->pass_bytes = b->pass_bytes;
+    fs->cur = k;
+    w->td.fd = b->fd;
+}
+
+/* The next file to serve, as fio's __get_next_file: the current one while its ":N"
+ * I/Os last (sequential: until it is done), else the next in the window (roundrobin,
+ * sequential), one of the window at random, or a skewed draw over all files. */
+void sb_io_files_pick(worker *w)
+{
+    sb_io_fileset *fs = w->fs;
+    if (!fs->f[fs->cur].done && (fs->kind == SB_FSRV_SEQUENTIAL || fs->left > 0)) {
+        if (fs->kind != SB_FSRV_SEQUENTIAL)
+            fs->left--;
+        return;
+    }
+    unsigned k;
+    if (fs->kind >= SB_FSRV_ZIPF)
+        k = (unsigned)(sb_distgen_next(&fs->dg, &fs->rng) >> 10) % fs->n;
+    else if (fs->kind == SB_FSRV_RANDOM)
+        k = fs->active[sb_rand_below(&fs->rng, fs->nactive)];
+    else if (fs->kind == SB_FSRV_SEQUENTIAL) { /* the lowest file not done: in order */
+        k = fs->active[0];
+        for (unsigned i = 1; i < fs->nactive; i++)
+            k = fs->active[i] < k ? fs->active[i] : k;
+    } else
+        k = fs->active[fs->rr++ % fs->nactive];
+    fs->left = fs->nr - 1;
+    if (k != fs->cur)
+        switch_to(w, k);
+}
+
+/* The I/O just chosen ended its file's pass (file_end) and moved len bytes: true when
+ * that ends the thread's pass over all its files (every file is then started again). */
+bool sb_io_files_pass_end(worker *w, bool file_end, uint32_t len)
+{
+    sb_io_fileset *fs = w->fs;
+    if (fs->kind >= SB_FSRV_ZIPF) { /* files are never done: a pass is the job's bytes */
+        fs->pass_bytes += len;
+        if (fs->pass_bytes < fs->pass_total)
+            return false;
+        fs->pass_bytes = 0;
+        return true;
+    }
+    if (!file_end)
+        return false;
+    sb_io_wfile *f = &fs->f[fs->cur];
+    f->done = true;
+    if (++fs->ndone < fs->n) {
+        /* it leaves the window; the next file not yet opened takes its place */
+        unsigned i = 0;
+        while (fs->active[i] != fs->cur)
+            i++;
+        if (fs->next_new < fs->n)
+            fs->active[i] = fs->next_new++;
+        else
+            fs->active[i] = fs->active[--fs->nactive];
+        fs->left = 0; /* the next I/O picks another file */
+        return false;
+    }
+    for (unsigned k = 0; k < fs->n; k++)
+        fs->f[k].done = false;
+    fs->ndone = 0;
+    window_reset(fs);
+    fs->left = 0;
+    return true;
+}
+
+int sb_io_files_size_pct(sb_io_job *job, char *err, size_t errlen)
+{
+    if (!job->size_pct)
+        return 0;
+    const char *path = job->filename; /* the first file: fio's percentage of "the file" */
+    struct stat st;
+    uint64_t bytes = 0;
+    int fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        snprintf(err, errlen, "size=%u%%: a percentage is of an existing file or device, and %s%s",
+                 job->size_pct, path[0] ? path : "the job names none (directory=)",
+                 path[0] ? " does not exist" : "");
+        if (fd >= 0)
+            close(fd);
+        return -EINVAL;
+    }
+    if (S_ISBLK(st.st_mode))
+        ioctl(fd, BLKGETSIZE64, &bytes);
+    else
+        bytes = (uint64_t)st.st_size;
+    close(fd);
+    uint64_t room = bytes > job->offset ? bytes - job->offset : 0;
+    uint64_t size = bytes / 100 * job->size_pct + bytes % 100 * job->size_pct / 100;
+    size = size > room ? room : size;
+    job->size = size - size % job->bs;
+    if (job->size < job->bs) {
+        snprintf(err, errlen, "size=%u%% of %s (%" PRIu64 " bytes) is less than a block", job->size_pct, path,
+                 bytes);
+        return -EINVAL;
+    }
+    return 0;
+}

@@ -1,0 +1,781 @@
+/*
+ * loop — one worker thread of an I/O job: the hot path. It allocates nothing and
+ * makes no syscall besides the engine's own and clock reads (vDSO). A synchronous
+ * engine reads the clock once per I/O (the end of one I/O is the start of the next;
+ * twice when verifying); an asynchronous one reads it before and after each submitting
+ * call and once per reaped batch and stamps every I/O of the batch with them, as the
+ * latency of an I/O is from its start to the moment its completion is seen (and fio's
+ * slat and clat split it at the submission's return).
+ *
+ * Phases share one start time: startdelay (idle), ramp (I/O, not counted),
+ * measurement (until runtime, or until size is done when not time_based), end fsync
+ * (inside the measurement). The time series costs one comparison per completion: an
+ * interval is closed from the cumulative counters when its boundary has passed
+ * (core/timeseries.h). The data pattern verify_pattern jobs write and check is
+ * verify.c's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/rand.h"
+#include "io/run/worker.h"
+#include "io/job/zbd.h"
+
+/* ------------------------------------------------------------- statistics */
+
+/* An interval boundary has passed: close it from the cumulative counters (once per
+ * interval, off the per-I/O path). */
+static void __attribute__((noinline, cold)) close_interval(worker *w, uint64_t now)
+{
+    const sb_histogram *h[SB_DDIR_N] = {&w->st[0].clat, &w->st[1].clat, &w->st[2].clat};
+    sb_tsb_close(&w->ts, now, h, SB_DDIR_N, w->st[0].bytes + w->st[1].bytes + w->st[2].bytes);
+}
+
+/* A buffered write cut short is how a filling file system first answers (fio writes
+ * the rest as well): writing the rest names the cause (ENOSPC, EFBIG) instead of a
+ * "short write" with EIO. Returns the rest's failure, or the short count when it went
+ * through (the job still stops: the accounting would be off by the rest). */
+static int64_t __attribute__((noinline, cold)) short_write_cause(worker *w, const sb_io_u *u)
+{
+    uint64_t done = (uint64_t)u->result;
+    ssize_t k = pwrite(w->td.fd, (const char *)u->buf + done, u->len - done, (off_t)(u->offset + done));
+    return k < 0 ? -(int64_t)errno : u->result;
+}
+
+/* Counts a completion seen at now; true when that also closed a time-series interval
+ * (a scan of the buckets: the caller's next timestamp must not include it). */
+static inline bool account(worker *w, sb_io_u *u, uint64_t now)
+{
+    if (__builtin_expect(w->zbd != NULL, 0)) /* zonemode=zbd: a zone may close */
+        sb_zbd_done(w->zbd, u->ddir, u->offset, u->len, u->result == (int64_t)u->len);
+    uint64_t bytes = u->len;
+    if (u->result != (int64_t)u->len) {
+        /* create_on_open: a read past the new file's end (the writes have not reached it)
+         * completes with what it got, as under fio's asynchronous engines; fio's
+         * synchronous ones fail it (EIO, "full resid"), and so does the branch below */
+        if (u->ddir == SB_DDIR_READ && u->result >= 0 && w->job->create_on_open && !w->td.ops->sync) {
+            bytes = (uint64_t)u->result;
+            goto counted;
+        }
+        if (!w->err && u->result >= 0 && u->ddir == SB_DDIR_WRITE && !w->td.direct)
+            u->result = short_write_cause(w, u);
+        /* continue_on_error: counted (jobctl.c), and the job goes on */
+        if (w->ctl && u->result < 0 && sb_io_ctl_error(w, u, (int)-u->result, now))
+            return false;
+        if (!w->err) {
+            w->err = u->result < 0 ? (int)u->result : -EIO;
+            if (u->result < 0)
+                snprintf(w->errmsg, sizeof w->errmsg, "%s at offset %" PRIu64 ": %s",
+                         u->ddir == SB_DDIR_READ ? "read" : u->ddir == SB_DDIR_WRITE ? "write" : "trim",
+                         u->offset,
+                         strerror((int)-u->result));
+            else
+                snprintf(w->errmsg, sizeof w->errmsg, "short %s at offset %" PRIu64 ": %" PRId64
+                         " of %u bytes%s", u->ddir == SB_DDIR_READ ? "read" : "write", u->offset,
+                         u->result, u->len, u->ddir == SB_DDIR_READ && w->job->create_on_open
+                         ? " (past the end of the file create_on_open made; fio's synchronous engines "
+                           "fail it too, an asynchronous engine such as libaio counts it)" : "");
+        }
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+        return false;
+    }
+counted:
+    w->ios_done++;
+    if (now >= w->next_tick_ns) {
+        atomic_store_explicit(&w->progress_bytes, w->bytes_issued, memory_order_relaxed);
+        w->next_tick_ns = now + TICK_NS;
+    }
+    if (now < w->ramp_end_ns)
+        return false;
+    bool closed = false;
+    if (__builtin_expect(sb_tsb_due(&w->ts, now), 0)) { /* the one branch time series cost */
+        close_interval(w, now);
+        closed = true;
+    }
+    sb_io_dir_stats *st = &w->st[u->ddir];
+    st->ios++;
+    st->bytes += bytes;
+    if (__builtin_expect(!w->no_lat, 1)) {
+        sb_hist_record(&st->clat, now - u->start_ns);
+        if (u->issue_ns) /* an asynchronous engine's: fio's clat, from the submission */
+            sb_hist_record(&st->clat_issued, now - u->issue_ns);
+    }
+    if (__builtin_expect(w->prio != NULL, 0))
+        sb_prio_record(w->prio, u->ddir, u->ioprio, now - u->start_ns);
+    if (__builtin_expect(w->log != NULL, 0)) {
+        /* the prio column: fio's log_prio value, else its "high priority" flag */
+        w->log->prio = w->job->log_prio ? u->ioprio : (w->cmdprio && u->ioprio != w->ioprio_default);
+        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, u->ddir, (uint32_t)bytes, u->offset);
+    }
+    w->last_ns = now;
+    return closed;
+}
+
+/* ------------------------------------------------------------ worker loop */
+
+/* A pass ended: a one-pass job is done after `loops` of them (fio's loops). */
+static inline bool passes_done(worker *w)
+{
+    const sb_io_job *job = w->job;
+    return !job->time_based && ++w->passes >= (job->loops ? job->loops : 1);
+}
+
+/* Variable block sizes (bsrange, bssplit; verify is refused with them): the next size
+ * from the table, a sequential job's next bytes or a random job's independent draw in
+ * multiples of bs. *pass_end when the pass's size is done. */
+static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *pass_end)
+{
+    const sb_io_job *job = w->job;
+    const uint32_t *tab = u->ddir == SB_DDIR_WRITE && w->bs_table_w ? w->bs_table_w : w->bs_table;
+    uint32_t len = tab[w->bs_next++ % SB_IO_BS_TABLE];
+    uint64_t off;
+    /* a split's size larger than the region is skipped, as fio's (one fits: job.c) */
+    for (unsigned k = 0; len > job->size && k < SB_IO_BS_TABLE; k++)
+        len = tab[w->bs_next++ % SB_IO_BS_TABLE];
+    if (len > job->size)
+        len = (uint32_t)job->size;
+    u->len = len;
+    if (!sb_rw_is_random(job->rw)) {
+        if (w->seq_pos + len > job->size)
+            w->seq_pos = 0;
+        off = w->seq_pos;
+        w->seq_pos += len;
+        *pass_end = w->seq_pos + job->bs > job->size;
+        if (*pass_end)
+            w->seq_pos = 0;
+    } else {
+        /* blockalign's unit; a skewed distribution's block, cut to where len still fits */
+        uint64_t last = (job->size - len) / w->unit;
+        uint64_t b = w->og.dist ? sb_distgen_next(w->og.dist, &w->og.rng) : sb_rand_below(&w->og.rng, last + 1);
+        off = w->unit * (b > last ? b % (last + 1) : b);
+        w->pass_bytes += len;
+        *pass_end = w->pass_bytes >= job->size;
+        if (*pass_end)
+            w->pass_bytes = 0;
+    }
+    return off;
+}
+
+/* A write's data: the pattern, new random bytes, or fio's scramble of the buffer. */
+static inline void fill_write(worker *w, sb_io_u *u)
+{
+    const sb_io_job *job = w->job;
+    if (u->ddir != SB_DDIR_WRITE)
+        return;
+    if (job->verify_pattern)
+        sb_io_pattern_fill(u->buf, u->offset, u->len, job->seed);
+    else if (__builtin_expect(w->fill, 0)) /* dedupe, compression (jobctl.c) */
+        sb_io_fill_write(w, u);
+    else if (__builtin_expect(job->refill_buffers, 0))
+        sb_rand_fill(&w->rng, u->buf, u->len);
+    else if (job->scramble_buffers && !job->zero_buffers && !w->vt && !job->buffer_pat_len) {
+        /* fio's default: no two written blocks alike (dedupe), two stores per write */
+        uint64_t *p = u->buf;
+        p[0] = u->offset;
+        p[1] = ++w->scramble_n;
+    }
+}
+
+/* The next I/O's direction: a job of one direction (read, write, trim, trimwrite's trim)
+ * has it fixed by worker.c, a mixed one draws it by rwmixread. */
+static inline int pick_ddir(worker *w)
+{
+    if (__builtin_expect(w->ddir_fixed >= 0, 1))
+        return w->ddir_fixed;
+    return sb_rand_below(&w->rng, 100) < w->job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
+}
+
+static void sleep_until(worker *w, uint64_t t);
+static inline bool stopped(worker *w);
+
+/* zonemode=zbd (zbd.h): the block drawn as without zones, placed by the zone code (a
+ * write at a write pointer, a read below one). A write that must wait for completions
+ * is held: the async loop reaps and asks again (zbd_hold); with nothing of its own in
+ * flight (another thread's writes fill the zones) the thread waits here. */
+static __attribute__((noinline)) bool next_io_zbd(worker *w, sb_io_u *u)
+{
+    const sb_io_job *job = w->job;
+    if (!w->zbd_hold) {
+        w->zbd_b = sb_offgen_next(&w->og, &w->zbd_pass_end);
+        w->zbd_ddir = pick_ddir(w);
+    }
+    w->zbd_hold = false;
+    for (;;) {
+        int ddir = w->zbd_ddir;
+        bool pass_end = w->zbd_pass_end;
+        uint64_t off;
+        uint32_t len;
+        int r = sb_zbd_place(w->zbd, job->offset + w->zbd_b * w->unit, &ddir, &off, &len, &pass_end);
+        if (r == SB_ZBD_BUSY && !sb_zbd_idle(w->zbd)) {
+            w->zbd_hold = true;
+            return false;
+        }
+        if (r == SB_ZBD_BUSY && !stopped(w) && sb_now_ns() < w->end_ns) { /* (a time-based trim may wait) */
+            sleep_until(w, sb_now_ns() + 20000);
+            continue;
+        }
+        if (r == SB_ZBD_PASS_END && !passes_done(w))
+            continue;
+        if (r == SB_ZBD_ERR && !w->err) {
+            const char *msg;
+            w->err = sb_zbd_error(w->zbd, &msg);
+            snprintf(w->errmsg, sizeof w->errmsg, "%s", msg);
+            atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+        }
+        if (r != SB_ZBD_OK) {
+            w->pass_done = true;
+            return false;
+        }
+        if (pass_end && passes_done(w))
+            w->pass_done = true;
+        else if (pass_end && job->invalidate && !job->direct)
+            w->invalidate_pending = true;
+        u->ddir = (uint8_t)ddir;
+        u->offset = off;
+        u->len = len;
+        fill_write(w, u);
+        w->bytes_issued += len;
+        return true;
+    }
+}
+
+/* Prepares u for the next I/O; false when a one-pass job has nothing left. Inlined
+ * into both loops: it runs once per I/O. */
+/* trimwrite, as fio's: the block just trimmed is written next; the pass ends after it. */
+static __attribute__((noinline)) bool trimwrite_write(worker *w, sb_io_u *u)
+{
+    u->ddir = SB_DDIR_WRITE;
+    u->offset = w->tw_off;
+    u->len = w->tw_len;
+    w->tw_pending = false;
+    fill_write(w, u);
+    w->bytes_issued += u->len;
+    if (w->tw_last)
+        w->pass_done = true;
+    w->tw_last = false;
+    return true;
+}
+
+static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
+{
+    const sb_io_job *job = w->job;
+    const bool rare = w->rare; /* several files or trimwrite: one test on the common path */
+    if (__builtin_expect(rare, 0) && w->tw_pending)
+        return trimwrite_write(w, u);
+    if (w->pass_done)
+        return false;
+    if (__builtin_expect(w->zbd != NULL, 0))
+        return next_io_zbd(w, u);
+    bool pass_end;
+    uint64_t b = 0, byte_off = 0;
+    if (__builtin_expect(rare, 0) && w->fs) /* several files: which one (files.c) */
+        sb_io_files_pick(w);
+    /* the direction first: with bssplit=READS,WRITES it decides the size */
+    u->ddir = (uint8_t)pick_ddir(w);
+    if (__builtin_expect(w->bs_table != NULL, 0))
+        byte_off = next_var(w, u, &pass_end);
+    else if (__builtin_expect(w->spr != NULL, 0)) { /* sprandom: its own end (sprandom.h) */
+        if (!sb_spr_next(w->spr, &w->og, &b)) {
+            w->pass_done = true;
+            return false;
+        }
+        pass_end = false;
+    } else
+        b = sb_offgen_next(&w->og, &pass_end);
+    if (w->vt) {
+        /* verify: a write whose block has an I/O in flight takes the next block */
+        bool end = pass_end;
+        while (!sb_verify_issue(w->vt, u->index, u->ddir == SB_DDIR_WRITE, b, u->buf)) {
+            if (end && !job->time_based) {
+                w->pass_done = true;
+                return false;
+            }
+            b = sb_offgen_next(&w->og, &pass_end);
+            end |= pass_end;
+        }
+        pass_end = end;
+    }
+    if (__builtin_expect(rare, 0) && w->fs) /* a file's pass, or all of them */
+        pass_end = sb_io_files_pass_end(w, pass_end, u->len);
+    /* io_size: loops end by bytes, not passes (jobctl.c) */
+    if (pass_end && !(job->io_size && !job->time_based) && passes_done(w))
+        w->pass_done = true;
+    else if (pass_end && job->invalidate && !job->direct)
+        w->invalidate_pending = true;
+    u->offset = job->offset + (w->bs_table ? byte_off : b * w->unit);
+    fill_write(w, u);
+    if (__builtin_expect(w->cmdprio, 0)) {
+        bool high;
+        u->ioprio = sb_cmdprio_pick(&job->cmdprio, u->ddir, u->len, 100 * sb_rand_double(&w->rng),
+                                    w->ioprio_default, &high);
+    }
+    if (__builtin_expect(rare, 0) && job->rw == SB_RW_TRIMWRITE) {
+        w->tw_pending = true;
+        w->tw_off = u->offset;
+        w->tw_len = u->len;
+        w->tw_last = w->pass_done; /* the pass ends after the write */
+        w->pass_done = false;
+    }
+    w->bytes_issued += u->len;
+    if (__builtin_expect(w->ctl, 0) && sb_io_ctl_issued(w, u)) /* io_size, number_ios */
+        w->pass_done = true;
+    return true;
+}
+
+static inline void check_read(worker *w, sb_io_u *u)
+{
+    uint64_t bad;
+    if (u->ddir == SB_DDIR_READ && u->result == (int64_t)u->len &&
+        !sb_io_pattern_check(u->buf, u->offset, u->len, w->job->seed, &bad) && !w->err) {
+        w->err = -EILSEQ;
+        snprintf(w->errmsg, sizeof w->errmsg, "data read back differs from what was written at offset %" PRIu64, bad);
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+    }
+}
+
+/* verify: records a completed write, checks a read (verify_run.c). */
+static inline void verify_done(worker *w, sb_io_u *u)
+{
+    uint64_t b = (u->offset - w->job->offset) / w->job->bs;
+    int r = sb_verify_complete(w->vt, u->index, u->ddir == SB_DDIR_WRITE, b, u->buf, u->result);
+    if (r < 0 && !w->err) {
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "%.255s", w->vt->msg);
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+    }
+}
+
+static inline bool stopped(worker *w)
+{
+    return atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
+}
+
+/* fsync, or fdatasync when data_only (fio's fdatasync=N). */
+static void do_fsync(worker *w, bool data_only)
+{
+    w->td.datasync = data_only;
+    int r = w->td.ops->fsync(&w->td);
+    if (r < 0 && !w->err) {
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(-r));
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+    }
+}
+
+/* Every pass of a time-based job starts cold, as fio's does (it reopens and
+ * invalidates the file when it wraps around): one fadvise per pass, never per I/O. */
+static void invalidate_region(worker *w)
+{
+    w->invalidate_pending = false;
+    for (unsigned k = 0; k < (w->fs ? w->fs->n : 1); k++)
+        posix_fadvise(w->fs ? w->fs->f[k].fd : w->fd, (off_t)w->job->offset, (off_t)w->job->size,
+                      POSIX_FADV_DONTNEED);
+}
+
+/* end_fsync, fsync_on_close: every file of the thread, as fio's on each file's close. */
+static void fsync_all(worker *w)
+{
+    if (!w->fs) {
+        do_fsync(w, false);
+        return;
+    }
+    int cur = w->td.fd;
+    for (unsigned k = 0; k < w->fs->n; k++) {
+        w->td.fd = w->fs->f[k].fd;
+        do_fsync(w, false);
+    }
+    w->td.fd = cur;
+}
+
+static void sleep_until(worker *w, uint64_t t);
+
+/* rate, rate_iops, thinktime (off the fast path: only paced jobs call it): waits until the
+ * next I/O of len bytes in direction ddir may start, and returns the clock after the wait.
+ * Each direction keeps its own schedule (fio's rate=READ,WRITE), from its first I/O on, so
+ * a slow I/O is made up by the next ones, as fio's rate. */
+static __attribute__((noinline)) uint64_t pace(worker *w, int ddir, uint32_t len, uint64_t now)
+{
+    if (w->think_ns && w->thought)
+        sleep_until(w, now + w->think_ns);
+    w->thought = true; /* an I/O was issued: thinktime after it */
+    if (w->ns_per_byte[ddir] > 0 || w->ns_per_io[ddir] > 0) {
+        if (!w->next_issue_ns[ddir])
+            w->next_issue_ns[ddir] = now;
+        else
+            sleep_until(w, w->next_issue_ns[ddir]);
+        double a = w->ns_per_byte[ddir] * len, b = w->ns_per_io[ddir], gap = a > b ? a : b;
+        if (w->job->rate_poisson) /* fio's rate_process=poisson: arrivals of a Poisson process */
+            gap *= -log(1 - sb_rand_double(&w->rng));
+        w->next_issue_ns[ddir] += (uint64_t)gap;
+    }
+    return sb_now_ns();
+}
+
+/* Whether a rate-limited direction's next I/O is not due yet (the direction of the next
+ * I/O is not known before it is prepared: any limited direction ahead counts). */
+static bool rate_ahead(const worker *w)
+{
+    uint64_t now = sb_now_ns();
+    for (int d = 0; d < SB_DDIR_N; d++)
+        if ((w->ns_per_byte[d] > 0 || w->ns_per_io[d] > 0) && w->next_issue_ns[d] > now)
+            return true;
+    return false;
+}
+
+/* flow (flow.h), before an I/O: true when the thread is ahead of its weight and holds back
+ * this time, after draining what it has in flight (async: *in_flight) and sleeping
+ * flow_sleep, or else yielding the CPU (fio retries at once). */
+static int drain(worker *w, unsigned *in_flight);
+static __attribute__((noinline)) bool flow_hold(worker *w, unsigned *in_flight)
+{
+    if (!sb_flow_ahead(&w->flow))
+        return false;
+    if (w->job->flow_sleep_us) {
+        if (in_flight && drain(w, in_flight) < 0)
+            return true;
+        sleep_until(w, sb_now_ns() + (uint64_t)w->job->flow_sleep_us * 1000);
+    } else {
+        sched_yield();
+    }
+    return true;
+}
+
+/* One I/O at a time. Without verification the clock is read once per I/O: the end of
+ * one I/O is the start of the next, so an I/O's latency is its syscall plus what
+ * storbench does between two syscalls (the next offset, counting the last one:
+ * ~60 instructions, docs/io.md "Timing"). With verification (a checksum of the
+ * block between two I/Os) and after an fsync, a cache drop or an interval's close,
+ * the clock is read again before the next I/O, so none of that is anyone's latency. */
+static void loop_sync(worker *w)
+{
+    const sb_engine_ops *ops = w->td.ops;
+    sb_io_u *u = &w->td.ios[0];
+    const unsigned fsync_every = w->sync_every;
+    const bool verify = w->job->verify_pattern;
+    const bool one_clock = !verify && !w->vt;
+    const bool trims = sb_rw_trims(w->job->rw);
+    uint64_t t = sb_now_ns();
+    while (!stopped(w)) {
+        if (__builtin_expect(w->flow.flow != NULL, 0) && flow_hold(w, NULL)) {
+            t = sb_now_ns(); /* the wait is no I/O's latency */
+            continue;
+        }
+        if (!next_io(w, u))
+            break;
+        if (!one_clock)
+            t = sb_now_ns();
+        if (__builtin_expect(w->paced, 0))
+            t = pace(w, u->ddir, u->len, t);
+        if (t >= w->end_ns) {
+            if (w->vt)  /* not issued: the block goes back as it was */
+                sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
+                                 (u->offset - w->job->offset) / w->job->bs);
+            if (w->zbd) /* and its zone's write pointer */
+                sb_zbd_cancel(w->zbd, u->ddir, u->offset, u->len);
+            break;
+        }
+        u->start_ns = t;
+        if (__builtin_expect(trims, 0) && u->ddir == SB_DDIR_TRIM) /* trim.c */
+            u->result = sb_io_trim_u(w, u);
+        else
+            ops->queue(&w->td, u);
+        t = sb_now_ns();
+        if (verify)
+            check_read(w, u);
+        if (w->vt)
+            verify_done(w, u);
+        bool slow = account(w, u, t);
+        if (fsync_every && u->ddir == SB_DDIR_WRITE && ++w->writes_since_fsync >= fsync_every) {
+            do_fsync(w, w->sync_data);
+            w->writes_since_fsync = 0;
+            slow = true;
+        }
+        if (w->invalidate_pending) {
+            invalidate_region(w);
+            slow = true;
+        }
+        if (slow)
+            t = sb_now_ns();
+    }
+}
+
+/* Completes n reaped I/Os at time now. */
+static inline void complete(worker *w, unsigned n, uint64_t now)
+{
+    for (unsigned i = 0; i < n; i++) {
+        sb_io_u *u = w->done[i];
+        if (w->job->verify_pattern)
+            check_read(w, u);
+        if (w->vt)
+            verify_done(w, u);
+        account(w, u, now);
+        w->freelist[w->nfree++] = u;
+    }
+}
+
+/* fio's IO depth maps (job.h): a depth's bucket (1, 2, 4, ... 32, >=64) and a call's
+ * (0, 1-4, 5-8, ... 33-64, >64). A few compares once per submitted or reaped batch. */
+static inline unsigned level_bucket(unsigned d)
+{
+    return d <= 1 ? 0 : d <= 2 ? 1 : d <= 4 ? 2 : d <= 8 ? 3 : d <= 16 ? 4 : d <= 32 ? 5 : 6;
+}
+
+static inline unsigned call_bucket(unsigned n)
+{
+    return n == 0 ? 0 : n <= 4 ? 1 : n <= 8 ? 2 : n <= 16 ? 3 : n <= 32 ? 4 : n <= 64 ? 5 : 6;
+}
+
+/* n I/Os submitted in one call, the queue then in_flight deep. */
+static inline void mark_submit(worker *w, unsigned n, unsigned in_flight)
+{
+    w->depths.level[level_bucket(in_flight)] += n;
+    w->depths.submit[call_bucket(n)]++;
+}
+
+/* The pending I/Os went to the kernel in one call: in flight now, and, as fio's io_uring
+ * and libaio engines do, stamped with the clock after the call. Their submission latency
+ * (fio's slat: from the I/O's start to that stamp) is recorded, and at completion the
+ * latency from the stamp (fio's clat) beside storbench's own from the start (fio's lat).
+ * One clock read per submitting call. */
+static inline void submitted(worker *w, unsigned *pending, unsigned *in_flight)
+{
+    *in_flight += *pending;
+    mark_submit(w, *pending, *in_flight);
+    if (__builtin_expect(!w->no_lat, 1)) {
+        uint64_t now = sb_now_ns();
+        for (unsigned i = 0; i < *pending; i++) {
+            sb_io_u *u = w->pend[i];
+            u->issue_ns = now;
+            if (now >= w->ramp_end_ns)
+                sb_hist_record(&w->st[u->ddir].slat, now - u->start_ns);
+        }
+    }
+    *pending = 0;
+}
+
+static int reap(worker *w, unsigned min, unsigned *in_flight)
+{
+    int n = w->td.ops->getevents(&w->td, min, *in_flight, w->done);
+    if (n < 0)
+        return n;
+    w->depths.complete[call_bucket((unsigned)n)]++;
+    uint64_t now = sb_now_ns();
+    *in_flight -= (unsigned)n;
+    complete(w, (unsigned)n, now);
+    return n;
+}
+
+/* Waits until every I/O in flight is back. */
+static int drain(worker *w, unsigned *in_flight)
+{
+    int r;
+    while (*in_flight)
+        if ((r = reap(w, *in_flight, in_flight)) < 0)
+            return r;
+    return 0;
+}
+
+/* A batch option: its default when 0, never more than the queue depth. */
+static inline unsigned batch_value(unsigned v, unsigned dflt, unsigned depth)
+{
+    if (!v)
+        v = dflt;
+    return v > depth ? depth : v;
+}
+
+/* flow in the async loop: what is queued goes before the thread holds back. 1 when it
+ * holds back, 0 when it goes on, or a commit's error. */
+static int async_flow_hold(worker *w, unsigned *pending, unsigned *in_flight)
+{
+    if (*pending) {
+        int r = w->td.ops->commit(&w->td);
+        if (r < 0)
+            return r;
+        *in_flight += *pending;
+        mark_submit(w, *pending, *in_flight);
+        *pending = 0;
+    }
+    return flow_hold(w, in_flight) ? 1 : 0;
+}
+
+/* A paced async I/O, by its own direction (fio's rate=READ,WRITE): false when the runtime
+ * ended meanwhile, the I/O then not issued and its block given back as it was. */
+static bool async_pace(worker *w, sb_io_u *u, uint64_t *t)
+{
+    *t = pace(w, u->ddir, u->len, sb_now_ns());
+    if (*t < w->end_ns)
+        return true;
+    if (w->vt)
+        sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
+                         (u->offset - w->job->offset) / w->job->bs);
+    w->bytes_issued -= u->len;
+    return false;
+}
+
+/* fio's queueing (job.h): queue one I/O per free buffer, submitting every
+ * batch_submit of them; when no buffer is free (or nothing more will be
+ * issued) reap at least complete_min, at most complete_max. The clock is read
+ * once per submitted batch (its I/Os' submission time, and the runtime check)
+ * and once per reaped batch. */
+static void loop_async(worker *w)
+{
+    const sb_engine_ops *ops = w->td.ops;
+    const sb_io_job *job = w->job;
+    const unsigned depth = w->td.iodepth;
+    const unsigned batch = batch_value(job->batch_submit, 1, depth);
+    const unsigned cmin = batch_value(job->batch_complete_min, 1, depth);
+    const unsigned cmax = batch_value(job->batch_complete_max, cmin, depth);
+    const unsigned fsync_every = w->sync_every;
+    unsigned in_flight = 0, pending = 0;
+    bool issuing = true;
+    uint64_t t = 0;
+    int r;
+    while (!stopped(w)) {
+        while (issuing && w->nfree && !stopped(w)) {
+            if (__builtin_expect(w->paced, 0)) {
+                /* paced: what is queued goes now; thinktime waits for the queue to drain,
+                 * as fio's quiesce before a think */
+                if (pending) {
+                    if ((r = ops->commit(&w->td)) < 0)
+                        goto fail;
+                    submitted(w, &pending, &in_flight);
+                }
+                /* ahead of the rate: what is in flight comes back first, as fio's inline
+                 * mode quiesces before it sleeps (its latency is then its own, not the
+                 * sleep's); io_submit_mode=offload is the mode that does not wait */
+                bool ahead = rate_ahead(w);
+                if ((w->think_ns || ahead) && (r = drain(w, &in_flight)) < 0)
+                    goto fail;
+            } else if (!pending) {
+                t = sb_now_ns();
+                if (t >= w->end_ns) {
+                    issuing = false;
+                    break;
+                }
+            }
+            if (__builtin_expect(w->flow.flow != NULL, 0) &&
+                (r = async_flow_hold(w, &pending, &in_flight)) != 0) {
+                if (r < 0)
+                    goto fail;
+                break;
+            }
+            sb_io_u *u = w->freelist[w->nfree - 1];
+            if (!next_io(w, u) || (__builtin_expect(w->paced, 0) && !async_pace(w, u, &t))) {
+                if (__builtin_expect(w->zbd_hold, 0))
+                    break; /* zonemode=zbd: reap, then place the held write again */
+                issuing = false;
+                break;
+            }
+            w->nfree--;
+            u->start_ns = t;
+            u->issue_ns = 0;
+            if (__builtin_expect(u->ddir == SB_DDIR_TRIM, 0)) {
+                /* as fio's asynchronous engines: a trim is done at once, on its own */
+                u->result = sb_io_trim_u(w, u);
+                w->done[0] = u;
+                complete(w, 1, sb_now_ns());
+                continue;
+            }
+            if (ops->queue(&w->td, u) == SB_Q_COMPLETED) {
+                /* refused at submission: account as an error */
+                w->done[0] = u;
+                complete(w, 1, sb_now_ns());
+                break;
+            }
+            w->pend[pending++] = u;
+            bool sync_due = fsync_every && u->ddir == SB_DDIR_WRITE &&
+                            ++w->writes_since_fsync >= fsync_every;
+            if (pending >= batch || sync_due || w->invalidate_pending) {
+                if ((r = ops->commit(&w->td)) < 0)
+                    goto fail;
+                submitted(w, &pending, &in_flight);
+            }
+            if (w->invalidate_pending) {
+                if ((r = drain(w, &in_flight)) < 0)
+                    goto fail;
+                invalidate_region(w);
+            }
+            if (sync_due) {
+                if ((r = drain(w, &in_flight)) < 0)
+                    goto fail;
+                do_fsync(w, w->sync_data);
+                w->writes_since_fsync = 0;
+            }
+        }
+        if (pending) {
+            if ((r = ops->commit(&w->td)) < 0)
+                goto fail;
+            submitted(w, &pending, &in_flight);
+        }
+        if (!in_flight) {
+            if (!issuing || stopped(w))
+                break;
+            continue;
+        }
+        /* The queue is full, or nothing more will be issued: reap. */
+        if ((r = w->td.ops->getevents(&w->td, cmin < in_flight ? cmin : in_flight,
+                                      cmax < in_flight ? cmax : in_flight, w->done)) < 0)
+            goto fail;
+        uint64_t now = sb_now_ns();
+        w->depths.complete[call_bucket((unsigned)r)]++;
+        in_flight -= (unsigned)r;
+        complete(w, (unsigned)r, now);
+    }
+    /* Drain: every buffer must be back before the engine and buffers go away. */
+    if (pending) {
+        if ((r = ops->commit(&w->td)) < 0)
+            goto fail;
+        submitted(w, &pending, &in_flight);
+    }
+    if ((r = drain(w, &in_flight)) < 0)
+        goto fail;
+    return;
+fail:
+    if (!w->err) {
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", ops->name, strerror(-r));
+    }
+    atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+}
+
+/* For the offload loop (submit_offload.c): one I/O's preparation, pacing and completion
+ * seen at now, as the loops here do them. */
+bool sb_io_next(worker *w, sb_io_u *u) { return next_io(w, u); }
+uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now) { return pace(w, ddir, len, now); }
+void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now)
+{
+    w->done[0] = u;
+    complete(w, 1, now);
+}
+
+static void sleep_until(worker *w, uint64_t t)
+{
+    for (;;) {
+        uint64_t now = sb_now_ns();
+        if (now >= t || stopped(w))
+            return;
+        uint64_t d = t - now;
+        if (d > 20000000ull)
+            d = 20000000ull;
+        struct timespec ts = {(time_t)(d / NS), (long)(d % NS)};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* For worker_thread.c, which chooses the loop (this one's, or submit_offload.c's): the
+ * loop of a synchronous engine and of an asynchronous one, the wait until t, an fsync of
+ * its files, and whether the job was stopped. */
+void sb_io_loop_sync(worker *w) { loop_sync(w); }
+void sb_io_loop_async(worker *w) { loop_async(w); }
+void sb_io_sleep_until(worker *w, uint64_t t) { sleep_until(w, t); }
+void sb_io_fsync(worker *w) { fsync_all(w); }
+bool sb_io_stopped(worker *w) { return stopped(w); }

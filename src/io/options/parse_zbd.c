@@ -1,0 +1,86 @@
+/*
+ * parse_zbd — the entry parsers of fio's zonemode=zbd options (declared in options.h):
+ * a size that may count zones (size=128z, offset=524z: fio's 'z' suffix, made bytes by
+ * sb_io_job_resolve once the zone size is known) or, for size, be a percentage of the
+ * file (size=95%: made bytes by sb_io_files_size_pct), and the fractions of
+ * zone_reset_threshold and zone_reset_frequency. The table is table.c.
+ */
+#include "io/options/options.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/job.h"
+
+/* The zone count that goes with an entry's byte field (size, offset). */
+static unsigned *zones_field(const sb_opt *o, void *base)
+{
+    sb_io_job *job = base;
+    if (o->off == offsetof(sb_io_job, size))
+        return &job->size_zones;
+    if (o->off == offsetof(sb_io_job, offset))
+        return &job->offset_zones;
+    return NULL;
+}
+
+int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                            char *err, size_t errlen)
+{
+    unsigned *zones = zones_field(o, base);
+    uint64_t *bytes = (uint64_t *)((char *)base + o->off);
+    size_t n = strlen(v);
+    if (zones && n > 1 && v[n - 1] == 'z') {
+        char *end;
+        errno = 0;
+        unsigned long long z = strtoull(v, &end, 10);
+        /* 0z is the first zone's start for offset, as fio's; a size needs a zone at least */
+        bool zero_ok = o->off == offsetof(sb_io_job, offset);
+        if (errno || end != v + n - 1 || (z == 0 && !zero_ok) || z > UINT32_MAX || *v == '-') {
+            snprintf(err, errlen, "'%s' is not a number of zones (such as 128z)", v);
+            return -EINVAL;
+        }
+        *zones = (unsigned)z;
+        *bytes = 0; /* until the zone size is known (sb_io_job_resolve) */
+        return 0;
+    }
+    if (o->off == offsetof(sb_io_job, size) && n > 1 && v[n - 1] == '%') {
+        char *end;
+        unsigned long pct = strtoul(v, &end, 10);
+        if (end != v + n - 1 || pct < 1 || pct > 100 || *v == '-') {
+            snprintf(err, errlen, "'%s' is not a percentage from 1%% to 100%%", v);
+            return -EINVAL;
+        }
+        ((sb_io_job *)base)->size_pct = (unsigned)pct;
+        *bytes = 0; /* until the file is named (sb_io_files_size_pct) */
+        if (zones)
+            *zones = 0;
+        return 0;
+    }
+    uint64_t u;
+    if (sb_opt_parse_size(v, ctx ? ctx->kb_base : 0, &u) < 0) {
+        snprintf(err, errlen, "'%s' is not a size", v);
+        return -EINVAL;
+    }
+    *bytes = u;
+    if (zones)
+        *zones = 0;
+    if (o->off == offsetof(sb_io_job, size))
+        ((sb_io_job *)base)->size_pct = 0;
+    return 0;
+}
+
+int sb_opt_parse_fraction(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= 0 && x <= 1)) {
+        snprintf(err, errlen, "'%s' is not a number from 0 to 1", v);
+        return -EINVAL;
+    }
+    *(double *)((char *)base + o->off) = x;
+    return 0;
+}

@@ -1,0 +1,81 @@
+/*
+ * jobrun — see jobrun.h. A thread per job only to call sb_io_run(): the job's own
+ * threads do the I/O, so this adds one sleeping thread per job and nothing to the
+ * I/O path. exitall is a flag per job that its control loop polls (worker.c).
+ */
+#include "io/run/jobrun.h"
+
+#include "io/loop/flow.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A job ended: fio's exitall (and exitall_on_error) end the others. */
+static void exit_others(sb_io_run_slot *s)
+{
+    const sb_io_job *job = s->job;
+    bool all = (job->exitall && job->exit_what == 2) || (job->exitall_on_error && s->rc < 0 &&
+                                                         !(s->rc == -EILSEQ && job->verify));
+    if (!job->exitall && !all)
+        return;
+    for (size_t i = 0; i < s->n_slots; i++)
+        if (all || job->exit_what == 1 || s->all_slots[i].group == s->group)
+            atomic_store(&s->all_slots[i].stop, true);
+    if (all && s->end_all)
+        atomic_store(s->end_all, true);
+}
+
+static void *run_one(void *arg)
+{
+    sb_io_run_slot *s = arg;
+    s->run = *s->job;
+    s->run.stop_ext = &s->stop;
+    s->run.flow_reserved = s->flow_held ? &s->flow_reserved : NULL;
+    s->run.prepare_lock = s->prepare_lock;
+    s->rc = sb_io_run_live(&s->run, &s->result, s->live, s->err, sizeof s->err);
+    if (s->flow_held) /* what its threads did not take (a job that failed early) */
+        sb_flow_unreserve(s->job->flow_id, atomic_load(&s->flow_reserved));
+    exit_others(s);
+    return NULL;
+}
+
+int sb_io_run_many(sb_io_run_slot *slots, size_t n, atomic_bool *end_all)
+{
+    bool ended = end_all && atomic_load(end_all);
+    for (size_t i = 0; i < n; i++) {
+        atomic_init(&slots[i].stop, ended);
+        slots[i].all_slots = slots;
+        slots[i].n_slots = n;
+        slots[i].end_all = end_all;
+        /* flow: every job's weight counted before any starts, as fio's start together */
+        unsigned w = slots[i].job->flow * slots[i].job->numjobs;
+        slots[i].flow_held = w && sb_flow_reserve(slots[i].job->flow_id, w) == 0;
+        atomic_init(&slots[i].flow_reserved, slots[i].flow_held ? w : 0);
+    }
+    if (n == 1) {
+        run_one(&slots[0]);
+        return 0;
+    }
+    pthread_t tids[n];
+    pthread_mutex_t prepare_lock = PTHREAD_MUTEX_INITIALIZER;
+    for (size_t i = 0; i < n; i++)
+        slots[i].prepare_lock = &prepare_lock;
+    size_t started = 0;
+    int r = 0;
+    for (; started < n; started++) {
+        int e = pthread_create(&tids[started], NULL, run_one, &slots[started]);
+        if (e) {
+            r = -e;
+            break;
+        }
+    }
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    for (size_t i = started; i < n; i++) {
+        slots[i].rc = r;
+        snprintf(slots[i].err, sizeof slots[i].err, "cannot start the job's thread: %s", strerror(-r));
+    }
+    return r;
+}

@@ -1,0 +1,253 @@
+/*
+ * worker (private to src/io/) — what the three parts of running a job share: the
+ * per-thread state (worker), the state all threads of a job share, and one file to
+ * prepare. worker.c runs the job (threads, control loop, merging), loop.c is the
+ * per-thread hot loop, prepare.c makes and opens the files.
+ */
+#ifndef SB_IO_WORKER_H
+#define SB_IO_WORKER_H
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/rand.h"
+#include "core/timeseries.h"
+#include "io/engine.h"
+#include "io/loop/flow.h"
+#include "io/log/iolog.h"
+#include "io/job.h"
+#include "io/loop/offsets.h"
+#include "io/loop/sprandom.h"
+
+#define TICK_NS 50000000ull   /* how often a worker publishes progress */
+#define NS 1000000000ull
+
+typedef struct shared {
+    atomic_bool stop;
+    uint64_t start_ns;         /* written before threads start */
+    uint64_t seed;             /* the job's seed, or a new one (randrepeat=0) */
+} shared;
+
+/* files.c: one file of a thread that has several (fio's nrfiles, filename=a:b): its
+ * descriptor and its offsets while another file is in use. */
+typedef struct sb_io_wfile {
+    int fd;
+    sb_offgen og;
+    uint64_t seq_pos, pass_bytes;
+    bool done;                 /* its pass is done: out of the rotation until all are */
+} sb_io_wfile;
+
+typedef struct sb_io_fileset {
+    unsigned n;                /* the thread's files */
+    sb_io_wfile *f;
+    unsigned kind, nr;         /* file_service_type and its :N */
+    unsigned cur, left;        /* the file in use (its state is the worker's), I/Os left on it */
+    unsigned ndone;
+    unsigned *active, nactive, open_max, next_new, rr; /* openfiles: the files in rotation */
+    uint64_t pass_bytes, pass_total; /* skewed choice: a pass is size bytes over all files */
+    sb_distgen dg;             /* zipf, pareto, normal choice of the file */
+    sb_rand rng;
+} sb_io_fileset;
+
+#define SB_IO_BS_TABLE 1024    /* block sizes drawn before the run (bsrange, bssplit) */
+
+typedef struct worker {
+    const sb_io_job *job;
+    shared *sh;
+    unsigned index;
+    int fd;
+    bool fd_private;           /* the thread has a descriptor table of its own (loop.c) */
+    sb_engine_td td;
+    bool engine_ready;
+    void *bufmem;
+    size_t buflen;             /* bufmem's bytes (numa_mem_policy binds them) */
+    sb_io_u **freelist;
+    unsigned nfree;
+    sb_io_u **done;
+    sb_io_u **pend;            /* asynchronous engines: queued, not yet submitted (loop.c) */
+    sb_offgen og;
+    sb_distgen dg;             /* random_distribution other than random (og.dist points here) */
+    sb_rand rng;
+    uint64_t block_count;
+    uint64_t unit;             /* a block index's bytes: bs, or blockalign for random jobs */
+    bool pass_done;            /* set when a one-pass job has issued its last block */
+    bool invalidate_pending;   /* a time-based pass ended: drop the cache before the next */
+    uint64_t writes_since_fsync;
+    unsigned sync_every;       /* fsync_every or fdatasync_every: the periodic sync */
+    bool sync_data;            /* it is an fdatasync */
+    unsigned passes;           /* one-pass jobs: passes done (fio's loops) */
+    /* Variable block sizes (bsrange, bssplit): sizes drawn before the run, taken in turn;
+     * NULL = every I/O is job->bs. Offsets are then in bytes: seq_pos in the pass,
+     * pass_bytes issued in a random pass. */
+    uint32_t *bs_table;
+    uint32_t *bs_table_w;      /* fio's bssplit=READS,WRITES: the writes' sizes; NULL: bs_table */
+    unsigned bs_next;
+    uint64_t seq_pos, pass_bytes;
+    uint64_t scramble_n;       /* scramble_buffers: counter written into each block */
+    /* rate, rate_iops, thinktime: the earliest time of the next I/O, and its cost */
+    bool paced, thought;
+    uint64_t next_issue_ns[SB_DDIR_N], think_ns;   /* per direction (fio's rate=R,W) */
+    double ns_per_byte[SB_DDIR_N], ns_per_io[SB_DDIR_N];
+
+    uint64_t io_start_ns, ramp_end_ns, end_ns;
+    uint64_t next_tick_ns, last_ns;
+    sb_io_dir_stats st[SB_DDIR_N];
+    uint64_t bytes_issued;
+    uint64_t ios_done;         /* completions, ramp included (CPU per I/O) */
+    sb_io_depths depths;       /* asynchronous engines: fio's IO depth maps (job.h) */
+    uint64_t finished_ns;      /* when the thread's work ended */
+    atomic_uint_fast64_t progress_bytes;
+    atomic_bool finished;
+    sb_tsb ts;                 /* the measurement's intervals (sampling.c) */
+    int err;
+    char errmsg[256];
+    sb_verify_thread *vt;      /* verified I/O (verify_run.c); NULL when off */
+    sb_iolog *log;             /* fio's log files (iolog.h); NULL when off */
+    bool no_lat;               /* gtod_reduce: no latency recorded */
+    uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
+    /* zonemode=zbd (zbd.h): the thread's zones; NULL when off. zbd_hold: a write waits for
+     * completions (the async loop reaps, then places the held block again). */
+    struct sb_zbd_thread *zbd;
+    bool zbd_hold, zbd_pass_end;
+    int zbd_ddir;
+    uint64_t zbd_b;
+    /* fio's job control (jobctl.c, flow.c): ctl = io_size, number_ios, flow or
+     * continue_on_error is set, so the hot path has one test for all of them. */
+    bool ctl;
+    bool fill;                 /* dedupe_percentage or buffer_compress_percentage */
+    sb_flow_member flow;
+    uint64_t loop_bytes;       /* io_size: bytes issued in this loop */
+    uint64_t ios_issued;       /* number_ios */
+    uint64_t total_err;        /* continue_on_error: errors gone on after */
+    int first_error;           /* the first of them (an errno) */
+    uint64_t ws_seed;          /* dedupe working_set: the seed of its blocks */
+    uint64_t dedupe_last;      /* dedupe repeat: the last new block's seed */
+    sb_io_job own_job;         /* offset_increment: the job with this thread's offset */
+    /* fio's cmdprio (cmdprio.h): whether it picks, the default priority of the other I/Os,
+     * the latency per priority (NULL without cmdprio); the high flag of the I/O in hand */
+    bool cmdprio;
+    uint16_t ioprio_default;
+    sb_prio_stats *prio;
+    sb_spr *spr;               /* fio's sprandom (sprandom.h): its blocks; NULL when off */
+    sb_spr spr_state;
+    sb_io_fileset *fs;         /* several files per thread (files.c); NULL = one, w->fd */
+    bool trim_blk;             /* trims go to a block device (BLKDISCARD; trim.c) */
+    bool rare;                 /* fs or trimwrite: next_io's rare paths (one test per I/O) */
+    int ddir_fixed;            /* the one direction of a job that has one, else -1 (mixed) */
+    bool tw_pending, tw_last;  /* trimwrite: the trimmed block's write is next (the pass's last) */
+    uint64_t tw_off;
+    uint32_t tw_len;
+} worker;
+
+typedef struct file_ctx {
+    char path[PATH_MAX + 32];
+    int fd;                /* buffered descriptor for layout; closed before the run */
+    bool created;          /* this run created it (O_EXCL) */
+    dev_t dev;             /* the inode opened, so that only it is ever removed */
+    ino_t ino;
+    uint64_t known_from;   /* verify: blocks from here on were laid out by this run */
+    sb_verify_table vtab;  /* verify: the file's block table */
+    struct sb_zbd_set *zbd; /* zonemode=zbd: the file's zones (zbd.h); NULL when off */
+} file_ctx;
+
+/* jobctl.c: fio's job control for the loop (the worker's ctl and buffers parts), off the
+ * hot path. sb_io_ctl_setup: before the thread starts (flow joined, offset_increment's
+ * job); sb_io_ctl_issued: after an I/O was prepared, true when the thread is done after
+ * it (io_size, number_ios); sb_io_ctl_error: an I/O failed with -e, true when the job
+ * goes on (continue_on_error; counted and printed); sb_io_fill_write: a write's data
+ * (dedupe, compression). */
+int sb_io_ctl_setup(worker *w, const sb_io_job *job, char *err, size_t errlen);
+bool sb_io_ctl_issued(worker *w, sb_io_u *u);
+bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e, uint64_t now);
+/* Whether continue_on_error and ignore_error make the job go on after error e of an I/O
+ * in direction ddir. */
+bool sb_io_ctl_survives(const sb_io_job *job, int ddir, int e);
+void sb_io_fill_write(worker *w, sb_io_u *u);
+/* jobctl.c: fio's fill_device: *out becomes a copy of job whose size is the room on the
+ * file system of its file (or dir) plus what the file holds, from offset, in whole
+ * blocks. 0, or -errno with one line in err. */
+int sb_io_ctl_fill_job(const sb_io_job *job, const char *dir, sb_io_job **out, char *err, size_t errlen);
+/* jobctl.c: the job each file is laid out for (offset_increment moves thread i's region;
+ * one shared file holds every thread's). */
+void sb_io_ctl_file_job(const sb_io_job *job, unsigned file, unsigned nfiles, sb_io_job *out);
+
+/* worker_numa.c, in the worker's thread: numa_cpu_nodes and numa_mem_policy for it and its
+ * buffers (buflen bytes at bufmem). 0, or -errno with w->err and w->errmsg set. */
+int sb_io_numa_apply(worker *w, size_t buflen);
+/* submit_offload.c: the job's I/O under io_submit_mode=offload, from the worker's thread;
+ * and what it uses of loop.c: the next I/O (false: none left), the rate's wait, and one
+ * completion seen at now (accounted, its buffer back on the free list). */
+void sb_io_loop_offload(worker *w);
+/* loop.c, for worker_thread.c: the loop of a synchronous engine and of an asynchronous
+ * one (worker_thread.c chooses, beside submit_offload.c's), sleeping until t (woken early
+ * when stopped), the file's fsync, and whether the job was stopped. */
+void sb_io_loop_sync(worker *w);
+void sb_io_loop_async(worker *w);
+void sb_io_sleep_until(worker *w, uint64_t t);
+void sb_io_fsync(worker *w);
+bool sb_io_stopped(worker *w);
+bool sb_io_next(worker *w, sb_io_u *u);
+uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now);
+void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now);
+/* files.c: several files per job (fio's nrfiles, filename=a:b, file_service_type). The
+ * files per thread; the per-file size into job->size (a copy of the caller's job); the
+ * checks; the names (map[thread * per + k] indexes files); a thread's descriptors and
+ * their offsets; the choice before each I/O; whether the I/O ended the pass over all. */
+unsigned sb_io_files_per_thread(const sb_io_job *job);
+void sb_io_files_resolve(sb_io_job *job);
+int sb_io_files_name(const sb_io_job *job, const char *dir, file_ctx *files, unsigned *nfiles,
+                     unsigned *map, char *err, size_t errlen);
+int sb_io_files_open(struct worker *w, const sb_io_job *job, const file_ctx *files, const unsigned *map,
+                     char *err, size_t errlen);
+void sb_io_files_close(struct worker *w);
+void sb_io_files_pick(struct worker *w);
+bool sb_io_files_pass_end(struct worker *w, bool file_end, uint32_t len);
+
+/* trim.c: one trim (a hole punched in a file, BLKDISCARD on a block device): len or
+ * -errno; and, when a file is opened for the run, whether it is a block device and, for
+ * a trim job, whether it discards (-EOPNOTSUPP with one line when not). */
+int64_t sb_io_trim(int fd, bool blkdev, uint64_t off, uint32_t len);
+int64_t sb_io_trim_u(const worker *w, const sb_io_u *u); /* u's: a zone reset under zbd */
+int sb_io_trim_probe(const sb_io_job *job, int fd, const char *path, bool *blkdev, char *err,
+                     size_t errlen);
+
+/* loop.c: the thread function (arg is a worker set up by worker.c). */
+void *sb_io_worker_main(void *arg);
+
+/* prepare.c: creates/extends/checks one file so that [0, offset+size) exists. */
+int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errlen);
+/* prepare.c: the directory the job's files go in: job->directory when the caller made it
+ * its own (dir_private), else a private directory made in it (*made; core/workdir.h);
+ * "" for a --filename job. 0 or -errno with one line in err. */
+int sb_io_files_dir(const sb_io_job *job, char *dir, size_t len, bool *made, char *err, size_t errlen);
+/* prepare.c: removes what the job created: its files in a directory unless keep_files,
+ * a --filename only when the run failed, then the directory if made. */
+void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned nfiles, const char *dir,
+                          bool made, bool failed);
+/* prepare.c: opens path for the job's I/O (O_DIRECT and its alignment checked). */
+int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen);
+
+/* verify_run.c: the tables and per-thread state before the threads start; after they
+ * end, the read-back and the figures (returns r, or the read-back's error); and freeing
+ * it all. The verify rules of a job (job.c's check) are declared in job.h. */
+/* verify_run.c: the block format of a job (its algorithm, seed, verify_interval and
+ * verify_pattern) for blocks of bs bytes. 0 or -ENOMEM (fmt then freed by the caller). */
+int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs);
+int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles,
+                       worker **ws, char *err, size_t errlen);
+int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *files,
+                        unsigned nfiles, worker **ws, sb_io_result *res, int r, char *err, size_t errlen);
+void sb_io_verify_free(sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles, worker **ws, unsigned n);
+/* sampling.c: the log interval of the job in ns (1 s when unset). */
+uint64_t sb_io_log_interval_ns(const sb_io_job *job);
+/* sampling.c, from the controlling thread: feeds the intervals every worker has closed
+ * since *next to the steady-state check; true when the job should stop. */
+bool sb_io_steady_poll(worker *const *ws, unsigned n, sb_ss_state *ss, size_t *next);
+/* sampling.c, after the threads ended: the workers' intervals as res->series. */
+int sb_io_series_collect(worker *const *ws, unsigned n, sb_io_result *res);
+
+#endif

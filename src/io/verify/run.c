@@ -1,0 +1,450 @@
+/*
+ * verify_run — verified I/O while a job runs and after it: the per-file block
+ * table, the per-thread hooks the engine loop calls around each I/O, the backlog
+ * checks, and the read-back of a whole file (verify.h explains the table and why
+ * it makes every check exact).
+ *
+ * Ordering: a thread takes a block's busy bit with an acquire compare-and-swap
+ * before it queues the I/O, and releases it with a release store of the new
+ * identity after it has seen the completion. The next I/O on that block, on any
+ * thread, therefore starts after the previous one completed, and reads the
+ * identity it wrote.
+ */
+#include "io/verify/verify.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/safepath.h"
+#include "io/run/worker.h"
+
+#define NOT_CLAIMED UINT64_MAX
+
+/* ------------------------------------------------------------ table */
+
+int sb_verify_table_init(sb_verify_table *t, uint64_t offset, uint64_t nblocks, uint32_t bs,
+                         uint64_t known_from)
+{
+    memset(t, 0, sizeof *t);
+    if (nblocks > SB_VERIFY_MAX_BLOCKS)
+        return -E2BIG;
+    t->first_block_off = offset;
+    t->nblocks = nblocks;
+    t->w = malloc(nblocks * sizeof *t->w);
+    if (!t->w)
+        return -ENOMEM;
+    for (uint64_t b = 0; b < nblocks; b++)
+        atomic_init(&t->w[b], offset + b * bs >= known_from ? 0 : SB_VERIFY_UNKNOWN << 1);
+    return 0;
+}
+
+void sb_verify_table_free(sb_verify_table *t)
+{
+    free(t->w);
+    t->w = NULL;
+}
+
+/* ------------------------------------------------------------ per thread */
+
+int sb_verify_thread_init(sb_verify_thread *v, const sb_verify_fmt *fmt, sb_verify_table *t,
+                          const char *path, unsigned job, unsigned njobs, unsigned depth,
+                          unsigned backlog, int fd, bool check_unknown)
+{
+    memset(v, 0, sizeof *v);
+    v->fmt = fmt;
+    v->table = t;
+    v->path = path;
+    v->job = job;
+    v->njobs = njobs;
+    v->fd = fd;
+    v->check_unknown = check_unknown;
+    v->backlog = backlog;
+    v->slot_ident = malloc(depth * sizeof *v->slot_ident);
+    v->slot_prev = malloc(depth * sizeof *v->slot_prev);
+    if (!v->slot_ident || !v->slot_prev)
+        return -ENOMEM;
+    for (unsigned i = 0; i < depth; i++)
+        v->slot_ident[i] = NOT_CLAIMED;
+    if (backlog) {
+        v->ring = malloc(backlog * sizeof *v->ring);
+        if (!v->ring || posix_memalign(&v->rbuf, 4096, fmt->bs)) {
+            v->rbuf = NULL;
+            return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
+void sb_verify_thread_free(sb_verify_thread *v)
+{
+    free(v->slot_ident);
+    free(v->slot_prev);
+    free(v->ring);
+    free(v->rbuf);
+    memset(v, 0, sizeof *v);
+}
+
+/* Takes block b's busy bit; false when another I/O holds it. *word gets its value. */
+static inline bool claim(sb_verify_table *t, uint64_t b, uint64_t *word)
+{
+    uint64_t cur = atomic_load_explicit(&t->w[b], memory_order_relaxed);
+    do {
+        if (cur & 1)
+            return false;
+    } while (!atomic_compare_exchange_weak_explicit(&t->w[b], &cur, cur | 1, memory_order_acquire,
+                                                    memory_order_relaxed));
+    *word = cur;
+    return true;
+}
+
+static inline void release(sb_verify_table *t, uint64_t b, uint64_t ident)
+{
+    atomic_store_explicit(&t->w[b], ident << 1, memory_order_release);
+}
+
+bool sb_verify_issue(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf)
+{
+    uint64_t word;
+    if (!claim(v->table, b, &word)) {
+        if (write) {
+            v->st.writes_moved++;
+            return false;
+        }
+        v->slot_ident[slot] = NOT_CLAIMED;
+        return true;
+    }
+    uint64_t off = v->table->first_block_off + b * v->fmt->bs;
+    if (write) {
+        v->slot_prev[slot] = word >> 1;
+        v->slot_ident[slot] = SB_VERIFY_IDENT(++v->seq, v->job);
+        sb_verify_format(v->fmt, buf, off, v->job, v->seq);
+    } else {
+        v->slot_ident[slot] = word >> 1;
+    }
+    return true;
+}
+
+void sb_verify_cancel(sb_verify_thread *v, unsigned slot, bool write, uint64_t b)
+{
+    uint64_t ident = v->slot_ident[slot];
+    v->slot_ident[slot] = NOT_CLAIMED;
+    if (ident != NOT_CLAIMED)
+        release(v->table, b, write ? v->slot_prev[slot] : ident);
+}
+
+/* fio's verify_dump: the block as read and as the identity expected says it should be, to
+ * BASENAME.OFFSET.received and .expected in the working directory (new files only: one
+ * that exists is left alone). A line on stderr names them. */
+static void dump_block(const sb_verify_fmt *f, const char *path, const void *buf, uint64_t off,
+                       uint64_t ident)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    void *want = NULL;
+    const sb_verify_hdr *h = buf;
+    if (ident == SB_VERIFY_UNKNOWN && h->magic == SB_VERIFY_MAGIC) /* any write: the header's */
+        ident = SB_VERIFY_IDENT(h->seq, h->job);
+    if (ident != SB_VERIFY_UNKNOWN && !posix_memalign(&want, 4096, f->bs))
+        sb_verify_format(f, want, off, (uint32_t)(ident & 0xff), ident >> 8);
+    const void *what[2] = {buf, want};
+    const char *const kind[2] = {"received", "expected"};
+    for (int i = 0; i < 2 && what[i]; i++) {
+        char name[PATH_MAX];
+        snprintf(name, sizeof name, "%s.%" PRIu64 ".%s", base, off, kind[i]);
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        bool ok = fd >= 0 && write(fd, what[i], f->bs) == (ssize_t)f->bs;
+        if (fd >= 0)
+            close(fd);
+        fprintf(stderr, "storbench: io: verify_dump: %s %s%s\n", ok ? "wrote" : "could not write",
+                name, ok ? "" : " (it exists, or the directory is not writable)");
+    }
+    free(want);
+}
+
+/* Checks one block read into buf against the identity the table expects. */
+static int check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect)
+{
+    uint64_t off = v->table->first_block_off + b * v->fmt->bs;
+    if (expect == SB_VERIFY_UNKNOWN && !v->check_unknown) {
+        v->st.reads_unchecked++;
+        return 0;
+    }
+    char why[192];
+    if (sb_verify_check(v->fmt, buf, off, expect, v->njobs, why, sizeof why) < 0) {
+        if (!v->st.errors++) {
+            v->st.first_bad_offset = off;
+            snprintf(v->msg, sizeof v->msg, "%s: %s", v->path, why);
+            if (v->fmt->dump)
+                dump_block(v->fmt, v->path, buf, off, expect);
+        }
+        return -EILSEQ;
+    }
+    v->st.blocks_checked++;
+    v->st.bytes_checked += v->fmt->bs;
+    return 0;
+}
+
+/* verify_backlog: reads back the blocks this thread wrote since the last check. A
+ * block that another I/O holds right now is left to the final read-back. */
+static int run_backlog(sb_verify_thread *v)
+{
+    int r = 0;
+    uint32_t bs = v->fmt->bs;
+    for (unsigned i = 0; i < v->nring && !r; i++) {
+        uint64_t b = v->ring[i], word;
+        if (!claim(v->table, b, &word))
+            continue;
+        uint64_t off = v->table->first_block_off + b * bs;
+        ssize_t n = pread(v->fd, v->rbuf, bs, (off_t)off);
+        if (n == (ssize_t)bs) {
+            r = check_one(v, v->rbuf, b, word >> 1);
+        } else {
+            int e = n < 0 ? errno : EIO;
+            snprintf(v->msg, sizeof v->msg, "%s: verify_backlog read at offset %" PRIu64 ": %s", v->path,
+                     off, n < 0 ? strerror(e) : "short read");
+            r = -e;
+        }
+        release(v->table, b, word >> 1);
+    }
+    v->nring = 0;
+    return r;
+}
+
+int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf,
+                       int64_t result)
+{
+    uint64_t ident = v->slot_ident[slot];
+    v->slot_ident[slot] = NOT_CLAIMED;
+    bool ok = result == (int64_t)v->fmt->bs;
+    if (write) {
+        /* a failed or short write leaves the block's content unknown */
+        release(v->table, b, ok ? ident : SB_VERIFY_UNKNOWN);
+        if (ok && v->backlog) {
+            v->ring[v->nring++] = b;
+            if (v->nring == v->backlog)
+                return run_backlog(v);
+        }
+        return 0;
+    }
+    if (ident == NOT_CLAIMED) {
+        v->st.reads_unchecked++;
+        return 0;
+    }
+    /* buf is ours now: give the block back first, then check the copy */
+    release(v->table, b, ident);
+    return ok ? check_one(v, buf, b, ident) : 0;
+}
+
+void sb_verify_stats_merge(sb_verify_stats *into, const sb_verify_stats *from)
+{
+    if (from->errors && (!into->errors || from->first_bad_offset < into->first_bad_offset))
+        into->first_bad_offset = from->first_bad_offset;
+    into->blocks_checked += from->blocks_checked;
+    into->bytes_checked += from->bytes_checked;
+    into->errors += from->errors;
+    into->writes_moved += from->writes_moved;
+    into->reads_unchecked += from->reads_unchecked;
+}
+
+/* ------------------------------------------------------------ read-back */
+
+/* Whether block b is one to read back: written in this run (table), or any (verify_only). */
+static inline bool wanted(const sb_verify_table *t, uint64_t b, uint64_t *ident)
+{
+    if (!t) {
+        *ident = SB_VERIFY_UNKNOWN;
+        return true;
+    }
+    *ident = atomic_load_explicit(&t->w[b], memory_order_acquire) >> 1;
+    return *ident != 0 && *ident != SB_VERIFY_UNKNOWN;
+}
+
+int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, const char *path,
+                   uint64_t offset, uint64_t nblocks, unsigned njobs, bool (*stop)(void *),
+                   void *stop_arg, sb_verify_stats *st, char *msg, size_t msglen)
+{
+    const uint32_t bs = f->bs;
+    const uint64_t per_chunk = bs >= (1u << 20) ? 1 : (1u << 20) / bs;
+    void *buf;
+    if (posix_memalign(&buf, 4096, per_chunk * bs))
+        return -ENOMEM;
+    int r = 0;
+    uint64_t ident;
+    for (uint64_t b = 0; b < nblocks && !r;) {
+        if (!wanted(t, b, &ident)) {
+            b++;
+            continue;
+        }
+        if (stop && stop(stop_arg)) {
+            r = -EINTR;
+            break;
+        }
+        /* one read for the run of wanted blocks that starts here */
+        uint64_t n = 1;
+        while (n < per_chunk && b + n < nblocks && wanted(t, b + n, &ident))
+            n++;
+        uint64_t off = offset + b * bs;
+        size_t want = (size_t)(n * bs), got = 0;
+        while (got < want) {
+            ssize_t k = pread(fd, (char *)buf + got, want - got, (off_t)(off + got));
+            if (k < 0 && errno == EINTR && !(stop && stop(stop_arg)))
+                continue;
+            if (k <= 0) {
+                int e = k < 0 ? errno : EIO;
+                snprintf(msg, msglen, "%s: reading back at offset %" PRIu64 ": %s", path, off + got,
+                         k < 0 ? strerror(e) : "end of file");
+                r = -e;
+                break;
+            }
+            got += (size_t)k;
+        }
+        for (uint64_t i = 0; i < n && !r; i++) {
+            char why[256];
+            wanted(t, b + i, &ident);
+            uint64_t boff = off + i * bs;
+            if (sb_verify_check(f, (char *)buf + i * bs, boff, ident, njobs, why, sizeof why) < 0) {
+                st->errors++;
+                st->first_bad_offset = boff;
+                snprintf(msg, msglen, "%s: %s", path, why);
+                if (f->dump)
+                    dump_block(f, path, (char *)buf + i * bs, boff, ident);
+                r = -EILSEQ;
+            } else {
+                st->blocks_checked++;
+                st->bytes_checked += bs;
+            }
+        }
+        b += n;
+    }
+    free(buf);
+    return r;
+}
+
+/* ------------------------------------------------------------ the job's side */
+
+int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen)
+{
+    if (!job->verify) {
+        if (job->verify_only || job->verify_backlog) {
+            snprintf(err, errlen, "%s needs --verify", job->verify_only ? "verify_only" : "verify_backlog");
+            return -EINVAL;
+        }
+        return 0;
+    }
+    uint64_t nblocks = job->size / job->bs;
+    if (nblocks > SB_VERIFY_MAX_BLOCKS) {
+        snprintf(err, errlen, "verify keeps 8 bytes per block: %" PRIu64 " blocks is more than %llu "
+                 "(use a larger bs or a smaller size)", nblocks, SB_VERIFY_MAX_BLOCKS);
+        return -EINVAL;
+    }
+    if (job->verify_only && job->directory[0]) {
+        snprintf(err, errlen, "verify_only needs a --filename (files made in a directory are removed "
+                 "after their run)");
+        return -EINVAL;
+    }
+    /* Writes never share a block, so more blocks than I/Os in flight on the file are
+     * needed for a write always to find a free one. */
+    uint64_t in_flight = (uint64_t)depth * (job->filename[0] ? job->numjobs : 1);
+    if (sb_rw_writes(job->rw) && !job->verify_only && nblocks <= in_flight) {
+        snprintf(err, errlen, "verify needs more blocks (%" PRIu64 ") than I/Os in flight on a file "
+                 "(%" PRIu64 ")", nblocks, in_flight);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs)
+{
+    int r = sb_verify_fmt_init(fmt, job->verify, bs, job->seed);
+    fmt->interval = (uint32_t)job->verify_interval; /* fio's verify_interval, verify_pattern */
+    fmt->dump = job->verify_dump;
+    if (r == 0 && job->verify_pat_len)
+        r = sb_verify_fmt_pattern(fmt, job->verify_pat, job->verify_pat_len);
+    return r;
+}
+
+int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles,
+                       worker **ws, char *err, size_t errlen)
+{
+    if (!job->verify)
+        return 0;
+    uint64_t nblocks = job->size / job->bs;
+    int r = sb_io_verify_fmt_init(fmt, job, (uint32_t)job->bs);
+    for (unsigned i = 0; i < nfiles && r == 0; i++)
+        r = sb_verify_table_init(&files[i].vtab, job->offset, nblocks, (uint32_t)job->bs,
+                                 files[i].known_from);
+    for (unsigned i = 0; i < job->numjobs && r == 0; i++) {
+        worker *w = ws[i];
+        file_ctx *f = &files[nfiles == 1 ? 0 : i];
+        if (!(w->vt = calloc(1, sizeof *w->vt)))
+            r = -ENOMEM;
+        else
+            r = sb_verify_thread_init(w->vt, fmt, &f->vtab, f->path, i, job->numjobs, w->td.iodepth,
+                                      job->verify_backlog, w->fd, !sb_rw_writes(job->rw));
+    }
+    if (r < 0)
+        snprintf(err, errlen, "verify: cannot allocate its block table (%" PRIu64 " blocks): %s",
+                 nblocks, strerror(-r));
+    return r;
+}
+
+/* Reads back one file after the job (O_DIRECT when the job was direct; else its
+ * pages are written and dropped first, so the check reads what the device holds). */
+static int read_back(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *f,
+                     sb_verify_stats *st, char *err, size_t errlen)
+{
+    int fd = -1;
+    int r = sb_open_resolved(f->path, O_RDONLY | (job->direct ? O_DIRECT : 0), 0, &fd, err, errlen);
+    if (r < 0)
+        return r;
+    if (!job->direct && job->invalidate) {
+        fdatasync(fd);
+        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    }
+    r = sb_verify_file(fmt, job->verify_only ? NULL : &f->vtab, fd, f->path, job->offset,
+                           job->size / job->bs, job->numjobs, job->should_stop, job->cb_arg, st, err,
+                           errlen);
+    close(fd);
+    return r;
+}
+
+int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *files,
+                        unsigned nfiles, worker **ws, sb_io_result *res, int r, char *err, size_t errlen)
+{
+    if (!job->verify)
+        return r;
+    memset(&res->verify, 0, sizeof res->verify);
+    for (unsigned i = 0; i < job->numjobs; i++)
+        if (ws[i] && ws[i]->vt)
+            sb_verify_stats_merge(&res->verify, &ws[i]->vt->st);
+    bool read_back_due = job->verify_only || (job->do_verify && sb_rw_writes(job->rw));
+    if (r < 0 || res->interrupted || !read_back_due)
+        return r;
+    for (unsigned i = 0; i < nfiles && r == 0; i++) {
+        sb_verify_stats st = {0};
+        r = read_back(job, fmt, &files[i], &st, err, errlen);
+        sb_verify_stats_merge(&res->verify, &st);
+    }
+    if (r == -EINTR) {
+        res->interrupted = true;
+        r = 0;
+    }
+    return r;
+}
+
+void sb_io_verify_free(sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles, worker **ws, unsigned n)
+{
+    for (unsigned i = 0; ws && i < n; i++)
+        if (ws[i] && ws[i]->vt) {
+            sb_verify_thread_free(ws[i]->vt);
+            free(ws[i]->vt);
+            ws[i]->vt = NULL;
+        }
+    for (unsigned i = 0; files && i < nfiles; i++)
+        sb_verify_table_free(&files[i].vtab);
+    sb_verify_fmt_free(fmt);
+}

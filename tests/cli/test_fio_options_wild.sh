@@ -1,0 +1,126 @@
+#!/bin/bash
+# CLI tests of fio options met in other people's job files (tests/data/fio-wild): each
+# accepted option changes what runs, as fio's does: size=N% of the file, overwrite lays a
+# write job's file out first, fadvise_hint's advice (strace), mem/iomem's buffers (shm
+# removed at once; huge pages refused in one line where none are configured), sync's
+# O_SYNC/O_DSYNC, blockalign's alias ba, allrandrepeat, the ring options sqthread_poll,
+# nowait and hipri refused on engines without them, clocksource other than clock_gettime
+# refused, and a job file without filename or directory run in the current directory.
+. "$(dirname "$0")/lib.sh"
+io() { "$SB_BIN" io --quiet "$@"; }
+jqv() { jq -r "$1" "$2" 2>/dev/null; }
+have_strace=0
+command -v strace >/dev/null && have_strace=1
+
+head -c 4M /dev/urandom >"$T/f"
+check_exit "size=50% of a 4 MiB file" 0 io --filename="$T/f" --rw=read --size=50% --output-format=json
+check "... reads 2 MiB" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 2097152
+check_exit "size=150%: exit 2" 2 io --filename="$T/f" --rw=read --size=150%
+check_one_line "... one line" "percentage"
+check_exit "size=10% of a file that does not exist: exit 2" 2 io --filename="$T/none" --rw=read --size=10%
+check_one_line "... naming the file" "does not exist"
+
+# overwrite: a write job's file is written before the run (its blocks all there), without
+# it only allocated (fallocate=none: a sparse file holding only what the run wrote)
+for ow in 0 1; do
+    rm -f "$T/o$ow"
+    check_exit "overwrite=$ow runs" 0 io --filename="$T/o$ow" --rw=write --size=4m --number_ios=1 \
+        --fallocate=none --overwrite=$ow --output-format=terse
+done
+check "overwrite=1 laid the 4 MiB out ($(du -k "$T/o1" | cut -f1) KiB), overwrite=0 did not ($(du -k "$T/o0" | cut -f1) KiB)" \
+    test "$(du -k "$T/o1" | cut -f1)" -ge 4096 -a "$(du -k "$T/o0" | cut -f1)" -lt 1024
+
+if [ $have_strace = 1 ]; then
+    # traced SYSCALLS PATTERN IO_ARGS...: the run's calls of SYSCALLS include PATTERN
+    traced() {
+        strace -f -qq -e trace="$1" "$SB_BIN" io --quiet --output-format=terse --filename="$T/f" \
+            --size=1m "${@:3}" 2>&1 >/dev/null | grep -q -- "$2"
+    }
+    untraced() { ! traced "$@"; }
+    check "fadvise_hint's default: FADV_RANDOM for a random job" traced fadvise64 POSIX_FADV_RANDOM --rw=randread
+    check "... FADV_SEQUENTIAL for a sequential one" traced fadvise64 POSIX_FADV_SEQUENTIAL --rw=read
+    check "fadvise_hint=0: no advice" untraced fadvise64 'FADV_SEQUENTIAL' --rw=read --fadvise_hint=0
+    check "fadvise_hint=random on a sequential job" traced fadvise64 POSIX_FADV_RANDOM --rw=read --fadvise_hint=random
+    check "mem=shm: a System V segment, removed at once" traced shmget,shmctl IPC_RMID --rw=read --mem=shm
+    check "iomem=mmapshared: a shared anonymous mapping" traced mmap 'MAP_SHARED|MAP_ANONYMOUS' --rw=read \
+        --iomem=mmapshared
+    check "sync=dsync: the file opened O_DSYNC" traced openat 'O_RDWR|O_DSYNC' --rw=write --sync=dsync
+    check "sync=1: O_SYNC" traced openat 'O_RDWR|O_SYNC' --rw=write --sync=1
+    check "sync's default: neither" untraced openat 'O_D\?SYNC' --rw=write
+else
+    echo "ok # SKIP no strace: fadvise_hint, mem and sync are not traced"
+fi
+if [ "$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)" = 0 ]; then
+    check_exit "mem=mmaphuge without huge pages: exit 1" 1 io --filename="$T/f" --rw=read --size=1m --mem=mmaphuge
+    check_one_line "... naming huge pages" "nr_hugepages"
+fi
+check_exit "clocksource=clock_gettime runs" 0 io --filename="$T/f" --rw=read --size=1m --clocksource=clock_gettime
+check_exit "clocksource=cpu: exit 2" 2 io --filename="$T/f" --rw=read --size=1m --clocksource=cpu
+check_exit "sqthread_poll with psync: exit 2" 2 io --filename="$T/f" --rw=read --size=1m --sqthread_poll=1
+check_one_line "... naming io_uring" "io_uring"
+check_exit "nowait with libaio: exit 2" 2 io --filename="$T/f" --rw=read --size=1m --ioengine=libaio --nowait=1
+if io --filename="$T/f" --size=64k --ioengine=io_uring --rw=read >/dev/null 2>&1; then
+    check_exit "io_uring with sqthread_poll runs" 0 io --filename="$T/f" --rw=randread --size=1m \
+        --ioengine=io_uring --iodepth=8 --sqthread_poll=1 --output-format=json
+    check "... every block read" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 1048576
+fi
+# ba, allrandrepeat, unique_filename: accepted as fio's
+check_exit "ba=8k (blockalign)" 0 io --filename="$T/f" --rw=randread --bs=4k --ba=8k --size=1m \
+    --write_lat_log="$T/ba" --log_offset=1
+check "... every offset a multiple of 8k" sh -c "test -s '$T/ba_lat.1.log' && ! awk -F', ' '\$5 % 8192' '$T/ba_lat.1.log' | grep -q ."
+for k in 1 2; do
+    check_exit "allrandrepeat=1 with randrepeat=0 (run $k)" 0 io --filename="$T/f" --rw=randread --size=256k \
+        --randrepeat=0 --allrandrepeat=1 --write_lat_log="$T/r$k" --log_offset=1 --output-format=terse
+done
+check "... two runs, the same offsets" bash -c "test -s '$T/r1_lat.1.log' && cmp -s <(cut -d, -f5 '$T/r1_lat.1.log') <(cut -d, -f5 '$T/r2_lat.1.log')"
+io --filename="$T/f" --rw=randread --size=256k --randrepeat=0 --write_lat_log="$T/r3" --log_offset=1 \
+    --output-format=terse >/dev/null 2>&1
+check "... without it, randrepeat=0 draws new ones" bash -c "! cmp -s <(cut -d, -f5 '$T/r1_lat.1.log') <(cut -d, -f5 '$T/r3_lat.1.log')"
+check_exit "iodepth=4096 (fio has no bound at 1024)" 0 io --filename="$T/f" --rw=randread --size=1m \
+    --ioengine=posixaio --iodepth=4096 --output-format=terse
+# buffer_pattern: the writes carry it and nothing else, as fio's (compared byte for byte)
+rm -f "$T/bp"
+check_exit "buffer_pattern=0xdeadbeef" 0 io --filename="$T/bp" --rw=write --bs=4k --size=64k \
+    --buffer_pattern=0xdeadbeef --output-format=terse
+check "... every byte the pattern" test "$(od -An -tx1 -v "$T/bp" | tr -d ' \n' | sed 's/deadbeef//g')" = ""
+if command -v fio >/dev/null; then
+    rm -f "$T/fbp"
+    fio --name=b --filename="$T/fbp" --rw=write --bs=4k --size=64k --buffer_pattern='"abc"' \
+        --output-format=terse >/dev/null 2>&1
+    rm -f "$T/bp"
+    io --filename="$T/bp" --rw=write --bs=4k --size=64k --buffer_pattern='"abc"' --output-format=terse >/dev/null 2>&1
+    check "buffer_pattern=\"abc\": the file is fio's, byte for byte" cmp -s "$T/bp" "$T/fbp"
+fi
+# per_job_logs=0: one log per kind for the job's threads, their lines together
+(cd "$T" && "$SB_BIN" io --quiet --filename="$T/f" --rw=randread --size=256k --numjobs=2 --thread \
+    --write_lat_log=pj --per_job_logs=0 --output-format=terse >/dev/null 2>&1)
+check "per_job_logs=0: one pj_lat.log, no pj_lat.N.log" test -s "$T/pj_lat.log" -a ! -e "$T/pj_lat.1.log"
+check "... holding both threads' 64 I/Os each" test "$(wc -l <"$T/pj_lat.log")" = 128
+# rate_iops=3k is 3000, as fio reads it
+check_exit "rate_iops=3k" 0 io --filename="$T/f" --rw=randread --size=4m --rate_iops=3k --runtime=1 \
+    --time_based --output-format=json
+iops=$(jqv '.jobs[0].read.iops | floor' "$T/out")
+# the cap is the behaviour (never above 3000; far above 3, which '3' would have been)
+check "... at most 3000 IOPS, and thousands, not 3 ($iops)" test "${iops:-0}" -gt 100 -a "${iops:-0}" -le 3300
+# size=N% of a file an earlier phase makes: resolved when the job starts
+printf '[w]\nfilename=%s\nrw=write\nsize=2m\n[r]\nstonewall\nfilename=%s\nrw=read\nsize=25%%\n' \
+    "$T/made" "$T/made" >"$T/pct.fio"
+rm -f "$T/made"
+check_exit "size=25% of a file the job file's first phase makes" 0 "$SB_BIN" io --quiet \
+    --output-format=json "$T/pct.fio"
+check "... reads 512 KiB" test "$(jq -r '.jobs[1].read.io_bytes' "$T/out" 2>/dev/null)" = 524288
+# durations with an upper-case unit, as fio reads them; offset=0z
+check_exit "runtime=1S (fio reads units in any case)" 0 io --filename="$T/f" --rw=read --size=4m \
+    --runtime=1S --time_based --output-format=json
+# a second, not a millisecond nor a minute (a bound far from both, not a timing)
+check "... ran about a second" test "$(jqv '.jobs[0].job_runtime' "$T/out")" -ge 500 -a \
+    "$(jqv '.jobs[0].job_runtime' "$T/out")" -le 20000
+check_exit "offset=0z: the first zone's start" 0 io --filename="$T/f" --rw=read --zonemode=zbd --zonesize=1m \
+    --offset=0z --size=1z --output-format=terse
+check_exit "size=0z: exit 2" 2 io --filename="$T/f" --rw=read --zonemode=zbd --zonesize=1m --size=0z
+# a job file without filename or directory: the current directory, nothing left there
+mkdir -p "$T/cwd"
+printf '[global]\nsize=1m\nunique_filename=1\n[w]\nrw=write\n[r]\nstonewall\nrw=read\n' >"$T/cwd/j.fio"
+check_exit "a job file without filename or directory runs" 0 sh -c "cd '$T/cwd' && '$SB_BIN' io --quiet j.fio"
+check "... and leaves only the job file" test "$(ls -A "$T/cwd")" = j.fio
+finish
