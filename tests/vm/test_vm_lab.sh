@@ -61,8 +61,7 @@ nothing_left "after the first run"
 "$SB" scenario run "$T/lab.ini" $ARGS $JOB --result "$T/killed.json" >"$T/kill.out" 2>&1 &
 kpid=$!
 for _ in $(seq 600); do grep -q "guest| Built on /dev/nbd0" "$T/kill.out" && break; sleep 0.5; done
-kill -KILL "$kpid"
-wait "$kpid" 2>/dev/null
+{ kill -KILL "$kpid"; wait "$kpid"; } 2>/dev/null
 for _ in $(seq 20); do pgrep -f "qemu-system-x86_64.*$IMG" >/dev/null || break; sleep 0.5; done
 if pgrep -f "qemu-system-x86_64.*$IMG" >/dev/null; then not_ok "SIGKILL: the guest died with storbench"
 else ok "SIGKILL: the guest died with storbench"; fi
