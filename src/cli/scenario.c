@@ -120,6 +120,8 @@ static int cmd_check(int argc, char **argv)
     }
     if (argc - optind != 1)
         return sb_usage_error("scenario", "check takes one FILE");
+    if (vm && (c = sb_scenario_vm_settle(&vmo)) != 0)
+        return c;
     sb_scenario *s = sb_xcalloc(1, sizeof *s); /* large: every configuration */
     int rc = check_file(argv[optind], s, vm, &vmo);
     free(s);
@@ -129,6 +131,7 @@ static int cmd_check(int argc, char **argv)
 /* check's FILE: parsed into s, each configuration's line and whether it can be built. */
 static int check_file(const char *file, sb_scenario *s, bool vm, const sb_vm_opts *vmo)
 {
+    bool lab = vm && vmo->time == SB_VM_TIME_VIRTUAL;
     char err[1024];
     int rc = sb_scenario_load(file, s, err, sizeof err);
     if (rc == -EINVAL) /* the file says something wrong: bad usage of the scenario format */
@@ -138,7 +141,7 @@ static int check_file(const char *file, sb_scenario *s, bool vm, const sb_vm_opt
         return SB_EXIT_RUNTIME;
     }
     if (vm)
-        sb_vm_class_models(s);
+        sb_vm_class_models(s, lab);
     /* For a terminal: no ESC or BEL from the file (core/printable.h). */
     printf("%s\n", s->title[0] ? sb_make_printable(s->title) : "(no title)");
     if (s->description[0])
@@ -149,8 +152,8 @@ static int check_file(const char *file, sb_scenario *s, bool vm, const sb_vm_opt
         sb_scn_plan_line(&s->configs[i], line, sizeof line);
         printf("  %s: %s\n", sb_make_printable(s->configs[i].identifier), sb_make_printable(line));
         if (vm)
-            sb_scenario_vm_plan(&s->configs[i]);
-        if (sb_scn_buildable(&s->configs[i], vm, why, sizeof why) < 0)
+            sb_scenario_vm_plan(&s->configs[i], lab);
+        if (sb_scn_buildable(&s->configs[i], vm, lab, why, sizeof why) < 0)
             printf("    cannot be built here%s: %s\n", vm ? " (--vm)" : "", why);
     }
     if (vm)
@@ -454,6 +457,8 @@ static int cmd_run_in(int argc, char **argv, scn_run *r)
     int rc;
     if ((rc = check_run_args(o, argc, argv, n_suites, &size_text)) != 0)
         return rc;
+    if (o->vm && (rc = sb_scenario_vm_settle(&o->vmo)) != 0)
+        return rc;
 
     sb_scenario *s = &r->s;
     char err[1024];
@@ -464,7 +469,7 @@ static int cmd_run_in(int argc, char **argv, scn_run *r)
         return SB_EXIT_RUNTIME;
     }
     if (o->vm) /* device-class names a preset under --vm (scenario/vm_nbd.h) */
-        sb_vm_class_models(s);
+        sb_vm_class_models(s, o->vmo.time == SB_VM_TIME_VIRTUAL);
     if ((rc = sb_scn_keep_only(s, only, n_only, o->file)) != 0)
         return rc;
 
@@ -476,9 +481,12 @@ static int cmd_run_in(int argc, char **argv, scn_run *r)
     char images_real[PATH_MAX];
     sb_scn_plan plan = {.images = o->images, .image_size = o->image_size, .size_text = size_text,
                         .devices = o->devices, .destroy = o->destroy, .vm = o->vm,
+                        .vm_lab = o->vm && o->vmo.time == SB_VM_TIME_VIRTUAL,
                         .in_guest = r->in_guest};
     if ((rc = sb_scn_plan_check(&plan, s, sel->cfg, sel->n, real, images_real)) != 0)
         return rc;
+    if (plan.vm_lab && o->vmo.memory)
+        sb_vm_lab_memory_check(s, o->image_size, o->vmo.memory);
     o->images = images_real;
 
     /* ---- the result file ---- */
@@ -509,12 +517,15 @@ static int cmd_vm_guest(int argc, char **argv)
         return sb_usage_error("scenario", "vm-guest DIR is run inside a 'scenario run --vm' guest only");
     char **args, err[1024];
     int n;
-    if (sb_vm_guest_args(argv[1], 15, &args, &n, err, sizeof err) < 0) {
+    sb_vm_guest_lab lab = {.n = 0}; /* under virtual time, the disks this guest serves itself */
+    if (sb_vm_guest_args(argv[1], 15, &args, &n, &lab, err, sizeof err) < 0) {
+        sb_vm_guest_lab_end(&lab);
         sb_error("scenario: vm-guest: %s", err);
         return SB_EXIT_RUNTIME;
     }
     int rc = n >= 2 && !strcmp(args[1], "run") ? cmd_run(n - 1, args + 1, true)
                                                  : sb_usage_error("scenario", "vm-guest: %s/args is not a run", argv[1]);
+    sb_vm_guest_lab_end(&lab);
     sb_vm_guest_free(args, n);
     return rc;
 }

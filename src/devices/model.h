@@ -102,8 +102,15 @@ void sb_dev_model_stats(const sb_dev_model *m, sb_dev_stats *out);
  * `depth` (NCQ); depth 1 is first come, first served. sb_dev_queue_io returns 0, or
  * -EINTR when the queue is being freed. sb_dev_queue_free waits for no request: the
  * caller stops its servers first. The queue does not own the model. */
-sb_dev_queue *sb_dev_queue_new(sb_dev_model *m, unsigned depth);
+sb_dev_queue *sb_dev_queue_new(sb_dev_model *m, unsigned depth, unsigned flags);
 int sb_dev_queue_io(sb_dev_queue *q, sb_dev_op op, uint64_t off, uint64_t len);
 void sb_dev_queue_free(sb_dev_queue *q);
+/* flags of sb_dev_queue_new. SB_DEV_QUEUE_SLEEP: every wait is slept to its end, none
+ * spun. For a queue in a guest that runs in virtual time (QEMU's -icount, sleep=off;
+ * docs/scenarios.md): a spinning vCPU is never idle, so the guest's clock only advances
+ * by the instructions the spin executes, and the host's speed decides how long it spins. */
+#define SB_DEV_QUEUE_SLEEP 1u
+/* How many of the queue's waits spun their end (0 under SB_DEV_QUEUE_SLEEP). */
+uint64_t sb_dev_queue_spun(sb_dev_queue *q);
 
 #endif

@@ -15,11 +15,13 @@
  * and the path add up to 90), so the last SPIN_NS of a wait are spun instead of slept,
  * by at most half the CPUs at once (a spinner holds its CPU: more of them would take
  * the CPUs the workload and the other requests need; the rest sleep the whole wait;
- * on one CPU nothing spins).
+ * on one CPU nothing spins). A queue made with SB_DEV_QUEUE_SLEEP (a guest in virtual
+ * time) never spins: there only a sleeping vCPU lets the guest's clock jump.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -54,6 +56,8 @@ typedef struct req {
 struct sb_dev_queue {
     sb_dev_model *m;
     unsigned depth;
+    unsigned flags;  /* SB_DEV_QUEUE_* */
+    atomic_ullong spun; /* waits whose end was spun */
     pthread_mutex_t mu;
     pthread_cond_t work; /* the dispatcher: a request arrived, or stop */
     pthread_cond_t done; /* the callers: a request was started */
@@ -121,13 +125,14 @@ static void *dispatcher(void *arg)
     return NULL;
 }
 
-sb_dev_queue *sb_dev_queue_new(sb_dev_model *m, unsigned depth)
+sb_dev_queue *sb_dev_queue_new(sb_dev_model *m, unsigned depth, unsigned flags)
 {
     sb_dev_queue *q = calloc(1, sizeof *q);
     if (!q)
         sb_oom();
     q->m = m;
     q->depth = depth ? depth : 1;
+    q->flags = flags;
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -153,8 +158,8 @@ static void sleep_until(uint64_t t)
 }
 
 /* Returns at t (CLOCK_MONOTONIC ns): sleeps until SPIN_NS before it, then spins the rest
- * when a spinner's place is free and sleeps it otherwise. */
-static void wait_until(uint64_t t)
+ * when a spinner's place is free and sleeps it otherwise; true when it spun. */
+static bool wait_until(uint64_t t)
 {
     /* Half the CPUs, none on one CPU (a spinner there would hold the only CPU). */
     static atomic_int max_spinners = -1;
@@ -164,18 +169,19 @@ static void wait_until(uint64_t t)
     }
     if (!atomic_load(&max_spinners)) {
         sleep_until(t);
-        return;
+        return false;
     }
     if (t > SPIN_NS && t - SPIN_NS > sb_now_ns())
         sleep_until(t - SPIN_NS);
     if (atomic_fetch_add(&spinners, 1) >= atomic_load(&max_spinners)) {
         atomic_fetch_sub(&spinners, 1);
         sleep_until(t);
-        return;
+        return false;
     }
     while (sb_now_ns() < t)
         cpu_relax();
     atomic_fetch_sub(&spinners, 1);
+    return true;
 }
 
 int sb_dev_queue_io(sb_dev_queue *q, sb_dev_op op, uint64_t off, uint64_t len)
@@ -213,9 +219,14 @@ int sb_dev_queue_io(sb_dev_queue *q, sb_dev_op op, uint64_t off, uint64_t len)
         (void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
         slack_set = 1;
     }
-    wait_until(r.done_at);
+    if (q->flags & SB_DEV_QUEUE_SLEEP)
+        sleep_until(r.done_at);
+    else if (wait_until(r.done_at))
+        atomic_fetch_add(&q->spun, 1);
     return 0;
 }
+
+uint64_t sb_dev_queue_spun(sb_dev_queue *q) { return atomic_load(&q->spun); }
 
 void sb_dev_queue_free(sb_dev_queue *q)
 {

@@ -102,7 +102,7 @@ static int model_prepare(nbdkit_next *next, void *handle, int readonly)
         } else if (sb_dev_model_new(spec, (uint64_t)size, &model, err, sizeof err) < 0) {
             nbdkit_error("model=%s: %s", spec, err);
             rc = -1;
-        } else if (!(queue = sb_dev_queue_new(model, depth))) {
+        } else if (!(queue = sb_dev_queue_new(model, depth, 0))) {
             nbdkit_error("model=%s: cannot make its queue", spec);
             rc = -1;
         }

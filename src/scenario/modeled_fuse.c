@@ -218,7 +218,7 @@ static int open_disks(sb_modeled_server *s, char images[][PATH_MAX], const char 
         int rc = sb_dev_model_new(specs[i], d->size, &d->model, err, errlen);
         if (rc < 0)
             return rc;
-        if (!(d->queue = sb_dev_queue_new(d->model, QUEUE_DEPTH))) {
+        if (!(d->queue = sb_dev_queue_new(d->model, QUEUE_DEPTH, 0))) {
             sb_fmt(err, errlen, "cannot start the queue of %s", specs[i]);
             return -EAGAIN;
         }

@@ -70,7 +70,7 @@ void sb_scn_plan_line(const sb_scn_config *c, char *buf, size_t len)
 /* What a guest can build depends on the host only through its tools (the guest runs the
  * host's make-bcache, mdadm and mkfs over 9p); what the host itself can build also needs
  * its kernel's bcache or md. */
-int sb_scn_buildable(const sb_scn_config *c, bool vm, char *why, size_t whylen)
+int sb_scn_buildable(const sb_scn_config *c, bool vm, bool lab, char *why, size_t whylen)
 {
     if (c->cache != SB_CACHE_NONE) {
         if (vm && !sb_in_path("make-bcache")) {
@@ -88,9 +88,15 @@ int sb_scn_buildable(const sb_scn_config *c, bool vm, char *why, size_t whylen)
         if (!vm && sb_md_available(why, whylen) < 0)
             return -ENOTSUP;
     }
-    for (unsigned i = 0; vm && i < c->devices; i++)
-        if (c->dev[i].model[0] && sb_vm_nbd_available(why, whylen) < 0)
+    for (unsigned i = 0; vm && i < c->devices; i++) {
+        const char *no = lab ? sb_vm_lab_refusal(&c->dev[i]) : NULL;
+        if (no) {
+            snprintf(why, whylen, "%s", no);
             return -ENOTSUP;
+        }
+        if (!lab && c->dev[i].model[0] && sb_vm_nbd_available(why, whylen) < 0)
+            return -ENOTSUP;
+    }
     return 0;
 }
 
@@ -250,7 +256,12 @@ int sb_scn_plan_check(const sb_scn_plan *o, const sb_scenario *s, const sb_confi
         if (o->devices && !o->in_guest && sb_modeled_wanted(c))
             return usage_line("[%s]: device-model models loop images, not --devices (a real device is what it is)",
                               c->identifier);
-        if (sb_scn_buildable(c, o->vm, why, sizeof why) < 0) {
+        const char *no = NULL;
+        for (unsigned d = 0; o->vm_lab && !no && d < c->devices; d++)
+            no = sb_vm_lab_refusal(&c->dev[d]);
+        if (no) /* a combination of the file and the options: bad usage */
+            return usage_line("[%s]: %s", c->identifier, no);
+        if (sb_scn_buildable(c, o->vm, o->vm_lab, why, sizeof why) < 0) {
             sb_error("scenario: [%s] uses %s, which cannot be built here: %s", c->identifier,
                      c->md[0] ? "md" : c->cache != SB_CACHE_NONE ? "bcache" : "a device-model", why);
             return SB_EXIT_RUNTIME;

@@ -24,6 +24,7 @@ typedef struct sb_scn_plan {
     char *devices;          /* --devices DEV,... (split in place), NULL = images */
     char *destroy;          /* --destroy-data-on DEV,... (split in place) */
     bool vm;                /* --vm: each configuration in a guest */
+    bool vm_lab;            /* --vm under virtual time: the disks' models run in the guest */
     bool in_guest;          /* this is a guest's own run (scenario vm-guest) */
 } sb_scn_plan;
 
@@ -32,8 +33,9 @@ void sb_scn_plan_line(const sb_scn_config *c, char *buf, size_t len);
 
 /* Whether configuration c can be built here (vm: in a guest, with the host's tools):
  * bcache and md need the kernel's support on the host, and make-bcache / mdadm in any
- * case. 0, or -ENOTSUP with why. */
-int sb_scn_buildable(const sb_scn_config *c, bool vm, char *why, size_t whylen);
+ * case; a device-model under --vm needs nbdkit, except under virtual time (lab: the
+ * model runs in the guest), where QEMU's throttling cannot be had. 0, or -ENOTSUP with why. */
+int sb_scn_buildable(const sb_scn_config *c, bool vm, bool lab, char *why, size_t whylen);
 
 /* Whether every configuration offers enough space to every test on devices of device_size
  * bytes: 0, or -ENOSPC with "[ID] offers about X to files; TEST needs Y" in err. */

@@ -59,6 +59,21 @@ static const char *env_or(const char *name, const char *dflt)
 const char *sb_vm_qemu(void) { return env_or("STORBENCH_QEMU", SB_VM_QEMU); }
 const char *sb_vm_kvm_device(void) { return env_or("STORBENCH_KVM_DEVICE", SB_VM_KVM_DEVICE); }
 
+void sb_vm_resolve_time(sb_vm_opts *o)
+{
+    if (o->time != SB_VM_TIME_AUTO)
+        return;
+    if (o->accel != SB_VM_ACCEL_AUTO) {
+        o->time = o->accel == SB_VM_ACCEL_TCG ? SB_VM_TIME_VIRTUAL : SB_VM_TIME_HOST;
+        return;
+    }
+    int fd = open(sb_vm_kvm_device(), O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        o->time = SB_VM_TIME_VIRTUAL;
+    else
+        close(fd);
+}
+
 int sb_vm_available(char *why, size_t whylen)
 {
     const char *q = sb_vm_qemu();
@@ -78,8 +93,14 @@ int sb_vm_available(char *why, size_t whylen)
     return 0;
 }
 
-void sb_vm_describe_device(const sb_scn_device *d, char *out, size_t len)
+void sb_vm_describe_device(const sb_scn_device *d, bool lab, char *out, size_t len)
 {
+    if (lab) {
+        snprintf(out, len, "modeled %s (in the guest, virtual time%s%s), %s", sb_vm_lab_spec(d),
+                 d->class_model ? ", device-class " : "", d->class_model ? sb_dev_class_name(d->cls) : "",
+                 sb_vm_nbd_rotational(sb_vm_lab_spec(d)) ? "rotational" : "non-rotational");
+        return;
+    }
     if (d->model[0]) {
         snprintf(out, len, "modeled %s (nbdkit%s%s), %s", d->model, d->class_model ? ", device-class " : "",
                  d->class_model ? sb_dev_class_name(d->cls) : "",
@@ -160,9 +181,14 @@ int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const 
     arg(&a, "-nodefaults"), arg(&a, "-no-user-config"), arg(&a, "-display"), arg(&a, "none");
     arg(&a, "-no-reboot"), arg(&a, "-monitor"), arg(&a, "none");
     arg(&a, "-accel"), arg(&a, accel == SB_VM_ACCEL_KVM ? "kvm" : "tcg");
-    arg(&a, "-cpu"), arg(&a, accel == SB_VM_ACCEL_KVM ? "host" : "max");
-    arg(&a, "-smp"), arg(&a, "%u", vm->o.cpus);
-    arg(&a, "-m"), arg(&a, "%lluM", (unsigned long long)(vm->o.memory >> 20));
+    if (vm->lab) /* vm_lab.c: sleep=off jumps an idle guest's clock */
+        arg(&a, "-icount"), arg(&a, "shift=%d,sleep=off", SB_VM_ICOUNT_SHIFT);
+    /* Under icount every iteration of a `rep movsb` counts as an instruction: with ERMS/FSRM
+     * advertised the guest's kernel and libc copy a byte a nanosecond (a 1 MiB request's
+     * copies cost ms); without them they copy 8 to 32 bytes an instruction. */
+    arg(&a, "-cpu"), arg(&a, accel == SB_VM_ACCEL_KVM ? "host" : vm->lab ? "max,erms=off,fsrm=off" : "max");
+    arg(&a, "-smp"), arg(&a, "%u", vm->guest_cpus ? vm->guest_cpus : vm->o.cpus);
+    arg(&a, "-m"), arg(&a, "%lluM", (unsigned long long)((vm->guest_memory ? vm->guest_memory : vm->o.memory) >> 20));
     arg(&a, "-kernel"), arg(&a, "%s", vm->kernel.vmlinuz);
     arg(&a, "-initrd"), arg(&a, "%s", vm->initramfs);
     arg(&a, "-append"), arg(&a, "console=ttyS0 quiet loglevel=3 panic=-1");
@@ -207,6 +233,14 @@ int sb_vm_prepare(sb_vm *vm, const sb_vm_opts *o, const char *images, char *err,
     vm->accel = o->accel;
     if (o->accel != SB_VM_ACCEL_AUTO)
         snprintf(vm->accel_why, sizeof vm->accel_why, "--vm-accel %s", o->accel == SB_VM_ACCEL_KVM ? "kvm" : "tcg");
+    int kfd = o->time == SB_VM_TIME_VIRTUAL && o->accel == SB_VM_ACCEL_AUTO ? open(sb_vm_kvm_device(), O_RDWR | O_CLOEXEC)
+                                                                            : -1;
+    if (kfd >= 0) { /* icount is TCG's: a KVM that works is not tried (without one, auto says so as ever) */
+        close(kfd);
+        vm->accel = SB_VM_ACCEL_TCG;
+        snprintf(vm->accel_why, sizeof vm->accel_why, "auto: KVM not tried: virtual time (QEMU's icount) runs "
+                 "under TCG only");
+    }
     int rc = sb_vm_available(err, errlen);
     if (rc < 0)
         return rc;
@@ -292,7 +326,7 @@ static int put_file(const char *dir, const char *name, const void *data, size_t 
 /* The files the guest reads: the scenario file, its arguments (NUL-separated), the number
  * of disks, guest.sh. */
 static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config *c, const char *scenario_file,
-                          char *const *guest_args, size_t n_args, char *err, size_t errlen)
+                          char *const *guest_args, size_t n_args, uint64_t image_size, char *err, size_t errlen)
 {
     char *text = NULL;
     size_t len = 0;
@@ -326,6 +360,12 @@ static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config
         return rc;
     char mods[256];
     sb_vm_config_modules(c, mods, sizeof mods);
+    if (vm->lab) { /* the disks are the guest's own NBD devices */
+        size_t l = strlen(mods);
+        snprintf(mods + l, sizeof mods - l, " nbd");
+        if ((rc = sb_vm_lab_write(xchg, c, image_size, err, errlen)) < 0)
+            return rc;
+    }
     return sb_vm_write_guest_script(xchg, &vm->kernel, vm->exe, mods, err, errlen);
 }
 
@@ -519,25 +559,32 @@ static void annotate(sb_system *sys, const sb_vm *vm, sb_vm_accel used, const sb
                      uint64_t size)
 {
     char buf[2048], mem[32], sz[32];
-    sb_format_iec(mem, sizeof mem, (double)vm->o.memory, "B");
-    snprintf(buf, sizeof buf, "QEMU %s, %s, %u vCPU%s, %s memory", vm->qemu_version,
-             used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->o.cpus, vm->o.cpus == 1 ? "" : "s", mem);
+    sb_format_iec(mem, sizeof mem, (double)vm->guest_memory, "B");
+    bool lab = vm->lab;
+    char vt[96] = "";
+    if (lab)
+        snprintf(vt, sizeof vt, ", virtual time (icount shift=%d, sleep=off: %u ns a guest instruction)",
+                 SB_VM_ICOUNT_SHIFT, 1u << SB_VM_ICOUNT_SHIFT);
+    snprintf(buf, sizeof buf, "QEMU %s, %s, %u vCPU%s, %s memory%s", vm->qemu_version,
+             used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->guest_cpus, vm->guest_cpus == 1 ? "" : "s", mem,
+             vt);
     sb_kvlist_set(&sys->storage, "VM", buf);
     snprintf(buf, sizeof buf, "%s%s%s", used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)",
              vm->accel_why[0] ? "; " : "", vm->accel_why);
     sb_kvlist_set(&sys->storage, "VM Accelerator", buf);
     /* The text page shows hardware and software only: PTS's "System Layer" says it there. */
-    sb_kvlist_set(&sys->software, "System Layer", used == SB_VM_ACCEL_KVM ? "QEMU/KVM" : "QEMU/TCG (emulated CPU)");
+    sb_kvlist_set(&sys->software, "System Layer", used == SB_VM_ACCEL_KVM ? "QEMU/KVM"
+                  : lab ? "QEMU/TCG (emulated CPU, virtual time)" : "QEMU/TCG (emulated CPU)");
     snprintf(buf, sizeof buf, "%s (%s)", vm->kernel.version, vm->kernel.source);
     sb_kvlist_set(&sys->storage, "VM Kernel", buf);
     sb_format_si(sz, sizeof sz, (double)size, "B");
     buf[0] = 0;
     for (size_t i = 0; i < n; i++) {
         char d[256];
-        sb_vm_describe_device(&disks[i].dev, d, sizeof d);
+        sb_vm_describe_device(&disks[i].dev, lab, d, sizeof d);
         size_t l = strlen(buf);
-        snprintf(buf + l, sizeof buf - l, "%s%zu: %s image, %s%s", i ? "; " : "", i + 1, sz, d,
-                 disks[i].direct ? "" : ", host page cache");
+        snprintf(buf + l, sizeof buf - l, "%s%zu: %s %s, %s%s", i ? "; " : "", i + 1, sz,
+                 lab ? "in guest RAM" : "image", d, disks[i].direct || lab ? "" : ", host page cache");
     }
     sb_kvlist_set(&sys->storage, "Emulated Devices", buf);
     const char *cpu = sb_kvlist_get(&sys->hardware, "Processor");
@@ -588,6 +635,8 @@ static int lay_out(sb_vm *vm, const sb_scn_config *c, const char *dir, const cha
     }
     for (unsigned i = 0; i < c->devices && rc == 0; i++) {
         disks[i].dev = c->dev[i];
+        if (vm->lab) /* served in the guest, its data in guest RAM (vm_lab.c) */
+            continue;
         /* A modeled device's speed is the model's: its image is an ordinary scratch file. */
         bool ram = c->dev[i].cls == SB_DEV_RAM && !c->dev[i].model[0];
         if (ram && !ramdir[0] && (rc = sb_workdir_create(RAM_DIR, ramdir, ramlen)) < 0) {
@@ -604,7 +653,7 @@ static int lay_out(sb_vm *vm, const sb_scn_config *c, const char *dir, const cha
         }
     }
     if (rc == 0)
-        rc = write_exchange(vm, xchg, c, scenario_file, guest_args, n_guest_args, err, errlen);
+        rc = write_exchange(vm, xchg, c, scenario_file, guest_args, n_guest_args, image_size, err, errlen);
     return rc;
 }
 
@@ -616,6 +665,22 @@ static void stop_servers(sb_vm *vm, sb_vm_disk *disks, unsigned n, size_t mark)
     char err[1024];
     if (vm->st && sb_state_undo(vm->st, mark, NULL, err, sizeof err) < 0)
         sb_warn("scenario: --vm: %s (run 'storbench scenario cleanup')", err);
+}
+
+/* Whether c's guest runs in virtual time (vm_lab.c), and its vCPUs and memory: virtual
+ * time when asked for (or settled so), or under auto once KVM has failed and TCG runs,
+ * where c allows it (one vCPU, no QEMU throttling; else host time as before). */
+static void guest_shape(sb_vm *vm, const sb_scn_config *c, uint64_t image_size)
+{
+    vm->lab = vm->o.time == SB_VM_TIME_VIRTUAL;
+    if (vm->o.time == SB_VM_TIME_AUTO && vm->accel == SB_VM_ACCEL_TCG && vm->o.cpus <= 1) {
+        vm->lab = true;
+        for (unsigned i = 0; i < c->devices; i++)
+            vm->lab = vm->lab && !sb_vm_lab_refusal(&c->dev[i]);
+    }
+    vm->guest_cpus = vm->o.cpus ? vm->o.cpus : vm->lab ? 1 : 2;
+    vm->guest_memory = vm->o.memory ? vm->o.memory : vm->lab ? sb_vm_lab_guest_memory(c->devices, image_size)
+                                                              : 1ull << 30;
 }
 
 int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char *scenario_file,
@@ -633,12 +698,13 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
     for (;;) {
         char ramdir[PATH_MAX] = "";
         size_t mark = vm->st ? vm->st->n : 0;
+        guest_shape(vm, c, image_size);
         memset(disks, 0, sizeof disks);
         rc = lay_out(vm, c, dir, xchg, disks, ramdir, sizeof ramdir, scenario_file, guest_args, n_guest_args,
                      image_size, err, errlen);
         sb_vm_accel used = SB_VM_ACCEL_TCG;
-        if (rc == 0)
-            rc = boot(vm, xchg, disks, c->devices, &used, err, errlen);
+        if (rc == 0) /* under virtual time QEMU gives the guest no disk */
+            rc = boot(vm, xchg, disks, vm->lab ? 0 : c->devices, &used, err, errlen);
         sb_system *sys = NULL;
         if (rc == 0 && (rc = collect(xchg, c, fresh, &sys, err, errlen)) == 0)
             annotate(sys, vm, used, disks, c->devices, image_size);

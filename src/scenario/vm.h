@@ -46,14 +46,32 @@ typedef enum sb_vm_accel {
     SB_VM_ACCEL_TCG,
 } sb_vm_accel;
 
+/* Whose clock a guest's figures are timed on (docs/scenarios.md, "Virtual time"). */
+typedef enum sb_vm_time {
+    SB_VM_TIME_AUTO = 0, /* host under KVM; virtual if KVM fails and TCG runs (vm.c, per configuration) */
+    SB_VM_TIME_VIRTUAL,  /* -icount shift=SB_VM_ICOUNT_SHIFT,sleep=off; the disks' models in the guest */
+    SB_VM_TIME_HOST,     /* the host's: modeled disks in an nbdkit on the host */
+} sb_vm_time;
+
+/* QEMU's icount shift under virtual time: one guest instruction is 2^shift ns, so 0 makes
+ * the fastest virtual CPU QEMU 7.2 can count exactly (10^9 instructions a second). */
+#define SB_VM_ICOUNT_SHIFT 0
+
 typedef struct sb_vm_opts {
     const char *kernel_dir;  /* --vm-kernel DIR, or NULL for Debian's package */
     sb_vm_accel accel;
-    unsigned cpus;
-    uint64_t memory;         /* bytes */
+    unsigned cpus;           /* 0: 1 in virtual time, else 2 */
+    uint64_t memory;         /* bytes; 0: in virtual time room for the disks (sb_vm_lab_guest_memory), else 1 GiB */
     unsigned kvm_timeout;    /* seconds until a KVM guest that said nothing is given up */
     unsigned boot_timeout;   /* seconds until any other guest whose init said nothing is booted again */
+    sb_vm_time time;         /* --vm-time; AUTO until sb_vm_resolve_time() */
 } sb_vm_opts;
+
+/* Settles --vm-time's default where it can before anything is planned: virtual when the
+ * guest will run under TCG (--vm-accel tcg, or auto where the KVM device does not open),
+ * host with --vm-accel kvm; under auto where the KVM device opens it stays AUTO: host time
+ * while KVM works, virtual for each configuration that allows it once KVM has failed. */
+void sb_vm_resolve_time(sb_vm_opts *o);
 
 typedef struct sb_vm {
     sb_vm_opts o;
@@ -66,6 +84,9 @@ typedef struct sb_vm {
     bool kvm_failed;         /* under auto, a KVM guest failed: the rest runs under TCG */
     char accel_why[512];     /* why the accelerator is the one it is (the page's "VM Accelerator") */
     sb_state *st;            /* the run's journal (the nbdkit of modeled disks), or NULL */
+    bool lab;                /* this configuration's guest runs in virtual time (vm_lab.c) */
+    unsigned guest_cpus;     /* this configuration's guest: vCPUs and memory (bytes) */
+    uint64_t guest_memory;
 } sb_vm;
 
 /* One emulated disk of a guest. */
@@ -93,9 +114,25 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
  * Returns the number of arguments, or -ENOSPC. */
 int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const sb_vm_disk *disks, size_t n,
                     char **argv, size_t max_args, char *buf, size_t buflen);
+/* vm_lab.c, virtual time's host side. The model spec a device is served by in the guest:
+ * its device-model, else "ram" (an unthrottled or RAM disk answers at once). */
+const char *sb_vm_lab_spec(const sb_scn_device *d);
+/* Writes xchg/lab (vm_guest.h): one "SPEC SIZE" line per device of c. 0 or -errno, err. */
+int sb_vm_lab_write(const char *xchg, const sb_scn_config *c, uint64_t size, char *err, size_t errlen);
+/* Why a device cannot be served in a virtual-time guest (QEMU's throttling runs on the
+ * host's clock), or NULL when it can. */
+const char *sb_vm_lab_refusal(const sb_scn_device *d);
+/* The disks' data lives in guest RAM: a guest in virtual time whose --vm-memory is not given
+ * gets room for its devices written full and what its system needs, 1 GiB at least (QEMU
+ * takes host memory only as the guest writes it). */
+uint64_t sb_vm_lab_guest_memory(unsigned devices, uint64_t image_size);
+/* --vm-memory given under virtual time: one warning when some configuration's devices need
+ * more (writing them full would run the guest out of memory). */
+void sb_vm_lab_memory_check(const sb_scenario *s, uint64_t image_size, uint64_t memory);
 /* "SSD-like, unthrottled, non-rotational" / "HDD-like, 180 IOPS, 150 MB/s, rotational" /
- * "modeled hdd-hua723020 (nbdkit), rotational" */
-void sb_vm_describe_device(const sb_scn_device *d, char *out, size_t len);
+ * "modeled hdd-hua723020 (nbdkit), rotational"; under virtual time (lab) "modeled
+ * hdd-hua723020 (in the guest, virtual time), rotational", "ram (in the guest, ...)". */
+void sb_vm_describe_device(const sb_scn_device *d, bool lab, char *out, size_t len);
 /* Whether a guest can be started here (QEMU, busybox-static, kmod); -ENOTSUP and why. */
 int sb_vm_available(char *why, size_t whylen);
 

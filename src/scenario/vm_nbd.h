@@ -42,9 +42,10 @@ bool sb_vm_nbd_rotational(const char *spec);
 /* device-class under --vm: a device whose class the file names (ssd or hdd) and that has
  * no device-model, device-iops or device-bandwidth is modeled by its class's preset
  * (the seeds' drives: ssd-850evo, hdd-hua723020; docs/scenarios.md) where nbdkit and the
- * filter are here; elsewhere it keeps QEMU's throttling and one warning says why. Sets
+ * filter are here, or under virtual time (lab: the models run in the guest); elsewhere it
+ * keeps QEMU's throttling and one warning says why. Sets
  * model and class_model of those devices; the number of devices given a preset. */
-unsigned sb_vm_class_models(sb_scenario *s);
+unsigned sb_vm_class_models(sb_scenario *s, bool lab);
 /* The preset a class names under --vm, or NULL (ram: an image in host memory). */
 const char *sb_vm_class_preset(sb_dev_class cls);
 /* Starts nbdkit for image under the model spec, its socket in a new private directory

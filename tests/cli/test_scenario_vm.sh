@@ -8,7 +8,7 @@
 
 EX=$SRC/examples
 
-check_exit "check --vm seed000" 0 "$SB" scenario check "$EX/seed000-cache.ini" --vm
+check_exit "check --vm seed000" 0 "$SB" scenario check "$EX/seed000-cache.ini" --vm --vm-time host
 if grep -q "^  HDD: ext4 over 1 device, modeled as hdd-hua723020" "$T/out" &&
    grep -q "device 1: modeled hdd-hua723020 (nbdkit), rotational" "$T/out" &&
    [ "$(grep -c '^  [^ ]' "$T/out")" -eq 8 ]; then ok "seed000 --vm plan: 8 configurations, the HDD the seed's (modeled)"
@@ -23,7 +23,7 @@ else not_ok "seed000 --vm: bcache devices ($(cat "$T/out"))"; fi
 printf '%s\n' '[c]' 'filesystem = ext4' 'device-class = hdd' '[t]' 'filesystem = ext4' 'device-class = hdd' \
     'device-iops = 180' 'device-bandwidth = 150M' '[s]' 'filesystem = ext4' 'device-class = ssd' \
     '[n]' 'filesystem = ext4' >"$T/cls.ini"
-check_exit "check --vm, device-class without device-model" 0 "$SB" scenario check "$T/cls.ini" --vm
+check_exit "check --vm, device-class without device-model" 0 "$SB" scenario check "$T/cls.ini" --vm --vm-time host
 if grep -A1 "^  c:" "$T/out" | grep -q "device 1: modeled hdd-hua723020 (nbdkit, device-class hdd), rotational" &&
    grep -A1 "^  s:" "$T/out" | grep -q "device 1: modeled ssd-850evo (nbdkit, device-class ssd), non-rotational"; then
     ok "--vm: device-class hdd and ssd name the seeds' presets"
@@ -34,13 +34,27 @@ if grep -A1 "^  t:" "$T/out" | grep -q "device 1: HDD-like, 180 IOPS, [0-9]* MB/
    grep -A1 "^  n:" "$T/out" | grep -q "device 1: SSD-like, unthrottled, non-rotational"; then
     ok "--vm: numbers keep QEMU's throttling; no device key the unthrottled disk"
 else not_ok "--vm: numbers keep QEMU's throttling ($(cat "$T/out"))"; fi
-STORBENCH_NBDKIT_FILTER=$T/none "$SB" scenario check "$T/cls.ini" --vm >"$T/out" 2>"$T/err"
+STORBENCH_NBDKIT_FILTER=$T/none "$SB" scenario check "$T/cls.ini" --vm --vm-time host >"$T/out" 2>"$T/err"
 if grep -A1 "^  c:" "$T/out" | grep -q "device 1: HDD-like, 180 IOPS, 150 MB/s, rotational" &&
    [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "device-class hdd is modeled as hdd-hua723020 only with nbdkit" "$T/err"; then
     ok "--vm without the filter: device-class falls back to QEMU's throttling, one warning says why"
 else not_ok "--vm without the filter: fallback ($(cat "$T/out" "$T/err"))"; fi
-rm -f "$T/cls.ini"
 check "check --vm names the guest kernel" grep -q "^Guest kernel: " "$T/out"
+# Virtual time (the lab): every device is served in the guest by its model, "ram" where it has
+# none, without nbdkit; QEMU's throttling (numbers given) cannot be had there.
+STORBENCH_NBDKIT_FILTER=$T/none check_exit "check --vm --vm-time virtual" 0 "$SB" scenario check "$T/cls.ini" \
+    --vm --vm-time virtual
+if grep -A1 "^  c:" "$T/out" | grep -q "device 1: modeled hdd-hua723020 (in the guest, virtual time, device-class hdd), rotational" &&
+   grep -A1 "^  s:" "$T/out" | grep -q "device 1: modeled ssd-850evo (in the guest, virtual time, device-class ssd), non-rotational" &&
+   grep -A1 "^  n:" "$T/out" | grep -q "device 1: modeled ram (in the guest, virtual time), non-rotational" &&
+   grep -A2 "^  t:" "$T/out" | grep -q "cannot be built here (--vm): device-iops and device-bandwidth are QEMU's throttling" &&
+   [ ! -s "$T/err" ]; then
+    ok "--vm-time virtual: the models in the guest, no nbdkit needed, throttling refused"
+else not_ok "--vm-time virtual plan ($(cat "$T/out" "$T/err"))"; fi
+check_exit "--vm-time virtual with a throttled device" 2 "$SB" scenario run "$T/cls.ini" --vm --vm-time virtual \
+    --suite dd --result "$T/r.json" --images "$T"
+check_one_line "--vm-time virtual with a throttled device: one line" "\[t\]: device-iops and device-bandwidth"
+rm -f "$T/cls.ini"
 
 check_exit "check md example" 0 "$SB" scenario check "$EX/md-raid.ini"
 check "md plan line" grep -q "ext4 on md RAID1: ext4 on md raid1 over 2 devices" "$T/out"
@@ -57,6 +71,24 @@ check_exit "--vm-cpus 0" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-
 check_one_line "--vm-cpus 0: one line" "--vm-cpus"
 check_exit "--vm-memory too small" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-memory 1M $R
 check_one_line "--vm-memory: one line" "256M"
+check_exit "--vm-time bad" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-time wall $R
+check_one_line "--vm-time bad: one line" "virtual or host"
+check_exit "--vm-time virtual under KVM" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-time virtual \
+    --vm-accel kvm $R
+check_one_line "--vm-time virtual under KVM: one line" "TCG only"
+check_exit "--vm-time virtual with 2 vCPUs" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-time virtual \
+    --vm-accel tcg --vm-cpus 2 $R
+check_one_line "--vm-time virtual with 2 vCPUs: one line" "1 vCPU"
+# The disks' data in guest RAM: 2 disks of 1 GiB in a 1 GiB guest are warned about, once
+# (the fake QEMU fails at once: exit 1, nothing built); without --vm-memory, no warning.
+STORBENCH_QEMU=/bin/false check_exit "--vm-time virtual, disks larger than the guest's memory" 1 "$SB" scenario run \
+    "$EX/seed000-cache.ini" --vm --vm-time virtual --vm-accel tcg --only "BCache Writeback" --image-size 1G \
+    --vm-memory 1G -s dd:count=1 --result "$T/r.json" --images "$T"
+check "one warning: the disks' data is in guest RAM" test "$(grep -c "keeps the disks' data in guest RAM: 2 disks of --image-size make 2.0 GiB, more than --vm-memory 1.0 GiB" "$T/err")" -eq 1
+STORBENCH_QEMU=/bin/false check_exit "--vm-time virtual, --vm-memory not given" 1 "$SB" scenario run \
+    "$EX/seed000-cache.ini" --vm --vm-time virtual --vm-accel tcg --only "BCache Writeback" --image-size 1G \
+    -s dd:count=1 --result "$T/r.json" --images "$T"
+check "no warning when the guest's memory is sized to its disks" test "$(grep -c "guest RAM" "$T/err")" -eq 0
 check_exit "--vm-kvm-timeout bad" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-kvm-timeout x $R
 check_one_line "--vm-kvm-timeout: one line" "seconds"
 check_exit "--vm with --devices" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --devices /dev/null \

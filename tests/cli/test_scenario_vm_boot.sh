@@ -1,4 +1,5 @@
-# storbench scenario run --vm with one real guest (about 35 s under TCG): a
+# storbench scenario run --vm with one real guest (about 35 s under TCG, in virtual
+# time where TCG is the accelerator: the default, the disks served in the guest): a
 # bcache writeback configuration, an emulated SSD caching an emulated HDD,
 # with dd at a tiny scale; the figures land in the host's result file, the
 # mode read back from sysfs is writeback, the VM, its kernel and the emulated

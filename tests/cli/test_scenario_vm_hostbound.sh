@@ -83,7 +83,7 @@ device-model = ssd-850evo,hdd-hua723020
 [Emulated SSD]
 filesystem = ext4
 INI
-VMARGS=(--vm --vm-accel tcg --suite dd -o count=1 -n 1 --exact-runs --vm-cpus 1 --images "$IMG" --image-size 64M)
+VMARGS=(--vm --vm-accel tcg --vm-time host --suite dd -o count=1 -n 1 --exact-runs --vm-cpus 1 --images "$IMG" --image-size 64M)
 left_over() { # after a run: no nbdkit of ours, no image, no journal
     if pgrep -f "nbdkit.*$IMG" >/dev/null; then not_ok "$1: no nbdkit of ours running"; else ok "$1: no nbdkit of ours running"; fi
     if [ -z "$(ls -A "$IMG")" ]; then ok "$1: images dir empty"; else not_ok "$1: images dir empty ($(ls -A "$IMG"))"; fi

@@ -24,6 +24,7 @@ case " \$* " in
     kill -ABRT \$\$ ;;
 esac
 echo tcg >>"$LOG"
+echo "\$*" >"$T/argv.tcg"
 # \$HANG holds how many more TCG guests hang silent before /init (a guest kernel seen to spin).
 if [ -s "$T/hang" ] && [ "\$(cat "$T/hang")" -gt 0 ]; then
     echo \$((\$(cat "$T/hang") - 1)) >"$T/hang"
@@ -61,7 +62,13 @@ else not_ok "recorded: VM Accelerator ($acc)"; fi
 vmf=$(storage "BCache Writeback" VM)
 if [[ "$vmf" == "QEMU 7.2.0 (fake for tests), TCG (emulated CPU), 1 vCPU, "* ]]; then ok "recorded: VM: $vmf"
 else not_ok "recorded: VM ($vmf)"; fi
-check "the text page names the accelerator" sh -c "'$SB' show '$T/r.json' | grep -q 'System Layer: QEMU/TCG (emulated CPU)'"
+# KVM failed under auto: the TCG guest that ran instead is in virtual time (the default
+# wherever TCG runs), its disks served in the guest.
+check "the text page names the accelerator and virtual time" \
+    sh -c "'$SB' show '$T/r.json' | grep -q 'System Layer: QEMU/TCG (emulated CPU, virtual time)'"
+check "after KVM failed: virtual time, disks in the guest" test -n "$(echo "$vmf" | grep 'virtual time (icount shift=0')"
+check "after KVM failed: the TCG guest got -icount and no disk from QEMU" \
+    sh -c "grep -q -- '-icount shift=0,sleep=off' '$T/argv.tcg' && ! grep -q -- '-drive' '$T/argv.tcg'"
 check "the HTML page says why" sh -c "'$SB' show '$T/r.json' --format html | grep -q 'VM Accelerator.*KVM failed here'"
 nothing_left "after the KVM failure"
 

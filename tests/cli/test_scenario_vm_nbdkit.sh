@@ -105,7 +105,7 @@ filesystem = ext4
 device-class = hdd
 device-model = hdd-hua723020
 INI
-VMARGS=(--vm --vm-accel tcg --suite dd -o count=1 -n 1 --exact-runs --vm-cpus 1 --images "$IMG" --image-size 64M)
+VMARGS=(--vm --vm-accel tcg --vm-time host --suite dd -o count=1 -n 1 --exact-runs --vm-cpus 1 --images "$IMG" --image-size 64M)
 our_nbdkit() { pgrep -f "nbdkit.*$IMG" >/dev/null; }
 check_exit "--vm on a modeled HDD (fake QEMU): exit 0" 0 "$SB" scenario run "$T/m.ini" "${VMARGS[@]}" --result "$T/r.json"
 check "the guest's disk was nbdkit's socket: a pattern written and read back through the model" \

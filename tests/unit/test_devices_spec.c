@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -131,12 +132,12 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* A modeled 850 EVO of 1 GiB behind a queue of NCQ's 32 tags. */
-static sb_dev_queue *new_ssd_queue(sb_dev_model **m)
+/* A modeled 850 EVO of 1 GiB behind a queue of NCQ's 32 tags (flags: SB_DEV_QUEUE_*). */
+static sb_dev_queue *new_ssd_queue(sb_dev_model **m, unsigned flags)
 {
     char err[256];
     assert_int_equal(sb_dev_model_new("ssd-850evo", 1 << 30, m, err, sizeof err), 0);
-    sb_dev_queue *q = sb_dev_queue_new(*m, 32);
+    sb_dev_queue *q = sb_dev_queue_new(*m, 32, flags);
     assert_non_null(q);
     return q;
 }
@@ -145,7 +146,7 @@ static void test_queue_answers_everyone(void **state)
 {
     (void)state;
     sb_dev_model *m;
-    sb_dev_queue *q = new_ssd_queue(&m);
+    sb_dev_queue *q = new_ssd_queue(&m, 0);
     pthread_t t[8];
     worker_arg a[8];
     for (int i = 0; i < 8; i++) {
@@ -167,7 +168,7 @@ static void test_queue_never_answers_early(void **state)
 {
     (void)state;
     sb_dev_model *m;
-    sb_dev_queue *q = new_ssd_queue(&m);
+    sb_dev_queue *q = new_ssd_queue(&m, 0);
     for (int k = 0; k < 200; k++) {
         int rd = k % 2;
         struct timespec a, b;
@@ -181,6 +182,31 @@ static void test_queue_never_answers_early(void **state)
     sb_dev_model_free(m);
 }
 
+/* A queue made for a guest in virtual time (SB_DEV_QUEUE_SLEEP) never spins, and still
+ * never answers early; the same requests on the default queue spin the end of their waits
+ * wherever there are two CPUs or more (a lone caller always has a spinner's place). */
+static void test_queue_sleep_never_spins(void **state)
+{
+    (void)state;
+    for (unsigned flags = 0; flags <= SB_DEV_QUEUE_SLEEP; flags += SB_DEV_QUEUE_SLEEP) {
+        sb_dev_model *m;
+        sb_dev_queue *q = new_ssd_queue(&m, flags);
+        for (int k = 0; k < 50; k++) {
+            struct timespec a, b;
+            clock_gettime(CLOCK_MONOTONIC, &a);
+            assert_int_equal(sb_dev_queue_io(q, SB_DEV_READ, (uint64_t)k << 20, 4096), 0);
+            clock_gettime(CLOCK_MONOTONIC, &b);
+            assert_true((double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3 >= 99.0);
+        }
+        if (flags & SB_DEV_QUEUE_SLEEP)
+            assert_int_equal(sb_dev_queue_spun(q), 0);
+        else if (sysconf(_SC_NPROCESSORS_ONLN) >= 2)
+            assert_true(sb_dev_queue_spun(q) > 0);
+        sb_dev_queue_free(q);
+        sb_dev_model_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_scenario_key),
         cmocka_unit_test(test_queue_answers_everyone),
         cmocka_unit_test(test_queue_never_answers_early),
+        cmocka_unit_test(test_queue_sleep_never_spins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,13 +112,13 @@ static void test_describe_device(void **state)
     (void)state;
     char buf[256];
     sb_scn_device d = {.cls = SB_DEV_HDD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT};
-    sb_vm_describe_device(&d, buf, sizeof buf);
+    sb_vm_describe_device(&d, false, buf, sizeof buf);
     assert_string_equal(buf, "HDD-like, 180 IOPS, 150 MB/s, rotational");
     d = (sb_scn_device){.cls = SB_DEV_SSD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT};
-    sb_vm_describe_device(&d, buf, sizeof buf);
+    sb_vm_describe_device(&d, false, buf, sizeof buf);
     assert_string_equal(buf, "SSD-like, unthrottled, non-rotational");
     d = (sb_scn_device){.cls = SB_DEV_RAM, .iops = 0, .bps = 20000000};
-    sb_vm_describe_device(&d, buf, sizeof buf);
+    sb_vm_describe_device(&d, false, buf, sizeof buf);
     assert_string_equal(buf, "RAM-backed, 20.0 MB/s, non-rotational");
 }
 
@@ -193,9 +193,9 @@ static void test_qemu_argv_modeled(void **state)
     assert_true(has_arg(argv, n, "scsi-id=0,lun=0,rotation_rate=7200,product=Modeled HDD"));
     assert_true(has_arg(argv, n, "scsi-id=1,lun=0,rotation_rate=1,product=Modeled SSD"));
     char d[256];
-    sb_vm_describe_device(&disks[0].dev, d, sizeof d);
+    sb_vm_describe_device(&disks[0].dev, false, d, sizeof d);
     assert_string_equal(d, "modeled hdd-hua723020 (nbdkit), rotational");
-    sb_vm_describe_device(&disks[1].dev, d, sizeof d);
+    sb_vm_describe_device(&disks[1].dev, false, d, sizeof d);
     assert_string_equal(d, "modeled ssd-850evo,cache-mb=1 (nbdkit), non-rotational");
 }
 
@@ -317,7 +317,8 @@ static void test_guest_disk(void **state)
     /* vm-guest refuses a directory the host did not write. */
     char **argv;
     int argc;
-    assert_int_equal(sb_vm_guest_args(dir, 0, &argv, &argc, err, sizeof err), -EINVAL);
+    sb_vm_guest_lab lab = {.n = 0};
+    assert_int_equal(sb_vm_guest_args(dir, 0, &argv, &argc, &lab, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "not written by 'scenario run --vm'"));
 }
 
@@ -363,6 +364,49 @@ static void test_static_check(void **state)
         print_message("# note: %s is not static here: %s\n", SB_VM_BUSYBOX, err);
 }
 
+/* Virtual time (the lab): the guest counts instructions, has no ERMS/FSRM and gets no disk
+ * from QEMU; its devices are what xchg/lab lists, a device without a model served by "ram";
+ * QEMU's throttling is refused; its memory holds its disks written full. */
+static void test_lab(void **state)
+{
+    (void)state;
+    static sb_vm vm;
+    memset(&vm, 0, sizeof vm);
+    vm.o = (sb_vm_opts){.cpus = 1, .memory = 1ull << 30, .time = SB_VM_TIME_VIRTUAL};
+    vm.lab = true;
+    char *argv[128], buf[16384];
+    int n = sb_vm_qemu_argv(&vm, SB_VM_ACCEL_TCG, "/w/xchg", NULL, 0, argv, 128, buf, sizeof buf);
+    assert_true(n > 10);
+    assert_true(has_arg(argv, n, "-icount"));
+    assert_true(has_arg(argv, n, "shift=0,sleep=off"));
+    assert_true(has_arg(argv, n, "max,erms=off,fsrm=off"));
+    assert_false(has_arg(argv, n, "-drive"));
+    vm.lab = false;
+    n = sb_vm_qemu_argv(&vm, SB_VM_ACCEL_TCG, "/w/xchg", NULL, 0, argv, 128, buf, sizeof buf);
+    assert_false(has_arg(argv, n, "-icount"));
+    assert_true(has_arg(argv, n, "max"));
+
+    sb_scn_config c = {.devices = 2};
+    c.dev[0] = (sb_scn_device){.cls = SB_DEV_SSD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT,
+                               .model = "ssd-850evo,slc-fill=1"};
+    c.dev[1] = (sb_scn_device){.cls = SB_DEV_SSD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT};
+    assert_string_equal(sb_vm_lab_spec(&c.dev[1]), "ram");
+    assert_null(sb_vm_lab_refusal(&c.dev[0]));
+    assert_null(sb_vm_lab_refusal(&c.dev[1]));
+    sb_scn_device thr = {.cls = SB_DEV_HDD, .iops = SB_DEV_CLASS_DEFAULT, .bps = SB_DEV_CLASS_DEFAULT};
+    assert_non_null(strstr(sb_vm_lab_refusal(&thr), "QEMU's throttling"));
+    assert_int_equal(sb_vm_lab_write(dir, &c, 256ull << 20, err, sizeof err), 0);
+    char path[512], text[256] = "";
+    snprintf(path, sizeof path, "%s/lab", dir);
+    assert_int_equal(sb_read_text(path, text, sizeof text), 0);
+    assert_true(!strncmp(text, "ssd-850evo,slc-fill=1 268435456\nram 268435456", 45)); /* read_text trims the end */
+    char d[256];
+    sb_vm_describe_device(&c.dev[0], true, d, sizeof d);
+    assert_string_equal(d, "modeled ssd-850evo,slc-fill=1 (in the guest, virtual time), non-rotational");
+    assert_int_equal(sb_vm_lab_guest_memory(1, 256ull << 20), 1ull << 30);
+    assert_int_equal(sb_vm_lab_guest_memory(2, 1ull << 30), (2ull << 30) + (384ull << 20));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +422,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_guest_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kernel_tree, setup, teardown),
         cmocka_unit_test(test_static_check),
+        cmocka_unit_test_setup_teardown(test_lab, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

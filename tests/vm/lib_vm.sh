@@ -45,8 +45,15 @@ check_bcache_guest() {
     if [[ "$vmf" == QEMU*", KVM, "* || "$vmf" == QEMU*", TCG (emulated CPU), "* ]]; then ok "VM recorded: $vmf"; else not_ok "VM recorded ($vmf)"; fi
     check "guest kernel recorded" test -n "$(storage "BCache Writeback" "VM Kernel")"
     dev=$(storage "BCache Writeback" "Emulated Devices")
-    # device-class names the seeds' presets where nbdkit and the filter are, else QEMU throttles
-    if command -v nbdkit >/dev/null && [ -f "$(dirname "$SB_BIN")/storbench-nbdkit-model.so" ]; then
+    # device-class names the seeds' presets: in the guest itself under virtual time (the default
+    # under TCG), else where nbdkit and the filter are; elsewhere QEMU throttles
+    if [[ "$vmf" == *"virtual time (icount shift=0, sleep=off"* ]]; then
+        if [[ "$dev" == "1: "*"in guest RAM, modeled ssd-850evo (in the guest, virtual time, device-class ssd), non-rotational; 2: "*"modeled hdd-hua723020 (in the guest, virtual time, device-class hdd), rotational" ]]
+        then ok "emulated devices recorded: the classes' presets, in the guest"; else not_ok "emulated devices recorded ($dev)"; fi
+        check "virtual time: the guest's disks never spun" grep -q "guest| lab: nbd1 hdd-hua723020: [0-9]* requests, 0 waits spun" "$T/out"
+        check "virtual time: System Layer says so" test "$("$SB" show "$T/r.json" --format json |
+            jq -r '.systems[0].software."System Layer"')" = "QEMU/TCG (emulated CPU, virtual time)"
+    elif command -v nbdkit >/dev/null && [ -f "$(dirname "$SB_BIN")/storbench-nbdkit-model.so" ]; then
         if [[ "$dev" == "1: "*"modeled ssd-850evo (nbdkit, device-class ssd)"*"; 2: "*"modeled hdd-hua723020 (nbdkit, device-class hdd), rotational"* ]]
         then ok "emulated devices recorded: the classes' presets"; else not_ok "emulated devices recorded ($dev)"; fi
     elif [[ "$dev" == "1: "*"SSD-like"*"; 2: "*"HDD-like, 180 IOPS, 150 MB/s, rotational"* ]]; then ok "emulated devices recorded"

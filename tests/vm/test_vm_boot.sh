@@ -6,8 +6,9 @@
 # (a wrapper through STORBENCH_QEMU): its figures land in the
 # host's result file, the mode read back from sysfs is writeback, the VM, its
 # kernel and the emulated devices are recorded; an md RAID1 configuration;
-# Ctrl-C while a guest runs: exit 130, the guest killed, nothing left; ext4 on a
-# modeled HDD (device-model, served by nbdkit). After
+# Ctrl-C while a guest runs: exit 130, the guest killed, nothing left (the TCG guests
+# run in virtual time, their disks served in the guest: the default under TCG); ext4 on a
+# modeled HDD (device-model, served by nbdkit: --vm-time host). After
 # each: no QEMU of ours running, nothing mounted, the images directory empty.
 # Skipped (one "ok ... # skip" line) where QEMU or busybox-static is missing.
 . "${STORBENCH_SRC:-.}/tests/cli/lib.sh"
@@ -67,7 +68,7 @@ if command -v nbdkit >/dev/null && [ -f "$(dirname "$SB_BIN")/storbench-nbdkit-m
     printf '%s\n' '[scenario]' 'title = VM check' '[Modeled HDD]' 'filesystem = ext4' 'device-class = hdd' \
         'device-model = hdd-hua723020' >"$T/m.ini"
     start=$(date +%s)
-    check_exit "ext4 on a modeled HDD in a guest (TCG)" 0 "$SB" scenario run "$T/m.ini" --vm --vm-accel tcg $DD \
+    check_exit "ext4 on a modeled HDD in a guest (TCG)" 0 "$SB" scenario run "$T/m.ini" --vm --vm-accel tcg --vm-time host $DD \
         --result "$T/r.json"
     echo "# modeled guest: $(( $(date +%s) - start )) s"
     dev=$(storage "Modeled HDD" "Emulated Devices")
