@@ -18,7 +18,7 @@
  * A row is the identifier, one space and dots up to the longest identifier's
  * length + 2 (so the longest gets " ."), one space, the value left-aligned in
  * the longest value's width + 1, "|", then round(value / max * (W - used - 1))
- * '=' where "used" is the length of the row so far: the largest bar ends at
+ * '=' (value and max as printed) where "used" is the length of the row so far: the largest bar ends at
  * column W - 1. This reproduces every bar of both seed pages at W = 80. Column
  * widths count characters (UTF-8 code points), not bytes, so that non-ASCII
  * identifiers still line up. The page ends with a newline (the seed files lack
@@ -99,6 +99,16 @@ static void put_se_line(FILE *out, const sb_entry *e, size_t id_col)
  * is NULL is an identifier without a figure: its value is SB_NOT_RUN_MARK, its bar empty.
  * Such a row widens no column, so that the figures' rows (and their bars) are what they
  * were without it: a longer label or value gets one dot or space. */
+/* The figure as the row prints it: the bars are drawn from it, not from the unrounded
+ * mean, so that a page read back (import) draws every bar as it was (72.71 and 72.7149
+ * may round to bars one '=' apart). */
+static double shown(const char *val, double mean)
+{
+    char *end;
+    double v = strtod(val, &end);
+    return end != val && isfinite(v) ? v : mean;
+}
+
 static int put_rows(FILE *out, const sb_entry *const *order, char (*labels)[300], size_t n,
                     int width)
 {
@@ -121,8 +131,9 @@ static int put_rows(FILE *out, const sb_entry *const *order, char (*labels)[300]
         w = strlen(vals[i]);
         if (w > val_w)
             val_w = w;
-        if (isfinite(e->mean) && e->mean > max)
-            max = e->mean;
+        double v = shown(vals[i], e->mean);
+        if (isfinite(v) && v > max)
+            max = v;
     }
     /* identifier column (id_w + 2) + space + value column (val_w + 1) + '|' */
     long used = (long)(id_w + 2) + 1 + (long)(val_w + 1) + 1;
@@ -141,8 +152,9 @@ static int put_rows(FILE *out, const sb_entry *const *order, char (*labels)[300]
         put_repeat(out, ' ', vw < val_w + 1 ? val_w + 1 - vw : 1);
         putc('|', out);
         long bars = 0;
-        if (e && max > 0 && isfinite(e->mean) && e->mean > 0)
-            bars = lround(e->mean / max * (double)room);
+        double v = e ? shown(vals[i], e->mean) : 0;
+        if (e && max > 0 && isfinite(v) && v > 0)
+            bars = lround(v / max * (double)room);
         if (bars > room)
             bars = room;
         put_repeat(out, '=', (size_t)bars);
