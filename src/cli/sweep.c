@@ -51,7 +51,7 @@ static void usage(FILE *out)
             "to B), 10..90:20 (A..B:S adds S), 4k..1m (sizes double too).\n"
             "  --rw L            read, write, randread, randwrite, rw, randrw (default randwrite)\n"
             "  --bs L            block sizes, 512 to 16m (default 4k)\n"
-            "  --iodepth L       I/Os in flight, 1 to 1024 (default 64)\n"
+            "  --iodepth L       I/Os in flight, 1 to 65536 (default 64)\n"
             "  --numjobs L       threads, one file each, 1 to 256 (default 1)\n"
             "  --ioengine L      posixaio, libaio, io_uring, sync, psync, pvsync, mmap (default posixaio)\n"
             "  --rwmixread L     percent of reads of a mixed rw; a cell with another rw is skipped\n"

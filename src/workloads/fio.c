@@ -68,7 +68,7 @@ static const sb_option fio_options[] = {
     {"bs", "Block Size", "4k", NULL, bs_choices, "block size", 0, .kind = SB_VAL_CHOICE},
     {"disk-target", "Disk Target", "default", NULL, target_choices,
      "the run directory under --target (the profile's only choice)", 0, .kind = SB_VAL_CHOICE},
-    {"iodepth", "IO Depth", "64", NULL, NULL, "I/Os in flight (1 .. 1024)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"iodepth", "IO Depth", "64", NULL, NULL, "I/Os in flight (1 .. 65536)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     /* --quick keeps the 1 GiB file: where the allocator puts the file decides what a
      * direct write on a virtual disk measures (a 256 MiB file landed elsewhere and wrote
      * sequentially at 31 MB/s against 59-64 for 1 GiB), and a write job's file is only
