@@ -54,6 +54,10 @@ void sb_io_job_resolve(sb_io_job *job)
     sb_io_zbd_resolve(job); /* size=Nz, offset=Nz; zbd's whole zones */
     if (job->gtod_reduce)
         job->clat_percentiles = false; /* nothing recorded to print */
+    /* fio: a non-uniform distribution draws blocks again and again, so it has no map of
+     * blocks done (and no pass that ends, so no cold restart of a time-based job) */
+    if (job->dist.kind != SB_DIST_RANDOM)
+        job->norandommap = true;
     /* fio: a size above what the one file holds is cut to filesize (fio 3.33 reads 2 MiB
      * with size=8m filesize=2m); io_size is how to do more */
     if (job->filesize && job->size > job->filesize && job->nrfiles <= 1)

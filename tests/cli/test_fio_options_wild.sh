@@ -54,8 +54,10 @@ if [ $have_strace = 1 ]; then
             --size=256k --bs=4k --time_based --runtime=1 "$@" 2>&1 >/dev/null | grep -c FADV_DONTNEED
     }
     n_map=$(dontneed --rw=randread) n_nomap=$(dontneed --rw=randread --norandommap)
+    n_zipf=$(dontneed --rw=randread --random_distribution=zipf:1.2)
     check "time-based randread evicts at each pass ($n_map), with norandommap once ($n_nomap)" \
         test "$n_map" -gt 3 -a "$n_nomap" -le 2
+    check "a non-uniform distribution has no map either, as fio's ($n_zipf)" test "$n_zipf" -le 2
 else
     echo "ok # SKIP no strace: fadvise_hint, mem and sync are not traced"
 fi
