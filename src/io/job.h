@@ -238,7 +238,8 @@ typedef struct sb_io_job {
     bool fill_device;          /* fio's fill_device: write until the file system is full */
     bool create_serialize;     /* fio's create_serialize: files laid out one after another */
     bool verify_dump;          /* fio's verify_dump: a bad block and what was expected to files */
-    bool verify_fatal;         /* fio's verify_fatal: stop at the first mismatch (storbench's only way) */
+    bool verify_fatal;         /* fio's verify_fatal: with continue_on_error=verify, end the job at
+                                * the first mismatch (0: go on checking, each one counted) */
     unsigned verify_async;     /* fio's verify_async: accepted; the I/O threads check */
     unsigned dedupe_percentage; /* % of written blocks that repeat an earlier one */
     int dedupe_mode;           /* 0 repeat (the last unique block), 1 working_set */

@@ -117,8 +117,6 @@ check "verify_dump: vf.12288.received is the block as read" \
 check "verify_dump: vf.12288.expected is the block as written (header's fixed fields and data)" \
     bash -c 'cmp -s <(head -c 40 vf.12288.expected) <(head -c 40 orig) && cmp -s <(tail -c +97 vf.12288.expected) <(tail -c +97 orig)' 2>/dev/null
 check "and stderr names both" test "$(grep -c 'verify_dump: wrote vf.12288' "$T/err")" = 2
-check_exit "verify_fatal=0 (fio's going on) is refused" 2 "$SB" io --filename="$F" --verify=md5 --verify_fatal=0
-check_one_line "and named" "verify_fatal"
 rm -f vf.* orig
 check_exit "verify=crc99 is refused" 2 "$SB" io --filename="$F" --verify=crc99
 check_one_line "and named" "verify"

@@ -574,8 +574,9 @@ const sb_opt sb_io_options[] = {
      .help = "on a mismatch, write the block as read and as expected to FILE.OFFSET.received and "
              ".expected in the working directory, as fio's",
      .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
-    {.name = "verify_fatal", .type = SB_OPT_BOOL, J(verify_fatal), .def = "1",
-     .help = "stop at the first mismatch: storbench always does (fio's default 0, going on, is refused)",
+    {.name = "verify_fatal", .type = SB_OPT_BOOL, J(verify_fatal), .def = "0",
+     .help = "with continue_on_error=verify: 1 ends the job at the first mismatch, 0 goes on checking "
+             "(each mismatch counted in total_err); without it a mismatch always fails the job, as fio's",
      .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
     {.name = "verify_async", .type = SB_OPT_INT, J(verify_async), .max = 1024, .def = "0",
      .arg = "N",

@@ -175,6 +175,8 @@ static int check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect
     }
     char why[192];
     if (sb_verify_check(v->fmt, buf, off, expect, v->njobs, why, sizeof why) < 0) {
+        if (v->fmt->survive)
+            fprintf(stderr, "storbench: io: verify error (continue_on_error): %s: %s\n", v->path, why);
         if (!v->st.errors++) {
             v->st.first_bad_offset = off;
             snprintf(v->msg, sizeof v->msg, "%s: %s", v->path, why);
@@ -273,6 +275,7 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
     if (posix_memalign(&buf, 4096, per_chunk * bs))
         return -ENOMEM;
     int r = 0;
+    bool bad = false;
     uint64_t ident;
     for (uint64_t b = 0; b < nblocks && !r;) {
         if (!wanted(t, b, &ident)) {
@@ -307,12 +310,17 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
             wanted(t, b + i, &ident);
             uint64_t boff = off + i * bs;
             if (sb_verify_check(f, (char *)buf + i * bs, boff, ident, njobs, why, sizeof why) < 0) {
-                st->errors++;
-                st->first_bad_offset = boff;
-                snprintf(msg, msglen, "%s: %s", path, why);
+                if (f->survive)
+                    fprintf(stderr, "storbench: io: verify error (continue_on_error): %s: %s\n", path, why);
+                if (!st->errors++) { /* the first names the failure */
+                    st->first_bad_offset = boff;
+                    snprintf(msg, msglen, "%s: %s", path, why);
+                }
                 if (f->dump)
                     dump_block(f, path, (char *)buf + i * bs, boff, ident);
-                r = -EILSEQ;
+                bad = true;
+                if (!f->go_on)
+                    r = -EILSEQ;
             } else {
                 st->blocks_checked++;
                 st->bytes_checked += bs;
@@ -321,7 +329,7 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
         b += n;
     }
     free(buf);
-    return r;
+    return r == 0 && bad ? -EILSEQ : r;
 }
 
 /* ------------------------------------------------------------ the job's side */
@@ -357,11 +365,27 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
     return 0;
 }
 
+/* continue_on_error=verify and EILSEQ in ignore_error's verify list (the default list,
+ * EIO:EILSEQ, when none was given): a mismatch is survived, as fio's. */
+static bool verify_survives(const sb_io_job *job)
+{
+    if (!(job->continue_on_error & 4u))
+        return false;
+    if (!job->n_ignore_error[2])
+        return true;
+    for (unsigned i = 0; i < job->n_ignore_error[2]; i++)
+        if (job->ignore_error[2][i] == EILSEQ)
+            return true;
+    return false;
+}
+
 int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs)
 {
     int r = sb_verify_fmt_init(fmt, job->verify, bs, job->seed);
     fmt->interval = (uint32_t)job->verify_interval; /* fio's verify_interval, verify_pattern */
     fmt->dump = job->verify_dump;
+    fmt->survive = verify_survives(job);
+    fmt->go_on = fmt->survive && !job->verify_fatal;
     if (r == 0 && job->verify_pat_len)
         r = sb_verify_fmt_pattern(fmt, job->verify_pat, job->verify_pat_len);
     return r;
@@ -431,6 +455,15 @@ int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx
     }
     if (r == -EINTR) {
         res->interrupted = true;
+        r = 0;
+    }
+    if (r == -EILSEQ && fmt->survive) { /* counted among the job's errors (fio's total_err) */
+        uint64_t rb = res->verify.errors;
+        for (unsigned i = 0; i < job->numjobs; i++)
+            rb -= ws[i] && ws[i]->vt ? ws[i]->vt->st.errors : 0;
+        if (!ws[0]->total_err)
+            ws[0]->first_error = EILSEQ;
+        ws[0]->total_err += rb;
         r = 0;
     }
     return r;

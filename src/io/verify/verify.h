@@ -111,6 +111,11 @@ typedef struct sb_verify_fmt {
     uint64_t *pat;
     uint32_t pat_words;
     bool dump;                 /* fio's verify_dump: a mismatching block goes to files */
+    /* continue_on_error=verify (EILSEQ listed in ignore_error's verify list): a mismatch is
+     * counted among the job's errors instead of failing it, each printed on stderr; with
+     * verify_fatal=0 the checks also go on after it (go_on), else the job ends there */
+    bool survive;
+    bool go_on;
 } sb_verify_fmt;
 
 /* verify_pattern's bytes (1 .. 512 of them) into f (after sb_verify_fmt_init). -ENOMEM. */
