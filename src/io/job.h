@@ -58,6 +58,7 @@ enum { SB_ZONEMODE_NONE = 0, SB_ZONEMODE_STRIDED = 1, SB_ZONEMODE_ZBD = 2 };
 
 #define SB_IO_MIN_BS 512ull
 #define SB_IO_MAX_BS (64ull << 20)
+#define SB_IO_PAT_MAX_O SB_VERIFY_PAT_MAX_O /* verify_pattern's %o, at most (fio's) */
 #define SB_IO_MAX_DEPTH 65536u        /* fio has no bound; the engines and memory set theirs */
 #define SB_IO_MAX_OFFLOAD_DEPTH 1024u /* io_submit_mode=offload: one thread per I/O in flight */
 #define SB_IO_MAX_JOBS 256u
@@ -235,6 +236,8 @@ typedef struct sb_io_job {
     uint64_t verify_interval;  /* fio's verify_interval: a header every N bytes; 0 = per block */
     uint8_t verify_pat[512];   /* fio's verify_pattern: the verified blocks' data */
     unsigned verify_pat_len;   /* 0 = none (data from the block's seed) */
+    uint16_t verify_pat_o[SB_IO_PAT_MAX_O]; /* where verify_pattern's %o are: the block's offset */
+    unsigned verify_pat_no;
     bool fill_device;          /* fio's fill_device: write until the file system is full */
     bool create_serialize;     /* fio's create_serialize: files laid out one after another */
     bool verify_dump;          /* fio's verify_dump: a bad block and what was expected to files */

@@ -81,8 +81,8 @@ check_exit "and a changed data byte is found" 1 "$SB" io --quiet --filename="$F"
 check_exit "verify_interval not dividing bs is refused" 2 "$SB" io --filename="$F" --verify=md5 --bs=4k \
     --verify_interval=768
 check_one_line "and named" "verify_interval"
-check_exit "a decimal verify_pattern is refused (0xHEX or a string)" 2 "$SB" io --filename="$F" \
-    --verify_pattern=12
+check_exit "a verify_pattern that is not fio's syntax is refused" 2 "$SB" io --filename="$F" \
+    --verify_pattern=12abc
 check_one_line "and named" "verify_pattern"
 
 # fill_device: a write job fills the file system, and the ENOSPC that ends it is no error

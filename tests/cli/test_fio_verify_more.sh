@@ -47,4 +47,52 @@ for vf in 0 1; do
 done
 check_exit "ignore_error's verify list without EILSEQ: the mismatch fails the job" 1 \
     "$SB" io --quiet --filename="$F" "${JOB[@]}" --continue_on_error=verify --ignore_error=,,EIO
+# patterns in fio's forms: buffer_pattern's file is fio's; verify_pattern's data past the
+# 96-byte header is fio's verify=pattern block (the %o in each copy the block's offset)
+for p in '0xff"abcd"-12' '-100xab"1"' '0xFF0X1' '66' '0xabc'; do
+    rm -f "$F"
+    "$SB" io --quiet --filename="$F" --name=w --size=16k --bs=4k --rw=write --buffer_pattern="$p" \
+        >/dev/null 2>"$T/err"
+    check "buffer_pattern=$p runs" test $? = 0
+    if [ $have_fio = 1 ]; then
+        rm -f "$T/fp"
+        fio --name=w --filename="$T/fp" --size=16k --bs=4k --rw=write --buffer_pattern="$p" >/dev/null 2>&1
+        check "buffer_pattern=$p: the file is fio's" cmp -s "$F" "$T/fp"
+    fi
+done
+"$SB" io --quiet --filename="$F" --name=w --size=16k --bs=4k --rw=write \
+    --buffer_pattern='0xff"abcd"-12' >/dev/null 2>&1
+check "buffer_pattern=0xff\"abcd\"-12 is ff 61 62 63 64 f4 ff ff ff, repeated" \
+    test "$(od -An -tx1 -N18 "$F" | tr -d ' \n')" = ff61626364f4ffffffff61626364f4ffffff
+check_exit "buffer_pattern with %o is refused (fio's has no formats)" 2 "$SB" io --filename="$F" \
+    --buffer_pattern='0xff%o'
+check_one_line "and named" "buffer_pattern"
+P='0xff%o"abcd"-12'
+rm -f "$F"
+check_exit "verify_pattern=$P: written and read back clean" 0 "$SB" io --quiet --filename="$F" \
+    --name=w --size=64k --bs=4k --rw=write --verify_pattern="$P"
+# block 5 (offset 20480 = 0x5000): past the header the 17-byte pattern goes on from byte 96
+check "verify_pattern=$P: block 5's copy of the pattern at byte 102 carries 0x5000" \
+    test "$(od -An -tx1 -j$((5 * 4096 + 102)) -N17 "$F" | tr -d ' \n')" = ff005000000000000061626364f4ffffff
+check_exit "verify_only with the same pattern: clean" 0 "$SB" io --quiet --filename="$F" --name=w \
+    --size=64k --bs=4k --rw=read --verify_only --verify_pattern="$P"
+check_exit "verify_only with another: the mismatch is found" 1 "$SB" io --quiet --filename="$F" \
+    --name=w --size=64k --bs=4k --rw=read --verify_only --verify_pattern='0xff%o"abce"-12'
+check "and named" grep -q "offset 0: data: byte 97" "$T/err"
+if [ $have_fio = 1 ]; then
+    rm -f "$T/fp"
+    fio --name=w --filename="$T/fp" --size=64k --bs=4k --rw=write --verify=pattern \
+        --verify_pattern="$P" >/dev/null 2>&1
+    same=1
+    for b in 0 5 15; do
+        cmp -s <(dd if="$F" bs=4096 skip=$b count=1 2>/dev/null | tail -c +97) \
+            <(dd if="$T/fp" bs=4096 skip=$b count=1 2>/dev/null | tail -c +97) || same=0
+    done
+    check "verify_pattern=$P: blocks 0, 5, 15 past the header are fio's" test $same = 1
+fi
+check_exit "a pattern of 513 bytes is refused" 2 "$SB" io --filename="$F" \
+    --verify_pattern=0x$(printf 'ab%.0s' $(seq 513))
+check_one_line "and named" "verify_pattern"
+check_exit "a decimal beyond the int range is refused" 2 "$SB" io --filename="$F" --buffer_pattern=4294967296
+check_one_line "and named" "buffer_pattern"
 finish

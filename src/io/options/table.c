@@ -248,8 +248,8 @@ const sb_opt sb_io_options[] = {
      .help = "new random data in the buffer before every write",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
     {.name = "buffer_pattern", .type = SB_OPT_FUNC, J(buffer_pat), .arg = "PATTERN",
-     .help = "every write carries PATTERN (0xHEX bytes or a \"string\"), repeated, and nothing "
-             "else (no scramble), as fio's",
+     .help = "every write carries PATTERN (fio's: 0xHEX, decimal numbers and \"strings\" one "
+             "after another, e.g. 0xff\"abcd\"-12), repeated, and nothing else (no scramble), as fio's",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_buffer_pattern},
     {.name = "scramble_buffers", .type = SB_OPT_BOOL, J(scramble_buffers), .def = "1",
      .help = "write the offset and a counter into every written block, so no two are alike, as fio's "
@@ -567,8 +567,9 @@ const sb_opt sb_io_options[] = {
              "block; divides bs, a multiple of 64, at least 128",
      .category = SB_OPTC_VERIFY, .flags = SB_OPTF_DEF_DOC},
     {.name = "verify_pattern", .type = SB_OPT_FUNC, J(verify_pat), .arg = "PATTERN",
-     .help = "the verified blocks' data: 0xHEX bytes or a \"string\", over and over under each header; "
-             "without verify it sets verify=pattern, as fio's",
+     .help = "the verified blocks' data, over and over under each header: fio's 0xHEX, decimal "
+             "numbers, \"strings\" and %o (the block's offset, 8 bytes) one after another, e.g. "
+             "0xff%o\"abcd\"-12; without verify it sets verify=pattern, as fio's",
      .category = SB_OPTC_VERIFY, .parse = sb_opt_parse_verify_pattern},
     {.name = "verify_dump", .type = SB_OPT_BOOL, J(verify_dump), .def = "0",
      .help = "on a mismatch, write the block as read and as expected to FILE.OFFSET.received and "

@@ -388,6 +388,10 @@ int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs)
     fmt->go_on = fmt->survive && !job->verify_fatal;
     if (r == 0 && job->verify_pat_len)
         r = sb_verify_fmt_pattern(fmt, job->verify_pat, job->verify_pat_len);
+    if (r == 0 && job->verify_pat_len) {
+        memcpy(fmt->pat_o, job->verify_pat_o, sizeof fmt->pat_o);
+        fmt->pat_no = job->verify_pat_no;
+    }
     return r;
 }
 

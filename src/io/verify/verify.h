@@ -97,6 +97,8 @@ typedef struct sb_verify_hdr {
 #define SB_VERIFY_IDENT(seq, job) (((uint64_t)(seq) << 8) | (uint64_t)(job))
 #define SB_VERIFY_UNKNOWN (UINT64_MAX >> 1)  /* content this run did not write */
 
+#define SB_VERIFY_PAT_MAX_O 8 /* verify_pattern's %o, at most (fio's) */
+
 /* The format of one job: algorithm, job seed, and the shared data base. */
 typedef struct sb_verify_fmt {
     sb_verify_algo algo;
@@ -110,6 +112,11 @@ typedef struct sb_verify_fmt {
      * (under the header), instead of the seed's; pat[i % pat_words] is word i */
     uint64_t *pat;
     uint32_t pat_words;
+    /* ... and where its %o are (fio's): each copy of the pattern carries the offset of the
+     * block (the I/O's, little-endian) in the 8 bytes at each pat_o[i] */
+    uint16_t pat_o[SB_VERIFY_PAT_MAX_O];
+    uint32_t pat_len;          /* the pattern's bytes (pat holds 8 copies) */
+    unsigned pat_no;
     bool dump;                 /* fio's verify_dump: a mismatching block goes to files */
     /* continue_on_error=verify (EILSEQ listed in ignore_error's verify list): a mismatch is
      * counted among the job's errors instead of failing it, each printed on stderr; with
