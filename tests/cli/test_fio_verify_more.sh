@@ -4,7 +4,8 @@
 # job at the first, neither fails it; without continue_on_error a mismatch fails the job),
 # compared with fio's total_err on the same damaged file; verify_pattern and
 # buffer_pattern in fio's combined forms (decimal numbers, 0xHEX, "strings", %o for the
-# block's offset), the bytes seen in the file and buffer_pattern's compared with fio's.
+# block's offset), the bytes seen in the file and buffer_pattern's compared with fio's;
+# verify_backlog_batch, the order of writes and checks compared with fio's (strace).
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -95,4 +96,32 @@ check_exit "a pattern of 513 bytes is refused" 2 "$SB" io --filename="$F" \
 check_one_line "and named" "verify_pattern"
 check_exit "a decimal beyond the int range is refused" 2 "$SB" io --filename="$F" --buffer_pattern=4294967296
 check_one_line "and named" "buffer_pattern"
+# verify_backlog_batch: after every verify_backlog writes a batch of checks, the oldest
+# first; the order of writes and reads is fio's (strace; fio's final read-back aside)
+for b in 2 4 8; do
+    rm -f "$F"
+    "$SB" io --filename="$F" --name=w --size=64k --bs=4k --rw=write --verify=crc32c --do_verify=0 \
+        --verify_backlog=4 --verify_backlog_batch=$b >"$T/out" 2>&1
+    want=$([ $b = 2 ] && echo 14 || echo 16)
+    check "verify_backlog=4 verify_backlog_batch=$b: $want of 16 blocks checked while writing" \
+        grep -q "verify (crc32c): $want blocks" "$T/out"
+done
+seq_of() { grep -E 'p(read|write)64\([0-9]+, .*, 4096, ' "$1" | awk '{print $2}' | cut -c2 | tr -d '\n' |
+    sed 's/r*$//'; }
+if [ $have_fio = 1 ] && command -v strace >/dev/null; then
+    for b in 2 8; do
+        rm -f "$F" "$T/fp"
+        strace -f -o "$T/st" "$SB_BIN" io --quiet --filename="$F" --name=w --size=64k --bs=4k --rw=write \
+            --verify=crc32c --verify_backlog=4 --verify_backlog_batch=$b >/dev/null 2>&1
+        strace -f -o "$T/ft" fio --name=w --filename="$T/fp" --size=64k --bs=4k --rw=write \
+            --verify=crc32c --verify_backlog=4 --verify_backlog_batch=$b >/dev/null 2>&1
+        check "verify_backlog_batch=$b: writes and checks in fio's order ($(seq_of "$T/st" | head -c 20)...)" \
+            test "$(seq_of "$T/st")" = "$(seq_of "$T/ft")" -a -n "$(seq_of "$T/st")"
+    done
+else
+    echo "ok # SKIP verify_backlog_batch's order against fio's: fio or strace missing"
+fi
+check_exit "verify_backlog_batch without verify_backlog is refused" 2 "$SB" io --filename="$F" \
+    --verify=crc32c --verify_backlog_batch=2
+check_one_line "and named" "verify_backlog_batch"
 finish

@@ -434,6 +434,11 @@ const sb_opt sb_io_options[] = {
      .arg = "N",
      .help = "with --verify: also check the last N written blocks after every N writes",
      .category = SB_OPTC_VERIFY},
+    {.name = "verify_backlog_batch", .type = SB_OPT_INT, J(verify_backlog_batch), .max = 1u << 20,
+     .def = "verify_backlog", .arg = "N",
+     .help = "how many written blocks a verify_backlog check reads, the oldest first: fewer leaves "
+             "the rest waiting, more goes on with blocks written after, as fio's",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_DEF_DOC},
     {.name = "verify_only", .type = SB_OPT_BOOL, J(verify_only), .def = "0",
      .help = "with --verify and --filename: write nothing, check a file an earlier run of the same job "
              "wrote",

@@ -190,14 +190,17 @@ static int check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect
     return 0;
 }
 
-/* verify_backlog: reads back the blocks this thread wrote since the last check. A
- * block that another I/O holds right now is left to the final read-back. */
+/* verify_backlog: checks the oldest waiting blocks while a batch runs. A block that
+ * another I/O holds right now is left to the final read-back. */
 static int run_backlog(sb_verify_thread *v)
 {
     int r = 0;
     uint32_t bs = v->fmt->bs;
-    for (unsigned i = 0; i < v->nring && !r; i++) {
-        uint64_t b = v->ring[i], word;
+    while (v->pending && v->nring && !r) {
+        uint64_t b = v->ring[v->rhead], word;
+        v->rhead = (v->rhead + 1) % v->backlog;
+        v->nring--;
+        v->pending--;
         if (!claim(v->table, b, &word))
             continue;
         uint64_t off = v->table->first_block_off + b * bs;
@@ -212,8 +215,17 @@ static int run_backlog(sb_verify_thread *v)
         }
         release(v->table, b, word >> 1);
     }
-    v->nring = 0;
     return r;
+}
+
+/* A written block joins the waiting ones; a batch starts when they are a multiple of
+ * backlog (fio's), and the running one goes on. */
+static int backlog_written(sb_verify_thread *v, uint64_t b)
+{
+    v->ring[(v->rhead + v->nring++) % v->backlog] = b;
+    if (!v->pending && v->nring % v->backlog == 0)
+        v->pending = v->batch ? v->batch : v->backlog;
+    return v->pending ? run_backlog(v) : 0;
 }
 
 int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf,
@@ -225,12 +237,7 @@ int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t 
     if (write) {
         /* a failed or short write leaves the block's content unknown */
         release(v->table, b, ok ? ident : SB_VERIFY_UNKNOWN);
-        if (ok && v->backlog) {
-            v->ring[v->nring++] = b;
-            if (v->nring == v->backlog)
-                return run_backlog(v);
-        }
-        return 0;
+        return ok && v->backlog ? backlog_written(v, b) : 0;
     }
     if (ident == NOT_CLAIMED) {
         v->st.reads_unchecked++;
@@ -337,11 +344,16 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
 int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen)
 {
     if (!job->verify) {
-        if (job->verify_only || job->verify_backlog) {
-            snprintf(err, errlen, "%s needs --verify", job->verify_only ? "verify_only" : "verify_backlog");
+        if (job->verify_only || job->verify_backlog || job->verify_backlog_batch) {
+            snprintf(err, errlen, "%s needs --verify", job->verify_only ? "verify_only" :
+                     job->verify_backlog ? "verify_backlog" : "verify_backlog_batch");
             return -EINVAL;
         }
         return 0;
+    }
+    if (job->verify_backlog_batch && !job->verify_backlog) {
+        snprintf(err, errlen, "verify_backlog_batch needs verify_backlog (the blocks between batches)");
+        return -EINVAL;
     }
     uint64_t nblocks = job->size / job->bs;
     if (nblocks > SB_VERIFY_MAX_BLOCKS) {
@@ -413,6 +425,8 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
         else
             r = sb_verify_thread_init(w->vt, fmt, &f->vtab, f->path, i, job->numjobs, w->td.iodepth,
                                       job->verify_backlog, w->fd, !sb_rw_writes(job->rw));
+        if (r == 0)
+            w->vt->batch = job->verify_backlog_batch;
     }
     if (r < 0)
         snprintf(err, errlen, "verify: cannot allocate its block table (%" PRIu64 " blocks): %s",

@@ -172,8 +172,14 @@ typedef struct sb_verify_thread {
     uint64_t *slot_ident;      /* the ident written / expected, or UINT64_MAX = not claimed */
     uint64_t *slot_prev;       /* the table word before a write claimed it */
     unsigned backlog;          /* verify_backlog: check every N written blocks */
-    uint64_t *ring;            /* [backlog] blocks written since the last backlog check */
+    uint64_t *ring;            /* [backlog] blocks written and not yet checked, oldest first */
     unsigned nring;
+    /* fio's verify_backlog_batch (0: backlog): when the blocks waiting reach a multiple of
+     * backlog, a batch of this many checks starts, the oldest first; what the waiting
+     * blocks cannot fill is done one after each later write, as fio's history works */
+    unsigned batch;
+    unsigned rhead;            /* the oldest waiting block's place in ring */
+    unsigned pending;          /* checks of the running batch still to do */
     void *rbuf;                /* one aligned block for backlog reads */
     sb_verify_stats st;
     char msg[256];             /* the first mismatch */
