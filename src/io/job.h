@@ -242,6 +242,8 @@ typedef struct sb_io_job {
     bool fill_device;          /* fio's fill_device: write until the file system is full */
     bool create_serialize;     /* fio's create_serialize: files laid out one after another */
     bool verify_dump;          /* fio's verify_dump: a bad block and what was expected to files */
+    const char *aux_path;      /* fio's --aux-path (the command's, outlives the run): verify_dump's
+                                * directory; NULL = the working directory */
     bool verify_fatal;         /* fio's verify_fatal: with continue_on_error=verify, end the job at
                                 * the first mismatch (0: go on checking, each one counted) */
     unsigned verify_async;     /* fio's verify_async: accepted; the I/O threads check */

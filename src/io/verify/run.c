@@ -138,7 +138,7 @@ void sb_verify_cancel(sb_verify_thread *v, unsigned slot, bool write, uint64_t b
 }
 
 /* fio's verify_dump: the block as read and as the identity expected says it should be, to
- * BASENAME.OFFSET.received and .expected in the working directory (new files only: one
+ * BASENAME.OFFSET.received and .expected in the working directory or --aux-path's (new files only: one
  * that exists is left alone). A line on stderr names them. */
 static void dump_block(const sb_verify_fmt *f, const char *path, const void *buf, uint64_t off,
                        uint64_t ident)
@@ -154,7 +154,9 @@ static void dump_block(const sb_verify_fmt *f, const char *path, const void *buf
     const char *const kind[2] = {"received", "expected"};
     for (int i = 0; i < 2 && what[i]; i++) {
         char name[PATH_MAX];
-        snprintf(name, sizeof name, "%s.%" PRIu64 ".%s", base, off, kind[i]);
+        bool in_dir = f->dump_dir && f->dump_dir[0];
+        snprintf(name, sizeof name, "%s%s%s.%" PRIu64 ".%s", in_dir ? f->dump_dir : "", in_dir ? "/" : "",
+                 base, off, kind[i]);
         int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         bool ok = fd >= 0 && write(fd, what[i], f->bs) == (ssize_t)f->bs;
         if (fd >= 0)
@@ -396,6 +398,7 @@ int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs)
     int r = sb_verify_fmt_init(fmt, job->verify, bs, job->seed);
     fmt->interval = (uint32_t)job->verify_interval; /* fio's verify_interval, verify_pattern */
     fmt->dump = job->verify_dump;
+    fmt->dump_dir = job->aux_path;
     fmt->survive = verify_survives(job);
     fmt->go_on = fmt->survive && !job->verify_fatal;
     if (r == 0 && job->verify_pat_len)

@@ -118,6 +118,7 @@ typedef struct sb_verify_fmt {
     uint32_t pat_len;          /* the pattern's bytes (pat holds 8 copies) */
     unsigned pat_no;
     bool dump;                 /* fio's verify_dump: a mismatching block goes to files */
+    const char *dump_dir;      /* ... in this directory (fio's --aux-path); NULL or "": cwd */
     /* continue_on_error=verify (EILSEQ listed in ignore_error's verify list): a mismatch is
      * counted among the job's errors instead of failing it, each printed on stderr; with
      * verify_fatal=0 the checks also go on after it (go_on), else the job ends there */
