@@ -20,6 +20,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/io_fio_cli.h"
 #include "cli/io_output.h"
 #include "cli/io_ranks.h"
 #include "core/cpuset.h"
@@ -62,6 +63,7 @@ typedef struct io_cli {
     bool showcmd;                 /* fio's --showcmd: the jobs as command-line options */
     unsigned max_jobs;            /* fio's --max-jobs: at most this many threads; 0 = any */
     bool warnings_fatal;          /* fio's --warnings-fatal */
+    sb_io_fio_cli fio;            /* fio's further flags: triggers, --aux-path (io_fio_cli.h) */
 } io_cli;
 
 static const sb_opt_choice eta_choices[] = {
@@ -97,9 +99,9 @@ static const sb_opt cli_options[] = {
     {.name = "output", .type = SB_OPT_STR, C(output), .def = "stdout", .arg = "FILE",
      .help = "write the report to FILE (replaced once complete), as fio's --output",
      .category = SB_OPTC_OUTPUT},
-    {.name = "terse-version", .type = SB_OPT_INT, C(terse_version), .min = 3, .max = 3, .def = "3",
-     .arg = "3",
-     .help = "fio's terse format version; 3, the one written",
+    {.name = "terse-version", .type = SB_OPT_INT, C(terse_version), .min = 2, .max = 5, .def = "3",
+     .arg = "N",
+     .help = "fio's terse format version: 2, 3, 4 (trim's fields too) or 5 (and IOPS statistics)",
      .category = SB_OPTC_OUTPUT},
     {.name = "minimal", .type = SB_OPT_BOOL, C(minimal),
      .help = "fio's terse format alone (--output-format=terse), as fio's --minimal",
@@ -173,18 +175,19 @@ static const sb_opt cli_options[] = {
 
 /* Both tables, in the order usage and the documents print them; ns_of() fills in their
  * lengths (the job table's is not a constant expression here). */
-static const sb_opt *const tables[] = {sb_io_options, cli_options};
+static const sb_opt *const tables[] = {sb_io_options, cli_options, sb_io_fio_cli_options};
 
 static size_t ns_of(size_t *ns)
 {
     ns[0] = sb_io_n_options;
     ns[1] = N_CLI;
-    return 2;
+    ns[2] = sb_io_n_fio_cli_options;
+    return 3;
 }
 
 static void usage(FILE *out)
 {
-    size_t ns[2];
+    size_t ns[3];
     fputs("usage: storbench io [OPTIONS] --filename FILE | --directory DIR\n"
           "       storbench io [OPTIONS] [--name NAME [OPTIONS]]... [JOBFILE...] [--section NAME]\n"
           "Runs one fio-class I/O job, or fio job files, and prints throughput and latency.\n"
@@ -199,7 +202,7 @@ static void usage(FILE *out)
 /* --cmdhelp: fio's option list, one option, or the documents' generated lists. */
 static int cmdhelp(const char *what)
 {
-    size_t ns[2], n = ns_of(ns);
+    size_t ns[3], n = ns_of(ns);
     if (!strcmp(what, "man"))
         sb_opt_print_roff(stdout, tables, ns, n);
     else if (!strcmp(what, "md"))
@@ -216,10 +219,10 @@ static int cmdhelp(const char *what)
 static size_t build_longopts(struct option *lo, const sb_opt **entries, void **bases,
                              sb_io_job *job, io_cli *cli)
 {
-    size_t n = 0, ns[2];
+    size_t n = 0, ns[3];
     ns_of(ns);
-    void *base_of[2] = {job, cli}; /* job NULL: the caller picks the job per option */
-    for (size_t t = 0; t < 2; t++)
+    void *base_of[3] = {job, cli, &cli->fio}; /* job NULL: the caller picks the job per option */
+    for (size_t t = 0; t < 3; t++)
         for (size_t i = 0; i < ns[t]; i++) {
             const sb_opt *o = &tables[t][i];
             int has = o->flags & SB_OPTF_NOARG ? no_argument
@@ -341,6 +344,8 @@ static sb_io_out *out_begin(const io_cli *cli, const sb_jobfile_given *global, b
                                    several, err, sizeof err);
     if (!o)
         *rc = sb_usage_error(CMD, "%s", err);
+    else if (cli->terse_version)
+        sb_io_out_terse_version(o, (int)cli->terse_version);
     return o;
 }
 
@@ -362,6 +367,7 @@ static int guard(sb_io_job *job, const io_cli *cli, sb_devguard *g)
     char err[8192];
     job->readonly = cli->readonly;
     job->consent = cli->consent;
+    job->aux_path = cli->fio.aux_path;
     if (sb_io_guard_job(job, g, err, sizeof err) < 0)
         return sb_usage_error(CMD, "%s%s%s", job->name[0] ? job->name : "", job->name[0] ? ": " : "", err);
     return 0;
@@ -432,7 +438,7 @@ static int steady_defaults(sb_io_job *job)
     return 0;
 }
 
-static bool stop_cb(void *arg) { return sb_interrupted(); }
+static bool stop_cb(void *arg) { return sb_interrupted() || sb_io_trigger_fired(); }
 
 /* The job on this process alone, with the progress line and interval reports
  * (cli/io_status.h). */
@@ -449,7 +455,11 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
     sb_io_status_job sj = {job, 0, &cli->given};
     sb_io_live *live = sb_io_status_phase(st, &sj, 1);
     sb_io_result *res = sb_xcalloc(1, sizeof *res); /* large: histograms */
+    sb_io_trigger *trig;
+    if (sb_io_trigger_start(&cli->fio, &trig) < 0)
+        sb_warn("%s: --trigger: cannot watch (out of threads)", CMD);
     rc = sb_io_run_live(job, res, live, err, sizeof err);
+    sb_io_trigger_stop(trig);
     sb_io_status_stop(st);
     /* A verify mismatch still prints what was measured and checked (the verify
      * section names the first bad offset), after the one line that says why. */
@@ -463,7 +473,7 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
         return rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
     }
     sb_io_out_job(o, job, res, 0, mismatch ? EILSEQ : 0, &cli->given, NULL);
-    bool interrupted = res->interrupted;
+    bool interrupted = res->interrupted && !sb_io_trigger_fired(); /* a trigger is no interruption (fio's) */
     sb_io_result_free(res);
     free(res);
     return out_end(o, mismatch ? SB_EXIT_RUNTIME : interrupted ? SB_EXIT_INTERRUPTED : SB_EXIT_OK);
@@ -557,7 +567,7 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
         }
         sb_io_out_job(o, sl->job, &sl->result, jobs[m]->group, mismatch ? EILSEQ : 0, &jobs[m]->given,
                       reps ? &reps[m] : NULL);
-        if (sl->result.interrupted && rc == SB_EXIT_OK)
+        if (sl->result.interrupted && rc == SB_EXIT_OK && !sb_io_trigger_fired())
             rc = SB_EXIT_INTERRUPTED;
         sb_io_result_free(&sl->result);
     }
@@ -619,7 +629,10 @@ static int run_jobs(io_args *a, const io_cli *cli)
     for (size_t i = 0; i < a->set->n; i++)
         sb_io_out_watch(o, &a->set->jobs[i]->job);
     sb_io_status *st = sb_io_status_start(&cli->status, o);
-    for (size_t i = 0; i < a->set->n && rc == SB_EXIT_OK && !sb_interrupted();) {
+    sb_io_trigger *trig;
+    if (sb_io_trigger_start(&cli->fio, &trig) < 0)
+        sb_warn("%s: --trigger: cannot watch (out of threads)", CMD);
+    for (size_t i = 0; i < a->set->n && rc == SB_EXIT_OK && !sb_interrupted() && !sb_io_trigger_fired();) {
         size_t k = i;
         while (k < a->set->n && a->set->jobs[k]->phase == a->set->jobs[i]->phase)
             k++;
@@ -648,6 +661,7 @@ static int run_jobs(io_args *a, const io_cli *cli)
         free(slots);
         i = k;
     }
+    sb_io_trigger_stop(trig);
     sb_io_status_stop(st);
     /* a job that failed (its one line said why): --output FILE is not written, nothing
      * is saved; on standard output what ran is printed. A verify mismatch is a result.
@@ -716,6 +730,10 @@ static int command_flags(io_cli *cli)
     if (cli->minimal)
         snprintf(cli->format, sizeof cli->format, "terse");
     if (sb_io_out_formats(cli->format[0] ? cli->format : "normal", &cli->formats, ferr, sizeof ferr) < 0)
+        return sb_usage_error(CMD, "%s", ferr);
+    if (cli->fio.append_terse)
+        cli->formats |= SB_IOF_TERSE;
+    if (sb_io_fio_cli_check(&cli->fio, sb_ranks_active(), ferr, sizeof ferr) < 0)
         return sb_usage_error(CMD, "%s", ferr);
     sb_io_status_opts *s = &cli->status;
     if (s->status_s > 0 && s->status_s < 1)

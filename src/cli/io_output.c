@@ -273,6 +273,7 @@ typedef struct block {
 
 struct sb_io_out {
     unsigned formats;
+    int terse_version;      /* fio's --terse-version (0: 3) */
     bool to_file, several;
     char path[PATH_MAX];
     sb_jobfile_given global;
@@ -357,6 +358,11 @@ sb_io_out *sb_io_out_begin(unsigned formats, const char *path, const sb_jobfile_
     o->t0_ns = now_ns();
     getrusage(RUSAGE_SELF, &o->ru0);
     return o;
+}
+
+void sb_io_out_terse_version(sb_io_out *o, int version)
+{
+    o->terse_version = version;
 }
 
 void sb_io_out_watch(sb_io_out *o, const sb_io_job *job)
@@ -663,7 +669,7 @@ static void extra_cb(FILE *out, size_t i, void *arg)
         fputs(o->b[i]->extra, out);
 }
 
-/* The formats in fio's order: terse, JSON, normal; storbench's JSON last. */
+/* The formats in fio's order: normal's job lines, terse, JSON, normal; storbench's JSON last. */
 static int write_all(FILE *out, void *arg)
 {
     sb_io_out *o = arg;
@@ -675,7 +681,12 @@ static int write_all(FILE *out, void *arg)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     sb_fio_report r = {jobs, o->n, o->gopts, o->n_gopts, disks, o->n_disks, ts.tv_sec,
-                       (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000, STORBENCH_VERSION};
+                       (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000, STORBENCH_VERSION,
+                       o->terse_version, false};
+    if ((o->formats & SB_IOF_NORMAL) && (o->formats & (SB_IOF_TERSE | SB_IOF_JSON | SB_IOF_JSONPLUS))) {
+        sb_fio_print_normal_header(out, &r); /* fio prints it as the jobs start */
+        r.header_done = true;
+    }
     if (o->formats & SB_IOF_TERSE)
         sb_fio_print_terse(out, &r);
     if (o->formats & (SB_IOF_JSON | SB_IOF_JSONPLUS)) {

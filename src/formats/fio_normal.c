@@ -210,8 +210,13 @@ static void job_lines(FILE *out, const sb_fio_report *r)
         if (j->jobs > 1)
             fputs("...\n", out);
     }
-    fprintf(out, "storbench-%s (output as %s)\nStarting %u thread%s\n\n", r->version, SB_FIO_SCHEMA,
+    fprintf(out, "storbench-%s (output as %s)\nStarting %u thread%s\n", r->version, SB_FIO_SCHEMA,
             threads, threads == 1 ? "" : "s");
+}
+
+void sb_fio_print_normal_header(FILE *out, const sb_fio_report *r)
+{
+    job_lines(out, r);
 }
 
 static void run_status(FILE *out, const sb_fio_report *r)
@@ -248,7 +253,9 @@ static void run_status(FILE *out, const sb_fio_report *r)
 void sb_fio_print_normal(FILE *out, const sb_fio_report *r,
                          void (*extra)(FILE *out, size_t i, void *arg), void *arg)
 {
-    job_lines(out, r);
+    if (!r->header_done)
+        job_lines(out, r);
+    fputc('\n', out);
     for (size_t i = 0; i < r->n_jobs; i++) {
         job_block(out, r, &r->jobs[i]);
         if (extra)

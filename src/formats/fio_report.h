@@ -109,6 +109,8 @@ typedef struct sb_fio_report {
     time_t when;               /* the report's timestamp */
     uint64_t when_ms;
     const char *version;       /* storbench's, named beside SB_FIO_SCHEMA */
+    int terse_version;         /* fio's --terse-version: 2 .. 5 (0: 3) */
+    bool header_done;          /* normal's job lines are printed already (before other formats) */
 } sb_fio_report;
 
 /* ---- shared by the writers (fio_report.c) ---- */
@@ -143,12 +145,15 @@ double sb_fio_iops(const sb_fio_job *j, int d);
 
 /* fio's JSON (fio_json.c); plus: json+ (clat_ns "bins"). The caller owns the result. */
 json_t *sb_fio_json(const sb_fio_report *r, bool plus);
-/* fio's terse format, version 3 (fio_terse.c): one line per job. */
+/* fio's terse format, versions 2 to 5 (fio_terse.c): one line per job. */
 void sb_fio_print_terse(FILE *out, const sb_fio_report *r);
 /* fio's normal output (fio_normal.c): the job header lines, one block per job, the
  * "Run status group" lines and "Disk stats". extra(out, i, arg), when given, adds
  * storbench's own lines at the end of job i's block. */
 void sb_fio_print_normal(FILE *out, const sb_fio_report *r,
                          void (*extra)(FILE *out, size_t i, void *arg), void *arg);
+/* Its job lines alone ("Starting N threads"), which fio prints as the jobs start, so before
+ * the other formats when there are several; then set header_done for sb_fio_print_normal. */
+void sb_fio_print_normal_header(FILE *out, const sb_fio_report *r);
 
 #endif

@@ -40,7 +40,6 @@ void sb_io_job_init(sb_io_job *job)
     job->dedupe_ws_pct = 5;
     job->compress_chunk = 512;
     job->create_serialize = true;
-    job->verify_fatal = true;
     strcpy(job->engine, "psync");
     job->steady.interval_s = 1; /* fio's ss_interval */
     job->spr_op = 0.15; /* fio's SPRandom defaults */

@@ -58,6 +58,7 @@ enum { SB_ZONEMODE_NONE = 0, SB_ZONEMODE_STRIDED = 1, SB_ZONEMODE_ZBD = 2 };
 
 #define SB_IO_MIN_BS 512ull
 #define SB_IO_MAX_BS (64ull << 20)
+#define SB_IO_PAT_MAX_O SB_VERIFY_PAT_MAX_O /* verify_pattern's %o, at most (fio's) */
 #define SB_IO_MAX_DEPTH 65536u        /* fio has no bound; the engines and memory set theirs */
 #define SB_IO_MAX_OFFLOAD_DEPTH 1024u /* io_submit_mode=offload: one thread per I/O in flight */
 #define SB_IO_MAX_JOBS 256u
@@ -204,6 +205,7 @@ typedef struct sb_io_job {
     sb_verify_algo verify;     /* NONE = off */
     bool do_verify;            /* read back and check after the job (default on) */
     unsigned verify_backlog;   /* check every N written blocks while running; 0 = never */
+    unsigned verify_backlog_batch; /* fio's: how many a backlog check reads; 0 = verify_backlog */
     bool verify_only;          /* write nothing: check a file an earlier run wrote */
     /* Time series: one sample of IOPS, bandwidth, mean and p99 latency per interval of
      * the measurement (fio's log_avg_msec); 0 = 1 s. At least SB_TS_MIN_INTERVAL_MS. */
@@ -235,10 +237,15 @@ typedef struct sb_io_job {
     uint64_t verify_interval;  /* fio's verify_interval: a header every N bytes; 0 = per block */
     uint8_t verify_pat[512];   /* fio's verify_pattern: the verified blocks' data */
     unsigned verify_pat_len;   /* 0 = none (data from the block's seed) */
+    uint16_t verify_pat_o[SB_IO_PAT_MAX_O]; /* where verify_pattern's %o are: the block's offset */
+    unsigned verify_pat_no;
     bool fill_device;          /* fio's fill_device: write until the file system is full */
     bool create_serialize;     /* fio's create_serialize: files laid out one after another */
     bool verify_dump;          /* fio's verify_dump: a bad block and what was expected to files */
-    bool verify_fatal;         /* fio's verify_fatal: stop at the first mismatch (storbench's only way) */
+    const char *aux_path;      /* fio's --aux-path (the command's, outlives the run): verify_dump's
+                                * directory; NULL = the working directory */
+    bool verify_fatal;         /* fio's verify_fatal: with continue_on_error=verify, end the job at
+                                * the first mismatch (0: go on checking, each one counted) */
     unsigned verify_async;     /* fio's verify_async: accepted; the I/O threads check */
     unsigned dedupe_percentage; /* % of written blocks that repeat an earlier one */
     int dedupe_mode;           /* 0 repeat (the last unique block), 1 working_set */

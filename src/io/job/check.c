@@ -80,11 +80,6 @@ static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
                  "multiple of 64 and at least 128 (a header is 96 bytes)", job->verify_interval, job->bs);
         return -EINVAL;
     }
-    if (!job->verify_fatal) {
-        snprintf(err, errlen, "verify_fatal=0 (go on checking after a mismatch) is not supported: "
-                 "storbench stops at the first");
-        return -EINVAL;
-    }
     if (job->fill_device && (sb_rw_is_random(job->rw) || sb_rw_reads(job->rw) || job->time_based)) {
         snprintf(err, errlen, "fill_device is for sequential write jobs that are not time based");
         return -EINVAL;

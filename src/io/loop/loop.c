@@ -355,6 +355,13 @@ static inline void verify_done(worker *w, sb_io_u *u)
 {
     uint64_t b = (u->offset - w->job->offset) / w->job->bs;
     int r = sb_verify_complete(w->vt, u->index, u->ddir == SB_DDIR_WRITE, b, u->buf, u->result);
+    if (r == -EILSEQ && w->vt->fmt->survive) { /* continue_on_error=verify: counted */
+        if (!w->total_err++)
+            w->first_error = EILSEQ;
+        if (w->job->verify_fatal) /* ... and the job ends at the first, without failing */
+            atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+        return;
+    }
     if (r < 0 && !w->err) {
         w->err = r;
         snprintf(w->errmsg, sizeof w->errmsg, "%.255s", w->vt->msg);

@@ -159,6 +159,10 @@ SB_OPT_PARSER(sb_opt_parse_continue);
 SB_OPT_PARSER(sb_opt_parse_ignore_error);
 SB_OPT_PARSER(sb_opt_parse_verify_pattern);
 SB_OPT_PARSER(sb_opt_parse_buffer_pattern);
+/* fio's pattern syntax (parse_pattern.c) into b (cap bytes): *len bytes; the places of %o
+ * into o_at (NULL: %o refused), *no of them. 0 or -EINVAL. */
+int sb_io_pattern_parse(const char *v, uint8_t *b, size_t cap, size_t *len, uint16_t *o_at,
+                        unsigned o_cap, unsigned *no);
 /* parse_files.c: fio's file_service_type (several files per job, job/files.c) */
 SB_OPT_PARSER(sb_opt_parse_file_service);
 /* parse_zbd.c, for zonemode=zbd: a SIZE that may be a number of zones (SB_OPTF_ZONES:

@@ -248,8 +248,8 @@ const sb_opt sb_io_options[] = {
      .help = "new random data in the buffer before every write",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
     {.name = "buffer_pattern", .type = SB_OPT_FUNC, J(buffer_pat), .arg = "PATTERN",
-     .help = "every write carries PATTERN (0xHEX bytes or a \"string\"), repeated, and nothing "
-             "else (no scramble), as fio's",
+     .help = "every write carries PATTERN (fio's: 0xHEX, decimal numbers and \"strings\" one "
+             "after another, e.g. 0xff\"abcd\"-12), repeated, and nothing else (no scramble), as fio's",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_buffer_pattern},
     {.name = "scramble_buffers", .type = SB_OPT_BOOL, J(scramble_buffers), .def = "1",
      .help = "write the offset and a counter into every written block, so no two are alike, as fio's "
@@ -434,6 +434,11 @@ const sb_opt sb_io_options[] = {
      .arg = "N",
      .help = "with --verify: also check the last N written blocks after every N writes",
      .category = SB_OPTC_VERIFY},
+    {.name = "verify_backlog_batch", .type = SB_OPT_INT, J(verify_backlog_batch), .max = 1u << 20,
+     .def = "verify_backlog", .arg = "N",
+     .help = "how many written blocks a verify_backlog check reads, the oldest first: fewer leaves "
+             "the rest waiting, more goes on with blocks written after, as fio's",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_DEF_DOC},
     {.name = "verify_only", .type = SB_OPT_BOOL, J(verify_only), .def = "0",
      .help = "with --verify and --filename: write nothing, check a file an earlier run of the same job "
              "wrote",
@@ -567,15 +572,17 @@ const sb_opt sb_io_options[] = {
              "block; divides bs, a multiple of 64, at least 128",
      .category = SB_OPTC_VERIFY, .flags = SB_OPTF_DEF_DOC},
     {.name = "verify_pattern", .type = SB_OPT_FUNC, J(verify_pat), .arg = "PATTERN",
-     .help = "the verified blocks' data: 0xHEX bytes or a \"string\", over and over under each header; "
-             "without verify it sets verify=pattern, as fio's",
+     .help = "the verified blocks' data, over and over under each header: fio's 0xHEX, decimal "
+             "numbers, \"strings\" and %o (the block's offset, 8 bytes) one after another, e.g. "
+             "0xff%o\"abcd\"-12; without verify it sets verify=pattern, as fio's",
      .category = SB_OPTC_VERIFY, .parse = sb_opt_parse_verify_pattern},
     {.name = "verify_dump", .type = SB_OPT_BOOL, J(verify_dump), .def = "0",
      .help = "on a mismatch, write the block as read and as expected to FILE.OFFSET.received and "
              ".expected in the working directory, as fio's",
      .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
-    {.name = "verify_fatal", .type = SB_OPT_BOOL, J(verify_fatal), .def = "1",
-     .help = "stop at the first mismatch: storbench always does (fio's default 0, going on, is refused)",
+    {.name = "verify_fatal", .type = SB_OPT_BOOL, J(verify_fatal), .def = "0",
+     .help = "with continue_on_error=verify: 1 ends the job at the first mismatch, 0 goes on checking "
+             "(each mismatch counted in total_err); without it a mismatch always fails the job, as fio's",
      .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
     {.name = "verify_async", .type = SB_OPT_INT, J(verify_async), .max = 1024, .def = "0",
      .arg = "N",
