@@ -165,4 +165,32 @@ if [ $have_py = 1 ]; then
 else
     echo "ok # SKIP python3 missing: no blktrace to replay"
 fi
+# ---- fuzz smoke: the reader on mutated logs (a few seconds; `make fuzz` runs libFuzzer) ----
+B=$(dirname "$SB_BIN")/fuzz
+if [ $have_py = 1 ] && [ -x "$B/replay_iolog" ] && [ -x "$B/replay_blktrace" ]; then
+    mkdir -p mut
+    python3 - "$SRC/tests/data/iolog" mut <<'PY'
+import os, random, sys
+src, out = sys.argv[1], sys.argv[2]
+rng = random.Random(1)
+seeds = [open(os.path.join(src, n), 'rb').read() for n in sorted(os.listdir(src))]
+for i in range(3000):
+    b = bytearray(rng.choice(seeds))
+    for _ in range(rng.randint(1, 8)):
+        op, at = rng.randrange(4), rng.randrange(len(b) + 1)
+        if op == 0 and b:
+            b[at % len(b)] = rng.randrange(256)
+        elif op == 1:
+            b[at:at] = bytes(rng.choice([b'9' * 25, b' ', b'\n', b'read', b'\0', b'\xff' * 8]))
+        elif op == 2:
+            del b[at:at + rng.randint(1, 16)]
+        else:
+            b[at:at] = b[rng.randrange(len(b) + 1):][:rng.randint(1, 64)]
+    open(os.path.join(out, '%04d' % i), 'wb').write(bytes([rng.randrange(256)]) + bytes(b))
+PY
+    check_exit "fuzz smoke: 3000 mutated logs through the iolog reader" 0 "$B/replay_iolog" mut
+    check_exit "fuzz smoke: the same through the blktrace reader" 0 "$B/replay_blktrace" mut
+else
+    echo "ok # SKIP python3 or build/fuzz/replay_iolog missing: no fuzz smoke"
+fi
 finish
