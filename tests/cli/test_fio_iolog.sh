@@ -62,7 +62,13 @@ fi
 # ---- read_iolog: version 2, the replay options ----
 truncate -s 1m d
 printf 'fio version 2 iolog\nd add\nd open\nd read 0 4096\nd write 65536 8192\nd read 131072 4096\nd sync 0 0\nd trim 8192 4096\nd close\n' >v2.log
-check_exit "a version 2 log replays" 0 "$SB" io --name=p --read_iolog=v2.log --write_iolog=p.log --output-format=json
+check_exit "a log's trim of an existing file is refused without its consent" 2 "$SB" io --name=p --read_iolog=v2.log
+check_one_line "the refusal names --destroy-data-on" destroy-data-on
+check_exit "--readonly replays the reads alone, as fio's read-only mode" 0 "$SB" io --readonly --name=p \
+    --read_iolog=v2.log --output-format=json
+check "--readonly: two reads, no write, no trim" [ "$(counts out)" = "2 0 0" ]
+check_exit "a version 2 log replays" 0 "$SB" io --name=p --read_iolog=v2.log --destroy-data-on d \
+    --write_iolog=p.log --output-format=json
 check "version 2: two reads, a write, a trim, as logged" [ "$(counts out)" = "2 1 1" ]
 check "version 2: offsets, sizes and the sync as logged" \
     [ "$(untimed p.log | sed '1,2d;$d' | tr '\n' ,)" = "d read 0 4096,d write 65536 8192,d read 131072 4096,d sync 131072 0,d trim 8192 4096," ]
@@ -75,7 +81,8 @@ check "replay_scale and replay_align: offsets halved, then down to 64 KiB" \
     [ "$(untimed p.log | grep -E 'read|write' | cut -d' ' -f3 | tr '\n' ,)" = "0,0,65536," ]
 rm -f p.log
 truncate -s 1m other
-check_exit "replay_redirect" 0 "$SB" io --name=p --read_iolog=v2.log --replay_redirect=other --write_iolog=p.log
+check_exit "replay_redirect" 0 "$SB" io --name=p --read_iolog=v2.log --replay_redirect=other --destroy-data-on other \
+    --write_iolog=p.log
 check "replay_redirect: every I/O to the other file" \
     [ "$(untimed p.log | cut -d' ' -f1 | sort -u)" = "other" ]
 rm -f p.log
@@ -121,18 +128,18 @@ printf 'fio version 2 iolog\nd read 0 4096\nd read 4096 4096\nd jump\n' >bad.log
 check_exit "a bad last line refuses the job before any I/O" 2 "$SB" io --name=p --read_iolog=bad.log --write_iolog=c0.log
 check "read_iolog_chunked=0: no I/O was issued (no log written)" [ ! -e c0.log ]
 check_exit "read_iolog_chunked=1: the bad line stops the job where it is" 2 "$SB" io --name=p \
-    --read_iolog=bad.log --read_iolog_chunked=1 --write_iolog=c1.log
+    --read_iolog=bad.log --read_iolog_chunked=1 --destroy-data-on d --write_iolog=c1.log
 check "read_iolog_chunked=1: the two reads before it were replayed" [ "$(grep -c ' read ' c1.log)" = 2 ]
 
 # ---- blktrace binary traces ----
 if [ $have_py = 1 ]; then
     $GEN t_le.bin '<' 1000 rwt
     $GEN t_be.bin '>' 1000 rwt
-    check_exit "a blktrace replays" 0 "$SB" io --name=b --read_iolog=t_le.bin --replay_redirect=d --output-format=json
+    check_exit "a blktrace replays" 0 "$SB" io --name=b --read_iolog=t_le.bin --replay_redirect=d --destroy-data-on d --output-format=json
     check "blktrace: its queue events, two reads, writes and trims (completions and notes passed over)" \
         [ "$(counts out)" = "2 2 2" ]
     check_exit "a blktrace of the other byte order replays" 0 "$SB" io --name=b --read_iolog=t_be.bin \
-        --replay_redirect=d --write_iolog=b.log
+        --replay_redirect=d --destroy-data-on d --write_iolog=b.log
     check "blktrace: sectors as bytes, sizes as recorded" \
         [ "$(untimed b.log | sed -n 3,5p | tr '\n' ,)" = "d read 0 4096,d write 4096 4096,d trim 8192 4096," ]
     $GEN t_dev.bin '<' 1000 r $(( (4095 << 20) | 4095 ))
@@ -143,7 +150,7 @@ if [ $have_py = 1 ]; then
     check "blktrace: paced by its times (1 s between I/Os)" [ "$(gap s.log)" -ge 1000000 ]
     check_exit "merge_blktrace_file with merge_blktrace_iters=2:1" 0 "$SB" io --name=m \
         --read_iolog=t_le.bin:t_be.bin --merge_blktrace_file=m.bin --merge_blktrace_iters=2:1 \
-        --replay_redirect=d --output-format=json
+        --replay_redirect=d --destroy-data-on d --output-format=json
     check "merge: the first trace twice, the second once (3 x 6 I/Os)" [ "$(counts out)" = "6 6 6" ]
     check "merge: the merged trace is 18 records of 48 bytes" [ "$(stat -c %s m.bin)" = 864 ]
     rm -f m.bin

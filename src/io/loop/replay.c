@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "core/clock.h"
+#include "io/job/guard.h"
 #include "io/log/blktrace.h"
 #include "io/log/iolog_replay.h"
 #include "io/log/iolog_write.h"
@@ -151,7 +152,7 @@ static void make_replay_job(sb_io_job *job, const char *file, unsigned kinds, ui
         job->filename[strlen(job->filename) + 1] = '\0'; /* a LIST of one */
         job->directory[0] = '\0';
     }
-    job->rw = job->read_iolog_chunked ? SB_RW_TRIMWRITE
+    job->rw = job->read_iolog_chunked ? (job->readonly ? SB_RW_READ : SB_RW_TRIMWRITE)
               : kinds == 1u << SB_RP_READ ? SB_RW_READ
               : kinds == 1u << SB_RP_WRITE ? SB_RW_WRITE
               : kinds == 1u << SB_RP_TRIM ? SB_RW_TRIM
@@ -196,6 +197,8 @@ int sb_io_replay_job(sb_io_job *job, char *err, size_t errlen)
         free(rp);
         return r;
     }
+    if (job->readonly) /* as fio's read-only mode: the log's writes and trims are not replayed */
+        job->replay_skip |= 1u << SB_RP_WRITE | 1u << SB_RP_TRIM;
     replay_options(job, rp);
     uint32_t dev = 0;
     bool have = false;
@@ -214,7 +217,8 @@ int sb_io_replay_job(sb_io_job *job, char *err, size_t errlen)
     else if (fmt != SB_RP_FMT_BLKTRACE)
         snprintf(file, sizeof file, "%s", seen);
     make_replay_job(job, file, kinds, max_len);
-    return 0;
+    /* the safety rules (io/job/guard.h) on the file the log names, as on a job's own */
+    return sb_io_guard_job(job, NULL, err, errlen) < 0 ? -EINVAL : 0; /* a refusal: exit 2 */
 }
 
 int sb_io_iolog_setup(worker *w, const char *path, char *err, size_t errlen)
