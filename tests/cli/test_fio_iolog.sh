@@ -154,6 +154,14 @@ if [ $have_py = 1 ]; then
     check "merge: the first trace twice, the second once (3 x 6 I/Os)" [ "$(counts out)" = "6 6 6" ]
     check "merge: the merged trace is 18 records of 48 bytes" [ "$(stat -c %s m.bin)" = 864 ]
     rm -f m.bin
+    # scalars 50:100: the first trace's times halved (0, 0.5 ... 2.5 ms), the second's kept
+    check_exit "merge_blktrace_scalars=50:100" 0 "$SB" io --name=m --read_iolog=t_le.bin:t_be.bin \
+        --merge_blktrace_file=m.bin --merge_blktrace_scalars=50:100 --replay_redirect=d --destroy-data-on d \
+        --replay_no_stall=1
+    times=$(python3 -c 'import struct,sys; b=open(sys.argv[1],"rb").read(); print(",".join(str(struct.unpack_from("<Q",b,i+8)[0]) for i in range(0,len(b),48)))' m.bin)
+    check "merge: the merged times in order, the first trace's halved ($times)" \
+        [ "$times" = "0,0,500,1000,1000,1500,2000,2000,2500,3000,4000,5000" ]
+    rm -f m.bin
     check_exit "merge_blktrace_scalars with a value per trace only" 2 "$SB" io --name=m \
         --read_iolog=t_le.bin:t_be.bin --merge_blktrace_file=m.bin --merge_blktrace_scalars=50 --replay_redirect=d
     check_one_line "merge: the refusal names merge_blktrace_scalars" merge_blktrace_scalars
