@@ -28,6 +28,8 @@ void sb_io_job_init(sb_io_job *job)
     job->allow_file_create = true;
     job->unique_filename = true;
     job->per_job_logs = true;
+    job->replay_time_scale = 100; /* fio's read_iolog replay options */
+    job->replay_scale = 1;
     job->fadvise_hint = SB_FADVISE_PATTERN;
     job->size = 1ull << 30;
     job->iodepth = 1;

@@ -72,6 +72,7 @@ typedef struct sb_io_bssplit {
 } sb_io_bssplit;
 
 #define SB_IO_MAX_PERCENTILES 20
+#define SB_IO_MAX_MERGE 8 /* merge_blktrace_file: traces merged at once */
 
 /* fio's random_generator (options_fiob_rows.h's choices) and numa_mem_policy values. */
 enum { SB_RNG_TAUSWORTHE = 0, SB_RNG_LFSR, SB_RNG_TAUSWORTHE64 };
@@ -155,6 +156,20 @@ typedef struct sb_io_job {
     char bw_log[128], lat_log[128], iops_log[128];
     bool log_offset;
     unsigned log_avg_ms;
+    /* fio's I/O logs (io/log/iolog_write.h, iolog_replay.h; io/loop/replay.c): write_iolog
+     * records every I/O issued; read_iolog replays a log or blktrace (a LIST: several traces
+     * with merge_blktrace_file, merged into it first), read_iolog_chunked reads it while
+     * replaying instead of checking it whole first; replay_no_stall: no pacing by the log's
+     * times, replay_time_scale: their percentage (100: as logged); replay_redirect: every
+     * I/O to this file; replay_align: offsets down to it (power of 2, 0 none);
+     * replay_scale: offsets divided by it; replay_skip: SB_RP_* bits of kinds not replayed;
+     * merge_blktrace_scalars / _iters: each trace's time percentage and repetitions. */
+    char write_iolog[256], read_iolog[512], replay_redirect[256];
+    bool read_iolog_chunked, replay_no_stall;
+    unsigned replay_time_scale, replay_align, replay_scale, replay_skip;
+    char merge_blktrace_file[256];
+    double merge_scalars[SB_IO_MAX_MERGE];
+    unsigned merge_iters[SB_IO_MAX_MERGE], n_merge_scalars, n_merge_iters;
     int nice;                  /* the threads' nice value (fio's nice) */
     int prio;                  /* best-effort I/O priority 0..7 (fio's prio); -1 = unset */
     bool thread;               /* fio's thread: storbench's jobs are always threads */

@@ -277,6 +277,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
 {
     const sb_io_job *job = w->job;
     const bool rare = w->rare; /* several files or trimwrite: one test on the common path */
+    if (__builtin_expect(rare, 0) && w->iolog_next) /* read_iolog, write_iolog (replay.c) */
+        return w->iolog_next(w, u);
     if (__builtin_expect(rare, 0) && w->tw_pending)
         return trimwrite_write(w, u);
     if (w->pass_done)
@@ -384,6 +386,8 @@ static void do_fsync(worker *w, bool data_only)
         snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(-r));
         atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
     }
+    if (__builtin_expect(w->iolog_sync != NULL, 0)) /* write_iolog logs it */
+        w->iolog_sync(w, data_only);
 }
 
 /* Every pass of a time-based job starts cold, as fio's does (it reopens and

@@ -176,6 +176,12 @@ SB_OPT_PARSER(sb_opt_parse_numa_mem);
 SB_OPT_PARSER(sb_opt_parse_spr_op);
 SB_OPT_PARSER(sb_opt_parse_prioclass);
 SB_OPT_PARSER(sb_opt_parse_cmdprio);
+/* parse_iolog.c: fio's replay options of read_iolog (replay_align, replay_skip, the
+ * merge_blktrace lists) */
+SB_OPT_PARSER(sb_opt_parse_replay_align);
+SB_OPT_PARSER(sb_opt_parse_replay_skip);
+SB_OPT_PARSER(sb_opt_parse_merge_scalars);
+SB_OPT_PARSER(sb_opt_parse_merge_iters);
 /* cmdprio's values (fio's HOWTO): "V" or "R,W" into two ints in lo .. hi; cmdprio_bssplit's
  * "BS/PCT[/CLASS/LEVEL[/HINT]]:...[,...]" per direction into c. 0 or -EINVAL with err. */
 struct sb_cmdprio;
