@@ -99,6 +99,14 @@ typedef struct sb_fio_disk {
     double util_pct;           /* io_ticks over the elapsed time */
 } sb_fio_disk;
 
+/* A group's figures per direction for "Run status group": bytes, the aggregate bandwidth
+ * (bytes over the longest runtime), the jobs' least and greatest bandwidth and runtime. */
+typedef struct sb_fio_group {
+    unsigned id;
+    uint64_t bytes[SB_FIO_NDIR];
+    double agg_bw[SB_FIO_NDIR], min_bw[SB_FIO_NDIR], max_bw[SB_FIO_NDIR];
+    double min_run_s[SB_FIO_NDIR], max_run_s[SB_FIO_NDIR];
+} sb_fio_group;
 typedef struct sb_fio_report {
     const sb_fio_job *jobs;
     size_t n_jobs;
@@ -109,6 +117,8 @@ typedef struct sb_fio_report {
     time_t when;               /* the report's timestamp */
     uint64_t when_ms;
     const char *version;       /* storbench's, named beside SB_FIO_SCHEMA */
+    const sb_fio_group *groups; /* one per groupid the jobs name */
+    size_t n_groups;
 } sb_fio_report;
 
 /* ---- shared by the writers (fio_report.c) ---- */
@@ -124,15 +134,7 @@ bool sb_fio_sample_stats(const double *v, size_t n, double *min, double *max, do
 /* fio's num2str: num in at most maxlen digits, scaled by 1000 (or 1024 with pow2) with a
  * prefix (k, M ... or Ki, Mi ...), then unit. */
 void sb_fio_num2str(char *buf, size_t len, double num, int maxlen, bool pow2, const char *unit);
-/* A group's figures per direction for "Run status group": bytes, the aggregate bandwidth
- * (bytes over the longest runtime), the jobs' least and greatest bandwidth and runtime. */
-typedef struct sb_fio_group {
-    unsigned id;
-    uint64_t bytes[SB_FIO_NDIR];
-    double agg_bw[SB_FIO_NDIR], min_bw[SB_FIO_NDIR], max_bw[SB_FIO_NDIR];
-    double min_run_s[SB_FIO_NDIR], max_run_s[SB_FIO_NDIR];
-} sb_fio_group;
-/* The group of report r's job index first, over every job with its groupid. */
+/* Group groupid of report r (all 0 when r has none such). */
 void sb_fio_group_of(const sb_fio_report *r, unsigned groupid, sb_fio_group *g);
 double sb_fio_bw(const sb_fio_job *j, int d);   /* bytes/s over runtime_s */
 /* counts[7] as % of their sum (0 when the sum is 0). */
