@@ -227,7 +227,8 @@ static void extra_text(FILE *out, const sb_io_job *job, const sb_io_result *r,
 {
     if (r->interrupted)
         fputs("  storbench: interrupted; the figures are those measured until then\n", out);
-    sb_io_print_series(out, r);
+    if (!job->disable_bw) /* disable_bw_measurement: no bandwidth over time either */
+        sb_io_print_series(out, r);
     sb_io_print_steady(out, r);
     if (r->cpu_ios)
         fprintf(out, "  cpu: user=%.2fs, sys=%.2fs; per I/O: user=%.0f ns, sys=%.0f ns (%" PRIu64
@@ -264,7 +265,7 @@ typedef struct block {
     double pct[SB_IO_MAX_PERCENTILES];
     char *extra;             /* storbench's lines (normal) */
     json_t *xjson;           /* storbench's keys (json) */
-    sb_fio_prio prios[SB_DDIR_N][SB_CMDPRIO_MAX_PRIOS];
+    sb_fio_prio prios[SB_IO_AGG_NDIR][SB_CMDPRIO_MAX_PRIOS];
 } block;
 
 struct sb_io_out {
@@ -357,6 +358,8 @@ sb_io_out *sb_io_out_begin(unsigned formats, const char *path, const sb_jobfile_
 
 void sb_io_out_watch(sb_io_out *o, const sb_io_job *job)
 {
+    if (!job->disk_util) /* fio's disk_util=0: this job's disks are not reported */
+        return;
     const char *target = job->filename[0] ? job->filename : job->directory;
     sb_diskstat d;
     if (o->n_disks == MAX_DISKS || sb_diskstat_for_path(target, &d) < 0)
@@ -403,6 +406,12 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, sb_io_agg *
     j->clat_percentiles = job->clat_percentiles;
     j->slat_percentiles = job->slat_percentiles;
     j->lat_percentiles = job->lat_percentiles;
+    j->unified = job->unified_rw; /* fio's reporting options, as the writers read them */
+    j->sig_figs = job->sig_figs;
+    j->bits = job->unit_base == 1;
+    j->no_lat = job->disable_lat;
+    j->no_clat = job->disable_clat;
+    j->no_slat = job->disable_slat;
     if (given) {
         b->given = *given;
         j->n_opts = opts_of(&b->given, b->opts);
@@ -410,6 +419,8 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, sb_io_agg *
     }
     return b;
 }
+
+_Static_assert(SB_IO_AGG_NDIR == SB_FIO_NDIRS, "a block's directions are the report's");
 
 /* The block as fio's writers read it: its description with the aggregate's figures. */
 static sb_fio_job fio_job_of(block *b)
@@ -421,7 +432,7 @@ static sb_fio_job fio_job_of(block *b)
     j.error = a->error;
     j.runtime_s = a->runtime_s;
     j.elapsed_s = a->elapsed_s;
-    for (int d = 0; d < SB_DDIR_N; d++) {
+    for (int d = 0; d < SB_IO_AGG_NDIR; d++) { /* the same four as SB_FIO_NDIRS */
         const sb_io_agg_dir *ad = &a->dir[d];
         sb_fio_dir *fd = &j.dir[d];
         fd->ios = ad->ios;
@@ -488,6 +499,8 @@ static void push(sb_io_out *o, block *b)
 void sb_io_out_job(sb_io_out *o, const sb_io_job *job, const sb_io_result *r, unsigned groupid,
                    int error, const sb_jobfile_given *given, const sb_io_ranks_report *ranks)
 {
+    if (!job->stats) /* fio's stats=0: the job ran, its figures are in no report */
+        return;
     if (o->formats & SB_IOF_STORBENCH_JSON) {
         json_t *s = sb_io_storbench_json(job, r);
         if (ranks)
@@ -571,7 +584,7 @@ static size_t fio_groups(const sb_io_out *o, sb_fio_group *out)
         sb_io_agg_group_of(aggs, o->n, aggs[i]->groupid, &g);
         sb_fio_group *f = &out[n++];
         f->id = g.id;
-        for (int d = 0; d < SB_FIO_NDIR; d++) {
+        for (int d = 0; d < SB_FIO_NDIRS; d++) {
             f->bytes[d] = g.bytes[d];
             f->agg_bw[d] = g.agg_bw[d];
             f->min_bw[d] = g.min_bw[d];

@@ -131,3 +131,14 @@ void sb_fio_group_of(const sb_fio_report *r, unsigned groupid, sb_fio_group *g)
         if (r->groups[i].id == groupid)
             *g = r->groups[i];
 }
+
+int sb_fio_dirs(const sb_fio_job *j, int d[SB_FIO_NDIRS])
+{
+    int n = 0;
+    if (j->unified != SB_FIO_UNIFIED_MIXED)
+        for (int k = 0; k < SB_FIO_NDIR; k++)
+            d[n++] = k;
+    if (j->unified != SB_FIO_UNIFIED_NONE)
+        d[n++] = SB_FIO_MIXED;
+    return n;
+}

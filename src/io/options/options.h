@@ -172,6 +172,7 @@ SB_OPT_PARSER(sb_opt_parse_numa_mem);
 SB_OPT_PARSER(sb_opt_parse_spr_op);
 SB_OPT_PARSER(sb_opt_parse_prioclass);
 SB_OPT_PARSER(sb_opt_parse_cmdprio);
+SB_OPT_PARSER(sb_opt_parse_gtod_cpu); /* refused, with why */
 /* cmdprio's values (fio's HOWTO): "V" or "R,W" into two ints in lo .. hi; cmdprio_bssplit's
  * "BS/PCT[/CLASS/LEVEL[/HINT]]:...[,...]" per direction into c. 0 or -EINVAL with err. */
 struct sb_cmdprio;

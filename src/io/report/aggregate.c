@@ -79,6 +79,44 @@ static void agg_depths(sb_io_agg *a, const sb_io_result *r, const sb_io_result *
     a->depth_known = ops != NULL;
 }
 
+/* unified_rw_reporting: every direction's I/Os as one, their latencies merged (an
+ * asynchronous engine's split only when every direction that ran has it). The per-second
+ * samples are the whole job's, which is what the mixed direction is. */
+static void agg_mixed(sb_io_agg *a, const sb_io_result *r, bool whole)
+{
+    sb_io_agg_dir *m = &a->dir[SB_IO_AGG_MIXED];
+    sb_histogram empty;
+    sb_hist_init(&empty);
+    m->clat = hist_copy(&empty);
+    bool split = true, any = false;
+    for (int d = 0; d < SB_DDIR_N; d++) {
+        const sb_io_agg_dir *x = &a->dir[d];
+        m->ios += x->ios;
+        m->bytes += x->bytes;
+        sb_hist_merge(m->clat, x->clat);
+        if (x->ios) {
+            any = true;
+            split &= x->lat != NULL;
+        }
+    }
+    if (any && split) {
+        m->lat = hist_copy(&empty);
+        m->slat = hist_copy(&empty);
+        for (int d = 0; d < SB_DDIR_N; d++)
+            if (a->dir[d].lat) {
+                sb_hist_merge(m->lat, a->dir[d].lat);
+                sb_hist_merge(m->slat, a->dir[d].slat);
+            }
+    }
+    if (whole && r->n_seconds) {
+        m->bw = sb_xrealloc(NULL, r->n_seconds * sizeof *m->bw);
+        m->iops = sb_xrealloc(NULL, r->n_seconds * sizeof *m->iops);
+        memcpy(m->bw, r->bw_bytes_per_s, r->n_seconds * sizeof *m->bw);
+        memcpy(m->iops, r->iops, r->n_seconds * sizeof *m->iops);
+        m->n_samples = r->n_seconds;
+    }
+}
+
 sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, unsigned groupid,
                          int error, const struct rusage *ru0, const struct rusage *ru)
 {
@@ -107,8 +145,12 @@ sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, uns
         for (int d = 0; d < SB_DDIR_N; d++)
             sb_hist_merge(a->all, a->dir[d].lat ? a->dir[d].clat : &x->dir[d].clat);
     }
-    if (t < 0)
+    if (t < 0 && !job->disable_bw) /* disable_bw_measurement: no samples, as fio */
         agg_samples(a, job, r);
+    if (job->unified_rw)
+        agg_mixed(a, r, t < 0 && !job->disable_bw);
+    if (job->disable_clat) /* fio's buckets are of the clat it did not keep */
+        sb_hist_init(a->all);
     a->usr_pct = r->cpu_wall_s > 0 ? 100 * r->cpu_user_s / r->cpu_wall_s : 0;
     a->sys_pct = r->cpu_wall_s > 0 ? 100 * r->cpu_sys_s / r->cpu_wall_s : 0;
     a->ctx = (uint64_t)(ru->ru_nvcsw + ru->ru_nivcsw - ru0->ru_nvcsw - ru0->ru_nivcsw);
@@ -150,6 +192,8 @@ void sb_io_agg_merge(sb_io_agg *a, const sb_io_agg *b)
 {
     for (int d = 0; d < SB_DDIR_N; d++)
         merge_dir(&a->dir[d], &b->dir[d]);
+    if (a->dir[SB_IO_AGG_MIXED].clat && b->dir[SB_IO_AGG_MIXED].clat)
+        merge_dir(&a->dir[SB_IO_AGG_MIXED], &b->dir[SB_IO_AGG_MIXED]);
     sb_hist_merge(a->all, b->all);
     a->jobs += b->jobs;
     max_of(&a->runtime_s, b->runtime_s);
@@ -179,7 +223,7 @@ void sb_io_agg_free(sb_io_agg *a)
 {
     if (!a)
         return;
-    for (int d = 0; d < SB_DDIR_N; d++) {
+    for (int d = 0; d < SB_IO_AGG_NDIR; d++) {
         free(a->dir[d].clat);
         free(a->dir[d].slat);
         free(a->dir[d].lat);
@@ -195,12 +239,12 @@ void sb_io_agg_group_of(const sb_io_agg *const *blocks, size_t n, unsigned group
 {
     memset(g, 0, sizeof *g);
     g->id = groupid;
-    bool first[SB_DDIR_N] = {true, true, true};
+    bool first[SB_IO_AGG_NDIR] = {true, true, true, true};
     for (size_t i = 0; i < n; i++) {
         const sb_io_agg *a = blocks[i];
         if (a->groupid != groupid)
             continue;
-        for (int d = 0; d < SB_DDIR_N; d++) {
+        for (int d = 0; d < SB_IO_AGG_NDIR; d++) {
             if (!a->dir[d].ios)
                 continue;
             double bw = a->runtime_s > 0 ? (double)a->dir[d].bytes / a->runtime_s : 0;
@@ -212,6 +256,6 @@ void sb_io_agg_group_of(const sb_io_agg *const *blocks, size_t n, unsigned group
             first[d] = false;
         }
     }
-    for (int d = 0; d < SB_DDIR_N; d++)
+    for (int d = 0; d < SB_IO_AGG_NDIR; d++)
         g->agg_bw[d] = g->max_run_s[d] > 0 ? (double)g->bytes[d] / g->max_run_s[d] : 0;
 }

@@ -18,6 +18,11 @@
 #include "io/job.h"
 #include "io/loop/cmdprio.h"
 
+/* The directions of a block: read, write, trim, and unified_rw_reporting's "mixed" (every
+ * I/O of the job as one direction; empty without the option). */
+#define SB_IO_AGG_MIXED SB_DDIR_N
+#define SB_IO_AGG_NDIR (SB_DDIR_N + 1)
+
 /* One priority's latency (cmdprio): fio's class and level of the ioprio value. */
 typedef struct sb_io_agg_prio {
     int cls, level;
@@ -43,8 +48,8 @@ typedef struct sb_io_agg {
     unsigned jobs;             /* threads the block covers */
     int error;                 /* the job's errno, else continue_on_error's first */
     double runtime_s, elapsed_s;
-    sb_io_agg_dir dir[SB_DDIR_N];
-    sb_histogram *all;         /* every direction's clat together */
+    sb_io_agg_dir dir[SB_IO_AGG_NDIR];
+    sb_histogram *all;         /* every direction's clat together (empty under disable_clat) */
     double usr_pct, sys_pct;   /* of the process, over the job's wall time */
     uint64_t ctx, majf, minf;  /* of the process, since the phase began */
     bool depth_known;
@@ -59,7 +64,8 @@ typedef struct sb_io_agg {
 } sb_io_agg;
 
 /* The block of job's result r, or of its thread t (t < 0: the whole job), in group
- * groupid; error the errno of a failed job. ru0 and ru: the process's usage when its
+ * groupid, with the mixed direction under unified_rw_reporting and without the figures
+ * disable_bw_measurement and disable_clat leave out (samples, latency buckets); error the errno of a failed job. ru0 and ru: the process's usage when its
  * phase began and when the job ended (its context switches and faults are the
  * difference). Never NULL. */
 sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, unsigned groupid,
@@ -76,9 +82,9 @@ void sb_io_agg_free(sb_io_agg *a);
  * and runtime; a direction no block did stays 0. */
 typedef struct sb_io_agg_group {
     unsigned id;
-    uint64_t bytes[SB_DDIR_N];
-    double agg_bw[SB_DDIR_N], min_bw[SB_DDIR_N], max_bw[SB_DDIR_N];
-    double min_run_s[SB_DDIR_N], max_run_s[SB_DDIR_N];
+    uint64_t bytes[SB_IO_AGG_NDIR];
+    double agg_bw[SB_IO_AGG_NDIR], min_bw[SB_IO_AGG_NDIR], max_bw[SB_IO_AGG_NDIR];
+    double min_run_s[SB_IO_AGG_NDIR], max_run_s[SB_IO_AGG_NDIR];
 } sb_io_agg_group;
 /* Group groupid over the n blocks of a report. */
 void sb_io_agg_group_of(const sb_io_agg *const *blocks, size_t n, unsigned groupid, sb_io_agg_group *g);
