@@ -467,10 +467,19 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
     if (mismatch)
         sb_error("%s: verify: %s", CMD, err);
     else if (rc < 0) {
+        /* on standard output the job is reported with its errno, as fio's "error": N;
+         * --output FILE is not written (nothing is saved from a failed run) */
+        int exit_rc = rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
         sb_error("%s: %s", CMD, err);
-        sb_io_out_discard(o);
+        if (cli->output[0] && strcmp(cli->output, "-")) {
+            sb_io_out_discard(o);
+        } else {
+            sb_io_out_job(o, job, res, 0, -rc, &cli->given, NULL);
+            exit_rc = out_end(o, exit_rc);
+        }
+        sb_io_result_free(res);
         free(res);
-        return rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
+        return exit_rc;
     }
     sb_io_out_job(o, job, res, 0, mismatch ? EILSEQ : 0, &cli->given, NULL);
     bool interrupted = res->interrupted && !sb_io_trigger_fired(); /* a trigger is no interruption (fio's) */
@@ -560,13 +569,11 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
         if (sl->rc < 0) {
             sb_error("%s: %s: %s%s", CMD, sl->job->name, mismatch ? "verify: " : "", sl->err);
             rc = sl->rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
-            if (!mismatch) {
-                *failed = true;
-                continue;
-            }
+            *failed |= !mismatch;
         }
-        sb_io_out_job(o, sl->job, &sl->result, jobs[m]->group, mismatch ? EILSEQ : 0, &jobs[m]->given,
-                      reps ? &reps[m] : NULL);
+        /* a job that failed is in the report with its errno, as fio lists it ("error": N) */
+        sb_io_out_job(o, sl->job, &sl->result, jobs[m]->group, mismatch ? EILSEQ : sl->rc < 0 ? -sl->rc : 0,
+                      &jobs[m]->given, reps ? &reps[m] : NULL);
         if (sl->result.interrupted && rc == SB_EXIT_OK && !sb_io_trigger_fired())
             rc = SB_EXIT_INTERRUPTED;
         sb_io_result_free(&sl->result);

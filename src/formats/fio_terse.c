@@ -29,14 +29,16 @@ static void dir(FILE *out, const sb_fio_job *j, int d, const sb_fio_group *g, in
     double bw = x->ios ? sb_fio_bw(j, d) : 0;
     fprintf(out, ";%" PRIu64 ";%.0f;%.0f;%.0f", x->bytes / 1024, floor(bw / 1024),
             x->ios ? sb_fio_iops(j, d) : 0, x->ios ? j->runtime_s * 1000 : 0);
-    const sb_histogram *tl = x->lat ? x->lat : x->clat; /* total latency (fio_report.h) */
-    lat(out, x->slat); /* an asynchronous engine's; zeros for a synchronous one, as fio */
-    lat(out, x->clat);
+    /* total latency (fio_report.h); disable_* leave theirs as zeros */
+    const sb_histogram *tl = j->no_lat ? NULL : x->lat ? x->lat : x->clat;
+    const sb_histogram *cl = j->no_clat ? NULL : x->clat;
+    lat(out, j->no_slat ? NULL : x->slat); /* an asynchronous engine's; zeros for a synchronous one, as fio */
+    lat(out, cl);
     const double *pl;
     unsigned np, i = 0;
     sb_fio_percentiles(j, &pl, &np);
     /* fio: lat_percentiles lists the total latency's, else clat_percentiles the clat's */
-    const sb_histogram *ph = j->lat_percentiles ? tl : x->clat;
+    const sb_histogram *ph = j->lat_percentiles ? tl : cl;
     bool any = ph && ph->count; /* fio prints the list, 0 when there is no I/O */
     for (; (j->clat_percentiles || j->lat_percentiles) && i < np && i < 20; i++)
         fprintf(out, ";%f%%=%.0f", pl[i], any ? floor(sb_hist_percentile(ph, pl[i]) / 1000) : 0);
@@ -63,10 +65,16 @@ static void job_line(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
         fprintf(out, "2;%s;%u;%d", j->name, j->groupid, j->error);
     else
         fprintf(out, "%d;%s;%s;%u;%d", ver, SB_FIO_SCHEMA, j->name, j->groupid, j->error);
-    dir(out, j, SB_FIO_READ, &g, ver);
-    dir(out, j, SB_FIO_WRITE, &g, ver);
-    if (ver != 3)
-        dir(out, j, SB_FIO_TRIM, &g, ver);
+    if (j->unified == SB_FIO_UNIFIED_MIXED) { /* fio: the mixed figures in the read fields, alone */
+        dir(out, j, SB_FIO_MIXED, &g, ver);
+    } else {
+        dir(out, j, SB_FIO_READ, &g, ver);
+        dir(out, j, SB_FIO_WRITE, &g, ver);
+        if (ver != 3)
+            dir(out, j, SB_FIO_TRIM, &g, ver);
+        if (j->unified == SB_FIO_UNIFIED_BOTH)
+            dir(out, j, SB_FIO_MIXED, &g, ver);
+    }
     fprintf(out, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64, j->usr_pct, j->sys_pct, j->ctx,
             j->majf, j->minf);
     double p[7];

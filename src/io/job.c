@@ -21,6 +21,10 @@ void sb_io_job_init(sb_io_job *job)
     job->nrfiles = job->loops = 1;
     job->randrepeat = true;
     job->group_reporting = false;
+    job->stats = true;       /* fio's reporting options */
+    job->sig_figs = 4;
+    job->disk_util = true;
+    job->gtod_cpu = -1;
     job->prio = -1;
     job->scramble_buffers = true;
     job->clat_percentiles = true;

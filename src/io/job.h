@@ -123,6 +123,17 @@ typedef struct sb_io_job {
     unsigned loops;            /* passes of a job that is not time based (fio's loops); 0 = 1 */
     bool randrepeat;           /* the seed as given (fio's default); 0: a new seed each run */
     bool group_reporting;      /* numjobs threads reported together; else each on its own */
+    /* fio's reporting options (io/report/aggregate.c sums, formats/fio_*.c lay out) */
+    int unified_rw;            /* unified_rw_reporting: 0 none, 1 mixed (one direction of
+                                * all I/Os), 2 both (the directions and the mixed one) */
+    bool stats;                /* 0: the job is left out of the report, as fio's stats=0 */
+    unsigned sig_figs;         /* significant_figures: digits of normal output's IOPS, BW, io */
+    unsigned unit_base;        /* 0 auto (bytes), 8 bytes, 1 bits: normal output's bandwidth */
+    bool disk_util;            /* the disks under the job's files are reported */
+    bool disable_lat, disable_clat, disable_slat; /* those latencies are neither kept nor shown */
+    bool disable_bw;           /* disable_bw_measurement: no bandwidth or IOPS samples */
+    int gtod_cpu;              /* refused when given (-1: not given): see options/table.c */
+    bool block_error_pct;      /* block_error_percentiles: refused when set (job/check.c) */
     double thinktime_s;        /* idle after every I/O (fio's thinktime, bare number: us) */
     uint64_t rate;             /* bytes/s per thread at most (fio's rate); 0 = no limit */
     uint64_t rate_iops;        /* I/Os per second per thread at most; 0 = no limit */

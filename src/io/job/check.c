@@ -162,6 +162,12 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  "a trim job's: the zone size, up to 2 GiB)", job->bs);
         return -EINVAL;
     }
+    if (job->block_error_pct) { /* fio's: trims until a block fails, on wearing flash */
+        snprintf(err, errlen, "block_error_percentiles: not supported: fio's histogram of the trims "
+                 "until a block fails needs a device that wears out and reports it, and storbench "
+                 "counts no such failure");
+        return -EINVAL;
+    }
     if (job->iodepth < 1 || job->iodepth > SB_IO_MAX_DEPTH) {
         snprintf(err, errlen, "iodepth %u out of range (1 .. %u)", job->iodepth, SB_IO_MAX_DEPTH);
         return -EINVAL;

@@ -182,6 +182,7 @@ SB_OPT_PARSER(sb_opt_parse_replay_align);
 SB_OPT_PARSER(sb_opt_parse_replay_skip);
 SB_OPT_PARSER(sb_opt_parse_merge_scalars);
 SB_OPT_PARSER(sb_opt_parse_merge_iters);
+SB_OPT_PARSER(sb_opt_parse_gtod_cpu); /* refused, with why */
 /* cmdprio's values (fio's HOWTO): "V" or "R,W" into two ints in lo .. hi; cmdprio_bssplit's
  * "BS/PCT[/CLASS/LEVEL[/HINT]]:...[,...]" per direction into c. 0 or -EINVAL with err. */
 struct sb_cmdprio;

@@ -65,10 +65,14 @@ static const sb_opt_choice fadvise_choices[] = {
 static const sb_opt_choice sync_choices[] = {
     {"0", 0}, {"none", 0}, {"1", 1}, {"sync", 1}, {"dsync", 2}, {NULL, 0}};
 static const sb_opt_choice clocksource_choices[] = {{"clock_gettime", 0}, {NULL, 0}};
+static const sb_opt_choice unified_rw_choices[] = { /* fio's reporting options */
+    {"none", 0}, {"0", 0}, {"mixed", 1}, {"1", 1}, {"both", 2}, {"2", 2}, {NULL, 0}};
+static const sb_opt_choice unit_base_choices[] = {{"0", 0}, {"8", 8}, {"1", 1}, {NULL, 0}};
 
 /* ------------------------------------------------------------ aliases */
 
 static const char *const a_rw[] = {"readwrite", NULL};
+static const char *const a_disable_bw[] = {"disable_bw", NULL};
 static const char *const a_time_based[] = {"time-based", NULL};
 static const char *const a_runtime[] = {"timeout", NULL};
 static const char *const a_ramp[] = {"ramp-time", NULL};
@@ -166,6 +170,46 @@ const sb_opt sb_io_options[] = {
     {.name = "group_reporting", .type = SB_OPT_BOOL, J(group_reporting), .def = "0",
      .help = "report the numjobs threads together; without it each is reported on its own, as fio",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "unified_rw_reporting", .type = SB_OPT_CHOICE, J(unified_rw), .def = "none",
+     .arg = "MODE",
+     .help = "none (0): reads, writes and trims reported apart; mixed (1): as one \"mixed\" "
+             "direction; both (2): apart and mixed, as fio",
+     .category = SB_OPTC_JOB, .choices = unified_rw_choices},
+    {.name = "stats", .type = SB_OPT_BOOL, J(stats), .def = "1",
+     .help = "0: the job runs but is left out of the report (and of its group's figures), as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "significant_figures", .type = SB_OPT_INT, J(sig_figs), .min = 1, .max = 10, .def = "4",
+     .arg = "N",
+     .help = "digits of the IOPS, bandwidth and io= figures of the normal output, as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "unit_base", .type = SB_OPT_CHOICE, J(unit_base), .def = "0", .arg = "N",
+     .help = "the normal output's bandwidth in bits (1) or bytes (8; 0: bytes), as fio",
+     .category = SB_OPTC_JOB, .choices = unit_base_choices},
+    {.name = "disk_util", .type = SB_OPT_BOOL, J(disk_util), .def = "1",
+     .help = "report what the disks under the job's files did (/sys/block/*/stat over the run): "
+             "normal output's \"Disk stats\", JSON's disk_util; 0: not",
+     .category = SB_OPTC_JOB},
+    {.name = "disable_lat", .type = SB_OPT_BOOL, J(disable_lat), .def = "0",
+     .help = "no total latency (lat) in the report, as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "disable_clat", .type = SB_OPT_BOOL, J(disable_clat), .def = "0",
+     .help = "no completion latency (clat), its percentiles and buckets in the report, as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "disable_slat", .type = SB_OPT_BOOL, J(disable_slat), .def = "0",
+     .help = "no submission latency (slat) in the report, as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "disable_bw_measurement", .aliases = a_disable_bw, .type = SB_OPT_BOOL, J(disable_bw),
+     .def = "0",
+     .help = "no bandwidth and IOPS samples (bw_*, iops_* over time) in the report, as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "gtod_cpu", .type = SB_OPT_FUNC, J(gtod_cpu), .def = "not given", .arg = "CPU",
+     .help = "refused: fio's thread that calls gettimeofday on one CPU for the others; "
+             "storbench's threads read CLOCK_MONOTONIC themselves (vDSO), so it would have no reader",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_gtod_cpu},
+    {.name = "block_error_percentiles", .type = SB_OPT_BOOL, J(block_error_pct), .def = "0",
+     .help = "refused when 1: fio's histogram of trims until a block fails needs a device that "
+             "wears out and reports it, which storbench does not count",
+     .category = SB_OPTC_JOB},
     {.name = "percentile_list", .type = SB_OPT_FUNC, J(percentiles), .def = "storbench's 17",
      .arg = "LIST",
      .help = "the latency percentiles printed: 50:99:99.9",

@@ -233,7 +233,8 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         sb_hist_init_zeroed(&w->st[d].slat);
         sb_hist_init_zeroed(&w->st[d].clat_issued);
     }
-    w->no_lat = job->gtod_reduce;
+    /* no clock read per I/O when nothing would keep it (every disable_* latency set) */
+    w->no_lat = job->gtod_reduce || (job->disable_lat && job->disable_clat && job->disable_slat);
     w->ddir_fixed = job->rw == SB_RW_RW || job->rw == SB_RW_RANDRW ? -1
                     : sb_rw_trims(job->rw) ? SB_DDIR_TRIM : sb_rw_writes(job->rw) ? SB_DDIR_WRITE
                                                                                 : SB_DDIR_READ;
