@@ -37,6 +37,7 @@
 #include "io/job/guard.h"
 #include "io/run/jobrun.h"
 #include "io/options/options.h"
+#include "runner/io_ranks_jobs.h"
 
 #define CMD "io"
 
@@ -539,7 +540,7 @@ static int load_jobs(io_args *a, const io_cli *cli)
 
 /* One phase's results, in job order; a failed job is its one line. 0 or the exit code. */
 static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, sb_io_out *o,
-                        bool *failed)
+                        const sb_io_ranks_report *reps, bool *failed)
 {
     int rc = SB_EXIT_OK;
     fflush(stdout); /* an interval report printed before stays before the error lines */
@@ -555,12 +556,30 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
             }
         }
         sb_io_out_job(o, sl->job, &sl->result, jobs[m]->group, mismatch ? EILSEQ : 0, &jobs[m]->given,
-                      NULL);
+                      reps ? &reps[m] : NULL);
         if (sl->result.interrupted && rc == SB_EXIT_OK)
             rc = SB_EXIT_INTERRUPTED;
         sb_io_result_free(&sl->result);
     }
     return rc;
+}
+
+/* The phase's jobs at once, here or on every MPI rank (each job combined over the ranks
+ * into its slot and *reps, malloc'd). -1 with *rc set when the ranks agreed on a failure. */
+static int ranks_phase(sb_io_run_slot *slots, size_t n, atomic_bool *end_all, sb_io_ranks_report **reps,
+                       int *rc)
+{
+    char err[1400];
+    if (!sb_ranks_active())
+        return sb_io_run_many(slots, n, end_all), 0;
+    *reps = sb_xcalloc(n, sizeof **reps);
+    int r = sb_io_ranks_phase(slots, n, end_all, *reps, err, sizeof err);
+    if (r == 0)
+        return 0;
+    free(*reps);
+    sb_error("%s: %s", CMD, err);
+    *rc = r == -EINTR ? SB_EXIT_INTERRUPTED : r == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
+    return -1;
 }
 
 /* The phase's jobs into slots, with their live views for io_status. */
@@ -615,9 +634,15 @@ static int run_jobs(io_args *a, const io_cli *cli)
         sb_io_status_lock(st);
         sb_io_out_phase(o);
         sb_io_status_unlock(st);
-        sb_io_run_many(slots, n, &end_all);
+        sb_io_ranks_report *reps = NULL;
+        if (ranks_phase(slots, n, &end_all, &reps, &rc) < 0) {
+            free(slots);
+            failed = true;
+            break;
+        }
         sb_io_status_lock(st);
-        rc = report_phase(a->set->jobs + i, slots, n, o, &failed);
+        rc = report_phase(a->set->jobs + i, slots, n, o, reps, &failed);
+        free(reps);
         sb_io_status_phase_end(st); /* in the same hold: no report has the phase twice */
         sb_io_status_unlock(st);
         free(slots);
@@ -625,8 +650,9 @@ static int run_jobs(io_args *a, const io_cli *cli)
     }
     sb_io_status_stop(st);
     /* a job that failed (its one line said why): --output FILE is not written, nothing
-     * is saved; on standard output what ran is printed. A verify mismatch is a result. */
-    if (failed && cli->output[0] && strcmp(cli->output, "-")) {
+     * is saved; on standard output what ran is printed. A verify mismatch is a result.
+     * On MPI ranks rank 0 alone writes. */
+    if ((failed && cli->output[0] && strcmp(cli->output, "-")) || (sb_ranks_active() && sb_ranks()->rank)) {
         sb_io_out_discard(o);
         return rc;
     }
@@ -637,12 +663,18 @@ static int run_jobs(io_args *a, const io_cli *cli)
 /* Job files and --name jobs: read, checked, and run, or with --parse-only listed. */
 static int job_files(io_args *a, const io_cli *cli)
 {
-    if (sb_ranks_active() || cli->ranks.shared_file || cli->ranks.stonewall_s > 0)
-        return sb_usage_error(CMD, "job files and --name jobs run without MPI ranks "
-                              "(--shared-file, --stonewall: one job from flags)");
+    if (cli->ranks.shared_file || cli->ranks.stonewall_s > 0)
+        return sb_usage_error(CMD, "--shared-file and --stonewall are for one job from flags, "
+                              "not job files or --name jobs");
     int rc = load_jobs(a, cli);
     if (rc != 0)
         return rc;
+    /* on MPI ranks every rank runs every job on its own files (fio's clients) */
+    for (size_t i = 0; sb_ranks_active() && !cli->parse_only && !cli->showcmd && i < a->set->n; i++) {
+        char err[PATH_MAX + 256];
+        if (sb_io_ranks_own_files(&a->set->jobs[i]->job, err, sizeof err) < 0)
+            return sb_usage_error(CMD, "%s", err);
+    }
     if (cli->showcmd)
         return sb_io_showcmd(stdout, a->set);
     if (cli->parse_only) {
@@ -655,10 +687,10 @@ static int job_files(io_args *a, const io_cli *cli)
         }
         return SB_EXIT_OK;
     }
-    /* every job's devices claimed before the first runs: a refusal runs nothing */
+    /* every job's devices claimed before the first runs (on ranks only checked) */
     sb_devguard g = {0};
     for (size_t i = 0; i < a->set->n && rc == 0; i++)
-        rc = guard(&a->set->jobs[i]->job, cli, &g);
+        rc = guard(&a->set->jobs[i]->job, cli, sb_ranks_active() ? NULL : &g);
     if (rc == 0) {
         sb_interrupt_install();
         rc = run_jobs(a, cli);

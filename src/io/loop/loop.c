@@ -197,6 +197,14 @@ static inline int pick_ddir(worker *w)
 static void sleep_until(worker *w, uint64_t t);
 static inline bool stopped(worker *w);
 
+/* Does a pass that ends start the next one cold? As fio's: a job that wraps around its
+ * file (sequential, or random with its map of blocks full) reopens and invalidates it; a
+ * random job without the map never ends a pass in fio, so its cache stays warm. */
+static inline bool pass_invalidates(const sb_io_job *job)
+{
+    return job->invalidate && !job->direct && !(job->norandommap && sb_rw_is_random(job->rw));
+}
+
 /* zonemode=zbd (zbd.h): the block drawn as without zones, placed by the zone code (a
  * write at a write pointer, a read below one). A write that must wait for completions
  * is held: the async loop reaps and asks again (zbd_hold); with nothing of its own in
@@ -237,7 +245,7 @@ static __attribute__((noinline)) bool next_io_zbd(worker *w, sb_io_u *u)
         }
         if (pass_end && passes_done(w))
             w->pass_done = true;
-        else if (pass_end && job->invalidate && !job->direct)
+        else if (pass_end && pass_invalidates(job))
             w->invalidate_pending = true;
         u->ddir = (uint8_t)ddir;
         u->offset = off;
@@ -309,7 +317,7 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     /* io_size: loops end by bytes, not passes (jobctl.c) */
     if (pass_end && !(job->io_size && !job->time_based) && passes_done(w))
         w->pass_done = true;
-    else if (pass_end && job->invalidate && !job->direct)
+    else if (pass_end && pass_invalidates(job))
         w->invalidate_pending = true;
     u->offset = job->offset + (w->bs_table ? byte_off : b * w->unit);
     fill_write(w, u);
