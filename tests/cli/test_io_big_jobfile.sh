@@ -4,7 +4,8 @@
 # need, not glibc's 8 MiB), and so does one job of numjobs=1000; a 5,000-byte line (a long
 # description=) is read, up to fio's 8,191 bytes, and one byte more is refused in one line;
 # numjobs goes to fio's 4,096 threads, and verify, which tells at most 256 threads apart,
-# refuses more in one line.
+# refuses more in one line; iodepth=1024 offloaded (a submit thread per I/O) fits in 4 GB
+# too; iodepth 4096 and bs 64 MiB are taken.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/cwd"
@@ -21,6 +22,11 @@ if command -v prlimit >/dev/null; then
         sh -c "cd '$T/cwd2' && prlimit --as=4000000000 '$SB_BIN' io --output-format=terse '$T/nj.fio'"
     check "... 1,000 threads reported, each read 64 KiB" \
         test "$(awk -F';' '$5 == 0 && $6 == 64' "$T/out" | wc -l)" = 1000
+    # io_submit_mode=offload: a submit thread per I/O in flight, each with a small stack
+    printf '[j]\nfilename=f\nsize=1m\nrw=randread\nbs=4k\niodepth=1024\nio_submit_mode=offload\n' >"$T/off.fio"
+    check_exit "iodepth=1024 offloaded (1,024 submit threads) runs under prlimit --as=4000000000" 0 \
+        sh -c "cd '$T/cwd' && prlimit --as=4000000000 '$SB_BIN' io --output-format=terse '$T/off.fio'"
+    check "... and reads the 1024 KiB" test "$(awk -F';' '$5 == 0 && $6 == 1024' "$T/out" | wc -l)" = 1
 else
     echo "ok # SKIP no prlimit: the 1,000-job runs in 4 GB are not tried"
 fi
@@ -48,4 +54,6 @@ check_exit "verify with numjobs=300: exit 2" 2 "$SB_BIN" io --parse-only "$T/o.f
 check_one_line "... one line naming verify" "verify with numjobs 300"
 jf iodepth=4096 ioengine=libaio
 check_exit "iodepth=4096 is taken" 0 "$SB_BIN" io --parse-only "$T/o.fio"
+jf bs=64m size=64m
+check_exit "bs=64m is taken" 0 "$SB_BIN" io --parse-only "$T/o.fio"
 finish

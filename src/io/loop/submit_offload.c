@@ -188,8 +188,12 @@ void sb_io_loop_offload(worker *w)
         o.err = -ENOMEM;
         snprintf(o.errmsg, sizeof o.errmsg, "io_submit_mode=offload: %s", strerror(ENOMEM));
     }
+    /* a submit thread does one I/O at a time: an I/O thread's small stack (worker.h), so
+     * that iodepth=1024 of them do not reserve 8 GiB of address space */
+    pthread_attr_t attr;
+    bool attr_ok = !pthread_attr_init(&attr) && !pthread_attr_setstacksize(&attr, SB_IO_WORKER_STACK);
     for (; !o.err && started < depth; started++) {
-        int r = pthread_create(&th[started], NULL, submit_main, &o);
+        int r = pthread_create(&th[started], attr_ok ? &attr : NULL, submit_main, &o);
         if (r) {
             o.err = -r;
             snprintf(o.errmsg, sizeof o.errmsg, "io_submit_mode=offload: a submit thread: %s",
@@ -197,6 +201,7 @@ void sb_io_loop_offload(worker *w)
             break;
         }
     }
+    pthread_attr_destroy(&attr);
     /* I/O only once every engine context is there: a failed one fails the job up front */
     pthread_mutex_lock(&o.mu);
     while (o.ready + o.failed < started)
