@@ -176,6 +176,11 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "numjobs %u out of range (1 .. %u)", job->numjobs, SB_IO_MAX_JOBS);
         return -EINVAL;
     }
+    if ((job->verify || job->verify_pattern) && job->numjobs > SB_IO_MAX_VERIFY_JOBS) {
+        snprintf(err, errlen, "verify with numjobs %u: at most %u threads of a job are told apart "
+                 "in a verified block", job->numjobs, SB_IO_MAX_VERIFY_JOBS);
+        return -EINVAL;
+    }
     if (job->submit_offload && job->iodepth > SB_IO_MAX_OFFLOAD_DEPTH) {
         snprintf(err, errlen, "io_submit_mode=offload runs a thread per I/O in flight: iodepth %u is "
                  "more than %u", job->iodepth, SB_IO_MAX_OFFLOAD_DEPTH);

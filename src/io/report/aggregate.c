@@ -14,10 +14,13 @@
 #include "core/strutil.h"
 #include "io/engine.h"
 
+/* A copy that writes only the buckets h holds: the copy's other pages stay as calloc
+ * left them, unwritten, so the report of a thousand jobs costs memory for their data. */
 static sb_histogram *hist_copy(const sb_histogram *h)
 {
-    sb_histogram *c = sb_xrealloc(NULL, sizeof *c);
-    *c = *h;
+    sb_histogram *c = sb_xcalloc(1, sizeof *c);
+    sb_hist_init_zeroed(c);
+    sb_hist_merge(c, h);
     return c;
 }
 
