@@ -5,9 +5,8 @@
 # disks are device models served by nbdkit (the example's device-model: the seed's Samsung
 # 850 EVO, ssd-850evo, and Hitachi HUA723020ALA640, hdd-hua723020; its host-bound-check
 # builds each configuration again on ram models in a guest and marks the figures), and seed 001's
-# (examples/seed001-btrfs.ini: btrfs on one and two Samsung 850 EVOs) natively on
-# modeled loop devices (bench/seed-shape-native.sh, its own battery: the seed's file-system
-# tests); runs seed 000's battery on each of seed 000's (and on its ram twin, the
+# (examples/seed001-btrfs.ini: btrfs on one and two Samsung 850 EVOs) the same way, with
+# bench/seed-shape-native.sh's battery (the seed's file-system tests) and its rules; runs seed 000's battery on each of seed 000's (and on its ram twin, the
 # host-bound reference), and prints per test
 # the seed's and storbench's configuration ÷ baseline ratios (baseline: the HDD alone
 # for seed 000, the single disk for seed 001), how many configuration pairs are
@@ -25,8 +24,9 @@
 #   CONFIGS000="HDD|SSD|BCache Writethrough|BCache Writeback"   seed 000's sections built ("": none)
 #   RAM=1          the example's host-bound-check: each configuration's ram twin too (0: none,
 #                  no host-bound marks)
-#   SEED001=auto   seed 001 natively (bench/seed-shape-native.sh) where modeled loop devices
-#                  can be built (root, FUSE; 1: insist, 0: skip)
+#   CONFIGS001="Single Disk|2-Disk RAID0|..."   seed 001's sections built (all six by default)
+#   SEED001=vm     seed 001 in guests as seed 000 (native: bench/seed-shape-native.sh on modeled
+#                  loop devices, root and FUSE; 0: skip)
 #   IMAGES=/var/tmp  IMAGE_SIZE=1G
 #   NICE=10        the runs' niceness (under TCG a niced guest on a busy host measures the
 #                  host: the ram runs then mark it so)
@@ -85,17 +85,37 @@ json "$W/seed000.json" >"$W/s000.j"; json "$R/ours000.json" >"$W/o000.j"; json "
       "BCache Writeback + Discard":"Bcache - Writeback + Discard",
       "BCache Writearound + Discard":"BCache - Writearound + Discard"}' HDD
 
-# --- Seed 001 natively, on modeled loop devices: bench/seed-shape-native.sh ---
-# (examples/seed001-btrfs.ini models the seed's two 850 EVOs; its battery is the seed's
-# file-system tests, on the models and on ram models, with the same rules)
-if [ "${SEED001:-auto}" = 0 ]; then
-    echo; echo "=== seed 001 (Btrfs RAID): skipped (SEED001=0)"
-elif [ "$(id -u)" != 0 ] || [ ! -e /dev/fuse ]; then
-    echo; echo "=== seed 001 (Btrfs RAID): SKIPPED: modeled loop devices need root and /dev/fuse"
-    [ "${SEED001:-auto}" = 1 ] && fail=1
-else
+# --- Seed 001 in the lab: examples/seed001-btrfs.ini, each configuration in its own guest ---
+# (the seed's file-system tests at bench/seed-shape-native.sh's scale, all five in one guest a
+# configuration, with the example's ram twins unless RAM=0; SEED001=native runs
+# bench/seed-shape-native.sh on modeled loop devices instead, as before)
+IFS='|' read -r -a C001 <<<"${CONFIGS001-Single Disk|2-Disk RAID0|2-Disk RAID1|2-Disk RAID1 + LZO|2-Disk RAID1 + LZO + Nobarrier|2-Disk RAID1 + LZO + Nobarrier + Noatime}"
+T001=(-s "fs-mark:test=custom,files=100" -s "fs-mark:test=custom,files=50,threads=4"
+      -s "fs-mark:test=custom,files=200,dirs=32" -s "dbench:time=5,warmup=2" -s "sqlite:count=250")
+if [ "${SEED001:-vm}" = 0 ] || [ "${#C001[@]}" = 0 ]; then
+    echo; echo "=== seed 001 (Btrfs RAID): skipped"
+elif [ "${SEED001:-vm}" = native ]; then
     echo; echo "=== seed 001 (Btrfs RAID) natively on modeled ssd-850evo loop devices (bench/seed-shape-native.sh)"
     STORBENCH=$SB bash "$ROOT/bench/seed-shape-native.sh" || fail=1
+else
+    EX001=$ROOT/examples/seed001-btrfs.ini
+    if [ "${RAM:-1}" != 1 ]; then sed '/^host-bound-check/d' "$EX001" >"$W/m001.ini"; EX001=$W/m001.ini; fi
+    start=$(date +%s)
+    for c in "${C001[@]}"; do
+        out=$R/ours001.json
+        if have "$out" "$c"; then echo "seed-shape: [$c] already in $out"; continue; fi
+        nice -n "${NICE:-10}" "$SB" scenario run "$EX001" --vm --only "$c" "${T001[@]}" "${RUNOPTS[@]}" \
+            --result "$out" "$@" || fail=1
+        echo "seed-shape: seed 001 [$c] on modeled devices$([ "${RAM:-1}" = 1 ] && echo " and its ram twin"): $(( $(date +%s) - start )) s in all"
+    done
+    echo; echo "=== seed 001 (Btrfs RAID) in QEMU guests (virtual time under TCG), modeled ssd-850evo"
+    if [ -f "$R/ours001.json" ]; then
+        mkdir -p "$W/s001"
+        "$SB" show "$R/ours001.json" --format json >"$W/s001/lab.json" || fail=1
+        LAB001=$W/s001/lab.json bash "$ROOT/bench/seed-shape-native.sh" --reuse "$W/s001" || fail=1
+    else
+        echo "seed-shape: no seed 001 result"; fail=1
+    fi
 fi
 [ -n "${KEEP:-}" ] && echo "seed-shape: result files in $KEEP"
 pgrep -f "nbdkit.*$W/img" >/dev/null && { echo "seed-shape: an nbdkit is still running"; fail=1; }

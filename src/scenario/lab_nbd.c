@@ -2,13 +2,18 @@
  * lab_nbd — the modeled disk of a virtual-time guest (see lab_nbd.h).
  *
  * Threads: one sits in ioctl(NBD_DO_IT) for the device's whole life (the classic
- * interface returns from it only at disconnect); one reads requests from the
- * socket and appends them to a FIFO; SB_LAB_NBD_TAGS workers take them in order,
- * each waiting in the model's queue until its modeled completion (so up to 32
- * wait together, and an HDD's queue reorders among them as NCQ does), then moving
- * the data and writing the reply. Replies leave in completion order, each whole
- * under the send lock; the kernel matches them to requests by handle. Every
- * thread blocks all signals: a signal meant for the program must not interrupt
+ * interface returns from it only at disconnect); one serves, as an event loop: it
+ * sleeps in poll() on the socket and on a timerfd armed (absolute, on
+ * CLOCK_MONOTONIC) at the earliest modeled completion, reads every request the
+ * kernel has sent in one read, starts each in the model when the model would
+ * (the device queue's rules, devices/queue.c: up to 32 admitted together, SATA
+ * NCQ's tags, an HDD choosing among them by positioning time; more wait in
+ * order), and at each wake-up answers every request that is due in one sendmsg.
+ * Why one thread and not a thread a request: under virtual time every guest
+ * instruction is a nanosecond of the figures, and each thread hand-off costs
+ * the guest a scheduler pass and a wake-up; an event loop batches what arrives
+ * and what completes together (docs/scenarios.md, "The lab's request rate").
+ * It blocks all signals: a signal meant for the program must not interrupt
  * NBD_DO_IT, which would drop the device.
  */
 #include "scenario/lab_nbd.h"
@@ -17,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/nbd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -25,7 +31,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -39,14 +47,27 @@
 #define NBD_FLAG_ROTATIONAL (1 << 4)
 #endif
 
+/* What one read takes from the socket: many requests' headers and small payloads. */
+#define RBUF (256u << 10)
+/* Replies sent together in one sendmsg (two iovecs each). */
+#define BATCH 32
+
 typedef struct job {
     uint32_t type, flags; /* NBD_CMD_*, NBD_CMD_FLAG_* >> 16 */
     char handle[8];
     uint64_t off;
     uint32_t len;
-    char *data;           /* a write's payload, a read's buffer */
+    uint32_t error;       /* the NBD error to answer (0: done) */
+    bool fua_flush;       /* a FUA write whose write is done: its flush is what runs now */
+    uint64_t done_at;     /* the model's completion, CLOCK_MONOTONIC ns */
+    char *data;           /* a write's payload */
+    struct nbd_reply rep;
     struct job *next;
 } job;
+
+typedef struct {
+    job *head, *tail;
+} jlist;
 
 struct sb_lab_nbd {
     char dev[32], spec[256];
@@ -54,16 +75,17 @@ struct sb_lab_nbd {
     bool hdd;
     char *store;          /* MAP_NORESERVE: pages exist once written */
     sb_dev_model *model;
-    sb_dev_queue *queue;
-    int nbd_fd, kern_sock, sock; /* /dev/nbdN, the kernel's end, ours */
-    pthread_t doit, reader, workers[SB_LAB_NBD_TAGS];
-    unsigned n_workers;
-    bool doit_started, reader_started;
-    pthread_mutex_t mu, send_mu;
-    pthread_cond_t work;
-    job *head, *tail;
-    bool stop;
-    uint64_t served;
+    int nbd_fd, kern_sock, sock, tfd; /* /dev/nbdN, the kernel's end, ours, the completion timer */
+    pthread_t doit, server;
+    bool doit_started, server_started;
+    jlist waiting;        /* arrived beyond the tags, in order */
+    jlist queued;         /* admitted, not started by the model yet */
+    job *running;         /* started, by done_at */
+    unsigned admitted;    /* queued + running, at most SB_LAB_NBD_TAGS */
+    char *rbuf;
+    size_t rlen;          /* bytes of rbuf not parsed yet (from its start) */
+    uint64_t armed;       /* the timerfd's deadline, 0 when none or spent */
+    uint64_t served, n_op[5], fua, spun;
 };
 
 static void block_signals(void)
@@ -86,9 +108,9 @@ static int read_full(int fd, void *buf, size_t len)
     return 0;
 }
 
-/* Sends the iovecs whole, in one call when the socket takes them: a reply whose header and
- * data arrive together wakes the kernel's receiving thread once, not twice (each wake-up
- * costs the guest thousands of instructions, which are its time). */
+/* Sends the iovecs whole, in one call when the socket takes them: replies whose headers and
+ * data arrive together wake the kernel's receiving thread once (each wake-up costs the guest
+ * thousands of instructions, which are its time). */
 static int send_all(int fd, struct iovec *iov, int n)
 {
     while (n > 0) {
@@ -110,30 +132,94 @@ static int send_all(int fd, struct iovec *iov, int n)
     return 0;
 }
 
-/* The model's part of a request: 0, or the NBD error to answer. */
-static uint32_t model_wait(sb_lab_nbd *d, const job *j)
+static void jpush(jlist *l, job *j)
 {
-    if (j->type != NBD_CMD_READ && j->type != NBD_CMD_WRITE && j->type != NBD_CMD_FLUSH && j->type != NBD_CMD_TRIM)
-        return EINVAL; /* nothing else was offered (NBD_SET_FLAGS) */
-    if (j->type != NBD_CMD_FLUSH && (j->off > d->size || j->len > d->size - j->off))
-        return EINVAL;
-    sb_dev_op op = j->type == NBD_CMD_READ ? SB_DEV_READ : j->type == NBD_CMD_WRITE ? SB_DEV_WRITE
-                   : j->type == NBD_CMD_TRIM ? SB_DEV_DISCARD : SB_DEV_FLUSH;
-    if (sb_dev_queue_io(d->queue, op, j->off, j->len) < 0)
-        return EIO;
-    /* FUA: the write, then the modeled cache's flush (as the nbdkit filter does). */
-    if ((j->flags & (NBD_CMD_FLAG_FUA >> 16)) && j->type != NBD_CMD_READ &&
-        sb_dev_queue_io(d->queue, SB_DEV_FLUSH, 0, 0) < 0)
-        return EIO;
-    return 0;
+    j->next = NULL;
+    if (l->tail)
+        l->tail->next = j;
+    else
+        l->head = j;
+    l->tail = j;
 }
 
-/* The data's part, once the model has answered. */
+static void free_jobs(job *j)
+{
+    for (job *n; j; j = n) {
+        n = j->next;
+        free(j->data);
+        free(j);
+    }
+}
+
+static sb_dev_op model_op(const job *j)
+{
+    if (j->fua_flush || j->type == NBD_CMD_FLUSH)
+        return SB_DEV_FLUSH;
+    return j->type == NBD_CMD_READ ? SB_DEV_READ : j->type == NBD_CMD_WRITE ? SB_DEV_WRITE : SB_DEV_DISCARD;
+}
+
+/* Into the running list, which is kept by done_at (ties in start order). */
+static void run_at(sb_lab_nbd *d, job *j, uint64_t done_at)
+{
+    j->done_at = done_at;
+    job **p = &d->running;
+    while (*p && (*p)->done_at <= done_at)
+        p = &(*p)->next;
+    j->next = *p;
+    *p = j;
+}
+
+/* A request the server cannot take answers at once, outside the model. */
+static bool refused(const sb_lab_nbd *d, job *j)
+{
+    if (j->type != NBD_CMD_READ && j->type != NBD_CMD_WRITE && j->type != NBD_CMD_FLUSH && j->type != NBD_CMD_TRIM)
+        j->error = EINVAL; /* nothing else was offered (NBD_SET_FLAGS) */
+    else if (j->type != NBD_CMD_FLUSH && (j->off > d->size || j->len > d->size - j->off))
+        j->error = EINVAL;
+    return j->error != 0;
+}
+
+/* Admits what the tags allow, then starts in the model what it would start now, as the device
+ * queue's dispatcher does: among the admitted, the one with the shortest positioning, unless
+ * the arm is busy (then at *wake). */
+static void dispatch(sb_lab_nbd *d, uint64_t now, uint64_t *wake)
+{
+    while (d->waiting.head && d->admitted < SB_LAB_NBD_TAGS) {
+        job *j = d->waiting.head;
+        if (!(d->waiting.head = j->next))
+            d->waiting.tail = NULL;
+        d->admitted++;
+        if (refused(d, j))
+            run_at(d, j, now);
+        else
+            jpush(&d->queued, j);
+    }
+    while (d->queued.head) {
+        job **best = &d->queued.head, *prev = NULL, *bprev = NULL;
+        uint64_t pos = UINT64_MAX;
+        for (job **r = &d->queued.head; *r; prev = *r, r = &(*r)->next) {
+            uint64_t p = sb_dev_model_position_ns(d->model, model_op(*r), (*r)->off, now);
+            if (p < pos)
+                pos = p, best = r, bprev = prev;
+        }
+        uint64_t ready = sb_dev_model_ready_ns(d->model, now);
+        if (pos > 0 && ready > now) {
+            *wake = ready < *wake ? ready : *wake;
+            return;
+        }
+        job *j = *best;
+        *best = j->next;
+        if (d->queued.tail == j)
+            d->queued.tail = bprev;
+        uint64_t len = model_op(j) == SB_DEV_FLUSH ? 0 : j->len;
+        run_at(d, j, sb_dev_model_service(d->model, model_op(j), j->fua_flush ? 0 : j->off, len, now));
+    }
+}
+
+/* The data's part, once the model has answered: a read's data goes out from the store. */
 static void move_data(sb_lab_nbd *d, job *j)
 {
-    if (j->type == NBD_CMD_READ) {
-        memcpy(j->data, d->store + j->off, j->len);
-    } else if (j->type == NBD_CMD_WRITE) {
+    if (j->type == NBD_CMD_WRITE) {
         memcpy(d->store + j->off, j->data, j->len);
     } else if (j->type == NBD_CMD_TRIM) {
         /* The whole pages in the range go back to the guest (read as zeros from now on). */
@@ -143,96 +229,138 @@ static void move_data(sb_lab_nbd *d, job *j)
     }
 }
 
-static void reply(sb_lab_nbd *d, const job *j, uint32_t error)
+/* Answers every request due by now, BATCH to a sendmsg. A FUA write whose write is done goes
+ * back to the model for its flush (as the nbdkit filter does it). -1 when the socket is gone. */
+static int answer_due(sb_lab_nbd *d, uint64_t now)
 {
-    struct nbd_reply r = {.magic = htobe32(NBD_REPLY_MAGIC), .error = htobe32(error)};
-    memcpy(r.handle, j->handle, sizeof r.handle);
-    struct iovec iov[2] = {{&r, sizeof r}, {j->data, j->len}};
-    int n = j->type == NBD_CMD_READ && !error ? 2 : 1;
-    pthread_mutex_lock(&d->send_mu);
-    /* A failed send means the kernel dropped the socket (disconnect): nothing to tell. */
-    (void)send_all(d->sock, iov, n);
-    pthread_mutex_unlock(&d->send_mu);
-}
-
-static void *worker(void *arg)
-{
-    sb_lab_nbd *d = arg;
-    block_signals();
-    pthread_mutex_lock(&d->mu);
-    for (;;) {
-        while (!d->stop && !d->head)
-            pthread_cond_wait(&d->work, &d->mu);
-        if (!d->head)
-            break;
-        job *j = d->head;
-        d->head = j->next;
-        if (!d->head)
-            d->tail = NULL;
-        d->served++;
-        pthread_mutex_unlock(&d->mu);
-        uint32_t error = model_wait(d, j);
-        if (!error)
+    struct iovec iov[2 * BATCH];
+    job *sent[BATCH];
+    int n = 0, nj = 0, rc = 0;
+    while (d->running && d->running->done_at <= now) {
+        job *j = d->running;
+        d->running = j->next;
+        if (!j->error && !j->fua_flush && (j->flags & (NBD_CMD_FLAG_FUA >> 16)) && j->type != NBD_CMD_READ) {
             move_data(d, j);
-        reply(d, j, error);
-        free(j->data);
-        free(j);
-        pthread_mutex_lock(&d->mu);
+            j->fua_flush = true;
+            jpush(&d->queued, j);
+            continue;
+        }
+        if (!j->error && !j->fua_flush)
+            move_data(d, j);
+        d->admitted--;
+        j->rep = (struct nbd_reply){.magic = htobe32(NBD_REPLY_MAGIC), .error = htobe32(j->error)};
+        memcpy(j->rep.handle, j->handle, sizeof j->rep.handle);
+        iov[n++] = (struct iovec){&j->rep, sizeof j->rep};
+        if (j->type == NBD_CMD_READ && !j->error)
+            iov[n++] = (struct iovec){d->store + j->off, j->len};
+        sent[nj++] = j;
+        if (nj == BATCH || !d->running || d->running->done_at > now) {
+            /* A failed send means the kernel dropped the socket (disconnect). */
+            if (send_all(d->sock, iov, n) < 0)
+                rc = -1;
+            for (int i = 0; i < nj; i++) {
+                free(sent[i]->data);
+                free(sent[i]);
+            }
+            n = nj = 0;
+        }
     }
-    pthread_mutex_unlock(&d->mu);
-    return NULL;
+    return rc;
 }
 
-/* One request from the socket, its payload read: NULL at disconnect or end of file. */
-static job *read_request(sb_lab_nbd *d)
+/* Parses what rbuf holds into jobs (reading a write's payload past rbuf from the socket).
+ * -1 at NBD_CMD_DISC, a bad magic or a lost socket. */
+static int parse(sb_lab_nbd *d)
 {
-    struct nbd_request rq;
-    if (read_full(d->sock, &rq, sizeof rq) < 0 || be32toh(rq.magic) != NBD_REQUEST_MAGIC)
-        return NULL;
-    job *j = sb_xrealloc(NULL, sizeof *j);
-    memset(j, 0, sizeof *j);
-    uint32_t type = be32toh(rq.type);
-    j->type = type & 0xffff;
-    j->flags = type >> 16;
-    memcpy(j->handle, rq.handle, sizeof j->handle);
-    j->off = be64toh(rq.from);
-    j->len = be32toh(rq.len);
-    if (j->type == NBD_CMD_DISC) {
-        free(j);
-        return NULL;
+    size_t pos = 0;
+    int rc = 0;
+    while (rc == 0 && d->rlen - pos >= sizeof(struct nbd_request)) {
+        struct nbd_request rq;
+        memcpy(&rq, d->rbuf + pos, sizeof rq);
+        uint32_t type = be32toh(rq.type), len = be32toh(rq.len);
+        if (be32toh(rq.magic) != NBD_REQUEST_MAGIC || (type & 0xffff) == NBD_CMD_DISC) {
+            rc = -1;
+            break;
+        }
+        pos += sizeof rq;
+        job *j = sb_xrealloc(NULL, sizeof *j);
+        memset(j, 0, sizeof *j);
+        j->type = type & 0xffff;
+        j->flags = type >> 16;
+        memcpy(j->handle, rq.handle, sizeof j->handle);
+        j->off = be64toh(rq.from);
+        j->len = len;
+        if (j->type == NBD_CMD_WRITE) {
+            j->data = sb_xrealloc(NULL, len ? len : 1);
+            size_t have = d->rlen - pos < len ? d->rlen - pos : len;
+            memcpy(j->data, d->rbuf + pos, have);
+            pos += have;
+            if (have < len && read_full(d->sock, j->data + have, len - have) < 0)
+                rc = -1;
+        }
+        d->served++;
+        d->n_op[j->type < 5 ? j->type : 4] += j->type < 5;
+        d->fua += (j->flags & (NBD_CMD_FLAG_FUA >> 16)) != 0;
+        jpush(&d->waiting, j);
     }
-    if (j->type == NBD_CMD_READ || j->type == NBD_CMD_WRITE)
-        j->data = sb_xrealloc(NULL, j->len ? j->len : 1);
-    if (j->type == NBD_CMD_WRITE && read_full(d->sock, j->data, j->len) < 0) {
-        free(j->data);
-        free(j);
-        return NULL;
-    }
-    return j;
+    memmove(d->rbuf, d->rbuf + pos, d->rlen - pos);
+    d->rlen -= pos;
+    return rc;
 }
 
-static void *reader(void *arg)
+/* Arms the timerfd at wake (absolute), unless it already is. */
+static void arm(sb_lab_nbd *d, uint64_t wake)
+{
+    if (wake == d->armed)
+        return;
+    struct itimerspec its = {.it_value = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)}};
+    (void)timerfd_settime(d->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+    d->armed = wake;
+}
+
+static void *server(void *arg)
 {
     sb_lab_nbd *d = arg;
     block_signals();
-    job *j;
-    while ((j = read_request(d))) {
-        pthread_mutex_lock(&d->mu);
-        if (d->tail)
-            d->tail->next = j;
-        else
-            d->head = j;
-        d->tail = j;
-        pthread_cond_signal(&d->work);
-        pthread_mutex_unlock(&d->mu);
+    /* The completion timer fires when asked, not up to 50 us later (the default slack). */
+    (void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+    for (;;) {
+        uint64_t now = sb_now_ns(), wake = UINT64_MAX;
+        dispatch(d, now, &wake);
+        if (answer_due(d, now) < 0)
+            break;
+        /* Again: a FUA write's flush, and what the freed tags admit, start now. */
+        dispatch(d, now, &wake);
+        if (d->running && d->running->done_at < wake)
+            wake = d->running->done_at;
+        if (wake <= sb_now_ns())
+            continue;
+        if (wake != UINT64_MAX)
+            arm(d, wake);
+        struct pollfd pf[2] = {{.fd = d->sock, .events = POLLIN}, {.fd = d->tfd, .events = POLLIN}};
+        int pr = poll(pf, 2, -1);
+        if (pr < 0 && errno != EINTR)
+            break;
+        if (pr <= 0) {
+            d->spun++;
+            continue;
+        }
+        if (pf[1].revents)
+            d->armed = 0; /* spent: the next arm sets it again, which clears its count */
+        if (pf[0].revents) {
+            ssize_t r = read(d->sock, d->rbuf + d->rlen, RBUF - d->rlen);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0)
+                break;
+            d->rlen += (size_t)r;
+            if (parse(d) < 0)
+                break;
+        }
     }
     /* NBD_CMD_DISC (or the socket gone): closing ours ends the kernel's receiving side,
      * so that NBD_DO_IT returns. */
     shutdown(d->sock, SHUT_RDWR);
-    pthread_mutex_lock(&d->mu);
-    d->stop = true;
-    pthread_cond_broadcast(&d->work);
-    pthread_mutex_unlock(&d->mu);
     return NULL;
 }
 
@@ -287,10 +415,11 @@ static int open_parts(sb_lab_nbd *d, char *err, size_t errlen)
     if (rc < 0)
         return rc;
     d->hdd = sb_dev_model_kind(d->model) == SB_DEV_KIND_HDD;
-    if (!(d->queue = sb_dev_queue_new(d->model, SB_LAB_NBD_TAGS, SB_DEV_QUEUE_SLEEP))) {
-        snprintf(err, errlen, "%s: cannot make the model's queue", d->spec);
-        return -ENOMEM;
+    if ((d->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) < 0) {
+        snprintf(err, errlen, "%s: timerfd_create: %s", d->dev, strerror(errno));
+        return -errno;
     }
+    d->rbuf = sb_xrealloc(NULL, RBUF);
     d->store = mmap(NULL, d->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (d->store == MAP_FAILED) {
         d->store = NULL;
@@ -319,15 +448,10 @@ int sb_lab_nbd_attach(const char *spec, uint64_t size, unsigned index, sb_lab_nb
     snprintf(d->dev, sizeof d->dev, "/dev/nbd%u", index);
     snprintf(d->spec, sizeof d->spec, "%s", spec);
     d->size = size;
-    d->nbd_fd = d->kern_sock = d->sock = -1;
-    pthread_mutex_init(&d->mu, NULL);
-    pthread_mutex_init(&d->send_mu, NULL);
-    pthread_cond_init(&d->work, NULL);
+    d->nbd_fd = d->kern_sock = d->sock = d->tfd = -1;
     int rc = open_parts(d, err, errlen), trc = 0;
-    for (; rc == 0 && trc == 0 && d->n_workers < SB_LAB_NBD_TAGS; d->n_workers += trc == 0)
-        trc = pthread_create(&d->workers[d->n_workers], NULL, worker, d);
-    if (rc == 0 && trc == 0 && (trc = pthread_create(&d->reader, NULL, reader, d)) == 0)
-        d->reader_started = true;
+    if (rc == 0 && (trc = pthread_create(&d->server, NULL, server, d)) == 0)
+        d->server_started = true;
     if (rc == 0 && trc == 0 && (trc = pthread_create(&d->doit, NULL, doit, d)) == 0)
         d->doit_started = true;
     if (trc) {
@@ -359,33 +483,27 @@ void sb_lab_nbd_detach(sb_lab_nbd *d, char *summary, size_t len)
         (void)ioctl(d->nbd_fd, NBD_CLEAR_SOCK);
     }
     if (d->sock >= 0)
-        shutdown(d->sock, SHUT_RDWR); /* the reader's read ends, and it stops the workers */
-    if (d->reader_started)
-        pthread_join(d->reader, NULL);
-    pthread_mutex_lock(&d->mu);
-    d->stop = true;
-    pthread_cond_broadcast(&d->work);
-    pthread_mutex_unlock(&d->mu);
-    for (unsigned i = 0; i < d->n_workers; i++)
-        pthread_join(d->workers[i], NULL);
+        shutdown(d->sock, SHUT_RDWR); /* the server's poll sees it and it stops */
+    if (d->server_started)
+        pthread_join(d->server, NULL);
+    /* "waits spun": the server's wake-ups that found nothing to do (it sleeps in poll; a
+     * spinning server would never let the guest's clock jump). */
     if (summary)
-        snprintf(summary, len, "%s %s: %llu requests, %llu waits spun", d->dev + 5, d->spec,
-                 (unsigned long long)d->served, (unsigned long long)(d->queue ? sb_dev_queue_spun(d->queue) : 0));
-    for (job *j = d->head, *n; j; j = n) {
-        n = j->next;
-        free(j->data);
-        free(j);
-    }
-    sb_dev_queue_free(d->queue);
+        snprintf(summary, len, "%s %s: %llu requests, %llu waits spun (%llu reads, %llu writes, %llu flushes, "
+                 "%llu with FUA, %llu discards)", d->dev + 5, d->spec, (unsigned long long)d->served,
+                 (unsigned long long)d->spun, (unsigned long long)d->n_op[NBD_CMD_READ],
+                 (unsigned long long)d->n_op[NBD_CMD_WRITE], (unsigned long long)d->n_op[NBD_CMD_FLUSH],
+                 (unsigned long long)d->fua, (unsigned long long)d->n_op[NBD_CMD_TRIM]);
+    free_jobs(d->waiting.head);
+    free_jobs(d->queued.head);
+    free_jobs(d->running);
+    free(d->rbuf);
     sb_dev_model_free(d->model);
     if (d->store)
         munmap(d->store, d->size);
-    int fds[] = {d->nbd_fd, d->kern_sock, d->sock};
-    for (size_t i = 0; i < 3; i++)
+    int fds[] = {d->nbd_fd, d->kern_sock, d->sock, d->tfd};
+    for (size_t i = 0; i < 4; i++)
         if (fds[i] >= 0)
             close(fds[i]);
-    pthread_cond_destroy(&d->work);
-    pthread_mutex_destroy(&d->send_mu);
-    pthread_mutex_destroy(&d->mu);
     free(d);
 }
