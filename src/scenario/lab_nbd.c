@@ -86,7 +86,20 @@ struct sb_lab_nbd {
     size_t rlen;          /* bytes of rbuf not parsed yet (from its start) */
     uint64_t armed;       /* the timerfd's deadline, 0 when none or spent */
     uint64_t served, n_op[5], fua, spun;
+    uint64_t cpu_ns, runs; /* the server thread's CPU time (its schedstat: virtual ns, that is
+                            * instructions) and how many times it ran, over its life */
 };
+
+/* The calling thread's CPU time in ns and the times it was scheduled, from its schedstat
+ * (the scheduler's clock: under icount the guest's instructions). */
+static void thread_cpu(uint64_t *ns, uint64_t *runs)
+{
+    char buf[128];
+    unsigned long long a = 0, b = 0, c = 0;
+    *ns = *runs = 0;
+    if (sb_read_text("/proc/thread-self/schedstat", buf, sizeof buf) >= 0 && sscanf(buf, "%llu %llu %llu", &a, &b, &c) == 3)
+        *ns = a, *runs = c;
+}
 
 static void block_signals(void)
 {
@@ -358,6 +371,7 @@ static void *server(void *arg)
                 break;
         }
     }
+    thread_cpu(&d->cpu_ns, &d->runs);
     /* NBD_CMD_DISC (or the socket gone): closing ours ends the kernel's receiving side,
      * so that NBD_DO_IT returns. */
     shutdown(d->sock, SHUT_RDWR);
@@ -490,10 +504,12 @@ void sb_lab_nbd_detach(sb_lab_nbd *d, char *summary, size_t len)
      * spinning server would never let the guest's clock jump). */
     if (summary)
         snprintf(summary, len, "%s %s: %llu requests, %llu waits spun (%llu reads, %llu writes, %llu flushes, "
-                 "%llu with FUA, %llu discards)", d->dev + 5, d->spec, (unsigned long long)d->served,
+                 "%llu with FUA, %llu discards; the server ran %llu times, %.1f us of CPU a request)", d->dev + 5, d->spec,
+                 (unsigned long long)d->served,
                  (unsigned long long)d->spun, (unsigned long long)d->n_op[NBD_CMD_READ],
                  (unsigned long long)d->n_op[NBD_CMD_WRITE], (unsigned long long)d->n_op[NBD_CMD_FLUSH],
-                 (unsigned long long)d->fua, (unsigned long long)d->n_op[NBD_CMD_TRIM]);
+                 (unsigned long long)d->fua, (unsigned long long)d->n_op[NBD_CMD_TRIM],
+                 (unsigned long long)d->runs, d->served ? (double)d->cpu_ns / 1e3 / (double)d->served : 0.0);
     free_jobs(d->waiting.head);
     free_jobs(d->queued.head);
     free_jobs(d->running);
