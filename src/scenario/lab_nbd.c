@@ -350,6 +350,16 @@ static void *server(void *arg)
             continue;
         if (wake != UINT64_MAX)
             arm(d, wake);
+        /* What the kernel sent while this thread worked is read without a poll first. */
+        ssize_t got = recv(d->sock, d->rbuf + d->rlen, RBUF - d->rlen, MSG_DONTWAIT);
+        if (got > 0) {
+            d->rlen += (size_t)got;
+            if (parse(d) < 0)
+                break;
+            continue;
+        }
+        if (got == 0)
+            break;
         struct pollfd pf[2] = {{.fd = d->sock, .events = POLLIN}, {.fd = d->tfd, .events = POLLIN}};
         int pr = poll(pf, 2, -1);
         if (pr < 0 && errno != EINTR)
