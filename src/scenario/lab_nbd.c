@@ -86,6 +86,7 @@ struct sb_lab_nbd {
     size_t rlen;          /* bytes of rbuf not parsed yet (from its start) */
     uint64_t armed;       /* the timerfd's deadline, 0 when none or spent */
     uint64_t served, n_op[5], fua, spun;
+    uint64_t flush_ns, flush_max; /* the model's time of the flushes (a FUA write's too), all and longest */
     uint64_t cpu_ns, runs; /* the server thread's CPU time (its schedstat: virtual ns, that is
                             * instructions) and how many times it ran, over its life */
 };
@@ -226,6 +227,10 @@ static void dispatch(sb_lab_nbd *d, uint64_t now, uint64_t *wake)
             d->queued.tail = bprev;
         uint64_t len = model_op(j) == SB_DEV_FLUSH ? 0 : j->len;
         run_at(d, j, sb_dev_model_service(d->model, model_op(j), j->fua_flush ? 0 : j->off, len, now));
+        if (model_op(j) == SB_DEV_FLUSH) {
+            d->flush_ns += j->done_at - now;
+            d->flush_max = j->done_at - now > d->flush_max ? j->done_at - now : d->flush_max;
+        }
     }
 }
 
@@ -514,11 +519,13 @@ void sb_lab_nbd_detach(sb_lab_nbd *d, char *summary, size_t len)
      * spinning server would never let the guest's clock jump). */
     if (summary)
         snprintf(summary, len, "%s %s: %llu requests, %llu waits spun (%llu reads, %llu writes, %llu flushes, "
-                 "%llu with FUA, %llu discards; the server ran %llu times, %.1f us of CPU a request)", d->dev + 5, d->spec,
+                 "%llu with FUA, %llu discards; flushes %.1f ms in all, the longest %.1f ms; the server ran %llu times, "
+                 "%.1f us of CPU a request)", d->dev + 5, d->spec,
                  (unsigned long long)d->served,
                  (unsigned long long)d->spun, (unsigned long long)d->n_op[NBD_CMD_READ],
                  (unsigned long long)d->n_op[NBD_CMD_WRITE], (unsigned long long)d->n_op[NBD_CMD_FLUSH],
-                 (unsigned long long)d->fua, (unsigned long long)d->n_op[NBD_CMD_TRIM],
+                 (unsigned long long)d->fua, (unsigned long long)d->n_op[NBD_CMD_TRIM], (double)d->flush_ns / 1e6,
+                 (double)d->flush_max / 1e6,
                  (unsigned long long)d->runs, d->served ? (double)d->cpu_ns / 1e3 / (double)d->served : 0.0);
     free_jobs(d->waiting.head);
     free_jobs(d->queued.head);
