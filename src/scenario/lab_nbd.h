@@ -2,9 +2,10 @@
  * lab_nbd — a modeled disk served inside a `scenario run --vm --vm-time virtual`
  * guest (docs/scenarios.md, "Virtual time"): the guest kernel's NBD client
  * (/dev/nbdN, configured with the classic ioctls over one end of a socketpair)
- * sends each request to a server in this process, which waits in the device
- * model's queue (devices/model.h, made with SB_DEV_QUEUE_SLEEP: it sleeps on the
- * guest's CLOCK_MONOTONIC and never spins) and then moves the data in guest RAM.
+ * sends each request to a server thread in this process, which starts it in the
+ * device model (devices/model.h) as the model's queue would, sleeps in poll() on
+ * the socket and on a timer at the earliest modeled completion (the guest's
+ * CLOCK_MONOTONIC; it never spins) and then moves the data in guest RAM.
  *
  * Why inside the guest: under QEMU's -icount with sleep=off the guest's clocks
  * advance by the instructions it executes and jump to the next guest timer when
@@ -25,7 +26,7 @@
 
 typedef struct sb_lab_nbd sb_lab_nbd;
 
-/* Tags the server takes at once (SATA NCQ's 32); more requests wait in order. */
+/* Requests in the model at once (SATA NCQ's 32 tags); more wait in order. */
 #define SB_LAB_NBD_TAGS 32
 
 /* Serves a device of size bytes modeled by spec (a devices/ spec; "ram" answers at once)
@@ -35,8 +36,9 @@ typedef struct sb_lab_nbd sb_lab_nbd;
 int sb_lab_nbd_attach(const char *spec, uint64_t size, unsigned index, sb_lab_nbd **out, char *dev, size_t devlen,
                       char *err, size_t errlen);
 /* Disconnects the device, stops the server and frees everything; what it served goes to
- * summary ("nbd0 ssd-850evo: 1234 requests, 0 waits spun", for the guest's console and
- * the tests), when summary is not NULL. Safe on NULL. */
+ * summary ("nbd0 ssd-850evo: 1234 requests, 0 waits spun (... by kind, the flushes' time,
+ * the server's CPU)", for the guest's console and the tests), when summary is not NULL.
+ * Safe on NULL. */
 void sb_lab_nbd_detach(sb_lab_nbd *d, char *summary, size_t len);
 
 #endif
