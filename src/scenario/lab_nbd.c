@@ -371,12 +371,19 @@ static void *server(void *arg)
         int pr = poll(pf, 2, -1);
         if (pr < 0 && errno != EINTR)
             break;
-        if (pr <= 0) {
-            d->spun++;
+        if (pr <= 0)
             continue;
+        if (pf[1].revents) {
+            /* Spent: read, or poll would find it readable again at once (a spin). A wake-up
+             * with the socket quiet and nothing due is a wasted one: counted as spun. */
+            uint64_t n;
+            if (read(d->tfd, &n, sizeof n) < 0)
+                n = 0;
+            d->armed = 0;
+            uint64_t t = sb_now_ns();
+            if (!pf[0].revents && (!d->running || d->running->done_at > t))
+                d->spun++;
         }
-        if (pf[1].revents)
-            d->armed = 0; /* spent: the next arm sets it again, which clears its count */
         if (pf[0].revents) {
             ssize_t r = read(d->sock, d->rbuf + d->rlen, RBUF - d->rlen);
             if (r < 0 && errno == EINTR)
