@@ -344,6 +344,7 @@ static void *server(void *arg)
     block_signals();
     /* The completion timer fires when asked, not up to 50 us later (the default slack). */
     (void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+    unsigned idle = 0; /* timer wake-ups in a row that found nothing to do */
     for (;;) {
         uint64_t now = sb_now_ns(), wake = UINT64_MAX;
         dispatch(d, now, &wake);
@@ -374,15 +375,20 @@ static void *server(void *arg)
         if (pr <= 0)
             continue;
         if (pf[1].revents) {
-            /* Spent: read, or poll would find it readable again at once (a spin). A wake-up
-             * with the socket quiet and nothing due is a wasted one: counted as spun. */
+            /* Spent: read, or poll would find it readable again at once (a spin). One wake-up
+             * with the socket quiet and nothing due happens when the request it was armed for
+             * was answered on an earlier wake-up; a second in a row would be a spin: counted. */
             uint64_t n;
             if (read(d->tfd, &n, sizeof n) < 0)
                 n = 0;
             d->armed = 0;
             uint64_t t = sb_now_ns();
             if (!pf[0].revents && (!d->running || d->running->done_at > t))
-                d->spun++;
+                d->spun += idle++ > 0;
+            else
+                idle = 0;
+        } else {
+            idle = 0;
         }
         if (pf[0].revents) {
             ssize_t r = read(d->sock, d->rbuf + d->rlen, RBUF - d->rlen);
