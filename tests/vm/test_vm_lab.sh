@@ -5,7 +5,7 @@
 #
 #  1. A modeled QD1 random read takes the model's time: fio randread, psync, 4 KiB, QD1 on
 #     ext4 over a modeled 850 EVO whose page read is 20 ms (read-us=20000), so that the
-#     lab's own path (about 70 us of virtual time a request) is under 1 % of it: the
+#     lab's own path (about 55 us of virtual time a request) is under 1 % of it: the
 #     modeled read is 20,025 us (read-us + ctrl-us 10.6 + cmd-us 6.8 + 4 KiB over the
 #     540 MB/s link, 7.6; docs/devices.md), and the run's mean time per read (from its
 #     IOPS) and its fastest read are within 1 % of it. The record names virtual time and
