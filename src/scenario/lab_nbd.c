@@ -249,6 +249,18 @@ static void move_data(sb_lab_nbd *d, job *j)
     }
 }
 
+/* Sends n iovecs, the replies of the nj jobs in sent, and frees the jobs. A failed send
+ * means the kernel dropped the socket (disconnect): -1. */
+static int send_batch(sb_lab_nbd *d, struct iovec *iov, int n, job **sent, int nj)
+{
+    int rc = send_all(d->sock, iov, n);
+    for (int i = 0; i < nj; i++) {
+        free(sent[i]->data);
+        free(sent[i]);
+    }
+    return rc;
+}
+
 /* Answers every request due by now, BATCH to a sendmsg. A FUA write whose write is done goes
  * back to the model for its flush (as the nbdkit filter does it). -1 when the socket is gone. */
 static int answer_due(sb_lab_nbd *d, uint64_t now)
@@ -274,17 +286,15 @@ static int answer_due(sb_lab_nbd *d, uint64_t now)
         if (j->type == NBD_CMD_READ && !j->error)
             iov[n++] = (struct iovec){d->store + j->off, j->len};
         sent[nj++] = j;
-        if (nj == BATCH || !d->running || d->running->done_at > now) {
-            /* A failed send means the kernel dropped the socket (disconnect). */
-            if (send_all(d->sock, iov, n) < 0)
-                rc = -1;
-            for (int i = 0; i < nj; i++) {
-                free(sent[i]->data);
-                free(sent[i]);
-            }
+        /* The batch goes when full, and after the loop: the last one due may be a FUA write
+         * going back for its flush, which sends nothing. */
+        if (nj == BATCH && send_batch(d, iov, n, sent, nj) < 0)
+            rc = -1;
+        if (nj == BATCH)
             n = nj = 0;
-        }
     }
+    if (nj > 0 && send_batch(d, iov, n, sent, nj) < 0)
+        rc = -1;
     return rc;
 }
 
