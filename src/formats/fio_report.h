@@ -78,6 +78,8 @@ typedef struct sb_fio_job {
     bool depth_known;
     uint64_t depth_level[7], depth_submit[7], depth_complete[7];
     bool no_syncs;             /* the job calls no fsync/fdatasync: fio's "sync" is all 0 */
+    const sb_histogram *sync_lat; /* fsync=N / fdatasync=N: each sync's latency, or NULL */
+    uint64_t sync_ios;         /* ... of them fsyncs (fio's "sync" total_ios and issued rwts) */
     uint64_t zone_resets;      /* zonemode=zbd's resets (fio's "; N zone resets") */
     /* What the header line names. */
     const char *rw, *engine;

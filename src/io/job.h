@@ -389,6 +389,10 @@ typedef struct sb_io_result {
     sb_io_depths depths;       /* asynchronous engines (ramp included); zero for synchronous ones */
     sb_verify_stats verify;    /* filled when job->verify is set */
     uint64_t zone_resets;      /* zonemode=zbd: zones the job reset (fio's "N zone resets") */
+    /* fsync=N / fdatasync=N: the periodic syncs' latency after the ramp (malloc'd; NULL
+     * without them) and how many were fsyncs (fio's sync total_ios counts only those) */
+    sb_histogram *sync_lat;
+    uint64_t sync_fsyncs;
     /* Without group_reporting and with numjobs > 1: each thread's own figures, as fio
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */
     struct sb_io_result *threads;

@@ -390,6 +390,21 @@ static void do_fsync(worker *w, bool data_only)
         w->iolog_sync(w, data_only);
 }
 
+/* The periodic sync (fsync=N, fdatasync=N), due since the Nth write and done before the
+ * next I/O, as fio's (it issues the sync when it fetches the next I/O, so none follows
+ * the job's last write), and timed as fio's sync latency. */
+static void periodic_sync(worker *w)
+{
+    w->sync_pending = false;
+    uint64_t t0 = sb_now_ns();
+    do_fsync(w, w->sync_data);
+    uint64_t t1 = sb_now_ns();
+    if (t0 >= w->ramp_end_ns) {
+        sb_hist_record(w->sync_lat, t1 - t0);
+        w->fsyncs += !w->sync_data;
+    }
+}
+
 /* Every pass of a time-based job starts cold, as fio's does (it reopens and
  * invalidates the file when it wraps around): one fadvise per pass, never per I/O. */
 static void invalidate_region(worker *w)
@@ -490,6 +505,10 @@ static void loop_sync(worker *w)
         }
         if (!next_io(w, u))
             break;
+        if (__builtin_expect(w->sync_pending, 0)) {
+            periodic_sync(w);
+            t = sb_now_ns();
+        }
         if (!one_clock)
             t = sb_now_ns();
         if (__builtin_expect(w->paced, 0))
@@ -514,9 +533,8 @@ static void loop_sync(worker *w)
             verify_done(w, u);
         bool slow = account(w, u, t);
         if (fsync_every && u->ddir == SB_DDIR_WRITE && ++w->writes_since_fsync >= fsync_every) {
-            do_fsync(w, w->sync_data);
+            w->sync_pending = true;
             w->writes_since_fsync = 0;
-            slow = true;
         }
         if (w->invalidate_pending) {
             invalidate_region(w);
@@ -695,6 +713,17 @@ static void loop_async(worker *w)
                 break;
             }
             w->nfree--;
+            if (__builtin_expect(w->sync_pending, 0)) { /* what is queued completes first */
+                if (pending) {
+                    if ((r = ops->commit(&w->td)) < 0)
+                        goto fail;
+                    submitted(w, &pending, &in_flight);
+                }
+                if ((r = drain(w, &in_flight)) < 0)
+                    goto fail;
+                periodic_sync(w);
+                t = sb_now_ns();
+            }
             u->start_ns = t;
             u->issue_ns = 0;
             if (__builtin_expect(u->ddir == SB_DDIR_TRIM, 0)) {
@@ -724,9 +753,7 @@ static void loop_async(worker *w)
                 invalidate_region(w);
             }
             if (sync_due) {
-                if ((r = drain(w, &in_flight)) < 0)
-                    goto fail;
-                do_fsync(w, w->sync_data);
+                w->sync_pending = true;
                 w->writes_since_fsync = 0;
             }
         }

@@ -162,6 +162,10 @@ sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, uns
     agg_depths(a, r, x);
     a->zone_resets = x->zone_resets;
     a->no_syncs = !job->fsync_every && !job->fdatasync_every && !job->end_fsync && !job->fsync_on_close;
+    if (x->sync_lat) {
+        a->sync_lat = hist_copy(x->sync_lat);
+        a->sync_ios = x->sync_fsyncs;
+    }
     /* continue_on_error: the errors gone on after, and the first as the job's error (fio) */
     a->continue_on_error = job->continue_on_error != 0;
     a->total_err = x->total_err;
@@ -219,6 +223,13 @@ void sb_io_agg_merge(sb_io_agg *a, const sb_io_agg *b)
         a->depth_complete[i] += b->depth_complete[i];
     }
     a->no_syncs &= b->no_syncs;
+    if (b->sync_lat) {
+        if (!a->sync_lat)
+            a->sync_lat = hist_copy(b->sync_lat);
+        else
+            sb_hist_merge(a->sync_lat, b->sync_lat);
+        a->sync_ios += b->sync_ios;
+    }
     a->zone_resets += b->zone_resets;
 }
 
@@ -226,6 +237,7 @@ void sb_io_agg_free(sb_io_agg *a)
 {
     if (!a)
         return;
+    free(a->sync_lat);
     for (int d = 0; d < SB_IO_AGG_NDIR; d++) {
         free(a->dir[d].clat);
         free(a->dir[d].slat);

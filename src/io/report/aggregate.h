@@ -56,6 +56,8 @@ typedef struct sb_io_agg {
     uint64_t depth_level[SB_IO_DEPTH_BUCKETS], depth_submit[SB_IO_DEPTH_BUCKETS],
         depth_complete[SB_IO_DEPTH_BUCKETS];
     bool no_syncs;             /* the job calls no fsync/fdatasync */
+    sb_histogram *sync_lat;    /* fsync=N / fdatasync=N: their latency (a copy), or NULL */
+    uint64_t sync_ios;         /* ... of them fsyncs (fio's sync total_ios) */
     uint64_t zone_resets;
     bool continue_on_error;
     uint64_t total_err;

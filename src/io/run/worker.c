@@ -22,6 +22,7 @@
 #include "core/clock.h"
 #include "core/cpuset.h"
 #include "core/rand.h"
+#include "core/strutil.h"
 #include "io/engine.h"
 #include "io/job.h"
 #include "io/loop/offsets.h"
@@ -48,6 +49,7 @@ static void worker_free(worker *w)
     free(w->done);
     free(w->pend);
     free(w->bs_table);
+    free(w->sync_lat);
     sb_zbd_thread_free(w->zbd);
     free(w->bs_table_w);
     if (w->spr)
@@ -154,6 +156,10 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     }
     w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
     w->sync_data = !job->fsync_every && job->fdatasync_every;
+    if (w->sync_every) {
+        w->sync_lat = sb_xcalloc(1, sizeof *w->sync_lat);
+        sb_hist_init_zeroed(w->sync_lat);
+    }
     const uint64_t rates[SB_DDIR_N] = {job->rate, job->rate_write};
     const uint64_t iops[SB_DDIR_N] = {job->rate_iops, job->rate_iops_write};
     w->paced = (w->think_ns = (uint64_t)(job->thinktime_s * 1e9)) > 0;
@@ -282,6 +288,14 @@ static void merge_worker(const worker *w, sb_io_result *res)
         sb_hist_merge(&res->clat_all, &w->st[d].clat);
     }
     res->cpu_ios += w->ios_done;
+    if (w->sync_lat) {
+        if (!res->sync_lat) {
+            res->sync_lat = sb_xcalloc(1, sizeof *res->sync_lat);
+            sb_hist_init_zeroed(res->sync_lat);
+        }
+        sb_hist_merge(res->sync_lat, w->sync_lat);
+        res->sync_fsyncs += w->fsyncs;
+    }
     res->zone_resets += sb_zbd_resets(w->zbd);
     res->total_err += w->total_err;
     if (!res->first_error)

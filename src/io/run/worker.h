@@ -85,6 +85,9 @@ typedef struct worker {
     uint64_t writes_since_fsync;
     unsigned sync_every;       /* fsync_every or fdatasync_every: the periodic sync */
     bool sync_data;            /* it is an fdatasync */
+    bool sync_pending;         /* the periodic sync is due before the next I/O (fio's order) */
+    sb_histogram *sync_lat;    /* the periodic syncs' latency after the ramp (NULL: none) */
+    uint64_t fsyncs;           /* ... of them fsyncs, not fdatasyncs (fio's sync total_ios) */
     unsigned passes;           /* one-pass jobs: passes done (fio's loops) */
     /* Variable block sizes (bsrange, bssplit): sizes drawn before the run, taken in turn;
      * NULL = every I/O is job->bs. Offsets are then in bytes: seq_pos in the pass,
