@@ -28,6 +28,8 @@ void sb_io_job_init(sb_io_job *job)
     job->allow_file_create = true;
     job->unique_filename = true;
     job->per_job_logs = true;
+    job->log_entries = 1024;
+    job->bw_avg_ms = job->iops_avg_ms = 500;
     job->fadvise_hint = SB_FADVISE_PATTERN;
     job->size = 1ull << 30;
     job->iodepth = 1;

@@ -154,6 +154,24 @@ typedef struct sb_io_job {
     char bw_log[128], lat_log[128], iops_log[128];
     bool log_offset;
     unsigned log_avg_ms;
+    /* fio's other log options (iolog.h, histlog.h, logfile.h): write_hist_log's prefix ("" =
+     * none), a line per log_hist_ms (0: none, as fio) of fio's latency bins summed
+     * 2^log_hist_coarseness at a time; log_max: an averaged line holds the window's largest
+     * value; log_epoch_clock: -1, or the clock whose epoch the lines' times count from
+     * (log_unix_epoch: CLOCK_REALTIME; log_alternate_epoch: log_alternate_epoch_clock_id);
+     * log_entries: lines held before a write; log_gz: bytes held (and with log_gz_store,
+     * deflated as one zlib stream into PREFIX_KIND.N.log.fz) before a write, 0 = 64 KiB;
+     * log_gz_cpus: the CPUs a log is deflated on (0 = any); bw_avg_ms, iops_avg_ms: fio's
+     * bwavgtime, iopsavgtime, the window of each bandwidth and IOPS sample. */
+    char hist_log[128];
+    unsigned log_hist_ms, log_hist_coarseness;
+    bool log_max, log_unix_epoch, log_alt_epoch, log_gz_store;
+    int log_epoch_clock_id;
+    unsigned log_entries;
+    uint64_t log_gz;
+    bool log_gz_cpus_set;
+    cpu_set_t log_gz_cpus;
+    unsigned bw_avg_ms, iops_avg_ms;
     int nice;                  /* the threads' nice value (fio's nice) */
     int prio;                  /* best-effort I/O priority 0..7 (fio's prio); -1 = unset */
     bool thread;               /* fio's thread: storbench's jobs are always threads */

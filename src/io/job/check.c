@@ -148,6 +148,25 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
     return 0;
 }
 
+/* fio's log options that involve each other (io/log/). */
+static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+    if (job->hist_log[0] && job->log_gz_store) {
+        /* fio's stored histogram samples are memory addresses, not histograms */
+        snprintf(err, errlen, "write_hist_log with log_store_compressed: fio stores no histogram in "
+                 "a .fz file (its samples there are memory addresses); store the logs uncompressed");
+        return -EINVAL;
+    }
+    if (job->log_gz && job->log_gz < 1024) {
+        snprintf(err, errlen, "log_compression %" PRIu64 " is less than 1024 bytes (fio's least)", job->log_gz);
+        return -EINVAL;
+    }
+    if (job->log_gz_cpus_set && !job->log_gz_store && warn && warnlen && !warn[0])
+        snprintf(warn, warnlen, "log_compression_cpus has no effect without log_store_compressed=1: "
+                 "storbench writes its logs as it goes and deflates only the logs it stores");
+    return 0;
+}
+
 int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
 {
     if (warn && warnlen)
@@ -251,6 +270,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         return -EINVAL;
     }
     if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)
+        return -EINVAL;
+    if (check_logs(job, err, errlen, warn, warnlen) < 0)
         return -EINVAL;
     if (warn && warnlen)
         sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */
