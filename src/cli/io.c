@@ -35,6 +35,7 @@
 #include "io/job.h"
 #include "io/options/jobfile.h"
 #include "io/job/guard.h"
+#include "io/log/inflate.h"
 #include "io/run/jobrun.h"
 #include "io/options/options.h"
 
@@ -61,6 +62,7 @@ typedef struct io_cli {
     bool showcmd;                 /* fio's --showcmd: the jobs as command-line options */
     unsigned max_jobs;            /* fio's --max-jobs: at most this many threads; 0 = any */
     bool warnings_fatal;          /* fio's --warnings-fatal */
+    char inflate_log[PATH_MAX];   /* fio's --inflate-log FILE: print a stored compressed log */
 } io_cli;
 
 static const sb_opt_choice eta_choices[] = {
@@ -139,6 +141,10 @@ static const sb_opt cli_options[] = {
     {.name = "section", .type = SB_OPT_FUNC, C(sections), .arg = "NAME",
      .help = "of the job files, run only the job NAME (again for more), as fio's --section",
      .category = SB_OPTC_OUTPUT, .parse = parse_section},
+    {.name = "inflate-log", .type = SB_OPT_STR, C(inflate_log), .arg = "FILE",
+     .help = "print a log stored compressed (log_store_compressed: a .log.fz file, fio's or "
+             "storbench's) as its text log and exit, as fio's --inflate-log",
+     .category = SB_OPTC_OUTPUT},
     {.name = "parse-only", .type = SB_OPT_BOOL, C(parse_only),
      .help = "read and check the jobs, print one line per job, run nothing (fio's --parse-only)",
      .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
@@ -715,6 +721,15 @@ static int io_main(int argc, char **argv, io_cmd *st)
     }
     if (cli->cmdhelp[0])
         return cmdhelp(cli->cmdhelp);
+    if (cli->inflate_log[0]) {
+        char err[PATH_MAX + 128];
+        int r = sb_iolog_inflate(cli->inflate_log, stdout, err, sizeof err);
+        if (r == -EINVAL || r == -ENOENT)
+            return sb_usage_error(CMD, "--inflate-log %s", err);
+        if (r < 0)
+            sb_error("%s: --inflate-log %s", CMD, err);
+        return r < 0 ? SB_EXIT_RUNTIME : SB_EXIT_OK;
+    }
     if ((rc = command_flags(cli)) != 0)
         return rc;
     if (set->n || args->nfiles)
