@@ -461,15 +461,20 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
     /* the per-second samples are the whole job's, both directions together: they are a
      * direction's only when the job has one */
     int ndirs = sb_rw_reads(job->rw) + sb_rw_writes(job->rw) + sb_rw_trims(job->rw);
-    if (t < 0 && r->n_seconds && ndirs == 1) {
+    if (t < 0 && ndirs == 1) {
+        /* fio's samples: one per bwavgtime / iopsavgtime where the series has them */
         int d = sb_rw_reads(job->rw) ? SB_DDIR_READ : sb_rw_writes(job->rw) ? SB_DDIR_WRITE : SB_DDIR_TRIM;
-        b->bw = sb_xrealloc(NULL, r->n_seconds * sizeof *b->bw);
-        b->iops = sb_xrealloc(NULL, r->n_seconds * sizeof *b->iops);
-        memcpy(b->bw, r->bw_bytes_per_s, r->n_seconds * sizeof *b->bw);
-        memcpy(b->iops, r->iops, r->n_seconds * sizeof *b->iops);
+        size_t nb = r->bw_win ? r->n_bw_win : r->n_seconds, ni = r->iops_win ? r->n_iops_win : r->n_seconds;
+        b->bw = sb_xrealloc(NULL, (nb ? nb : 1) * sizeof *b->bw);
+        b->iops = sb_xrealloc(NULL, (ni ? ni : 1) * sizeof *b->iops);
+        if (nb)
+            memcpy(b->bw, r->bw_win ? r->bw_win : r->bw_bytes_per_s, nb * sizeof *b->bw);
+        if (ni)
+            memcpy(b->iops, r->iops_win ? r->iops_win : r->iops, ni * sizeof *b->iops);
         j->dir[d].bw_samples = b->bw;
         j->dir[d].iops_samples = b->iops;
-        j->dir[d].n_samples = r->n_seconds;
+        j->dir[d].n_samples = nb;
+        j->dir[d].n_iops_samples = ni;
     }
     j->usr_pct = r->cpu_wall_s > 0 ? 100 * r->cpu_user_s / r->cpu_wall_s : 0;
     j->sys_pct = r->cpu_wall_s > 0 ? 100 * r->cpu_sys_s / r->cpu_wall_s : 0;
@@ -525,7 +530,7 @@ static void merge_block(block *into, block *b)
         a->dir[d].bytes += j->dir[d].bytes;
         sb_hist_merge(into->h[d], b->h[d]);
         merge_split_latency(into, b, d);
-        a->dir[d].n_samples = 0; /* the jobs' seconds do not line up: no samples */
+        a->dir[d].n_samples = a->dir[d].n_iops_samples = 0; /* the jobs' seconds do not line up: no samples */
     }
     sb_hist_merge(into->all, b->all);
     a->jobs += j->jobs;

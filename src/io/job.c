@@ -104,6 +104,10 @@ void sb_io_result_free(sb_io_result *r)
     free(r->iops);
     r->bw_bytes_per_s = r->iops = NULL;
     r->n_seconds = 0;
+    free(r->bw_win);
+    free(r->iops_win);
+    r->bw_win = r->iops_win = NULL;
+    r->n_bw_win = r->n_iops_win = 0;
     free(r->series);
     r->series = NULL;
     sb_ss_free(&r->steady);

@@ -353,6 +353,12 @@ typedef struct sb_io_result {
     size_t n_seconds;
     double *bw_bytes_per_s;    /* [n_seconds], malloc'd */
     double *iops;              /* [n_seconds] */
+    /* fio's bandwidth and IOPS samples (the report's bw and iops min, max, mean, stdev and
+     * samples): one per bwavgtime / iopsavgtime of the whole job, as rates per second, when
+     * the log interval divides that window (and it is not 1 s); else NULL, and the
+     * per-second samples above are the report's. */
+    size_t n_bw_win, n_iops_win;
+    double *bw_win, *iops_win;
     /* The measurement over time (all threads), one point per log interval, thinned
      * beyond SB_SERIES_MAX points; malloc'd, NULL when nothing was measured. */
     sb_series *series;

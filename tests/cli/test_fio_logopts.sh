@@ -3,7 +3,8 @@
 # inflate.c): log_unix_epoch and log_alternate_epoch (+ its clock id) move the lines' times
 # to a clock's epoch; log_max_value makes an averaged line the window's largest value;
 # bwavgtime / iopsavgtime are the samples an averaged bandwidth / IOPS log is made of (a
-# line only when a sample ended in its window, as fio); log_entries and log_compression
+# line only when a sample ended in its window, as fio) and the report's bw / iops samples
+# (when the log interval divides them); log_entries and log_compression
 # are how much of a log is written at a time (seen in the write(2)s, with strace);
 # log_store_compressed writes fio's .log.fz (zlib streams of fio's binary samples), which
 # fio --inflate-log and storbench io --inflate-log print alike, for storbench's file and
@@ -16,12 +17,13 @@ cd "$T" || exit 1
 JOB=(--name=l --filename="$T/f" --size=8m --bs=4k --rw=randread --ioengine=psync)
 TB=(--time_based --runtime=1)
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+jqe() { jq -e "$@" >/dev/null 2>&1; }
 up_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 # ---- the epoch of the times ----
 t0=$(now_ms)
-check_exit "log_unix_epoch=1" 0 "$SB_BIN" io "${JOB[@]}" --write_lat_log=u --write_hist_log=u \
-    --log_hist_msec=10 --log_unix_epoch=1
+check_exit "log_unix_epoch=1" 0 "$SB_BIN" io "${JOB[@]}" "${TB[@]}" --write_lat_log=u --write_hist_log=u \
+    --log_hist_msec=100 --log_unix_epoch=1
 t1=$(now_ms)
 check "... the lat log's times are Unix ms of the run" \
     awk -F', ' -v a="$t0" -v b="$t1" '$1 < a || $1 > b { exit 1 } END { exit NR == 0 }' u_lat.1.log
@@ -66,6 +68,16 @@ check "... an IOPS line per 200 ms sample, at its end" \
 check "... the bandwidth is KiB/s (4 x the IOPS of 4 KiB I/Os, as fio's), within a third" \
     awk -F', ' 'NR == FNR { if ($1 % 600 == 0) i[$1] = $2; next } ($1 in i) && i[$1] > 0 {
                 r = $2 / (4 * i[$1]); if (r < 0.67 || r > 1.5) exit 1; n++ } END { exit n == 0 }' a_iops.1.log a_bw.1.log
+if command -v jq >/dev/null; then
+    check_exit "bwavgtime=2000 iopsavgtime=250 (log_interval=250ms), 3 s" 0 "$SB_BIN" io "${JOB[@]}" \
+        --time_based --runtime=3 --log_interval=250ms --bwavgtime=2000 --iopsavgtime=250 --output-format=json
+    check "... the report's samples: 1 of bandwidth, 11 or 12 of IOPS ($(jq -c '.jobs[0].read | [.bw_samples, .iops_samples]' "$T/out"))" \
+        jqe '.jobs[0].read | .bw_samples == 1 and (.iops_samples == 11 or .iops_samples == 12)' "$T/out"
+    check "... their means agree (KiB/s = 4 x IOPS, within a third)" \
+        jqe '.jobs[0].read | .bw_mean / (4 * .iops_mean) | . > 0.67 and . < 1.5' "$T/out"
+else
+    echo "ok # SKIP bwavgtime and iopsavgtime in the report: jq not installed"
+fi
 check_exit "bwavgtime=0 is refused" 2 "$SB_BIN" io "${JOB[@]}" --bwavgtime=0
 check_one_line "... in one line naming it" "bwavgtime"
 

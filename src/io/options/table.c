@@ -515,12 +515,13 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH},
     {.name = "bwavgtime", .type = SB_OPT_INT, J(bw_avg_ms), .min = 1, .max = 86400000, .def = "500",
      .arg = "MS",
-     .help = "the window of each bandwidth sample an averaged bandwidth log (log_avg_msec) "
-             "averages, as fio",
+     .help = "the window of each bandwidth sample, as fio: the report's bw min/max/avg/stdev/samples "
+             "(when log_interval divides it; else one a second) and an averaged bandwidth log's lines",
      .category = SB_OPTC_SERIES},
     {.name = "iopsavgtime", .type = SB_OPT_INT, J(iops_avg_ms), .min = 1, .max = 86400000, .def = "500",
      .arg = "MS",
-     .help = "the window of each IOPS sample an averaged IOPS log (log_avg_msec) averages, as fio",
+     .help = "the window of each IOPS sample, as fio: the report's iops min/max/avg/stdev/samples "
+             "(when log_interval divides it; else one a second) and an averaged IOPS log's lines",
      .category = SB_OPTC_SERIES},
     {.name = "steadystate", .aliases = a_ss, .type = SB_OPT_FUNC, J(steady), .arg = "CRIT",
      .help = "stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%] as fio (needs --ss_dur), or "
