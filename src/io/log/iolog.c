@@ -55,6 +55,7 @@ int sb_iolog_open(const sb_io_job *job, unsigned index, sb_iolog **out, char *er
     l->bw_ns = l->bw_end = (uint64_t)job->bw_avg_ms * 1000000ull;
     l->iops_ns = l->iops_end = (uint64_t)job->iops_avg_ms * 1000000ull;
     l->epoch_clock = job->log_unix_epoch || job->log_alt_epoch ? job->log_epoch_clock_id : -1;
+    l->lines = job->bw_log[0] || job->lat_log[0] || job->iops_log[0];
     int r = open_logs(l, job, index, err, errlen);
     if (r < 0) {
         sb_iolog_close(l, 0);
@@ -202,6 +203,8 @@ void sb_iolog_add(sb_iolog *l, uint64_t t_ns, uint64_t lat_ns, int ddir, uint32_
         set_epoch(l, t_ns);
     if (l->hist)
         sb_histlog_add(l->hist, t_ns / 1000000 + l->epoch_ms, lat_ns, ddir, bs);
+    if (!l->lines)
+        return;
     if (!l->avg_ns) {
         /* fio's per-I/O bandwidth: this I/O's bytes over its latency, bytes per ms */
         line(l, SB_IOLOG_BW, t_ns, lat_ns ? (uint64_t)bs * 1000000 / lat_ns : 0, ddir, bs, offset);

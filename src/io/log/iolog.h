@@ -45,6 +45,7 @@ struct sb_histlog;
 typedef struct sb_iolog {
     sb_logfile f[SB_IOLOG_N];    /* fd -1: that log is off */
     struct sb_histlog *hist;     /* write_hist_log; NULL when off */
+    bool lines;                  /* a bw, lat or iops log is on (else only the histogram log) */
     bool offset;                 /* log_offset */
     bool binary;                 /* log_store_compressed: fio's binary samples */
     bool log_max;                /* log_max_value */
