@@ -37,6 +37,9 @@ check_exit "log_alternate_epoch=1, log_alternate_epoch_clock_id=7 (boottime)" 0 
 u1=$(up_ms)
 check "... the times are ms since boot (/proc/uptime)" \
     awk -F', ' -v a="$((u0 - 20))" -v b="$((u1 + 20))" '$1 < a || $1 > b { exit 1 } END { exit NR == 0 }' b_lat.1.log
+check_exit "log_unix_epoch with log_alternate_epoch_clock_id=10 (no such clock) is refused" 2 "$SB_BIN" io \
+    "${JOB[@]}" --write_lat_log=b --log_unix_epoch=1 --log_alternate_epoch_clock_id=10
+check_one_line "... in one line naming it" "log_alternate_epoch_clock_id 10: no such clock"
 check_exit "log_alternate_epoch_clock_id=12 is refused" 2 "$SB_BIN" io "${JOB[@]}" --write_lat_log=b \
     --log_alternate_epoch=1 --log_alternate_epoch_clock_id=12
 check_one_line "... in one line naming it" "log_alternate_epoch_clock_id"

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/engine.h"
 #include "io/job.h"
@@ -155,6 +156,13 @@ static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn
         /* fio's stored histogram samples are memory addresses, not histograms */
         snprintf(err, errlen, "write_hist_log with log_store_compressed: fio stores no histogram in "
                  "a .fz file (its samples there are memory addresses); store the logs uncompressed");
+        return -EINVAL;
+    }
+    struct timespec ts;
+    if ((job->log_unix_epoch || job->log_alt_epoch) &&
+        clock_gettime((clockid_t)job->log_epoch_clock_id, &ts) < 0) {
+        snprintf(err, errlen, "log_alternate_epoch_clock_id %d: no such clock here (%s)",
+                 job->log_epoch_clock_id, strerror(errno));
         return -EINVAL;
     }
     if (job->log_gz && job->log_gz < 1024) {
