@@ -105,6 +105,10 @@ EOF
 cmp_logs() { (cd "$T" && "$PY" cmp.py "$PY" "$1" "$2" "$3" 2>&1 | tail -1); }
 r=$(cmp_logs s_clat_hist.1.log s_clat.1.log 100)
 check "storbench's log: fio's readers' p50/p90/p99 are its clat log's, within a bin ($r)" test "$r" = ok
+"$SB_BIN" io "${JOB[@]}" --ioengine=libaio --iodepth=4 --write_hist_log=a --log_hist_msec=100 \
+    --write_lat_log=a >/dev/null 2>&1
+r=$(cmp_logs a_clat_hist.1.log a_clat.1.log 100)
+check "... and with libaio, iodepth=4 (both logs of fio's clat, from the submission) ($r)" test "$r" = ok
 fio "${JOB[@]}" --write_hist_log=fio --log_hist_msec=100 --write_lat_log=fio --output=/dev/null >/dev/null 2>&1
 check "fio's log on the same job: the same columns as storbench's" \
     test "$(awk -F', ' '{ print NF }' fio_clat_hist.1.log | sort -u)" = "$(awk -F', ' '{ print NF }' s_clat_hist.1.log | sort -u)"

@@ -121,13 +121,12 @@ static void window(sb_iolog *l, uint64_t end)
         if (x->bw_n)
             line(l, SB_IOLOG_BW, end, pick(l, x->bw_sum, x->bw_max, x->bw_n), d, 0, 0);
         if (x->ios) {
-            uint64_t lat = l->log_max ? x->lat_max : x->lat_sum / x->ios;
-            line(l, SB_IOLOG_LAT, end, lat, d, 0, 0);
-            line(l, SB_IOLOG_CLAT, end, lat, d, 0, 0);
+            line(l, SB_IOLOG_LAT, end, l->log_max ? x->lat_max : x->lat_sum / x->ios, d, 0, 0);
+            line(l, SB_IOLOG_CLAT, end, l->log_max ? x->clat_max : x->clat_sum / x->ios, d, 0, 0);
         }
         if (x->iops_n)
             line(l, SB_IOLOG_IOPS, end, pick(l, x->iops_sum, x->iops_max, x->iops_n), d, 0, 0);
-        x->lat_sum = x->lat_max = x->ios = 0;
+        x->lat_sum = x->lat_max = x->clat_sum = x->clat_max = x->ios = 0;
         x->bw_sum = x->bw_max = x->iops_sum = x->iops_max = 0;
         x->bw_n = x->iops_n = 0;
     }
@@ -197,19 +196,20 @@ static void set_epoch(sb_iolog *l, uint64_t t_ns)
     l->epoch_ms = now_ms > t_ns / 1000000 ? now_ms - t_ns / 1000000 : 0;
 }
 
-void sb_iolog_add(sb_iolog *l, uint64_t t_ns, uint64_t lat_ns, int ddir, uint32_t bs, uint64_t offset)
+void sb_iolog_add(sb_iolog *l, uint64_t t_ns, uint64_t lat_ns, uint64_t clat_ns, int ddir, uint32_t bs,
+                  uint64_t offset)
 {
     if (__builtin_expect(l->epoch_clock >= 0 && !l->epoch_set, 0))
         set_epoch(l, t_ns);
     if (l->hist)
-        sb_histlog_add(l->hist, t_ns / 1000000 + l->epoch_ms, lat_ns, ddir, bs);
+        sb_histlog_add(l->hist, t_ns / 1000000 + l->epoch_ms, clat_ns, ddir, bs); /* fio's clat */
     if (!l->lines)
         return;
     if (!l->avg_ns) {
         /* fio's per-I/O bandwidth: this I/O's bytes over its latency, bytes per ms */
         line(l, SB_IOLOG_BW, t_ns, lat_ns ? (uint64_t)bs * 1000000 / lat_ns : 0, ddir, bs, offset);
         line(l, SB_IOLOG_LAT, t_ns, lat_ns, ddir, bs, offset);
-        line(l, SB_IOLOG_CLAT, t_ns, lat_ns, ddir, bs, offset);
+        line(l, SB_IOLOG_CLAT, t_ns, clat_ns, ddir, bs, offset);
         line(l, SB_IOLOG_IOPS, t_ns, 1, ddir, bs, offset);
         return;
     }
@@ -217,6 +217,8 @@ void sb_iolog_add(sb_iolog *l, uint64_t t_ns, uint64_t lat_ns, int ddir, uint32_
     sb_iolog_dir *x = &l->dir[ddir];
     x->lat_sum += lat_ns;
     x->lat_max = lat_ns > x->lat_max ? lat_ns : x->lat_max;
+    x->clat_sum += clat_ns;
+    x->clat_max = clat_ns > x->clat_max ? clat_ns : x->clat_max;
     x->ios++;
     x->bw_bytes += bs;
     x->iops_ios++;

@@ -3,11 +3,12 @@
  * in fio 3.33's format, one line per I/O or, with log_avg_msec=N, one per data
  * direction per N ms:
  *     msec, value, ddir, bs, prio            (log_offset=1: msec, value, ddir, bs, offset, prio)
- * msec since the measurement began (after the ramp); value: latency in ns (lat and
- * clat logs, the same figure: storbench times an I/O from its submission to its
- * completion, which is fio's clat and, with no submission latency, its lat), KiB/s
- * as fio counts it (bytes per millisecond) for bw, I/Os for iops (1 per line, or
- * per second when averaged); ddir 0 read, 1 write; bs 0 in averaged lines; prio 0, or
+ * msec since the measurement began (after the ramp); value: latency in ns (the lat log
+ * from the I/O's start, fio's lat; the clat log from its submission, fio's clat: the
+ * same figure with a synchronous engine, which has no submission latency), KiB/s as
+ * fio counts it (bytes per millisecond; averaged: KiB/s) for bw, I/Os for iops (1 per
+ * line, or per second when averaged); ddir 0 read, 1 write, 2 trim; bs 0 in averaged
+ * lines; prio 0, or
  * with cmdprio 1 for an I/O it picked, or with log_prio each I/O's ioprio in hex (fio's).
  * Files PREFIX_bw.N.log, PREFIX_lat.N.log, PREFIX_clat.N.log, PREFIX_slat.N.log
  * (empty: storbench measures no submission latency) and PREFIX_iops.N.log, N the
@@ -36,6 +37,7 @@ enum { SB_IOLOG_DIRS = 3 }; /* read, write, trim: fio's ddir column */
 /* One direction's averaging state. */
 typedef struct sb_iolog_dir {
     uint64_t lat_sum, lat_max, ios;      /* the log window's I/Os */
+    uint64_t clat_sum, clat_max;
     uint64_t bw_bytes, iops_ios;         /* the current bwavgtime / iopsavgtime sample */
     double bw_sum, bw_max, iops_sum, iops_max;
     unsigned bw_n, iops_n;               /* samples in the log window */
@@ -65,8 +67,10 @@ typedef struct sb_iolog {
  * *out when it asks for none. 0 or -errno with one line in err. */
 struct sb_io_job;
 int sb_iolog_open(const struct sb_io_job *job, unsigned index, sb_iolog **out, char *err, size_t errlen);
-/* One completed I/O, t_ns after the measurement began. */
-void sb_iolog_add(sb_iolog *l, uint64_t t_ns, uint64_t lat_ns, int ddir, uint32_t bs, uint64_t offset);
+/* One completed I/O, t_ns after the measurement began: lat_ns from its start, clat_ns from
+ * its submission (an asynchronous engine's; else the same), fio's lat and clat. */
+void sb_iolog_add(sb_iolog *l, uint64_t t_ns, uint64_t lat_ns, uint64_t clat_ns, int ddir, uint32_t bs,
+                  uint64_t offset);
 /* The last window and the buffers out; then closed and freed. 0 or the first write's -errno. */
 int sb_iolog_close(sb_iolog *l, uint64_t t_ns);
 /* fio's binary sample as its .log.fz files hold it (little-endian, fio 3.33's struct

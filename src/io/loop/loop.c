@@ -114,7 +114,8 @@ counted:
     if (__builtin_expect(w->log != NULL, 0)) {
         /* the prio column: fio's log_prio value, else its "high priority" flag */
         w->log->prio = w->job->log_prio ? u->ioprio : (w->cmdprio && u->ioprio != w->ioprio_default);
-        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, u->ddir, (uint32_t)bytes, u->offset);
+        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, now - (u->issue_ns ? u->issue_ns : u->start_ns),
+                     u->ddir, (uint32_t)bytes, u->offset);
     }
     w->last_ns = now;
     return closed;

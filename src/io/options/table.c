@@ -457,8 +457,9 @@ const sb_opt sb_io_options[] = {
      .parse = sb_opt_parse_log_prefix},
     {.name = "write_lat_log", .type = SB_OPT_FUNC, J(lat_log), .def = "the job's name",
      .arg = "PREFIX",
-     .help = "fio's latency logs: PREFIX_lat.N.log and PREFIX_clat.N.log (ns; storbench's latency "
-             "is fio's lat, and PREFIX_slat.N.log is empty: submission latency is not logged)",
+     .help = "fio's latency logs: PREFIX_lat.N.log (ns from the I/O's start, fio's lat) and "
+             "PREFIX_clat.N.log (from its submission, fio's clat: the same with a synchronous "
+             "engine); PREFIX_slat.N.log is empty: submission latency is not logged",
      .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH | SB_OPTF_DEF_DOC,
      .parse = sb_opt_parse_log_prefix},
     {.name = "write_iops_log", .type = SB_OPT_FUNC, J(iops_log), .def = "the job's name",
