@@ -59,7 +59,9 @@ typedef struct sb_iolog {
     bool epoch_set;
     uint64_t epoch_ms;           /* added to every time */
     int err;                     /* the first failure (-errno) */
-    uint32_t prio;               /* the next line's prio column (the caller sets it per I/O) */
+    /* the next line's prio column, set by the caller per I/O: fio's log_prio value (the
+     * I/O's ioprio), else fio's "high priority" flag (1 for an I/O cmdprio picked) */
+    uint32_t prio;
     bool prio_hex;               /* fio's log_prio: it is an ioprio value, written 0x%04x */
 } sb_iolog;
 
