@@ -449,6 +449,7 @@ static sb_fio_job fio_job_of(block *b)
         fd->bw_samples = ad->bw;
         fd->iops_samples = ad->iops;
         fd->n_samples = ad->n_samples;
+        fd->n_iops_samples = ad->n_iops_samples;
         for (unsigned i = 0; i < ad->n_prios; i++)
             b->prios[d][i] = (sb_fio_prio){ad->prios[i].cls, ad->prios[i].level, ad->prios[i].clat};
         fd->prios = ad->n_prios ? b->prios[d] : NULL;

@@ -101,6 +101,7 @@ static json_t *dir_json(const sb_fio_job *j, int d, const sb_fio_group *g, bool 
     set_real(o, "bw_mean", mean / 1024);
     set_real(o, "bw_dev", dev / 1024);
     json_object_set_new(o, "bw_samples", json_integer((json_int_t)n));
+    n = x->ios ? x->n_iops_samples : 0;
     sb_fio_sample_stats(x->iops_samples, n, &mn, &mx, &mean, &dev);
     set_int(o, "iops_min", mn);
     set_int(o, "iops_max", mx);

@@ -88,9 +88,9 @@ static void samples(FILE *out, const sb_fio_dir *x, double agg)
                 "samples=%zu\n", unit, floor(mn / div), floor(mx / div), per > 100 ? 100 : per,
                 mean / div, dev / div, x->n_samples);
     }
-    if (sb_fio_sample_stats(x->iops_samples, x->n_samples, &mn, &mx, &mean, &dev))
+    if (sb_fio_sample_stats(x->iops_samples, x->n_iops_samples, &mn, &mx, &mean, &dev))
         fprintf(out, "   iops        : min=%5.0f, max=%5.0f, avg=%5.02f, stdev=%5.02f, samples=%zu\n",
-                floor(mn), floor(mx), mean, dev, x->n_samples);
+                floor(mn), floor(mx), mean, dev, x->n_iops_samples);
 }
 
 /* fio's bandwidth in the normal output: bytes, or bits with unit_base=1 (fio's "Mibit/s"),

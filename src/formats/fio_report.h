@@ -44,9 +44,10 @@ typedef struct sb_fio_dir {
      * completion) are an asynchronous engine's; NULL for a synchronous one, which fio
      * gives no slat and whose lat is its clat (the writers use clat then). */
     const sb_histogram *clat, *slat, *lat;
-    /* Bandwidth (bytes/s) and IOPS samples of this direction, one per sample_s; n = 0: none. */
+    /* Bandwidth (bytes/s) and IOPS samples of this direction (fio's, one per bwavgtime /
+     * iopsavgtime); n = 0: none. */
     const double *bw_samples, *iops_samples;
-    size_t n_samples;
+    size_t n_samples, n_iops_samples;
     const sb_fio_prio *prios;  /* cmdprio: one per priority seen, n_prios = 0: none */
     size_t n_prios;
 } sb_fio_dir;

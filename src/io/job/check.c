@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/engine.h"
 #include "io/job.h"
@@ -143,6 +144,46 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
     return 0;
 }
 
+/* The ring's and preadv2's own options, as fio takes them only with those engines. */
+static int check_engine_opts(const sb_io_job *job, const sb_engine_ops *ops, char *err, size_t errlen)
+{
+    const char *eng_opt = job->uring_sqpoll && !(ops->caps & SB_ENGINE_RING) ? "sqthread_poll"
+                          : (job->io_nowait || job->io_hipri) && !(ops->caps & (SB_ENGINE_RING | SB_ENGINE_RWF))
+                              ? (job->io_nowait ? "nowait" : "hipri") : NULL;
+    if (!eng_opt)
+        return 0;
+    snprintf(err, errlen, "%s is an option of the %s engine%s (ioengine is %s)", eng_opt,
+             job->uring_sqpoll ? "io_uring" : "io_uring and pvsync2", job->uring_sqpoll ? "" : "s",
+             ops->name);
+    return -EINVAL;
+}
+
+/* fio's log options that involve each other (io/log/). */
+static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+    if (job->hist_log[0] && job->log_gz_store) {
+        /* fio's stored histogram samples are memory addresses, not histograms */
+        snprintf(err, errlen, "write_hist_log with log_store_compressed: fio stores no histogram in "
+                 "a .fz file (its samples there are memory addresses); store the logs uncompressed");
+        return -EINVAL;
+    }
+    struct timespec ts;
+    if ((job->log_unix_epoch || job->log_alt_epoch) &&
+        clock_gettime((clockid_t)job->log_epoch_clock_id, &ts) < 0) {
+        snprintf(err, errlen, "log_alternate_epoch_clock_id %d: no such clock here (%s)",
+                 job->log_epoch_clock_id, strerror(errno));
+        return -EINVAL;
+    }
+    if (job->log_gz && job->log_gz < 1024) {
+        snprintf(err, errlen, "log_compression %" PRIu64 " is less than 1024 bytes (fio's least)", job->log_gz);
+        return -EINVAL;
+    }
+    if (job->log_gz_cpus_set && !job->log_gz_store && warn && warnlen && !warn[0])
+        snprintf(warn, warnlen, "log_compression_cpus has no effect without log_store_compressed=1: "
+                 "storbench writes its logs as it goes and deflates only the logs it stores");
+    return 0;
+}
+
 int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
 {
     if (warn && warnlen)
@@ -209,16 +250,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
         return -EINVAL;
     }
-    /* the ring's and preadv2's own options, as fio takes them only with those engines */
-    const char *eng_opt = job->uring_sqpoll && !(ops->caps & SB_ENGINE_RING) ? "sqthread_poll"
-                          : (job->io_nowait || job->io_hipri) && !(ops->caps & (SB_ENGINE_RING | SB_ENGINE_RWF))
-                              ? (job->io_nowait ? "nowait" : "hipri") : NULL;
-    if (eng_opt) {
-        snprintf(err, errlen, "%s is an option of the %s engine%s (ioengine is %s)", eng_opt,
-                 job->uring_sqpoll ? "io_uring" : "io_uring and pvsync2", job->uring_sqpoll ? "" : "s",
-                 ops->name);
+    if (check_engine_opts(job, ops, err, errlen) < 0)
         return -EINVAL;
-    }
     if (sb_io_job_check_fio(job, err, errlen) < 0 || sb_io_job_check_fiob(job, err, errlen) < 0)
         return -EINVAL;
     if (job->rwmixread > 100) {
@@ -257,6 +290,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         return -EINVAL;
     }
     if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)
+        return -EINVAL;
+    if (check_logs(job, err, errlen, warn, warnlen) < 0)
         return -EINVAL;
     if (warn && warnlen)
         sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */

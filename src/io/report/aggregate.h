@@ -35,9 +35,10 @@ typedef struct sb_io_agg_dir {
     /* fio's clat: from the submission to completion. slat and lat: an asynchronous
      * engine's split (start to submission, start to completion), else NULL. */
     sb_histogram *clat, *slat, *lat;
-    /* per-second samples of the whole job when it has this one direction; n = 0: none */
+    /* fio's bandwidth and IOPS samples of the whole job when it has this one direction: one
+     * per bwavgtime / iopsavgtime where the result has them, else one a second; n = 0: none */
     double *bw, *iops;
-    size_t n_samples;
+    size_t n_samples, n_iops_samples;
     sb_io_agg_prio prios[SB_CMDPRIO_MAX_PRIOS];
     unsigned n_prios;
 } sb_io_agg_dir;

@@ -126,6 +126,17 @@ static int bs_table_setup(worker *w, const sb_io_job *job)
     return 0;
 }
 
+/* The periodic sync (fsync=N or fdatasync=N) and its latency's histogram. */
+static void sync_setup(worker *w, const sb_io_job *job)
+{
+    w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
+    w->sync_data = !job->fsync_every && job->fdatasync_every;
+    if (w->sync_every) {
+        w->sync_lat = sb_xcalloc(1, sizeof *w->sync_lat);
+        sb_hist_init_zeroed(w->sync_lat);
+    }
+}
+
 static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *ops,
                         const char *path, char *err, size_t errlen)
 {
@@ -154,12 +165,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
-    w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
-    w->sync_data = !job->fsync_every && job->fdatasync_every;
-    if (w->sync_every) {
-        w->sync_lat = sb_xcalloc(1, sizeof *w->sync_lat);
-        sb_hist_init_zeroed(w->sync_lat);
-    }
+    sync_setup(w, job);
     const uint64_t rates[SB_DDIR_N] = {job->rate, job->rate_write};
     const uint64_t iops[SB_DDIR_N] = {job->rate_iops, job->rate_iops_write};
     w->paced = (w->think_ns = (uint64_t)(job->thinktime_s * 1e9)) > 0;

@@ -198,12 +198,16 @@ int sb_io_numa_apply(worker *w, size_t buflen);
 void sb_io_loop_offload(worker *w);
 /* loop.c, for worker_thread.c: the loop of a synchronous engine and of an asynchronous
  * one (worker_thread.c chooses, beside submit_offload.c's), sleeping until t (woken early
- * when stopped), the file's fsync, and whether the job was stopped. */
+ * when stopped), and whether the job was stopped. */
 void sb_io_loop_sync(worker *w);
 void sb_io_loop_async(worker *w);
 void sb_io_sleep_until(worker *w, uint64_t t);
-void sb_io_fsync(worker *w);
 bool sb_io_stopped(worker *w);
+/* syncs.c: every file's fsync (end_fsync, fsync_on_close), the periodic sync due before
+ * the next I/O (timed), and the cache drop that starts a time-based pass cold */
+void sb_io_fsync(worker *w);
+void sb_io_periodic_sync(worker *w);
+void sb_io_invalidate_region(worker *w);
 bool sb_io_next(worker *w, sb_io_u *u);
 uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now);
 void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now);
