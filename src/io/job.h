@@ -206,6 +206,7 @@ typedef struct sb_io_job {
     bool do_verify;            /* read back and check after the job (default on) */
     unsigned verify_backlog;   /* check every N written blocks while running; 0 = never */
     unsigned verify_backlog_batch; /* fio's: how many a backlog check reads; 0 = verify_backlog */
+    uint64_t verify_offset;    /* fio's: the header swapped with the data this far into a block */
     bool verify_only;          /* write nothing: check a file an earlier run wrote */
     /* Time series: one sample of IOPS, bandwidth, mean and p99 latency per interval of
      * the measurement (fio's log_avg_msec); 0 = 1 s. At least SB_TS_MIN_INTERVAL_MS. */

@@ -5,7 +5,8 @@
 # compared with fio's total_err on the same damaged file; verify_pattern and
 # buffer_pattern in fio's combined forms (decimal numbers, 0xHEX, "strings", %o for the
 # block's offset), the bytes seen in the file and buffer_pattern's compared with fio's;
-# verify_backlog_batch, the order of writes and checks compared with fio's (strace).
+# verify_backlog_batch, the order of writes and checks compared with fio's (strace);
+# verify_offset, the header moved into the block as fio's.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -124,4 +125,31 @@ fi
 check_exit "verify_backlog_batch without verify_backlog is refused" 2 "$SB" io --filename="$F" \
     --verify=crc32c --verify_backlog_batch=2
 check_one_line "and named" "verify_backlog_batch"
+# verify_offset: the header sits that far into each block (fio's too: its magic 0xacca)
+rm -f "$F"
+check_exit "verify_offset=1024: written and read back clean" 0 "$SB" io --quiet --filename="$F" \
+    --name=w --size=64k --bs=4k --rw=randwrite --verify=crc32c --verify_offset=1024
+check "the header's magic (SBV1) is at byte 1024 of block 3, not at 0" \
+    test "$(od -An -tx1 -j$((4096 * 3 + 1024)) -N4 "$F" | tr -d ' ')" = 53425631 -a \
+    "$(od -An -tx1 -j$((4096 * 3)) -N4 "$F" | tr -d ' ')" != 53425631
+check_exit "verify_only with the same verify_offset: clean" 0 "$SB" io --quiet --filename="$F" \
+    --name=w --size=64k --bs=4k --rw=read --verify=crc32c --verify_only --verify_offset=1024
+check_exit "verify_only without it: the header is not where it looks" 1 "$SB" io --quiet \
+    --filename="$F" --name=w --size=64k --bs=4k --rw=read --verify=crc32c --verify_only
+check "and named (magic)" grep -q "offset 0: magic" "$T/err"
+if [ $have_fio = 1 ]; then
+    rm -f "$T/fp"
+    fio --name=w --filename="$T/fp" --size=64k --bs=4k --rw=write --verify=crc32c --verify_offset=1024 \
+        >/dev/null 2>&1
+    check "fio's header moves alike (its magic ca ac at byte 1024)" \
+        test "$(od -An -tx1 -j$((4096 * 3 + 1024)) -N2 "$T/fp" | tr -d ' ')" = caac
+fi
+rm -f "$F"
+check_exit "verify_offset with verify_interval: a header 256 bytes into each 512" 0 "$SB" io --quiet \
+    --filename="$F" --name=w --size=64k --bs=4k --rw=randwrite --verify=md5 --verify_interval=512 \
+    --verify_offset=256
+check "... the magic at 512 + 256" test "$(od -An -tx1 -j$((4096 * 3 + 768)) -N4 "$F" | tr -d ' ')" = 53425631
+check_exit "verify_offset inside the header is refused" 2 "$SB" io --filename="$F" --verify=md5 \
+    --verify_offset=64
+check_one_line "and named" "verify_offset"
 finish

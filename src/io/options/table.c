@@ -434,6 +434,12 @@ const sb_opt sb_io_options[] = {
      .arg = "N",
      .help = "with --verify: also check the last N written blocks after every N writes",
      .category = SB_OPTC_VERIFY},
+    {.name = "verify_offset", .type = SB_OPT_SIZE, J(verify_offset), .max = SB_IO_MAX_BS, .def = "0",
+     .arg = "SIZE",
+     .help = "the header is swapped with the data SIZE bytes into the block (or verify_interval's "
+             "piece) before the write and back before the check, as fio's; at least the header's 96 "
+             "bytes and room for it",
+     .category = SB_OPTC_VERIFY},
     {.name = "verify_backlog_batch", .type = SB_OPT_INT, J(verify_backlog_batch), .max = 1u << 20,
      .def = "verify_backlog", .arg = "N",
      .help = "how many written blocks a verify_backlog check reads, the oldest first: fewer leaves "

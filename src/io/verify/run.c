@@ -353,6 +353,14 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
         }
         return 0;
     }
+    uint64_t piece = job->verify_interval ? job->verify_interval : job->bs;
+    if (job->verify_offset && (job->verify_offset < SB_VERIFY_HDR_LEN ||
+                               job->verify_offset + SB_VERIFY_HDR_LEN > piece)) {
+        snprintf(err, errlen, "verify_offset %" PRIu64 ": the header (%u bytes) moves to a place of "
+                 "its own in the block: %u .. %" PRIu64, job->verify_offset, SB_VERIFY_HDR_LEN,
+                 SB_VERIFY_HDR_LEN, piece - SB_VERIFY_HDR_LEN);
+        return -EINVAL;
+    }
     if (job->verify_backlog_batch && !job->verify_backlog) {
         snprintf(err, errlen, "verify_backlog_batch needs verify_backlog (the blocks between batches)");
         return -EINVAL;
@@ -398,6 +406,7 @@ int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs)
     int r = sb_verify_fmt_init(fmt, job->verify, bs, job->seed);
     fmt->interval = (uint32_t)job->verify_interval; /* fio's verify_interval, verify_pattern */
     fmt->dump = job->verify_dump;
+    fmt->hdr_off = (uint32_t)job->verify_offset;
     fmt->dump_dir = job->aux_path;
     fmt->survive = verify_survives(job);
     fmt->go_on = fmt->survive && !job->verify_fatal;

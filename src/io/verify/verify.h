@@ -117,6 +117,9 @@ typedef struct sb_verify_fmt {
     uint16_t pat_o[SB_VERIFY_PAT_MAX_O];
     uint32_t pat_len;          /* the pattern's bytes (pat holds 8 copies) */
     unsigned pat_no;
+    /* fio's verify_offset: the header is swapped with the bytes this far into each piece
+     * before the write and swapped back before the check (0: at the start) */
+    uint32_t hdr_off;
     bool dump;                 /* fio's verify_dump: a mismatching block goes to files */
     const char *dump_dir;      /* ... in this directory (fio's --aux-path); NULL or "": cwd */
     /* continue_on_error=verify (EILSEQ listed in ignore_error's verify list): a mismatch is
