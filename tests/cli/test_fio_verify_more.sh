@@ -6,7 +6,8 @@
 # buffer_pattern in fio's combined forms (decimal numbers, 0xHEX, "strings", %o for the
 # block's offset), the bytes seen in the file and buffer_pattern's compared with fio's;
 # verify_backlog_batch, the order of writes and checks compared with fio's (strace);
-# verify_offset, the header moved into the block as fio's.
+# verify_offset, the header moved into the block as fio's; trim_percentage and its
+# options: blocks trimmed while writing, read back as zeros.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -152,4 +153,41 @@ check "... the magic at 512 + 256" test "$(od -An -tx1 -j$((4096 * 3 + 768)) -N4
 check_exit "verify_offset inside the header is refused" 2 "$SB" io --filename="$F" --verify=md5 \
     --verify_offset=64
 check_one_line "and named" "verify_offset"
+# trim_percentage, trim_backlog, trim_backlog_batch, trim_verify_zero: written blocks
+# trimmed while the job runs (holes in the file), then read back as zeros
+zeros() { python3 -c "
+import sys; d=open(sys.argv[1],'rb').read()
+print(sum(1 for i in range(0, len(d), 4096) if not any(d[i:i + 4096])))" "$1"; }
+vget() { python3 -c "import json,sys;print(json.load(open(sys.argv[1]))['jobs'][0]['storbench']['verify'][sys.argv[2]])" "$@"; }
+TRIM=(--name=w --size=256k --bs=4k --rw=write --verify=crc32c --trim_backlog=8 --output-format=json)
+if [ $have_py = 1 ]; then
+    for c in "100 0 1 64 64 64" "100 2 1 16 16 64" "100 0 0 64 0 0"; do
+        set -- $c
+        rm -f "$F"
+        args=(--trim_percentage=$1 --trim_verify_zero=$3)
+        [ "$2" != 0 ] && args+=(--trim_backlog_batch=$2)
+        check_exit "${args[*]} --trim_backlog=8: runs clean" 0 \
+            "$SB" io --quiet --filename="$F" "${TRIM[@]}" "${args[@]}"
+        check "... $4 zero blocks in the file, $4 trimmed, $5 read back as zeros, $6 checked" \
+            test "$(zeros "$F") $(vget "$T/out" blocks_trimmed) $(vget "$T/out" trimmed_checked) $(vget "$T/out" blocks_checked)" = "$4 $4 $5 $6"
+    done
+    rm -f "$F"
+    "$SB" io --quiet --filename="$F" "${TRIM[@]}" --trim_percentage=50 >"$T/out" 2>&1
+    n=$(vget "$T/out" blocks_trimmed)
+    check "trim_percentage=50: some blocks trimmed, not all ($n of 64), each a zero block" \
+        test "$n" -gt 0 -a "$n" -lt 64 -a "$(zeros "$F")" = "$n"
+    if [ $have_fio = 1 ]; then
+        rm -f "$T/fp"
+        fio --filename="$T/fp" "${TRIM[@]}" --trim_percentage=100 >/dev/null 2>&1
+        frc=$?
+        check "fio with the same options: also clean, with zero blocks ($(zeros "$T/fp"))" \
+            test $frc = 0 -a "$(zeros "$T/fp")" -gt 0
+    fi
+fi
+check_exit "trim_percentage without trim_backlog is refused" 2 "$SB" io --filename="$F" --verify=crc32c \
+    --trim_percentage=10
+check_one_line "and named" "trim_backlog"
+check_exit "trim_percentage without verify is refused" 2 "$SB" io --filename="$F" --trim_percentage=10 \
+    --trim_backlog=2
+check_one_line "and named" "trim_percentage"
 finish

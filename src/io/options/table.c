@@ -440,6 +440,21 @@ const sb_opt sb_io_options[] = {
              "piece) before the write and back before the check, as fio's; at least the header's 96 "
              "bytes and room for it",
      .category = SB_OPTC_VERIFY},
+    {.name = "trim_percentage", .type = SB_OPT_PCT, J(trim_percentage), .def = "0", .arg = "PCT",
+     .help = "with verify and trim_backlog: this share of the written blocks is trimmed while the job "
+             "runs, then checked as zeros (trim_verify_zero), as fio's",
+     .category = SB_OPTC_VERIFY},
+    {.name = "trim_backlog", .type = SB_OPT_INT, J(trim_backlog), .max = 1u << 20, .def = "0",
+     .arg = "N",
+     .help = "trim_percentage's trims start whenever the written blocks are a multiple of N",
+     .category = SB_OPTC_VERIFY},
+    {.name = "trim_backlog_batch", .type = SB_OPT_INT, J(trim_backlog_batch), .max = 1u << 20,
+     .def = "trim_backlog", .arg = "N",
+     .help = "how many queued blocks each of trim_backlog's turns trims, the oldest first",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_DEF_DOC},
+    {.name = "trim_verify_zero", .type = SB_OPT_BOOL, J(trim_verify_zero), .def = "1",
+     .help = "a block trim_percentage trimmed must read back as zeros; 0: it is not checked, as fio's",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
     {.name = "verify_backlog_batch", .type = SB_OPT_INT, J(verify_backlog_batch), .max = 1u << 20,
      .def = "verify_backlog", .arg = "N",
      .help = "how many written blocks a verify_backlog check reads, the oldest first: fewer leaves "

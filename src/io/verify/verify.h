@@ -69,6 +69,8 @@ typedef struct sb_verify_stats {
     uint64_t first_bad_offset; /* valid when errors > 0 */
     uint64_t writes_moved;     /* writes that took the next block: theirs was busy */
     uint64_t reads_unchecked;  /* reads of a busy or unknown block, not checked */
+    uint64_t blocks_trimmed;   /* trim_percentage: written blocks trimmed while running */
+    uint64_t trimmed_checked;  /* ... and read back as zeros (trim_verify_zero) */
 } sb_verify_stats;
 
 /* Header layout (little-endian, at the start of every block). */
@@ -96,6 +98,7 @@ typedef struct sb_verify_hdr {
 /* A write's identity in the table: (seq << 8) | job; job < 256 (SB_IO_MAX_JOBS). */
 #define SB_VERIFY_IDENT(seq, job) (((uint64_t)(seq) << 8) | (uint64_t)(job))
 #define SB_VERIFY_UNKNOWN (UINT64_MAX >> 1)  /* content this run did not write */
+#define SB_VERIFY_TRIMMED (SB_VERIFY_UNKNOWN - 1) /* trimmed by trim_percentage: reads as zeros */
 
 #define SB_VERIFY_PAT_MAX_O 8 /* verify_pattern's %o, at most (fio's) */
 
@@ -184,6 +187,15 @@ typedef struct sb_verify_thread {
     unsigned batch;
     unsigned rhead;            /* the oldest waiting block's place in ring */
     unsigned pending;          /* checks of the running batch still to do */
+    /* fio's trim_percentage, trim_backlog, trim_backlog_batch and trim_verify_zero: each
+     * written block joins the trim queue with trim_pct % chance; whenever the blocks written
+     * are a multiple of trim_backlog a batch of trims (trim_batch, 0: trim_backlog) takes
+     * the oldest queued ones, and the table expects zeros there (or nothing: trim_zero 0) */
+    unsigned trim_pct, trim_backlog, trim_batch, trim_pending;
+    bool trim_zero, trim_blkdev;
+    uint64_t *tq;              /* [tq_cap] queued blocks, oldest at tq_head */
+    uint64_t tq_cap, tq_head, tq_n, written;
+    uint64_t trim_rand;        /* the queue's draw (splitmix64 state) */
     void *rbuf;                /* one aligned block for backlog reads */
     sb_verify_stats st;
     char msg[256];             /* the first mismatch */
@@ -193,6 +205,9 @@ int sb_verify_thread_init(sb_verify_thread *v, const sb_verify_fmt *fmt, sb_veri
                           const char *path, unsigned job, unsigned njobs, unsigned depth,
                           unsigned backlog, int fd, bool check_unknown);
 void sb_verify_thread_free(sb_verify_thread *v);
+/* trim_percentage and the rest (fields above) on a thread set up: -ENOMEM. */
+int sb_verify_thread_trim(sb_verify_thread *v, unsigned pct, unsigned backlog, unsigned batch,
+                          bool zero, uint64_t seed);
 
 /* Before queueing an I/O of slot `slot` on block b. A write formats buf and returns
  * false when b is busy (the caller takes another block); a read always returns
