@@ -7,7 +7,8 @@
 # block's offset), the bytes seen in the file and buffer_pattern's compared with fio's;
 # verify_backlog_batch, the order of writes and checks compared with fio's (strace);
 # verify_offset, the header moved into the block as fio's; trim_percentage and its
-# options: blocks trimmed while writing, read back as zeros.
+# options: blocks trimmed while writing, read back as zeros; verify_state_save and
+# verify_state_load: a write cut short is checked as far as it went.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -190,4 +191,36 @@ check_one_line "and named" "trim_backlog"
 check_exit "trim_percentage without verify is refused" 2 "$SB" io --filename="$F" --trim_percentage=10 \
     --trim_backlog=2
 check_one_line "and named" "trim_percentage"
+# verify_state_save / verify_state_load: a write cut short by a trigger leaves its table in
+# --aux-path; the check that loads it checks exactly the blocks written
+if [ $have_py = 1 ]; then
+    mkdir -p "$T/aux" "$T/sd"
+    cd "$T/sd" || exit 1 # fio's own runs above left their state files in $T
+    rm -f "$F"
+    SJOB=(--name=w --size=16m --bs=4k --verify=crc32c --aux-path="$T/aux")
+    check_exit "verify_state_save: a write cut at 1 s by --trigger-timeout" 0 "$SB" io --quiet \
+        --filename="$F" "${SJOB[@]}" --rw=write --verify_state_save --rate=1m --time_based \
+        --runtime=60 --trigger-timeout=1 --output-format=json
+    w=$(python3 -c "import json;print(json.load(open('$T/out'))['jobs'][0]['write']['io_bytes'] // 4096)")
+    check "the state file is in --aux-path (fio's name: local-w-0-verify.state)" \
+        test -s "$T/aux/local-w-0-verify.state" -a "$w" -gt 0 -a "$w" -lt 4096
+    check_exit "verify_only without it fails at the first block never written" 1 "$SB" io --quiet \
+        --filename="$F" "${SJOB[@]}" --rw=read --verify_only
+    check "  (block $w)" grep -q "offset $((w * 4096)): magic" "$T/err"
+    check_exit "verify_only with verify_state_load: clean" 0 "$SB" io --quiet --filename="$F" \
+        "${SJOB[@]}" --rw=read --verify_only --verify_state_load --output-format=json
+    check "  exactly the $w blocks written are checked" test "$(vget "$T/out" blocks_checked)" = "$w"
+    printf '\xa5' | dd of="$F" bs=1 seek=$((4096 * (w / 2) + 500)) conv=notrunc 2>/dev/null
+    check_exit "a damaged written block is found" 1 "$SB" io --quiet --filename="$F" "${SJOB[@]}" \
+        --rw=read --verify_only --verify_state_load
+    check "  and named" grep -q "offset $((4096 * (w / 2))): data" "$T/err"
+    check_exit "a state file of another job (bs) is refused" 2 "$SB" io --quiet --filename="$F" \
+        "${SJOB[@]}" --bs=8k --rw=read --verify_only --verify_state_load
+    check_one_line "and named" "verify_state_load"
+    check "no state file is left in the working directory" test -z "$(ls "$T"/sd 2>/dev/null)"
+    cd "$T" || exit 1
+fi
+check_exit "verify_state_load in a write job is refused" 2 "$SB" io --filename="$F" --verify=crc32c \
+    --rw=write --verify_state_load
+check_one_line "and named" "verify_state_load"
 finish

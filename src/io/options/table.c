@@ -455,6 +455,17 @@ const sb_opt sb_io_options[] = {
     {.name = "trim_verify_zero", .type = SB_OPT_BOOL, J(trim_verify_zero), .def = "1",
      .help = "a block trim_percentage trimmed must read back as zeros; 0: it is not checked, as fio's",
      .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
+    {.name = "verify_state_save", .type = SB_OPT_BOOL, J(verify_state_save), .def = "0",
+     .help = "a verifying write job leaves each file's block table (the write each block last "
+             "received) in local-NAME-INDEX-verify.state, in the working directory or --aux-path; "
+             "storbench's own format; fio's default 1 leaves one after every such job, storbench's 0 "
+             "only when asked",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
+    {.name = "verify_state_load", .type = SB_OPT_BOOL, J(verify_state_load), .def = "0",
+     .help = "a check (verify_only, or a read job) takes that file: exactly the blocks that run "
+             "completed are checked, each against its last write, so a run cut short is checked as "
+             "far as it went, as fio's",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
     {.name = "verify_backlog_batch", .type = SB_OPT_INT, J(verify_backlog_batch), .max = 1u << 20,
      .def = "verify_backlog", .arg = "N",
      .help = "how many written blocks a verify_backlog check reads, the oldest first: fewer leaves "

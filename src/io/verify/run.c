@@ -439,6 +439,14 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
 
 int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen)
 {
+    if (job->verify_state_load && !job->verify) {
+        snprintf(err, errlen, "verify_state_load needs --verify (it says which blocks to check)");
+        return -EINVAL;
+    }
+    if (job->verify_state_load && sb_rw_writes(job->rw) && !job->verify_only) {
+        snprintf(err, errlen, "verify_state_load is for a check: verify_only or a read job");
+        return -EINVAL;
+    }
     if (job->trim_percentage || job->trim_backlog || job->trim_backlog_batch) {
         const char *why = !job->verify ? "trims verified blocks: it needs --verify"
                           : !job->trim_percentage ? "needs trim_percentage (which written blocks to trim)"
@@ -535,6 +543,13 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
     for (unsigned i = 0; i < nfiles && r == 0; i++)
         r = sb_verify_table_init(&files[i].vtab, job->offset, nblocks, (uint32_t)job->bs,
                                  files[i].known_from);
+    if (r == 0 && job->verify_state_load) /* what an earlier run's writes left, block by block */
+        for (unsigned i = 0; i < nfiles; i++) {
+            char path[PATH_MAX + 128];
+            sb_verify_state_path(path, sizeof path, job->aux_path, job->name, i);
+            if ((r = sb_verify_state_load(fmt, &files[i].vtab, job->numjobs, path, err, errlen)) < 0)
+                return r;
+        }
     for (unsigned i = 0; i < job->numjobs && r == 0; i++) {
         worker *w = ws[i];
         file_ctx *f = &files[nfiles == 1 ? 0 : i];
@@ -542,7 +557,8 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
             r = -ENOMEM;
         else
             r = sb_verify_thread_init(w->vt, fmt, &f->vtab, f->path, i, job->numjobs, w->td.iodepth,
-                                      job->verify_backlog, w->fd, !sb_rw_writes(job->rw));
+                                      job->verify_backlog, w->fd,
+                                      !sb_rw_writes(job->rw) && !job->verify_state_load);
         if (r == 0)
             w->vt->batch = job->verify_backlog_batch;
         if (r == 0 && job->trim_percentage)
@@ -568,7 +584,7 @@ static int read_back(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *f
         fdatasync(fd);
         posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     }
-    r = sb_verify_file(fmt, job->verify_only ? NULL : &f->vtab, fd, f->path, job->offset,
+    r = sb_verify_file(fmt, job->verify_only && !job->verify_state_load ? NULL : &f->vtab, fd, f->path, job->offset,
                            job->size / job->bs, job->numjobs, job->should_stop, job->cb_arg, st, err,
                            errlen);
     close(fd);
@@ -585,6 +601,14 @@ int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx
         if (ws[i] && ws[i]->vt)
             sb_verify_stats_merge(&res->verify, &ws[i]->vt->st);
     bool read_back_due = job->verify_only || (job->do_verify && sb_rw_writes(job->rw));
+    /* fio's verify_state_save: a writing job's tables, interrupted or not (fio's too) */
+    for (unsigned i = 0; job->verify_state_save && sb_rw_writes(job->rw) && !job->verify_only &&
+                         i < nfiles && (r == 0 || r == -EILSEQ); i++) {
+        char path[PATH_MAX + 128];
+        sb_verify_state_path(path, sizeof path, job->aux_path, job->name, i);
+        int s = sb_verify_state_save(fmt, &files[i].vtab, path, err, errlen);
+        r = s < 0 ? s : r;
+    }
     if (r < 0 || res->interrupted || !read_back_due)
         return r;
     for (unsigned i = 0; i < nfiles && r == 0; i++) {

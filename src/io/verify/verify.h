@@ -229,4 +229,16 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
 
 void sb_verify_stats_merge(sb_verify_stats *into, const sb_verify_stats *from);
 
+/* ---------------------------------------------------------- state files (state.c) */
+
+/* fio's name for a job's state file: [DIR/]local-JOB-INDEX-verify.state. */
+void sb_verify_state_path(char *out, size_t n, const char *dir, const char *job, unsigned index);
+/* t (its identities, busy bits cleared) to path, replacing it whole. 0 or -errno (err). */
+int sb_verify_state_save(const sb_verify_fmt *f, const sb_verify_table *t, const char *path,
+                         char *err, size_t errlen);
+/* path into t, whose job (bs, region, seed, algorithm, numjobs) it must match: 0, -EINVAL
+ * (err names what differs) or -errno. */
+int sb_verify_state_load(const sb_verify_fmt *f, sb_verify_table *t, unsigned njobs, const char *path,
+                         char *err, size_t errlen);
+
 #endif
