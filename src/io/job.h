@@ -212,6 +212,7 @@ typedef struct sb_io_job {
     unsigned trim_backlog_batch; /* fio's: how many queued blocks each trim_backlog trims; 0 = N */
     bool trim_verify_zero;     /* fio's: a trimmed block must read back as zeros (else not checked) */
     bool verify_state_save;    /* fio's: a verifying write job leaves its block tables in state files */
+    bool experimental_verify;  /* fio's replayed verify: only 0 runs (check.c refuses 1) */
     bool verify_state_load;    /* fio's: a check run takes them: exactly the blocks written are checked */
     bool verify_only;          /* write nothing: check a file an earlier run wrote */
     /* Time series: one sample of IOPS, bandwidth, mean and p99 latency per interval of

@@ -8,7 +8,7 @@
 # verify_backlog_batch, the order of writes and checks compared with fio's (strace);
 # verify_offset, the header moved into the block as fio's; trim_percentage and its
 # options: blocks trimmed while writing, read back as zeros; verify_state_save and
-# verify_state_load: a write cut short is checked as far as it went.
+# verify_state_load: a write cut short is checked as far as it went; experimental_verify.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -223,4 +223,11 @@ fi
 check_exit "verify_state_load in a write job is refused" 2 "$SB" io --filename="$F" --verify=crc32c \
     --rw=write --verify_state_load
 check_one_line "and named" "verify_state_load"
+# experimental_verify: 0 (fio's default) runs; 1, fio's replay, is refused with its reason
+rm -f "$F"
+check_exit "experimental_verify=0 runs" 0 "$SB" io --quiet --filename="$F" --size=64k --rw=write \
+    --verify=crc32c --experimental_verify=0
+check_exit "experimental_verify=1 is refused" 2 "$SB" io --filename="$F" --size=64k --rw=write \
+    --verify=crc32c --experimental_verify=1
+check_one_line "and named" "experimental_verify"
 finish

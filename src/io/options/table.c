@@ -466,6 +466,10 @@ const sb_opt sb_io_options[] = {
              "completed are checked, each against its last write, so a run cut short is checked as "
              "far as it went, as fio's",
      .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
+    {.name = "experimental_verify", .type = SB_OPT_BOOL, J(experimental_verify), .def = "0",
+     .help = "fio's replay of the write phase instead of its recorded list: 0 runs; 1 is refused "
+             "(storbench's block table records each block's last write, so nothing is replayed)",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
     {.name = "verify_backlog_batch", .type = SB_OPT_INT, J(verify_backlog_batch), .max = 1u << 20,
      .def = "verify_backlog", .arg = "N",
      .help = "how many written blocks a verify_backlog check reads, the oldest first: fewer leaves "

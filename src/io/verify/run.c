@@ -439,6 +439,12 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
 
 int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen)
 {
+    if (job->experimental_verify) {
+        snprintf(err, errlen, "experimental_verify=1 (fio's replay of the writes to check them) is not "
+                 "storbench's: its block table records each block's last write, so there is nothing "
+                 "to replay; leave it 0");
+        return -EINVAL;
+    }
     if (job->verify_state_load && !job->verify) {
         snprintf(err, errlen, "verify_state_load needs --verify (it says which blocks to check)");
         return -EINVAL;
