@@ -49,6 +49,18 @@ for vf in 0 1; do
         fi
     fi
 done
+# the same checked by a read job as it reads (in the I/O loop, not the read-back): fio's
+# total_err and bytes read
+if [ $have_py = 1 ]; then
+    for vf in 0 1; do
+        "$SB" io --quiet --filename="$F" --name=w --size=64k --bs=4k --rw=read --verify=crc32c \
+            --verify_fatal=$vf --continue_on_error=verify --output-format=json >"$T/out" 2>/dev/null
+        got="$(jget "$T/out" total_err) $(python3 -c "import json;print(json.load(open('$T/out'))['jobs'][0]['read']['io_bytes'])")"
+        want=$([ $vf = 0 ] && echo "2 65536" || echo "1 8192")
+        check "rw=read verify_fatal=$vf continue_on_error=verify: total_err and bytes read $want (fio's)" \
+            test "$got" = "$want"
+    done
+fi
 check_exit "ignore_error's verify list without EILSEQ: the mismatch fails the job" 1 \
     "$SB" io --quiet --filename="$F" "${JOB[@]}" --continue_on_error=verify --ignore_error=,,EIO
 # patterns in fio's forms: buffer_pattern's file is fio's; verify_pattern's data past the
