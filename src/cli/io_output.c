@@ -120,6 +120,8 @@ static json_t *verify_json(const sb_io_job *job, const sb_io_result *r)
                         v->errors ? json_integer((json_int_t)v->first_bad_offset) : json_null());
     json_object_set_new(o, "writes_moved", json_integer((json_int_t)v->writes_moved));
     json_object_set_new(o, "reads_unchecked", json_integer((json_int_t)v->reads_unchecked));
+    json_object_set_new(o, "blocks_trimmed", json_integer((json_int_t)v->blocks_trimmed));
+    json_object_set_new(o, "trimmed_checked", json_integer((json_int_t)v->trimmed_checked));
     return o;
 }
 
@@ -242,8 +244,12 @@ static void extra_text(FILE *out, const sb_io_job *job, const sb_io_result *r,
                 sb_verify_algo_name(job->verify), v->blocks_checked, by, v->errors);
         if (v->errors)
             fprintf(out, ", first at offset %" PRIu64, v->first_bad_offset);
-        fprintf(out, "; %" PRIu64 " writes moved off a busy block, %" PRIu64 " reads unchecked\n",
+        fprintf(out, "; %" PRIu64 " writes moved off a busy block, %" PRIu64 " reads unchecked",
                 v->writes_moved, v->reads_unchecked);
+        if (v->blocks_trimmed) /* trim_percentage */
+            fprintf(out, "; %" PRIu64 " blocks trimmed, %" PRIu64 " read back as zeros", v->blocks_trimmed,
+                    v->trimmed_checked);
+        fputc('\n', out);
     }
     if (ranks)
         sb_io_ranks_print(out, ranks);

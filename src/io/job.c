@@ -43,6 +43,7 @@ void sb_io_job_init(sb_io_job *job)
     job->invalidate = true;
     job->seed = 0x5eed;
     job->do_verify = true;
+    job->trim_verify_zero = true;
     job->uring_fixed_files = job->uring_fixed_bufs = -1;
     job->error_dump = true;        /* fio's job control (jobctl.c) */
     job->dedupe_ws_pct = 5;

@@ -251,6 +251,14 @@ typedef struct sb_io_job {
     bool do_verify;            /* read back and check after the job (default on) */
     unsigned verify_backlog;   /* check every N written blocks while running; 0 = never */
     unsigned verify_backlog_batch; /* fio's: how many a backlog check reads; 0 = verify_backlog */
+    uint64_t verify_offset;    /* fio's: the header swapped with the data this far into a block */
+    unsigned trim_percentage;  /* fio's: the share of written blocks trimmed while running (verify.h) */
+    unsigned trim_backlog;     /* fio's: trim every N written blocks */
+    unsigned trim_backlog_batch; /* fio's: how many queued blocks each trim_backlog trims; 0 = N */
+    bool trim_verify_zero;     /* fio's: a trimmed block must read back as zeros (else not checked) */
+    bool verify_state_save;    /* fio's: a verifying write job leaves its block tables in state files */
+    bool experimental_verify;  /* fio's replayed verify: only 0 runs (check.c refuses 1) */
+    bool verify_state_load;    /* fio's: a check run takes them: exactly the blocks written are checked */
     bool verify_only;          /* write nothing: check a file an earlier run wrote */
     /* Time series: one sample of IOPS, bandwidth, mean and p99 latency per interval of
      * the measurement (fio's log_avg_msec); 0 = 1 s. At least SB_TS_MIN_INTERVAL_MS. */

@@ -478,6 +478,42 @@ const sb_opt sb_io_options[] = {
      .arg = "N",
      .help = "with --verify: also check the last N written blocks after every N writes",
      .category = SB_OPTC_VERIFY},
+    {.name = "verify_offset", .type = SB_OPT_SIZE, J(verify_offset), .max = SB_IO_MAX_BS, .def = "0",
+     .arg = "SIZE",
+     .help = "the header is swapped with the data SIZE bytes into the block (or verify_interval's "
+             "piece) before the write and back before the check, as fio's; at least the header's 96 "
+             "bytes and room for it",
+     .category = SB_OPTC_VERIFY},
+    {.name = "trim_percentage", .type = SB_OPT_PCT, J(trim_percentage), .def = "0", .arg = "PCT",
+     .help = "with verify and trim_backlog: this share of the written blocks is trimmed while the job "
+             "runs, then checked as zeros (trim_verify_zero), as fio's",
+     .category = SB_OPTC_VERIFY},
+    {.name = "trim_backlog", .type = SB_OPT_INT, J(trim_backlog), .max = 1u << 20, .def = "0",
+     .arg = "N",
+     .help = "trim_percentage's trims start whenever the written blocks are a multiple of N",
+     .category = SB_OPTC_VERIFY},
+    {.name = "trim_backlog_batch", .type = SB_OPT_INT, J(trim_backlog_batch), .max = 1u << 20,
+     .def = "trim_backlog", .arg = "N",
+     .help = "how many queued blocks each of trim_backlog's turns trims, the oldest first",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_DEF_DOC},
+    {.name = "trim_verify_zero", .type = SB_OPT_BOOL, J(trim_verify_zero), .def = "1",
+     .help = "a block trim_percentage trimmed must read back as zeros; 0: it is not checked, as fio's",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
+    {.name = "verify_state_save", .type = SB_OPT_BOOL, J(verify_state_save), .def = "0",
+     .help = "a verifying write job leaves each file's block table (the write each block last "
+             "received) in local-NAME-INDEX-verify.state, in the working directory or --aux-path; "
+             "storbench's own format; fio's default 1 leaves one after every such job, storbench's 0 "
+             "only when asked",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
+    {.name = "verify_state_load", .type = SB_OPT_BOOL, J(verify_state_load), .def = "0",
+     .help = "a check (verify_only, or a read job) takes that file: exactly the blocks that run "
+             "completed are checked, each against its last write, so a run cut short is checked as "
+             "far as it went, as fio's",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
+    {.name = "experimental_verify", .type = SB_OPT_BOOL, J(experimental_verify), .def = "0",
+     .help = "fio's replay of the write phase instead of its recorded list: 0 runs; 1 is refused "
+             "(storbench's block table records each block's last write, so nothing is replayed)",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
     {.name = "verify_backlog_batch", .type = SB_OPT_INT, J(verify_backlog_batch), .max = 1u << 20,
      .def = "verify_backlog", .arg = "N",
      .help = "how many written blocks a verify_backlog check reads, the oldest first: fewer leaves "
