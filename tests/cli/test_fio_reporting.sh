@@ -121,6 +121,16 @@ if jqok '.disk_util | length > 0' "$T/du1.json"; then
     check "disk_util=0: no disk_util in JSON (there is one without it)" jqok 'has("disk_util") | not' "$T/du0.json"
     "$SB" io "${JOB[@]}" --disk_util=0 >"$T/du0.txt" 2>&1
     check "disk_util=0: no Disk stats in normal output" eval '! grep -q "Disk stats" "$T/du0.txt" && grep -q "Run status" "$T/du0.txt"'
+    # a file list whose first file is on tmpfs: the disk under the second is the job's too
+    if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+        M=$(mktemp -d /dev/shm/sbrep.XXXXXX)
+        both_tools list.json --name=t --filename="$M/a:$T/b" --size=2m --rw=write --output-format=json
+        rm -rf "$M"
+        check "disk_util: the disk under every file of a:b (the first on tmpfs)" \
+            jqok '.disk_util | length == 1' "$T/s.list.json"
+        fio_check "disk_util: fio names the same disks" \
+            test "$(jq -c '[.disk_util[].name]' "$T/s.list.json")" = "$(jq -c '[.disk_util[]?.name]' "$T/f.list.json")"
+    fi
 else
     echo "ok # SKIP the scratch directory is on no block device: disk_util has nothing to show"
 fi
