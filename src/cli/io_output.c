@@ -468,7 +468,8 @@ static sb_fio_job fio_job_of(block *b)
     memcpy(j.depth_level, a->depth_level, sizeof j.depth_level);
     memcpy(j.depth_submit, a->depth_submit, sizeof j.depth_submit);
     memcpy(j.depth_complete, a->depth_complete, sizeof j.depth_complete);
-    j.no_syncs = a->no_syncs;
+    j.syncs = a->syncs;
+    j.sync_lat = a->sync_lat;
     j.zone_resets = a->zone_resets;
     j.continue_on_error = a->continue_on_error;
     j.total_err = a->total_err;

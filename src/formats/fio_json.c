@@ -156,12 +156,11 @@ static json_t *job_json(const sb_fio_report *r, const sb_fio_job *j, bool plus)
     for (int k = 0; k < nd; k++)
         if (dirs[k] != SB_FIO_MIXED)
             json_object_set_new(o, dn[dirs[k]], dir_json(j, dirs[k], &g, plus));
-    /* storbench does not time its syncs: written only when there are none; fio's mixed
-     * report has no "sync" */
-    if (j->no_syncs && j->unified != SB_FIO_UNIFIED_MIXED) {
+    /* fsync=N's syncs (fio's mixed report has no "sync"); percentiles as clat's, as fio */
+    if (j->unified != SB_FIO_UNIFIED_MIXED) {
         json_t *s = json_object();
-        json_object_set_new(s, "total_ios", json_integer(0));
-        json_object_set_new(s, "lat_ns", lat_json(j, NULL, false, false));
+        json_object_set_new(s, "total_ios", json_integer((json_int_t)j->syncs));
+        json_object_set_new(s, "lat_ns", lat_json(j, j->sync_lat, j->clat_percentiles, false));
         json_object_set_new(o, "sync", s);
     }
     if (j->unified != SB_FIO_UNIFIED_NONE) /* fio's "mixed", after the others */

@@ -179,6 +179,12 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
     for (int k = 0; k < nd; k++)
         if (j->dir[dirs[k]].ios)
             dir_block(out, j, dirs[k], &g);
+    if (j->sync_lat && j->sync_lat->count) { /* fsync=N's syncs, after the directions, as fio */
+        fputs("  fsync/fdatasync/sync_file_range:\n", out);
+        lat_line(out, "sync", j->sync_lat);
+        if (j->clat_percentiles)
+            percentiles(out, j, j->sync_lat, "sync");
+    }
     double ns[10], us[10], ms[12];
     sb_fio_lat_buckets(j->lat_all, ns, us, ms);
     lat_buckets(out, ns, 10, "nsec");
@@ -199,9 +205,9 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
                 ">=64=%3.1f%%\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
     }
     bool mixed = j->unified == SB_FIO_UNIFIED_MIXED; /* fio counts them all as the first */
-    fprintf(out, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 short=0,0,0,0 "
+    fprintf(out, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 " short=0,0,0,0 "
             "dropped=0,0,0,0\n", mixed ? j->dir[SB_FIO_MIXED].ios : j->dir[0].ios,
-            mixed ? 0 : j->dir[1].ios, mixed ? 0 : j->dir[2].ios);
+            mixed ? 0 : j->dir[1].ios, mixed ? 0 : j->dir[2].ios, j->syncs);
     if (j->continue_on_error)
         fprintf(out, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", j->total_err,
                 j->first_error, strerror(j->first_error));

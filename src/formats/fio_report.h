@@ -77,7 +77,9 @@ typedef struct sb_fio_job {
      * >=64); depth_known false: not counted (left out). */
     bool depth_known;
     uint64_t depth_level[7], depth_submit[7], depth_complete[7];
-    bool no_syncs;             /* the job calls no fsync/fdatasync: fio's "sync" is all 0 */
+    /* fsync=N / fdatasync=N: the syncs and their latency (fio's "sync"; 0 and NULL: none) */
+    uint64_t syncs;
+    const sb_histogram *sync_lat;
     uint64_t zone_resets;      /* zonemode=zbd's resets (fio's "; N zone resets") */
     /* What the header line names. */
     const char *rw, *engine;

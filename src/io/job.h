@@ -341,6 +341,9 @@ typedef struct sb_io_result {
     uint64_t start_ns, end_ns; /* that interval on sb_now_ns(): first ramp end, last completion */
     sb_io_dir_stats dir[SB_DDIR_N];
     sb_histogram clat_all;     /* both directions */
+    /* fsync=N / fdatasync=N: the syncs issued among the writes and how long each took
+     * (ios and clat; fio's "sync"); end_fsync's and fsync_on_close's are not counted, as fio's */
+    sb_io_dir_stats sync;
     /* Per-second samples of the whole job (all threads), after the ramp: the first hour,
      * when the log interval divides a second (else none). */
     size_t n_seconds;

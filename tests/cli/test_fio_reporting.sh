@@ -204,6 +204,21 @@ check_exit "a failed job in normal output: exit 1" 1 "$SB" io --name=bad --filen
 check "a failed job: no block in normal output (fio's has none), the group line is there" \
     eval '! grep -q "^bad: (groupid" "$T/out" && grep -q "^Run status group 0" "$T/out"'
 
+# ---- fsync=N's syncs: fio's "sync" figures ----
+W=(--name=t --filename="$T/w" --size=1m --bs=4k --rw=write)
+both_tools sync.json "${W[@]}" --fsync=4 --output-format=json
+check "fsync=4: the syncs counted and timed in \"sync\" (64 for 256 writes), with percentiles" \
+    jqok '.jobs[0].sync | .total_ios == 64 and .lat_ns.N == 64 and .lat_ns.min > 0 and
+          (.lat_ns.percentile | has("99.000000"))' "$T/s.sync.json"
+fio_check "fsync=4: every key path of fio's is in storbench's (sync's percentiles too)" \
+    keys_in "$T/f.sync.json" "$T/s.sync.json"
+"$SB" io "${W[@]}" --fsync=4 >"$T/sync.txt" 2>&1
+check "fsync=4: normal output's sync block and the syncs in issued rwts" \
+    eval 'grep -q "^  fsync/fdatasync/sync_file_range:" "$T/sync.txt" && grep -q "^    sync (.sec): min=" "$T/sync.txt" &&
+          grep -q "issued rwts: total=0,256,0,64 " "$T/sync.txt"'
+"$SB" io "${W[@]}" --end_fsync=1 --output-format=json >"$T/esync.json" 2>/dev/null
+check "end_fsync: not among the sync figures, as fio's" jqok '.jobs[0].sync | .total_ios == 0 and .lat_ns.N == 0' "$T/esync.json"
+
 # ---- fio's JSON key set on a simple job ----
 if [ $have_fio = 1 ]; then
     for eng in psync libaio; do

@@ -158,7 +158,8 @@ sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, uns
     a->minf = (uint64_t)(ru->ru_minflt - ru0->ru_minflt);
     agg_depths(a, r, x);
     a->zone_resets = x->zone_resets;
-    a->no_syncs = !job->fsync_every && !job->fdatasync_every && !job->end_fsync && !job->fsync_on_close;
+    a->syncs = x->sync.ios;
+    a->sync_lat = hist_copy(&x->sync.clat);
     /* continue_on_error: the errors gone on after, and the first as the job's error (fio) */
     a->continue_on_error = job->continue_on_error != 0;
     a->total_err = x->total_err;
@@ -215,7 +216,8 @@ void sb_io_agg_merge(sb_io_agg *a, const sb_io_agg *b)
         a->depth_submit[i] += b->depth_submit[i];
         a->depth_complete[i] += b->depth_complete[i];
     }
-    a->no_syncs &= b->no_syncs;
+    a->syncs += b->syncs;
+    sb_hist_merge(a->sync_lat, b->sync_lat);
     a->zone_resets += b->zone_resets;
 }
 
@@ -231,6 +233,7 @@ void sb_io_agg_free(sb_io_agg *a)
         free(a->dir[d].iops);
     }
     free(a->all);
+    free(a->sync_lat);
     free(a->prio);
     free(a);
 }

@@ -55,7 +55,8 @@ typedef struct sb_io_agg {
     bool depth_known;
     uint64_t depth_level[SB_IO_DEPTH_BUCKETS], depth_submit[SB_IO_DEPTH_BUCKETS],
         depth_complete[SB_IO_DEPTH_BUCKETS];
-    bool no_syncs;             /* the job calls no fsync/fdatasync */
+    uint64_t syncs;            /* fsync=N / fdatasync=N's syncs (fio's "sync") */
+    sb_histogram *sync_lat;    /* their latency */
     uint64_t zone_resets;
     bool continue_on_error;
     uint64_t total_err;

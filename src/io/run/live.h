@@ -32,6 +32,7 @@
  * its time series. */
 typedef struct sb_io_live_thread {
     const sb_io_dir_stats *st;           /* [SB_DDIR_N] */
+    const sb_io_dir_stats *sync;         /* fsync=N's syncs */
     const uint64_t *ios_done, *total_err, *last_ns;
     const sb_io_depths *depths;
     const atomic_bool *finished;

@@ -231,6 +231,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         sb_hist_init_zeroed(&w->st[d].slat);
         sb_hist_init_zeroed(&w->st[d].clat_issued);
     }
+    sb_hist_init_zeroed(&w->sync_st.clat);
     /* no clock read per I/O when nothing would keep it (every disable_* latency set) */
     w->no_lat = job->gtod_reduce || (job->disable_lat && job->disable_clat && job->disable_slat);
     w->ddir_fixed = job->rw == SB_RW_RW || job->rw == SB_RW_RANDRW ? -1
@@ -276,6 +277,8 @@ static void merge_worker(const worker *w, sb_io_result *res)
         sb_hist_merge(&res->dir[d].clat_issued, &w->st[d].clat_issued);
         sb_hist_merge(&res->clat_all, &w->st[d].clat);
     }
+    res->sync.ios += w->sync_st.ios;
+    sb_hist_merge(&res->sync.clat, &w->sync_st.clat);
     res->cpu_ios += w->ios_done;
     res->zone_resets += sb_zbd_resets(w->zbd);
     res->total_err += w->total_err;
@@ -324,6 +327,7 @@ static int merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
             sb_hist_init(&t->dir[d].clat_issued);
         }
         sb_hist_init(&t->clat_all);
+        sb_hist_init(&t->sync.clat);
         snprintf(t->engine, sizeof t->engine, "%s", res->engine);
         t->effective_iodepth = res->effective_iodepth;
         merge_worker(ws[i], t);
@@ -526,6 +530,7 @@ static int result_init(sb_io_result *res, const sb_io_job *job, const sb_engine_
         sb_hist_init(&res->dir[d].clat_issued);
     }
     sb_hist_init(&res->clat_all);
+    sb_hist_init(&res->sync.clat);
     int r = sb_ss_init(&res->steady, &job->steady);
     if (r < 0) {
         snprintf(err, errlen, "out of memory");
@@ -545,7 +550,7 @@ static sb_io_live_thread *live_attach(sb_io_live *live, const sb_io_job *job, wo
     if (!lv)
         return NULL; /* out of memory: no snapshots, the job runs */
     for (unsigned i = 0; i < job->numjobs; i++)
-        lv[i] = (sb_io_live_thread){ws[i]->st, &ws[i]->ios_done, &ws[i]->total_err, &ws[i]->last_ns,
+        lv[i] = (sb_io_live_thread){ws[i]->st, &ws[i]->sync_st, &ws[i]->ios_done, &ws[i]->total_err, &ws[i]->last_ns,
                                     &ws[i]->depths, &ws[i]->finished, &ws[i]->ts};
     sb_io_live_attach(live, job, lv, job->numjobs, res->engine, res->effective_iodepth, start_ns, cpu0);
     return lv;

@@ -96,6 +96,7 @@ typedef struct worker {
     uint64_t io_start_ns, ramp_end_ns, end_ns;
     uint64_t next_tick_ns, last_ns;
     sb_io_dir_stats st[SB_DDIR_N];
+    sb_io_dir_stats sync_st;   /* fsync=N's syncs: count and latency (fio's "sync") */
     uint64_t bytes_issued;
     uint64_t ios_done;         /* completions, ramp included (CPU per I/O) */
     sb_io_depths depths;       /* asynchronous engines: fio's IO depth maps (job.h) */
