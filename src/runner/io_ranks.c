@@ -298,6 +298,10 @@ static int merge_result(sb_io_result *r, double elapsed)
             return e;
     if ((e = sb_ranks_merge_hist(&r->clat_all)) < 0)
         return e;
+    uint64_t syncs = r->sync.ios; /* fsync=N's syncs (fio's "sync"), every rank's */
+    if ((e = sb_ranks_allreduce_u64(&syncs, 1, SB_RANKS_SUM)) < 0 || (e = sb_ranks_merge_hist(&r->sync.clat)) < 0)
+        return e;
+    r->sync.ios = syncs;
     uint64_t n = r->n_seconds;
     if ((e = sb_ranks_allreduce_u64(&n, 1, SB_RANKS_MAX)) < 0)
         return e;
