@@ -30,6 +30,9 @@ both_tools() {
 }
 # fio's key paths are all in storbench's (and fio's file holds some)
 keys_in() { [ -s "$1" ] && [ -n "$(keys "$1")" ] && test -z "$(comm -23 <(keys "$1") <(keys "$2"))"; }
+# jq filter A on storbench's file equals filter B on fio's: same A B SFILE FFILE
+same() { [ -s "$4" ] && [ "$(jq -c "$1" "$3")" = "$(jq -c "$2" "$4")" ]; }
+nf_is() { [ -s "$1" ] && [ "$(nf "$1")" = "$2" ]; }
 fio_check() { # NAME COMMAND...: a comparison with fio's output, skipped without fio
     if [ $have_fio = 1 ]; then check "$@"; else echo "ok # SKIP fio or jq not installed: $1"; fi
 }
@@ -40,7 +43,7 @@ check "unified_rw_reporting=mixed: one \"mixed\" direction holding every I/O" \
     jqok '.jobs[0] | has("mixed") and (has("read") or has("write") or has("trim") or has("sync") | not)
           and .mixed.total_ios == 256 and .mixed.io_bytes == 1048576 and .mixed.clat_ns.N == 256' "$T/s.mixed.json"
 fio_check "unified_rw_reporting=mixed: fio's job keys" \
-    test "$(jq -c '.jobs[0] | del(.storbench) | keys' "$T/s.mixed.json")" = "$(jq -c '.jobs[0] | keys' "$T/f.mixed.json")"
+    same '.jobs[0] | del(.storbench) | keys' '.jobs[0] | keys' "$T/s.mixed.json" "$T/f.mixed.json"
 fio_check "unified_rw_reporting=mixed: every key path of fio's is in storbench's" \
     keys_in "$T/f.mixed.json" "$T/s.mixed.json"
 both_tools mixed.txt "${JOB[@]}" --unified_rw_reporting=1
@@ -53,17 +56,17 @@ fio_check "unified_rw_reporting=1: fio prints the same lines" \
 both_tools mixed.terse "${JOB[@]}" --unified_rw_reporting=mixed --output-format=terse
 check "unified_rw_reporting=mixed: terse has one direction's fields (89), the mixed KiB first" \
     eval '[ "$(nf "$T/s.mixed.terse")" = 89 ] && [ "$(cut -d";" -f6 "$T/s.mixed.terse")" = 1024 ]'
-fio_check "unified_rw_reporting=mixed: fio's terse field count" test "$(nf "$T/f.mixed.terse")" = 89
+fio_check "unified_rw_reporting=mixed: fio's terse field count" nf_is "$T/f.mixed.terse" 89
 
 both_tools both.json "${JOB[@]}" --unified_rw_reporting=both --output-format=json
 check "unified_rw_reporting=both: read, write, trim and mixed, mixed their sum" \
     jqok '.jobs[0] | has("read") and has("write") and has("trim") and
           .mixed.total_ios == .read.total_ios + .write.total_ios and .mixed.total_ios == 256' "$T/s.both.json"
 fio_check "unified_rw_reporting=both: fio's job keys" \
-    test "$(jq -c '.jobs[0] | del(.storbench) | keys' "$T/s.both.json")" = "$(jq -c '.jobs[0] | keys' "$T/f.both.json")"
+    same '.jobs[0] | del(.storbench) | keys' '.jobs[0] | keys' "$T/s.both.json" "$T/f.both.json"
 both_tools both.terse "${JOB[@]}" --unified_rw_reporting=2 --output-format=terse
 check "unified_rw_reporting=2: terse has read, write and mixed (171 fields)" test "$(nf "$T/s.both.terse")" = 171
-fio_check "unified_rw_reporting=2: fio's terse field count" test "$(nf "$T/f.both.terse")" = 171
+fio_check "unified_rw_reporting=2: fio's terse field count" nf_is "$T/f.both.terse" 171
 "$SB" io "${JOB[@]}" --unified_rw_reporting=both >"$T/both.txt" 2>&1
 check "unified_rw_reporting=both: normal output has read, write and mixed blocks and group lines" \
     eval 'grep -q "^  read: IOPS" "$T/both.txt" && grep -q "^  write: IOPS" "$T/both.txt" &&
@@ -85,7 +88,7 @@ both_tools stats.json --name=quiet "${R[@]}" --stats=0 --name=loud "${R[@]}" --o
 check "stats=0: the job is not in the JSON report, the other is" \
     jqok '[.jobs[].jobname] == ["loud"]' "$T/s.stats.json"
 fio_check "stats=0: fio lists the same jobs" \
-    test "$(jq -c '[.jobs[].jobname]' "$T/s.stats.json")" = "$(jq -c '[.jobs[].jobname | select(. != null)]' "$T/f.stats.json")"
+    same '[.jobs[].jobname]' '[.jobs[].jobname | select(. != null)]' "$T/s.stats.json" "$T/f.stats.json"
 "$SB" io --name=quiet "${R[@]}" --stats=0 --name=loud "${R[@]}" >"$T/stats.txt" 2>&1
 check "stats=0: no block for it in normal output, its I/O not in its group's" \
     eval '! grep -q "^quiet: (groupid" "$T/stats.txt" && grep -q "^loud: (groupid" "$T/stats.txt" &&
@@ -129,7 +132,7 @@ if jqok '.disk_util | length > 0' "$T/du1.json"; then
         check "disk_util: the disk under every file of a:b (the first on tmpfs)" \
             jqok '.disk_util | length == 1' "$T/s.list.json"
         fio_check "disk_util: fio names the same disks" \
-            test "$(jq -c '[.disk_util[].name]' "$T/s.list.json")" = "$(jq -c '[.disk_util[]?.name]' "$T/f.list.json")"
+            same '[.disk_util[].name]' '[.disk_util[]?.name]' "$T/s.list.json" "$T/f.list.json"
     fi
 else
     echo "ok # SKIP the scratch directory is on no block device: disk_util has nothing to show"
