@@ -368,11 +368,8 @@ void sb_io_out_terse_version(sb_io_out *o, int version)
     o->terse_version = version;
 }
 
-void sb_io_out_watch(sb_io_out *o, const sb_io_job *job)
+static void watch_path(sb_io_out *o, const char *target)
 {
-    if (!job->disk_util) /* fio's disk_util=0: this job's disks are not reported */
-        return;
-    const char *target = job->filename[0] ? job->filename : job->directory;
     sb_diskstat d;
     if (o->n_disks == MAX_DISKS || sb_diskstat_for_path(target, &d) < 0)
         return; /* no block device under it (tmpfs): fio has no disk_util for it either */
@@ -380,6 +377,19 @@ void sb_io_out_watch(sb_io_out *o, const sb_io_job *job)
         if (!strcmp(o->disk[i].name, d.name))
             return;
     o->disk[o->n_disks++] = d;
+}
+
+void sb_io_out_watch(sb_io_out *o, const sb_io_job *job)
+{
+    if (!job->disk_util) /* fio's disk_util=0: this job's disks are not reported */
+        return;
+    if (!job->filename[0]) {
+        watch_path(o, job->directory);
+        return;
+    }
+    /* every file of fio's a:b list (the names one after the other, each ending in NUL) */
+    for (const char *f = job->filename; *f && f < job->filename + sizeof job->filename; f += strlen(f) + 1)
+        watch_path(o, f);
 }
 
 void sb_io_out_phase(sb_io_out *o)

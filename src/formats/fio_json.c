@@ -163,7 +163,7 @@ static json_t *job_json(const sb_fio_report *r, const sb_fio_job *j, bool plus)
     if (j->unified != SB_FIO_UNIFIED_MIXED) {
         json_t *s = json_object();
         json_object_set_new(s, "total_ios", json_integer((json_int_t)j->sync_ios));
-        json_object_set_new(s, "lat_ns", lat_json(j, j->sync_lat, true, false));
+        json_object_set_new(s, "lat_ns", lat_json(j, j->sync_lat, j->clat_percentiles, false));
         json_object_set_new(o, "sync", s);
     }
     if (j->unified != SB_FIO_UNIFIED_NONE) /* fio's "mixed", after the others */

@@ -184,10 +184,11 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
     lat_buckets(out, ns, 10, "nsec");
     lat_buckets(out, us, 10, "usec");
     lat_buckets(out, ms, 12, "msec");
-    if (j->sync_lat && j->sync_lat->count) {
+    if (j->sync_lat && j->sync_lat->count) { /* fsync=N's syncs, after the buckets, as fio */
         fputs("  fsync/fdatasync/sync_file_range:\n", out);
         lat_line(out, "sync", j->sync_lat);
-        percentiles(out, j, j->sync_lat, "sync");
+        if (j->clat_percentiles)
+            percentiles(out, j, j->sync_lat, "sync");
     }
     fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64
             ", minf=%" PRIu64 "\n", j->usr_pct, j->sys_pct, j->ctx, j->majf, j->minf);

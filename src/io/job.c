@@ -125,8 +125,7 @@ void sb_io_result_free(sb_io_result *r)
     r->threads = NULL;
     free(r->prio);
     r->prio = NULL;
-    free(r->sync_lat);
-    r->sync_lat = NULL;
+
     r->n_threads = 0;
 }
 

@@ -390,6 +390,9 @@ typedef struct sb_io_result {
     uint64_t start_ns, end_ns; /* that interval on sb_now_ns(): first ramp end, last completion */
     sb_io_dir_stats dir[SB_DDIR_N];
     sb_histogram clat_all;     /* both directions */
+    /* fsync=N / fdatasync=N: the syncs issued among the writes and how long each took
+     * (ios and clat; fio's "sync"); end_fsync's and fsync_on_close's are not counted, as fio's */
+    sb_io_dir_stats sync;
     /* Per-second samples of the whole job (all threads), after the ramp: the first hour,
      * when the log interval divides a second (else none). */
     size_t n_seconds;
@@ -421,10 +424,7 @@ typedef struct sb_io_result {
     sb_io_depths depths;       /* asynchronous engines (ramp included); zero for synchronous ones */
     sb_verify_stats verify;    /* filled when job->verify is set */
     uint64_t zone_resets;      /* zonemode=zbd: zones the job reset (fio's "N zone resets") */
-    /* fsync=N / fdatasync=N: the periodic syncs' latency after the ramp (malloc'd; NULL
-     * without them) and how many were fsyncs (fio's sync total_ios counts only those) */
-    sb_histogram *sync_lat;
-    uint64_t sync_fsyncs;
+    uint64_t sync_fsyncs;      /* of sync's, the fsyncs (fio's sync total_ios counts only those) */
     /* Without group_reporting and with numjobs > 1: each thread's own figures, as fio
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */
     struct sb_io_result *threads;

@@ -38,7 +38,8 @@ void sb_io_periodic_sync(worker *w)
     do_fsync(w, w->sync_data);
     uint64_t t1 = sb_now_ns();
     if (t0 >= w->ramp_end_ns) {
-        sb_hist_record(w->sync_lat, t1 - t0);
+        sb_hist_record(&w->sync_st.clat, t1 - t0);
+        w->sync_st.ios++;
         w->fsyncs += !w->sync_data;
     }
 }

@@ -169,8 +169,8 @@ sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, uns
     agg_depths(a, r, x);
     a->zone_resets = x->zone_resets;
     a->no_syncs = !job->fsync_every && !job->fdatasync_every && !job->end_fsync && !job->fsync_on_close;
-    if (x->sync_lat) {
-        a->sync_lat = hist_copy(x->sync_lat);
+    if (x->sync.ios) {
+        a->sync_lat = hist_copy(&x->sync.clat);
         a->sync_ios = x->sync_fsyncs;
     }
     /* continue_on_error: the errors gone on after, and the first as the job's error (fio) */
@@ -244,7 +244,6 @@ void sb_io_agg_free(sb_io_agg *a)
 {
     if (!a)
         return;
-    free(a->sync_lat);
     for (int d = 0; d < SB_IO_AGG_NDIR; d++) {
         free(a->dir[d].clat);
         free(a->dir[d].slat);
@@ -253,6 +252,7 @@ void sb_io_agg_free(sb_io_agg *a)
         free(a->dir[d].iops);
     }
     free(a->all);
+    free(a->sync_lat);
     free(a->prio);
     free(a);
 }

@@ -69,6 +69,7 @@ static void result_hists_init(sb_io_result *r)
         sb_hist_init(&r->dir[d].clat_issued);
     }
     sb_hist_init(&r->clat_all);
+    sb_hist_init(&r->sync.clat);
 }
 
 /* One thread's figures until now added to r, as worker.c's merge does at the end. */
@@ -83,6 +84,9 @@ static void peek_worker(const sb_io_live *l, const sb_io_live_thread *w, sb_io_r
         hist_peek_merge(&r->dir[d].clat_issued, &w->st[d].clat_issued);
         hist_peek_merge(&r->clat_all, &w->st[d].clat);
     }
+    r->sync.ios += peek(&w->sync->ios);
+    hist_peek_merge(&r->sync.clat, &w->sync->clat);
+    r->sync_fsyncs += peek(w->fsyncs);
     r->cpu_ios += peek(w->ios_done);
     r->total_err += peek(w->total_err);
     for (int i = 0; i < SB_IO_DEPTH_BUCKETS; i++) {

@@ -32,10 +32,12 @@
  * its time series. */
 typedef struct sb_io_live_thread {
     const sb_io_dir_stats *st;           /* [SB_DDIR_N] */
+    const sb_io_dir_stats *sync;         /* fsync=N's syncs */
     const uint64_t *ios_done, *total_err, *last_ns;
     const sb_io_depths *depths;
     const atomic_bool *finished;
     const sb_tsb *ts;
+    const uint64_t *fsyncs;              /* of sync's, the fsyncs */
 } sb_io_live_thread;
 
 typedef struct sb_io_live {

@@ -49,7 +49,6 @@ static void worker_free(worker *w)
     free(w->done);
     free(w->pend);
     free(w->bs_table);
-    free(w->sync_lat);
     sb_zbd_thread_free(w->zbd);
     free(w->bs_table_w);
     if (w->spr)
@@ -126,15 +125,11 @@ static int bs_table_setup(worker *w, const sb_io_job *job)
     return 0;
 }
 
-/* The periodic sync (fsync=N or fdatasync=N) and its latency's histogram. */
+/* The periodic sync: fsync=N or fdatasync=N. */
 static void sync_setup(worker *w, const sb_io_job *job)
 {
     w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
     w->sync_data = !job->fsync_every && job->fdatasync_every;
-    if (w->sync_every) {
-        w->sync_lat = sb_xcalloc(1, sizeof *w->sync_lat);
-        sb_hist_init_zeroed(w->sync_lat);
-    }
 }
 
 static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *ops,
@@ -245,6 +240,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         sb_hist_init_zeroed(&w->st[d].slat);
         sb_hist_init_zeroed(&w->st[d].clat_issued);
     }
+    sb_hist_init_zeroed(&w->sync_st.clat);
     /* no clock read per I/O when nothing would keep it (every disable_* latency set) */
     w->no_lat = job->gtod_reduce || (job->disable_lat && job->disable_clat && job->disable_slat);
     w->ddir_fixed = job->rw == SB_RW_RW || job->rw == SB_RW_RANDRW ? -1
@@ -293,15 +289,10 @@ static void merge_worker(const worker *w, sb_io_result *res)
         sb_hist_merge(&res->dir[d].clat_issued, &w->st[d].clat_issued);
         sb_hist_merge(&res->clat_all, &w->st[d].clat);
     }
+    res->sync.ios += w->sync_st.ios;
+    sb_hist_merge(&res->sync.clat, &w->sync_st.clat);
     res->cpu_ios += w->ios_done;
-    if (w->sync_lat) {
-        if (!res->sync_lat) {
-            res->sync_lat = sb_xcalloc(1, sizeof *res->sync_lat);
-            sb_hist_init_zeroed(res->sync_lat);
-        }
-        sb_hist_merge(res->sync_lat, w->sync_lat);
-        res->sync_fsyncs += w->fsyncs;
-    }
+    res->sync_fsyncs += w->fsyncs;
     res->zone_resets += sb_zbd_resets(w->zbd);
     res->total_err += w->total_err;
     if (!res->first_error)
@@ -349,6 +340,7 @@ static int merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
             sb_hist_init_zeroed(&t->dir[d].clat_issued);
         }
         sb_hist_init_zeroed(&t->clat_all);
+        sb_hist_init_zeroed(&t->sync.clat);
         snprintf(t->engine, sizeof t->engine, "%s", res->engine);
         t->effective_iodepth = res->effective_iodepth;
         merge_worker(ws[i], t);
@@ -552,6 +544,7 @@ static int result_init(sb_io_result *res, const sb_io_job *job, const sb_engine_
         sb_hist_init_zeroed(&res->dir[d].clat_issued);
     }
     sb_hist_init_zeroed(&res->clat_all);
+    sb_hist_init_zeroed(&res->sync.clat);
     int r = sb_ss_init(&res->steady, &job->steady);
     if (r < 0) {
         snprintf(err, errlen, "out of memory");
@@ -571,8 +564,8 @@ static sb_io_live_thread *live_attach(sb_io_live *live, const sb_io_job *job, wo
     if (!lv)
         return NULL; /* out of memory: no snapshots, the job runs */
     for (unsigned i = 0; i < job->numjobs; i++)
-        lv[i] = (sb_io_live_thread){ws[i]->st, &ws[i]->ios_done, &ws[i]->total_err, &ws[i]->last_ns,
-                                    &ws[i]->depths, &ws[i]->finished, &ws[i]->ts};
+        lv[i] = (sb_io_live_thread){ws[i]->st, &ws[i]->sync_st, &ws[i]->ios_done, &ws[i]->total_err, &ws[i]->last_ns,
+                                    &ws[i]->depths, &ws[i]->finished, &ws[i]->ts, &ws[i]->fsyncs};
     sb_io_live_attach(live, job, lv, job->numjobs, res->engine, res->effective_iodepth, start_ns, cpu0);
     return lv;
 }

@@ -86,8 +86,7 @@ typedef struct worker {
     unsigned sync_every;       /* fsync_every or fdatasync_every: the periodic sync */
     bool sync_data;            /* it is an fdatasync */
     bool sync_pending;         /* the periodic sync is due before the next I/O (fio's order) */
-    sb_histogram *sync_lat;    /* the periodic syncs' latency after the ramp (NULL: none) */
-    uint64_t fsyncs;           /* ... of them fsyncs, not fdatasyncs (fio's sync total_ios) */
+    uint64_t fsyncs;           /* of sync_st's syncs the fsyncs, not fdatasyncs (fio's sync total_ios) */
     unsigned passes;           /* one-pass jobs: passes done (fio's loops) */
     /* Variable block sizes (bsrange, bssplit): sizes drawn before the run, taken in turn;
      * NULL = every I/O is job->bs. Offsets are then in bytes: seq_pos in the pass,
@@ -105,6 +104,7 @@ typedef struct worker {
     uint64_t io_start_ns, ramp_end_ns, end_ns;
     uint64_t next_tick_ns, last_ns;
     sb_io_dir_stats st[SB_DDIR_N];
+    sb_io_dir_stats sync_st;   /* fsync=N's syncs: count and latency (fio's "sync") */
     uint64_t bytes_issued;
     uint64_t ios_done;         /* completions, ramp included (CPU per I/O) */
     sb_io_depths depths;       /* asynchronous engines: fio's IO depth maps (job.h) */
