@@ -103,6 +103,10 @@ rm -f p.log
 "$SB" io --name=p --read_iolog=v3.log --replay_no_stall=1 --write_iolog=p.log >/dev/null 2>&1
 check "replay_no_stall: no wait for the log's times" [ "$(gap p.log)" -lt 1500000 ]
 rm -f p.log
+printf 'fio version 3 iolog\n0 d read 0 4096\n60000000 d read 4096 4096\n' >gap.log
+check_exit "runtime ends a replay waiting for its log's next time (a minute away)" 0 timeout 30 "$SB" io \
+    --name=p --read_iolog=gap.log --runtime=1 --output-format=json
+check "runtime: the one read before the wait" [ "$(counts out)" = "1 0 0" ]
 
 # ---- a malformed log: FILE:LINE and the cause, exit 2 ----
 bad() { # NAME CONTENT WORD

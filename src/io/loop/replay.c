@@ -276,8 +276,8 @@ static void replay_wait(worker *w, sb_io_iolog *lg, uint64_t log_ns)
         return;
     long double d = (long double)(log_ns - lg->log_t0) * 100 / w->job->replay_time_scale;
     uint64_t at = lg->run_t0 + (d > 1e18L ? (uint64_t)1e18 : (uint64_t)d);
-    if (at > now)
-        sb_io_sleep_until(w, at);
+    if (at > now) /* no later than the runtime's end: the loop stops there */
+        sb_io_sleep_until(w, at < w->end_ns ? at : w->end_ns);
 }
 
 static void replay_sync(worker *w, bool data_only)
@@ -311,8 +311,10 @@ static bool replay_next(worker *w, sb_io_iolog *lg, sb_io_u *u)
         if (op.kind >= SB_RP_ADD)
             continue;
         if (op.kind == SB_RP_WAIT) { /* version 2: until OFFSET us after the start, as fio's */
-            if (lg->stall)
-                sb_io_sleep_until(w, w->io_start_ns + op.offset * 1000);
+            if (lg->stall) {
+                uint64_t at = w->io_start_ns + (op.offset > UINT64_MAX / 2000 ? UINT64_MAX / 2 : op.offset * 1000);
+                sb_io_sleep_until(w, at < w->end_ns ? at : w->end_ns);
+            }
             continue;
         }
         if (lg->stall && op.timed)
