@@ -103,6 +103,13 @@ rm -f p.log
 "$SB" io --name=p --read_iolog=v3.log --replay_no_stall=1 --write_iolog=p.log >/dev/null 2>&1
 check "replay_no_stall: no wait for the log's times" [ "$(gap p.log)" -lt 1500000 ]
 rm -f p.log
+printf 'fio version 2 iolog\nd read 0 4096\nd wait 700 0\nd read 4096 4096\n' >wait.log
+"$SB" io --name=p --read_iolog=wait.log --write_iolog=p.log >/dev/null 2>&1
+check "version 2's wait: the next read 700 ms after the start, as fio's (ms)" [ "$(gap p.log)" -ge 600000 ]
+rm -f p.log
+"$SB" io --name=p --read_iolog=wait.log --replay_no_stall=1 --write_iolog=p.log >/dev/null 2>&1
+check "replay_no_stall: no wait for a wait either" [ "$(gap p.log)" -lt 600000 ]
+rm -f p.log
 printf 'fio version 3 iolog\n0 d read 0 4096\n60000000 d read 4096 4096\n' >gap.log
 check_exit "runtime ends a replay waiting for its log's next time (a minute away)" 0 timeout 30 "$SB" io \
     --name=p --read_iolog=gap.log --runtime=1 --output-format=json

@@ -36,7 +36,7 @@ enum { SB_RP_FMT_V2 = 2, SB_RP_FMT_V3 = 3, SB_RP_FMT_BLKTRACE = 100 };
 
 typedef struct sb_rp_op {
     sb_rp_kind kind;
-    uint64_t offset;           /* bytes, after replay_scale and replay_align; WAIT: its us */
+    uint64_t offset;           /* bytes, after replay_scale and replay_align; WAIT: its ms */
     uint32_t len;
     bool timed;                /* time_ns holds the log's time of the operation */
     uint64_t time_ns;          /* v3: its microseconds in ns; blktrace: the trace's ns */

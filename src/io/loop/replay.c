@@ -310,9 +310,9 @@ static bool replay_next(worker *w, sb_io_iolog *lg, sb_io_u *u)
         }
         if (op.kind >= SB_RP_ADD)
             continue;
-        if (op.kind == SB_RP_WAIT) { /* version 2: until OFFSET us after the start, as fio's */
+        if (op.kind == SB_RP_WAIT) { /* version 2: until OFFSET ms after the start (fio's mtime) */
             if (lg->stall) {
-                uint64_t at = w->io_start_ns + (op.offset > UINT64_MAX / 2000 ? UINT64_MAX / 2 : op.offset * 1000);
+                uint64_t at = w->io_start_ns + (op.offset > UINT64_MAX / 2000000 ? UINT64_MAX / 2 : op.offset * 1000000);
                 sb_io_sleep_until(w, at < w->end_ns ? at : w->end_ns);
             }
             continue;
