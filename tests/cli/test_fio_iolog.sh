@@ -173,6 +173,10 @@ if [ $have_py = 1 ]; then
     check "merge: the merged times in order, the first trace's halved ($times)" \
         [ "$times" = "0,0,500,1000,1000,1500,2000,2000,2500,3000,4000,5000" ]
     rm -f m.bin
+    check_exit "merge_blktrace_file naming one of the traces is refused" 2 "$SB" io --name=m \
+        --read_iolog=t_le.bin:t_be.bin --merge_blktrace_file=./t_be.bin --replay_redirect=d
+    check_one_line "merge: the refusal names merge_blktrace_file" merge_blktrace_file
+    check "merge: the trace left whole" [ "$(stat -c %s t_be.bin)" = "$(stat -c %s t_le.bin)" ]
     check_exit "merge_blktrace_scalars with a value per trace only" 2 "$SB" io --name=m \
         --read_iolog=t_le.bin:t_be.bin --merge_blktrace_file=m.bin --merge_blktrace_scalars=50 --replay_redirect=d
     check_one_line "merge: the refusal names merge_blktrace_scalars" merge_blktrace_scalars

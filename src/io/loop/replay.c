@@ -120,6 +120,15 @@ static int scan(sb_io_job *job, sb_replay *rp, char *seen, uint32_t *dev, bool *
     return k < 0 ? k : -EINVAL;
 }
 
+/* Whether a and b name one file (the same inode; or the same name when one is missing). */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) < 0 || stat(b, &sb) < 0)
+        return !strcmp(a, b);
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* The rules of a replayed job that the option table cannot state. */
 static int replay_check(const sb_io_job *job, char *err, size_t errlen)
 {
@@ -131,9 +140,14 @@ static int replay_check(const sb_io_job *job, char *err, size_t errlen)
                  "what each I/O is)", bad);
         return -EINVAL;
     }
-    if (job->write_iolog[0] && !strcmp(job->write_iolog, job->read_iolog)) {
-        snprintf(err, errlen, "write_iolog: %s is the log read_iolog replays", job->write_iolog);
-        return -EINVAL;
+    for (const char *p = job->read_iolog; *p; p += strlen(p) + 1) {
+        const char *out = job->write_iolog[0] && same_file(job->write_iolog, p) ? "write_iolog"
+                          : job->merge_blktrace_file[0] && same_file(job->merge_blktrace_file, p)
+                          ? "merge_blktrace_file" : NULL;
+        if (out) {
+            snprintf(err, errlen, "%s: %s is a log read_iolog reads", out, p);
+            return -EINVAL;
+        }
     }
     if (sb_opt_list_count(job->read_iolog) > 1 && !job->merge_blktrace_file[0]) {
         snprintf(err, errlen, "read_iolog: several logs need merge_blktrace_file= (storbench replays "
