@@ -141,6 +141,9 @@ check "read_iolog_chunked=0: no I/O was issued (no log written)" [ ! -e c0.log ]
 check_exit "read_iolog_chunked=1: the bad line stops the job where it is" 2 "$SB" io --name=p \
     --read_iolog=bad.log --read_iolog_chunked=1 --destroy-data-on d --write_iolog=c1.log
 check "read_iolog_chunked=1: the two reads before it were replayed" [ "$(grep -c ' read ' c1.log)" = 2 ]
+check_exit "read_iolog_chunked=1 with replay_redirect: the same" 2 "$SB" io --name=p --read_iolog=bad.log \
+    --read_iolog_chunked=1 --replay_redirect=other --destroy-data-on other --write_iolog=c2.log
+check "read_iolog_chunked=1 with replay_redirect: the two reads replayed" [ "$(grep -c ' read ' c2.log)" = 2 ]
 
 # ---- blktrace binary traces ----
 if [ $have_py = 1 ]; then

@@ -106,7 +106,7 @@ static int scan(sb_io_job *job, sb_replay *rp, char *seen, uint32_t *dev, bool *
             *kinds |= 1u << op.kind;
             *max_len = op.len > *max_len ? op.len : *max_len;
         }
-        if (job->read_iolog_chunked && *have)
+        if (job->read_iolog_chunked && (*have || job->replay_redirect[0])) /* the rest: while replaying */
             return 0;
     }
     if (k < 0)
