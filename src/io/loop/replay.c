@@ -96,6 +96,7 @@ static int note_file(const sb_io_job *job, const sb_replay *rp, const sb_rp_op *
 static int scan(sb_io_job *job, sb_replay *rp, char *seen, uint32_t *dev, bool *have, unsigned *kinds,
                 uint64_t *max_len, char *err, size_t errlen)
 {
+    job->replay_bytes = 0;
     sb_rp_op op;
     int k;
     char why[512];
@@ -105,9 +106,12 @@ static int scan(sb_io_job *job, sb_replay *rp, char *seen, uint32_t *dev, bool *
         if (op.kind <= SB_RP_TRIM) {
             *kinds |= 1u << op.kind;
             *max_len = op.len > *max_len ? op.len : *max_len;
+            job->replay_bytes += op.len;
         }
-        if (job->read_iolog_chunked && (*have || job->replay_redirect[0])) /* the rest: while replaying */
+        if (job->read_iolog_chunked && (*have || job->replay_redirect[0])) { /* the rest: while replaying */
+            job->replay_bytes = 0;
             return 0;
+        }
     }
     if (k < 0)
         snprintf(err, errlen, "read_iolog: %s", why);
