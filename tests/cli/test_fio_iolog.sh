@@ -110,6 +110,10 @@ rm -f p.log
 "$SB" io --name=p --read_iolog=wait.log --replay_no_stall=1 --write_iolog=p.log >/dev/null 2>&1
 check "replay_no_stall: no wait for a wait either" [ "$(gap p.log)" -lt 600000 ]
 rm -f p.log
+printf 'fio version 3 iolog\n0 d read 0 4096\n1500000 d read 4096 4096\n3000000 d read 8192 4096\n' >eta.log
+"$SB" io --name=p --read_iolog=eta.log --eta=always --output-format=json 2>eta.err >/dev/null
+check "--eta: a replay's progress is its log's bytes (a third or two thirds done)" \
+    grep -qE '\[(33\.3|66\.7)%\]' <(tr '\r' '\n' <eta.err)
 printf 'fio version 3 iolog\n0 d read 0 4096\n60000000 d read 4096 4096\n' >gap.log
 check_exit "runtime ends a replay waiting for its log's next time (a minute away)" 0 timeout 30 "$SB" io \
     --name=p --read_iolog=gap.log --runtime=1 --output-format=json
