@@ -119,6 +119,13 @@ check_exit "runtime ends a replay waiting for its log's next time (a minute away
     --name=p --read_iolog=gap.log --runtime=1 --output-format=json
 check "runtime: the one read before the wait" [ "$(counts out)" = "1 0 0" ]
 
+# ---- a log through a pipe (fio's read_iolog=-): read once, as it comes ----
+check_exit "read_iolog=- reads standard input" 0 "$SB" io --name=p --read_iolog=- --read_iolog_chunked=1 --bs=8k \
+    --replay_redirect=d --destroy-data-on d --output-format=json <v2.log
+check "read_iolog=-: the log's reads, write and trim" [ "$(counts out)" = "2 1 1" ]
+check_exit "read_iolog=- without read_iolog_chunked=1 is refused" 2 "$SB" io --name=p --read_iolog=- <v2.log
+check_one_line "the refusal names read_iolog_chunked" read_iolog_chunked
+
 # ---- a malformed log: FILE:LINE and the cause, exit 2 ----
 bad() { # NAME CONTENT WORD
     printf "$2" >bad.log
@@ -133,6 +140,7 @@ bad "a zero-byte read" 'fio version 2 iolog\nd read 0 0\n' "bad.log:2"
 bad "a version 3 line without its time" 'fio version 3 iolog\nd read 0 4096\n' "bad.log:2"
 bad "a wait in a version 3 log" 'fio version 3 iolog\n5 d wait 0 0\n' "bad.log:2"
 bad "no version line" 'd read 0 4096\n' "bad.log:1"
+bad "a NUL byte" 'fio version 2 iolog\nd read 0\0 4096\n' "bad.log:2: a NUL"
 bad "a second file without replay_redirect" 'fio version 2 iolog\nd read 0 4096\ne read 0 4096\n' "bad.log:3"
 head -c 5000 /dev/zero | tr '\0' a >long
 { echo "fio version 2 iolog"; cat long; echo; } >bad.log

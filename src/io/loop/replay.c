@@ -190,6 +190,19 @@ static void make_replay_job(sb_io_job *job, const char *file, unsigned kinds, ui
     job->rw_skip = 0;
 }
 
+/* A log read once, as it comes (fio's "-", a pipe): nothing is read before the replay,
+ * so the replay must not need it to be. */
+static int streamed_job(sb_io_job *job, char *err, size_t errlen)
+{
+    if (!job->read_iolog_chunked || !job->replay_redirect[0] || job->numjobs > 1) {
+        snprintf(err, errlen, "read_iolog: %s is not a regular file: it is read once, as it comes, "
+                 "which needs read_iolog_chunked=1, replay_redirect= and numjobs=1", job->read_iolog);
+        return -EINVAL;
+    }
+    make_replay_job(job, job->replay_redirect, 0, 0);
+    return sb_io_guard_job(job, NULL, err, errlen) < 0 ? -EINVAL : 0;
+}
+
 int sb_io_replay_job(sb_io_job *job, char *err, size_t errlen)
 {
     if (!job->read_iolog[0])
@@ -197,6 +210,10 @@ int sb_io_replay_job(sb_io_job *job, char *err, size_t errlen)
     int r = replay_check(job, err, errlen);
     if (r < 0)
         return r;
+    struct stat st;
+    if (!job->merge_blktrace_file[0] &&
+        (!strcmp(job->read_iolog, "-") || (stat(job->read_iolog, &st) == 0 && !S_ISREG(st.st_mode))))
+        return streamed_job(job, err, errlen);
     if (job->merge_blktrace_file[0]) {
         if ((r = sb_blktrace_merge(job->read_iolog, job->merge_scalars, job->n_merge_scalars, job->merge_iters,
                                    job->n_merge_iters, job->merge_blktrace_file, err, errlen)) < 0)
