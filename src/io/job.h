@@ -200,6 +200,8 @@ typedef struct sb_io_job {
     char merge_blktrace_file[256];
     double merge_scalars[SB_IO_MAX_MERGE];
     unsigned merge_iters[SB_IO_MAX_MERGE], n_merge_scalars, n_merge_iters;
+    uint64_t replay_bytes;     /* set by replay.c on the run's copy: a thread's bytes to replay
+                                * (the progress line's whole), 0 = not known (chunked) */
     int nice;                  /* the threads' nice value (fio's nice) */
     int prio;                  /* best-effort I/O priority 0..7 (fio's prio); -1 = unset */
     bool thread;               /* fio's thread: storbench's jobs are always threads */

@@ -236,6 +236,14 @@ int sb_io_live_counts(sb_io_live *l, uint64_t ios[SB_DDIR_N], uint64_t bytes[SB_
     return st;
 }
 
+uint64_t sb_io_live_replay_bytes(sb_io_live *l)
+{
+    pthread_mutex_lock(&l->lock);
+    uint64_t b = l->state == SB_IO_LIVE_RUNNING && l->job ? l->job->replay_bytes : 0;
+    pthread_mutex_unlock(&l->lock);
+    return b;
+}
+
 void sb_io_live_attach(sb_io_live *l, const sb_io_job *job, const sb_io_live_thread *ws, unsigned n,
                        const char *engine, unsigned depth, uint64_t start_ns, const sb_cpu_times *cpu0)
 {

@@ -500,11 +500,12 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
         if (job->progress) {
             double f;
             double el = (double)(sb_now_ns() - sh->start_ns) / 1e9;
-            if (job->runtime_s > 0 && (job->time_based ||
-                                       el / total_s > (double)bytes / ((double)job->size * job->numjobs * per)))
+            /* read_iolog: the log's bytes are the whole (io/loop/replay.c) */
+            double whole = (double)(job->replay_bytes ? job->replay_bytes : job->size) * job->numjobs * per;
+            if (job->runtime_s > 0 && (job->time_based || el / total_s > (double)bytes / whole))
                 f = el / total_s;
             else
-                f = (double)bytes / ((double)job->size * job->numjobs * per);
+                f = (double)bytes / whole;
             job->progress(job->cb_arg, f > 1 ? 1 : f);
         }
         struct timespec ts = {0, 100000000L};
