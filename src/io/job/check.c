@@ -13,6 +13,7 @@
 
 #include "io/engine.h"
 #include "io/job.h"
+#include "io/job/fileopts.h"
 
 /* fio's offset options: rw's skip, blockalign, random_distribution, rate_min. */
 static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
@@ -242,7 +243,10 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     }
     if (sb_ss_check(&job->steady, err, errlen) < 0)
         return -EINVAL;
-    if (!job->filename[0] == !job->directory[0]) {
+    if (sb_io_fileopts_check(job, err, errlen) < 0) /* fileopts.c */
+        return -EINVAL;
+    /* opendir names the files (fileopts.c), below a directory when one is given */
+    if (!(job->filename[0] || job->opendir[0]) == !(job->directory[0] && !job->opendir[0])) {
         snprintf(err, errlen, "give exactly one of a file name or a directory");
         return -EINVAL;
     }

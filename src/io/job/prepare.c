@@ -32,6 +32,7 @@
 #include "core/rand.h"
 #include "core/safepath.h"
 #include "core/workdir.h"
+#include "io/job/fileopts.h"
 #include "io/run/worker.h"
 
 /* Logical block size (the O_DIRECT alignment) of the storage under fd. */
@@ -169,6 +170,10 @@ static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, cha
         if (r < 0)
             snprintf(err, errlen, "%s: %s%s", f->path, strerror(-r), create ? "" : no_create);
     } else {
+        /* the missing directories of the name are made first, as fio's create_work_dirs */
+        r = create && !job->verify_only ? sb_io_fileopts_parents(f->path, err, errlen) : 0;
+        if (r < 0)
+            return r;
         r = job->verify_only || !create ? -EEXIST /* never made: verify_only checks an earlier run's file */
                                          : sb_open_resolved(f->path, O_RDWR | O_CREAT | O_EXCL, 0644, &fd, err, errlen);
         f->created = r == 0;
@@ -367,7 +372,8 @@ int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *er
         return r;
     }
     bool blk;
-    if ((r = sb_io_trim_probe(job, fd, path, &blk, err, errlen)) < 0) { /* trim.c */
+    if ((r = sb_io_fileopts_open(job, fd, path, err, errlen)) < 0 || /* write_hint, atomic */
+        (r = sb_io_trim_probe(job, fd, path, &blk, err, errlen)) < 0) { /* trim.c */
         close(fd);
         return r;
     }

@@ -363,7 +363,10 @@ static inline bool stopped(worker *w)
 static void do_fsync(worker *w, bool data_only)
 {
     w->td.datasync = data_only;
-    int r = w->td.ops->fsync(&w->td);
+    /* fio's sync_file_range=FLAGS:N, over the job's region of the file in use */
+    const sb_io_job *job = w->job;
+    int r = !job->sfr_flags ? w->td.ops->fsync(&w->td)
+            : sync_file_range(w->td.fd, (off64_t)job->offset, (off64_t)job->size, job->sfr_flags) < 0 ? -errno : 0;
     if (r < 0 && !w->err) {
         w->err = r;
         snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(-r));

@@ -27,6 +27,8 @@
 #include "io/loop/offsets.h"
 #include "io/run/iomem.h"
 #include "io/run/live.h"
+#include "io/run/system.h"
+#include "io/job/fileopts.h"
 #include "io/run/worker.h"
 #include "io/job/zbd.h"
 
@@ -122,6 +124,15 @@ static int bs_table_setup(worker *w, const sb_io_job *job)
     return 0;
 }
 
+/* The I/O buffers' bytes: fio's hugepage-size makes huge-page buffers whole pages of it
+ * (iomem.c then rounds to the kernel's own huge page, which MAP_HUGETLB needs). */
+static size_t buffer_bytes(const sb_io_job *job, size_t bytes)
+{
+    if ((job->iomem == SB_IOMEM_SHMHUGE || job->iomem == SB_IOMEM_MMAPHUGE) && job->hugepage_size)
+        bytes = (bytes + job->hugepage_size - 1) / job->hugepage_size * job->hugepage_size;
+    return bytes;
+}
+
 static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *ops,
                         const char *path, char *err, size_t errlen)
 {
@@ -131,7 +142,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     /* offload: iodepth submit threads, each one I/O at a time, whatever the engine (fio's) */
     unsigned depth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
     const uint64_t maxbs = job_max_bs(job);
-    size_t bufsz = (size_t)maxbs * depth;
+    size_t bufsz = buffer_bytes(job, (size_t)maxbs * depth);
     w->buflen = bufsz;
     if ((r = sb_iomem_alloc(job->iomem, bufsz, &w->bufmem, err, errlen)) < 0) /* fio's mem */
         return r;
@@ -150,7 +161,8 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
-    w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
+    w->sync_every = job->fsync_every ? job->fsync_every
+                    : job->fdatasync_every ? job->fdatasync_every : job->sfr_every; /* sync_file_range */
     w->sync_data = !job->fsync_every && job->fdatasync_every;
     const uint64_t rates[SB_DDIR_N] = {job->rate, job->rate_write};
     const uint64_t iops[SB_DDIR_N] = {job->rate_iops, job->rate_iops_write};
@@ -201,8 +213,9 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
                    seed + 0x100 * (w->index + 1));
     if (job->rw_skip)
         sb_offgen_set_step(&w->og, (int64_t)(job->bs + (uint64_t)job->rw_skip) / (int64_t)job->bs);
-    if (job->zonemode == SB_ZONEMODE_STRIDED)
-        sb_offgen_set_zones(&w->og, job->zonesize / job->bs, job->zoneskip / job->bs);
+    if (job->zonemode == SB_ZONEMODE_STRIDED) /* zonerange: the span's rest is skipped too */
+        sb_offgen_set_zones(&w->og, job->zonesize / job->bs, (job->zoneskip + (job->zonerange >
+                            job->zonesize ? job->zonerange - job->zonesize : 0)) / job->bs);
     if (job->dist.kind != SB_DIST_RANDOM && sb_rw_is_random(job->rw)) {
         sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
         w->og.dist = &w->dg;
@@ -362,13 +375,31 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned *nfiles
              * write — but an fdatasync would commit its new allocation (a btrfs
              * transaction, an ext4 journal commit) before the timed part, which fio
              * leaves to happen during the run. */
-            if (job->invalidate)
+            if (job->invalidate && !job->pre_read) /* fio: pre_read turns invalidate off */
                 posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_DONTNEED);
             close(files[i].fd);
             files[i].fd = -1;
         }
     }
     return 0;
+}
+
+/* fio's process settings (run/system.c) once the files exist, then pre_read of each. */
+static int system_begin(const sb_io_job *job, const file_ctx *files, unsigned nfiles, sb_io_sys *sys,
+                        char *err, size_t errlen)
+{
+    const char **paths = calloc(nfiles ? nfiles : 1, sizeof *paths);
+    if (!paths) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    for (unsigned i = 0; i < nfiles; i++)
+        paths[i] = files[i].path;
+    int r = sb_io_sys_begin(job, paths, nfiles, sys, err, errlen);
+    free(paths);
+    for (unsigned i = 0; r == 0 && job->pre_read && i < nfiles; i++)
+        r = sb_io_fileopts_pre_read(job, files[i].path, err, errlen);
+    return r;
 }
 
 /* numjobs workers, each on its file (the shared one, or its own) with engine and buffers. */
@@ -565,7 +596,8 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
         return -ENOMEM;
     }
     *jcopy = *job_given;
-    if ((r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
+    if ((r = sb_io_fileopts_resolve(jcopy, err, errlen)) < 0 || /* opendir, file_append */
+        (r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
         free(jcopy);
         return r;
     }
@@ -609,6 +641,7 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
     unsigned started = 0;
     char dir[PATH_MAX] = "";
     bool made_dir = false;
+    sb_io_sys sys = {0};
     sb_cpu_times cpu0 = {0}, cpu1;
     sb_io_live_thread *lv = NULL;
     if (!files || !ws || !tids || !map) {
@@ -629,7 +662,11 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
     if (job->prepare_lock)
         pthread_mutex_unlock(job->prepare_lock);
     if (r < 0 || (r = zbd_attach_files(job, files, nfiles, err, errlen)) < 0 ||
-        (r = setup_workers(job, ops, files, map, &sh, ws, err, errlen)) < 0 ||
+        (r = system_begin(job, files, nfiles, &sys, err, errlen)) < 0)
+        goto out;
+    if (job->create_only) /* fio's: the files are laid out, no I/O is done */
+        goto created;
+    if ((r = setup_workers(job, ops, files, map, &sh, ws, err, errlen)) < 0 ||
         (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
         goto out;
     sb_cpu_times_now(&cpu0);
@@ -678,6 +715,8 @@ out:
         r = -ENOMEM;
         snprintf(err, errlen, "out of memory");
     }
+created:
+    sb_io_sys_end(job, &sys); /* the scheduler, cgroup and memory back; exec_postrun */
     release(job, ws, files, nfiles, dir, made_dir, r < 0 && !(r == -EILSEQ && job->verify));
     free(files);
     free(map);
