@@ -49,6 +49,7 @@ void sb_io_job_init(sb_io_job *job)
     job->cmdprio.cls[0] = job->cmdprio.cls[1] = job->cmdprio.level[0] = job->cmdprio.level[1] = -1;
     job->write_hint = -1;                 /* fio's file and system options (job.h) */
     job->hugepage_size = 2u << 20;        /* fio's FIO_HUGE_PAGE on x86 */
+    job->uid = job->gid = -1;
 }
 
 void sb_io_job_resolve(sb_io_job *job)

@@ -315,6 +315,7 @@ typedef struct sb_io_job {
     char cgroup[64];
     unsigned cgroup_weight;
     bool cgroup_nodelete;
+    int uid, gid;              /* fio's uid/gid: the job's user and group (run/system.c); -1 unset */
     /* fio's slat_percentiles / lat_percentiles: print the submission and total latency
      * percentiles (asynchronous engines time the submission; the "Timing" of docs/io.md) */
     bool slat_percentiles, lat_percentiles;

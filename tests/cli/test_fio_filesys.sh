@@ -7,7 +7,8 @@
 # (VmLck, read by exec_prerun), hugepage-size (the huge mapping's length), ioscheduler (a
 # loop device's scheduler during the job and after; a tmpfs file refused), exec_prerun /
 # exec_postrun (their output files; refused from an included file), cgroup (cgroup v2:
-# the job inside, the cgroup gone after) and the options refused in one line.
+# the job inside, the cgroup gone after), uid/gid (the files and commands the user's) and
+# the options refused in one line.
 . "$(dirname "$0")/lib.sh"
 io() { "$SB_BIN" io --quiet "$@"; }
 have_fio=0
@@ -226,6 +227,32 @@ else
     check_one_line "... one line" "cgroup"
 fi
 check_exit "cgroup=a/b: exit 2" 2 io --filename="$T/co" --size=64k --cgroup=a/b
+
+# uid/gid: the job's files made and its I/O done as that user; its commands run as it
+if [ "$(id -u)" = 0 ]; then
+    chmod 711 "$T" && mkdir -m 777 "$T/u"
+    check_exit "uid=65534 gid=65534 runs" 0 sh -c "cd '$T/u' && '$SB_BIN' io --quiet --name=u \
+        --filename='$T/u/f' --rw=write --size=64k --uid=65534 --gid=65534 --exec_prerun='id -u; id -ru; id -g'"
+    check "... the file is the user's ($(stat -c %u:%g "$T/u/f"))" test "$(stat -c %u:%g "$T/u/f")" = 65534:65534
+    check "... the prerun ran as it ($(tr '\n' ' ' <"$T/u/u.prerun.txt"))" \
+        test "$(tr '\n' ' ' <"$T/u/u.prerun.txt")" = "65534 65534 65534 "
+    head -c 64k /dev/zero >"$T/u/root"
+    chmod 600 "$T/u/root"
+    check_exit "uid=65534 reading root's 0600 file: exit 1" 1 io --filename="$T/u/root" --rw=read --size=64k \
+        --uid=65534
+    check "... permission denied" grep -q 'Permission denied' "$T/err"
+    check_exit "uid with a directory: the files go in a private directory of the user's" 0 sh -c \
+        "cd '$T/u' && '$SB_BIN' io --quiet --name=ud --directory='$T/u' --rw=write --size=64k --uid=65534 \
+        --exec_prerun='stat -c %u \$(ls -d $T/u/storbench-*)'"
+    check "... owned by 65534 ($(cat "$T/u/ud.prerun.txt"))" test "$(cat "$T/u/ud.prerun.txt")" = 65534
+    if command -v setpriv >/dev/null; then
+        check_exit "uid when not root: exit 2" 2 setpriv --reuid=65534 --regid=65534 --clear-groups \
+            "$SB_BIN" io --quiet --filename="$T/u/x" --size=64k --uid=0
+        check_one_line "... one line" "only root"
+    fi
+    chmod 700 "$T"
+fi
+check_exit "uid=x: exit 2" 2 io --filename="$T/co" --size=64k --uid=x
 
 # refused, each in one line naming why
 refused() {

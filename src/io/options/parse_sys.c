@@ -2,7 +2,8 @@
  * parse_sys — the entry parsers of fio's file and system options whose values have a
  * syntax of their own: sync_file_range (wait_before, write, wait_after joined by ',',
  * then an optional ":N", the writes between two calls), cpumask (fio's bit mask of CPUs,
- * the same set cpus_allowed takes as a list) and profile, refused with its reason.
+ * the same set cpus_allowed takes as a list), uid and gid (numbers), and the refusals of
+ * profile and of clocksource's other clocks, each with its reason.
  */
 #include "io/options/options.h"
 
@@ -109,4 +110,19 @@ int sb_opt_parse_clocksource(const sb_opt *o, void *base, const char *v, const s
     }
     snprintf(err, errlen, "'%s' is not one of clock_gettime (gettimeofday and cpu: fio's, refused)", v);
     return -EINVAL;
+}
+
+/* fio's uid / gid: a number, 0 .. 2^31 - 2, into the row's int */
+int sb_opt_parse_id(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx, char *err,
+                    size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || errno || x < 0 || x >= 0x7fffffffL) {
+        snprintf(err, errlen, "'%s' is not a numeric id (0 .. 2147483646)", v);
+        return -EINVAL;
+    }
+    *(int *)((char *)base + o->off) = (int)x;
+    return 0;
 }

@@ -271,6 +271,13 @@ const sb_opt sb_io_options[] = {
     {.name = "cgroup_nodelete", .type = SB_OPT_BOOL, J(cgroup_nodelete), .def = "0",
      .help = "keep the cgroup after the job",
      .category = SB_OPTC_CPU, .flags = SB_OPTF_SWITCH},
+    {.name = "uid", .type = SB_OPT_FUNC, J(uid), .def = "unset", .arg = "UID",
+     .help = "run the job as this user: root only; its files are made and its I/O done with these "
+             "ids (the job's threads' effective ids; root's again after), as fio's",
+     .category = SB_OPTC_CPU, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_id},
+    {.name = "gid", .type = SB_OPT_FUNC, J(gid), .def = "unset", .arg = "GID",
+     .help = "run the job with this group (root only; set before uid, as fio's)",
+     .category = SB_OPTC_CPU, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_id},
     {.name = "profile", .type = SB_OPT_FUNC, J(name), .arg = "NAME",
      .help = "fio's built-in job profiles (tiobench, act): refused; write their jobs out",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_profile},

@@ -5,7 +5,10 @@
  * it back; storbench also puts the old one back after the job, which fio does not), a
  * cgroup v2 for the job (fio's cgroup with thread=1: the tid written to cgroup.procs
  * moves the whole process, so storbench moves the process in and back out; the cgroup is
- * made under the caller's own), and the exec_prerun / exec_postrun commands, run as
+ * made under the caller's own), the job's user and group (uid, gid: the effective ids of
+ * the job's controlling thread, which its workers inherit; fio sets them in its worker,
+ * whose files it then opens as that user, as storbench's are), and the exec_prerun /
+ * exec_postrun commands, run as
  * fio's: /bin/sh -c "CMD", output and errors to JOBNAME.prerun.txt (postrun.txt) in the
  * current directory; a prerun that fails fails the job.
  */
@@ -16,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,8 +29,15 @@
 
 static const char *job_name(const sb_io_job *job) { return job->name[0] ? job->name : "storbench-io"; }
 
-/* fio's exec_string: CMD with its output in NAME.WHAT.txt; the shell's status. */
-static int run_command(const sb_io_job *job, const char *cmd, const char *what, char *err, size_t errlen)
+static void regain_ids(sb_io_sys *s);
+static int drop_again(const sb_io_job *job, sb_io_sys *s);
+
+/* fio's exec_string: CMD with its output in NAME.WHAT.txt; the shell's status. With
+ * uid/gid the command runs as the job's user wholly (real ids too, as fio's worker has
+ * them): a shell whose real id is root's would take root back, so the child is started
+ * as root and drops everything itself (core/child.h), and this thread drops again. */
+static int run_command(const sb_io_job *job, sb_io_sys *s, const char *cmd, const char *what, char *err,
+                       size_t errlen)
 {
     char out[sizeof job->name + 32];
     snprintf(out, sizeof out, "%s.%s.txt", job_name(job), what);
@@ -38,9 +49,15 @@ static int run_command(const sb_io_job *job, const char *cmd, const char *what, 
         return -e;
     }
     char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-    sb_child_spec sp = {.argv = argv, .in = -1, .out = fd, .err = fd};
+    sb_child_spec sp = {.argv = argv, .in = -1, .out = fd, .err = fd, .drop = s->dropped,
+                        .uid = job->uid >= 0 ? (uid_t)job->uid : 0,
+                        .gid = job->gid >= 0 ? (gid_t)job->gid : s->egid};
     pid_t pid;
+    bool dropped = s->dropped;
+    regain_ids(s);
     int st = 0, r = sb_child_spawn(&sp, &pid);
+    if (dropped && drop_again(job, s) < 0 && r == 0)
+        r = -EPERM;
     close(fd);
     if (r == 0)
         r = sb_child_wait(pid, &st);
@@ -62,8 +79,13 @@ static int run_command(const sb_io_job *job, const char *cmd, const char *what, 
 static int scheduler_file(const char *path, char *out, size_t len)
 {
     struct stat st;
-    if (stat(path, &st) < 0)
-        return -errno;
+    char up[PATH_MAX];
+    if (stat(path, &st) < 0) { /* a file not made yet: its directory's device */
+        snprintf(up, sizeof up, "%s", path);
+        char *slash = strrchr(up, '/');
+        if (errno != ENOENT || stat(slash ? (slash == up ? "/" : (*slash = '\0', up)) : ".", &st) < 0)
+            return -ENODEV;
+    }
     dev_t d = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
     const char *fmt[] = {"/sys/dev/block/%u:%u/queue/scheduler", "/sys/dev/block/%u:%u/../queue/scheduler"};
     for (int i = 0; i < 2; i++) {
@@ -250,8 +272,52 @@ static void cgroup_leave(const sb_io_job *job, sb_io_sys *s)
         fprintf(stderr, "storbench: warning: cgroup: cannot remove %s: %s\n", s->cg_dir, strerror(errno));
 }
 
-int sb_io_sys_begin(const sb_io_job *job, const char *const *paths, unsigned nfiles, sb_io_sys *s,
-                    char *err, size_t errlen)
+/* The job's effective ids on this thread (gid first, as fio's). 0 or -errno. */
+static int drop_again(const sb_io_job *job, sb_io_sys *s)
+{
+    if (job->gid >= 0 && syscall(SYS_setresgid, -1, job->gid, -1) < 0)
+        return -errno;
+    s->dropped = true;
+    if (job->uid >= 0 && syscall(SYS_setresuid, -1, job->uid, -1) < 0)
+        return -errno;
+    return 0;
+}
+
+/* uid/gid: the calling thread's effective ids become the job's (raw syscalls: this thread
+ * only, where glibc's would change every thread of the process), real and saved ids stay
+ * root's so that sb_io_sys_end can take them back; the threads it starts inherit them. */
+static int drop_ids(const sb_io_job *job, const char *dir_made, sb_io_sys *s, char *err, size_t errlen)
+{
+    if (geteuid() != 0) {
+        snprintf(err, errlen, "%s: only root may run a job as another user (this is uid %d)",
+                 job->uid >= 0 ? "uid" : "gid", (int)geteuid());
+        return -EINVAL;
+    }
+    /* the private directory storbench made for the job's files is the job's user's */
+    if (dir_made && dir_made[0] && chown(dir_made, job->uid >= 0 ? (uid_t)job->uid : (uid_t)-1,
+                                         job->gid >= 0 ? (gid_t)job->gid : (gid_t)-1) < 0) {
+        int e = errno;
+        snprintf(err, errlen, "uid/gid: %s: chown: %s", dir_made, strerror(e));
+        return -e;
+    }
+    s->egid = getegid();
+    int r = drop_again(job, s);
+    if (r < 0)
+        snprintf(err, errlen, "uid %d / gid %d: setresuid/setresgid: %s", job->uid, job->gid, strerror(-r));
+    return r;
+}
+
+static void regain_ids(sb_io_sys *s)
+{
+    if (!s->dropped)
+        return;
+    if (syscall(SYS_setresuid, -1, 0, -1) < 0 || syscall(SYS_setresgid, -1, s->egid, -1) < 0)
+        fprintf(stderr, "storbench: warning: uid/gid: cannot become root again: %s\n", strerror(errno));
+    s->dropped = false;
+}
+
+int sb_io_sys_begin(const sb_io_job *job, const char *const *paths, unsigned npaths, const char *dir_made,
+                    sb_io_sys *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     s->began = true;
@@ -259,12 +325,17 @@ int sb_io_sys_begin(const sb_io_job *job, const char *const *paths, unsigned nfi
     if (job->cgroup[0])
         r = cgroup_enter(job, s, err, errlen);
     if (r == 0 && job->ioscheduler[0])
-        r = schedulers(job, paths, nfiles, s, err, errlen);
+        r = schedulers(job, paths, npaths, s, err, errlen);
     if (r == 0 && job->lockmem)
         r = lock_memory(job, s, err, errlen);
-    if (r == 0 && job->exec_prerun[0])
-        r = run_command(job, job->exec_prerun, "prerun", err, errlen);
+    if (r == 0 && (job->uid >= 0 || job->gid >= 0))
+        r = drop_ids(job, dir_made, s, err, errlen);
     return r;
+}
+
+int sb_io_sys_prerun(const sb_io_job *job, sb_io_sys *s, char *err, size_t errlen)
+{
+    return job->exec_prerun[0] ? run_command(job, s, job->exec_prerun, "prerun", err, errlen) : 0;
 }
 
 void sb_io_sys_end(const sb_io_job *job, sb_io_sys *s)
@@ -272,8 +343,9 @@ void sb_io_sys_end(const sb_io_job *job, sb_io_sys *s)
     if (!s->began)
         return;
     char err[256];
-    if (job->exec_postrun[0] && run_command(job, job->exec_postrun, "postrun", err, sizeof err) < 0)
+    if (job->exec_postrun[0] && run_command(job, s, job->exec_postrun, "postrun", err, sizeof err) < 0)
         fprintf(stderr, "storbench: warning: %s\n", err);
+    regain_ids(s);
     if (s->locked)
         munmap(s->locked, s->locked_len);
     for (unsigned k = 0; k < s->ndev; k++) {

@@ -384,19 +384,25 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned *nfiles
     return 0;
 }
 
-/* fio's process settings (run/system.c) once the files exist, then pre_read of each. */
-static int system_begin(const sb_io_job *job, const file_ctx *files, unsigned nfiles, sb_io_sys *sys,
-                        char *err, size_t errlen)
+/* fio's process settings (run/system.c) before the files are made: the devices under
+ * the job's names (or its directory) for ioscheduler, the private directory for uid. */
+static int system_begin(const sb_io_job *job, const char *dir, bool made_dir, sb_io_sys *sys, char *err,
+                        size_t errlen)
 {
-    const char **paths = calloc(nfiles ? nfiles : 1, sizeof *paths);
-    if (!paths) {
-        snprintf(err, errlen, "out of memory");
-        return -ENOMEM;
-    }
-    for (unsigned i = 0; i < nfiles; i++)
-        paths[i] = files[i].path;
-    int r = sb_io_sys_begin(job, paths, nfiles, sys, err, errlen);
-    free(paths);
+    const char *paths[64];
+    unsigned n = 0;
+    for (const char *p = job->filename; *p && n < 64; p += strlen(p) + 1)
+        paths[n++] = p;
+    if (!n)
+        paths[n++] = dir[0] ? dir : ".";
+    return sb_io_sys_begin(job, paths, n, made_dir ? dir : NULL, sys, err, errlen);
+}
+
+/* Once the files are laid out: exec_prerun, then pre_read of each, as fio's order. */
+static int files_ready(const sb_io_job *job, const file_ctx *files, unsigned nfiles, sb_io_sys *sys,
+                       char *err, size_t errlen)
+{
+    int r = sb_io_sys_prerun(job, sys, err, errlen);
     for (unsigned i = 0; r == 0 && job->pre_read && i < nfiles; i++)
         r = sb_io_fileopts_pre_read(job, files[i].path, err, errlen);
     return r;
@@ -656,13 +662,15 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
         goto out;
     if (filled)
         job = filled;
+    if ((r = system_begin(job, dir, made_dir, &sys, err, errlen)) < 0)
+        goto out;
     if (job->prepare_lock)
         pthread_mutex_lock(job->prepare_lock);
     r = prepare_files(job, files, &nfiles, map, dir, err, errlen);
     if (job->prepare_lock)
         pthread_mutex_unlock(job->prepare_lock);
     if (r < 0 || (r = zbd_attach_files(job, files, nfiles, err, errlen)) < 0 ||
-        (r = system_begin(job, files, nfiles, &sys, err, errlen)) < 0)
+        (r = files_ready(job, files, nfiles, &sys, err, errlen)) < 0)
         goto out;
     if (job->create_only) /* fio's: the files are laid out, no I/O is done */
         goto created;
