@@ -2,8 +2,8 @@
 # CLI tests of fio's file-handling and system options (job/fileopts.c, run/system.c), each
 # shown to change what runs and, where fio has it, compared with fio 3.33 on the same job:
 # create_only, file_append, a filename's parent directories, pre_read (the page cache, by
-# fincore), opendir, zonerange (the offsets of the latency log), write_hint and
-# sync_file_range (strace), cpumask and numa_mem_policy=interleave (strace), lockmem
+# fincore), opendir, zonerange (the offsets of the latency log), write_hint,
+# sync_file_range and unlink_each_loop (strace), cpumask and numa_mem_policy=interleave (strace), lockmem
 # (VmLck, read by exec_prerun), hugepage-size (the huge mapping's length), ioscheduler (a
 # loop device's scheduler during the job and after; a tmpfs file refused), exec_prerun /
 # exec_postrun (their output files; refused from an included file), cgroup (cgroup v2:
@@ -120,6 +120,14 @@ if [ $have_strace = 1 ]; then
         c=$(calls fio sync_file_range --name=sfr --filename="$T/sfrfio" --rw=write --size=64k \
             --sync_file_range=wait_before,write:4)
         check "... fio's calls carry the same flags" grep -q 'SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE)' <<<"$c"
+    fi
+    c=$(calls sbio unlink,unlinkat --filename="$T/ul" --rw=write --size=1m --loops=3 --unlink_each_loop=1)
+    check "unlink_each_loop with loops=3: the file unlinked twice" test "$(grep -c 'unlink.*ul") = 0' <<<"$c")" = 2
+    check "... and made again: 1 MiB at the end" test "$(stat -c %s "$T/ul")" = 1048576
+    if [ $have_fio = 1 ]; then
+        c=$(calls fio unlink,unlinkat --name=ul --filename="$T/ulfio" --rw=write --size=1m --loops=3 \
+            --unlink_each_loop=1)
+        check "... as fio's (twice)" test "$(grep -c 'unlink.*ulfio") = 0' <<<"$c")" = 2
     fi
     c=$(calls sbio sched_setaffinity --filename="$T/co" --rw=read --size=64k --cpumask=0x1)
     check "cpumask=0x1: the thread on CPU 0" grep -q 'sched_setaffinity(.*\[0\])' <<<"$c"
@@ -262,6 +270,8 @@ refused() {
     check_one_line "... one line" "$word"
 }
 refused "atomic=1" "atomic" --rw=write --direct=1 --atomic=1
+refused "unlink_each_loop on a read job (fio's fails its second loop)" "ENOENT" --rw=read --loops=2 \
+    --unlink_each_loop=1
 refused "write_barrier=4" "sg engine" --rw=write --write_barrier=4
 refused "profile=tiobench" "profiles" --profile=tiobench
 refused "clocksource=gettimeofday" "clock_gettime" --clocksource=gettimeofday

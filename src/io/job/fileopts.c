@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/fileio.h"
+#include "io/engine.h"
 #include "io/job/fileopts.h"
 
 #ifndef F_SET_RW_HINT
@@ -101,8 +102,14 @@ int sb_io_fileopts_check(const sb_io_job *job, char *err, size_t errlen)
         what = "write_barrier", why = "fio issues barrier writes only from its sg engine, which storbench has not";
     else if (job->lockfile != SB_LOCKFILE_NONE)
         what = "lockfile", why = "per-file locks around each I/O are not implemented";
-    else if (job->unlink_each_loop)
-        what = "unlink_each_loop", why = "unlinking the files between loops is not implemented";
+    else if (job->unlink_each_loop && (sb_rw_reads(job->rw) || job->verify || job->verify_pattern))
+        what = "unlink_each_loop", why = "a job that reads would find no file after the first loop "
+                                         "(fio's fails with ENOENT): for write jobs";
+    else if (job->unlink_each_loop && !(sb_engine_find(job->engine) && sb_engine_find(job->engine)->sync))
+        what = "unlink_each_loop", why = "only with a synchronous engine (psync, sync, pvsync, pvsync2)";
+    else if (job->unlink_each_loop && (sb_opt_list_count(job->filename) > 1 || job->nrfiles > 1 ||
+                                       job->opendir[0] || (job->numjobs > 1 && !job->directory[0])))
+        what = "unlink_each_loop", why = "one file per thread (a directory's, or one job's filename)";
     else if (job->opendir[0] && job->filename[0])
         what = "opendir", why = "give it or filename, not both";
     else if (job->sfr_flags && (job->fsync_every || job->fdatasync_every))

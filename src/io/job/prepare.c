@@ -12,11 +12,13 @@
  * that name is never read, written or removed. A --filename is used as given
  * (symlinks followed under the protected-symlink rule, core/safepath.h) and removed
  * only when this run created it and then failed; what is removed is checked to be
- * the inode this run created.
+ * the inode this run created. fio's unlink_each_loop (sb_io_reloop_file) unlinks a thread's
+ * file between loops, as the option asks, and makes it anew with O_EXCL.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,4 +393,30 @@ int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *er
     }
     *fdp = fd;
     return 0;
+}
+
+void sb_io_reloop_file(worker *w)
+{
+    const sb_io_job *job = w->job;
+    char err[200];
+    int fd = -1, r = 0;
+    close(w->fd);
+    if (unlink(w->path) < 0 && errno != ENOENT)
+        r = -errno;
+    /* a new file of this run's own (O_EXCL: nobody else's name is taken over) */
+    int c = r ? -1 : open(w->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (!r && c < 0)
+        r = -errno;
+    if (c >= 0)
+        close(c);
+    if (r < 0)
+        snprintf(err, sizeof err, "unlink_each_loop: %s: %s", w->path, strerror(-r));
+    else
+        r = sb_io_open_for_io(job, w->path, &fd, err, sizeof err);
+    w->fd = w->td.fd = fd;
+    if (r < 0 && !w->err) {
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "%s", err);
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+    }
 }

@@ -126,7 +126,10 @@ counted:
 static inline bool passes_done(worker *w)
 {
     const sb_io_job *job = w->job;
-    return !job->time_based && ++w->passes >= (job->loops ? job->loops : 1);
+    bool done = !job->time_based && ++w->passes >= (job->loops ? job->loops : 1);
+    if (__builtin_expect(job->unlink_each_loop, 0) && !done && !job->time_based)
+        sb_io_reloop_file(w); /* fio's unlink_each_loop: the next loop on a new file */
+    return done;
 }
 
 /* Variable block sizes (bsrange, bssplit; verify is refused with them): the next size

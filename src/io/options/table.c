@@ -212,8 +212,8 @@ const sb_opt sb_io_options[] = {
              "as fio's",
      .category = SB_OPTC_SYNC, .flags = SB_OPTF_SWITCH},
     {.name = "unlink_each_loop", .type = SB_OPT_BOOL, J(unlink_each_loop), .def = "0",
-     .help = "with loops: unlink the job's files after each loop and make them anew for the next, "
-             "as fio's",
+     .help = "with loops: unlink each thread's file after each loop and make it anew for the next, "
+             "as fio's (write jobs, synchronous engines, one file per thread)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
     {.name = "lockfile", .type = SB_OPT_CHOICE, J(lockfile), .def = "none", .arg = "MODE",
      .help = "a lock per file around each I/O, as fio's: none, exclusive (one I/O at a time on the "

@@ -430,6 +430,7 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
             ws[i]->job = &ws[i]->own_job;
         }
         const file_ctx *f = &files[map[i * per]];
+        ws[i]->path = f->path;
         if ((r = worker_setup(ws[i], ws[i]->job, ops, f->path, err, errlen)) < 0 ||
             (r = sb_io_files_open(ws[i], ws[i]->job, files, map, err, errlen)) < 0)
             return r;

@@ -60,6 +60,7 @@ typedef struct worker {
     shared *sh;
     unsigned index;
     int fd;
+    const char *path;          /* its file's name (unlink_each_loop makes it anew) */
     bool fd_private;           /* the thread has a descriptor table of its own (loop.c) */
     sb_engine_td td;
     bool engine_ready;
@@ -230,6 +231,9 @@ void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned 
                           bool made, bool failed);
 /* prepare.c: opens path for the job's I/O (O_DIRECT and its alignment checked). */
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen);
+/* prepare.c: fio's unlink_each_loop, from the worker's thread between two loops: its file
+ * unlinked, made anew (O_EXCL) and opened for the run; a failure stops the job (w->err). */
+void sb_io_reloop_file(worker *w);
 
 /* verify_run.c: the tables and per-thread state before the threads start; after they
  * end, the read-back and the figures (returns r, or the read-back's error); and freeing
