@@ -3,7 +3,7 @@
 # shown to change what runs and, where fio has it, compared with fio 3.33 on the same job:
 # create_only, file_append, a filename's parent directories, pre_read (the page cache, by
 # fincore), opendir, zonerange (the offsets of the latency log), write_hint,
-# sync_file_range and unlink_each_loop (strace), cpumask and numa_mem_policy=interleave (strace), lockmem
+# sync_file_range, unlink_each_loop and lockfile (strace), cpumask and numa_mem_policy=interleave (strace), lockmem
 # (VmLck, read by exec_prerun), hugepage-size (the huge mapping's length), ioscheduler (a
 # loop device's scheduler during the job and after; a tmpfs file refused), exec_prerun /
 # exec_postrun (their output files; refused from an included file), cgroup (cgroup v2:
@@ -129,6 +129,19 @@ if [ $have_strace = 1 ]; then
             --unlink_each_loop=1)
         check "... as fio's (twice)" test "$(grep -c 'unlink.*ulfio") = 0' <<<"$c")" = 2
     fi
+    # lockfile: two threads on one file; strace marks a call another thread's call cut
+    # into "<unfinished ...>": under exclusive none, under readwrite no write
+    head -c 2m /dev/urandom >"$T/lk"
+    for lk in exclusive readwrite; do
+        c=$(calls sbio pread64,pwrite64 --filename="$T/lk" --rw=randrw --size=2m --numjobs=2 --lockfile=$lk)
+        eval "n_$lk=\$(grep -c 'p\(read\|write\)64(' <<<\"\$c\")"
+        eval "cut_$lk=\$(grep -c 'unfinished' <<<\"\$c\")"
+        eval "wcut_$lk=\$(grep -c 'pwrite64(.*unfinished' <<<\"\$c\")"
+    done
+    check "lockfile=exclusive: no two I/Os of the threads at once ($cut_exclusive of $n_exclusive cut)" \
+        test "$n_exclusive" -ge 512 -a "$cut_exclusive" = 0
+    check "lockfile=readwrite: no write beside another I/O ($wcut_readwrite writes cut; reads share: $cut_readwrite)" \
+        test "$n_readwrite" -ge 512 -a "$wcut_readwrite" = 0
     c=$(calls sbio sched_setaffinity --filename="$T/co" --rw=read --size=64k --cpumask=0x1)
     check "cpumask=0x1: the thread on CPU 0" grep -q 'sched_setaffinity(.*\[0\])' <<<"$c"
     c=$(calls sbio set_mempolicy --filename="$T/co" --rw=read --size=64k --numa_mem_policy=interleave)
@@ -270,6 +283,8 @@ refused() {
     check_one_line "... one line" "$word"
 }
 refused "atomic=1" "atomic" --rw=write --direct=1 --atomic=1
+check_exit "lockfile with two files per job: exit 2" 2 io --directory="$T" --nrfiles=2 --size=64k --lockfile=exclusive
+check_one_line "... one line" "one file per thread"
 refused "unlink_each_loop on a read job (fio's fails its second loop)" "ENOENT" --rw=read --loops=2 \
     --unlink_each_loop=1
 refused "write_barrier=4" "sg engine" --rw=write --write_barrier=4

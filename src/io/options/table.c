@@ -216,8 +216,9 @@ const sb_opt sb_io_options[] = {
              "as fio's (write jobs, synchronous engines, one file per thread)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
     {.name = "lockfile", .type = SB_OPT_CHOICE, J(lockfile), .def = "none", .arg = "MODE",
-     .help = "a lock per file around each I/O, as fio's: none, exclusive (one I/O at a time on the "
-             "file), readwrite (reads share, a write is alone)",
+     .help = "a lock per file, shared by the threads on it, around each I/O's submission, as fio's: "
+             "none, exclusive (one I/O at a time on the file), readwrite (reads share, a write is "
+             "alone)",
      .category = SB_OPTC_JOB, .choices = sb_opt_lockfile_choices},
     {.name = "write_hint", .type = SB_OPT_CHOICE, J(write_hint), .def = "unset", .arg = "HINT",
      .help = "the files' write lifetime hint (fcntl F_SET_RW_HINT): none, short, medium, long, "

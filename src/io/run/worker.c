@@ -38,6 +38,7 @@ static void worker_free(worker *w)
         return;
     if (w->engine_ready)
         w->td.ops->cleanup(&w->td);
+    sb_io_flock_detach(w);
     sb_flow_leave(&w->flow);
     sb_io_files_close(w);
     if (w->fd >= 0)
@@ -435,6 +436,8 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
             (r = sb_io_files_open(ws[i], ws[i]->job, files, map, err, errlen)) < 0)
             return r;
         if (f->zbd && (r = sb_zbd_thread_new(f->zbd, ws[i]->job, ws[i]->fd, &ws[i]->zbd, err, errlen)) < 0)
+            return r;
+        if (job->lockfile && (r = sb_io_flock_attach(ws[i], err, errlen)) < 0) /* lockfile.c */
             return r;
         if (ws[i]->fs) { /* one registered file, the first: the others go by descriptor */
             ws[i]->td.fixed_files = false;
