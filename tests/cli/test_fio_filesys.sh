@@ -1,7 +1,7 @@
 #!/bin/bash
 # CLI tests of fio's file-handling and system options (job/fileopts.c, run/system.c), each
 # shown to change what runs and, where fio has it, compared with fio 3.33 on the same job:
-# create_only, file_append, a filename's parent directories, pre_read (the page cache, by
+# create_only, file_append, a filename's parent directories, directory=A:B, pre_read (the page cache, by
 # fincore), opendir, zonerange (the offsets of the latency log), write_hint,
 # sync_file_range, unlink_each_loop and lockfile (strace), cpumask and numa_mem_policy=interleave (strace), lockmem
 # (VmLck, read by exec_prerun), hugepage-size (the huge mapping's length), ioscheduler (a
@@ -44,6 +44,21 @@ fi
 check_exit "filename=d1/d2/f: the directories are made" 0 io --filename="$T/d1/d2/f" --rw=write --size=64k
 check "... 0700 each, and the file is there" \
     test "$(stat -c %a "$T/d1")$(stat -c %a "$T/d1/d2")" = 700700 -a -f "$T/d1/d2/f"
+
+# directory=A:B: thread j's files in the (j mod 2)-th, as fio's (in a private directory
+# inside each, which goes after the job)
+mkdir -p "$T/dA" "$T/dB"
+check_exit "directory=A:B with numjobs=3 runs" 0 io --name=dd --directory="$T/dA:$T/dB" --numjobs=3 \
+    --rw=write --size=64k --exec_prerun="cd '$T' && find dA dB -type f | sed 's,/storbench-[^/]*,,' | sort"
+check "... threads 0 and 2 in A, 1 in B ($(tr '\n' ' ' <dd.prerun.txt))" \
+    test "$(tr '\n' ' ' <dd.prerun.txt)" = "dA/dd.0.0 dA/dd.2.0 dB/dd.1.0 "
+check "... and nothing left in either" test -z "$(find "$T/dA" "$T/dB" -mindepth 1)"
+if [ $have_fio = 1 ]; then
+    fio --name=dd --directory="$T/dA:$T/dB" --numjobs=3 --rw=write --size=64k >/dev/null 2>&1
+    check "... where fio puts them" test "$(cd "$T" && find dA dB -type f | sort | tr '\n' ' ')" = \
+        "$(tr '\n' ' ' <dd.prerun.txt)"
+    rm -f "$T"/dA/* "$T"/dB/*
+fi
 
 # pre_read: the whole region in the page cache before a job that reads one block
 if command -v fincore >/dev/null; then

@@ -103,6 +103,10 @@ static int format_name(const sb_io_job *job, const char *dir, unsigned j, unsign
     const char *fmt = job->filename_format[0] ? job->filename_format
                       : n ? "$jobname.$jobnum.$filenum"
                       : per > 1 ? "storbench-io.$jobnum.$filenum" : "storbench-io.$jobnum";
+    /* fio's directory=A:B: thread j's files in the (j mod n)-th (dir is their list) */
+    unsigned nd = sb_opt_list_count(dir), pick = nd ? j % nd : 0;
+    while (pick--)
+        dir += strlen(dir) + 1;
     size_t o = (size_t)snprintf(out, len, "%s/", dir);
     for (const char *p = fmt; *p && o < len; ) {
         int w = 0;

@@ -318,14 +318,36 @@ int sb_io_files_dir(const sb_io_job *job, char *dir, size_t len, bool *made, cha
         snprintf(err, errlen, "keep_files needs a directory of the caller's own (dir_private)");
         return -EINVAL;
     }
-    int r = sb_workdir_create(job->directory, dir, len);
-    if (r < 0) {
-        snprintf(err, errlen, "%s: cannot make a private directory in it: %s", job->directory, strerror(-r));
-        dir[0] = '\0';
-        return r;
+    /* fio's directory=A:B: a private directory in each, the list of them in dir (each
+     * name ends in NUL, the list in another); thread j's files go in the (j mod n)-th */
+    size_t used = 0;
+    const char *p = job->directory;
+    while (*p) {
+        char one[PATH_MAX];
+        size_t n = strcspn(p, ":");
+        snprintf(one, sizeof one, "%.*s", (int)n, p);
+        p += n + (p[n] == ':');
+        if (!one[0])
+            continue;
+        int r = used + 2 < len ? sb_workdir_create(one, dir + used, len - used - 1) : -ENAMETOOLONG;
+        if (r < 0) {
+            snprintf(err, errlen, "%s: cannot make a private directory in it: %s", one, strerror(-r));
+            dir[used] = '\0';
+            sb_io_files_dir_remove(dir);
+            dir[0] = '\0';
+            return r;
+        }
+        used += strlen(dir + used) + 1;
+        dir[used] = '\0';
     }
-    *made = true;
+    *made = used > 0;
     return 0;
+}
+
+void sb_io_files_dir_remove(const char *dirs)
+{
+    for (const char *d = dirs; *d; d += strlen(d) + 1)
+        sb_workdir_remove(d);
 }
 
 /* Unlinks path if it is still the inode this run created there (a name another process
@@ -354,7 +376,7 @@ void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned 
             remove_if_ours(&files[i]);
     }
     if (made)
-        sb_workdir_remove(dir);
+        sb_io_files_dir_remove(dir);
 }
 
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen)

@@ -160,7 +160,8 @@ const sb_opt sb_io_options[] = {
              "names several, which every thread uses, size divided among them",
      .category = SB_OPTC_JOB},
     {.name = "directory", .type = SB_OPT_STR, J(directory), .arg = "DIR",
-     .help = "make one file per job here, removed afterwards",
+     .help = "make one file per job here, removed afterwards; A:B spreads the threads' files over "
+             "the directories, as fio's",
      .category = SB_OPTC_JOB},
     {.name = "unlink", .type = SB_OPT_BOOL, J(unlink), .def = "0",
      .help = "also remove a --filename file after the job when this run created it (files in "

@@ -293,13 +293,13 @@ static int drop_ids(const sb_io_job *job, const char *dir_made, sb_io_sys *s, ch
                  job->uid >= 0 ? "uid" : "gid", (int)geteuid());
         return -EINVAL;
     }
-    /* the private directory storbench made for the job's files is the job's user's */
-    if (dir_made && dir_made[0] && chown(dir_made, job->uid >= 0 ? (uid_t)job->uid : (uid_t)-1,
-                                         job->gid >= 0 ? (gid_t)job->gid : (gid_t)-1) < 0) {
-        int e = errno;
-        snprintf(err, errlen, "uid/gid: %s: chown: %s", dir_made, strerror(e));
-        return -e;
-    }
+    /* the private directories storbench made for the job's files are the job's user's */
+    for (const char *d = dir_made ? dir_made : ""; *d; d += strlen(d) + 1)
+        if (chown(d, job->uid >= 0 ? (uid_t)job->uid : (uid_t)-1, job->gid >= 0 ? (gid_t)job->gid : (gid_t)-1) < 0) {
+            int e = errno;
+            snprintf(err, errlen, "uid/gid: %s: chown: %s", d, strerror(e));
+            return -e;
+        }
     s->egid = getegid();
     int r = drop_again(job, s);
     if (r < 0)

@@ -36,7 +36,8 @@ typedef struct sb_io_sys {
 
 /* Before the files are made: the cgroup, the scheduler of the devices under paths (the
  * job's file names, or its directory), lockmem, then uid/gid (dir_made: the private
- * directory made for the job's files, given to the job's user). 0, or -errno with one
+ * directories made for the job's files, a list as sb_io_files_dir's, given to the job's
+ * user). 0, or -errno with one
  * line in err; the caller calls sb_io_sys_end either way, which undoes what was done. */
 int sb_io_sys_begin(const sb_io_job *job, const char *const *paths, unsigned npaths, const char *dir_made,
                     sb_io_sys *s, char *err, size_t errlen);

@@ -236,6 +236,9 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
  * its own (dir_private), else a private directory made in it (*made; core/workdir.h);
  * "" for a --filename job. 0 or -errno with one line in err. */
 int sb_io_files_dir(const sb_io_job *job, char *dir, size_t len, bool *made, char *err, size_t errlen);
+/* prepare.c: the private directories made (a list: fio's directory=A:B makes one in each;
+ * each name ends in NUL, the list in another) removed. */
+void sb_io_files_dir_remove(const char *dirs);
 /* prepare.c: removes what the job created: its files in a directory unless keep_files,
  * a --filename only when the run failed, then the directory if made. */
 void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned nfiles, const char *dir,
