@@ -1,7 +1,8 @@
 #!/bin/bash
 # CLI tests of fio's file-handling and system options (job/fileopts.c, run/system.c), each
 # shown to change what runs and, where fio has it, compared with fio 3.33 on the same job:
-# create_only, file_append, a filename's parent directories, directory=A:B, pre_read (the page cache, by
+# create_only, file_append, a filename's parent directories, directory=A:B,
+# filesize=LO-HI, pre_read (the page cache, by
 # fincore), opendir, zonerange (the offsets of the latency log), write_hint,
 # sync_file_range, unlink_each_loop and lockfile (strace), cpumask and numa_mem_policy=interleave (strace), lockmem
 # (VmLck, read by exec_prerun), hugepage-size (the huge mapping's length), ioscheduler (a
@@ -59,6 +60,29 @@ if [ $have_fio = 1 ]; then
         "$(tr '\n' ' ' <dd.prerun.txt)"
     rm -f "$T"/dA/* "$T"/dB/*
 fi
+
+# filesize=LO-HI: each file's size drawn in the range (whole blocks), the job does each
+# file's bytes; as fio's (its own draws)
+sizes_ok() { # FILE_OF_SIZES IO_BYTES: 8 sizes in [16k, 256k), multiples of 4k, not all alike, sum = IO
+    awk -v io="$2" '{ if ($1 < 16384 || $1 >= 262144 || $1 % 4096) bad = 1; s += $1; n++; u[$1] = 1 }
+        END { k = 0; for (x in u) k++; exit !(n == 8 && !bad && k > 1 && s == io) }' "$1"
+}
+mkdir -p "$T/fsz"
+io --name=fz --directory="$T/fsz" --nrfiles=8 --filesize=16k-256k --rw=write --output-format=json \
+    --exec_postrun="stat -c %s $T/fsz/storbench-*/*" >"$T/fz.json" 2>/dev/null
+check "filesize=16k-256k: 8 files of sizes in the range, written whole ($(tr '\n' ' ' <fz.postrun.txt))" \
+    sizes_ok fz.postrun.txt "$(jq '.jobs[0].write.io_bytes' "$T/fz.json")"
+if [ $have_fio = 1 ]; then
+    mkdir -p "$T/fszfio"
+    fio --name=fz --directory="$T/fszfio" --nrfiles=8 --filesize=16k-256k --rw=write --output-format=json \
+        >"$T/fzfio.json" 2>/dev/null
+    stat -c %s "$T"/fszfio/* >"$T/fzfio.sizes"
+    check "... as fio's ($(tr '\n' ' ' <"$T/fzfio.sizes"))" sizes_ok "$T/fzfio.sizes" \
+        "$(jq '.jobs[0].write.io_bytes' "$T/fzfio.json")"
+fi
+check_exit "filesize=LO-HI with bsrange: exit 2" 2 io --directory="$T/fsz" --nrfiles=2 --filesize=16k-64k \
+    --bsrange=4k-8k
+check_one_line "... one line" "filesize"
 
 # pre_read: the whole region in the page cache before a job that reads one block
 if command -v fincore >/dev/null; then

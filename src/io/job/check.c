@@ -141,9 +141,10 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
         snprintf(err, errlen, "fsync and fdatasync together: give one of them");
         return -EINVAL;
     }
-    if (job->filesize && job->size > job->filesize) {
+    uint64_t fmax = job->filesize_max ? job->filesize_max : job->filesize; /* LO-HI: HI */
+    if (job->filesize && job->size > fmax) {
         snprintf(err, errlen, "size %" PRIu64 " is more than filesize %" PRIu64 " (several passes: "
-                 "use loops)", job->size, job->filesize);
+                 "use loops)", job->size, fmax);
         return -EINVAL;
     }
     return 0;

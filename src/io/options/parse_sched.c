@@ -101,7 +101,7 @@ int sb_opt_parse_numa_mem(const sb_opt *o, void *base, const char *v, const sb_o
         job->numa_mem_nodes = m;
         return 0;
     }
-    snprintf(err, errlen, "'%s' is not default, prefer:N, bind:NODES, interleave:NODES or local", v);
+    snprintf(err, errlen, "'%s' is not default, prefer:N, bind:NODES, interleave[:NODES] or local", v);
     return -EINVAL;
 }
 

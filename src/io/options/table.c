@@ -136,7 +136,8 @@ const sb_opt sb_io_options[] = {
              "zones (zonesize, or a zoned device's)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_ZONES, .parse = sb_opt_parse_zoned_size},
     {.name = "filesize", .type = SB_OPT_FUNC, J(filesize), .arg = "SIZE",
-     .help = "the file's size; also the job's size, which a later size may make smaller",
+     .help = "the file's size; also the job's size, which a later size may make smaller; LO-HI: "
+             "each file's size drawn in the range, as fio's",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_filesize},
     {.name = "nrfiles", .aliases = a_nrfiles, .type = SB_OPT_INT, J(nrfiles), .min = 1, .def = "1",
      .arg = "N",

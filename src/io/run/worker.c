@@ -357,8 +357,14 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned *nfiles
         *nfiles = 0;
         return r;
     }
+    if (job->filesize_max) /* fio's filesize=LO-HI: each file's own size (files.c) */
+        sb_io_files_sizes(job, files, *nfiles, job->seed);
     for (unsigned i = 0; i < *nfiles; i++) {
-        if (job->offset_increment) { /* the file holds the furthest thread's region (one file per thread) */
+        if (files[i].size) {
+            sb_io_job fj = *job;
+            fj.size = files[i].size;
+            r = sb_io_prepare_file(&fj, &files[i], err, errlen);
+        } else if (job->offset_increment) { /* the file holds the furthest thread's region (one file per thread) */
             sb_io_job fj;
             sb_io_ctl_file_job(job, i, *nfiles, &fj);
             r = sb_io_prepare_file(&fj, &files[i], err, errlen);
@@ -425,12 +431,13 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
         ws[i]->index = i;
         ws[i]->job = job;
         ws[i]->sh = sh;
-        if (job->offset_increment) { /* thread i's own region (jobctl.c) */
+        const file_ctx *f = &files[map[i * per]];
+        if (job->offset_increment || f->size) { /* thread i's own region (jobctl.c), file size */
             ws[i]->own_job = *job;
             ws[i]->own_job.offset += (uint64_t)i * job->offset_increment;
+            ws[i]->own_job.size = f->size ? f->size : job->size;
             ws[i]->job = &ws[i]->own_job;
         }
-        const file_ctx *f = &files[map[i * per]];
         ws[i]->path = f->path;
         if ((r = worker_setup(ws[i], ws[i]->job, ops, f->path, err, errlen)) < 0 ||
             (r = sb_io_files_open(ws[i], ws[i]->job, files, map, err, errlen)) < 0)

@@ -156,6 +156,7 @@ typedef struct file_ctx {
     dev_t dev;             /* the inode opened, so that only it is ever removed */
     ino_t ino;
     uint64_t known_from;   /* verify: blocks from here on were laid out by this run */
+    uint64_t size;         /* filesize=LO-HI: this file's region (files.c); 0 = the job's size */
     sb_verify_table vtab;  /* verify: the file's block table */
     struct sb_zbd_set *zbd; /* zonemode=zbd: the file's zones (zbd.h); NULL when off */
 } file_ctx;
@@ -210,6 +211,8 @@ int sb_io_files_name(const sb_io_job *job, const char *dir, file_ctx *files, uns
 int sb_io_files_open(struct worker *w, const sb_io_job *job, const file_ctx *files, const unsigned *map,
                      char *err, size_t errlen);
 void sb_io_files_close(struct worker *w);
+/* files.c: fio's filesize=LO-HI, each file's size into files[i].size (seed: the job's). */
+void sb_io_files_sizes(const sb_io_job *job, file_ctx *files, unsigned nfiles, uint64_t seed);
 void sb_io_files_pick(struct worker *w);
 bool sb_io_files_pass_end(struct worker *w, bool file_end, uint32_t len);
 
