@@ -245,6 +245,15 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && head -c 8M /dev/zero >
             --ioscheduler="$other" --exec_prerun="cat $q"
         check "... the job ran with [$other] ($(cat sc.prerun.txt))" grep -q "\[$other\]" sc.prerun.txt
         check "... and the scheduler is back after ($(cat "$q"))" test "$(cat "$q")" = "$before"
+        # interrupted (Ctrl-C) while it runs: put back all the same
+        "$SB_BIN" io --quiet --filename="$L" --rw=randread --size=4m --time_based --runtime=30 \
+            --ioscheduler="$other" >/dev/null 2>&1 &
+        pid=$!
+        for _ in $(seq 50); do grep -q "\[$other\]" "$q" && break; sleep 0.1; done
+        sleep 0.5
+        kill -INT $pid
+        wait $pid
+        check "... and back after an interrupted job ($(cat "$q"))" test "$(cat "$q")" = "$before"
         check_exit "ioscheduler=nosuch: exit 2" 2 io --filename="$L" --rw=read --size=1m --ioscheduler=nosuch
         check "... the scheduler unchanged" test "$(cat "$q")" = "$before"
     else
