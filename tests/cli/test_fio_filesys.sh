@@ -84,6 +84,9 @@ check_exit "filesize=LO-HI with bsrange: exit 2" 2 io --directory="$T/fsz" --nrf
     --bsrange=4k-8k
 check_one_line "... one line" "filesize"
 
+check_exit "directory=A:B with filename: exit 2" 2 io --name=dd --filename=f --directory="$T/dA:$T/dB" --size=64k
+check_one_line "... one line" "directory=A:B with filename"
+
 # pre_read: the whole region in the page cache before a job that reads one block
 if command -v fincore >/dev/null; then
     res() { fincore -b -n -o RES "$1"; }
