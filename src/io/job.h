@@ -293,7 +293,7 @@ typedef struct sb_io_job {
      * made again), write_hint (F_SET_RW_HINT, SB_WHINT_*: -1 unset), sync_file_range
      * (sfr_flags: SYNC_FILE_RANGE_* after every sfr_every writes), filesize_max
      * (filesize=LO-HI: each file's size drawn in [filesize, filesize_max]) */
-    char opendir[1024];
+    char opendir[256];
     int lockfile;              /* fio's lockfile: SB_LOCKFILE_* (a lock per file around each I/O) */
     unsigned write_barrier;    /* fio's write_barrier: refused (only fio's sg engine issues them) */
     bool atomic;               /* fio's atomic: RWF_ATOMIC direct writes where the file system has them */
