@@ -8,9 +8,9 @@
  * made under the caller's own), the job's user and group (uid, gid: the effective ids of
  * the job's controlling thread, which its workers inherit; fio sets them in its worker,
  * whose files it then opens as that user, as storbench's are), and the exec_prerun /
- * exec_postrun commands, run as
- * fio's: /bin/sh -c "CMD", output and errors to JOBNAME.prerun.txt (postrun.txt) in the
- * current directory; a prerun that fails fails the job.
+ * exec_postrun commands, run as fio's: /bin/sh -c "CMD", output and errors to
+ * JOBNAME.prerun.txt (postrun.txt) in the current directory; a prerun that fails fails
+ * the job.
  */
 #include <errno.h>
 #include <fcntl.h>
