@@ -623,6 +623,15 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
     return 0;
 }
 
+/* The job's files, none open yet: a failure before prepare_files closes none (0 is stdin). */
+static file_ctx *files_alloc(unsigned n)
+{
+    file_ctx *files = calloc(n, sizeof *files);
+    for (unsigned i = 0; files && i < n; i++)
+        files[i].fd = -1;
+    return files;
+}
+
 int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
 {
     return sb_io_run_live(job, res, NULL, err, errlen);
@@ -645,7 +654,7 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
 
     const unsigned per = sb_io_files_per_thread(job);
     unsigned nfiles = job->filename[0] ? per : job->numjobs * per; /* at most: names may repeat */
-    file_ctx *files = calloc(nfiles, sizeof *files);
+    file_ctx *files = files_alloc(nfiles);
     unsigned *map = calloc((size_t)job->numjobs * per, sizeof *map);
     worker **ws = calloc(job->numjobs, sizeof *ws);
     pthread_t *tids = calloc(job->numjobs, sizeof *tids);
