@@ -376,6 +376,9 @@ static void default_directory(sb_io_job *job)
 static int job_target(sb_jobfile_job *j)
 {
     sb_io_job *job = &j->job;
+    if (job->filename[0] && strchr(job->directory, ':')) /* fio: the job's Nth directory, per clone */
+        return sb_usage_error(CMD, "%s: directory=A:B with filename is not supported (name the "
+                              "file's directory in filename)", job->name);
     if (job->filename[0] && job->directory[0]) {
         /* every relative name of the list (a:b, several files per job) */
         char list[sizeof job->filename];

@@ -55,6 +55,9 @@ void sb_io_job_init(sb_io_job *job)
     job->spr_num_regions = 100;
     job->prioclass = -1;
     job->cmdprio.cls[0] = job->cmdprio.cls[1] = job->cmdprio.level[0] = job->cmdprio.level[1] = -1;
+    job->write_hint = -1;                 /* fio's file and system options (job.h) */
+    job->hugepage_size = 2u << 20;        /* fio's FIO_HUGE_PAGE on x86 */
+    job->uid = job->gid = -1;
 }
 
 void sb_io_job_resolve(sb_io_job *job)
@@ -68,8 +71,10 @@ void sb_io_job_resolve(sb_io_job *job)
         job->norandommap = true;
     /* fio: a size above what the one file holds is cut to filesize (fio 3.33 reads 2 MiB
      * with size=8m filesize=2m); io_size is how to do more */
-    if (job->filesize && job->size > job->filesize && job->nrfiles <= 1)
+    if (job->filesize && job->size > job->filesize && job->nrfiles <= 1 && !job->filesize_max)
         job->size = job->filesize;
+    if (job->filesize_max) /* filesize=LO-HI: the largest file's; each file's is drawn (files.c) */
+        job->size = job->filesize_max;
     /* a bare write_*_log: the job's name is the prefix, as fio's */
     char *logs[] = {job->bw_log, job->lat_log, job->iops_log};
     for (int i = 0; i < 3; i++)

@@ -348,6 +348,36 @@ typedef struct sb_io_job {
     unsigned openfiles;
     char filename_format[128];
     bool create_on_open, create_fsync; /* create_serialize: with fio's job control above */
+    /* fio's file handling (job/fileopts.c): opendir (every regular file under it becomes
+     * one of the job's files), file_append (each file's region starts at its end),
+     * create_only (files laid out, no I/O), pre_read (the region read into the page cache
+     * before the run; no invalidate), unlink_each_loop (files unlinked between loops and
+     * made again), write_hint (F_SET_RW_HINT, SB_WHINT_*: -1 unset), sync_file_range
+     * (sfr_flags: SYNC_FILE_RANGE_* after every sfr_every writes), filesize_max
+     * (filesize=LO-HI: each file's size drawn in [filesize, filesize_max]) */
+    char opendir[256];
+    int lockfile;              /* fio's lockfile: SB_LOCKFILE_* (a lock per file around each I/O) */
+    unsigned write_barrier;    /* fio's write_barrier: refused (only fio's sg engine issues them) */
+    bool atomic;               /* fio's atomic: RWF_ATOMIC direct writes where the file system has them */
+    uint64_t zonerange;        /* fio's zonerange: a strided zone's span (zonesize of it is used) */
+    bool file_append, create_only, pre_read, unlink_each_loop;
+    int write_hint;
+    unsigned sfr_flags, sfr_every;
+    uint64_t filesize_max;
+    /* fio's process and system settings (run/system.c): lockmem (bytes mlocked while the
+     * job runs), hugepage_size (mem=shmhuge/mmaphuge round to it), ioscheduler (set on
+     * the files' devices for the job, restored after), exec_prerun/exec_postrun (run by
+     * /bin/sh -c before and after the job; only from the command line or a job file the
+     * user named there, never from an include: jobfile.c), cgroup (a cgroup v2
+     * made under the caller's for the job, cgroup_weight its io.weight, kept with
+     * cgroup_nodelete) */
+    uint64_t lockmem, hugepage_size;
+    char ioscheduler[16];
+    char exec_prerun[256], exec_postrun[256];
+    char cgroup[64];
+    unsigned cgroup_weight;
+    bool cgroup_nodelete;
+    int uid, gid;              /* fio's uid/gid: the job's user and group (run/system.c); -1 unset */
     /* fio's slat_percentiles / lat_percentiles: print the submission and total latency
      * percentiles (asynchronous engines time the submission; the "Timing" of docs/io.md) */
     bool slat_percentiles, lat_percentiles;
@@ -362,6 +392,9 @@ typedef struct sb_io_job {
 enum { SB_IOMEM_MALLOC = 0, SB_IOMEM_SHM, SB_IOMEM_SHMHUGE, SB_IOMEM_MMAP, SB_IOMEM_MMAPHUGE,
        SB_IOMEM_MMAPSHARED };
 enum { SB_FADVISE_NONE = 0, SB_FADVISE_PATTERN, SB_FADVISE_RANDOM, SB_FADVISE_SEQUENTIAL };
+
+/* fio's lockfile and write_hint (job/fileopts.c) */
+enum { SB_LOCKFILE_NONE = 0, SB_LOCKFILE_EXCLUSIVE, SB_LOCKFILE_READWRITE };
 
 /* fio's fallocate: how a write job's new file gets its size (prepare.c). */
 enum { SB_FALLOC_NATIVE = 0, SB_FALLOC_NONE, SB_FALLOC_KEEP };

@@ -23,7 +23,7 @@ untimed() { sed 1d "$1" | cut -d' ' -f2-; }
 check_exit "write_iolog runs" 0 "$SB" io --name=w --filename=f --size=64k --bs=4k --rw=write --fsync=4 \
     --write_iolog=w.log
 check "write_iolog: fio's version 3 header" [ "$(head -1 w.log)" = "fio version 3 iolog" ]
-check "write_iolog: add, open, 16 writes, 4 syncs at the last offset, close" \
+check "write_iolog: add, open, 16 writes, the sync after the 4th at its offset, close" \
     [ "$(untimed w.log | sed -n '1p;2p;$p' | tr '\n' ,)" = "f add,f open,f close," -a \
       "$(grep -c ' f write ' w.log)" = 16 -a "$(grep -c ' f sync 12288 0$' w.log)" = 1 ]
 check "write_iolog: every time a number of microseconds, never going back" \

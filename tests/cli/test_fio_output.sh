@@ -129,7 +129,8 @@ if [ $have_fio = 1 ]; then
     check "job file json: the same job options as fio's" \
         test "$(jq -c '[.jobs[]."job options" | keys]' "$T/fg.json")" = "$(jq -c '[.jobs[]."job options" | keys]' "$T/g.json")"
 fi
-printf '[ok]\nrw=read\nsize=64k\nfilename=%s/g\n[bad]\nstonewall\nrw=read\nsize=64k\nfilename=%s/nodir/x\n' "$M" "$M" >"$T/bad.fio"
+: >"$M/notadir" # a file below a regular file cannot be made (a missing directory would be, as fio's)
+printf '[ok]\nrw=read\nsize=64k\nfilename=%s/g\n[bad]\nstonewall\nrw=read\nsize=64k\nfilename=%s/notadir/x\n' "$M" "$M" >"$T/bad.fio"
 "$SB" io --quiet --output-format=json --output "$T/bad.json" "$T/bad.fio" >"$T/out" 2>"$T/err"
 check "a job that fails: exit not 0, one line, --output not written" \
     test $? != 0 -a "$(wc -l <"$T/err")" = 1 -a ! -e "$T/bad.json"

@@ -14,6 +14,7 @@
 
 #include "io/engine.h"
 #include "io/job.h"
+#include "io/job/fileopts.h"
 
 /* fio's offset options: rw's skip, blockalign, random_distribution, rate_min. */
 static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
@@ -136,9 +137,10 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
         snprintf(err, errlen, "fsync and fdatasync together: give one of them");
         return -EINVAL;
     }
-    if (job->filesize && job->size > job->filesize) {
+    uint64_t fmax = job->filesize_max ? job->filesize_max : job->filesize; /* LO-HI: HI */
+    if (job->filesize && job->size > fmax) {
         snprintf(err, errlen, "size %" PRIu64 " is more than filesize %" PRIu64 " (several passes: "
-                 "use loops)", job->size, job->filesize);
+                 "use loops)", job->size, fmax);
         return -EINVAL;
     }
     return 0;
@@ -281,7 +283,10 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     }
     if (sb_ss_check(&job->steady, err, errlen) < 0)
         return -EINVAL;
-    if (!job->filename[0] == !job->directory[0]) {
+    if (sb_io_fileopts_check(job, err, errlen) < 0) /* fileopts.c */
+        return -EINVAL;
+    /* opendir names the files (fileopts.c), below a directory when one is given */
+    if (!(job->filename[0] || job->opendir[0]) == !(job->directory[0] && !job->opendir[0])) {
         snprintf(err, errlen, "give exactly one of a file name or a directory");
         return -EINVAL;
     }

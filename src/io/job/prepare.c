@@ -12,11 +12,13 @@
  * that name is never read, written or removed. A --filename is used as given
  * (symlinks followed under the protected-symlink rule, core/safepath.h) and removed
  * only when this run created it and then failed; what is removed is checked to be
- * the inode this run created.
+ * the inode this run created. fio's unlink_each_loop (sb_io_reloop_file) unlinks a thread's
+ * file between loops, as the option asks, and makes it anew with O_EXCL.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,7 @@
 #include "core/rand.h"
 #include "core/safepath.h"
 #include "core/workdir.h"
+#include "io/job/fileopts.h"
 #include "io/run/worker.h"
 
 /* Logical block size (the O_DIRECT alignment) of the storage under fd. */
@@ -169,6 +172,10 @@ static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, cha
         if (r < 0)
             snprintf(err, errlen, "%s: %s%s", f->path, strerror(-r), create ? "" : no_create);
     } else {
+        /* the missing directories of the name are made first, as fio's create_work_dirs */
+        r = create && !job->verify_only ? sb_io_fileopts_parents(f->path, err, errlen) : 0;
+        if (r < 0)
+            return r;
         r = job->verify_only || !create ? -EEXIST /* never made: verify_only checks an earlier run's file */
                                          : sb_open_resolved(f->path, O_RDWR | O_CREAT | O_EXCL, 0644, &fd, err, errlen);
         f->created = r == 0;
@@ -311,14 +318,36 @@ int sb_io_files_dir(const sb_io_job *job, char *dir, size_t len, bool *made, cha
         snprintf(err, errlen, "keep_files needs a directory of the caller's own (dir_private)");
         return -EINVAL;
     }
-    int r = sb_workdir_create(job->directory, dir, len);
-    if (r < 0) {
-        snprintf(err, errlen, "%s: cannot make a private directory in it: %s", job->directory, strerror(-r));
-        dir[0] = '\0';
-        return r;
+    /* fio's directory=A:B: a private directory in each, the list of them in dir (each
+     * name ends in NUL, the list in another); thread j's files go in the (j mod n)-th */
+    size_t used = 0;
+    const char *p = job->directory;
+    while (*p) {
+        char one[PATH_MAX];
+        size_t n = strcspn(p, ":");
+        snprintf(one, sizeof one, "%.*s", (int)n, p);
+        p += n + (p[n] == ':');
+        if (!one[0])
+            continue;
+        int r = used + 2 < len ? sb_workdir_create(one, dir + used, len - used - 1) : -ENAMETOOLONG;
+        if (r < 0) {
+            snprintf(err, errlen, "%s: cannot make a private directory in it: %s", one, strerror(-r));
+            dir[used] = '\0';
+            sb_io_files_dir_remove(dir);
+            dir[0] = '\0';
+            return r;
+        }
+        used += strlen(dir + used) + 1;
+        dir[used] = '\0';
     }
-    *made = true;
+    *made = used > 0;
     return 0;
+}
+
+void sb_io_files_dir_remove(const char *dirs)
+{
+    for (const char *d = dirs; *d; d += strlen(d) + 1)
+        sb_workdir_remove(d);
 }
 
 /* Unlinks path if it is still the inode this run created there (a name another process
@@ -347,7 +376,7 @@ void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned 
             remove_if_ours(&files[i]);
     }
     if (made)
-        sb_workdir_remove(dir);
+        sb_io_files_dir_remove(dir);
 }
 
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen)
@@ -367,7 +396,8 @@ int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *er
         return r;
     }
     bool blk;
-    if ((r = sb_io_trim_probe(job, fd, path, &blk, err, errlen)) < 0) { /* trim.c */
+    if ((r = sb_io_fileopts_open(job, fd, path, err, errlen)) < 0 || /* write_hint, atomic */
+        (r = sb_io_trim_probe(job, fd, path, &blk, err, errlen)) < 0) { /* trim.c */
         close(fd);
         return r;
     }
@@ -385,4 +415,30 @@ int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *er
     }
     *fdp = fd;
     return 0;
+}
+
+void sb_io_reloop_file(worker *w)
+{
+    const sb_io_job *job = w->job;
+    char err[200];
+    int fd = -1, r = 0;
+    close(w->fd);
+    if (unlink(w->path) < 0 && errno != ENOENT)
+        r = -errno;
+    /* a new file of this run's own (O_EXCL: nobody else's name is taken over) */
+    int c = r ? -1 : open(w->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (!r && c < 0)
+        r = -errno;
+    if (c >= 0)
+        close(c);
+    if (r < 0)
+        snprintf(err, sizeof err, "unlink_each_loop: %s: %s", w->path, strerror(-r));
+    else
+        r = sb_io_open_for_io(job, w->path, &fd, err, sizeof err);
+    w->fd = w->td.fd = fd;
+    if (r < 0 && !w->err) {
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "%s", err);
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+    }
 }

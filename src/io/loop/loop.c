@@ -126,7 +126,10 @@ counted:
 static inline bool passes_done(worker *w)
 {
     const sb_io_job *job = w->job;
-    return !job->time_based && ++w->passes >= (job->loops ? job->loops : 1);
+    bool done = !job->time_based && ++w->passes >= (job->loops ? job->loops : 1);
+    if (__builtin_expect(job->unlink_each_loop, 0) && !done && !job->time_based)
+        sb_io_reloop_file(w); /* fio's unlink_each_loop: the next loop on a new file */
+    return done;
 }
 
 /* Variable block sizes (bsrange, bssplit; verify is refused with them): the next size
@@ -449,12 +452,12 @@ static void loop_sync(worker *w)
             t = sb_now_ns(); /* the wait is no I/O's latency */
             continue;
         }
-        if (!next_io(w, u))
-            break;
-        if (__builtin_expect(w->sync_pending, 0)) {
+        if (__builtin_expect(w->sync_pending, 0) && !w->pass_done) {
             sb_io_periodic_sync(w);
             t = sb_now_ns();
         }
+        if (!next_io(w, u))
+            break;
         if (!one_clock)
             t = sb_now_ns();
         if (__builtin_expect(w->paced, 0))
@@ -669,6 +672,9 @@ static void loop_async(worker *w)
                     goto fail;
                 break;
             }
+            if (__builtin_expect(w->sync_pending, 0) && !w->pass_done &&
+                (r = async_sync(w, &pending, &in_flight, &t)) < 0)
+                goto fail;
             sb_io_u *u = w->freelist[w->nfree - 1];
             if (!next_io(w, u) || (__builtin_expect(w->paced, 0) && !async_pace(w, u, &t))) {
                 if (__builtin_expect(w->zbd_hold, 0))
@@ -677,8 +683,6 @@ static void loop_async(worker *w)
                 break;
             }
             w->nfree--;
-            if (__builtin_expect(w->sync_pending, 0) && (r = async_sync(w, &pending, &in_flight, &t)) < 0)
-                goto fail;
             u->start_ns = t;
             u->issue_ns = 0;
             if (__builtin_expect(u->ddir == SB_DDIR_TRIM, 0)) {

@@ -18,7 +18,10 @@
 static void do_fsync(worker *w, bool data_only)
 {
     w->td.datasync = data_only;
-    int r = w->td.ops->fsync(&w->td);
+    /* fio's sync_file_range=FLAGS:N, over the job's region of the file in use */
+    const sb_io_job *job = w->job;
+    int r = !job->sfr_flags ? w->td.ops->fsync(&w->td)
+            : sync_file_range(w->td.fd, (off64_t)job->offset, (off64_t)job->size, job->sfr_flags) < 0 ? -errno : 0;
     if (r < 0 && !w->err) {
         w->err = r;
         snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(-r));
@@ -29,8 +32,9 @@ static void do_fsync(worker *w, bool data_only)
 }
 
 /* The periodic sync (fsync=N, fdatasync=N), due since the Nth write and done before the
- * next I/O, as fio's (it issues the sync when it fetches the next I/O, so none follows
- * the job's last write), and timed as fio's sync latency. */
+ * next I/O is drawn, as fio's (it issues the sync when it fetches the next I/O, so none
+ * follows a job's last write: the loops ask only while a pass remains), and timed as
+ * fio's sync latency. */
 void sb_io_periodic_sync(worker *w)
 {
     w->sync_pending = false;

@@ -53,6 +53,13 @@ static const sb_opt_choice sb_opt_fallocate_choices[] = {
     {"native", SB_FALLOC_NATIVE}, {"posix", SB_FALLOC_NATIVE}, {"keep", SB_FALLOC_KEEP},
     {"none", SB_FALLOC_NONE}, {"0", SB_FALLOC_NONE}, {"1", SB_FALLOC_NATIVE}, {NULL, 0},
 };
+static const sb_opt_choice sb_opt_lockfile_choices[] = {
+    {"none", SB_LOCKFILE_NONE}, {"exclusive", SB_LOCKFILE_EXCLUSIVE},
+    {"readwrite", SB_LOCKFILE_READWRITE}, {NULL, 0}};
+/* fio's write_hint names and the kernel's RWH_WRITE_LIFE_* values they set */
+static const sb_opt_choice sb_opt_write_hint_choices[] = {
+    {"none", 1}, {"short", 2}, {"medium", 3}, {"long", 4}, {"extreme", 5}, {NULL, 0}};
+static const char *const sb_opt_a_hugepage[] = {"hugepage_size", NULL};
 static const sb_opt_choice sb_opt_dedupe_mode_choices[] = {{"repeat", 0}, {"working_set", 1}, {NULL, 0}};
 
 static const sb_opt_choice mem_choices[] = {
@@ -133,7 +140,8 @@ const sb_opt sb_io_options[] = {
              "zones (zonesize, or a zoned device's)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_ZONES, .parse = sb_opt_parse_zoned_size},
     {.name = "filesize", .type = SB_OPT_FUNC, J(filesize), .arg = "SIZE",
-     .help = "the file's size; also the job's size, which a later size may make smaller",
+     .help = "the file's size; also the job's size, which a later size may make smaller; LO-HI: "
+             "each file's size drawn in the range, as fio's",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_filesize},
     {.name = "nrfiles", .aliases = a_nrfiles, .type = SB_OPT_INT, J(nrfiles), .min = 1, .def = "1",
      .arg = "N",
@@ -157,7 +165,8 @@ const sb_opt sb_io_options[] = {
              "names several, which every thread uses, size divided among them",
      .category = SB_OPTC_JOB},
     {.name = "directory", .type = SB_OPT_STR, J(directory), .arg = "DIR",
-     .help = "make one file per job here, removed afterwards",
+     .help = "make one file per job here, removed afterwards; A:B spreads the threads' files over "
+             "the directories, as fio's",
      .category = SB_OPTC_JOB},
     {.name = "unlink", .type = SB_OPT_BOOL, J(unlink), .def = "0",
      .help = "also remove a --filename file after the job when this run created it (files in "
@@ -233,6 +242,92 @@ const sb_opt sb_io_options[] = {
     {.name = "create_fsync", .type = SB_OPT_BOOL, J(create_fsync), .def = "1",
      .help = "fsync a file after laying it out",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    /* fio's file handling (job/fileopts.c) and process settings (run/system.c) */
+    {.name = "opendir", .type = SB_OPT_STR, J(opendir), .arg = "DIR",
+     .help = "every regular file under DIR (recursively, symlinks not followed) is one of the job's "
+             "files, as fio's; they must exist and are kept",
+     .category = SB_OPTC_JOB},
+    {.name = "file_append", .type = SB_OPT_BOOL, J(file_append), .def = "0",
+     .help = "each file's region starts at its end (offset = the file's size), as fio's",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "create_only", .type = SB_OPT_BOOL, J(create_only), .def = "0",
+     .help = "lay out (create) the files and stop: no I/O is done, as fio's",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "pre_read", .type = SB_OPT_BOOL, J(pre_read), .def = "0",
+     .help = "read each file's region into the page cache before the run (invalidate is then off), "
+             "as fio's",
+     .category = SB_OPTC_SYNC, .flags = SB_OPTF_SWITCH},
+    {.name = "unlink_each_loop", .type = SB_OPT_BOOL, J(unlink_each_loop), .def = "0",
+     .help = "with loops: unlink each thread's file after each loop and make it anew for the next, "
+             "as fio's (write jobs, synchronous engines, one file per thread)",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "lockfile", .type = SB_OPT_CHOICE, J(lockfile), .def = "none", .arg = "MODE",
+     .help = "a lock per file, shared by the threads on it, around each I/O's submission, as fio's: "
+             "none, exclusive (one I/O at a time on the file), readwrite (reads share, a write is "
+             "alone)",
+     .category = SB_OPTC_JOB, .choices = sb_opt_lockfile_choices},
+    {.name = "write_hint", .type = SB_OPT_CHOICE, J(write_hint), .def = "unset", .arg = "HINT",
+     .help = "the files' write lifetime hint (fcntl F_SET_RW_HINT): none, short, medium, long, "
+             "extreme, as fio's",
+     .category = SB_OPTC_SYNC, .flags = SB_OPTF_DEF_DOC, .choices = sb_opt_write_hint_choices},
+    {.name = "sync_file_range", .type = SB_OPT_FUNC, J(sfr_flags), .arg = "FLAGS[:N]",
+     .help = "sync_file_range(2) on the written range after every N writes (1 by default): "
+             "wait_before, write, wait_after joined by ',', as fio's",
+     .category = SB_OPTC_SYNC, .parse = sb_opt_parse_sync_file_range},
+    {.name = "write_barrier", .type = SB_OPT_INT, J(write_barrier), .def = "0", .arg = "N",
+     .help = "fio's barrier every N writes, which only its sg engine issues: refused when set",
+     .category = SB_OPTC_SYNC},
+    {.name = "atomic", .type = SB_OPT_BOOL, J(atomic), .def = "0",
+     .help = "direct writes with RWF_ATOMIC where the kernel and file system offer atomic writes "
+             "(statx), else refused with the reason",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "zonerange", .type = SB_OPT_SIZE, J(zonerange), .def = "zonesize", .arg = "SIZE",
+     .help = "zonemode=strided: a zone's span; zonesize bytes of each are used, then zoneskip is "
+             "skipped, as fio's",
+     .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_DEF_DOC},
+    {.name = "lockmem", .type = SB_OPT_SIZE, J(lockmem), .def = "0", .arg = "SIZE",
+     .help = "mlock this much memory while the job runs (less for the page cache), as fio's",
+     .category = SB_OPTC_CPU},
+    {.name = "cpumask", .type = SB_OPT_FUNC, J(cpus_allowed), .arg = "MASK",
+     .help = "cpus_allowed as a bit mask (0x5: CPUs 0 and 2), as fio's",
+     .category = SB_OPTC_CPU, .parse = sb_opt_parse_cpumask},
+    {.name = "hugepage-size", .aliases = sb_opt_a_hugepage, .type = SB_OPT_SIZE, J(hugepage_size),
+     .def = "2m", .arg = "SIZE",
+     .help = "mem=shmhuge and mmaphuge: buffers are rounded up to this, as fio's",
+     .category = SB_OPTC_ENGINE},
+    {.name = "ioscheduler", .type = SB_OPT_STR, J(ioscheduler), .arg = "NAME",
+     .help = "set the I/O scheduler of the files' devices (/sys/block/DEV/queue/scheduler) for the "
+             "job and restore it after; a file with no block device under it is refused",
+     .category = SB_OPTC_CPU},
+    {.name = "exec_prerun", .type = SB_OPT_STR, J(exec_prerun), .arg = "CMD",
+     .help = "run CMD with /bin/sh -c before the job, its output in JOBNAME.prerun.txt, as fio's; "
+             "only from the command line or a job file named there (never an included one)",
+     .category = SB_OPTC_JOB},
+    {.name = "exec_postrun", .type = SB_OPT_STR, J(exec_postrun), .arg = "CMD",
+     .help = "run CMD after the job, its output in JOBNAME.postrun.txt (as exec_prerun)",
+     .category = SB_OPTC_JOB},
+    {.name = "cgroup", .type = SB_OPT_STR, J(cgroup), .arg = "NAME",
+     .help = "run the job in cgroup v2 NAME made under the caller's, removed after; refused when "
+             "cgroup2 is not writable",
+     .category = SB_OPTC_CPU},
+    {.name = "cgroup_weight", .type = SB_OPT_INT, J(cgroup_weight), .min = 100, .max = 1000,
+     .def = "unset", .arg = "N",
+     .help = "the cgroup's io.weight, 100 .. 1000 as fio's (the io controller must be enabled "
+             "above it)",
+     .category = SB_OPTC_CPU, .flags = SB_OPTF_DEF_DOC},
+    {.name = "cgroup_nodelete", .type = SB_OPT_BOOL, J(cgroup_nodelete), .def = "0",
+     .help = "keep the cgroup after the job",
+     .category = SB_OPTC_CPU, .flags = SB_OPTF_SWITCH},
+    {.name = "uid", .type = SB_OPT_FUNC, J(uid), .def = "unset", .arg = "UID",
+     .help = "run the job as this user: root only; its files are made and its I/O done with these "
+             "ids (the job's threads' effective ids; root's again after), as fio's",
+     .category = SB_OPTC_CPU, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_id},
+    {.name = "gid", .type = SB_OPT_FUNC, J(gid), .def = "unset", .arg = "GID",
+     .help = "run the job with this group (root only; set before uid, as fio's)",
+     .category = SB_OPTC_CPU, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_id},
+    {.name = "profile", .type = SB_OPT_FUNC, J(name), .arg = "NAME",
+     .help = "fio's built-in job profiles (tiobench, act): refused; write their jobs out",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_profile},
     {.name = "overwrite", .type = SB_OPT_BOOL, J(overwrite), .def = "0",
      .help = "1: a write job's missing bytes are written (laid out) before the run, so that its "
              "writes overwrite data, as fio's; 0: allocated only",
@@ -253,11 +348,11 @@ const sb_opt sb_io_options[] = {
      .help = "how the I/O buffers are made, as fio's: malloc, shm (a private System V segment, "
              "removed at once), shmhuge, mmap (anonymous), mmaphuge (MAP_HUGETLB), mmapshared",
      .category = SB_OPTC_ENGINE, .choices = mem_choices},
-    {.name = "clocksource", .type = SB_OPT_CHOICE, J(clocksource), .def = "clock_gettime",
+    {.name = "clocksource", .type = SB_OPT_FUNC, J(clocksource), .def = "clock_gettime",
      .arg = "SOURCE",
      .help = "the clock of the timings: clock_gettime (CLOCK_MONOTONIC), the only one storbench "
-             "times with; fio's gettimeofday and cpu are refused",
-     .category = SB_OPTC_TIMING, .choices = clocksource_choices},
+             "times with; fio's gettimeofday and cpu are refused with the reason",
+     .category = SB_OPTC_TIMING, .choices = clocksource_choices, .parse = sb_opt_parse_clocksource},
     {.name = "sqthread_poll", .type = SB_OPT_BOOL, J(uring_sqpoll), .def = "0",
      .help = "io_uring: a kernel thread polls the submission ring (IORING_SETUP_SQPOLL), as fio's",
      .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},

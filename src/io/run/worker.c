@@ -28,6 +28,8 @@
 #include "io/loop/offsets.h"
 #include "io/run/iomem.h"
 #include "io/run/live.h"
+#include "io/run/system.h"
+#include "io/job/fileopts.h"
 #include "io/run/worker.h"
 #include "io/job/zbd.h"
 #include "io/loop/replay.h"
@@ -38,6 +40,7 @@ static void worker_free(worker *w)
         return;
     if (w->engine_ready)
         w->td.ops->cleanup(&w->td);
+    sb_io_flock_detach(w);
     sb_flow_leave(&w->flow);
     sb_io_files_close(w);
     if (w->fd >= 0)
@@ -125,10 +128,20 @@ static int bs_table_setup(worker *w, const sb_io_job *job)
     return 0;
 }
 
-/* The periodic sync: fsync=N or fdatasync=N. */
+/* The I/O buffers' bytes: fio's hugepage-size makes huge-page buffers whole pages of it
+ * (iomem.c then rounds to the kernel's own huge page, which MAP_HUGETLB needs). */
+static size_t buffer_bytes(const sb_io_job *job, size_t bytes)
+{
+    if ((job->iomem == SB_IOMEM_SHMHUGE || job->iomem == SB_IOMEM_MMAPHUGE) && job->hugepage_size)
+        bytes = (bytes + job->hugepage_size - 1) / job->hugepage_size * job->hugepage_size;
+    return bytes;
+}
+
+/* The periodic sync: fsync=N, fdatasync=N or sync_file_range=FLAGS:N. */
 static void sync_setup(worker *w, const sb_io_job *job)
 {
-    w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
+    w->sync_every = job->fsync_every ? job->fsync_every
+                    : job->fdatasync_every ? job->fdatasync_every : job->sfr_every;
     w->sync_data = !job->fsync_every && job->fdatasync_every;
 }
 
@@ -141,7 +154,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     /* offload: iodepth submit threads, each one I/O at a time, whatever the engine (fio's) */
     unsigned depth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
     const uint64_t maxbs = job_max_bs(job);
-    size_t bufsz = (size_t)maxbs * depth;
+    size_t bufsz = buffer_bytes(job, (size_t)maxbs * depth);
     w->buflen = bufsz;
     if ((r = sb_iomem_alloc(job->iomem, bufsz, &w->bufmem, err, errlen)) < 0) /* fio's mem */
         return r;
@@ -210,8 +223,9 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
                    seed + 0x100 * (w->index + 1));
     if (job->rw_skip)
         sb_offgen_set_step(&w->og, (int64_t)(job->bs + (uint64_t)job->rw_skip) / (int64_t)job->bs);
-    if (job->zonemode == SB_ZONEMODE_STRIDED)
-        sb_offgen_set_zones(&w->og, job->zonesize / job->bs, job->zoneskip / job->bs);
+    if (job->zonemode == SB_ZONEMODE_STRIDED) /* zonerange: the span's rest is skipped too */
+        sb_offgen_set_zones(&w->og, job->zonesize / job->bs, (job->zoneskip + (job->zonerange >
+                            job->zonesize ? job->zonerange - job->zonesize : 0)) / job->bs);
     if (job->dist.kind != SB_DIST_RANDOM && sb_rw_is_random(job->rw)) {
         sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
         w->og.dist = &w->dg;
@@ -361,8 +375,14 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned *nfiles
         *nfiles = 0;
         return r;
     }
+    if (job->filesize_max) /* fio's filesize=LO-HI: each file's own size (files.c) */
+        sb_io_files_sizes(job, files, *nfiles, job->seed);
     for (unsigned i = 0; i < *nfiles; i++) {
-        if (job->offset_increment) { /* the file holds the furthest thread's region (one file per thread) */
+        if (files[i].size) {
+            sb_io_job fj = *job;
+            fj.size = files[i].size;
+            r = sb_io_prepare_file(&fj, &files[i], err, errlen);
+        } else if (job->offset_increment) { /* the file holds the furthest thread's region (one file per thread) */
             sb_io_job fj;
             sb_io_ctl_file_job(job, i, *nfiles, &fj);
             r = sb_io_prepare_file(&fj, &files[i], err, errlen);
@@ -380,13 +400,37 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned *nfiles
              * write — but an fdatasync would commit its new allocation (a btrfs
              * transaction, an ext4 journal commit) before the timed part, which fio
              * leaves to happen during the run. */
-            if (job->invalidate)
+            if (job->invalidate && !job->pre_read) /* fio: pre_read turns invalidate off */
                 posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_DONTNEED);
             close(files[i].fd);
             files[i].fd = -1;
         }
     }
     return 0;
+}
+
+/* fio's process settings (run/system.c) before the files are made: the devices under
+ * the job's names (or its directory) for ioscheduler, the private directory for uid. */
+static int system_begin(const sb_io_job *job, const char *dir, bool made_dir, sb_io_sys *sys, char *err,
+                        size_t errlen)
+{
+    const char *paths[64];
+    unsigned n = 0;
+    for (const char *p = job->filename; *p && n < 64; p += strlen(p) + 1)
+        paths[n++] = p;
+    if (!n)
+        paths[n++] = dir[0] ? dir : ".";
+    return sb_io_sys_begin(job, paths, n, made_dir ? dir : NULL, sys, err, errlen);
+}
+
+/* Once the files are laid out: exec_prerun, then pre_read of each, as fio's order. */
+static int files_ready(const sb_io_job *job, const file_ctx *files, unsigned nfiles, sb_io_sys *sys,
+                       char *err, size_t errlen)
+{
+    int r = sb_io_sys_prerun(job, sys, err, errlen);
+    for (unsigned i = 0; r == 0 && job->pre_read && i < nfiles; i++)
+        r = sb_io_fileopts_pre_read(job, files[i].path, err, errlen);
+    return r;
 }
 
 /* numjobs workers, each on its file (the shared one, or its own) with engine and buffers. */
@@ -405,16 +449,20 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
         ws[i]->index = i;
         ws[i]->job = job;
         ws[i]->sh = sh;
-        if (job->offset_increment) { /* thread i's own region (jobctl.c) */
+        const file_ctx *f = &files[map[i * per]];
+        if (job->offset_increment || f->size) { /* thread i's own region (jobctl.c), file size */
             ws[i]->own_job = *job;
             ws[i]->own_job.offset += (uint64_t)i * job->offset_increment;
+            ws[i]->own_job.size = f->size ? f->size : job->size;
             ws[i]->job = &ws[i]->own_job;
         }
-        const file_ctx *f = &files[map[i * per]];
+        ws[i]->path = f->path;
         if ((r = worker_setup(ws[i], ws[i]->job, ops, f->path, err, errlen)) < 0 ||
             (r = sb_io_files_open(ws[i], ws[i]->job, files, map, err, errlen)) < 0)
             return r;
         if (f->zbd && (r = sb_zbd_thread_new(f->zbd, ws[i]->job, ws[i]->fd, &ws[i]->zbd, err, errlen)) < 0)
+            return r;
+        if (job->lockfile && (r = sb_io_flock_attach(ws[i], err, errlen)) < 0) /* lockfile.c */
             return r;
         if (ws[i]->fs) { /* one registered file, the first: the others go by descriptor */
             ws[i]->td.fixed_files = false;
@@ -586,7 +634,8 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
         return -ENOMEM;
     }
     *jcopy = *job_given;
-    if ((r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
+    if ((r = sb_io_fileopts_resolve(jcopy, err, errlen)) < 0 || /* opendir, file_append */
+        (r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
         free(jcopy);
         return r;
     }
@@ -597,6 +646,15 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
     }
     *out = jcopy;
     return 0;
+}
+
+/* The job's files, none open yet: a failure before prepare_files closes none (0 is stdin). */
+static file_ctx *files_alloc(unsigned n)
+{
+    file_ctx *files = calloc(n, sizeof *files);
+    for (unsigned i = 0; files && i < n; i++)
+        files[i].fd = -1;
+    return files;
 }
 
 int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
@@ -621,7 +679,7 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
 
     const unsigned per = sb_io_files_per_thread(job);
     unsigned nfiles = job->filename[0] ? per : job->numjobs * per; /* at most: names may repeat */
-    file_ctx *files = calloc(nfiles, sizeof *files);
+    file_ctx *files = files_alloc(nfiles);
     unsigned *map = calloc((size_t)job->numjobs * per, sizeof *map);
     worker **ws = calloc(job->numjobs, sizeof *ws);
     pthread_t *tids = calloc(job->numjobs, sizeof *tids);
@@ -634,6 +692,7 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
     unsigned started = 0;
     char dir[PATH_MAX] = "";
     bool made_dir = false;
+    sb_io_sys sys = {0};
     sb_cpu_times cpu0 = {0}, cpu1;
     sb_io_live_thread *lv = NULL;
     if (!files || !ws || !tids || !map) {
@@ -648,13 +707,19 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
         goto out;
     if (filled)
         job = filled;
+    if ((r = system_begin(job, dir, made_dir, &sys, err, errlen)) < 0)
+        goto out;
     if (job->prepare_lock)
         pthread_mutex_lock(job->prepare_lock);
     r = prepare_files(job, files, &nfiles, map, dir, err, errlen);
     if (job->prepare_lock)
         pthread_mutex_unlock(job->prepare_lock);
     if (r < 0 || (r = zbd_attach_files(job, files, nfiles, err, errlen)) < 0 ||
-        (r = setup_workers(job, ops, files, map, &sh, ws, err, errlen)) < 0 ||
+        (r = files_ready(job, files, nfiles, &sys, err, errlen)) < 0)
+        goto out;
+    if (job->create_only) /* fio's: the files are laid out, no I/O is done */
+        goto created;
+    if ((r = setup_workers(job, ops, files, map, &sh, ws, err, errlen)) < 0 ||
         (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
         goto out;
     sb_cpu_times_now(&cpu0);
@@ -703,6 +768,8 @@ out:
         r = -ENOMEM;
         snprintf(err, errlen, "out of memory");
     }
+created:
+    sb_io_sys_end(job, &sys); /* the scheduler, cgroup and memory back; exec_postrun */
     release(job, ws, files, nfiles, dir, made_dir, r < 0 && !(r == -EILSEQ && job->verify));
     free(files);
     free(map);

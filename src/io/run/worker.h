@@ -66,6 +66,12 @@ typedef struct worker {
     shared *sh;
     unsigned index;
     int fd;
+    const char *path;          /* its file's name (unlink_each_loop makes it anew) */
+    /* fio's lockfile (lockfile.c): the file's lock, the engine's table, and the copy of it
+     * td.ops then points to, whose queue takes the lock; flock NULL = none */
+    struct sb_io_flock *flock;
+    const sb_engine_ops *flock_real;
+    sb_engine_ops flock_ops;
     bool fd_private;           /* the thread has a descriptor table of its own (loop.c) */
     sb_engine_td td;
     bool engine_ready;
@@ -164,6 +170,7 @@ typedef struct file_ctx {
     dev_t dev;             /* the inode opened, so that only it is ever removed */
     ino_t ino;
     uint64_t known_from;   /* verify: blocks from here on were laid out by this run */
+    uint64_t size;         /* filesize=LO-HI: this file's region (files.c); 0 = the job's size */
     sb_verify_table vtab;  /* verify: the file's block table */
     struct sb_zbd_set *zbd; /* zonemode=zbd: the file's zones (zbd.h); NULL when off */
 } file_ctx;
@@ -222,6 +229,8 @@ int sb_io_files_name(const sb_io_job *job, const char *dir, file_ctx *files, uns
 int sb_io_files_open(struct worker *w, const sb_io_job *job, const file_ctx *files, const unsigned *map,
                      char *err, size_t errlen);
 void sb_io_files_close(struct worker *w);
+/* files.c: fio's filesize=LO-HI, each file's size into files[i].size (seed: the job's). */
+void sb_io_files_sizes(const sb_io_job *job, file_ctx *files, unsigned nfiles, uint64_t seed);
 void sb_io_files_pick(struct worker *w);
 bool sb_io_files_pass_end(struct worker *w, bool file_end, uint32_t len);
 
@@ -233,6 +242,12 @@ int64_t sb_io_trim_u(const worker *w, const sb_io_u *u); /* u's: a zone reset un
 int sb_io_trim_probe(const sb_io_job *job, int fd, const char *path, bool *blkdev, char *err,
                      size_t errlen);
 
+/* lockfile.c: fio's lockfile for w (after its engine is set up): its queue goes through
+ * the lock of its file, shared by every thread on that file. 0 or -errno with err; and
+ * the reference given back (before the worker goes). */
+int sb_io_flock_attach(worker *w, char *err, size_t errlen);
+void sb_io_flock_detach(worker *w);
+
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);
 
@@ -242,12 +257,18 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
  * its own (dir_private), else a private directory made in it (*made; core/workdir.h);
  * "" for a --filename job. 0 or -errno with one line in err. */
 int sb_io_files_dir(const sb_io_job *job, char *dir, size_t len, bool *made, char *err, size_t errlen);
+/* prepare.c: the private directories made (a list: fio's directory=A:B makes one in each;
+ * each name ends in NUL, the list in another) removed. */
+void sb_io_files_dir_remove(const char *dirs);
 /* prepare.c: removes what the job created: its files in a directory unless keep_files,
  * a --filename only when the run failed, then the directory if made. */
 void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned nfiles, const char *dir,
                           bool made, bool failed);
 /* prepare.c: opens path for the job's I/O (O_DIRECT and its alignment checked). */
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen);
+/* prepare.c: fio's unlink_each_loop, from the worker's thread between two loops: its file
+ * unlinked, made anew (O_EXCL) and opened for the run; a failure stops the job (w->err). */
+void sb_io_reloop_file(worker *w);
 
 /* verify_run.c: the tables and per-thread state before the threads start; after they
  * end, the read-back and the figures (returns r, or the read-back's error); and freeing
