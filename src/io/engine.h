@@ -70,6 +70,9 @@ enum {
     SB_ENGINE_MAPS = 1u << 2,      /* maps one file: no direct I/O, no trim, one file per job */
     SB_ENGINE_RING = 1u << 3,      /* a submission ring: sqthread_poll, nowait, hipri (io_uring) */
     SB_ENGINE_RWF = 1u << 4,       /* per-call RWF_ flags: nowait, hipri (pvsync2) */
+    SB_ENGINE_ALLOCATES = 1u << 5, /* a read changes the file too (falloc): opened read-write */
+    SB_ENGINE_WRITES_ONLY = 1u << 6, /* has no read (ftruncate): a job that reads is refused */
+    SB_ENGINE_NO_DATA = 1u << 7,   /* moves no data (falloc, ftruncate): nothing to verify */
 };
 
 typedef struct sb_engine_ops {

@@ -127,3 +127,8 @@ double sb_io_result_bw(const sb_io_result *r, int ddir)
     uint64_t n = ddir < 0 ? r->dir[0].bytes + r->dir[1].bytes + r->dir[2].bytes : r->dir[ddir].bytes;
     return (double)n / r->seconds;
 }
+
+bool sb_io_job_modifies(const sb_io_job *job)
+{
+    return sb_rw_modifies(job->rw) || sb_engine_can(job->engine, SB_ENGINE_ALLOCATES);
+}

@@ -397,6 +397,9 @@ static inline bool sb_rw_trims(sb_rw rw)
 }
 /* The job changes the file (a read-write descriptor): it writes or trims. */
 static inline bool sb_rw_modifies(sb_rw rw) { return sb_rw_writes(rw) || sb_rw_trims(rw); }
+/* The job changes its files: its rw modifies, or its engine changes a file even on a read
+ * (falloc allocates; io/engine.h's SB_ENGINE_ALLOCATES). The device rules and the open ask this. */
+bool sb_io_job_modifies(const sb_io_job *job);
 
 /* What options mean together, made explicit after parsing: a bssplit's smallest size
  * becomes bs (its offsets' unit). */

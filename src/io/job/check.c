@@ -148,6 +148,22 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
     return 0;
 }
 
+/* What an engine that moves no data (falloc, ftruncate) can run. */
+static int engine_kind_check(const sb_io_job *job, const sb_engine_ops *ops, char *err, size_t errlen)
+{
+    if ((ops->caps & SB_ENGINE_NO_DATA) && (job->verify || job->verify_pattern || job->verify_only)) {
+        snprintf(err, errlen, "the %s engine moves no data: there is nothing to verify", ops->name);
+        return -EINVAL;
+    }
+    /* ftruncate's only I/O is a write (a size change), as fio's, which fails a read with EINVAL */
+    if ((ops->caps & SB_ENGINE_WRITES_ONLY) && job->rw != SB_RW_WRITE && job->rw != SB_RW_RANDWRITE) {
+        snprintf(err, errlen, "the %s engine only writes (rw=write or randwrite; rw=%s)", ops->name,
+                 sb_rw_name(job->rw));
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
 {
     if (warn && warnlen)
@@ -250,6 +266,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "the %s engine cannot do direct I/O (it works through the page cache)", ops->name);
         return -EINVAL;
     }
+    if (engine_kind_check(job, ops, err, errlen) < 0)
+        return -EINVAL;
     if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)
         return -EINVAL;
     if (warn && warnlen)

@@ -13,9 +13,13 @@
 /* The --readonly rule: nothing written, trimmed or created. */
 static int readonly_rule(const sb_io_job *job, char *err, size_t errlen)
 {
-    if (sb_rw_modifies(job->rw)) {
-        snprintf(err, errlen, "rw=%s %s, and --readonly forbids writes and trims", sb_rw_name(job->rw),
-                 sb_rw_writes(job->rw) ? "writes" : "trims");
+    if (sb_io_job_modifies(job)) {
+        if (sb_rw_modifies(job->rw))
+            snprintf(err, errlen, "rw=%s %s, and --readonly forbids writes and trims", sb_rw_name(job->rw),
+                     sb_rw_writes(job->rw) ? "writes" : "trims");
+        else
+            snprintf(err, errlen, "ioengine=%s allocates blocks on reads too, and --readonly forbids "
+                     "changing a file", job->engine);
         return -EROFS;
     }
     if (job->directory[0] && !(job->dir_private && job->keep_files)) {
@@ -33,7 +37,7 @@ static int one_file(const sb_io_job *job, const char *path, sb_devguard *g, char
     if (stat(path, &st) < 0)
         return 0; /* made by this job: its own */
     if (S_ISBLK(st.st_mode)) {
-        if (!sb_rw_modifies(job->rw))
+        if (!sb_io_job_modifies(job))
             return 0;
         const sb_devguard_rules rules = {.allow_mounted = job->allow_mounted_write, .consent = &job->consent};
         return g ? sb_devguard_claim(g, path, &rules, err, errlen)

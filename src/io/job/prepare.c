@@ -150,7 +150,7 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
  * file; *st is what was opened. 0 or -errno with one line in err. */
 static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, char *err, size_t errlen)
 {
-    bool read_only = !sb_rw_modifies(job->rw) || job->readonly;
+    bool read_only = !sb_io_job_modifies(job) || job->readonly;
     /* fio's allow_file_create=0 and --readonly: nothing is created */
     bool create = job->allow_file_create && !job->readonly;
     const char *no_create = job->readonly ? " (--readonly creates no file)"
@@ -204,7 +204,7 @@ static int check_block_device(const sb_io_job *job, file_ctx *f, char *err, size
     ioctl(f->fd, BLKGETSIZE64, &bytes);
     close(f->fd);
     f->fd = -1;
-    if (sb_rw_modifies(job->rw)) {
+    if (sb_io_job_modifies(job)) {
         const sb_devguard_rules rules = {.allow_mounted = job->allow_mounted_write, .consent = &job->consent};
         int r = sb_devguard_check(f->path, &rules, err, errlen);
         if (r < 0)
@@ -352,7 +352,7 @@ void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned 
 
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen)
 {
-    int flags = sb_rw_modifies(job->rw) ? O_RDWR : O_RDONLY;
+    int flags = sb_io_job_modifies(job) ? O_RDWR : O_RDONLY;
     if (job->direct)
         flags |= O_DIRECT;
     if (job->open_sync) /* fio's sync=1 / dsync: every write waits for the medium */
