@@ -9,7 +9,8 @@
 #           ioengine=ENGINE
 #           filename=probe.dat
 #           size=1m
-#           OPTION=VALUE
+#           COMPANION           (what it needs beside it: sqthread_poll=1 for
+#           OPTION=VALUE         sqthread_poll_cpu, hipri=1 for hipri_percentage, ...)
 #       The first value fio's own parser takes (`fio --parse-only`) is given to
 #       `storbench io --parse-only` in the same file, from an empty scratch directory; the
 #       option counts as accepted when storbench exits 0. Prints "ENGINE: N of M accepted"
@@ -34,6 +35,17 @@ command -v "$FIO" >/dev/null || { echo "fio-engine-options: no $FIO" >&2; exit 1
 case $SB in */*) [ -x "$SB" ] ;; *) command -v "$SB" >/dev/null ;; esac ||
     { echo "fio-engine-options: no storbench at $SB" >&2; exit 1; }
 case $SB in /*) ;; */*) SB=$PWD/$SB ;; esac
+
+# What an option needs beside it to mean anything (fio takes it alone and does nothing):
+# given in the same probe file, to fio and storbench alike.
+companion_of() {
+    case $1 in
+    sqthread_poll_cpu) echo "sqthread_poll=1" ;;
+    hipri_percentage) echo "hipri=1" ;;
+    stream_id) echo "sg_write_mode=write_stream" ;;
+    inplace) echo "donorname=donor.dat" ;;
+    esac
+}
 
 # The values to try for an option, its own first: what fio's documentation gives as an
 # example of it, then a switch's 1 and a number's 0.
@@ -72,7 +84,8 @@ for e in "${ENGINES[@]}"; do
         val="" state=no-fio-value msg=""
         for v in $(values_of "$o"); do
             d=$(mktemp -d "$WORK/p.XXXXXX")
-            printf '[probe]\nioengine=%s\nfilename=probe.dat\nsize=1m\n%s=%s\n' "$e" "$o" "$v" >"$d/job.fio"
+            printf '[probe]\nioengine=%s\nfilename=probe.dat\nsize=1m\n%s\n%s=%s\n' "$e" \
+                "$(companion_of "$o")" "$o" "$v" >"$d/job.fio"
             if (cd "$d" && timeout "$TIMEOUT" "$FIO" --parse-only job.fio >/dev/null 2>&1); then
                 val=$v
                 break

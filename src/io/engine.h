@@ -56,6 +56,7 @@ typedef struct sb_engine_td {
     bool files_required, bufs_required; /* io_uring: a refused registration is an error */
     bool datasync;         /* the next fsync() is an fdatasync (the worker sets it per call) */
     bool sqpoll, nowait, hipri; /* fio's sqthread_poll, nowait, hipri (SB_ENGINE_RING, _RWF) */
+    const struct sb_io_job *job; /* the job: the engine options it reads (.options) */
     void *data;            /* engine private */
 } sb_engine_td;
 
@@ -78,6 +79,9 @@ enum {
 typedef struct sb_engine_ops {
     const char *name;
     const char *const *aliases; /* fio's other spellings, NULL-terminated; or NULL */
+    /* fio's engine options it reads (fio --enghelp=NAME), NULL-terminated; or NULL. Another
+     * engine's option set in a job is refused (io/job/engine_opts.c) */
+    const char *const *options;
     unsigned rank;              /* where it comes in lists ("engines that work here") */
     unsigned caps;              /* SB_ENGINE_* */
     const char *description;

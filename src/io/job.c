@@ -36,6 +36,10 @@ void sb_io_job_init(sb_io_job *job)
     job->seed = 0x5eed;
     job->do_verify = true;
     job->uring_fixed_files = job->uring_fixed_bufs = -1;
+    job->uring_sqpoll_cpu = job->uring_nonvectored = job->laio_userspace_reap = -1;
+    job->hipri_pct = 100;
+    job->stat_type = SB_STAT_STAT;
+    job->sg_write_mode = SB_SG_WRITE;
     job->error_dump = true;        /* fio's job control (jobctl.c) */
     job->dedupe_ws_pct = 5;
     job->compress_chunk = 512;

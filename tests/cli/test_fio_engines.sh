@@ -81,4 +81,87 @@ check_exit "ftruncate read is refused" 2 "$SB_BIN" io --name=t --ioengine=ftrunc
     --size=64k --filename=sb.dat
 check_one_line "... in one line" "only writes"
 
+# ---- engine options (fio --enghelp): each changes what runs ----
+# traced_e NAME PATTERN ARGS...: as traced, on the cached file opt.dat (written first)
+"$SB_BIN" io --name=w --filename=opt.dat --rw=write --size=256k --end_fsync=1 >/dev/null 2>&1
+traced_e() {
+    local n=$1 pat=$2; shift 2
+    if [ $have_strace = 0 ]; then ok "$n (# skip: no strace)"; return; fi
+    strace -f -o trace.txt "$SB_BIN" io --name=t --filename=opt.dat --size=256k --invalidate=0 "$@" \
+        >/dev/null 2>tr.err
+    local rc=$?
+    if [ $rc = 0 ] && grep -qE -- "$pat" trace.txt; then ok "$n"; else
+        not_ok "$n (exit $rc, /$pat/ in the trace: $(grep -cE -- "$pat" trace.txt); $(head -c 200 tr.err))"; fi
+}
+traced_e "io_uring sqthread_poll_cpu=1: SQPOLL|SQ_AFF on CPU 1" \
+    'io_uring_setup\(.*flags=IORING_SETUP_SQPOLL\|IORING_SETUP_SQ_AFF, sq_thread_cpu=0x1' \
+    --ioengine=io_uring --rw=read --sqthread_poll=1 --sqthread_poll_cpu=1
+check_exit "sqthread_poll_cpu without sqthread_poll is refused" 2 "$SB_BIN" io --name=t \
+    --filename=opt.dat --size=256k --ioengine=io_uring --sqthread_poll_cpu=1
+check_one_line "... in one line naming sqthread_poll" "needs sqthread_poll"
+traced_e "pvsync2 uncached=1: RWF_DONTCACHE (0x80) on each call" 'preadv2\(.*, 0x80( /\*.*\*/)?\) += 4096' \
+    --ioengine=pvsync2 --rw=read --uncached=1
+traced_e "pvsync2 nowait=1: RWF_NOWAIT" 'preadv2\(.*RWF_NOWAIT.*\) += 4096' --ioengine=pvsync2 --rw=read --nowait=1
+if [ $have_strace = 1 ]; then
+    strace -f -o trace.txt "$SB_BIN" io --name=t --filename=opt.dat --size=256k --invalidate=0 \
+        --ioengine=pvsync2 --rw=read --hipri=1 --hipri_percentage=50 >/dev/null 2>&1
+    hp=$(grep -c 'preadv2(.*RWF_HIPRI' trace.txt) all=$(grep -c 'preadv2([0-9]*, \[{iov_base="' trace.txt)
+    check "pvsync2 hipri_percentage=50: RWF_HIPRI on some calls, not all ($hp of $all)" \
+        test "$all" = 64 -a "$hp" -gt 0 -a "$hp" -lt 64
+else ok "pvsync2 hipri_percentage (# skip: no strace)"; fi
+if command -v fincore >/dev/null; then
+    for e in pvsync2 io_uring; do
+        "$SB_BIN" io --name=t --filename=opt.dat --size=256k --ioengine=$e --rw=read --uncached=1 >/dev/null 2>&1
+        c1=$(fincore -n -o PAGES opt.dat)
+        "$SB_BIN" io --name=t --filename=opt.dat --size=256k --ioengine=$e --rw=read >/dev/null 2>&1
+        c0=$(fincore -n -o PAGES opt.dat)
+        check "$e uncached=1 leaves the file out of the page cache ($c1 pages; $c0 without)" \
+            test "${c1// /}" = 0 -a "${c0// /}" = 64
+    done
+else ok "uncached and the page cache (# skip: no fincore)"; fi
+check_exit "uncached with direct=1 is refused" 2 "$SB_BIN" io --name=t --filename=opt.dat --size=256k \
+    --ioengine=pvsync2 --uncached=1 --direct=1
+check_one_line "... in one line naming buffered I/O" "buffered"
+traced_e "libaio nowait=1: RWF_NOWAIT in each iocb" 'io_submit\(.*aio_rw_flags=RWF_NOWAIT' \
+    --ioengine=libaio --rw=read --nowait=1
+if [ $have_strace = 1 ]; then
+    for r in 0 1; do
+        strace -f -o trace.txt "$SB_BIN" io --name=t --filename=opt.dat --size=256k --invalidate=0 \
+            --ioengine=libaio --rw=read --userspace_reap=$r >/dev/null 2>&1
+        eval "ge$r=$(grep -c 'io_getevents(' trace.txt)"
+    done
+    check "libaio userspace_reap=1 reaps from the ring ($ge1 io_getevents), =0 through io_getevents ($ge0)" \
+        test "$ge1" -lt 4 -a "$ge0" -ge 64
+else ok "libaio userspace_reap (# skip: no strace)"; fi
+traced_e "mmap thp=1: MADV_HUGEPAGE on the mapping" 'madvise\(.*MADV_HUGEPAGE\) += 0' --ioengine=mmap --rw=read --thp=1
+if "$SB_BIN" io --name=t --filename=opt.dat --size=64k --ioengine=io_uring --rw=read >/dev/null 2>&1; then
+    # force_async sends I/Os to io-wq: its worker threads (iou-wrk-PID) appear beside the job's
+    for fa in 0 1; do
+        "$SB_BIN" io --name=t --filename=opt.dat --size=256k --ioengine=io_uring --iodepth=4 --rw=randread \
+            --invalidate=0 --force_async=$fa --time_based --runtime=3 >/dev/null 2>&1 &
+        p=$!
+        n=0
+        for _ in $(seq 20); do
+            sleep 0.1
+            n=$(cat /proc/$p/task/*/comm 2>/dev/null | grep -c '^iou-wrk')
+            [ "$n" -gt 0 ] && break
+        done
+        eval "wrk$fa=$n"
+        wait $p
+    done
+    check "io_uring force_async=1 runs its I/Os in io-wq workers ($wrk1 iou-wrk threads; $wrk0 without)" \
+        test "$wrk1" -gt 0 -a "$wrk0" = 0
+    check_exit "io_uring nonvectored=0 (READV) runs, every block read" 0 "$SB_BIN" io --name=t \
+        --filename=opt.dat --size=256k --ioengine=io_uring --rw=read --nonvectored=0 --fixedbufs=0 --output-format=json
+    check "... 64 reads" test "$(counts "$T/out")" = "64 0 0"
+else ok "io_uring options (# skip: io_uring does not work here)"; fi
+check_exit "cmd_type is refused" 2 "$SB_BIN" io --name=t --filename=opt.dat --size=256k \
+    --ioengine=io_uring --cmd_type=nvme
+check_one_line "... in one line naming io_uring_cmd" "io_uring_cmd"
+check_exit "thp with psync is refused" 2 "$SB_BIN" io --name=t --filename=opt.dat --size=256k --thp=1
+check_one_line "... in one line naming mmap" "option of the mmap engine"
+check_exit "nowait with posixaio is refused" 2 "$SB_BIN" io --name=t --filename=opt.dat --size=256k \
+    --ioengine=posixaio --nowait=1
+check_one_line "... in one line naming the engines that take it" "libaio, io_uring and pvsync2 engines"
+
 finish

@@ -219,16 +219,9 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
         return -EINVAL;
     }
-    /* the ring's and preadv2's own options, as fio takes them only with those engines */
-    const char *eng_opt = job->uring_sqpoll && !(ops->caps & SB_ENGINE_RING) ? "sqthread_poll"
-                          : (job->io_nowait || job->io_hipri) && !(ops->caps & (SB_ENGINE_RING | SB_ENGINE_RWF))
-                              ? (job->io_nowait ? "nowait" : "hipri") : NULL;
-    if (eng_opt) {
-        snprintf(err, errlen, "%s is an option of the %s engine%s (ioengine is %s)", eng_opt,
-                 job->uring_sqpoll ? "io_uring" : "io_uring and pvsync2", job->uring_sqpoll ? "" : "s",
-                 ops->name);
+    /* fio's engine options, as fio takes them only with their engines (engine_opts.c) */
+    if (sb_io_engine_opts_check(job, err, errlen) < 0)
         return -EINVAL;
-    }
     if (sb_io_job_check_fio(job, err, errlen) < 0 || sb_io_job_check_fiob(job, err, errlen) < 0)
         return -EINVAL;
     if (job->rwmixread > 100) {

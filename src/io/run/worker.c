@@ -176,6 +176,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->td.sqpoll = job->uring_sqpoll;
     w->td.nowait = job->io_nowait;
     w->td.hipri = job->io_hipri;
+    w->td.job = job;
     w->td.ios = calloc(depth, sizeof *w->td.ios);
     w->freelist = calloc(depth, sizeof *w->freelist);
     w->done = calloc(depth, sizeof *w->done);
