@@ -57,6 +57,7 @@ typedef struct sb_engine_td {
     bool datasync;         /* the next fsync() is an fdatasync (the worker sets it per call) */
     bool sqpoll, nowait, hipri; /* fio's sqthread_poll, nowait, hipri (SB_ENGINE_RING, _RWF) */
     const struct sb_io_job *job; /* the job: the engine options it reads (.options) */
+    char why[200];         /* init's failure in the engine's words (empty: strerror of its -errno) */
     void *data;            /* engine private */
 } sb_engine_td;
 

@@ -99,6 +99,17 @@ static int companions(const sb_io_job *job, char *err, size_t errlen)
     return -EINVAL;
 }
 
+/* An engine that cannot run without one of its options (e4defrag's donor). */
+static int required(const sb_io_job *job, const sb_engine_ops *ops, char *err, size_t errlen)
+{
+    if (reads_option(ops, "donorname") && !set_donor(job)) {
+        snprintf(err, errlen, "ioengine=%s needs donorname (the donor file whose blocks it swaps in)",
+                 ops->name);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int sb_io_engine_opts_check(const sb_io_job *job, char *err, size_t errlen)
 {
     const sb_engine_ops *ops = sb_engine_find(job->engine);
@@ -118,5 +129,5 @@ int sb_io_engine_opts_check(const sb_io_job *job, char *err, size_t errlen)
                  ops->name);
         return -EINVAL;
     }
-    return companions(job, err, errlen);
+    return companions(job, err, errlen) < 0 ? -EINVAL : required(job, ops, err, errlen);
 }

@@ -37,7 +37,8 @@ static int worker_engine_init(worker *w)
     int r = w->td.ops->init(&w->td);
     if (r < 0) {
         w->err = r;
-        snprintf(w->errmsg, sizeof w->errmsg, "%s engine: %s", w->td.ops->name, strerror(-r));
+        snprintf(w->errmsg, sizeof w->errmsg, "%s engine: %s", w->td.ops->name,
+                 w->td.why[0] ? w->td.why : strerror(-r));
         atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
         return r;
     }
