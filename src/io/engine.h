@@ -75,6 +75,11 @@ enum {
     SB_ENGINE_ALLOCATES = 1u << 5, /* a read changes the file too (falloc): opened read-write */
     SB_ENGINE_WRITES_ONLY = 1u << 6, /* has no read (ftruncate): a job that reads is refused */
     SB_ENGINE_NO_DATA = 1u << 7,   /* moves no data (falloc, ftruncate): nothing to verify */
+    /* fio's file and directory op engines: no I/O; the job times one file_op per file of the
+     * thread (io/loop/fileops.c) and opens nothing */
+    SB_ENGINE_FILE_OPS = 1u << 8,
+    SB_ENGINE_MAKES_FILES = 1u << 9, /* the op makes the file (filecreate, dircreate): none before */
+    SB_ENGINE_DIRS = 1u << 10,     /* the files are directories, made before the run (dirstat, dirdelete) */
 };
 
 typedef struct sb_engine_ops {
@@ -100,6 +105,8 @@ typedef struct sb_engine_ops {
     int (*getevents)(sb_engine_td *td, unsigned min, unsigned max, sb_io_u **out);
     int (*fsync)(sb_engine_td *td);
     void (*cleanup)(sb_engine_td *td);
+    /* SB_ENGINE_FILE_OPS: the one timed operation on the file or directory path; 0 or -errno */
+    int (*file_op)(sb_engine_td *td, const char *path);
 } sb_engine_ops;
 
 /* Each engine (one file of io/engines/) registers its ops table with this line at file
@@ -131,5 +138,10 @@ int sb_engine_check_works(const sb_engine_ops *ops, const char *prefix, char *er
 
 /* fsync(td->fd), or fdatasync when td->datasync: the fsync op of every engine but mmap. */
 int sb_engine_fsync_fd(sb_engine_td *td);
+/* The file op engines' empty init and cleanup, and filestat's and dirstat's op: the stat
+ * call the job's stat_type names (job.h's SB_STAT_*: 1 stat, 2 lstat, 3 statx) of path. */
+int sb_engine_init_none(sb_engine_td *td);
+void sb_engine_cleanup_none(sb_engine_td *td);
+int sb_engine_stat_path(int type, const char *path);
 
 #endif

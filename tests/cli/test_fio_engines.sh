@@ -81,7 +81,7 @@ traced "falloc writes with fallocate mode 0" 'fallocate\([0-9]+, 0, 4096, 4096\)
     --ioengine=falloc --rw=write --bs=4k --size=64k
 check_exit "falloc with --readonly is refused" 2 "$SB_BIN" io --name=t --ioengine=falloc --rw=read \
     --size=64k --filename=sb.dat --readonly
-check_one_line "... in one line naming falloc" "ioengine=falloc"
+check_one_line "... in one line naming falloc" "ioengine=falloc changes"
 
 # ---- ftruncate: each write truncates to its offset ----
 same_as_fio "ftruncate write" "" --ioengine=ftruncate --rw=write --bs=4k --size=64k
@@ -205,5 +205,69 @@ fi
 check_exit "e4defrag without donorname is refused" 2 "$SB_BIN" io --name=t --ioengine=e4defrag --rw=write \
     --size=64k --filename=sb.dat
 check_one_line "... in one line naming donorname" "needs donorname"
+
+# ---- the file and directory op engines: one timed operation per file ----
+# opjob ENGINE TOOL DIR [ARGS...]: 40 files of 4k in DIR; the JSON report in DIR.json
+opjob() {
+    local e=$1 tool=$2 dir=$3; shift 3
+    mkdir -p "$dir"
+    if [ "$tool" = fio ]; then
+        (cd "$dir" && fio --name=t --ioengine="$e" --nrfiles=40 --filesize=4k --bs=4k "$@" \
+            --output-format=json >"$dir.json" 2>"$dir.err")
+    else
+        "$SB_BIN" io --name=t --ioengine="$e" --nrfiles=40 --filesize=4k --bs=4k --directory="$dir" "$@" \
+            --output-format=json >"$dir.json" 2>"$dir.err"
+    fi
+}
+# "reads writes clat-samples bytes" of a report
+opcounts() { jq -r '.jobs[0] | "\(.read.total_ios) \(.write.total_ios) \(.read.clat_ns.N + .write.clat_ns.N) \(.read.io_bytes + .write.io_bytes)"' "$1" 2>/dev/null; }
+for e in filecreate filestat filedelete dircreate dirstat dirdelete; do
+    rm -rf "op-sb-$e" "op-fio-$e"
+    opjob $e sb "$T/op-sb-$e"
+    rc=$?
+    if [ $rc != 0 ]; then not_ok "$e runs (exit $rc: $(head -c 300 "$T/op-sb-$e.err"))"; continue; fi
+    check "$e: one timed operation per file, 40 of them ($(opcounts "$T/op-sb-$e.json"))" \
+        test "$(opcounts "$T/op-sb-$e.json")" = "40 0 40 163840"
+    check "$e: leaves nothing behind" test -z "$(ls -A "$T/op-sb-$e")"
+    if [ $have_fio = 0 ] || fio --enghelp=$e 2>&1 | grep -q 'not found\|not loadable'; then
+        ok "$e: as fio (# skip: fio $(fio --version 2>/dev/null) has no $e engine)"
+        continue
+    fi
+    opjob $e fio "$T/op-fio-$e"
+    check "$e: as fio ($(opcounts "$T/op-fio-$e.json"))" \
+        test "$(opcounts "$T/op-sb-$e.json")" = "$(opcounts "$T/op-fio-$e.json")"
+done
+opjob filecreate sb "$T/op-w" --rw=write
+check "filecreate rw=write: the samples are writes" test "$(opcounts "$T/op-w.json")" = "0 40 40 163840"
+if [ $have_strace = 1 ]; then
+    rm -rf "$T/op-t"; mkdir "$T/op-t"
+    strace_ff "$SB_BIN" io --name=t --ioengine=filecreate --nrfiles=40 --filesize=4k --directory="$T/op-t" >/dev/null 2>&1
+    pat='openat\(AT_FDCWD, "[^"]*t\.0\.[0-9]+", O_RDWR\|O_CREAT\|O_EXCL\|O_NOFOLLOW\|O_CLOEXEC, 0600\)'
+    check "filecreate creates each file with O_CREAT|O_EXCL ($(grep -cE "$pat" trace.txt))" \
+        test "$(grep -cE "$pat" trace.txt)" = 40
+    for ty in stat lstat statx; do
+        strace_ff "$SB_BIN" io --name=t --ioengine=filestat --nrfiles=40 --filesize=4k --directory="$T/op-t" \
+            --stat_type=$ty >/dev/null 2>&1
+        case $ty in stat) pat='newfstatat\(AT_FDCWD, "[^"]*t\.0\.[0-9]+", \{[^}]*\}, 0\) += 0' ;;
+                    lstat) pat='newfstatat\(AT_FDCWD, "[^"]*t\.0\.[0-9]+", \{[^}]*\}, AT_SYMLINK_NOFOLLOW\) += 0' ;;
+                    statx) pat='statx\(AT_FDCWD, "[^"]*t\.0\.[0-9]+", AT_STATX_SYNC_AS_STAT, STATX_ALL' ;; esac
+        check "filestat stat_type=$ty: one $ty per file ($(grep -cE "$pat" trace.txt))" \
+            test "$(grep -cE "$pat" trace.txt)" = 40
+    done
+    strace_ff "$SB_BIN" io --name=t --ioengine=dirdelete --nrfiles=40 --filesize=4k --directory="$T/op-t" >/dev/null 2>&1
+    check "dirdelete removes each directory with rmdir" test "$(grep -c 'rmdir(.*t\.0\.' trace.txt)" = 40
+else ok "file op system calls (# skip: no strace)"; fi
+mkdir -p "$T/op-x"; "$SB_BIN" io --name=t --ioengine=filestat --nrfiles=3 --filesize=4k --filename="$T/op-x/a" \
+    >/dev/null 2>&1
+check_exit "filecreate on a name that exists is refused" 1 "$SB_BIN" io --name=t --ioengine=filecreate \
+    --filesize=4k --filename="$T/op-x/a"
+check_one_line "... in one line" "makes each of its files itself"
+check "... and the file is left alone" test -f "$T/op-x/a"
+check_exit "filestat with stat_type on psync is refused" 2 "$SB_BIN" io --name=t --filename="$T/op-x/a" \
+    --size=4k --stat_type=statx
+check_one_line "... in one line naming the engines that take it" "filestat and dirstat engines"
+check_exit "filedelete with --readonly is refused" 2 "$SB_BIN" io --name=t --ioengine=filedelete \
+    --filename="$T/op-x/a" --size=4k --readonly
+check_one_line "... in one line" "readonly"
 
 finish

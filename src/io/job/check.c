@@ -155,6 +155,11 @@ static int engine_kind_check(const sb_io_job *job, const sb_engine_ops *ops, cha
         snprintf(err, errlen, "the %s engine moves no data: there is nothing to verify", ops->name);
         return -EINVAL;
     }
+    if ((ops->caps & SB_ENGINE_FILE_OPS) && sb_rw_trims(job->rw)) {
+        snprintf(err, errlen, "the %s engine times one operation per file: rw=%s has nothing to "
+                 "trim", ops->name, sb_rw_name(job->rw));
+        return -EINVAL;
+    }
     /* ftruncate's only I/O is a write (a size change), as fio's, which fails a read with EINVAL */
     if ((ops->caps & SB_ENGINE_WRITES_ONLY) && job->rw != SB_RW_WRITE && job->rw != SB_RW_RANDWRITE) {
         snprintf(err, errlen, "the %s engine only writes (rw=write or randwrite; rw=%s)", ops->name,

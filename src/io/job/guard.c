@@ -18,8 +18,8 @@ static int readonly_rule(const sb_io_job *job, char *err, size_t errlen)
             snprintf(err, errlen, "rw=%s %s, and --readonly forbids writes and trims", sb_rw_name(job->rw),
                      sb_rw_writes(job->rw) ? "writes" : "trims");
         else
-            snprintf(err, errlen, "ioengine=%s allocates blocks on reads too, and --readonly forbids "
-                     "changing a file", job->engine);
+            snprintf(err, errlen, "ioengine=%s changes its files whatever rw says, and --readonly "
+                     "forbids it", job->engine);
         return -EROFS;
     }
     if (job->directory[0] && !(job->dir_private && job->keep_files)) {

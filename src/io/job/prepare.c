@@ -330,9 +330,10 @@ static void remove_if_ours(const file_ctx *f)
     struct stat st;
     if (sb_path_resolve(f->path, 0, &at, err, sizeof err) < 0)
         return;
-    if (fstatat(at.dirfd, at.base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-        st.st_dev == f->dev && st.st_ino == f->ino)
-        unlinkat(at.dirfd, at.base, 0);
+    /* a directory: one the job made (dircreate, dirstat: opfiles.c) */
+    if (fstatat(at.dirfd, at.base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) && st.st_dev == f->dev && st.st_ino == f->ino)
+        unlinkat(at.dirfd, at.base, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
     sb_path_at_close(&at);
 }
 

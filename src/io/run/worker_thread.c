@@ -83,7 +83,9 @@ static void loop_run(worker *w)
 {
     if (w->job->verify_only)
         return;
-    if (w->job->submit_offload)
+    if (w->td.ops->caps & SB_ENGINE_FILE_OPS)
+        sb_io_loop_fileops(w);
+    else if (w->job->submit_offload)
         sb_io_loop_offload(w);
     else if (w->td.ops->sync)
         sb_io_loop_sync(w);
