@@ -80,6 +80,7 @@ enum {
     SB_ENGINE_FILE_OPS = 1u << 8,
     SB_ENGINE_MAKES_FILES = 1u << 9, /* the op makes the file (filecreate, dircreate): none before */
     SB_ENGINE_DIRS = 1u << 10,     /* the files are directories, made before the run (dirstat, dirdelete) */
+    SB_ENGINE_SCSI = 1u << 11,     /* SCSI commands (sg): the file must be /dev/sgN or a SCSI disk */
 };
 
 typedef struct sb_engine_ops {

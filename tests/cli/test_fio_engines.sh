@@ -270,4 +270,20 @@ check_exit "filedelete with --readonly is refused" 2 "$SB_BIN" io --name=t --ioe
     --filename="$T/op-x/a" --size=4k --readonly
 check_one_line "... in one line" "readonly"
 
+# ---- sg: SCSI commands through SG_IO; refused without a SCSI device ----
+check_exit "sg on a regular file is refused" 2 "$SB_BIN" io --name=t --ioengine=sg --filename="$T/sg.dat" --size=64k
+check_one_line "... in one line naming the missing device" "needs a SCSI generic device (/dev/sgN)"
+check "... and creates nothing" test ! -e "$T/sg.dat"
+check_exit "sg on /dev/null (not sg's major) is refused" 2 "$SB_BIN" io --name=t --ioengine=sg --filename=/dev/null \
+    --size=64k
+check_one_line "... in one line" "is not one"
+printf '[t]\nioengine=sg\nfilename=/dev/sg0\nsize=64k\nrw=write\nreadfua=1\nwritefua=1\nhipri=1\nsg_write_mode=write_stream\nstream_id=3\n' >sg.fio
+check_exit "sg's options are taken (--parse-only)" 0 "$SB_BIN" io --parse-only sg.fio
+check_exit "stream_id without write_stream is refused" 2 "$SB_BIN" io --name=t --ioengine=sg --filename=/dev/sg0 \
+    --size=64k --stream_id=3 --parse-only
+check_one_line "... in one line" "needs sg_write_mode=write_stream"
+if ls /dev/sg[0-9]* >/dev/null 2>&1; then
+    echo "# skip: sg runs are not tried on this machine's SCSI devices (they may hold data)"
+fi
+
 finish

@@ -319,7 +319,7 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
     {.name = "ioengine", .type = SB_OPT_STR, J(engine), .def = "psync", .arg = "NAME",
      .help = "psync | pvsync | pvsync2 | sync | vsync | posixaio | libaio | io_uring | mmap | null | "
-             "splice | falloc | ftruncate | e4defrag | filecreate | filestat | filedelete | dircreate | dirstat | "
+             "splice | falloc | ftruncate | e4defrag | sg | filecreate | filestat | filedelete | dircreate | dirstat | "
              "dirdelete",
      .category = SB_OPTC_ENGINE},
     {.name = "iodepth", .type = SB_OPT_INT, J(iodepth), .min = 1, .max = SB_IO_MAX_DEPTH,
