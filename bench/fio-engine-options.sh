@@ -9,6 +9,7 @@
 #           ioengine=ENGINE
 #           filename=probe.dat
 #           size=1m
+#           BASE                (rw=write for e4defrag and ftruncate, which only write)
 #           COMPANION           (what it needs beside it: sqthread_poll=1 for
 #           OPTION=VALUE         sqthread_poll_cpu, hipri=1 for hipri_percentage, ...)
 #       The first value fio's own parser takes (`fio --parse-only`) is given to
@@ -44,6 +45,14 @@ companion_of() {
     hipri_percentage) echo "hipri=1" ;;
     stream_id) echo "sg_write_mode=write_stream" ;;
     inplace) echo "donorname=donor.dat" ;;
+    esac
+}
+
+# What an engine needs in any job to run at all (fio parses rw=read with it, then fails
+# every I/O): given to both.
+engine_base() {
+    case $1 in
+    e4defrag|ftruncate) echo "rw=write" ;;
     esac
 }
 
@@ -84,8 +93,8 @@ for e in "${ENGINES[@]}"; do
         val="" state=no-fio-value msg=""
         for v in $(values_of "$o"); do
             d=$(mktemp -d "$WORK/p.XXXXXX")
-            printf '[probe]\nioengine=%s\nfilename=probe.dat\nsize=1m\n%s\n%s=%s\n' "$e" \
-                "$(companion_of "$o")" "$o" "$v" >"$d/job.fio"
+            printf '[probe]\nioengine=%s\nfilename=probe.dat\nsize=1m\n%s\n%s\n%s=%s\n' "$e" \
+                "$(engine_base "$e")" "$(companion_of "$o")" "$o" "$v" >"$d/job.fio"
             if (cd "$d" && timeout "$TIMEOUT" "$FIO" --parse-only job.fio >/dev/null 2>&1); then
                 val=$v
                 break
