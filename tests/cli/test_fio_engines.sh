@@ -266,6 +266,9 @@ check "... and the file is left alone" test -f "$T/op-x/a"
 check_exit "filestat with stat_type on psync is refused" 2 "$SB_BIN" io --name=t --filename="$T/op-x/a" \
     --size=4k --stat_type=statx
 check_one_line "... in one line naming the engines that take it" "filestat and dirstat engines"
+check_exit "filecreate with end_fsync is refused" 2 "$SB_BIN" io --name=t --ioengine=filecreate --nrfiles=2 \
+    --filesize=4k --directory="$T/op-x" --rw=write --end_fsync=1
+check_one_line "... in one line" "opens no file to fsync"
 check_exit "filedelete with --readonly is refused" 2 "$SB_BIN" io --name=t --ioengine=filedelete \
     --filename="$T/op-x/a" --size=4k --readonly
 check_one_line "... in one line" "readonly"

@@ -155,6 +155,12 @@ static int engine_kind_check(const sb_io_job *job, const sb_engine_ops *ops, cha
         snprintf(err, errlen, "the %s engine moves no data: there is nothing to verify", ops->name);
         return -EINVAL;
     }
+    if ((ops->caps & SB_ENGINE_FILE_OPS) && (job->fsync_every || job->fdatasync_every || job->end_fsync ||
+                                             job->fsync_on_close)) {
+        snprintf(err, errlen, "the %s engine opens no file to fsync (fsync, fdatasync, end_fsync, "
+                 "fsync_on_close)", ops->name);
+        return -EINVAL;
+    }
     if ((ops->caps & SB_ENGINE_FILE_OPS) && sb_rw_trims(job->rw)) {
         snprintf(err, errlen, "the %s engine times one operation per file: rw=%s has nothing to "
                  "trim", ops->name, sb_rw_name(job->rw));
