@@ -50,6 +50,7 @@ typedef struct io_cli {
     bool quiet;              /* no progress line */
     bool help;
     char cmdhelp[64];        /* --cmdhelp[=NAME|man|md] */
+    char enghelp[64];        /* --enghelp[=ENGINE[,OPTION]] */
     bool parse_only;         /* fio's --parse-only: check the jobs, run nothing */
     const char *sections[16]; /* fio's --section NAME, each */
     size_t nsections;
@@ -132,6 +133,9 @@ static const sb_opt cli_options[] = {
     {.name = "cmdhelp", .type = SB_OPT_STR, C(cmdhelp), .def = "all", .arg = "NAME",
      .help = "describe every option, or the option NAME, as fio's --cmdhelp; man and md print the "
              "option lists of the man page and of docs/io.md",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_SWITCH},
+    {.name = "enghelp", .type = SB_OPT_STR, C(enghelp), .def = "all", .arg = "ENGINE[,OPTION]",
+     .help = "the engines, or the engine options ENGINE reads (or OPTION of them), as fio's --enghelp",
      .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_SWITCH},
     {.name = "help", .type = SB_OPT_BOOL, C(help),
      .help = "print this usage and exit; also -h",
@@ -315,7 +319,7 @@ static int parse_args_with(int argc, char **argv, io_args *a, io_cli *cli, io_lo
         if (!bases[c - 0x100])
             sb_jobfile_given_add(given, lo[c - 0x100].name, optarg);
     }
-    for (; optind < argc && !cli->help && !cli->cmdhelp[0]; optind++) {
+    for (; optind < argc && !cli->help && !cli->cmdhelp[0] && !cli->enghelp[0]; optind++) {
         if (a->nfiles == sizeof a->files / sizeof a->files[0])
             return sb_usage_error(CMD, "at most %zu job files", a->nfiles);
         a->files[a->nfiles++] = argv[optind];
@@ -715,6 +719,11 @@ static int io_main(int argc, char **argv, io_cmd *st)
     }
     if (cli->cmdhelp[0])
         return cmdhelp(cli->cmdhelp);
+    if (cli->enghelp[0] && (rc = sb_io_enghelp(stdout, cli->enghelp)) < 0)
+        return sb_usage_error(CMD, "--enghelp: '%s' is %s", cli->enghelp,
+                              rc == -ENOENT ? "not an engine" : "not an option of that engine");
+    if (cli->enghelp[0])
+        return SB_EXIT_OK;
     if ((rc = command_flags(cli)) != 0)
         return rc;
     if (set->n || args->nfiles)

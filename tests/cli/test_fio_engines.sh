@@ -289,4 +289,23 @@ if ls /dev/sg[0-9]* >/dev/null 2>&1; then
     echo "# skip: sg runs are not tried on this machine's SCSI devices (they may hold data)"
 fi
 
+# ---- --enghelp: each engine's options, as fio lists them ----
+check_exit "--enghelp lists the engines" 0 "$SB_BIN" io --enghelp
+check "... every engine of this file among them" sh -c "for e in vsync splice falloc ftruncate e4defrag sg \
+    filecreate filestat filedelete dircreate dirstat dirdelete; do grep -qx \"\$(printf '\\t')\$e\" '$T/out' || exit 1; done"
+names() { sed -n 's/^\([A-Za-z0-9_]*\) *: .*/\1/p' | sort; }
+if [ $have_fio = 1 ]; then
+    for e in $(sed -n 's/^\t//p' "$T/out"); do
+        fio --enghelp=$e 2>&1 | grep -q 'not found\|not loadable' && continue
+        f=$(fio --enghelp=$e 2>/dev/null | names | grep -vx cmd_type | tr '\n' ' ')
+        s=$("$SB_BIN" io --enghelp=$e 2>/dev/null | names | tr '\n' ' ')
+        [ "$f" = "$s" ] || not_ok "--enghelp=$e: fio's options [$f], storbench's [$s]"
+    done
+    ok "--enghelp=ENGINE lists fio's engine options for every engine both have (cmd_type aside: refused)"
+else ok "--enghelp against fio (# skip: no fio)"; fi
+check_exit "--enghelp=filestat,stat_type describes the option" 0 "$SB_BIN" io --enghelp=filestat,stat_type
+check "... with its values" grep -q "values: stat lstat statx" "$T/out"
+check_exit "--enghelp=nosuch is refused" 2 "$SB_BIN" io --enghelp=nosuch
+check_one_line "... in one line" "not an engine"
+
 finish

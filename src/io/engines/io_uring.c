@@ -226,8 +226,10 @@ static void uring_cleanup(sb_engine_td *td)
 }
 
 static const char *const io_uring_aliases[] = {"uring", "iouring", NULL};
-static const char *const io_uring_options[] = {"hipri", "sqthread_poll", "sqthread_poll_cpu", "nowait",
-                                               "nonvectored", "force_async", "uncached", NULL};
+static const char *const io_uring_options[] = {
+    "hipri", "cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit", "fixedbufs",
+    "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "nonvectored", "uncached", "nowait",
+    "force_async", NULL};
 const sb_engine_ops sb_engine_io_uring = {
     .name = "io_uring",
     .rank = 4,

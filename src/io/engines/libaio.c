@@ -174,7 +174,8 @@ static void laio_cleanup(sb_engine_td *td)
     td->data = NULL;
 }
 
-static const char *const laio_options[] = {"userspace_reap", "nowait", NULL};
+static const char *const laio_options[] = {"userspace_reap", "cmdprio_percentage", "cmdprio_class",
+                                           "cmdprio", "cmdprio_bssplit", "nowait", NULL};
 const sb_engine_ops sb_engine_libaio = {
     .name = "libaio",
     .rank = 3,

@@ -227,11 +227,12 @@ const sb_opt sb_io_options[] = {
      .help = "io_uring: a kernel thread polls the submission ring (IORING_SETUP_SQPOLL), as fio's",
      .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
     {.name = "nowait", .type = SB_OPT_BOOL, J(io_nowait), .def = "0",
-     .help = "io_uring, pvsync2: RWF_NOWAIT on each I/O; one that would block fails with EAGAIN",
+     .help = "io_uring, libaio, pvsync2: RWF_NOWAIT on each I/O; one that would block fails with "
+             "EAGAIN",
      .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
     {.name = "hipri", .type = SB_OPT_BOOL, J(io_hipri), .def = "0",
-     .help = "io_uring (IORING_SETUP_IOPOLL), pvsync2 (RWF_HIPRI): polled completions; direct "
-             "I/O on a device that polls",
+     .help = "io_uring (IORING_SETUP_IOPOLL), pvsync2 (RWF_HIPRI), sg (SGV4_FLAG_HIPRI): polled "
+             "completions; direct I/O on a device that polls",
      .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
     /* fio's other engine options (fio --enghelp=ENGINE), refused with another engine */
     {.name = "sqthread_poll_cpu", .type = SB_OPT_INT, J(uring_sqpoll_cpu), .min = 0, .max = CPU_SETSIZE - 1,
