@@ -148,7 +148,7 @@ if "$SB_BIN" io --name=t --filename=opt.dat --size=64k --ioengine=io_uring --rw=
     # force_async sends I/Os to io-wq: its worker threads (iou-wrk-PID) appear beside the job's
     for fa in 0 1; do
         "$SB_BIN" io --name=t --filename=opt.dat --size=256k --ioengine=io_uring --iodepth=4 --rw=randread \
-            --invalidate=0 --force_async=$fa --time_based --runtime=3 >/dev/null 2>&1 &
+            --invalidate=0 --force_async=$fa --time_based --runtime=2 >/dev/null 2>&1 &
         p=$!
         n=0
         for _ in $(seq 20); do
