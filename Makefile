@@ -45,7 +45,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # Fuzz harnesses (tests/fuzz/fuzz_NAME.c). `make check` replays their seeds and regression
 # inputs through them with the ordinary compiler; `make fuzz` builds them with clang's
 # libFuzzer and ASan+UBSan and fuzzes each for FUZZ_SECONDS.
-FUZZ_NAMES   := import resultfile scenario options dbench_loadfile
+FUZZ_NAMES   := import resultfile scenario options dbench_loadfile iolog blktrace
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
 REPLAY_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%)

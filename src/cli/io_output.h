@@ -42,6 +42,8 @@ typedef struct sb_io_out sb_io_out;
  * several: job files (storbench-json then wraps the jobs in {"jobs": [...]}). */
 sb_io_out *sb_io_out_begin(unsigned formats, const char *path, const sb_jobfile_given *global,
                            bool several, char *err, size_t errlen);
+/* fio's --terse-version: 2 .. 5 (the terse format's fields; 3 until set). */
+void sb_io_out_terse_version(sb_io_out *o, int version);
 /* Watches the disk under a job's target (its counters now and at the end). */
 void sb_io_out_watch(sb_io_out *o, const sb_io_job *job);
 /* Before the jobs of a phase start: the process's context switches and faults now. */

@@ -21,6 +21,10 @@ void sb_io_job_init(sb_io_job *job)
     job->nrfiles = job->loops = 1;
     job->randrepeat = true;
     job->group_reporting = false;
+    job->stats = true;       /* fio's reporting options */
+    job->sig_figs = 4;
+    job->disk_util = true;
+    job->gtod_cpu = -1;
     job->prio = -1;
     job->scramble_buffers = true;
     job->clat_percentiles = true;
@@ -28,6 +32,8 @@ void sb_io_job_init(sb_io_job *job)
     job->allow_file_create = true;
     job->unique_filename = true;
     job->per_job_logs = true;
+    job->replay_time_scale = 100; /* fio's read_iolog replay options */
+    job->replay_scale = 1;
     job->fadvise_hint = SB_FADVISE_PATTERN;
     job->size = 1ull << 30;
     job->iodepth = 1;
@@ -44,7 +50,6 @@ void sb_io_job_init(sb_io_job *job)
     job->dedupe_ws_pct = 5;
     job->compress_chunk = 512;
     job->create_serialize = true;
-    job->verify_fatal = true;
     strcpy(job->engine, "psync");
     job->steady.interval_s = 1; /* fio's ss_interval */
     job->spr_op = 0.15; /* fio's SPRandom defaults */
@@ -58,6 +63,10 @@ void sb_io_job_resolve(sb_io_job *job)
     sb_io_zbd_resolve(job); /* size=Nz, offset=Nz; zbd's whole zones */
     if (job->gtod_reduce)
         job->clat_percentiles = false; /* nothing recorded to print */
+    /* fio: a non-uniform distribution draws blocks again and again, so it has no map of
+     * blocks done (and no pass that ends, so no cold restart of a time-based job) */
+    if (job->dist.kind != SB_DIST_RANDOM)
+        job->norandommap = true;
     /* fio: a size above what the one file holds is cut to filesize (fio 3.33 reads 2 MiB
      * with size=8m filesize=2m); io_size is how to do more */
     if (job->filesize && job->size > job->filesize && job->nrfiles <= 1)

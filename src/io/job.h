@@ -58,6 +58,7 @@ enum { SB_ZONEMODE_NONE = 0, SB_ZONEMODE_STRIDED = 1, SB_ZONEMODE_ZBD = 2 };
 
 #define SB_IO_MIN_BS 512ull
 #define SB_IO_MAX_BS (64ull << 20)
+#define SB_IO_PAT_MAX_O SB_VERIFY_PAT_MAX_O /* verify_pattern's %o, at most (fio's) */
 #define SB_IO_MAX_DEPTH 65536u        /* fio has no bound; the engines and memory set theirs */
 #define SB_IO_MAX_OFFLOAD_DEPTH 1024u /* io_submit_mode=offload: one thread per I/O in flight */
 #define SB_IO_MAX_JOBS 256u
@@ -71,6 +72,7 @@ typedef struct sb_io_bssplit {
 } sb_io_bssplit;
 
 #define SB_IO_MAX_PERCENTILES 20
+#define SB_IO_MAX_MERGE 8 /* merge_blktrace_file: traces merged at once */
 
 /* fio's random_generator (options_fiob_rows.h's choices) and numa_mem_policy values. */
 enum { SB_RNG_TAUSWORTHE = 0, SB_RNG_LFSR, SB_RNG_TAUSWORTHE64 };
@@ -121,6 +123,17 @@ typedef struct sb_io_job {
     unsigned loops;            /* passes of a job that is not time based (fio's loops); 0 = 1 */
     bool randrepeat;           /* the seed as given (fio's default); 0: a new seed each run */
     bool group_reporting;      /* numjobs threads reported together; else each on its own */
+    /* fio's reporting options (io/report/aggregate.c sums, formats/fio_*.c lay out) */
+    int unified_rw;            /* unified_rw_reporting: 0 none, 1 mixed (one direction of
+                                * all I/Os), 2 both (the directions and the mixed one) */
+    bool stats;                /* 0: the job is left out of the report, as fio's stats=0 */
+    unsigned sig_figs;         /* significant_figures: digits of normal output's IOPS, BW, io */
+    unsigned unit_base;        /* 0 auto (bytes), 8 bytes, 1 bits: normal output's bandwidth */
+    bool disk_util;            /* the disks under the job's files are reported */
+    bool disable_lat, disable_clat, disable_slat; /* those latencies are neither kept nor shown */
+    bool disable_bw;           /* disable_bw_measurement: no bandwidth or IOPS samples */
+    int gtod_cpu;              /* refused when given (-1: not given): see options/table.c */
+    bool block_error_pct;      /* block_error_percentiles: refused when set (job/check.c) */
     double thinktime_s;        /* idle after every I/O (fio's thinktime, bare number: us) */
     uint64_t rate;             /* bytes/s per thread at most (fio's rate); 0 = no limit */
     uint64_t rate_iops;        /* I/Os per second per thread at most; 0 = no limit */
@@ -154,6 +167,20 @@ typedef struct sb_io_job {
     char bw_log[128], lat_log[128], iops_log[128];
     bool log_offset;
     unsigned log_avg_ms;
+    /* fio's I/O logs (io/log/iolog_write.h, iolog_replay.h; io/loop/replay.c): write_iolog
+     * records every I/O issued; read_iolog replays a log or blktrace (a LIST: several traces
+     * with merge_blktrace_file, merged into it first), read_iolog_chunked reads it while
+     * replaying instead of checking it whole first; replay_no_stall: no pacing by the log's
+     * times, replay_time_scale: their percentage (100: as logged); replay_redirect: every
+     * I/O to this file; replay_align: offsets down to it (power of 2, 0 none);
+     * replay_scale: offsets divided by it; replay_skip: SB_RP_* bits of kinds not replayed;
+     * merge_blktrace_scalars / _iters: each trace's time percentage and repetitions. */
+    char write_iolog[256], read_iolog[512], replay_redirect[256];
+    bool read_iolog_chunked, replay_no_stall;
+    unsigned replay_time_scale, replay_align, replay_scale, replay_skip;
+    char merge_blktrace_file[256];
+    double merge_scalars[SB_IO_MAX_MERGE];
+    unsigned merge_iters[SB_IO_MAX_MERGE], n_merge_scalars, n_merge_iters;
     int nice;                  /* the threads' nice value (fio's nice) */
     int prio;                  /* best-effort I/O priority 0..7 (fio's prio); -1 = unset */
     bool thread;               /* fio's thread: storbench's jobs are always threads */
@@ -222,6 +249,7 @@ typedef struct sb_io_job {
     sb_verify_algo verify;     /* NONE = off */
     bool do_verify;            /* read back and check after the job (default on) */
     unsigned verify_backlog;   /* check every N written blocks while running; 0 = never */
+    unsigned verify_backlog_batch; /* fio's: how many a backlog check reads; 0 = verify_backlog */
     bool verify_only;          /* write nothing: check a file an earlier run wrote */
     /* Time series: one sample of IOPS, bandwidth, mean and p99 latency per interval of
      * the measurement (fio's log_avg_msec); 0 = 1 s. At least SB_TS_MIN_INTERVAL_MS. */
@@ -253,10 +281,15 @@ typedef struct sb_io_job {
     uint64_t verify_interval;  /* fio's verify_interval: a header every N bytes; 0 = per block */
     uint8_t verify_pat[512];   /* fio's verify_pattern: the verified blocks' data */
     unsigned verify_pat_len;   /* 0 = none (data from the block's seed) */
+    uint16_t verify_pat_o[SB_IO_PAT_MAX_O]; /* where verify_pattern's %o are: the block's offset */
+    unsigned verify_pat_no;
     bool fill_device;          /* fio's fill_device: write until the file system is full */
     bool create_serialize;     /* fio's create_serialize: files laid out one after another */
     bool verify_dump;          /* fio's verify_dump: a bad block and what was expected to files */
-    bool verify_fatal;         /* fio's verify_fatal: stop at the first mismatch (storbench's only way) */
+    const char *aux_path;      /* fio's --aux-path (the command's, outlives the run): verify_dump's
+                                * directory; NULL = the working directory */
+    bool verify_fatal;         /* fio's verify_fatal: with continue_on_error=verify, end the job at
+                                * the first mismatch (0: go on checking, each one counted) */
     unsigned verify_async;     /* fio's verify_async: accepted; the I/O threads check */
     unsigned dedupe_percentage; /* % of written blocks that repeat an earlier one */
     int dedupe_mode;           /* 0 repeat (the last unique block), 1 working_set */

@@ -87,14 +87,16 @@ if [ $have_fio = 1 ]; then
     fio "${JOB[@]}" --output-format=terse >"$T/ft" 2>/dev/null
     check "terse: as many fields as fio's" test "$(awk -F';' '{print NF}' "$T/ft")" = "$(awk -F';' '{print NF}' "$T/out")"
 fi
-check_exit "terse version 2 is refused" 2 "$SB" io "${JOB[@]}" --output-format=terse --terse-version=2
+check_exit "terse version 6 is refused (fio's are 2 .. 5)" 2 "$SB" io "${JOB[@]}" --output-format=terse --terse-version=6
 check_exit "an unknown format is refused" 2 "$SB" io "${JOB[@]}" --output-format=json,xml
 check "  in one line naming it" test "$(wc -l <"$T/err")" = 1 -a -n "$(grep "'xml' is none of" "$T/err")"
 
-# ---- several formats at once, fio's order: terse, json, normal ----
+# ---- several formats at once, fio's order: normal's job lines (fio prints them as the jobs
+# start), terse, json, then normal's report ----
 check_exit "json,normal runs" 0 "$SB" io "${JOB[@]}" --output-format=normal,json
-check "json,normal: the JSON, then the normal output" \
-    sh -c "head -1 '$T/out' | grep -qx '{' && grep -q '^t: (groupid=0, jobs=1): err= 0: pid=' '$T/out' &&
+check "json,normal: the job lines, the JSON, then the normal report" \
+    sh -c "head -1 '$T/out' | grep -q '^t: (g=0): rw=' && sed -n 4p '$T/out' | grep -qx '{' &&
+           grep -q '^t: (groupid=0, jobs=1): err= 0: pid=' '$T/out' &&
            [ \$(grep -n '^{' '$T/out' | head -1 | cut -d: -f1) -lt \$(grep -n '^t: (groupid' '$T/out' | cut -d: -f1) ]"
 
 # ---- normal: per thread, group_reporting, groups, disk stats ----

@@ -80,11 +80,6 @@ static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
                  "multiple of 64 and at least 128 (a header is 96 bytes)", job->verify_interval, job->bs);
         return -EINVAL;
     }
-    if (!job->verify_fatal) {
-        snprintf(err, errlen, "verify_fatal=0 (go on checking after a mismatch) is not supported: "
-                 "storbench stops at the first");
-        return -EINVAL;
-    }
     if (job->fill_device && (sb_rw_is_random(job->rw) || sb_rw_reads(job->rw) || job->time_based)) {
         snprintf(err, errlen, "fill_device is for sequential write jobs that are not time based");
         return -EINVAL;
@@ -192,6 +187,12 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     if (job->bs < SB_IO_MIN_BS || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS)) {
         snprintf(err, errlen, "block size %" PRIu64 " out of range (512 B .. 64 MiB; under zonemode=zbd "
                  "a trim job's: the zone size, up to 2 GiB)", job->bs);
+        return -EINVAL;
+    }
+    if (job->block_error_pct) { /* fio's: trims until a block fails, on wearing flash */
+        snprintf(err, errlen, "block_error_percentiles: not supported: fio's histogram of the trims "
+                 "until a block fails needs a device that wears out and reports it, and storbench "
+                 "counts no such failure");
         return -EINVAL;
     }
     if (job->iodepth < 1 || job->iodepth > SB_IO_MAX_DEPTH) {

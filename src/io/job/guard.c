@@ -29,7 +29,8 @@ static int readonly_rule(const sb_io_job *job, char *err, size_t errlen)
                      "forbids it", job->engine);
         return -EROFS;
     }
-    if (job->directory[0] && !(job->dir_private && job->keep_files)) {
+    /* read_iolog: the log names the file (io/loop/replay.c checks the job again with it) */
+    if (job->directory[0] && !job->read_iolog[0] && !(job->dir_private && job->keep_files)) {
         snprintf(err, errlen, "directory=%s: the job would create its files there, and --readonly "
                  "creates nothing (name existing files with filename=)", job->directory);
         return -EROFS;

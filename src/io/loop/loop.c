@@ -197,6 +197,14 @@ static inline int pick_ddir(worker *w)
 static void sleep_until(worker *w, uint64_t t);
 static inline bool stopped(worker *w);
 
+/* Does a pass that ends start the next one cold? As fio's: a job that wraps around its
+ * file (sequential, or random with its map of blocks full) reopens and invalidates it; a
+ * random job without the map never ends a pass in fio, so its cache stays warm. */
+static inline bool pass_invalidates(const sb_io_job *job)
+{
+    return job->invalidate && !job->direct && !(job->norandommap && sb_rw_is_random(job->rw));
+}
+
 /* zonemode=zbd (zbd.h): the block drawn as without zones, placed by the zone code (a
  * write at a write pointer, a read below one). A write that must wait for completions
  * is held: the async loop reaps and asks again (zbd_hold); with nothing of its own in
@@ -237,7 +245,7 @@ static __attribute__((noinline)) bool next_io_zbd(worker *w, sb_io_u *u)
         }
         if (pass_end && passes_done(w))
             w->pass_done = true;
-        else if (pass_end && job->invalidate && !job->direct)
+        else if (pass_end && pass_invalidates(job))
             w->invalidate_pending = true;
         u->ddir = (uint8_t)ddir;
         u->offset = off;
@@ -269,6 +277,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
 {
     const sb_io_job *job = w->job;
     const bool rare = w->rare; /* several files or trimwrite: one test on the common path */
+    if (__builtin_expect(rare, 0) && w->iolog_next) /* read_iolog, write_iolog (replay.c) */
+        return w->iolog_next(w, u);
     if (__builtin_expect(rare, 0) && w->tw_pending)
         return trimwrite_write(w, u);
     if (w->pass_done)
@@ -309,7 +319,7 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     /* io_size: loops end by bytes, not passes (jobctl.c) */
     if (pass_end && !(job->io_size && !job->time_based) && passes_done(w))
         w->pass_done = true;
-    else if (pass_end && job->invalidate && !job->direct)
+    else if (pass_end && pass_invalidates(job))
         w->invalidate_pending = true;
     u->offset = job->offset + (w->bs_table ? byte_off : b * w->unit);
     fill_write(w, u);
@@ -347,6 +357,13 @@ static inline void verify_done(worker *w, sb_io_u *u)
 {
     uint64_t b = (u->offset - w->job->offset) / w->job->bs;
     int r = sb_verify_complete(w->vt, u->index, u->ddir == SB_DDIR_WRITE, b, u->buf, u->result);
+    if (r == -EILSEQ && w->vt->fmt->survive) { /* continue_on_error=verify: counted */
+        if (!w->total_err++)
+            w->first_error = EILSEQ;
+        if (w->job->verify_fatal) /* ... and the job ends at the first, without failing */
+            atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+        return;
+    }
     if (r < 0 && !w->err) {
         w->err = r;
         snprintf(w->errmsg, sizeof w->errmsg, "%.255s", w->vt->msg);
@@ -369,6 +386,8 @@ static void do_fsync(worker *w, bool data_only)
         snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(-r));
         atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
     }
+    if (__builtin_expect(w->iolog_sync != NULL, 0)) /* write_iolog logs it */
+        w->iolog_sync(w, data_only);
 }
 
 /* Every pass of a time-based job starts cold, as fio's does (it reopens and

@@ -271,3 +271,15 @@ int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen)
     }
     return 0;
 }
+
+/* fio's gtod_cpu dedicates a CPU to a thread that calls gettimeofday so that the jobs
+ * read its shared copy instead of the clock. storbench's threads read CLOCK_MONOTONIC
+ * themselves through the vDSO (no system call), so such a thread would have no reader:
+ * accepting it would pin a CPU for nothing, hence the refusal, which names why. */
+int sb_opt_parse_gtod_cpu(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen)
+{
+    snprintf(err, errlen, "not supported: storbench's job threads read the clock (CLOCK_MONOTONIC, "
+             "vDSO) themselves, so a CPU given to a gettimeofday thread ('%s') would serve no reader", v);
+    return -EINVAL;
+}

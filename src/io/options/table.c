@@ -74,10 +74,14 @@ static const sb_opt_choice sg_write_mode_choices[] = {
     {"write_same", SB_SG_WRITE_SAME}, {"same", SB_SG_WRITE_SAME}, {"write_same_ndob", SB_SG_WRITE_SAME_NDOB},
     {"verify_bytchk_00", SB_SG_VERIFY_00}, {"verify_bytchk_01", SB_SG_VERIFY_01},
     {"verify_bytchk_11", SB_SG_VERIFY_11}, {"write_stream", SB_SG_WRITE_STREAM}, {NULL, 0}};
+static const sb_opt_choice unified_rw_choices[] = { /* fio's reporting options */
+    {"none", 0}, {"0", 0}, {"mixed", 1}, {"1", 1}, {"both", 2}, {"2", 2}, {NULL, 0}};
+static const sb_opt_choice unit_base_choices[] = {{"0", 0}, {"8", 8}, {"1", 1}, {NULL, 0}};
 
 /* ------------------------------------------------------------ aliases */
 
 static const char *const a_rw[] = {"readwrite", NULL};
+static const char *const a_disable_bw[] = {"disable_bw", NULL};
 static const char *const a_time_based[] = {"time-based", NULL};
 static const char *const a_runtime[] = {"timeout", NULL};
 static const char *const a_ramp[] = {"ramp-time", NULL};
@@ -175,6 +179,46 @@ const sb_opt sb_io_options[] = {
     {.name = "group_reporting", .type = SB_OPT_BOOL, J(group_reporting), .def = "0",
      .help = "report the numjobs threads together; without it each is reported on its own, as fio",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "unified_rw_reporting", .type = SB_OPT_CHOICE, J(unified_rw), .def = "none",
+     .arg = "MODE",
+     .help = "none (0): reads, writes and trims reported apart; mixed (1): as one \"mixed\" "
+             "direction; both (2): apart and mixed, as fio",
+     .category = SB_OPTC_JOB, .choices = unified_rw_choices},
+    {.name = "stats", .type = SB_OPT_BOOL, J(stats), .def = "1",
+     .help = "0: the job runs but is left out of the report (and of its group's figures), as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "significant_figures", .type = SB_OPT_INT, J(sig_figs), .min = 1, .max = 10, .def = "4",
+     .arg = "N",
+     .help = "digits of the IOPS, bandwidth and io= figures of the normal output, as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "unit_base", .type = SB_OPT_CHOICE, J(unit_base), .def = "0", .arg = "N",
+     .help = "the normal output's bandwidth in bits (1) or bytes (8; 0: bytes), as fio",
+     .category = SB_OPTC_JOB, .choices = unit_base_choices},
+    {.name = "disk_util", .type = SB_OPT_BOOL, J(disk_util), .def = "1",
+     .help = "report what the disks under the job's files did (/sys/block/*/stat over the run): "
+             "normal output's \"Disk stats\", JSON's disk_util; 0: not",
+     .category = SB_OPTC_JOB},
+    {.name = "disable_lat", .type = SB_OPT_BOOL, J(disable_lat), .def = "0",
+     .help = "no total latency (lat) in the report, as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "disable_clat", .type = SB_OPT_BOOL, J(disable_clat), .def = "0",
+     .help = "no completion latency (clat), its percentiles and buckets in the report, as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "disable_slat", .type = SB_OPT_BOOL, J(disable_slat), .def = "0",
+     .help = "no submission latency (slat) in the report, as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "disable_bw_measurement", .aliases = a_disable_bw, .type = SB_OPT_BOOL, J(disable_bw),
+     .def = "0",
+     .help = "no bandwidth and IOPS samples (bw_*, iops_* over time) in the report, as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "gtod_cpu", .type = SB_OPT_FUNC, J(gtod_cpu), .def = "not given", .arg = "CPU",
+     .help = "refused: fio's thread that calls gettimeofday on one CPU for the others; "
+             "storbench's threads read CLOCK_MONOTONIC themselves (vDSO), so it would have no reader",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_gtod_cpu},
+    {.name = "block_error_percentiles", .type = SB_OPT_BOOL, J(block_error_pct), .def = "0",
+     .help = "refused when 1: fio's histogram of trims until a block fails needs a device that "
+             "wears out and reports it, which storbench does not count",
+     .category = SB_OPTC_JOB},
     {.name = "percentile_list", .type = SB_OPT_FUNC, J(percentiles), .def = "storbench's 17",
      .arg = "LIST",
      .help = "the latency percentiles printed: 50:99:99.9",
@@ -311,8 +355,8 @@ const sb_opt sb_io_options[] = {
      .help = "new random data in the buffer before every write",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
     {.name = "buffer_pattern", .type = SB_OPT_FUNC, J(buffer_pat), .arg = "PATTERN",
-     .help = "every write carries PATTERN (0xHEX bytes or a \"string\"), repeated, and nothing "
-             "else (no scramble), as fio's",
+     .help = "every write carries PATTERN (fio's: 0xHEX, decimal numbers and \"strings\" one "
+             "after another, e.g. 0xff\"abcd\"-12), repeated, and nothing else (no scramble), as fio's",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_buffer_pattern},
     {.name = "scramble_buffers", .type = SB_OPT_BOOL, J(scramble_buffers), .def = "1",
      .help = "write the offset and a counter into every written block, so no two are alike, as fio's "
@@ -499,6 +543,11 @@ const sb_opt sb_io_options[] = {
      .arg = "N",
      .help = "with --verify: also check the last N written blocks after every N writes",
      .category = SB_OPTC_VERIFY},
+    {.name = "verify_backlog_batch", .type = SB_OPT_INT, J(verify_backlog_batch), .max = 1u << 20,
+     .def = "verify_backlog", .arg = "N",
+     .help = "how many written blocks a verify_backlog check reads, the oldest first: fewer leaves "
+             "the rest waiting, more goes on with blocks written after, as fio's",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_DEF_DOC},
     {.name = "verify_only", .type = SB_OPT_BOOL, J(verify_only), .def = "0",
      .help = "with --verify and --filename: write nothing, check a file an earlier run of the same job "
              "wrote",
@@ -534,6 +583,48 @@ const sb_opt sb_io_options[] = {
     {.name = "log_offset", .type = SB_OPT_BOOL, J(log_offset), .def = "0",
      .help = "the log lines carry each I/O's offset (a column before prio), as fio",
      .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH},
+    {.name = "write_iolog", .type = SB_OPT_STR, J(write_iolog), .arg = "FILE",
+     .help = "record every I/O issued in fio's iolog (version 3, as fio 3.33 writes it; appended "
+             "to FILE as fio's), for read_iolog",
+     .category = SB_OPTC_JOB},
+    {.name = "read_iolog", .type = SB_OPT_LIST, J(read_iolog), .arg = "FILE",
+     .help = "replay an iolog (fio's versions 2 and 3) or a blktrace binary trace: its I/Os, "
+             "offsets and sizes, paced by its times; the file is the log's (replay_redirect); "
+             "FILE:FILE... with merge_blktrace_file",
+     .category = SB_OPTC_JOB},
+    {.name = "read_iolog_chunked", .type = SB_OPT_BOOL, J(read_iolog_chunked), .def = "0",
+     .help = "read the log while replaying (I/O sizes up to bs); 0: the whole log is checked "
+             "before any I/O (a bad line refuses the job); both read it a line at a time",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "replay_no_stall", .type = SB_OPT_BOOL, J(replay_no_stall), .def = "0",
+     .help = "replay as fast as possible, not at the times of a version 3 log or blktrace",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "replay_time_scale", .type = SB_OPT_INT, J(replay_time_scale), .min = 1, .max = 1000000,
+     .def = "100", .arg = "PCT",
+     .help = "the log's time between I/Os as a percentage: 200 replays twice as fast, as fio",
+     .category = SB_OPTC_JOB},
+    {.name = "replay_redirect", .type = SB_OPT_STR, J(replay_redirect), .arg = "FILE",
+     .help = "send every replayed I/O to FILE, whatever file or device the log names",
+     .category = SB_OPTC_JOB},
+    {.name = "replay_align", .type = SB_OPT_FUNC, J(replay_align), .def = "0", .arg = "SIZE",
+     .help = "replayed offsets rounded down to a multiple of SIZE (a power of 2; a blktrace's "
+             "sizes rounded up to it)",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_replay_align},
+    {.name = "replay_scale", .type = SB_OPT_INT, J(replay_scale), .min = 1, .max = 1u << 30, .def = "1",
+     .arg = "N", .help = "replayed offsets divided by N",
+     .category = SB_OPTC_JOB},
+    {.name = "replay_skip", .type = SB_OPT_FUNC, J(replay_skip), .arg = "KINDS",
+     .help = "do not replay these kinds of I/O: read,write,trim,sync",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_replay_skip},
+    {.name = "merge_blktrace_file", .type = SB_OPT_STR, J(merge_blktrace_file), .arg = "FILE",
+     .help = "merge the blktraces of read_iolog=A:B... into FILE by their times, then replay FILE",
+     .category = SB_OPTC_JOB},
+    {.name = "merge_blktrace_scalars", .type = SB_OPT_FUNC, J(merge_scalars), .arg = "PCT:PCT...",
+     .help = "with merge_blktrace_file: each trace's times as a percentage (50: twice as fast)",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_merge_scalars},
+    {.name = "merge_blktrace_iters", .type = SB_OPT_FUNC, J(merge_iters), .arg = "N:N...",
+     .help = "with merge_blktrace_file: how many times each trace is replayed, one after another",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_merge_iters},
     {.name = "steadystate", .aliases = a_ss, .type = SB_OPT_FUNC, J(steady), .arg = "CRIT",
      .help = "stop when settled: iops|iops_slope|bw|bw_slope:LIMIT[%] as fio (needs --ss_dur), or "
              "snia[:bw] for SNIA PTS rounds; makes the job time based, --runtime its limit: 1h by "
@@ -632,15 +723,17 @@ const sb_opt sb_io_options[] = {
              "block; divides bs, a multiple of 64, at least 128",
      .category = SB_OPTC_VERIFY, .flags = SB_OPTF_DEF_DOC},
     {.name = "verify_pattern", .type = SB_OPT_FUNC, J(verify_pat), .arg = "PATTERN",
-     .help = "the verified blocks' data: 0xHEX bytes or a \"string\", over and over under each header; "
-             "without verify it sets verify=pattern, as fio's",
+     .help = "the verified blocks' data, over and over under each header: fio's 0xHEX, decimal "
+             "numbers, \"strings\" and %o (the block's offset, 8 bytes) one after another, e.g. "
+             "0xff%o\"abcd\"-12; without verify it sets verify=pattern, as fio's",
      .category = SB_OPTC_VERIFY, .parse = sb_opt_parse_verify_pattern},
     {.name = "verify_dump", .type = SB_OPT_BOOL, J(verify_dump), .def = "0",
      .help = "on a mismatch, write the block as read and as expected to FILE.OFFSET.received and "
              ".expected in the working directory, as fio's",
      .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
-    {.name = "verify_fatal", .type = SB_OPT_BOOL, J(verify_fatal), .def = "1",
-     .help = "stop at the first mismatch: storbench always does (fio's default 0, going on, is refused)",
+    {.name = "verify_fatal", .type = SB_OPT_BOOL, J(verify_fatal), .def = "0",
+     .help = "with continue_on_error=verify: 1 ends the job at the first mismatch, 0 goes on checking "
+             "(each mismatch counted in total_err); without it a mismatch always fails the job, as fio's",
      .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
     {.name = "verify_async", .type = SB_OPT_INT, J(verify_async), .max = 1024, .def = "0",
      .arg = "N",

@@ -29,6 +29,7 @@
 #include "io/run/live.h"
 #include "io/run/worker.h"
 #include "io/job/zbd.h"
+#include "io/loop/replay.h"
 
 static void worker_free(worker *w)
 {
@@ -53,6 +54,7 @@ static void worker_free(worker *w)
         sb_spr_free(w->spr);
     free(w->prio);
     sb_iolog_close(w->log, 0);
+    sb_io_iolog_end(w);
     sb_tsb_free(&w->ts);
     munmap(w, sizeof *w);
 }
@@ -122,10 +124,11 @@ static int bs_table_setup(worker *w, const sb_io_job *job)
     return 0;
 }
 
+/* A worker on path with its engine and buffers; the file op engines open nothing (their
+ * operation is on the name: fileops.c). */
 static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *ops,
                         const char *path, char *err, size_t errlen)
 {
-    /* the file op engines open nothing: their operation is on the name (fileops.c) */
     int r = ops->caps & SB_ENGINE_FILE_OPS ? 0 : sb_io_open_for_io(job, path, &w->fd, err, errlen);
     if (r < 0)
         return r;
@@ -233,11 +236,14 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         sb_hist_init_zeroed(&w->st[d].slat);
         sb_hist_init_zeroed(&w->st[d].clat_issued);
     }
-    w->no_lat = job->gtod_reduce;
+    /* no clock read per I/O when nothing would keep it (every disable_* latency set) */
+    w->no_lat = job->gtod_reduce || (job->disable_lat && job->disable_clat && job->disable_slat);
     w->ddir_fixed = job->rw == SB_RW_RW || job->rw == SB_RW_RANDRW ? -1
                     : sb_rw_trims(job->rw) ? SB_DDIR_TRIM : sb_rw_writes(job->rw) ? SB_DDIR_WRITE
                                                                                 : SB_DDIR_READ;
     w->rare = job->rw == SB_RW_TRIMWRITE; /* and several files: setup_workers */
+    if ((r = sb_io_iolog_setup(w, path, err, errlen)) < 0) /* write_iolog, read_iolog */
+        return r;
     return sb_iolog_open(job, w->index, &w->log, err, errlen);
 }
 
@@ -579,6 +585,10 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
         return r;
     }
     sb_io_files_resolve(jcopy);
+    if ((r = sb_io_replay_job(jcopy, err, errlen)) < 0) { /* read_iolog: the log's file and I/Os */
+        free(jcopy);
+        return r;
+    }
     *out = jcopy;
     return 0;
 }

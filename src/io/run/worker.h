@@ -113,6 +113,11 @@ typedef struct worker {
     char errmsg[256];
     sb_verify_thread *vt;      /* verified I/O (verify_run.c); NULL when off */
     sb_iolog *log;             /* fio's log files (iolog.h); NULL when off */
+    struct sb_io_iolog *iolog; /* write_iolog / read_iolog (io/loop/replay.h); NULL when off */
+    /* and its hooks, set by replay.c (called through them: no circle between the two
+     * objects): the next I/O in next_io's stead, a sync done */
+    bool (*iolog_next)(struct worker *w, sb_io_u *u);
+    void (*iolog_sync)(struct worker *w, bool data_only);
     bool no_lat;               /* gtod_reduce: no latency recorded */
     uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
     /* zonemode=zbd (zbd.h): the thread's zones; NULL when off. zbd_hold: a write waits for

@@ -138,7 +138,7 @@ void sb_verify_cancel(sb_verify_thread *v, unsigned slot, bool write, uint64_t b
 }
 
 /* fio's verify_dump: the block as read and as the identity expected says it should be, to
- * BASENAME.OFFSET.received and .expected in the working directory (new files only: one
+ * BASENAME.OFFSET.received and .expected in the working directory or --aux-path's (new files only: one
  * that exists is left alone). A line on stderr names them. */
 static void dump_block(const sb_verify_fmt *f, const char *path, const void *buf, uint64_t off,
                        uint64_t ident)
@@ -154,7 +154,9 @@ static void dump_block(const sb_verify_fmt *f, const char *path, const void *buf
     const char *const kind[2] = {"received", "expected"};
     for (int i = 0; i < 2 && what[i]; i++) {
         char name[PATH_MAX];
-        snprintf(name, sizeof name, "%s.%" PRIu64 ".%s", base, off, kind[i]);
+        bool in_dir = f->dump_dir && f->dump_dir[0];
+        snprintf(name, sizeof name, "%s%s%s.%" PRIu64 ".%s", in_dir ? f->dump_dir : "", in_dir ? "/" : "",
+                 base, off, kind[i]);
         int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         bool ok = fd >= 0 && write(fd, what[i], f->bs) == (ssize_t)f->bs;
         if (fd >= 0)
@@ -175,6 +177,8 @@ static int check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect
     }
     char why[192];
     if (sb_verify_check(v->fmt, buf, off, expect, v->njobs, why, sizeof why) < 0) {
+        if (v->fmt->survive)
+            fprintf(stderr, "storbench: io: verify error (continue_on_error): %s: %s\n", v->path, why);
         if (!v->st.errors++) {
             v->st.first_bad_offset = off;
             snprintf(v->msg, sizeof v->msg, "%s: %s", v->path, why);
@@ -188,14 +192,17 @@ static int check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect
     return 0;
 }
 
-/* verify_backlog: reads back the blocks this thread wrote since the last check. A
- * block that another I/O holds right now is left to the final read-back. */
+/* verify_backlog: checks the oldest waiting blocks while a batch runs. A block that
+ * another I/O holds right now is left to the final read-back. */
 static int run_backlog(sb_verify_thread *v)
 {
     int r = 0;
     uint32_t bs = v->fmt->bs;
-    for (unsigned i = 0; i < v->nring && !r; i++) {
-        uint64_t b = v->ring[i], word;
+    while (v->pending && v->nring && !r) {
+        uint64_t b = v->ring[v->rhead], word;
+        v->rhead = (v->rhead + 1) % v->backlog;
+        v->nring--;
+        v->pending--;
         if (!claim(v->table, b, &word))
             continue;
         uint64_t off = v->table->first_block_off + b * bs;
@@ -210,8 +217,17 @@ static int run_backlog(sb_verify_thread *v)
         }
         release(v->table, b, word >> 1);
     }
-    v->nring = 0;
     return r;
+}
+
+/* A written block joins the waiting ones; a batch starts when they are a multiple of
+ * backlog (fio's), and the running one goes on. */
+static int backlog_written(sb_verify_thread *v, uint64_t b)
+{
+    v->ring[(v->rhead + v->nring++) % v->backlog] = b;
+    if (!v->pending && v->nring % v->backlog == 0)
+        v->pending = v->batch ? v->batch : v->backlog;
+    return v->pending ? run_backlog(v) : 0;
 }
 
 int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf,
@@ -223,12 +239,7 @@ int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t 
     if (write) {
         /* a failed or short write leaves the block's content unknown */
         release(v->table, b, ok ? ident : SB_VERIFY_UNKNOWN);
-        if (ok && v->backlog) {
-            v->ring[v->nring++] = b;
-            if (v->nring == v->backlog)
-                return run_backlog(v);
-        }
-        return 0;
+        return ok && v->backlog ? backlog_written(v, b) : 0;
     }
     if (ident == NOT_CLAIMED) {
         v->st.reads_unchecked++;
@@ -273,6 +284,7 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
     if (posix_memalign(&buf, 4096, per_chunk * bs))
         return -ENOMEM;
     int r = 0;
+    bool bad = false;
     uint64_t ident;
     for (uint64_t b = 0; b < nblocks && !r;) {
         if (!wanted(t, b, &ident)) {
@@ -307,12 +319,17 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
             wanted(t, b + i, &ident);
             uint64_t boff = off + i * bs;
             if (sb_verify_check(f, (char *)buf + i * bs, boff, ident, njobs, why, sizeof why) < 0) {
-                st->errors++;
-                st->first_bad_offset = boff;
-                snprintf(msg, msglen, "%s: %s", path, why);
+                if (f->survive)
+                    fprintf(stderr, "storbench: io: verify error (continue_on_error): %s: %s\n", path, why);
+                if (!st->errors++) { /* the first names the failure */
+                    st->first_bad_offset = boff;
+                    snprintf(msg, msglen, "%s: %s", path, why);
+                }
                 if (f->dump)
                     dump_block(f, path, (char *)buf + i * bs, boff, ident);
-                r = -EILSEQ;
+                bad = true;
+                if (!f->go_on)
+                    r = -EILSEQ;
             } else {
                 st->blocks_checked++;
                 st->bytes_checked += bs;
@@ -321,7 +338,7 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
         b += n;
     }
     free(buf);
-    return r;
+    return r == 0 && bad ? -EILSEQ : r;
 }
 
 /* ------------------------------------------------------------ the job's side */
@@ -329,11 +346,16 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
 int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen)
 {
     if (!job->verify) {
-        if (job->verify_only || job->verify_backlog) {
-            snprintf(err, errlen, "%s needs --verify", job->verify_only ? "verify_only" : "verify_backlog");
+        if (job->verify_only || job->verify_backlog || job->verify_backlog_batch) {
+            snprintf(err, errlen, "%s needs --verify", job->verify_only ? "verify_only" :
+                     job->verify_backlog ? "verify_backlog" : "verify_backlog_batch");
             return -EINVAL;
         }
         return 0;
+    }
+    if (job->verify_backlog_batch && !job->verify_backlog) {
+        snprintf(err, errlen, "verify_backlog_batch needs verify_backlog (the blocks between batches)");
+        return -EINVAL;
     }
     uint64_t nblocks = job->size / job->bs;
     if (nblocks > SB_VERIFY_MAX_BLOCKS) {
@@ -357,13 +379,34 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
     return 0;
 }
 
+/* continue_on_error=verify and EILSEQ in ignore_error's verify list (the default list,
+ * EIO:EILSEQ, when none was given): a mismatch is survived, as fio's. */
+static bool verify_survives(const sb_io_job *job)
+{
+    if (!(job->continue_on_error & 4u))
+        return false;
+    if (!job->n_ignore_error[2])
+        return true;
+    for (unsigned i = 0; i < job->n_ignore_error[2]; i++)
+        if (job->ignore_error[2][i] == EILSEQ)
+            return true;
+    return false;
+}
+
 int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs)
 {
     int r = sb_verify_fmt_init(fmt, job->verify, bs, job->seed);
     fmt->interval = (uint32_t)job->verify_interval; /* fio's verify_interval, verify_pattern */
     fmt->dump = job->verify_dump;
+    fmt->dump_dir = job->aux_path;
+    fmt->survive = verify_survives(job);
+    fmt->go_on = fmt->survive && !job->verify_fatal;
     if (r == 0 && job->verify_pat_len)
         r = sb_verify_fmt_pattern(fmt, job->verify_pat, job->verify_pat_len);
+    if (r == 0 && job->verify_pat_len) {
+        memcpy(fmt->pat_o, job->verify_pat_o, sizeof fmt->pat_o);
+        fmt->pat_no = job->verify_pat_no;
+    }
     return r;
 }
 
@@ -385,6 +428,8 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
         else
             r = sb_verify_thread_init(w->vt, fmt, &f->vtab, f->path, i, job->numjobs, w->td.iodepth,
                                       job->verify_backlog, w->fd, !sb_rw_writes(job->rw));
+        if (r == 0)
+            w->vt->batch = job->verify_backlog_batch;
     }
     if (r < 0)
         snprintf(err, errlen, "verify: cannot allocate its block table (%" PRIu64 " blocks): %s",
@@ -431,6 +476,15 @@ int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx
     }
     if (r == -EINTR) {
         res->interrupted = true;
+        r = 0;
+    }
+    if (r == -EILSEQ && fmt->survive) { /* counted among the job's errors (fio's total_err) */
+        uint64_t rb = res->verify.errors;
+        for (unsigned i = 0; i < job->numjobs; i++)
+            rb -= ws[i] && ws[i]->vt ? ws[i]->vt->st.errors : 0;
+        if (!ws[0]->total_err)
+            ws[0]->first_error = EILSEQ;
+        ws[0]->total_err += rb;
         r = 0;
     }
     return r;

@@ -97,6 +97,8 @@ typedef struct sb_verify_hdr {
 #define SB_VERIFY_IDENT(seq, job) (((uint64_t)(seq) << 8) | (uint64_t)(job))
 #define SB_VERIFY_UNKNOWN (UINT64_MAX >> 1)  /* content this run did not write */
 
+#define SB_VERIFY_PAT_MAX_O 8 /* verify_pattern's %o, at most (fio's) */
+
 /* The format of one job: algorithm, job seed, and the shared data base. */
 typedef struct sb_verify_fmt {
     sb_verify_algo algo;
@@ -110,7 +112,18 @@ typedef struct sb_verify_fmt {
      * (under the header), instead of the seed's; pat[i % pat_words] is word i */
     uint64_t *pat;
     uint32_t pat_words;
+    /* ... and where its %o are (fio's): each copy of the pattern carries the offset of the
+     * block (the I/O's, little-endian) in the 8 bytes at each pat_o[i] */
+    uint16_t pat_o[SB_VERIFY_PAT_MAX_O];
+    uint32_t pat_len;          /* the pattern's bytes (pat holds 8 copies) */
+    unsigned pat_no;
     bool dump;                 /* fio's verify_dump: a mismatching block goes to files */
+    const char *dump_dir;      /* ... in this directory (fio's --aux-path); NULL or "": cwd */
+    /* continue_on_error=verify (EILSEQ listed in ignore_error's verify list): a mismatch is
+     * counted among the job's errors instead of failing it, each printed on stderr; with
+     * verify_fatal=0 the checks also go on after it (go_on), else the job ends there */
+    bool survive;
+    bool go_on;
 } sb_verify_fmt;
 
 /* verify_pattern's bytes (1 .. 512 of them) into f (after sb_verify_fmt_init). -ENOMEM. */
@@ -160,8 +173,14 @@ typedef struct sb_verify_thread {
     uint64_t *slot_ident;      /* the ident written / expected, or UINT64_MAX = not claimed */
     uint64_t *slot_prev;       /* the table word before a write claimed it */
     unsigned backlog;          /* verify_backlog: check every N written blocks */
-    uint64_t *ring;            /* [backlog] blocks written since the last backlog check */
+    uint64_t *ring;            /* [backlog] blocks written and not yet checked, oldest first */
     unsigned nring;
+    /* fio's verify_backlog_batch (0: backlog): when the blocks waiting reach a multiple of
+     * backlog, a batch of this many checks starts, the oldest first; what the waiting
+     * blocks cannot fill is done one after each later write, as fio's history works */
+    unsigned batch;
+    unsigned rhead;            /* the oldest waiting block's place in ring */
+    unsigned pending;          /* checks of the running batch still to do */
     void *rbuf;                /* one aligned block for backlog reads */
     sb_verify_stats st;
     char msg[256];             /* the first mismatch */
