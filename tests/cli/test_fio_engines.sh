@@ -60,6 +60,15 @@ traced() {
 same_as_fio "vsync write" "" --ioengine=vsync --rw=write --bs=4k --size=64k
 same_as_fio "vsync randread" "" --ioengine=vsync --rw=randread --bs=4k --size=64k
 traced "vsync reads with readv" 'readv\(.*\) += 4096' --ioengine=vsync --rw=read --bs=4k --size=64k
+if [ $have_strace = 1 ] && [ $have_fio = 1 ]; then
+    # fio caps a synchronous engine's queue depth at 1: one readv of one iovec per I/O, even at 4
+    strace_ff "$SB_BIN" io --name=t --ioengine=vsync --rw=read --bs=4k --size=64k --iodepth=4 --filename=sb.dat \
+        >/dev/null 2>&1
+    s=$(grep -c 'readv(.*\], 1)' trace.txt)
+    strace_ff fio --name=t --ioengine=vsync --rw=read --bs=4k --size=64k --iodepth=4 --filename=fio.dat >/dev/null 2>&1
+    f=$(grep -c 'readv(.*\], 1)' trace.txt)
+    check "vsync at iodepth=4: one readv of one iovec per I/O, as fio ($s; fio $f)" test "$s" = 16 -a "$f" = 16
+fi
 
 # ---- splice: through a pipe ----
 same_as_fio "splice write" "" --ioengine=splice --rw=write --bs=128k --size=1m

@@ -1,9 +1,10 @@
 /*
  * engine_vsync — fio's vsync: readv(2)/writev(2) of one iovec after an lseek(2), the
  * vectored twin of the sync engine (two syscalls per I/O, the lseek skipped when the
- * file position is already where the I/O starts). fio's vsync also merges I/Os that
- * follow each other into one readv at iodepth > 1; storbench's synchronous engines run
- * at iodepth 1 (the job says so), where the two issue the same calls.
+ * file position is already where the I/O starts). fio's vsync has code to gather I/Os
+ * that follow each other into one readv, but as a synchronous engine its queue depth is
+ * capped at 1 (fio 3.33 says so, and issues one readv of one iovec per I/O at any
+ * iodepth): the same here.
  */
 #include <errno.h>
 #include <stdlib.h>
