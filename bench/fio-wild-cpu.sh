@@ -4,7 +4,7 @@
 #
 #   bench/fio-wild-cpu.sh [--rounds N] [--runtime S] [--dir TARGET] [DIR...]
 #
-# For each job file in DIR (default tests/data/fio-wild/dev and heldout) that both
+# For each job file in DIR (default tests/data/fio-wild/{dev,heldout,dev2,heldout2}) that both
 # `fio --parse-only` and `storbench io --parse-only` accept, a tamed copy is run by
 # both tools, N rounds (default 3), alternating which goes first, on the same target:
 # the keys that name where and how much (filename, directory, size, runtime, numjobs,
@@ -40,7 +40,7 @@ done
 [ -x "$SB" ] || { echo "fio-wild-cpu: $SB not built (make), or set SB" >&2; exit 1; }
 command -v "$FIO" >/dev/null || { echo "fio-wild-cpu: no fio" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "fio-wild-cpu: /usr/bin/time missing (apt install time)" >&2; exit 1; }
-[ $# -gt 0 ] || set -- "$ROOT/tests/data/fio-wild/dev" "$ROOT/tests/data/fio-wild/heldout"
+[ $# -gt 0 ] || set -- "$ROOT"/tests/data/fio-wild/{dev,heldout,dev2,heldout2}
 W=$(mktemp -d "$BASE/sb-fiowildcpu.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM HUP

@@ -37,6 +37,7 @@
 #include "io/job.h"
 #include "io/options/jobfile.h"
 #include "io/job/guard.h"
+#include "io/log/inflate.h"
 #include "io/run/jobrun.h"
 #include "io/options/options.h"
 #include "runner/io_ranks_jobs.h"
@@ -648,6 +649,15 @@ static int io_main(int argc, char **argv, io_cmd *st)
                               rc == -ENOENT ? "not an engine" : "not an option of that engine");
     if (cli->enghelp[0])
         return SB_EXIT_OK;
+    if (cli->fio.inflate_log[0]) {
+        char err[PATH_MAX + 128];
+        int r = sb_iolog_inflate(cli->fio.inflate_log, stdout, err, sizeof err);
+        if (r == -EINVAL || r == -ENOENT)
+            return sb_usage_error(CMD, "--inflate-log %s", err);
+        if (r < 0)
+            sb_error("%s: --inflate-log %s", CMD, err);
+        return r < 0 ? SB_EXIT_RUNTIME : SB_EXIT_OK;
+    }
     if ((rc = command_flags(cli)) != 0)
         return rc;
     if (set->n || args->nfiles)

@@ -449,6 +449,7 @@ static sb_fio_job fio_job_of(block *b)
         fd->bw_samples = ad->bw;
         fd->iops_samples = ad->iops;
         fd->n_samples = ad->n_samples;
+        fd->n_iops_samples = ad->n_iops_samples;
         for (unsigned i = 0; i < ad->n_prios; i++)
             b->prios[d][i] = (sb_fio_prio){ad->prios[i].cls, ad->prios[i].level, ad->prios[i].clat};
         fd->prios = ad->n_prios ? b->prios[d] : NULL;
@@ -465,6 +466,8 @@ static sb_fio_job fio_job_of(block *b)
     memcpy(j.depth_submit, a->depth_submit, sizeof j.depth_submit);
     memcpy(j.depth_complete, a->depth_complete, sizeof j.depth_complete);
     j.no_syncs = a->no_syncs;
+    j.sync_lat = a->sync_lat;
+    j.sync_ios = a->sync_ios;
     j.zone_resets = a->zone_resets;
     j.continue_on_error = a->continue_on_error;
     j.total_err = a->total_err;

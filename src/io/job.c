@@ -32,6 +32,8 @@ void sb_io_job_init(sb_io_job *job)
     job->allow_file_create = true;
     job->unique_filename = true;
     job->per_job_logs = true;
+    job->log_entries = 1024;
+    job->bw_avg_ms = job->iops_avg_ms = 500;
     job->replay_time_scale = 100; /* fio's read_iolog replay options */
     job->replay_scale = 1;
     job->fadvise_hint = SB_FADVISE_PATTERN;
@@ -115,6 +117,10 @@ void sb_io_result_free(sb_io_result *r)
     free(r->iops);
     r->bw_bytes_per_s = r->iops = NULL;
     r->n_seconds = 0;
+    free(r->bw_win);
+    free(r->iops_win);
+    r->bw_win = r->iops_win = NULL;
+    r->n_bw_win = r->n_iops_win = 0;
     free(r->series);
     r->series = NULL;
     sb_ss_free(&r->steady);
@@ -122,6 +128,8 @@ void sb_io_result_free(sb_io_result *r)
     r->threads = NULL;
     free(r->prio);
     r->prio = NULL;
+    free(r->sync_lat);
+    r->sync_lat = NULL;
     r->n_threads = 0;
 }
 

@@ -61,7 +61,8 @@ enum { SB_ZONEMODE_NONE = 0, SB_ZONEMODE_STRIDED = 1, SB_ZONEMODE_ZBD = 2 };
 #define SB_IO_PAT_MAX_O SB_VERIFY_PAT_MAX_O /* verify_pattern's %o, at most (fio's) */
 #define SB_IO_MAX_DEPTH 65536u        /* fio has no bound; the engines and memory set theirs */
 #define SB_IO_MAX_OFFLOAD_DEPTH 1024u /* io_submit_mode=offload: one thread per I/O in flight */
-#define SB_IO_MAX_JOBS 256u
+#define SB_IO_MAX_JOBS 4096u          /* fio's REAL_MAX_JOBS: threads of a run */
+#define SB_IO_MAX_VERIFY_JOBS 256u    /* verify's block identity keeps a thread in 8 bits */
 
 /* fio's bssplit=4k/50:64k/50: block sizes and their % of the I/Os. */
 #define SB_IO_MAX_SPLIT 16
@@ -167,6 +168,24 @@ typedef struct sb_io_job {
     char bw_log[128], lat_log[128], iops_log[128];
     bool log_offset;
     unsigned log_avg_ms;
+    /* fio's other log options (iolog.h, histlog.h, logfile.h): write_hist_log's prefix ("" =
+     * none), a line per log_hist_ms (0: none, as fio) of fio's latency bins summed
+     * 2^log_hist_coarseness at a time; log_max: an averaged line holds the window's largest
+     * value; log_epoch_clock: -1, or the clock whose epoch the lines' times count from
+     * (log_unix_epoch: CLOCK_REALTIME; log_alternate_epoch: log_alternate_epoch_clock_id);
+     * log_entries: lines held before a write; log_gz: bytes held (and with log_gz_store,
+     * deflated as one zlib stream into PREFIX_KIND.N.log.fz) before a write, 0 = 64 KiB;
+     * log_gz_cpus: the CPUs a log is deflated on (0 = any); bw_avg_ms, iops_avg_ms: fio's
+     * bwavgtime, iopsavgtime, the window of each bandwidth and IOPS sample. */
+    char hist_log[128];
+    unsigned log_hist_ms, log_hist_coarseness;
+    bool log_max, log_unix_epoch, log_alt_epoch, log_gz_store;
+    int log_epoch_clock_id;
+    unsigned log_entries;
+    uint64_t log_gz;
+    bool log_gz_cpus_set;
+    cpu_set_t log_gz_cpus;
+    unsigned bw_avg_ms, iops_avg_ms;
     /* fio's I/O logs (io/log/iolog_write.h, iolog_replay.h; io/loop/replay.c): write_iolog
      * records every I/O issued; read_iolog replays a log or blktrace (a LIST: several traces
      * with merge_blktrace_file, merged into it first), read_iolog_chunked reads it while
@@ -386,6 +405,12 @@ typedef struct sb_io_result {
     size_t n_seconds;
     double *bw_bytes_per_s;    /* [n_seconds], malloc'd */
     double *iops;              /* [n_seconds] */
+    /* fio's bandwidth and IOPS samples (the report's bw and iops min, max, mean, stdev and
+     * samples): one per bwavgtime / iopsavgtime of the whole job, as rates per second, when
+     * the log interval divides that window (and it is not 1 s); else NULL, and the
+     * per-second samples above are the report's. */
+    size_t n_bw_win, n_iops_win;
+    double *bw_win, *iops_win;
     /* The measurement over time (all threads), one point per log interval, thinned
      * beyond SB_SERIES_MAX points; malloc'd, NULL when nothing was measured. */
     sb_series *series;
@@ -406,6 +431,10 @@ typedef struct sb_io_result {
     sb_io_depths depths;       /* asynchronous engines (ramp included); zero for synchronous ones */
     sb_verify_stats verify;    /* filled when job->verify is set */
     uint64_t zone_resets;      /* zonemode=zbd: zones the job reset (fio's "N zone resets") */
+    /* fsync=N / fdatasync=N: the periodic syncs' latency after the ramp (malloc'd; NULL
+     * without them) and how many were fsyncs (fio's sync total_ios counts only those) */
+    sb_histogram *sync_lat;
+    uint64_t sync_fsyncs;
     /* Without group_reporting and with numjobs > 1: each thread's own figures, as fio
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */
     struct sb_io_result *threads;

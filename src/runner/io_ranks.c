@@ -304,6 +304,15 @@ static int merge_result(sb_io_result *r, double elapsed)
             return e;
     if ((e = sb_ranks_merge_hist(&r->clat_all)) < 0)
         return e;
+    /* the periodic syncs: every rank runs the same job, so every rank has them or none */
+    if (r->sync_lat && ((e = sb_ranks_merge_hist(r->sync_lat)) < 0 ||
+                        (e = sb_ranks_allreduce_u64(&r->sync_fsyncs, 1, SB_RANKS_SUM)) < 0))
+        return e;
+    /* the ranks' bwavgtime windows do not line up: their per-second samples serve */
+    free(r->bw_win);
+    free(r->iops_win);
+    r->bw_win = r->iops_win = NULL;
+    r->n_bw_win = r->n_iops_win = 0;
     uint64_t n = r->n_seconds;
     if ((e = sb_ranks_allreduce_u64(&n, 1, SB_RANKS_MAX)) < 0)
         return e;

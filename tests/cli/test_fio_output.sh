@@ -170,6 +170,29 @@ else
     echo "ok # SKIP $T is on no block device: disk_util not checked"
 fi
 
+# ---- the periodic syncs (fsync=N, fdatasync=N): counted and timed as fio's ----
+# fio issues the sync when it fetches the next I/O, so 64 writes with fsync=4 make 15
+# syncs (none after the last write); total_ios counts fsyncs, lat_ns every sync
+for e in psync libaio; do
+    check_exit "fsync=4, $e: runs" 0 "$SB" io --name=s --filename="$M/s" --size=256k --rw=write --fsync=4 \
+        --ioengine=$e --iodepth=4 --output-format=json
+    check "fsync=4, $e: 15 syncs counted and timed, as fio's" \
+        jqok '.jobs[0].sync.total_ios == 15 and .jobs[0].sync.lat_ns.N == 15 and .jobs[0].sync.lat_ns.min > 0' "$T/out"
+done
+check_exit "fdatasync=4: runs" 0 "$SB" io --name=s --filename="$M/s" --size=256k --rw=write --fdatasync=4 \
+    --output-format=json
+check "fdatasync=4: timed, not in total_ios (fio's)" \
+    jqok '.jobs[0].sync.total_ios == 0 and .jobs[0].sync.lat_ns.N == 15' "$T/out"
+check_exit "fsync=4: normal output" 0 "$SB" io --name=s --filename="$M/s" --size=256k --rw=write --fsync=4
+check "normal: fio's sync block and the fsyncs as the fourth issued" \
+    sh -c "grep -q '^  fsync/fdatasync/sync_file_range:' '$T/out' && grep -q '^    sync (.sec): min=' '$T/out' && grep -q 'issued rwts: total=0,64,0,15 ' '$T/out'"
+if [ $have_fio = 1 ]; then
+    rm -f "$M/s"
+    fio --name=s --filename="$M/s" --size=256k --rw=write --fsync=4 --output-format=json >"$T/fio-sync.json" 2>/dev/null
+    check "fio counts the same syncs" jqok '.jobs[0].sync.total_ios == 15' "$T/fio-sync.json"
+fi
+rm -f "$M/s"
+
 # ---- storbench's previous JSON stays ----
 check_exit "storbench-json runs" 0 "$SB" io "${JOB[@]:1}" --output-format=storbench-json
 check "storbench-json: its keys" jqok '.format_version == 1 and .read.ios == 256 and (.read.lat_ns.percentiles | has("p99"))' "$T/out"

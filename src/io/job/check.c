@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/engine.h"
 #include "io/job.h"
@@ -170,6 +171,32 @@ static int engine_kind_check(const sb_io_job *job, const sb_engine_ops *ops, cha
     return 0;
 }
 
+/* fio's log options that involve each other (io/log/). */
+static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+    if (job->hist_log[0] && job->log_gz_store) {
+        /* fio's stored histogram samples are memory addresses, not histograms */
+        snprintf(err, errlen, "write_hist_log with log_store_compressed: fio stores no histogram in "
+                 "a .fz file (its samples there are memory addresses); store the logs uncompressed");
+        return -EINVAL;
+    }
+    struct timespec ts;
+    if ((job->log_unix_epoch || job->log_alt_epoch) &&
+        clock_gettime((clockid_t)job->log_epoch_clock_id, &ts) < 0) {
+        snprintf(err, errlen, "log_alternate_epoch_clock_id %d: no such clock here (%s)",
+                 job->log_epoch_clock_id, strerror(errno));
+        return -EINVAL;
+    }
+    if (job->log_gz && job->log_gz < 1024) {
+        snprintf(err, errlen, "log_compression %" PRIu64 " is less than 1024 bytes (fio's least)", job->log_gz);
+        return -EINVAL;
+    }
+    if (job->log_gz_cpus_set && !job->log_gz_store && warn && warnlen && !warn[0])
+        snprintf(warn, warnlen, "log_compression_cpus has no effect without log_store_compressed=1: "
+                 "storbench writes its logs as it goes and deflates only the logs it stores");
+    return 0;
+}
+
 int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
 {
     if (warn && warnlen)
@@ -201,6 +228,11 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     }
     if (job->numjobs < 1 || job->numjobs > SB_IO_MAX_JOBS) {
         snprintf(err, errlen, "numjobs %u out of range (1 .. %u)", job->numjobs, SB_IO_MAX_JOBS);
+        return -EINVAL;
+    }
+    if ((job->verify || job->verify_pattern) && job->numjobs > SB_IO_MAX_VERIFY_JOBS) {
+        snprintf(err, errlen, "verify with numjobs %u: at most %u threads of a job are told apart "
+                 "in a verified block", job->numjobs, SB_IO_MAX_VERIFY_JOBS);
         return -EINVAL;
     }
     if (job->submit_offload && job->iodepth > SB_IO_MAX_OFFLOAD_DEPTH) {
@@ -274,6 +306,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     if (engine_kind_check(job, ops, err, errlen) < 0)
         return -EINVAL;
     if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)
+        return -EINVAL;
+    if (check_logs(job, err, errlen, warn, warnlen) < 0)
         return -EINVAL;
     if (warn && warnlen)
         sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */

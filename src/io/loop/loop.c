@@ -112,9 +112,9 @@ counted:
     if (__builtin_expect(w->prio != NULL, 0))
         sb_prio_record(w->prio, u->ddir, u->ioprio, now - u->start_ns);
     if (__builtin_expect(w->log != NULL, 0)) {
-        /* the prio column: fio's log_prio value, else its "high priority" flag */
         w->log->prio = w->job->log_prio ? u->ioprio : (w->cmdprio && u->ioprio != w->ioprio_default);
-        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, u->ddir, (uint32_t)bytes, u->offset);
+        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, now - (u->issue_ns ?: u->start_ns), u->ddir,
+                     (uint32_t)bytes, u->offset); /* lat from the start, fio's clat from the submission */
     }
     w->last_ns = now;
     return closed;
@@ -376,45 +376,6 @@ static inline bool stopped(worker *w)
     return atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
 }
 
-/* fsync, or fdatasync when data_only (fio's fdatasync=N). */
-static void do_fsync(worker *w, bool data_only)
-{
-    w->td.datasync = data_only;
-    int r = w->td.ops->fsync(&w->td);
-    if (r < 0 && !w->err) {
-        w->err = r;
-        snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(-r));
-        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
-    }
-    if (__builtin_expect(w->iolog_sync != NULL, 0)) /* write_iolog logs it */
-        w->iolog_sync(w, data_only);
-}
-
-/* Every pass of a time-based job starts cold, as fio's does (it reopens and
- * invalidates the file when it wraps around): one fadvise per pass, never per I/O. */
-static void invalidate_region(worker *w)
-{
-    w->invalidate_pending = false;
-    for (unsigned k = 0; k < (w->fs ? w->fs->n : 1); k++)
-        posix_fadvise(w->fs ? w->fs->f[k].fd : w->fd, (off_t)w->job->offset, (off_t)w->job->size,
-                      POSIX_FADV_DONTNEED);
-}
-
-/* end_fsync, fsync_on_close: every file of the thread, as fio's on each file's close. */
-static void fsync_all(worker *w)
-{
-    if (!w->fs) {
-        do_fsync(w, false);
-        return;
-    }
-    int cur = w->td.fd;
-    for (unsigned k = 0; k < w->fs->n; k++) {
-        w->td.fd = w->fs->f[k].fd;
-        do_fsync(w, false);
-    }
-    w->td.fd = cur;
-}
-
 static void sleep_until(worker *w, uint64_t t);
 
 /* rate, rate_iops, thinktime (off the fast path: only paced jobs call it): waits until the
@@ -490,6 +451,10 @@ static void loop_sync(worker *w)
         }
         if (!next_io(w, u))
             break;
+        if (__builtin_expect(w->sync_pending, 0)) {
+            sb_io_periodic_sync(w);
+            t = sb_now_ns();
+        }
         if (!one_clock)
             t = sb_now_ns();
         if (__builtin_expect(w->paced, 0))
@@ -514,12 +479,11 @@ static void loop_sync(worker *w)
             verify_done(w, u);
         bool slow = account(w, u, t);
         if (fsync_every && u->ddir == SB_DDIR_WRITE && ++w->writes_since_fsync >= fsync_every) {
-            do_fsync(w, w->sync_data);
+            w->sync_pending = true;
             w->writes_since_fsync = 0;
-            slow = true;
         }
         if (w->invalidate_pending) {
-            invalidate_region(w);
+            sb_io_invalidate_region(w);
             slow = true;
         }
         if (slow)
@@ -640,6 +604,24 @@ static bool async_pace(worker *w, sb_io_u *u, uint64_t *t)
     return false;
 }
 
+/* The periodic sync in the async loop: what is queued is submitted and completes first;
+ * *t is then the next I/O's start. */
+static int __attribute__((noinline)) async_sync(worker *w, unsigned *pending, unsigned *in_flight,
+                                                uint64_t *t)
+{
+    int r;
+    if (*pending) {
+        if ((r = w->td.ops->commit(&w->td)) < 0)
+            return r;
+        submitted(w, pending, in_flight);
+    }
+    if ((r = drain(w, in_flight)) < 0)
+        return r;
+    sb_io_periodic_sync(w);
+    *t = sb_now_ns();
+    return 0;
+}
+
 /* fio's queueing (job.h): queue one I/O per free buffer, submitting every
  * batch_submit of them; when no buffer is free (or nothing more will be
  * issued) reap at least complete_min, at most complete_max. The clock is read
@@ -695,6 +677,8 @@ static void loop_async(worker *w)
                 break;
             }
             w->nfree--;
+            if (__builtin_expect(w->sync_pending, 0) && (r = async_sync(w, &pending, &in_flight, &t)) < 0)
+                goto fail;
             u->start_ns = t;
             u->issue_ns = 0;
             if (__builtin_expect(u->ddir == SB_DDIR_TRIM, 0)) {
@@ -721,12 +705,10 @@ static void loop_async(worker *w)
             if (w->invalidate_pending) {
                 if ((r = drain(w, &in_flight)) < 0)
                     goto fail;
-                invalidate_region(w);
+                sb_io_invalidate_region(w);
             }
             if (sync_due) {
-                if ((r = drain(w, &in_flight)) < 0)
-                    goto fail;
-                do_fsync(w, w->sync_data);
+                w->sync_pending = true;
                 w->writes_since_fsync = 0;
             }
         }
@@ -796,5 +778,4 @@ static void sleep_until(worker *w, uint64_t t)
 void sb_io_loop_sync(worker *w) { loop_sync(w); }
 void sb_io_loop_async(worker *w) { loop_async(w); }
 void sb_io_sleep_until(worker *w, uint64_t t) { sleep_until(w, t); }
-void sb_io_fsync(worker *w) { fsync_all(w); }
 bool sb_io_stopped(worker *w) { return stopped(w); }

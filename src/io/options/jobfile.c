@@ -18,7 +18,7 @@
 #include "core/units.h"
 #include "io/options/options.h"
 
-#define LINE_MAX_LEN 4096
+#define LINE_MAX_LEN 8193 /* a line of up to 8191 bytes and its newline: fio reads with an 8 KiB buffer (OPT_LEN_MAX) */
 #define MAX_INCLUDE_DEPTH 8
 
 /* ------------------------------------------------------------ the job list */

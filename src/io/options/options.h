@@ -152,6 +152,7 @@ SB_OPT_PARSER(sb_opt_parse_rw);
 SB_OPT_PARSER(sb_opt_parse_distribution);
 SB_OPT_PARSER(sb_opt_parse_log_prefix);
 SB_OPT_PARSER(sb_opt_parse_log_avg);
+SB_OPT_PARSER(sb_opt_parse_log_cpus);
 /* parse_jobctl.c: job control (rates, continue_on_error, ignore_error, verify_pattern) */
 SB_OPT_PARSER(sb_opt_parse_rate);
 SB_OPT_PARSER(sb_opt_parse_rate_iops);

@@ -22,6 +22,7 @@
 #include "core/clock.h"
 #include "core/cpuset.h"
 #include "core/rand.h"
+#include "core/strutil.h"
 #include "io/engine.h"
 #include "io/job.h"
 #include "io/loop/offsets.h"
@@ -48,6 +49,7 @@ static void worker_free(worker *w)
     free(w->done);
     free(w->pend);
     free(w->bs_table);
+    free(w->sync_lat);
     sb_zbd_thread_free(w->zbd);
     free(w->bs_table_w);
     if (w->spr)
@@ -124,6 +126,17 @@ static int bs_table_setup(worker *w, const sb_io_job *job)
     return 0;
 }
 
+/* The periodic sync (fsync=N or fdatasync=N) and its latency's histogram. */
+static void sync_setup(worker *w, const sb_io_job *job)
+{
+    w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
+    w->sync_data = !job->fsync_every && job->fdatasync_every;
+    if (w->sync_every) {
+        w->sync_lat = sb_xcalloc(1, sizeof *w->sync_lat);
+        sb_hist_init_zeroed(w->sync_lat);
+    }
+}
+
 /* A worker on path with its engine and buffers; the file op engines open nothing (their
  * operation is on the name: fileops.c). */
 static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *ops,
@@ -154,8 +167,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
-    w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
-    w->sync_data = !job->fsync_every && job->fdatasync_every;
+    sync_setup(w, job);
     const uint64_t rates[SB_DDIR_N] = {job->rate, job->rate_write};
     const uint64_t iops[SB_DDIR_N] = {job->rate_iops, job->rate_iops_write};
     w->paced = (w->think_ns = (uint64_t)(job->thinktime_s * 1e9)) > 0;
@@ -256,7 +268,8 @@ static int start_thread(const sb_io_job *job, unsigned i, pthread_t *tid, worker
     int r = pthread_attr_init(&attr);
     if (r)
         return -r;
-    if (job->cpus_allowed_set) {
+    r = pthread_attr_setstacksize(&attr, SB_IO_WORKER_STACK);
+    if (!r && job->cpus_allowed_set) {
         cpu_set_t set;
         if (job->cpus_split) {
             CPU_ZERO(&set);
@@ -284,6 +297,14 @@ static void merge_worker(const worker *w, sb_io_result *res)
         sb_hist_merge(&res->clat_all, &w->st[d].clat);
     }
     res->cpu_ios += w->ios_done;
+    if (w->sync_lat) {
+        if (!res->sync_lat) {
+            res->sync_lat = sb_xcalloc(1, sizeof *res->sync_lat);
+            sb_hist_init_zeroed(res->sync_lat);
+        }
+        sb_hist_merge(res->sync_lat, w->sync_lat);
+        res->sync_fsyncs += w->fsyncs;
+    }
     res->zone_resets += sb_zbd_resets(w->zbd);
     res->total_err += w->total_err;
     if (!res->first_error)
@@ -325,12 +346,12 @@ static int merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
     res->n_threads = job->numjobs;
     for (unsigned i = 0; i < job->numjobs; i++) {
         sb_io_result *t = &res->threads[i];
-        for (int d = 0; d < SB_DDIR_N; d++) {
-            sb_hist_init(&t->dir[d].clat);
-            sb_hist_init(&t->dir[d].slat);
-            sb_hist_init(&t->dir[d].clat_issued);
+        for (int d = 0; d < SB_DDIR_N; d++) { /* calloc'd: their pages left unwritten */
+            sb_hist_init_zeroed(&t->dir[d].clat);
+            sb_hist_init_zeroed(&t->dir[d].slat);
+            sb_hist_init_zeroed(&t->dir[d].clat_issued);
         }
-        sb_hist_init(&t->clat_all);
+        sb_hist_init_zeroed(&t->clat_all);
         snprintf(t->engine, sizeof t->engine, "%s", res->engine);
         t->effective_iodepth = res->effective_iodepth;
         merge_worker(ws[i], t);
@@ -533,13 +554,14 @@ static void release(const sb_io_job *job, worker **ws, file_ctx *files, unsigned
 static int result_init(sb_io_result *res, const sb_io_job *job, const sb_engine_ops *ops, char *err,
                        size_t errlen)
 {
-    memset(res, 0, sizeof *res);
+    /* its untouched pages left so (core/histogram.h): a job file of many jobs */
+    sb_hist_clear_sparse(res, sizeof *res);
     for (int d = 0; d < SB_DDIR_N; d++) {
-        sb_hist_init(&res->dir[d].clat);
-        sb_hist_init(&res->dir[d].slat);
-        sb_hist_init(&res->dir[d].clat_issued);
+        sb_hist_init_zeroed(&res->dir[d].clat);
+        sb_hist_init_zeroed(&res->dir[d].slat);
+        sb_hist_init_zeroed(&res->dir[d].clat_issued);
     }
-    sb_hist_init(&res->clat_all);
+    sb_hist_init_zeroed(&res->clat_all);
     int r = sb_ss_init(&res->steady, &job->steady);
     if (r < 0) {
         snprintf(err, errlen, "out of memory");

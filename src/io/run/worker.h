@@ -54,6 +54,12 @@ typedef struct sb_io_fileset {
 } sb_io_fileset;
 
 #define SB_IO_BS_TABLE 1024    /* block sizes drawn before the run (bsrange, bssplit) */
+/* The stack of a job's I/O thread, sized to need rather than glibc's 8 MiB default, so
+ * that a job file of a thousand jobs (two threads each) fits in a 4 GB address space
+ * as fio's does: the deepest measured over fio's examples on every engine here (verify,
+ * offload and logs included) was 15 KiB, so 256 KiB leaves room for libc's own frames.
+ * Nothing large lives on it (offload's batch is on the heap). */
+#define SB_IO_WORKER_STACK (256u << 10)
 
 struct file_ctx;
 
@@ -85,6 +91,9 @@ typedef struct worker {
     uint64_t writes_since_fsync;
     unsigned sync_every;       /* fsync_every or fdatasync_every: the periodic sync */
     bool sync_data;            /* it is an fdatasync */
+    bool sync_pending;         /* the periodic sync is due before the next I/O (fio's order) */
+    sb_histogram *sync_lat;    /* the periodic syncs' latency after the ramp (NULL: none) */
+    uint64_t fsyncs;           /* ... of them fsyncs, not fdatasyncs (fio's sync total_ios) */
     unsigned passes;           /* one-pass jobs: passes done (fio's loops) */
     /* Variable block sizes (bsrange, bssplit): sizes drawn before the run, taken in turn;
      * NULL = every I/O is job->bs. Offsets are then in bytes: seq_pos in the pass,
@@ -196,14 +205,18 @@ int sb_io_numa_apply(worker *w, size_t buflen);
 void sb_io_loop_offload(worker *w);
 /* loop.c, for worker_thread.c: the loop of a synchronous engine and of an asynchronous
  * one (worker_thread.c chooses, beside submit_offload.c's), sleeping until t (woken early
- * when stopped), the file's fsync, and whether the job was stopped. */
+ * when stopped), and whether the job was stopped. */
 void sb_io_loop_sync(worker *w);
 void sb_io_loop_async(worker *w);
 /* fileops.c: the loop of the file and directory op engines (SB_ENGINE_FILE_OPS) */
 void sb_io_loop_fileops(worker *w);
 void sb_io_sleep_until(worker *w, uint64_t t);
-void sb_io_fsync(worker *w);
 bool sb_io_stopped(worker *w);
+/* syncs.c: every file's fsync (end_fsync, fsync_on_close), the periodic sync due before
+ * the next I/O (timed), and the cache drop that starts a time-based pass cold */
+void sb_io_fsync(worker *w);
+void sb_io_periodic_sync(worker *w);
+void sb_io_invalidate_region(worker *w);
 bool sb_io_next(worker *w, sb_io_u *u);
 uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now);
 void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now);

@@ -93,7 +93,7 @@ typedef struct sb_verify_hdr {
     uint8_t pad[8];
 } sb_verify_hdr;
 
-/* A write's identity in the table: (seq << 8) | job; job < 256 (SB_IO_MAX_JOBS). */
+/* A write's identity in the table: (seq << 8) | job; job < 256 (SB_IO_MAX_VERIFY_JOBS). */
 #define SB_VERIFY_IDENT(seq, job) (((uint64_t)(seq) << 8) | (uint64_t)(job))
 #define SB_VERIFY_UNKNOWN (UINT64_MAX >> 1)  /* content this run did not write */
 
