@@ -164,4 +164,4 @@ clean:
 	rm -rf build build-asan build-fuzz storbench storbench-mpi
 
 .PHONY: all check run asan install clean storbench storbench-mpi fuzz fuzz-build fuzz-quick vm-check docs
--include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(MPI_OBJS:.o=.d) $(NBD_OBJS:.o=.d)
+-include $(ENGINE_OBJS:.o=.d) $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(MPI_OBJS:.o=.d) $(NBD_OBJS:.o=.d)

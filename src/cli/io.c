@@ -191,7 +191,7 @@ static int parse_args_with(int argc, char **argv, io_args *a, sb_io_cli *cli, io
         if (!bases[c - 0x100])
             sb_jobfile_given_add(given, lo[c - 0x100].name, optarg);
     }
-    for (; optind < argc && !cli->help && !cli->cmdhelp[0]; optind++) {
+    for (; optind < argc && !cli->help && !cli->cmdhelp[0] && !cli->enghelp[0]; optind++) {
         if (a->nfiles == sizeof a->files / sizeof a->files[0])
             return sb_usage_error(CMD, "at most %zu job files", a->nfiles);
         a->files[a->nfiles++] = argv[optind];
@@ -647,6 +647,11 @@ static int io_main(int argc, char **argv, io_cmd *st)
     }
     if (cli->cmdhelp[0])
         return cmdhelp(cli->cmdhelp);
+    if (cli->enghelp[0] && (rc = sb_io_enghelp(stdout, cli->enghelp)) < 0)
+        return sb_usage_error(CMD, "--enghelp: '%s' is %s", cli->enghelp,
+                              rc == -ENOENT ? "not an engine" : "not an option of that engine");
+    if (cli->enghelp[0])
+        return SB_EXIT_OK;
     if (cli->fio.inflate_log[0]) {
         char err[PATH_MAX + 128];
         int r = sb_iolog_inflate(cli->fio.inflate_log, stdout, err, sizeof err);

@@ -45,6 +45,10 @@ void sb_io_job_init(sb_io_job *job)
     job->do_verify = true;
     job->trim_verify_zero = true;
     job->uring_fixed_files = job->uring_fixed_bufs = -1;
+    job->uring_sqpoll_cpu = job->uring_nonvectored = job->laio_userspace_reap = -1;
+    job->hipri_pct = 100;
+    job->stat_type = SB_STAT_STAT;
+    job->sg_write_mode = SB_SG_WRITE;
     job->error_dump = true;        /* fio's job control (jobctl.c) */
     job->dedupe_ws_pct = 5;
     job->compress_chunk = 512;
@@ -148,4 +152,9 @@ double sb_io_result_bw(const sb_io_result *r, int ddir)
         return 0;
     uint64_t n = ddir < 0 ? r->dir[0].bytes + r->dir[1].bytes + r->dir[2].bytes : r->dir[ddir].bytes;
     return (double)n / r->seconds;
+}
+
+bool sb_io_job_modifies(const sb_io_job *job)
+{
+    return sb_rw_modifies(job->rw) || sb_engine_can(job->engine, SB_ENGINE_ALLOCATES);
 }

@@ -225,6 +225,24 @@ typedef struct sb_io_job {
      * I/O that would block fails with EAGAIN), hipri (polled completion: IORING_SETUP_IOPOLL,
      * RWF_HIPRI; direct I/O on a device that polls) */
     bool uring_sqpoll, io_nowait, io_hipri;
+    /* fio's other engine options (fio --enghelp=ENGINE), each read by its engine through
+     * sb_engine_td's job and refused with another engine (job/engine_opts.c): */
+    int uring_sqpoll_cpu;      /* sqthread_poll_cpu: the polling thread's CPU (IORING_SETUP_SQ_AFF); -1 unset */
+    int uring_nonvectored;     /* nonvectored: 0 READV/WRITEV of an iovec; 1 or -1 (fio's default on a
+                                * kernel with them) READ/WRITE of the buffer */
+    unsigned uring_force_async; /* force_async=N: IOSQE_ASYNC on every Nth I/O (io-wq); 0 off */
+    int uring_cmd_type;        /* cmd_type (io_uring_cmd's, NVMe passthrough): set only to be refused */
+    bool io_uncached;          /* uncached: RWF_DONTCACHE on buffered I/O (io_uring, pvsync2) */
+    int laio_userspace_reap;   /* userspace_reap: 1 reap from the mapped AIO ring, 0 io_getevents
+                                * for every reap (fio's default); -1 storbench's: the ring */
+    bool mmap_thp;             /* thp: madvise(MADV_HUGEPAGE) on the mapping */
+    unsigned hipri_pct;        /* hipri_percentage: RWF_HIPRI on this % of pvsync2's I/Os (hipri) */
+    int stat_type;             /* filestat, dirstat: SB_STAT_STAT, _LSTAT, _STATX */
+    char donorname[256];       /* e4defrag: the donor file of EXT4_IOC_MOVE_EXT (created, removed) */
+    bool e4_inplace;           /* e4defrag: allocate and free the donor's blocks in each I/O */
+    bool sg_readfua, sg_writefua; /* sg: FUA on every READ / WRITE command */
+    int sg_write_mode;         /* sg: the SCSI command of a write, SB_SG_* */
+    unsigned sg_stream_id;     /* sg: the stream of WRITE STREAM(16) */
     int iomem;                 /* fio's mem/iomem: how the I/O buffers are made, SB_IOMEM_* */
     int fadvise_hint;          /* fio's fadvise_hint: SB_FADVISE_* (default: the job's pattern) */
     bool overwrite;            /* fio's overwrite: a write job's missing bytes are written first */
@@ -502,6 +520,13 @@ static inline bool sb_rw_trims(sb_rw rw)
 }
 /* The job changes the file (a read-write descriptor): it writes or trims. */
 static inline bool sb_rw_modifies(sb_rw rw) { return sb_rw_writes(rw) || sb_rw_trims(rw); }
+/* filestat's stat_type, sg's sg_write_mode */
+enum { SB_STAT_STAT = 1, SB_STAT_LSTAT, SB_STAT_STATX };
+enum { SB_SG_WRITE = 1, SB_SG_WRITE_VERIFY, SB_SG_WRITE_SAME, SB_SG_WRITE_SAME_NDOB, SB_SG_WRITE_STREAM,
+       SB_SG_VERIFY_00, SB_SG_VERIFY_01, SB_SG_VERIFY_11 };
+/* The job changes its files: its rw modifies, or its engine changes a file even on a read
+ * (falloc allocates; io/engine.h's SB_ENGINE_ALLOCATES). The device rules and the open ask this. */
+bool sb_io_job_modifies(const sb_io_job *job);
 
 /* What options mean together, made explicit after parsing: a bssplit's smallest size
  * becomes bs (its offsets' unit). */
@@ -531,6 +556,10 @@ int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen);
 int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen);
 /* The rules of trim jobs (trim.c), the same way. */
 int sb_io_trim_check(const sb_io_job *job, char *err, size_t errlen);
+/* The engine options of fio's --enghelp against the job's engine (job/engine_opts.c): an
+ * option of another engine, or one that needs another (sqthread_poll_cpu, hipri_percentage),
+ * is refused with one line. */
+int sb_io_engine_opts_check(const sb_io_job *job, char *err, size_t errlen);
 
 /* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
  * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,

@@ -146,18 +146,31 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
     return 0;
 }
 
-/* The ring's and preadv2's own options, as fio takes them only with those engines. */
-static int check_engine_opts(const sb_io_job *job, const sb_engine_ops *ops, char *err, size_t errlen)
+/* What an engine that moves no data (falloc, ftruncate) can run. */
+static int engine_kind_check(const sb_io_job *job, const sb_engine_ops *ops, char *err, size_t errlen)
 {
-    const char *eng_opt = job->uring_sqpoll && !(ops->caps & SB_ENGINE_RING) ? "sqthread_poll"
-                          : (job->io_nowait || job->io_hipri) && !(ops->caps & (SB_ENGINE_RING | SB_ENGINE_RWF))
-                              ? (job->io_nowait ? "nowait" : "hipri") : NULL;
-    if (!eng_opt)
-        return 0;
-    snprintf(err, errlen, "%s is an option of the %s engine%s (ioengine is %s)", eng_opt,
-             job->uring_sqpoll ? "io_uring" : "io_uring and pvsync2", job->uring_sqpoll ? "" : "s",
-             ops->name);
-    return -EINVAL;
+    if ((ops->caps & SB_ENGINE_NO_DATA) && (job->verify || job->verify_pattern || job->verify_only)) {
+        snprintf(err, errlen, "the %s engine moves no data: there is nothing to verify", ops->name);
+        return -EINVAL;
+    }
+    if ((ops->caps & SB_ENGINE_FILE_OPS) && (job->fsync_every || job->fdatasync_every || job->end_fsync ||
+                                             job->fsync_on_close)) {
+        snprintf(err, errlen, "the %s engine opens no file to fsync (fsync, fdatasync, end_fsync, "
+                 "fsync_on_close)", ops->name);
+        return -EINVAL;
+    }
+    if ((ops->caps & SB_ENGINE_FILE_OPS) && sb_rw_trims(job->rw)) {
+        snprintf(err, errlen, "the %s engine times one operation per file: rw=%s has nothing to "
+                 "trim", ops->name, sb_rw_name(job->rw));
+        return -EINVAL;
+    }
+    /* ftruncate's only I/O is a write (a size change), as fio's, which fails a read with EINVAL */
+    if ((ops->caps & SB_ENGINE_WRITES_ONLY) && job->rw != SB_RW_WRITE && job->rw != SB_RW_RANDWRITE) {
+        snprintf(err, errlen, "the %s engine only writes (rw=write or randwrite; rw=%s)", ops->name,
+                 sb_rw_name(job->rw));
+        return -EINVAL;
+    }
+    return 0;
 }
 
 /* fio's log options that involve each other (io/log/). */
@@ -183,6 +196,12 @@ static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn
     if (job->log_gz_cpus_set && !job->log_gz_store && warn && warnlen && !warn[0])
         snprintf(warn, warnlen, "log_compression_cpus has no effect without log_store_compressed=1: "
                  "storbench writes its logs as it goes and deflates only the logs it stores");
+    if (job->block_error_pct) { /* fio's: trims until a block fails, on wearing flash */
+        snprintf(err, errlen, "block_error_percentiles: not supported: fio's histogram of the trims "
+                 "until a block fails needs a device that wears out and reports it, and storbench "
+                 "counts no such failure");
+        return -EINVAL;
+    }
     return 0;
 }
 
@@ -203,12 +222,6 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     if (job->bs < SB_IO_MIN_BS || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS)) {
         snprintf(err, errlen, "block size %" PRIu64 " out of range (512 B .. 64 MiB; under zonemode=zbd "
                  "a trim job's: the zone size, up to 2 GiB)", job->bs);
-        return -EINVAL;
-    }
-    if (job->block_error_pct) { /* fio's: trims until a block fails, on wearing flash */
-        snprintf(err, errlen, "block_error_percentiles: not supported: fio's histogram of the trims "
-                 "until a block fails needs a device that wears out and reports it, and storbench "
-                 "counts no such failure");
         return -EINVAL;
     }
     if (job->iodepth < 1 || job->iodepth > SB_IO_MAX_DEPTH) {
@@ -252,7 +265,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
         return -EINVAL;
     }
-    if (check_engine_opts(job, ops, err, errlen) < 0)
+    /* fio's engine options, as fio takes them only with their engines (engine_opts.c) */
+    if (sb_io_engine_opts_check(job, err, errlen) < 0)
         return -EINVAL;
     if (sb_io_job_check_fio(job, err, errlen) < 0 || sb_io_job_check_fiob(job, err, errlen) < 0)
         return -EINVAL;
@@ -294,6 +308,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "the %s engine cannot do direct I/O (it works through the page cache)", ops->name);
         return -EINVAL;
     }
+    if (engine_kind_check(job, ops, err, errlen) < 0)
+        return -EINVAL;
     if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)
         return -EINVAL;
     if (check_logs(job, err, errlen, warn, warnlen) < 0)

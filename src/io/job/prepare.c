@@ -153,7 +153,7 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
  * file; *st is what was opened. 0 or -errno with one line in err. */
 static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, char *err, size_t errlen)
 {
-    bool read_only = !sb_rw_modifies(job->rw) || job->readonly;
+    bool read_only = !sb_io_job_modifies(job) || job->readonly;
     /* fio's allow_file_create=0 and --readonly: nothing is created */
     bool create = job->allow_file_create && !job->readonly;
     const char *no_create = job->readonly ? " (--readonly creates no file)"
@@ -211,7 +211,7 @@ static int check_block_device(const sb_io_job *job, file_ctx *f, char *err, size
     ioctl(f->fd, BLKGETSIZE64, &bytes);
     close(f->fd);
     f->fd = -1;
-    if (sb_rw_modifies(job->rw)) {
+    if (sb_io_job_modifies(job)) {
         const sb_devguard_rules rules = {.allow_mounted = job->allow_mounted_write, .consent = &job->consent};
         int r = sb_devguard_check(f->path, &rules, err, errlen);
         if (r < 0)
@@ -359,9 +359,10 @@ static void remove_if_ours(const file_ctx *f)
     struct stat st;
     if (sb_path_resolve(f->path, 0, &at, err, sizeof err) < 0)
         return;
-    if (fstatat(at.dirfd, at.base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-        st.st_dev == f->dev && st.st_ino == f->ino)
-        unlinkat(at.dirfd, at.base, 0);
+    /* a directory: one the job made (dircreate, dirstat: opfiles.c) */
+    if (fstatat(at.dirfd, at.base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) && st.st_dev == f->dev && st.st_ino == f->ino)
+        unlinkat(at.dirfd, at.base, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
     sb_path_at_close(&at);
 }
 
@@ -381,7 +382,7 @@ void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned 
 
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen)
 {
-    int flags = sb_rw_modifies(job->rw) ? O_RDWR : O_RDONLY;
+    int flags = sb_io_job_modifies(job) ? O_RDWR : O_RDONLY;
     if (job->direct)
         flags |= O_DIRECT;
     if (job->open_sync) /* fio's sync=1 / dsync: every write waits for the medium */

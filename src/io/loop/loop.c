@@ -656,8 +656,7 @@ static void loop_async(worker *w)
                 /* ahead of the rate: what is in flight comes back first, as fio's inline
                  * mode quiesces before it sleeps (its latency is then its own, not the
                  * sleep's); io_submit_mode=offload is the mode that does not wait */
-                bool ahead = rate_ahead(w);
-                if ((w->think_ns || ahead) && (r = drain(w, &in_flight)) < 0)
+                if ((w->think_ns || rate_ahead(w)) && (r = drain(w, &in_flight)) < 0)
                     goto fail;
             } else if (!pending) {
                 t = sb_now_ns();

@@ -72,6 +72,15 @@ static const sb_opt_choice fadvise_choices[] = {
 static const sb_opt_choice sync_choices[] = {
     {"0", 0}, {"none", 0}, {"1", 1}, {"sync", 1}, {"dsync", 2}, {NULL, 0}};
 static const sb_opt_choice clocksource_choices[] = {{"clock_gettime", 0}, {NULL, 0}};
+static const sb_opt_choice nonvectored_choices[] = {{"-1", -1}, {"0", 0}, {"1", 1}, {NULL, 0}};
+static const sb_opt_choice cmd_type_choices[] = {{"nvme", 1}, {NULL, 0}};
+static const sb_opt_choice stat_type_choices[] = {
+    {"stat", SB_STAT_STAT}, {"lstat", SB_STAT_LSTAT}, {"statx", SB_STAT_STATX}, {NULL, 0}};
+static const sb_opt_choice sg_write_mode_choices[] = {
+    {"write", SB_SG_WRITE}, {"write_and_verify", SB_SG_WRITE_VERIFY}, {"verify", SB_SG_WRITE_VERIFY},
+    {"write_same", SB_SG_WRITE_SAME}, {"same", SB_SG_WRITE_SAME}, {"write_same_ndob", SB_SG_WRITE_SAME_NDOB},
+    {"verify_bytchk_00", SB_SG_VERIFY_00}, {"verify_bytchk_01", SB_SG_VERIFY_01},
+    {"verify_bytchk_11", SB_SG_VERIFY_11}, {"write_stream", SB_SG_WRITE_STREAM}, {NULL, 0}};
 static const sb_opt_choice unified_rw_choices[] = { /* fio's reporting options */
     {"none", 0}, {"0", 0}, {"mixed", 1}, {"1", 1}, {"both", 2}, {"2", 2}, {NULL, 0}};
 static const sb_opt_choice unit_base_choices[] = {{"0", 0}, {"8", 8}, {"1", 1}, {NULL, 0}};
@@ -357,12 +366,66 @@ const sb_opt sb_io_options[] = {
      .help = "io_uring: a kernel thread polls the submission ring (IORING_SETUP_SQPOLL), as fio's",
      .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
     {.name = "nowait", .type = SB_OPT_BOOL, J(io_nowait), .def = "0",
-     .help = "io_uring, pvsync2: RWF_NOWAIT on each I/O; one that would block fails with EAGAIN",
+     .help = "io_uring, libaio, pvsync2: RWF_NOWAIT on each I/O; one that would block fails with "
+             "EAGAIN",
      .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
     {.name = "hipri", .type = SB_OPT_BOOL, J(io_hipri), .def = "0",
-     .help = "io_uring (IORING_SETUP_IOPOLL), pvsync2 (RWF_HIPRI): polled completions; direct "
-             "I/O on a device that polls",
+     .help = "io_uring (IORING_SETUP_IOPOLL), pvsync2 (RWF_HIPRI), sg (SGV4_FLAG_HIPRI): polled "
+             "completions; direct I/O on a device that polls",
      .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    /* fio's other engine options (fio --enghelp=ENGINE), refused with another engine */
+    {.name = "sqthread_poll_cpu", .type = SB_OPT_INT, J(uring_sqpoll_cpu), .min = 0, .max = CPU_SETSIZE - 1,
+     .def = "unset", .arg = "CPU",
+     .help = "io_uring with sqthread_poll: the polling thread on this CPU (IORING_SETUP_SQ_AFF)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_DEF_DOC},
+    {.name = "nonvectored", .type = SB_OPT_CHOICE, J(uring_nonvectored), .def = "-1", .arg = "N",
+     .choices = nonvectored_choices,
+     .help = "io_uring: 0 reads and writes an iovec (IORING_OP_READV/WRITEV); 1, or -1 as fio's "
+             "default on a kernel that has them, the buffer (IORING_OP_READ/WRITE)",
+     .category = SB_OPTC_ENGINE},
+    {.name = "force_async", .type = SB_OPT_INT, J(uring_force_async), .def = "0", .arg = "N",
+     .help = "io_uring: every Nth I/O with IOSQE_ASYNC, run by an io-wq worker thread",
+     .category = SB_OPTC_ENGINE},
+    {.name = "cmd_type", .type = SB_OPT_CHOICE, J(uring_cmd_type), .def = "unset", .arg = "TYPE",
+     .help = "fio's io_uring_cmd engine's (NVMe passthrough), which storbench has not: refused",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_DEF_DOC, .choices = cmd_type_choices},
+    {.name = "uncached", .type = SB_OPT_BOOL, J(io_uncached), .def = "0",
+     .help = "io_uring, pvsync2: buffered I/O with RWF_DONTCACHE (its pages leave the cache once "
+             "done; Linux 6.14)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "userspace_reap", .type = SB_OPT_BOOL, J(laio_userspace_reap), .def = "the ring",
+     .help = "libaio: 1 takes completions from the mapped AIO ring (storbench's default), 0 asks "
+             "io_getevents for every reap (fio's default)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH | SB_OPTF_DEF_DOC},
+    {.name = "thp", .type = SB_OPT_BOOL, J(mmap_thp), .def = "0",
+     .help = "mmap: madvise(MADV_HUGEPAGE) on the mapping (transparent huge pages)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "hipri_percentage", .type = SB_OPT_INT, J(hipri_pct), .max = 100, .def = "100", .arg = "PCT",
+     .help = "pvsync2 with hipri: RWF_HIPRI on this % of the I/Os, drawn at random",
+     .category = SB_OPTC_ENGINE},
+    {.name = "stat_type", .type = SB_OPT_CHOICE, J(stat_type), .def = "stat", .arg = "CALL",
+     .help = "filestat, dirstat: the call each file's stat is: stat, lstat or statx",
+     .category = SB_OPTC_ENGINE, .choices = stat_type_choices},
+    {.name = "donorname", .type = SB_OPT_STR, J(donorname), .arg = "FILE",
+     .help = "e4defrag: the donor file whose blocks EXT4_IOC_MOVE_EXT swaps in (created by the "
+             "job, in its directory when it has one; removed after)",
+     .category = SB_OPTC_ENGINE},
+    {.name = "inplace", .type = SB_OPT_BOOL, J(e4_inplace), .def = "0",
+     .help = "e4defrag: allocate the donor's blocks in each I/O and free them after, not once",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "readfua", .type = SB_OPT_BOOL, J(sg_readfua), .def = "0",
+     .help = "sg: FUA (force unit access) on every READ command",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "writefua", .type = SB_OPT_BOOL, J(sg_writefua), .def = "0",
+     .help = "sg: FUA (force unit access) on every WRITE command",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "sg_write_mode", .type = SB_OPT_CHOICE, J(sg_write_mode), .def = "write", .arg = "MODE",
+     .help = "sg: the command of a write: write, write_and_verify (verify), write_same (same), "
+             "write_same_ndob, verify_bytchk_00, _01, _11, write_stream",
+     .category = SB_OPTC_ENGINE, .choices = sg_write_mode_choices},
+    {.name = "stream_id", .type = SB_OPT_INT, J(sg_stream_id), .max = 65535, .def = "0", .arg = "ID",
+     .help = "sg with sg_write_mode=write_stream: the stream of WRITE STREAM(16)",
+     .category = SB_OPTC_ENGINE},
     {.name = "allow_file_create", .type = SB_OPT_BOOL, J(allow_file_create), .def = "1",
      .help = "0: create no file; every file the job names must exist (as fio's)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
@@ -395,7 +458,9 @@ const sb_opt sb_io_options[] = {
              "default",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
     {.name = "ioengine", .type = SB_OPT_STR, J(engine), .def = "psync", .arg = "NAME",
-     .help = "psync | pvsync | pvsync2 | sync | posixaio | libaio | io_uring | mmap | null",
+     .help = "psync | pvsync | pvsync2 | sync | vsync | posixaio | libaio | io_uring | mmap | null | "
+             "splice | falloc | ftruncate | e4defrag | sg | filecreate | filestat | filedelete | dircreate | dirstat | "
+             "dirdelete",
      .category = SB_OPTC_ENGINE},
     {.name = "iodepth", .type = SB_OPT_INT, J(iodepth), .min = 1, .max = SB_IO_MAX_DEPTH,
      .def = "1", .arg = "N",

@@ -143,12 +143,15 @@ static void sync_setup(worker *w, const sb_io_job *job)
     w->sync_every = job->fsync_every ? job->fsync_every
                     : job->fdatasync_every ? job->fdatasync_every : job->sfr_every;
     w->sync_data = !job->fsync_every && job->fdatasync_every;
+    sb_hist_init_zeroed(&w->sync_st.clat); /* worker_alloc's pages: already zero */
 }
 
+/* A worker on path with its engine and buffers; the file op engines open nothing (their
+ * operation is on the name: fileops.c). */
 static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *ops,
                         const char *path, char *err, size_t errlen)
 {
-    int r = sb_io_open_for_io(job, path, &w->fd, err, errlen);
+    int r = ops->caps & SB_ENGINE_FILE_OPS ? 0 : sb_io_open_for_io(job, path, &w->fd, err, errlen);
     if (r < 0)
         return r;
     /* offload: iodepth submit threads, each one I/O at a time, whatever the engine (fio's) */
@@ -198,6 +201,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->td.sqpoll = job->uring_sqpoll;
     w->td.nowait = job->io_nowait;
     w->td.hipri = job->io_hipri;
+    w->td.job = job;
     w->td.ios = calloc(depth, sizeof *w->td.ios);
     w->freelist = calloc(depth, sizeof *w->freelist);
     w->done = calloc(depth, sizeof *w->done);
@@ -254,7 +258,6 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         sb_hist_init_zeroed(&w->st[d].slat);
         sb_hist_init_zeroed(&w->st[d].clat_issued);
     }
-    sb_hist_init_zeroed(&w->sync_st.clat);
     /* no clock read per I/O when nothing would keep it (every disable_* latency set) */
     w->no_lat = job->gtod_reduce || (job->disable_lat && job->disable_clat && job->disable_slat);
     w->ddir_fixed = job->rw == SB_RW_RW || job->rw == SB_RW_RANDRW ? -1
@@ -386,6 +389,9 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned *nfiles
             sb_io_job fj;
             sb_io_ctl_file_job(job, i, *nfiles, &fj);
             r = sb_io_prepare_file(&fj, &files[i], err, errlen);
+        } else if (sb_engine_can(job->engine, SB_ENGINE_MAKES_FILES) ||
+                   sb_engine_can(job->engine, SB_ENGINE_DIRS)) { /* opfiles.c */
+            r = sb_io_prepare_opfile(job, &files[i], err, errlen);
         } else {
             r = sb_io_prepare_file(job, &files[i], err, errlen);
         }
@@ -457,8 +463,11 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
             ws[i]->job = &ws[i]->own_job;
         }
         ws[i]->path = f->path;
+        ws[i]->op_files = files;
+        ws[i]->op_map = map;
         if ((r = worker_setup(ws[i], ws[i]->job, ops, f->path, err, errlen)) < 0 ||
-            (r = sb_io_files_open(ws[i], ws[i]->job, files, map, err, errlen)) < 0)
+            (!(ops->caps & SB_ENGINE_FILE_OPS) && (r = sb_io_files_open(ws[i], ws[i]->job, files, map, err,
+                                                                        errlen)) < 0))
             return r;
         if (f->zbd && (r = sb_zbd_thread_new(f->zbd, ws[i]->job, ws[i]->fd, &ws[i]->zbd, err, errlen)) < 0)
             return r;
@@ -577,6 +586,7 @@ static void release(const sb_io_job *job, worker **ws, file_ctx *files, unsigned
         sb_zbd_detach(files[i].zbd, files[i].created &&
                                     (job->directory[0] ? !job->keep_files : failed || job->unlink));
     }
+    sb_io_opfiles_adopt(job, files, nfiles); /* what filecreate, dircreate made */
     sb_io_remove_created(job, files, nfiles, dir, made_dir, failed);
 }
 

@@ -61,10 +61,16 @@ typedef struct sb_io_fileset {
  * Nothing large lives on it (offload's batch is on the heap). */
 #define SB_IO_WORKER_STACK (256u << 10)
 
+struct file_ctx;
+
 typedef struct worker {
     const sb_io_job *job;
     shared *sh;
     unsigned index;
+    /* file op engines (fileops.c): the job's files and which are this thread's (its
+     * map[index * per + k]), by name: nothing is opened */
+    const struct file_ctx *op_files;
+    const unsigned *op_map;
     int fd;
     const char *path;          /* its file's name (unlink_each_loop makes it anew) */
     /* fio's lockfile (lockfile.c): the file's lock, the engine's table, and the copy of it
@@ -167,6 +173,7 @@ typedef struct file_ctx {
     char path[PATH_MAX + 32];
     int fd;                /* buffered descriptor for layout; closed before the run */
     bool created;          /* this run created it (O_EXCL) */
+    bool op_free;          /* filecreate, dircreate: the name was free before the run (opfiles.c) */
     dev_t dev;             /* the inode opened, so that only it is ever removed */
     ino_t ino;
     uint64_t known_from;   /* verify: blocks from here on were laid out by this run */
@@ -208,6 +215,8 @@ void sb_io_loop_offload(worker *w);
  * when stopped), and whether the job was stopped. */
 void sb_io_loop_sync(worker *w);
 void sb_io_loop_async(worker *w);
+/* fileops.c: the loop of the file and directory op engines (SB_ENGINE_FILE_OPS) */
+void sb_io_loop_fileops(worker *w);
 void sb_io_sleep_until(worker *w, uint64_t t);
 bool sb_io_stopped(worker *w);
 /* syncs.c: every file's fsync (end_fsync, fsync_on_close), the periodic sync due before
@@ -264,6 +273,11 @@ void sb_io_files_dir_remove(const char *dirs);
  * a --filename only when the run failed, then the directory if made. */
 void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned nfiles, const char *dir,
                           bool made, bool failed);
+/* opfiles.c: a file op engine's name before the run (none there for filecreate and
+ * dircreate; a directory made for dirstat and dirdelete), and after it what the engine
+ * made, marked the job's own (created) so that it goes with the job's files. */
+int sb_io_prepare_opfile(const sb_io_job *job, file_ctx *f, char *err, size_t errlen);
+void sb_io_opfiles_adopt(const sb_io_job *job, file_ctx *files, unsigned n);
 /* prepare.c: opens path for the job's I/O (O_DIRECT and its alignment checked). */
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen);
 /* prepare.c: fio's unlink_each_loop, from the worker's thread between two loops: its file
