@@ -46,6 +46,8 @@ void sb_io_job_init(sb_io_job *job)
     job->spr_op = 0.15; /* fio's SPRandom defaults */
     job->spr_num_regions = 100;
     job->prioclass = -1;
+    job->rate_cycle_ms = 1000; /* fio's rate_cycle */
+    job->latency_percentile = 100;
     job->cmdprio.cls[0] = job->cmdprio.cls[1] = job->cmdprio.level[0] = job->cmdprio.level[1] = -1;
 }
 

@@ -127,6 +127,31 @@ typedef struct sb_io_job {
     bool rate_poisson;         /* fio's rate_process=poisson: exponential gaps of the mean rate */
     uint64_t rate_min;         /* fio's rate_min: bytes/s per thread at least, judged per
                                 * second after the first; below it the job fails. 0 = none */
+    /* fio's thinktime and rate details (loop/pace.c): thinktime_spin, the part of a think
+     * spent spinning on the CPU; thinktime_blocks, I/Os between thinks (0: not given, 1);
+     * thinktime_blocks_type, which I/Os count (SB_THINK_COMPLETE, _ISSUE); thinktime_iotime,
+     * I/O time between thinks (0: none); rate_ign_think (rate_ignore_thinktime): the
+     * rate's schedule moves on by the think instead of catching up after it; rate_cycle_ms,
+     * the window rate_min and rate_iops_min are judged on; rate_iops_min: I/Os per second
+     * per thread at least (0: none). */
+    double thinktime_spin_s;
+    unsigned thinktime_blocks;
+    int thinktime_blocks_type;
+    double thinktime_iotime_s;
+    bool rate_ign_think;
+    unsigned rate_cycle_ms;
+    uint64_t rate_iops_min;
+    /* fio's max_latency (a completion slower than it fails the job with ETIMEDOUT; 0:
+     * none) and latency target (loop/pace.c): latency_target, the latency latency_percentile
+     * % of the I/Os of each latency_window must meet, the queue depth searched for the
+     * deepest that does; latency_run: the search goes on for the whole run. 0: none. */
+    double max_latency_s;
+    double latency_target_s, latency_window_s, latency_percentile;
+    bool latency_run;
+    /* fio's iodepth_low (0: iodepth): a full queue drains to it before it is filled again;
+     * serialize_overlap: an I/O waits for the I/Os in flight it overlaps */
+    unsigned iodepth_low;
+    bool serialize_overlap;
     int64_t rw_skip;           /* fio's rw=read:SKIP: bytes skipped after each sequential I/O
                                 * (negative: backwards); a multiple of bs */
     uint64_t blockalign;       /* fio's blockalign: random offsets' unit; 0 = bs */
@@ -300,6 +325,9 @@ typedef struct sb_io_job {
 enum { SB_IOMEM_MALLOC = 0, SB_IOMEM_SHM, SB_IOMEM_SHMHUGE, SB_IOMEM_MMAP, SB_IOMEM_MMAPHUGE,
        SB_IOMEM_MMAPSHARED };
 enum { SB_FADVISE_NONE = 0, SB_FADVISE_PATTERN, SB_FADVISE_RANDOM, SB_FADVISE_SEQUENTIAL };
+
+/* fio's thinktime_blocks_type (loop/pace.c): completed or issued I/Os count. */
+enum { SB_THINK_COMPLETE = 0, SB_THINK_ISSUE };
 
 /* fio's fallocate: how a write job's new file gets its size (prepare.c). */
 enum { SB_FALLOC_NATIVE = 0, SB_FALLOC_NONE, SB_FALLOC_KEEP };

@@ -52,6 +52,52 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
     return 0;
 }
 
+/* thinktime's and rate's details, max_latency and the latency target (loop/pace.c): an
+ * option that would change nothing (fio's ignore them) is refused. */
+static int check_pacing(const sb_io_job *job, char *err, size_t errlen)
+{
+    const char *alone = NULL;
+    if (job->thinktime_s <= 0 && job->thinktime_spin_s > 0)
+        alone = "thinktime_spin";
+    else if (job->thinktime_s <= 0 && job->thinktime_blocks > 1)
+        alone = "thinktime_blocks";
+    else if (job->thinktime_s <= 0 && job->thinktime_blocks_type != SB_THINK_COMPLETE)
+        alone = "thinktime_blocks_type";
+    else if (job->thinktime_s <= 0 && job->thinktime_iotime_s > 0)
+        alone = "thinktime_iotime";
+    if (alone) {
+        snprintf(err, errlen, "%s: needs thinktime (without it there is no think to shape)", alone);
+        return -EINVAL;
+    }
+    if (job->thinktime_spin_s > job->thinktime_s) {
+        snprintf(err, errlen, "thinktime_spin %.0f us is above thinktime %.0f us",
+                 job->thinktime_spin_s * 1e6, job->thinktime_s * 1e6);
+        return -EINVAL;
+    }
+    bool rated = job->rate || job->rate_write || job->rate_iops || job->rate_iops_write;
+    if (job->rate_ign_think && (job->thinktime_s <= 0 || !rated)) {
+        snprintf(err, errlen, "rate_ignore_thinktime: needs thinktime and rate or rate_iops");
+        return -EINVAL;
+    }
+    if (job->rate_cycle_ms != 1000 && !job->rate_min && !job->rate_iops_min) {
+        snprintf(err, errlen, "rate_cycle: needs rate_min or rate_iops_min (the window they are "
+                 "judged on)");
+        return -EINVAL;
+    }
+    if (job->latency_target_s <= 0 && (job->latency_window_s > 0 || job->latency_run ||
+                                       job->latency_percentile != 100)) {
+        snprintf(err, errlen, "%s: needs latency_target", job->latency_run ? "latency_run"
+                 : job->latency_window_s > 0 ? "latency_window" : "latency_percentile");
+        return -EINVAL;
+    }
+    if ((job->latency_target_s > 0 || job->serialize_overlap) && job->submit_offload) {
+        snprintf(err, errlen, "%s: not with io_submit_mode=offload", job->serialize_overlap
+                 ? "serialize_overlap" : "latency_target");
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* fio's job control (jobctl.c) together with the rest. */
 static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
 {
@@ -102,7 +148,8 @@ static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
 static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
 {
     bool var = job->bs_max > job->bs || job->bssplit.n;
-    if (check_offsets(job, err, errlen) < 0 || check_jobctl(job, err, errlen) < 0)
+    if (check_offsets(job, err, errlen) < 0 || check_jobctl(job, err, errlen) < 0 ||
+        check_pacing(job, err, errlen) < 0)
         return -EINVAL;
     if (job->bs_max > SB_IO_MAX_BS) {
         snprintf(err, errlen, "bsrange %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs_max);

@@ -165,6 +165,8 @@ SB_OPT_PARSER(sb_opt_parse_file_service);
  * size=128z), and a fraction 0 .. 1 into a double (zone_reset_*) */
 SB_OPT_PARSER(sb_opt_parse_zoned_size);
 SB_OPT_PARSER(sb_opt_parse_fraction);
+/* A percentage with decimals, 0 .. 100, into a double (latency_percentile; parse_zbd.c) */
+SB_OPT_PARSER(sb_opt_parse_pct_float);
 /* parse_sched.c: where and how a thread runs (NUMA nodes and memory policy, SPRandom's
  * over-provisioning, prioclass, cmdprio's values) */
 SB_OPT_PARSER(sb_opt_parse_numa_cpus);

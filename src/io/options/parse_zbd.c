@@ -3,7 +3,8 @@
  * a size that may count zones (size=128z, offset=524z: fio's 'z' suffix, made bytes by
  * sb_io_job_resolve once the zone size is known) or, for size, be a percentage of the
  * file (size=95%: made bytes by sb_io_files_size_pct), and the fractions of
- * zone_reset_threshold and zone_reset_frequency. The table is table.c.
+ * zone_reset_threshold and zone_reset_frequency; beside the fraction, a percentage with
+ * decimals (latency_percentile). The table is table.c.
  */
 #include "io/options/options.h"
 
@@ -79,6 +80,21 @@ int sb_opt_parse_fraction(const sb_opt *o, void *base, const char *v, const sb_o
     double x = strtod(v, &end);
     if (end == v || *end || !(x >= 0 && x <= 1)) {
         snprintf(err, errlen, "'%s' is not a number from 0 to 1", v);
+        return -EINVAL;
+    }
+    *(double *)((char *)base + o->off) = x;
+    return 0;
+}
+
+int sb_opt_parse_pct_float(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                           char *err, size_t errlen)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end != v && *end == '%')
+        end++;
+    if (end == v || *end || !(x >= 0 && x <= 100)) {
+        snprintf(err, errlen, "'%s' is not a percentage from 0 to 100", v);
         return -EINVAL;
     }
     *(double *)((char *)base + o->off) = x;

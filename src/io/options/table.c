@@ -53,6 +53,9 @@ static const sb_opt_choice sb_opt_fallocate_choices[] = {
     {"native", SB_FALLOC_NATIVE}, {"posix", SB_FALLOC_NATIVE}, {"keep", SB_FALLOC_KEEP},
     {"none", SB_FALLOC_NONE}, {"0", SB_FALLOC_NONE}, {"1", SB_FALLOC_NATIVE}, {NULL, 0},
 };
+static const sb_opt_choice sb_opt_think_type_choices[] = {
+    {"complete", SB_THINK_COMPLETE}, {"issue", SB_THINK_ISSUE}, {NULL, 0}};
+static const char *const sb_opt_a_rate_cycle[] = {"ratecycle", NULL};
 static const sb_opt_choice sb_opt_dedupe_mode_choices[] = {{"repeat", 0}, {"working_set", 1}, {NULL, 0}};
 
 static const sb_opt_choice mem_choices[] = {
@@ -323,6 +326,69 @@ const sb_opt sb_io_options[] = {
      .help = "bytes per second per thread at least, judged each second after the first; a thread "
              "below it fails the job (exit 1), as fio's",
      .category = SB_OPTC_TIMING},
+    /* thinktime's and rate's details, max_latency, the latency target, the queue's refill
+     * (loop/pace.c, loop.c) */
+    {.name = "thinktime_spin", .type = SB_OPT_DURATION, J(thinktime_spin_s), .def = "0",
+     .arg = "DURATION",
+     .help = "the first part of each thinktime spent spinning on the CPU, the rest asleep (a bare "
+             "number is microseconds); at most thinktime",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "thinktime_blocks", .type = SB_OPT_INT, J(thinktime_blocks), .min = 1, .def = "1",
+     .arg = "N",
+     .help = "thinktime after every N I/Os, not after each",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_DEF_DOC},
+    {.name = "thinktime_blocks_type", .type = SB_OPT_CHOICE, J(thinktime_blocks_type),
+     .def = "complete", .arg = "TYPE",
+     .help = "complete: thinktime_blocks counts completed I/Os; issue: issued ones (they differ "
+             "with iodepth above 1)",
+     .category = SB_OPTC_TIMING, .choices = sb_opt_think_type_choices},
+    {.name = "thinktime_iotime", .type = SB_OPT_DURATION, J(thinktime_iotime_s), .def = "0",
+     .arg = "DURATION",
+     .help = "thinktime after this much I/O time (a bare number is seconds); with thinktime_blocks, "
+             "after whichever comes first",
+     .category = SB_OPTC_TIMING},
+    {.name = "rate_ignore_thinktime", .type = SB_OPT_BOOL, J(rate_ign_think), .def = "0",
+     .help = "the rate's schedule moves on by each thinktime instead of catching up after it",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_SWITCH},
+    {.name = "rate_cycle", .aliases = sb_opt_a_rate_cycle, .type = SB_OPT_INT, J(rate_cycle_ms),
+     .min = 1, .max = UINT32_MAX, .def = "1000", .arg = "MS",
+     .help = "the window, in milliseconds, rate_min and rate_iops_min are judged on",
+     .category = SB_OPTC_TIMING},
+    {.name = "rate_iops_min", .type = SB_OPT_INT, J(rate_iops_min), .max = UINT32_MAX, .def = "0",
+     .arg = "N",
+     .help = "I/Os per second per thread at least, judged as rate_min (which wins when both are "
+             "given); below it the job fails (exit 1), as fio's",
+     .category = SB_OPTC_TIMING},
+    {.name = "max_latency", .type = SB_OPT_DURATION, J(max_latency_s), .def = "0",
+     .arg = "DURATION",
+     .help = "a completion slower than this fails the job with ETIMEDOUT (exit 1; a bare number is "
+             "microseconds; 0: no limit)",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "latency_target", .type = SB_OPT_DURATION, J(latency_target_s), .def = "0",
+     .arg = "DURATION",
+     .help = "search for the deepest queue, up to iodepth, whose I/Os meet this latency (a bare "
+             "number is microseconds), as fio's: the job then runs one more latency_window at that "
+             "depth, which is what it reports, and ends; not met at depth 1: ETIMEDOUT (exit 1)",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "latency_window", .type = SB_OPT_DURATION, J(latency_window_s), .def = "0",
+     .arg = "DURATION",
+     .help = "latency_target: the time each depth is judged on (a bare number is microseconds)",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "latency_percentile", .type = SB_OPT_FUNC, J(latency_percentile), .def = "100",
+     .arg = "PCT",
+     .help = "latency_target: the % of a window's I/Os that must meet it (below 100: judged at the "
+             "window's end; 100: the first I/O over it makes the queue shallower)",
+     .category = SB_OPTC_TIMING, .parse = sb_opt_parse_pct_float},
+    {.name = "latency_run", .type = SB_OPT_BOOL, J(latency_run), .def = "0",
+     .help = "latency_target: go on adjusting the depth for the whole run instead of ending",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_SWITCH},
+    {.name = "iodepth_low", .type = SB_OPT_INT, J(iodepth_low), .max = SB_IO_MAX_DEPTH,
+     .def = "iodepth", .arg = "N",
+     .help = "a full queue is reaped down to N I/Os before it is filled again (asynchronous engines)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_DEF_DOC},
+    {.name = "serialize_overlap", .type = SB_OPT_BOOL, J(serialize_overlap), .def = "0",
+     .help = "an I/O waits for the I/Os in flight whose bytes it overlaps (asynchronous engines)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
     {.name = "gtod_reduce", .type = SB_OPT_BOOL, J(gtod_reduce), .def = "0",
      .help = "record no per-I/O latency (fio's: fewer clock reads); no percentiles are printed",
      .category = SB_OPTC_TIMING, .flags = SB_OPTF_SWITCH},

@@ -216,6 +216,8 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
+    /* pace.c: thinktime's options, cmdprio's stats, max_latency, latency_target, iodepth_low */
+    sb_io_watch_setup(w, job, depth);
     /* fio's random_generator=lfsr; sprandom draws its fresh blocks from the same cycle */
     if ((job->random_generator == SB_RNG_LFSR || job->sprandom) && !w->og.dist)
         sb_offgen_set_lfsr(&w->og);
@@ -417,8 +419,9 @@ static int zbd_attach_files(const sb_io_job *job, file_ctx *files, unsigned nfil
     return 0;
 }
 
-/* fio's rate_min, from the controlling thread. As fio's, a thread is judged when it has
- * completed I/O (fio checks after completions), at most once a second (its rate cycle),
+/* fio's rate_min and rate_iops_min (rate_min wins when both are given, as fio's), from the
+ * controlling thread. As fio's, a thread is judged when it has completed I/O (fio checks
+ * after completions), at most once per rate_cycle (1 s by default),
  * on the bytes since it was last judged, from the second second of the measurement on; a
  * thread that completes nothing for 10 s is judged then. -ETIME with the line in err when
  * one is below (the job stops), else 0. */
@@ -429,23 +432,32 @@ static int rate_min_poll(const sb_io_job *job, worker **ws, const shared *sh, ui
     for (unsigned i = 0; i < job->numjobs; i++) {
         worker *w = ws[i];
         uint64_t b = atomic_load_explicit(&w->progress_bytes, memory_order_relaxed);
+        uint64_t n = atomic_load_explicit(&w->progress_ios, memory_order_relaxed);
         if (atomic_load(&w->finished) || now < measure_ns + NS)
             continue;
         if (!w->rm_next_ns) { /* rm_next_ns: when it was last judged */
             w->rm_next_ns = now;
             w->rm_bytes = b;
+            w->rm_ios = n;
             continue;
         }
         uint64_t spent = now - w->rm_next_ns;
-        if (spent < NS || (b == w->rm_bytes && spent < 10 * NS))
+        if (spent < (uint64_t)job->rate_cycle_ms * 1000000 || (b == w->rm_bytes && spent < 10 * NS))
             continue;
         double rate = (double)(b - w->rm_bytes) / ((double)spent / 1e9);
-        if (rate < (double)job->rate_min) {
+        double iops = (double)(n - w->rm_ios) / ((double)spent / 1e9);
+        if (job->rate_min && rate < (double)job->rate_min) {
             snprintf(err, errlen, "rate_min %" PRIu64 " B/s not met: thread %u moved %.0f B/s",
                      job->rate_min, i + 1, rate);
             return -ETIME;
         }
+        if (!job->rate_min && iops < (double)job->rate_iops_min) {
+            snprintf(err, errlen, "rate_iops_min %" PRIu64 " not met: thread %u did %.0f IOPS",
+                     job->rate_iops_min, i + 1, iops);
+            return -ETIME;
+        }
         w->rm_bytes = b;
+        w->rm_ios = n;
         w->rm_next_ns = now;
     }
     return 0;
@@ -477,7 +489,7 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
             atomic_store(&sh->stop, true); /* exitall: another job ended (jobrun.c) */
         if (sb_io_steady_poll(ws, job->numjobs, &res->steady, &ss_next))
             atomic_store(&sh->stop, true); /* settled (io/steadystate.h) */
-        if (job->rate_min && !rc && (rc = rate_min_poll(job, ws, sh, sb_now_ns(), err, errlen)) < 0)
+        if ((job->rate_min || job->rate_iops_min) && !rc && (rc = rate_min_poll(job, ws, sh, sb_now_ns(), err, errlen)) < 0)
             atomic_store(&sh->stop, true);
         if (job->progress) {
             double f;

@@ -92,6 +92,20 @@ typedef struct worker {
     bool paced, thought;
     uint64_t next_issue_ns[SB_DDIR_N], think_ns;   /* per direction (fio's rate=R,W) */
     double ns_per_byte[SB_DDIR_N], ns_per_io[SB_DDIR_N];
+    /* pace.c: thinktime_blocks' and thinktime_iotime's marks (I/Os issued, the count and
+     * the time at the last think), the spin part of a think */
+    uint64_t think_issued, think_last_b, think_last_ns, spin_ns;
+    /* pace.c, from account(): watch = cmdprio's stats, max_latency or latency_target, so
+     * the hot path has one test for them; max_lat_ns, lat_target_ns: 0 = none. The
+     * latency target's queue-depth search (fio's): depth in use, its bounds, windows met
+     * in a row at the top, the window's start and I/Os, the I/Os over the target in it,
+     * the final run at the depth found; quiesce: the loop drains before going on. */
+    bool watch;
+    uint64_t max_lat_ns, lat_target_ns;
+    unsigned lat_qd, lat_qd_low, lat_qd_high, lat_stable;
+    bool lat_end_run, lat_quiesce;
+    unsigned depth_low;        /* iodepth_low below iodepth; 0 = none */
+    uint64_t lat_ts, lat_ios, lat_failed;
 
     uint64_t io_start_ns, ramp_end_ns, end_ns;
     uint64_t next_tick_ns, last_ns;
@@ -101,6 +115,7 @@ typedef struct worker {
     sb_io_depths depths;       /* asynchronous engines: fio's IO depth maps (job.h) */
     uint64_t finished_ns;      /* when the thread's work ended */
     atomic_uint_fast64_t progress_bytes;
+    atomic_uint_fast64_t progress_ios; /* completions, published with progress_bytes */
     atomic_bool finished;
     sb_tsb ts;                 /* the measurement's intervals (sampling.c) */
     int err;
@@ -108,7 +123,8 @@ typedef struct worker {
     sb_verify_thread *vt;      /* verified I/O (verify_run.c); NULL when off */
     sb_iolog *log;             /* fio's log files (iolog.h); NULL when off */
     bool no_lat;               /* gtod_reduce: no latency recorded */
-    uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
+    uint64_t rm_next_ns, rm_bytes, rm_ios; /* rate_min, rate_iops_min: the last check, bytes
+                                            * and I/Os then (the controller's) */
     /* zonemode=zbd (zbd.h): the thread's zones; NULL when off. zbd_hold: a write waits for
      * completions (the async loop reaps, then places the held block again). */
     struct sb_zbd_thread *zbd;
@@ -191,7 +207,19 @@ void sb_io_sleep_until(worker *w, uint64_t t);
 void sb_io_fsync(worker *w);
 bool sb_io_stopped(worker *w);
 bool sb_io_next(worker *w, sb_io_u *u);
+/* pace.c: the wait before a paced I/O of len bytes in direction ddir (rate, rate_iops,
+ * thinktime and its options), returning the clock after it; whether a rate-limited
+ * direction is ahead of its schedule; whether a think is due before the next I/O (the
+ * async loop drains first, as fio's quiesce); the latency watch of one completion
+ * (cmdprio's stats, max_latency, latency_target) and the latency target's window check
+ * (now: the clock); whether u overlaps an I/O in flight (serialize_overlap). */
 uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now);
+bool sb_io_rate_ahead(const worker *w);
+bool sb_io_think_due(const worker *w, uint64_t now);
+void sb_io_watch(worker *w, const sb_io_u *u, uint64_t lat_ns, uint64_t now);
+/* before the thread starts: the fields above from the job, for a queue of depth I/Os */
+void sb_io_watch_setup(worker *w, const sb_io_job *job, unsigned depth);
+bool sb_io_overlaps(const worker *w, const sb_io_u *u);
 void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now);
 /* files.c: several files per job (fio's nrfiles, filename=a:b, file_service_type). The
  * files per thread; the per-file size into job->size (a copy of the caller's job); the
