@@ -48,6 +48,7 @@ void sb_io_job_init(sb_io_job *job)
     job->prioclass = -1;
     job->rate_cycle_ms = 1000; /* fio's rate_cycle */
     job->latency_percentile = 100;
+    job->pct_random = 100;
     job->cmdprio.cls[0] = job->cmdprio.cls[1] = job->cmdprio.level[0] = job->cmdprio.level[1] = -1;
 }
 

@@ -155,6 +155,13 @@ typedef struct sb_io_job {
     int64_t rw_skip;           /* fio's rw=read:SKIP: bytes skipped after each sequential I/O
                                 * (negative: backwards); a multiple of bs */
     uint64_t blockalign;       /* fio's blockalign: random offsets' unit; 0 = bs */
+    /* fio's rw=randread:N (rw_seq_nr: a new random block every N I/Os; 0 or 1 = each),
+     * rw_sequencer (the I/Os between: 0 sequential, 1 identical) and percentage_random
+     * (% of those random picks that are random, the rest sequential; 100 = all);
+     * loop/offsets.h's sb_seqmix */
+    unsigned rw_seq_nr;
+    int rw_sequencer;
+    unsigned pct_random;
     int zonemode;              /* fio's zonemode: SB_ZONEMODE_* below */
     uint64_t zonesize, zoneskip;
     /* fio's zonemode=zbd (io/zbd.h): zone capacity (0 = the zone size), reads past the

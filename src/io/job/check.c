@@ -29,6 +29,18 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
                  " (and of 512 B), for random jobs", job->blockalign, job->bs);
         return -EINVAL;
     }
+    bool mix = job->rw_seq_nr > 1 || job->pct_random < 100;
+    if (mix && (!sb_rw_is_random(job->rw) || var || job->verify || job->verify_pattern ||
+                job->zonemode == SB_ZONEMODE_ZBD || job->sprandom)) {
+        snprintf(err, errlen, "%s: for random jobs of one block size, without verify, zbd or "
+                 "sprandom", job->rw_seq_nr > 1 ? "rw's :N" : "percentage_random");
+        return -EINVAL;
+    }
+    if (job->rw_sequencer && job->rw_seq_nr < 2) {
+        snprintf(err, errlen, "rw_sequencer=identical: needs rw=randread:N (N above 1), the I/Os it "
+                 "shapes");
+        return -EINVAL;
+    }
     if (sb_io_zbd_check(job, err, errlen, NULL, 0) < 0)
         return -EINVAL;
     if (job->zonemode == SB_ZONEMODE_STRIDED &&

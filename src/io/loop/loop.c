@@ -291,6 +291,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         pass_end = false;
     } else
         b = sb_offgen_next(&w->og, &pass_end);
+    if (__builtin_expect(rare, 0) && w->seqmix_on) /* randread:N, percentage_random */
+        b = sb_seqmix_next(&w->seqmix, b, w->og.nblocks);
     if (w->vt) {
         /* verify: a write whose block has an I/O in flight takes the next block */
         bool end = pass_end;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/units.h"
@@ -43,16 +44,24 @@ int sb_opt_parse_rw(const sb_opt *o, void *base, const char *v, const sb_opt_ctx
     }
     job->rw = (sb_rw)c->value;
     job->rw_skip = 0;
+    job->rw_seq_nr = 0;
     if (!colon)
         return 0;
     const char *s = colon + 1;
     bool neg = *s == '-';
     uint64_t u;
-    if (sb_rw_is_random(job->rw) || sb_opt_parse_size(s + neg, ctx ? ctx->kb_base : 0, &u) < 0 ||
-        u > INT64_MAX) {
-        snprintf(err, errlen, "'%s': %s", v, sb_rw_is_random(job->rw)
-                 ? "a new random offset every N I/Os is not supported"
-                 : "the skip after ':' is not a size (read:8k, read:-8k)");
+    if (sb_rw_is_random(job->rw)) { /* randread:N: a new random offset every N I/Os */
+        char *end;
+        unsigned long long n = strtoull(s, &end, 10);
+        if (end == s || *end || n < 1 || n > UINT32_MAX || neg) {
+            snprintf(err, errlen, "'%s': the number after ':' is not a count of I/Os from 1 (randread:8)", v);
+            return -EINVAL;
+        }
+        job->rw_seq_nr = (unsigned)n;
+        return 0;
+    }
+    if (sb_opt_parse_size(s + neg, ctx ? ctx->kb_base : 0, &u) < 0 || u > INT64_MAX) {
+        snprintf(err, errlen, "'%s': the skip after ':' is not a size (read:8k, read:-8k)", v);
         return -EINVAL;
     }
     job->rw_skip = neg ? -(int64_t)u : (int64_t)u;

@@ -2,7 +2,8 @@
  * parse_zbd — the entry parsers of fio's zonemode=zbd options (declared in options.h):
  * a size that may count zones (size=128z, offset=524z: fio's 'z' suffix, made bytes by
  * sb_io_job_resolve once the zone size is known) or, for size, be a percentage of the
- * file (size=95%: made bytes by sb_io_files_size_pct), and the fractions of
+ * file (size=95%: made bytes by sb_io_files_size_pct; size=A:B: fio's list, the last
+ * kept), and the fractions of
  * zone_reset_threshold and zone_reset_frequency; beside the fraction, a percentage with
  * decimals (latency_percentile). The table is table.c.
  */
@@ -30,6 +31,22 @@ static unsigned *zones_field(const sb_opt *o, void *base)
 int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                             char *err, size_t errlen)
 {
+    /* size=6400K:6400K (or with commas): fio parses each value in turn into the one
+     * size, so the last one is the job's; each must be a size */
+    const char *sep = o->off == offsetof(sb_io_job, size) ? strpbrk(v, ":,") : NULL;
+    if (sep) {
+        char part[64];
+        for (const char *p = v;; p = sep + 1, sep = strpbrk(p, ":,")) {
+            size_t k = sep ? (size_t)(sep - p) : strlen(p);
+            snprintf(part, sizeof part, "%.*s", (int)(k < sizeof part ? k : sizeof part - 1), p);
+            if (k >= sizeof part || !k || sb_opt_parse_zoned_size(o, base, part, ctx, err, errlen) < 0) {
+                snprintf(err, errlen, "'%s' is not a size, or sizes separated by ':' (fio keeps the last)", v);
+                return -EINVAL;
+            }
+            if (!sep)
+                return 0;
+        }
+    }
     unsigned *zones = zones_field(o, base);
     uint64_t *bytes = (uint64_t *)((char *)base + o->off);
     size_t n = strlen(v);

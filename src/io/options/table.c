@@ -56,6 +56,7 @@ static const sb_opt_choice sb_opt_fallocate_choices[] = {
 static const sb_opt_choice sb_opt_think_type_choices[] = {
     {"complete", SB_THINK_COMPLETE}, {"issue", SB_THINK_ISSUE}, {NULL, 0}};
 static const char *const sb_opt_a_rate_cycle[] = {"ratecycle", NULL};
+static const sb_opt_choice sb_opt_rw_seq_choices[] = {{"sequential", 0}, {"identical", 1}, {NULL, 0}};
 static const sb_opt_choice sb_opt_dedupe_mode_choices[] = {{"repeat", 0}, {"working_set", 1}, {NULL, 0}};
 
 static const sb_opt_choice mem_choices[] = {
@@ -475,6 +476,17 @@ const sb_opt sb_io_options[] = {
      .arg = "SIZE",
      .help = "random offsets are multiples of this (fio's blockalign)",
      .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_DEF_DOC},
+    /* random and sequential offsets mixed (loop/offsets.h's sb_seqmix) */
+    {.name = "rw_sequencer", .type = SB_OPT_CHOICE, J(rw_sequencer), .def = "sequential",
+     .arg = "MODE",
+     .help = "with rw=randread:N, the N - 1 I/Os after each random one: sequential (the next "
+             "blocks) or identical (the same block again), as fio's",
+     .category = SB_OPTC_OFFSETS, .choices = sb_opt_rw_seq_choices},
+    {.name = "percentage_random", .type = SB_OPT_PCT, J(pct_random), .max = 100, .def = "100",
+     .arg = "PCT",
+     .help = "random jobs: % of the I/Os at a random block, the others at the block after the "
+             "last (sequential), as fio's",
+     .category = SB_OPTC_OFFSETS},
     {.name = "cpus_allowed", .type = SB_OPT_FUNC, J(cpus_allowed),
      .def = "every CPU the process may use", .arg = "LIST",
      .help = "run the job's threads only on these CPUs: 0-3,6, as fio and taskset -c",

@@ -94,6 +94,31 @@ static void split_table(worker *w, const sb_io_bssplit *sp, uint32_t *t)
     }
 }
 
+/* The thread's block sequence: its unit and count, the generator, rw's skip, strided
+ * zones, a distribution, randread:N and percentage_random (offsets.h). */
+static void offsets_setup(worker *w, const sb_io_job *job, uint64_t seed)
+{
+    /* blockalign: random offsets in its unit, the last block still whole */
+    w->unit = job->blockalign ? job->blockalign : job->bs;
+    w->block_count = job->blockalign && job->size >= job->bs ? (job->size - job->bs) / w->unit + 1
+                                                             : job->size / job->bs;
+    sb_offgen_init(&w->og, w->block_count, sb_rw_is_random(job->rw), job->norandommap,
+                   seed + 0x100 * (w->index + 1));
+    if (job->rw_skip)
+        sb_offgen_set_step(&w->og, (int64_t)(job->bs + (uint64_t)job->rw_skip) / (int64_t)job->bs);
+    if (job->zonemode == SB_ZONEMODE_STRIDED)
+        sb_offgen_set_zones(&w->og, job->zonesize / job->bs, job->zoneskip / job->bs);
+    if (job->dist.kind != SB_DIST_RANDOM && sb_rw_is_random(job->rw)) {
+        sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
+        w->og.dist = &w->dg;
+    }
+    /* randread:N and percentage_random go through next_io's rare path */
+    w->seqmix_on = sb_rw_is_random(job->rw) && (job->rw_seq_nr > 1 || job->pct_random < 100);
+    if (w->seqmix_on)
+        sb_seqmix_init(&w->seqmix, job->rw_seq_nr, job->rw_sequencer == 1, job->pct_random,
+                       seed + 0x100 * (w->index + 1));
+}
+
 /* bsrange / bssplit: SB_IO_BS_TABLE sizes drawn now, so that an I/O only takes the next
  * (loop.c): a split's sizes in proportion to their percentages, a range's uniform in
  * multiples of its low end, as fio's. Shuffled with the thread's generator. */
@@ -193,20 +218,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         u->index = i;
         w->freelist[w->nfree++] = u;
     }
-    /* blockalign: random offsets in its unit, the last block still whole */
-    w->unit = job->blockalign ? job->blockalign : job->bs;
-    w->block_count = job->blockalign && job->size >= job->bs ? (job->size - job->bs) / w->unit + 1
-                                                             : job->size / job->bs;
-    sb_offgen_init(&w->og, w->block_count, sb_rw_is_random(job->rw), job->norandommap,
-                   seed + 0x100 * (w->index + 1));
-    if (job->rw_skip)
-        sb_offgen_set_step(&w->og, (int64_t)(job->bs + (uint64_t)job->rw_skip) / (int64_t)job->bs);
-    if (job->zonemode == SB_ZONEMODE_STRIDED)
-        sb_offgen_set_zones(&w->og, job->zonesize / job->bs, job->zoneskip / job->bs);
-    if (job->dist.kind != SB_DIST_RANDOM && sb_rw_is_random(job->rw)) {
-        sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
-        w->og.dist = &w->dg;
-    }
+    offsets_setup(w, job, seed);
     /* fio's cmdprio: each I/O's priority, the rest's the job's (prioclass / prio) */
     w->cmdprio = sb_cmdprio_on(&job->cmdprio);
     if (job->prioclass >= 0 || job->prio >= 0)
@@ -237,7 +249,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->ddir_fixed = job->rw == SB_RW_RW || job->rw == SB_RW_RANDRW ? -1
                     : sb_rw_trims(job->rw) ? SB_DDIR_TRIM : sb_rw_writes(job->rw) ? SB_DDIR_WRITE
                                                                                 : SB_DDIR_READ;
-    w->rare = job->rw == SB_RW_TRIMWRITE; /* and several files: setup_workers */
+    w->rare = job->rw == SB_RW_TRIMWRITE || w->seqmix_on; /* and several files: setup_workers */
     return sb_iolog_open(job, w->index, &w->log, err, errlen);
 }
 

@@ -153,6 +153,8 @@ typedef struct worker {
     sb_io_fileset *fs;         /* several files per thread (files.c); NULL = one, w->fd */
     bool trim_blk;             /* trims go to a block device (BLKDISCARD; trim.c) */
     bool rare;                 /* fs or trimwrite: next_io's rare paths (one test per I/O) */
+    bool seqmix_on;            /* rw=randread:N or percentage_random (offsets.h), under rare */
+    sb_seqmix seqmix;
     int ddir_fixed;            /* the one direction of a job that has one, else -1 (mixed) */
     bool tw_pending, tw_last;  /* trimwrite: the trimmed block's write is next (the pass's last) */
     uint64_t tw_off;

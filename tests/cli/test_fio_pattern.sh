@@ -1,0 +1,89 @@
+#!/bin/bash
+# CLI tests of fio's I/O-pattern options (src/io/loop/offsets.c's sb_seqmix, loop.c,
+# options/parse_fio.c, parse_zbd.c), each against fio 3.33 on the same job where fio has
+# it, by the offsets the I/Os went to (write_lat_log with log_offset, in issue order on
+# psync): rw=randread:8 takes a new random block every 8 I/Os, the 7 between sequential
+# (rw_sequencer=sequential) or the same block (identical); percentage_random mixes random
+# and sequential I/Os in its ratio (0: fio's exact sequential offsets); size=A:B:... keeps
+# the last value, as fio's parser does. Without fio the comparisons skip, visibly.
+. "$(dirname "$0")/lib.sh"
+
+have_fio=0
+command -v fio >/dev/null && command -v jq >/dev/null && have_fio=1
+[ $have_fio = 1 ] || echo "ok # SKIP the comparisons with fio: fio or jq missing"
+cd "$T" || exit 1
+F=$T/f
+head -c 1048576 /dev/zero >"$F"
+mkdir -p sb fio
+
+# offs TOOL ARGS...: the block of each I/O, one line each, from TOOL's lat log (in TOOL/)
+offs() {
+    local tool=$1; shift
+    rm -f "$tool"/q_*.log
+    if [ "$tool" = sb ]; then
+        (cd sb && "$SB" io --name=q --filename="$F" --size=1m --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>"$T/err")
+    else
+        (cd fio && fio --name=q --filename="$F" --size=1m --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>&1)
+    fi
+    awk -F', ' '{print $5 / 4096}' "$tool"/q_lat.1.log
+}
+# groups N: every run of N I/Os starts anywhere and goes on block by block (seq; past the
+# region's last block 255 a random one, as fio's) or stays
+groups() { awk -v n="$1" -v mode="$2" 'NR % n != 1 { want = mode == "seq" ? p + 1 : p; if ($1 != want && want < 256) bad++ }
+                                  { p = $1 } END { exit !(NR == 256 && !bad) }'; }
+# the % of I/Os at the block after the last one
+seqpct() { awk 'NR > 1 && $1 == p + 1 { s++ } { p = $1 } END { printf "%d", 100 * s / NR }'; }
+
+# ---- rw=randread:8 with rw_sequencer ----
+offs sb --rw=randread:8 --norandommap >a
+check "randread:8: 256 I/Os, a random block then 7 after it, in each group of 8" groups 8 seq <a
+offs sb --rw=randread:8 >a
+check "randread:8 with the random map: the same groups" groups 8 seq <a
+offs sb --rw=randread:8 --rw_sequencer=identical >a
+check "randread:8 rw_sequencer=identical: each group of 8 on one block" groups 8 same <a
+check "randread:8: the groups' blocks are random, not 0, 8, 16..." test "$(sed -n '9p;17p' a | tr '\n' ' ')" != "1 2 "
+if [ $have_fio = 1 ]; then
+    offs fio --rw=randread:8 --norandommap >b
+    check "randread:8: fio's groups are the same" groups 8 seq <b
+    offs fio --rw=randread:8 --rw_sequencer=identical >b
+    check "rw_sequencer=identical: fio's groups are the same" groups 8 same <b
+fi
+
+# ---- percentage_random ----
+offs sb --rw=randread --percentage_random=0 >a
+check "percentage_random=0: the blocks in order, 0 to 255" test "$(tr '\n' ' ' <a)" = "$(seq 0 255 | tr '\n' ' ')"
+if [ $have_fio = 1 ]; then
+    offs fio --rw=randread --percentage_random=0 >b
+    check "percentage_random=0: fio's offsets exactly" cmp -s a b
+fi
+offs sb --rw=randread --percentage_random=50 --norandommap >a
+p50=$(seqpct <a)
+offs sb --rw=randread --norandommap >a
+p100=$(seqpct <a)
+check "percentage_random=50: about half the I/Os sequential ($p50%), none without it ($p100%)" \
+    eval '[ "$p50" -ge 35 ] && [ "$p50" -le 65 ] && [ "$p100" -le 5 ]'
+if [ $have_fio = 1 ]; then
+    offs fio --rw=randread --percentage_random=50 --norandommap >b
+    f50=$(seqpct <b)
+    check "percentage_random=50: near fio's share ($p50% vs $f50%)" \
+        eval '[ $((p50 - f50)) -le 15 ] && [ $((f50 - p50)) -le 15 ]'
+fi
+check_exit "percentage_random on a sequential job: refused" 2 "$SB" io --filename="$F" --size=1m --rw=read --percentage_random=50
+check_exit "rw_sequencer=identical without randread:N: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randread --rw_sequencer=identical
+check_exit "randread:0: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randread:0
+
+# ---- size=A:B: the last one, as fio's parser ----
+for v in 6400K:6400K:6400K:6400K 300K:6400K:100K; do
+    "$SB" io --output-format=json --name=s --filename="$T/s" --size=$v --rw=write >sb.json 2>"$T/err"
+    got=$(jq -r '.jobs[0].write.io_bytes' sb.json)
+    want=$(( $(echo "${v##*:}" | tr -d K) * 1024 ))
+    check "size=$v: $want bytes written ($got)" test "$got" = "$want"
+    if [ $have_fio = 1 ]; then
+        fio --output-format=json --name=s --filename="$T/s" --size=$v --rw=write >fio.json 2>/dev/null
+        check "size=$v: as fio's" test "$(jq -r '.jobs[0].write.io_bytes' fio.json)" = "$got"
+    fi
+    rm -f "$T/s"
+done
+check_exit "size=1m:x: refused" 2 "$SB" io --filename="$F" --size=1m:x
+
+[ "$_failures" -eq 0 ]
