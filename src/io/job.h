@@ -88,6 +88,13 @@ typedef struct sb_io_job {
     sb_io_bssplit bssplit;     /* fio's bssplit; n = 0: none */
     sb_io_bssplit bssplit_w;   /* fio's bssplit=READS,WRITES: the writes' split (right after
                                 * bssplit: the split type writes both); n = 0: as the reads' */
+    /* fio's bs=READ,WRITE (and bsrange's): the writes' size or range when the job writes
+     * and they differ from the reads' (bs, bs_max); 0 = as the reads'. bs_max_w follows
+     * bs_w (one range entry writes both). bs_is_seq_rand: the READ value is for sequential
+     * I/Os, the WRITE value for random ones (sb_io_job_resolve picks). bs_unaligned: a
+     * range's sizes are any byte count, not multiples of its low end. */
+    uint64_t bs_w, bs_max_w;
+    bool bs_is_seq_rand, bs_unaligned;
     uint64_t size;             /* bytes per pass, per file */
     uint64_t filesize;         /* fio's filesize: the file's size; 0 = offset + size */
     unsigned nrfiles;          /* fio's nrfiles: files per thread in directory (0 = 1; files.c) */
@@ -155,6 +162,7 @@ typedef struct sb_io_job {
     int64_t rw_skip;           /* fio's rw=read:SKIP: bytes skipped after each sequential I/O
                                 * (negative: backwards); a multiple of bs */
     uint64_t blockalign;       /* fio's blockalign: random offsets' unit; 0 = bs */
+    uint64_t blockalign_w;     /* ba=READ,WRITE: the writes' unit; 0 = as the reads' */
     /* fio's rw=randread:N (rw_seq_nr: a new random block every N I/Os; 0 or 1 = each),
      * rw_sequencer (the I/Os between: 0 sequential, 1 identical) and percentage_random
      * (% of those random picks that are random, the rest sequential; 100 = all);

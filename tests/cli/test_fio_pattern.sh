@@ -5,7 +5,11 @@
 # psync): rw=randread:8 takes a new random block every 8 I/Os, the 7 between sequential
 # (rw_sequencer=sequential) or the same block (identical); percentage_random mixes random
 # and sequential I/Os in its ratio (0: fio's exact sequential offsets); size=A:B:... keeps
-# the last value, as fio's parser does. Without fio the comparisons skip, visibly.
+# the last value, as fio's parser does; blockalign takes any unit and draws offsets
+# independently (fio turns its random map off); bs, bsrange and ba take READ,WRITE values
+# (a job of one direction uses its own, as fio's), bs_is_seq_rand makes them SEQ,RAND and
+# bs_unaligned lets a range's sizes be any byte count. Without fio the comparisons skip,
+# visibly.
 . "$(dirname "$0")/lib.sh"
 
 have_fio=0
@@ -85,5 +89,60 @@ for v in 6400K:6400K:6400K:6400K 300K:6400K:100K; do
     rm -f "$T/s"
 done
 check_exit "size=1m:x: refused" 2 "$SB" io --filename="$F" --size=1m:x
+
+# ---- blockalign: any unit, offsets drawn independently (fio turns its random map off) ----
+# bal UNIT ARGS: "IOS DISTINCT MISALIGNED" of a 1 MiB randread at ba=UNIT
+bal() {
+    local tool=$1 u=$2; shift 2
+    offs "$tool" --rw=randread --ba="$u" "$@" >/dev/null
+    awk -F', ' -v u="$(numfmt --from=iec "$u")" '{ n++; if ($5 % u) bad++; if (!seen[$5]++) d++ }
+        END { print n, d, bad + 0 }' "$tool"/q_lat.1.log
+}
+for u in 8K 1K 6K 512 1; do
+    read -r n d bad < <(bal sb $u)
+    check "ba=$u: 256 I/Os, each offset a multiple of it" test "$n $bad" = "256 0"
+    if [ $have_fio = 1 ]; then
+        read -r fn fd fbad < <(bal fio $u)
+        check "ba=$u: as fio's, 256 I/Os at $d distinct offsets (fio $fd)" \
+            eval '[ "$fn $fbad" = "256 0" ] && [ $((d - fd)) -le 20 ] && [ $((fd - d)) -le 20 ]'
+    fi
+done
+check_exit "ba=6k on a sequential job: refused" 2 "$SB" io --filename="$F" --size=1m --rw=read --ba=6k
+check_exit "ba=4k (bs) on a sequential job: accepted" 0 "$SB" io --filename="$F" --size=1m --rw=read --ba=4k
+
+# ---- bs=READ,WRITE, bsrange=R,W, ba=R,W, bs_is_seq_rand, bs_unaligned ----
+# sizes TOOL ARGS: "DDIR BS COUNT" lines of a 1 MiB job, and the misaligned offsets
+sizes() {
+    local tool=$1; shift
+    offs "$tool" "$@" >/dev/null
+    awk -F', ' '{ print $3, $4 }' "$tool"/q_lat.1.log | sort | uniq -c | awk '{ print $2, $3, $1 }'
+}
+sizes sb --rw=randrw --bs=4k,64k >a
+check "bs=4k,64k randrw: reads of 4k, writes of 64k" test "$(cut -d' ' -f1,2 a | tr '\n' ' ')" = "0 4096 1 65536 "
+check "bs=4k,64k: each direction's offsets in its own unit" \
+    test -z "$(awk -F', ' '$5 % ($3 == 1 ? 65536 : 4096)' sb/q_lat.1.log)"
+sizes sb --rw=randrw --bs=4k,64k --ba=4k,16k >/dev/null
+check "ba=4k,16k: the writes' offsets multiples of 16k" test -z "$(awk -F', ' '$3 == 1 && $5 % 16384' sb/q_lat.1.log)"
+check "ba=4k,16k: and not all of 64k" test -n "$(awk -F', ' '$3 == 1 && $5 % 65536' sb/q_lat.1.log)"
+sizes sb --rw=randrw --bsrange=4k-8k,16k-32k >a
+check "bsrange=4k-8k,16k-32k: each direction's sizes in its own range" \
+    test -z "$(awk '($1 == 0 && ($2 < 4096 || $2 > 8192)) || ($1 == 1 && ($2 < 16384 || $2 > 32768))' a)"
+for j in "--rw=write --bs=4k,64k" "--rw=read --bs=4k,64k" "--rw=write --bs=4k,16k --bs_is_seq_rand=1"; do
+    sizes sb $j >a
+    if [ $have_fio = 1 ]; then
+        sizes fio $j >b
+        check "$j: fio's sizes and counts ($(tr '\n' ' ' <a))" cmp -s a b
+    fi
+done
+sizes sb --rw=randwrite --bs=4k,16k --bs_is_seq_rand=1 >a
+check "bs_is_seq_rand: a random job's writes take the second value, 16k" test "$(cut -d' ' -f1,2 a)" = "1 16384"
+sizes sb --rw=randread --bsrange=1k-4k --bs_unaligned >a
+check "bs_unaligned: sizes from 1k to 4k, not all multiples of 1k" \
+    eval 'test -z "$(awk '"'"'$2 < 1024 || $2 > 4096'"'"' a)" && test -n "$(awk '"'"'$2 % 1024'"'"' a)"'
+sizes sb --rw=randread --bsrange=1k-4k >a
+check "without bs_unaligned: multiples of 1k" test -z "$(awk '$2 % 1024' a)"
+check_exit "bs_unaligned without a range: refused" 2 "$SB" io --filename="$F" --size=1m --bs_unaligned
+check_exit "bs=4k,8k,16k (a trim size of its own): refused" 2 "$SB" io --filename="$F" --size=1m --bs=4k,8k,16k
+check_exit "bs=4k,64k with verify: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randrw --bs=4k,64k --verify=crc32c
 
 [ "$_failures" -eq 0 ]

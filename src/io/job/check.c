@@ -17,16 +17,44 @@
 /* fio's offset options: rw's skip, blockalign, random_distribution, rate_min. */
 static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
 {
-    bool var = job->bs_max > job->bs || job->bssplit.n;
+    bool var = job->bs_max > job->bs || job->bssplit.n || job->bs_w;
     if (job->rw_skip && (var || job->rw_skip % (int64_t)job->bs || job->rw_skip == -(int64_t)job->bs)) {
         snprintf(err, errlen, "rw's skip %" PRId64 " must be a multiple of bs %" PRIu64 " (not -bs), "
                  "with one block size", job->rw_skip, job->bs);
         return -EINVAL;
     }
-    if (job->blockalign && (job->blockalign % SB_IO_MIN_BS || job->blockalign < job->bs ||
-                            job->blockalign % job->bs || !sb_rw_is_random(job->rw))) {
-        snprintf(err, errlen, "blockalign %" PRIu64 ": storbench's is a multiple of bs %" PRIu64
-                 " (and of 512 B), for random jobs", job->blockalign, job->bs);
+    /* blockalign: any unit (fio's), for the offsets of random jobs; a sequential job's
+     * follow one another, so only bs itself (fio's default) means nothing there */
+    if ((job->blockalign && job->blockalign != job->bs && !sb_rw_is_random(job->rw)) ||
+        (job->blockalign_w && !sb_rw_is_random(job->rw))) {
+        snprintf(err, errlen, "blockalign %" PRIu64 ": aligns a random job's offsets; this job's are "
+                 "sequential (fio ignores it there)", job->blockalign_w ? job->blockalign_w : job->blockalign);
+        return -EINVAL;
+    }
+    /* zbd, sprandom and lfsr keep their blocks of bs: an alignment of whole blocks */
+    bool blocks = job->zonemode == SB_ZONEMODE_ZBD || job->sprandom || job->random_generator == SB_RNG_LFSR;
+    if (blocks && (job->bs_w || job->blockalign_w || (job->blockalign && job->blockalign % job->bs))) {
+        snprintf(err, errlen, "%s: with zonemode=zbd, sprandom or random_generator=lfsr, %s",
+                 job->bs_w ? "bs=READ,WRITE" : "blockalign", job->bs_w ? "not supported"
+                 : "one multiple of bs");
+        return -EINVAL;
+    }
+    if (job->bs_w && (job->bs_w < SB_IO_MIN_BS || job->bs_w > SB_IO_MAX_BS || job->bs_max_w > SB_IO_MAX_BS)) {
+        snprintf(err, errlen, "bs's write value %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs_w);
+        return -EINVAL;
+    }
+    if (job->bs_w && (job->bssplit.n || job->rw == SB_RW_TRIMWRITE || job->rw_skip ||
+                      job->zonemode == SB_ZONEMODE_STRIDED)) {
+        snprintf(err, errlen, "bs=READ,WRITE: not with bssplit, trimwrite, rw's skip or zonemode=strided");
+        return -EINVAL;
+    }
+    if (job->bs_is_seq_rand && job->bs_w) { /* left after sb_io_job_resolve: both kinds */
+        snprintf(err, errlen, "bs_is_seq_rand: a job of random and sequential I/Os (randread:N, "
+                 "percentage_random) with two sizes is not supported");
+        return -EINVAL;
+    }
+    if (job->bs_unaligned && job->bs_max <= job->bs && job->bs_max_w <= job->bs_w) {
+        snprintf(err, errlen, "bs_unaligned: needs a range of sizes (bsrange=LO-HI, bs=LO-HI)");
         return -EINVAL;
     }
     bool mix = job->rw_seq_nr > 1 || job->pct_random < 100;
@@ -159,7 +187,7 @@ static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
  * one file per job, one kind of periodic sync. */
 static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
 {
-    bool var = job->bs_max > job->bs || job->bssplit.n;
+    bool var = job->bs_max > job->bs || job->bssplit.n || job->bs_w;
     if (check_offsets(job, err, errlen) < 0 || check_jobctl(job, err, errlen) < 0 ||
         check_pacing(job, err, errlen) < 0)
         return -EINVAL;
@@ -179,7 +207,8 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
         return -EINVAL;
     }
     if (var && (job->verify || job->verify_pattern)) {
-        snprintf(err, errlen, "verify with bsrange or bssplit is not supported (one block size)");
+        snprintf(err, errlen, "verify with bsrange, bssplit or bs=READ,WRITE is not supported (one "
+                 "block size)");
         return -EINVAL;
     }
     if (job->bssplit.n) {

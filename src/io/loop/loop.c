@@ -154,10 +154,12 @@ static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *
         if (*pass_end)
             w->seq_pos = 0;
     } else {
-        /* blockalign's unit; a skewed distribution's block, cut to where len still fits */
-        uint64_t last = (job->size - len) / w->unit;
+        /* blockalign's unit (the writes' own); a skewed distribution's block, cut to where
+         * len still fits */
+        uint64_t unit = u->ddir == SB_DDIR_WRITE && w->unit_w ? w->unit_w : w->unit;
+        uint64_t last = (job->size - len) / unit;
         uint64_t b = w->og.dist ? sb_distgen_next(w->og.dist, &w->og.rng) : sb_rand_below(&w->og.rng, last + 1);
-        off = w->unit * (b > last ? b % (last + 1) : b);
+        off = unit * (b > last ? b % (last + 1) : b);
         w->pass_bytes += len;
         *pass_end = w->pass_bytes >= job->size;
         if (*pass_end)

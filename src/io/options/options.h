@@ -149,6 +149,8 @@ SB_OPT_PARSER(sb_opt_parse_allrandrepeat);
 /* parse_fio.c: fio's job-file syntaxes (rw's :SKIP, random_distribution, a bare
  * write_*_log, log_avg_msec) */
 SB_OPT_PARSER(sb_opt_parse_rw);
+/* fio's bs, bsrange and blockalign with READ,WRITE[,TRIM] values (parse_fio.c) */
+SB_OPT_PARSER(sb_opt_parse_bs_dirs);
 SB_OPT_PARSER(sb_opt_parse_distribution);
 SB_OPT_PARSER(sb_opt_parse_log_prefix);
 SB_OPT_PARSER(sb_opt_parse_log_avg);

@@ -99,3 +99,72 @@ int sb_opt_parse_log_avg(const sb_opt *o, void *base, const char *v, const sb_op
         return sb_opt_parse_log_msec(o, base, v, ctx, err, errlen);
     return 0;
 }
+
+/* One direction's value of bs/bsrange (LO or LO-HI: hi 0 for one size) or of blockalign
+ * (ranges: false). */
+static int dir_value(const char *s, size_t n, bool ranges, const sb_opt_ctx *ctx, uint64_t v[2])
+{
+    char buf[64], *dash;
+    if (!n || n >= sizeof buf)
+        return -EINVAL;
+    snprintf(buf, sizeof buf, "%.*s", (int)n, s);
+    unsigned kb = ctx ? ctx->kb_base : 0;
+    v[1] = 0;
+    if (ranges && (dash = strchr(buf, '-'))) {
+        *dash = '\0';
+        if (sb_opt_parse_size(dash + 1, kb, &v[1]) < 0)
+            return -EINVAL;
+    }
+    return sb_opt_parse_size(buf, kb, &v[0]);
+}
+
+/* fio's bs, bsrange and blockalign: READ[,WRITE[,TRIM]], each a size (bs and bsrange: or a
+ * range LO-HI); one value is every direction's, an empty one keeps its default. The
+ * writes' value goes beside the reads' (bs_w/bs_max_w, blockalign_w) when it differs;
+ * storbench's trims take the reads' size, so a trim value of its own is refused. */
+int sb_opt_parse_bs_dirs(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                         char *err, size_t errlen)
+{
+    sb_io_job *job = base;
+    const bool ba = o->off == offsetof(sb_io_job, blockalign);
+    uint64_t d[3][2] = {{0}};
+    bool given[3] = {false};
+    const char *p = v;
+    for (int i = 0; i < 3; i++) {
+        const char *c = strchr(p, ',');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        given[i] = n > 0;
+        /* the sizes' bounds are sb_io_job_check's, which names the direction's use */
+        if (n && (dir_value(p, n, !ba, ctx, d[i]) < 0 || (ba && d[i][0] > SB_IO_MAX_BS) ||
+                  (d[i][1] && d[i][1] < d[i][0]))) {
+            snprintf(err, errlen, "'%s' is not %s, or READ,WRITE[,TRIM] of them", v,
+                     ba ? "an alignment in bytes (up to 64M)" : "a size or a range of sizes (4k-64k)");
+            return -EINVAL;
+        }
+        if (!c)
+            break;
+        if (i == 2) {
+            snprintf(err, errlen, "'%s': at most READ,WRITE,TRIM", v);
+            return -EINVAL;
+        }
+        p = c + 1;
+    }
+    uint64_t *rd = ba ? &job->blockalign : &job->bs, *wr = ba ? &job->blockalign_w : &job->bs_w;
+    if (given[0]) {
+        rd[0] = d[0][0];
+        if (!ba)
+            rd[1] = d[0][1];
+    }
+    bool one = !strchr(v, ',');
+    uint64_t w0 = one || !given[1] ? rd[0] : d[1][0], w1 = one || !given[1] ? (ba ? 0 : rd[1]) : d[1][1];
+    if (given[2] && (d[2][0] != rd[0] || (!ba && d[2][1] != rd[1]))) {
+        snprintf(err, errlen, "'%s': storbench's trims take the reads' value; a trim value of its own "
+                 "is not supported", v);
+        return -EINVAL;
+    }
+    bool same = w0 == rd[0] && (ba || w1 == rd[1]);
+    wr[0] = same ? 0 : w0;
+    if (!ba)
+        wr[1] = same ? 0 : w1;
+    return 0;
+}

@@ -29,6 +29,9 @@ _Static_assert(offsetof(sb_io_job, bs_max) == offsetof(sb_io_job, bs) + sizeof(u
 /* bssplit and bssplit_w: one SPLIT entry writes both (fio's READS,WRITES) */
 _Static_assert(offsetof(sb_io_job, bssplit_w) == offsetof(sb_io_job, bssplit) + sizeof(sb_io_bssplit),
                "bssplit_w must follow bssplit");
+/* bs_w and bs_max_w: bs=READ,WRITE's writes' range (parse_fio.c) */
+_Static_assert(offsetof(sb_io_job, bs_max_w) == offsetof(sb_io_job, bs_w) + sizeof(uint64_t),
+               "bs_max_w must follow bs_w");
 
 /* ------------------------------------------------------------ choices */
 
@@ -56,6 +59,7 @@ static const sb_opt_choice sb_opt_fallocate_choices[] = {
 static const sb_opt_choice sb_opt_think_type_choices[] = {
     {"complete", SB_THINK_COMPLETE}, {"issue", SB_THINK_ISSUE}, {NULL, 0}};
 static const char *const sb_opt_a_rate_cycle[] = {"ratecycle", NULL};
+static const char *const sb_opt_a_bs_unaligned[] = {"blocksize_unaligned", NULL};
 static const sb_opt_choice sb_opt_rw_seq_choices[] = {{"sequential", 0}, {"identical", 1}, {NULL, 0}};
 static const sb_opt_choice sb_opt_dedupe_mode_choices[] = {{"repeat", 0}, {"working_set", 1}, {NULL, 0}};
 
@@ -112,12 +116,22 @@ const sb_opt sb_io_options[] = {
      .help = "% of writes in rw and randrw jobs (the reads are the rest)",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_rwmixwrite},
     {.name = "bs", .aliases = a_bs, .type = SB_OPT_RANGE, J_RANGE(bs), .def = "4k", .arg = "SIZE",
-     .help = "block size, 512 .. 64M; LO-HI as bsrange",
-     .category = SB_OPTC_JOB},
+     .help = "block size, 512 .. 64M; LO-HI as bsrange; READ,WRITE: each direction's own, as fio's",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_bs_dirs},
     {.name = "bsrange", .aliases = a_bsrange, .type = SB_OPT_RANGE, J_RANGE(bs), .arg = "LO-HI",
      .help = "each I/O's size drawn from LO .. HI in multiples of LO (a table made before the run); "
-             "random offsets are then drawn independently",
-     .category = SB_OPTC_JOB},
+             "random offsets are then drawn independently; READ,WRITE: each direction's own",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_bs_dirs},
+    /* bs's per-direction details (parse_fio.c, run/worker.c's size tables) */
+    {.name = "bs_is_seq_rand", .type = SB_OPT_BOOL, J(bs_is_seq_rand), .def = "0",
+     .help = "bs=SEQ,RAND: the first value is for sequential I/Os, the second for random ones, "
+             "whatever their direction",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "bs_unaligned", .aliases = sb_opt_a_bs_unaligned, .type = SB_OPT_BOOL, J(bs_unaligned),
+     .def = "0",
+     .help = "bsrange's sizes are any byte count from LO to HI, not multiples of LO (buffered I/O: "
+             "direct I/O refuses them)",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
     {.name = "bssplit", .aliases = a_bssplit, .type = SB_OPT_SPLIT,
      .off = offsetof(sb_io_job, bssplit), .size = 2 * sizeof(sb_io_bssplit),
      .arg = "SPLIT[,SPLIT]",
@@ -474,8 +488,10 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_OFFSETS, .parse = sb_opt_parse_fraction},
     {.name = "blockalign", .aliases = a_blockalign, .type = SB_OPT_SIZE, J(blockalign), .max = SB_IO_MAX_BS, .def = "bs",
      .arg = "SIZE",
-     .help = "random offsets are multiples of this (fio's blockalign)",
-     .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_DEF_DOC},
+     .help = "random offsets are multiples of this, any size from 1 byte (fio's blockalign); as "
+             "fio's, it turns the random map off (offsets drawn independently); READ,WRITE: each "
+             "direction's own",
+     .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_bs_dirs},
     /* random and sequential offsets mixed (loop/offsets.h's sb_seqmix) */
     {.name = "rw_sequencer", .type = SB_OPT_CHOICE, J(rw_sequencer), .def = "sequential",
      .arg = "MODE",

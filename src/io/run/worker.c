@@ -70,6 +70,8 @@ static worker *worker_alloc(void)
 static uint64_t job_max_bs(const sb_io_job *job)
 {
     uint64_t m = job->bs_max > job->bs ? job->bs_max : job->bs;
+    m = job->bs_w > m ? job->bs_w : m; /* bs=READ,WRITE */
+    m = job->bs_max_w > m ? job->bs_max_w : m;
     for (unsigned i = 0; i < job->bssplit.n; i++)
         m = job->bssplit.bs[i] > m ? job->bssplit.bs[i] : m;
     for (unsigned i = 0; i < job->bssplit_w.n; i++)
@@ -100,6 +102,9 @@ static void offsets_setup(worker *w, const sb_io_job *job, uint64_t seed)
 {
     /* blockalign: random offsets in its unit, the last block still whole */
     w->unit = job->blockalign ? job->blockalign : job->bs;
+    /* ba=READ,WRITE, bs=READ,WRITE: the writes' random offsets in their own unit (fio's ba
+     * defaults to each direction's smallest size) */
+    w->unit_w = job->blockalign_w ? job->blockalign_w : job->blockalign ? 0 : job->bs_w;
     w->block_count = job->blockalign && job->size >= job->bs ? (job->size - job->bs) / w->unit + 1
                                                              : job->size / job->bs;
     sb_offgen_init(&w->og, w->block_count, sb_rw_is_random(job->rw), job->norandommap,
@@ -119,30 +124,45 @@ static void offsets_setup(worker *w, const sb_io_job *job, uint64_t seed)
                        seed + 0x100 * (w->index + 1));
 }
 
-/* bsrange / bssplit: SB_IO_BS_TABLE sizes drawn now, so that an I/O only takes the next
- * (loop.c): a split's sizes in proportion to their percentages, a range's uniform in
- * multiples of its low end, as fio's. Shuffled with the thread's generator. */
+/* A range's sizes (one size: hi 0): uniform in multiples of lo, as fio's, or with
+ * bs_unaligned any byte count from lo to hi. */
+static void range_table(worker *w, uint64_t lo, uint64_t hi, bool unaligned, uint32_t *t)
+{
+    uint64_t steps = hi > lo ? (unaligned ? hi - lo + 1 : hi / lo) : 1;
+    for (unsigned i = 0; i < SB_IO_BS_TABLE; i++) {
+        uint64_t k = sb_rand_below(&w->rng, steps);
+        t[i] = (uint32_t)(unaligned && hi > lo ? lo + k : lo * (1 + k));
+    }
+}
+
+/* bsrange / bssplit / bs=READ,WRITE / blockalign: SB_IO_BS_TABLE sizes drawn now, so that
+ * an I/O only takes the next (loop.c): a split's sizes in proportion to their
+ * percentages, a range's uniform in multiples of its low end, as fio's; the writes' own
+ * when they differ. Shuffled with the thread's generator. A random job with blockalign
+ * takes this path for its offsets (fio's: drawn independently in the alignment's unit). */
 static int bs_table_setup(worker *w, const sb_io_job *job)
 {
-    if (!job->bssplit.n && job->bs_max <= job->bs)
+    bool blocks = job->zonemode == SB_ZONEMODE_ZBD || job->sprandom || job->random_generator == SB_RNG_LFSR;
+    if (!job->bssplit.n && job->bs_max <= job->bs && !job->bs_w &&
+        !(job->blockalign && sb_rw_is_random(job->rw) && !blocks))
         return 0;
     uint32_t *t = malloc(SB_IO_BS_TABLE * sizeof *t);
     if (!t)
         return -ENOMEM;
-    if (job->bssplit_w.n) { /* fio's bssplit=READS,WRITES: the writes' table */
+    if (job->bssplit_w.n || job->bs_w) { /* bssplit=READS,WRITES, bs=READ,WRITE: the writes' */
         if (!(w->bs_table_w = malloc(SB_IO_BS_TABLE * sizeof *w->bs_table_w))) {
             free(t);
             return -ENOMEM;
         }
-        split_table(w, &job->bssplit_w, w->bs_table_w);
+        if (job->bssplit_w.n)
+            split_table(w, &job->bssplit_w, w->bs_table_w);
+        else
+            range_table(w, job->bs_w, job->bs_max_w, job->bs_unaligned, w->bs_table_w);
     }
-    if (job->bssplit.n) {
+    if (job->bssplit.n)
         split_table(w, &job->bssplit, t);
-    } else {
-        uint64_t steps = job->bs_max / job->bs;
-        for (unsigned i = 0; i < SB_IO_BS_TABLE; i++)
-            t[i] = (uint32_t)(job->bs * (1 + sb_rand_below(&w->rng, steps)));
-    }
+    else
+        range_table(w, job->bs, job->bs_max, job->bs_unaligned, t);
     w->bs_table = t;
     return 0;
 }

@@ -74,6 +74,7 @@ typedef struct worker {
     sb_rand rng;
     uint64_t block_count;
     uint64_t unit;             /* a block index's bytes: bs, or blockalign for random jobs */
+    uint64_t unit_w;           /* the writes' own (ba=R,W, bs=R,W; variable sizes); 0 = unit */
     bool pass_done;            /* set when a one-pass job has issued its last block */
     bool invalidate_pending;   /* a time-based pass ended: drop the cache before the next */
     uint64_t writes_since_fsync;
