@@ -185,6 +185,10 @@ typedef struct sb_io_job {
     /* fio's size=N%: N percent of the file's or device's size (sb_io_files_size_pct makes it
      * bytes once the file is named); 0 = size is in bytes */
     unsigned size_pct;
+    /* fio's offset=N%: N + 1 (0 = offset is in bytes), made bytes with size_pct's; the
+     * offset is then aligned up to offset_align (0: bs), as fio's */
+    unsigned offset_pct;
+    uint64_t offset_align;
     uint64_t zbd_given_offset, zbd_given_size;
     sb_io_dist dist;           /* fio's random_distribution (distribution.h) */
     bool gtod_reduce;          /* fio's gtod_reduce: no per-I/O latency is recorded */

@@ -8,7 +8,8 @@
 # the last value, as fio's parser does; blockalign takes any unit and draws offsets
 # independently (fio turns its random map off); bs, bsrange and ba take READ,WRITE values
 # (a job of one direction uses its own, as fio's), bs_is_seq_rand makes them SEQ,RAND and
-# bs_unaligned lets a range's sizes be any byte count. Without fio the comparisons skip,
+# bs_unaligned lets a range's sizes be any byte count; offset=N% starts at that share of
+# the file, rounded up to offset_align (fio's exact offsets). Without fio the comparisons skip,
 # visibly.
 . "$(dirname "$0")/lib.sh"
 
@@ -144,5 +145,28 @@ check "without bs_unaligned: multiples of 1k" test -z "$(awk '$2 % 1024' a)"
 check_exit "bs_unaligned without a range: refused" 2 "$SB" io --filename="$F" --size=1m --bs_unaligned
 check_exit "bs=4k,8k,16k (a trim size of its own): refused" 2 "$SB" io --filename="$F" --size=1m --bs=4k,8k,16k
 check_exit "bs=4k,64k with verify: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randrw --bs=4k,64k --verify=crc32c
+
+# ---- offset=N% and offset_align: fio's first offsets exactly ----
+head -c 10000000 /dev/zero >"$T/of"
+first() {
+    local tool=$1; shift
+    rm -f "$tool"/q_*.log
+    if [ "$tool" = sb ]; then
+        (cd sb && "$SB" io --name=q --filename="$T/of" --size=64k --rw=read --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>"$T/err")
+    else
+        (cd fio && fio --name=q --filename="$T/of" --size=64k --rw=read --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>&1)
+    fi
+    head -1 "$tool"/q_lat.1.log | cut -d, -f5 | tr -d ' '
+}
+check "offset=50% of 10000000 bytes: 5001216 (rounded up to bs)" test "$(first sb --offset=50%)" = 5001216
+check "offset=33% offset_align=64k: 3342336" test "$(first sb --offset=33% --offset_align=64k)" = 3342336
+if [ $have_fio = 1 ]; then
+    for a in "--offset=50%" "--offset=33% --offset_align=64k" "--offset=33%"; do
+        check "$a: fio's first offset" test "$(first sb $a)" = "$(first fio $a)"
+    done
+fi
+check_exit "offset_align without offset=N%: refused" 2 "$SB" io --filename="$F" --size=1m --offset_align=64k
+check_exit "percentage_random=100,100,100: accepted" 0 "$SB" io --filename="$F" --size=1m --percentage_random=100,100,100
+check_exit "percentage_random=50,20: refused (one mix for every direction)" 2 "$SB" io --filename="$F" --size=1m --rw=randrw --percentage_random=50,20
 
 [ "$_failures" -eq 0 ]

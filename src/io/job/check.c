@@ -64,6 +64,10 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
                  "sprandom", job->rw_seq_nr > 1 ? "rw's :N" : "percentage_random");
         return -EINVAL;
     }
+    if (job->offset_align && !job->offset_pct) {
+        snprintf(err, errlen, "offset_align: needs offset=N%% (it rounds that offset up)");
+        return -EINVAL;
+    }
     if (job->rw_sequencer && job->rw_seq_nr < 2) {
         snprintf(err, errlen, "rw_sequencer=identical: needs rw=randread:N (N above 1), the I/Os it "
                  "shapes");

@@ -151,6 +151,8 @@ SB_OPT_PARSER(sb_opt_parse_allrandrepeat);
 SB_OPT_PARSER(sb_opt_parse_rw);
 /* fio's bs, bsrange and blockalign with READ,WRITE[,TRIM] values (parse_fio.c) */
 SB_OPT_PARSER(sb_opt_parse_bs_dirs);
+/* percentage_random's READ,WRITE[,TRIM] values, which storbench takes when they agree */
+SB_OPT_PARSER(sb_opt_parse_pct_dirs);
 SB_OPT_PARSER(sb_opt_parse_distribution);
 SB_OPT_PARSER(sb_opt_parse_log_prefix);
 SB_OPT_PARSER(sb_opt_parse_log_avg);

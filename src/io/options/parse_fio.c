@@ -168,3 +168,25 @@ int sb_opt_parse_bs_dirs(const sb_opt *o, void *base, const char *v, const sb_op
         wr[1] = same ? 0 : w1;
     return 0;
 }
+
+int sb_opt_parse_pct_dirs(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen)
+{
+    unsigned first = 101;
+    const char *p = v;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        unsigned long x = strtoul(p, &end, 10);
+        if (end == p || x > 100 || (*end && *end != ',') || (first <= 100 && x != first) || *p == '-') {
+            snprintf(err, errlen, "'%s' is not a percentage (0 .. 100), or READ,WRITE[,TRIM] of the same "
+                     "one (storbench's mix is one for every direction)", v);
+            return -EINVAL;
+        }
+        first = (unsigned)x;
+        if (!*end)
+            break;
+        p = end + 1;
+    }
+    *(unsigned *)((char *)base + o->off) = first;
+    return 0;
+}

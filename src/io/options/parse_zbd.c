@@ -64,14 +64,18 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
         *bytes = 0; /* until the zone size is known (sb_io_job_resolve) */
         return 0;
     }
-    if (o->off == offsetof(sb_io_job, size) && n > 1 && v[n - 1] == '%') {
+    bool is_off = o->off == offsetof(sb_io_job, offset);
+    if ((o->off == offsetof(sb_io_job, size) || is_off) && n > 1 && v[n - 1] == '%') {
         char *end;
         unsigned long pct = strtoul(v, &end, 10);
-        if (end != v + n - 1 || pct < 1 || pct > 100 || *v == '-') {
-            snprintf(err, errlen, "'%s' is not a percentage from 1%% to 100%%", v);
+        if (end != v + n - 1 || pct < (unsigned long)!is_off || pct > (unsigned long)(100 - is_off) || *v == '-') {
+            snprintf(err, errlen, "'%s' is not a percentage from %d%% to %d%%", v, !is_off, 100 - is_off);
             return -EINVAL;
         }
-        ((sb_io_job *)base)->size_pct = (unsigned)pct;
+        if (is_off) /* offset=N%: of the file, aligned up to offset_align (files.c) */
+            ((sb_io_job *)base)->offset_pct = (unsigned)pct + 1;
+        else
+            ((sb_io_job *)base)->size_pct = (unsigned)pct;
         *bytes = 0; /* until the file is named (sb_io_files_size_pct) */
         if (zones)
             *zones = 0;
@@ -87,6 +91,8 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
         *zones = 0;
     if (o->off == offsetof(sb_io_job, size))
         ((sb_io_job *)base)->size_pct = 0;
+    if (is_off)
+        ((sb_io_job *)base)->offset_pct = 0;
     return 0;
 }
 

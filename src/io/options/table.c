@@ -159,7 +159,7 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_JOB},
     {.name = "offset", .type = SB_OPT_SIZE, J(offset), .def = "0", .arg = "SIZE",
      .help = "start of the region in the file; "
-             "Nz: N zones",
+             "Nz: N zones; N%: N % of the file's size (rounded up to offset_align)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_ZONES, .parse = sb_opt_parse_zoned_size},
     {.name = "numjobs", .type = SB_OPT_INT, J(numjobs), .min = 1, .max = SB_IO_MAX_JOBS,
      .def = "1", .arg = "N",
@@ -498,10 +498,14 @@ const sb_opt sb_io_options[] = {
      .help = "with rw=randread:N, the N - 1 I/Os after each random one: sequential (the next "
              "blocks) or identical (the same block again), as fio's",
      .category = SB_OPTC_OFFSETS, .choices = sb_opt_rw_seq_choices},
-    {.name = "percentage_random", .type = SB_OPT_PCT, J(pct_random), .max = 100, .def = "100",
+    {.name = "percentage_random", .type = SB_OPT_FUNC, J(pct_random), .max = 100, .def = "100",
      .arg = "PCT",
      .help = "random jobs: % of the I/Os at a random block, the others at the block after the "
-             "last (sequential), as fio's",
+             "last (sequential), as fio's; READ,WRITE values must agree",
+     .category = SB_OPTC_OFFSETS, .parse = sb_opt_parse_pct_dirs},
+    {.name = "offset_align", .type = SB_OPT_SIZE, J(offset_align), .max = SB_IO_MAX_BS, .def = "0",
+     .arg = "SIZE",
+     .help = "offset=N%: the offset is rounded up to a multiple of this (0: of bs), as fio's",
      .category = SB_OPTC_OFFSETS},
     {.name = "cpus_allowed", .type = SB_OPT_FUNC, J(cpus_allowed),
      .def = "every CPU the process may use", .arg = "LIST",
