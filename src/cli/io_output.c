@@ -508,6 +508,10 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
     b->group_reporting = job->group_reporting;
     /* continue_on_error: the errors gone on after, and the first as the job's error (fio) */
     j->continue_on_error = job->continue_on_error != 0;
+    j->latency_target_ns = (uint64_t)(job->latency_target_s * 1e9 + 0.5);
+    j->latency_window_us = (uint64_t)(job->latency_window_s * 1e6 + 0.5);
+    j->latency_percentile = job->latency_percentile;
+    j->latency_depth = x->latency_depth ? x->latency_depth : j->iodepth;
     j->total_err = x->total_err;
     j->first_error = x->first_error;
     if (!j->error && x->first_error)

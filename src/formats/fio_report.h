@@ -90,6 +90,11 @@ typedef struct sb_fio_job {
     bool continue_on_error;
     uint64_t total_err;
     int first_error;
+    /* fio's latency target line: the target (ns), window (us), percentile and the depth
+     * the search ended at (without a target: 0, 0, 100 and iodepth, as fio prints) */
+    uint64_t latency_target_ns, latency_window_us;
+    double latency_percentile;
+    unsigned latency_depth;
 } sb_fio_job;
 
 /* One disk's /sys/block/NAME/stat difference over the run, as fio's disk_util. */

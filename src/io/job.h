@@ -402,6 +402,8 @@ typedef struct sb_io_result {
     sb_io_depths depths;       /* asynchronous engines (ramp included); zero for synchronous ones */
     sb_verify_stats verify;    /* filled when job->verify is set */
     uint64_t zone_resets;      /* zonemode=zbd: zones the job reset (fio's "N zone resets") */
+    unsigned latency_depth;    /* latency_target: the depth its search ended at (the last
+                                * thread's, as fio's); 0 = none */
     /* Without group_reporting and with numjobs > 1: each thread's own figures, as fio
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */
     struct sb_io_result *threads;

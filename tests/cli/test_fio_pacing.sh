@@ -94,10 +94,17 @@ if "$SB" io --name=probe --filename="$F" --size=4k --ioengine=libaio --iodepth=2
         test "$(jq -r '.jobs[0].job_runtime' lt.json)" -lt 5000
     check "latency_target met: the final window ran at depth 16" \
         test "$(jq -r '.jobs[0].iodepth_level["16"] > 50' lt.json)" = true
+    lat='.jobs[0] | "\(.latency_depth) \(.latency_target) \(.latency_window) \(.latency_percentile)"'
+    check "latency_target: fio's keys, depth 16, target in ns, window in us" \
+        test "$(jq -r "$lat" lt.json)" = "16 2000000000 200000 100"
+    "$SB" io $L --latency_target=2s --output-format=normal >lt.txt 2>"$T/err"
+    check "latency_target: fio's normal line" \
+        grep -q "latency   : target=2000000000, window=200000, percentile=100.00%, depth=16" lt.txt
     if [ $have_fio = 1 ]; then
         fio --output-format=json $L --latency_target=2s >fio.json 2>/dev/null
         check "latency_target met: fio ends early too, at depth 16" \
             test "$(jq -r '(.jobs[0].job_runtime < 5000) and (.jobs[0].latency_depth == 16)' fio.json)" = true
+        check "latency_target: the keys equal fio's" test "$(jq -r "$lat" lt.json)" = "$(jq -r "$lat" fio.json)"
     fi
 
     # ---- iodepth_low: a full queue drains to 4 before it is refilled ----

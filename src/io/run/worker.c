@@ -311,6 +311,8 @@ static void merge_worker(const worker *w, sb_io_result *res)
     }
     res->cpu_ios += w->ios_done;
     res->zone_resets += sb_zbd_resets(w->zbd);
+    if (w->lat_target_ns)
+        res->latency_depth = w->lat_qd;
     res->total_err += w->total_err;
     if (!res->first_error)
         res->first_error = w->first_error;
