@@ -346,6 +346,13 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         return -EINVAL;
     if (warn && warnlen)
         sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */
+    /* one I/O at a time: nothing in flight to overlap, no queue to drain */
+    bool one = (ops->sync && !job->submit_offload) || job->iodepth == 1;
+    if (one && (job->serialize_overlap || (job->iodepth_low && job->iodepth_low < job->iodepth))) {
+        snprintf(err, errlen, "%s: needs more than one I/O in flight (an asynchronous engine, iodepth "
+                 "above 1)", job->serialize_overlap ? "serialize_overlap" : "iodepth_low");
+        return -EINVAL;
+    }
     if (ops->sync && job->iodepth > 1 && !job->submit_offload && warn)
         snprintf(warn, warnlen, "iodepth %u has no effect with the synchronous engine %s; using 1",
                  job->iodepth, ops->name);
