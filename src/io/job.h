@@ -363,7 +363,7 @@ typedef struct sb_io_dir_stats {
 } sb_io_dir_stats;
 
 /* fio's IO depth maps, counted by asynchronous engines: I/Os by the depth the queue had
- * when they were submitted (buckets 1, 2, 4, 8, 16, 32, >=64: up to that), and submit and
+ * when they were submitted (buckets 1, 2, 4, 8, 16, 32, >=64: from that up), and submit and
  * reap calls by the I/Os they carried (0, 1-4, 5-8, 9-16, 17-32, 33-64, >64). */
 #define SB_IO_DEPTH_BUCKETS 7
 typedef struct sb_io_depths {

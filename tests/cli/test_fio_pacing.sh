@@ -115,6 +115,16 @@ if "$SB" io --name=probe --filename="$F" --size=4k --ioengine=libaio --iodepth=2
     check "iodepth_low=4: fewer submissions at the top depth ($l16% -> $l4%)" \
         awk -v a="$l16" -v b="$l4" 'BEGIN { exit !(b < a - 20) }'
     check "iodepth_low=4: the same 256 I/Os" test "$(tot low.json)" = 256
+    if [ $have_fio = 1 ]; then
+        lv='.jobs[0].iodepth_level | [.[] | . * 1000 | round] | @csv'
+        fio --output-format=json $D --iodepth_low=4 >fio.json 2>/dev/null
+        check "iodepth_low=4: the IO depths map is fio's ($(jq -r "$lv" low.json))" \
+            test "$(jq -r "$lv" low.json)" = "$(jq -r "$lv" fio.json)"
+        sbj $D --iodepth=12 >d12.json
+        fio --output-format=json $D --iodepth=12 >fio.json 2>/dev/null
+        check "iodepth=12: the IO depths map is fio's (depth 12 counts under 8)" \
+            test "$(jq -r "$lv" d12.json)" = "$(jq -r "$lv" fio.json)"
+    fi
 
     # ---- serialize_overlap: overlapping writes are not in flight together ----
     S="--name=o --filename=$T/g --ioengine=libaio --size=16k --rw=randwrite --norandommap --iodepth=8 --number_ios=400 --time_based --runtime=20"

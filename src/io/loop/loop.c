@@ -491,11 +491,12 @@ static inline void complete(worker *w, unsigned n, uint64_t now)
     }
 }
 
-/* fio's IO depth maps (job.h): a depth's bucket (1, 2, 4, ... 32, >=64) and a call's
- * (0, 1-4, 5-8, ... 33-64, >64). A few compares once per submitted or reaped batch. */
+/* fio's IO depth maps (job.h): a depth's bucket (1, 2-3, 4-7, ... 32-63, >=64: fio's
+ * io_u_mark_depth, each label the least depth it holds) and a call's (0, 1-4, 5-8, ...
+ * 33-64, >64). A few compares once per submitted or reaped batch. */
 static inline unsigned level_bucket(unsigned d)
 {
-    return d <= 1 ? 0 : d <= 2 ? 1 : d <= 4 ? 2 : d <= 8 ? 3 : d <= 16 ? 4 : d <= 32 ? 5 : 6;
+    return d < 2 ? 0 : d < 4 ? 1 : d < 8 ? 2 : d < 16 ? 3 : d < 32 ? 4 : d < 64 ? 5 : 6;
 }
 
 static inline unsigned call_bucket(unsigned n)
