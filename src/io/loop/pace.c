@@ -41,21 +41,28 @@ void sb_io_sleep_until(worker *w, uint64_t t)
 
 /* fio's handle_thinktime rule: after thinktime_blocks I/Os (completed, or issued) since
  * the last think, or, with thinktime_iotime, once that much time and the think itself
- * have passed since the last (then thinktime_blocks counts only when given). */
-bool sb_io_think_due(const worker *w, uint64_t now)
+ * have passed since the last (then thinktime_blocks counts only when given). The count
+ * when a think is found due is its mark, taken before the queue drains, as fio's: what
+ * the drain completes counts towards the next think. */
+bool sb_io_think_due(worker *w, uint64_t now)
 {
     const sb_io_job *job = w->job;
     if (!w->think_ns)
         return false;
+    uint64_t b = job->thinktime_blocks_type == SB_THINK_ISSUE ? w->think_issued : w->ios_done;
+    bool due = false;
     if (job->thinktime_iotime_s > 0) {
         uint64_t since = w->think_last_ns ? w->think_last_ns : w->io_start_ns;
-        if (now - since >= (uint64_t)(job->thinktime_iotime_s * 1e9) + w->think_ns)
-            return true;
-        if (!job->thinktime_blocks)
+        due = now - since >= (uint64_t)(job->thinktime_iotime_s * 1e9) + w->think_ns;
+        if (!due && !job->thinktime_blocks)
             return false;
     }
-    uint64_t b = job->thinktime_blocks_type == SB_THINK_ISSUE ? w->think_issued : w->ios_done;
-    return b >= w->think_last_b + (job->thinktime_blocks ? job->thinktime_blocks : 1);
+    due = due || b >= w->think_last_b + (job->thinktime_blocks ? job->thinktime_blocks : 1);
+    if (due && !w->think_marked) {
+        w->think_mark = b;
+        w->think_marked = true;
+    }
+    return due;
 }
 
 /* One think: thinktime_spin on the CPU, the rest asleep. Returns the time it took. */
@@ -76,7 +83,8 @@ static uint64_t think(worker *w, int ddir, uint64_t now)
             gap = w->ns_per_io[ddir];
         w->next_issue_ns[ddir] += (double)total >= gap ? total - (uint64_t)gap : total;
     }
-    w->think_last_b = job->thinktime_blocks_type == SB_THINK_ISSUE ? w->think_issued : w->ios_done;
+    w->think_last_b = w->think_mark;
+    w->think_marked = false;
     if (job->thinktime_iotime_s > 0)
         w->think_last_ns = now;
     return after;

@@ -96,6 +96,8 @@ typedef struct worker {
     /* pace.c: thinktime_blocks' and thinktime_iotime's marks (I/Os issued, the count and
      * the time at the last think), the spin part of a think */
     uint64_t think_issued, think_last_b, think_last_ns, spin_ns;
+    uint64_t think_mark;       /* the count when the pending think was found due */
+    bool think_marked;
     /* pace.c, from account(): watch = cmdprio's stats, max_latency or latency_target, so
      * the hot path has one test for them; max_lat_ns, lat_target_ns: 0 = none. The
      * latency target's queue-depth search (fio's): depth in use, its bounds, windows met
@@ -218,7 +220,7 @@ bool sb_io_next(worker *w, sb_io_u *u);
  * (now: the clock); whether u overlaps an I/O in flight (serialize_overlap). */
 uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now);
 bool sb_io_rate_ahead(const worker *w);
-bool sb_io_think_due(const worker *w, uint64_t now);
+bool sb_io_think_due(worker *w, uint64_t now);
 void sb_io_watch(worker *w, const sb_io_u *u, uint64_t lat_ns, uint64_t now);
 /* before the thread starts: the fields above from the job, for a queue of depth I/Os */
 void sb_io_watch_setup(worker *w, const sb_io_job *job, unsigned depth);
