@@ -142,6 +142,7 @@ check "bs_unaligned: sizes from 1k to 4k, not all multiples of 1k" \
     eval 'test -z "$(awk '"'"'$2 < 1024 || $2 > 4096'"'"' a)" && test -n "$(awk '"'"'$2 % 1024'"'"' a)"'
 sizes sb --rw=randread --bsrange=1k-4k >a
 check "without bs_unaligned: multiples of 1k" test -z "$(awk '$2 % 1024' a)"
+check_exit "bs= (no value, an unset \${VAR}): refused" 2 "$SB" io --filename="$F" --size=1m --bs=
 check_exit "bs_unaligned without a range: refused" 2 "$SB" io --filename="$F" --size=1m --bs_unaligned
 check_exit "bs=4k,8k,16k (a trim size of its own): refused" 2 "$SB" io --filename="$F" --size=1m --bs=4k,8k,16k
 check_exit "bs=4k,64k with verify: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randrw --bs=4k,64k --verify=crc32c

@@ -130,6 +130,10 @@ int sb_opt_parse_bs_dirs(const sb_opt *o, void *base, const char *v, const sb_op
     uint64_t d[3][2] = {{0}};
     bool given[3] = {false};
     const char *p = v;
+    if (!*v || !strcmp(v, ",") || !strcmp(v, ",,")) { /* no value at all (an unset ${VAR}) */
+        snprintf(err, errlen, "'%s' is not %s", v, ba ? "an alignment" : "a size");
+        return -EINVAL;
+    }
     for (int i = 0; i < 3; i++) {
         const char *c = strchr(p, ',');
         size_t n = c ? (size_t)(c - p) : strlen(p);
