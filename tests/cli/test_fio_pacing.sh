@@ -3,9 +3,9 @@
 # each against fio 3.33 on the same job where fio has it: thinktime_blocks thinks after
 # every N I/Os (the I/O count of a time-based run near fio's, far above a think per I/O);
 # thinktime_spin spends the think on the CPU; thinktime_blocks_type and thinktime_iotime
-# change when a think comes; rate_ignore_thinktime: fio's exact I/O counts with and
-# without it (the rate catches up after a think, or moves on); rate_iops_min fails a job
-# below it, as rate_min; max_latency and a latency_target unmet at depth 1 fail the job
+# change when a think comes; rate_ignore_thinktime: fewer I/Os with it than without (the
+# rate moves on by each think instead of catching up after it; fio's exact counts on an
+# idle machine, not compared here); rate_iops_min fails a job below it, as rate_min; max_latency and a latency_target unmet at depth 1 fail the job
 # with ETIMEDOUT, as fio's; latency_target's search ends the job after the final window
 # at the depth found, as fio's; iodepth_low refills a drained queue (submissions at lower
 # depths, as fio's); serialize_overlap keeps overlapping I/Os from being in flight
@@ -54,21 +54,16 @@ sbj $K --thinktime_spin=9ms >spin.json
 u0=$(jq -r '.jobs[0].usr_cpu' sleep.json) u1=$(jq -r '.jobs[0].usr_cpu' spin.json)
 check "thinktime_spin: user CPU while thinking ($u0% -> $u1%)" awk -v a="$u0" -v b="$u1" 'BEGIN { exit !(b > 2 * a && b > 1) }'
 
-# ---- rate_ignore_thinktime: fio's I/O counts ----
+# ---- rate_ignore_thinktime: the rate catches up after a think, or moves on ----
 R="--name=r --filename=$F --size=1m --rw=randread --invalidate=0 --runtime=2 --time_based --rate_iops=100 --thinktime=100ms --thinktime_blocks=10"
 sbj $R >catch.json
 sbj $R --rate_ignore_thinktime=1 >ign.json
 nc=$(tot catch.json) ni=$(tot ign.json)
-# counts in a time-based run: bounded by the rate (2 s at 100/s), ordered by the option; the
-# figures on an idle machine are fio's exactly (190 and 110)
+# counts in a time-based run: bounded by the rate (2 s at 100/s), ordered by the option; on
+# an idle machine they are fio's exactly (190 and 110, fio's 190 and 109); not compared
+# here, as a loaded machine stretches fio's own thinks (fio 40 and 101 once)
 check "rate with thinktime catches up: at most the rate's 201 I/Os in 2 s ($nc)" between "$nc" 1 201
 check "rate_ignore_thinktime: the thinks are lost time, fewer I/Os ($ni < $nc)" test "$ni" -lt "$nc"
-if [ $have_fio = 1 ]; then
-    fio --output-format=json $R >fio.json 2>/dev/null
-    fio --output-format=json $R --rate_ignore_thinktime=1 >fioi.json 2>/dev/null
-    fc=$(tot fio.json) fi=$(tot fioi.json)
-    check "rate_ignore_thinktime: fio's order too ($nc/$ni vs fio's $fc/$fi)" test "$fi" -lt "$fc"
-fi
 
 # ---- rate_iops_min (and rate_min): below it the job fails ----
 M="--name=m --filename=$F --size=1m --rw=randread --invalidate=0 --runtime=4 --time_based --rate_iops=50"
