@@ -5,8 +5,8 @@
 # thinktime_spin spends the think on the CPU; thinktime_blocks_type and thinktime_iotime
 # change when a think comes; rate_ignore_thinktime: fewer I/Os with it than without (the
 # rate moves on by each think instead of catching up after it; fio's exact counts on an
-# idle machine, not compared here); rate_iops_min fails a job below it, as rate_min; max_latency and a latency_target unmet at depth 1 fail the job
-# with ETIMEDOUT, as fio's; latency_target's search ends the job after the final window
+# idle machine, not compared here); rate_iops_min fails a job below it, as rate_min;
+# max_latency and a latency_target unmet at depth 1 fail the job with ETIMEDOUT, as fio's; latency_target's search ends the job after the final window
 # at the depth found, as fio's; iodepth_low refills a drained queue (submissions at lower
 # depths, as fio's); serialize_overlap keeps overlapping I/Os from being in flight
 # together; the options that would change nothing alone are refused. Without fio the
