@@ -6,8 +6,9 @@
 # change when a think comes; rate_ignore_thinktime: fewer I/Os with it than without (the
 # rate moves on by each think instead of catching up after it; fio's exact counts on an
 # idle machine, not compared here); rate_iops_min fails a job below it, as rate_min;
-# max_latency and a latency_target unmet at depth 1 fail the job with ETIMEDOUT, as fio's; latency_target's search ends the job after the final window
-# at the depth found, as fio's; iodepth_low refills a drained queue (submissions at lower
+# max_latency and a latency_target unmet at depth 1 fail the job with ETIMEDOUT, as
+# fio's; latency_target's search ends the job after the final window at the depth found
+# (its report keys fio's); iodepth_low refills a drained queue (submissions at lower
 # depths, as fio's); serialize_overlap keeps overlapping I/Os from being in flight
 # together; the options that would change nothing alone are refused. Without fio the
 # comparisons skip, visibly.
