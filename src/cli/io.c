@@ -20,6 +20,8 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/io_cli.h"
+#include "cli/io_fio_cli.h"
 #include "cli/io_output.h"
 #include "cli/io_ranks.h"
 #include "core/cpuset.h"
@@ -35,155 +37,29 @@
 #include "io/job.h"
 #include "io/options/jobfile.h"
 #include "io/job/guard.h"
+#include "io/log/inflate.h"
 #include "io/run/jobrun.h"
 #include "io/options/options.h"
+#include "runner/io_ranks_jobs.h"
 
 #define CMD "io"
 
-/* The command's own options, beside the job's (io/options.c): output, help, MPI ranks. */
-typedef struct io_cli {
-    char format[128];        /* --output-format: a list of io_output.h's formats */
-    unsigned formats;        /* ... as a mask */
-    char output[PATH_MAX];   /* --output FILE; "" = standard output */
-    unsigned terse_version;  /* fio's --terse-version: 3 */
-    sb_jobfile_given given;  /* the options before any --name, as given */
-    bool quiet;              /* no progress line */
-    bool help;
-    char cmdhelp[64];        /* --cmdhelp[=NAME|man|md] */
-    bool parse_only;         /* fio's --parse-only: check the jobs, run nothing */
-    const char *sections[16]; /* fio's --section NAME, each */
-    size_t nsections;
-    sb_io_ranks_opts ranks;
-    bool readonly;                /* fio's --readonly: no job may write, trim or create */
-    sb_devguard_consent consent;  /* --destroy-data-on DEV|FILE, each */
-    sb_io_status_opts status;     /* --status-interval, --eta* */
-    bool minimal;                 /* fio's --minimal: terse */
-    bool showcmd;                 /* fio's --showcmd: the jobs as command-line options */
-    unsigned max_jobs;            /* fio's --max-jobs: at most this many threads; 0 = any */
-    bool warnings_fatal;          /* fio's --warnings-fatal */
-} io_cli;
-
-static const sb_opt_choice eta_choices[] = {
-    {"auto", SB_ETA_AUTO}, {"always", SB_ETA_ALWAYS}, {"never", SB_ETA_NEVER}, {NULL, 0}};
-
-static const sb_opt_choice layout_choices[] = {
-    {"contiguous", SB_IO_LAYOUT_CONTIGUOUS}, {"interleaved", SB_IO_LAYOUT_INTERLEAVED}, {NULL, 0}};
-
-static int parse_section(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                         char *err, size_t errlen)
-{
-    io_cli *c = base;
-    if (c->nsections == sizeof c->sections / sizeof c->sections[0]) {
-        snprintf(err, errlen, "at most %zu sections", c->nsections);
-        return -EINVAL;
-    }
-    c->sections[c->nsections++] = v; /* argv outlives the command */
-    return 0;
-}
-
-static int parse_consent(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
-                         char *err, size_t errlen)
-{
-    return sb_devguard_consent_add(&((io_cli *)base)->consent, v, err, errlen);
-}
-
-#define C(f) SB_OPT_FIELD(io_cli, f) /* .off, .size */
-static const sb_opt cli_options[] = {
-    {.name = "output-format", .type = SB_OPT_STR, C(format), .def = "normal", .arg = "FMT[,FMT]",
-     .help = "normal | json | json+ | terse | storbench-json, several at once as fio's (json,normal); "
-             "fio's layouts, storbench's JSON as docs/io-json.md describes",
-     .category = SB_OPTC_OUTPUT},
-    {.name = "output", .type = SB_OPT_STR, C(output), .def = "stdout", .arg = "FILE",
-     .help = "write the report to FILE (replaced once complete), as fio's --output",
-     .category = SB_OPTC_OUTPUT},
-    {.name = "terse-version", .type = SB_OPT_INT, C(terse_version), .min = 3, .max = 3, .def = "3",
-     .arg = "3",
-     .help = "fio's terse format version; 3, the one written",
-     .category = SB_OPTC_OUTPUT},
-    {.name = "minimal", .type = SB_OPT_BOOL, C(minimal),
-     .help = "fio's terse format alone (--output-format=terse), as fio's --minimal",
-     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
-    {.name = "status-interval", .type = SB_OPT_DURATION, C(status.status_s), .arg = "TIME",
-     .help = "while the jobs run, a full report every TIME (at least 1s) in every output format, "
-             "the figures cumulative since the start, then the final one, as fio's",
-     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_POSITIVE},
-    {.name = "eta", .type = SB_OPT_CHOICE, C(status.eta), .def = "auto", .arg = "WHEN",
-     .help = "fio's progress line on standard error: auto (on a terminal), always (without one a "
-             "line per --eta-interval), never",
-     .category = SB_OPTC_OUTPUT, .choices = eta_choices},
-    {.name = "eta-interval", .type = SB_OPT_DURATION, C(status.eta_interval_s), .def = "1s",
-     .arg = "TIME", .help = "how often the progress line is drawn (at least 250ms), as fio's",
-     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_POSITIVE},
-    {.name = "eta-newline", .type = SB_OPT_DURATION, C(status.eta_newline_s), .arg = "TIME",
-     .help = "on a terminal, the progress line starts a new line every TIME, as fio's",
-     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_POSITIVE},
-    {.name = "quiet", .type = SB_OPT_BOOL, C(quiet),
-     .help = "no progress line (--eta=never)",
-     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
-    {.name = "showcmd", .type = SB_OPT_BOOL, C(showcmd),
-     .help = "print the jobs (job files, --name jobs) as one fio command line and exit, as fio's",
-     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
-    {.name = "max-jobs", .type = SB_OPT_INT, C(max_jobs), .min = 1, .max = 65536, .arg = "N",
-     .help = "refuse to start more than N job threads in all (numjobs summed over the jobs)",
-     .category = SB_OPTC_OUTPUT},
-    {.name = "warnings-fatal", .type = SB_OPT_BOOL, C(warnings_fatal),
-     .help = "a warning about a job's options is an error (exit 2), as fio's",
-     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
-    {.name = "cmdhelp", .type = SB_OPT_STR, C(cmdhelp), .def = "all", .arg = "NAME",
-     .help = "describe every option, or the option NAME, as fio's --cmdhelp; man and md print the "
-             "option lists of the man page and of docs/io.md",
-     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_SWITCH},
-    {.name = "help", .type = SB_OPT_BOOL, C(help),
-     .help = "print this usage and exit; also -h",
-     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
-    {.name = "section", .type = SB_OPT_FUNC, C(sections), .arg = "NAME",
-     .help = "of the job files, run only the job NAME (again for more), as fio's --section",
-     .category = SB_OPTC_OUTPUT, .parse = parse_section},
-    {.name = "parse-only", .type = SB_OPT_BOOL, C(parse_only),
-     .help = "read and check the jobs, print one line per job, run nothing (fio's --parse-only)",
-     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
-    {.name = "readonly", .type = SB_OPT_BOOL, C(readonly),
-     .help = "refuse any job that would write, trim or create a file, before anything is opened "
-             "(fio's --readonly)",
-     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
-    {.name = "destroy-data-on", .type = SB_OPT_FUNC, C(consent), .arg = "DEV|FILE",
-     .help = "give up the data on DEV (a block device that carries a filesystem, partition table, "
-             "RAID, LVM or swap signature) or FILE (an existing file a trim punches holes in), so "
-             "that a job may destroy it; again for more (docs/safety.md)",
-     .category = SB_OPTC_OUTPUT, .parse = parse_consent},
-    {.name = "shared-file", .type = SB_OPT_BOOL, C(ranks.shared_file),
-     .help = "all ranks use one file, each its --size bytes of it as --layout says; without it, a "
-             "directory or FILE.R per rank",
-     .category = SB_OPTC_MPI, .flags = SB_OPTF_NOARG},
-    {.name = "layout", .type = SB_OPT_CHOICE, C(ranks.layout), .def = "contiguous",
-     .arg = "LAYOUT",
-     .help = "with --shared-file: contiguous (rank R's region at offset + R * size) or interleaved "
-             "(IOR's segments: rank R's segment s at offset + (s * ranks + R) * segment)",
-     .category = SB_OPTC_MPI, .choices = layout_choices},
-    {.name = "segments", .type = SB_OPT_INT, C(ranks.segments), .def = "size / bs", .arg = "N",
-     .help = "--layout interleaved: each rank's --size in N segments (IOR's -s; a segment is IOR's "
-             "blockSize, a multiple of bs)",
-     .category = SB_OPTC_MPI, .flags = SB_OPTF_DEF_DOC},
-    {.name = "stonewall", .type = SB_OPT_DURATION, C(ranks.stonewall_s), .arg = "DURATION",
-     .help = "every rank stops this far into the measured phase",
-     .category = SB_OPTC_MPI, .flags = SB_OPTF_POSITIVE},
-};
-#define N_CLI (sizeof cli_options / sizeof cli_options[0])
 
 /* Both tables, in the order usage and the documents print them; ns_of() fills in their
  * lengths (the job table's is not a constant expression here). */
-static const sb_opt *const tables[] = {sb_io_options, cli_options};
+static const sb_opt *const tables[] = {sb_io_options, sb_io_cli_options, sb_io_fio_cli_options};
 
 static size_t ns_of(size_t *ns)
 {
     ns[0] = sb_io_n_options;
-    ns[1] = N_CLI;
-    return 2;
+    ns[1] = sb_io_n_cli_options;
+    ns[2] = sb_io_n_fio_cli_options;
+    return 3;
 }
 
 static void usage(FILE *out)
 {
-    size_t ns[2];
+    size_t ns[3];
     fputs("usage: storbench io [OPTIONS] --filename FILE | --directory DIR\n"
           "       storbench io [OPTIONS] [--name NAME [OPTIONS]]... [JOBFILE...] [--section NAME]\n"
           "Runs one fio-class I/O job, or fio job files, and prints throughput and latency.\n"
@@ -198,7 +74,7 @@ static void usage(FILE *out)
 /* --cmdhelp: fio's option list, one option, or the documents' generated lists. */
 static int cmdhelp(const char *what)
 {
-    size_t ns[2], n = ns_of(ns);
+    size_t ns[3], n = ns_of(ns);
     if (!strcmp(what, "man"))
         sb_opt_print_roff(stdout, tables, ns, n);
     else if (!strcmp(what, "md"))
@@ -213,12 +89,12 @@ static int cmdhelp(const char *what)
 /* getopt_long's table from the option tables: every name and alias, val = 0x100 + the
  * index into entries (and bases: the struct each entry's field is in). */
 static size_t build_longopts(struct option *lo, const sb_opt **entries, void **bases,
-                             sb_io_job *job, io_cli *cli)
+                             sb_io_job *job, sb_io_cli *cli)
 {
-    size_t n = 0, ns[2];
+    size_t n = 0, ns[3];
     ns_of(ns);
-    void *base_of[2] = {job, cli}; /* job NULL: the caller picks the job per option */
-    for (size_t t = 0; t < 2; t++)
+    void *base_of[3] = {job, cli, &cli->fio}; /* job NULL: the caller picks the job per option */
+    for (size_t t = 0; t < 3; t++)
         for (size_t i = 0; i < ns[t]; i++) {
             const sb_opt *o = &tables[t][i];
             int has = o->flags & SB_OPTF_NOARG ? no_argument
@@ -269,7 +145,7 @@ typedef struct io_longopts {
 
 /* The command line into a and cli with the table in t: 0, or the exit code after the
  * message. */
-static int parse_args_with(int argc, char **argv, io_args *a, io_cli *cli, io_longopts *t)
+static int parse_args_with(int argc, char **argv, io_args *a, sb_io_cli *cli, io_longopts *t)
 {
     struct option *lo = t->lo;
     const sb_opt **entries = t->entries;
@@ -315,7 +191,7 @@ static int parse_args_with(int argc, char **argv, io_args *a, io_cli *cli, io_lo
         if (!bases[c - 0x100])
             sb_jobfile_given_add(given, lo[c - 0x100].name, optarg);
     }
-    for (; optind < argc && !cli->help && !cli->cmdhelp[0]; optind++) {
+    for (; optind < argc && !cli->help && !cli->cmdhelp[0] && !cli->enghelp[0]; optind++) {
         if (a->nfiles == sizeof a->files / sizeof a->files[0])
             return sb_usage_error(CMD, "at most %zu job files", a->nfiles);
         a->files[a->nfiles++] = argv[optind];
@@ -324,7 +200,7 @@ static int parse_args_with(int argc, char **argv, io_args *a, io_cli *cli, io_lo
 }
 
 /* The command line into a and cli: 0, or the exit code after the message. */
-static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
+static int parse_args(int argc, char **argv, io_args *a, sb_io_cli *cli)
 {
     io_longopts *t = sb_xcalloc(1, sizeof *t);
     int rc = parse_args_with(argc, argv, a, cli, t);
@@ -333,13 +209,15 @@ static int parse_args(int argc, char **argv, io_args *a, io_cli *cli)
 }
 
 /* The report's start (io_output.h): NULL after the message, *rc the exit code. */
-static sb_io_out *out_begin(const io_cli *cli, const sb_jobfile_given *global, bool several, int *rc)
+static sb_io_out *out_begin(const sb_io_cli *cli, const sb_jobfile_given *global, bool several, int *rc)
 {
     char err[PATH_MAX + 512];
     sb_io_out *o = sb_io_out_begin(cli->formats, cli->output[0] ? cli->output : NULL, global,
                                    several, err, sizeof err);
     if (!o)
         *rc = sb_usage_error(CMD, "%s", err);
+    else if (cli->terse_version)
+        sb_io_out_terse_version(o, (int)cli->terse_version);
     return o;
 }
 
@@ -356,11 +234,12 @@ static int out_end(sb_io_out *o, int rc)
 
 /* The command's safety rules on job (io/guard.h): --readonly and --destroy-data-on given
  * to it, its devices claimed in g (NULL: checked only). 0 or the exit code. */
-static int guard(sb_io_job *job, const io_cli *cli, sb_devguard *g)
+static int guard(sb_io_job *job, const sb_io_cli *cli, sb_devguard *g)
 {
     char err[8192];
     job->readonly = cli->readonly;
     job->consent = cli->consent;
+    job->aux_path = cli->fio.aux_path;
     if (sb_io_guard_job(job, g, err, sizeof err) < 0)
         return sb_usage_error(CMD, "%s%s%s", job->name[0] ? job->name : "", job->name[0] ? ": " : "", err);
     return 0;
@@ -368,7 +247,7 @@ static int guard(sb_io_job *job, const io_cli *cli, sb_devguard *g)
 
 /* Under storbench-mpi, or with --shared-file or --stonewall: the job on every rank
  * (cli/io_ranks.c); the figures above summed over the ranks, then the ranks' own. */
-static int run_on_ranks(const sb_io_job *job, const io_cli *cli)
+static int run_on_ranks(const sb_io_job *job, const sb_io_cli *cli)
 {
     char err[1024];
     int rc = SB_EXIT_OK;
@@ -431,11 +310,11 @@ static int steady_defaults(sb_io_job *job)
     return 0;
 }
 
-static bool stop_cb(void *arg) { return sb_interrupted(); }
+static bool stop_cb(void *arg) { return sb_interrupted() || sb_io_trigger_fired(); }
 
 /* The job on this process alone, with the progress line and interval reports
  * (cli/io_status.h). */
-static int run_alone(sb_io_job *job, const io_cli *cli)
+static int run_alone(sb_io_job *job, const sb_io_cli *cli)
 {
     char err[1024];
     int rc = SB_EXIT_OK;
@@ -448,7 +327,11 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
     sb_io_status_job sj = {job, 0, &cli->given};
     sb_io_live *live = sb_io_status_phase(st, &sj, 1);
     sb_io_result *res = sb_xcalloc(1, sizeof *res); /* large: histograms */
+    sb_io_trigger *trig;
+    if (sb_io_trigger_start(&cli->fio, &trig) < 0)
+        sb_warn("%s: --trigger: cannot watch (out of threads)", CMD);
     rc = sb_io_run_live(job, res, live, err, sizeof err);
+    sb_io_trigger_stop(trig);
     sb_io_status_stop(st);
     /* A verify mismatch still prints what was measured and checked (the verify
      * section names the first bad offset), after the one line that says why. */
@@ -456,13 +339,22 @@ static int run_alone(sb_io_job *job, const io_cli *cli)
     if (mismatch)
         sb_error("%s: verify: %s", CMD, err);
     else if (rc < 0) {
+        /* on standard output the job is reported with its errno, as fio's "error": N;
+         * --output FILE is not written (nothing is saved from a failed run) */
+        int exit_rc = rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
         sb_error("%s: %s", CMD, err);
-        sb_io_out_discard(o);
+        if (cli->output[0] && strcmp(cli->output, "-")) {
+            sb_io_out_discard(o);
+        } else {
+            sb_io_out_job(o, job, res, 0, -rc, &cli->given, NULL);
+            exit_rc = out_end(o, exit_rc);
+        }
+        sb_io_result_free(res);
         free(res);
-        return rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
+        return exit_rc;
     }
     sb_io_out_job(o, job, res, 0, mismatch ? EILSEQ : 0, &cli->given, NULL);
-    bool interrupted = res->interrupted;
+    bool interrupted = res->interrupted && !sb_io_trigger_fired(); /* a trigger is no interruption (fio's) */
     sb_io_result_free(res);
     free(res);
     return out_end(o, mismatch ? SB_EXIT_RUNTIME : interrupted ? SB_EXIT_INTERRUPTED : SB_EXIT_OK);
@@ -484,6 +376,9 @@ static void default_directory(sb_io_job *job)
 static int job_target(sb_jobfile_job *j)
 {
     sb_io_job *job = &j->job;
+    if (job->filename[0] && strchr(job->directory, ':')) /* fio: the job's Nth directory, per clone */
+        return sb_usage_error(CMD, "%s: directory=A:B with filename is not supported (name the "
+                              "file's directory in filename)", job->name);
     if (job->filename[0] && job->directory[0]) {
         /* every relative name of the list (a:b, several files per job) */
         char list[sizeof job->filename];
@@ -505,7 +400,7 @@ static int job_target(sb_jobfile_job *j)
 }
 
 /* Reads, orders and checks every job before anything runs. 0 or the exit code. */
-static int load_jobs(io_args *a, const io_cli *cli)
+static int load_jobs(io_args *a, const sb_io_cli *cli)
 {
     char err[1024], warn[256];
     int rc;
@@ -539,7 +434,7 @@ static int load_jobs(io_args *a, const io_cli *cli)
 
 /* One phase's results, in job order; a failed job is its one line. 0 or the exit code. */
 static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, sb_io_out *o,
-                        bool *failed)
+                        const sb_io_ranks_report *reps, bool *failed)
 {
     int rc = SB_EXIT_OK;
     fflush(stdout); /* an interval report printed before stays before the error lines */
@@ -549,18 +444,34 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
         if (sl->rc < 0) {
             sb_error("%s: %s: %s%s", CMD, sl->job->name, mismatch ? "verify: " : "", sl->err);
             rc = sl->rc == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
-            if (!mismatch) {
-                *failed = true;
-                continue;
-            }
+            *failed |= !mismatch;
         }
-        sb_io_out_job(o, sl->job, &sl->result, jobs[m]->group, mismatch ? EILSEQ : 0, &jobs[m]->given,
-                      NULL);
-        if (sl->result.interrupted && rc == SB_EXIT_OK)
+        /* a job that failed is in the report with its errno, as fio lists it ("error": N) */
+        sb_io_out_job(o, sl->job, &sl->result, jobs[m]->group, mismatch ? EILSEQ : sl->rc < 0 ? -sl->rc : 0,
+                      &jobs[m]->given, reps ? &reps[m] : NULL);
+        if (sl->result.interrupted && rc == SB_EXIT_OK && !sb_io_trigger_fired())
             rc = SB_EXIT_INTERRUPTED;
         sb_io_result_free(&sl->result);
     }
     return rc;
+}
+
+/* The phase's jobs at once, here or on every MPI rank (each job combined over the ranks
+ * into its slot and *reps, malloc'd). -1 with *rc set when the ranks agreed on a failure. */
+static int ranks_phase(sb_io_run_slot *slots, size_t n, atomic_bool *end_all, sb_io_ranks_report **reps,
+                       int *rc)
+{
+    char err[1400];
+    if (!sb_ranks_active())
+        return sb_io_run_many(slots, n, end_all), 0;
+    *reps = sb_xcalloc(n, sizeof **reps);
+    int r = sb_io_ranks_phase(slots, n, end_all, *reps, err, sizeof err);
+    if (r == 0)
+        return 0;
+    free(*reps);
+    sb_error("%s: %s", CMD, err);
+    *rc = r == -EINTR ? SB_EXIT_INTERRUPTED : r == -EINVAL ? SB_EXIT_USAGE : SB_EXIT_RUNTIME;
+    return -1;
 }
 
 /* The phase's jobs into slots, with their live views for io_status. */
@@ -581,7 +492,7 @@ static void phase_slots(sb_jobfile_job **jobs, size_t n, sb_io_run_slot *slots, 
 }
 
 /* The jobs phase by phase (stonewall, wait_for), each phase's jobs at once. */
-static int run_jobs(io_args *a, const io_cli *cli)
+static int run_jobs(io_args *a, const sb_io_cli *cli)
 {
     int rc = SB_EXIT_OK;
     bool failed = false;
@@ -600,7 +511,10 @@ static int run_jobs(io_args *a, const io_cli *cli)
     for (size_t i = 0; i < a->set->n; i++)
         sb_io_out_watch(o, &a->set->jobs[i]->job);
     sb_io_status *st = sb_io_status_start(&cli->status, o);
-    for (size_t i = 0; i < a->set->n && rc == SB_EXIT_OK && !sb_interrupted();) {
+    sb_io_trigger *trig;
+    if (sb_io_trigger_start(&cli->fio, &trig) < 0)
+        sb_warn("%s: --trigger: cannot watch (out of threads)", CMD);
+    for (size_t i = 0; i < a->set->n && rc == SB_EXIT_OK && !sb_interrupted() && !sb_io_trigger_fired();) {
         size_t k = i;
         while (k < a->set->n && a->set->jobs[k]->phase == a->set->jobs[i]->phase)
             k++;
@@ -615,18 +529,26 @@ static int run_jobs(io_args *a, const io_cli *cli)
         sb_io_status_lock(st);
         sb_io_out_phase(o);
         sb_io_status_unlock(st);
-        sb_io_run_many(slots, n, &end_all);
+        sb_io_ranks_report *reps = NULL;
+        if (ranks_phase(slots, n, &end_all, &reps, &rc) < 0) {
+            free(slots);
+            failed = true;
+            break;
+        }
         sb_io_status_lock(st);
-        rc = report_phase(a->set->jobs + i, slots, n, o, &failed);
+        rc = report_phase(a->set->jobs + i, slots, n, o, reps, &failed);
+        free(reps);
         sb_io_status_phase_end(st); /* in the same hold: no report has the phase twice */
         sb_io_status_unlock(st);
         free(slots);
         i = k;
     }
+    sb_io_trigger_stop(trig);
     sb_io_status_stop(st);
     /* a job that failed (its one line said why): --output FILE is not written, nothing
-     * is saved; on standard output what ran is printed. A verify mismatch is a result. */
-    if (failed && cli->output[0] && strcmp(cli->output, "-")) {
+     * is saved; on standard output what ran is printed. A verify mismatch is a result.
+     * On MPI ranks rank 0 alone writes. */
+    if ((failed && cli->output[0] && strcmp(cli->output, "-")) || (sb_ranks_active() && sb_ranks()->rank)) {
         sb_io_out_discard(o);
         return rc;
     }
@@ -635,14 +557,20 @@ static int run_jobs(io_args *a, const io_cli *cli)
 }
 
 /* Job files and --name jobs: read, checked, and run, or with --parse-only listed. */
-static int job_files(io_args *a, const io_cli *cli)
+static int job_files(io_args *a, const sb_io_cli *cli)
 {
-    if (sb_ranks_active() || cli->ranks.shared_file || cli->ranks.stonewall_s > 0)
-        return sb_usage_error(CMD, "job files and --name jobs run without MPI ranks "
-                              "(--shared-file, --stonewall: one job from flags)");
+    if (cli->ranks.shared_file || cli->ranks.stonewall_s > 0)
+        return sb_usage_error(CMD, "--shared-file and --stonewall are for one job from flags, "
+                              "not job files or --name jobs");
     int rc = load_jobs(a, cli);
     if (rc != 0)
         return rc;
+    /* on MPI ranks every rank runs every job on its own files (fio's clients) */
+    for (size_t i = 0; sb_ranks_active() && !cli->parse_only && !cli->showcmd && i < a->set->n; i++) {
+        char err[PATH_MAX + 256];
+        if (sb_io_ranks_own_files(&a->set->jobs[i]->job, err, sizeof err) < 0)
+            return sb_usage_error(CMD, "%s", err);
+    }
     if (cli->showcmd)
         return sb_io_showcmd(stdout, a->set);
     if (cli->parse_only) {
@@ -655,10 +583,10 @@ static int job_files(io_args *a, const io_cli *cli)
         }
         return SB_EXIT_OK;
     }
-    /* every job's devices claimed before the first runs: a refusal runs nothing */
+    /* every job's devices claimed before the first runs (on ranks only checked) */
     sb_devguard g = {0};
     for (size_t i = 0; i < a->set->n && rc == 0; i++)
-        rc = guard(&a->set->jobs[i]->job, cli, &g);
+        rc = guard(&a->set->jobs[i]->job, cli, sb_ranks_active() ? NULL : &g);
     if (rc == 0) {
         sb_interrupt_install();
         rc = run_jobs(a, cli);
@@ -670,7 +598,7 @@ static int job_files(io_args *a, const io_cli *cli)
 /* What the command holds while it runs: its options, the defaults (the job from flags),
  * the job set and the command line's rest. Large (paths), so on the heap, zeroed. */
 typedef struct io_cmd {
-    io_cli cli;
+    sb_io_cli cli;
     sb_io_job job;
     sb_jobset set;
     io_args args;
@@ -678,12 +606,16 @@ typedef struct io_cmd {
 
 /* The command's own flags that need more than their row: formats, fio's bounds. 0 or
  * the exit code. */
-static int command_flags(io_cli *cli)
+static int command_flags(sb_io_cli *cli)
 {
     char ferr[512];
     if (cli->minimal)
         snprintf(cli->format, sizeof cli->format, "terse");
     if (sb_io_out_formats(cli->format[0] ? cli->format : "normal", &cli->formats, ferr, sizeof ferr) < 0)
+        return sb_usage_error(CMD, "%s", ferr);
+    if (cli->fio.append_terse)
+        cli->formats |= SB_IOF_TERSE;
+    if (sb_io_fio_cli_check(&cli->fio, sb_ranks_active(), ferr, sizeof ferr) < 0)
         return sb_usage_error(CMD, "%s", ferr);
     sb_io_status_opts *s = &cli->status;
     if (s->status_s > 0 && s->status_s < 1)
@@ -699,7 +631,7 @@ static int command_flags(io_cli *cli)
 
 static int io_main(int argc, char **argv, io_cmd *st)
 {
-    io_cli *cli = &st->cli;
+    sb_io_cli *cli = &st->cli;
     sb_io_job *job = &st->job;
     sb_jobset *set = &st->set;
     io_args *args = &st->args;
@@ -715,6 +647,20 @@ static int io_main(int argc, char **argv, io_cmd *st)
     }
     if (cli->cmdhelp[0])
         return cmdhelp(cli->cmdhelp);
+    if (cli->enghelp[0] && (rc = sb_io_enghelp(stdout, cli->enghelp)) < 0)
+        return sb_usage_error(CMD, "--enghelp: '%s' is %s", cli->enghelp,
+                              rc == -ENOENT ? "not an engine" : "not an option of that engine");
+    if (cli->enghelp[0])
+        return SB_EXIT_OK;
+    if (cli->fio.inflate_log[0]) {
+        char err[PATH_MAX + 128];
+        int r = sb_iolog_inflate(cli->fio.inflate_log, stdout, err, sizeof err);
+        if (r == -EINVAL || r == -ENOENT)
+            return sb_usage_error(CMD, "--inflate-log %s", err);
+        if (r < 0)
+            sb_error("%s: --inflate-log %s", CMD, err);
+        return r < 0 ? SB_EXIT_RUNTIME : SB_EXIT_OK;
+    }
     if ((rc = command_flags(cli)) != 0)
         return rc;
     if (set->n || args->nfiles)

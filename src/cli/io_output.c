@@ -1,14 +1,12 @@
 /*
  * io_output — `storbench io`'s report (io_output.h): the formats table, the collector
- * that turns each job's result into fio's report blocks (formats/fio_report.h) as it
- * ends, storbench's own JSON (storbench-json, docs/io-json.md) and storbench's own
- * lines (CPU per I/O, verify, time series, steady state, MPI ranks), and the writing at
- * the end: to standard output, or replacing --output FILE only once complete
- * (core/atomicfile.h: a user-named path under the protected-symlink rule).
- *
- * What is the process's and not a thread's: storbench's jobs are threads of one
- * process, so CPU, context switches and faults are the process's over the job's run
- * (a phase's jobs overlap and include each other's); a thread's block shows its job's.
+ * that keeps each job's blocks as it ends (their figures summed by io/report/aggregate.h,
+ * laid out here as fio's report blocks, formats/fio_report.h), storbench's own JSON
+ * (storbench-json, docs/io-json.md) and storbench's own lines (CPU per I/O, verify, time
+ * series, steady state, MPI ranks), and the writing at the end: to standard output, or
+ * replacing --output FILE only once complete (core/atomicfile.h: a user-named path under
+ * the protected-symlink rule). Nothing here computes a figure: sums, merges and the
+ * disks' differences are io/report/'s and sysinfo/diskstats.h's.
  */
 #include "cli/io_output.h"
 
@@ -33,6 +31,7 @@
 #include "core/units.h"
 #include "formats/fio_report.h"
 #include "io/engine.h"
+#include "io/report/aggregate.h"
 #include "sysinfo/diskstats.h"
 
 /* ------------------------------------------------------------ the formats */
@@ -121,6 +120,8 @@ static json_t *verify_json(const sb_io_job *job, const sb_io_result *r)
                         v->errors ? json_integer((json_int_t)v->first_bad_offset) : json_null());
     json_object_set_new(o, "writes_moved", json_integer((json_int_t)v->writes_moved));
     json_object_set_new(o, "reads_unchecked", json_integer((json_int_t)v->reads_unchecked));
+    json_object_set_new(o, "blocks_trimmed", json_integer((json_int_t)v->blocks_trimmed));
+    json_object_set_new(o, "trimmed_checked", json_integer((json_int_t)v->trimmed_checked));
     return o;
 }
 
@@ -228,7 +229,8 @@ static void extra_text(FILE *out, const sb_io_job *job, const sb_io_result *r,
 {
     if (r->interrupted)
         fputs("  storbench: interrupted; the figures are those measured until then\n", out);
-    sb_io_print_series(out, r);
+    if (!job->disable_bw) /* disable_bw_measurement: no bandwidth over time either */
+        sb_io_print_series(out, r);
     sb_io_print_steady(out, r);
     if (r->cpu_ios)
         fprintf(out, "  cpu: user=%.2fs, sys=%.2fs; per I/O: user=%.0f ns, sys=%.0f ns (%" PRIu64
@@ -242,8 +244,12 @@ static void extra_text(FILE *out, const sb_io_job *job, const sb_io_result *r,
                 sb_verify_algo_name(job->verify), v->blocks_checked, by, v->errors);
         if (v->errors)
             fprintf(out, ", first at offset %" PRIu64, v->first_bad_offset);
-        fprintf(out, "; %" PRIu64 " writes moved off a busy block, %" PRIu64 " reads unchecked\n",
+        fprintf(out, "; %" PRIu64 " writes moved off a busy block, %" PRIu64 " reads unchecked",
                 v->writes_moved, v->reads_unchecked);
+        if (v->blocks_trimmed) /* trim_percentage */
+            fprintf(out, "; %" PRIu64 " blocks trimmed, %" PRIu64 " read back as zeros", v->blocks_trimmed,
+                    v->trimmed_checked);
+        fputc('\n', out);
     }
     if (ranks)
         sb_io_ranks_print(out, ranks);
@@ -254,25 +260,23 @@ static void extra_text(FILE *out, const sb_io_job *job, const sb_io_result *r,
 #define MAX_OPTS 128
 #define MAX_DISKS 16
 
-/* One report block and what it owns (the fio struct points into it). */
+/* One report block: the figures summed (io/report/aggregate.h) and what fio's writers
+ * need beside them (the job's description, its options as given, storbench's lines). */
 typedef struct block {
-    sb_fio_job j;
-    sb_histogram *h[SB_FIO_NDIR], *all;
-    sb_histogram *slat[SB_FIO_NDIR], *lat[SB_FIO_NDIR]; /* asynchronous engines' (else NULL) */
-    double *bw, *iops;
+    sb_io_agg *agg;
+    sb_fio_job j;            /* the description; the figures are agg's, laid in at writing */
     sb_jobfile_given given;
     sb_fio_opt opts[MAX_OPTS];
     char rw[16], engine[32];
     double pct[SB_IO_MAX_PERCENTILES];
-    bool group_reporting;
     char *extra;             /* storbench's lines (normal) */
     json_t *xjson;           /* storbench's keys (json) */
-    sb_prio_stats *prio;     /* cmdprio: the latency per priority (a copy), or NULL */
-    sb_fio_prio prios[SB_DDIR_N][SB_CMDPRIO_MAX_PRIOS];
+    sb_fio_prio prios[SB_IO_AGG_NDIR][SB_CMDPRIO_MAX_PRIOS];
 } block;
 
 struct sb_io_out {
     unsigned formats;
+    int terse_version;      /* fio's --terse-version (0: 3) */
     bool to_file, several;
     char path[PATH_MAX];
     sb_jobfile_given global;
@@ -359,9 +363,13 @@ sb_io_out *sb_io_out_begin(unsigned formats, const char *path, const sb_jobfile_
     return o;
 }
 
-void sb_io_out_watch(sb_io_out *o, const sb_io_job *job)
+void sb_io_out_terse_version(sb_io_out *o, int version)
 {
-    const char *target = job->filename[0] ? job->filename : job->directory;
+    o->terse_version = version;
+}
+
+static void watch_path(sb_io_out *o, const char *target)
+{
     sb_diskstat d;
     if (o->n_disks == MAX_DISKS || sb_diskstat_for_path(target, &d) < 0)
         return; /* no block device under it (tmpfs): fio has no disk_util for it either */
@@ -369,6 +377,19 @@ void sb_io_out_watch(sb_io_out *o, const sb_io_job *job)
         if (!strcmp(o->disk[i].name, d.name))
             return;
     o->disk[o->n_disks++] = d;
+}
+
+void sb_io_out_watch(sb_io_out *o, const sb_io_job *job)
+{
+    if (!job->disk_util) /* fio's disk_util=0: this job's disks are not reported */
+        return;
+    if (!job->filename[0]) {
+        watch_path(o, job->directory);
+        return;
+    }
+    /* every file of fio's a:b list (the names one after the other, each ending in NUL) */
+    for (const char *f = job->filename; *f && f < job->filename + sizeof job->filename; f += strlen(f) + 1)
+        watch_path(o, f);
 }
 
 void sb_io_out_phase(sb_io_out *o)
@@ -384,109 +405,16 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
-static sb_histogram *hist_copy(const sb_histogram *h)
-{
-    sb_histogram *c = sb_xrealloc(NULL, sizeof *c);
-    *c = *h;
-    return c;
-}
-
-/* cmdprio's latency per priority into the block's directions, as fio's "prios". */
-static void block_prios(block *b, const sb_prio_stats *p)
-{
-    b->prio = sb_xrealloc(NULL, sizeof *b->prio);
-    *b->prio = *p;
-    for (int d = 0; d <= SB_DDIR_WRITE; d++) { /* reads and writes: trims have no prios */
-        for (unsigned i = 0; i < b->prio->n[d]; i++) {
-            uint16_t v = b->prio->ioprio[d][i];
-            b->prios[d][i] = (sb_fio_prio){v >> 13, v & 7, &b->prio->clat[d][i]};
-        }
-        b->j.dir[d].prios = b->prios[d];
-        b->j.dir[d].n_prios = b->prio->n[d];
-    }
-}
-
-/* An asynchronous engine's split of the latency (io/job.h): fio's clat is from the
- * submission, its lat storbench's own from the start, and slat the difference; a
- * synchronous engine's (nothing submitted apart) stays one clat. */
-static void fio_split_latency(block *b, int d, const sb_io_dir_stats *x)
-{
-    if (!x->clat_issued.count)
-        return;
-    b->lat[d] = b->h[d];
-    b->h[d] = hist_copy(&x->clat_issued);
-    b->slat[d] = hist_copy(&x->slat);
-    b->j.dir[d].clat = b->h[d];
-    b->j.dir[d].lat = b->lat[d];
-    b->j.dir[d].slat = b->slat[d];
-}
-
-/* group_reporting: the split merges as the rest (a job without one adds its clat). */
-static void merge_split_latency(block *into, block *b, int d)
-{
-    if (!b->lat[d] || !into->lat[d]) /* jobs of both kinds: the group's lat is its clat */
-        return;
-    sb_hist_merge(into->lat[d], b->lat[d]);
-    sb_hist_merge(into->slat[d], b->slat[d]);
-}
-
-/* A block for one job, or one thread t of it (t < 0: the whole job). */
-static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsigned groupid,
-                        int error, const sb_jobfile_given *given)
+/* A block for one job, or one thread t of it (t < 0: the whole job): what its header
+ * and options say; the figures are the aggregate's. */
+static block *new_block(const sb_io_job *job, const sb_io_result *r, sb_io_agg *agg,
+                        const sb_jobfile_given *given)
 {
     block *b = xcalloc(1, sizeof *b);
-    const sb_io_result *x = t < 0 ? r : &r->threads[t];
     sb_fio_job *j = &b->j;
+    b->agg = agg;
     snprintf(j->name, sizeof j->name, "%s", job->name[0] ? job->name : "storbench io");
-    j->groupid = groupid;
-    j->jobs = t < 0 ? job->numjobs : 1;
-    j->error = error;
     j->pid = (long)getpid();
-    j->runtime_s = x->seconds;
-    j->elapsed_s = r->cpu_wall_s;
-    for (int d = 0; d < SB_DDIR_N; d++) {
-        j->dir[d].ios = x->dir[d].ios;
-        j->dir[d].bytes = x->dir[d].bytes;
-        j->dir[d].clat = b->h[d] = hist_copy(&x->dir[d].clat);
-        fio_split_latency(b, d, &x->dir[d]);
-    }
-    j->lat_all = b->all = hist_copy(&x->clat_all);
-    if (t < 0 && r->prio) /* cmdprio: fio's per-priority latency, of the whole job */
-        block_prios(b, r->prio);
-    if (b->lat[0] || b->lat[1] || b->lat[2]) { /* fio's buckets are of its clat (from the submission) */
-        sb_hist_init(b->all);
-        for (int d = 0; d < SB_DDIR_N; d++)
-            sb_hist_merge(b->all, b->lat[d] ? b->h[d] : &x->dir[d].clat);
-    }
-    /* the per-second samples are the whole job's, both directions together: they are a
-     * direction's only when the job has one */
-    int ndirs = sb_rw_reads(job->rw) + sb_rw_writes(job->rw) + sb_rw_trims(job->rw);
-    if (t < 0 && r->n_seconds && ndirs == 1) {
-        int d = sb_rw_reads(job->rw) ? SB_DDIR_READ : sb_rw_writes(job->rw) ? SB_DDIR_WRITE : SB_DDIR_TRIM;
-        b->bw = sb_xrealloc(NULL, r->n_seconds * sizeof *b->bw);
-        b->iops = sb_xrealloc(NULL, r->n_seconds * sizeof *b->iops);
-        memcpy(b->bw, r->bw_bytes_per_s, r->n_seconds * sizeof *b->bw);
-        memcpy(b->iops, r->iops, r->n_seconds * sizeof *b->iops);
-        j->dir[d].bw_samples = b->bw;
-        j->dir[d].iops_samples = b->iops;
-        j->dir[d].n_samples = r->n_seconds;
-    }
-    j->usr_pct = r->cpu_wall_s > 0 ? 100 * r->cpu_user_s / r->cpu_wall_s : 0;
-    j->sys_pct = r->cpu_wall_s > 0 ? 100 * r->cpu_sys_s / r->cpu_wall_s : 0;
-    /* IO depths: an asynchronous engine counts them (loop.c); a synchronous one has one
-     * I/O in flight, each submitted and completed on its own */
-    const sb_engine_ops *ops = sb_engine_find(r->engine);
-    uint64_t ios = x->dir[0].ios + x->dir[1].ios + x->dir[2].ios;
-    if (ops && ops->sync) {
-        j->depth_level[0] = j->depth_submit[1] = j->depth_complete[1] = ios;
-    } else {
-        memcpy(j->depth_level, x->depths.level, sizeof j->depth_level);
-        memcpy(j->depth_submit, x->depths.submit, sizeof j->depth_submit);
-        memcpy(j->depth_complete, x->depths.complete, sizeof j->depth_complete);
-    }
-    j->depth_known = ops != NULL;
-    j->zone_resets = x->zone_resets;
-    j->no_syncs = !job->fsync_every && !job->fdatasync_every && !job->end_fsync && !job->fsync_on_close;
     snprintf(b->rw, sizeof b->rw, "%s", sb_rw_name(job->rw));
     snprintf(b->engine, sizeof b->engine, "%s", r->engine);
     j->rw = b->rw;
@@ -500,90 +428,96 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, int t, unsi
     j->clat_percentiles = job->clat_percentiles;
     j->slat_percentiles = job->slat_percentiles;
     j->lat_percentiles = job->lat_percentiles;
+    j->unified = job->unified_rw; /* fio's reporting options, as the writers read them */
+    j->sig_figs = job->sig_figs;
+    j->bits = job->unit_base == 1;
+    j->no_lat = job->disable_lat;
+    j->no_clat = job->disable_clat;
+    j->no_slat = job->disable_slat;
     if (given) {
         b->given = *given;
         j->n_opts = opts_of(&b->given, b->opts);
         j->opts = b->opts;
     }
-    b->group_reporting = job->group_reporting;
-    /* continue_on_error: the errors gone on after, and the first as the job's error (fio) */
-    j->continue_on_error = job->continue_on_error != 0;
+    /* fio's latency target line: target, window, percentile, the depth its search ended at */
     j->latency_target_ns = (uint64_t)(job->latency_target_s * 1e9 + 0.5);
     j->latency_window_us = (uint64_t)(job->latency_window_s * 1e6 + 0.5);
     j->latency_percentile = job->latency_percentile;
-    j->latency_depth = x->latency_depth ? x->latency_depth : j->iodepth;
-    j->total_err = x->total_err;
-    j->first_error = x->first_error;
-    if (!j->error && x->first_error)
-        j->error = x->first_error;
+    j->latency_depth = r->latency_depth ? r->latency_depth : j->iodepth;
     return b;
 }
 
-/* group_reporting: a job joins the block of its group's earlier jobs (fio reports a
- * group's jobs together). The CPU and faults are the larger (each is the process's). */
-static void merge_block(block *into, block *b)
+_Static_assert(SB_IO_AGG_NDIR == SB_FIO_NDIRS, "a block's directions are the report's");
+
+/* The block as fio's writers read it: its description with the aggregate's figures. */
+static sb_fio_job fio_job_of(block *b)
 {
-    sb_fio_job *a = &into->j, *j = &b->j;
-    for (int d = 0; d < SB_DDIR_N; d++) {
-        a->dir[d].ios += j->dir[d].ios;
-        a->dir[d].bytes += j->dir[d].bytes;
-        sb_hist_merge(into->h[d], b->h[d]);
-        merge_split_latency(into, b, d);
-        a->dir[d].n_samples = 0; /* the jobs' seconds do not line up: no samples */
+    sb_fio_job j = b->j;
+    const sb_io_agg *a = b->agg;
+    j.groupid = a->groupid;
+    j.jobs = a->jobs;
+    j.error = a->error;
+    j.runtime_s = a->runtime_s;
+    j.elapsed_s = a->elapsed_s;
+    for (int d = 0; d < SB_IO_AGG_NDIR; d++) { /* the same four as SB_FIO_NDIRS */
+        const sb_io_agg_dir *ad = &a->dir[d];
+        sb_fio_dir *fd = &j.dir[d];
+        fd->ios = ad->ios;
+        fd->bytes = ad->bytes;
+        fd->clat = ad->clat;
+        fd->slat = ad->slat;
+        fd->lat = ad->lat;
+        fd->bw_samples = ad->bw;
+        fd->iops_samples = ad->iops;
+        fd->n_samples = ad->n_samples;
+        fd->n_iops_samples = ad->n_iops_samples;
+        for (unsigned i = 0; i < ad->n_prios; i++)
+            b->prios[d][i] = (sb_fio_prio){ad->prios[i].cls, ad->prios[i].level, ad->prios[i].clat};
+        fd->prios = ad->n_prios ? b->prios[d] : NULL;
+        fd->n_prios = ad->n_prios;
     }
-    sb_hist_merge(into->all, b->all);
-    a->jobs += j->jobs;
-    if (j->runtime_s > a->runtime_s) a->runtime_s = j->runtime_s;
-    if (j->elapsed_s > a->elapsed_s) a->elapsed_s = j->elapsed_s;
-    if (j->usr_pct > a->usr_pct) a->usr_pct = j->usr_pct;
-    if (j->sys_pct > a->sys_pct) a->sys_pct = j->sys_pct;
-    if (j->ctx > a->ctx) a->ctx = j->ctx;
-    if (j->majf > a->majf) a->majf = j->majf;
-    if (j->minf > a->minf) a->minf = j->minf;
-    if (!a->error) a->error = j->error;
-    a->total_err += j->total_err;
-    if (!a->first_error) a->first_error = j->first_error;
-    a->continue_on_error |= j->continue_on_error;
-    a->depth_known &= j->depth_known;
-    for (int i = 0; i < 7; i++) {
-        a->depth_level[i] += j->depth_level[i];
-        a->depth_submit[i] += j->depth_submit[i];
-        a->depth_complete[i] += j->depth_complete[i];
-    }
-    a->no_syncs &= j->no_syncs;
-    a->zone_resets += j->zone_resets;
-    if (b->extra) {
-        size_t la = into->extra ? strlen(into->extra) : 0, lb = strlen(b->extra);
-        into->extra = sb_xrealloc(into->extra, la + lb + 1);
-        memcpy(into->extra + la, b->extra, lb + 1);
-    }
+    j.lat_all = a->all;
+    j.usr_pct = a->usr_pct;
+    j.sys_pct = a->sys_pct;
+    j.ctx = a->ctx;
+    j.majf = a->majf;
+    j.minf = a->minf;
+    j.depth_known = a->depth_known;
+    memcpy(j.depth_level, a->depth_level, sizeof j.depth_level);
+    memcpy(j.depth_submit, a->depth_submit, sizeof j.depth_submit);
+    memcpy(j.depth_complete, a->depth_complete, sizeof j.depth_complete);
+    j.no_syncs = a->no_syncs;
+    j.sync_lat = a->sync_lat;
+    j.sync_ios = a->sync_ios;
+    j.zone_resets = a->zone_resets;
+    j.continue_on_error = a->continue_on_error;
+    j.total_err = a->total_err;
+    j.first_error = a->first_error;
+    return j;
 }
 
 static void free_block(block *b)
 {
-    for (int d = 0; d < SB_DDIR_N; d++) {
-        free(b->h[d]);
-        free(b->slat[d]);
-        free(b->lat[d]);
-    }
-    free(b->all);
-    free(b->bw);
-    free(b->iops);
+    sb_io_agg_free(b->agg);
     free(b->extra);
     json_decref(b->xjson);
-    free(b->prio);
     free(b);
 }
 
+/* group_reporting: a job joins the block of its group's earlier jobs (fio reports a
+ * group's jobs together), storbench's lines after the earlier ones'. */
 static void push(sb_io_out *o, block *b)
 {
-    if (o->n > o->floor && b->group_reporting) {
-        block *last = o->b[o->n - 1];
-        if (last->group_reporting && last->j.groupid == b->j.groupid) {
-            merge_block(last, b);
-            free_block(b);
-            return;
+    if (o->n > o->floor && sb_io_agg_joins(o->b[o->n - 1]->agg, b->agg)) {
+        block *into = o->b[o->n - 1];
+        sb_io_agg_merge(into->agg, b->agg);
+        if (b->extra) {
+            size_t la = into->extra ? strlen(into->extra) : 0, lb = strlen(b->extra);
+            into->extra = sb_xrealloc(into->extra, la + lb + 1);
+            memcpy(into->extra + la, b->extra, lb + 1);
         }
+        free_block(b);
+        return;
     }
     if (o->n == o->cap) {
         o->cap = o->cap ? o->cap * 2 : 8;
@@ -595,6 +529,8 @@ static void push(sb_io_out *o, block *b)
 void sb_io_out_job(sb_io_out *o, const sb_io_job *job, const sb_io_result *r, unsigned groupid,
                    int error, const sb_jobfile_given *given, const sb_io_ranks_report *ranks)
 {
+    if (!job->stats) /* fio's stats=0: the job ran, its figures are in no report */
+        return;
     if (o->formats & SB_IOF_STORBENCH_JSON) {
         json_t *s = sb_io_storbench_json(job, r);
         if (ranks)
@@ -609,10 +545,8 @@ void sb_io_out_job(sb_io_out *o, const sb_io_job *job, const sb_io_result *r, un
     getrusage(RUSAGE_SELF, &ru);
     unsigned n = r->threads && r->n_threads ? r->n_threads : 0;
     for (unsigned t = 0; t < (n ? n : 1); t++) {
-        block *b = new_block(job, r, n ? (int)t : -1, groupid, error, given);
-        b->j.ctx = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw - o->ru0.ru_nvcsw - o->ru0.ru_nivcsw);
-        b->j.majf = (uint64_t)(ru.ru_majflt - o->ru0.ru_majflt);
-        b->j.minf = (uint64_t)(ru.ru_minflt - o->ru0.ru_minflt);
+        sb_io_agg *agg = sb_io_agg_new(job, r, n ? (int)t : -1, groupid, error, &o->ru0, &ru);
+        block *b = new_block(job, r, agg, given);
         if (t + 1 == (n ? n : 1)) { /* storbench's own figures: under the job's last block */
             size_t len = 0;
             FILE *f = open_memstream(&b->extra, &len);
@@ -632,21 +566,17 @@ static void disks_now(sb_io_out *o, sb_fio_disk *out)
 {
     double ms = (double)(now_ns() - o->t0_ns) / 1e6;
     for (size_t i = 0; i < o->n_disks; i++) {
-        sb_diskstat now = o->disk[i];
         sb_fio_disk *d = &out[i];
+        sb_diskstat_delta x;
         memset(d, 0, sizeof *d);
-        snprintf(d->name, sizeof d->name, "%s", now.name);
-        if (sb_diskstat_read(&now) < 0)
+        snprintf(d->name, sizeof d->name, "%s", o->disk[i].name);
+        if (sb_diskstat_since(&o->disk[i], ms, &x) < 0)
             continue;
-        for (int k = 0; k < 2; k++) {
-            d->ios[k] = now.ios[k] - o->disk[i].ios[k];
-            d->merges[k] = now.merges[k] - o->disk[i].merges[k];
-            d->ticks[k] = now.ticks[k] - o->disk[i].ticks[k];
-        }
-        d->in_queue = now.time_in_queue - o->disk[i].time_in_queue;
-        d->util_pct = ms > 0 ? 100.0 * (double)(now.io_ticks - o->disk[i].io_ticks) / ms : 0;
-        if (d->util_pct > 100)
-            d->util_pct = 100;
+        memcpy(d->ios, x.ios, sizeof d->ios);
+        memcpy(d->merges, x.merges, sizeof d->merges);
+        memcpy(d->ticks, x.ticks, sizeof d->ticks);
+        d->in_queue = x.in_queue;
+        d->util_pct = x.util_pct;
     }
 }
 
@@ -667,19 +597,56 @@ static void extra_cb(FILE *out, size_t i, void *arg)
         fputs(o->b[i]->extra, out);
 }
 
-/* The formats in fio's order: terse, JSON, normal; storbench's JSON last. */
+/* Every group the blocks name, summed (io/report/aggregate.h), as fio's writers read them. */
+static size_t fio_groups(const sb_io_out *o, sb_fio_group *out)
+{
+    const sb_io_agg **aggs = xcalloc(o->n ? o->n : 1, sizeof *aggs);
+    size_t n = 0;
+    for (size_t i = 0; i < o->n; i++)
+        aggs[i] = o->b[i]->agg;
+    for (size_t i = 0; i < o->n; i++) {
+        size_t k = 0;
+        while (k < n && out[k].id != aggs[i]->groupid)
+            k++;
+        if (k < n)
+            continue;
+        sb_io_agg_group g;
+        sb_io_agg_group_of(aggs, o->n, aggs[i]->groupid, &g);
+        sb_fio_group *f = &out[n++];
+        f->id = g.id;
+        for (int d = 0; d < SB_FIO_NDIRS; d++) {
+            f->bytes[d] = g.bytes[d];
+            f->agg_bw[d] = g.agg_bw[d];
+            f->min_bw[d] = g.min_bw[d];
+            f->max_bw[d] = g.max_bw[d];
+            f->min_run_s[d] = g.min_run_s[d];
+            f->max_run_s[d] = g.max_run_s[d];
+        }
+    }
+    free(aggs);
+    return n;
+}
+
+/* The formats in fio's order: normal's job lines, terse, JSON, normal; storbench's JSON last. */
 static int write_all(FILE *out, void *arg)
 {
     sb_io_out *o = arg;
     sb_fio_job *jobs = xcalloc(o->n ? o->n : 1, sizeof *jobs);
+    sb_fio_group *groups = xcalloc(o->n ? o->n : 1, sizeof *groups);
+    size_t n_groups = fio_groups(o, groups);
     sb_fio_disk disks[MAX_DISKS];
     for (size_t i = 0; i < o->n; i++)
-        jobs[i] = o->b[i]->j;
+        jobs[i] = fio_job_of(o->b[i]);
     disks_now(o, disks);
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     sb_fio_report r = {jobs, o->n, o->gopts, o->n_gopts, disks, o->n_disks, ts.tv_sec,
-                       (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000, STORBENCH_VERSION};
+                       (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000, STORBENCH_VERSION,
+                       o->terse_version, false, groups, n_groups};
+    if ((o->formats & SB_IOF_NORMAL) && (o->formats & (SB_IOF_TERSE | SB_IOF_JSON | SB_IOF_JSONPLUS))) {
+        sb_fio_print_normal_header(out, &r); /* fio prints it as the jobs start */
+        r.header_done = true;
+    }
     if (o->formats & SB_IOF_TERSE)
         sb_fio_print_terse(out, &r);
     if (o->formats & (SB_IOF_JSON | SB_IOF_JSONPLUS)) {
@@ -705,6 +672,7 @@ static int write_all(FILE *out, void *arg)
         }
     }
     free(jobs);
+    free(groups);
     return ferror(out) ? -EIO : 0;
 }
 

@@ -42,6 +42,8 @@ typedef struct sb_io_out sb_io_out;
  * several: job files (storbench-json then wraps the jobs in {"jobs": [...]}). */
 sb_io_out *sb_io_out_begin(unsigned formats, const char *path, const sb_jobfile_given *global,
                            bool several, char *err, size_t errlen);
+/* fio's --terse-version: 2 .. 5 (the terse format's fields; 3 until set). */
+void sb_io_out_terse_version(sb_io_out *o, int version);
 /* Watches the disk under a job's target (its counters now and at the end). */
 void sb_io_out_watch(sb_io_out *o, const sb_io_job *job);
 /* Before the jobs of a phase start: the process's context switches and faults now. */
@@ -65,6 +67,9 @@ void sb_io_out_discard(sb_io_out *o);
 
 /* fio's --showcmd (io_showcmd.c): the jobs of set as one fio command line. 0. */
 int sb_io_showcmd(FILE *out, const sb_jobset *set);
+/* io_enghelp.c: fio's --enghelp[=ENGINE[,OPTION]] on out. 0; -ENOENT for an unknown engine,
+ * -EINVAL for an option the engine does not read. */
+int sb_io_enghelp(FILE *out, const char *what);
 
 /* storbench's JSON of one job (storbench-json; docs/io-json.md). */
 json_t *sb_io_storbench_json(const sb_io_job *job, const sb_io_result *r);

@@ -52,7 +52,7 @@ static void usage(FILE *out)
             "  --rw L            read, write, randread, randwrite, rw, randrw (default randwrite)\n"
             "  --bs L            block sizes, 512 to 16m (default 4k)\n"
             "  --iodepth L       I/Os in flight, 1 to 65536 (default 64)\n"
-            "  --numjobs L       threads, one file each, 1 to 256 (default 1)\n"
+            "  --numjobs L       threads, one file each, 1 to 4096 (default 1)\n"
             "  --ioengine L      posixaio, libaio, io_uring, sync, psync, pvsync, mmap (default posixaio)\n"
             "  --rwmixread L     percent of reads of a mixed rw; a cell with another rw is skipped\n"
             "  --direct L        0 or 1: O_DIRECT (default 1)\n"

@@ -24,6 +24,23 @@ void sb_hist_init_zeroed(sb_histogram *h)
     h->min = UINT64_MAX;
 }
 
+void sb_hist_clear_sparse(void *p, size_t n)
+{
+    unsigned char *b = p, *end = b + n;
+    while (b < end) {
+        /* to the next 4 KiB boundary: one page's bytes at a time */
+        size_t len = 4096 - (size_t)((uintptr_t)b & 4095);
+        if (len > (size_t)(end - b))
+            len = (size_t)(end - b);
+        size_t i = 0;
+        while (i < len && !b[i])
+            i++;
+        if (i < len)
+            memset(b + i, 0, len - i);
+        b += len;
+    }
+}
+
 double sb_hist_bucket_mid(unsigned idx)
 {
     if (idx < SB_HIST_SUB_COUNT)
@@ -39,8 +56,11 @@ void sb_hist_merge(sb_histogram *dst, const sb_histogram *src)
 {
     if (!src->count)
         return;
+    /* Only the buckets src has: a fresh (calloc'd) dst keeps the pages of its empty
+     * buckets unwritten, so a thousand jobs' results cost memory for what they hold. */
     for (unsigned i = 0; i < SB_HIST_BUCKETS; i++)
-        dst->buckets[i] += src->buckets[i];
+        if (src->buckets[i])
+            dst->buckets[i] += src->buckets[i];
     dst->count += src->count;
     dst->sum += src->sum;
     dst->sum_sq += src->sum_sq;

@@ -12,6 +12,7 @@
 #ifndef SB_HISTOGRAM_H
 #define SB_HISTOGRAM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define SB_HIST_SUB_BITS 7
@@ -30,6 +31,11 @@ void sb_hist_init(sb_histogram *h);
 /* The same for a histogram in memory known to be zero (fresh mmap): the buckets are
  * not written, so their pages cost nothing until a value lands in them. */
 void sb_hist_init_zeroed(sb_histogram *h);
+/* Zeroes n bytes at p (a struct holding histograms) writing only the pages that are not
+ * zero already: a fresh (calloc'd) result stays unwritten where its histograms are empty,
+ * so a job file of a thousand jobs costs memory for what they hold (about 600 KiB of
+ * buckets a job, most never used). */
+void sb_hist_clear_sparse(void *p, size_t n);
 
 /* Bucket index of v: v itself below 128; above, the group of its highest set bit and
  * the next seven bits. */

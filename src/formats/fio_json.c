@@ -77,9 +77,10 @@ static json_t *dir_json(const sb_fio_job *j, int d, const sb_fio_group *g, bool 
     json_object_set_new(o, "drop_ios", json_integer(0));
     /* slat: an asynchronous engine's (a synchronous one's N is 0, as fio's); lat: its own,
      * or a synchronous engine's clat; json+ bins for each whose percentiles are on, as fio */
-    json_object_set_new(o, "slat_ns", lat_json(j, x->slat, j->slat_percentiles, plus));
-    json_object_set_new(o, "clat_ns", lat_json(j, x->clat, j->clat_percentiles, plus));
-    json_object_set_new(o, "lat_ns", lat_json(j, x->lat ? x->lat : x->clat, j->lat_percentiles, plus));
+    json_object_set_new(o, "slat_ns", lat_json(j, j->no_slat ? NULL : x->slat, j->slat_percentiles, plus));
+    json_object_set_new(o, "clat_ns", lat_json(j, j->no_clat ? NULL : x->clat, j->clat_percentiles, plus));
+    json_object_set_new(o, "lat_ns", lat_json(j, j->no_lat ? NULL : x->lat ? x->lat : x->clat,
+                                              j->lat_percentiles, plus));
     if (x->n_prios) { /* fio 3.33's per-priority latency (cmdprio) */
         json_t *a = json_array();
         for (size_t i = 0; i < x->n_prios; i++) {
@@ -100,6 +101,7 @@ static json_t *dir_json(const sb_fio_job *j, int d, const sb_fio_group *g, bool 
     set_real(o, "bw_mean", mean / 1024);
     set_real(o, "bw_dev", dev / 1024);
     json_object_set_new(o, "bw_samples", json_integer((json_int_t)n));
+    n = x->ios ? x->n_iops_samples : 0;
     sb_fio_sample_stats(x->iops_samples, n, &mn, &mx, &mean, &dev);
     set_int(o, "iops_min", mn);
     set_int(o, "iops_max", mx);
@@ -141,7 +143,7 @@ static void depth_json(json_t *o, const sb_fio_job *j)
 
 static json_t *job_json(const sb_fio_report *r, const sb_fio_job *j, bool plus)
 {
-    static const char *const dn[] = {"read", "write", "trim"};
+    static const char *const dn[] = {"read", "write", "trim", "mixed"};
     json_t *o = json_object();
     sb_fio_group g;
     sb_fio_group_of(r, j->groupid, &g);
@@ -151,14 +153,21 @@ static json_t *job_json(const sb_fio_report *r, const sb_fio_job *j, bool plus)
     json_object_set_new(o, "eta", json_integer(0));
     set_int(o, "elapsed", j->elapsed_s);
     json_object_set_new(o, "job options", opts_json(j->opts, j->n_opts));
-    for (int d = 0; d < SB_FIO_NDIR; d++)
-        json_object_set_new(o, dn[d], dir_json(j, d, &g, plus));
-    if (j->no_syncs) { /* storbench does not time its syncs: written only when there are none */
+    int dirs[SB_FIO_NDIRS], nd = sb_fio_dirs(j, dirs);
+    for (int k = 0; k < nd; k++)
+        if (dirs[k] != SB_FIO_MIXED)
+            json_object_set_new(o, dn[dirs[k]], dir_json(j, dirs[k], &g, plus));
+    /* the periodic syncs (fsync=N, fdatasync=N): fio's total_ios counts the fsyncs, its
+     * latency every sync; end_fsync's and fsync_on_close's are not in it. fio's mixed
+     * report has no "sync" */
+    if (j->unified != SB_FIO_UNIFIED_MIXED) {
         json_t *s = json_object();
-        json_object_set_new(s, "total_ios", json_integer(0));
-        json_object_set_new(s, "lat_ns", lat_json(j, NULL, false, false));
+        json_object_set_new(s, "total_ios", json_integer((json_int_t)j->sync_ios));
+        json_object_set_new(s, "lat_ns", lat_json(j, j->sync_lat, j->clat_percentiles, false));
         json_object_set_new(o, "sync", s);
     }
+    if (j->unified != SB_FIO_UNIFIED_NONE) /* fio's "mixed", after the others */
+        json_object_set_new(o, "mixed", dir_json(j, SB_FIO_MIXED, &g, plus));
     set_int(o, "job_runtime", j->runtime_s * 1000);
     set_real(o, "usr_cpu", j->usr_pct);
     set_real(o, "sys_cpu", j->sys_pct);

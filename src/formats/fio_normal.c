@@ -88,46 +88,62 @@ static void samples(FILE *out, const sb_fio_dir *x, double agg)
                 "samples=%zu\n", unit, floor(mn / div), floor(mx / div), per > 100 ? 100 : per,
                 mean / div, dev / div, x->n_samples);
     }
-    if (sb_fio_sample_stats(x->iops_samples, x->n_samples, &mn, &mx, &mean, &dev))
+    if (sb_fio_sample_stats(x->iops_samples, x->n_iops_samples, &mn, &mx, &mean, &dev))
         fprintf(out, "   iops        : min=%5.0f, max=%5.0f, avg=%5.02f, stdev=%5.02f, samples=%zu\n",
-                floor(mn), floor(mx), mean, dev, x->n_samples);
+                floor(mn), floor(mx), mean, dev, x->n_iops_samples);
+}
+
+/* fio's bandwidth in the normal output: bytes, or bits with unit_base=1 (fio's "Mibit/s"),
+ * in significant_figures digits. */
+static void bw_str(char *buf, size_t len, const sb_fio_job *j, double bw, bool pow2)
+{
+    unsigned sf = j->sig_figs ? j->sig_figs : 4;
+    sb_fio_num2str(buf, len, j->bits ? bw * 8 : bw, (int)sf, pow2, j->bits ? "bit/s" : "B/s");
+}
+
+/* The latency lines of one direction, without those disable_* leaves out. */
+static void dir_lat(FILE *out, const sb_fio_job *j, const sb_fio_dir *x)
+{
+    const sb_histogram *lat = x->lat ? x->lat : x->clat;
+    bool slat = x->slat && x->slat->count && !j->no_slat;
+    if (slat)
+        lat_line(out, "slat", x->slat);
+    if (!j->no_clat)
+        lat_line(out, "clat", x->clat);
+    if (!j->no_lat)
+        lat_line(out, " lat", lat);
+    for (size_t i = 0; i < x->n_prios && !j->no_clat; i++) { /* cmdprio: fio's "clat prio C/L" lines */
+        char what[48];
+        snprintf(what, sizeof what, "clat prio %d/%d", x->prios[i].cls, x->prios[i].level);
+        if (x->prios[i].clat->count)
+            lat_line(out, what, x->prios[i].clat);
+    }
+    /* fio's order: slat, clat, lat percentiles, each when asked for */
+    if (j->slat_percentiles && slat)
+        percentiles(out, j, x->slat, "slat");
+    if (j->clat_percentiles && !j->no_clat)
+        percentiles(out, j, x->clat, "clat");
+    if (j->lat_percentiles && !j->no_lat)
+        percentiles(out, j, lat, "lat");
 }
 
 static void dir_block(FILE *out, const sb_fio_job *j, int d, const sb_fio_group *g)
 {
-    static const char *const dn[] = {"read", "write", "trim"};
+    static const char *const dn[] = {"read", "write", "trim", "mixed"};
     const sb_fio_dir *x = &j->dir[d];
     char iops[32], bwi[32], bws[32], io[32], resets[48] = "";
+    unsigned sf = j->sig_figs ? j->sig_figs : 4;
     double bw = sb_fio_bw(j, d);
     if (d == SB_FIO_WRITE) /* fio prints it for every write, zoned or not */
         snprintf(resets, sizeof resets, "; %" PRIu64 " zone resets", j->zone_resets);
-    sb_fio_num2str(iops, sizeof iops, sb_fio_iops(j, d), 4, false, "");
-    sb_fio_num2str(bwi, sizeof bwi, bw, 4, true, "B/s");
-    sb_fio_num2str(bws, sizeof bws, bw, 4, false, "B/s");
-    sb_fio_num2str(io, sizeof io, (double)x->bytes, 4, true, "B");
+    sb_fio_num2str(iops, sizeof iops, sb_fio_iops(j, d), (int)sf, false, "");
+    bw_str(bwi, sizeof bwi, j, bw, true);
+    bw_str(bws, sizeof bws, j, bw, false);
+    sb_fio_num2str(io, sizeof io, (double)x->bytes, (int)sf, true, "B");
     fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%.0fmsec)%s\n", dn[d], iops, bwi, bws, io,
             j->runtime_s * 1000, resets);
-    if (x->clat && x->clat->count) {
-        const sb_histogram *lat = x->lat ? x->lat : x->clat;
-        bool slat = x->slat && x->slat->count;
-        if (slat)
-            lat_line(out, "slat", x->slat);
-        lat_line(out, "clat", x->clat);
-        lat_line(out, " lat", lat);
-        for (size_t i = 0; i < x->n_prios; i++) { /* cmdprio: fio's "clat prio C/L" lines */
-            char what[48];
-            snprintf(what, sizeof what, "clat prio %d/%d", x->prios[i].cls, x->prios[i].level);
-            if (x->prios[i].clat->count)
-                lat_line(out, what, x->prios[i].clat);
-        }
-        /* fio's order: slat, clat, lat percentiles, each when asked for */
-        if (j->slat_percentiles && slat)
-            percentiles(out, j, x->slat, "slat");
-        if (j->clat_percentiles)
-            percentiles(out, j, x->clat, "clat");
-        if (j->lat_percentiles)
-            percentiles(out, j, lat, "lat");
-    }
+    if (x->clat && x->clat->count)
+        dir_lat(out, j, x);
     samples(out, x, g->agg_bw[d]);
 }
 
@@ -159,14 +175,21 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
             j->error, j->pid, when);
     sb_fio_group g;
     sb_fio_group_of(r, j->groupid, &g);
-    for (int d = 0; d < SB_FIO_NDIR; d++)
-        if (j->dir[d].ios)
-            dir_block(out, j, d, &g);
+    int dirs[SB_FIO_NDIRS], nd = sb_fio_dirs(j, dirs);
+    for (int k = 0; k < nd; k++)
+        if (j->dir[dirs[k]].ios)
+            dir_block(out, j, dirs[k], &g);
     double ns[10], us[10], ms[12];
     sb_fio_lat_buckets(j->lat_all, ns, us, ms);
     lat_buckets(out, ns, 10, "nsec");
     lat_buckets(out, us, 10, "usec");
     lat_buckets(out, ms, 12, "msec");
+    if (j->sync_lat && j->sync_lat->count) { /* fsync=N's syncs, after the buckets, as fio */
+        fputs("  fsync/fdatasync/sync_file_range:\n", out);
+        lat_line(out, "sync", j->sync_lat);
+        if (j->clat_percentiles)
+            percentiles(out, j, j->sync_lat, "sync");
+    }
     fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64
             ", minf=%" PRIu64 "\n", j->usr_pct, j->sys_pct, j->ctx, j->majf, j->minf);
     if (j->depth_known) {
@@ -181,8 +204,12 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
         fprintf(out, "     complete  : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, "
                 ">=64=%3.1f%%\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
     }
-    fprintf(out, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 short=0,0,0,0 "
-            "dropped=0,0,0,0\n", j->dir[0].ios, j->dir[1].ios, j->dir[2].ios);
+    bool mixed = j->unified == SB_FIO_UNIFIED_MIXED; /* fio counts them all as the first */
+    /* the fourth are the fsyncs; fio counts fdatasyncs as the reads' "short" */
+    uint64_t datasyncs = j->sync_lat ? j->sync_lat->count - j->sync_ios : 0;
+    fprintf(out, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 " short=%" PRIu64
+            ",0,0,0 dropped=0,0,0,0\n", mixed ? j->dir[SB_FIO_MIXED].ios : j->dir[0].ios,
+            mixed ? 0 : j->dir[1].ios, mixed ? 0 : j->dir[2].ios, j->sync_ios, datasyncs);
     if (j->continue_on_error)
         fprintf(out, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", j->total_err,
                 j->first_error, strerror(j->first_error));
@@ -211,13 +238,35 @@ static void job_lines(FILE *out, const sb_fio_report *r)
         if (j->jobs > 1)
             fputs("...\n", out);
     }
-    fprintf(out, "storbench-%s (output as %s)\nStarting %u thread%s\n\n", r->version, SB_FIO_SCHEMA,
+    fprintf(out, "storbench-%s (output as %s)\nStarting %u thread%s\n", r->version, SB_FIO_SCHEMA,
             threads, threads == 1 ? "" : "s");
+}
+
+/* One direction's line of a group, as its first job's options say (fio's group run stats). */
+static void group_line(FILE *out, const sb_fio_job *j, const sb_fio_group *g, int d)
+{
+    static const char *const dn[] = {"   READ", "  WRITE", "   TRIM", "  MIXED"};
+    int sf = j->sig_figs ? (int)j->sig_figs : 4;
+    char a[32], as[32], lo[32], los[32], hi[32], his[32], io[32], ios[32];
+    bw_str(a, sizeof a, j, g->agg_bw[d], true);
+    bw_str(as, sizeof as, j, g->agg_bw[d], false);
+    bw_str(lo, sizeof lo, j, g->min_bw[d], true);
+    bw_str(los, sizeof los, j, g->min_bw[d], false);
+    bw_str(hi, sizeof hi, j, g->max_bw[d], true);
+    bw_str(his, sizeof his, j, g->max_bw[d], false);
+    sb_fio_num2str(io, sizeof io, (double)g->bytes[d], sf, true, "B");
+    sb_fio_num2str(ios, sizeof ios, (double)g->bytes[d], sf, false, "B");
+    fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%.0f-%.0fmsec\n", dn[d], a,
+            as, lo, hi, los, his, io, ios, g->min_run_s[d] * 1000, g->max_run_s[d] * 1000);
+}
+
+void sb_fio_print_normal_header(FILE *out, const sb_fio_report *r)
+{
+    job_lines(out, r);
 }
 
 static void run_status(FILE *out, const sb_fio_report *r)
 {
-    static const char *const dn[] = {"   READ", "  WRITE", "   TRIM"};
     for (size_t i = 0; i < r->n_jobs; i++) {
         unsigned id = r->jobs[i].groupid;
         bool seen = false;
@@ -228,30 +277,24 @@ static void run_status(FILE *out, const sb_fio_report *r)
         sb_fio_group g;
         sb_fio_group_of(r, id, &g);
         fprintf(out, "\nRun status group %u (all jobs):\n", id);
-        for (int d = 0; d < SB_FIO_NDIR; d++) {
-            if (!g.bytes[d])
-                continue;
-            char a[32], as[32], lo[32], los[32], hi[32], his[32], io[32], ios[32];
-            sb_fio_num2str(a, sizeof a, g.agg_bw[d], 4, true, "B/s");
-            sb_fio_num2str(as, sizeof as, g.agg_bw[d], 4, false, "B/s");
-            sb_fio_num2str(lo, sizeof lo, g.min_bw[d], 4, true, "B/s");
-            sb_fio_num2str(los, sizeof los, g.min_bw[d], 4, false, "B/s");
-            sb_fio_num2str(hi, sizeof hi, g.max_bw[d], 4, true, "B/s");
-            sb_fio_num2str(his, sizeof his, g.max_bw[d], 4, false, "B/s");
-            sb_fio_num2str(io, sizeof io, (double)g.bytes[d], 4, true, "B");
-            sb_fio_num2str(ios, sizeof ios, (double)g.bytes[d], 4, false, "B");
-            fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%.0f-%.0fmsec\n", dn[d], a,
-                    as, lo, hi, los, his, io, ios, g.min_run_s[d] * 1000, g.max_run_s[d] * 1000);
-        }
+        int dirs[SB_FIO_NDIRS], nd = sb_fio_dirs(&r->jobs[i], dirs);
+        for (int k = 0; k < nd; k++)
+            if (g.bytes[dirs[k]])
+                group_line(out, &r->jobs[i], &g, dirs[k]);
     }
 }
 
 void sb_fio_print_normal(FILE *out, const sb_fio_report *r,
                          void (*extra)(FILE *out, size_t i, void *arg), void *arg)
 {
-    job_lines(out, r);
+    if (!r->header_done)
+        job_lines(out, r);
+    fputc('\n', out);
     for (size_t i = 0; i < r->n_jobs; i++) {
-        job_block(out, r, &r->jobs[i]);
+        const sb_fio_job *j = &r->jobs[i];
+        if (j->error && !j->dir[0].ios && !j->dir[1].ios && !j->dir[2].ios)
+            continue; /* a job that failed before any I/O: fio's normal output has no block */
+        job_block(out, r, j);
         if (extra)
             extra(out, i, arg);
     }

@@ -127,23 +127,18 @@ void sb_fio_group_of(const sb_fio_report *r, unsigned groupid, sb_fio_group *g)
 {
     memset(g, 0, sizeof *g);
     g->id = groupid;
-    bool first[SB_FIO_NDIR] = {true, true, true};
-    for (size_t i = 0; i < r->n_jobs; i++) {
-        const sb_fio_job *j = &r->jobs[i];
-        if (j->groupid != groupid)
-            continue;
-        for (int d = 0; d < SB_FIO_NDIR; d++) {
-            if (!j->dir[d].ios)
-                continue;
-            double bw = sb_fio_bw(j, d);
-            g->bytes[d] += j->dir[d].bytes;
-            if (first[d] || bw < g->min_bw[d]) g->min_bw[d] = bw;
-            if (first[d] || bw > g->max_bw[d]) g->max_bw[d] = bw;
-            if (first[d] || j->runtime_s < g->min_run_s[d]) g->min_run_s[d] = j->runtime_s;
-            if (first[d] || j->runtime_s > g->max_run_s[d]) g->max_run_s[d] = j->runtime_s;
-            first[d] = false;
-        }
-    }
-    for (int d = 0; d < SB_FIO_NDIR; d++)
-        g->agg_bw[d] = g->max_run_s[d] > 0 ? (double)g->bytes[d] / g->max_run_s[d] : 0;
+    for (size_t i = 0; i < r->n_groups; i++)
+        if (r->groups[i].id == groupid)
+            *g = r->groups[i];
+}
+
+int sb_fio_dirs(const sb_fio_job *j, int d[SB_FIO_NDIRS])
+{
+    int n = 0;
+    if (j->unified != SB_FIO_UNIFIED_MIXED)
+        for (int k = 0; k < SB_FIO_NDIR; k++)
+            d[n++] = k;
+    if (j->unified != SB_FIO_UNIFIED_NONE)
+        d[n++] = SB_FIO_MIXED;
+    return n;
 }

@@ -21,6 +21,10 @@ void sb_io_job_init(sb_io_job *job)
     job->nrfiles = job->loops = 1;
     job->randrepeat = true;
     job->group_reporting = false;
+    job->stats = true;       /* fio's reporting options */
+    job->sig_figs = 4;
+    job->disk_util = true;
+    job->gtod_cpu = -1;
     job->prio = -1;
     job->scramble_buffers = true;
     job->clat_percentiles = true;
@@ -28,6 +32,10 @@ void sb_io_job_init(sb_io_job *job)
     job->allow_file_create = true;
     job->unique_filename = true;
     job->per_job_logs = true;
+    job->log_entries = 1024;
+    job->bw_avg_ms = job->iops_avg_ms = 500;
+    job->replay_time_scale = 100; /* fio's read_iolog replay options */
+    job->replay_scale = 1;
     job->fadvise_hint = SB_FADVISE_PATTERN;
     job->size = 1ull << 30;
     job->iodepth = 1;
@@ -35,12 +43,16 @@ void sb_io_job_init(sb_io_job *job)
     job->invalidate = true;
     job->seed = 0x5eed;
     job->do_verify = true;
+    job->trim_verify_zero = true;
     job->uring_fixed_files = job->uring_fixed_bufs = -1;
+    job->uring_sqpoll_cpu = job->uring_nonvectored = job->laio_userspace_reap = -1;
+    job->hipri_pct = 100;
+    job->stat_type = SB_STAT_STAT;
+    job->sg_write_mode = SB_SG_WRITE;
     job->error_dump = true;        /* fio's job control (jobctl.c) */
     job->dedupe_ws_pct = 5;
     job->compress_chunk = 512;
     job->create_serialize = true;
-    job->verify_fatal = true;
     strcpy(job->engine, "psync");
     job->steady.interval_s = 1; /* fio's ss_interval */
     job->spr_op = 0.15; /* fio's SPRandom defaults */
@@ -50,6 +62,9 @@ void sb_io_job_init(sb_io_job *job)
     job->latency_percentile = 100;
     job->pct_random = 100;
     job->cmdprio.cls[0] = job->cmdprio.cls[1] = job->cmdprio.level[0] = job->cmdprio.level[1] = -1;
+    job->write_hint = -1;                 /* fio's file and system options (job.h) */
+    job->hugepage_size = 2u << 20;        /* fio's FIO_HUGE_PAGE on x86 */
+    job->uid = job->gid = -1;
 }
 
 /* bs=READ,WRITE and ba=READ,WRITE made what they mean for this job: with bs_is_seq_rand
@@ -76,10 +91,16 @@ void sb_io_job_resolve(sb_io_job *job)
     sb_io_zbd_resolve(job); /* size=Nz, offset=Nz; zbd's whole zones */
     if (job->gtod_reduce)
         job->clat_percentiles = false; /* nothing recorded to print */
+    /* fio: a non-uniform distribution draws blocks again and again, so it has no map of
+     * blocks done (and no pass that ends, so no cold restart of a time-based job) */
+    if (job->dist.kind != SB_DIST_RANDOM)
+        job->norandommap = true;
     /* fio: a size above what the one file holds is cut to filesize (fio 3.33 reads 2 MiB
      * with size=8m filesize=2m); io_size is how to do more */
-    if (job->filesize && job->size > job->filesize && job->nrfiles <= 1)
+    if (job->filesize && job->size > job->filesize && job->nrfiles <= 1 && !job->filesize_max)
         job->size = job->filesize;
+    if (job->filesize_max) /* filesize=LO-HI: the largest file's; each file's is drawn (files.c) */
+        job->size = job->filesize_max;
     /* a bare write_*_log: the job's name is the prefix, as fio's */
     char *logs[] = {job->bw_log, job->lat_log, job->iops_log};
     for (int i = 0; i < 3; i++)
@@ -125,6 +146,10 @@ void sb_io_result_free(sb_io_result *r)
     free(r->iops);
     r->bw_bytes_per_s = r->iops = NULL;
     r->n_seconds = 0;
+    free(r->bw_win);
+    free(r->iops_win);
+    r->bw_win = r->iops_win = NULL;
+    r->n_bw_win = r->n_iops_win = 0;
     free(r->series);
     r->series = NULL;
     sb_ss_free(&r->steady);
@@ -132,6 +157,7 @@ void sb_io_result_free(sb_io_result *r)
     r->threads = NULL;
     free(r->prio);
     r->prio = NULL;
+
     r->n_threads = 0;
 }
 
@@ -149,4 +175,9 @@ double sb_io_result_bw(const sb_io_result *r, int ddir)
         return 0;
     uint64_t n = ddir < 0 ? r->dir[0].bytes + r->dir[1].bytes + r->dir[2].bytes : r->dir[ddir].bytes;
     return (double)n / r->seconds;
+}
+
+bool sb_io_job_modifies(const sb_io_job *job)
+{
+    return sb_rw_modifies(job->rw) || sb_engine_can(job->engine, SB_ENGINE_ALLOCATES);
 }

@@ -58,9 +58,11 @@ enum { SB_ZONEMODE_NONE = 0, SB_ZONEMODE_STRIDED = 1, SB_ZONEMODE_ZBD = 2 };
 
 #define SB_IO_MIN_BS 512ull
 #define SB_IO_MAX_BS (64ull << 20)
+#define SB_IO_PAT_MAX_O SB_VERIFY_PAT_MAX_O /* verify_pattern's %o, at most (fio's) */
 #define SB_IO_MAX_DEPTH 65536u        /* fio has no bound; the engines and memory set theirs */
 #define SB_IO_MAX_OFFLOAD_DEPTH 1024u /* io_submit_mode=offload: one thread per I/O in flight */
-#define SB_IO_MAX_JOBS 256u
+#define SB_IO_MAX_JOBS 4096u          /* fio's REAL_MAX_JOBS: threads of a run */
+#define SB_IO_MAX_VERIFY_JOBS 256u    /* verify's block identity keeps a thread in 8 bits */
 
 /* fio's bssplit=4k/50:64k/50: block sizes and their % of the I/Os. */
 #define SB_IO_MAX_SPLIT 16
@@ -71,6 +73,7 @@ typedef struct sb_io_bssplit {
 } sb_io_bssplit;
 
 #define SB_IO_MAX_PERCENTILES 20
+#define SB_IO_MAX_MERGE 8 /* merge_blktrace_file: traces merged at once */
 
 /* fio's random_generator (options_fiob_rows.h's choices) and numa_mem_policy values. */
 enum { SB_RNG_TAUSWORTHE = 0, SB_RNG_LFSR, SB_RNG_TAUSWORTHE64 };
@@ -128,6 +131,17 @@ typedef struct sb_io_job {
     unsigned loops;            /* passes of a job that is not time based (fio's loops); 0 = 1 */
     bool randrepeat;           /* the seed as given (fio's default); 0: a new seed each run */
     bool group_reporting;      /* numjobs threads reported together; else each on its own */
+    /* fio's reporting options (io/report/aggregate.c sums, formats/fio_*.c lay out) */
+    int unified_rw;            /* unified_rw_reporting: 0 none, 1 mixed (one direction of
+                                * all I/Os), 2 both (the directions and the mixed one) */
+    bool stats;                /* 0: the job is left out of the report, as fio's stats=0 */
+    unsigned sig_figs;         /* significant_figures: digits of normal output's IOPS, BW, io */
+    unsigned unit_base;        /* 0 auto (bytes), 8 bytes, 1 bits: normal output's bandwidth */
+    bool disk_util;            /* the disks under the job's files are reported */
+    bool disable_lat, disable_clat, disable_slat; /* those latencies are neither kept nor shown */
+    bool disable_bw;           /* disable_bw_measurement: no bandwidth or IOPS samples */
+    int gtod_cpu;              /* refused when given (-1: not given): see options/table.c */
+    bool block_error_pct;      /* block_error_percentiles: refused when set (job/check.c) */
     double thinktime_s;        /* idle after every I/O (fio's thinktime, bare number: us) */
     uint64_t rate;             /* bytes/s per thread at most (fio's rate); 0 = no limit */
     uint64_t rate_iops;        /* I/Os per second per thread at most; 0 = no limit */
@@ -198,6 +212,40 @@ typedef struct sb_io_job {
     char bw_log[128], lat_log[128], iops_log[128];
     bool log_offset;
     unsigned log_avg_ms;
+    /* fio's other log options (iolog.h, histlog.h, logfile.h): write_hist_log's prefix ("" =
+     * none), a line per log_hist_ms (0: none, as fio) of fio's latency bins summed
+     * 2^log_hist_coarseness at a time; log_max: an averaged line holds the window's largest
+     * value; log_epoch_clock: -1, or the clock whose epoch the lines' times count from
+     * (log_unix_epoch: CLOCK_REALTIME; log_alternate_epoch: log_alternate_epoch_clock_id);
+     * log_entries: lines held before a write; log_gz: bytes held (and with log_gz_store,
+     * deflated as one zlib stream into PREFIX_KIND.N.log.fz) before a write, 0 = 64 KiB;
+     * log_gz_cpus: the CPUs a log is deflated on (0 = any); bw_avg_ms, iops_avg_ms: fio's
+     * bwavgtime, iopsavgtime, the window of each bandwidth and IOPS sample. */
+    char hist_log[128];
+    unsigned log_hist_ms, log_hist_coarseness;
+    bool log_max, log_unix_epoch, log_alt_epoch, log_gz_store;
+    int log_epoch_clock_id;
+    unsigned log_entries;
+    uint64_t log_gz;
+    bool log_gz_cpus_set;
+    cpu_set_t log_gz_cpus;
+    unsigned bw_avg_ms, iops_avg_ms;
+    /* fio's I/O logs (io/log/iolog_write.h, iolog_replay.h; io/loop/replay.c): write_iolog
+     * records every I/O issued; read_iolog replays a log or blktrace (a LIST: several traces
+     * with merge_blktrace_file, merged into it first), read_iolog_chunked reads it while
+     * replaying instead of checking it whole first; replay_no_stall: no pacing by the log's
+     * times, replay_time_scale: their percentage (100: as logged); replay_redirect: every
+     * I/O to this file; replay_align: offsets down to it (power of 2, 0 none);
+     * replay_scale: offsets divided by it; replay_skip: SB_RP_* bits of kinds not replayed;
+     * merge_blktrace_scalars / _iters: each trace's time percentage and repetitions. */
+    char write_iolog[256], read_iolog[512], replay_redirect[256];
+    bool read_iolog_chunked, replay_no_stall;
+    unsigned replay_time_scale, replay_align, replay_scale, replay_skip;
+    char merge_blktrace_file[256];
+    double merge_scalars[SB_IO_MAX_MERGE];
+    unsigned merge_iters[SB_IO_MAX_MERGE], n_merge_scalars, n_merge_iters;
+    uint64_t replay_bytes;     /* set by replay.c on the run's copy: a thread's bytes to replay
+                                * (the progress line's whole), 0 = not known (chunked) */
     int nice;                  /* the threads' nice value (fio's nice) */
     int prio;                  /* best-effort I/O priority 0..7 (fio's prio); -1 = unset */
     bool thread;               /* fio's thread: storbench's jobs are always threads */
@@ -221,6 +269,24 @@ typedef struct sb_io_job {
      * I/O that would block fails with EAGAIN), hipri (polled completion: IORING_SETUP_IOPOLL,
      * RWF_HIPRI; direct I/O on a device that polls) */
     bool uring_sqpoll, io_nowait, io_hipri;
+    /* fio's other engine options (fio --enghelp=ENGINE), each read by its engine through
+     * sb_engine_td's job and refused with another engine (job/engine_opts.c): */
+    int uring_sqpoll_cpu;      /* sqthread_poll_cpu: the polling thread's CPU (IORING_SETUP_SQ_AFF); -1 unset */
+    int uring_nonvectored;     /* nonvectored: 0 READV/WRITEV of an iovec; 1 or -1 (fio's default on a
+                                * kernel with them) READ/WRITE of the buffer */
+    unsigned uring_force_async; /* force_async=N: IOSQE_ASYNC on every Nth I/O (io-wq); 0 off */
+    int uring_cmd_type;        /* cmd_type (io_uring_cmd's, NVMe passthrough): set only to be refused */
+    bool io_uncached;          /* uncached: RWF_DONTCACHE on buffered I/O (io_uring, pvsync2) */
+    int laio_userspace_reap;   /* userspace_reap: 1 reap from the mapped AIO ring, 0 io_getevents
+                                * for every reap (fio's default); -1 storbench's: the ring */
+    bool mmap_thp;             /* thp: madvise(MADV_HUGEPAGE) on the mapping */
+    unsigned hipri_pct;        /* hipri_percentage: RWF_HIPRI on this % of pvsync2's I/Os (hipri) */
+    int stat_type;             /* filestat, dirstat: SB_STAT_STAT, _LSTAT, _STATX */
+    char donorname[256];       /* e4defrag: the donor file of EXT4_IOC_MOVE_EXT (created, removed) */
+    bool e4_inplace;           /* e4defrag: allocate and free the donor's blocks in each I/O */
+    bool sg_readfua, sg_writefua; /* sg: FUA on every READ / WRITE command */
+    int sg_write_mode;         /* sg: the SCSI command of a write, SB_SG_* */
+    unsigned sg_stream_id;     /* sg: the stream of WRITE STREAM(16) */
     int iomem;                 /* fio's mem/iomem: how the I/O buffers are made, SB_IOMEM_* */
     int fadvise_hint;          /* fio's fadvise_hint: SB_FADVISE_* (default: the job's pattern) */
     bool overwrite;            /* fio's overwrite: a write job's missing bytes are written first */
@@ -248,6 +314,15 @@ typedef struct sb_io_job {
     sb_verify_algo verify;     /* NONE = off */
     bool do_verify;            /* read back and check after the job (default on) */
     unsigned verify_backlog;   /* check every N written blocks while running; 0 = never */
+    unsigned verify_backlog_batch; /* fio's: how many a backlog check reads; 0 = verify_backlog */
+    uint64_t verify_offset;    /* fio's: the header swapped with the data this far into a block */
+    unsigned trim_percentage;  /* fio's: the share of written blocks trimmed while running (verify.h) */
+    unsigned trim_backlog;     /* fio's: trim every N written blocks */
+    unsigned trim_backlog_batch; /* fio's: how many queued blocks each trim_backlog trims; 0 = N */
+    bool trim_verify_zero;     /* fio's: a trimmed block must read back as zeros (else not checked) */
+    bool verify_state_save;    /* fio's: a verifying write job leaves its block tables in state files */
+    bool experimental_verify;  /* fio's replayed verify: only 0 runs (check.c refuses 1) */
+    bool verify_state_load;    /* fio's: a check run takes them: exactly the blocks written are checked */
     bool verify_only;          /* write nothing: check a file an earlier run wrote */
     /* Time series: one sample of IOPS, bandwidth, mean and p99 latency per interval of
      * the measurement (fio's log_avg_msec); 0 = 1 s. At least SB_TS_MIN_INTERVAL_MS. */
@@ -279,10 +354,15 @@ typedef struct sb_io_job {
     uint64_t verify_interval;  /* fio's verify_interval: a header every N bytes; 0 = per block */
     uint8_t verify_pat[512];   /* fio's verify_pattern: the verified blocks' data */
     unsigned verify_pat_len;   /* 0 = none (data from the block's seed) */
+    uint16_t verify_pat_o[SB_IO_PAT_MAX_O]; /* where verify_pattern's %o are: the block's offset */
+    unsigned verify_pat_no;
     bool fill_device;          /* fio's fill_device: write until the file system is full */
     bool create_serialize;     /* fio's create_serialize: files laid out one after another */
     bool verify_dump;          /* fio's verify_dump: a bad block and what was expected to files */
-    bool verify_fatal;         /* fio's verify_fatal: stop at the first mismatch (storbench's only way) */
+    const char *aux_path;      /* fio's --aux-path (the command's, outlives the run): verify_dump's
+                                * directory; NULL = the working directory */
+    bool verify_fatal;         /* fio's verify_fatal: with continue_on_error=verify, end the job at
+                                * the first mismatch (0: go on checking, each one counted) */
     unsigned verify_async;     /* fio's verify_async: accepted; the I/O threads check */
     unsigned dedupe_percentage; /* % of written blocks that repeat an earlier one */
     int dedupe_mode;           /* 0 repeat (the last unique block), 1 working_set */
@@ -330,6 +410,36 @@ typedef struct sb_io_job {
     unsigned openfiles;
     char filename_format[128];
     bool create_on_open, create_fsync; /* create_serialize: with fio's job control above */
+    /* fio's file handling (job/fileopts.c): opendir (every regular file under it becomes
+     * one of the job's files), file_append (each file's region starts at its end),
+     * create_only (files laid out, no I/O), pre_read (the region read into the page cache
+     * before the run; no invalidate), unlink_each_loop (files unlinked between loops and
+     * made again), write_hint (F_SET_RW_HINT, SB_WHINT_*: -1 unset), sync_file_range
+     * (sfr_flags: SYNC_FILE_RANGE_* after every sfr_every writes), filesize_max
+     * (filesize=LO-HI: each file's size drawn in [filesize, filesize_max]) */
+    char opendir[256];
+    int lockfile;              /* fio's lockfile: SB_LOCKFILE_* (a lock per file around each I/O) */
+    unsigned write_barrier;    /* fio's write_barrier: refused (only fio's sg engine issues them) */
+    bool atomic;               /* fio's atomic: RWF_ATOMIC direct writes where the file system has them */
+    uint64_t zonerange;        /* fio's zonerange: a strided zone's span (zonesize of it is used) */
+    bool file_append, create_only, pre_read, unlink_each_loop;
+    int write_hint;
+    unsigned sfr_flags, sfr_every;
+    uint64_t filesize_max;
+    /* fio's process and system settings (run/system.c): lockmem (bytes mlocked while the
+     * job runs), hugepage_size (mem=shmhuge/mmaphuge round to it), ioscheduler (set on
+     * the files' devices for the job, restored after), exec_prerun/exec_postrun (run by
+     * /bin/sh -c before and after the job; only from the command line or a job file the
+     * user named there, never from an include: jobfile.c), cgroup (a cgroup v2
+     * made under the caller's for the job, cgroup_weight its io.weight, kept with
+     * cgroup_nodelete) */
+    uint64_t lockmem, hugepage_size;
+    char ioscheduler[16];
+    char exec_prerun[256], exec_postrun[256];
+    char cgroup[64];
+    unsigned cgroup_weight;
+    bool cgroup_nodelete;
+    int uid, gid;              /* fio's uid/gid: the job's user and group (run/system.c); -1 unset */
     /* fio's slat_percentiles / lat_percentiles: print the submission and total latency
      * percentiles (asynchronous engines time the submission; the "Timing" of docs/io.md) */
     bool slat_percentiles, lat_percentiles;
@@ -347,6 +457,8 @@ enum { SB_FADVISE_NONE = 0, SB_FADVISE_PATTERN, SB_FADVISE_RANDOM, SB_FADVISE_SE
 
 /* fio's thinktime_blocks_type (loop/pace.c): completed or issued I/Os count. */
 enum { SB_THINK_COMPLETE = 0, SB_THINK_ISSUE };
+/* fio's lockfile and write_hint (job/fileopts.c) */
+enum { SB_LOCKFILE_NONE = 0, SB_LOCKFILE_EXCLUSIVE, SB_LOCKFILE_READWRITE };
 
 /* fio's fallocate: how a write job's new file gets its size (prepare.c). */
 enum { SB_FALLOC_NATIVE = 0, SB_FALLOC_NONE, SB_FALLOC_KEEP };
@@ -377,11 +489,20 @@ typedef struct sb_io_result {
     uint64_t start_ns, end_ns; /* that interval on sb_now_ns(): first ramp end, last completion */
     sb_io_dir_stats dir[SB_DDIR_N];
     sb_histogram clat_all;     /* both directions */
+    /* fsync=N / fdatasync=N: the syncs issued among the writes and how long each took
+     * (ios and clat; fio's "sync"); end_fsync's and fsync_on_close's are not counted, as fio's */
+    sb_io_dir_stats sync;
     /* Per-second samples of the whole job (all threads), after the ramp: the first hour,
      * when the log interval divides a second (else none). */
     size_t n_seconds;
     double *bw_bytes_per_s;    /* [n_seconds], malloc'd */
     double *iops;              /* [n_seconds] */
+    /* fio's bandwidth and IOPS samples (the report's bw and iops min, max, mean, stdev and
+     * samples): one per bwavgtime / iopsavgtime of the whole job, as rates per second, when
+     * the log interval divides that window (and it is not 1 s); else NULL, and the
+     * per-second samples above are the report's. */
+    size_t n_bw_win, n_iops_win;
+    double *bw_win, *iops_win;
     /* The measurement over time (all threads), one point per log interval, thinned
      * beyond SB_SERIES_MAX points; malloc'd, NULL when nothing was measured. */
     sb_series *series;
@@ -404,6 +525,7 @@ typedef struct sb_io_result {
     uint64_t zone_resets;      /* zonemode=zbd: zones the job reset (fio's "N zone resets") */
     unsigned latency_depth;    /* latency_target: the depth its search ended at (the last
                                 * thread's, as fio's); 0 = none */
+    uint64_t sync_fsyncs;      /* of sync's, the fsyncs (fio's sync total_ios counts only those) */
     /* Without group_reporting and with numjobs > 1: each thread's own figures, as fio
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */
     struct sb_io_result *threads;
@@ -446,6 +568,13 @@ static inline bool sb_rw_trims(sb_rw rw)
 }
 /* The job changes the file (a read-write descriptor): it writes or trims. */
 static inline bool sb_rw_modifies(sb_rw rw) { return sb_rw_writes(rw) || sb_rw_trims(rw); }
+/* filestat's stat_type, sg's sg_write_mode */
+enum { SB_STAT_STAT = 1, SB_STAT_LSTAT, SB_STAT_STATX };
+enum { SB_SG_WRITE = 1, SB_SG_WRITE_VERIFY, SB_SG_WRITE_SAME, SB_SG_WRITE_SAME_NDOB, SB_SG_WRITE_STREAM,
+       SB_SG_VERIFY_00, SB_SG_VERIFY_01, SB_SG_VERIFY_11 };
+/* The job changes its files: its rw modifies, or its engine changes a file even on a read
+ * (falloc allocates; io/engine.h's SB_ENGINE_ALLOCATES). The device rules and the open ask this. */
+bool sb_io_job_modifies(const sb_io_job *job);
 
 /* What options mean together, made explicit after parsing: a bssplit's smallest size
  * becomes bs (its offsets' unit). */
@@ -475,6 +604,10 @@ int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen);
 int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen);
 /* The rules of trim jobs (trim.c), the same way. */
 int sb_io_trim_check(const sb_io_job *job, char *err, size_t errlen);
+/* The engine options of fio's --enghelp against the job's engine (job/engine_opts.c): an
+ * option of another engine, or one that needs another (sqthread_poll_cpu, hipri_percentage),
+ * is refused with one line. */
+int sb_io_engine_opts_check(const sb_io_job *job, char *err, size_t errlen);
 
 /* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
  * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,

@@ -26,6 +26,7 @@
 #define CELL_H 28      /* a heat map row */
 #define FOOT 60        /* x axis, its label */
 #define CAPTION 30
+#define KEY_H 40       /* a heat map's colour key under its x axis */
 #define MAX_LABEL 160
 
 /* The metric on a grid: series (rows) x option values (columns), NAN where none. */
@@ -291,13 +292,40 @@ static void heat_colour(char *buf, size_t len, double f, bool *dark)
     *dark = f < 0.55;
 }
 
+/* The colour key of a heat map at y from x0 to x1: the scale's colours left to right and
+ * its ticks under them, so a cell's colour reads as a value without its printed figure. */
+static void heat_key(FILE *out, const sb_svg_scale *s, double x0, double x1, double y)
+{
+    enum { STEPS = 48 };
+    double w = (x1 - x0) / STEPS;
+    fprintf(out, "<g class=\"colour-key\" data-steps=\"%d\">\n", STEPS);
+    for (int i = 0; i < STEPS; i++) {
+        char colour[16];
+        bool dark;
+        heat_colour(colour, sizeof colour, (i + 0.5) / STEPS, &dark);
+        fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\" fill=\"%s\"/>\n",
+                x0 + i * w, y, w + 0.5, colour);
+    }
+    double ticks[16];
+    size_t n = sb_svg_scale_ticks(s, ticks, 16);
+    for (size_t i = 0; i < n; i++) {
+        char val[32];
+        double x = x0 + (x1 - x0) * sb_svg_scale_at(s, ticks[i]);
+        sb_svg_format_number(val, sizeof val, ticks[i]);
+        fprintf(out, "<line class=\"tick\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+                     "stroke=\"#57606a\"/>\n", x, x, y + 10, y + 14);
+        sb_svg_text(out, x, y + 25, "tick", "middle", val);
+    }
+    fputs("</g>\n", out);
+}
+
 /* One identifier's heat map from y: --x across, --series down; returns its height. */
 static int heat_panel(FILE *out, const sb_resultfile *rf, const sb_chart_spec *spec,
                       const char *id, int y, bool draw)
 {
     grid g;
     grid_build(&g, rf, spec, id);
-    int hgt = g.nx ? 24 + (int)g.ns * CELL_H + FOOT : 0;
+    int hgt = g.nx ? 24 + (int)g.ns * CELL_H + FOOT + KEY_H : 0;
     if (!draw || !g.nx) {
         grid_free(&g);
         return hgt;
@@ -337,6 +365,7 @@ static int heat_panel(FILE *out, const sb_resultfile *rf, const sb_chart_spec *s
     }
     double by = top + (double)g.ns * CELL_H;
     option_axis(out, &g, spec->x, x0, x1, by);
+    heat_key(out, &s, x0, x1, by + FOOT - 16);
     sb_svg_text(out, 10, top - 4 + (double)g.ns * CELL_H / 2, "axis-label", "start", spec->series);
     fputs("</g>\n", out);
     grid_free(&g);

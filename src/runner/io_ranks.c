@@ -270,16 +270,21 @@ static bool drop_between(void)
 
 /* Sums the ranks' results into r (on every rank): counts and bytes, CPU time (the
  * longest wall time: CPU % is of one rank's interval), histograms, per-second samples
- * (aligned on the phase's barrier), and the interval. */
+ * (aligned on the phase's barrier), and the interval. Each thread's own figures and the
+ * priorities' are this rank's alone: they go, so that nothing printed is one rank's. */
 static int merge_result(sb_io_result *r, double elapsed)
 {
-    uint64_t c[5] = {r->dir[0].ios, r->dir[0].bytes, r->dir[1].ios, r->dir[1].bytes, r->interrupted};
+    uint64_t c[2 * SB_DDIR_N + 1];
+    for (int d = 0; d < SB_DDIR_N; d++)
+        c[2 * d] = r->dir[d].ios, c[2 * d + 1] = r->dir[d].bytes;
+    c[2 * SB_DDIR_N] = r->interrupted;
     int e;
-    if ((e = sb_ranks_allreduce_u64(c, 4, SB_RANKS_SUM)) < 0 ||
-        (e = sb_ranks_allreduce_u64(c + 4, 1, SB_RANKS_MAX)) < 0)
+    if ((e = sb_ranks_allreduce_u64(c, 2 * SB_DDIR_N, SB_RANKS_SUM)) < 0 ||
+        (e = sb_ranks_allreduce_u64(c + 2 * SB_DDIR_N, 1, SB_RANKS_MAX)) < 0)
         return e;
-    r->dir[0].ios = c[0], r->dir[0].bytes = c[1], r->dir[1].ios = c[2], r->dir[1].bytes = c[3];
-    r->interrupted = c[4] != 0;
+    for (int d = 0; d < SB_DDIR_N; d++)
+        r->dir[d].ios = c[2 * d], r->dir[d].bytes = c[2 * d + 1];
+    r->interrupted = c[2 * SB_DDIR_N] != 0;
     double cpu[2] = {r->cpu_user_s, r->cpu_sys_s}; /* every rank's job threads */
     uint64_t cpu_ios = r->cpu_ios;
     if ((e = sb_ranks_allreduce_double(cpu, 2, SB_RANKS_SUM)) < 0 ||
@@ -294,10 +299,20 @@ static int merge_result(sb_io_result *r, double elapsed)
     v->blocks_checked = vs[0], v->bytes_checked = vs[1], v->errors = vs[2];
     v->writes_moved = vs[3], v->reads_unchecked = vs[4];
     for (int d = 0; d < SB_DDIR_N; d++)
-        if ((e = sb_ranks_merge_hist(&r->dir[d].clat)) < 0)
+        if ((e = sb_ranks_merge_hist(&r->dir[d].clat)) < 0 || (e = sb_ranks_merge_hist(&r->dir[d].slat)) < 0 ||
+            (e = sb_ranks_merge_hist(&r->dir[d].clat_issued)) < 0)
             return e;
     if ((e = sb_ranks_merge_hist(&r->clat_all)) < 0)
         return e;
+    uint64_t syncs[2] = {r->sync.ios, r->sync_fsyncs}; /* the periodic syncs, every rank's */
+    if ((e = sb_ranks_allreduce_u64(syncs, 2, SB_RANKS_SUM)) < 0 || (e = sb_ranks_merge_hist(&r->sync.clat)) < 0)
+        return e;
+    r->sync.ios = syncs[0], r->sync_fsyncs = syncs[1];
+    /* the ranks' bwavgtime windows do not line up: their per-second samples serve */
+    free(r->bw_win);
+    free(r->iops_win);
+    r->bw_win = r->iops_win = NULL;
+    r->n_bw_win = r->n_iops_win = 0;
     uint64_t n = r->n_seconds;
     if ((e = sb_ranks_allreduce_u64(&n, 1, SB_RANKS_MAX)) < 0)
         return e;
@@ -311,6 +326,11 @@ static int merge_result(sb_io_result *r, double elapsed)
             (e = sb_ranks_allreduce_double(r->iops, n, SB_RANKS_SUM)) < 0)
             return e;
     }
+    free(r->threads);
+    r->threads = NULL;
+    r->n_threads = 0;
+    free(r->prio);
+    r->prio = NULL;
     r->seconds = elapsed;
     return 0;
 }
@@ -341,6 +361,47 @@ static void phase_figures(const rank_fig *all, int n, sb_io_phase_report *ph)
     ph->last_done_s = hi - lo;
 }
 
+int sb_io_ranks_combine(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64_t t1, double wall,
+                        bool walled_by_poll, sb_io_phase_report *ph)
+{
+    int n = sb_ranks()->size;
+    double own = (double)(t1 - t0) / 1e9;
+    /* a rank that finished its work first ends before the wall; one the wall stopped (the
+     * worker's own runtime, counted from its start, or the poll) ends after it */
+    bool walled = wall > 0 && (walled_by_poll || own >= wall);
+    /* IOR's interval: the earliest start to the latest end on one clock. On one host every
+     * rank reads the same monotonic clock, and that is taken, so a rank that leaves the
+     * barrier late (descheduled, more so with ranks oversubscribed) counts from the
+     * earliest start; across hosts, whose clocks need not agree, each rank counts on its
+     * own clock from its exit of the barrier (the release skew is the error) */
+    uint64_t base = sb_ranks()->hosts == 1 ? 0 : t0;
+    double end = (double)(t1 - base) / 1e9;
+    rank_fig me = {end - r->seconds, end, 0, walled};
+    for (int d = 0; d < SB_DDIR_N; d++)
+        me.bytes += r->dir[d].bytes;
+    if (r->end_ns) { /* the measured interval itself, when the engine says it */
+        me.start = (double)(r->start_ns - base) / 1e9;
+        me.end = (double)(r->end_ns - base) / 1e9;
+    }
+    rank_fig *all = sb_xrealloc(NULL, (size_t)n * sizeof *all);
+    int rc = sb_ranks_allgather(&me, all, sizeof me);
+    if (rc == 0) {
+        phase_figures(all, n, ph);
+        rc = merge_result(r, ph->elapsed_s);
+    }
+    free(all);
+    if (rc < 0)
+        return rc;
+    snprintf(ph->name, sizeof ph->name, "%s", sb_rw_name(j->rw));
+    ph->bytes = ph->ios = 0;
+    for (int d = 0; d < SB_DDIR_N; d++)
+        ph->bytes += r->dir[d].bytes, ph->ios += r->dir[d].ios;
+    ph->bw = ph->elapsed_s > 0 ? (double)ph->bytes / ph->elapsed_s : 0;
+    ph->iops = ph->elapsed_s > 0 ? (double)ph->ios / ph->elapsed_s : 0;
+    ph->lat = r->clat_all;
+    return 0;
+}
+
 /* One phase on every rank: barrier, the job, agreement, then the combined figures. */
 static int run_phase(const sb_io_job *j, double wall, sb_io_result *r, sb_io_phase_report *ph,
                      char *err, size_t errlen)
@@ -369,42 +430,13 @@ static int run_phase(const sb_io_job *j, double wall, sb_io_result *r, sb_io_pha
         sb_io_result_free(r);
         return rc;
     }
-    int n = sb_ranks()->size;
-    double own = (double)(t1 - t0) / 1e9;
-    /* a rank that finished its work first ends before the wall; one the wall stopped (the
-     * worker's own runtime, counted from its start, or the poll) ends after it */
-    bool walled = wall > 0 && (g_walled || own >= wall);
-    /* IOR's interval: the earliest start to the latest end on one clock. On one host every
-     * rank reads the same monotonic clock, and that is taken, so a rank that leaves the
-     * barrier late (descheduled, more so with ranks oversubscribed) counts from the
-     * earliest start; across hosts, whose clocks need not agree, each rank counts on its
-     * own clock from its exit of the barrier (the release skew is the error) */
-    uint64_t base = sb_ranks()->hosts == 1 ? 0 : t0;
-    double end = (double)(t1 - base) / 1e9;
-    rank_fig me = {end - r->seconds, end, r->dir[0].bytes + r->dir[1].bytes, walled};
-    if (r->end_ns) { /* the measured interval itself, when the engine says it */
-        me.start = (double)(r->start_ns - base) / 1e9;
-        me.end = (double)(r->end_ns - base) / 1e9;
-    }
-    rank_fig *all = sb_xrealloc(NULL, (size_t)n * sizeof *all);
-    if ((rc = sb_ranks_allgather(&me, all, sizeof me)) == 0) {
-        phase_figures(all, n, ph);
-        rc = merge_result(r, ph->elapsed_s);
-    }
-    free(all);
+    rc = sb_io_ranks_combine(j, r, t0, t1, wall, g_walled, ph);
     if (rc < 0) {
         snprintf(err, errlen, "rank %d on %s: combining the ranks' figures: %s",
                  sb_ranks()->rank, sb_ranks()->host, strerror(-rc));
         sb_io_result_free(r);
-        return rc;
     }
-    snprintf(ph->name, sizeof ph->name, "%s", sb_rw_name(j->rw));
-    ph->bytes = r->dir[0].bytes + r->dir[1].bytes;
-    ph->ios = r->dir[0].ios + r->dir[1].ios;
-    ph->bw = ph->elapsed_s > 0 ? (double)ph->bytes / ph->elapsed_s : 0;
-    ph->iops = ph->elapsed_s > 0 ? (double)ph->ios / ph->elapsed_s : 0;
-    ph->lat = r->clat_all;
-    return 0;
+    return rc;
 }
 
 /* The write phase before a job that reads: its data, written as IOR's write phase. */

@@ -71,4 +71,12 @@ int sb_io_ranks_check(const sb_io_job *job, const sb_io_ranks_opts *o, char *err
 int sb_io_ranks_run(const sb_io_job *job, const sb_io_ranks_opts *o, sb_io_result *res,
                     sb_io_ranks_report *rep, char *err, size_t errlen);
 
+/* The figures of one job that ran on every rank between t0 and t1 (sb_now_ns() around
+ * it, from the barrier that started it): r summed over the ranks (as sb_io_ranks_run's
+ * res) and ph the phase's figures (IOR's). wall: the stonewall (0 = none), walled: the
+ * poll stopped this rank at it. All ranks call it, for the same jobs in the same order.
+ * 0 or a negative errno of the collectives. */
+int sb_io_ranks_combine(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64_t t1, double wall,
+                        bool walled, sb_io_phase_report *ph);
+
 #endif

@@ -70,3 +70,22 @@ int sb_diskstat_for_path(const char *path, sb_diskstat *d)
     snprintf(d->dir, sizeof d->dir, "%s", real);
     return sb_diskstat_read(d);
 }
+
+int sb_diskstat_since(const sb_diskstat *before, double elapsed_ms, sb_diskstat_delta *out)
+{
+    sb_diskstat now = *before;
+    memset(out, 0, sizeof *out);
+    int rc = sb_diskstat_read(&now);
+    if (rc < 0)
+        return rc;
+    for (int k = 0; k < 2; k++) {
+        out->ios[k] = now.ios[k] - before->ios[k];
+        out->merges[k] = now.merges[k] - before->merges[k];
+        out->ticks[k] = now.ticks[k] - before->ticks[k];
+    }
+    out->in_queue = now.time_in_queue - before->time_in_queue;
+    out->util_pct = elapsed_ms > 0 ? 100.0 * (double)(now.io_ticks - before->io_ticks) / elapsed_ms : 0;
+    if (out->util_pct > 100)
+        out->util_pct = 100;
+    return 0;
+}

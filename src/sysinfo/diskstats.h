@@ -24,4 +24,13 @@ int sb_diskstat_for_path(const char *path, sb_diskstat *d);
 /* Reads d's counters again. 0 or -errno. */
 int sb_diskstat_read(sb_diskstat *d);
 
+/* What a disk did between two readings, as fio's disk_util: I/Os, merges and ticks (ms)
+ * per direction, time in queue, and the share of the elapsed time it was busy. */
+typedef struct sb_diskstat_delta {
+    uint64_t ios[2], merges[2], ticks[2], in_queue;
+    double util_pct;           /* io_ticks over the elapsed time, at most 100 */
+} sb_diskstat_delta;
+/* The counters now against before's, over elapsed_ms. 0, or -errno (*out zero). */
+int sb_diskstat_since(const sb_diskstat *before, double elapsed_ms, sb_diskstat_delta *out);
+
 #endif

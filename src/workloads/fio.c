@@ -77,7 +77,7 @@ static const sb_option fio_options[] = {
     {"startdelay", "Start Delay", "5", "0", NULL, "idle seconds before the job", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     {"ramp", "Ramp Time", "5", "1", NULL, "seconds of I/O before measuring", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     {"runtime", "Runtime", "20", "3", NULL, "measured seconds (time based)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
-    {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each (1 .. 256)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
+    {"numjobs", "Jobs", "1", NULL, NULL, "threads, one file each (1 .. 4096)", SB_OPT_HIDDEN, .kind = SB_VAL_IO},
     /* only a mixed Type reads it; shown when set, so a mix's chart says its proportion */
     {"rwmixread", "Read Mix", "50", NULL, NULL, "percent of reads in a mixed Type (rw, randrw)",
      SB_OPT_IF_CHANGED, .kind = SB_VAL_IO},

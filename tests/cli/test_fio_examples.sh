@@ -94,7 +94,9 @@ gaps=$(cut -d, -f1 l_lat.1.log | awk 'NR > 1 { d = $1 - p; if (d < 2 || d > 8) o
 check "poisson: some gaps far from the 5 ms of an even rate ($gaps of 15)" test "$gaps" -ge 3
 
 # averaged logs, bandwidth and IOPS logs
-"$SB" io --directory="$D" --quiet --size=2m --rw=randread --write_bw_log=b --write_iops_log=b --log_avg_msec=100 >/dev/null 2>&1
+# (a sample every bwavgtime / iopsavgtime ms, as fio: a job shorter than one writes none)
+"$SB" io --directory="$D" --quiet --size=2m --rw=randread --write_bw_log=b --write_iops_log=b --log_avg_msec=100 \
+    --time_based --runtime=1 --bwavgtime=100 --iopsavgtime=100 >/dev/null 2>&1
 check "bw and iops logs with log_avg_msec: averaged lines, bs 0" \
     test -s b_bw.1.log -a -s b_iops.1.log -a -z "$(grep -vE '^[0-9]+, [0-9]+, 0, 0, 0$' b_bw.1.log)"
 if command -v fio2gnuplot >/dev/null; then

@@ -47,6 +47,17 @@ if [ $have_strace = 1 ]; then
     check "sync=dsync: the file opened O_DSYNC" traced openat 'O_RDWR|O_DSYNC' --rw=write --sync=dsync
     check "sync=1: O_SYNC" traced openat 'O_RDWR|O_SYNC' --rw=write --sync=1
     check "sync's default: neither" untraced openat 'O_D\?SYNC' --rw=write
+    # a time-based pass starts cold as fio's: a job wrapping around its file evicts it each
+    # pass; a random one without the map never ends a pass in fio, so its cache stays warm
+    dontneed() {
+        strace -f -qq -e trace=fadvise64 "$SB_BIN" io --quiet --output-format=terse --filename="$T/f" \
+            --size=256k --bs=4k --time_based --runtime=1 "$@" 2>&1 >/dev/null | grep -c FADV_DONTNEED
+    }
+    n_map=$(dontneed --rw=randread) n_nomap=$(dontneed --rw=randread --norandommap)
+    n_zipf=$(dontneed --rw=randread --random_distribution=zipf:1.2)
+    check "time-based randread evicts at each pass ($n_map), with norandommap once ($n_nomap)" \
+        test "$n_map" -gt 3 -a "$n_nomap" -le 2
+    check "a non-uniform distribution has no map either, as fio's ($n_zipf)" test "$n_zipf" -le 2
 else
     echo "ok # SKIP no strace: fadvise_hint, mem and sync are not traced"
 fi
@@ -58,7 +69,7 @@ check_exit "clocksource=clock_gettime runs" 0 io --filename="$T/f" --rw=read --s
 check_exit "clocksource=cpu: exit 2" 2 io --filename="$T/f" --rw=read --size=1m --clocksource=cpu
 check_exit "sqthread_poll with psync: exit 2" 2 io --filename="$T/f" --rw=read --size=1m --sqthread_poll=1
 check_one_line "... naming io_uring" "io_uring"
-check_exit "nowait with libaio: exit 2" 2 io --filename="$T/f" --rw=read --size=1m --ioengine=libaio --nowait=1
+check_exit "nowait with posixaio: exit 2" 2 io --filename="$T/f" --rw=read --size=1m --ioengine=posixaio --nowait=1
 if io --filename="$T/f" --size=64k --ioengine=io_uring --rw=read >/dev/null 2>&1; then
     check_exit "io_uring with sqthread_poll runs" 0 io --filename="$T/f" --rw=randread --size=1m \
         --ioengine=io_uring --iodepth=8 --sqthread_poll=1 --output-format=json

@@ -4,7 +4,7 @@
 # the harnesses keep building, and no input that once crashed crashes again.
 . "$(dirname "$0")/lib.sh"
 B=$(dirname "$SB_BIN")  # the build directory ($SB is a wrapper in $T)
-for name in import resultfile scenario options dbench_loadfile; do
+for name in import resultfile scenario options dbench_loadfile iolog blktrace; do
     bin=$B/fuzz/replay_$name
     if [ ! -x "$bin" ]; then not_ok "fuzz replay $name: $bin not built"; continue; fi
     # shellcheck disable=SC2046

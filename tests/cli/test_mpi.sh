@@ -153,6 +153,51 @@ check "failing rank in run: every rank's directory removed" test -z "$(ls -A "$D
 check_exit "run of a test that does not run on ranks" 2 "${MPIRUN[@]}" -np 2 "$SB" run postmark --target "$D"
 check_one_line "run postmark under mpirun: one line" "postmark does not run on MPI ranks"
 
+# ---- a job file on every rank (fio's clients): each job combined over the ranks ----
+cat >"$T/ranks.fio" <<EOF
+[global]
+size=1m
+bs=4k
+[w]
+rw=write
+filename=$D/f
+[r]
+stonewall
+rw=randread
+filename=$D/f
+[d]
+stonewall
+directory=$D
+rw=randwrite
+iodepth=4
+ioengine=io_uring
+EOF
+check_exit "4 ranks: a job file of three jobs in three phases" 0 run4 "$SB" io "$T/ranks.fio" --output-format=json
+J="$T/out"
+check "job file: three jobs" jqok '[.jobs[].jobname] == ["w", "r", "d"]' "$J"
+check "job file: each job's I/Os are all ranks' (4 x 256)" \
+    jqok '.jobs[0].write.total_ios == 1024 and .jobs[1].read.total_ios == 1024 and .jobs[2].write.total_ios == 1024' "$J"
+check "job file: latency merged over every rank's I/Os" jqok '.jobs[1].read.clat_ns.N == 1024' "$J"
+check "job file: the ranks' figures under each job" \
+    jqok 'all(.jobs[]; .storbench.ranks.ranks == 4 and .storbench.ranks.phases[0].ios == 1024)' "$J"
+check "job file: bandwidth = all bytes / latest end - earliest start" \
+    jqok 'all(.jobs[].storbench.ranks.phases[0]; (.bw_bytes_per_s * .elapsed_s - .bytes | fabs) < 0.01 * .bytes)' "$J"
+check "job file: each rank its own file (FILE.R), the filename jobs' kept" \
+    test "$(cd "$D" && ls -d f.0 f.1 f.2 f.3 2>/dev/null | wc -l)" -eq 4
+check "job file: the directory jobs' files removed" test "$(ls -A "$D" | grep -vc '^f\.')" -eq 0
+rm -f "$D"/f.*
+check_exit "job file on ranks: text" 0 run4 "$SB" io "$T/ranks.fio"
+check "text: a ranks line under each job" test "$(grep -c '^ranks: 4 on 1 host' "$T/out")" -eq 3
+rm -f "$D"/f.*
+printf '[w]\nrw=write\nsize=64k\ndirectory=%s\nwrite_bw_log=%s/lg\n' "$D" "$T" >"$T/logs.fio"
+check_exit "job file on ranks: write_bw_log" 0 run4 "$SB" io "$T/logs.fio"
+check "each rank its own log (PREFIX.R)" test "$(ls "$T"/lg.[0-3]_bw.1.log | wc -l)" -eq 4
+check_exit "job file with --shared-file: refused" 2 run4 "$SB" io "$T/ranks.fio" --shared-file
+check_one_line "job file --shared-file: one line" "for one job from flags"
+printf '[bad]\nrw=read\nsize=1m\nfilename=%s/missing/f\n' "$D" >"$T/bad.fio"
+check_exit "job file on ranks: a job failing on every rank" 1 run4 "$SB" io "$T/bad.fio"
+check "a failing job: one rank's line names the job" grep -q 'rank 0 on .*bad' "$T/err"
+
 # ---- what does not run on ranks ----
 check_exit "list under mpirun: usage error" 2 "${MPIRUN[@]}" -np 2 "$SB" list
 check_one_line "list under mpirun: one line" "not on 2 MPI ranks"

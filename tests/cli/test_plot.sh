@@ -79,6 +79,9 @@ golden heatmap heat.svg
 check "heatmap: a panel per identifier, 2 rows x 5 columns" \
     test "$(count '<g class="heatmap" data-rows="2" data-columns="5">' heat.svg)" -eq 2
 check "heatmap: 20 cells with values" test "$(count '<rect class="cell" ' heat.svg)" -eq 20
+check "heatmap: a colour key under each panel" test "$(count '<g class="colour-key" data-steps="48">' heat.svg)" -eq 2
+check "heatmap: the key's ticks are values of the scale (a decade on its log scale)" \
+    grep -q '<text class="tick" [^>]*>100</text>' heat.svg
 check "heatmap: the panel names identifier, metric and unit" grep -q '>sata: lat_p99 (us), log scale</text>' heat.svg
 
 # ---- a sweep without --chart: lines over the options it varies (iodepth on x, a line per

@@ -8,5 +8,6 @@ resultfile)      echo "$src/tests/data/results" ;;
 scenario)        echo "$src/examples" ;;
 options)         echo "$src/tests/data/options" ;;
 dbench_loadfile) echo "$src/tests/data/dbench" ;;
+iolog|blktrace)  echo "$src/tests/data/iolog" ;;
 *)               echo "seeds.sh: unknown harness $2" >&2; exit 1 ;;
 esac

@@ -63,6 +63,7 @@ static void test_lat_buckets(void **state)
 /* A report of one read job of 256 I/Os of 4 KiB in 0.5 s. */
 static sb_fio_job job;
 static sb_fio_report rep;
+static sb_fio_group grp;
 
 static void one_job(void)
 {
@@ -90,6 +91,13 @@ static void one_job(void)
     rep.jobs = &job;
     rep.n_jobs = 1;
     rep.version = "test";
+    /* its group, as io/report/aggregate.c sums it: 1 MiB in 0.5 s */
+    memset(&grp, 0, sizeof grp);
+    grp.bytes[SB_FIO_READ] = 256 * 4096;
+    grp.agg_bw[SB_FIO_READ] = grp.min_bw[SB_FIO_READ] = grp.max_bw[SB_FIO_READ] = 256 * 4096 / 0.5;
+    grp.min_run_s[SB_FIO_READ] = grp.max_run_s[SB_FIO_READ] = 0.5;
+    rep.groups = &grp;
+    rep.n_groups = 1;
 }
 
 static size_t fields(const char *line)

@@ -108,6 +108,41 @@ static void test_merge_and_empty(void **state)
     free(b);
 }
 
+/* sb_hist_clear_sparse leaves every byte zero, whatever page (or none) held data, and a
+ * merge into a calloc'd copy equals the original: the figures and every bucket. */
+static void test_clear_sparse(void **state)
+{
+    (void)state;
+    size_t n = 3 * 4096 + 100;
+    unsigned char *m = malloc(n + 1);
+    assert_non_null(m);
+    unsigned char *p = m + 1; /* not page-aligned: the first and last chunks are partial */
+    for (size_t i = 0; i < n; i++)
+        p[i] = (unsigned char)(i % 3 == 0 ? 0 : i);
+    p[4096 * 2] = 0; /* a page whose data starts late */
+    sb_hist_clear_sparse(p, n);
+    size_t nonzero = 0;
+    for (size_t i = 0; i < n; i++)
+        nonzero += p[i] != 0;
+    assert_int_equal(nonzero, 0);
+    free(m);
+
+    sb_histogram *h = malloc(sizeof *h), *c = calloc(1, sizeof *c);
+    assert_non_null(h);
+    assert_non_null(c);
+    sb_hist_init(h);
+    for (uint64_t v = 1; v < 5000000; v = v * 3 + 1)
+        sb_hist_record(h, v);
+    sb_hist_init_zeroed(c);
+    sb_hist_merge(c, h);
+    assert_int_equal(c->count, h->count);
+    assert_int_equal(c->min, h->min);
+    assert_int_equal(c->max, h->max);
+    assert_memory_equal(c->buckets, h->buckets, sizeof h->buckets);
+    free(h);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -115,6 +150,7 @@ int main(void)
         cmocka_unit_test(test_narrow_microseconds),
         cmocka_unit_test(test_one_hour_and_small_values),
         cmocka_unit_test(test_merge_and_empty),
+        cmocka_unit_test(test_clear_sparse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/engine.h"
 #include "io/job.h"
+#include "io/job/fileopts.h"
 
 /* fio's offset options: rw's skip, blockalign, random_distribution, rate_min. */
 static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
@@ -170,11 +172,6 @@ static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
                  "multiple of 64 and at least 128 (a header is 96 bytes)", job->verify_interval, job->bs);
         return -EINVAL;
     }
-    if (!job->verify_fatal) {
-        snprintf(err, errlen, "verify_fatal=0 (go on checking after a mismatch) is not supported: "
-                 "storbench stops at the first");
-        return -EINVAL;
-    }
     if (job->fill_device && (sb_rw_is_random(job->rw) || sb_rw_reads(job->rw) || job->time_based)) {
         snprintf(err, errlen, "fill_device is for sequential write jobs that are not time based");
         return -EINVAL;
@@ -232,9 +229,76 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
         snprintf(err, errlen, "fsync and fdatasync together: give one of them");
         return -EINVAL;
     }
-    if (job->filesize && job->size > job->filesize) {
+    uint64_t fmax = job->filesize_max ? job->filesize_max : job->filesize; /* LO-HI: HI */
+    if (job->filesize && job->size > fmax) {
         snprintf(err, errlen, "size %" PRIu64 " is more than filesize %" PRIu64 " (several passes: "
-                 "use loops)", job->size, job->filesize);
+                 "use loops)", job->size, fmax);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* What an engine that moves no data (falloc, ftruncate) can run. */
+static int engine_kind_check(const sb_io_job *job, const sb_engine_ops *ops, char *err, size_t errlen)
+{
+    if ((ops->caps & SB_ENGINE_NO_DATA) && (job->verify || job->verify_pattern || job->verify_only)) {
+        snprintf(err, errlen, "the %s engine moves no data: there is nothing to verify", ops->name);
+        return -EINVAL;
+    }
+    if ((ops->caps & SB_ENGINE_FILE_OPS) && (job->fsync_every || job->fdatasync_every || job->end_fsync ||
+                                             job->fsync_on_close)) {
+        snprintf(err, errlen, "the %s engine opens no file to fsync (fsync, fdatasync, end_fsync, "
+                 "fsync_on_close)", ops->name);
+        return -EINVAL;
+    }
+    if ((ops->caps & SB_ENGINE_FILE_OPS) && sb_rw_trims(job->rw)) {
+        snprintf(err, errlen, "the %s engine times one operation per file: rw=%s has nothing to "
+                 "trim", ops->name, sb_rw_name(job->rw));
+        return -EINVAL;
+    }
+    /* ftruncate's only I/O is a write (a size change), as fio's, which fails a read with EINVAL */
+    if ((ops->caps & SB_ENGINE_WRITES_ONLY) && job->rw != SB_RW_WRITE && job->rw != SB_RW_RANDWRITE) {
+        snprintf(err, errlen, "the %s engine only writes (rw=write or randwrite; rw=%s)", ops->name,
+                 sb_rw_name(job->rw));
+        return -EINVAL;
+    }
+    /* one I/O at a time: nothing in flight to overlap, no queue to drain */
+    bool one = (ops->sync && !job->submit_offload) || job->iodepth == 1;
+    if (one && (job->serialize_overlap || (job->iodepth_low && job->iodepth_low < job->iodepth))) {
+        snprintf(err, errlen, "%s: needs more than one I/O in flight (an asynchronous engine, iodepth "
+                 "above 1)", job->serialize_overlap ? "serialize_overlap" : "iodepth_low");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* fio's log options that involve each other (io/log/). */
+static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+    if (job->hist_log[0] && job->log_gz_store) {
+        /* fio's stored histogram samples are memory addresses, not histograms */
+        snprintf(err, errlen, "write_hist_log with log_store_compressed: fio stores no histogram in "
+                 "a .fz file (its samples there are memory addresses); store the logs uncompressed");
+        return -EINVAL;
+    }
+    struct timespec ts;
+    if ((job->log_unix_epoch || job->log_alt_epoch) &&
+        clock_gettime((clockid_t)job->log_epoch_clock_id, &ts) < 0) {
+        snprintf(err, errlen, "log_alternate_epoch_clock_id %d: no such clock here (%s)",
+                 job->log_epoch_clock_id, strerror(errno));
+        return -EINVAL;
+    }
+    if (job->log_gz && job->log_gz < 1024) {
+        snprintf(err, errlen, "log_compression %" PRIu64 " is less than 1024 bytes (fio's least)", job->log_gz);
+        return -EINVAL;
+    }
+    if (job->log_gz_cpus_set && !job->log_gz_store && warn && warnlen && !warn[0])
+        snprintf(warn, warnlen, "log_compression_cpus has no effect without log_store_compressed=1: "
+                 "storbench writes its logs as it goes and deflates only the logs it stores");
+    if (job->block_error_pct) { /* fio's: trims until a block fails, on wearing flash */
+        snprintf(err, errlen, "block_error_percentiles: not supported: fio's histogram of the trims "
+                 "until a block fails needs a device that wears out and reports it, and storbench "
+                 "counts no such failure");
         return -EINVAL;
     }
     return 0;
@@ -267,6 +331,11 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "numjobs %u out of range (1 .. %u)", job->numjobs, SB_IO_MAX_JOBS);
         return -EINVAL;
     }
+    if ((job->verify || job->verify_pattern) && job->numjobs > SB_IO_MAX_VERIFY_JOBS) {
+        snprintf(err, errlen, "verify with numjobs %u: at most %u threads of a job are told apart "
+                 "in a verified block", job->numjobs, SB_IO_MAX_VERIFY_JOBS);
+        return -EINVAL;
+    }
     if (job->submit_offload && job->iodepth > SB_IO_MAX_OFFLOAD_DEPTH) {
         snprintf(err, errlen, "io_submit_mode=offload runs a thread per I/O in flight: iodepth %u is "
                  "more than %u", job->iodepth, SB_IO_MAX_OFFLOAD_DEPTH);
@@ -295,16 +364,9 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
         return -EINVAL;
     }
-    /* the ring's and preadv2's own options, as fio takes them only with those engines */
-    const char *eng_opt = job->uring_sqpoll && !(ops->caps & SB_ENGINE_RING) ? "sqthread_poll"
-                          : (job->io_nowait || job->io_hipri) && !(ops->caps & (SB_ENGINE_RING | SB_ENGINE_RWF))
-                              ? (job->io_nowait ? "nowait" : "hipri") : NULL;
-    if (eng_opt) {
-        snprintf(err, errlen, "%s is an option of the %s engine%s (ioengine is %s)", eng_opt,
-                 job->uring_sqpoll ? "io_uring" : "io_uring and pvsync2", job->uring_sqpoll ? "" : "s",
-                 ops->name);
+    /* fio's engine options, as fio takes them only with their engines (engine_opts.c) */
+    if (sb_io_engine_opts_check(job, err, errlen) < 0)
         return -EINVAL;
-    }
     if (sb_io_job_check_fio(job, err, errlen) < 0 || sb_io_job_check_fiob(job, err, errlen) < 0)
         return -EINVAL;
     if (job->rwmixread > 100) {
@@ -334,7 +396,10 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     }
     if (sb_ss_check(&job->steady, err, errlen) < 0)
         return -EINVAL;
-    if (!job->filename[0] == !job->directory[0]) {
+    if (sb_io_fileopts_check(job, err, errlen) < 0) /* fileopts.c */
+        return -EINVAL;
+    /* opendir names the files (fileopts.c), below a directory when one is given */
+    if (!(job->filename[0] || job->opendir[0]) == !(job->directory[0] && !job->opendir[0])) {
         snprintf(err, errlen, "give exactly one of a file name or a directory");
         return -EINVAL;
     }
@@ -342,17 +407,14 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "the %s engine cannot do direct I/O (it works through the page cache)", ops->name);
         return -EINVAL;
     }
+    if (engine_kind_check(job, ops, err, errlen) < 0)
+        return -EINVAL;
     if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)
+        return -EINVAL;
+    if (check_logs(job, err, errlen, warn, warnlen) < 0)
         return -EINVAL;
     if (warn && warnlen)
         sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */
-    /* one I/O at a time: nothing in flight to overlap, no queue to drain */
-    bool one = (ops->sync && !job->submit_offload) || job->iodepth == 1;
-    if (one && (job->serialize_overlap || (job->iodepth_low && job->iodepth_low < job->iodepth))) {
-        snprintf(err, errlen, "%s: needs more than one I/O in flight (an asynchronous engine, iodepth "
-                 "above 1)", job->serialize_overlap ? "serialize_overlap" : "iodepth_low");
-        return -EINVAL;
-    }
     if (ops->sync && job->iodepth > 1 && !job->submit_offload && warn)
         snprintf(warn, warnlen, "iodepth %u has no effect with the synchronous engine %s; using 1",
                  job->iodepth, ops->name);

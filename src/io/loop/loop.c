@@ -113,9 +113,9 @@ counted:
     if (__builtin_expect(w->watch, 0)) /* cmdprio, max_latency, latency_target (pace.c) */
         sb_io_watch(w, u, now - u->start_ns, now);
     if (__builtin_expect(w->log != NULL, 0)) {
-        /* the prio column: fio's log_prio value, else its "high priority" flag */
         w->log->prio = w->job->log_prio ? u->ioprio : (w->cmdprio && u->ioprio != w->ioprio_default);
-        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, u->ddir, (uint32_t)bytes, u->offset);
+        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, now - (u->issue_ns ?: u->start_ns), u->ddir,
+                     (uint32_t)bytes, u->offset); /* lat from the start, fio's clat from the submission */
     }
     w->last_ns = now;
     return closed;
@@ -127,7 +127,10 @@ counted:
 static inline bool passes_done(worker *w)
 {
     const sb_io_job *job = w->job;
-    return !job->time_based && ++w->passes >= (job->loops ? job->loops : 1);
+    bool done = !job->time_based && ++w->passes >= (job->loops ? job->loops : 1);
+    if (__builtin_expect(job->unlink_each_loop, 0) && !done && !job->time_based)
+        sb_io_reloop_file(w); /* fio's unlink_each_loop: the next loop on a new file */
+    return done;
 }
 
 /* Variable block sizes (bsrange, bssplit; verify is refused with them): the next size
@@ -199,6 +202,14 @@ static inline int pick_ddir(worker *w)
 
 static inline bool stopped(worker *w);
 
+/* Does a pass that ends start the next one cold? As fio's: a job that wraps around its
+ * file (sequential, or random with its map of blocks full) reopens and invalidates it; a
+ * random job without the map never ends a pass in fio, so its cache stays warm. */
+static inline bool pass_invalidates(const sb_io_job *job)
+{
+    return job->invalidate && !job->direct && !(job->norandommap && sb_rw_is_random(job->rw));
+}
+
 /* zonemode=zbd (zbd.h): the block drawn as without zones, placed by the zone code (a
  * write at a write pointer, a read below one). A write that must wait for completions
  * is held: the async loop reaps and asks again (zbd_hold); with nothing of its own in
@@ -239,7 +250,7 @@ static __attribute__((noinline)) bool next_io_zbd(worker *w, sb_io_u *u)
         }
         if (pass_end && passes_done(w))
             w->pass_done = true;
-        else if (pass_end && job->invalidate && !job->direct)
+        else if (pass_end && pass_invalidates(job))
             w->invalidate_pending = true;
         u->ddir = (uint8_t)ddir;
         u->offset = off;
@@ -271,6 +282,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
 {
     const sb_io_job *job = w->job;
     const bool rare = w->rare; /* several files or trimwrite: one test on the common path */
+    if (__builtin_expect(rare, 0) && w->iolog_next) /* read_iolog, write_iolog (replay.c) */
+        return w->iolog_next(w, u);
     if (__builtin_expect(rare, 0) && w->tw_pending)
         return trimwrite_write(w, u);
     if (w->pass_done)
@@ -313,7 +326,7 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     /* io_size: loops end by bytes, not passes (jobctl.c) */
     if (pass_end && !(job->io_size && !job->time_based) && passes_done(w))
         w->pass_done = true;
-    else if (pass_end && job->invalidate && !job->direct)
+    else if (pass_end && pass_invalidates(job))
         w->invalidate_pending = true;
     u->offset = job->offset + (w->bs_table ? byte_off : b * w->unit);
     fill_write(w, u);
@@ -351,6 +364,13 @@ static inline void verify_done(worker *w, sb_io_u *u)
 {
     uint64_t b = (u->offset - w->job->offset) / w->job->bs;
     int r = sb_verify_complete(w->vt, u->index, u->ddir == SB_DDIR_WRITE, b, u->buf, u->result);
+    if (r == -EILSEQ && w->vt->fmt->survive) { /* continue_on_error=verify: counted */
+        if (!w->total_err++)
+            w->first_error = EILSEQ;
+        if (w->job->verify_fatal) /* ... and the job ends at the first, without failing */
+            atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+        return;
+    }
     if (r < 0 && !w->err) {
         w->err = r;
         snprintf(w->errmsg, sizeof w->errmsg, "%.255s", w->vt->msg);
@@ -361,43 +381,6 @@ static inline void verify_done(worker *w, sb_io_u *u)
 static inline bool stopped(worker *w)
 {
     return atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
-}
-
-/* fsync, or fdatasync when data_only (fio's fdatasync=N). */
-static void do_fsync(worker *w, bool data_only)
-{
-    w->td.datasync = data_only;
-    int r = w->td.ops->fsync(&w->td);
-    if (r < 0 && !w->err) {
-        w->err = r;
-        snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(-r));
-        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
-    }
-}
-
-/* Every pass of a time-based job starts cold, as fio's does (it reopens and
- * invalidates the file when it wraps around): one fadvise per pass, never per I/O. */
-static void invalidate_region(worker *w)
-{
-    w->invalidate_pending = false;
-    for (unsigned k = 0; k < (w->fs ? w->fs->n : 1); k++)
-        posix_fadvise(w->fs ? w->fs->f[k].fd : w->fd, (off_t)w->job->offset, (off_t)w->job->size,
-                      POSIX_FADV_DONTNEED);
-}
-
-/* end_fsync, fsync_on_close: every file of the thread, as fio's on each file's close. */
-static void fsync_all(worker *w)
-{
-    if (!w->fs) {
-        do_fsync(w, false);
-        return;
-    }
-    int cur = w->td.fd;
-    for (unsigned k = 0; k < w->fs->n; k++) {
-        w->td.fd = w->fs->f[k].fd;
-        do_fsync(w, false);
-    }
-    w->td.fd = cur;
 }
 
 /* flow (flow.h), before an I/O: true when the thread is ahead of its weight and holds back
@@ -438,6 +421,10 @@ static void loop_sync(worker *w)
             t = sb_now_ns(); /* the wait is no I/O's latency */
             continue;
         }
+        if (__builtin_expect(w->sync_pending, 0) && !w->pass_done) {
+            sb_io_periodic_sync(w);
+            t = sb_now_ns();
+        }
         if (!next_io(w, u))
             break;
         if (!one_clock)
@@ -464,12 +451,11 @@ static void loop_sync(worker *w)
             verify_done(w, u);
         bool slow = account(w, u, t);
         if (fsync_every && u->ddir == SB_DDIR_WRITE && ++w->writes_since_fsync >= fsync_every) {
-            do_fsync(w, w->sync_data);
+            w->sync_pending = true;
             w->writes_since_fsync = 0;
-            slow = true;
         }
         if (w->invalidate_pending) {
-            invalidate_region(w);
+            sb_io_invalidate_region(w);
             slow = true;
         }
         if (slow)
@@ -633,6 +619,24 @@ static __attribute__((noinline)) int drain_to_low(worker *w, unsigned cmin, unsi
     return 0;
 }
 
+/* The periodic sync in the async loop: what is queued is submitted and completes first;
+ * *t is then the next I/O's start. */
+static int __attribute__((noinline)) async_sync(worker *w, unsigned *pending, unsigned *in_flight,
+                                                uint64_t *t)
+{
+    int r;
+    if (*pending) {
+        if ((r = w->td.ops->commit(&w->td)) < 0)
+            return r;
+        submitted(w, pending, in_flight);
+    }
+    if ((r = drain(w, in_flight)) < 0)
+        return r;
+    sb_io_periodic_sync(w);
+    *t = sb_now_ns();
+    return 0;
+}
+
 /* fio's queueing (job.h): queue one I/O per free buffer, submitting every
  * batch_submit of them; when no buffer is free (or nothing more will be
  * issued) reap at least complete_min, at most complete_max. The clock is read
@@ -671,6 +675,9 @@ static void loop_async(worker *w)
                     goto fail;
                 break;
             }
+            if (__builtin_expect(w->sync_pending, 0) && !w->pass_done &&
+                (r = async_sync(w, &pending, &in_flight, &t)) < 0)
+                goto fail;
             sb_io_u *u = w->freelist[w->nfree - 1];
             if (!next_io(w, u) || (__builtin_expect(w->paced, 0) && !async_pace(w, u, &t, &in_flight))) {
                 if (__builtin_expect(w->zbd_hold, 0))
@@ -705,12 +712,10 @@ static void loop_async(worker *w)
             if (w->invalidate_pending) {
                 if ((r = drain(w, &in_flight)) < 0)
                     goto fail;
-                invalidate_region(w);
+                sb_io_invalidate_region(w);
             }
             if (sync_due) {
-                if ((r = drain(w, &in_flight)) < 0)
-                    goto fail;
-                do_fsync(w, w->sync_data);
+                w->sync_pending = true;
                 w->writes_since_fsync = 0;
             }
         }
@@ -767,5 +772,4 @@ void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now)
  * whether the job was stopped. */
 void sb_io_loop_sync(worker *w) { loop_sync(w); }
 void sb_io_loop_async(worker *w) { loop_async(w); }
-void sb_io_fsync(worker *w) { fsync_all(w); }
 bool sb_io_stopped(worker *w) { return stopped(w); }

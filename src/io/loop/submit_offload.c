@@ -30,6 +30,10 @@ typedef struct offload {
     sb_io_u **sq, **cq;        /* rings of depth + 1: to submit, completed */
     unsigned cap, sq_head, sq_tail, cq_head, cq_tail;
     uint64_t *done_ns;         /* [depth] by io_u index: when its completion was seen */
+    /* take_done's batch, [depth] each: on the heap, as the job thread's stack is small
+     * (worker.h) and iodepth goes to 65536 */
+    sb_io_u **got;
+    uint64_t *at;
     bool quit;
     unsigned ready, failed;    /* submit threads whose engine init passed / failed */
     int err;                   /* the first submit thread's failure */
@@ -104,8 +108,8 @@ static void *submit_main(void *arg)
 /* Accounts what came back (loop.c's completion), without the lock held; returns how many. */
 static unsigned take_done(offload *o, bool wait, uint64_t until_ns)
 {
-    sb_io_u *got[SB_IO_MAX_DEPTH];
-    uint64_t at[SB_IO_MAX_DEPTH];
+    sb_io_u **got = o->got;
+    uint64_t *at = o->at;
     unsigned n = 0;
     pthread_mutex_lock(&o->mu);
     if (wait && ring_empty(o->cq_head, o->cq_tail) && !o->err) {
@@ -174,16 +178,22 @@ void sb_io_loop_offload(worker *w)
     o.sq = calloc(o.cap, sizeof *o.sq);
     o.cq = calloc(o.cap, sizeof *o.cq);
     o.done_ns = calloc(depth, sizeof *o.done_ns);
+    o.got = calloc(depth, sizeof *o.got);
+    o.at = calloc(depth, sizeof *o.at);
     unsigned started = 0;
     pthread_mutex_init(&o.mu, NULL);
     pthread_cond_init(&o.work_cv, NULL);
     pthread_cond_init(&o.done_cv, NULL);
-    if (!th || !o.sq || !o.cq || !o.done_ns) {
+    if (!th || !o.sq || !o.cq || !o.done_ns || !o.got || !o.at) {
         o.err = -ENOMEM;
         snprintf(o.errmsg, sizeof o.errmsg, "io_submit_mode=offload: %s", strerror(ENOMEM));
     }
+    /* a submit thread does one I/O at a time: an I/O thread's small stack (worker.h), so
+     * that iodepth=1024 of them do not reserve 8 GiB of address space */
+    pthread_attr_t attr;
+    bool attr_ok = !pthread_attr_init(&attr) && !pthread_attr_setstacksize(&attr, SB_IO_WORKER_STACK);
     for (; !o.err && started < depth; started++) {
-        int r = pthread_create(&th[started], NULL, submit_main, &o);
+        int r = pthread_create(&th[started], attr_ok ? &attr : NULL, submit_main, &o);
         if (r) {
             o.err = -r;
             snprintf(o.errmsg, sizeof o.errmsg, "io_submit_mode=offload: a submit thread: %s",
@@ -191,6 +201,7 @@ void sb_io_loop_offload(worker *w)
             break;
         }
     }
+    pthread_attr_destroy(&attr);
     /* I/O only once every engine context is there: a failed one fails the job up front */
     pthread_mutex_lock(&o.mu);
     while (o.ready + o.failed < started)
@@ -217,4 +228,6 @@ void sb_io_loop_offload(worker *w)
     free(o.sq);
     free(o.cq);
     free(o.done_ns);
+    free(o.got);
+    free(o.at);
 }

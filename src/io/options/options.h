@@ -156,6 +156,7 @@ SB_OPT_PARSER(sb_opt_parse_pct_dirs);
 SB_OPT_PARSER(sb_opt_parse_distribution);
 SB_OPT_PARSER(sb_opt_parse_log_prefix);
 SB_OPT_PARSER(sb_opt_parse_log_avg);
+SB_OPT_PARSER(sb_opt_parse_log_cpus);
 /* parse_jobctl.c: job control (rates, continue_on_error, ignore_error, verify_pattern) */
 SB_OPT_PARSER(sb_opt_parse_rate);
 SB_OPT_PARSER(sb_opt_parse_rate_iops);
@@ -163,8 +164,20 @@ SB_OPT_PARSER(sb_opt_parse_continue);
 SB_OPT_PARSER(sb_opt_parse_ignore_error);
 SB_OPT_PARSER(sb_opt_parse_verify_pattern);
 SB_OPT_PARSER(sb_opt_parse_buffer_pattern);
+/* fio's pattern syntax (parse_pattern.c) into b (cap bytes): *len bytes; the places of %o
+ * into o_at (NULL: %o refused), *no of them. 0 or -EINVAL. */
+int sb_io_pattern_parse(const char *v, uint8_t *b, size_t cap, size_t *len, uint16_t *o_at,
+                        unsigned o_cap, unsigned *no);
 /* parse_files.c: fio's file_service_type (several files per job, job/files.c) */
 SB_OPT_PARSER(sb_opt_parse_file_service);
+/* parse_sys.c: fio's file and system options' syntaxes (sync_file_range's FLAGS:N, cpumask,
+ * uid and gid)
+ * and the refusals of profile and of clocksource's other clocks */
+SB_OPT_PARSER(sb_opt_parse_sync_file_range);
+SB_OPT_PARSER(sb_opt_parse_cpumask);
+SB_OPT_PARSER(sb_opt_parse_profile);
+SB_OPT_PARSER(sb_opt_parse_clocksource);
+SB_OPT_PARSER(sb_opt_parse_id);
 /* parse_zbd.c, for zonemode=zbd: a SIZE that may be a number of zones (SB_OPTF_ZONES:
  * size=128z), and a fraction 0 .. 1 into a double (zone_reset_*) */
 SB_OPT_PARSER(sb_opt_parse_zoned_size);
@@ -178,6 +191,13 @@ SB_OPT_PARSER(sb_opt_parse_numa_mem);
 SB_OPT_PARSER(sb_opt_parse_spr_op);
 SB_OPT_PARSER(sb_opt_parse_prioclass);
 SB_OPT_PARSER(sb_opt_parse_cmdprio);
+/* parse_iolog.c: fio's replay options of read_iolog (replay_align, replay_skip, the
+ * merge_blktrace lists) */
+SB_OPT_PARSER(sb_opt_parse_replay_align);
+SB_OPT_PARSER(sb_opt_parse_replay_skip);
+SB_OPT_PARSER(sb_opt_parse_merge_scalars);
+SB_OPT_PARSER(sb_opt_parse_merge_iters);
+SB_OPT_PARSER(sb_opt_parse_gtod_cpu); /* refused, with why */
 /* cmdprio's values (fio's HOWTO): "V" or "R,W" into two ints in lo .. hi; cmdprio_bssplit's
  * "BS/PCT[/CLASS/LEVEL[/HINT]]:...[,...]" per direction into c. 0 or -EINVAL with err. */
 struct sb_cmdprio;

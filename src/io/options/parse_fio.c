@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpuset.h"
 #include "core/units.h"
 #include "io/loop/distribution.h"
 #include "io/job.h"
@@ -81,6 +82,17 @@ int sb_opt_parse_log_prefix(const sb_opt *o, void *base, const char *v, const sb
         return -EINVAL;
     }
     memcpy(field, v, strlen(v) + 1);
+    return 0;
+}
+
+/* fio's log_compression_cpus: a CPU list, as cpus_allowed. */
+int sb_opt_parse_log_cpus(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen)
+{
+    sb_io_job *job = base;
+    if (sb_cpuset_parse(v, &job->log_gz_cpus, err, errlen) < 0)
+        return -EINVAL;
+    job->log_gz_cpus_set = true;
     return 0;
 }
 

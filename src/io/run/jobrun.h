@@ -23,6 +23,8 @@
 #include "io/job.h"
 #include "io/run/live.h"
 
+#define SB_IO_JOB_STACK (512u << 10) /* a job's controlling thread's stack (jobrun.c) */
+
 typedef struct sb_io_run_slot {
     const sb_io_job *job;
     unsigned group;        /* the job's reporting group: exit_what=group's jobs */

@@ -54,12 +54,30 @@ typedef struct sb_io_fileset {
 } sb_io_fileset;
 
 #define SB_IO_BS_TABLE 1024    /* block sizes drawn before the run (bsrange, bssplit) */
+/* The stack of a job's I/O thread, sized to need rather than glibc's 8 MiB default, so
+ * that a job file of a thousand jobs (two threads each) fits in a 4 GB address space
+ * as fio's does: the deepest measured over fio's examples on every engine here (verify,
+ * offload and logs included) was 15 KiB, so 256 KiB leaves room for libc's own frames.
+ * Nothing large lives on it (offload's batch is on the heap). */
+#define SB_IO_WORKER_STACK (256u << 10)
+
+struct file_ctx;
 
 typedef struct worker {
     const sb_io_job *job;
     shared *sh;
     unsigned index;
+    /* file op engines (fileops.c): the job's files and which are this thread's (its
+     * map[index * per + k]), by name: nothing is opened */
+    const struct file_ctx *op_files;
+    const unsigned *op_map;
     int fd;
+    const char *path;          /* its file's name (unlink_each_loop makes it anew) */
+    /* fio's lockfile (lockfile.c): the file's lock, the engine's table, and the copy of it
+     * td.ops then points to, whose queue takes the lock; flock NULL = none */
+    struct sb_io_flock *flock;
+    const sb_engine_ops *flock_real;
+    sb_engine_ops flock_ops;
     bool fd_private;           /* the thread has a descriptor table of its own (loop.c) */
     sb_engine_td td;
     bool engine_ready;
@@ -80,6 +98,8 @@ typedef struct worker {
     uint64_t writes_since_fsync;
     unsigned sync_every;       /* fsync_every or fdatasync_every: the periodic sync */
     bool sync_data;            /* it is an fdatasync */
+    bool sync_pending;         /* the periodic sync is due before the next I/O (fio's order) */
+    uint64_t fsyncs;           /* of sync_st's syncs the fsyncs, not fdatasyncs (fio's sync total_ios) */
     unsigned passes;           /* one-pass jobs: passes done (fio's loops) */
     /* Variable block sizes (bsrange, bssplit): sizes drawn before the run, taken in turn;
      * NULL = every I/O is job->bs. Offsets are then in bytes: seq_pos in the pass,
@@ -113,6 +133,7 @@ typedef struct worker {
     uint64_t io_start_ns, ramp_end_ns, end_ns;
     uint64_t next_tick_ns, last_ns;
     sb_io_dir_stats st[SB_DDIR_N];
+    sb_io_dir_stats sync_st;   /* fsync=N's syncs: count and latency (fio's "sync") */
     uint64_t bytes_issued;
     uint64_t ios_done;         /* completions, ramp included (CPU per I/O) */
     sb_io_depths depths;       /* asynchronous engines: fio's IO depth maps (job.h) */
@@ -125,6 +146,11 @@ typedef struct worker {
     char errmsg[256];
     sb_verify_thread *vt;      /* verified I/O (verify_run.c); NULL when off */
     sb_iolog *log;             /* fio's log files (iolog.h); NULL when off */
+    struct sb_io_iolog *iolog; /* write_iolog / read_iolog (io/loop/replay.h); NULL when off */
+    /* and its hooks, set by replay.c (called through them: no circle between the two
+     * objects): the next I/O in next_io's stead, a sync done */
+    bool (*iolog_next)(struct worker *w, sb_io_u *u);
+    void (*iolog_sync)(struct worker *w, bool data_only);
     bool no_lat;               /* gtod_reduce: no latency recorded */
     uint64_t rm_next_ns, rm_bytes, rm_ios; /* rate_min, rate_iops_min: the last check, bytes
                                             * and I/Os then (the controller's) */
@@ -168,9 +194,11 @@ typedef struct file_ctx {
     char path[PATH_MAX + 32];
     int fd;                /* buffered descriptor for layout; closed before the run */
     bool created;          /* this run created it (O_EXCL) */
+    bool op_free;          /* filecreate, dircreate: the name was free before the run (opfiles.c) */
     dev_t dev;             /* the inode opened, so that only it is ever removed */
     ino_t ino;
     uint64_t known_from;   /* verify: blocks from here on were laid out by this run */
+    uint64_t size;         /* filesize=LO-HI: this file's region (files.c); 0 = the job's size */
     sb_verify_table vtab;  /* verify: the file's block table */
     struct sb_zbd_set *zbd; /* zonemode=zbd: the file's zones (zbd.h); NULL when off */
 } file_ctx;
@@ -199,18 +227,29 @@ void sb_io_ctl_file_job(const sb_io_job *job, unsigned file, unsigned nfiles, sb
 /* worker_numa.c, in the worker's thread: numa_cpu_nodes and numa_mem_policy for it and its
  * buffers (buflen bytes at bufmem). 0, or -errno with w->err and w->errmsg set. */
 int sb_io_numa_apply(worker *w, size_t buflen);
+/* worker_draw.c: the job's largest block size; a thread's block-size table (0, or
+ * -ENOMEM) and its block sequence, from the job's options and the seed. */
+uint64_t sb_io_job_max_bs(const sb_io_job *job);
+int sb_io_worker_bs_table(worker *w, const sb_io_job *job);
+void sb_io_worker_offsets(worker *w, const sb_io_job *job, uint64_t seed);
 /* submit_offload.c: the job's I/O under io_submit_mode=offload, from the worker's thread;
  * and what it uses of loop.c: the next I/O (false: none left), the rate's wait, and one
  * completion seen at now (accounted, its buffer back on the free list). */
 void sb_io_loop_offload(worker *w);
 /* loop.c, for worker_thread.c: the loop of a synchronous engine and of an asynchronous
  * one (worker_thread.c chooses, beside submit_offload.c's), sleeping until t (woken early
- * when stopped), the file's fsync, and whether the job was stopped. */
+ * when stopped), and whether the job was stopped. */
 void sb_io_loop_sync(worker *w);
 void sb_io_loop_async(worker *w);
+/* fileops.c: the loop of the file and directory op engines (SB_ENGINE_FILE_OPS) */
+void sb_io_loop_fileops(worker *w);
 void sb_io_sleep_until(worker *w, uint64_t t);
-void sb_io_fsync(worker *w);
 bool sb_io_stopped(worker *w);
+/* syncs.c: every file's fsync (end_fsync, fsync_on_close), the periodic sync due before
+ * the next I/O (timed), and the cache drop that starts a time-based pass cold */
+void sb_io_fsync(worker *w);
+void sb_io_periodic_sync(worker *w);
+void sb_io_invalidate_region(worker *w);
 bool sb_io_next(worker *w, sb_io_u *u);
 /* pace.c: the wait before a paced I/O of len bytes in direction ddir (rate, rate_iops,
  * thinktime and its options), returning the clock after it; whether a rate-limited
@@ -237,6 +276,8 @@ int sb_io_files_name(const sb_io_job *job, const char *dir, file_ctx *files, uns
 int sb_io_files_open(struct worker *w, const sb_io_job *job, const file_ctx *files, const unsigned *map,
                      char *err, size_t errlen);
 void sb_io_files_close(struct worker *w);
+/* files.c: fio's filesize=LO-HI, each file's size into files[i].size (seed: the job's). */
+void sb_io_files_sizes(const sb_io_job *job, file_ctx *files, unsigned nfiles, uint64_t seed);
 void sb_io_files_pick(struct worker *w);
 bool sb_io_files_pass_end(struct worker *w, bool file_end, uint32_t len);
 
@@ -248,6 +289,12 @@ int64_t sb_io_trim_u(const worker *w, const sb_io_u *u); /* u's: a zone reset un
 int sb_io_trim_probe(const sb_io_job *job, int fd, const char *path, bool *blkdev, char *err,
                      size_t errlen);
 
+/* lockfile.c: fio's lockfile for w (after its engine is set up): its queue goes through
+ * the lock of its file, shared by every thread on that file. 0 or -errno with err; and
+ * the reference given back (before the worker goes). */
+int sb_io_flock_attach(worker *w, char *err, size_t errlen);
+void sb_io_flock_detach(worker *w);
+
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);
 
@@ -257,12 +304,23 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
  * its own (dir_private), else a private directory made in it (*made; core/workdir.h);
  * "" for a --filename job. 0 or -errno with one line in err. */
 int sb_io_files_dir(const sb_io_job *job, char *dir, size_t len, bool *made, char *err, size_t errlen);
+/* prepare.c: the private directories made (a list: fio's directory=A:B makes one in each;
+ * each name ends in NUL, the list in another) removed. */
+void sb_io_files_dir_remove(const char *dirs);
 /* prepare.c: removes what the job created: its files in a directory unless keep_files,
  * a --filename only when the run failed, then the directory if made. */
 void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned nfiles, const char *dir,
                           bool made, bool failed);
+/* opfiles.c: a file op engine's name before the run (none there for filecreate and
+ * dircreate; a directory made for dirstat and dirdelete), and after it what the engine
+ * made, marked the job's own (created) so that it goes with the job's files. */
+int sb_io_prepare_opfile(const sb_io_job *job, file_ctx *f, char *err, size_t errlen);
+void sb_io_opfiles_adopt(const sb_io_job *job, file_ctx *files, unsigned n);
 /* prepare.c: opens path for the job's I/O (O_DIRECT and its alignment checked). */
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen);
+/* prepare.c: fio's unlink_each_loop, from the worker's thread between two loops: its file
+ * unlinked, made anew (O_EXCL) and opened for the run; a failure stops the job (w->err). */
+void sb_io_reloop_file(worker *w);
 
 /* verify_run.c: the tables and per-thread state before the threads start; after they
  * end, the read-back and the figures (returns r, or the read-back's error); and freeing

@@ -17,6 +17,7 @@
 #include "core/clock.h"
 #include "core/fdtable.h"
 #include "io/run/worker.h"
+#include "io/loop/replay.h"
 
 /* A descriptor table of the thread's own, as each job process of fio has (core/fdtable.h
  * says why: fdget's shortcut, 1.5 % of a 4 KiB tmpfs psync run; issue 16). Only for
@@ -25,7 +26,7 @@
 static void private_fd_table(worker *w)
 {
     /* not with log files: their descriptors, opened before, live in the shared table */
-    if (w->td.ops->fd_own_thread && w->fd >= 3 && !w->log && !w->fs && !w->job->submit_offload &&
+    if (w->td.ops->fd_own_thread && w->fd >= 3 && !w->log && !w->iolog && !w->fs && !w->job->submit_offload &&
         sb_private_fd_table(w->fd))
         w->fd_private = true;
 }
@@ -37,7 +38,8 @@ static int worker_engine_init(worker *w)
     int r = w->td.ops->init(&w->td);
     if (r < 0) {
         w->err = r;
-        snprintf(w->errmsg, sizeof w->errmsg, "%s engine: %s", w->td.ops->name, strerror(-r));
+        snprintf(w->errmsg, sizeof w->errmsg, "%s engine: %s", w->td.ops->name,
+                 w->td.why[0] ? w->td.why : strerror(-r));
         atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
         return r;
     }
@@ -82,7 +84,9 @@ static void loop_run(worker *w)
 {
     if (w->job->verify_only)
         return;
-    if (w->job->submit_offload)
+    if (w->td.ops->caps & SB_ENGINE_FILE_OPS)
+        sb_io_loop_fileops(w);
+    else if (w->job->submit_offload)
         sb_io_loop_offload(w);
     else if (w->td.ops->sync)
         sb_io_loop_sync(w);
@@ -133,6 +137,7 @@ void *sb_io_worker_main(void *arg)
         w->err = lr;
         snprintf(w->errmsg, sizeof w->errmsg, "writing a log file: %s", strerror(-lr));
     }
+    sb_io_iolog_end(w); /* write_iolog's close line and last lines */
     /* Torn down here too: the ring belongs to this thread. */
     w->td.ops->cleanup(&w->td);
     w->engine_ready = false;

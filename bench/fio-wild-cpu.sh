@@ -1,0 +1,166 @@
+#!/bin/bash
+# fio-wild-cpu — on the corpus's job files that both fio and storbench run, is storbench's
+# CPU per I/O at most fio's, and does its JSON carry every key fio's does?
+#
+#   bench/fio-wild-cpu.sh [--rounds N] [--runtime S] [--dir TARGET] [DIR...]
+#
+# For each job file in DIR (default tests/data/fio-wild/{dev,heldout,dev2,heldout2}) that both
+# `fio --parse-only` and `storbench io --parse-only` accept, a tamed copy is run by
+# both tools, N rounds (default 3), alternating which goes first, on the same target:
+# the keys that name where and how much (filename, directory, size, runtime, numjobs,
+# devices, logs, exec_*) are dropped from every section and a [global] first in the
+# file sets directory=TARGET (a private scratch under --dir, default /var/tmp),
+# size=16m, runtime=S (default 2) time_based, numjobs at most 2; an engine neither
+# has here (rados, spdk, ...) becomes psync. Each run's user+system CPU (of the whole
+# process tree, from /usr/bin/time) divided by the I/Os its JSON reports (every job,
+# every direction) is its CPU per I/O. Prints one line per file:
+#     FILE  fio_ns  sb_ns  ratio(sb/fio, geometric mean over rounds) [min..max]  missing-keys
+# then the geometric mean of the ratios with min and max, the files where storbench
+# spent more, and the union of fio's JSON keys (job level, paths) that storbench's
+# JSON lacks. Figures are noisy unless the machine is quiet: run it alone, under the
+# bench lock:  flock /work/bench.lock bench/fio-wild-cpu.sh
+#
+#   SB=./storbench FIO=fio
+# Exit 0 when it ran, 1 when a tool is missing.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SB=${SB:-$ROOT/storbench}
+FIO=${FIO:-fio}
+ROUNDS=3 RUNTIME=2 BASE=/var/tmp
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --rounds) ROUNDS=$2; shift 2 ;;
+        --runtime) RUNTIME=$2; shift 2 ;;
+        --dir) BASE=$2; shift 2 ;;
+        --) shift; break ;;
+        -*) echo "fio-wild-cpu: unknown flag $1" >&2; exit 2 ;;
+        *) break ;;
+    esac
+done
+[ -x "$SB" ] || { echo "fio-wild-cpu: $SB not built (make), or set SB" >&2; exit 1; }
+command -v "$FIO" >/dev/null || { echo "fio-wild-cpu: no fio" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "fio-wild-cpu: /usr/bin/time missing (apt install time)" >&2; exit 1; }
+[ $# -gt 0 ] || set -- "$ROOT"/tests/data/fio-wild/{dev,heldout,dev2,heldout2}
+W=$(mktemp -d "$BASE/sb-fiowildcpu.XXXXXX") || exit 1
+trap 'rm -rf "$W"' EXIT
+trap 'exit 130' INT TERM HUP
+SB=$(cd "$(dirname "$SB")" && pwd)/$(basename "$SB")
+export SB FIO ROUNDS RUNTIME W
+python3 - "$@" <<'PYEOF'
+import json, math, os, re, subprocess, sys, glob, shutil
+
+SB, FIO, W = os.environ["SB"], os.environ["FIO"], os.environ["W"]
+ROUNDS, RUNTIME = int(os.environ["ROUNDS"]), os.environ["RUNTIME"]
+DROP = {"filename", "directory", "filename_format", "size", "filesize", "io_size", "io_limit",
+        "runtime", "timeout", "time_based", "ramp_time", "startdelay", "loops", "numjobs",
+        "nrfiles", "nr_files", "openfiles", "offset", "offset_increment", "number_ios",
+        "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", "write_iolog",
+        "read_iolog", "exec_prerun", "exec_postrun", "lockmem", "cpus_allowed", "cpumask",
+        "numa_cpu_nodes", "numa_mem_policy", "ioscheduler", "uid", "gid", "cgroup",
+        "verify_state_save", "verify_state_load", "rate", "rate_iops", "rate_min", "thinktime",
+        "zonemode", "zonesize", "zonerange", "zoneskip", "create_only", "per_job_logs",
+        "trim_percentage", "pool", "clientname", "busy_poll", "hipri", "sqthread_poll",
+        "allow_mounted_write", "group_reporting",
+        "kb_base", "unit_base", "output", "status-interval"}
+ENGINES = {"psync", "sync", "pvsync", "pvsync2", "vsync", "libaio", "io_uring", "posixaio", "mmap", "null"}
+
+def tame(src, dst):
+    out = ["[global]", f"directory={W}/t", "size=16m", f"runtime={RUNTIME}", "time_based",
+           "group_reporting=0"]
+    for line in open(src, errors="replace"):
+        s = line.strip()
+        if not s or s[0] in "#;":
+            continue
+        if s.startswith("["):
+            out.append(s)
+            continue
+        key = re.split(r"[=\s]", s, 1)[0].strip().lower()
+        if key in DROP or key.startswith("include"):
+            continue
+        if key == "ioengine":
+            val = s.split("=", 1)[1].strip() if "=" in s else ""
+            if val not in ENGINES:
+                s = "ioengine=psync"
+        if key == "direct":
+            s = "direct=0"  # tmpfs and some filesystems refuse O_DIRECT; both tools alike
+        out.append(s)
+    open(dst, "w").write("\n".join(out) + "\n")
+
+def accepted(cmd, f):
+    return subprocess.run(cmd + [f], cwd=W, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          timeout=30).returncode == 0
+
+def run(tool, f):
+    shutil.rmtree(f"{W}/t", ignore_errors=True)
+    os.makedirs(f"{W}/t")
+    cmd = [FIO, "--output-format=json", f] if tool == "fio" else [SB, "io", "--output-format=json", f]
+    p = subprocess.run(["/usr/bin/time", "-f", "TIME %U %S"] + cmd, cwd=W, capture_output=True,
+                       text=True, timeout=300)
+    if p.returncode != 0:
+        return None
+    m = re.findall(r"TIME ([\d.]+) ([\d.]+)", p.stderr)
+    txt = p.stdout
+    try:
+        j = json.loads(txt[txt.index("{"):])
+    except Exception:
+        return None
+    ios = sum(job[d].get("total_ios", 0) for job in j.get("jobs", [])
+              for d in ("read", "write", "trim") if d in job)
+    if not m or not ios:
+        return None
+    cpu = float(m[-1][0]) + float(m[-1][1])
+    return cpu / ios * 1e9, j
+
+def keys(o, pre=""):
+    ks = set()
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if re.match(r"^[\d.]+$", k):  # percentile and histogram buckets: values, not keys
+                continue
+            ks.add(pre + k)
+            ks |= keys(v, pre + k + ".")
+    return ks
+
+files = []
+for d in sys.argv[1:]:
+    files += sorted(glob.glob(os.path.join(d, "*")))
+ratios, worse, missing = [], [], set()
+print(f"{'file':45s} {'fio ns/IO':>10s} {'sb ns/IO':>10s} {'sb/fio':>7s}  spread")
+for src in files:
+    if src.endswith(".md"):
+        continue
+    name = os.path.basename(src)
+    if not (accepted([FIO, "--parse-only"], src) and accepted([SB, "io", "--parse-only"], src)):
+        continue
+    tf = f"{W}/{name}.tamed"
+    tame(src, tf)
+    if not (accepted([FIO, "--parse-only"], tf) and accepted([SB, "io", "--parse-only"], tf)):
+        print(f"{name:45s} (the tamed copy is refused by one tool: skipped)")
+        continue
+    r, fa, sa, jf, js = [], [], [], None, None
+    for i in range(ROUNDS):
+        order = ("fio", "sb") if i % 2 == 0 else ("sb", "fio")
+        got = {t: run(t, tf) for t in order}
+        if not got["fio"] or not got["sb"]:
+            break
+        fa.append(got["fio"][0]); sa.append(got["sb"][0])
+        r.append(got["sb"][0] / got["fio"][0])
+        jf, js = got["fio"][1], got["sb"][1]
+    if len(r) < ROUNDS:
+        print(f"{name:45s} (a run failed: skipped)")
+        continue
+    g = math.exp(sum(map(math.log, r)) / len(r))
+    ratios.append(g)
+    if g > 1:
+        worse.append(name)
+    miss = keys(jf["jobs"][0]) - keys(js["jobs"][0])
+    missing |= miss
+    print(f"{name:45s} {sorted(fa)[len(fa)//2]:10.0f} {sorted(sa)[len(sa)//2]:10.0f} {g:7.3f}  "
+          f"[{min(r):.3f}..{max(r):.3f}]{'  missing ' + str(len(miss)) + ' keys' if miss else ''}")
+if ratios:
+    g = math.exp(sum(map(math.log, ratios)) / len(ratios))
+    print(f"\n{len(ratios)} files: storbench/fio CPU per I/O geometric mean {g:.3f} "
+          f"(min {min(ratios):.3f}, max {max(ratios):.3f}); storbench spent more on {len(worse)}: "
+          f"{' '.join(worse) if worse else '-'}")
+print(f"fio's job keys storbench lacks ({len(missing)}): {' '.join(sorted(missing)) if missing else 'none'}")
+PYEOF

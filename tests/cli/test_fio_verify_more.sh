@@ -1,0 +1,245 @@
+#!/bin/bash
+# CLI tests of more of fio's verify options (src/io/verify/): verify_fatal with
+# continue_on_error=verify (fio's: 0 goes on checking and counts every mismatch, 1 ends the
+# job at the first, neither fails it; without continue_on_error a mismatch fails the job),
+# compared with fio's total_err on the same damaged file; verify_pattern and
+# buffer_pattern in fio's combined forms (decimal numbers, 0xHEX, "strings", %o for the
+# block's offset), the bytes seen in the file and buffer_pattern's compared with fio's;
+# verify_backlog_batch, the order of writes and checks compared with fio's (strace);
+# verify_offset, the header moved into the block as fio's; trim_percentage and its
+# options: blocks trimmed while writing, read back as zeros; verify_state_save and
+# verify_state_load: a write cut short is checked as far as it went; experimental_verify.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+F=$T/vf
+command -v python3 >/dev/null && have_py=1 || have_py=0
+command -v fio >/dev/null && have_fio=1 || have_fio=0
+[ $have_py = 1 ] || echo "ok # SKIP the JSON checks: python3 missing"
+[ $have_fio = 1 ] || echo "ok # SKIP the comparisons with fio: fio missing"
+jget() { python3 -c "import json,sys;j=json.load(open(sys.argv[1]))['jobs'][0];print(j.get(sys.argv[2]))" "$@"; }
+damage() { for o in 4296 12488; do printf 'XXXX' | dd of="$1" bs=1 seek=$o conv=notrunc 2>/dev/null; done; }
+JOB=(--name=w --size=64k --bs=4k --rw=write --verify=crc32c --verify_only --output-format=json)
+
+# verify_fatal: two damaged blocks read back
+rm -f "$F"
+"$SB" io --quiet --filename="$F" --name=w --size=64k --bs=4k --rw=write --verify=crc32c >/dev/null 2>&1
+damage "$F"
+check_exit "a mismatch fails the job without continue_on_error (verify_fatal=0 as 1)" 1 \
+    "$SB" io --quiet --filename="$F" "${JOB[@]}" --verify_fatal=0
+check "and names the first" grep -q "offset 4096" "$T/err"
+for vf in 0 1; do
+    check_exit "verify_fatal=$vf with continue_on_error=verify: the job does not fail" 0 \
+        "$SB" io --quiet --filename="$F" "${JOB[@]}" --verify_fatal=$vf --continue_on_error=verify
+    want=$((2 - vf))
+    check "verify_fatal=$vf: $want mismatch(es) printed" test "$(grep -c 'verify error' "$T/err")" = $want
+    if [ $have_py = 1 ]; then
+        check "verify_fatal=$vf: total_err $want, first_error 84 (EILSEQ)" \
+            test "$(jget "$T/out" total_err) $(jget "$T/out" first_error)" = "$want 84"
+        if [ $have_fio = 1 ]; then
+            rm -f "$T/fv"
+            fio --name=w --filename="$T/fv" --size=64k --bs=4k --rw=write --verify=crc32c --do_verify=0 \
+                >/dev/null 2>&1
+            damage "$T/fv"
+            fio --filename="$T/fv" "${JOB[@]}" --verify_fatal=$vf --continue_on_error=verify \
+                >"$T/fio.json" 2>/dev/null
+            sed -i -n '/^{/,$p' "$T/fio.json"
+            check "verify_fatal=$vf: fio's total_err is the same" \
+                test "$(jget "$T/fio.json" total_err)" = "$want"
+        fi
+    fi
+done
+# the same checked by a read job as it reads (in the I/O loop, not the read-back): fio's
+# total_err and bytes read
+if [ $have_py = 1 ]; then
+    for vf in 0 1; do
+        "$SB" io --quiet --filename="$F" --name=w --size=64k --bs=4k --rw=read --verify=crc32c \
+            --verify_fatal=$vf --continue_on_error=verify --output-format=json >"$T/out" 2>/dev/null
+        got="$(jget "$T/out" total_err) $(python3 -c "import json;print(json.load(open('$T/out'))['jobs'][0]['read']['io_bytes'])")"
+        want=$([ $vf = 0 ] && echo "2 65536" || echo "1 8192")
+        check "rw=read verify_fatal=$vf continue_on_error=verify: total_err and bytes read $want (fio's)" \
+            test "$got" = "$want"
+    done
+fi
+check_exit "ignore_error's verify list without EILSEQ: the mismatch fails the job" 1 \
+    "$SB" io --quiet --filename="$F" "${JOB[@]}" --continue_on_error=verify --ignore_error=,,EIO
+# patterns in fio's forms: buffer_pattern's file is fio's; verify_pattern's data past the
+# 96-byte header is fio's verify=pattern block (the %o in each copy the block's offset)
+for p in '0xff"abcd"-12' '-100xab"1"' '0xFF0X1' '66' '0xabc'; do
+    rm -f "$F"
+    "$SB" io --quiet --filename="$F" --name=w --size=16k --bs=4k --rw=write --buffer_pattern="$p" \
+        >/dev/null 2>"$T/err"
+    check "buffer_pattern=$p runs" test $? = 0
+    if [ $have_fio = 1 ]; then
+        rm -f "$T/fp"
+        fio --name=w --filename="$T/fp" --size=16k --bs=4k --rw=write --buffer_pattern="$p" >/dev/null 2>&1
+        check "buffer_pattern=$p: the file is fio's" cmp -s "$F" "$T/fp"
+    fi
+done
+"$SB" io --quiet --filename="$F" --name=w --size=16k --bs=4k --rw=write \
+    --buffer_pattern='0xff"abcd"-12' >/dev/null 2>&1
+check "buffer_pattern=0xff\"abcd\"-12 is ff 61 62 63 64 f4 ff ff ff, repeated" \
+    test "$(od -An -tx1 -N18 "$F" | tr -d ' \n')" = ff61626364f4ffffffff61626364f4ffffff
+check_exit "buffer_pattern with %o is refused (fio's has no formats)" 2 "$SB" io --filename="$F" \
+    --buffer_pattern='0xff%o'
+check_one_line "and named" "buffer_pattern"
+P='0xff%o"abcd"-12'
+rm -f "$F"
+check_exit "verify_pattern=$P: written and read back clean" 0 "$SB" io --quiet --filename="$F" \
+    --name=w --size=64k --bs=4k --rw=write --verify_pattern="$P"
+# block 5 (offset 20480 = 0x5000): past the header the 17-byte pattern goes on from byte 96
+check "verify_pattern=$P: block 5's copy of the pattern at byte 102 carries 0x5000" \
+    test "$(od -An -tx1 -j$((5 * 4096 + 102)) -N17 "$F" | tr -d ' \n')" = ff005000000000000061626364f4ffffff
+check_exit "verify_only with the same pattern: clean" 0 "$SB" io --quiet --filename="$F" --name=w \
+    --size=64k --bs=4k --rw=read --verify_only --verify_pattern="$P"
+check_exit "verify_only with another: the mismatch is found" 1 "$SB" io --quiet --filename="$F" \
+    --name=w --size=64k --bs=4k --rw=read --verify_only --verify_pattern='0xff%o"abce"-12'
+check "and named" grep -q "offset 0: data: byte 97" "$T/err"
+if [ $have_fio = 1 ]; then
+    rm -f "$T/fp"
+    fio --name=w --filename="$T/fp" --size=64k --bs=4k --rw=write --verify=pattern \
+        --verify_pattern="$P" >/dev/null 2>&1
+    same=1
+    for b in 0 5 15; do
+        cmp -s <(dd if="$F" bs=4096 skip=$b count=1 2>/dev/null | tail -c +97) \
+            <(dd if="$T/fp" bs=4096 skip=$b count=1 2>/dev/null | tail -c +97) || same=0
+    done
+    check "verify_pattern=$P: blocks 0, 5, 15 past the header are fio's" test $same = 1
+fi
+check_exit "a pattern of 513 bytes is refused" 2 "$SB" io --filename="$F" \
+    --verify_pattern=0x$(printf 'ab%.0s' $(seq 513))
+check_one_line "and named" "verify_pattern"
+check_exit "a decimal beyond the int range is refused" 2 "$SB" io --filename="$F" --buffer_pattern=4294967296
+check_one_line "and named" "buffer_pattern"
+# verify_backlog_batch: after every verify_backlog writes a batch of checks, the oldest
+# first; the order of writes and reads is fio's (strace; fio's final read-back aside)
+for b in 2 4 8; do
+    rm -f "$F"
+    "$SB" io --filename="$F" --name=w --size=64k --bs=4k --rw=write --verify=crc32c --do_verify=0 \
+        --verify_backlog=4 --verify_backlog_batch=$b >"$T/out" 2>&1
+    want=$([ $b = 2 ] && echo 14 || echo 16)
+    check "verify_backlog=4 verify_backlog_batch=$b: $want of 16 blocks checked while writing" \
+        grep -q "verify (crc32c): $want blocks" "$T/out"
+done
+seq_of() { grep -E 'p(read|write)64\([0-9]+, .*, 4096, ' "$1" | awk '{print $2}' | cut -c2 | tr -d '\n' |
+    sed 's/r*$//'; }
+if [ $have_fio = 1 ] && command -v strace >/dev/null; then
+    for b in 2 8; do
+        rm -f "$F" "$T/fp"
+        strace -f -o "$T/st" "$SB_BIN" io --quiet --filename="$F" --name=w --size=64k --bs=4k --rw=write \
+            --verify=crc32c --verify_backlog=4 --verify_backlog_batch=$b >/dev/null 2>&1
+        strace -f -o "$T/ft" fio --name=w --filename="$T/fp" --size=64k --bs=4k --rw=write \
+            --verify=crc32c --verify_backlog=4 --verify_backlog_batch=$b >/dev/null 2>&1
+        check "verify_backlog_batch=$b: writes and checks in fio's order ($(seq_of "$T/st" | head -c 20)...)" \
+            test "$(seq_of "$T/st")" = "$(seq_of "$T/ft")" -a -n "$(seq_of "$T/st")"
+    done
+else
+    echo "ok # SKIP verify_backlog_batch's order against fio's: fio or strace missing"
+fi
+check_exit "verify_backlog_batch without verify_backlog is refused" 2 "$SB" io --filename="$F" \
+    --verify=crc32c --verify_backlog_batch=2
+check_one_line "and named" "verify_backlog_batch"
+# verify_offset: the header sits that far into each block (fio's too: its magic 0xacca)
+rm -f "$F"
+check_exit "verify_offset=1024: written and read back clean" 0 "$SB" io --quiet --filename="$F" \
+    --name=w --size=64k --bs=4k --rw=randwrite --verify=crc32c --verify_offset=1024
+check "the header's magic (SBV1) is at byte 1024 of block 3, not at 0" \
+    test "$(od -An -tx1 -j$((4096 * 3 + 1024)) -N4 "$F" | tr -d ' ')" = 53425631 -a \
+    "$(od -An -tx1 -j$((4096 * 3)) -N4 "$F" | tr -d ' ')" != 53425631
+check_exit "verify_only with the same verify_offset: clean" 0 "$SB" io --quiet --filename="$F" \
+    --name=w --size=64k --bs=4k --rw=read --verify=crc32c --verify_only --verify_offset=1024
+check_exit "verify_only without it: the header is not where it looks" 1 "$SB" io --quiet \
+    --filename="$F" --name=w --size=64k --bs=4k --rw=read --verify=crc32c --verify_only
+check "and named (magic)" grep -q "offset 0: magic" "$T/err"
+if [ $have_fio = 1 ]; then
+    rm -f "$T/fp"
+    fio --name=w --filename="$T/fp" --size=64k --bs=4k --rw=write --verify=crc32c --verify_offset=1024 \
+        >/dev/null 2>&1
+    check "fio's header moves alike (its magic ca ac at byte 1024)" \
+        test "$(od -An -tx1 -j$((4096 * 3 + 1024)) -N2 "$T/fp" | tr -d ' ')" = caac
+fi
+rm -f "$F"
+check_exit "verify_offset with verify_interval: a header 256 bytes into each 512" 0 "$SB" io --quiet \
+    --filename="$F" --name=w --size=64k --bs=4k --rw=randwrite --verify=md5 --verify_interval=512 \
+    --verify_offset=256
+check "... the magic at 512 + 256" test "$(od -An -tx1 -j$((4096 * 3 + 768)) -N4 "$F" | tr -d ' ')" = 53425631
+check_exit "verify_offset inside the header is refused" 2 "$SB" io --filename="$F" --verify=md5 \
+    --verify_offset=64
+check_one_line "and named" "verify_offset"
+# trim_percentage, trim_backlog, trim_backlog_batch, trim_verify_zero: written blocks
+# trimmed while the job runs (holes in the file), then read back as zeros
+zeros() { python3 -c "
+import sys; d=open(sys.argv[1],'rb').read()
+print(sum(1 for i in range(0, len(d), 4096) if not any(d[i:i + 4096])))" "$1"; }
+vget() { python3 -c "import json,sys;print(json.load(open(sys.argv[1]))['jobs'][0]['storbench']['verify'][sys.argv[2]])" "$@"; }
+TRIM=(--name=w --size=256k --bs=4k --rw=write --verify=crc32c --trim_backlog=8 --output-format=json)
+if [ $have_py = 1 ]; then
+    for c in "100 0 1 64 64 64" "100 2 1 16 16 64" "100 0 0 64 0 0"; do
+        set -- $c
+        rm -f "$F"
+        args=(--trim_percentage=$1 --trim_verify_zero=$3)
+        [ "$2" != 0 ] && args+=(--trim_backlog_batch=$2)
+        check_exit "${args[*]} --trim_backlog=8: runs clean" 0 \
+            "$SB" io --quiet --filename="$F" "${TRIM[@]}" "${args[@]}"
+        check "... $4 zero blocks in the file, $4 trimmed, $5 read back as zeros, $6 checked" \
+            test "$(zeros "$F") $(vget "$T/out" blocks_trimmed) $(vget "$T/out" trimmed_checked) $(vget "$T/out" blocks_checked)" = "$4 $4 $5 $6"
+    done
+    rm -f "$F"
+    "$SB" io --quiet --filename="$F" "${TRIM[@]}" --trim_percentage=50 >"$T/out" 2>&1
+    n=$(vget "$T/out" blocks_trimmed)
+    check "trim_percentage=50: some blocks trimmed, not all ($n of 64), each a zero block" \
+        test "$n" -gt 0 -a "$n" -lt 64 -a "$(zeros "$F")" = "$n"
+    if [ $have_fio = 1 ]; then
+        rm -f "$T/fp"
+        fio --filename="$T/fp" "${TRIM[@]}" --trim_percentage=100 >/dev/null 2>&1
+        frc=$?
+        check "fio with the same options: also clean, with zero blocks ($(zeros "$T/fp"))" \
+            test $frc = 0 -a "$(zeros "$T/fp")" -gt 0
+    fi
+fi
+check_exit "trim_percentage without trim_backlog is refused" 2 "$SB" io --filename="$F" --verify=crc32c \
+    --trim_percentage=10
+check_one_line "and named" "trim_backlog"
+check_exit "trim_percentage without verify is refused" 2 "$SB" io --filename="$F" --trim_percentage=10 \
+    --trim_backlog=2
+check_one_line "and named" "trim_percentage"
+# verify_state_save / verify_state_load: a write cut short by a trigger leaves its table in
+# --aux-path; the check that loads it checks exactly the blocks written
+if [ $have_py = 1 ]; then
+    mkdir -p "$T/aux" "$T/sd"
+    cd "$T/sd" || exit 1 # fio's own runs above left their state files in $T
+    rm -f "$F"
+    SJOB=(--name=w --size=16m --bs=4k --verify=crc32c --aux-path="$T/aux")
+    check_exit "verify_state_save: a write cut at 1 s by --trigger-timeout" 0 "$SB" io --quiet \
+        --filename="$F" "${SJOB[@]}" --rw=write --verify_state_save --rate=1m --time_based \
+        --runtime=60 --trigger-timeout=1 --output-format=json
+    w=$(python3 -c "import json;print(json.load(open('$T/out'))['jobs'][0]['write']['io_bytes'] // 4096)")
+    check "the state file is in --aux-path (fio's name: local-w-0-verify.state)" \
+        test -s "$T/aux/local-w-0-verify.state" -a "$w" -gt 0 -a "$w" -lt 4096
+    check_exit "verify_only without it fails at the first block never written" 1 "$SB" io --quiet \
+        --filename="$F" "${SJOB[@]}" --rw=read --verify_only
+    check "  (block $w)" grep -q "offset $((w * 4096)): magic" "$T/err"
+    check_exit "verify_only with verify_state_load: clean" 0 "$SB" io --quiet --filename="$F" \
+        "${SJOB[@]}" --rw=read --verify_only --verify_state_load --output-format=json
+    check "  exactly the $w blocks written are checked" test "$(vget "$T/out" blocks_checked)" = "$w"
+    printf '\xa5' | dd of="$F" bs=1 seek=$((4096 * (w / 2) + 500)) conv=notrunc 2>/dev/null
+    check_exit "a damaged written block is found" 1 "$SB" io --quiet --filename="$F" "${SJOB[@]}" \
+        --rw=read --verify_only --verify_state_load
+    check "  and named" grep -q "offset $((4096 * (w / 2))): data" "$T/err"
+    check_exit "a state file of another job (bs) is refused" 2 "$SB" io --quiet --filename="$F" \
+        "${SJOB[@]}" --bs=8k --rw=read --verify_only --verify_state_load
+    check_one_line "and named" "verify_state_load"
+    check "no state file is left in the working directory" test -z "$(ls "$T"/sd 2>/dev/null)"
+    cd "$T" || exit 1
+fi
+check_exit "verify_state_load in a write job is refused" 2 "$SB" io --filename="$F" --verify=crc32c \
+    --rw=write --verify_state_load
+check_one_line "and named" "verify_state_load"
+# experimental_verify: 0 (fio's default) runs; 1, fio's replay, is refused with its reason
+rm -f "$F"
+check_exit "experimental_verify=0 runs" 0 "$SB" io --quiet --filename="$F" --size=64k --rw=write \
+    --verify=crc32c --experimental_verify=0
+check_exit "experimental_verify=1 is refused" 2 "$SB" io --filename="$F" --size=64k --rw=write \
+    --verify=crc32c --experimental_verify=1
+check_one_line "and named" "experimental_verify"
+finish
