@@ -439,6 +439,11 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, sb_io_agg *
         j->n_opts = opts_of(&b->given, b->opts);
         j->opts = b->opts;
     }
+    /* fio's latency target line: target, window, percentile, the depth its search ended at */
+    j->latency_target_ns = (uint64_t)(job->latency_target_s * 1e9 + 0.5);
+    j->latency_window_us = (uint64_t)(job->latency_window_s * 1e6 + 0.5);
+    j->latency_percentile = job->latency_percentile;
+    j->latency_depth = r->latency_depth ? r->latency_depth : j->iodepth;
     return b;
 }
 

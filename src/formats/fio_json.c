@@ -181,15 +181,15 @@ static json_t *job_json(const sb_fio_report *r, const sb_fio_job *j, bool plus)
     json_object_set_new(o, "latency_ns", map_json(sb_fio_lat_labels, ns, 10));
     json_object_set_new(o, "latency_us", map_json(sb_fio_lat_labels, us, 10));
     json_object_set_new(o, "latency_ms", map_json(sb_fio_lat_labels, ms, 12));
-    /* fio's latency_target settings, which storbench does not have: their unset values */
+    /* fio's latency_target settings: without a target, their unset values and iodepth */
     if (j->continue_on_error) { /* fio's keys for continue_on_error, before latency_depth */
         json_object_set_new(o, "total_err", json_integer((json_int_t)j->total_err));
         json_object_set_new(o, "first_error", json_integer(j->first_error));
     }
-    json_object_set_new(o, "latency_depth", json_integer(j->iodepth));
-    json_object_set_new(o, "latency_target", json_integer(0));
-    set_real(o, "latency_percentile", 100);
-    json_object_set_new(o, "latency_window", json_integer(0));
+    json_object_set_new(o, "latency_depth", json_integer(j->latency_depth));
+    json_object_set_new(o, "latency_target", json_integer((json_int_t)j->latency_target_ns));
+    set_real(o, "latency_percentile", j->latency_percentile);
+    json_object_set_new(o, "latency_window", json_integer((json_int_t)j->latency_window_us));
     return o;
 }
 

@@ -213,7 +213,8 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
     if (j->continue_on_error)
         fprintf(out, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", j->total_err,
                 j->first_error, strerror(j->first_error));
-    fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n", j->iodepth);
+    fprintf(out, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
+            j->latency_target_ns, j->latency_window_us, j->latency_percentile, j->latency_depth);
 }
 
 /* The job lines fio prints as it starts them: one per job, "..." for its clones. */

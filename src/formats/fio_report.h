@@ -97,6 +97,11 @@ typedef struct sb_fio_job {
     bool continue_on_error;
     uint64_t total_err;
     int first_error;
+    /* fio's latency target line: the target (ns), window (us), percentile and the depth
+     * the search ended at (without a target: 0, 0, 100 and iodepth, as fio prints) */
+    uint64_t latency_target_ns, latency_window_us;
+    double latency_percentile;
+    unsigned latency_depth;
     /* fio's reporting options: unified_rw_reporting (SB_FIO_UNIFIED_*), significant_figures
      * (digits of the normal output's IOPS, BW and io=; 0: fio's 4), unit_base=1 (the normal
      * output's bandwidth in bits), disable_lat/clat/slat (those latencies left out) */

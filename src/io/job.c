@@ -58,10 +58,32 @@ void sb_io_job_init(sb_io_job *job)
     job->spr_op = 0.15; /* fio's SPRandom defaults */
     job->spr_num_regions = 100;
     job->prioclass = -1;
+    job->rate_cycle_ms = 1000; /* fio's rate_cycle */
+    job->latency_percentile = 100;
+    job->pct_random = 100;
     job->cmdprio.cls[0] = job->cmdprio.cls[1] = job->cmdprio.level[0] = job->cmdprio.level[1] = -1;
     job->write_hint = -1;                 /* fio's file and system options (job.h) */
     job->hugepage_size = 2u << 20;        /* fio's FIO_HUGE_PAGE on x86 */
     job->uid = job->gid = -1;
+}
+
+/* bs=READ,WRITE and ba=READ,WRITE made what they mean for this job: with bs_is_seq_rand
+ * the value of its kind of offsets (a random job's, a sequential job's); a job of one
+ * direction takes that direction's value; only a job that reads and writes keeps both. */
+static void sb_io_job_resolve_dirs(sb_io_job *job)
+{
+    bool mix = job->rw_seq_nr > 1 || job->pct_random < 100;
+    bool to_w = job->bs_is_seq_rand ? sb_rw_is_random(job->rw) && !mix
+                                    : sb_rw_writes(job->rw) && !sb_rw_reads(job->rw) && !sb_rw_trims(job->rw);
+    bool drop = job->bs_is_seq_rand ? !sb_rw_is_random(job->rw) : !sb_rw_writes(job->rw);
+    if (to_w && job->bs_w) {
+        job->bs = job->bs_w;
+        job->bs_max = job->bs_max_w;
+    }
+    if (to_w && job->blockalign_w)
+        job->blockalign = job->blockalign_w;
+    if (to_w || drop)
+        job->bs_w = job->bs_max_w = job->blockalign_w = 0;
 }
 
 void sb_io_job_resolve(sb_io_job *job)
@@ -84,6 +106,7 @@ void sb_io_job_resolve(sb_io_job *job)
     for (int i = 0; i < 3; i++)
         if (!strcmp(logs[i], "\1"))
             snprintf(logs[i], sizeof job->bw_log, "%s", job->name[0] ? job->name : "storbench-io");
+    sb_io_job_resolve_dirs(job);
     if (!job->bssplit.n)
         return;
     uint64_t m = job->bssplit.bs[0];

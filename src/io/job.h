@@ -91,6 +91,13 @@ typedef struct sb_io_job {
     sb_io_bssplit bssplit;     /* fio's bssplit; n = 0: none */
     sb_io_bssplit bssplit_w;   /* fio's bssplit=READS,WRITES: the writes' split (right after
                                 * bssplit: the split type writes both); n = 0: as the reads' */
+    /* fio's bs=READ,WRITE (and bsrange's): the writes' size or range when the job writes
+     * and they differ from the reads' (bs, bs_max); 0 = as the reads'. bs_max_w follows
+     * bs_w (one range entry writes both). bs_is_seq_rand: the READ value is for sequential
+     * I/Os, the WRITE value for random ones (sb_io_job_resolve picks). bs_unaligned: a
+     * range's sizes are any byte count, not multiples of its low end. */
+    uint64_t bs_w, bs_max_w;
+    bool bs_is_seq_rand, bs_unaligned;
     uint64_t size;             /* bytes per pass, per file */
     uint64_t filesize;         /* fio's filesize: the file's size; 0 = offset + size */
     unsigned nrfiles;          /* fio's nrfiles: files per thread in directory (0 = 1; files.c) */
@@ -141,9 +148,42 @@ typedef struct sb_io_job {
     bool rate_poisson;         /* fio's rate_process=poisson: exponential gaps of the mean rate */
     uint64_t rate_min;         /* fio's rate_min: bytes/s per thread at least, judged per
                                 * second after the first; below it the job fails. 0 = none */
+    /* fio's thinktime and rate details (loop/pace.c): thinktime_spin, the part of a think
+     * spent spinning on the CPU; thinktime_blocks, I/Os between thinks (0: not given, 1);
+     * thinktime_blocks_type, which I/Os count (SB_THINK_COMPLETE, _ISSUE); thinktime_iotime,
+     * I/O time between thinks (0: none); rate_ign_think (rate_ignore_thinktime): the
+     * rate's schedule moves on by the think instead of catching up after it; rate_cycle_ms,
+     * the window rate_min and rate_iops_min are judged on; rate_iops_min: I/Os per second
+     * per thread at least (0: none). */
+    double thinktime_spin_s;
+    unsigned thinktime_blocks;
+    int thinktime_blocks_type;
+    double thinktime_iotime_s;
+    bool rate_ign_think;
+    unsigned rate_cycle_ms;
+    uint64_t rate_iops_min;
+    /* fio's max_latency (a completion slower than it fails the job with ETIMEDOUT; 0:
+     * none) and latency target (loop/pace.c): latency_target, the latency latency_percentile
+     * % of the I/Os of each latency_window must meet, the queue depth searched for the
+     * deepest that does; latency_run: the search goes on for the whole run. 0: none. */
+    double max_latency_s;
+    double latency_target_s, latency_window_s, latency_percentile;
+    bool latency_run;
+    /* fio's iodepth_low (0: iodepth): a full queue drains to it before it is filled again;
+     * serialize_overlap: an I/O waits for the I/Os in flight it overlaps */
+    unsigned iodepth_low;
+    bool serialize_overlap;
     int64_t rw_skip;           /* fio's rw=read:SKIP: bytes skipped after each sequential I/O
                                 * (negative: backwards); a multiple of bs */
     uint64_t blockalign;       /* fio's blockalign: random offsets' unit; 0 = bs */
+    uint64_t blockalign_w;     /* ba=READ,WRITE: the writes' unit; 0 = as the reads' */
+    /* fio's rw=randread:N (rw_seq_nr: a new random block every N I/Os; 0 or 1 = each),
+     * rw_sequencer (the I/Os between: 0 sequential, 1 identical) and percentage_random
+     * (% of those random picks that are random, the rest sequential; 100 = all);
+     * loop/offsets.h's sb_seqmix */
+    unsigned rw_seq_nr;
+    int rw_sequencer;
+    unsigned pct_random;
     int zonemode;              /* fio's zonemode: SB_ZONEMODE_* below */
     uint64_t zonesize, zoneskip;
     /* fio's zonemode=zbd (io/zbd.h): zone capacity (0 = the zone size), reads past the
@@ -159,6 +199,10 @@ typedef struct sb_io_job {
     /* fio's size=N%: N percent of the file's or device's size (sb_io_files_size_pct makes it
      * bytes once the file is named); 0 = size is in bytes */
     unsigned size_pct;
+    /* fio's offset=N%: N + 1 (0 = offset is in bytes), made bytes with size_pct's; the
+     * offset is then aligned up to offset_align (0: bs), as fio's */
+    unsigned offset_pct;
+    uint64_t offset_align;
     uint64_t zbd_given_offset, zbd_given_size;
     sb_io_dist dist;           /* fio's random_distribution (distribution.h) */
     bool gtod_reduce;          /* fio's gtod_reduce: no per-I/O latency is recorded */
@@ -411,6 +455,8 @@ enum { SB_IOMEM_MALLOC = 0, SB_IOMEM_SHM, SB_IOMEM_SHMHUGE, SB_IOMEM_MMAP, SB_IO
        SB_IOMEM_MMAPSHARED };
 enum { SB_FADVISE_NONE = 0, SB_FADVISE_PATTERN, SB_FADVISE_RANDOM, SB_FADVISE_SEQUENTIAL };
 
+/* fio's thinktime_blocks_type (loop/pace.c): completed or issued I/Os count. */
+enum { SB_THINK_COMPLETE = 0, SB_THINK_ISSUE };
 /* fio's lockfile and write_hint (job/fileopts.c) */
 enum { SB_LOCKFILE_NONE = 0, SB_LOCKFILE_EXCLUSIVE, SB_LOCKFILE_READWRITE };
 
@@ -429,7 +475,7 @@ typedef struct sb_io_dir_stats {
 } sb_io_dir_stats;
 
 /* fio's IO depth maps, counted by asynchronous engines: I/Os by the depth the queue had
- * when they were submitted (buckets 1, 2, 4, 8, 16, 32, >=64: up to that), and submit and
+ * when they were submitted (buckets 1, 2, 4, 8, 16, 32, >=64: from that up), and submit and
  * reap calls by the I/Os they carried (0, 1-4, 5-8, 9-16, 17-32, 33-64, >64). */
 #define SB_IO_DEPTH_BUCKETS 7
 typedef struct sb_io_depths {
@@ -477,6 +523,8 @@ typedef struct sb_io_result {
     sb_io_depths depths;       /* asynchronous engines (ramp included); zero for synchronous ones */
     sb_verify_stats verify;    /* filled when job->verify is set */
     uint64_t zone_resets;      /* zonemode=zbd: zones the job reset (fio's "N zone resets") */
+    unsigned latency_depth;    /* latency_target: the depth its search ended at (the last
+                                * thread's, as fio's); 0 = none */
     uint64_t sync_fsyncs;      /* of sync's, the fsyncs (fio's sync total_ios counts only those) */
     /* Without group_reporting and with numjobs > 1: each thread's own figures, as fio
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */

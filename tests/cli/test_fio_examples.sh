@@ -56,8 +56,9 @@ check "rw=read:-8k reads backwards" test "$(cut -d, -f5 l_lat.1.log | tr -d ' ' 
 check "the lat log's lines are fio's: msec, ns, ddir, bs, offset, prio" \
     test -z "$(grep -vE '^[0-9]+, [0-9]+, 0, 4096, [0-9]+, 0$' l_lat.1.log)" -a "$(wc -l <l_lat.1.log)" = 16
 check "clat and slat logs beside it (slat empty)" test -s l_clat.1.log -a -e l_slat.1.log -a ! -s l_slat.1.log
-check_exit "rw=randread:8 is refused" 2 "$SB" io --directory="$D" --rw=randread:8
-check_one_line "and named" "randread:8"
+# rw=randread:8 runs (tests/cli/test_fio_pattern.sh); a count of 0 is refused
+check_exit "rw=randread:0 is refused" 2 "$SB" io --directory="$D" --rw=randread:0
+check_one_line "and named" "randread:0"
 
 # zoned: 50% of the I/Os to the first 10% of the region
 run --size=4m --bs=4k --rw=randread --random_distribution=zoned:50/10:50/90

@@ -326,15 +326,15 @@ bool sb_io_files_pass_end(worker *w, bool file_end, uint32_t len)
 
 int sb_io_files_size_pct(sb_io_job *job, char *err, size_t errlen)
 {
-    if (!job->size_pct)
+    if (!job->size_pct && !job->offset_pct)
         return 0;
     const char *path = job->filename; /* the first file: fio's percentage of "the file" */
     struct stat st;
     uint64_t bytes = 0;
     int fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
     if (fd < 0 || fstat(fd, &st) < 0) {
-        snprintf(err, errlen, "size=%u%%: a percentage is of an existing file or device, and %s%s",
-                 job->size_pct, path[0] ? path : "the job names none (directory=)",
+        snprintf(err, errlen, "%s=%u%%: a percentage is of an existing file or device, and %s%s",
+                 job->size_pct ? "size" : "offset", job->size_pct ? job->size_pct : job->offset_pct - 1, path[0] ? path : "the job names none (directory=)",
                  path[0] ? " does not exist" : "");
         if (fd >= 0)
             close(fd);
@@ -345,6 +345,13 @@ int sb_io_files_size_pct(sb_io_job *job, char *err, size_t errlen)
     else
         bytes = (uint64_t)st.st_size;
     close(fd);
+    if (job->offset_pct) { /* offset=N%, aligned up (fio's offset_align, default bs) */
+        uint64_t a = job->offset_align ? job->offset_align : job->bs;
+        uint64_t off = bytes / 100 * (job->offset_pct - 1) + bytes % 100 * (job->offset_pct - 1) / 100;
+        job->offset = (off + a - 1) / a * a;
+        if (!job->size_pct)
+            return 0;
+    }
     uint64_t room = bytes > job->offset ? bytes - job->offset : 0;
     uint64_t size = bytes / 100 * job->size_pct + bytes % 100 * job->size_pct / 100;
     size = size > room ? room : size;

@@ -149,6 +149,10 @@ SB_OPT_PARSER(sb_opt_parse_allrandrepeat);
 /* parse_fio.c: fio's job-file syntaxes (rw's :SKIP, random_distribution, a bare
  * write_*_log, log_avg_msec) */
 SB_OPT_PARSER(sb_opt_parse_rw);
+/* fio's bs, bsrange and blockalign with READ,WRITE[,TRIM] values (parse_fio.c) */
+SB_OPT_PARSER(sb_opt_parse_bs_dirs);
+/* percentage_random's READ,WRITE[,TRIM] values, which storbench takes when they agree */
+SB_OPT_PARSER(sb_opt_parse_pct_dirs);
 SB_OPT_PARSER(sb_opt_parse_distribution);
 SB_OPT_PARSER(sb_opt_parse_log_prefix);
 SB_OPT_PARSER(sb_opt_parse_log_avg);
@@ -178,6 +182,8 @@ SB_OPT_PARSER(sb_opt_parse_id);
  * size=128z), and a fraction 0 .. 1 into a double (zone_reset_*) */
 SB_OPT_PARSER(sb_opt_parse_zoned_size);
 SB_OPT_PARSER(sb_opt_parse_fraction);
+/* A percentage with decimals, 0 .. 100, into a double (latency_percentile; parse_zbd.c) */
+SB_OPT_PARSER(sb_opt_parse_pct_float);
 /* parse_sched.c: where and how a thread runs (NUMA nodes and memory policy, SPRandom's
  * over-provisioning, prioclass, cmdprio's values) */
 SB_OPT_PARSER(sb_opt_parse_numa_cpus);

@@ -29,6 +29,9 @@ _Static_assert(offsetof(sb_io_job, bs_max) == offsetof(sb_io_job, bs) + sizeof(u
 /* bssplit and bssplit_w: one SPLIT entry writes both (fio's READS,WRITES) */
 _Static_assert(offsetof(sb_io_job, bssplit_w) == offsetof(sb_io_job, bssplit) + sizeof(sb_io_bssplit),
                "bssplit_w must follow bssplit");
+/* bs_w and bs_max_w: bs=READ,WRITE's writes' range (parse_fio.c) */
+_Static_assert(offsetof(sb_io_job, bs_max_w) == offsetof(sb_io_job, bs_w) + sizeof(uint64_t),
+               "bs_max_w must follow bs_w");
 
 /* ------------------------------------------------------------ choices */
 
@@ -53,6 +56,11 @@ static const sb_opt_choice sb_opt_fallocate_choices[] = {
     {"native", SB_FALLOC_NATIVE}, {"posix", SB_FALLOC_NATIVE}, {"keep", SB_FALLOC_KEEP},
     {"none", SB_FALLOC_NONE}, {"0", SB_FALLOC_NONE}, {"1", SB_FALLOC_NATIVE}, {NULL, 0},
 };
+static const sb_opt_choice sb_opt_think_type_choices[] = {
+    {"complete", SB_THINK_COMPLETE}, {"issue", SB_THINK_ISSUE}, {NULL, 0}};
+static const char *const sb_opt_a_rate_cycle[] = {"ratecycle", NULL};
+static const char *const sb_opt_a_bs_unaligned[] = {"blocksize_unaligned", NULL};
+static const sb_opt_choice sb_opt_rw_seq_choices[] = {{"sequential", 0}, {"identical", 1}, {NULL, 0}};
 static const sb_opt_choice sb_opt_lockfile_choices[] = {
     {"none", SB_LOCKFILE_NONE}, {"exclusive", SB_LOCKFILE_EXCLUSIVE},
     {"readwrite", SB_LOCKFILE_READWRITE}, {NULL, 0}};
@@ -128,12 +136,22 @@ const sb_opt sb_io_options[] = {
      .help = "% of writes in rw and randrw jobs (the reads are the rest)",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_rwmixwrite},
     {.name = "bs", .aliases = a_bs, .type = SB_OPT_RANGE, J_RANGE(bs), .def = "4k", .arg = "SIZE",
-     .help = "block size, 512 .. 64M; LO-HI as bsrange",
-     .category = SB_OPTC_JOB},
+     .help = "block size, 512 .. 64M; LO-HI as bsrange; READ,WRITE: each direction's own, as fio's",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_bs_dirs},
     {.name = "bsrange", .aliases = a_bsrange, .type = SB_OPT_RANGE, J_RANGE(bs), .arg = "LO-HI",
      .help = "each I/O's size drawn from LO .. HI in multiples of LO (a table made before the run); "
-             "random offsets are then drawn independently",
-     .category = SB_OPTC_JOB},
+             "random offsets are then drawn independently; READ,WRITE: each direction's own",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_bs_dirs},
+    /* bs's per-direction details (parse_fio.c, run/worker.c's size tables) */
+    {.name = "bs_is_seq_rand", .type = SB_OPT_BOOL, J(bs_is_seq_rand), .def = "0",
+     .help = "bs=SEQ,RAND: the first value is for sequential I/Os, the second for random ones, "
+             "whatever their direction",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "bs_unaligned", .aliases = sb_opt_a_bs_unaligned, .type = SB_OPT_BOOL, J(bs_unaligned),
+     .def = "0",
+     .help = "bsrange's sizes are any byte count from LO to HI, not multiples of LO (buffered I/O: "
+             "direct I/O refuses them)",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
     {.name = "bssplit", .aliases = a_bssplit, .type = SB_OPT_SPLIT,
      .off = offsetof(sb_io_job, bssplit), .size = 2 * sizeof(sb_io_bssplit),
      .arg = "SPLIT[,SPLIT]",
@@ -162,7 +180,7 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_JOB},
     {.name = "offset", .type = SB_OPT_SIZE, J(offset), .def = "0", .arg = "SIZE",
      .help = "start of the region in the file; "
-             "Nz: N zones",
+             "Nz: N zones; N%: N % of the file's size (rounded up to offset_align)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_ZONES, .parse = sb_opt_parse_zoned_size},
     {.name = "numjobs", .type = SB_OPT_INT, J(numjobs), .min = 1, .max = SB_IO_MAX_JOBS,
      .def = "1", .arg = "N",
@@ -527,6 +545,69 @@ const sb_opt sb_io_options[] = {
      .help = "bytes per second per thread at least, judged each second after the first; a thread "
              "below it fails the job (exit 1), as fio's",
      .category = SB_OPTC_TIMING},
+    /* thinktime's and rate's details, max_latency, the latency target, the queue's refill
+     * (loop/pace.c, loop.c) */
+    {.name = "thinktime_spin", .type = SB_OPT_DURATION, J(thinktime_spin_s), .def = "0",
+     .arg = "DURATION",
+     .help = "the first part of each thinktime spent spinning on the CPU, the rest asleep (a bare "
+             "number is microseconds); at most thinktime",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "thinktime_blocks", .type = SB_OPT_INT, J(thinktime_blocks), .min = 1, .def = "1",
+     .arg = "N",
+     .help = "thinktime after every N I/Os, not after each",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_DEF_DOC},
+    {.name = "thinktime_blocks_type", .type = SB_OPT_CHOICE, J(thinktime_blocks_type),
+     .def = "complete", .arg = "TYPE",
+     .help = "complete: thinktime_blocks counts completed I/Os; issue: issued ones (they differ "
+             "with iodepth above 1)",
+     .category = SB_OPTC_TIMING, .choices = sb_opt_think_type_choices},
+    {.name = "thinktime_iotime", .type = SB_OPT_DURATION, J(thinktime_iotime_s), .def = "0",
+     .arg = "DURATION",
+     .help = "thinktime after this much I/O time (a bare number is seconds); with thinktime_blocks, "
+             "after whichever comes first",
+     .category = SB_OPTC_TIMING},
+    {.name = "rate_ignore_thinktime", .type = SB_OPT_BOOL, J(rate_ign_think), .def = "0",
+     .help = "the rate's schedule moves on by each thinktime instead of catching up after it",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_SWITCH},
+    {.name = "rate_cycle", .aliases = sb_opt_a_rate_cycle, .type = SB_OPT_INT, J(rate_cycle_ms),
+     .min = 1, .max = UINT32_MAX, .def = "1000", .arg = "MS",
+     .help = "the window, in milliseconds, rate_min and rate_iops_min are judged on",
+     .category = SB_OPTC_TIMING},
+    {.name = "rate_iops_min", .type = SB_OPT_INT, J(rate_iops_min), .max = UINT32_MAX, .def = "0",
+     .arg = "N",
+     .help = "I/Os per second per thread at least, judged as rate_min (which wins when both are "
+             "given); below it the job fails (exit 1), as fio's",
+     .category = SB_OPTC_TIMING},
+    {.name = "max_latency", .type = SB_OPT_DURATION, J(max_latency_s), .def = "0",
+     .arg = "DURATION",
+     .help = "a completion slower than this fails the job with ETIMEDOUT (exit 1; a bare number is "
+             "microseconds; 0: no limit)",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "latency_target", .type = SB_OPT_DURATION, J(latency_target_s), .def = "0",
+     .arg = "DURATION",
+     .help = "search for the deepest queue, up to iodepth, whose I/Os meet this latency (a bare "
+             "number is microseconds), as fio's: the job then runs one more latency_window at that "
+             "depth, which is what it reports, and ends; not met at depth 1: ETIMEDOUT (exit 1)",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "latency_window", .type = SB_OPT_DURATION, J(latency_window_s), .def = "0",
+     .arg = "DURATION",
+     .help = "latency_target: the time each depth is judged on (a bare number is microseconds)",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "latency_percentile", .type = SB_OPT_FUNC, J(latency_percentile), .def = "100",
+     .arg = "PCT",
+     .help = "latency_target: the % of a window's I/Os that must meet it (below 100: judged at the "
+             "window's end; 100: the first I/O over it makes the queue shallower)",
+     .category = SB_OPTC_TIMING, .parse = sb_opt_parse_pct_float},
+    {.name = "latency_run", .type = SB_OPT_BOOL, J(latency_run), .def = "0",
+     .help = "latency_target: go on adjusting the depth for the whole run instead of ending",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_SWITCH},
+    {.name = "iodepth_low", .type = SB_OPT_INT, J(iodepth_low), .max = SB_IO_MAX_DEPTH,
+     .def = "iodepth", .arg = "N",
+     .help = "a full queue is reaped down to N I/Os before it is filled again (asynchronous engines)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_DEF_DOC},
+    {.name = "serialize_overlap", .type = SB_OPT_BOOL, J(serialize_overlap), .def = "0",
+     .help = "an I/O waits for the I/Os in flight whose bytes it overlaps (asynchronous engines)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
     {.name = "gtod_reduce", .type = SB_OPT_BOOL, J(gtod_reduce), .def = "0",
      .help = "record no per-I/O latency (fio's: fewer clock reads); no percentiles are printed",
      .category = SB_OPTC_TIMING, .flags = SB_OPTF_SWITCH},
@@ -611,8 +692,25 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_OFFSETS, .parse = sb_opt_parse_fraction},
     {.name = "blockalign", .aliases = a_blockalign, .type = SB_OPT_SIZE, J(blockalign), .max = SB_IO_MAX_BS, .def = "bs",
      .arg = "SIZE",
-     .help = "random offsets are multiples of this (fio's blockalign)",
-     .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_DEF_DOC},
+     .help = "random offsets are multiples of this, any size from 1 byte (fio's blockalign); as "
+             "fio's, it turns the random map off (offsets drawn independently); READ,WRITE: each "
+             "direction's own",
+     .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_bs_dirs},
+    /* random and sequential offsets mixed (loop/offsets.h's sb_seqmix) */
+    {.name = "rw_sequencer", .type = SB_OPT_CHOICE, J(rw_sequencer), .def = "sequential",
+     .arg = "MODE",
+     .help = "with rw=randread:N, the N - 1 I/Os after each random one: sequential (the next "
+             "blocks) or identical (the same block again), as fio's",
+     .category = SB_OPTC_OFFSETS, .choices = sb_opt_rw_seq_choices},
+    {.name = "percentage_random", .type = SB_OPT_FUNC, J(pct_random), .max = 100, .def = "100",
+     .arg = "PCT",
+     .help = "random jobs: % of the I/Os at a random block, the others at the block after the "
+             "last (sequential), as fio's; READ,WRITE values must agree",
+     .category = SB_OPTC_OFFSETS, .parse = sb_opt_parse_pct_dirs},
+    {.name = "offset_align", .type = SB_OPT_SIZE, J(offset_align), .max = SB_IO_MAX_BS, .def = "0",
+     .arg = "SIZE",
+     .help = "offset=N%: the offset is rounded up to a multiple of this (0: of bs), as fio's",
+     .category = SB_OPTC_OFFSETS},
     {.name = "cpus_allowed", .type = SB_OPT_FUNC, J(cpus_allowed),
      .def = "every CPU the process may use", .arg = "LIST",
      .help = "run the job's threads only on these CPUs: 0-3,6, as fio and taskset -c",

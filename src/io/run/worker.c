@@ -72,62 +72,6 @@ static worker *worker_alloc(void)
     return p == MAP_FAILED ? NULL : p;
 }
 
-/* The largest block size of the job (bsrange, bssplit, or bs). */
-static uint64_t job_max_bs(const sb_io_job *job)
-{
-    uint64_t m = job->bs_max > job->bs ? job->bs_max : job->bs;
-    for (unsigned i = 0; i < job->bssplit.n; i++)
-        m = job->bssplit.bs[i] > m ? job->bssplit.bs[i] : m;
-    for (unsigned i = 0; i < job->bssplit_w.n; i++)
-        m = job->bssplit_w.bs[i] > m ? job->bssplit_w.bs[i] : m;
-    return m;
-}
-
-/* A split's SB_IO_BS_TABLE sizes in proportion to their percentages, shuffled. */
-static void split_table(worker *w, const sb_io_bssplit *sp, uint32_t *t)
-{
-    unsigned k = 0;
-    for (unsigned i = 0; i < sp->n; i++)
-        for (unsigned j = 0; j < sp->pct[i] * SB_IO_BS_TABLE / 100 && k < SB_IO_BS_TABLE; j++)
-            t[k++] = (uint32_t)sp->bs[i];
-    for (unsigned i = 0; k < SB_IO_BS_TABLE; k++, i++) /* rounding: the largest shares fill */
-        t[k] = (uint32_t)sp->bs[i % sp->n];
-    for (unsigned i = SB_IO_BS_TABLE - 1; i > 0; i--) {
-        unsigned j = (unsigned)sb_rand_below(&w->rng, i + 1);
-        uint32_t x = t[i];
-        t[i] = t[j];
-        t[j] = x;
-    }
-}
-
-/* bsrange / bssplit: SB_IO_BS_TABLE sizes drawn now, so that an I/O only takes the next
- * (loop.c): a split's sizes in proportion to their percentages, a range's uniform in
- * multiples of its low end, as fio's. Shuffled with the thread's generator. */
-static int bs_table_setup(worker *w, const sb_io_job *job)
-{
-    if (!job->bssplit.n && job->bs_max <= job->bs)
-        return 0;
-    uint32_t *t = malloc(SB_IO_BS_TABLE * sizeof *t);
-    if (!t)
-        return -ENOMEM;
-    if (job->bssplit_w.n) { /* fio's bssplit=READS,WRITES: the writes' table */
-        if (!(w->bs_table_w = malloc(SB_IO_BS_TABLE * sizeof *w->bs_table_w))) {
-            free(t);
-            return -ENOMEM;
-        }
-        split_table(w, &job->bssplit_w, w->bs_table_w);
-    }
-    if (job->bssplit.n) {
-        split_table(w, &job->bssplit, t);
-    } else {
-        uint64_t steps = job->bs_max / job->bs;
-        for (unsigned i = 0; i < SB_IO_BS_TABLE; i++)
-            t[i] = (uint32_t)(job->bs * (1 + sb_rand_below(&w->rng, steps)));
-    }
-    w->bs_table = t;
-    return 0;
-}
-
 /* The I/O buffers' bytes: fio's hugepage-size makes huge-page buffers whole pages of it
  * (iomem.c then rounds to the kernel's own huge page, which MAP_HUGETLB needs). */
 static size_t buffer_bytes(const sb_io_job *job, size_t bytes)
@@ -156,7 +100,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         return r;
     /* offload: iodepth submit threads, each one I/O at a time, whatever the engine (fio's) */
     unsigned depth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
-    const uint64_t maxbs = job_max_bs(job);
+    const uint64_t maxbs = sb_io_job_max_bs(job);
     size_t bufsz = buffer_bytes(job, (size_t)maxbs * depth);
     w->buflen = bufsz;
     if ((r = sb_iomem_alloc(job->iomem, bufsz, &w->bufmem, err, errlen)) < 0) /* fio's mem */
@@ -172,7 +116,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         memset(w->bufmem, 0, bufsz);
     else
         sb_rand_fill(&w->rng, w->bufmem, bufsz); /* incompressible write data */
-    if (bs_table_setup(w, job) < 0) {
+    if (sb_io_worker_bs_table(w, job) < 0) {
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
@@ -219,21 +163,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         u->index = i;
         w->freelist[w->nfree++] = u;
     }
-    /* blockalign: random offsets in its unit, the last block still whole */
-    w->unit = job->blockalign ? job->blockalign : job->bs;
-    w->block_count = job->blockalign && job->size >= job->bs ? (job->size - job->bs) / w->unit + 1
-                                                             : job->size / job->bs;
-    sb_offgen_init(&w->og, w->block_count, sb_rw_is_random(job->rw), job->norandommap,
-                   seed + 0x100 * (w->index + 1));
-    if (job->rw_skip)
-        sb_offgen_set_step(&w->og, (int64_t)(job->bs + (uint64_t)job->rw_skip) / (int64_t)job->bs);
-    if (job->zonemode == SB_ZONEMODE_STRIDED) /* zonerange: the span's rest is skipped too */
-        sb_offgen_set_zones(&w->og, job->zonesize / job->bs, (job->zoneskip + (job->zonerange >
-                            job->zonesize ? job->zonerange - job->zonesize : 0)) / job->bs);
-    if (job->dist.kind != SB_DIST_RANDOM && sb_rw_is_random(job->rw)) {
-        sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
-        w->og.dist = &w->dg;
-    }
+    sb_io_worker_offsets(w, job, seed);
     /* fio's cmdprio: each I/O's priority, the rest's the job's (prioclass / prio) */
     w->cmdprio = sb_cmdprio_on(&job->cmdprio);
     if (job->prioclass >= 0 || job->prio >= 0)
@@ -243,6 +173,8 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
+    /* pace.c: thinktime's options, cmdprio's stats, max_latency, latency_target, iodepth_low */
+    sb_io_watch_setup(w, job, depth);
     /* fio's random_generator=lfsr; sprandom draws its fresh blocks from the same cycle */
     if ((job->random_generator == SB_RNG_LFSR || job->sprandom) && !w->og.dist)
         sb_offgen_set_lfsr(&w->og);
@@ -263,7 +195,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->ddir_fixed = job->rw == SB_RW_RW || job->rw == SB_RW_RANDRW ? -1
                     : sb_rw_trims(job->rw) ? SB_DDIR_TRIM : sb_rw_writes(job->rw) ? SB_DDIR_WRITE
                                                                                 : SB_DDIR_READ;
-    w->rare = job->rw == SB_RW_TRIMWRITE; /* and several files: setup_workers */
+    w->rare = job->rw == SB_RW_TRIMWRITE || w->seqmix_on; /* and several files: setup_workers */
     if ((r = sb_io_iolog_setup(w, path, err, errlen)) < 0) /* write_iolog, read_iolog */
         return r;
     return sb_iolog_open(job, w->index, &w->log, err, errlen);
@@ -311,6 +243,8 @@ static void merge_worker(const worker *w, sb_io_result *res)
     res->cpu_ios += w->ios_done;
     res->sync_fsyncs += w->fsyncs;
     res->zone_resets += sb_zbd_resets(w->zbd);
+    if (w->lat_target_ns)
+        res->latency_depth = w->lat_qd;
     res->total_err += w->total_err;
     if (!res->first_error)
         res->first_error = w->first_error;
@@ -492,8 +426,9 @@ static int zbd_attach_files(const sb_io_job *job, file_ctx *files, unsigned nfil
     return 0;
 }
 
-/* fio's rate_min, from the controlling thread. As fio's, a thread is judged when it has
- * completed I/O (fio checks after completions), at most once a second (its rate cycle),
+/* fio's rate_min and rate_iops_min (rate_min wins when both are given, as fio's), from the
+ * controlling thread. As fio's, a thread is judged when it has completed I/O (fio checks
+ * after completions), at most once per rate_cycle (1 s by default),
  * on the bytes since it was last judged, from the second second of the measurement on; a
  * thread that completes nothing for 10 s is judged then. -ETIME with the line in err when
  * one is below (the job stops), else 0. */
@@ -504,23 +439,32 @@ static int rate_min_poll(const sb_io_job *job, worker **ws, const shared *sh, ui
     for (unsigned i = 0; i < job->numjobs; i++) {
         worker *w = ws[i];
         uint64_t b = atomic_load_explicit(&w->progress_bytes, memory_order_relaxed);
+        uint64_t n = atomic_load_explicit(&w->progress_ios, memory_order_relaxed);
         if (atomic_load(&w->finished) || now < measure_ns + NS)
             continue;
         if (!w->rm_next_ns) { /* rm_next_ns: when it was last judged */
             w->rm_next_ns = now;
             w->rm_bytes = b;
+            w->rm_ios = n;
             continue;
         }
         uint64_t spent = now - w->rm_next_ns;
-        if (spent < NS || (b == w->rm_bytes && spent < 10 * NS))
+        if (spent < (uint64_t)job->rate_cycle_ms * 1000000 || (b == w->rm_bytes && spent < 10 * NS))
             continue;
         double rate = (double)(b - w->rm_bytes) / ((double)spent / 1e9);
-        if (rate < (double)job->rate_min) {
+        double iops = (double)(n - w->rm_ios) / ((double)spent / 1e9);
+        if (job->rate_min && rate < (double)job->rate_min) {
             snprintf(err, errlen, "rate_min %" PRIu64 " B/s not met: thread %u moved %.0f B/s",
                      job->rate_min, i + 1, rate);
             return -ETIME;
         }
+        if (!job->rate_min && iops < (double)job->rate_iops_min) {
+            snprintf(err, errlen, "rate_iops_min %" PRIu64 " not met: thread %u did %.0f IOPS",
+                     job->rate_iops_min, i + 1, iops);
+            return -ETIME;
+        }
         w->rm_bytes = b;
+        w->rm_ios = n;
         w->rm_next_ns = now;
     }
     return 0;
@@ -552,7 +496,7 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
             atomic_store(&sh->stop, true); /* exitall: another job ended (jobrun.c) */
         if (sb_io_steady_poll(ws, job->numjobs, &res->steady, &ss_next))
             atomic_store(&sh->stop, true); /* settled (io/steadystate.h) */
-        if (job->rate_min && !rc && (rc = rate_min_poll(job, ws, sh, sb_now_ns(), err, errlen)) < 0)
+        if ((job->rate_min || job->rate_iops_min) && !rc && (rc = rate_min_poll(job, ws, sh, sb_now_ns(), err, errlen)) < 0)
             atomic_store(&sh->stop, true);
         if (job->progress) {
             double f;

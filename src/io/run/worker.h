@@ -92,6 +92,7 @@ typedef struct worker {
     sb_rand rng;
     uint64_t block_count;
     uint64_t unit;             /* a block index's bytes: bs, or blockalign for random jobs */
+    uint64_t unit_w;           /* the writes' own (ba=R,W, bs=R,W; variable sizes); 0 = unit */
     bool pass_done;            /* set when a one-pass job has issued its last block */
     bool invalidate_pending;   /* a time-based pass ended: drop the cache before the next */
     uint64_t writes_since_fsync;
@@ -112,6 +113,22 @@ typedef struct worker {
     bool paced, thought;
     uint64_t next_issue_ns[SB_DDIR_N], think_ns;   /* per direction (fio's rate=R,W) */
     double ns_per_byte[SB_DDIR_N], ns_per_io[SB_DDIR_N];
+    /* pace.c: thinktime_blocks' and thinktime_iotime's marks (I/Os issued, the count and
+     * the time at the last think), the spin part of a think */
+    uint64_t think_issued, think_last_b, think_last_ns, spin_ns;
+    uint64_t think_mark;       /* the count when the pending think was found due */
+    bool think_marked;
+    /* pace.c, from account(): watch = cmdprio's stats, max_latency or latency_target, so
+     * the hot path has one test for them; max_lat_ns, lat_target_ns: 0 = none. The
+     * latency target's queue-depth search (fio's): depth in use, its bounds, windows met
+     * in a row at the top, the window's start and I/Os, the I/Os over the target in it,
+     * the final run at the depth found; quiesce: the loop drains before going on. */
+    bool watch;
+    uint64_t max_lat_ns, lat_target_ns;
+    unsigned lat_qd, lat_qd_low, lat_qd_high, lat_stable;
+    bool lat_end_run, lat_quiesce;
+    unsigned depth_low;        /* iodepth_low below iodepth; 0 = none */
+    uint64_t lat_ts, lat_ios, lat_failed;
 
     uint64_t io_start_ns, ramp_end_ns, end_ns;
     uint64_t next_tick_ns, last_ns;
@@ -122,6 +139,7 @@ typedef struct worker {
     sb_io_depths depths;       /* asynchronous engines: fio's IO depth maps (job.h) */
     uint64_t finished_ns;      /* when the thread's work ended */
     atomic_uint_fast64_t progress_bytes;
+    atomic_uint_fast64_t progress_ios; /* completions, published with progress_bytes */
     atomic_bool finished;
     sb_tsb ts;                 /* the measurement's intervals (sampling.c) */
     int err;
@@ -134,7 +152,8 @@ typedef struct worker {
     bool (*iolog_next)(struct worker *w, sb_io_u *u);
     void (*iolog_sync)(struct worker *w, bool data_only);
     bool no_lat;               /* gtod_reduce: no latency recorded */
-    uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
+    uint64_t rm_next_ns, rm_bytes, rm_ios; /* rate_min, rate_iops_min: the last check, bytes
+                                            * and I/Os then (the controller's) */
     /* zonemode=zbd (zbd.h): the thread's zones; NULL when off. zbd_hold: a write waits for
      * completions (the async loop reaps, then places the held block again). */
     struct sb_zbd_thread *zbd;
@@ -163,6 +182,8 @@ typedef struct worker {
     sb_io_fileset *fs;         /* several files per thread (files.c); NULL = one, w->fd */
     bool trim_blk;             /* trims go to a block device (BLKDISCARD; trim.c) */
     bool rare;                 /* fs or trimwrite: next_io's rare paths (one test per I/O) */
+    bool seqmix_on;            /* rw=randread:N or percentage_random (offsets.h), under rare */
+    sb_seqmix seqmix;
     int ddir_fixed;            /* the one direction of a job that has one, else -1 (mixed) */
     bool tw_pending, tw_last;  /* trimwrite: the trimmed block's write is next (the pass's last) */
     uint64_t tw_off;
@@ -206,6 +227,11 @@ void sb_io_ctl_file_job(const sb_io_job *job, unsigned file, unsigned nfiles, sb
 /* worker_numa.c, in the worker's thread: numa_cpu_nodes and numa_mem_policy for it and its
  * buffers (buflen bytes at bufmem). 0, or -errno with w->err and w->errmsg set. */
 int sb_io_numa_apply(worker *w, size_t buflen);
+/* worker_draw.c: the job's largest block size; a thread's block-size table (0, or
+ * -ENOMEM) and its block sequence, from the job's options and the seed. */
+uint64_t sb_io_job_max_bs(const sb_io_job *job);
+int sb_io_worker_bs_table(worker *w, const sb_io_job *job);
+void sb_io_worker_offsets(worker *w, const sb_io_job *job, uint64_t seed);
 /* submit_offload.c: the job's I/O under io_submit_mode=offload, from the worker's thread;
  * and what it uses of loop.c: the next I/O (false: none left), the rate's wait, and one
  * completion seen at now (accounted, its buffer back on the free list). */
@@ -225,7 +251,19 @@ void sb_io_fsync(worker *w);
 void sb_io_periodic_sync(worker *w);
 void sb_io_invalidate_region(worker *w);
 bool sb_io_next(worker *w, sb_io_u *u);
+/* pace.c: the wait before a paced I/O of len bytes in direction ddir (rate, rate_iops,
+ * thinktime and its options), returning the clock after it; whether a rate-limited
+ * direction is ahead of its schedule; whether a think is due before the next I/O (the
+ * async loop drains first, as fio's quiesce); the latency watch of one completion
+ * (cmdprio's stats, max_latency, latency_target) and the latency target's window check
+ * (now: the clock); whether u overlaps an I/O in flight (serialize_overlap). */
 uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now);
+bool sb_io_rate_ahead(const worker *w);
+bool sb_io_think_due(worker *w, uint64_t now);
+void sb_io_watch(worker *w, const sb_io_u *u, uint64_t lat_ns, uint64_t now);
+/* before the thread starts: the fields above from the job, for a queue of depth I/Os */
+void sb_io_watch_setup(worker *w, const sb_io_job *job, unsigned depth);
+bool sb_io_overlaps(const worker *w, const sb_io_u *u);
 void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now);
 /* files.c: several files per job (fio's nrfiles, filename=a:b, file_service_type). The
  * files per thread; the per-file size into job->size (a copy of the caller's job); the
