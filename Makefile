@@ -13,7 +13,7 @@ BUILD   ?= build
 CC      ?= cc
 VERSION := 0.1.0
 # libaio ships no pkg-config file on Debian: linked by name below.
-PKGS    := jansson liburing sqlite3 libpq libxxhash libisal libcrypto fuse3 libxml-2.0 blkid
+PKGS    := jansson liburing sqlite3 libpq libxxhash libisal libcrypto fuse3 libxml-2.0 blkid zlib
 # librsvg's headers only: report/svg_png.c loads the library when a PNG is asked for, so
 # that its forty libraries do not weigh on the start of every command.
 HDR_PKGS := librsvg-2.0
@@ -22,7 +22,7 @@ CFLAGS  ?= -O2 -g
 # does) changes optimisation and instrumentation without losing them.
 SB_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -pthread -Isrc \
            -DSTORBENCH_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) $(HDR_PKGS) 2>/dev/null)
-SB_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -luring -lsqlite3 -lpq -lxxhash -lisal -lcrypto -lfuse3 -lxml2 -lblkid) -laio -lrt -lm -ldl -pthread
+SB_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -luring -lsqlite3 -lpq -lxxhash -lisal -lcrypto -lfuse3 -lxml2 -lblkid -lz) -laio -lrt -lm -ldl -pthread
 
 # src/mpi/ is built by mpicc into storbench-mpi only: plain storbench (and a machine
 # without Open MPI) never needs mpi.h or libmpi (docs/mpi.md, "One binary or two").
@@ -164,4 +164,4 @@ clean:
 	rm -rf build build-asan build-fuzz storbench storbench-mpi
 
 .PHONY: all check run asan install clean storbench storbench-mpi fuzz fuzz-build fuzz-quick vm-check docs
--include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(MPI_OBJS:.o=.d) $(NBD_OBJS:.o=.d)
+-include $(ENGINE_OBJS:.o=.d) $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(MPI_OBJS:.o=.d) $(NBD_OBJS:.o=.d)

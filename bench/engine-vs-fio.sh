@@ -10,6 +10,7 @@
 # Run by hand, never from `make check`. Environment:
 #   SB=./storbench  RUNTIME=3 (s per job run)  ROUNDS=3 (runs per tool, alternating)
 #   RAM_DIR=/dev/shm  DISK_DIR=/var/tmp  SIZE=512m (file size)
+#   JOB_SET=engines: vsync, splice, falloc and ftruncate jobs instead of the four below
 # Columns: median IOPS of each tool, storbench/fio; median CPU microseconds per
 # I/O of each tool (user + system of the whole process: the tool's own cost
 # plus the kernel's work for the I/O), and fio/storbench (>= 1: storbench
@@ -57,6 +58,15 @@ JOBS=(
     "4k randwrite posixaio QD64 direct|--rw=randwrite --bs=4k --ioengine=posixaio --iodepth=64 --direct=1"
     "128k read libaio QD8 direct|--rw=read --bs=128k --ioengine=libaio --iodepth=8 --direct=1"
 )
+# JOB_SET=engines: the one-file engines added later (vsync, splice, falloc, ftruncate) instead
+if [ "${JOB_SET:-}" = engines ]; then
+    JOBS=(
+        "4k randread vsync QD1|--rw=randread --bs=4k --ioengine=vsync --iodepth=1"
+        "128k read splice QD1|--rw=read --bs=128k --ioengine=splice --iodepth=1"
+        "4k randwrite falloc QD1|--rw=randwrite --bs=4k --ioengine=falloc --iodepth=1"
+        "4k write ftruncate QD1|--rw=write --bs=4k --ioengine=ftruncate --iodepth=1"
+    )
+fi
 
 files=()
 cleanup() { rm -f "${files[@]}"; }

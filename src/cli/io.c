@@ -37,6 +37,7 @@
 #include "io/job.h"
 #include "io/options/jobfile.h"
 #include "io/job/guard.h"
+#include "io/log/inflate.h"
 #include "io/run/jobrun.h"
 #include "io/options/options.h"
 #include "runner/io_ranks_jobs.h"
@@ -190,7 +191,7 @@ static int parse_args_with(int argc, char **argv, io_args *a, sb_io_cli *cli, io
         if (!bases[c - 0x100])
             sb_jobfile_given_add(given, lo[c - 0x100].name, optarg);
     }
-    for (; optind < argc && !cli->help && !cli->cmdhelp[0]; optind++) {
+    for (; optind < argc && !cli->help && !cli->cmdhelp[0] && !cli->enghelp[0]; optind++) {
         if (a->nfiles == sizeof a->files / sizeof a->files[0])
             return sb_usage_error(CMD, "at most %zu job files", a->nfiles);
         a->files[a->nfiles++] = argv[optind];
@@ -375,6 +376,9 @@ static void default_directory(sb_io_job *job)
 static int job_target(sb_jobfile_job *j)
 {
     sb_io_job *job = &j->job;
+    if (job->filename[0] && strchr(job->directory, ':')) /* fio: the job's Nth directory, per clone */
+        return sb_usage_error(CMD, "%s: directory=A:B with filename is not supported (name the "
+                              "file's directory in filename)", job->name);
     if (job->filename[0] && job->directory[0]) {
         /* every relative name of the list (a:b, several files per job) */
         char list[sizeof job->filename];
@@ -643,6 +647,20 @@ static int io_main(int argc, char **argv, io_cmd *st)
     }
     if (cli->cmdhelp[0])
         return cmdhelp(cli->cmdhelp);
+    if (cli->enghelp[0] && (rc = sb_io_enghelp(stdout, cli->enghelp)) < 0)
+        return sb_usage_error(CMD, "--enghelp: '%s' is %s", cli->enghelp,
+                              rc == -ENOENT ? "not an engine" : "not an option of that engine");
+    if (cli->enghelp[0])
+        return SB_EXIT_OK;
+    if (cli->fio.inflate_log[0]) {
+        char err[PATH_MAX + 128];
+        int r = sb_iolog_inflate(cli->fio.inflate_log, stdout, err, sizeof err);
+        if (r == -EINVAL || r == -ENOENT)
+            return sb_usage_error(CMD, "--inflate-log %s", err);
+        if (r < 0)
+            sb_error("%s: --inflate-log %s", CMD, err);
+        return r < 0 ? SB_EXIT_RUNTIME : SB_EXIT_OK;
+    }
     if ((rc = command_flags(cli)) != 0)
         return rc;
     if (set->n || args->nfiles)

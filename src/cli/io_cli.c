@@ -77,6 +77,9 @@ const sb_opt sb_io_cli_options[] = {
      .help = "describe every option, or the option NAME, as fio's --cmdhelp; man and md print the "
              "option lists of the man page and of docs/io.md",
      .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_SWITCH},
+    {.name = "enghelp", .type = SB_OPT_STR, C(enghelp), .def = "all", .arg = "ENGINE[,OPTION]",
+     .help = "the engines, or the engine options ENGINE reads (or OPTION of them), as fio's --enghelp",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_SWITCH},
     {.name = "help", .type = SB_OPT_BOOL, C(help),
      .help = "print this usage and exit; also -h",
      .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},

@@ -28,6 +28,7 @@ typedef struct sb_io_cli {
     bool quiet;              /* no progress line */
     bool help;
     char cmdhelp[64];        /* --cmdhelp[=NAME|man|md] */
+    char enghelp[64];        /* --enghelp[=ENGINE[,OPTION]] */
     bool parse_only;         /* fio's --parse-only: check the jobs, run nothing */
     const char *sections[16]; /* fio's --section NAME, each */
     size_t nsections;

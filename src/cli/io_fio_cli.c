@@ -47,7 +47,12 @@ const sb_opt sb_io_fio_cli_options[] = {
              "--trigger-timeout",
      .category = SB_OPTC_OUTPUT},
     {.name = "aux-path", .type = SB_OPT_STR, F(aux_path), .arg = "DIR",
-     .help = "where verify_dump's files are written instead of the working directory, as fio's",
+     .help = "where verify_dump's and verify_state_save's files are written (and "
+             "verify_state_load's read) instead of the working directory, as fio's",
+     .category = SB_OPTC_OUTPUT},
+    {.name = "inflate-log", .type = SB_OPT_STR, F(inflate_log), .arg = "FILE",
+     .help = "print a log stored compressed (log_store_compressed: a .log.fz file, fio's or "
+             "storbench's) as its text log and exit, as fio's --inflate-log",
      .category = SB_OPTC_OUTPUT},
     {.name = "append-terse", .type = SB_OPT_BOOL, F(append_terse),
      .help = "terse besides the other formats, as fio's (--output-format=FMT,terse)",

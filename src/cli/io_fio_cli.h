@@ -2,7 +2,8 @@
  * io_fio_cli — fio's command-line flags of `storbench io` beyond the job's options and
  * the command's own table in cli/io.c: the trigger (--trigger-file, --trigger-timeout,
  * --trigger: what ends every job early and the command the user gave to run then),
- * --aux-path (where verify_dump's files go), --append-terse, and fio's flags that mean
+ * --aux-path (where verify_dump's and the verify state files go), --append-terse,
+ * --inflate-log (a log stored compressed printed as text: io/log/inflate.h), and fio's flags that mean
  * nothing here, each refused with one line that says why (--alloc-size, fio's
  * client/server mode, which storbench does with MPI ranks). Kept apart so that io.c
  * stays the command's flow.
@@ -20,8 +21,9 @@ typedef struct sb_io_fio_cli {
     char trigger_file[PATH_MAX]; /* --trigger-file: when it appears, it is removed and the trigger fires */
     double trigger_timeout_s;    /* --trigger-timeout: the trigger fires this far into the run */
     char trigger[4096];          /* --trigger: the command run (sh -c) when it fires */
-    char aux_path[PATH_MAX];     /* --aux-path: verify_dump's files go there */
+    char aux_path[PATH_MAX];     /* --aux-path: verify_dump's and state files go there */
     bool append_terse;           /* --append-terse: terse besides the formats chosen */
+    char inflate_log[PATH_MAX];  /* --inflate-log FILE: print a stored compressed log, run nothing */
     char refused[8];             /* the refused flags' field (never set) */
 } sb_io_fio_cli;
 

@@ -120,6 +120,8 @@ static json_t *verify_json(const sb_io_job *job, const sb_io_result *r)
                         v->errors ? json_integer((json_int_t)v->first_bad_offset) : json_null());
     json_object_set_new(o, "writes_moved", json_integer((json_int_t)v->writes_moved));
     json_object_set_new(o, "reads_unchecked", json_integer((json_int_t)v->reads_unchecked));
+    json_object_set_new(o, "blocks_trimmed", json_integer((json_int_t)v->blocks_trimmed));
+    json_object_set_new(o, "trimmed_checked", json_integer((json_int_t)v->trimmed_checked));
     return o;
 }
 
@@ -242,8 +244,12 @@ static void extra_text(FILE *out, const sb_io_job *job, const sb_io_result *r,
                 sb_verify_algo_name(job->verify), v->blocks_checked, by, v->errors);
         if (v->errors)
             fprintf(out, ", first at offset %" PRIu64, v->first_bad_offset);
-        fprintf(out, "; %" PRIu64 " writes moved off a busy block, %" PRIu64 " reads unchecked\n",
+        fprintf(out, "; %" PRIu64 " writes moved off a busy block, %" PRIu64 " reads unchecked",
                 v->writes_moved, v->reads_unchecked);
+        if (v->blocks_trimmed) /* trim_percentage */
+            fprintf(out, "; %" PRIu64 " blocks trimmed, %" PRIu64 " read back as zeros", v->blocks_trimmed,
+                    v->trimmed_checked);
+        fputc('\n', out);
     }
     if (ranks)
         sb_io_ranks_print(out, ranks);
@@ -362,11 +368,8 @@ void sb_io_out_terse_version(sb_io_out *o, int version)
     o->terse_version = version;
 }
 
-void sb_io_out_watch(sb_io_out *o, const sb_io_job *job)
+static void watch_path(sb_io_out *o, const char *target)
 {
-    if (!job->disk_util) /* fio's disk_util=0: this job's disks are not reported */
-        return;
-    const char *target = job->filename[0] ? job->filename : job->directory;
     sb_diskstat d;
     if (o->n_disks == MAX_DISKS || sb_diskstat_for_path(target, &d) < 0)
         return; /* no block device under it (tmpfs): fio has no disk_util for it either */
@@ -374,6 +377,19 @@ void sb_io_out_watch(sb_io_out *o, const sb_io_job *job)
         if (!strcmp(o->disk[i].name, d.name))
             return;
     o->disk[o->n_disks++] = d;
+}
+
+void sb_io_out_watch(sb_io_out *o, const sb_io_job *job)
+{
+    if (!job->disk_util) /* fio's disk_util=0: this job's disks are not reported */
+        return;
+    if (!job->filename[0]) {
+        watch_path(o, job->directory);
+        return;
+    }
+    /* every file of fio's a:b list (the names one after the other, each ending in NUL) */
+    for (const char *f = job->filename; *f && f < job->filename + sizeof job->filename; f += strlen(f) + 1)
+        watch_path(o, f);
 }
 
 void sb_io_out_phase(sb_io_out *o)
@@ -423,6 +439,11 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, sb_io_agg *
         j->n_opts = opts_of(&b->given, b->opts);
         j->opts = b->opts;
     }
+    /* fio's latency target line: target, window, percentile, the depth its search ended at */
+    j->latency_target_ns = (uint64_t)(job->latency_target_s * 1e9 + 0.5);
+    j->latency_window_us = (uint64_t)(job->latency_window_s * 1e6 + 0.5);
+    j->latency_percentile = job->latency_percentile;
+    j->latency_depth = r->latency_depth ? r->latency_depth : j->iodepth;
     return b;
 }
 
@@ -449,6 +470,7 @@ static sb_fio_job fio_job_of(block *b)
         fd->bw_samples = ad->bw;
         fd->iops_samples = ad->iops;
         fd->n_samples = ad->n_samples;
+        fd->n_iops_samples = ad->n_iops_samples;
         for (unsigned i = 0; i < ad->n_prios; i++)
             b->prios[d][i] = (sb_fio_prio){ad->prios[i].cls, ad->prios[i].level, ad->prios[i].clat};
         fd->prios = ad->n_prios ? b->prios[d] : NULL;
@@ -465,6 +487,8 @@ static sb_fio_job fio_job_of(block *b)
     memcpy(j.depth_submit, a->depth_submit, sizeof j.depth_submit);
     memcpy(j.depth_complete, a->depth_complete, sizeof j.depth_complete);
     j.no_syncs = a->no_syncs;
+    j.sync_lat = a->sync_lat;
+    j.sync_ios = a->sync_ios;
     j.zone_resets = a->zone_resets;
     j.continue_on_error = a->continue_on_error;
     j.total_err = a->total_err;

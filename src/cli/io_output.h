@@ -67,6 +67,9 @@ void sb_io_out_discard(sb_io_out *o);
 
 /* fio's --showcmd (io_showcmd.c): the jobs of set as one fio command line. 0. */
 int sb_io_showcmd(FILE *out, const sb_jobset *set);
+/* io_enghelp.c: fio's --enghelp[=ENGINE[,OPTION]] on out. 0; -ENOENT for an unknown engine,
+ * -EINVAL for an option the engine does not read. */
+int sb_io_enghelp(FILE *out, const char *what);
 
 /* storbench's JSON of one job (storbench-json; docs/io-json.md). */
 json_t *sb_io_storbench_json(const sb_io_job *job, const sb_io_result *r);

@@ -79,11 +79,13 @@ static char run_letter(const sb_io_job *job)
     return rnd ? (char)(c - 'A' + 'a') : c;
 }
 
-/* How far job is, 0 to 1, from its bytes and its time, as worker.c's progress. */
-static double job_fraction(const sb_io_job *job, uint64_t bytes, double elapsed_s)
+/* How far job is, 0 to 1, from its bytes and its time, as worker.c's progress (per_thread:
+ * a replayed log's bytes, else 0 and the job's size). */
+static double job_fraction(const sb_io_job *job, uint64_t per_thread, uint64_t bytes, double elapsed_s)
 {
     double total_s = job->startdelay_s + job->ramp_s + job->runtime_s;
-    double work = (double)job->size * job->numjobs * (job->loops ? job->loops : 1);
+    double work = per_thread ? (double)per_thread * job->numjobs
+                             : (double)job->size * job->numjobs * (job->loops ? job->loops : 1);
     double fb = work > 0 ? (double)bytes / work : 0, ft = total_s > 0 ? elapsed_s / total_s : 0;
     double f = job->runtime_s > 0 && (job->time_based || ft > fb) ? ft : fb;
     return f > 1 ? 1 : f;
@@ -104,7 +106,8 @@ static void eta_line(sb_io_status *s, uint64_t now)
             ios[d] += ji[d];
             bytes[d] += jb[d];
         }
-        frac += st == SB_IO_LIVE_ENDED ? 1 : job_fraction(job, jb[0] + jb[1] + jb[2], elapsed);
+        frac += st == SB_IO_LIVE_ENDED ? 1 : job_fraction(job, sb_io_live_replay_bytes(&s->lives[i]),
+                                                                  jb[0] + jb[1] + jb[2], elapsed);
         running += st == SB_IO_LIVE_RUNNING ? job->numjobs : 0;
         char c = st == SB_IO_LIVE_RUNNING ? run_letter(job) : st == SB_IO_LIVE_ENDED ? '_' : 'P';
         if (rl + 16 < sizeof run)

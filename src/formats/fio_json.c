@@ -101,6 +101,7 @@ static json_t *dir_json(const sb_fio_job *j, int d, const sb_fio_group *g, bool 
     set_real(o, "bw_mean", mean / 1024);
     set_real(o, "bw_dev", dev / 1024);
     json_object_set_new(o, "bw_samples", json_integer((json_int_t)n));
+    n = x->ios ? x->n_iops_samples : 0;
     sb_fio_sample_stats(x->iops_samples, n, &mn, &mx, &mean, &dev);
     set_int(o, "iops_min", mn);
     set_int(o, "iops_max", mx);
@@ -156,12 +157,13 @@ static json_t *job_json(const sb_fio_report *r, const sb_fio_job *j, bool plus)
     for (int k = 0; k < nd; k++)
         if (dirs[k] != SB_FIO_MIXED)
             json_object_set_new(o, dn[dirs[k]], dir_json(j, dirs[k], &g, plus));
-    /* storbench does not time its syncs: written only when there are none; fio's mixed
+    /* the periodic syncs (fsync=N, fdatasync=N): fio's total_ios counts the fsyncs, its
+     * latency every sync; end_fsync's and fsync_on_close's are not in it. fio's mixed
      * report has no "sync" */
-    if (j->no_syncs && j->unified != SB_FIO_UNIFIED_MIXED) {
+    if (j->unified != SB_FIO_UNIFIED_MIXED) {
         json_t *s = json_object();
-        json_object_set_new(s, "total_ios", json_integer(0));
-        json_object_set_new(s, "lat_ns", lat_json(j, NULL, false, false));
+        json_object_set_new(s, "total_ios", json_integer((json_int_t)j->sync_ios));
+        json_object_set_new(s, "lat_ns", lat_json(j, j->sync_lat, j->clat_percentiles, false));
         json_object_set_new(o, "sync", s);
     }
     if (j->unified != SB_FIO_UNIFIED_NONE) /* fio's "mixed", after the others */
@@ -179,15 +181,15 @@ static json_t *job_json(const sb_fio_report *r, const sb_fio_job *j, bool plus)
     json_object_set_new(o, "latency_ns", map_json(sb_fio_lat_labels, ns, 10));
     json_object_set_new(o, "latency_us", map_json(sb_fio_lat_labels, us, 10));
     json_object_set_new(o, "latency_ms", map_json(sb_fio_lat_labels, ms, 12));
-    /* fio's latency_target settings, which storbench does not have: their unset values */
+    /* fio's latency_target settings: without a target, their unset values and iodepth */
     if (j->continue_on_error) { /* fio's keys for continue_on_error, before latency_depth */
         json_object_set_new(o, "total_err", json_integer((json_int_t)j->total_err));
         json_object_set_new(o, "first_error", json_integer(j->first_error));
     }
-    json_object_set_new(o, "latency_depth", json_integer(j->iodepth));
-    json_object_set_new(o, "latency_target", json_integer(0));
-    set_real(o, "latency_percentile", 100);
-    json_object_set_new(o, "latency_window", json_integer(0));
+    json_object_set_new(o, "latency_depth", json_integer(j->latency_depth));
+    json_object_set_new(o, "latency_target", json_integer((json_int_t)j->latency_target_ns));
+    set_real(o, "latency_percentile", j->latency_percentile);
+    json_object_set_new(o, "latency_window", json_integer((json_int_t)j->latency_window_us));
     return o;
 }
 

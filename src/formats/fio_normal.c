@@ -88,9 +88,9 @@ static void samples(FILE *out, const sb_fio_dir *x, double agg)
                 "samples=%zu\n", unit, floor(mn / div), floor(mx / div), per > 100 ? 100 : per,
                 mean / div, dev / div, x->n_samples);
     }
-    if (sb_fio_sample_stats(x->iops_samples, x->n_samples, &mn, &mx, &mean, &dev))
+    if (sb_fio_sample_stats(x->iops_samples, x->n_iops_samples, &mn, &mx, &mean, &dev))
         fprintf(out, "   iops        : min=%5.0f, max=%5.0f, avg=%5.02f, stdev=%5.02f, samples=%zu\n",
-                floor(mn), floor(mx), mean, dev, x->n_samples);
+                floor(mn), floor(mx), mean, dev, x->n_iops_samples);
 }
 
 /* fio's bandwidth in the normal output: bytes, or bits with unit_base=1 (fio's "Mibit/s"),
@@ -184,6 +184,12 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
     lat_buckets(out, ns, 10, "nsec");
     lat_buckets(out, us, 10, "usec");
     lat_buckets(out, ms, 12, "msec");
+    if (j->sync_lat && j->sync_lat->count) { /* fsync=N's syncs, after the buckets, as fio */
+        fputs("  fsync/fdatasync/sync_file_range:\n", out);
+        lat_line(out, "sync", j->sync_lat);
+        if (j->clat_percentiles)
+            percentiles(out, j, j->sync_lat, "sync");
+    }
     fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64
             ", minf=%" PRIu64 "\n", j->usr_pct, j->sys_pct, j->ctx, j->majf, j->minf);
     if (j->depth_known) {
@@ -199,13 +205,16 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
                 ">=64=%3.1f%%\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
     }
     bool mixed = j->unified == SB_FIO_UNIFIED_MIXED; /* fio counts them all as the first */
-    fprintf(out, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 short=0,0,0,0 "
-            "dropped=0,0,0,0\n", mixed ? j->dir[SB_FIO_MIXED].ios : j->dir[0].ios,
-            mixed ? 0 : j->dir[1].ios, mixed ? 0 : j->dir[2].ios);
+    /* the fourth are the fsyncs; fio counts fdatasyncs as the reads' "short" */
+    uint64_t datasyncs = j->sync_lat ? j->sync_lat->count - j->sync_ios : 0;
+    fprintf(out, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 " short=%" PRIu64
+            ",0,0,0 dropped=0,0,0,0\n", mixed ? j->dir[SB_FIO_MIXED].ios : j->dir[0].ios,
+            mixed ? 0 : j->dir[1].ios, mixed ? 0 : j->dir[2].ios, j->sync_ios, datasyncs);
     if (j->continue_on_error)
         fprintf(out, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", j->total_err,
                 j->first_error, strerror(j->first_error));
-    fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n", j->iodepth);
+    fprintf(out, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
+            j->latency_target_ns, j->latency_window_us, j->latency_percentile, j->latency_depth);
 }
 
 /* The job lines fio prints as it starts them: one per job, "..." for its clones. */

@@ -44,9 +44,10 @@ typedef struct sb_fio_dir {
      * completion) are an asynchronous engine's; NULL for a synchronous one, which fio
      * gives no slat and whose lat is its clat (the writers use clat then). */
     const sb_histogram *clat, *slat, *lat;
-    /* Bandwidth (bytes/s) and IOPS samples of this direction, one per sample_s; n = 0: none. */
+    /* Bandwidth (bytes/s) and IOPS samples of this direction (fio's, one per bwavgtime /
+     * iopsavgtime); n = 0: none. */
     const double *bw_samples, *iops_samples;
-    size_t n_samples;
+    size_t n_samples, n_iops_samples;
     const sb_fio_prio *prios;  /* cmdprio: one per priority seen, n_prios = 0: none */
     size_t n_prios;
 } sb_fio_dir;
@@ -78,6 +79,8 @@ typedef struct sb_fio_job {
     bool depth_known;
     uint64_t depth_level[7], depth_submit[7], depth_complete[7];
     bool no_syncs;             /* the job calls no fsync/fdatasync: fio's "sync" is all 0 */
+    const sb_histogram *sync_lat; /* fsync=N / fdatasync=N: each sync's latency, or NULL */
+    uint64_t sync_ios;         /* ... of them fsyncs (fio's "sync" total_ios and issued rwts) */
     uint64_t zone_resets;      /* zonemode=zbd's resets (fio's "; N zone resets") */
     /* What the header line names. */
     const char *rw, *engine;
@@ -94,6 +97,11 @@ typedef struct sb_fio_job {
     bool continue_on_error;
     uint64_t total_err;
     int first_error;
+    /* fio's latency target line: the target (ns), window (us), percentile and the depth
+     * the search ended at (without a target: 0, 0, 100 and iodepth, as fio prints) */
+    uint64_t latency_target_ns, latency_window_us;
+    double latency_percentile;
+    unsigned latency_depth;
     /* fio's reporting options: unified_rw_reporting (SB_FIO_UNIFIED_*), significant_figures
      * (digits of the normal output's IOPS, BW and io=; 0: fio's 4), unit_base=1 (the normal
      * output's bandwidth in bits), disable_lat/clat/slat (those latencies left out) */

@@ -4,6 +4,8 @@
  * kernel (for the "unknown/unavailable engine" message). Nothing here names an engine.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,4 +88,21 @@ int sb_engine_check_works(const sb_engine_ops *ops, const char *prefix, char *er
 int sb_engine_fsync_fd(sb_engine_td *td)
 {
     return (td->datasync ? fdatasync(td->fd) : fsync(td->fd)) < 0 ? -errno : 0;
+}
+
+int sb_engine_init_none(sb_engine_td *td) { return 0; }
+void sb_engine_cleanup_none(sb_engine_td *td) {}
+
+int sb_engine_stat_path(int type, const char *path)
+{
+    struct stat st;
+    struct statx sx;
+    int r;
+    if (type == 2) /* job.h's SB_STAT_LSTAT */
+        r = lstat(path, &st);
+    else if (type == 3) /* SB_STAT_STATX: fio's, every field asked for */
+        r = statx(AT_FDCWD, path, 0, STATX_ALL, &sx);
+    else
+        r = stat(path, &st);
+    return r < 0 ? -errno : 0;
 }

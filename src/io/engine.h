@@ -56,6 +56,8 @@ typedef struct sb_engine_td {
     bool files_required, bufs_required; /* io_uring: a refused registration is an error */
     bool datasync;         /* the next fsync() is an fdatasync (the worker sets it per call) */
     bool sqpoll, nowait, hipri; /* fio's sqthread_poll, nowait, hipri (SB_ENGINE_RING, _RWF) */
+    const struct sb_io_job *job; /* the job: the engine options it reads (.options) */
+    char why[200];         /* init's failure in the engine's words (empty: strerror of its -errno) */
     void *data;            /* engine private */
 } sb_engine_td;
 
@@ -70,11 +72,23 @@ enum {
     SB_ENGINE_MAPS = 1u << 2,      /* maps one file: no direct I/O, no trim, one file per job */
     SB_ENGINE_RING = 1u << 3,      /* a submission ring: sqthread_poll, nowait, hipri (io_uring) */
     SB_ENGINE_RWF = 1u << 4,       /* per-call RWF_ flags: nowait, hipri (pvsync2) */
+    SB_ENGINE_ALLOCATES = 1u << 5, /* a read changes the file too (falloc): opened read-write */
+    SB_ENGINE_WRITES_ONLY = 1u << 6, /* has no read (ftruncate): a job that reads is refused */
+    SB_ENGINE_NO_DATA = 1u << 7,   /* moves no data (falloc, ftruncate): nothing to verify */
+    /* fio's file and directory op engines: no I/O; the job times one file_op per file of the
+     * thread (io/loop/fileops.c) and opens nothing */
+    SB_ENGINE_FILE_OPS = 1u << 8,
+    SB_ENGINE_MAKES_FILES = 1u << 9, /* the op makes the file (filecreate, dircreate): none before */
+    SB_ENGINE_DIRS = 1u << 10,     /* the files are directories, made before the run (dirstat, dirdelete) */
+    SB_ENGINE_SCSI = 1u << 11,     /* SCSI commands (sg): the file must be /dev/sgN or a SCSI disk */
 };
 
 typedef struct sb_engine_ops {
     const char *name;
     const char *const *aliases; /* fio's other spellings, NULL-terminated; or NULL */
+    /* fio's engine options it reads (fio --enghelp=NAME), NULL-terminated; or NULL. Another
+     * engine's option set in a job is refused (io/job/engine_opts.c) */
+    const char *const *options;
     unsigned rank;              /* where it comes in lists ("engines that work here") */
     unsigned caps;              /* SB_ENGINE_* */
     const char *description;
@@ -92,6 +106,8 @@ typedef struct sb_engine_ops {
     int (*getevents)(sb_engine_td *td, unsigned min, unsigned max, sb_io_u **out);
     int (*fsync)(sb_engine_td *td);
     void (*cleanup)(sb_engine_td *td);
+    /* SB_ENGINE_FILE_OPS: the one timed operation on the file or directory path; 0 or -errno */
+    int (*file_op)(sb_engine_td *td, const char *path);
 } sb_engine_ops;
 
 /* Each engine (one file of io/engines/) registers its ops table with this line at file
@@ -123,5 +139,10 @@ int sb_engine_check_works(const sb_engine_ops *ops, const char *prefix, char *er
 
 /* fsync(td->fd), or fdatasync when td->datasync: the fsync op of every engine but mmap. */
 int sb_engine_fsync_fd(sb_engine_td *td);
+/* The file op engines' empty init and cleanup, and filestat's and dirstat's op: the stat
+ * call the job's stat_type names (job.h's SB_STAT_*: 1 stat, 2 lstat, 3 statx) of path. */
+int sb_engine_init_none(sb_engine_td *td);
+void sb_engine_cleanup_none(sb_engine_td *td);
+int sb_engine_stat_path(int type, const char *path);
 
 #endif

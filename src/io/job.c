@@ -32,6 +32,8 @@ void sb_io_job_init(sb_io_job *job)
     job->allow_file_create = true;
     job->unique_filename = true;
     job->per_job_logs = true;
+    job->log_entries = 1024;
+    job->bw_avg_ms = job->iops_avg_ms = 500;
     job->replay_time_scale = 100; /* fio's read_iolog replay options */
     job->replay_scale = 1;
     job->fadvise_hint = SB_FADVISE_PATTERN;
@@ -41,7 +43,12 @@ void sb_io_job_init(sb_io_job *job)
     job->invalidate = true;
     job->seed = 0x5eed;
     job->do_verify = true;
+    job->trim_verify_zero = true;
     job->uring_fixed_files = job->uring_fixed_bufs = -1;
+    job->uring_sqpoll_cpu = job->uring_nonvectored = job->laio_userspace_reap = -1;
+    job->hipri_pct = 100;
+    job->stat_type = SB_STAT_STAT;
+    job->sg_write_mode = SB_SG_WRITE;
     job->error_dump = true;        /* fio's job control (jobctl.c) */
     job->dedupe_ws_pct = 5;
     job->compress_chunk = 512;
@@ -51,7 +58,32 @@ void sb_io_job_init(sb_io_job *job)
     job->spr_op = 0.15; /* fio's SPRandom defaults */
     job->spr_num_regions = 100;
     job->prioclass = -1;
+    job->rate_cycle_ms = 1000; /* fio's rate_cycle */
+    job->latency_percentile = 100;
+    job->pct_random = 100;
     job->cmdprio.cls[0] = job->cmdprio.cls[1] = job->cmdprio.level[0] = job->cmdprio.level[1] = -1;
+    job->write_hint = -1;                 /* fio's file and system options (job.h) */
+    job->hugepage_size = 2u << 20;        /* fio's FIO_HUGE_PAGE on x86 */
+    job->uid = job->gid = -1;
+}
+
+/* bs=READ,WRITE and ba=READ,WRITE made what they mean for this job: with bs_is_seq_rand
+ * the value of its kind of offsets (a random job's, a sequential job's); a job of one
+ * direction takes that direction's value; only a job that reads and writes keeps both. */
+static void sb_io_job_resolve_dirs(sb_io_job *job)
+{
+    bool mix = job->rw_seq_nr > 1 || job->pct_random < 100;
+    bool to_w = job->bs_is_seq_rand ? sb_rw_is_random(job->rw) && !mix
+                                    : sb_rw_writes(job->rw) && !sb_rw_reads(job->rw) && !sb_rw_trims(job->rw);
+    bool drop = job->bs_is_seq_rand ? !sb_rw_is_random(job->rw) : !sb_rw_writes(job->rw);
+    if (to_w && job->bs_w) {
+        job->bs = job->bs_w;
+        job->bs_max = job->bs_max_w;
+    }
+    if (to_w && job->blockalign_w)
+        job->blockalign = job->blockalign_w;
+    if (to_w || drop)
+        job->bs_w = job->bs_max_w = job->blockalign_w = 0;
 }
 
 void sb_io_job_resolve(sb_io_job *job)
@@ -65,13 +97,16 @@ void sb_io_job_resolve(sb_io_job *job)
         job->norandommap = true;
     /* fio: a size above what the one file holds is cut to filesize (fio 3.33 reads 2 MiB
      * with size=8m filesize=2m); io_size is how to do more */
-    if (job->filesize && job->size > job->filesize && job->nrfiles <= 1)
+    if (job->filesize && job->size > job->filesize && job->nrfiles <= 1 && !job->filesize_max)
         job->size = job->filesize;
+    if (job->filesize_max) /* filesize=LO-HI: the largest file's; each file's is drawn (files.c) */
+        job->size = job->filesize_max;
     /* a bare write_*_log: the job's name is the prefix, as fio's */
     char *logs[] = {job->bw_log, job->lat_log, job->iops_log};
     for (int i = 0; i < 3; i++)
         if (!strcmp(logs[i], "\1"))
             snprintf(logs[i], sizeof job->bw_log, "%s", job->name[0] ? job->name : "storbench-io");
+    sb_io_job_resolve_dirs(job);
     if (!job->bssplit.n)
         return;
     uint64_t m = job->bssplit.bs[0];
@@ -111,6 +146,10 @@ void sb_io_result_free(sb_io_result *r)
     free(r->iops);
     r->bw_bytes_per_s = r->iops = NULL;
     r->n_seconds = 0;
+    free(r->bw_win);
+    free(r->iops_win);
+    r->bw_win = r->iops_win = NULL;
+    r->n_bw_win = r->n_iops_win = 0;
     free(r->series);
     r->series = NULL;
     sb_ss_free(&r->steady);
@@ -118,6 +157,7 @@ void sb_io_result_free(sb_io_result *r)
     r->threads = NULL;
     free(r->prio);
     r->prio = NULL;
+
     r->n_threads = 0;
 }
 
@@ -135,4 +175,9 @@ double sb_io_result_bw(const sb_io_result *r, int ddir)
         return 0;
     uint64_t n = ddir < 0 ? r->dir[0].bytes + r->dir[1].bytes + r->dir[2].bytes : r->dir[ddir].bytes;
     return (double)n / r->seconds;
+}
+
+bool sb_io_job_modifies(const sb_io_job *job)
+{
+    return sb_rw_modifies(job->rw) || sb_engine_can(job->engine, SB_ENGINE_ALLOCATES);
 }

@@ -91,6 +91,13 @@ typedef struct sb_io_job {
     sb_io_bssplit bssplit;     /* fio's bssplit; n = 0: none */
     sb_io_bssplit bssplit_w;   /* fio's bssplit=READS,WRITES: the writes' split (right after
                                 * bssplit: the split type writes both); n = 0: as the reads' */
+    /* fio's bs=READ,WRITE (and bsrange's): the writes' size or range when the job writes
+     * and they differ from the reads' (bs, bs_max); 0 = as the reads'. bs_max_w follows
+     * bs_w (one range entry writes both). bs_is_seq_rand: the READ value is for sequential
+     * I/Os, the WRITE value for random ones (sb_io_job_resolve picks). bs_unaligned: a
+     * range's sizes are any byte count, not multiples of its low end. */
+    uint64_t bs_w, bs_max_w;
+    bool bs_is_seq_rand, bs_unaligned;
     uint64_t size;             /* bytes per pass, per file */
     uint64_t filesize;         /* fio's filesize: the file's size; 0 = offset + size */
     unsigned nrfiles;          /* fio's nrfiles: files per thread in directory (0 = 1; files.c) */
@@ -141,9 +148,42 @@ typedef struct sb_io_job {
     bool rate_poisson;         /* fio's rate_process=poisson: exponential gaps of the mean rate */
     uint64_t rate_min;         /* fio's rate_min: bytes/s per thread at least, judged per
                                 * second after the first; below it the job fails. 0 = none */
+    /* fio's thinktime and rate details (loop/pace.c): thinktime_spin, the part of a think
+     * spent spinning on the CPU; thinktime_blocks, I/Os between thinks (0: not given, 1);
+     * thinktime_blocks_type, which I/Os count (SB_THINK_COMPLETE, _ISSUE); thinktime_iotime,
+     * I/O time between thinks (0: none); rate_ign_think (rate_ignore_thinktime): the
+     * rate's schedule moves on by the think instead of catching up after it; rate_cycle_ms,
+     * the window rate_min and rate_iops_min are judged on; rate_iops_min: I/Os per second
+     * per thread at least (0: none). */
+    double thinktime_spin_s;
+    unsigned thinktime_blocks;
+    int thinktime_blocks_type;
+    double thinktime_iotime_s;
+    bool rate_ign_think;
+    unsigned rate_cycle_ms;
+    uint64_t rate_iops_min;
+    /* fio's max_latency (a completion slower than it fails the job with ETIMEDOUT; 0:
+     * none) and latency target (loop/pace.c): latency_target, the latency latency_percentile
+     * % of the I/Os of each latency_window must meet, the queue depth searched for the
+     * deepest that does; latency_run: the search goes on for the whole run. 0: none. */
+    double max_latency_s;
+    double latency_target_s, latency_window_s, latency_percentile;
+    bool latency_run;
+    /* fio's iodepth_low (0: iodepth): a full queue drains to it before it is filled again;
+     * serialize_overlap: an I/O waits for the I/Os in flight it overlaps */
+    unsigned iodepth_low;
+    bool serialize_overlap;
     int64_t rw_skip;           /* fio's rw=read:SKIP: bytes skipped after each sequential I/O
                                 * (negative: backwards); a multiple of bs */
     uint64_t blockalign;       /* fio's blockalign: random offsets' unit; 0 = bs */
+    uint64_t blockalign_w;     /* ba=READ,WRITE: the writes' unit; 0 = as the reads' */
+    /* fio's rw=randread:N (rw_seq_nr: a new random block every N I/Os; 0 or 1 = each),
+     * rw_sequencer (the I/Os between: 0 sequential, 1 identical) and percentage_random
+     * (% of those random picks that are random, the rest sequential; 100 = all);
+     * loop/offsets.h's sb_seqmix */
+    unsigned rw_seq_nr;
+    int rw_sequencer;
+    unsigned pct_random;
     int zonemode;              /* fio's zonemode: SB_ZONEMODE_* below */
     uint64_t zonesize, zoneskip;
     /* fio's zonemode=zbd (io/zbd.h): zone capacity (0 = the zone size), reads past the
@@ -159,6 +199,10 @@ typedef struct sb_io_job {
     /* fio's size=N%: N percent of the file's or device's size (sb_io_files_size_pct makes it
      * bytes once the file is named); 0 = size is in bytes */
     unsigned size_pct;
+    /* fio's offset=N%: N + 1 (0 = offset is in bytes), made bytes with size_pct's; the
+     * offset is then aligned up to offset_align (0: bs), as fio's */
+    unsigned offset_pct;
+    uint64_t offset_align;
     uint64_t zbd_given_offset, zbd_given_size;
     sb_io_dist dist;           /* fio's random_distribution (distribution.h) */
     bool gtod_reduce;          /* fio's gtod_reduce: no per-I/O latency is recorded */
@@ -168,6 +212,24 @@ typedef struct sb_io_job {
     char bw_log[128], lat_log[128], iops_log[128];
     bool log_offset;
     unsigned log_avg_ms;
+    /* fio's other log options (iolog.h, histlog.h, logfile.h): write_hist_log's prefix ("" =
+     * none), a line per log_hist_ms (0: none, as fio) of fio's latency bins summed
+     * 2^log_hist_coarseness at a time; log_max: an averaged line holds the window's largest
+     * value; log_epoch_clock: -1, or the clock whose epoch the lines' times count from
+     * (log_unix_epoch: CLOCK_REALTIME; log_alternate_epoch: log_alternate_epoch_clock_id);
+     * log_entries: lines held before a write; log_gz: bytes held (and with log_gz_store,
+     * deflated as one zlib stream into PREFIX_KIND.N.log.fz) before a write, 0 = 64 KiB;
+     * log_gz_cpus: the CPUs a log is deflated on (0 = any); bw_avg_ms, iops_avg_ms: fio's
+     * bwavgtime, iopsavgtime, the window of each bandwidth and IOPS sample. */
+    char hist_log[128];
+    unsigned log_hist_ms, log_hist_coarseness;
+    bool log_max, log_unix_epoch, log_alt_epoch, log_gz_store;
+    int log_epoch_clock_id;
+    unsigned log_entries;
+    uint64_t log_gz;
+    bool log_gz_cpus_set;
+    cpu_set_t log_gz_cpus;
+    unsigned bw_avg_ms, iops_avg_ms;
     /* fio's I/O logs (io/log/iolog_write.h, iolog_replay.h; io/loop/replay.c): write_iolog
      * records every I/O issued; read_iolog replays a log or blktrace (a LIST: several traces
      * with merge_blktrace_file, merged into it first), read_iolog_chunked reads it while
@@ -182,6 +244,8 @@ typedef struct sb_io_job {
     char merge_blktrace_file[256];
     double merge_scalars[SB_IO_MAX_MERGE];
     unsigned merge_iters[SB_IO_MAX_MERGE], n_merge_scalars, n_merge_iters;
+    uint64_t replay_bytes;     /* set by replay.c on the run's copy: a thread's bytes to replay
+                                * (the progress line's whole), 0 = not known (chunked) */
     int nice;                  /* the threads' nice value (fio's nice) */
     int prio;                  /* best-effort I/O priority 0..7 (fio's prio); -1 = unset */
     bool thread;               /* fio's thread: storbench's jobs are always threads */
@@ -205,6 +269,24 @@ typedef struct sb_io_job {
      * I/O that would block fails with EAGAIN), hipri (polled completion: IORING_SETUP_IOPOLL,
      * RWF_HIPRI; direct I/O on a device that polls) */
     bool uring_sqpoll, io_nowait, io_hipri;
+    /* fio's other engine options (fio --enghelp=ENGINE), each read by its engine through
+     * sb_engine_td's job and refused with another engine (job/engine_opts.c): */
+    int uring_sqpoll_cpu;      /* sqthread_poll_cpu: the polling thread's CPU (IORING_SETUP_SQ_AFF); -1 unset */
+    int uring_nonvectored;     /* nonvectored: 0 READV/WRITEV of an iovec; 1 or -1 (fio's default on a
+                                * kernel with them) READ/WRITE of the buffer */
+    unsigned uring_force_async; /* force_async=N: IOSQE_ASYNC on every Nth I/O (io-wq); 0 off */
+    int uring_cmd_type;        /* cmd_type (io_uring_cmd's, NVMe passthrough): set only to be refused */
+    bool io_uncached;          /* uncached: RWF_DONTCACHE on buffered I/O (io_uring, pvsync2) */
+    int laio_userspace_reap;   /* userspace_reap: 1 reap from the mapped AIO ring, 0 io_getevents
+                                * for every reap (fio's default); -1 storbench's: the ring */
+    bool mmap_thp;             /* thp: madvise(MADV_HUGEPAGE) on the mapping */
+    unsigned hipri_pct;        /* hipri_percentage: RWF_HIPRI on this % of pvsync2's I/Os (hipri) */
+    int stat_type;             /* filestat, dirstat: SB_STAT_STAT, _LSTAT, _STATX */
+    char donorname[256];       /* e4defrag: the donor file of EXT4_IOC_MOVE_EXT (created, removed) */
+    bool e4_inplace;           /* e4defrag: allocate and free the donor's blocks in each I/O */
+    bool sg_readfua, sg_writefua; /* sg: FUA on every READ / WRITE command */
+    int sg_write_mode;         /* sg: the SCSI command of a write, SB_SG_* */
+    unsigned sg_stream_id;     /* sg: the stream of WRITE STREAM(16) */
     int iomem;                 /* fio's mem/iomem: how the I/O buffers are made, SB_IOMEM_* */
     int fadvise_hint;          /* fio's fadvise_hint: SB_FADVISE_* (default: the job's pattern) */
     bool overwrite;            /* fio's overwrite: a write job's missing bytes are written first */
@@ -233,6 +315,14 @@ typedef struct sb_io_job {
     bool do_verify;            /* read back and check after the job (default on) */
     unsigned verify_backlog;   /* check every N written blocks while running; 0 = never */
     unsigned verify_backlog_batch; /* fio's: how many a backlog check reads; 0 = verify_backlog */
+    uint64_t verify_offset;    /* fio's: the header swapped with the data this far into a block */
+    unsigned trim_percentage;  /* fio's: the share of written blocks trimmed while running (verify.h) */
+    unsigned trim_backlog;     /* fio's: trim every N written blocks */
+    unsigned trim_backlog_batch; /* fio's: how many queued blocks each trim_backlog trims; 0 = N */
+    bool trim_verify_zero;     /* fio's: a trimmed block must read back as zeros (else not checked) */
+    bool verify_state_save;    /* fio's: a verifying write job leaves its block tables in state files */
+    bool experimental_verify;  /* fio's replayed verify: only 0 runs (check.c refuses 1) */
+    bool verify_state_load;    /* fio's: a check run takes them: exactly the blocks written are checked */
     bool verify_only;          /* write nothing: check a file an earlier run wrote */
     /* Time series: one sample of IOPS, bandwidth, mean and p99 latency per interval of
      * the measurement (fio's log_avg_msec); 0 = 1 s. At least SB_TS_MIN_INTERVAL_MS. */
@@ -320,6 +410,36 @@ typedef struct sb_io_job {
     unsigned openfiles;
     char filename_format[128];
     bool create_on_open, create_fsync; /* create_serialize: with fio's job control above */
+    /* fio's file handling (job/fileopts.c): opendir (every regular file under it becomes
+     * one of the job's files), file_append (each file's region starts at its end),
+     * create_only (files laid out, no I/O), pre_read (the region read into the page cache
+     * before the run; no invalidate), unlink_each_loop (files unlinked between loops and
+     * made again), write_hint (F_SET_RW_HINT, SB_WHINT_*: -1 unset), sync_file_range
+     * (sfr_flags: SYNC_FILE_RANGE_* after every sfr_every writes), filesize_max
+     * (filesize=LO-HI: each file's size drawn in [filesize, filesize_max]) */
+    char opendir[256];
+    int lockfile;              /* fio's lockfile: SB_LOCKFILE_* (a lock per file around each I/O) */
+    unsigned write_barrier;    /* fio's write_barrier: refused (only fio's sg engine issues them) */
+    bool atomic;               /* fio's atomic: RWF_ATOMIC direct writes where the file system has them */
+    uint64_t zonerange;        /* fio's zonerange: a strided zone's span (zonesize of it is used) */
+    bool file_append, create_only, pre_read, unlink_each_loop;
+    int write_hint;
+    unsigned sfr_flags, sfr_every;
+    uint64_t filesize_max;
+    /* fio's process and system settings (run/system.c): lockmem (bytes mlocked while the
+     * job runs), hugepage_size (mem=shmhuge/mmaphuge round to it), ioscheduler (set on
+     * the files' devices for the job, restored after), exec_prerun/exec_postrun (run by
+     * /bin/sh -c before and after the job; only from the command line or a job file the
+     * user named there, never from an include: jobfile.c), cgroup (a cgroup v2
+     * made under the caller's for the job, cgroup_weight its io.weight, kept with
+     * cgroup_nodelete) */
+    uint64_t lockmem, hugepage_size;
+    char ioscheduler[16];
+    char exec_prerun[256], exec_postrun[256];
+    char cgroup[64];
+    unsigned cgroup_weight;
+    bool cgroup_nodelete;
+    int uid, gid;              /* fio's uid/gid: the job's user and group (run/system.c); -1 unset */
     /* fio's slat_percentiles / lat_percentiles: print the submission and total latency
      * percentiles (asynchronous engines time the submission; the "Timing" of docs/io.md) */
     bool slat_percentiles, lat_percentiles;
@@ -334,6 +454,11 @@ typedef struct sb_io_job {
 enum { SB_IOMEM_MALLOC = 0, SB_IOMEM_SHM, SB_IOMEM_SHMHUGE, SB_IOMEM_MMAP, SB_IOMEM_MMAPHUGE,
        SB_IOMEM_MMAPSHARED };
 enum { SB_FADVISE_NONE = 0, SB_FADVISE_PATTERN, SB_FADVISE_RANDOM, SB_FADVISE_SEQUENTIAL };
+
+/* fio's thinktime_blocks_type (loop/pace.c): completed or issued I/Os count. */
+enum { SB_THINK_COMPLETE = 0, SB_THINK_ISSUE };
+/* fio's lockfile and write_hint (job/fileopts.c) */
+enum { SB_LOCKFILE_NONE = 0, SB_LOCKFILE_EXCLUSIVE, SB_LOCKFILE_READWRITE };
 
 /* fio's fallocate: how a write job's new file gets its size (prepare.c). */
 enum { SB_FALLOC_NATIVE = 0, SB_FALLOC_NONE, SB_FALLOC_KEEP };
@@ -350,7 +475,7 @@ typedef struct sb_io_dir_stats {
 } sb_io_dir_stats;
 
 /* fio's IO depth maps, counted by asynchronous engines: I/Os by the depth the queue had
- * when they were submitted (buckets 1, 2, 4, 8, 16, 32, >=64: up to that), and submit and
+ * when they were submitted (buckets 1, 2, 4, 8, 16, 32, >=64: from that up), and submit and
  * reap calls by the I/Os they carried (0, 1-4, 5-8, 9-16, 17-32, 33-64, >64). */
 #define SB_IO_DEPTH_BUCKETS 7
 typedef struct sb_io_depths {
@@ -364,11 +489,20 @@ typedef struct sb_io_result {
     uint64_t start_ns, end_ns; /* that interval on sb_now_ns(): first ramp end, last completion */
     sb_io_dir_stats dir[SB_DDIR_N];
     sb_histogram clat_all;     /* both directions */
+    /* fsync=N / fdatasync=N: the syncs issued among the writes and how long each took
+     * (ios and clat; fio's "sync"); end_fsync's and fsync_on_close's are not counted, as fio's */
+    sb_io_dir_stats sync;
     /* Per-second samples of the whole job (all threads), after the ramp: the first hour,
      * when the log interval divides a second (else none). */
     size_t n_seconds;
     double *bw_bytes_per_s;    /* [n_seconds], malloc'd */
     double *iops;              /* [n_seconds] */
+    /* fio's bandwidth and IOPS samples (the report's bw and iops min, max, mean, stdev and
+     * samples): one per bwavgtime / iopsavgtime of the whole job, as rates per second, when
+     * the log interval divides that window (and it is not 1 s); else NULL, and the
+     * per-second samples above are the report's. */
+    size_t n_bw_win, n_iops_win;
+    double *bw_win, *iops_win;
     /* The measurement over time (all threads), one point per log interval, thinned
      * beyond SB_SERIES_MAX points; malloc'd, NULL when nothing was measured. */
     sb_series *series;
@@ -389,6 +523,9 @@ typedef struct sb_io_result {
     sb_io_depths depths;       /* asynchronous engines (ramp included); zero for synchronous ones */
     sb_verify_stats verify;    /* filled when job->verify is set */
     uint64_t zone_resets;      /* zonemode=zbd: zones the job reset (fio's "N zone resets") */
+    unsigned latency_depth;    /* latency_target: the depth its search ended at (the last
+                                * thread's, as fio's); 0 = none */
+    uint64_t sync_fsyncs;      /* of sync's, the fsyncs (fio's sync total_ios counts only those) */
     /* Without group_reporting and with numjobs > 1: each thread's own figures, as fio
      * reports each of numjobs (dir, clat_all, seconds, cpu_ios filled); else NULL. */
     struct sb_io_result *threads;
@@ -431,6 +568,13 @@ static inline bool sb_rw_trims(sb_rw rw)
 }
 /* The job changes the file (a read-write descriptor): it writes or trims. */
 static inline bool sb_rw_modifies(sb_rw rw) { return sb_rw_writes(rw) || sb_rw_trims(rw); }
+/* filestat's stat_type, sg's sg_write_mode */
+enum { SB_STAT_STAT = 1, SB_STAT_LSTAT, SB_STAT_STATX };
+enum { SB_SG_WRITE = 1, SB_SG_WRITE_VERIFY, SB_SG_WRITE_SAME, SB_SG_WRITE_SAME_NDOB, SB_SG_WRITE_STREAM,
+       SB_SG_VERIFY_00, SB_SG_VERIFY_01, SB_SG_VERIFY_11 };
+/* The job changes its files: its rw modifies, or its engine changes a file even on a read
+ * (falloc allocates; io/engine.h's SB_ENGINE_ALLOCATES). The device rules and the open ask this. */
+bool sb_io_job_modifies(const sb_io_job *job);
 
 /* What options mean together, made explicit after parsing: a bssplit's smallest size
  * becomes bs (its offsets' unit). */
@@ -460,6 +604,10 @@ int sb_io_job_check_fiob(const sb_io_job *job, char *err, size_t errlen);
 int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen);
 /* The rules of trim jobs (trim.c), the same way. */
 int sb_io_trim_check(const sb_io_job *job, char *err, size_t errlen);
+/* The engine options of fio's --enghelp against the job's engine (job/engine_opts.c): an
+ * option of another engine, or one that needs another (sqthread_poll_cpu, hipri_percentage),
+ * is refused with one line. */
+int sb_io_engine_opts_check(const sb_io_job *job, char *err, size_t errlen);
 
 /* Runs the job. 0, or -errno with one line in err (bad input the filesystem reveals:
  * O_DIRECT refused, bs not a multiple of the logical block size, no space, short file,

@@ -304,6 +304,15 @@ static int merge_result(sb_io_result *r, double elapsed)
             return e;
     if ((e = sb_ranks_merge_hist(&r->clat_all)) < 0)
         return e;
+    uint64_t syncs[2] = {r->sync.ios, r->sync_fsyncs}; /* the periodic syncs, every rank's */
+    if ((e = sb_ranks_allreduce_u64(syncs, 2, SB_RANKS_SUM)) < 0 || (e = sb_ranks_merge_hist(&r->sync.clat)) < 0)
+        return e;
+    r->sync.ios = syncs[0], r->sync_fsyncs = syncs[1];
+    /* the ranks' bwavgtime windows do not line up: their per-second samples serve */
+    free(r->bw_win);
+    free(r->iops_win);
+    r->bw_win = r->iops_win = NULL;
+    r->n_bw_win = r->n_iops_win = 0;
     uint64_t n = r->n_seconds;
     if ((e = sb_ranks_allreduce_u64(&n, 1, SB_RANKS_MAX)) < 0)
         return e;

@@ -23,7 +23,7 @@ untimed() { sed 1d "$1" | cut -d' ' -f2-; }
 check_exit "write_iolog runs" 0 "$SB" io --name=w --filename=f --size=64k --bs=4k --rw=write --fsync=4 \
     --write_iolog=w.log
 check "write_iolog: fio's version 3 header" [ "$(head -1 w.log)" = "fio version 3 iolog" ]
-check "write_iolog: add, open, 16 writes, 4 syncs at the last offset, close" \
+check "write_iolog: add, open, 16 writes, the sync after the 4th at its offset, close" \
     [ "$(untimed w.log | sed -n '1p;2p;$p' | tr '\n' ,)" = "f add,f open,f close," -a \
       "$(grep -c ' f write ' w.log)" = 16 -a "$(grep -c ' f sync 12288 0$' w.log)" = 1 ]
 check "write_iolog: every time a number of microseconds, never going back" \
@@ -103,6 +103,28 @@ rm -f p.log
 "$SB" io --name=p --read_iolog=v3.log --replay_no_stall=1 --write_iolog=p.log >/dev/null 2>&1
 check "replay_no_stall: no wait for the log's times" [ "$(gap p.log)" -lt 1500000 ]
 rm -f p.log
+printf 'fio version 2 iolog\nd read 0 4096\nd wait 700 0\nd read 4096 4096\n' >wait.log
+"$SB" io --name=p --read_iolog=wait.log --write_iolog=p.log >/dev/null 2>&1
+check "version 2's wait: the next read 700 ms after the start, as fio's (ms)" [ "$(gap p.log)" -ge 600000 ]
+rm -f p.log
+"$SB" io --name=p --read_iolog=wait.log --replay_no_stall=1 --write_iolog=p.log >/dev/null 2>&1
+check "replay_no_stall: no wait for a wait either" [ "$(gap p.log)" -lt 600000 ]
+rm -f p.log
+printf 'fio version 3 iolog\n0 d read 0 4096\n1500000 d read 4096 4096\n3000000 d read 8192 4096\n' >eta.log
+"$SB" io --name=p --read_iolog=eta.log --eta=always --output-format=json 2>eta.err >/dev/null
+check "--eta: a replay's progress is its log's bytes (a third or two thirds done)" \
+    grep -qE '\[(33\.3|66\.7)%\]' <(tr '\r' '\n' <eta.err)
+printf 'fio version 3 iolog\n0 d read 0 4096\n60000000 d read 4096 4096\n' >gap.log
+check_exit "runtime ends a replay waiting for its log's next time (a minute away)" 0 timeout 30 "$SB" io \
+    --name=p --read_iolog=gap.log --runtime=1 --output-format=json
+check "runtime: the one read before the wait" [ "$(counts out)" = "1 0 0" ]
+
+# ---- a log through a pipe (fio's read_iolog=-): read once, as it comes ----
+check_exit "read_iolog=- reads standard input" 0 "$SB" io --name=p --read_iolog=- --read_iolog_chunked=1 --bs=8k \
+    --replay_redirect=d --destroy-data-on d --output-format=json <v2.log
+check "read_iolog=-: the log's reads, write and trim" [ "$(counts out)" = "2 1 1" ]
+check_exit "read_iolog=- without read_iolog_chunked=1 is refused" 2 "$SB" io --name=p --read_iolog=- <v2.log
+check_one_line "the refusal names read_iolog_chunked" read_iolog_chunked
 
 # ---- a malformed log: FILE:LINE and the cause, exit 2 ----
 bad() { # NAME CONTENT WORD
@@ -118,6 +140,7 @@ bad "a zero-byte read" 'fio version 2 iolog\nd read 0 0\n' "bad.log:2"
 bad "a version 3 line without its time" 'fio version 3 iolog\nd read 0 4096\n' "bad.log:2"
 bad "a wait in a version 3 log" 'fio version 3 iolog\n5 d wait 0 0\n' "bad.log:2"
 bad "no version line" 'd read 0 4096\n' "bad.log:1"
+bad "a NUL byte" 'fio version 2 iolog\nd read 0\0 4096\n' "bad.log:2: a NUL"
 bad "a second file without replay_redirect" 'fio version 2 iolog\nd read 0 4096\ne read 0 4096\n' "bad.log:3"
 head -c 5000 /dev/zero | tr '\0' a >long
 { echo "fio version 2 iolog"; cat long; echo; } >bad.log
@@ -130,6 +153,9 @@ check "read_iolog_chunked=0: no I/O was issued (no log written)" [ ! -e c0.log ]
 check_exit "read_iolog_chunked=1: the bad line stops the job where it is" 2 "$SB" io --name=p \
     --read_iolog=bad.log --read_iolog_chunked=1 --destroy-data-on d --write_iolog=c1.log
 check "read_iolog_chunked=1: the two reads before it were replayed" [ "$(grep -c ' read ' c1.log)" = 2 ]
+check_exit "read_iolog_chunked=1 with replay_redirect: the same" 2 "$SB" io --name=p --read_iolog=bad.log \
+    --read_iolog_chunked=1 --replay_redirect=other --destroy-data-on other --write_iolog=c2.log
+check "read_iolog_chunked=1 with replay_redirect: the two reads replayed" [ "$(grep -c ' read ' c2.log)" = 2 ]
 
 # ---- blktrace binary traces ----
 if [ $have_py = 1 ]; then
@@ -162,6 +188,10 @@ if [ $have_py = 1 ]; then
     check "merge: the merged times in order, the first trace's halved ($times)" \
         [ "$times" = "0,0,500,1000,1000,1500,2000,2000,2500,3000,4000,5000" ]
     rm -f m.bin
+    check_exit "merge_blktrace_file naming one of the traces is refused" 2 "$SB" io --name=m \
+        --read_iolog=t_le.bin:t_be.bin --merge_blktrace_file=./t_be.bin --replay_redirect=d
+    check_one_line "merge: the refusal names merge_blktrace_file" merge_blktrace_file
+    check "merge: the trace left whole" [ "$(stat -c %s t_be.bin)" = "$(stat -c %s t_le.bin)" ]
     check_exit "merge_blktrace_scalars with a value per trace only" 2 "$SB" io --name=m \
         --read_iolog=t_le.bin:t_be.bin --merge_blktrace_file=m.bin --merge_blktrace_scalars=50 --replay_redirect=d
     check_one_line "merge: the refusal names merge_blktrace_scalars" merge_blktrace_scalars

@@ -69,7 +69,7 @@ check_exit "clocksource=clock_gettime runs" 0 io --filename="$T/f" --rw=read --s
 check_exit "clocksource=cpu: exit 2" 2 io --filename="$T/f" --rw=read --size=1m --clocksource=cpu
 check_exit "sqthread_poll with psync: exit 2" 2 io --filename="$T/f" --rw=read --size=1m --sqthread_poll=1
 check_one_line "... naming io_uring" "io_uring"
-check_exit "nowait with libaio: exit 2" 2 io --filename="$T/f" --rw=read --size=1m --ioengine=libaio --nowait=1
+check_exit "nowait with posixaio: exit 2" 2 io --filename="$T/f" --rw=read --size=1m --ioengine=posixaio --nowait=1
 if io --filename="$T/f" --size=64k --ioengine=io_uring --rw=read >/dev/null 2>&1; then
     check_exit "io_uring with sqthread_poll runs" 0 io --filename="$T/f" --rw=randread --size=1m \
         --ioengine=io_uring --iodepth=8 --sqthread_poll=1 --output-format=json

@@ -129,7 +129,8 @@ if [ $have_fio = 1 ]; then
     check "job file json: the same job options as fio's" \
         test "$(jq -c '[.jobs[]."job options" | keys]' "$T/fg.json")" = "$(jq -c '[.jobs[]."job options" | keys]' "$T/g.json")"
 fi
-printf '[ok]\nrw=read\nsize=64k\nfilename=%s/g\n[bad]\nstonewall\nrw=read\nsize=64k\nfilename=%s/nodir/x\n' "$M" "$M" >"$T/bad.fio"
+: >"$M/notadir" # a file below a regular file cannot be made (a missing directory would be, as fio's)
+printf '[ok]\nrw=read\nsize=64k\nfilename=%s/g\n[bad]\nstonewall\nrw=read\nsize=64k\nfilename=%s/notadir/x\n' "$M" "$M" >"$T/bad.fio"
 "$SB" io --quiet --output-format=json --output "$T/bad.json" "$T/bad.fio" >"$T/out" 2>"$T/err"
 check "a job that fails: exit not 0, one line, --output not written" \
     test $? != 0 -a "$(wc -l <"$T/err")" = 1 -a ! -e "$T/bad.json"
@@ -169,6 +170,29 @@ if [ "$(stat -c %d "$B")" != 0 ] && [ "$(($(stat -c %d "$B") >> 8))" != 0 ] && [
 else
     echo "ok # SKIP $T is on no block device: disk_util not checked"
 fi
+
+# ---- the periodic syncs (fsync=N, fdatasync=N): counted and timed as fio's ----
+# fio issues the sync when it fetches the next I/O, so 64 writes with fsync=4 make 15
+# syncs (none after the last write); total_ios counts fsyncs, lat_ns every sync
+for e in psync libaio; do
+    check_exit "fsync=4, $e: runs" 0 "$SB" io --name=s --filename="$M/s" --size=256k --rw=write --fsync=4 \
+        --ioengine=$e --iodepth=4 --output-format=json
+    check "fsync=4, $e: 15 syncs counted and timed, as fio's" \
+        jqok '.jobs[0].sync.total_ios == 15 and .jobs[0].sync.lat_ns.N == 15 and .jobs[0].sync.lat_ns.min > 0' "$T/out"
+done
+check_exit "fdatasync=4: runs" 0 "$SB" io --name=s --filename="$M/s" --size=256k --rw=write --fdatasync=4 \
+    --output-format=json
+check "fdatasync=4: timed, not in total_ios (fio's)" \
+    jqok '.jobs[0].sync.total_ios == 0 and .jobs[0].sync.lat_ns.N == 15' "$T/out"
+check_exit "fsync=4: normal output" 0 "$SB" io --name=s --filename="$M/s" --size=256k --rw=write --fsync=4
+check "normal: fio's sync block and the fsyncs as the fourth issued" \
+    sh -c "grep -q '^  fsync/fdatasync/sync_file_range:' '$T/out' && grep -q '^    sync (.sec): min=' '$T/out' && grep -q 'issued rwts: total=0,64,0,15 ' '$T/out'"
+if [ $have_fio = 1 ]; then
+    rm -f "$M/s"
+    fio --name=s --filename="$M/s" --size=256k --rw=write --fsync=4 --output-format=json >"$T/fio-sync.json" 2>/dev/null
+    check "fio counts the same syncs" jqok '.jobs[0].sync.total_ios == 15' "$T/fio-sync.json"
+fi
+rm -f "$M/s"
 
 # ---- storbench's previous JSON stays ----
 check_exit "storbench-json runs" 0 "$SB" io "${JOB[@]:1}" --output-format=storbench-json

@@ -30,6 +30,9 @@ both_tools() {
 }
 # fio's key paths are all in storbench's (and fio's file holds some)
 keys_in() { [ -s "$1" ] && [ -n "$(keys "$1")" ] && test -z "$(comm -23 <(keys "$1") <(keys "$2"))"; }
+# jq filter A on storbench's file equals filter B on fio's: same A B SFILE FFILE
+same() { [ -s "$4" ] && [ "$(jq -c "$1" "$3")" = "$(jq -c "$2" "$4")" ]; }
+nf_is() { [ -s "$1" ] && [ "$(nf "$1")" = "$2" ]; }
 fio_check() { # NAME COMMAND...: a comparison with fio's output, skipped without fio
     if [ $have_fio = 1 ]; then check "$@"; else echo "ok # SKIP fio or jq not installed: $1"; fi
 }
@@ -40,7 +43,7 @@ check "unified_rw_reporting=mixed: one \"mixed\" direction holding every I/O" \
     jqok '.jobs[0] | has("mixed") and (has("read") or has("write") or has("trim") or has("sync") | not)
           and .mixed.total_ios == 256 and .mixed.io_bytes == 1048576 and .mixed.clat_ns.N == 256' "$T/s.mixed.json"
 fio_check "unified_rw_reporting=mixed: fio's job keys" \
-    test "$(jq -c '.jobs[0] | del(.storbench) | keys' "$T/s.mixed.json")" = "$(jq -c '.jobs[0] | keys' "$T/f.mixed.json")"
+    same '.jobs[0] | del(.storbench) | keys' '.jobs[0] | keys' "$T/s.mixed.json" "$T/f.mixed.json"
 fio_check "unified_rw_reporting=mixed: every key path of fio's is in storbench's" \
     keys_in "$T/f.mixed.json" "$T/s.mixed.json"
 both_tools mixed.txt "${JOB[@]}" --unified_rw_reporting=1
@@ -53,17 +56,17 @@ fio_check "unified_rw_reporting=1: fio prints the same lines" \
 both_tools mixed.terse "${JOB[@]}" --unified_rw_reporting=mixed --output-format=terse
 check "unified_rw_reporting=mixed: terse has one direction's fields (89), the mixed KiB first" \
     eval '[ "$(nf "$T/s.mixed.terse")" = 89 ] && [ "$(cut -d";" -f6 "$T/s.mixed.terse")" = 1024 ]'
-fio_check "unified_rw_reporting=mixed: fio's terse field count" test "$(nf "$T/f.mixed.terse")" = 89
+fio_check "unified_rw_reporting=mixed: fio's terse field count" nf_is "$T/f.mixed.terse" 89
 
 both_tools both.json "${JOB[@]}" --unified_rw_reporting=both --output-format=json
 check "unified_rw_reporting=both: read, write, trim and mixed, mixed their sum" \
     jqok '.jobs[0] | has("read") and has("write") and has("trim") and
           .mixed.total_ios == .read.total_ios + .write.total_ios and .mixed.total_ios == 256' "$T/s.both.json"
 fio_check "unified_rw_reporting=both: fio's job keys" \
-    test "$(jq -c '.jobs[0] | del(.storbench) | keys' "$T/s.both.json")" = "$(jq -c '.jobs[0] | keys' "$T/f.both.json")"
+    same '.jobs[0] | del(.storbench) | keys' '.jobs[0] | keys' "$T/s.both.json" "$T/f.both.json"
 both_tools both.terse "${JOB[@]}" --unified_rw_reporting=2 --output-format=terse
 check "unified_rw_reporting=2: terse has read, write and mixed (171 fields)" test "$(nf "$T/s.both.terse")" = 171
-fio_check "unified_rw_reporting=2: fio's terse field count" test "$(nf "$T/f.both.terse")" = 171
+fio_check "unified_rw_reporting=2: fio's terse field count" nf_is "$T/f.both.terse" 171
 "$SB" io "${JOB[@]}" --unified_rw_reporting=both >"$T/both.txt" 2>&1
 check "unified_rw_reporting=both: normal output has read, write and mixed blocks and group lines" \
     eval 'grep -q "^  read: IOPS" "$T/both.txt" && grep -q "^  write: IOPS" "$T/both.txt" &&
@@ -85,7 +88,7 @@ both_tools stats.json --name=quiet "${R[@]}" --stats=0 --name=loud "${R[@]}" --o
 check "stats=0: the job is not in the JSON report, the other is" \
     jqok '[.jobs[].jobname] == ["loud"]' "$T/s.stats.json"
 fio_check "stats=0: fio lists the same jobs" \
-    test "$(jq -c '[.jobs[].jobname]' "$T/s.stats.json")" = "$(jq -c '[.jobs[].jobname | select(. != null)]' "$T/f.stats.json")"
+    same '[.jobs[].jobname]' '[.jobs[].jobname | select(. != null)]' "$T/s.stats.json" "$T/f.stats.json"
 "$SB" io --name=quiet "${R[@]}" --stats=0 --name=loud "${R[@]}" >"$T/stats.txt" 2>&1
 check "stats=0: no block for it in normal output, its I/O not in its group's" \
     eval '! grep -q "^quiet: (groupid" "$T/stats.txt" && grep -q "^loud: (groupid" "$T/stats.txt" &&
@@ -121,6 +124,16 @@ if jqok '.disk_util | length > 0' "$T/du1.json"; then
     check "disk_util=0: no disk_util in JSON (there is one without it)" jqok 'has("disk_util") | not' "$T/du0.json"
     "$SB" io "${JOB[@]}" --disk_util=0 >"$T/du0.txt" 2>&1
     check "disk_util=0: no Disk stats in normal output" eval '! grep -q "Disk stats" "$T/du0.txt" && grep -q "Run status" "$T/du0.txt"'
+    # a file list whose first file is on tmpfs: the disk under the second is the job's too
+    if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+        M=$(mktemp -d /dev/shm/sbrep.XXXXXX)
+        both_tools list.json --name=t --filename="$M/a:$T/b" --size=2m --rw=write --output-format=json
+        rm -rf "$M"
+        check "disk_util: the disk under every file of a:b (the first on tmpfs)" \
+            jqok '.disk_util | length == 1' "$T/s.list.json"
+        fio_check "disk_util: fio names the same disks" \
+            same '[.disk_util[].name]' '[.disk_util[]?.name]' "$T/s.list.json" "$T/f.list.json"
+    fi
 else
     echo "ok # SKIP the scratch directory is on no block device: disk_util has nothing to show"
 fi
@@ -193,6 +206,21 @@ fi
 check_exit "a failed job in normal output: exit 1" 1 "$SB" io --name=bad --filename="$T/adir" --size=1m
 check "a failed job: no block in normal output (fio's has none), the group line is there" \
     eval '! grep -q "^bad: (groupid" "$T/out" && grep -q "^Run status group 0" "$T/out"'
+
+# ---- fsync=N's syncs: fio's "sync" figures ----
+W=(--name=t --filename="$T/w" --size=1m --bs=4k --rw=write)
+both_tools sync.json "${W[@]}" --fsync=4 --output-format=json
+check "fsync=4: the syncs counted and timed in \"sync\" (63 for 256 writes: none after the last, as fio's), with percentiles" \
+    jqok '.jobs[0].sync | .total_ios == 63 and .lat_ns.N == 63 and .lat_ns.min > 0 and
+          (.lat_ns.percentile | has("99.000000"))' "$T/s.sync.json"
+fio_check "fsync=4: every key path of fio's is in storbench's (sync's percentiles too)" \
+    keys_in "$T/f.sync.json" "$T/s.sync.json"
+"$SB" io "${W[@]}" --fsync=4 >"$T/sync.txt" 2>&1
+check "fsync=4: normal output's sync block and the syncs in issued rwts" \
+    eval 'grep -q "^  fsync/fdatasync/sync_file_range:" "$T/sync.txt" && grep -q "^    sync (.sec): min=" "$T/sync.txt" &&
+          grep -q "issued rwts: total=0,256,0,63 " "$T/sync.txt"'
+"$SB" io "${W[@]}" --end_fsync=1 --output-format=json >"$T/esync.json" 2>/dev/null
+check "end_fsync: not among the sync figures, as fio's" jqok '.jobs[0].sync | .total_ios == 0 and .lat_ns.N == 0' "$T/esync.json"
 
 # ---- fio's JSON key set on a simple job ----
 if [ $have_fio = 1 ]; then

@@ -5,7 +5,10 @@
 # compared with fio's total_err on the same damaged file; verify_pattern and
 # buffer_pattern in fio's combined forms (decimal numbers, 0xHEX, "strings", %o for the
 # block's offset), the bytes seen in the file and buffer_pattern's compared with fio's;
-# verify_backlog_batch, the order of writes and checks compared with fio's (strace).
+# verify_backlog_batch, the order of writes and checks compared with fio's (strace);
+# verify_offset, the header moved into the block as fio's; trim_percentage and its
+# options: blocks trimmed while writing, read back as zeros; verify_state_save and
+# verify_state_load: a write cut short is checked as far as it went; experimental_verify.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -46,6 +49,18 @@ for vf in 0 1; do
         fi
     fi
 done
+# the same checked by a read job as it reads (in the I/O loop, not the read-back): fio's
+# total_err and bytes read
+if [ $have_py = 1 ]; then
+    for vf in 0 1; do
+        "$SB" io --quiet --filename="$F" --name=w --size=64k --bs=4k --rw=read --verify=crc32c \
+            --verify_fatal=$vf --continue_on_error=verify --output-format=json >"$T/out" 2>/dev/null
+        got="$(jget "$T/out" total_err) $(python3 -c "import json;print(json.load(open('$T/out'))['jobs'][0]['read']['io_bytes'])")"
+        want=$([ $vf = 0 ] && echo "2 65536" || echo "1 8192")
+        check "rw=read verify_fatal=$vf continue_on_error=verify: total_err and bytes read $want (fio's)" \
+            test "$got" = "$want"
+    done
+fi
 check_exit "ignore_error's verify list without EILSEQ: the mismatch fails the job" 1 \
     "$SB" io --quiet --filename="$F" "${JOB[@]}" --continue_on_error=verify --ignore_error=,,EIO
 # patterns in fio's forms: buffer_pattern's file is fio's; verify_pattern's data past the
@@ -124,4 +139,107 @@ fi
 check_exit "verify_backlog_batch without verify_backlog is refused" 2 "$SB" io --filename="$F" \
     --verify=crc32c --verify_backlog_batch=2
 check_one_line "and named" "verify_backlog_batch"
+# verify_offset: the header sits that far into each block (fio's too: its magic 0xacca)
+rm -f "$F"
+check_exit "verify_offset=1024: written and read back clean" 0 "$SB" io --quiet --filename="$F" \
+    --name=w --size=64k --bs=4k --rw=randwrite --verify=crc32c --verify_offset=1024
+check "the header's magic (SBV1) is at byte 1024 of block 3, not at 0" \
+    test "$(od -An -tx1 -j$((4096 * 3 + 1024)) -N4 "$F" | tr -d ' ')" = 53425631 -a \
+    "$(od -An -tx1 -j$((4096 * 3)) -N4 "$F" | tr -d ' ')" != 53425631
+check_exit "verify_only with the same verify_offset: clean" 0 "$SB" io --quiet --filename="$F" \
+    --name=w --size=64k --bs=4k --rw=read --verify=crc32c --verify_only --verify_offset=1024
+check_exit "verify_only without it: the header is not where it looks" 1 "$SB" io --quiet \
+    --filename="$F" --name=w --size=64k --bs=4k --rw=read --verify=crc32c --verify_only
+check "and named (magic)" grep -q "offset 0: magic" "$T/err"
+if [ $have_fio = 1 ]; then
+    rm -f "$T/fp"
+    fio --name=w --filename="$T/fp" --size=64k --bs=4k --rw=write --verify=crc32c --verify_offset=1024 \
+        >/dev/null 2>&1
+    check "fio's header moves alike (its magic ca ac at byte 1024)" \
+        test "$(od -An -tx1 -j$((4096 * 3 + 1024)) -N2 "$T/fp" | tr -d ' ')" = caac
+fi
+rm -f "$F"
+check_exit "verify_offset with verify_interval: a header 256 bytes into each 512" 0 "$SB" io --quiet \
+    --filename="$F" --name=w --size=64k --bs=4k --rw=randwrite --verify=md5 --verify_interval=512 \
+    --verify_offset=256
+check "... the magic at 512 + 256" test "$(od -An -tx1 -j$((4096 * 3 + 768)) -N4 "$F" | tr -d ' ')" = 53425631
+check_exit "verify_offset inside the header is refused" 2 "$SB" io --filename="$F" --verify=md5 \
+    --verify_offset=64
+check_one_line "and named" "verify_offset"
+# trim_percentage, trim_backlog, trim_backlog_batch, trim_verify_zero: written blocks
+# trimmed while the job runs (holes in the file), then read back as zeros
+zeros() { python3 -c "
+import sys; d=open(sys.argv[1],'rb').read()
+print(sum(1 for i in range(0, len(d), 4096) if not any(d[i:i + 4096])))" "$1"; }
+vget() { python3 -c "import json,sys;print(json.load(open(sys.argv[1]))['jobs'][0]['storbench']['verify'][sys.argv[2]])" "$@"; }
+TRIM=(--name=w --size=256k --bs=4k --rw=write --verify=crc32c --trim_backlog=8 --output-format=json)
+if [ $have_py = 1 ]; then
+    for c in "100 0 1 64 64 64" "100 2 1 16 16 64" "100 0 0 64 0 0"; do
+        set -- $c
+        rm -f "$F"
+        args=(--trim_percentage=$1 --trim_verify_zero=$3)
+        [ "$2" != 0 ] && args+=(--trim_backlog_batch=$2)
+        check_exit "${args[*]} --trim_backlog=8: runs clean" 0 \
+            "$SB" io --quiet --filename="$F" "${TRIM[@]}" "${args[@]}"
+        check "... $4 zero blocks in the file, $4 trimmed, $5 read back as zeros, $6 checked" \
+            test "$(zeros "$F") $(vget "$T/out" blocks_trimmed) $(vget "$T/out" trimmed_checked) $(vget "$T/out" blocks_checked)" = "$4 $4 $5 $6"
+    done
+    rm -f "$F"
+    "$SB" io --quiet --filename="$F" "${TRIM[@]}" --trim_percentage=50 >"$T/out" 2>&1
+    n=$(vget "$T/out" blocks_trimmed)
+    check "trim_percentage=50: some blocks trimmed, not all ($n of 64), each a zero block" \
+        test "$n" -gt 0 -a "$n" -lt 64 -a "$(zeros "$F")" = "$n"
+    if [ $have_fio = 1 ]; then
+        rm -f "$T/fp"
+        fio --filename="$T/fp" "${TRIM[@]}" --trim_percentage=100 >/dev/null 2>&1
+        frc=$?
+        check "fio with the same options: also clean, with zero blocks ($(zeros "$T/fp"))" \
+            test $frc = 0 -a "$(zeros "$T/fp")" -gt 0
+    fi
+fi
+check_exit "trim_percentage without trim_backlog is refused" 2 "$SB" io --filename="$F" --verify=crc32c \
+    --trim_percentage=10
+check_one_line "and named" "trim_backlog"
+check_exit "trim_percentage without verify is refused" 2 "$SB" io --filename="$F" --trim_percentage=10 \
+    --trim_backlog=2
+check_one_line "and named" "trim_percentage"
+# verify_state_save / verify_state_load: a write cut short by a trigger leaves its table in
+# --aux-path; the check that loads it checks exactly the blocks written
+if [ $have_py = 1 ]; then
+    mkdir -p "$T/aux" "$T/sd"
+    cd "$T/sd" || exit 1 # fio's own runs above left their state files in $T
+    rm -f "$F"
+    SJOB=(--name=w --size=16m --bs=4k --verify=crc32c --aux-path="$T/aux")
+    check_exit "verify_state_save: a write cut at 1 s by --trigger-timeout" 0 "$SB" io --quiet \
+        --filename="$F" "${SJOB[@]}" --rw=write --verify_state_save --rate=1m --time_based \
+        --runtime=60 --trigger-timeout=1 --output-format=json
+    w=$(python3 -c "import json;print(json.load(open('$T/out'))['jobs'][0]['write']['io_bytes'] // 4096)")
+    check "the state file is in --aux-path (fio's name: local-w-0-verify.state)" \
+        test -s "$T/aux/local-w-0-verify.state" -a "$w" -gt 0 -a "$w" -lt 4096
+    check_exit "verify_only without it fails at the first block never written" 1 "$SB" io --quiet \
+        --filename="$F" "${SJOB[@]}" --rw=read --verify_only
+    check "  (block $w)" grep -q "offset $((w * 4096)): magic" "$T/err"
+    check_exit "verify_only with verify_state_load: clean" 0 "$SB" io --quiet --filename="$F" \
+        "${SJOB[@]}" --rw=read --verify_only --verify_state_load --output-format=json
+    check "  exactly the $w blocks written are checked" test "$(vget "$T/out" blocks_checked)" = "$w"
+    printf '\xa5' | dd of="$F" bs=1 seek=$((4096 * (w / 2) + 500)) conv=notrunc 2>/dev/null
+    check_exit "a damaged written block is found" 1 "$SB" io --quiet --filename="$F" "${SJOB[@]}" \
+        --rw=read --verify_only --verify_state_load
+    check "  and named" grep -q "offset $((4096 * (w / 2))): data" "$T/err"
+    check_exit "a state file of another job (bs) is refused" 2 "$SB" io --quiet --filename="$F" \
+        "${SJOB[@]}" --bs=8k --rw=read --verify_only --verify_state_load
+    check_one_line "and named" "verify_state_load"
+    check "no state file is left in the working directory" test -z "$(ls "$T"/sd 2>/dev/null)"
+    cd "$T" || exit 1
+fi
+check_exit "verify_state_load in a write job is refused" 2 "$SB" io --filename="$F" --verify=crc32c \
+    --rw=write --verify_state_load
+check_one_line "and named" "verify_state_load"
+# experimental_verify: 0 (fio's default) runs; 1, fio's replay, is refused with its reason
+rm -f "$F"
+check_exit "experimental_verify=0 runs" 0 "$SB" io --quiet --filename="$F" --size=64k --rw=write \
+    --verify=crc32c --experimental_verify=0
+check_exit "experimental_verify=1 is refused" 2 "$SB" io --filename="$F" --size=64k --rw=write \
+    --verify=crc32c --experimental_verify=1
+check_one_line "and named" "experimental_verify"
 finish

@@ -194,7 +194,8 @@ check_exit "job file on ranks: write_bw_log" 0 run4 "$SB" io "$T/logs.fio"
 check "each rank its own log (PREFIX.R)" test "$(ls "$T"/lg.[0-3]_bw.1.log | wc -l)" -eq 4
 check_exit "job file with --shared-file: refused" 2 run4 "$SB" io "$T/ranks.fio" --shared-file
 check_one_line "job file --shared-file: one line" "for one job from flags"
-printf '[bad]\nrw=read\nsize=1m\nfilename=%s/missing/f\n' "$D" >"$T/bad.fio"
+# a file below a regular file: no directory can be made there (fio makes a missing one)
+printf '[bad]\nrw=read\nsize=1m\nfilename=%s/ranks.fio/f\n' "$T" >"$T/bad.fio"
 check_exit "job file on ranks: a job failing on every rank" 1 run4 "$SB" io "$T/bad.fio"
 check "a failing job: one rank's line names the job" grep -q 'rank 0 on .*bad' "$T/err"
 

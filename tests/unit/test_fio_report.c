@@ -83,6 +83,8 @@ static void one_job(void)
     job.engine = "psync";
     job.bs_min = job.bs_max = 4096;
     job.iodepth = 1;
+    job.latency_percentile = 100; /* no latency_target: fio's unset values, depth = iodepth */
+    job.latency_depth = 1;
     job.depth_known = true;
     job.depth_level[0] = job.depth_submit[1] = job.depth_complete[1] = 256;
     memset(&rep, 0, sizeof rep);

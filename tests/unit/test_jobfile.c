@@ -156,7 +156,12 @@ static void test_value_types(void **state)
     assert_int_equal(set(&job, "bs", "8k"), 0);
     assert_int_equal(job.bs_max, 0); /* one size: no range */
     assert_int_equal(set(&job, "bs", "64k-4k"), -EINVAL);
-    assert_int_equal(set(&job, "bs", "4k,8k"), -EINVAL);
+    assert_int_equal(set(&job, "bs", "4k,8k"), 0); /* fio's READ,WRITE */
+    assert_int_equal(job.bs, 4096);
+    assert_int_equal(job.bs_w, 8192);
+    assert_int_equal(set(&job, "bs", "4k,8k,16k"), -EINVAL); /* a trim size of its own */
+    assert_int_equal(set(&job, "bs", "8k"), 0);
+    assert_int_equal(job.bs_w, 0);
     assert_int_equal(set(&job, "bssplit", "4k/50:64k/50"), 0);
     assert_int_equal(job.bssplit.n, 2);
     assert_int_equal(job.bssplit.pct[1], 50);
@@ -199,7 +204,9 @@ static void test_value_types(void **state)
     assert_int_equal(set(&job, "rw", "read:-8k"), 0);
     assert_int_equal(job.rw, SB_RW_READ);
     assert_int_equal(job.rw_skip, -8192);
-    assert_int_equal(set(&job, "rw", "randread:8"), -EINVAL);
+    assert_int_equal(set(&job, "rw", "randread:8"), 0); /* a new random offset every 8 I/Os */
+    assert_int_equal(job.rw_seq_nr, 8);
+    assert_int_equal(set(&job, "rw", "randread:0"), -EINVAL);
     assert_int_equal(set(&job, "rw", "write"), 0);
     assert_int_equal(job.rw_skip, 0);
     assert_int_equal(set(&job, "percentile_list", "50:99.9"), 0);

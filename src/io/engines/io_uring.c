@@ -20,10 +20,17 @@
 #include "io/engine.h"
 #include "io/job.h"
 
+#ifndef RWF_DONTCACHE
+#define RWF_DONTCACHE 0x00000080 /* linux/fs.h of 6.14: buffered I/O that leaves no cache behind */
+#endif
+
 typedef struct uring_data {
     struct io_uring ring;
     struct io_uring_cqe **cqes; /* [iodepth] */
     unsigned in_flight;         /* submitted, not reaped: drained before the ring goes */
+    struct iovec *iov;          /* [iodepth] nonvectored=0: each I/O's one iovec; else NULL */
+    unsigned force_async, until_async; /* force_async=N: IOSQE_ASYNC when the count runs out */
+    int rw_flags;               /* RWF_ flags of every I/O: nowait, uncached */
 } uring_data;
 
 static int uring_probe(void)
@@ -33,6 +40,25 @@ static int uring_probe(void)
     if (r < 0)
         return r;
     io_uring_queue_exit(&ring);
+    return 0;
+}
+
+/* fio's nonvectored=0, force_async, nowait and uncached (td->job's), once per ring */
+static int uring_job_options(sb_engine_td *td, uring_data *d)
+{
+    const sb_io_job *job = td->job;
+    d->rw_flags = td->nowait ? RWF_NOWAIT : 0;
+    if (!job)
+        return 0;
+    if (job->io_uncached && !td->direct)
+        d->rw_flags |= RWF_DONTCACHE;
+    d->until_async = d->force_async = job->uring_force_async;
+    if (job->uring_nonvectored == 0 && !td->fixed_bufs) {
+        if (!(d->iov = calloc(td->iodepth, sizeof *d->iov)))
+            return -ENOMEM;
+        for (unsigned i = 0; i < td->iodepth; i++)
+            d->iov[i].iov_base = td->ios[i].buf;
+    }
     return 0;
 }
 
@@ -54,6 +80,10 @@ static int uring_init(sb_engine_td *td)
     /* fio's sqthread_poll and hipri are asked for: a ring without them would measure
      * something else, so a kernel that refuses them fails the job (no fallback) */
     unsigned asked = (td->sqpoll ? IORING_SETUP_SQPOLL : 0) | (td->hipri ? IORING_SETUP_IOPOLL : 0);
+    if (td->sqpoll && td->job && td->job->uring_sqpoll_cpu >= 0) { /* fio's sqthread_poll_cpu */
+        asked |= IORING_SETUP_SQ_AFF;
+        p.sq_thread_cpu = (unsigned)td->job->uring_sqpoll_cpu;
+    }
     if (asked)
         p.flags = asked; /* SQPOLL excludes DEFER_TASKRUN */
     int r = io_uring_queue_init_params(td->iodepth, &d->ring, &p);
@@ -83,6 +113,8 @@ static int uring_init(sb_engine_td *td)
         if (r < 0)
             td->fixed_bufs = false; /* by default only (memlock limit, size): plain buffers */
     }
+    if ((r = uring_job_options(td, d)) < 0)
+        goto fail_ring;
     td->data = d;
     return 0;
 fail_ring:
@@ -107,6 +139,13 @@ static int uring_queue(sb_engine_td *td, sb_io_u *u)
             io_uring_prep_read_fixed(sqe, fd, u->buf, u->len, u->offset, (int)u->index);
         else
             io_uring_prep_write_fixed(sqe, fd, u->buf, u->len, u->offset, (int)u->index);
+    } else if (d->iov) { /* nonvectored=0: IORING_OP_READV/WRITEV of one iovec */
+        struct iovec *iov = &d->iov[u->index];
+        iov->iov_len = u->len;
+        if (u->ddir == SB_DDIR_READ)
+            io_uring_prep_readv(sqe, fd, iov, 1, u->offset);
+        else
+            io_uring_prep_writev(sqe, fd, iov, 1, u->offset);
     } else {
         if (u->ddir == SB_DDIR_READ)
             io_uring_prep_read(sqe, fd, u->buf, u->len, u->offset);
@@ -115,8 +154,11 @@ static int uring_queue(sb_engine_td *td, sb_io_u *u)
     }
     if (td->fixed_files)
         sqe->flags |= IOSQE_FIXED_FILE;
-    if (td->nowait)
-        sqe->rw_flags |= RWF_NOWAIT;
+    sqe->rw_flags |= d->rw_flags;
+    if (d->force_async && --d->until_async == 0) { /* fio's force_async: every Nth to io-wq */
+        sqe->flags |= IOSQE_ASYNC;
+        d->until_async = d->force_async;
+    }
     sqe->ioprio = u->ioprio; /* fio's cmdprio; 0: the thread's priority */
     io_uring_sqe_set_data(sqe, u);
     d->in_flight++;
@@ -177,17 +219,23 @@ static void uring_cleanup(sb_engine_td *td)
         d->in_flight--;
     }
     io_uring_queue_exit(&d->ring);
+    free(d->iov);
     free(d->cqes);
     free(d);
     td->data = NULL;
 }
 
 static const char *const io_uring_aliases[] = {"uring", "iouring", NULL};
+static const char *const io_uring_options[] = {
+    "hipri", "cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit", "fixedbufs",
+    "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "nonvectored", "uncached", "nowait",
+    "force_async", NULL};
 const sb_engine_ops sb_engine_io_uring = {
     .name = "io_uring",
     .rank = 4,
     .caps = SB_ENGINE_REGISTERS | SB_ENGINE_PRIO | SB_ENGINE_RING,
     .aliases = io_uring_aliases,
+    .options = io_uring_options,
     .description = "io_uring (liburing); registered file and buffers as options",
     .probe = uring_probe,
     .init = uring_init,

@@ -12,6 +12,7 @@
 #include <libaio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 
 #include "io/engine.h"
 #include "io/job.h"
@@ -33,6 +34,7 @@ typedef struct laio_data {
     struct iocb **pending;   /* [iodepth] queued, not yet submitted */
     unsigned n_pending;
     struct io_event *events; /* [iodepth] */
+    int rw_flags;            /* fio's nowait: RWF_NOWAIT in every iocb */
 } laio_data;
 
 static int laio_probe(void)
@@ -71,8 +73,11 @@ static int laio_init(sb_engine_td *td)
         return r;
     }
     struct aio_ring *ring = (struct aio_ring *)d->ctx;
-    if (ring->magic == AIO_RING_MAGIC && ring->incompat_features == 0)
+    /* fio's userspace_reap=0: every reap through io_getevents, as fio's default */
+    if (ring->magic == AIO_RING_MAGIC && ring->incompat_features == 0 &&
+        !(td->job && td->job->laio_userspace_reap == 0))
         d->ring = ring;
+    d->rw_flags = td->nowait ? RWF_NOWAIT : 0;
     td->data = d;
     return 0;
 }
@@ -86,6 +91,7 @@ static int laio_queue(sb_engine_td *td, sb_io_u *u)
     else
         io_prep_pwrite(cb, td->fd, u->buf, u->len, (long long)u->offset);
     cb->data = u;
+    cb->aio_rw_flags = d->rw_flags;
     if (u->ioprio) { /* fio's cmdprio: the kernel takes aio_reqprio with this flag */
         cb->u.c.flags |= 1u << 1; /* IOCB_FLAG_IOPRIO (linux/aio_abi.h) */
         cb->aio_reqprio = (short)u->ioprio;
@@ -168,10 +174,13 @@ static void laio_cleanup(sb_engine_td *td)
     td->data = NULL;
 }
 
+static const char *const laio_options[] = {"userspace_reap", "cmdprio_percentage", "cmdprio_class",
+                                           "cmdprio", "cmdprio_bssplit", "nowait", NULL};
 const sb_engine_ops sb_engine_libaio = {
     .name = "libaio",
     .rank = 3,
     .caps = SB_ENGINE_PRIO,
+    .options = laio_options,
     .description = "Linux native AIO (io_submit/io_getevents)",
     .probe = laio_probe,
     .init = laio_init,

@@ -19,6 +19,12 @@ static int mmap_init(sb_engine_td *td)
                    MAP_SHARED, td->fd, 0);
     if (p == MAP_FAILED)
         return -errno;
+    /* fio's thp: the mapping backed by transparent huge pages where the file system can */
+    if (td->job && td->job->mmap_thp && madvise(p, td->file_size, MADV_HUGEPAGE) < 0) {
+        int e = errno;
+        munmap(p, td->file_size);
+        return -e;
+    }
     td->data = p;
     return 0;
 }
@@ -50,10 +56,12 @@ static void mmap_cleanup(sb_engine_td *td)
     td->data = NULL;
 }
 
+static const char *const mmap_options[] = {"thp", NULL};
 const sb_engine_ops sb_engine_mmap = {
     .name = "mmap",
     .rank = 5,
     .caps = SB_ENGINE_MAPS,
+    .options = mmap_options,
     .description = "memory-mapped file, memcpy, msync",
     .sync = true,
     .init = mmap_init,

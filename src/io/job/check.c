@@ -10,23 +10,69 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/engine.h"
 #include "io/job.h"
+#include "io/job/fileopts.h"
 
 /* fio's offset options: rw's skip, blockalign, random_distribution, rate_min. */
 static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
 {
-    bool var = job->bs_max > job->bs || job->bssplit.n;
+    bool var = job->bs_max > job->bs || job->bssplit.n || job->bs_w;
     if (job->rw_skip && (var || job->rw_skip % (int64_t)job->bs || job->rw_skip == -(int64_t)job->bs)) {
         snprintf(err, errlen, "rw's skip %" PRId64 " must be a multiple of bs %" PRIu64 " (not -bs), "
                  "with one block size", job->rw_skip, job->bs);
         return -EINVAL;
     }
-    if (job->blockalign && (job->blockalign % SB_IO_MIN_BS || job->blockalign < job->bs ||
-                            job->blockalign % job->bs || !sb_rw_is_random(job->rw))) {
-        snprintf(err, errlen, "blockalign %" PRIu64 ": storbench's is a multiple of bs %" PRIu64
-                 " (and of 512 B), for random jobs", job->blockalign, job->bs);
+    /* blockalign: any unit (fio's), for the offsets of random jobs; a sequential job's
+     * follow one another, so only bs itself (fio's default) means nothing there */
+    if ((job->blockalign && job->blockalign != job->bs && !sb_rw_is_random(job->rw)) ||
+        (job->blockalign_w && !sb_rw_is_random(job->rw))) {
+        snprintf(err, errlen, "blockalign %" PRIu64 ": aligns a random job's offsets; this job's are "
+                 "sequential (fio ignores it there)", job->blockalign_w ? job->blockalign_w : job->blockalign);
+        return -EINVAL;
+    }
+    /* zbd, sprandom and lfsr keep their blocks of bs: an alignment of whole blocks */
+    bool blocks = job->zonemode == SB_ZONEMODE_ZBD || job->sprandom || job->random_generator == SB_RNG_LFSR;
+    if (blocks && (job->bs_w || job->blockalign_w || (job->blockalign && job->blockalign % job->bs))) {
+        snprintf(err, errlen, "%s: with zonemode=zbd, sprandom or random_generator=lfsr, %s",
+                 job->bs_w ? "bs=READ,WRITE" : "blockalign", job->bs_w ? "not supported"
+                 : "one multiple of bs");
+        return -EINVAL;
+    }
+    if (job->bs_w && (job->bs_w < SB_IO_MIN_BS || job->bs_w > SB_IO_MAX_BS || job->bs_max_w > SB_IO_MAX_BS)) {
+        snprintf(err, errlen, "bs's write value %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs_w);
+        return -EINVAL;
+    }
+    if (job->bs_w && (job->bssplit.n || job->rw == SB_RW_TRIMWRITE || job->rw_skip ||
+                      job->zonemode == SB_ZONEMODE_STRIDED)) {
+        snprintf(err, errlen, "bs=READ,WRITE: not with bssplit, trimwrite, rw's skip or zonemode=strided");
+        return -EINVAL;
+    }
+    if (job->bs_is_seq_rand && job->bs_w) { /* left after sb_io_job_resolve: both kinds */
+        snprintf(err, errlen, "bs_is_seq_rand: a job of random and sequential I/Os (randread:N, "
+                 "percentage_random) with two sizes is not supported");
+        return -EINVAL;
+    }
+    if (job->bs_unaligned && job->bs_max <= job->bs && job->bs_max_w <= job->bs_w) {
+        snprintf(err, errlen, "bs_unaligned: needs a range of sizes (bsrange=LO-HI, bs=LO-HI)");
+        return -EINVAL;
+    }
+    bool mix = job->rw_seq_nr > 1 || job->pct_random < 100;
+    if (mix && (!sb_rw_is_random(job->rw) || var || job->verify || job->verify_pattern ||
+                job->zonemode == SB_ZONEMODE_ZBD || job->sprandom)) {
+        snprintf(err, errlen, "%s: for random jobs of one block size, without verify, zbd or "
+                 "sprandom", job->rw_seq_nr > 1 ? "rw's :N" : "percentage_random");
+        return -EINVAL;
+    }
+    if (job->offset_align && !job->offset_pct) {
+        snprintf(err, errlen, "offset_align: needs offset=N%% (it rounds that offset up)");
+        return -EINVAL;
+    }
+    if (job->rw_sequencer && job->rw_seq_nr < 2) {
+        snprintf(err, errlen, "rw_sequencer=identical: needs rw=randread:N (N above 1), the I/Os it "
+                 "shapes");
         return -EINVAL;
     }
     if (sb_io_zbd_check(job, err, errlen, NULL, 0) < 0)
@@ -47,6 +93,52 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
     }
     if (job->rate_min && job->rate && job->rate_min > job->rate) {
         snprintf(err, errlen, "rate_min %" PRIu64 " is above rate %" PRIu64, job->rate_min, job->rate);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* thinktime's and rate's details, max_latency and the latency target (loop/pace.c): an
+ * option that would change nothing (fio's ignore them) is refused. */
+static int check_pacing(const sb_io_job *job, char *err, size_t errlen)
+{
+    const char *alone = NULL;
+    if (job->thinktime_s <= 0 && job->thinktime_spin_s > 0)
+        alone = "thinktime_spin";
+    else if (job->thinktime_s <= 0 && job->thinktime_blocks > 1)
+        alone = "thinktime_blocks";
+    else if (job->thinktime_s <= 0 && job->thinktime_blocks_type != SB_THINK_COMPLETE)
+        alone = "thinktime_blocks_type";
+    else if (job->thinktime_s <= 0 && job->thinktime_iotime_s > 0)
+        alone = "thinktime_iotime";
+    if (alone) {
+        snprintf(err, errlen, "%s: needs thinktime (without it there is no think to shape)", alone);
+        return -EINVAL;
+    }
+    if (job->thinktime_spin_s > job->thinktime_s) {
+        snprintf(err, errlen, "thinktime_spin %.0f us is above thinktime %.0f us",
+                 job->thinktime_spin_s * 1e6, job->thinktime_s * 1e6);
+        return -EINVAL;
+    }
+    bool rated = job->rate || job->rate_write || job->rate_iops || job->rate_iops_write;
+    if (job->rate_ign_think && (job->thinktime_s <= 0 || !rated)) {
+        snprintf(err, errlen, "rate_ignore_thinktime: needs thinktime and rate or rate_iops");
+        return -EINVAL;
+    }
+    if (job->rate_cycle_ms != 1000 && !job->rate_min && !job->rate_iops_min) {
+        snprintf(err, errlen, "rate_cycle: needs rate_min or rate_iops_min (the window they are "
+                 "judged on)");
+        return -EINVAL;
+    }
+    if (job->latency_target_s <= 0 && (job->latency_window_s > 0 || job->latency_run ||
+                                       job->latency_percentile != 100)) {
+        snprintf(err, errlen, "%s: needs latency_target", job->latency_run ? "latency_run"
+                 : job->latency_window_s > 0 ? "latency_window" : "latency_percentile");
+        return -EINVAL;
+    }
+    if ((job->latency_target_s > 0 || job->serialize_overlap) && job->submit_offload) {
+        snprintf(err, errlen, "%s: not with io_submit_mode=offload", job->serialize_overlap
+                 ? "serialize_overlap" : "latency_target");
         return -EINVAL;
     }
     return 0;
@@ -96,8 +188,9 @@ static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
  * one file per job, one kind of periodic sync. */
 static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
 {
-    bool var = job->bs_max > job->bs || job->bssplit.n;
-    if (check_offsets(job, err, errlen) < 0 || check_jobctl(job, err, errlen) < 0)
+    bool var = job->bs_max > job->bs || job->bssplit.n || job->bs_w;
+    if (check_offsets(job, err, errlen) < 0 || check_jobctl(job, err, errlen) < 0 ||
+        check_pacing(job, err, errlen) < 0)
         return -EINVAL;
     if (job->bs_max > SB_IO_MAX_BS) {
         snprintf(err, errlen, "bsrange %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs_max);
@@ -115,7 +208,8 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
         return -EINVAL;
     }
     if (var && (job->verify || job->verify_pattern)) {
-        snprintf(err, errlen, "verify with bsrange or bssplit is not supported (one block size)");
+        snprintf(err, errlen, "verify with bsrange, bssplit or bs=READ,WRITE is not supported (one "
+                 "block size)");
         return -EINVAL;
     }
     if (job->bssplit.n) {
@@ -135,9 +229,76 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
         snprintf(err, errlen, "fsync and fdatasync together: give one of them");
         return -EINVAL;
     }
-    if (job->filesize && job->size > job->filesize) {
+    uint64_t fmax = job->filesize_max ? job->filesize_max : job->filesize; /* LO-HI: HI */
+    if (job->filesize && job->size > fmax) {
         snprintf(err, errlen, "size %" PRIu64 " is more than filesize %" PRIu64 " (several passes: "
-                 "use loops)", job->size, job->filesize);
+                 "use loops)", job->size, fmax);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* What an engine that moves no data (falloc, ftruncate) can run. */
+static int engine_kind_check(const sb_io_job *job, const sb_engine_ops *ops, char *err, size_t errlen)
+{
+    if ((ops->caps & SB_ENGINE_NO_DATA) && (job->verify || job->verify_pattern || job->verify_only)) {
+        snprintf(err, errlen, "the %s engine moves no data: there is nothing to verify", ops->name);
+        return -EINVAL;
+    }
+    if ((ops->caps & SB_ENGINE_FILE_OPS) && (job->fsync_every || job->fdatasync_every || job->end_fsync ||
+                                             job->fsync_on_close)) {
+        snprintf(err, errlen, "the %s engine opens no file to fsync (fsync, fdatasync, end_fsync, "
+                 "fsync_on_close)", ops->name);
+        return -EINVAL;
+    }
+    if ((ops->caps & SB_ENGINE_FILE_OPS) && sb_rw_trims(job->rw)) {
+        snprintf(err, errlen, "the %s engine times one operation per file: rw=%s has nothing to "
+                 "trim", ops->name, sb_rw_name(job->rw));
+        return -EINVAL;
+    }
+    /* ftruncate's only I/O is a write (a size change), as fio's, which fails a read with EINVAL */
+    if ((ops->caps & SB_ENGINE_WRITES_ONLY) && job->rw != SB_RW_WRITE && job->rw != SB_RW_RANDWRITE) {
+        snprintf(err, errlen, "the %s engine only writes (rw=write or randwrite; rw=%s)", ops->name,
+                 sb_rw_name(job->rw));
+        return -EINVAL;
+    }
+    /* one I/O at a time: nothing in flight to overlap, no queue to drain */
+    bool one = (ops->sync && !job->submit_offload) || job->iodepth == 1;
+    if (one && (job->serialize_overlap || (job->iodepth_low && job->iodepth_low < job->iodepth))) {
+        snprintf(err, errlen, "%s: needs more than one I/O in flight (an asynchronous engine, iodepth "
+                 "above 1)", job->serialize_overlap ? "serialize_overlap" : "iodepth_low");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* fio's log options that involve each other (io/log/). */
+static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+    if (job->hist_log[0] && job->log_gz_store) {
+        /* fio's stored histogram samples are memory addresses, not histograms */
+        snprintf(err, errlen, "write_hist_log with log_store_compressed: fio stores no histogram in "
+                 "a .fz file (its samples there are memory addresses); store the logs uncompressed");
+        return -EINVAL;
+    }
+    struct timespec ts;
+    if ((job->log_unix_epoch || job->log_alt_epoch) &&
+        clock_gettime((clockid_t)job->log_epoch_clock_id, &ts) < 0) {
+        snprintf(err, errlen, "log_alternate_epoch_clock_id %d: no such clock here (%s)",
+                 job->log_epoch_clock_id, strerror(errno));
+        return -EINVAL;
+    }
+    if (job->log_gz && job->log_gz < 1024) {
+        snprintf(err, errlen, "log_compression %" PRIu64 " is less than 1024 bytes (fio's least)", job->log_gz);
+        return -EINVAL;
+    }
+    if (job->log_gz_cpus_set && !job->log_gz_store && warn && warnlen && !warn[0])
+        snprintf(warn, warnlen, "log_compression_cpus has no effect without log_store_compressed=1: "
+                 "storbench writes its logs as it goes and deflates only the logs it stores");
+    if (job->block_error_pct) { /* fio's: trims until a block fails, on wearing flash */
+        snprintf(err, errlen, "block_error_percentiles: not supported: fio's histogram of the trims "
+                 "until a block fails needs a device that wears out and reports it, and storbench "
+                 "counts no such failure");
         return -EINVAL;
     }
     return 0;
@@ -160,12 +321,6 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     if (job->bs < SB_IO_MIN_BS || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS)) {
         snprintf(err, errlen, "block size %" PRIu64 " out of range (512 B .. 64 MiB; under zonemode=zbd "
                  "a trim job's: the zone size, up to 2 GiB)", job->bs);
-        return -EINVAL;
-    }
-    if (job->block_error_pct) { /* fio's: trims until a block fails, on wearing flash */
-        snprintf(err, errlen, "block_error_percentiles: not supported: fio's histogram of the trims "
-                 "until a block fails needs a device that wears out and reports it, and storbench "
-                 "counts no such failure");
         return -EINVAL;
     }
     if (job->iodepth < 1 || job->iodepth > SB_IO_MAX_DEPTH) {
@@ -209,16 +364,9 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  job->uring_fixed_files == 1 ? "files" : "buffers", ops->name);
         return -EINVAL;
     }
-    /* the ring's and preadv2's own options, as fio takes them only with those engines */
-    const char *eng_opt = job->uring_sqpoll && !(ops->caps & SB_ENGINE_RING) ? "sqthread_poll"
-                          : (job->io_nowait || job->io_hipri) && !(ops->caps & (SB_ENGINE_RING | SB_ENGINE_RWF))
-                              ? (job->io_nowait ? "nowait" : "hipri") : NULL;
-    if (eng_opt) {
-        snprintf(err, errlen, "%s is an option of the %s engine%s (ioengine is %s)", eng_opt,
-                 job->uring_sqpoll ? "io_uring" : "io_uring and pvsync2", job->uring_sqpoll ? "" : "s",
-                 ops->name);
+    /* fio's engine options, as fio takes them only with their engines (engine_opts.c) */
+    if (sb_io_engine_opts_check(job, err, errlen) < 0)
         return -EINVAL;
-    }
     if (sb_io_job_check_fio(job, err, errlen) < 0 || sb_io_job_check_fiob(job, err, errlen) < 0)
         return -EINVAL;
     if (job->rwmixread > 100) {
@@ -248,7 +396,10 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     }
     if (sb_ss_check(&job->steady, err, errlen) < 0)
         return -EINVAL;
-    if (!job->filename[0] == !job->directory[0]) {
+    if (sb_io_fileopts_check(job, err, errlen) < 0) /* fileopts.c */
+        return -EINVAL;
+    /* opendir names the files (fileopts.c), below a directory when one is given */
+    if (!(job->filename[0] || job->opendir[0]) == !(job->directory[0] && !job->opendir[0])) {
         snprintf(err, errlen, "give exactly one of a file name or a directory");
         return -EINVAL;
     }
@@ -256,7 +407,11 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "the %s engine cannot do direct I/O (it works through the page cache)", ops->name);
         return -EINVAL;
     }
+    if (engine_kind_check(job, ops, err, errlen) < 0)
+        return -EINVAL;
     if (sb_io_verify_check(job, ops->sync ? 1 : job->iodepth, err, errlen) < 0)
+        return -EINVAL;
+    if (check_logs(job, err, errlen, warn, warnlen) < 0)
         return -EINVAL;
     if (warn && warnlen)
         sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */

@@ -43,7 +43,7 @@ unsigned sb_io_files_per_thread(const sb_io_job *job)
 void sb_io_files_resolve(sb_io_job *job)
 {
     unsigned n = sb_io_files_per_thread(job);
-    if (n < 2)
+    if (n < 2 || job->filesize_max)
         return;
     if (!(job->filesize && job->filesize == job->size)) {
         job->size /= n;
@@ -81,7 +81,7 @@ int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen)
         return -EINVAL;
     }
     uint64_t per = job->size / n;
-    if (!(job->filesize && job->filesize == job->size) && per - per % job->bs < job->bs) {
+    if (!(job->filesize && job->filesize == job->size) && !job->filesize_max && per - per % job->bs < job->bs) {
         snprintf(err, errlen, "size %" PRIu64 " over %u files leaves less than a block (bs %" PRIu64
                  ") for each", job->size, n, job->bs);
         return -EINVAL;
@@ -103,6 +103,10 @@ static int format_name(const sb_io_job *job, const char *dir, unsigned j, unsign
     const char *fmt = job->filename_format[0] ? job->filename_format
                       : n ? "$jobname.$jobnum.$filenum"
                       : per > 1 ? "storbench-io.$jobnum.$filenum" : "storbench-io.$jobnum";
+    /* fio's directory=A:B: thread j's files in the (j mod n)-th (dir is their list) */
+    unsigned nd = sb_opt_list_count(dir), pick = nd ? j % nd : 0;
+    while (pick--)
+        dir += strlen(dir) + 1;
     size_t o = (size_t)snprintf(out, len, "%s/", dir);
     for (const char *p = fmt; *p && o < len; ) {
         int w = 0;
@@ -196,6 +200,10 @@ int sb_io_files_open(worker *w, const sb_io_job *job, const file_ctx *files, con
         if (r < 0)
             return r;
         f->og = w->og; /* the same layout, keys of its own */
+        uint64_t fsz = files[map[w->index * per + k]].size;
+        if (fsz && k) /* filesize=LO-HI: its own number of blocks (offsets of one size: check.c) */
+            sb_offgen_init(&f->og, fsz / job->bs, sb_rw_is_random(job->rw), job->norandommap,
+                           w->sh->seed + 0x100 * (w->index + 1) + k);
         sb_rand_seed(&f->og.rng, w->sh->seed + 0x10000ull * (k + 1) + w->index);
         sb_offgen_new_pass(&f->og);
         f->og.pass = 0;
@@ -318,15 +326,15 @@ bool sb_io_files_pass_end(worker *w, bool file_end, uint32_t len)
 
 int sb_io_files_size_pct(sb_io_job *job, char *err, size_t errlen)
 {
-    if (!job->size_pct)
+    if (!job->size_pct && !job->offset_pct)
         return 0;
     const char *path = job->filename; /* the first file: fio's percentage of "the file" */
     struct stat st;
     uint64_t bytes = 0;
     int fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
     if (fd < 0 || fstat(fd, &st) < 0) {
-        snprintf(err, errlen, "size=%u%%: a percentage is of an existing file or device, and %s%s",
-                 job->size_pct, path[0] ? path : "the job names none (directory=)",
+        snprintf(err, errlen, "%s=%u%%: a percentage is of an existing file or device, and %s%s",
+                 job->size_pct ? "size" : "offset", job->size_pct ? job->size_pct : job->offset_pct - 1, path[0] ? path : "the job names none (directory=)",
                  path[0] ? " does not exist" : "");
         if (fd >= 0)
             close(fd);
@@ -337,6 +345,13 @@ int sb_io_files_size_pct(sb_io_job *job, char *err, size_t errlen)
     else
         bytes = (uint64_t)st.st_size;
     close(fd);
+    if (job->offset_pct) { /* offset=N%, aligned up (fio's offset_align, default bs) */
+        uint64_t a = job->offset_align ? job->offset_align : job->bs;
+        uint64_t off = bytes / 100 * (job->offset_pct - 1) + bytes % 100 * (job->offset_pct - 1) / 100;
+        job->offset = (off + a - 1) / a * a;
+        if (!job->size_pct)
+            return 0;
+    }
     uint64_t room = bytes > job->offset ? bytes - job->offset : 0;
     uint64_t size = bytes / 100 * job->size_pct + bytes % 100 * job->size_pct / 100;
     size = size > room ? room : size;
@@ -347,4 +362,22 @@ int sb_io_files_size_pct(sb_io_job *job, char *err, size_t errlen)
         return -EINVAL;
     }
     return 0;
+}
+
+/* fio's filesize=LO-HI: each file's size, a whole number of blocks: one that exists with a
+ * size in the range keeps it (as fio's), else one drawn in [LO, HI) from the job's seed
+ * and the file's place (never less than a block). */
+void sb_io_files_sizes(const sb_io_job *job, file_ctx *files, unsigned nfiles, uint64_t seed)
+{
+    sb_rand r;
+    sb_rand_seed(&r, seed ^ 0xf11e512eull);
+    for (unsigned i = 0; i < nfiles; i++) {
+        struct stat st;
+        uint64_t sz = sb_rand_below(&r, job->filesize_max - job->filesize) + job->filesize;
+        if (stat(files[i].path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= job->filesize &&
+            (uint64_t)st.st_size <= job->filesize_max)
+            sz = (uint64_t)st.st_size;
+        sz -= sz % job->bs;
+        files[i].size = sz < job->bs ? job->bs : sz;
+    }
 }

@@ -12,11 +12,13 @@
  * that name is never read, written or removed. A --filename is used as given
  * (symlinks followed under the protected-symlink rule, core/safepath.h) and removed
  * only when this run created it and then failed; what is removed is checked to be
- * the inode this run created.
+ * the inode this run created. fio's unlink_each_loop (sb_io_reloop_file) unlinks a thread's
+ * file between loops, as the option asks, and makes it anew with O_EXCL.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,7 @@
 #include "core/rand.h"
 #include "core/safepath.h"
 #include "core/workdir.h"
+#include "io/job/fileopts.h"
 #include "io/run/worker.h"
 
 /* Logical block size (the O_DIRECT alignment) of the storage under fd. */
@@ -150,7 +153,7 @@ static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t
  * file; *st is what was opened. 0 or -errno with one line in err. */
 static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, char *err, size_t errlen)
 {
-    bool read_only = !sb_rw_modifies(job->rw) || job->readonly;
+    bool read_only = !sb_io_job_modifies(job) || job->readonly;
     /* fio's allow_file_create=0 and --readonly: nothing is created */
     bool create = job->allow_file_create && !job->readonly;
     const char *no_create = job->readonly ? " (--readonly creates no file)"
@@ -169,6 +172,10 @@ static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, cha
         if (r < 0)
             snprintf(err, errlen, "%s: %s%s", f->path, strerror(-r), create ? "" : no_create);
     } else {
+        /* the missing directories of the name are made first, as fio's create_work_dirs */
+        r = create && !job->verify_only ? sb_io_fileopts_parents(f->path, err, errlen) : 0;
+        if (r < 0)
+            return r;
         r = job->verify_only || !create ? -EEXIST /* never made: verify_only checks an earlier run's file */
                                          : sb_open_resolved(f->path, O_RDWR | O_CREAT | O_EXCL, 0644, &fd, err, errlen);
         f->created = r == 0;
@@ -204,7 +211,7 @@ static int check_block_device(const sb_io_job *job, file_ctx *f, char *err, size
     ioctl(f->fd, BLKGETSIZE64, &bytes);
     close(f->fd);
     f->fd = -1;
-    if (sb_rw_modifies(job->rw)) {
+    if (sb_io_job_modifies(job)) {
         const sb_devguard_rules rules = {.allow_mounted = job->allow_mounted_write, .consent = &job->consent};
         int r = sb_devguard_check(f->path, &rules, err, errlen);
         if (r < 0)
@@ -311,14 +318,36 @@ int sb_io_files_dir(const sb_io_job *job, char *dir, size_t len, bool *made, cha
         snprintf(err, errlen, "keep_files needs a directory of the caller's own (dir_private)");
         return -EINVAL;
     }
-    int r = sb_workdir_create(job->directory, dir, len);
-    if (r < 0) {
-        snprintf(err, errlen, "%s: cannot make a private directory in it: %s", job->directory, strerror(-r));
-        dir[0] = '\0';
-        return r;
+    /* fio's directory=A:B: a private directory in each, the list of them in dir (each
+     * name ends in NUL, the list in another); thread j's files go in the (j mod n)-th */
+    size_t used = 0;
+    const char *p = job->directory;
+    while (*p) {
+        char one[PATH_MAX];
+        size_t n = strcspn(p, ":");
+        snprintf(one, sizeof one, "%.*s", (int)n, p);
+        p += n + (p[n] == ':');
+        if (!one[0])
+            continue;
+        int r = used + 2 < len ? sb_workdir_create(one, dir + used, len - used - 1) : -ENAMETOOLONG;
+        if (r < 0) {
+            snprintf(err, errlen, "%s: cannot make a private directory in it: %s", one, strerror(-r));
+            dir[used] = '\0';
+            sb_io_files_dir_remove(dir);
+            dir[0] = '\0';
+            return r;
+        }
+        used += strlen(dir + used) + 1;
+        dir[used] = '\0';
     }
-    *made = true;
+    *made = used > 0;
     return 0;
+}
+
+void sb_io_files_dir_remove(const char *dirs)
+{
+    for (const char *d = dirs; *d; d += strlen(d) + 1)
+        sb_workdir_remove(d);
 }
 
 /* Unlinks path if it is still the inode this run created there (a name another process
@@ -330,9 +359,10 @@ static void remove_if_ours(const file_ctx *f)
     struct stat st;
     if (sb_path_resolve(f->path, 0, &at, err, sizeof err) < 0)
         return;
-    if (fstatat(at.dirfd, at.base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-        st.st_dev == f->dev && st.st_ino == f->ino)
-        unlinkat(at.dirfd, at.base, 0);
+    /* a directory: one the job made (dircreate, dirstat: opfiles.c) */
+    if (fstatat(at.dirfd, at.base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) && st.st_dev == f->dev && st.st_ino == f->ino)
+        unlinkat(at.dirfd, at.base, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
     sb_path_at_close(&at);
 }
 
@@ -347,12 +377,12 @@ void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned 
             remove_if_ours(&files[i]);
     }
     if (made)
-        sb_workdir_remove(dir);
+        sb_io_files_dir_remove(dir);
 }
 
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen)
 {
-    int flags = sb_rw_modifies(job->rw) ? O_RDWR : O_RDONLY;
+    int flags = sb_io_job_modifies(job) ? O_RDWR : O_RDONLY;
     if (job->direct)
         flags |= O_DIRECT;
     if (job->open_sync) /* fio's sync=1 / dsync: every write waits for the medium */
@@ -367,7 +397,8 @@ int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *er
         return r;
     }
     bool blk;
-    if ((r = sb_io_trim_probe(job, fd, path, &blk, err, errlen)) < 0) { /* trim.c */
+    if ((r = sb_io_fileopts_open(job, fd, path, err, errlen)) < 0 || /* write_hint, atomic */
+        (r = sb_io_trim_probe(job, fd, path, &blk, err, errlen)) < 0) { /* trim.c */
         close(fd);
         return r;
     }
@@ -385,4 +416,30 @@ int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *er
     }
     *fdp = fd;
     return 0;
+}
+
+void sb_io_reloop_file(worker *w)
+{
+    const sb_io_job *job = w->job;
+    char err[200];
+    int fd = -1, r = 0;
+    close(w->fd);
+    if (unlink(w->path) < 0 && errno != ENOENT)
+        r = -errno;
+    /* a new file of this run's own (O_EXCL: nobody else's name is taken over) */
+    int c = r ? -1 : open(w->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (!r && c < 0)
+        r = -errno;
+    if (c >= 0)
+        close(c);
+    if (r < 0)
+        snprintf(err, sizeof err, "unlink_each_loop: %s: %s", w->path, strerror(-r));
+    else
+        r = sb_io_open_for_io(job, w->path, &fd, err, sizeof err);
+    w->fd = w->td.fd = fd;
+    if (r < 0 && !w->err) {
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "%s", err);
+        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+    }
 }

@@ -92,6 +92,12 @@ int sb_bt_read(FILE *f, const char *name, uint64_t recno, bool swap, unsigned ch
                  ferror(f) ? strerror(errno ? errno : EIO) : "cut short (a trace ends with a whole record)");
         return -EINVAL;
     }
+    return sb_bt_take(f, name, recno, swap, p, t, err, errlen);
+}
+
+int sb_bt_take(FILE *f, const char *name, uint64_t recno, bool swap, const unsigned char *p, sb_bt_rec *t,
+               char *err, size_t errlen)
+{
     sb_bt_decode(p, swap, t);
     if ((t->magic & 0xffffff00u) != BT_MAGIC) {
         snprintf(err, errlen, "%s: record %" PRIu64 ": bad magic 0x%08x (not a blktrace record)", name,
@@ -103,10 +109,16 @@ int sb_bt_read(FILE *f, const char *name, uint64_t recno, bool swap, unsigned ch
                  name, recno + 1, t->magic & 0xffu, BT_VERSION);
         return -EINVAL;
     }
-    if (t->pdu_len && fseeko(f, t->pdu_len, SEEK_CUR) < 0) {
-        snprintf(err, errlen, "%s: record %" PRIu64 ": cannot skip its payload: %s", name, recno + 1,
-                 strerror(errno));
-        return -errno;
+    /* the payload read and dropped, not sought past: a trace may come through a pipe */
+    char skip[512];
+    for (size_t left = t->pdu_len; left;) {
+        size_t k = fread(skip, 1, left < sizeof skip ? left : sizeof skip, f);
+        if (!k) {
+            snprintf(err, errlen, "%s: record %" PRIu64 ": its payload of %u bytes is cut short", name,
+                     recno + 1, t->pdu_len);
+            return -EINVAL;
+        }
+        left -= k;
     }
     return 1;
 }
@@ -128,7 +140,14 @@ int sb_blktrace_next(sb_replay *r, sb_rp_op *op, char *err, size_t errlen)
     unsigned char p[SB_BLKTRACE_REC];
     sb_bt_rec t;
     for (;;) {
-        int k = sb_bt_read(r->f, r->name, r->line, r->swap, p, &t, err, errlen);
+        int k;
+        if (r->ppeek < r->npeek) { /* the first record, read to tell the format */
+            memcpy(p, r->peek, SB_BLKTRACE_REC);
+            r->ppeek = r->npeek;
+            k = sb_bt_take(r->f, r->name, r->line, r->swap, p, &t, err, errlen);
+        } else {
+            k = sb_bt_read(r->f, r->name, r->line, r->swap, p, &t, err, errlen);
+        }
         if (k <= 0)
             return k;
         r->line++;

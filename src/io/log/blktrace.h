@@ -26,6 +26,9 @@ void sb_bt_decode(const unsigned char *p, bool swap, sb_bt_rec *t);
  * -EINVAL / -errno with one line in err naming the trace and the record (recno + 1). */
 int sb_bt_read(FILE *f, const char *name, uint64_t recno, bool swap, unsigned char *p, sb_bt_rec *t,
                char *err, size_t errlen);
+/* The same on a record already read into p (its checks, its payload skipped). */
+int sb_bt_take(FILE *f, const char *name, uint64_t recno, bool swap, const unsigned char *p, sb_bt_rec *t,
+               char *err, size_t errlen);
 /* The replayed kind of a record (SB_RP_READ, WRITE, TRIM, SYNC), -1 when fio passes it over. */
 int sb_bt_kind(const sb_bt_rec *t);
 /* Rewrites a raw record in place: its time, no payload, the machine's byte order. */

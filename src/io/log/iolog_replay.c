@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char v2_head[] = "fio version 2 iolog";
 static const char v3_head[] = "fio version 3 iolog";
@@ -25,28 +26,37 @@ const char *sb_rp_kind_name(sb_rp_kind k)
     return (unsigned)k < sizeof kind_names / sizeof kind_names[0] ? kind_names[k] : "?";
 }
 
+/* The next byte: the peeked ones first, then the stream's. */
+static inline int next_byte(sb_replay *r)
+{
+    return r->ppeek < r->npeek ? r->peek[r->ppeek++] : getc_unlocked(r->f);
+}
+
 /* One line into r->buf without its newline: 1, 0 at the end, -EINVAL when longer than
- * the bound (the rest is not read: the replay stops there). */
+ * the bound or holding a NUL byte (the replay stops there). */
 static int read_line(sb_replay *r, char *err, size_t errlen)
 {
-    if (!fgets(r->buf, sizeof r->buf - 1, r->f)) {
-        if (ferror(r->f)) {
-            snprintf(err, errlen, "%s: reading: %s", r->name, strerror(errno ? errno : EIO));
-            return errno ? -errno : -EIO;
+    size_t n = 0;
+    int c;
+    while ((c = next_byte(r)) != EOF && c != '\n') {
+        if (n == SB_REPLAY_LINE_MAX || c == '\0') {
+            snprintf(err, errlen, "%s:%" PRIu64 ": %s", r->name, r->line + 1,
+                     c ? "line longer than 4096 bytes" : "a NUL byte in the line");
+            return -EINVAL;
         }
+        r->buf[n++] = (char)c;
+    }
+    if (c == EOF && ferror(r->f)) {
+        int e = errno ? errno : EIO;
+        snprintf(err, errlen, "%s: reading: %s", r->name, strerror(e));
+        return -e;
+    }
+    if (c == EOF && n == 0)
         return 0;
-    }
     r->line++;
-    size_t n = strlen(r->buf);
-    if (n && r->buf[n - 1] == '\n')
-        r->buf[--n] = '\0';
-    else if (!feof(r->f)) {
-        snprintf(err, errlen, "%s:%" PRIu64 ": line longer than %u bytes", r->name, r->line,
-                 SB_REPLAY_LINE_MAX);
-        return -EINVAL;
-    }
     if (n && r->buf[n - 1] == '\r')
-        r->buf[--n] = '\0';
+        n--;
+    r->buf[n] = '\0';
     return 1;
 }
 
@@ -55,15 +65,10 @@ int sb_replay_open_stream(sb_replay *r, FILE *f, const char *name, char *err, si
     memset(r, 0, offsetof(sb_replay, buf));
     r->f = f;
     snprintf(r->name, sizeof r->name, "%s", name);
-    unsigned char head[SB_BLKTRACE_REC];
-    size_t got = fread(head, 1, sizeof head, f);
-    if (got == sizeof head && sb_blktrace_magic(head, got, &r->swap)) {
+    r->npeek = (unsigned)fread(r->peek, 1, sizeof r->peek, f);
+    if (r->npeek == SB_BLKTRACE_REC && sb_blktrace_magic(r->peek, r->npeek, &r->swap)) {
         r->fmt = SB_RP_FMT_BLKTRACE;
-        return sb_replay_rewind(r) == 0 ? 0 : (snprintf(err, errlen, "%s: cannot seek", name), -ESPIPE);
-    }
-    if (sb_replay_rewind(r) < 0) {
-        snprintf(err, errlen, "%s: cannot seek back to its start", name);
-        return -ESPIPE;
+        return 0;
     }
     int k = read_line(r, err, errlen);
     if (k < 0)
@@ -86,8 +91,11 @@ int sb_replay_open_stream(sb_replay *r, FILE *f, const char *name, char *err, si
 
 int sb_replay_open(sb_replay *r, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "re");
+    int fd0 = !strcmp(path, "-") ? dup(0) : -1; /* fio's "-": standard input */
+    FILE *f = fd0 >= 0 ? fdopen(fd0, "r") : strcmp(path, "-") ? fopen(path, "re") : NULL;
     if (!f) {
+        if (fd0 >= 0)
+            close(fd0);
         int e = errno;
         snprintf(err, errlen, "read_iolog: %s: %s", path, strerror(e));
         return -e;
@@ -97,18 +105,6 @@ int sb_replay_open(sb_replay *r, const char *path, char *err, size_t errlen)
     if (k < 0)
         sb_replay_close(r);
     return k;
-}
-
-int sb_replay_rewind(sb_replay *r)
-{
-    if (fseeko(r->f, 0, SEEK_SET) < 0)
-        return -errno;
-    r->line = 0;
-    if (r->fmt == SB_RP_FMT_V2 || r->fmt == SB_RP_FMT_V3) { /* past the header again */
-        char e[8];
-        return read_line(r, e, sizeof e) == 1 ? 0 : -EIO;
-    }
-    return 0;
 }
 
 void sb_replay_close(sb_replay *r)

@@ -36,7 +36,7 @@ enum { SB_RP_FMT_V2 = 2, SB_RP_FMT_V3 = 3, SB_RP_FMT_BLKTRACE = 100 };
 
 typedef struct sb_rp_op {
     sb_rp_kind kind;
-    uint64_t offset;           /* bytes, after replay_scale and replay_align; WAIT: its us */
+    uint64_t offset;           /* bytes, after replay_scale and replay_align; WAIT: its ms */
     uint32_t len;
     bool timed;                /* time_ns holds the log's time of the operation */
     uint64_t time_ns;          /* v3: its microseconds in ns; blktrace: the trace's ns */
@@ -53,10 +53,13 @@ typedef struct sb_replay {
     uint64_t line;             /* text: the line last read; blktrace: the record */
     unsigned scale, align, skip; /* replay_scale (0, 1: none), replay_align (power of 2, 0:
                                   * none), replay_skip bits */
+    unsigned char peek[48];    /* the first bytes, read to tell the format: read again */
+    unsigned npeek, ppeek;     /* from here before the stream (no seek: a pipe reads too) */
     char buf[SB_REPLAY_LINE_MAX + 2];
 } sb_replay;
 
-/* Opens path (a text log or a blktrace) and reads its header. 0, or -errno / -EINVAL
+/* Opens path (a text log or a blktrace; "-": standard input, as fio's) and reads its
+ * header. The log is read forward only, never sought: a pipe does. 0, or -errno / -EINVAL
  * with one line in err. */
 int sb_replay_open(sb_replay *r, const char *path, char *err, size_t errlen);
 /* The same on a stream the caller owns (the fuzz harness's fmemopen), named name. */
@@ -64,8 +67,6 @@ int sb_replay_open_stream(sb_replay *r, FILE *f, const char *name, char *err, si
 /* The next operation: 1, 0 at the end, -EINVAL with "NAME:LINE: cause" in err, or
  * -errno when reading fails. */
 int sb_replay_next(sb_replay *r, sb_rp_op *op, char *err, size_t errlen);
-/* Back to the first operation (a seekable log). 0 or -errno. */
-int sb_replay_rewind(sb_replay *r);
 void sb_replay_close(sb_replay *r);
 /* The name of kind as fio's logs spell it. */
 const char *sb_rp_kind_name(sb_rp_kind k);

@@ -85,10 +85,45 @@ static void per_second(worker *const *ws, unsigned n, sb_io_result *res)
     }
 }
 
+#define MAX_WINDOWS 100000u
+
+/* fio's bandwidth (iops false) or IOPS samples: the whole job's rate over each whole
+ * window of win_ns, when the raw intervals divide it; *out NULL otherwise. */
+static void windows(worker *const *ws, unsigned n, uint64_t win_ns, bool iops, double **out, size_t *count)
+{
+    uint64_t iv = ws[0]->ts.interval_ns;
+    *out = NULL;
+    *count = 0;
+    if (!iv || win_ns % iv || win_ns == 1000000000ull) /* a second: the per-second samples */
+        return;
+    size_t per = (size_t)(win_ns / iv), full = 0;
+    for (unsigned i = 0; i < n; i++) {
+        size_t c = sb_tsb_count(&ws[i]->ts), k = 0;
+        while (k < c && sb_tsb_at(&ws[i]->ts, k)->dur_ns == iv)
+            k++;
+        full = k / per > full ? k / per : full;
+    }
+    full = full > MAX_WINDOWS ? MAX_WINDOWS : full;
+    if (!full || !(*out = calloc(full, sizeof **out)))
+        return;
+    *count = full;
+    double s = (double)win_ns / 1e9;
+    for (unsigned i = 0; i < n; i++) {
+        size_t c = sb_tsb_count(&ws[i]->ts);
+        for (size_t k = 0; k < c && k / per < full; k++) {
+            const sb_ts_raw *x = sb_tsb_at(&ws[i]->ts, k);
+            (*out)[k / per] += (iops ? (double)x->ios : (double)x->bytes) / s;
+        }
+    }
+}
+
 int sb_io_series_collect(worker *const *ws, unsigned n, sb_io_result *res)
 {
-    if (n)
+    if (n) {
         per_second(ws, n, res);
+        windows(ws, n, (uint64_t)ws[0]->job->bw_avg_ms * 1000000ull, false, &res->bw_win, &res->n_bw_win);
+        windows(ws, n, (uint64_t)ws[0]->job->iops_avg_ms * 1000000ull, true, &res->iops_win, &res->n_iops_win);
+    }
     const sb_tsb **b = builders(ws, n);
     res->series = malloc(sizeof *res->series);
     if (!b || !res->series) {

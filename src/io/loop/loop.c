@@ -92,6 +92,7 @@ counted:
     w->ios_done++;
     if (now >= w->next_tick_ns) {
         atomic_store_explicit(&w->progress_bytes, w->bytes_issued, memory_order_relaxed);
+        atomic_store_explicit(&w->progress_ios, w->ios_done, memory_order_relaxed);
         w->next_tick_ns = now + TICK_NS;
     }
     if (now < w->ramp_end_ns)
@@ -109,12 +110,12 @@ counted:
         if (u->issue_ns) /* an asynchronous engine's: fio's clat, from the submission */
             sb_hist_record(&st->clat_issued, now - u->issue_ns);
     }
-    if (__builtin_expect(w->prio != NULL, 0))
-        sb_prio_record(w->prio, u->ddir, u->ioprio, now - u->start_ns);
+    if (__builtin_expect(w->watch, 0)) /* cmdprio, max_latency, latency_target (pace.c) */
+        sb_io_watch(w, u, now - u->start_ns, now);
     if (__builtin_expect(w->log != NULL, 0)) {
-        /* the prio column: fio's log_prio value, else its "high priority" flag */
         w->log->prio = w->job->log_prio ? u->ioprio : (w->cmdprio && u->ioprio != w->ioprio_default);
-        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, u->ddir, (uint32_t)bytes, u->offset);
+        sb_iolog_add(w->log, now - w->ramp_end_ns, now - u->start_ns, now - (u->issue_ns ?: u->start_ns), u->ddir,
+                     (uint32_t)bytes, u->offset); /* lat from the start, fio's clat from the submission */
     }
     w->last_ns = now;
     return closed;
@@ -126,7 +127,10 @@ counted:
 static inline bool passes_done(worker *w)
 {
     const sb_io_job *job = w->job;
-    return !job->time_based && ++w->passes >= (job->loops ? job->loops : 1);
+    bool done = !job->time_based && ++w->passes >= (job->loops ? job->loops : 1);
+    if (__builtin_expect(job->unlink_each_loop, 0) && !done && !job->time_based)
+        sb_io_reloop_file(w); /* fio's unlink_each_loop: the next loop on a new file */
+    return done;
 }
 
 /* Variable block sizes (bsrange, bssplit; verify is refused with them): the next size
@@ -153,10 +157,12 @@ static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *
         if (*pass_end)
             w->seq_pos = 0;
     } else {
-        /* blockalign's unit; a skewed distribution's block, cut to where len still fits */
-        uint64_t last = (job->size - len) / w->unit;
+        /* blockalign's unit (the writes' own); a skewed distribution's block, cut to where
+         * len still fits */
+        uint64_t unit = u->ddir == SB_DDIR_WRITE && w->unit_w ? w->unit_w : w->unit;
+        uint64_t last = (job->size - len) / unit;
         uint64_t b = w->og.dist ? sb_distgen_next(w->og.dist, &w->og.rng) : sb_rand_below(&w->og.rng, last + 1);
-        off = w->unit * (b > last ? b % (last + 1) : b);
+        off = unit * (b > last ? b % (last + 1) : b);
         w->pass_bytes += len;
         *pass_end = w->pass_bytes >= job->size;
         if (*pass_end)
@@ -194,7 +200,6 @@ static inline int pick_ddir(worker *w)
     return sb_rand_below(&w->rng, 100) < w->job->rwmixread ? SB_DDIR_READ : SB_DDIR_WRITE;
 }
 
-static void sleep_until(worker *w, uint64_t t);
 static inline bool stopped(worker *w);
 
 /* Does a pass that ends start the next one cold? As fio's: a job that wraps around its
@@ -228,7 +233,7 @@ static __attribute__((noinline)) bool next_io_zbd(worker *w, sb_io_u *u)
             return false;
         }
         if (r == SB_ZBD_BUSY && !stopped(w) && sb_now_ns() < w->end_ns) { /* (a time-based trim may wait) */
-            sleep_until(w, sb_now_ns() + 20000);
+            sb_io_sleep_until(w, sb_now_ns() + 20000);
             continue;
         }
         if (r == SB_ZBD_PASS_END && !passes_done(w))
@@ -301,6 +306,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         pass_end = false;
     } else
         b = sb_offgen_next(&w->og, &pass_end);
+    if (__builtin_expect(rare, 0) && w->seqmix_on) /* randread:N, percentage_random */
+        b = sb_seqmix_next(&w->seqmix, b, w->og.nblocks);
     if (w->vt) {
         /* verify: a write whose block has an I/O in flight takes the next block */
         bool end = pass_end;
@@ -376,80 +383,6 @@ static inline bool stopped(worker *w)
     return atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
 }
 
-/* fsync, or fdatasync when data_only (fio's fdatasync=N). */
-static void do_fsync(worker *w, bool data_only)
-{
-    w->td.datasync = data_only;
-    int r = w->td.ops->fsync(&w->td);
-    if (r < 0 && !w->err) {
-        w->err = r;
-        snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(-r));
-        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
-    }
-    if (__builtin_expect(w->iolog_sync != NULL, 0)) /* write_iolog logs it */
-        w->iolog_sync(w, data_only);
-}
-
-/* Every pass of a time-based job starts cold, as fio's does (it reopens and
- * invalidates the file when it wraps around): one fadvise per pass, never per I/O. */
-static void invalidate_region(worker *w)
-{
-    w->invalidate_pending = false;
-    for (unsigned k = 0; k < (w->fs ? w->fs->n : 1); k++)
-        posix_fadvise(w->fs ? w->fs->f[k].fd : w->fd, (off_t)w->job->offset, (off_t)w->job->size,
-                      POSIX_FADV_DONTNEED);
-}
-
-/* end_fsync, fsync_on_close: every file of the thread, as fio's on each file's close. */
-static void fsync_all(worker *w)
-{
-    if (!w->fs) {
-        do_fsync(w, false);
-        return;
-    }
-    int cur = w->td.fd;
-    for (unsigned k = 0; k < w->fs->n; k++) {
-        w->td.fd = w->fs->f[k].fd;
-        do_fsync(w, false);
-    }
-    w->td.fd = cur;
-}
-
-static void sleep_until(worker *w, uint64_t t);
-
-/* rate, rate_iops, thinktime (off the fast path: only paced jobs call it): waits until the
- * next I/O of len bytes in direction ddir may start, and returns the clock after the wait.
- * Each direction keeps its own schedule (fio's rate=READ,WRITE), from its first I/O on, so
- * a slow I/O is made up by the next ones, as fio's rate. */
-static __attribute__((noinline)) uint64_t pace(worker *w, int ddir, uint32_t len, uint64_t now)
-{
-    if (w->think_ns && w->thought)
-        sleep_until(w, now + w->think_ns);
-    w->thought = true; /* an I/O was issued: thinktime after it */
-    if (w->ns_per_byte[ddir] > 0 || w->ns_per_io[ddir] > 0) {
-        if (!w->next_issue_ns[ddir])
-            w->next_issue_ns[ddir] = now;
-        else
-            sleep_until(w, w->next_issue_ns[ddir]);
-        double a = w->ns_per_byte[ddir] * len, b = w->ns_per_io[ddir], gap = a > b ? a : b;
-        if (w->job->rate_poisson) /* fio's rate_process=poisson: arrivals of a Poisson process */
-            gap *= -log(1 - sb_rand_double(&w->rng));
-        w->next_issue_ns[ddir] += (uint64_t)gap;
-    }
-    return sb_now_ns();
-}
-
-/* Whether a rate-limited direction's next I/O is not due yet (the direction of the next
- * I/O is not known before it is prepared: any limited direction ahead counts). */
-static bool rate_ahead(const worker *w)
-{
-    uint64_t now = sb_now_ns();
-    for (int d = 0; d < SB_DDIR_N; d++)
-        if ((w->ns_per_byte[d] > 0 || w->ns_per_io[d] > 0) && w->next_issue_ns[d] > now)
-            return true;
-    return false;
-}
-
 /* flow (flow.h), before an I/O: true when the thread is ahead of its weight and holds back
  * this time, after draining what it has in flight (async: *in_flight) and sleeping
  * flow_sleep, or else yielding the CPU (fio retries at once). */
@@ -461,7 +394,7 @@ static __attribute__((noinline)) bool flow_hold(worker *w, unsigned *in_flight)
     if (w->job->flow_sleep_us) {
         if (in_flight && drain(w, in_flight) < 0)
             return true;
-        sleep_until(w, sb_now_ns() + (uint64_t)w->job->flow_sleep_us * 1000);
+        sb_io_sleep_until(w, sb_now_ns() + (uint64_t)w->job->flow_sleep_us * 1000);
     } else {
         sched_yield();
     }
@@ -488,12 +421,16 @@ static void loop_sync(worker *w)
             t = sb_now_ns(); /* the wait is no I/O's latency */
             continue;
         }
+        if (__builtin_expect(w->sync_pending, 0) && !w->pass_done) {
+            sb_io_periodic_sync(w);
+            t = sb_now_ns();
+        }
         if (!next_io(w, u))
             break;
         if (!one_clock)
             t = sb_now_ns();
         if (__builtin_expect(w->paced, 0))
-            t = pace(w, u->ddir, u->len, t);
+            t = sb_io_pace(w, u->ddir, u->len, t);
         if (t >= w->end_ns) {
             if (w->vt)  /* not issued: the block goes back as it was */
                 sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
@@ -514,12 +451,11 @@ static void loop_sync(worker *w)
             verify_done(w, u);
         bool slow = account(w, u, t);
         if (fsync_every && u->ddir == SB_DDIR_WRITE && ++w->writes_since_fsync >= fsync_every) {
-            do_fsync(w, w->sync_data);
+            w->sync_pending = true;
             w->writes_since_fsync = 0;
-            slow = true;
         }
         if (w->invalidate_pending) {
-            invalidate_region(w);
+            sb_io_invalidate_region(w);
             slow = true;
         }
         if (slow)
@@ -541,11 +477,12 @@ static inline void complete(worker *w, unsigned n, uint64_t now)
     }
 }
 
-/* fio's IO depth maps (job.h): a depth's bucket (1, 2, 4, ... 32, >=64) and a call's
- * (0, 1-4, 5-8, ... 33-64, >64). A few compares once per submitted or reaped batch. */
+/* fio's IO depth maps (job.h): a depth's bucket (1, 2-3, 4-7, ... 32-63, >=64: fio's
+ * io_u_mark_depth, each label the least depth it holds) and a call's (0, 1-4, 5-8, ...
+ * 33-64, >64). A few compares once per submitted or reaped batch. */
 static inline unsigned level_bucket(unsigned d)
 {
-    return d <= 1 ? 0 : d <= 2 ? 1 : d <= 4 ? 2 : d <= 8 ? 3 : d <= 16 ? 4 : d <= 32 ? 5 : 6;
+    return d < 2 ? 0 : d < 4 ? 1 : d < 8 ? 2 : d < 16 ? 3 : d < 32 ? 4 : d < 64 ? 5 : 6;
 }
 
 static inline unsigned call_bucket(unsigned n)
@@ -627,10 +564,14 @@ static int async_flow_hold(worker *w, unsigned *pending, unsigned *in_flight)
 }
 
 /* A paced async I/O, by its own direction (fio's rate=READ,WRITE): false when the runtime
- * ended meanwhile, the I/O then not issued and its block given back as it was. */
-static bool async_pace(worker *w, sb_io_u *u, uint64_t *t)
+ * ended meanwhile, the I/O then not issued and its block given back as it was.
+ * serialize_overlap (a paced job too): the I/Os in flight it overlaps come back first. */
+static bool async_pace(worker *w, sb_io_u *u, uint64_t *t, unsigned *in_flight)
 {
-    *t = pace(w, u->ddir, u->len, sb_now_ns());
+    while (w->job->serialize_overlap && *in_flight && sb_io_overlaps(w, u))
+        if (reap(w, 1, in_flight) < 0)
+            break;
+    *t = sb_io_pace(w, u->ddir, u->len, sb_now_ns());
     if (*t < w->end_ns)
         return true;
     if (w->vt)
@@ -638,6 +579,62 @@ static bool async_pace(worker *w, sb_io_u *u, uint64_t *t)
                          (u->offset - w->job->offset) / w->job->bs);
     w->bytes_issued -= u->len;
     return false;
+}
+
+/* Before a paced I/O: what is queued goes now; thinktime waits for the queue to drain,
+ * as fio's quiesce before a think; ahead of the rate, what is in flight comes back first,
+ * as fio's inline mode quiesces before it sleeps (its latency is then its own, not the
+ * sleep's; io_submit_mode=offload is the mode that does not wait); latency_target's
+ * search drains when it makes the queue shallower and holds it to its depth. 1: the
+ * queue is at that depth (reap first), 0: go on, or a commit's error. */
+static int async_paced_gate(worker *w, unsigned *pending, unsigned *in_flight)
+{
+    int r;
+    if (*pending) {
+        if ((r = w->td.ops->commit(&w->td)) < 0)
+            return r;
+        submitted(w, pending, in_flight);
+    }
+    bool ahead = sb_io_rate_ahead(w);
+    if ((sb_io_think_due(w, sb_now_ns()) || ahead || w->lat_quiesce) && (r = drain(w, in_flight)) < 0)
+        return r;
+    w->lat_quiesce = false;
+    return *in_flight >= w->lat_qd;
+}
+
+/* iodepth_low: a queue that was full drains to it before it is filled again, reaped as
+ * before, at least cmin, at most cmax a call (fio's). */
+static __attribute__((noinline)) int drain_to_low(worker *w, unsigned cmin, unsigned cmax,
+                                                  unsigned *in_flight)
+{
+    while (*in_flight > w->depth_low && !stopped(w)) {
+        unsigned n = *in_flight;
+        int r = w->td.ops->getevents(&w->td, cmin < n ? cmin : n, cmax < n ? cmax : n, w->done);
+        if (r < 0)
+            return r;
+        w->depths.complete[call_bucket((unsigned)r)]++;
+        *in_flight -= (unsigned)r;
+        complete(w, (unsigned)r, sb_now_ns());
+    }
+    return 0;
+}
+
+/* The periodic sync in the async loop: what is queued is submitted and completes first;
+ * *t is then the next I/O's start. */
+static int __attribute__((noinline)) async_sync(worker *w, unsigned *pending, unsigned *in_flight,
+                                                uint64_t *t)
+{
+    int r;
+    if (*pending) {
+        if ((r = w->td.ops->commit(&w->td)) < 0)
+            return r;
+        submitted(w, pending, in_flight);
+    }
+    if ((r = drain(w, in_flight)) < 0)
+        return r;
+    sb_io_periodic_sync(w);
+    *t = sb_now_ns();
+    return 0;
 }
 
 /* fio's queueing (job.h): queue one I/O per free buffer, submitting every
@@ -661,19 +658,10 @@ static void loop_async(worker *w)
     while (!stopped(w)) {
         while (issuing && w->nfree && !stopped(w)) {
             if (__builtin_expect(w->paced, 0)) {
-                /* paced: what is queued goes now; thinktime waits for the queue to drain,
-                 * as fio's quiesce before a think */
-                if (pending) {
-                    if ((r = ops->commit(&w->td)) < 0)
-                        goto fail;
-                    submitted(w, &pending, &in_flight);
-                }
-                /* ahead of the rate: what is in flight comes back first, as fio's inline
-                 * mode quiesces before it sleeps (its latency is then its own, not the
-                 * sleep's); io_submit_mode=offload is the mode that does not wait */
-                bool ahead = rate_ahead(w);
-                if ((w->think_ns || ahead) && (r = drain(w, &in_flight)) < 0)
+                if ((r = async_paced_gate(w, &pending, &in_flight)) < 0)
                     goto fail;
+                if (r)
+                    break;
             } else if (!pending) {
                 t = sb_now_ns();
                 if (t >= w->end_ns) {
@@ -687,8 +675,11 @@ static void loop_async(worker *w)
                     goto fail;
                 break;
             }
+            if (__builtin_expect(w->sync_pending, 0) && !w->pass_done &&
+                (r = async_sync(w, &pending, &in_flight, &t)) < 0)
+                goto fail;
             sb_io_u *u = w->freelist[w->nfree - 1];
-            if (!next_io(w, u) || (__builtin_expect(w->paced, 0) && !async_pace(w, u, &t))) {
+            if (!next_io(w, u) || (__builtin_expect(w->paced, 0) && !async_pace(w, u, &t, &in_flight))) {
                 if (__builtin_expect(w->zbd_hold, 0))
                     break; /* zonemode=zbd: reap, then place the held write again */
                 issuing = false;
@@ -721,12 +712,10 @@ static void loop_async(worker *w)
             if (w->invalidate_pending) {
                 if ((r = drain(w, &in_flight)) < 0)
                     goto fail;
-                invalidate_region(w);
+                sb_io_invalidate_region(w);
             }
             if (sync_due) {
-                if ((r = drain(w, &in_flight)) < 0)
-                    goto fail;
-                do_fsync(w, w->sync_data);
+                w->sync_pending = true;
                 w->writes_since_fsync = 0;
             }
         }
@@ -748,6 +737,9 @@ static void loop_async(worker *w)
         w->depths.complete[call_bucket((unsigned)r)]++;
         in_flight -= (unsigned)r;
         complete(w, (unsigned)r, now);
+        if (__builtin_expect(w->depth_low != 0, 0) && in_flight + (unsigned)r >= depth &&
+            (r = drain_to_low(w, cmin, cmax, &in_flight)) < 0)
+            goto fail;
     }
     /* Drain: every buffer must be back before the engine and buffers go away. */
     if (pending) {
@@ -769,32 +761,15 @@ fail:
 /* For the offload loop (submit_offload.c): one I/O's preparation, pacing and completion
  * seen at now, as the loops here do them. */
 bool sb_io_next(worker *w, sb_io_u *u) { return next_io(w, u); }
-uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now) { return pace(w, ddir, len, now); }
 void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now)
 {
     w->done[0] = u;
     complete(w, 1, now);
 }
 
-static void sleep_until(worker *w, uint64_t t)
-{
-    for (;;) {
-        uint64_t now = sb_now_ns();
-        if (now >= t || stopped(w))
-            return;
-        uint64_t d = t - now;
-        if (d > 20000000ull)
-            d = 20000000ull;
-        struct timespec ts = {(time_t)(d / NS), (long)(d % NS)};
-        nanosleep(&ts, NULL);
-    }
-}
-
 /* For worker_thread.c, which chooses the loop (this one's, or submit_offload.c's): the
- * loop of a synchronous engine and of an asynchronous one, the wait until t, an fsync of
- * its files, and whether the job was stopped. */
+ * loop of a synchronous engine and of an asynchronous one, an fsync of its files, and
+ * whether the job was stopped. */
 void sb_io_loop_sync(worker *w) { loop_sync(w); }
 void sb_io_loop_async(worker *w) { loop_async(w); }
-void sb_io_sleep_until(worker *w, uint64_t t) { sleep_until(w, t); }
-void sb_io_fsync(worker *w) { fsync_all(w); }
 bool sb_io_stopped(worker *w) { return stopped(w); }

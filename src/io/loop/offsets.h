@@ -38,6 +38,21 @@ typedef struct sb_offgen {
     uint64_t lfsr_taps, lfsr_state, lfsr_top;
 } sb_offgen;
 
+/* fio's rw=randread:N with rw_sequencer, and percentage_random: which of a random job's
+ * I/Os take a new random block. The first and every nr-th after it do, with pct % odds; the others take the block after the last (sequential; past the region's end: a
+ * random one) or the last one again (identical). */
+typedef struct sb_seqmix {
+    unsigned nr, left;         /* rw's :N (1: every I/O), I/Os until the next random one */
+    bool identical;            /* rw_sequencer=identical */
+    unsigned pct;              /* percentage_random */
+    uint64_t last;             /* the last block, + 1; 0: none yet (block 0 comes first) */
+    sb_rand rng;
+} sb_seqmix;
+
+void sb_seqmix_init(sb_seqmix *m, unsigned nr, bool identical, unsigned pct, uint64_t seed);
+/* The block of the next I/O, given the random one the generator drew for it. */
+uint64_t sb_seqmix_next(sb_seqmix *m, uint64_t random_b, uint64_t nblocks);
+
 void sb_offgen_init(sb_offgen *g, uint64_t nblocks, bool random, bool norandommap, uint64_t seed);
 /* New keys at the start of a pass (offsets.c). */
 void sb_offgen_new_pass(sb_offgen *g);

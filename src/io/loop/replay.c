@@ -96,6 +96,7 @@ static int note_file(const sb_io_job *job, const sb_replay *rp, const sb_rp_op *
 static int scan(sb_io_job *job, sb_replay *rp, char *seen, uint32_t *dev, bool *have, unsigned *kinds,
                 uint64_t *max_len, char *err, size_t errlen)
 {
+    job->replay_bytes = 0;
     sb_rp_op op;
     int k;
     char why[512];
@@ -105,9 +106,12 @@ static int scan(sb_io_job *job, sb_replay *rp, char *seen, uint32_t *dev, bool *
         if (op.kind <= SB_RP_TRIM) {
             *kinds |= 1u << op.kind;
             *max_len = op.len > *max_len ? op.len : *max_len;
+            job->replay_bytes += op.len;
         }
-        if (job->read_iolog_chunked && *have)
+        if (job->read_iolog_chunked && (*have || job->replay_redirect[0])) { /* the rest: while replaying */
+            job->replay_bytes = 0;
             return 0;
+        }
     }
     if (k < 0)
         snprintf(err, errlen, "read_iolog: %s", why);
@@ -118,6 +122,15 @@ static int scan(sb_io_job *job, sb_replay *rp, char *seen, uint32_t *dev, bool *
     else
         return 0;
     return k < 0 ? k : -EINVAL;
+}
+
+/* Whether a and b name one file (the same inode; or the same name when one is missing). */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) < 0 || stat(b, &sb) < 0)
+        return !strcmp(a, b);
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* The rules of a replayed job that the option table cannot state. */
@@ -131,9 +144,14 @@ static int replay_check(const sb_io_job *job, char *err, size_t errlen)
                  "what each I/O is)", bad);
         return -EINVAL;
     }
-    if (job->write_iolog[0] && !strcmp(job->write_iolog, job->read_iolog)) {
-        snprintf(err, errlen, "write_iolog: %s is the log read_iolog replays", job->write_iolog);
-        return -EINVAL;
+    for (const char *p = job->read_iolog; *p; p += strlen(p) + 1) {
+        const char *out = job->write_iolog[0] && same_file(job->write_iolog, p) ? "write_iolog"
+                          : job->merge_blktrace_file[0] && same_file(job->merge_blktrace_file, p)
+                          ? "merge_blktrace_file" : NULL;
+        if (out) {
+            snprintf(err, errlen, "%s: %s is a log read_iolog reads", out, p);
+            return -EINVAL;
+        }
     }
     if (sb_opt_list_count(job->read_iolog) > 1 && !job->merge_blktrace_file[0]) {
         snprintf(err, errlen, "read_iolog: several logs need merge_blktrace_file= (storbench replays "
@@ -172,6 +190,19 @@ static void make_replay_job(sb_io_job *job, const char *file, unsigned kinds, ui
     job->rw_skip = 0;
 }
 
+/* A log read once, as it comes (fio's "-", a pipe): nothing is read before the replay,
+ * so the replay must not need it to be. */
+static int streamed_job(sb_io_job *job, char *err, size_t errlen)
+{
+    if (!job->read_iolog_chunked || !job->replay_redirect[0] || job->numjobs > 1) {
+        snprintf(err, errlen, "read_iolog: %s is not a regular file: it is read once, as it comes, "
+                 "which needs read_iolog_chunked=1, replay_redirect= and numjobs=1", job->read_iolog);
+        return -EINVAL;
+    }
+    make_replay_job(job, job->replay_redirect, 0, 0);
+    return sb_io_guard_job(job, NULL, err, errlen) < 0 ? -EINVAL : 0;
+}
+
 int sb_io_replay_job(sb_io_job *job, char *err, size_t errlen)
 {
     if (!job->read_iolog[0])
@@ -179,6 +210,10 @@ int sb_io_replay_job(sb_io_job *job, char *err, size_t errlen)
     int r = replay_check(job, err, errlen);
     if (r < 0)
         return r;
+    struct stat st;
+    if (!job->merge_blktrace_file[0] &&
+        (!strcmp(job->read_iolog, "-") || (stat(job->read_iolog, &st) == 0 && !S_ISREG(st.st_mode))))
+        return streamed_job(job, err, errlen);
     if (job->merge_blktrace_file[0]) {
         if ((r = sb_blktrace_merge(job->read_iolog, job->merge_scalars, job->n_merge_scalars, job->merge_iters,
                                    job->n_merge_iters, job->merge_blktrace_file, err, errlen)) < 0)
@@ -276,8 +311,8 @@ static void replay_wait(worker *w, sb_io_iolog *lg, uint64_t log_ns)
         return;
     long double d = (long double)(log_ns - lg->log_t0) * 100 / w->job->replay_time_scale;
     uint64_t at = lg->run_t0 + (d > 1e18L ? (uint64_t)1e18 : (uint64_t)d);
-    if (at > now)
-        sb_io_sleep_until(w, at);
+    if (at > now) /* no later than the runtime's end: the loop stops there */
+        sb_io_sleep_until(w, at < w->end_ns ? at : w->end_ns);
 }
 
 static void replay_sync(worker *w, bool data_only)
@@ -310,9 +345,11 @@ static bool replay_next(worker *w, sb_io_iolog *lg, sb_io_u *u)
         }
         if (op.kind >= SB_RP_ADD)
             continue;
-        if (op.kind == SB_RP_WAIT) { /* version 2: until OFFSET us after the start, as fio's */
-            if (lg->stall)
-                sb_io_sleep_until(w, w->io_start_ns + op.offset * 1000);
+        if (op.kind == SB_RP_WAIT) { /* version 2: until OFFSET ms after the start (fio's mtime) */
+            if (lg->stall) {
+                uint64_t at = w->io_start_ns + (op.offset > UINT64_MAX / 2000000 ? UINT64_MAX / 2 : op.offset * 1000000);
+                sb_io_sleep_until(w, at < w->end_ns ? at : w->end_ns);
+            }
             continue;
         }
         if (lg->stall && op.timed)

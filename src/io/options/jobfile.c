@@ -252,6 +252,7 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
 typedef struct optline {
     char *text;
     char where[300];
+    bool included;             /* from an `include`d file, not the one named on the command line */
 } optline;
 
 typedef struct section {
@@ -315,6 +316,12 @@ static int apply_line(sb_jobfile_job *j, const optline *l, char *err, size_t err
         value = val;
     }
     char *key = trim(buf);
+    /* the safety rule: a command runs only from a file the user named on the command line */
+    if (l->included && !strncmp(key, "exec_", 5)) {
+        snprintf(err, errlen, "%s: %s: an included file may not run commands (only the job file "
+                 "named on the command line may)", l->where, key);
+        return -EINVAL;
+    }
     int r = sb_jobfile_apply(j, key, value, 1024, why, sizeof why);
     if (r < 0)
         snprintf(err, errlen, "%s: %s", l->where, why);
@@ -410,6 +417,7 @@ static int read_lines(const char *path, int depth, section *s, char *name, size_
             snprintf(err, errlen, "out of memory");
             return r;
         }
+        s->lines[s->n - 1].included = depth > 0;
     }
     return 0;
 }

@@ -149,9 +149,14 @@ SB_OPT_PARSER(sb_opt_parse_allrandrepeat);
 /* parse_fio.c: fio's job-file syntaxes (rw's :SKIP, random_distribution, a bare
  * write_*_log, log_avg_msec) */
 SB_OPT_PARSER(sb_opt_parse_rw);
+/* fio's bs, bsrange and blockalign with READ,WRITE[,TRIM] values (parse_fio.c) */
+SB_OPT_PARSER(sb_opt_parse_bs_dirs);
+/* percentage_random's READ,WRITE[,TRIM] values, which storbench takes when they agree */
+SB_OPT_PARSER(sb_opt_parse_pct_dirs);
 SB_OPT_PARSER(sb_opt_parse_distribution);
 SB_OPT_PARSER(sb_opt_parse_log_prefix);
 SB_OPT_PARSER(sb_opt_parse_log_avg);
+SB_OPT_PARSER(sb_opt_parse_log_cpus);
 /* parse_jobctl.c: job control (rates, continue_on_error, ignore_error, verify_pattern) */
 SB_OPT_PARSER(sb_opt_parse_rate);
 SB_OPT_PARSER(sb_opt_parse_rate_iops);
@@ -165,10 +170,20 @@ int sb_io_pattern_parse(const char *v, uint8_t *b, size_t cap, size_t *len, uint
                         unsigned o_cap, unsigned *no);
 /* parse_files.c: fio's file_service_type (several files per job, job/files.c) */
 SB_OPT_PARSER(sb_opt_parse_file_service);
+/* parse_sys.c: fio's file and system options' syntaxes (sync_file_range's FLAGS:N, cpumask,
+ * uid and gid)
+ * and the refusals of profile and of clocksource's other clocks */
+SB_OPT_PARSER(sb_opt_parse_sync_file_range);
+SB_OPT_PARSER(sb_opt_parse_cpumask);
+SB_OPT_PARSER(sb_opt_parse_profile);
+SB_OPT_PARSER(sb_opt_parse_clocksource);
+SB_OPT_PARSER(sb_opt_parse_id);
 /* parse_zbd.c, for zonemode=zbd: a SIZE that may be a number of zones (SB_OPTF_ZONES:
  * size=128z), and a fraction 0 .. 1 into a double (zone_reset_*) */
 SB_OPT_PARSER(sb_opt_parse_zoned_size);
 SB_OPT_PARSER(sb_opt_parse_fraction);
+/* A percentage with decimals, 0 .. 100, into a double (latency_percentile; parse_zbd.c) */
+SB_OPT_PARSER(sb_opt_parse_pct_float);
 /* parse_sched.c: where and how a thread runs (NUMA nodes and memory policy, SPRandom's
  * over-provisioning, prioclass, cmdprio's values) */
 SB_OPT_PARSER(sb_opt_parse_numa_cpus);

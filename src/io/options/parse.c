@@ -272,8 +272,8 @@ static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_
         return o->parse ? o->parse(o, base, v, ctx, why, len) : parse_choice(o, field, v, why, len);
     case SB_OPT_FUNC:
         return o->parse(o, base, v, ctx, why, len);
-    case SB_OPT_RANGE:
-        return parse_range(o, field, v, ctx, why, len);
+    case SB_OPT_RANGE: /* with READ,WRITE values: the entry's own parser (bs, parse_fio.c) */
+        return o->parse ? o->parse(o, base, v, ctx, why, len) : parse_range(o, field, v, ctx, why, len);
     case SB_OPT_SPLIT:
         return parse_split(o, field, v, ctx, why, len);
     case SB_OPT_LIST:

@@ -10,8 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/cpuset.h"
 #include "core/units.h"
 #include "io/loop/distribution.h"
 #include "io/job.h"
@@ -43,16 +45,24 @@ int sb_opt_parse_rw(const sb_opt *o, void *base, const char *v, const sb_opt_ctx
     }
     job->rw = (sb_rw)c->value;
     job->rw_skip = 0;
+    job->rw_seq_nr = 0;
     if (!colon)
         return 0;
     const char *s = colon + 1;
     bool neg = *s == '-';
     uint64_t u;
-    if (sb_rw_is_random(job->rw) || sb_opt_parse_size(s + neg, ctx ? ctx->kb_base : 0, &u) < 0 ||
-        u > INT64_MAX) {
-        snprintf(err, errlen, "'%s': %s", v, sb_rw_is_random(job->rw)
-                 ? "a new random offset every N I/Os is not supported"
-                 : "the skip after ':' is not a size (read:8k, read:-8k)");
+    if (sb_rw_is_random(job->rw)) { /* randread:N: a new random offset every N I/Os */
+        char *end;
+        unsigned long long n = strtoull(s, &end, 10);
+        if (end == s || *end || n < 1 || n > UINT32_MAX || neg) {
+            snprintf(err, errlen, "'%s': the number after ':' is not a count of I/Os from 1 (randread:8)", v);
+            return -EINVAL;
+        }
+        job->rw_seq_nr = (unsigned)n;
+        return 0;
+    }
+    if (sb_opt_parse_size(s + neg, ctx ? ctx->kb_base : 0, &u) < 0 || u > INT64_MAX) {
+        snprintf(err, errlen, "'%s': the skip after ':' is not a size (read:8k, read:-8k)", v);
         return -EINVAL;
     }
     job->rw_skip = neg ? -(int64_t)u : (int64_t)u;
@@ -75,6 +85,17 @@ int sb_opt_parse_log_prefix(const sb_opt *o, void *base, const char *v, const sb
     return 0;
 }
 
+/* fio's log_compression_cpus: a CPU list, as cpus_allowed. */
+int sb_opt_parse_log_cpus(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen)
+{
+    sb_io_job *job = base;
+    if (sb_cpuset_parse(v, &job->log_gz_cpus, err, errlen) < 0)
+        return -EINVAL;
+    job->log_gz_cpus_set = true;
+    return 0;
+}
+
 /* fio's log_avg_msec: the time-series interval, and the log files' averaging. */
 int sb_opt_parse_log_avg(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                          char *err, size_t errlen)
@@ -88,5 +109,100 @@ int sb_opt_parse_log_avg(const sb_opt *o, void *base, const char *v, const sb_op
     job->log_avg_ms = (unsigned)ms;
     if (ms) /* 0: fio's default, one log line per I/O; the series keeps its interval */
         return sb_opt_parse_log_msec(o, base, v, ctx, err, errlen);
+    return 0;
+}
+
+/* One direction's value of bs/bsrange (LO or LO-HI: hi 0 for one size) or of blockalign
+ * (ranges: false). */
+static int dir_value(const char *s, size_t n, bool ranges, const sb_opt_ctx *ctx, uint64_t v[2])
+{
+    char buf[64], *dash;
+    if (!n || n >= sizeof buf)
+        return -EINVAL;
+    snprintf(buf, sizeof buf, "%.*s", (int)n, s);
+    unsigned kb = ctx ? ctx->kb_base : 0;
+    v[1] = 0;
+    if (ranges && (dash = strchr(buf, '-'))) {
+        *dash = '\0';
+        if (sb_opt_parse_size(dash + 1, kb, &v[1]) < 0)
+            return -EINVAL;
+    }
+    return sb_opt_parse_size(buf, kb, &v[0]);
+}
+
+/* fio's bs, bsrange and blockalign: READ[,WRITE[,TRIM]], each a size (bs and bsrange: or a
+ * range LO-HI); one value is every direction's, an empty one keeps its default. The
+ * writes' value goes beside the reads' (bs_w/bs_max_w, blockalign_w) when it differs;
+ * storbench's trims take the reads' size, so a trim value of its own is refused. */
+int sb_opt_parse_bs_dirs(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                         char *err, size_t errlen)
+{
+    sb_io_job *job = base;
+    const bool ba = o->off == offsetof(sb_io_job, blockalign);
+    uint64_t d[3][2] = {{0}};
+    bool given[3] = {false};
+    const char *p = v;
+    if (!*v || !strcmp(v, ",") || !strcmp(v, ",,")) { /* no value at all (an unset ${VAR}) */
+        snprintf(err, errlen, "'%s' is not %s", v, ba ? "an alignment" : "a size");
+        return -EINVAL;
+    }
+    for (int i = 0; i < 3; i++) {
+        const char *c = strchr(p, ',');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        given[i] = n > 0;
+        /* the sizes' bounds are sb_io_job_check's, which names the direction's use */
+        if (n && (dir_value(p, n, !ba, ctx, d[i]) < 0 || (ba && d[i][0] > SB_IO_MAX_BS) ||
+                  (d[i][1] && d[i][1] < d[i][0]))) {
+            snprintf(err, errlen, "'%s' is not %s, or READ,WRITE[,TRIM] of them", v,
+                     ba ? "an alignment in bytes (up to 64M)" : "a size or a range of sizes (4k-64k)");
+            return -EINVAL;
+        }
+        if (!c)
+            break;
+        if (i == 2) {
+            snprintf(err, errlen, "'%s': at most READ,WRITE,TRIM", v);
+            return -EINVAL;
+        }
+        p = c + 1;
+    }
+    uint64_t *rd = ba ? &job->blockalign : &job->bs, *wr = ba ? &job->blockalign_w : &job->bs_w;
+    if (given[0]) {
+        rd[0] = d[0][0];
+        if (!ba)
+            rd[1] = d[0][1];
+    }
+    bool one = !strchr(v, ',');
+    uint64_t w0 = one || !given[1] ? rd[0] : d[1][0], w1 = one || !given[1] ? (ba ? 0 : rd[1]) : d[1][1];
+    if (given[2] && (d[2][0] != rd[0] || (!ba && d[2][1] != rd[1]))) {
+        snprintf(err, errlen, "'%s': storbench's trims take the reads' value; a trim value of its own "
+                 "is not supported", v);
+        return -EINVAL;
+    }
+    bool same = w0 == rd[0] && (ba || w1 == rd[1]);
+    wr[0] = same ? 0 : w0;
+    if (!ba)
+        wr[1] = same ? 0 : w1;
+    return 0;
+}
+
+int sb_opt_parse_pct_dirs(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                          char *err, size_t errlen)
+{
+    unsigned first = 101;
+    const char *p = v;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        unsigned long x = strtoul(p, &end, 10);
+        if (end == p || x > 100 || (*end && *end != ',') || (first <= 100 && x != first) || *p == '-') {
+            snprintf(err, errlen, "'%s' is not a percentage (0 .. 100), or READ,WRITE[,TRIM] of the same "
+                     "one (storbench's mix is one for every direction)", v);
+            return -EINVAL;
+        }
+        first = (unsigned)x;
+        if (!*end)
+            break;
+        p = end + 1;
+    }
+    *(unsigned *)((char *)base + o->off) = first;
     return 0;
 }

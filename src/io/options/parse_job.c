@@ -91,16 +91,19 @@ int sb_opt_parse_filesize(const sb_opt *o, void *base, const char *v, const sb_o
                           char *err, size_t errlen)
 {
     sb_io_job *job = base;
-    uint64_t u;
-    if (strchr(v, '-')) {
-        snprintf(err, errlen, "'%s': a range of file sizes is not supported", v);
+    uint64_t u, hi = 0;
+    const char *dash = strchr(v, '-');
+    char lo[64];
+    snprintf(lo, sizeof lo, "%.*s", dash ? (int)(dash - v) : (int)strlen(v), v);
+    /* fio's LO-HI: each file's size drawn in the range (files.c) */
+    if (sb_opt_parse_size(lo, ctx ? ctx->kb_base : 0, &u) < 0 ||
+        (dash && (sb_opt_parse_size(dash + 1, ctx ? ctx->kb_base : 0, &hi) < 0 || hi < u))) {
+        snprintf(err, errlen, "'%s' is not a size or a range LO-HI of sizes", v);
         return -EINVAL;
     }
-    if (sb_opt_parse_size(v, ctx ? ctx->kb_base : 0, &u) < 0) {
-        snprintf(err, errlen, "'%s' is not a size", v);
-        return -EINVAL;
-    }
-    job->filesize = job->size = u;
+    job->filesize = u;
+    job->filesize_max = hi > u ? hi : 0;
+    job->size = hi > u ? hi : u;
     return 0;
 }
 

@@ -61,7 +61,7 @@ int sb_opt_parse_numa_cpus(const sb_opt *o, void *base, const char *v, const sb_
     return parse_nodes(v, &((sb_io_job *)base)->numa_cpu_nodes, err, errlen);
 }
 
-/* fio's numa_mem_policy: default, prefer:N, bind:NODES, interleave:NODES, local. */
+/* fio's numa_mem_policy: default, prefer:N, bind:NODES, interleave[:NODES], local. */
 int sb_opt_parse_numa_mem(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                           char *err, size_t errlen)
 {
@@ -76,7 +76,9 @@ int sb_opt_parse_numa_mem(const sb_opt *o, void *base, const char *v, const sb_o
     for (size_t i = 0; i < sizeof pol / sizeof pol[0]; i++) {
         if (strlen(pol[i].name) != n || strncmp(v, pol[i].name, n))
             continue;
-        if (pol[i].nodes != (colon != NULL)) {
+        /* fio's interleave without nodes: every node with memory */
+        bool all = pol[i].mode == SB_NUMA_MEM_INTERLEAVE && !colon;
+        if (!all && pol[i].nodes != (colon != NULL)) {
             snprintf(err, errlen, "'%s': %s %s", v, pol[i].name,
                      pol[i].nodes ? "needs :NODES (bind:0)" : "takes no nodes");
             return -EINVAL;
@@ -84,6 +86,13 @@ int sb_opt_parse_numa_mem(const sb_opt *o, void *base, const char *v, const sb_o
         uint64_t m = 0;
         if (colon && parse_nodes(colon + 1, &m, err, errlen) < 0)
             return -EINVAL;
+        for (int nd = 0; all && nd < 64; nd++) {
+            char path[64];
+            snprintf(path, sizeof path, "/sys/devices/system/node/node%d", nd);
+            m |= access(path, F_OK) == 0 ? 1ull << nd : 0;
+        }
+        if (all && !m)
+            m = 1; /* no node directory: one node, 0 */
         if (pol[i].mode == SB_NUMA_MEM_PREFER && (m & (m - 1))) {
             snprintf(err, errlen, "'%s': prefer takes one node", v);
             return -EINVAL;
@@ -92,7 +101,7 @@ int sb_opt_parse_numa_mem(const sb_opt *o, void *base, const char *v, const sb_o
         job->numa_mem_nodes = m;
         return 0;
     }
-    snprintf(err, errlen, "'%s' is not default, prefer:N, bind:NODES, interleave:NODES or local", v);
+    snprintf(err, errlen, "'%s' is not default, prefer:N, bind:NODES, interleave[:NODES] or local", v);
     return -EINVAL;
 }
 

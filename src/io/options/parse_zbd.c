@@ -2,8 +2,10 @@
  * parse_zbd — the entry parsers of fio's zonemode=zbd options (declared in options.h):
  * a size that may count zones (size=128z, offset=524z: fio's 'z' suffix, made bytes by
  * sb_io_job_resolve once the zone size is known) or, for size, be a percentage of the
- * file (size=95%: made bytes by sb_io_files_size_pct), and the fractions of
- * zone_reset_threshold and zone_reset_frequency. The table is table.c.
+ * file (size=95%: made bytes by sb_io_files_size_pct; size=A:B: fio's list, the last
+ * kept), and the fractions of
+ * zone_reset_threshold and zone_reset_frequency; beside the fraction, a percentage with
+ * decimals (latency_percentile). The table is table.c.
  */
 #include "io/options/options.h"
 
@@ -29,6 +31,22 @@ static unsigned *zones_field(const sb_opt *o, void *base)
 int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                             char *err, size_t errlen)
 {
+    /* size=6400K:6400K (or with commas): fio parses each value in turn into the one
+     * size, so the last one is the job's; each must be a size */
+    const char *sep = o->off == offsetof(sb_io_job, size) ? strpbrk(v, ":,") : NULL;
+    if (sep) {
+        char part[64];
+        for (const char *p = v;; p = sep + 1, sep = strpbrk(p, ":,")) {
+            size_t k = sep ? (size_t)(sep - p) : strlen(p);
+            snprintf(part, sizeof part, "%.*s", (int)(k < sizeof part ? k : sizeof part - 1), p);
+            if (k >= sizeof part || !k || sb_opt_parse_zoned_size(o, base, part, ctx, err, errlen) < 0) {
+                snprintf(err, errlen, "'%s' is not a size, or sizes separated by ':' (fio keeps the last)", v);
+                return -EINVAL;
+            }
+            if (!sep)
+                return 0;
+        }
+    }
     unsigned *zones = zones_field(o, base);
     uint64_t *bytes = (uint64_t *)((char *)base + o->off);
     size_t n = strlen(v);
@@ -46,14 +64,18 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
         *bytes = 0; /* until the zone size is known (sb_io_job_resolve) */
         return 0;
     }
-    if (o->off == offsetof(sb_io_job, size) && n > 1 && v[n - 1] == '%') {
+    bool is_off = o->off == offsetof(sb_io_job, offset);
+    if ((o->off == offsetof(sb_io_job, size) || is_off) && n > 1 && v[n - 1] == '%') {
         char *end;
         unsigned long pct = strtoul(v, &end, 10);
-        if (end != v + n - 1 || pct < 1 || pct > 100 || *v == '-') {
-            snprintf(err, errlen, "'%s' is not a percentage from 1%% to 100%%", v);
+        if (end != v + n - 1 || pct < (unsigned long)!is_off || pct > (unsigned long)(100 - is_off) || *v == '-') {
+            snprintf(err, errlen, "'%s' is not a percentage from %d%% to %d%%", v, !is_off, 100 - is_off);
             return -EINVAL;
         }
-        ((sb_io_job *)base)->size_pct = (unsigned)pct;
+        if (is_off) /* offset=N%: of the file, aligned up to offset_align (files.c) */
+            ((sb_io_job *)base)->offset_pct = (unsigned)pct + 1;
+        else
+            ((sb_io_job *)base)->size_pct = (unsigned)pct;
         *bytes = 0; /* until the file is named (sb_io_files_size_pct) */
         if (zones)
             *zones = 0;
@@ -69,6 +91,8 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
         *zones = 0;
     if (o->off == offsetof(sb_io_job, size))
         ((sb_io_job *)base)->size_pct = 0;
+    if (is_off)
+        ((sb_io_job *)base)->offset_pct = 0;
     return 0;
 }
 
@@ -79,6 +103,21 @@ int sb_opt_parse_fraction(const sb_opt *o, void *base, const char *v, const sb_o
     double x = strtod(v, &end);
     if (end == v || *end || !(x >= 0 && x <= 1)) {
         snprintf(err, errlen, "'%s' is not a number from 0 to 1", v);
+        return -EINVAL;
+    }
+    *(double *)((char *)base + o->off) = x;
+    return 0;
+}
+
+int sb_opt_parse_pct_float(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
+                           char *err, size_t errlen)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end != v && *end == '%')
+        end++;
+    if (end == v || *end || !(x >= 0 && x <= 100)) {
+        snprintf(err, errlen, "'%s' is not a percentage from 0 to 100", v);
         return -EINVAL;
     }
     *(double *)((char *)base + o->off) = x;

@@ -29,6 +29,9 @@ _Static_assert(offsetof(sb_io_job, bs_max) == offsetof(sb_io_job, bs) + sizeof(u
 /* bssplit and bssplit_w: one SPLIT entry writes both (fio's READS,WRITES) */
 _Static_assert(offsetof(sb_io_job, bssplit_w) == offsetof(sb_io_job, bssplit) + sizeof(sb_io_bssplit),
                "bssplit_w must follow bssplit");
+/* bs_w and bs_max_w: bs=READ,WRITE's writes' range (parse_fio.c) */
+_Static_assert(offsetof(sb_io_job, bs_max_w) == offsetof(sb_io_job, bs_w) + sizeof(uint64_t),
+               "bs_max_w must follow bs_w");
 
 /* ------------------------------------------------------------ choices */
 
@@ -53,6 +56,18 @@ static const sb_opt_choice sb_opt_fallocate_choices[] = {
     {"native", SB_FALLOC_NATIVE}, {"posix", SB_FALLOC_NATIVE}, {"keep", SB_FALLOC_KEEP},
     {"none", SB_FALLOC_NONE}, {"0", SB_FALLOC_NONE}, {"1", SB_FALLOC_NATIVE}, {NULL, 0},
 };
+static const sb_opt_choice sb_opt_think_type_choices[] = {
+    {"complete", SB_THINK_COMPLETE}, {"issue", SB_THINK_ISSUE}, {NULL, 0}};
+static const char *const sb_opt_a_rate_cycle[] = {"ratecycle", NULL};
+static const char *const sb_opt_a_bs_unaligned[] = {"blocksize_unaligned", NULL};
+static const sb_opt_choice sb_opt_rw_seq_choices[] = {{"sequential", 0}, {"identical", 1}, {NULL, 0}};
+static const sb_opt_choice sb_opt_lockfile_choices[] = {
+    {"none", SB_LOCKFILE_NONE}, {"exclusive", SB_LOCKFILE_EXCLUSIVE},
+    {"readwrite", SB_LOCKFILE_READWRITE}, {NULL, 0}};
+/* fio's write_hint names and the kernel's RWH_WRITE_LIFE_* values they set */
+static const sb_opt_choice sb_opt_write_hint_choices[] = {
+    {"none", 1}, {"short", 2}, {"medium", 3}, {"long", 4}, {"extreme", 5}, {NULL, 0}};
+static const char *const sb_opt_a_hugepage[] = {"hugepage_size", NULL};
 static const sb_opt_choice sb_opt_dedupe_mode_choices[] = {{"repeat", 0}, {"working_set", 1}, {NULL, 0}};
 
 static const sb_opt_choice mem_choices[] = {
@@ -65,6 +80,15 @@ static const sb_opt_choice fadvise_choices[] = {
 static const sb_opt_choice sync_choices[] = {
     {"0", 0}, {"none", 0}, {"1", 1}, {"sync", 1}, {"dsync", 2}, {NULL, 0}};
 static const sb_opt_choice clocksource_choices[] = {{"clock_gettime", 0}, {NULL, 0}};
+static const sb_opt_choice nonvectored_choices[] = {{"-1", -1}, {"0", 0}, {"1", 1}, {NULL, 0}};
+static const sb_opt_choice cmd_type_choices[] = {{"nvme", 1}, {NULL, 0}};
+static const sb_opt_choice stat_type_choices[] = {
+    {"stat", SB_STAT_STAT}, {"lstat", SB_STAT_LSTAT}, {"statx", SB_STAT_STATX}, {NULL, 0}};
+static const sb_opt_choice sg_write_mode_choices[] = {
+    {"write", SB_SG_WRITE}, {"write_and_verify", SB_SG_WRITE_VERIFY}, {"verify", SB_SG_WRITE_VERIFY},
+    {"write_same", SB_SG_WRITE_SAME}, {"same", SB_SG_WRITE_SAME}, {"write_same_ndob", SB_SG_WRITE_SAME_NDOB},
+    {"verify_bytchk_00", SB_SG_VERIFY_00}, {"verify_bytchk_01", SB_SG_VERIFY_01},
+    {"verify_bytchk_11", SB_SG_VERIFY_11}, {"write_stream", SB_SG_WRITE_STREAM}, {NULL, 0}};
 static const sb_opt_choice unified_rw_choices[] = { /* fio's reporting options */
     {"none", 0}, {"0", 0}, {"mixed", 1}, {"1", 1}, {"both", 2}, {"2", 2}, {NULL, 0}};
 static const sb_opt_choice unit_base_choices[] = {{"0", 0}, {"8", 8}, {"1", 1}, {NULL, 0}};
@@ -112,12 +136,22 @@ const sb_opt sb_io_options[] = {
      .help = "% of writes in rw and randrw jobs (the reads are the rest)",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_rwmixwrite},
     {.name = "bs", .aliases = a_bs, .type = SB_OPT_RANGE, J_RANGE(bs), .def = "4k", .arg = "SIZE",
-     .help = "block size, 512 .. 64M; LO-HI as bsrange",
-     .category = SB_OPTC_JOB},
+     .help = "block size, 512 .. 64M; LO-HI as bsrange; READ,WRITE: each direction's own, as fio's",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_bs_dirs},
     {.name = "bsrange", .aliases = a_bsrange, .type = SB_OPT_RANGE, J_RANGE(bs), .arg = "LO-HI",
      .help = "each I/O's size drawn from LO .. HI in multiples of LO (a table made before the run); "
-             "random offsets are then drawn independently",
-     .category = SB_OPTC_JOB},
+             "random offsets are then drawn independently; READ,WRITE: each direction's own",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_bs_dirs},
+    /* bs's per-direction details (parse_fio.c, run/worker.c's size tables) */
+    {.name = "bs_is_seq_rand", .type = SB_OPT_BOOL, J(bs_is_seq_rand), .def = "0",
+     .help = "bs=SEQ,RAND: the first value is for sequential I/Os, the second for random ones, "
+             "whatever their direction",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "bs_unaligned", .aliases = sb_opt_a_bs_unaligned, .type = SB_OPT_BOOL, J(bs_unaligned),
+     .def = "0",
+     .help = "bsrange's sizes are any byte count from LO to HI, not multiples of LO (buffered I/O: "
+             "direct I/O refuses them)",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
     {.name = "bssplit", .aliases = a_bssplit, .type = SB_OPT_SPLIT,
      .off = offsetof(sb_io_job, bssplit), .size = 2 * sizeof(sb_io_bssplit),
      .arg = "SPLIT[,SPLIT]",
@@ -133,7 +167,8 @@ const sb_opt sb_io_options[] = {
              "zones (zonesize, or a zoned device's)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_ZONES, .parse = sb_opt_parse_zoned_size},
     {.name = "filesize", .type = SB_OPT_FUNC, J(filesize), .arg = "SIZE",
-     .help = "the file's size; also the job's size, which a later size may make smaller",
+     .help = "the file's size; also the job's size, which a later size may make smaller; LO-HI: "
+             "each file's size drawn in the range, as fio's",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_filesize},
     {.name = "nrfiles", .aliases = a_nrfiles, .type = SB_OPT_INT, J(nrfiles), .min = 1, .def = "1",
      .arg = "N",
@@ -145,7 +180,7 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_JOB},
     {.name = "offset", .type = SB_OPT_SIZE, J(offset), .def = "0", .arg = "SIZE",
      .help = "start of the region in the file; "
-             "Nz: N zones",
+             "Nz: N zones; N%: N % of the file's size (rounded up to offset_align)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_ZONES, .parse = sb_opt_parse_zoned_size},
     {.name = "numjobs", .type = SB_OPT_INT, J(numjobs), .min = 1, .max = SB_IO_MAX_JOBS,
      .def = "1", .arg = "N",
@@ -157,7 +192,8 @@ const sb_opt sb_io_options[] = {
              "names several, which every thread uses, size divided among them",
      .category = SB_OPTC_JOB},
     {.name = "directory", .type = SB_OPT_STR, J(directory), .arg = "DIR",
-     .help = "make one file per job here, removed afterwards",
+     .help = "make one file per job here, removed afterwards; A:B spreads the threads' files over "
+             "the directories, as fio's",
      .category = SB_OPTC_JOB},
     {.name = "unlink", .type = SB_OPT_BOOL, J(unlink), .def = "0",
      .help = "also remove a --filename file after the job when this run created it (files in "
@@ -233,6 +269,92 @@ const sb_opt sb_io_options[] = {
     {.name = "create_fsync", .type = SB_OPT_BOOL, J(create_fsync), .def = "1",
      .help = "fsync a file after laying it out",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    /* fio's file handling (job/fileopts.c) and process settings (run/system.c) */
+    {.name = "opendir", .type = SB_OPT_STR, J(opendir), .arg = "DIR",
+     .help = "every regular file under DIR (recursively, symlinks not followed) is one of the job's "
+             "files, as fio's; they must exist and are kept",
+     .category = SB_OPTC_JOB},
+    {.name = "file_append", .type = SB_OPT_BOOL, J(file_append), .def = "0",
+     .help = "each file's region starts at its end (offset = the file's size), as fio's",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "create_only", .type = SB_OPT_BOOL, J(create_only), .def = "0",
+     .help = "lay out (create) the files and stop: no I/O is done, as fio's",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "pre_read", .type = SB_OPT_BOOL, J(pre_read), .def = "0",
+     .help = "read each file's region into the page cache before the run (invalidate is then off), "
+             "as fio's",
+     .category = SB_OPTC_SYNC, .flags = SB_OPTF_SWITCH},
+    {.name = "unlink_each_loop", .type = SB_OPT_BOOL, J(unlink_each_loop), .def = "0",
+     .help = "with loops: unlink each thread's file after each loop and make it anew for the next, "
+             "as fio's (write jobs, synchronous engines, one file per thread)",
+     .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "lockfile", .type = SB_OPT_CHOICE, J(lockfile), .def = "none", .arg = "MODE",
+     .help = "a lock per file, shared by the threads on it, around each I/O's submission, as fio's: "
+             "none, exclusive (one I/O at a time on the file), readwrite (reads share, a write is "
+             "alone)",
+     .category = SB_OPTC_JOB, .choices = sb_opt_lockfile_choices},
+    {.name = "write_hint", .type = SB_OPT_CHOICE, J(write_hint), .def = "unset", .arg = "HINT",
+     .help = "the files' write lifetime hint (fcntl F_SET_RW_HINT): none, short, medium, long, "
+             "extreme, as fio's",
+     .category = SB_OPTC_SYNC, .flags = SB_OPTF_DEF_DOC, .choices = sb_opt_write_hint_choices},
+    {.name = "sync_file_range", .type = SB_OPT_FUNC, J(sfr_flags), .arg = "FLAGS[:N]",
+     .help = "sync_file_range(2) on the written range after every N writes (1 by default): "
+             "wait_before, write, wait_after joined by ',', as fio's",
+     .category = SB_OPTC_SYNC, .parse = sb_opt_parse_sync_file_range},
+    {.name = "write_barrier", .type = SB_OPT_INT, J(write_barrier), .def = "0", .arg = "N",
+     .help = "fio's barrier every N writes, which only its sg engine issues: refused when set",
+     .category = SB_OPTC_SYNC},
+    {.name = "atomic", .type = SB_OPT_BOOL, J(atomic), .def = "0",
+     .help = "direct writes with RWF_ATOMIC where the kernel and file system offer atomic writes "
+             "(statx), else refused with the reason",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "zonerange", .type = SB_OPT_SIZE, J(zonerange), .def = "zonesize", .arg = "SIZE",
+     .help = "zonemode=strided: a zone's span; zonesize bytes of each are used, then zoneskip is "
+             "skipped, as fio's",
+     .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_DEF_DOC},
+    {.name = "lockmem", .type = SB_OPT_SIZE, J(lockmem), .def = "0", .arg = "SIZE",
+     .help = "mlock this much memory while the job runs (less for the page cache), as fio's",
+     .category = SB_OPTC_CPU},
+    {.name = "cpumask", .type = SB_OPT_FUNC, J(cpus_allowed), .arg = "MASK",
+     .help = "cpus_allowed as a bit mask (0x5: CPUs 0 and 2), as fio's",
+     .category = SB_OPTC_CPU, .parse = sb_opt_parse_cpumask},
+    {.name = "hugepage-size", .aliases = sb_opt_a_hugepage, .type = SB_OPT_SIZE, J(hugepage_size),
+     .def = "2m", .arg = "SIZE",
+     .help = "mem=shmhuge and mmaphuge: buffers are rounded up to this, as fio's",
+     .category = SB_OPTC_ENGINE},
+    {.name = "ioscheduler", .type = SB_OPT_STR, J(ioscheduler), .arg = "NAME",
+     .help = "set the I/O scheduler of the files' devices (/sys/block/DEV/queue/scheduler) for the "
+             "job and restore it after; a file with no block device under it is refused",
+     .category = SB_OPTC_CPU},
+    {.name = "exec_prerun", .type = SB_OPT_STR, J(exec_prerun), .arg = "CMD",
+     .help = "run CMD with /bin/sh -c before the job, its output in JOBNAME.prerun.txt, as fio's; "
+             "only from the command line or a job file named there (never an included one)",
+     .category = SB_OPTC_JOB},
+    {.name = "exec_postrun", .type = SB_OPT_STR, J(exec_postrun), .arg = "CMD",
+     .help = "run CMD after the job, its output in JOBNAME.postrun.txt (as exec_prerun)",
+     .category = SB_OPTC_JOB},
+    {.name = "cgroup", .type = SB_OPT_STR, J(cgroup), .arg = "NAME",
+     .help = "run the job in cgroup v2 NAME made under the caller's, removed after; refused when "
+             "cgroup2 is not writable",
+     .category = SB_OPTC_CPU},
+    {.name = "cgroup_weight", .type = SB_OPT_INT, J(cgroup_weight), .min = 100, .max = 1000,
+     .def = "unset", .arg = "N",
+     .help = "the cgroup's io.weight, 100 .. 1000 as fio's (the io controller must be enabled "
+             "above it)",
+     .category = SB_OPTC_CPU, .flags = SB_OPTF_DEF_DOC},
+    {.name = "cgroup_nodelete", .type = SB_OPT_BOOL, J(cgroup_nodelete), .def = "0",
+     .help = "keep the cgroup after the job",
+     .category = SB_OPTC_CPU, .flags = SB_OPTF_SWITCH},
+    {.name = "uid", .type = SB_OPT_FUNC, J(uid), .def = "unset", .arg = "UID",
+     .help = "run the job as this user: root only; its files are made and its I/O done with these "
+             "ids (the job's threads' effective ids; root's again after), as fio's",
+     .category = SB_OPTC_CPU, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_id},
+    {.name = "gid", .type = SB_OPT_FUNC, J(gid), .def = "unset", .arg = "GID",
+     .help = "run the job with this group (root only; set before uid, as fio's)",
+     .category = SB_OPTC_CPU, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_id},
+    {.name = "profile", .type = SB_OPT_FUNC, J(name), .arg = "NAME",
+     .help = "fio's built-in job profiles (tiobench, act): refused; write their jobs out",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_profile},
     {.name = "overwrite", .type = SB_OPT_BOOL, J(overwrite), .def = "0",
      .help = "1: a write job's missing bytes are written (laid out) before the run, so that its "
              "writes overwrite data, as fio's; 0: allocated only",
@@ -253,21 +375,75 @@ const sb_opt sb_io_options[] = {
      .help = "how the I/O buffers are made, as fio's: malloc, shm (a private System V segment, "
              "removed at once), shmhuge, mmap (anonymous), mmaphuge (MAP_HUGETLB), mmapshared",
      .category = SB_OPTC_ENGINE, .choices = mem_choices},
-    {.name = "clocksource", .type = SB_OPT_CHOICE, J(clocksource), .def = "clock_gettime",
+    {.name = "clocksource", .type = SB_OPT_FUNC, J(clocksource), .def = "clock_gettime",
      .arg = "SOURCE",
      .help = "the clock of the timings: clock_gettime (CLOCK_MONOTONIC), the only one storbench "
-             "times with; fio's gettimeofday and cpu are refused",
-     .category = SB_OPTC_TIMING, .choices = clocksource_choices},
+             "times with; fio's gettimeofday and cpu are refused with the reason",
+     .category = SB_OPTC_TIMING, .choices = clocksource_choices, .parse = sb_opt_parse_clocksource},
     {.name = "sqthread_poll", .type = SB_OPT_BOOL, J(uring_sqpoll), .def = "0",
      .help = "io_uring: a kernel thread polls the submission ring (IORING_SETUP_SQPOLL), as fio's",
      .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
     {.name = "nowait", .type = SB_OPT_BOOL, J(io_nowait), .def = "0",
-     .help = "io_uring, pvsync2: RWF_NOWAIT on each I/O; one that would block fails with EAGAIN",
+     .help = "io_uring, libaio, pvsync2: RWF_NOWAIT on each I/O; one that would block fails with "
+             "EAGAIN",
      .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
     {.name = "hipri", .type = SB_OPT_BOOL, J(io_hipri), .def = "0",
-     .help = "io_uring (IORING_SETUP_IOPOLL), pvsync2 (RWF_HIPRI): polled completions; direct "
-             "I/O on a device that polls",
+     .help = "io_uring (IORING_SETUP_IOPOLL), pvsync2 (RWF_HIPRI), sg (SGV4_FLAG_HIPRI): polled "
+             "completions; direct I/O on a device that polls",
      .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    /* fio's other engine options (fio --enghelp=ENGINE), refused with another engine */
+    {.name = "sqthread_poll_cpu", .type = SB_OPT_INT, J(uring_sqpoll_cpu), .min = 0, .max = CPU_SETSIZE - 1,
+     .def = "unset", .arg = "CPU",
+     .help = "io_uring with sqthread_poll: the polling thread on this CPU (IORING_SETUP_SQ_AFF)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_DEF_DOC},
+    {.name = "nonvectored", .type = SB_OPT_CHOICE, J(uring_nonvectored), .def = "-1", .arg = "N",
+     .choices = nonvectored_choices,
+     .help = "io_uring: 0 reads and writes an iovec (IORING_OP_READV/WRITEV); 1, or -1 as fio's "
+             "default on a kernel that has them, the buffer (IORING_OP_READ/WRITE)",
+     .category = SB_OPTC_ENGINE},
+    {.name = "force_async", .type = SB_OPT_INT, J(uring_force_async), .def = "0", .arg = "N",
+     .help = "io_uring: every Nth I/O with IOSQE_ASYNC, run by an io-wq worker thread",
+     .category = SB_OPTC_ENGINE},
+    {.name = "cmd_type", .type = SB_OPT_CHOICE, J(uring_cmd_type), .def = "unset", .arg = "TYPE",
+     .help = "fio's io_uring_cmd engine's (NVMe passthrough), which storbench has not: refused",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_DEF_DOC, .choices = cmd_type_choices},
+    {.name = "uncached", .type = SB_OPT_BOOL, J(io_uncached), .def = "0",
+     .help = "io_uring, pvsync2: buffered I/O with RWF_DONTCACHE (its pages leave the cache once "
+             "done; Linux 6.14)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "userspace_reap", .type = SB_OPT_BOOL, J(laio_userspace_reap), .def = "the ring",
+     .help = "libaio: 1 takes completions from the mapped AIO ring (storbench's default), 0 asks "
+             "io_getevents for every reap (fio's default)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH | SB_OPTF_DEF_DOC},
+    {.name = "thp", .type = SB_OPT_BOOL, J(mmap_thp), .def = "0",
+     .help = "mmap: madvise(MADV_HUGEPAGE) on the mapping (transparent huge pages)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "hipri_percentage", .type = SB_OPT_INT, J(hipri_pct), .max = 100, .def = "100", .arg = "PCT",
+     .help = "pvsync2 with hipri: RWF_HIPRI on this % of the I/Os, drawn at random",
+     .category = SB_OPTC_ENGINE},
+    {.name = "stat_type", .type = SB_OPT_CHOICE, J(stat_type), .def = "stat", .arg = "CALL",
+     .help = "filestat, dirstat: the call each file's stat is: stat, lstat or statx",
+     .category = SB_OPTC_ENGINE, .choices = stat_type_choices},
+    {.name = "donorname", .type = SB_OPT_STR, J(donorname), .arg = "FILE",
+     .help = "e4defrag: the donor file whose blocks EXT4_IOC_MOVE_EXT swaps in (created by the "
+             "job, in its directory when it has one; removed after)",
+     .category = SB_OPTC_ENGINE},
+    {.name = "inplace", .type = SB_OPT_BOOL, J(e4_inplace), .def = "0",
+     .help = "e4defrag: allocate the donor's blocks in each I/O and free them after, not once",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "readfua", .type = SB_OPT_BOOL, J(sg_readfua), .def = "0",
+     .help = "sg: FUA (force unit access) on every READ command",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "writefua", .type = SB_OPT_BOOL, J(sg_writefua), .def = "0",
+     .help = "sg: FUA (force unit access) on every WRITE command",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
+    {.name = "sg_write_mode", .type = SB_OPT_CHOICE, J(sg_write_mode), .def = "write", .arg = "MODE",
+     .help = "sg: the command of a write: write, write_and_verify (verify), write_same (same), "
+             "write_same_ndob, verify_bytchk_00, _01, _11, write_stream",
+     .category = SB_OPTC_ENGINE, .choices = sg_write_mode_choices},
+    {.name = "stream_id", .type = SB_OPT_INT, J(sg_stream_id), .max = 65535, .def = "0", .arg = "ID",
+     .help = "sg with sg_write_mode=write_stream: the stream of WRITE STREAM(16)",
+     .category = SB_OPTC_ENGINE},
     {.name = "allow_file_create", .type = SB_OPT_BOOL, J(allow_file_create), .def = "1",
      .help = "0: create no file; every file the job names must exist (as fio's)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
@@ -300,7 +476,9 @@ const sb_opt sb_io_options[] = {
              "default",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
     {.name = "ioengine", .type = SB_OPT_STR, J(engine), .def = "psync", .arg = "NAME",
-     .help = "psync | pvsync | pvsync2 | sync | posixaio | libaio | io_uring | mmap | null",
+     .help = "psync | pvsync | pvsync2 | sync | vsync | posixaio | libaio | io_uring | mmap | null | "
+             "splice | falloc | ftruncate | e4defrag | sg | filecreate | filestat | filedelete | dircreate | dirstat | "
+             "dirdelete",
      .category = SB_OPTC_ENGINE},
     {.name = "iodepth", .type = SB_OPT_INT, J(iodepth), .min = 1, .max = SB_IO_MAX_DEPTH,
      .def = "1", .arg = "N",
@@ -367,6 +545,69 @@ const sb_opt sb_io_options[] = {
      .help = "bytes per second per thread at least, judged each second after the first; a thread "
              "below it fails the job (exit 1), as fio's",
      .category = SB_OPTC_TIMING},
+    /* thinktime's and rate's details, max_latency, the latency target, the queue's refill
+     * (loop/pace.c, loop.c) */
+    {.name = "thinktime_spin", .type = SB_OPT_DURATION, J(thinktime_spin_s), .def = "0",
+     .arg = "DURATION",
+     .help = "the first part of each thinktime spent spinning on the CPU, the rest asleep (a bare "
+             "number is microseconds); at most thinktime",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "thinktime_blocks", .type = SB_OPT_INT, J(thinktime_blocks), .min = 1, .def = "1",
+     .arg = "N",
+     .help = "thinktime after every N I/Os, not after each",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_DEF_DOC},
+    {.name = "thinktime_blocks_type", .type = SB_OPT_CHOICE, J(thinktime_blocks_type),
+     .def = "complete", .arg = "TYPE",
+     .help = "complete: thinktime_blocks counts completed I/Os; issue: issued ones (they differ "
+             "with iodepth above 1)",
+     .category = SB_OPTC_TIMING, .choices = sb_opt_think_type_choices},
+    {.name = "thinktime_iotime", .type = SB_OPT_DURATION, J(thinktime_iotime_s), .def = "0",
+     .arg = "DURATION",
+     .help = "thinktime after this much I/O time (a bare number is seconds); with thinktime_blocks, "
+             "after whichever comes first",
+     .category = SB_OPTC_TIMING},
+    {.name = "rate_ignore_thinktime", .type = SB_OPT_BOOL, J(rate_ign_think), .def = "0",
+     .help = "the rate's schedule moves on by each thinktime instead of catching up after it",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_SWITCH},
+    {.name = "rate_cycle", .aliases = sb_opt_a_rate_cycle, .type = SB_OPT_INT, J(rate_cycle_ms),
+     .min = 1, .max = UINT32_MAX, .def = "1000", .arg = "MS",
+     .help = "the window, in milliseconds, rate_min and rate_iops_min are judged on",
+     .category = SB_OPTC_TIMING},
+    {.name = "rate_iops_min", .type = SB_OPT_INT, J(rate_iops_min), .max = UINT32_MAX, .def = "0",
+     .arg = "N",
+     .help = "I/Os per second per thread at least, judged as rate_min (which wins when both are "
+             "given); below it the job fails (exit 1), as fio's",
+     .category = SB_OPTC_TIMING},
+    {.name = "max_latency", .type = SB_OPT_DURATION, J(max_latency_s), .def = "0",
+     .arg = "DURATION",
+     .help = "a completion slower than this fails the job with ETIMEDOUT (exit 1; a bare number is "
+             "microseconds; 0: no limit)",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "latency_target", .type = SB_OPT_DURATION, J(latency_target_s), .def = "0",
+     .arg = "DURATION",
+     .help = "search for the deepest queue, up to iodepth, whose I/Os meet this latency (a bare "
+             "number is microseconds), as fio's: the job then runs one more latency_window at that "
+             "depth, which is what it reports, and ends; not met at depth 1: ETIMEDOUT (exit 1)",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "latency_window", .type = SB_OPT_DURATION, J(latency_window_s), .def = "0",
+     .arg = "DURATION",
+     .help = "latency_target: the time each depth is judged on (a bare number is microseconds)",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_USEC},
+    {.name = "latency_percentile", .type = SB_OPT_FUNC, J(latency_percentile), .def = "100",
+     .arg = "PCT",
+     .help = "latency_target: the % of a window's I/Os that must meet it (below 100: judged at the "
+             "window's end; 100: the first I/O over it makes the queue shallower)",
+     .category = SB_OPTC_TIMING, .parse = sb_opt_parse_pct_float},
+    {.name = "latency_run", .type = SB_OPT_BOOL, J(latency_run), .def = "0",
+     .help = "latency_target: go on adjusting the depth for the whole run instead of ending",
+     .category = SB_OPTC_TIMING, .flags = SB_OPTF_SWITCH},
+    {.name = "iodepth_low", .type = SB_OPT_INT, J(iodepth_low), .max = SB_IO_MAX_DEPTH,
+     .def = "iodepth", .arg = "N",
+     .help = "a full queue is reaped down to N I/Os before it is filled again (asynchronous engines)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_DEF_DOC},
+    {.name = "serialize_overlap", .type = SB_OPT_BOOL, J(serialize_overlap), .def = "0",
+     .help = "an I/O waits for the I/Os in flight whose bytes it overlaps (asynchronous engines)",
+     .category = SB_OPTC_ENGINE, .flags = SB_OPTF_SWITCH},
     {.name = "gtod_reduce", .type = SB_OPT_BOOL, J(gtod_reduce), .def = "0",
      .help = "record no per-I/O latency (fio's: fewer clock reads); no percentiles are printed",
      .category = SB_OPTC_TIMING, .flags = SB_OPTF_SWITCH},
@@ -451,8 +692,25 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_OFFSETS, .parse = sb_opt_parse_fraction},
     {.name = "blockalign", .aliases = a_blockalign, .type = SB_OPT_SIZE, J(blockalign), .max = SB_IO_MAX_BS, .def = "bs",
      .arg = "SIZE",
-     .help = "random offsets are multiples of this (fio's blockalign)",
-     .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_DEF_DOC},
+     .help = "random offsets are multiples of this, any size from 1 byte (fio's blockalign); as "
+             "fio's, it turns the random map off (offsets drawn independently); READ,WRITE: each "
+             "direction's own",
+     .category = SB_OPTC_OFFSETS, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_bs_dirs},
+    /* random and sequential offsets mixed (loop/offsets.h's sb_seqmix) */
+    {.name = "rw_sequencer", .type = SB_OPT_CHOICE, J(rw_sequencer), .def = "sequential",
+     .arg = "MODE",
+     .help = "with rw=randread:N, the N - 1 I/Os after each random one: sequential (the next "
+             "blocks) or identical (the same block again), as fio's",
+     .category = SB_OPTC_OFFSETS, .choices = sb_opt_rw_seq_choices},
+    {.name = "percentage_random", .type = SB_OPT_FUNC, J(pct_random), .max = 100, .def = "100",
+     .arg = "PCT",
+     .help = "random jobs: % of the I/Os at a random block, the others at the block after the "
+             "last (sequential), as fio's; READ,WRITE values must agree",
+     .category = SB_OPTC_OFFSETS, .parse = sb_opt_parse_pct_dirs},
+    {.name = "offset_align", .type = SB_OPT_SIZE, J(offset_align), .max = SB_IO_MAX_BS, .def = "0",
+     .arg = "SIZE",
+     .help = "offset=N%: the offset is rounded up to a multiple of this (0: of bs), as fio's",
+     .category = SB_OPTC_OFFSETS},
     {.name = "cpus_allowed", .type = SB_OPT_FUNC, J(cpus_allowed),
      .def = "every CPU the process may use", .arg = "LIST",
      .help = "run the job's threads only on these CPUs: 0-3,6, as fio and taskset -c",
@@ -478,6 +736,42 @@ const sb_opt sb_io_options[] = {
      .arg = "N",
      .help = "with --verify: also check the last N written blocks after every N writes",
      .category = SB_OPTC_VERIFY},
+    {.name = "verify_offset", .type = SB_OPT_SIZE, J(verify_offset), .max = SB_IO_MAX_BS, .def = "0",
+     .arg = "SIZE",
+     .help = "the header is swapped with the data SIZE bytes into the block (or verify_interval's "
+             "piece) before the write and back before the check, as fio's; at least the header's 96 "
+             "bytes and room for it",
+     .category = SB_OPTC_VERIFY},
+    {.name = "trim_percentage", .type = SB_OPT_PCT, J(trim_percentage), .def = "0", .arg = "PCT",
+     .help = "with verify and trim_backlog: this share of the written blocks is trimmed while the job "
+             "runs, then checked as zeros (trim_verify_zero), as fio's",
+     .category = SB_OPTC_VERIFY},
+    {.name = "trim_backlog", .type = SB_OPT_INT, J(trim_backlog), .max = 1u << 20, .def = "0",
+     .arg = "N",
+     .help = "trim_percentage's trims start whenever the written blocks are a multiple of N",
+     .category = SB_OPTC_VERIFY},
+    {.name = "trim_backlog_batch", .type = SB_OPT_INT, J(trim_backlog_batch), .max = 1u << 20,
+     .def = "trim_backlog", .arg = "N",
+     .help = "how many queued blocks each of trim_backlog's turns trims, the oldest first",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_DEF_DOC},
+    {.name = "trim_verify_zero", .type = SB_OPT_BOOL, J(trim_verify_zero), .def = "1",
+     .help = "a block trim_percentage trimmed must read back as zeros; 0: it is not checked, as fio's",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
+    {.name = "verify_state_save", .type = SB_OPT_BOOL, J(verify_state_save), .def = "0",
+     .help = "a verifying write job leaves each file's block table (the write each block last "
+             "received) in local-NAME-INDEX-verify.state, in the working directory or --aux-path; "
+             "storbench's own format; fio's default 1 leaves one after every such job, storbench's 0 "
+             "only when asked",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
+    {.name = "verify_state_load", .type = SB_OPT_BOOL, J(verify_state_load), .def = "0",
+     .help = "a check (verify_only, or a read job) takes that file: exactly the blocks that run "
+             "completed are checked, each against its last write, so a run cut short is checked as "
+             "far as it went, as fio's",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
+    {.name = "experimental_verify", .type = SB_OPT_BOOL, J(experimental_verify), .def = "0",
+     .help = "fio's replay of the write phase instead of its recorded list: 0 runs; 1 is refused "
+             "(storbench's block table records each block's last write, so nothing is replayed)",
+     .category = SB_OPTC_VERIFY, .flags = SB_OPTF_SWITCH},
     {.name = "verify_backlog_batch", .type = SB_OPT_INT, J(verify_backlog_batch), .max = 1u << 20,
      .def = "verify_backlog", .arg = "N",
      .help = "how many written blocks a verify_backlog check reads, the oldest first: fewer leaves "
@@ -506,8 +800,9 @@ const sb_opt sb_io_options[] = {
      .parse = sb_opt_parse_log_prefix},
     {.name = "write_lat_log", .type = SB_OPT_FUNC, J(lat_log), .def = "the job's name",
      .arg = "PREFIX",
-     .help = "fio's latency logs: PREFIX_lat.N.log and PREFIX_clat.N.log (ns; storbench's latency "
-             "is fio's lat, and PREFIX_slat.N.log is empty: submission latency is not logged)",
+     .help = "fio's latency logs: PREFIX_lat.N.log (ns from the I/O's start, fio's lat) and "
+             "PREFIX_clat.N.log (from its submission, fio's clat: the same with a synchronous "
+             "engine); PREFIX_slat.N.log is empty: submission latency is not logged",
      .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH | SB_OPTF_DEF_DOC,
      .parse = sb_opt_parse_log_prefix},
     {.name = "write_iops_log", .type = SB_OPT_FUNC, J(iops_log), .def = "the job's name",
@@ -518,6 +813,60 @@ const sb_opt sb_io_options[] = {
     {.name = "log_offset", .type = SB_OPT_BOOL, J(log_offset), .def = "0",
      .help = "the log lines carry each I/O's offset (a column before prio), as fio",
      .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH},
+    {.name = "write_hist_log", .type = SB_OPT_FUNC, J(hist_log), .def = "the job's name",
+     .arg = "PREFIX",
+     .help = "fio's latency histogram log: PREFIX_clat_hist.N.log, a line 'msec, ddir, bs, bin...' "
+             "per log_hist_msec per direction, the I/Os of that window in fio's 1856 bins",
+     .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH | SB_OPTF_DEF_DOC,
+     .parse = sb_opt_parse_log_prefix},
+    {.name = "log_hist_msec", .type = SB_OPT_INT, J(log_hist_ms), .max = 86400000, .def = "0",
+     .arg = "N",
+     .help = "the histogram log's window in ms (0: no lines, as fio)",
+     .category = SB_OPTC_SERIES},
+    {.name = "log_hist_coarseness", .type = SB_OPT_INT, J(log_hist_coarseness), .max = 6, .def = "0",
+     .arg = "N",
+     .help = "the histogram log's columns each sum 2^N of fio's bins (1856 .. 29 columns)",
+     .category = SB_OPTC_SERIES},
+    {.name = "log_max_value", .type = SB_OPT_BOOL, J(log_max), .def = "0",
+     .help = "with log_avg_msec: a line holds the window's largest value, not its mean, as fio",
+     .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH},
+    {.name = "log_unix_epoch", .type = SB_OPT_BOOL, J(log_unix_epoch), .def = "0",
+     .help = "the log lines' times are ms since the Unix epoch, not since the job began",
+     .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH},
+    {.name = "log_alternate_epoch", .type = SB_OPT_BOOL, J(log_alt_epoch), .def = "0",
+     .help = "the log lines' times are ms since the epoch of log_alternate_epoch_clock_id",
+     .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH},
+    {.name = "log_alternate_epoch_clock_id", .type = SB_OPT_INT, J(log_epoch_clock_id), .max = 11,
+     .def = "0", .arg = "ID",
+     .help = "with log_unix_epoch or log_alternate_epoch: the clock_gettime clock (0 realtime, 1 "
+             "monotonic, 7 boottime, ...) whose epoch the times count from",
+     .category = SB_OPTC_SERIES},
+    {.name = "log_entries", .type = SB_OPT_INT, J(log_entries), .min = 1024, .max = 1u << 30,
+     .def = "1024", .arg = "N",
+     .help = "a log's lines are written N at a time (fio: its first block of N entries)",
+     .category = SB_OPTC_SERIES},
+    {.name = "log_compression", .type = SB_OPT_SIZE, J(log_gz), .max = 512u << 20,
+     .def = "0", .arg = "SIZE",
+     .help = "1k .. 512m (0: off): a log is written SIZE bytes at a time; with log_store_compressed each SIZE bytes of "
+             "fio's binary samples are one zlib stream of PREFIX_KIND.N.log.fz",
+     .category = SB_OPTC_SERIES},
+    {.name = "log_compression_cpus", .type = SB_OPT_FUNC, J(log_gz_cpus), .arg = "LIST",
+     .help = "with log_compression: the CPUs a log is deflated on (0-3,6)",
+     .category = SB_OPTC_SERIES, .parse = sb_opt_parse_log_cpus},
+    {.name = "log_store_compressed", .type = SB_OPT_BOOL, J(log_gz_store), .def = "0",
+     .help = "the logs are stored zlib-compressed as fio's .fz files ('storbench io "
+             "--inflate-log=FILE' prints one)",
+     .category = SB_OPTC_SERIES, .flags = SB_OPTF_SWITCH},
+    {.name = "bwavgtime", .type = SB_OPT_INT, J(bw_avg_ms), .min = 1, .max = 86400000, .def = "500",
+     .arg = "MS",
+     .help = "the window of each bandwidth sample, as fio: the report's bw min/max/avg/stdev/samples "
+             "(when log_interval divides it; else one a second) and an averaged bandwidth log's lines",
+     .category = SB_OPTC_SERIES},
+    {.name = "iopsavgtime", .type = SB_OPT_INT, J(iops_avg_ms), .min = 1, .max = 86400000, .def = "500",
+     .arg = "MS",
+     .help = "the window of each IOPS sample, as fio: the report's iops min/max/avg/stdev/samples "
+             "(when log_interval divides it; else one a second) and an averaged IOPS log's lines",
+     .category = SB_OPTC_SERIES},
     {.name = "write_iolog", .type = SB_OPT_STR, J(write_iolog), .arg = "FILE",
      .help = "record every I/O issued in fio's iolog (version 3, as fio 3.33 writes it; appended "
              "to FILE as fio's), for read_iolog",

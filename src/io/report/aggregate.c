@@ -50,20 +50,32 @@ static void split_latency(sb_io_agg_dir *ad, const sb_io_dir_stats *x)
     ad->slat = hist_copy(&x->slat);
 }
 
-/* The per-second samples are the whole job's, both directions together: they are a
- * direction's only when the job has one. */
+/* The whole job's samples into ad: fio's, one per bwavgtime / iopsavgtime, where the
+ * result has them (sampling.c), else the per-second ones. */
+static void copy_samples(sb_io_agg_dir *ad, const sb_io_result *r)
+{
+    size_t nb = r->bw_win ? r->n_bw_win : r->n_seconds, ni = r->iops_win ? r->n_iops_win : r->n_seconds;
+    if (!nb && !ni)
+        return;
+    ad->bw = sb_xrealloc(NULL, (nb ? nb : 1) * sizeof *ad->bw);
+    ad->iops = sb_xrealloc(NULL, (ni ? ni : 1) * sizeof *ad->iops);
+    if (nb)
+        memcpy(ad->bw, r->bw_win ? r->bw_win : r->bw_bytes_per_s, nb * sizeof *ad->bw);
+    if (ni)
+        memcpy(ad->iops, r->iops_win ? r->iops_win : r->iops, ni * sizeof *ad->iops);
+    ad->n_samples = nb;
+    ad->n_iops_samples = ni;
+}
+
+/* The samples are the whole job's, both directions together: they are a direction's only
+ * when the job has one. */
 static void agg_samples(sb_io_agg *a, const sb_io_job *job, const sb_io_result *r)
 {
     int ndirs = sb_rw_reads(job->rw) + sb_rw_writes(job->rw) + sb_rw_trims(job->rw);
-    if (!r->n_seconds || ndirs != 1)
+    if (ndirs != 1)
         return;
     int d = sb_rw_reads(job->rw) ? SB_DDIR_READ : sb_rw_writes(job->rw) ? SB_DDIR_WRITE : SB_DDIR_TRIM;
-    sb_io_agg_dir *ad = &a->dir[d];
-    ad->bw = sb_xrealloc(NULL, r->n_seconds * sizeof *ad->bw);
-    ad->iops = sb_xrealloc(NULL, r->n_seconds * sizeof *ad->iops);
-    memcpy(ad->bw, r->bw_bytes_per_s, r->n_seconds * sizeof *ad->bw);
-    memcpy(ad->iops, r->iops, r->n_seconds * sizeof *ad->iops);
-    ad->n_samples = r->n_seconds;
+    copy_samples(&a->dir[d], r);
 }
 
 /* IO depths: an asynchronous engine counts them (loop.c); a synchronous one has one I/O
@@ -111,13 +123,8 @@ static void agg_mixed(sb_io_agg *a, const sb_io_result *r, bool whole)
                 sb_hist_merge(m->slat, a->dir[d].slat);
             }
     }
-    if (whole && r->n_seconds) {
-        m->bw = sb_xrealloc(NULL, r->n_seconds * sizeof *m->bw);
-        m->iops = sb_xrealloc(NULL, r->n_seconds * sizeof *m->iops);
-        memcpy(m->bw, r->bw_bytes_per_s, r->n_seconds * sizeof *m->bw);
-        memcpy(m->iops, r->iops, r->n_seconds * sizeof *m->iops);
-        m->n_samples = r->n_seconds;
-    }
+    if (whole)
+        copy_samples(m, r);
 }
 
 sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, unsigned groupid,
@@ -162,6 +169,10 @@ sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, uns
     agg_depths(a, r, x);
     a->zone_resets = x->zone_resets;
     a->no_syncs = !job->fsync_every && !job->fdatasync_every && !job->end_fsync && !job->fsync_on_close;
+    if (x->sync.ios) {
+        a->sync_lat = hist_copy(&x->sync.clat);
+        a->sync_ios = x->sync_fsyncs;
+    }
     /* continue_on_error: the errors gone on after, and the first as the job's error (fio) */
     a->continue_on_error = job->continue_on_error != 0;
     a->total_err = x->total_err;
@@ -185,7 +196,7 @@ static void merge_dir(sb_io_agg_dir *into, const sb_io_agg_dir *b)
         sb_hist_merge(into->lat, b->lat);
         sb_hist_merge(into->slat, b->slat);
     }
-    into->n_samples = 0; /* the jobs' seconds do not line up: no samples */
+    into->n_samples = into->n_iops_samples = 0; /* the jobs' seconds do not line up: no samples */
 }
 
 static void max_of(double *a, double b) { if (b > *a) *a = b; }
@@ -219,6 +230,13 @@ void sb_io_agg_merge(sb_io_agg *a, const sb_io_agg *b)
         a->depth_complete[i] += b->depth_complete[i];
     }
     a->no_syncs &= b->no_syncs;
+    if (b->sync_lat) {
+        if (!a->sync_lat)
+            a->sync_lat = hist_copy(b->sync_lat);
+        else
+            sb_hist_merge(a->sync_lat, b->sync_lat);
+        a->sync_ios += b->sync_ios;
+    }
     a->zone_resets += b->zone_resets;
 }
 
@@ -234,6 +252,7 @@ void sb_io_agg_free(sb_io_agg *a)
         free(a->dir[d].iops);
     }
     free(a->all);
+    free(a->sync_lat);
     free(a->prio);
     free(a);
 }

@@ -35,9 +35,10 @@ typedef struct sb_io_agg_dir {
     /* fio's clat: from the submission to completion. slat and lat: an asynchronous
      * engine's split (start to submission, start to completion), else NULL. */
     sb_histogram *clat, *slat, *lat;
-    /* per-second samples of the whole job when it has this one direction; n = 0: none */
+    /* fio's bandwidth and IOPS samples of the whole job when it has this one direction: one
+     * per bwavgtime / iopsavgtime where the result has them, else one a second; n = 0: none */
     double *bw, *iops;
-    size_t n_samples;
+    size_t n_samples, n_iops_samples;
     sb_io_agg_prio prios[SB_CMDPRIO_MAX_PRIOS];
     unsigned n_prios;
 } sb_io_agg_dir;
@@ -56,6 +57,8 @@ typedef struct sb_io_agg {
     uint64_t depth_level[SB_IO_DEPTH_BUCKETS], depth_submit[SB_IO_DEPTH_BUCKETS],
         depth_complete[SB_IO_DEPTH_BUCKETS];
     bool no_syncs;             /* the job calls no fsync/fdatasync */
+    sb_histogram *sync_lat;    /* fsync=N / fdatasync=N: their latency (a copy), or NULL */
+    uint64_t sync_ios;         /* ... of them fsyncs (fio's sync total_ios) */
     uint64_t zone_resets;
     bool continue_on_error;
     uint64_t total_err;

@@ -69,6 +69,7 @@ static void result_hists_init(sb_io_result *r)
         sb_hist_init(&r->dir[d].clat_issued);
     }
     sb_hist_init(&r->clat_all);
+    sb_hist_init(&r->sync.clat);
 }
 
 /* One thread's figures until now added to r, as worker.c's merge does at the end. */
@@ -83,6 +84,9 @@ static void peek_worker(const sb_io_live *l, const sb_io_live_thread *w, sb_io_r
         hist_peek_merge(&r->dir[d].clat_issued, &w->st[d].clat_issued);
         hist_peek_merge(&r->clat_all, &w->st[d].clat);
     }
+    r->sync.ios += peek(&w->sync->ios);
+    hist_peek_merge(&r->sync.clat, &w->sync->clat);
+    r->sync_fsyncs += peek(w->fsyncs);
     r->cpu_ios += peek(w->ios_done);
     r->total_err += peek(w->total_err);
     for (int i = 0; i < SB_IO_DEPTH_BUCKETS; i++) {
@@ -230,6 +234,14 @@ int sb_io_live_counts(sb_io_live *l, uint64_t ios[SB_DDIR_N], uint64_t bytes[SB_
     }
     pthread_mutex_unlock(&l->lock);
     return st;
+}
+
+uint64_t sb_io_live_replay_bytes(sb_io_live *l)
+{
+    pthread_mutex_lock(&l->lock);
+    uint64_t b = l->state == SB_IO_LIVE_RUNNING && l->job ? l->job->replay_bytes : 0;
+    pthread_mutex_unlock(&l->lock);
+    return b;
 }
 
 void sb_io_live_attach(sb_io_live *l, const sb_io_job *job, const sb_io_live_thread *ws, unsigned n,

@@ -32,10 +32,12 @@
  * its time series. */
 typedef struct sb_io_live_thread {
     const sb_io_dir_stats *st;           /* [SB_DDIR_N] */
+    const sb_io_dir_stats *sync;         /* fsync=N's syncs */
     const uint64_t *ios_done, *total_err, *last_ns;
     const sb_io_depths *depths;
     const atomic_bool *finished;
     const sb_tsb *ts;
+    const uint64_t *fsyncs;              /* of sync's, the fsyncs */
 } sb_io_live_thread;
 
 typedef struct sb_io_live {
@@ -54,6 +56,9 @@ typedef struct sb_io_live {
 enum { SB_IO_LIVE_WAITING = 0, SB_IO_LIVE_RUNNING, SB_IO_LIVE_ENDED };
 
 void sb_io_live_init(sb_io_live *l);
+/* A running job's bytes per thread when the run knows them other than by its size (a
+ * replayed log's, job.h's replay_bytes); 0 otherwise. */
+uint64_t sb_io_live_replay_bytes(sb_io_live *l);
 void sb_io_live_free(sb_io_live *l);
 /* The job's figures now into res (an empty result to fill; free with sb_io_result_free):
  * SB_IO_LIVE_RUNNING or _ENDED, or SB_IO_LIVE_WAITING (res untouched: nothing ran yet).

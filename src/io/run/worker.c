@@ -22,11 +22,14 @@
 #include "core/clock.h"
 #include "core/cpuset.h"
 #include "core/rand.h"
+#include "core/strutil.h"
 #include "io/engine.h"
 #include "io/job.h"
 #include "io/loop/offsets.h"
 #include "io/run/iomem.h"
 #include "io/run/live.h"
+#include "io/run/system.h"
+#include "io/job/fileopts.h"
 #include "io/run/worker.h"
 #include "io/job/zbd.h"
 #include "io/loop/replay.h"
@@ -37,6 +40,7 @@ static void worker_free(worker *w)
         return;
     if (w->engine_ready)
         w->td.ops->cleanup(&w->td);
+    sb_io_flock_detach(w);
     sb_flow_leave(&w->flow);
     sb_io_files_close(w);
     if (w->fd >= 0)
@@ -68,72 +72,36 @@ static worker *worker_alloc(void)
     return p == MAP_FAILED ? NULL : p;
 }
 
-/* The largest block size of the job (bsrange, bssplit, or bs). */
-static uint64_t job_max_bs(const sb_io_job *job)
+/* The I/O buffers' bytes: fio's hugepage-size makes huge-page buffers whole pages of it
+ * (iomem.c then rounds to the kernel's own huge page, which MAP_HUGETLB needs). */
+static size_t buffer_bytes(const sb_io_job *job, size_t bytes)
 {
-    uint64_t m = job->bs_max > job->bs ? job->bs_max : job->bs;
-    for (unsigned i = 0; i < job->bssplit.n; i++)
-        m = job->bssplit.bs[i] > m ? job->bssplit.bs[i] : m;
-    for (unsigned i = 0; i < job->bssplit_w.n; i++)
-        m = job->bssplit_w.bs[i] > m ? job->bssplit_w.bs[i] : m;
-    return m;
+    if ((job->iomem == SB_IOMEM_SHMHUGE || job->iomem == SB_IOMEM_MMAPHUGE) && job->hugepage_size)
+        bytes = (bytes + job->hugepage_size - 1) / job->hugepage_size * job->hugepage_size;
+    return bytes;
 }
 
-/* A split's SB_IO_BS_TABLE sizes in proportion to their percentages, shuffled. */
-static void split_table(worker *w, const sb_io_bssplit *sp, uint32_t *t)
+/* The periodic sync: fsync=N, fdatasync=N or sync_file_range=FLAGS:N. */
+static void sync_setup(worker *w, const sb_io_job *job)
 {
-    unsigned k = 0;
-    for (unsigned i = 0; i < sp->n; i++)
-        for (unsigned j = 0; j < sp->pct[i] * SB_IO_BS_TABLE / 100 && k < SB_IO_BS_TABLE; j++)
-            t[k++] = (uint32_t)sp->bs[i];
-    for (unsigned i = 0; k < SB_IO_BS_TABLE; k++, i++) /* rounding: the largest shares fill */
-        t[k] = (uint32_t)sp->bs[i % sp->n];
-    for (unsigned i = SB_IO_BS_TABLE - 1; i > 0; i--) {
-        unsigned j = (unsigned)sb_rand_below(&w->rng, i + 1);
-        uint32_t x = t[i];
-        t[i] = t[j];
-        t[j] = x;
-    }
+    w->sync_every = job->fsync_every ? job->fsync_every
+                    : job->fdatasync_every ? job->fdatasync_every : job->sfr_every;
+    w->sync_data = !job->fsync_every && job->fdatasync_every;
+    sb_hist_init_zeroed(&w->sync_st.clat); /* worker_alloc's pages: already zero */
 }
 
-/* bsrange / bssplit: SB_IO_BS_TABLE sizes drawn now, so that an I/O only takes the next
- * (loop.c): a split's sizes in proportion to their percentages, a range's uniform in
- * multiples of its low end, as fio's. Shuffled with the thread's generator. */
-static int bs_table_setup(worker *w, const sb_io_job *job)
-{
-    if (!job->bssplit.n && job->bs_max <= job->bs)
-        return 0;
-    uint32_t *t = malloc(SB_IO_BS_TABLE * sizeof *t);
-    if (!t)
-        return -ENOMEM;
-    if (job->bssplit_w.n) { /* fio's bssplit=READS,WRITES: the writes' table */
-        if (!(w->bs_table_w = malloc(SB_IO_BS_TABLE * sizeof *w->bs_table_w))) {
-            free(t);
-            return -ENOMEM;
-        }
-        split_table(w, &job->bssplit_w, w->bs_table_w);
-    }
-    if (job->bssplit.n) {
-        split_table(w, &job->bssplit, t);
-    } else {
-        uint64_t steps = job->bs_max / job->bs;
-        for (unsigned i = 0; i < SB_IO_BS_TABLE; i++)
-            t[i] = (uint32_t)(job->bs * (1 + sb_rand_below(&w->rng, steps)));
-    }
-    w->bs_table = t;
-    return 0;
-}
-
+/* A worker on path with its engine and buffers; the file op engines open nothing (their
+ * operation is on the name: fileops.c). */
 static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *ops,
                         const char *path, char *err, size_t errlen)
 {
-    int r = sb_io_open_for_io(job, path, &w->fd, err, errlen);
+    int r = ops->caps & SB_ENGINE_FILE_OPS ? 0 : sb_io_open_for_io(job, path, &w->fd, err, errlen);
     if (r < 0)
         return r;
     /* offload: iodepth submit threads, each one I/O at a time, whatever the engine (fio's) */
     unsigned depth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
-    const uint64_t maxbs = job_max_bs(job);
-    size_t bufsz = (size_t)maxbs * depth;
+    const uint64_t maxbs = sb_io_job_max_bs(job);
+    size_t bufsz = buffer_bytes(job, (size_t)maxbs * depth);
     w->buflen = bufsz;
     if ((r = sb_iomem_alloc(job->iomem, bufsz, &w->bufmem, err, errlen)) < 0) /* fio's mem */
         return r;
@@ -148,12 +116,11 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         memset(w->bufmem, 0, bufsz);
     else
         sb_rand_fill(&w->rng, w->bufmem, bufsz); /* incompressible write data */
-    if (bs_table_setup(w, job) < 0) {
+    if (sb_io_worker_bs_table(w, job) < 0) {
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
-    w->sync_every = job->fsync_every ? job->fsync_every : job->fdatasync_every;
-    w->sync_data = !job->fsync_every && job->fdatasync_every;
+    sync_setup(w, job);
     const uint64_t rates[SB_DDIR_N] = {job->rate, job->rate_write};
     const uint64_t iops[SB_DDIR_N] = {job->rate_iops, job->rate_iops_write};
     w->paced = (w->think_ns = (uint64_t)(job->thinktime_s * 1e9)) > 0;
@@ -178,6 +145,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->td.sqpoll = job->uring_sqpoll;
     w->td.nowait = job->io_nowait;
     w->td.hipri = job->io_hipri;
+    w->td.job = job;
     w->td.ios = calloc(depth, sizeof *w->td.ios);
     w->freelist = calloc(depth, sizeof *w->freelist);
     w->done = calloc(depth, sizeof *w->done);
@@ -195,20 +163,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         u->index = i;
         w->freelist[w->nfree++] = u;
     }
-    /* blockalign: random offsets in its unit, the last block still whole */
-    w->unit = job->blockalign ? job->blockalign : job->bs;
-    w->block_count = job->blockalign && job->size >= job->bs ? (job->size - job->bs) / w->unit + 1
-                                                             : job->size / job->bs;
-    sb_offgen_init(&w->og, w->block_count, sb_rw_is_random(job->rw), job->norandommap,
-                   seed + 0x100 * (w->index + 1));
-    if (job->rw_skip)
-        sb_offgen_set_step(&w->og, (int64_t)(job->bs + (uint64_t)job->rw_skip) / (int64_t)job->bs);
-    if (job->zonemode == SB_ZONEMODE_STRIDED)
-        sb_offgen_set_zones(&w->og, job->zonesize / job->bs, job->zoneskip / job->bs);
-    if (job->dist.kind != SB_DIST_RANDOM && sb_rw_is_random(job->rw)) {
-        sb_distgen_init(&w->dg, &job->dist, w->block_count, w->unit, seed + 0x100 * (w->index + 1));
-        w->og.dist = &w->dg;
-    }
+    sb_io_worker_offsets(w, job, seed);
     /* fio's cmdprio: each I/O's priority, the rest's the job's (prioclass / prio) */
     w->cmdprio = sb_cmdprio_on(&job->cmdprio);
     if (job->prioclass >= 0 || job->prio >= 0)
@@ -218,6 +173,8 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
+    /* pace.c: thinktime's options, cmdprio's stats, max_latency, latency_target, iodepth_low */
+    sb_io_watch_setup(w, job, depth);
     /* fio's random_generator=lfsr; sprandom draws its fresh blocks from the same cycle */
     if ((job->random_generator == SB_RNG_LFSR || job->sprandom) && !w->og.dist)
         sb_offgen_set_lfsr(&w->og);
@@ -238,7 +195,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->ddir_fixed = job->rw == SB_RW_RW || job->rw == SB_RW_RANDRW ? -1
                     : sb_rw_trims(job->rw) ? SB_DDIR_TRIM : sb_rw_writes(job->rw) ? SB_DDIR_WRITE
                                                                                 : SB_DDIR_READ;
-    w->rare = job->rw == SB_RW_TRIMWRITE; /* and several files: setup_workers */
+    w->rare = job->rw == SB_RW_TRIMWRITE || w->seqmix_on; /* and several files: setup_workers */
     if ((r = sb_io_iolog_setup(w, path, err, errlen)) < 0) /* write_iolog, read_iolog */
         return r;
     return sb_iolog_open(job, w->index, &w->log, err, errlen);
@@ -281,8 +238,13 @@ static void merge_worker(const worker *w, sb_io_result *res)
         sb_hist_merge(&res->dir[d].clat_issued, &w->st[d].clat_issued);
         sb_hist_merge(&res->clat_all, &w->st[d].clat);
     }
+    res->sync.ios += w->sync_st.ios;
+    sb_hist_merge(&res->sync.clat, &w->sync_st.clat);
     res->cpu_ios += w->ios_done;
+    res->sync_fsyncs += w->fsyncs;
     res->zone_resets += sb_zbd_resets(w->zbd);
+    if (w->lat_target_ns)
+        res->latency_depth = w->lat_qd;
     res->total_err += w->total_err;
     if (!res->first_error)
         res->first_error = w->first_error;
@@ -329,6 +291,7 @@ static int merge_results(const sb_io_job *job, worker **ws, sb_io_result *res)
             sb_hist_init_zeroed(&t->dir[d].clat_issued);
         }
         sb_hist_init_zeroed(&t->clat_all);
+        sb_hist_init_zeroed(&t->sync.clat);
         snprintf(t->engine, sizeof t->engine, "%s", res->engine);
         t->effective_iodepth = res->effective_iodepth;
         merge_worker(ws[i], t);
@@ -349,11 +312,20 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned *nfiles
         *nfiles = 0;
         return r;
     }
+    if (job->filesize_max) /* fio's filesize=LO-HI: each file's own size (files.c) */
+        sb_io_files_sizes(job, files, *nfiles, job->seed);
     for (unsigned i = 0; i < *nfiles; i++) {
-        if (job->offset_increment) { /* the file holds the furthest thread's region (one file per thread) */
+        if (files[i].size) {
+            sb_io_job fj = *job;
+            fj.size = files[i].size;
+            r = sb_io_prepare_file(&fj, &files[i], err, errlen);
+        } else if (job->offset_increment) { /* the file holds the furthest thread's region (one file per thread) */
             sb_io_job fj;
             sb_io_ctl_file_job(job, i, *nfiles, &fj);
             r = sb_io_prepare_file(&fj, &files[i], err, errlen);
+        } else if (sb_engine_can(job->engine, SB_ENGINE_MAKES_FILES) ||
+                   sb_engine_can(job->engine, SB_ENGINE_DIRS)) { /* opfiles.c */
+            r = sb_io_prepare_opfile(job, &files[i], err, errlen);
         } else {
             r = sb_io_prepare_file(job, &files[i], err, errlen);
         }
@@ -368,13 +340,37 @@ static int prepare_files(const sb_io_job *job, file_ctx *files, unsigned *nfiles
              * write — but an fdatasync would commit its new allocation (a btrfs
              * transaction, an ext4 journal commit) before the timed part, which fio
              * leaves to happen during the run. */
-            if (job->invalidate)
+            if (job->invalidate && !job->pre_read) /* fio: pre_read turns invalidate off */
                 posix_fadvise(files[i].fd, 0, 0, POSIX_FADV_DONTNEED);
             close(files[i].fd);
             files[i].fd = -1;
         }
     }
     return 0;
+}
+
+/* fio's process settings (run/system.c) before the files are made: the devices under
+ * the job's names (or its directory) for ioscheduler, the private directory for uid. */
+static int system_begin(const sb_io_job *job, const char *dir, bool made_dir, sb_io_sys *sys, char *err,
+                        size_t errlen)
+{
+    const char *paths[64];
+    unsigned n = 0;
+    for (const char *p = job->filename; *p && n < 64; p += strlen(p) + 1)
+        paths[n++] = p;
+    if (!n)
+        paths[n++] = dir[0] ? dir : ".";
+    return sb_io_sys_begin(job, paths, n, made_dir ? dir : NULL, sys, err, errlen);
+}
+
+/* Once the files are laid out: exec_prerun, then pre_read of each, as fio's order. */
+static int files_ready(const sb_io_job *job, const file_ctx *files, unsigned nfiles, sb_io_sys *sys,
+                       char *err, size_t errlen)
+{
+    int r = sb_io_sys_prerun(job, sys, err, errlen);
+    for (unsigned i = 0; r == 0 && job->pre_read && i < nfiles; i++)
+        r = sb_io_fileopts_pre_read(job, files[i].path, err, errlen);
+    return r;
 }
 
 /* numjobs workers, each on its file (the shared one, or its own) with engine and buffers. */
@@ -393,16 +389,23 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
         ws[i]->index = i;
         ws[i]->job = job;
         ws[i]->sh = sh;
-        if (job->offset_increment) { /* thread i's own region (jobctl.c) */
+        const file_ctx *f = &files[map[i * per]];
+        if (job->offset_increment || f->size) { /* thread i's own region (jobctl.c), file size */
             ws[i]->own_job = *job;
             ws[i]->own_job.offset += (uint64_t)i * job->offset_increment;
+            ws[i]->own_job.size = f->size ? f->size : job->size;
             ws[i]->job = &ws[i]->own_job;
         }
-        const file_ctx *f = &files[map[i * per]];
+        ws[i]->path = f->path;
+        ws[i]->op_files = files;
+        ws[i]->op_map = map;
         if ((r = worker_setup(ws[i], ws[i]->job, ops, f->path, err, errlen)) < 0 ||
-            (r = sb_io_files_open(ws[i], ws[i]->job, files, map, err, errlen)) < 0)
+            (!(ops->caps & SB_ENGINE_FILE_OPS) && (r = sb_io_files_open(ws[i], ws[i]->job, files, map, err,
+                                                                        errlen)) < 0))
             return r;
         if (f->zbd && (r = sb_zbd_thread_new(f->zbd, ws[i]->job, ws[i]->fd, &ws[i]->zbd, err, errlen)) < 0)
+            return r;
+        if (job->lockfile && (r = sb_io_flock_attach(ws[i], err, errlen)) < 0) /* lockfile.c */
             return r;
         if (ws[i]->fs) { /* one registered file, the first: the others go by descriptor */
             ws[i]->td.fixed_files = false;
@@ -423,8 +426,9 @@ static int zbd_attach_files(const sb_io_job *job, file_ctx *files, unsigned nfil
     return 0;
 }
 
-/* fio's rate_min, from the controlling thread. As fio's, a thread is judged when it has
- * completed I/O (fio checks after completions), at most once a second (its rate cycle),
+/* fio's rate_min and rate_iops_min (rate_min wins when both are given, as fio's), from the
+ * controlling thread. As fio's, a thread is judged when it has completed I/O (fio checks
+ * after completions), at most once per rate_cycle (1 s by default),
  * on the bytes since it was last judged, from the second second of the measurement on; a
  * thread that completes nothing for 10 s is judged then. -ETIME with the line in err when
  * one is below (the job stops), else 0. */
@@ -435,23 +439,32 @@ static int rate_min_poll(const sb_io_job *job, worker **ws, const shared *sh, ui
     for (unsigned i = 0; i < job->numjobs; i++) {
         worker *w = ws[i];
         uint64_t b = atomic_load_explicit(&w->progress_bytes, memory_order_relaxed);
+        uint64_t n = atomic_load_explicit(&w->progress_ios, memory_order_relaxed);
         if (atomic_load(&w->finished) || now < measure_ns + NS)
             continue;
         if (!w->rm_next_ns) { /* rm_next_ns: when it was last judged */
             w->rm_next_ns = now;
             w->rm_bytes = b;
+            w->rm_ios = n;
             continue;
         }
         uint64_t spent = now - w->rm_next_ns;
-        if (spent < NS || (b == w->rm_bytes && spent < 10 * NS))
+        if (spent < (uint64_t)job->rate_cycle_ms * 1000000 || (b == w->rm_bytes && spent < 10 * NS))
             continue;
         double rate = (double)(b - w->rm_bytes) / ((double)spent / 1e9);
-        if (rate < (double)job->rate_min) {
+        double iops = (double)(n - w->rm_ios) / ((double)spent / 1e9);
+        if (job->rate_min && rate < (double)job->rate_min) {
             snprintf(err, errlen, "rate_min %" PRIu64 " B/s not met: thread %u moved %.0f B/s",
                      job->rate_min, i + 1, rate);
             return -ETIME;
         }
+        if (!job->rate_min && iops < (double)job->rate_iops_min) {
+            snprintf(err, errlen, "rate_iops_min %" PRIu64 " not met: thread %u did %.0f IOPS",
+                     job->rate_iops_min, i + 1, iops);
+            return -ETIME;
+        }
         w->rm_bytes = b;
+        w->rm_ios = n;
         w->rm_next_ns = now;
     }
     return 0;
@@ -483,16 +496,17 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
             atomic_store(&sh->stop, true); /* exitall: another job ended (jobrun.c) */
         if (sb_io_steady_poll(ws, job->numjobs, &res->steady, &ss_next))
             atomic_store(&sh->stop, true); /* settled (io/steadystate.h) */
-        if (job->rate_min && !rc && (rc = rate_min_poll(job, ws, sh, sb_now_ns(), err, errlen)) < 0)
+        if ((job->rate_min || job->rate_iops_min) && !rc && (rc = rate_min_poll(job, ws, sh, sb_now_ns(), err, errlen)) < 0)
             atomic_store(&sh->stop, true);
         if (job->progress) {
             double f;
             double el = (double)(sb_now_ns() - sh->start_ns) / 1e9;
-            if (job->runtime_s > 0 && (job->time_based ||
-                                       el / total_s > (double)bytes / ((double)job->size * job->numjobs * per)))
+            /* read_iolog: the log's bytes are the whole (io/loop/replay.c) */
+            double whole = (double)(job->replay_bytes ? job->replay_bytes : job->size) * job->numjobs * per;
+            if (job->runtime_s > 0 && (job->time_based || el / total_s > (double)bytes / whole))
                 f = el / total_s;
             else
-                f = (double)bytes / ((double)job->size * job->numjobs * per);
+                f = (double)bytes / whole;
             job->progress(job->cb_arg, f > 1 ? 1 : f);
         }
         struct timespec ts = {0, 100000000L};
@@ -516,6 +530,7 @@ static void release(const sb_io_job *job, worker **ws, file_ctx *files, unsigned
         sb_zbd_detach(files[i].zbd, files[i].created &&
                                     (job->directory[0] ? !job->keep_files : failed || job->unlink));
     }
+    sb_io_opfiles_adopt(job, files, nfiles); /* what filecreate, dircreate made */
     sb_io_remove_created(job, files, nfiles, dir, made_dir, failed);
 }
 
@@ -532,6 +547,7 @@ static int result_init(sb_io_result *res, const sb_io_job *job, const sb_engine_
         sb_hist_init_zeroed(&res->dir[d].clat_issued);
     }
     sb_hist_init_zeroed(&res->clat_all);
+    sb_hist_init_zeroed(&res->sync.clat);
     int r = sb_ss_init(&res->steady, &job->steady);
     if (r < 0) {
         snprintf(err, errlen, "out of memory");
@@ -551,8 +567,8 @@ static sb_io_live_thread *live_attach(sb_io_live *live, const sb_io_job *job, wo
     if (!lv)
         return NULL; /* out of memory: no snapshots, the job runs */
     for (unsigned i = 0; i < job->numjobs; i++)
-        lv[i] = (sb_io_live_thread){ws[i]->st, &ws[i]->ios_done, &ws[i]->total_err, &ws[i]->last_ns,
-                                    &ws[i]->depths, &ws[i]->finished, &ws[i]->ts};
+        lv[i] = (sb_io_live_thread){ws[i]->st, &ws[i]->sync_st, &ws[i]->ios_done, &ws[i]->total_err, &ws[i]->last_ns,
+                                    &ws[i]->depths, &ws[i]->finished, &ws[i]->ts, &ws[i]->fsyncs};
     sb_io_live_attach(live, job, lv, job->numjobs, res->engine, res->effective_iodepth, start_ns, cpu0);
     return lv;
 }
@@ -572,7 +588,8 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
         return -ENOMEM;
     }
     *jcopy = *job_given;
-    if ((r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
+    if ((r = sb_io_fileopts_resolve(jcopy, err, errlen)) < 0 || /* opendir, file_append */
+        (r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
         free(jcopy);
         return r;
     }
@@ -583,6 +600,15 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
     }
     *out = jcopy;
     return 0;
+}
+
+/* The job's files, none open yet: a failure before prepare_files closes none (0 is stdin). */
+static file_ctx *files_alloc(unsigned n)
+{
+    file_ctx *files = calloc(n, sizeof *files);
+    for (unsigned i = 0; files && i < n; i++)
+        files[i].fd = -1;
+    return files;
 }
 
 int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
@@ -607,7 +633,7 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
 
     const unsigned per = sb_io_files_per_thread(job);
     unsigned nfiles = job->filename[0] ? per : job->numjobs * per; /* at most: names may repeat */
-    file_ctx *files = calloc(nfiles, sizeof *files);
+    file_ctx *files = files_alloc(nfiles);
     unsigned *map = calloc((size_t)job->numjobs * per, sizeof *map);
     worker **ws = calloc(job->numjobs, sizeof *ws);
     pthread_t *tids = calloc(job->numjobs, sizeof *tids);
@@ -620,6 +646,7 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
     unsigned started = 0;
     char dir[PATH_MAX] = "";
     bool made_dir = false;
+    sb_io_sys sys = {0};
     sb_cpu_times cpu0 = {0}, cpu1;
     sb_io_live_thread *lv = NULL;
     if (!files || !ws || !tids || !map) {
@@ -634,13 +661,19 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
         goto out;
     if (filled)
         job = filled;
+    if ((r = system_begin(job, dir, made_dir, &sys, err, errlen)) < 0)
+        goto out;
     if (job->prepare_lock)
         pthread_mutex_lock(job->prepare_lock);
     r = prepare_files(job, files, &nfiles, map, dir, err, errlen);
     if (job->prepare_lock)
         pthread_mutex_unlock(job->prepare_lock);
     if (r < 0 || (r = zbd_attach_files(job, files, nfiles, err, errlen)) < 0 ||
-        (r = setup_workers(job, ops, files, map, &sh, ws, err, errlen)) < 0 ||
+        (r = files_ready(job, files, nfiles, &sys, err, errlen)) < 0)
+        goto out;
+    if (job->create_only) /* fio's: the files are laid out, no I/O is done */
+        goto created;
+    if ((r = setup_workers(job, ops, files, map, &sh, ws, err, errlen)) < 0 ||
         (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
         goto out;
     sb_cpu_times_now(&cpu0);
@@ -689,6 +722,8 @@ out:
         r = -ENOMEM;
         snprintf(err, errlen, "out of memory");
     }
+created:
+    sb_io_sys_end(job, &sys); /* the scheduler, cgroup and memory back; exec_postrun */
     release(job, ws, files, nfiles, dir, made_dir, r < 0 && !(r == -EILSEQ && job->verify));
     free(files);
     free(map);

@@ -61,11 +61,23 @@ typedef struct sb_io_fileset {
  * Nothing large lives on it (offload's batch is on the heap). */
 #define SB_IO_WORKER_STACK (256u << 10)
 
+struct file_ctx;
+
 typedef struct worker {
     const sb_io_job *job;
     shared *sh;
     unsigned index;
+    /* file op engines (fileops.c): the job's files and which are this thread's (its
+     * map[index * per + k]), by name: nothing is opened */
+    const struct file_ctx *op_files;
+    const unsigned *op_map;
     int fd;
+    const char *path;          /* its file's name (unlink_each_loop makes it anew) */
+    /* fio's lockfile (lockfile.c): the file's lock, the engine's table, and the copy of it
+     * td.ops then points to, whose queue takes the lock; flock NULL = none */
+    struct sb_io_flock *flock;
+    const sb_engine_ops *flock_real;
+    sb_engine_ops flock_ops;
     bool fd_private;           /* the thread has a descriptor table of its own (loop.c) */
     sb_engine_td td;
     bool engine_ready;
@@ -80,11 +92,14 @@ typedef struct worker {
     sb_rand rng;
     uint64_t block_count;
     uint64_t unit;             /* a block index's bytes: bs, or blockalign for random jobs */
+    uint64_t unit_w;           /* the writes' own (ba=R,W, bs=R,W; variable sizes); 0 = unit */
     bool pass_done;            /* set when a one-pass job has issued its last block */
     bool invalidate_pending;   /* a time-based pass ended: drop the cache before the next */
     uint64_t writes_since_fsync;
     unsigned sync_every;       /* fsync_every or fdatasync_every: the periodic sync */
     bool sync_data;            /* it is an fdatasync */
+    bool sync_pending;         /* the periodic sync is due before the next I/O (fio's order) */
+    uint64_t fsyncs;           /* of sync_st's syncs the fsyncs, not fdatasyncs (fio's sync total_ios) */
     unsigned passes;           /* one-pass jobs: passes done (fio's loops) */
     /* Variable block sizes (bsrange, bssplit): sizes drawn before the run, taken in turn;
      * NULL = every I/O is job->bs. Offsets are then in bytes: seq_pos in the pass,
@@ -98,15 +113,33 @@ typedef struct worker {
     bool paced, thought;
     uint64_t next_issue_ns[SB_DDIR_N], think_ns;   /* per direction (fio's rate=R,W) */
     double ns_per_byte[SB_DDIR_N], ns_per_io[SB_DDIR_N];
+    /* pace.c: thinktime_blocks' and thinktime_iotime's marks (I/Os issued, the count and
+     * the time at the last think), the spin part of a think */
+    uint64_t think_issued, think_last_b, think_last_ns, spin_ns;
+    uint64_t think_mark;       /* the count when the pending think was found due */
+    bool think_marked;
+    /* pace.c, from account(): watch = cmdprio's stats, max_latency or latency_target, so
+     * the hot path has one test for them; max_lat_ns, lat_target_ns: 0 = none. The
+     * latency target's queue-depth search (fio's): depth in use, its bounds, windows met
+     * in a row at the top, the window's start and I/Os, the I/Os over the target in it,
+     * the final run at the depth found; quiesce: the loop drains before going on. */
+    bool watch;
+    uint64_t max_lat_ns, lat_target_ns;
+    unsigned lat_qd, lat_qd_low, lat_qd_high, lat_stable;
+    bool lat_end_run, lat_quiesce;
+    unsigned depth_low;        /* iodepth_low below iodepth; 0 = none */
+    uint64_t lat_ts, lat_ios, lat_failed;
 
     uint64_t io_start_ns, ramp_end_ns, end_ns;
     uint64_t next_tick_ns, last_ns;
     sb_io_dir_stats st[SB_DDIR_N];
+    sb_io_dir_stats sync_st;   /* fsync=N's syncs: count and latency (fio's "sync") */
     uint64_t bytes_issued;
     uint64_t ios_done;         /* completions, ramp included (CPU per I/O) */
     sb_io_depths depths;       /* asynchronous engines: fio's IO depth maps (job.h) */
     uint64_t finished_ns;      /* when the thread's work ended */
     atomic_uint_fast64_t progress_bytes;
+    atomic_uint_fast64_t progress_ios; /* completions, published with progress_bytes */
     atomic_bool finished;
     sb_tsb ts;                 /* the measurement's intervals (sampling.c) */
     int err;
@@ -119,7 +152,8 @@ typedef struct worker {
     bool (*iolog_next)(struct worker *w, sb_io_u *u);
     void (*iolog_sync)(struct worker *w, bool data_only);
     bool no_lat;               /* gtod_reduce: no latency recorded */
-    uint64_t rm_next_ns, rm_bytes; /* rate_min: the next check, bytes at the last (controller's) */
+    uint64_t rm_next_ns, rm_bytes, rm_ios; /* rate_min, rate_iops_min: the last check, bytes
+                                            * and I/Os then (the controller's) */
     /* zonemode=zbd (zbd.h): the thread's zones; NULL when off. zbd_hold: a write waits for
      * completions (the async loop reaps, then places the held block again). */
     struct sb_zbd_thread *zbd;
@@ -148,6 +182,8 @@ typedef struct worker {
     sb_io_fileset *fs;         /* several files per thread (files.c); NULL = one, w->fd */
     bool trim_blk;             /* trims go to a block device (BLKDISCARD; trim.c) */
     bool rare;                 /* fs or trimwrite: next_io's rare paths (one test per I/O) */
+    bool seqmix_on;            /* rw=randread:N or percentage_random (offsets.h), under rare */
+    sb_seqmix seqmix;
     int ddir_fixed;            /* the one direction of a job that has one, else -1 (mixed) */
     bool tw_pending, tw_last;  /* trimwrite: the trimmed block's write is next (the pass's last) */
     uint64_t tw_off;
@@ -158,9 +194,11 @@ typedef struct file_ctx {
     char path[PATH_MAX + 32];
     int fd;                /* buffered descriptor for layout; closed before the run */
     bool created;          /* this run created it (O_EXCL) */
+    bool op_free;          /* filecreate, dircreate: the name was free before the run (opfiles.c) */
     dev_t dev;             /* the inode opened, so that only it is ever removed */
     ino_t ino;
     uint64_t known_from;   /* verify: blocks from here on were laid out by this run */
+    uint64_t size;         /* filesize=LO-HI: this file's region (files.c); 0 = the job's size */
     sb_verify_table vtab;  /* verify: the file's block table */
     struct sb_zbd_set *zbd; /* zonemode=zbd: the file's zones (zbd.h); NULL when off */
 } file_ctx;
@@ -189,20 +227,43 @@ void sb_io_ctl_file_job(const sb_io_job *job, unsigned file, unsigned nfiles, sb
 /* worker_numa.c, in the worker's thread: numa_cpu_nodes and numa_mem_policy for it and its
  * buffers (buflen bytes at bufmem). 0, or -errno with w->err and w->errmsg set. */
 int sb_io_numa_apply(worker *w, size_t buflen);
+/* worker_draw.c: the job's largest block size; a thread's block-size table (0, or
+ * -ENOMEM) and its block sequence, from the job's options and the seed. */
+uint64_t sb_io_job_max_bs(const sb_io_job *job);
+int sb_io_worker_bs_table(worker *w, const sb_io_job *job);
+void sb_io_worker_offsets(worker *w, const sb_io_job *job, uint64_t seed);
 /* submit_offload.c: the job's I/O under io_submit_mode=offload, from the worker's thread;
  * and what it uses of loop.c: the next I/O (false: none left), the rate's wait, and one
  * completion seen at now (accounted, its buffer back on the free list). */
 void sb_io_loop_offload(worker *w);
 /* loop.c, for worker_thread.c: the loop of a synchronous engine and of an asynchronous
  * one (worker_thread.c chooses, beside submit_offload.c's), sleeping until t (woken early
- * when stopped), the file's fsync, and whether the job was stopped. */
+ * when stopped), and whether the job was stopped. */
 void sb_io_loop_sync(worker *w);
 void sb_io_loop_async(worker *w);
+/* fileops.c: the loop of the file and directory op engines (SB_ENGINE_FILE_OPS) */
+void sb_io_loop_fileops(worker *w);
 void sb_io_sleep_until(worker *w, uint64_t t);
-void sb_io_fsync(worker *w);
 bool sb_io_stopped(worker *w);
+/* syncs.c: every file's fsync (end_fsync, fsync_on_close), the periodic sync due before
+ * the next I/O (timed), and the cache drop that starts a time-based pass cold */
+void sb_io_fsync(worker *w);
+void sb_io_periodic_sync(worker *w);
+void sb_io_invalidate_region(worker *w);
 bool sb_io_next(worker *w, sb_io_u *u);
+/* pace.c: the wait before a paced I/O of len bytes in direction ddir (rate, rate_iops,
+ * thinktime and its options), returning the clock after it; whether a rate-limited
+ * direction is ahead of its schedule; whether a think is due before the next I/O (the
+ * async loop drains first, as fio's quiesce); the latency watch of one completion
+ * (cmdprio's stats, max_latency, latency_target) and the latency target's window check
+ * (now: the clock); whether u overlaps an I/O in flight (serialize_overlap). */
 uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now);
+bool sb_io_rate_ahead(const worker *w);
+bool sb_io_think_due(worker *w, uint64_t now);
+void sb_io_watch(worker *w, const sb_io_u *u, uint64_t lat_ns, uint64_t now);
+/* before the thread starts: the fields above from the job, for a queue of depth I/Os */
+void sb_io_watch_setup(worker *w, const sb_io_job *job, unsigned depth);
+bool sb_io_overlaps(const worker *w, const sb_io_u *u);
 void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now);
 /* files.c: several files per job (fio's nrfiles, filename=a:b, file_service_type). The
  * files per thread; the per-file size into job->size (a copy of the caller's job); the
@@ -215,6 +276,8 @@ int sb_io_files_name(const sb_io_job *job, const char *dir, file_ctx *files, uns
 int sb_io_files_open(struct worker *w, const sb_io_job *job, const file_ctx *files, const unsigned *map,
                      char *err, size_t errlen);
 void sb_io_files_close(struct worker *w);
+/* files.c: fio's filesize=LO-HI, each file's size into files[i].size (seed: the job's). */
+void sb_io_files_sizes(const sb_io_job *job, file_ctx *files, unsigned nfiles, uint64_t seed);
 void sb_io_files_pick(struct worker *w);
 bool sb_io_files_pass_end(struct worker *w, bool file_end, uint32_t len);
 
@@ -226,6 +289,12 @@ int64_t sb_io_trim_u(const worker *w, const sb_io_u *u); /* u's: a zone reset un
 int sb_io_trim_probe(const sb_io_job *job, int fd, const char *path, bool *blkdev, char *err,
                      size_t errlen);
 
+/* lockfile.c: fio's lockfile for w (after its engine is set up): its queue goes through
+ * the lock of its file, shared by every thread on that file. 0 or -errno with err; and
+ * the reference given back (before the worker goes). */
+int sb_io_flock_attach(worker *w, char *err, size_t errlen);
+void sb_io_flock_detach(worker *w);
+
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);
 
@@ -235,12 +304,23 @@ int sb_io_prepare_file(const sb_io_job *job, file_ctx *f, char *err, size_t errl
  * its own (dir_private), else a private directory made in it (*made; core/workdir.h);
  * "" for a --filename job. 0 or -errno with one line in err. */
 int sb_io_files_dir(const sb_io_job *job, char *dir, size_t len, bool *made, char *err, size_t errlen);
+/* prepare.c: the private directories made (a list: fio's directory=A:B makes one in each;
+ * each name ends in NUL, the list in another) removed. */
+void sb_io_files_dir_remove(const char *dirs);
 /* prepare.c: removes what the job created: its files in a directory unless keep_files,
  * a --filename only when the run failed, then the directory if made. */
 void sb_io_remove_created(const sb_io_job *job, const file_ctx *files, unsigned nfiles, const char *dir,
                           bool made, bool failed);
+/* opfiles.c: a file op engine's name before the run (none there for filecreate and
+ * dircreate; a directory made for dirstat and dirdelete), and after it what the engine
+ * made, marked the job's own (created) so that it goes with the job's files. */
+int sb_io_prepare_opfile(const sb_io_job *job, file_ctx *f, char *err, size_t errlen);
+void sb_io_opfiles_adopt(const sb_io_job *job, file_ctx *files, unsigned n);
 /* prepare.c: opens path for the job's I/O (O_DIRECT and its alignment checked). */
 int sb_io_open_for_io(const sb_io_job *job, const char *path, int *fdp, char *err, size_t errlen);
+/* prepare.c: fio's unlink_each_loop, from the worker's thread between two loops: its file
+ * unlinked, made anew (O_EXCL) and opened for the run; a failure stops the job (w->err). */
+void sb_io_reloop_file(worker *w);
 
 /* verify_run.c: the tables and per-thread state before the threads start; after they
  * end, the read-back and the figures (returns r, or the read-back's error); and freeing

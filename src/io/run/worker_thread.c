@@ -38,7 +38,8 @@ static int worker_engine_init(worker *w)
     int r = w->td.ops->init(&w->td);
     if (r < 0) {
         w->err = r;
-        snprintf(w->errmsg, sizeof w->errmsg, "%s engine: %s", w->td.ops->name, strerror(-r));
+        snprintf(w->errmsg, sizeof w->errmsg, "%s engine: %s", w->td.ops->name,
+                 w->td.why[0] ? w->td.why : strerror(-r));
         atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
         return r;
     }
@@ -83,7 +84,9 @@ static void loop_run(worker *w)
 {
     if (w->job->verify_only)
         return;
-    if (w->job->submit_offload)
+    if (w->td.ops->caps & SB_ENGINE_FILE_OPS)
+        sb_io_loop_fileops(w);
+    else if (w->job->submit_offload)
         sb_io_loop_offload(w);
     else if (w->td.ops->sync)
         sb_io_loop_sync(w);

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,8 +81,24 @@ int sb_verify_thread_init(sb_verify_thread *v, const sb_verify_fmt *fmt, sb_veri
     return 0;
 }
 
+int sb_verify_thread_trim(sb_verify_thread *v, unsigned pct, unsigned backlog, unsigned batch,
+                          bool zero, uint64_t seed)
+{
+    struct stat st;
+    v->trim_pct = pct;
+    v->trim_backlog = backlog;
+    v->trim_batch = batch;
+    v->trim_zero = zero;
+    v->trim_rand = seed ^ 0x7b1a5eedull;
+    v->trim_blkdev = fstat(v->fd, &st) == 0 && S_ISBLK(st.st_mode);
+    v->tq_cap = v->table->nblocks; /* each write joins at most once */
+    v->tq = malloc(v->tq_cap * sizeof *v->tq);
+    return v->tq ? 0 : -ENOMEM;
+}
+
 void sb_verify_thread_free(sb_verify_thread *v)
 {
+    free(v->tq);
     free(v->slot_ident);
     free(v->slot_prev);
     free(v->ring);
@@ -148,7 +165,9 @@ static void dump_block(const sb_verify_fmt *f, const char *path, const void *buf
     const sb_verify_hdr *h = buf;
     if (ident == SB_VERIFY_UNKNOWN && h->magic == SB_VERIFY_MAGIC) /* any write: the header's */
         ident = SB_VERIFY_IDENT(h->seq, h->job);
-    if (ident != SB_VERIFY_UNKNOWN && !posix_memalign(&want, 4096, f->bs))
+    if (ident == SB_VERIFY_TRIMMED && !posix_memalign(&want, 4096, f->bs))
+        memset(want, 0, f->bs); /* a trimmed block: zeros */
+    else if (ident != SB_VERIFY_UNKNOWN && !posix_memalign(&want, 4096, f->bs))
         sb_verify_format(f, want, off, (uint32_t)(ident & 0xff), ident >> 8);
     const void *what[2] = {buf, want};
     const char *const kind[2] = {"received", "expected"};
@@ -167,6 +186,30 @@ static void dump_block(const sb_verify_fmt *f, const char *path, const void *buf
     free(want);
 }
 
+/* A trimmed block reads as zeros (trim_verify_zero): 0, or -EILSEQ naming the first other byte. */
+static int check_zeros(const uint8_t *buf, uint32_t bs, uint64_t off, char *why, size_t len)
+{
+    for (uint32_t i = 0; i < bs; i++)
+        if (buf[i]) {
+            snprintf(why, len, "offset %" PRIu64 ": trimmed: byte %u of the block: expected 0, found "
+                     "%#04x (trim_verify_zero)", off, i, buf[i]);
+            return -EILSEQ;
+        }
+    return 0;
+}
+
+/* Checks one block read from off against the identity the table expects. */
+static int check_block(const sb_verify_fmt *f, void *buf, uint64_t off, uint64_t expect,
+                       unsigned njobs, sb_verify_stats *st, char *why, size_t len)
+{
+    if (expect == SB_VERIFY_TRIMMED) {
+        int r = check_zeros(buf, f->bs, off, why, len);
+        st->trimmed_checked += r == 0;
+        return r;
+    }
+    return sb_verify_check(f, buf, off, expect, njobs, why, len);
+}
+
 /* Checks one block read into buf against the identity the table expects. */
 static int check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect)
 {
@@ -176,7 +219,7 @@ static int check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect
         return 0;
     }
     char why[192];
-    if (sb_verify_check(v->fmt, buf, off, expect, v->njobs, why, sizeof why) < 0) {
+    if (check_block(v->fmt, buf, off, expect, v->njobs, &v->st, why, sizeof why) < 0) {
         if (v->fmt->survive)
             fprintf(stderr, "storbench: io: verify error (continue_on_error): %s: %s\n", v->path, why);
         if (!v->st.errors++) {
@@ -230,6 +273,54 @@ static int backlog_written(sb_verify_thread *v, uint64_t b)
     return v->pending ? run_backlog(v) : 0;
 }
 
+/* splitmix64: the trim queue's draw, cheap and the thread's own */
+static uint64_t trim_draw(sb_verify_thread *v)
+{
+    uint64_t z = (v->trim_rand += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Trims the oldest queued blocks while a batch runs; a block another I/O holds now is
+ * left as it is. The table then expects zeros there, or nothing (trim_verify_zero=0). */
+static int run_trims(sb_verify_thread *v)
+{
+    uint32_t bs = v->fmt->bs;
+    while (v->trim_pending && v->tq_n) {
+        uint64_t b = v->tq[v->tq_head], word;
+        v->tq_head = (v->tq_head + 1) % v->tq_cap;
+        v->tq_n--;
+        v->trim_pending--;
+        if (!claim(v->table, b, &word))
+            continue;
+        uint64_t off = v->table->first_block_off + b * bs;
+        int64_t r = sb_io_trim(v->fd, v->trim_blkdev, off, bs);
+        if (r < 0) {
+            release(v->table, b, SB_VERIFY_UNKNOWN);
+            snprintf(v->msg, sizeof v->msg, "%s: trim_percentage: trim at offset %" PRIu64 ": %s",
+                     v->path, off, strerror((int)-r));
+            return (int)r;
+        }
+        v->st.blocks_trimmed++;
+        release(v->table, b, v->trim_zero ? SB_VERIFY_TRIMMED : SB_VERIFY_UNKNOWN);
+    }
+    return 0;
+}
+
+/* A written block: queued for a trim with trim_pct % chance; a batch starts whenever the
+ * blocks written are a multiple of trim_backlog (fio's). */
+static int trim_written(sb_verify_thread *v, uint64_t b)
+{
+    if (trim_draw(v) % 100 < v->trim_pct && v->tq_n < v->tq_cap)
+        v->tq[(v->tq_head + v->tq_n++) % v->tq_cap] = b;
+    if (!v->trim_backlog)
+        return 0;
+    if (++v->written % v->trim_backlog == 0 && !v->trim_pending)
+        v->trim_pending = v->trim_batch ? v->trim_batch : v->trim_backlog;
+    return v->trim_pending ? run_trims(v) : 0;
+}
+
 int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf,
                        int64_t result)
 {
@@ -239,7 +330,8 @@ int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t 
     if (write) {
         /* a failed or short write leaves the block's content unknown */
         release(v->table, b, ok ? ident : SB_VERIFY_UNKNOWN);
-        return ok && v->backlog ? backlog_written(v, b) : 0;
+        int r = ok && v->trim_pct ? trim_written(v, b) : 0;
+        return r == 0 && ok && v->backlog ? backlog_written(v, b) : r;
     }
     if (ident == NOT_CLAIMED) {
         v->st.reads_unchecked++;
@@ -259,6 +351,8 @@ void sb_verify_stats_merge(sb_verify_stats *into, const sb_verify_stats *from)
     into->errors += from->errors;
     into->writes_moved += from->writes_moved;
     into->reads_unchecked += from->reads_unchecked;
+    into->blocks_trimmed += from->blocks_trimmed;
+    into->trimmed_checked += from->trimmed_checked;
 }
 
 /* ------------------------------------------------------------ read-back */
@@ -318,7 +412,7 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
             char why[256];
             wanted(t, b + i, &ident);
             uint64_t boff = off + i * bs;
-            if (sb_verify_check(f, (char *)buf + i * bs, boff, ident, njobs, why, sizeof why) < 0) {
+            if (check_block(f, (char *)buf + i * bs, boff, ident, njobs, st, why, sizeof why) < 0) {
                 if (f->survive)
                     fprintf(stderr, "storbench: io: verify error (continue_on_error): %s: %s\n", path, why);
                 if (!st->errors++) { /* the first names the failure */
@@ -345,6 +439,32 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
 
 int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen)
 {
+    if (job->experimental_verify) {
+        snprintf(err, errlen, "experimental_verify=1 (fio's replay of the writes to check them) is not "
+                 "storbench's: its block table records each block's last write, so there is nothing "
+                 "to replay; leave it 0");
+        return -EINVAL;
+    }
+    if (job->verify_state_load && !job->verify) {
+        snprintf(err, errlen, "verify_state_load needs --verify (it says which blocks to check)");
+        return -EINVAL;
+    }
+    if (job->verify_state_load && sb_rw_writes(job->rw) && !job->verify_only) {
+        snprintf(err, errlen, "verify_state_load is for a check: verify_only or a read job");
+        return -EINVAL;
+    }
+    if (job->trim_percentage || job->trim_backlog || job->trim_backlog_batch) {
+        const char *why = !job->verify ? "trims verified blocks: it needs --verify"
+                          : !job->trim_percentage ? "needs trim_percentage (which written blocks to trim)"
+                          : !job->trim_backlog ? "needs trim_backlog (when to trim, as fio's)"
+                          : !sb_rw_writes(job->rw) || job->verify_only ? "trims written blocks: it needs "
+                            "a write job" : NULL;
+        if (why) {
+            snprintf(err, errlen, "%s %s", job->trim_percentage ? "trim_percentage" : job->trim_backlog ?
+                     "trim_backlog" : "trim_backlog_batch", why);
+            return -EINVAL;
+        }
+    }
     if (!job->verify) {
         if (job->verify_only || job->verify_backlog || job->verify_backlog_batch) {
             snprintf(err, errlen, "%s needs --verify", job->verify_only ? "verify_only" :
@@ -352,6 +472,14 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
             return -EINVAL;
         }
         return 0;
+    }
+    uint64_t piece = job->verify_interval ? job->verify_interval : job->bs;
+    if (job->verify_offset && (job->verify_offset < SB_VERIFY_HDR_LEN ||
+                               job->verify_offset + SB_VERIFY_HDR_LEN > piece)) {
+        snprintf(err, errlen, "verify_offset %" PRIu64 ": the header (%u bytes) moves to a place of "
+                 "its own in the block: %u .. %" PRIu64, job->verify_offset, SB_VERIFY_HDR_LEN,
+                 SB_VERIFY_HDR_LEN, piece - SB_VERIFY_HDR_LEN);
+        return -EINVAL;
     }
     if (job->verify_backlog_batch && !job->verify_backlog) {
         snprintf(err, errlen, "verify_backlog_batch needs verify_backlog (the blocks between batches)");
@@ -398,6 +526,7 @@ int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs)
     int r = sb_verify_fmt_init(fmt, job->verify, bs, job->seed);
     fmt->interval = (uint32_t)job->verify_interval; /* fio's verify_interval, verify_pattern */
     fmt->dump = job->verify_dump;
+    fmt->hdr_off = (uint32_t)job->verify_offset;
     fmt->dump_dir = job->aux_path;
     fmt->survive = verify_survives(job);
     fmt->go_on = fmt->survive && !job->verify_fatal;
@@ -420,6 +549,13 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
     for (unsigned i = 0; i < nfiles && r == 0; i++)
         r = sb_verify_table_init(&files[i].vtab, job->offset, nblocks, (uint32_t)job->bs,
                                  files[i].known_from);
+    if (r == 0 && job->verify_state_load) /* what an earlier run's writes left, block by block */
+        for (unsigned i = 0; i < nfiles; i++) {
+            char path[PATH_MAX + 128];
+            sb_verify_state_path(path, sizeof path, job->aux_path, job->name, i);
+            if ((r = sb_verify_state_load(fmt, &files[i].vtab, job->numjobs, path, err, errlen)) < 0)
+                return r;
+        }
     for (unsigned i = 0; i < job->numjobs && r == 0; i++) {
         worker *w = ws[i];
         file_ctx *f = &files[nfiles == 1 ? 0 : i];
@@ -427,9 +563,13 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
             r = -ENOMEM;
         else
             r = sb_verify_thread_init(w->vt, fmt, &f->vtab, f->path, i, job->numjobs, w->td.iodepth,
-                                      job->verify_backlog, w->fd, !sb_rw_writes(job->rw));
+                                      job->verify_backlog, w->fd,
+                                      !sb_rw_writes(job->rw) && !job->verify_state_load);
         if (r == 0)
             w->vt->batch = job->verify_backlog_batch;
+        if (r == 0 && job->trim_percentage)
+            r = sb_verify_thread_trim(w->vt, job->trim_percentage, job->trim_backlog,
+                                      job->trim_backlog_batch, job->trim_verify_zero, job->seed + i);
     }
     if (r < 0)
         snprintf(err, errlen, "verify: cannot allocate its block table (%" PRIu64 " blocks): %s",
@@ -450,7 +590,7 @@ static int read_back(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *f
         fdatasync(fd);
         posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     }
-    r = sb_verify_file(fmt, job->verify_only ? NULL : &f->vtab, fd, f->path, job->offset,
+    r = sb_verify_file(fmt, job->verify_only && !job->verify_state_load ? NULL : &f->vtab, fd, f->path, job->offset,
                            job->size / job->bs, job->numjobs, job->should_stop, job->cb_arg, st, err,
                            errlen);
     close(fd);
@@ -467,6 +607,14 @@ int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx
         if (ws[i] && ws[i]->vt)
             sb_verify_stats_merge(&res->verify, &ws[i]->vt->st);
     bool read_back_due = job->verify_only || (job->do_verify && sb_rw_writes(job->rw));
+    /* fio's verify_state_save: a writing job's tables, interrupted or not (fio's too) */
+    for (unsigned i = 0; job->verify_state_save && sb_rw_writes(job->rw) && !job->verify_only &&
+                         i < nfiles && (r == 0 || r == -EILSEQ); i++) {
+        char path[PATH_MAX + 128];
+        sb_verify_state_path(path, sizeof path, job->aux_path, job->name, i);
+        int s = sb_verify_state_save(fmt, &files[i].vtab, path, err, errlen);
+        r = s < 0 ? s : r;
+    }
     if (r < 0 || res->interrupted || !read_back_due)
         return r;
     for (unsigned i = 0; i < nfiles && r == 0; i++) {

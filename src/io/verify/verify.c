@@ -221,6 +221,18 @@ static uint32_t piece_len(const sb_verify_fmt *f)
 
 static void format_one(const sb_verify_fmt *f, void *buf, uint64_t offset, uint32_t job, uint64_t seq);
 
+/* verify_offset: the header's bytes and those at hdr_off change places (they never
+ * overlap: hdr_off is at least the header's length). Its own inverse. */
+static void swap_header(const sb_verify_fmt *f, void *piece)
+{
+    if (!f->hdr_off)
+        return;
+    uint8_t tmp[SB_VERIFY_HDR_LEN], *p = piece;
+    memcpy(tmp, p, sizeof tmp);
+    memcpy(p, p + f->hdr_off, sizeof tmp);
+    memcpy(p + f->hdr_off, tmp, sizeof tmp);
+}
+
 /* verify_pattern with %o: g gets the pattern of the block at offset in words (room for
  * pat_words), the offset in every copy of the pattern at each %o. */
 static void block_pattern(const sb_verify_fmt *f, sb_verify_fmt *g, uint64_t *words, uint64_t offset)
@@ -245,8 +257,10 @@ void sb_verify_format(const sb_verify_fmt *f, void *buf, uint64_t offset, uint32
     uint64_t words[512];
     block_pattern(f, &g, words, offset);
     g.bs = step;
-    for (uint32_t at = 0; at < f->bs; at += step)
+    for (uint32_t at = 0; at < f->bs; at += step) {
         format_one(&g, (char *)buf + at, offset + at, job, seq);
+        swap_header(f, (char *)buf + at);
+    }
 }
 
 static void format_one(const sb_verify_fmt *f, void *buf, uint64_t offset, uint32_t job, uint64_t seq)
@@ -385,7 +399,9 @@ int sb_verify_check(const sb_verify_fmt *f, void *buf, uint64_t offset, uint64_t
     block_pattern(f, &g, words, offset);
     g.bs = step;
     for (uint32_t at = 0; at < f->bs; at += step) {
+        swap_header(f, (char *)buf + at);
         int r = check_one(&g, (char *)buf + at, offset + at, expect_ident, max_job, msg, msglen);
+        swap_header(f, (char *)buf + at); /* buf as read again */
         if (r < 0)
             return r;
     }

@@ -69,6 +69,8 @@ typedef struct sb_verify_stats {
     uint64_t first_bad_offset; /* valid when errors > 0 */
     uint64_t writes_moved;     /* writes that took the next block: theirs was busy */
     uint64_t reads_unchecked;  /* reads of a busy or unknown block, not checked */
+    uint64_t blocks_trimmed;   /* trim_percentage: written blocks trimmed while running */
+    uint64_t trimmed_checked;  /* ... and read back as zeros (trim_verify_zero) */
 } sb_verify_stats;
 
 /* Header layout (little-endian, at the start of every block). */
@@ -96,6 +98,7 @@ typedef struct sb_verify_hdr {
 /* A write's identity in the table: (seq << 8) | job; job < 256 (SB_IO_MAX_VERIFY_JOBS). */
 #define SB_VERIFY_IDENT(seq, job) (((uint64_t)(seq) << 8) | (uint64_t)(job))
 #define SB_VERIFY_UNKNOWN (UINT64_MAX >> 1)  /* content this run did not write */
+#define SB_VERIFY_TRIMMED (SB_VERIFY_UNKNOWN - 1) /* trimmed by trim_percentage: reads as zeros */
 
 #define SB_VERIFY_PAT_MAX_O 8 /* verify_pattern's %o, at most (fio's) */
 
@@ -117,6 +120,9 @@ typedef struct sb_verify_fmt {
     uint16_t pat_o[SB_VERIFY_PAT_MAX_O];
     uint32_t pat_len;          /* the pattern's bytes (pat holds 8 copies) */
     unsigned pat_no;
+    /* fio's verify_offset: the header is swapped with the bytes this far into each piece
+     * before the write and swapped back before the check (0: at the start) */
+    uint32_t hdr_off;
     bool dump;                 /* fio's verify_dump: a mismatching block goes to files */
     const char *dump_dir;      /* ... in this directory (fio's --aux-path); NULL or "": cwd */
     /* continue_on_error=verify (EILSEQ listed in ignore_error's verify list): a mismatch is
@@ -181,6 +187,15 @@ typedef struct sb_verify_thread {
     unsigned batch;
     unsigned rhead;            /* the oldest waiting block's place in ring */
     unsigned pending;          /* checks of the running batch still to do */
+    /* fio's trim_percentage, trim_backlog, trim_backlog_batch and trim_verify_zero: each
+     * written block joins the trim queue with trim_pct % chance; whenever the blocks written
+     * are a multiple of trim_backlog a batch of trims (trim_batch, 0: trim_backlog) takes
+     * the oldest queued ones, and the table expects zeros there (or nothing: trim_zero 0) */
+    unsigned trim_pct, trim_backlog, trim_batch, trim_pending;
+    bool trim_zero, trim_blkdev;
+    uint64_t *tq;              /* [tq_cap] queued blocks, oldest at tq_head */
+    uint64_t tq_cap, tq_head, tq_n, written;
+    uint64_t trim_rand;        /* the queue's draw (splitmix64 state) */
     void *rbuf;                /* one aligned block for backlog reads */
     sb_verify_stats st;
     char msg[256];             /* the first mismatch */
@@ -190,6 +205,9 @@ int sb_verify_thread_init(sb_verify_thread *v, const sb_verify_fmt *fmt, sb_veri
                           const char *path, unsigned job, unsigned njobs, unsigned depth,
                           unsigned backlog, int fd, bool check_unknown);
 void sb_verify_thread_free(sb_verify_thread *v);
+/* trim_percentage and the rest (fields above) on a thread set up: -ENOMEM. */
+int sb_verify_thread_trim(sb_verify_thread *v, unsigned pct, unsigned backlog, unsigned batch,
+                          bool zero, uint64_t seed);
 
 /* Before queueing an I/O of slot `slot` on block b. A write formats buf and returns
  * false when b is busy (the caller takes another block); a read always returns
@@ -210,5 +228,17 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
                    void *stop_arg, sb_verify_stats *st, char *msg, size_t msglen);
 
 void sb_verify_stats_merge(sb_verify_stats *into, const sb_verify_stats *from);
+
+/* ---------------------------------------------------------- state files (state.c) */
+
+/* fio's name for a job's state file: [DIR/]local-JOB-INDEX-verify.state. */
+void sb_verify_state_path(char *out, size_t n, const char *dir, const char *job, unsigned index);
+/* t (its identities, busy bits cleared) to path, replacing it whole. 0 or -errno (err). */
+int sb_verify_state_save(const sb_verify_fmt *f, const sb_verify_table *t, const char *path,
+                         char *err, size_t errlen);
+/* path into t, whose job (bs, region, seed, algorithm, numjobs) it must match: 0, -EINVAL
+ * (err names what differs) or -errno. */
+int sb_verify_state_load(const sb_verify_fmt *f, sb_verify_table *t, unsigned njobs, const char *path,
+                         char *err, size_t errlen);
 
 #endif

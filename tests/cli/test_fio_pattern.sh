@@ -1,0 +1,173 @@
+#!/bin/bash
+# CLI tests of fio's I/O-pattern options (src/io/loop/offsets.c's sb_seqmix, loop.c,
+# options/parse_fio.c, parse_zbd.c), each against fio 3.33 on the same job where fio has
+# it, by the offsets the I/Os went to (write_lat_log with log_offset, in issue order on
+# psync): rw=randread:8 takes a new random block every 8 I/Os, the 7 between sequential
+# (rw_sequencer=sequential) or the same block (identical); percentage_random mixes random
+# and sequential I/Os in its ratio (0: fio's exact sequential offsets); size=A:B:... keeps
+# the last value, as fio's parser does; blockalign takes any unit and draws offsets
+# independently (fio turns its random map off); bs, bsrange and ba take READ,WRITE values
+# (a job of one direction uses its own, as fio's), bs_is_seq_rand makes them SEQ,RAND and
+# bs_unaligned lets a range's sizes be any byte count; offset=N% starts at that share of
+# the file, rounded up to offset_align (fio's exact offsets). Without fio the comparisons skip,
+# visibly.
+. "$(dirname "$0")/lib.sh"
+
+have_fio=0
+command -v fio >/dev/null && command -v jq >/dev/null && have_fio=1
+[ $have_fio = 1 ] || echo "ok # SKIP the comparisons with fio: fio or jq missing"
+cd "$T" || exit 1
+F=$T/f
+head -c 1048576 /dev/zero >"$F"
+mkdir -p sb fio
+
+# offs TOOL ARGS...: the block of each I/O, one line each, from TOOL's lat log (in TOOL/)
+offs() {
+    local tool=$1; shift
+    rm -f "$tool"/q_*.log
+    if [ "$tool" = sb ]; then
+        (cd sb && "$SB" io --name=q --filename="$F" --size=1m --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>"$T/err")
+    else
+        (cd fio && fio --name=q --filename="$F" --size=1m --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>&1)
+    fi
+    awk -F', ' '{print $5 / 4096}' "$tool"/q_lat.1.log
+}
+# groups N: every run of N I/Os starts anywhere and goes on block by block (seq; past the
+# region's last block 255 a random one, as fio's) or stays
+groups() { awk -v n="$1" -v mode="$2" 'NR % n != 1 { want = mode == "seq" ? p + 1 : p; if ($1 != want && want < 256) bad++ }
+                                  { p = $1 } END { exit !(NR == 256 && !bad) }'; }
+# the % of I/Os at the block after the last one
+seqpct() { awk 'NR > 1 && $1 == p + 1 { s++ } { p = $1 } END { printf "%d", 100 * s / NR }'; }
+
+# ---- rw=randread:8 with rw_sequencer ----
+offs sb --rw=randread:8 --norandommap >a
+check "randread:8: 256 I/Os, a random block then 7 after it, in each group of 8" groups 8 seq <a
+offs sb --rw=randread:8 >a
+check "randread:8 with the random map: the same groups" groups 8 seq <a
+offs sb --rw=randread:8 --rw_sequencer=identical >a
+check "randread:8 rw_sequencer=identical: each group of 8 on one block" groups 8 same <a
+check "randread:8: the groups' blocks are random, not 0, 8, 16..." test "$(sed -n '9p;17p' a | tr '\n' ' ')" != "1 2 "
+if [ $have_fio = 1 ]; then
+    offs fio --rw=randread:8 --norandommap >b
+    check "randread:8: fio's groups are the same" groups 8 seq <b
+    offs fio --rw=randread:8 --rw_sequencer=identical >b
+    check "rw_sequencer=identical: fio's groups are the same" groups 8 same <b
+fi
+
+# ---- percentage_random ----
+offs sb --rw=randread --percentage_random=0 >a
+check "percentage_random=0: the blocks in order, 0 to 255" test "$(tr '\n' ' ' <a)" = "$(seq 0 255 | tr '\n' ' ')"
+if [ $have_fio = 1 ]; then
+    offs fio --rw=randread --percentage_random=0 >b
+    check "percentage_random=0: fio's offsets exactly" cmp -s a b
+fi
+offs sb --rw=randread --percentage_random=50 --norandommap >a
+p50=$(seqpct <a)
+offs sb --rw=randread --norandommap >a
+p100=$(seqpct <a)
+check "percentage_random=50: about half the I/Os sequential ($p50%), none without it ($p100%)" \
+    eval '[ "$p50" -ge 35 ] && [ "$p50" -le 65 ] && [ "$p100" -le 5 ]'
+if [ $have_fio = 1 ]; then
+    offs fio --rw=randread --percentage_random=50 --norandommap >b
+    f50=$(seqpct <b)
+    check "percentage_random=50: near fio's share ($p50% vs $f50%)" \
+        eval '[ $((p50 - f50)) -le 15 ] && [ $((f50 - p50)) -le 15 ]'
+fi
+check_exit "percentage_random on a sequential job: refused" 2 "$SB" io --filename="$F" --size=1m --rw=read --percentage_random=50
+check_exit "rw_sequencer=identical without randread:N: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randread --rw_sequencer=identical
+check_exit "randread:0: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randread:0
+
+# ---- size=A:B: the last one, as fio's parser ----
+for v in 6400K:6400K:6400K:6400K 300K:6400K:100K; do
+    "$SB" io --output-format=json --name=s --filename="$T/s" --size=$v --rw=write >sb.json 2>"$T/err"
+    got=$(jq -r '.jobs[0].write.io_bytes' sb.json)
+    want=$(( $(echo "${v##*:}" | tr -d K) * 1024 ))
+    check "size=$v: $want bytes written ($got)" test "$got" = "$want"
+    if [ $have_fio = 1 ]; then
+        fio --output-format=json --name=s --filename="$T/s" --size=$v --rw=write >fio.json 2>/dev/null
+        check "size=$v: as fio's" test "$(jq -r '.jobs[0].write.io_bytes' fio.json)" = "$got"
+    fi
+    rm -f "$T/s"
+done
+check_exit "size=1m:x: refused" 2 "$SB" io --filename="$F" --size=1m:x
+
+# ---- blockalign: any unit, offsets drawn independently (fio turns its random map off) ----
+# bal UNIT ARGS: "IOS DISTINCT MISALIGNED" of a 1 MiB randread at ba=UNIT
+bal() {
+    local tool=$1 u=$2; shift 2
+    offs "$tool" --rw=randread --ba="$u" "$@" >/dev/null
+    awk -F', ' -v u="$(numfmt --from=iec "$u")" '{ n++; if ($5 % u) bad++; if (!seen[$5]++) d++ }
+        END { print n, d, bad + 0 }' "$tool"/q_lat.1.log
+}
+for u in 8K 1K 6K 512 1; do
+    read -r n d bad < <(bal sb $u)
+    check "ba=$u: 256 I/Os, each offset a multiple of it" test "$n $bad" = "256 0"
+    if [ $have_fio = 1 ]; then
+        read -r fn fd fbad < <(bal fio $u)
+        check "ba=$u: as fio's, 256 I/Os at $d distinct offsets (fio $fd)" \
+            eval '[ "$fn $fbad" = "256 0" ] && [ $((d - fd)) -le 20 ] && [ $((fd - d)) -le 20 ]'
+    fi
+done
+check_exit "ba=6k on a sequential job: refused" 2 "$SB" io --filename="$F" --size=1m --rw=read --ba=6k
+check_exit "ba=4k (bs) on a sequential job: accepted" 0 "$SB" io --filename="$F" --size=1m --rw=read --ba=4k
+
+# ---- bs=READ,WRITE, bsrange=R,W, ba=R,W, bs_is_seq_rand, bs_unaligned ----
+# sizes TOOL ARGS: "DDIR BS COUNT" lines of a 1 MiB job, and the misaligned offsets
+sizes() {
+    local tool=$1; shift
+    offs "$tool" "$@" >/dev/null
+    awk -F', ' '{ print $3, $4 }' "$tool"/q_lat.1.log | sort | uniq -c | awk '{ print $2, $3, $1 }'
+}
+sizes sb --rw=randrw --bs=4k,64k >a
+check "bs=4k,64k randrw: reads of 4k, writes of 64k" test "$(cut -d' ' -f1,2 a | tr '\n' ' ')" = "0 4096 1 65536 "
+check "bs=4k,64k: each direction's offsets in its own unit" \
+    test -z "$(awk -F', ' '$5 % ($3 == 1 ? 65536 : 4096)' sb/q_lat.1.log)"
+sizes sb --rw=randrw --bs=4k,64k --ba=4k,16k >/dev/null
+check "ba=4k,16k: the writes' offsets multiples of 16k" test -z "$(awk -F', ' '$3 == 1 && $5 % 16384' sb/q_lat.1.log)"
+check "ba=4k,16k: and not all of 64k" test -n "$(awk -F', ' '$3 == 1 && $5 % 65536' sb/q_lat.1.log)"
+sizes sb --rw=randrw --bsrange=4k-8k,16k-32k >a
+check "bsrange=4k-8k,16k-32k: each direction's sizes in its own range" \
+    test -z "$(awk '($1 == 0 && ($2 < 4096 || $2 > 8192)) || ($1 == 1 && ($2 < 16384 || $2 > 32768))' a)"
+for j in "--rw=write --bs=4k,64k" "--rw=read --bs=4k,64k" "--rw=write --bs=4k,16k --bs_is_seq_rand=1"; do
+    sizes sb $j >a
+    if [ $have_fio = 1 ]; then
+        sizes fio $j >b
+        check "$j: fio's sizes and counts ($(tr '\n' ' ' <a))" cmp -s a b
+    fi
+done
+sizes sb --rw=randwrite --bs=4k,16k --bs_is_seq_rand=1 >a
+check "bs_is_seq_rand: a random job's writes take the second value, 16k" test "$(cut -d' ' -f1,2 a)" = "1 16384"
+sizes sb --rw=randread --bsrange=1k-4k --bs_unaligned >a
+check "bs_unaligned: sizes from 1k to 4k, not all multiples of 1k" \
+    eval 'test -z "$(awk '"'"'$2 < 1024 || $2 > 4096'"'"' a)" && test -n "$(awk '"'"'$2 % 1024'"'"' a)"'
+sizes sb --rw=randread --bsrange=1k-4k >a
+check "without bs_unaligned: multiples of 1k" test -z "$(awk '$2 % 1024' a)"
+check_exit "bs= (no value, an unset \${VAR}): refused" 2 "$SB" io --filename="$F" --size=1m --bs=
+check_exit "bs_unaligned without a range: refused" 2 "$SB" io --filename="$F" --size=1m --bs_unaligned
+check_exit "bs=4k,8k,16k (a trim size of its own): refused" 2 "$SB" io --filename="$F" --size=1m --bs=4k,8k,16k
+check_exit "bs=4k,64k with verify: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randrw --bs=4k,64k --verify=crc32c
+
+# ---- offset=N% and offset_align: fio's first offsets exactly ----
+head -c 10000000 /dev/zero >"$T/of"
+first() {
+    local tool=$1; shift
+    rm -f "$tool"/q_*.log
+    if [ "$tool" = sb ]; then
+        (cd sb && "$SB" io --name=q --filename="$T/of" --size=64k --rw=read --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>"$T/err")
+    else
+        (cd fio && fio --name=q --filename="$T/of" --size=64k --rw=read --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>&1)
+    fi
+    head -1 "$tool"/q_lat.1.log | cut -d, -f5 | tr -d ' '
+}
+check "offset=50% of 10000000 bytes: 5001216 (rounded up to bs)" test "$(first sb --offset=50%)" = 5001216
+check "offset=33% offset_align=64k: 3342336" test "$(first sb --offset=33% --offset_align=64k)" = 3342336
+if [ $have_fio = 1 ]; then
+    for a in "--offset=50%" "--offset=33% --offset_align=64k" "--offset=33%"; do
+        check "$a: fio's first offset" test "$(first sb $a)" = "$(first fio $a)"
+    done
+fi
+check_exit "offset_align without offset=N%: refused" 2 "$SB" io --filename="$F" --size=1m --offset_align=64k
+check_exit "percentage_random=100,100,100: accepted" 0 "$SB" io --filename="$F" --size=1m --percentage_random=100,100,100
+check_exit "percentage_random=50,20: refused (one mix for every direction)" 2 "$SB" io --filename="$F" --size=1m --rw=randrw --percentage_random=50,20
+
+[ "$_failures" -eq 0 ]
