@@ -170,4 +170,25 @@ check_exit "offset_align without offset=N%: refused" 2 "$SB" io --filename="$F" 
 check_exit "percentage_random=100,100,100: accepted" 0 "$SB" io --filename="$F" --size=1m --percentage_random=100,100,100
 check_exit "percentage_random=50,20: refused (one mix for every direction)" 2 "$SB" io --filename="$F" --size=1m --rw=randrw --percentage_random=50,20
 
+# ---- rw=rw, sequential: each direction its own position, as fio's ----
+# dirs TOOL: "R" or "W" and the block of each I/O, from the lat log (its 3rd field is the direction)
+dirs() {
+    local tool=$1; shift
+    offs "$tool" --rw=rw --bs=4k "$@" >/dev/null
+    awk -F', ' '{print ($3 == 0 ? "R" : "W"), $5 / 4096}' "$tool"/q_lat.1.log
+}
+dirs sb >"$T/rw.sb"
+# every direction's blocks are 0, 1, 2, ... in turn (the one shared position gave reads and
+# writes alternate blocks: neither started at 0 twice)
+percnt() { awk -v d="$1" '$1 == d { if ($2 != n) bad++; n++ } END { print bad + 0 " " n + 0 }' "$T/rw.sb"; }
+check "rw=rw: the reads' blocks go 0, 1, 2, ... ($(percnt R): wrong, reads)" test "$(percnt R | cut -d' ' -f1)" = 0
+check "rw=rw: the writes' blocks too, from 0 ($(percnt W): wrong, writes)" test "$(percnt W | cut -d' ' -f1)" = 0
+check "rw=rw: both directions ran, 256 I/Os in all" \
+    test "$(percnt R | cut -d' ' -f2)" -gt 0 -a "$(percnt W | cut -d' ' -f2)" -gt 0 -a "$(wc -l <"$T/rw.sb")" = 256
+if command -v fio >/dev/null; then
+    dirs fio >"$T/rw.fio"
+    check "rw=rw: fio's reads go 0, 1, 2, ... as well" \
+        test "$(awk '$1 == "R" { if ($2 != n) bad++; n++ } END { print bad + 0 }' "$T/rw.fio")" = 0
+fi
+
 [ "$_failures" -eq 0 ]

@@ -306,6 +306,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         pass_end = false;
     } else
         b = sb_offgen_next(&w->og, &pass_end);
+    if (__builtin_expect(rare, 0) && w->dir_seq && !w->fs) /* rw=rw: the direction's own position */
+        b = w->dir_pos[u->ddir]++ % w->og.nblocks;
     if (__builtin_expect(rare, 0) && w->seqmix_on) /* randread:N, percentage_random */
         b = sb_seqmix_next(&w->seqmix, b, w->og.nblocks);
     if (w->vt) {

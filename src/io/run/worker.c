@@ -195,7 +195,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     w->ddir_fixed = job->rw == SB_RW_RW || job->rw == SB_RW_RANDRW ? -1
                     : sb_rw_trims(job->rw) ? SB_DDIR_TRIM : sb_rw_writes(job->rw) ? SB_DDIR_WRITE
                                                                                 : SB_DDIR_READ;
-    w->rare = job->rw == SB_RW_TRIMWRITE || w->seqmix_on; /* and several files: setup_workers */
+    w->rare = job->rw == SB_RW_TRIMWRITE || w->seqmix_on || w->dir_seq; /* and several files: setup_workers */
     if ((r = sb_io_iolog_setup(w, path, err, errlen)) < 0) /* write_iolog, read_iolog */
         return r;
     return sb_iolog_open(job, w->index, &w->log, err, errlen);

@@ -183,6 +183,11 @@ typedef struct worker {
     bool trim_blk;             /* trims go to a block device (BLKDISCARD; trim.c) */
     bool rare;                 /* fs or trimwrite: next_io's rare paths (one test per I/O) */
     bool seqmix_on;            /* rw=randread:N or percentage_random (offsets.h), under rare */
+    /* rw=rw, sequential: each direction walks the region from its own position, wrapping
+     * at its end, as fio's (one position per direction); the generator still counts the
+     * pass. Under rare. */
+    bool dir_seq;
+    uint64_t dir_pos[2];
     sb_seqmix seqmix;
     int ddir_fixed;            /* the one direction of a job that has one, else -1 (mixed) */
     bool tw_pending, tw_last;  /* trimwrite: the trimmed block's write is next (the pass's last) */
