@@ -134,4 +134,34 @@ mkdir -p "$T/cwd"
 printf '[global]\nsize=1m\nunique_filename=1\n[w]\nrw=write\n[r]\nstonewall\nrw=read\n' >"$T/cwd/j.fio"
 check_exit "a job file without filename or directory runs" 0 sh -c "cd '$T/cwd' && '$SB_BIN' io --quiet j.fio"
 check "... and leaves only the job file" test "$(ls -A "$T/cwd")" = j.fio
+# sizes as fio 3.33's parser reads them: "100%%" is 100%, "1024.0M" is 1024 bytes (its
+# number stops at the '.'; the unit is not applied), said on stderr
+check_exit "size=100%% (a doubled percent sign)" 0 io --filename="$T/f" --rw=read --size=100%% --output-format=json
+check "... reads the whole 4 MiB" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 4194304
+rm -f "$T/dec"
+check_exit "size=1024.0M, as fio reads it" 0 io --filename="$T/dec" --rw=write --size=1024.0M --bs=512 \
+    --output-format=json
+check "... writes 1024 bytes, as fio 3.33 does" test "$(jqv '.jobs[0].write.io_bytes' "$T/out")" = 1024
+check "... and says how it read the size" grep -q "1024 bytes" "$T/err"
+check_exit "io_size=2.5k (another size option, read the same way)" 0 io --filename="$T/f" --rw=read \
+    --size=1m --io_size=2.5k --bs=512 --output-format=json
+check "... 2 bytes: one 512-byte I/O, as fio 3.33 does" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 512
+# bs below 512 through the page cache (fio's bs=448); with direct=1 a multiple of 512 still
+rm -f "$T/b448"
+check_exit "bs=448 buffered" 0 io --filename="$T/b448" --rw=randwrite --bs=448 --size=448k --output-format=json
+check "... 1024 I/Os of 448 bytes" test "$(jqv '.jobs[0].write.total_ios' "$T/out")" = 1024 -a \
+    "$(stat -c %s "$T/b448")" = 458752
+check_exit "bs=448 with direct=1: exit 2" 2 io --filename="$T/f" --rw=read --bs=448 --size=448k --direct=1
+check_one_line "... one line naming O_DIRECT" "O_DIRECT"
+# bssplit's percentages as fio reads them: "1k/" has none (the sizes share what is left),
+# "100k" is 100 (atoi's leading digits), a trailing ':' ends the list
+bssplit_ios() {
+    io --filename="$T/bsp" --rw=write --size=1m --bssplit="$1" --output-format=json >"$T/out" 2>"$T/err" &&
+        jqv '.jobs[0].write.total_ios' "$T/out"
+}
+n=$(bssplit_ios '1k/:2k/:')
+check "bssplit=1k/:2k/: both sizes written ($n I/Os for 1 MiB: between 512 and 1024)" \
+    test "${n:-0}" -gt 512 -a "${n:-0}" -lt 1024
+n=$(bssplit_ios '1k/100k:2k/')
+check "bssplit=1k/100k:2k/: 100% 1k, as fio's atoi reads '100k' ($n I/Os)" test "${n:-0}" = 1024
 finish
