@@ -164,4 +164,25 @@ check "bssplit=1k/:2k/: both sizes written ($n I/Os for 1 MiB: between 512 and 1
     test "${n:-0}" -gt 512 -a "${n:-0}" -lt 1024
 n=$(bssplit_ios '1k/100k:2k/')
 check "bssplit=1k/100k:2k/: 100% 1k, as fio's atoi reads '100k' ($n I/Os)" test "${n:-0}" = 1024
+# time_based without a runtime: fio 3.33 runs the job through its size once, with a warning
+printf '[t]\nfilename=%s\nrw=read\nsize=64k\ntime_based=1\n' "$T/f" >"$T/tb.fio"
+check_exit "time_based without a runtime runs" 0 timeout 60 "$SB_BIN" io --quiet --output-format=json "$T/tb.fio"
+check "... once through its 64 KiB, as fio's" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 65536
+check "... saying why" grep -q "time_based without a runtime" "$T/err"
+# a section header without its ']': fio drops the line's last character as though it were one
+printf '[bs=64K\nfilename=%s\nrw=read\nsize=64k\n' "$T/f" >"$T/sec.fio"
+check_exit "'[bs=64K' (no ']')" 0 "$SB_BIN" io --quiet --output-format=json "$T/sec.fio"
+check "... is the job 'bs=64', as fio names it" test "$(jqv '.jobs[0].jobname' "$T/out")" = bs=64
+# a boolean is the number it starts with (fio 3.33: per_job_logs=0/1 is 0, 2 is refused)
+printf '[p]\nfilename=%s\nrw=read\nsize=32k\nbs=4k\nnumjobs=2\nwrite_lat_log=%s/pb\nper_job_logs=0/1\n' \
+    "$T/f" "$T" >"$T/pb.fio"
+check_exit "per_job_logs=0/1" 0 "$SB_BIN" io --quiet --output-format=terse "$T/pb.fio"
+check "... is 0: one pb_lat.log for both threads" test -s "$T/pb_lat.log" -a ! -e "$T/pb_lat.1.log"
+check_exit "per_job_logs=2: exit 2" 2 io --filename="$T/f" --rw=read --size=32k --per_job_logs=2
+# filesize with more than one '-': the first piece is LO, the last HI, as fio 3.33 reads it
+mkdir -p "$T/fsz"
+printf '[z]\ndirectory=%s\nnrfiles=4\nrw=write\nbs=4k\nfilesize=8k-1k/2k-8k\n' "$T/fsz" >"$T/fsz.fio"
+check_exit "filesize=8k-1k/2k-8k" 0 "$SB_BIN" io --quiet --output-format=json "$T/fsz.fio"
+check "... is 8k-8k: four files of 8 KiB written" test "$(jqv '.jobs[0].write.io_bytes' "$T/out")" = 32768
+check "... saying what it did not read" grep -q "is not read" "$T/err"
 finish

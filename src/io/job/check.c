@@ -391,10 +391,11 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
                  "offset (2^63 - 1)", job->offset, job->size);
         return -EINVAL;
     }
-    if (job->time_based && job->runtime_s <= 0) {
-        snprintf(err, errlen, "time_based needs a runtime");
-        return -EINVAL;
-    }
+    /* fio 3.33 runs such a job as if time_based were not given ("time_based requires a
+     * runtime/timeout setting"): job_copy (run/worker.c) drops it, this says so */
+    if (job->time_based && job->runtime_s <= 0 && warn && warnlen && !warn[0])
+        snprintf(warn, warnlen, "time_based without a runtime: the job runs through its size once, "
+                 "as fio's does");
     if (job->log_interval_s != 0 && (job->log_interval_s < SB_TS_MIN_INTERVAL_MS / 1000.0 - 1e-9 ||
                                      job->log_interval_s > 86400)) {
         snprintf(err, errlen, "log interval %g s out of range (%u ms .. 1 day)", job->log_interval_s,

@@ -394,6 +394,10 @@ static int read_lines(const char *path, int depth, section *s, char *name, size_
             continue;
         if (*p == '[') {
             char *close = strchr(p, ']');
+            /* fio 3.33 takes a header without its ']' and drops the line's last character
+             * as though it were one: "[bs=64K" is the job "bs=64" */
+            if (!close && strlen(p) > 2)
+                close = p + strlen(p) - 1;
             if (!close || close == p + 1 || (size_t)(close - p - 1) >= namelen) {
                 snprintf(err, errlen, "%s:%u: '%s' is not a [section]", path, *lineno, p);
                 return -EINVAL;

@@ -53,6 +53,19 @@ int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out)
     return 0;
 }
 
+/* fio reads a boolean as the number it starts with, the rest ignored: "0/1" is 0, "1x" is
+ * 1 (fio 3.33 takes both; "2" it refuses). */
+static int parse_leading_bool(const char *v, int *b)
+{
+    if (!isdigit((unsigned char)*v))
+        return -EINVAL;
+    unsigned long n = strtoul(v, NULL, 10);
+    if (n > 1)
+        return -EINVAL;
+    *b = (int)n;
+    return 0;
+}
+
 /* Stores v into an integer field of 1, 4 or 8 bytes (bool, unsigned/int/enum, uint64_t). */
 static void store_int(void *p, size_t size, uint64_t v)
 {
@@ -279,7 +292,7 @@ static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_
         return 0;
     }
     case SB_OPT_BOOL:
-        if (v && sb_parse_bool(v, &b) < 0) {
+        if (v && sb_parse_bool(v, &b) < 0 && parse_leading_bool(v, &b) < 0) {
             snprintf(why, len, "'%s' is not 0 or 1", v);
             return -EINVAL;
         }

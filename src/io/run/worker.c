@@ -588,6 +588,8 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
         return -ENOMEM;
     }
     *jcopy = *job_given;
+    if (jcopy->time_based && jcopy->runtime_s <= 0) /* fio's: no runtime, no time_based (check.c) */
+        jcopy->time_based = false;
     if ((r = sb_io_fileopts_resolve(jcopy, err, errlen)) < 0 || /* opendir, file_append */
         (r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
         free(jcopy);
