@@ -303,6 +303,7 @@ typedef struct sb_io_job {
     bool cpus_allowed_set;
     bool cpus_split;
     cpu_set_t cpus_allowed;
+    int cpus_missing;          /* 1 + the first CPU of cpus_allowed not here: the run fails */
     /* Exactly one of these: one shared file, or one file per job in a directory. */
     char filename[PATH_MAX];
     char directory[PATH_MAX];

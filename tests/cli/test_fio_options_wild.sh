@@ -146,13 +146,13 @@ check "... and says how it read the size" grep -q "1024 bytes" "$T/err"
 check_exit "io_size=2.5k (another size option, read the same way)" 0 io --filename="$T/f" --rw=read \
     --size=1m --io_size=2.5k --bs=512 --output-format=json
 check "... 2 bytes: one 512-byte I/O, as fio 3.33 does" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 512
-# bs below 512 through the page cache (fio's bs=448); with direct=1 a multiple of 512 still
+# bs below 512 through the page cache (fio's bs=448); with direct=1 whole logical blocks still
 rm -f "$T/b448"
 check_exit "bs=448 buffered" 0 io --filename="$T/b448" --rw=randwrite --bs=448 --size=448k --output-format=json
 check "... 1024 I/Os of 448 bytes" test "$(jqv '.jobs[0].write.total_ios' "$T/out")" = 1024 -a \
     "$(stat -c %s "$T/b448")" = 458752
 check_exit "bs=448 with direct=1: exit 2" 2 io --filename="$T/f" --rw=read --bs=448 --size=448k --direct=1
-check_one_line "... one line naming O_DIRECT" "O_DIRECT"
+check_one_line "... one line naming the logical block size" "logical block size"
 # bssplit's percentages as fio reads them: "1k/" has none (the sizes share what is left),
 # "100k" is 100 (atoi's leading digits), a trailing ':' ends the list
 bssplit_ios() {
@@ -185,4 +185,11 @@ printf '[z]\ndirectory=%s\nnrfiles=4\nrw=write\nbs=4k\nfilesize=8k-1k/2k-8k\n' "
 check_exit "filesize=8k-1k/2k-8k" 0 "$SB_BIN" io --quiet --output-format=json "$T/fsz.fio"
 check "... is 8k-8k: four files of 8 KiB written" test "$(jqv '.jobs[0].write.io_bytes' "$T/out")" = 32768
 check "... saying what it did not read" grep -q "is not read" "$T/err"
+# cpus_allowed naming a CPU this machine lacks: fio's --parse-only takes it, its run fails
+far=$(( $(getconf _NPROCESSORS_CONF) + 17 ))
+printf '[c]\nfilename=%s\nrw=read\nsize=64k\ncpus_allowed=0,%s\n' "$T/f" "$far" >"$T/cpu.fio"
+check_exit "cpus_allowed=0,$far --parse-only: accepted, as fio's" 0 "$SB_BIN" io --parse-only "$T/cpu.fio"
+check_exit "... the run fails: exit 1" 1 "$SB_BIN" io --quiet --output-format=json "$T/cpu.fio"
+check_one_line "... one line naming the CPU" "CPU $far"
+check_exit "cpus_allowed=0-x (not a list): exit 2 still" 2 io --filename="$T/f" --rw=read --size=64k --cpus_allowed=0-x
 finish

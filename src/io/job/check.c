@@ -192,11 +192,6 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
     if (check_offsets(job, err, errlen) < 0 || check_jobctl(job, err, errlen) < 0 ||
         check_pacing(job, err, errlen) < 0)
         return -EINVAL;
-    if (job->direct && (job->bs % SB_IO_MIN_BS || (job->bs_w && job->bs_w % SB_IO_MIN_BS))) {
-        snprintf(err, errlen, "block size %" PRIu64 " with direct=1: O_DIRECT needs a multiple of "
-                 "512 B", job->bs % SB_IO_MIN_BS ? job->bs : job->bs_w);
-        return -EINVAL;
-    }
     if (job->bs_max > SB_IO_MAX_BS) {
         snprintf(err, errlen, "bsrange %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs_max);
         return -EINVAL;
@@ -324,7 +319,7 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
      * 256M zones (a zoned device's, up to 2 GiB); trim.c refuses another bs */
     bool zone_trim = job->zonemode == SB_ZONEMODE_ZBD && sb_rw_trims(job->rw) && job->bs == job->zonesize;
     /* through the page cache any size is an I/O, as fio's bs=448; O_DIRECT needs whole
-     * 512-byte sectors (the smallest logical block a device has): sb_io_job_check_fio */
+     * whole logical blocks of the file's storage, which prepare.c checks when it opens it */
     if (job->bs < 1 || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS)) {
         snprintf(err, errlen, "block size %" PRIu64 " out of range (1 B .. 64 MiB; under zonemode=zbd "
                  "a trim job's: the zone size, up to 2 GiB)", job->bs);

@@ -26,8 +26,12 @@ int sb_opt_parse_cpus(const sb_opt *o, void *base, const char *v, const sb_opt_c
                       char *err, size_t errlen)
 {
     sb_io_job *job = base;
-    if (sb_cpuset_parse(v, &job->cpus_allowed, err, errlen) < 0)
+    int missing;
+    /* a CPU this machine lacks parses, as fio's --parse-only; the job fails when it starts
+     * (job_copy, run/worker.c), as fio's does */
+    if (sb_cpuset_parse_lax(v, &job->cpus_allowed, &missing, err, errlen) < 0)
         return -EINVAL;
+    job->cpus_missing = missing + 1;
     job->cpus_allowed_set = true;
     return 0;
 }

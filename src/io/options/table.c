@@ -136,7 +136,7 @@ const sb_opt sb_io_options[] = {
      .help = "% of writes in rw and randrw jobs (the reads are the rest)",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_rwmixwrite},
     {.name = "bs", .aliases = a_bs, .type = SB_OPT_RANGE, J_RANGE(bs), .def = "4k", .arg = "SIZE",
-     .help = "block size, 1 .. 64M (direct=1: multiples of 512); LO-HI as bsrange; READ,WRITE: each direction's own, as fio's",
+     .help = "block size, 1 .. 64M (direct=1: whole logical blocks); LO-HI as bsrange; READ,WRITE: each direction's own, as fio's",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_bs_dirs},
     {.name = "bsrange", .aliases = a_bsrange, .type = SB_OPT_RANGE, J_RANGE(bs), .arg = "LO-HI",
      .help = "each I/O's size drawn from LO .. HI in multiples of LO (a table made before the run); "

@@ -582,6 +582,11 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
     int r = sb_io_job_check(job_given, err, errlen, warn, sizeof warn);
     if (r < 0)
         return r;
+    if (job_given->cpus_missing) {
+        snprintf(err, errlen, "cpus_allowed: CPU %d is not one this process may use (%ld online)",
+                 job_given->cpus_missing - 1, sysconf(_SC_NPROCESSORS_ONLN));
+        return -ENXIO;
+    }
     sb_io_job *jcopy = malloc(sizeof *jcopy);
     if (!jcopy) {
         snprintf(err, errlen, "out of memory");
