@@ -192,4 +192,10 @@ check_exit "cpus_allowed=0,$far --parse-only: accepted, as fio's" 0 "$SB_BIN" io
 check_exit "... the run fails: exit 1" 1 "$SB_BIN" io --quiet --output-format=json "$T/cpu.fio"
 check_one_line "... one line naming the CPU" "CPU $far"
 check_exit "cpus_allowed=0-x (not a list): exit 2 still" 2 io --filename="$T/f" --rw=read --size=64k --cpus_allowed=0-x
+# the rados/rbd engines' options: refused in one line naming why (a Ceph cluster)
+for k in pool clientname; do
+    printf '[r]\nioengine=rbd\n%s=x\nfilename=%s\nsize=64k\n' "$k" "$T/f" >"$T/ceph.fio"
+    check_exit "$k= (fio's rbd/rados engines): exit 2" 2 "$SB_BIN" io --parse-only "$T/ceph.fio"
+    check_one_line "... one line naming Ceph" "Ceph cluster"
+done
 finish

@@ -206,6 +206,18 @@ bool sb_jobfile_given_add(sb_jobfile_given *g, const char *key, const char *valu
     return true;
 }
 
+/* The options of fio's rados and rbd engines (Ceph's object store and block devices): a
+ * file naming them needs a Ceph cluster, and is told so rather than "unknown option". */
+static bool ceph_option(const char *key)
+{
+    static const char *const names[] = {"clientname", "pool", "clustername", "rbdname", "busy_poll",
+                                        "touch_objects", NULL};
+    for (const char *const *n = names; *n; n++)
+        if (!strcmp(*n, key))
+            return true;
+    return false;
+}
+
 int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsigned ctx_kb,
                      char *err, size_t errlen)
 {
@@ -235,6 +247,11 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
         return 0;
     }
     const sb_opt *o = sb_opt_find(sb_io_options, sb_io_n_options, key);
+    if (!o && ceph_option(key)) {
+        snprintf(err, errlen, "%s: an option of fio's rados and rbd engines, which need a Ceph "
+                 "cluster (librados); storbench has no such engine", key);
+        return -ENOENT;
+    }
     if (!o) {
         snprintf(err, errlen, "unknown option '%s'", key);
         return -ENOENT;
