@@ -143,6 +143,16 @@ check_exit "size=1024.0M, as fio reads it" 0 io --filename="$T/dec" --rw=write -
     --output-format=json
 check "... writes 1024 bytes, as fio 3.33 does" test "$(jqv '.jobs[0].write.io_bytes' "$T/out")" = 1024
 check "... and says how it read the size" grep -q "1024 bytes" "$T/err"
+# below bs, as with bs=4k: fio's --parse-only takes the file, its run fails (size too small)
+printf '[d]
+filename=%s
+rw=write
+size=1024.0M
+bs=4k
+' "$T/dec" >"$T/dec.fio"
+check_exit "size=1024.0M bs=4k --parse-only: accepted, as fio's" 0 "$SB_BIN" io --parse-only "$T/dec.fio"
+check_exit "... its run fails: exit 1" 1 "$SB_BIN" io --quiet --output-format=json "$T/dec.fio"
+check "... naming the block size" grep -q "smaller than the block size" "$T/err"
 check_exit "io_size=2.5k (another size option, read the same way)" 0 io --filename="$T/f" --rw=read \
     --size=1m --io_size=2.5k --bs=512 --output-format=json
 check "... 2 bytes: one 512-byte I/O, as fio 3.33 does" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 512
