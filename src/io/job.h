@@ -304,6 +304,10 @@ typedef struct sb_io_job {
     bool cpus_split;
     cpu_set_t cpus_allowed;
     int cpus_missing;          /* 1 + the first CPU of cpus_allowed not here: the run fails */
+    /* a value fio's --parse-only takes (it reads such values only when the job starts) and
+     * its run refuses: wait_for naming no job, numa_mem_policy=1, replay_skip=1. The
+     * run fails with this line (exit 1), as fio's; --parse-only takes it, as fio's. */
+    char run_fail[192];
     /* Exactly one of these: one shared file, or one file per job in a directory. */
     char filename[PATH_MAX];
     char directory[PATH_MAX];

@@ -208,4 +208,21 @@ for k in pool clientname; do
     check_exit "$k= (fio's rbd/rados engines): exit 2" 2 "$SB_BIN" io --parse-only "$T/ceph.fio"
     check_one_line "... one line naming Ceph" "Ceph cluster"
 done
+# values fio's --parse-only takes (it reads them when the job starts) and its run refuses:
+# the same here, the run failing in one line (exit 1)
+for kv in wait_for=1 numa_mem_policy=1 replay_skip=1; do
+    printf '[a]\nfilename=%s\nrw=read\nsize=64k\n%s\n' "$T/f" "$kv" >"$T/rf.fio"
+    check_exit "$kv --parse-only: accepted, as fio's" 0 "$SB_BIN" io --parse-only "$T/rf.fio"
+    check_exit "... its run fails: exit 1" 1 "$SB_BIN" io --quiet --output-format=json "$T/rf.fio"
+    check_one_line "... in one line naming it" "${kv%%=*}"
+done
+# steadystate without ss_dur: no check (fio's ss_dur defaults to 0, which turns it off),
+# said on stderr; ss_dur alone: fio's default criterion, iops_slope:0.01%
+printf '[s]\nfilename=%s\nrw=read\nsize=64k\nsteadystate=iops_slope:0.01%%\n' "$T/f" >"$T/ss.fio"
+check_exit "steadystate without ss_dur runs" 0 "$SB_BIN" io --quiet --output-format=json "$T/ss.fio"
+check "... once through its size, no check" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 65536
+check "... saying so" grep -q "no steady-state check" "$T/err"
+printf '[s]\nfilename=%s\nrw=read\nsize=64k\nss_dur=2\nruntime=3\n' "$T/f" >"$T/sd.fio"
+check_exit "ss_dur alone runs" 0 "$SB_BIN" io "$T/sd.fio"
+check "... checking by fio's default criterion" grep -q "limit iops_slope:0.01%" "$T/out"
 finish

@@ -533,11 +533,12 @@ int sb_jobset_order(sb_jobset *set, char *err, size_t errlen)
             size_t k = 0;
             while (k < i && strcmp(set->jobs[k]->job.name, j->wait_for))
                 k++;
-            if (k == i) {
-                snprintf(err, errlen, "%s: wait_for=%s names no job before it", j->where, j->wait_for);
-                return -EINVAL;
-            }
-            barrier |= k >= phase_start;
+            /* fio's --parse-only takes it; its run fails ("waitee job X unknown") */
+            if (k == i)
+                snprintf(j->job.run_fail, sizeof j->job.run_fail, "wait_for=%s names no job before it",
+                         j->wait_for);
+            else
+                barrier |= k >= phase_start;
         }
         if (barrier) {
             phase++;

@@ -587,6 +587,10 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
                  "size too small)", job_given->size, job_given->bs);
         return -ERANGE; /* a failed run (exit 1), as fio's, not a refused file */
     }
+    if (job_given->run_fail[0]) {
+        snprintf(err, errlen, "%s", job_given->run_fail);
+        return -ERANGE; /* a failed run (exit 1), as fio's */
+    }
     if (job_given->cpus_missing) {
         snprintf(err, errlen, "cpus_allowed: CPU %d is not one this process may use (%ld online)",
                  job_given->cpus_missing - 1, sysconf(_SC_NPROCESSORS_ONLN));
