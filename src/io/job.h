@@ -288,6 +288,7 @@ typedef struct sb_io_job {
     int sg_write_mode;         /* sg: the SCSI command of a write, SB_SG_* */
     unsigned sg_stream_id;     /* sg: the stream of WRITE STREAM(16) */
     int iomem;                 /* fio's mem/iomem: how the I/O buffers are made, SB_IOMEM_* */
+    unsigned mem_align;        /* fio's iomem_align: the buffers start this far past a page */
     int fadvise_hint;          /* fio's fadvise_hint: SB_FADVISE_* (default: the job's pattern) */
     bool overwrite;            /* fio's overwrite: a write job's missing bytes are written first */
     bool unique_filename;      /* fio's unique_filename: a client's prefix, only in client/server */

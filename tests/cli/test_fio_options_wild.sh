@@ -225,4 +225,18 @@ check "... saying so" grep -q "no steady-state check" "$T/err"
 printf '[s]\nfilename=%s\nrw=read\nsize=64k\nss_dur=2\nruntime=3\n' "$T/f" >"$T/sd.fio"
 check_exit "ss_dur alone runs" 0 "$SB_BIN" io "$T/sd.fio"
 check "... checking by fio's default criterion" grep -q "limit iops_slope:0.01%" "$T/out"
+# iomem_align=25: the buffers start 25 bytes past a page, as fio's (the read's buffer
+# address, as strace shows it raw, ends in 0x019)
+if [ $have_strace = 1 ]; then
+    addr() {
+        strace -f -qq -e trace=pread64 -e raw=pread64 "$SB_BIN" io --quiet --output-format=terse \
+            --filename="$T/f" --rw=read --size=16k --bs=4k "$@" 2>&1 >/dev/null |
+            sed -n 's/.*pread64(0x[0-9a-f]*, 0x\([0-9a-f]*\), 0x1000, .*/\1/p' | head -1
+    }
+    a25=$(addr --iomem_align=25) a0=$(addr)
+    check "iomem_align=25: buffer at ...${a25: -3} (page + 25 = 019)" test "${a25: -3}" = 019
+    check "... without it at a page (${a0: -3})" test "${a0: -3}" = 000
+else
+    ok "# SKIP iomem_align: no strace"
+fi
 finish

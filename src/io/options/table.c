@@ -113,6 +113,7 @@ static const char *const a_thread[] = {"use_thread", "threads", NULL};
 static const char *const a_rate_min[] = {"ratemin", NULL};
 static const char *const a_blockalign[] = {"ba", NULL};
 static const char *const a_mem[] = {"iomem", NULL};
+static const char *const a_mem_align[] = {"mem_align", NULL};
 static const char *const a_nrfiles[] = {"nr_files", NULL};
 static const char *const a_io_size[] = {"io_limit", NULL};
 static const char *const a_fill_device[] = {"fill_fs", NULL};
@@ -375,6 +376,11 @@ const sb_opt sb_io_options[] = {
      .help = "how the I/O buffers are made, as fio's: malloc, shm (a private System V segment, "
              "removed at once), shmhuge, mmap (anonymous), mmaphuge (MAP_HUGETLB), mmapshared",
      .category = SB_OPTC_ENGINE, .choices = mem_choices},
+    {.name = "iomem_align", .aliases = a_mem_align, .type = SB_OPT_INT, J(mem_align), .def = "0",
+     .max = 1 << 20, .arg = "BYTES",
+     .help = "the I/O buffers start this many bytes past a page boundary, as fio's (each slot's "
+             "then max bs further on); direct=1 needs it a multiple of the logical block size",
+     .category = SB_OPTC_ENGINE},
     {.name = "clocksource", .type = SB_OPT_FUNC, J(clocksource), .def = "clock_gettime",
      .arg = "SOURCE",
      .help = "the clock of the timings: clock_gettime (CLOCK_MONOTONIC), the only one storbench "

@@ -101,7 +101,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     /* offload: iodepth submit threads, each one I/O at a time, whatever the engine (fio's) */
     unsigned depth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
     const uint64_t maxbs = sb_io_job_max_bs(job);
-    size_t bufsz = buffer_bytes(job, (size_t)maxbs * depth);
+    size_t bufsz = buffer_bytes(job, (size_t)maxbs * depth + job->mem_align);
     w->buflen = bufsz;
     if ((r = sb_iomem_alloc(job->iomem, bufsz, &w->bufmem, err, errlen)) < 0) /* fio's mem */
         return r;
@@ -158,7 +158,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     }
     for (unsigned i = 0; i < depth; i++) {
         sb_io_u *u = &w->td.ios[i];
-        u->buf = (char *)w->bufmem + (size_t)i * maxbs;
+        u->buf = (char *)w->bufmem + job->mem_align + (size_t)i * maxbs; /* fio's iomem_align */
         u->len = (uint32_t)job->bs;
         u->index = i;
         w->freelist[w->nfree++] = u;
