@@ -239,4 +239,11 @@ if [ $have_strace = 1 ]; then
 else
     ok "# SKIP iomem_align: no strace"
 fi
+# percentage_random=0: a random job's offsets all sequential, as fio's (its write_iolog
+# lists 0, 4096, 8192, ...), so verify is taken as on a sequential job
+rm -f "$T/pr"
+check_exit "randwrite percentage_random=0 verify=crc32c runs" 0 io --filename="$T/pr" --rw=randwrite \
+    --percentage_random=0 --size=64k --bs=4k --verify=crc32c --write_iolog="$T/pr.log" --output-format=json
+check "... its writes at 0, 4096, 8192, ... in order" test "$(awk '$3=="write"{printf "%s ", $4}' "$T/pr.log")" = \
+    "$(seq 0 4096 61440 | tr '\n' ' ')"
 finish
