@@ -135,14 +135,13 @@ printf '[global]\nsize=1m\nunique_filename=1\n[w]\nrw=write\n[r]\nstonewall\nrw=
 check_exit "a job file without filename or directory runs" 0 sh -c "cd '$T/cwd' && '$SB_BIN' io --quiet j.fio"
 check "... and leaves only the job file" test "$(ls -A "$T/cwd")" = j.fio
 # sizes as fio 3.33's parser reads them: "100%%" is 100%, "1024.0M" is 1024 bytes (its
-# number stops at the '.'; the unit is not applied), said on stderr
+# number stops at the '.'; the unit is not applied)
 check_exit "size=100%% (a doubled percent sign)" 0 io --filename="$T/f" --rw=read --size=100%% --output-format=json
 check "... reads the whole 4 MiB" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 4194304
 rm -f "$T/dec"
 check_exit "size=1024.0M, as fio reads it" 0 io --filename="$T/dec" --rw=write --size=1024.0M --bs=512 \
     --output-format=json
 check "... writes 1024 bytes, as fio 3.33 does" test "$(jqv '.jobs[0].write.io_bytes' "$T/out")" = 1024
-check "... and says how it read the size" grep -q "1024 bytes" "$T/err"
 # below bs, as with bs=4k: fio's --parse-only takes the file, its run fails (size too small)
 printf '[d]
 filename=%s
@@ -194,7 +193,6 @@ mkdir -p "$T/fsz"
 printf '[z]\ndirectory=%s\nnrfiles=4\nrw=write\nbs=4k\nfilesize=8k-1k/2k-8k\n' "$T/fsz" >"$T/fsz.fio"
 check_exit "filesize=8k-1k/2k-8k" 0 "$SB_BIN" io --quiet --output-format=json "$T/fsz.fio"
 check "... is 8k-8k: four files of 8 KiB written" test "$(jqv '.jobs[0].write.io_bytes' "$T/out")" = 32768
-check "... saying what it did not read" grep -q "is not read" "$T/err"
 # cpus_allowed naming a CPU this machine lacks: fio's --parse-only takes it, its run fails
 far=$(( $(getconf _NPROCESSORS_CONF) + 17 ))
 printf '[c]\nfilename=%s\nrw=read\nsize=64k\ncpus_allowed=0,%s\n' "$T/f" "$far" >"$T/cpu.fio"

@@ -46,11 +46,7 @@ int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out)
         return -ERANGE;
     memcpy(num, s, whole);
     num[whole] = '\0';
-    if ((rc = sb_parse_size_kb(num, kb_base, out)) < 0)
-        return rc;
-    fprintf(stderr, "storbench: size '%s' read as fio 3.33 reads it: %s bytes (the number stops at "
-                    "the '.', so the unit after it is not applied)\n", s, num);
-    return 0;
+    return sb_parse_size_kb(num, kb_base, out);
 }
 
 /* fio reads a boolean as the number it starts with, the rest ignored: "0/1" is 0, "1x" is

@@ -101,15 +101,13 @@ int sb_opt_parse_filesize(const sb_opt *o, void *base, const char *v, const sb_o
     snprintf(lo, sizeof lo, "%.*s", dash ? (int)(dash - v) : (int)strlen(v), v);
     /* fio's LO-HI: each file's size drawn in the range (files.c). With more than one '-'
      * fio 3.33 takes the first piece as LO and the last as HI ("16-8k/8M-512M" is 16 ..
-     * 512M), what lies between unread; the same here, said on stderr */
+     * 512M), what lies between unread; the same here (silently, as fio's) */
     if (sb_opt_parse_size(lo, ctx ? ctx->kb_base : 0, &u) < 0 ||
         (dash && (sb_opt_parse_size(last + 1, ctx ? ctx->kb_base : 0, &hi) < 0 || hi < u))) {
         snprintf(err, errlen, "'%s' is not a size or a range LO-HI of sizes", v);
         return -EINVAL;
     }
-    if (last != dash)
-        fprintf(stderr, "storbench: filesize '%s' read as fio 3.33 reads it: %s-%s (the middle, "
-                "'%.*s', is not read)\n", v, lo, last + 1, (int)(last - dash - 1), dash + 1);
+
     job->filesize = u;
     job->filesize_max = hi > u ? hi : 0;
     job->size = hi > u ? hi : u;
