@@ -208,8 +208,9 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
         return -EINVAL;
     }
     if (var && (job->verify || job->verify_pattern)) {
-        snprintf(err, errlen, "verify with bsrange, bssplit or bs=READ,WRITE is not supported (one "
-                 "block size)");
+        snprintf(err, errlen, "verify with bsrange, bssplit or bs=READ,WRITE is not supported: "
+                 "storbench's verify knows each bs-sized block's last write, and blocks of "
+                 "several sizes would overlap them");
         return -EINVAL;
     }
     if (job->bssplit.n) {
