@@ -308,7 +308,7 @@ typedef struct sb_io_job {
     /* a value fio's --parse-only takes (it reads such values only when the job starts) and
      * its run refuses: wait_for naming no job, numa_mem_policy=1, replay_skip=1. The
      * run fails with this line (exit 1), as fio's; --parse-only takes it, as fio's. */
-    char run_fail[192];
+    char run_fail[128];
     /* Exactly one of these: one shared file, or one file per job in a directory. */
     char filename[PATH_MAX];
     char directory[PATH_MAX];
