@@ -285,9 +285,26 @@ static int run_on_ranks(const sb_io_job *job, const sb_io_cli *cli)
 static int steady_defaults(sb_io_job *job)
 {
     sb_ss_spec *ss = &job->steady;
+    /* fio's steadystate defaults to iops_slope:0.01% and its steadystate_duration to 0,
+     * which turns the check off: ss_dur alone checks by that default criterion */
+    if (ss->mode == SB_SS_OFF && ss->dur_s > 0 && ss->round_s == 0) {
+        char e[128];
+        double dur = ss->dur_s, ramp = ss->ramp_s;
+        if (sb_ss_parse("iops_slope:0.01%", ss, e, sizeof e) < 0)
+            return sb_usage_error(CMD, "%s", e);
+        ss->dur_s = dur;
+        ss->ramp_s = ramp;
+    }
     if (ss->mode == SB_SS_OFF) {
         if (ss->dur_s > 0 || ss->ramp_s > 0 || ss->round_s > 0)
             return sb_usage_error(CMD, "--ss_dur, --ss_ramp and --ss_round need --steadystate");
+        return 0;
+    }
+    if (ss->mode != SB_SS_SNIA && ss->dur_s == 0) { /* and a steadystate without ss_dur: none */
+        sb_warn("%s: %s: steadystate without ss_dur: no steady-state check, as fio's (its "
+                "steadystate_duration defaults to 0, which turns the check off)", CMD, job->name);
+        ss->mode = SB_SS_OFF;
+        ss->ramp_s = 0;
         return 0;
     }
     if (ss->mode == SB_SS_SNIA) {
@@ -583,6 +600,13 @@ static int job_files(io_args *a, const sb_io_cli *cli)
         }
         return SB_EXIT_OK;
     }
+    /* fio sets every job up before the first starts: a value its run refuses (job.h's
+     * run_fail: wait_for naming no job, ...) fails the whole run before any I/O */
+    for (size_t i = 0; i < a->set->n; i++)
+        if (a->set->jobs[i]->job.run_fail[0]) {
+            sb_error("%s: %s: %s", CMD, a->set->jobs[i]->job.name, a->set->jobs[i]->job.run_fail);
+            return SB_EXIT_RUNTIME;
+        }
     /* every job's devices claimed before the first runs (on ranks only checked) */
     sb_devguard g = {0};
     for (size_t i = 0; i < a->set->n && rc == 0; i++)

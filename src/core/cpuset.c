@@ -47,7 +47,14 @@ static bool parse_cpu(const char **p, int *out)
 
 int sb_cpuset_parse(const char *list, cpu_set_t *out, char *err, size_t errlen)
 {
+    return sb_cpuset_parse_lax(list, out, NULL, err, errlen);
+}
+
+int sb_cpuset_parse_lax(const char *list, cpu_set_t *out, int *missing, char *err, size_t errlen)
+{
     cpu_set_t allowed;
+    if (missing)
+        *missing = -1;
     CPU_ZERO(out);
     CPU_ZERO(&allowed);
     if (sched_getaffinity(0, sizeof allowed, &allowed) < 0)
@@ -65,7 +72,10 @@ int sb_cpuset_parse(const char *list, cpu_set_t *out, char *err, size_t errlen)
                 goto bad;
         }
         for (int c = lo; c <= hi; c++) {
-            if (!CPU_ISSET(c, &allowed)) {
+            if (!CPU_ISSET(c, &allowed) && missing) {
+                if (*missing < 0)
+                    *missing = c;
+            } else if (!CPU_ISSET(c, &allowed)) {
                 char may[256];
                 sb_cpuset_format(&allowed, may, sizeof may);
                 snprintf(err, errlen, "CPU %d is not available: this process may use %s", c, may);

@@ -14,6 +14,9 @@
 /* Parses list into out. Every CPU must be one this process may use (sched_getaffinity).
  * 0, or -EINVAL with one line in err ("CPU 7 is not available: this process may use 0-1"). */
 int sb_cpuset_parse(const char *list, cpu_set_t *out, char *err, size_t errlen);
+/* The same syntax, with CPUs this process may not use taken into the set: *missing is the
+ * first of them, or -1 (fio's cpus_allowed parses so, and fails the job when it starts). */
+int sb_cpuset_parse_lax(const char *list, cpu_set_t *out, int *missing, char *err, size_t errlen);
 /* "0-3,6": the set as a list (empty string for an empty set). */
 void sb_cpuset_format(const cpu_set_t *set, char *buf, size_t len);
 /* The n-th CPU of the set, counting round robin (n modulo the set's size); -1 when empty. */

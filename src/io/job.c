@@ -106,6 +106,13 @@ void sb_io_job_resolve(sb_io_job *job)
     for (int i = 0; i < 3; i++)
         if (!strcmp(logs[i], "\1"))
             snprintf(logs[i], sizeof job->bw_log, "%s", job->name[0] ? job->name : "storbench-io");
+    /* fio's percentage_random=0: every offset of a random job is the next one, the job
+     * sequential; made so, so that what a sequential job has (verify) it has too */
+    if (job->pct_random == 0 && job->rw_seq_nr <= 1 && sb_rw_is_random(job->rw)) {
+        job->rw = job->rw == SB_RW_RANDREAD ? SB_RW_READ : job->rw == SB_RW_RANDWRITE ? SB_RW_WRITE
+                  : job->rw == SB_RW_RANDRW ? SB_RW_RW : SB_RW_TRIM;
+        job->pct_random = 100;
+    }
     sb_io_job_resolve_dirs(job);
     if (!job->bssplit.n)
         return;

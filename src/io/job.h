@@ -288,6 +288,7 @@ typedef struct sb_io_job {
     int sg_write_mode;         /* sg: the SCSI command of a write, SB_SG_* */
     unsigned sg_stream_id;     /* sg: the stream of WRITE STREAM(16) */
     int iomem;                 /* fio's mem/iomem: how the I/O buffers are made, SB_IOMEM_* */
+    unsigned mem_align;        /* fio's iomem_align: the buffers start this far past a page */
     int fadvise_hint;          /* fio's fadvise_hint: SB_FADVISE_* (default: the job's pattern) */
     bool overwrite;            /* fio's overwrite: a write job's missing bytes are written first */
     bool unique_filename;      /* fio's unique_filename: a client's prefix, only in client/server */
@@ -303,6 +304,11 @@ typedef struct sb_io_job {
     bool cpus_allowed_set;
     bool cpus_split;
     cpu_set_t cpus_allowed;
+    int cpus_missing;          /* 1 + the first CPU of cpus_allowed not here: the run fails */
+    /* a value fio's --parse-only takes (it reads such values only when the job starts) and
+     * its run refuses: wait_for naming no job, numa_mem_policy=1, replay_skip=1. The
+     * run fails with this line (exit 1), as fio's; --parse-only takes it, as fio's. */
+    char run_fail[128];
     /* Exactly one of these: one shared file, or one file per job in a directory. */
     char filename[PATH_MAX];
     char directory[PATH_MAX];

@@ -344,5 +344,8 @@ refused "clocksource=gettimeofday" "clock_gettime" --clocksource=gettimeofday
 refused "clocksource=cpu" "clock_gettime" --clocksource=cpu
 refused "sync_file_range with fsync" "one periodic sync" --rw=write --sync_file_range=write --fsync=2
 refused "sync_file_range=bogus" "wait_before" --sync_file_range=bogus
-refused "numa_mem_policy=1 (as fio refuses it)" "default" --numa_mem_policy=1
+# numa_mem_policy=1: fio's run refuses it (its --parse-only does not read it): exit 1
+check_exit "numa_mem_policy=1 (as fio's run refuses it): exit 1" 1 io --filename="$T/co" --size=64k \
+    --numa_mem_policy=1
+check_one_line "... one line" "default"
 finish

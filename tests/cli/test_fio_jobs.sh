@@ -70,7 +70,9 @@ printf '[j]\nfilename=%s/c\\:d\nsize=64k\nrw=write\n' "$D" >"$T/esc.fio"
 check "filename=c\\:d is one file named c:d" test -f "$D/c:d"
 rm -f "$D/c:d"
 printf '[a]\nrw=write\nsize=64k\n[b]\nwait_for=nosuch\n' >"$T/wf.fio"
-check_exit "wait_for naming no job exits 2" 2 "$SB" io --directory="$D" "$T/wf.fio"
+# as fio's: --parse-only takes it, the run fails before any job starts (exit 1)
+check_exit "wait_for naming no job: --parse-only takes it" 0 "$SB" io --parse-only --directory="$D" "$T/wf.fio"
+check_exit "wait_for naming no job: the run exits 1" 1 "$SB" io --directory="$D" "$T/wf.fio"
 check "and says so" grep -q "wait_for=nosuch names no job" "$T/err"
 
 # Two jobs at once, then a third after the barrier: each reported by its name.

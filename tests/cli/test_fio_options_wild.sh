@@ -134,4 +134,114 @@ mkdir -p "$T/cwd"
 printf '[global]\nsize=1m\nunique_filename=1\n[w]\nrw=write\n[r]\nstonewall\nrw=read\n' >"$T/cwd/j.fio"
 check_exit "a job file without filename or directory runs" 0 sh -c "cd '$T/cwd' && '$SB_BIN' io --quiet j.fio"
 check "... and leaves only the job file" test "$(ls -A "$T/cwd")" = j.fio
+# sizes as fio 3.33's parser reads them: "100%%" is 100%, "1024.0M" is 1024 bytes (its
+# number stops at the '.'; the unit is not applied)
+check_exit "size=100%% (a doubled percent sign)" 0 io --filename="$T/f" --rw=read --size=100%% --output-format=json
+check "... reads the whole 4 MiB" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 4194304
+rm -f "$T/dec"
+check_exit "size=1024.0M, as fio reads it" 0 io --filename="$T/dec" --rw=write --size=1024.0M --bs=512 \
+    --output-format=json
+check "... writes 1024 bytes, as fio 3.33 does" test "$(jqv '.jobs[0].write.io_bytes' "$T/out")" = 1024
+# below bs, as with bs=4k: fio's --parse-only takes the file, its run fails (size too small)
+printf '[d]
+filename=%s
+rw=write
+size=1024.0M
+bs=4k
+' "$T/dec" >"$T/dec.fio"
+check_exit "size=1024.0M bs=4k --parse-only: accepted, as fio's" 0 "$SB_BIN" io --parse-only "$T/dec.fio"
+check_exit "... its run fails: exit 1" 1 "$SB_BIN" io --quiet --output-format=json "$T/dec.fio"
+check "... naming the block size" grep -q "smaller than the block size" "$T/err"
+check_exit "io_size=2.5k (another size option, read the same way)" 0 io --filename="$T/f" --rw=read \
+    --size=1m --io_size=2.5k --bs=512 --output-format=json
+check "... 2 bytes: one 512-byte I/O, as fio 3.33 does" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 512
+# bs below 512 through the page cache (fio's bs=448); with direct=1 whole logical blocks still
+rm -f "$T/b448"
+check_exit "bs=448 buffered" 0 io --filename="$T/b448" --rw=randwrite --bs=448 --size=448k --output-format=json
+check "... 1024 I/Os of 448 bytes" test "$(jqv '.jobs[0].write.total_ios' "$T/out")" = 1024 -a \
+    "$(stat -c %s "$T/b448")" = 458752
+check_exit "bs=448 with direct=1: exit 2" 2 io --filename="$T/f" --rw=read --bs=448 --size=448k --direct=1
+check_one_line "... one line naming the logical block size" "logical block size"
+# bssplit's percentages as fio reads them: "1k/" has none (the sizes share what is left),
+# "100k" is 100 (atoi's leading digits), a trailing ':' ends the list
+bssplit_ios() {
+    io --filename="$T/bsp" --rw=write --size=1m --bssplit="$1" --output-format=json >"$T/out" 2>"$T/err" &&
+        jqv '.jobs[0].write.total_ios' "$T/out"
+}
+n=$(bssplit_ios '1k/:2k/:')
+check "bssplit=1k/:2k/: both sizes written ($n I/Os for 1 MiB: between 512 and 1024)" \
+    test "${n:-0}" -gt 512 -a "${n:-0}" -lt 1024
+n=$(bssplit_ios '1k/100k:2k/')
+check "bssplit=1k/100k:2k/: 100% 1k, as fio's atoi reads '100k' ($n I/Os)" test "${n:-0}" = 1024
+# time_based without a runtime: fio 3.33 runs the job through its size once, with a warning
+printf '[t]\nfilename=%s\nrw=read\nsize=64k\ntime_based=1\n' "$T/f" >"$T/tb.fio"
+check_exit "time_based without a runtime runs" 0 timeout 60 "$SB_BIN" io --quiet --output-format=json "$T/tb.fio"
+check "... once through its 64 KiB, as fio's" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 65536
+check "... saying why" grep -q "time_based without a runtime" "$T/err"
+# a section header without its ']': fio drops the line's last character as though it were one
+printf '[bs=64K\nfilename=%s\nrw=read\nsize=64k\n' "$T/f" >"$T/sec.fio"
+check_exit "'[bs=64K' (no ']')" 0 "$SB_BIN" io --quiet --output-format=json "$T/sec.fio"
+check "... is the job 'bs=64', as fio names it" test "$(jqv '.jobs[0].jobname' "$T/out")" = bs=64
+# a boolean is the number it starts with (fio 3.33: per_job_logs=0/1 is 0, 2 is refused)
+printf '[p]\nfilename=%s\nrw=read\nsize=32k\nbs=4k\nnumjobs=2\nwrite_lat_log=%s/pb\nper_job_logs=0/1\n' \
+    "$T/f" "$T" >"$T/pb.fio"
+check_exit "per_job_logs=0/1" 0 "$SB_BIN" io --quiet --output-format=terse "$T/pb.fio"
+check "... is 0: one pb_lat.log for both threads" test -s "$T/pb_lat.log" -a ! -e "$T/pb_lat.1.log"
+check_exit "per_job_logs=2: exit 2" 2 io --filename="$T/f" --rw=read --size=32k --per_job_logs=2
+# filesize with more than one '-': the first piece is LO, the last HI, as fio 3.33 reads it
+mkdir -p "$T/fsz"
+printf '[z]\ndirectory=%s\nnrfiles=4\nrw=write\nbs=4k\nfilesize=8k-1k/2k-8k\n' "$T/fsz" >"$T/fsz.fio"
+check_exit "filesize=8k-1k/2k-8k" 0 "$SB_BIN" io --quiet --output-format=json "$T/fsz.fio"
+check "... is 8k-8k: four files of 8 KiB written" test "$(jqv '.jobs[0].write.io_bytes' "$T/out")" = 32768
+# cpus_allowed naming a CPU this machine lacks: fio's --parse-only takes it, its run fails
+far=$(( $(getconf _NPROCESSORS_CONF) + 17 ))
+printf '[c]\nfilename=%s\nrw=read\nsize=64k\ncpus_allowed=0,%s\n' "$T/f" "$far" >"$T/cpu.fio"
+check_exit "cpus_allowed=0,$far --parse-only: accepted, as fio's" 0 "$SB_BIN" io --parse-only "$T/cpu.fio"
+check_exit "... the run fails: exit 1" 1 "$SB_BIN" io --quiet --output-format=json "$T/cpu.fio"
+check_one_line "... one line naming the CPU" "CPU $far"
+check_exit "cpus_allowed=0-x (not a list): exit 2 still" 2 io --filename="$T/f" --rw=read --size=64k --cpus_allowed=0-x
+# the rados/rbd engines' options: refused in one line naming why (a Ceph cluster)
+for k in pool clientname; do
+    printf '[r]\nioengine=rbd\n%s=x\nfilename=%s\nsize=64k\n' "$k" "$T/f" >"$T/ceph.fio"
+    check_exit "$k= (fio's rbd/rados engines): exit 2" 2 "$SB_BIN" io --parse-only "$T/ceph.fio"
+    check_one_line "... one line naming Ceph" "Ceph cluster"
+done
+# values fio's --parse-only takes (it reads them when the job starts) and its run refuses:
+# the same here, the run failing in one line (exit 1)
+for kv in wait_for=1 numa_mem_policy=1 replay_skip=1; do
+    printf '[a]\nfilename=%s\nrw=read\nsize=64k\n%s\n' "$T/f" "$kv" >"$T/rf.fio"
+    check_exit "$kv --parse-only: accepted, as fio's" 0 "$SB_BIN" io --parse-only "$T/rf.fio"
+    check_exit "... its run fails: exit 1" 1 "$SB_BIN" io --quiet --output-format=json "$T/rf.fio"
+    check_one_line "... in one line naming it" "${kv%%=*}"
+done
+# steadystate without ss_dur: no check (fio's ss_dur defaults to 0, which turns it off),
+# said on stderr; ss_dur alone: fio's default criterion, iops_slope:0.01%
+printf '[s]\nfilename=%s\nrw=read\nsize=64k\nsteadystate=iops_slope:0.01%%\n' "$T/f" >"$T/ss.fio"
+check_exit "steadystate without ss_dur runs" 0 "$SB_BIN" io --quiet --output-format=json "$T/ss.fio"
+check "... once through its size, no check" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 65536
+check "... saying so" grep -q "no steady-state check" "$T/err"
+printf '[s]\nfilename=%s\nrw=read\nsize=64k\nss_dur=2\nruntime=3\n' "$T/f" >"$T/sd.fio"
+check_exit "ss_dur alone runs" 0 "$SB_BIN" io "$T/sd.fio"
+check "... checking by fio's default criterion" grep -q "limit iops_slope:0.01%" "$T/out"
+# iomem_align=25: the buffers start 25 bytes past a page, as fio's (the read's buffer
+# address, as strace shows it raw, ends in 0x019)
+if [ $have_strace = 1 ]; then
+    addr() {
+        strace -f -qq -e trace=pread64 -e raw=pread64 "$SB_BIN" io --quiet --output-format=terse \
+            --filename="$T/f" --rw=read --size=16k --bs=4k "$@" 2>&1 >/dev/null |
+            sed -n 's/.*pread64(0x[0-9a-f]*, 0x\([0-9a-f]*\), 0x1000, .*/\1/p' | head -1
+    }
+    a25=$(addr --iomem_align=25) a0=$(addr)
+    check "iomem_align=25: buffer at ...${a25: -3} (page + 25 = 019)" test "${a25: -3}" = 019
+    check "... without it at a page (${a0: -3})" test "${a0: -3}" = 000
+else
+    ok "# SKIP iomem_align: no strace"
+fi
+# percentage_random=0: a random job's offsets all sequential, as fio's (its write_iolog
+# lists 0, 4096, 8192, ...), so verify is taken as on a sequential job
+rm -f "$T/pr"
+check_exit "randwrite percentage_random=0 verify=crc32c runs" 0 io --filename="$T/pr" --rw=randwrite \
+    --percentage_random=0 --size=64k --bs=4k --verify=crc32c --write_iolog="$T/pr.log" --output-format=json
+check "... its writes at 0, 4096, 8192, ... in order" test "$(awk '$3=="write"{printf "%s ", $4}' "$T/pr.log")" = \
+    "$(seq 0 4096 61440 | tr '\n' ' ')"
 finish

@@ -133,9 +133,12 @@ static void test_order(void **state)
         assert_int_equal(set.jobs[i]->group, group[i]);
     }
     sb_jobset_free(&set);
+    /* a wait_for naming no earlier job: ordered, and the job's run fails (fio's) */
     p = write_file("o2.fio", "[a]\nwait_for=b\n[b]\n");
     assert_int_equal(read_into(p, &set), 0);
-    assert_int_equal(sb_jobset_order(&set, err, sizeof err), -EINVAL);
+    assert_int_equal(sb_jobset_order(&set, err, sizeof err), 0);
+    assert_non_null(strstr(set.jobs[0]->job.run_fail, "wait_for=b"));
+    assert_string_equal(set.jobs[1]->job.run_fail, "");
     sb_jobset_free(&set);
 }
 

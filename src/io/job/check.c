@@ -41,8 +41,8 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
                  : "one multiple of bs");
         return -EINVAL;
     }
-    if (job->bs_w && (job->bs_w < SB_IO_MIN_BS || job->bs_w > SB_IO_MAX_BS || job->bs_max_w > SB_IO_MAX_BS)) {
-        snprintf(err, errlen, "bs's write value %" PRIu64 " out of range (512 B .. 64 MiB)", job->bs_w);
+    if (job->bs_w && (job->bs_w > SB_IO_MAX_BS || job->bs_max_w > SB_IO_MAX_BS)) {
+        snprintf(err, errlen, "bs's write value %" PRIu64 " out of range (1 B .. 64 MiB)", job->bs_w);
         return -EINVAL;
     }
     if (job->bs_w && (job->bssplit.n || job->rw == SB_RW_TRIMWRITE || job->rw_skip ||
@@ -208,8 +208,9 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
         return -EINVAL;
     }
     if (var && (job->verify || job->verify_pattern)) {
-        snprintf(err, errlen, "verify with bsrange, bssplit or bs=READ,WRITE is not supported (one "
-                 "block size)");
+        snprintf(err, errlen, "verify with bsrange, bssplit or bs=READ,WRITE is not supported: "
+                 "storbench's verify knows each bs-sized block's last write, and blocks of "
+                 "several sizes would overlap them");
         return -EINVAL;
     }
     if (job->bssplit.n) {
@@ -318,8 +319,10 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     /* under zonemode=zbd a trim resets a zone (zbd.c): its bs is the zone size, as fio's
      * 256M zones (a zoned device's, up to 2 GiB); trim.c refuses another bs */
     bool zone_trim = job->zonemode == SB_ZONEMODE_ZBD && sb_rw_trims(job->rw) && job->bs == job->zonesize;
-    if (job->bs < SB_IO_MIN_BS || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS)) {
-        snprintf(err, errlen, "block size %" PRIu64 " out of range (512 B .. 64 MiB; under zonemode=zbd "
+    /* through the page cache any size is an I/O, as fio's bs=448; O_DIRECT needs whole
+     * whole logical blocks of the file's storage, which prepare.c checks when it opens it */
+    if (job->bs < 1 || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS)) {
+        snprintf(err, errlen, "block size %" PRIu64 " out of range (1 B .. 64 MiB; under zonemode=zbd "
                  "a trim job's: the zone size, up to 2 GiB)", job->bs);
         return -EINVAL;
     }
@@ -373,21 +376,19 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         snprintf(err, errlen, "rwmixread %u is not a percentage", job->rwmixread);
         return -EINVAL;
     }
-    if (job->size < job->bs && !job->size_pct) { /* size=N%: bytes once the file is there (run) */
-        snprintf(err, errlen, "size %" PRIu64 " is smaller than the block size %" PRIu64,
-                 job->size, job->bs);
-        return -EINVAL;
-    }
+    /* size below bs: fio's --parse-only takes it and its run fails ("size too small"):
+     * job_copy (run/worker.c) fails the run so */
     /* offset + size must be a file offset: 16383p + 2p would wrap around 2^64. */
     if (job->offset > (uint64_t)INT64_MAX || job->size > (uint64_t)INT64_MAX - job->offset) {
         snprintf(err, errlen, "offset %" PRIu64 " + size %" PRIu64 " is beyond the largest file "
                  "offset (2^63 - 1)", job->offset, job->size);
         return -EINVAL;
     }
-    if (job->time_based && job->runtime_s <= 0) {
-        snprintf(err, errlen, "time_based needs a runtime");
-        return -EINVAL;
-    }
+    /* fio 3.33 runs such a job as if time_based were not given ("time_based requires a
+     * runtime/timeout setting"): job_copy (run/worker.c) drops it, this says so */
+    if (job->time_based && job->runtime_s <= 0 && warn && warnlen && !warn[0])
+        snprintf(warn, warnlen, "time_based without a runtime: the job runs through its size once, "
+                 "as fio's does");
     if (job->log_interval_s != 0 && (job->log_interval_s < SB_TS_MIN_INTERVAL_MS / 1000.0 - 1e-9 ||
                                      job->log_interval_s > 86400)) {
         snprintf(err, errlen, "log interval %g s out of range (%u ms .. 1 day)", job->log_interval_s,

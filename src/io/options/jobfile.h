@@ -68,7 +68,8 @@ int sb_jobfile_read(const char *path, const sb_io_job *defaults, const char *con
 
 /* The jobs' groups and phases from stonewall, new_group and wait_for (a wait_for naming a
  * job of the current phase starts a new phase: a barrier, stricter than fio's, which
- * waits for that one job only). -EINVAL when a wait_for names no earlier job. */
+ * waits for that one job only). A wait_for naming no earlier job sets that job's
+ * run_fail (job.h): its run fails, as fio's. */
 int sb_jobset_order(sb_jobset *set, char *err, size_t errlen);
 
 /* $ncpus, $pagesize, $mb_memory and ${VAR} in value, into out; then, when a $ keyword was

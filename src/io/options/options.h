@@ -206,11 +206,11 @@ int sb_cmdprio_parse_bssplit(const char *v, unsigned kb_base, struct sb_cmdprio 
                              size_t errlen);
 
 /* A size by ctx's kb_base rules: 0, -EINVAL or -ERANGE. The one size parser is core's;
- * this is its name where the table's parsers read it. */
-static inline int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out)
-{
-    return sb_parse_size_kb(s, kb_base, out);
-}
+ * this is its name where the table's parsers read it. A number with a fraction
+ * ("1024.0M") is read as fio 3.33 reads it: its whole part in bytes, the fraction and the
+ * unit after it dropped (fio's number stops at the '.' and its unit table has no ".0M").
+ * Silently, as fio's: a note on stderr would make a refused file's one line two. */
+int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out);
 
 /* ---- documentation (doc.c) ---- */
 

@@ -28,6 +28,40 @@ const sb_opt *sb_opt_find(const sb_opt *table, size_t n, const char *name)
     return NULL;
 }
 
+int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out)
+{
+    int rc = sb_parse_size_kb(s, kb_base, out);
+    if (rc != -EINVAL || !s || !isdigit((unsigned char)*s))
+        return rc;
+    size_t whole = strspn(s, "0123456789");
+    const char *r = s + whole;
+    if (*r != '.')
+        return rc;
+    r += 1 + strspn(r + 1, "0123456789");  /* the fraction's digits */
+    r += strspn(r, "kKmMgGtTpPiIbB");        /* a unit: dropped, as fio drops it */
+    if (*r)
+        return rc;
+    char num[32];
+    if (whole >= sizeof num)
+        return -ERANGE;
+    memcpy(num, s, whole);
+    num[whole] = '\0';
+    return sb_parse_size_kb(num, kb_base, out);
+}
+
+/* fio reads a boolean as the number it starts with, the rest ignored: "0/1" is 0, "1x" is
+ * 1 (fio 3.33 takes both; "2" it refuses). */
+static int parse_leading_bool(const char *v, int *b)
+{
+    if (!isdigit((unsigned char)*v))
+        return -EINVAL;
+    unsigned long n = strtoul(v, NULL, 10);
+    if (n > 1)
+        return -EINVAL;
+    *b = (int)n;
+    return 0;
+}
+
 /* Stores v into an integer field of 1, 4 or 8 bytes (bool, unsigned/int/enum, uint64_t). */
 static void store_int(void *p, size_t size, uint64_t v)
 {
@@ -124,7 +158,7 @@ static int parse_split(const sb_opt *o, void *field, const char *v, const sb_opt
                        char *why, size_t len)
 {
     sb_io_bssplit sp = {0};
-    char buf[512], *save = NULL;
+    char buf[512];
     unsigned given = 0, bare = 0;
     const char *comma = strchr(v, ',');
     /* fio's READS,WRITES: an entry with room for two splits parses each on its own */
@@ -148,17 +182,24 @@ static int parse_split(const sb_opt *o, void *field, const char *v, const sb_opt
         return -EINVAL;
     }
     strcpy(buf, v);
-    for (char *e = strtok_r(buf, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+    /* fio's reading: an empty entry ends the list (a trailing ':'), and a percentage is its
+     * leading digits, as atoi reads them ("512/" and "4k/8k/" give none and 8), with 0 or
+     * none an entry sharing what the others leave and above 100 read as 100 */
+    for (char *e, *rest = buf; (e = strsep(&rest, ":")) && *e;) {
         char *slash = strchr(e, '/');
         uint64_t pct = 0;
-        if (slash)
+        bool has_pct = false;
+        if (slash) {
             *slash = '\0';
+            pct = strtoull(slash + 1 + strspn(slash + 1, " \t"), NULL, 10);
+            has_pct = isdigit((unsigned char)slash[1 + strspn(slash + 1, " \t")]) && pct > 0;
+            pct = pct > 100 ? 100 : pct;
+        }
         if (sp.n == SB_IO_MAX_SPLIT) {
             snprintf(why, len, "'%s': at most %d sizes", v, SB_IO_MAX_SPLIT);
             return -EINVAL;
         }
-        if (sb_opt_parse_size(e, ctx ? ctx->kb_base : 0, &sp.bs[sp.n]) < 0 ||
-            (slash && sb_parse_uint(slash + 1, 0, 100, &pct) < 0)) {
+        if (sb_opt_parse_size(e, ctx ? ctx->kb_base : 0, &sp.bs[sp.n]) < 0) {
             snprintf(why, len, "'%s' is not a split (SIZE/PCT:SIZE/PCT, such as 4k/50:64k/50)", v);
             return -EINVAL;
         }
@@ -166,9 +207,9 @@ static int parse_split(const sb_opt *o, void *field, const char *v, const sb_opt
             snprintf(why, len, "'%s': %s is not in %.0f .. %.0f bytes", v, e, o->min, o->max);
             return -EINVAL;
         }
-        sp.pct[sp.n] = slash ? (unsigned)pct : UINT32_MAX;
-        given += slash ? (unsigned)pct : 0;
-        bare += !slash;
+        sp.pct[sp.n] = has_pct ? (unsigned)pct : UINT32_MAX;
+        given += has_pct ? (unsigned)pct : 0;
+        bare += !has_pct;
         sp.n++;
     }
     if (!sp.n || given > 100 || (!bare && given != 100)) {
@@ -247,7 +288,7 @@ static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_
         return 0;
     }
     case SB_OPT_BOOL:
-        if (v && sb_parse_bool(v, &b) < 0) {
+        if (v && sb_parse_bool(v, &b) < 0 && parse_leading_bool(v, &b) < 0) {
             snprintf(why, len, "'%s' is not 0 or 1", v);
             return -EINVAL;
         }

@@ -28,8 +28,19 @@ int sb_opt_parse_replay_align(const sb_opt *o, void *base, const char *v, const 
     return 0;
 }
 
+static int replay_skip_value(void *base, const char *v, char *err, size_t errlen);
+
+/* A value naming no kind fails the run, not the parse, as fio's (job.h's run_fail). */
 int sb_opt_parse_replay_skip(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                              char *err, size_t errlen)
+{
+    sb_io_job *job = base;
+    if (replay_skip_value(base, v, err, errlen) < 0)
+        snprintf(job->run_fail, sizeof job->run_fail, "replay_skip: %s", err);
+    return 0;
+}
+
+static int replay_skip_value(void *base, const char *v, char *err, size_t errlen)
 {
     static const struct { const char *name; unsigned bit; } kinds[] = {
         {"read", 1u << SB_RP_READ}, {"write", 1u << SB_RP_WRITE}, {"trim", 1u << SB_RP_TRIM},

@@ -26,8 +26,12 @@ int sb_opt_parse_cpus(const sb_opt *o, void *base, const char *v, const sb_opt_c
                       char *err, size_t errlen)
 {
     sb_io_job *job = base;
-    if (sb_cpuset_parse(v, &job->cpus_allowed, err, errlen) < 0)
+    int missing;
+    /* a CPU this machine lacks parses, as fio's --parse-only; the job fails when it starts
+     * (job_copy, run/worker.c), as fio's does */
+    if (sb_cpuset_parse_lax(v, &job->cpus_allowed, &missing, err, errlen) < 0)
         return -EINVAL;
+    job->cpus_missing = missing + 1;
     job->cpus_allowed_set = true;
     return 0;
 }
@@ -92,15 +96,18 @@ int sb_opt_parse_filesize(const sb_opt *o, void *base, const char *v, const sb_o
 {
     sb_io_job *job = base;
     uint64_t u, hi = 0;
-    const char *dash = strchr(v, '-');
+    const char *dash = strchr(v, '-'), *last = strrchr(v, '-');
     char lo[64];
     snprintf(lo, sizeof lo, "%.*s", dash ? (int)(dash - v) : (int)strlen(v), v);
-    /* fio's LO-HI: each file's size drawn in the range (files.c) */
+    /* fio's LO-HI: each file's size drawn in the range (files.c). With more than one '-'
+     * fio 3.33 takes the first piece as LO and the last as HI ("16-8k/8M-512M" is 16 ..
+     * 512M), what lies between unread; the same here (silently, as fio's) */
     if (sb_opt_parse_size(lo, ctx ? ctx->kb_base : 0, &u) < 0 ||
-        (dash && (sb_opt_parse_size(dash + 1, ctx ? ctx->kb_base : 0, &hi) < 0 || hi < u))) {
+        (dash && (sb_opt_parse_size(last + 1, ctx ? ctx->kb_base : 0, &hi) < 0 || hi < u))) {
         snprintf(err, errlen, "'%s' is not a size or a range LO-HI of sizes", v);
         return -EINVAL;
     }
+
     job->filesize = u;
     job->filesize_max = hi > u ? hi : 0;
     job->size = hi > u ? hi : u;

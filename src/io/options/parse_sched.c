@@ -61,9 +61,20 @@ int sb_opt_parse_numa_cpus(const sb_opt *o, void *base, const char *v, const sb_
     return parse_nodes(v, &((sb_io_job *)base)->numa_cpu_nodes, err, errlen);
 }
 
-/* fio's numa_mem_policy: default, prefer:N, bind:NODES, interleave[:NODES], local. */
+static int numa_mem_value(void *base, const char *v, char *err, size_t errlen);
+
+/* fio's numa_mem_policy: default, prefer:N, bind:NODES, interleave[:NODES], local. A value
+ * that is none of these fails the run, not the parse, as fio's (job.h's run_fail). */
 int sb_opt_parse_numa_mem(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                           char *err, size_t errlen)
+{
+    sb_io_job *job = base;
+    if (numa_mem_value(base, v, err, errlen) < 0)
+        snprintf(job->run_fail, sizeof job->run_fail, "numa_mem_policy: %s", err);
+    return 0;
+}
+
+static int numa_mem_value(void *base, const char *v, char *err, size_t errlen)
 {
     static const struct { const char *name; int mode; bool nodes; } pol[] = {
         {"default", SB_NUMA_MEM_DEFAULT, false}, {"prefer", SB_NUMA_MEM_PREFER, true},

@@ -68,7 +68,9 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
     if ((o->off == offsetof(sb_io_job, size) || is_off) && n > 1 && v[n - 1] == '%') {
         char *end;
         unsigned long pct = strtoul(v, &end, 10);
-        if (end != v + n - 1 || pct < (unsigned long)!is_off || pct > (unsigned long)(100 - is_off) || *v == '-') {
+        /* fio reads "100%%" as 100% (its percent sign may come doubled, as in a printf) */
+        size_t signs = n > 2 && v[n - 2] == '%' ? 2 : 1;
+        if (end != v + n - signs || pct < (unsigned long)!is_off || pct > (unsigned long)(100 - is_off) || *v == '-') {
             snprintf(err, errlen, "'%s' is not a percentage from %d%% to %d%%", v, !is_off, 100 - is_off);
             return -EINVAL;
         }

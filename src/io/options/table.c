@@ -113,6 +113,7 @@ static const char *const a_thread[] = {"use_thread", "threads", NULL};
 static const char *const a_rate_min[] = {"ratemin", NULL};
 static const char *const a_blockalign[] = {"ba", NULL};
 static const char *const a_mem[] = {"iomem", NULL};
+static const char *const a_mem_align[] = {"mem_align", NULL};
 static const char *const a_nrfiles[] = {"nr_files", NULL};
 static const char *const a_io_size[] = {"io_limit", NULL};
 static const char *const a_fill_device[] = {"fill_fs", NULL};
@@ -136,7 +137,7 @@ const sb_opt sb_io_options[] = {
      .help = "% of writes in rw and randrw jobs (the reads are the rest)",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_rwmixwrite},
     {.name = "bs", .aliases = a_bs, .type = SB_OPT_RANGE, J_RANGE(bs), .def = "4k", .arg = "SIZE",
-     .help = "block size, 512 .. 64M; LO-HI as bsrange; READ,WRITE: each direction's own, as fio's",
+     .help = "block size, 1 .. 64M (direct=1: whole logical blocks); LO-HI as bsrange; READ,WRITE: each direction's own, as fio's",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_bs_dirs},
     {.name = "bsrange", .aliases = a_bsrange, .type = SB_OPT_RANGE, J_RANGE(bs), .arg = "LO-HI",
      .help = "each I/O's size drawn from LO .. HI in multiples of LO (a table made before the run); "
@@ -375,6 +376,11 @@ const sb_opt sb_io_options[] = {
      .help = "how the I/O buffers are made, as fio's: malloc, shm (a private System V segment, "
              "removed at once), shmhuge, mmap (anonymous), mmaphuge (MAP_HUGETLB), mmapshared",
      .category = SB_OPTC_ENGINE, .choices = mem_choices},
+    {.name = "iomem_align", .aliases = a_mem_align, .type = SB_OPT_INT, J(mem_align), .def = "0",
+     .max = 1 << 20, .arg = "BYTES",
+     .help = "the I/O buffers start this many bytes past a page boundary, as fio's (each slot's "
+             "then max bs further on); direct=1 needs it a multiple of the logical block size",
+     .category = SB_OPTC_ENGINE},
     {.name = "clocksource", .type = SB_OPT_FUNC, J(clocksource), .def = "clock_gettime",
      .arg = "SOURCE",
      .help = "the clock of the timings: clock_gettime (CLOCK_MONOTONIC), the only one storbench "

@@ -101,7 +101,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     /* offload: iodepth submit threads, each one I/O at a time, whatever the engine (fio's) */
     unsigned depth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
     const uint64_t maxbs = sb_io_job_max_bs(job);
-    size_t bufsz = buffer_bytes(job, (size_t)maxbs * depth);
+    size_t bufsz = buffer_bytes(job, (size_t)maxbs * depth + job->mem_align);
     w->buflen = bufsz;
     if ((r = sb_iomem_alloc(job->iomem, bufsz, &w->bufmem, err, errlen)) < 0) /* fio's mem */
         return r;
@@ -158,7 +158,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
     }
     for (unsigned i = 0; i < depth; i++) {
         sb_io_u *u = &w->td.ios[i];
-        u->buf = (char *)w->bufmem + (size_t)i * maxbs;
+        u->buf = (char *)w->bufmem + job->mem_align + (size_t)i * maxbs; /* fio's iomem_align */
         u->len = (uint32_t)job->bs;
         u->index = i;
         w->freelist[w->nfree++] = u;
@@ -582,12 +582,28 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
     int r = sb_io_job_check(job_given, err, errlen, warn, sizeof warn);
     if (r < 0)
         return r;
+    if (job_given->size < job_given->bs && !job_given->size_pct) { /* size=N%: bytes below */
+        snprintf(err, errlen, "size %" PRIu64 " is smaller than the block size %" PRIu64 " (fio: "
+                 "size too small)", job_given->size, job_given->bs);
+        return -ERANGE; /* a failed run (exit 1), as fio's, not a refused file */
+    }
+    if (job_given->run_fail[0]) {
+        snprintf(err, errlen, "%s", job_given->run_fail);
+        return -ERANGE; /* a failed run (exit 1), as fio's */
+    }
+    if (job_given->cpus_missing) {
+        snprintf(err, errlen, "cpus_allowed: CPU %d is not one this process may use (%ld online)",
+                 job_given->cpus_missing - 1, sysconf(_SC_NPROCESSORS_ONLN));
+        return -ENXIO;
+    }
     sb_io_job *jcopy = malloc(sizeof *jcopy);
     if (!jcopy) {
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
     *jcopy = *job_given;
+    if (jcopy->time_based && jcopy->runtime_s <= 0) /* fio's: no runtime, no time_based (check.c) */
+        jcopy->time_based = false;
     if ((r = sb_io_fileopts_resolve(jcopy, err, errlen)) < 0 || /* opendir, file_append */
         (r = sb_io_files_size_pct(jcopy, err, errlen)) < 0) {
         free(jcopy);
