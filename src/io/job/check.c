@@ -263,13 +263,6 @@ static int engine_kind_check(const sb_io_job *job, const sb_engine_ops *ops, cha
                  sb_rw_name(job->rw));
         return -EINVAL;
     }
-    /* one I/O at a time: nothing in flight to overlap, no queue to drain */
-    bool one = (ops->sync && !job->submit_offload) || job->iodepth == 1;
-    if (one && (job->serialize_overlap || (job->iodepth_low && job->iodepth_low < job->iodepth))) {
-        snprintf(err, errlen, "%s: needs more than one I/O in flight (an asynchronous engine, iodepth "
-                 "above 1)", job->serialize_overlap ? "serialize_overlap" : "iodepth_low");
-        return -EINVAL;
-    }
     return 0;
 }
 
@@ -416,9 +409,13 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         return -EINVAL;
     if (warn && warnlen)
         sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */
-    if (ops->sync && job->iodepth > 1 && !job->submit_offload && warn)
-        snprintf(warn, warnlen, "iodepth %u has no effect with the synchronous engine %s; using 1",
-                 job->iodepth, ops->name);
+    /* one I/O at a time: nothing in flight to overlap, no queue to drain; fio takes the
+     * queue's options there and they do nothing, as here (said once) */
+    bool one = (ops->sync && !job->submit_offload) || job->iodepth == 1;
+    if (one && warn && !warn[0] && (job->iodepth > 1 || job->iodepth_low || job->serialize_overlap))
+        snprintf(warn, warnlen, "%s has no effect with one I/O at a time (%s); using iodepth 1",
+                 job->iodepth > 1 ? "iodepth" : job->iodepth_low ? "iodepth_low" : "serialize_overlap",
+                 ops->sync ? ops->name : "iodepth=1");
     return 0;
 }
 
