@@ -146,7 +146,7 @@ check_exit "latency_window without latency_target: refused" 2 "$SB" io --filenam
 check_exit "serialize_overlap on psync (one I/O at a time): taken, as fio takes it" 0 "$SB" io --filename="$F" --size=1m --serialize_overlap
 check "... with one line saying it has no effect" grep -q "serialize_overlap has no effect with one I/O at a time" "$T/err"
 check_exit "iodepth_low on psync: taken, as fio takes it (a job file's habit)" 0 "$SB" io --filename="$F" --size=1m --iodepth=8 --iodepth_low=2
-check "... with one line: the queue's depth has no effect there" grep -q "iodepth has no effect with one I/O at a time (psync)" "$T/err"
+check "... with one line: the queue's depth has no effect there" grep -q "iodepth 8 has no effect with one I/O at a time (psync)" "$T/err"
 check_exit "iodepth_low=1 at iodepth 1 (fio's default meaning): accepted" 0 "$SB" io --filename="$F" --size=1m --iodepth_low=1
 check_exit "thinktime_spin above thinktime: refused" 2 "$SB" io --filename="$F" --size=1m --thinktime=1ms --thinktime_spin=2ms
 

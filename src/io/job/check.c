@@ -412,10 +412,12 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     /* one I/O at a time: nothing in flight to overlap, no queue to drain; fio takes the
      * queue's options there and they do nothing, as here (said once) */
     bool one = (ops->sync && !job->submit_offload) || job->iodepth == 1;
-    if (one && warn && !warn[0] && (job->iodepth > 1 || job->iodepth_low || job->serialize_overlap))
-        snprintf(warn, warnlen, "%s has no effect with one I/O at a time (%s); using iodepth 1",
-                 job->iodepth > 1 ? "iodepth" : job->iodepth_low ? "iodepth_low" : "serialize_overlap",
-                 ops->sync ? ops->name : "iodepth=1");
+    if (one && warn && !warn[0] && job->iodepth > 1)
+        snprintf(warn, warnlen, "iodepth %u has no effect with one I/O at a time (%s); using iodepth 1",
+                 job->iodepth, ops->name);
+    else if (one && warn && !warn[0] && (job->iodepth_low || job->serialize_overlap))
+        snprintf(warn, warnlen, "%s has no effect with one I/O at a time (%s)",
+                 job->iodepth_low ? "iodepth_low" : "serialize_overlap", ops->sync ? ops->name : "iodepth=1");
     return 0;
 }
 
