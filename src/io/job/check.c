@@ -266,6 +266,19 @@ static int engine_kind_check(const sb_io_job *job, const sb_engine_ops *ops, cha
     return 0;
 }
 
+/* One I/O at a time: nothing in flight to overlap, no queue to drain; fio takes the
+ * queue's options there and they do nothing, as here (said in one warning). */
+static void warn_one_at_a_time(const sb_io_job *job, const sb_engine_ops *ops, char *warn, size_t warnlen)
+{
+    bool one = (ops->sync && !job->submit_offload) || job->iodepth == 1;
+    if (one && job->iodepth > 1)
+        snprintf(warn, warnlen, "iodepth %u has no effect with one I/O at a time (%s); using iodepth 1",
+                 job->iodepth, ops->name);
+    else if (one && (job->iodepth_low || job->serialize_overlap))
+        snprintf(warn, warnlen, "%s has no effect with one I/O at a time (%s)",
+                 job->iodepth_low ? "iodepth_low" : "serialize_overlap", ops->sync ? ops->name : "iodepth=1");
+}
+
 /* fio's log options that involve each other (io/log/). */
 static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
 {
@@ -409,15 +422,8 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         return -EINVAL;
     if (warn && warnlen)
         sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */
-    /* one I/O at a time: nothing in flight to overlap, no queue to drain; fio takes the
-     * queue's options there and they do nothing, as here (said once) */
-    bool one = (ops->sync && !job->submit_offload) || job->iodepth == 1;
-    if (one && warn && !warn[0] && job->iodepth > 1)
-        snprintf(warn, warnlen, "iodepth %u has no effect with one I/O at a time (%s); using iodepth 1",
-                 job->iodepth, ops->name);
-    else if (one && warn && !warn[0] && (job->iodepth_low || job->serialize_overlap))
-        snprintf(warn, warnlen, "%s has no effect with one I/O at a time (%s)",
-                 job->iodepth_low ? "iodepth_low" : "serialize_overlap", ops->sync ? ops->name : "iodepth=1");
+    if (warn && !warn[0])
+        warn_one_at_a_time(job, ops, warn, warnlen);
     return 0;
 }
 
