@@ -18,8 +18,16 @@ cd "$T" || exit 1
 
 # counts FILE: "reads writes trims" of the first job of a JSON report
 counts() { jq -r '.jobs[0] | "\(.read.total_ios) \(.write.total_ios) \(.trim.total_ios)"' "$1" 2>/dev/null; }
-# ondisk FILE: its size and allocated 512-byte blocks
-ondisk() { stat -c '%s %b' "$1" 2>/dev/null; }
+# ondisk FILE: its size and how much of it is allocated: "all" (a file system may add an
+# extent index block when another writer split the extents, so not an exact count), "none",
+# or the allocated 512-byte blocks
+ondisk() {
+    local s b
+    read -r s b < <(stat -c '%s %b' "$1" 2>/dev/null) || return
+    if [ "$b" = 0 ]; then echo "$s none"
+    elif [ $((b * 512)) -ge "$s" ]; then echo "$s all"
+    else echo "$s $b"; fi
+}
 # same_as_fio NAME PREP ARGS...: runs `fio ARGS --filename=fio.dat` and `storbench io ARGS
 # --filename=sb.dat`, each after PREP (a shell snippet run with $F the file), and checks
 # that the counts and the file left are the same. $SB_ONLY: more arguments for storbench.
