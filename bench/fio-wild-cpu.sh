@@ -44,7 +44,9 @@ command -v "$FIO" >/dev/null || { echo "fio-wild-cpu: no fio" >&2; exit 1; }
 W=$(mktemp -d "$BASE/sb-fiowildcpu.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM HUP
-SB=$(cd "$(dirname "$SB")" && pwd)/$(basename "$SB")
+# a copy of the binary: a rebuild of the tree during the pass must not change or break it
+cp "$SB" "$W/storbench" || exit 1
+SB=$W/storbench
 export SB FIO ROUNDS RUNTIME W
 python3 - "$@" <<'PYEOF'
 import json, math, os, re, subprocess, sys, glob, shutil
