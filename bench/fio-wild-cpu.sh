@@ -107,7 +107,7 @@ def run(tool, f):
     except Exception:
         return None
     ios = sum(job[d].get("total_ios", 0) for job in j.get("jobs", [])
-              for d in ("read", "write", "trim") if d in job)
+              for d in ("read", "write", "trim", "mixed") if d in job)
     if not m or not ios:
         return None
     cpu = float(m[-1][0]) + float(m[-1][1])
