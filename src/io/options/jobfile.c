@@ -242,6 +242,11 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
         sb_jobfile_given_add(&j->given, key, value);
         return 0;
     }
+    if (!strcmp(key, "profile")) { /* fio 3.33 stores it and nothing reads it */
+        snprintf(err, errlen, "profile: in a job file fio keeps the name and loads no profile "
+                 "from it (only its command line's --profile does); give --profile=%s", value ? value : "NAME");
+        return -EINVAL;
+    }
     if (!strcmp(key, "description")) { /* text about the job, which fio only prints */
         sb_jobfile_given_add(&j->given, key, value);
         return 0;
@@ -258,8 +263,9 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
     }
     const sb_opt_ctx ctx = {j->job.kb_base ? j->job.kb_base : ctx_kb};
     int r = sb_opt_parse(o, &j->job, key, value, &ctx, err, errlen);
-    if (r == 0)
-        sb_jobfile_given_add(&j->given, key, value); /* as given, for fio's "job options" */
+    if (r == 0) /* as given, under the option's own name (fio's "job options" and --showcmd
+                 * print readwrite= as rw, blocksize= as bs) */
+        sb_jobfile_given_add(&j->given, o->name, value);
     return r;
 }
 
