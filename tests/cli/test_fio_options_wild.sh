@@ -255,6 +255,12 @@ check "... listed as bs and rw ($(jq -c '[."global options", .jobs[0]."job optio
 check_exit "aliases on the command line" 0 io --name=a --filename="$T/f" --readwrite=read --blocksize=8k \
     --size=64k --output-format=json
 check "... listed as bs and rw too" test "$(jqv '.jobs[0]."job options" | "\(.bs) \(.rw)"' "$T/out")" = "8k read"
+# stonewall and new_group with a value are listed too (a bare one is not, as fio's JSON)
+printf '[a]\nfilename=%s\nrw=read\nsize=64k\n[b]\nstonewall=1\nfilename=%s\nrw=read\nsize=64k\n' "$T/f" "$T/f" >"$T/sw.fio"
+check_exit "stonewall=1 in a job section runs" 0 "$SB_BIN" io --quiet --output-format=json "$T/sw.fio"
+check "... listed among its job options" test "$(jq -r '.jobs[1]."job options".stonewall' "$T/out")" = 1
+check "... and in --showcmd's line, as fio's (--name=b --stonewall=1)" \
+    sh -c "'$SB_BIN' io --showcmd '$T/sw.fio' | grep -q -- '--name=b --stonewall=1 '"
 if command -v fio >/dev/null; then
     fio --output-format=json "$T/al.fio" >"$T/al.json" 2>/dev/null
     check "... as fio 3.33's JSON for the same file" \

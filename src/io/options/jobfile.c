@@ -231,7 +231,9 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
             j->new_group = b;
         else
             j->stonewall = b;
-        return 0; /* fio leaves these out of its "job options" */
+        /* in fio's "job options" and --showcmd too (its JSON leaves a bare one out) */
+        sb_jobfile_given_add(&j->given, !strcmp(key, "new_group") ? "new_group" : "stonewall", value);
+        return 0;
     }
     if (!strcmp(key, "wait_for")) {
         if (!value || !*value || strlen(value) >= sizeof j->wait_for) {
