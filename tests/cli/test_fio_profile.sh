@@ -37,6 +37,8 @@ check "... 8 KiB I/Os, twice through, two threads a job ($(jobs "$T/out"))" \
 check "... the files in --dir" test -s "$T/tb2/.fio.tio.1"
 check "... bs=8192 in the jobs" test "$(jq -r '.jobs[0]."job options".bs // ."global options".bs' "$T/out")" = 8192
 
+check "--showcmd: the profile's jobs as one fio command line, each after the last (--stonewall)" \
+    sh -c "'$SB_BIN' io --profile=tiobench --showcmd | grep -q -- '--name=randwrite --stonewall --rw=randwrite'"
 check_exit "--profile=act: exit 2" 2 io --profile=act --size=256k --directory="$T/tb"
 check_one_line "... one line saying why" "act"
 check_exit "--profile=nope: exit 2" 2 io --profile=nope

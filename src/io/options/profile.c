@@ -80,8 +80,9 @@ static int tiobench(const sb_io_profile *p, const sb_io_job *dflt, const sb_jobf
             break;
         }
         sb_jobfile_given_add(&j->given, "name", jobs[i].name);
-        j->stonewall = jobs[i].wall;
-        if (!(r = line(j, set, NULL, "rw", jobs[i].rw, false, err, errlen)) && jobs[i].fsync)
+        if (jobs[i].wall)
+            r = line(j, set, NULL, "stonewall", NULL, false, err, errlen);
+        if (!r && !(r = line(j, set, NULL, "rw", jobs[i].rw, false, err, errlen)) && jobs[i].fsync)
             r = line(j, set, NULL, "end_fsync", "1", false, err, errlen);
     }
     free(g);
