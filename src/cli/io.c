@@ -126,6 +126,16 @@ static unsigned prescan_kb_base(int argc, char **argv)
     return 0;
 }
 
+/* fio's --profile given anywhere: then --threads is the profile's thread count (fio's
+ * tiobench option), not storbench's alias of thread. */
+static bool prescan_profile(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--profile=", 10) || !strcmp(argv[i], "--profile"))
+            return true;
+    return false;
+}
+
 /* What the command line holds besides cli: the defaults (options before any --name, or
  * after --name=global, as fio's), the --name jobs, and the job files. */
 typedef struct io_args {
@@ -153,6 +163,7 @@ static int parse_args_with(int argc, char **argv, io_args *a, sb_io_cli *cli, io
     /* NULL base: the job the option is for (the defaults, or the last --name's) */
     size_t n = build_longopts(lo, entries, bases, NULL, cli);
     const sb_opt_ctx ctx = {prescan_kb_base(argc, argv)};
+    const bool profiled = prescan_profile(argc, argv);
     sb_io_job *cur = a->dflt;
     sb_jobfile_given *given = &cli->given; /* where the options as given go (fio's JSON) */
     int c;
@@ -185,11 +196,18 @@ static int parse_args_with(int argc, char **argv, io_args *a, sb_io_cli *cli, io
         }
         char as[128], err[1024];
         snprintf(as, sizeof as, "--%s", lo[c - 0x100].name);
+        if (profiled && !strcmp(lo[c - 0x100].name, "threads")) {
+            static const sb_opt threads = {.name = "threads", .type = SB_OPT_INT,
+                                           SB_OPT_FIELD(sb_io_profile, threads), .min = 1, .max = 4096};
+            if (sb_opt_parse(&threads, &cli->fio.profile, as, optarg, &ctx, err, sizeof err) < 0)
+                return sb_usage_error(CMD, "%s", err);
+            continue;
+        }
         void *base = bases[c - 0x100] ? bases[c - 0x100] : cur;
         if (sb_opt_parse(o, base, as, optarg, &ctx, err, sizeof err) < 0)
             return sb_usage_error(CMD, "%s", err);
-        if (!bases[c - 0x100])
-            sb_jobfile_given_add(given, lo[c - 0x100].name, optarg);
+        if (!bases[c - 0x100]) /* under the option's own name, as fio's JSON lists it */
+            sb_jobfile_given_add(given, o->name, optarg);
     }
     for (; optind < argc && !cli->help && !cli->cmdhelp[0] && !cli->enghelp[0]; optind++) {
         if (a->nfiles == sizeof a->files / sizeof a->files[0])
@@ -426,6 +444,10 @@ static int load_jobs(io_args *a, const sb_io_cli *cli)
         if (sb_jobfile_read(a->files[i], a->dflt, cli->sections, cli->nsections, i > 0, a->set,
                             err, sizeof err) < 0)
             return sb_usage_error(CMD, "%s", err);
+    /* fio's --profile: its jobs after the others (fio loads it once the rest is read) */
+    if (cli->fio.profile.name[0] &&
+        sb_io_profile_add(&cli->fio.profile, a->dflt, &cli->given, a->set, err, sizeof err) < 0)
+        return sb_usage_error(CMD, "%s", err);
     if (!a->set->n)
         return sb_usage_error(CMD, "no job to run%s", cli->nsections ? " (--section matched none)" : "");
     if (sb_jobset_order(a->set, err, sizeof err) < 0)
@@ -639,6 +661,10 @@ static int command_flags(sb_io_cli *cli)
         return sb_usage_error(CMD, "%s", ferr);
     if (cli->fio.append_terse)
         cli->formats |= SB_IOF_TERSE;
+    const sb_io_profile *p = &cli->fio.profile;
+    if (strcmp(p->name, "tiobench") && (p->block || p->numruns || p->threads || p->dir[0]))
+        return sb_usage_error(CMD, "--%s is an option of --profile=tiobench",
+                              p->block ? "block" : p->numruns ? "numruns" : p->threads ? "threads" : "dir");
     if (sb_io_fio_cli_check(&cli->fio, sb_ranks_active(), ferr, sizeof ferr) < 0)
         return sb_usage_error(CMD, "%s", ferr);
     sb_io_status_opts *s = &cli->status;
@@ -687,7 +713,7 @@ static int io_main(int argc, char **argv, io_cmd *st)
     }
     if ((rc = command_flags(cli)) != 0)
         return rc;
-    if (set->n || args->nfiles)
+    if (set->n || args->nfiles || cli->fio.profile.name[0])
         return job_files(args, cli);
     if (cli->parse_only || cli->nsections || cli->showcmd)
         return sb_usage_error(CMD, "%s is for job files and --name jobs",

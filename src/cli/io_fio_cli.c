@@ -57,6 +57,21 @@ const sb_opt sb_io_fio_cli_options[] = {
     {.name = "append-terse", .type = SB_OPT_BOOL, F(append_terse),
      .help = "terse besides the other formats, as fio's (--output-format=FMT,terse)",
      .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_NOARG},
+    {.name = "profile", .type = SB_OPT_STR, F(profile.name), .arg = "NAME",
+     .help = "run fio's built-in profile NAME: tiobench (four jobs one after another on four "
+             "files: seqwrite, randwrite, seqread, randread; its options --block, --numruns, "
+             "--dir and, with a profile, --threads N (numjobs); the job options given here win "
+             "over its own); act is refused, naming why",
+     .category = SB_OPTC_OUTPUT},
+    {.name = "block", .type = SB_OPT_INT, F(profile.block), .min = 1, .max = 1u << 30, .def = "4096",
+     .arg = "BYTES", .help = "--profile=tiobench: the block size in bytes (its jobs' bs)",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_DEF_DOC},
+    {.name = "numruns", .type = SB_OPT_INT, F(profile.numruns), .min = 1, .max = 1u << 20, .def = "1",
+     .arg = "N", .help = "--profile=tiobench: how many times each job runs (its jobs' loops)",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_DEF_DOC},
+    {.name = "dir", .type = SB_OPT_STR, F(profile.dir), .def = "./", .arg = "DIR",
+     .help = "--profile=tiobench: the directory of its four files (its jobs' directory)",
+     .category = SB_OPTC_OUTPUT, .flags = SB_OPTF_DEF_DOC},
     {.name = "alloc-size", .type = SB_OPT_FUNC, F(refused), .arg = "KIB",
      .help = "refused: fio's shared-memory pool; storbench's maps come from the heap",
      .category = SB_OPTC_OUTPUT, .parse = refuse},

@@ -3,7 +3,8 @@
  * the command's own table in cli/io.c: the trigger (--trigger-file, --trigger-timeout,
  * --trigger: what ends every job early and the command the user gave to run then),
  * --aux-path (where verify_dump's and the verify state files go), --append-terse,
- * --inflate-log (a log stored compressed printed as text: io/log/inflate.h), and fio's flags that mean
+ * --inflate-log (a log stored compressed printed as text: io/log/inflate.h), --profile and
+ * its options (fio's built-in job sets: io/options/profile.h), and fio's flags that mean
  * nothing here, each refused with one line that says why (--alloc-size, fio's
  * client/server mode, which storbench does with MPI ranks). Kept apart so that io.c
  * stays the command's flow.
@@ -16,6 +17,7 @@
 #include <stddef.h>
 
 #include "io/options/options.h"
+#include "io/options/profile.h"
 
 typedef struct sb_io_fio_cli {
     char trigger_file[PATH_MAX]; /* --trigger-file: when it appears, it is removed and the trigger fires */
@@ -25,6 +27,7 @@ typedef struct sb_io_fio_cli {
     bool append_terse;           /* --append-terse: terse besides the formats chosen */
     char inflate_log[PATH_MAX];  /* --inflate-log FILE: print a stored compressed log, run nothing */
     char refused[8];             /* the refused flags' field (never set) */
+    sb_io_profile profile;       /* --profile NAME and tiobench's --block, --numruns, --dir, --threads */
 } sb_io_fio_cli;
 
 extern const sb_opt sb_io_fio_cli_options[];

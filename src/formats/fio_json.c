@@ -114,8 +114,9 @@ static json_t *dir_json(const sb_fio_job *j, int d, const sb_fio_group *g, bool 
 static json_t *opts_json(const sb_fio_opt *o, size_t n)
 {
     json_t *m = json_object();
-    for (size_t i = 0; i < n; i++)
-        json_object_set_new(m, o[i].key, json_string(o[i].value ? o[i].value : ""));
+    for (size_t i = 0; i < n; i++) /* one given bare (group_reporting, thread): none, as fio's */
+        if (o[i].value && *o[i].value)
+            json_object_set_new(m, o[i].key, json_string(o[i].value));
     return m;
 }
 

@@ -140,7 +140,7 @@ typedef struct sb_io_job {
     bool disk_util;            /* the disks under the job's files are reported */
     bool disable_lat, disable_clat, disable_slat; /* those latencies are neither kept nor shown */
     bool disable_bw;           /* disable_bw_measurement: no bandwidth or IOPS samples */
-    int gtod_cpu;              /* refused when given (-1: not given): see options/table.c */
+    int gtod_cpu;              /* fio's gtod_cpu: the time thread's CPU (-1: none; io/run/jobclock.h) */
     bool block_error_pct;      /* block_error_percentiles: refused when set (job/check.c) */
     double thinktime_s;        /* idle after every I/O (fio's thinktime, bare number: us) */
     uint64_t rate;             /* bytes/s per thread at most (fio's rate); 0 = no limit */
@@ -292,7 +292,7 @@ typedef struct sb_io_job {
     int fadvise_hint;          /* fio's fadvise_hint: SB_FADVISE_* (default: the job's pattern) */
     bool overwrite;            /* fio's overwrite: a write job's missing bytes are written first */
     bool unique_filename;      /* fio's unique_filename: a client's prefix, only in client/server */
-    int clocksource;           /* fio's clocksource: clock_gettime, the one storbench times with */
+    int clocksource;           /* fio's clocksource: 0 clock_gettime, 1 gettimeofday, 2 cpu (core/clock.h) */
     int open_sync;             /* fio's sync: 0 none, 1 O_SYNC, 2 O_DSYNC on the files */
     bool per_job_logs;         /* fio's per_job_logs: 0 = one log file for the job's threads */
     uint8_t buffer_pat[512];   /* fio's buffer_pattern: every write carries it, repeated */

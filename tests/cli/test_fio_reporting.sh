@@ -2,7 +2,8 @@
 # CLI tests of fio's reporting options in `storbench io` (docs/io.md "Reporting options";
 # sums in src/io/report/aggregate.c, layouts in src/formats/fio_*.c): unified_rw_reporting
 # (none/mixed/both and 0/1/2), stats=0, significant_figures, unit_base, disk_util,
-# disable_lat/clat/slat/bw_measurement, the refused gtod_cpu and block_error_percentiles,
+# disable_lat/clat/slat/bw_measurement, the refused block_error_percentiles (gtod_cpu:
+# test_fio_clock.sh),
 # a job that fails to start listed in JSON with its errno, and fio's JSON key set. Each
 # check shows the option's effect on storbench's output and, where fio 3.33 is
 # installed, that fio's output on the same job has the same shape (without fio those
@@ -181,9 +182,7 @@ check "disable_bw_measurement: no bandwidth or IOPS samples" \
 check "disable_bw (fio's alias): no samples lines in normal output" \
     eval '! grep -q "^   bw (\|^   iops  \|bw per " "$T/nobw.txt" && grep -q "^  read: IOPS" "$T/nobw.txt"'
 
-# ---- refused: gtod_cpu, block_error_percentiles=1 ----
-check_exit "gtod_cpu: refused" 2 "$SB" io "${JOB[@]}" --gtod_cpu=0
-check_one_line "gtod_cpu: one line saying why" "gtod_cpu.*clock"
+# ---- refused: block_error_percentiles=1 ----
 check_exit "block_error_percentiles=1: refused" 2 "$SB" io "${JOB[@]}" --block_error_percentiles=1
 check_one_line "block_error_percentiles=1: one line saying why" "block_error_percentiles"
 check_exit "block_error_percentiles=0 (fio's default): runs" 0 "$SB" io "${JOB[@]}" --block_error_percentiles=0

@@ -14,6 +14,7 @@
 
 typedef struct sync_data {
     uint64_t pos;   /* where the kernel's file position is; UINT64_MAX = unknown */
+    int fd;         /* ... of this descriptor (a job with several files switches) */
 } sync_data;
 
 static int sync_init(sb_engine_td *td)
@@ -29,7 +30,7 @@ static int sync_init(sb_engine_td *td)
 static int sync_queue(sb_engine_td *td, sb_io_u *u)
 {
     sync_data *d = td->data;
-    if (d->pos != u->offset) {
+    if (d->pos != u->offset || d->fd != td->fd) {
         if (lseek(td->fd, (off_t)u->offset, SEEK_SET) < 0) {
             u->result = -errno;
             d->pos = UINT64_MAX;
@@ -42,6 +43,7 @@ static int sync_queue(sb_engine_td *td, sb_io_u *u)
     } while (n < 0 && errno == EINTR);
     u->result = n < 0 ? -errno : n;
     d->pos = n < 0 ? UINT64_MAX : u->offset + (uint64_t)n;
+    d->fd = td->fd;
     return SB_Q_COMPLETED;
 }
 

@@ -17,6 +17,7 @@
 
 typedef struct vsync_data {
     uint64_t pos; /* where the kernel's file position is; UINT64_MAX = unknown */
+    int fd;       /* ... of this descriptor (a job with several files switches) */
 } vsync_data;
 
 static int vsync_init(sb_engine_td *td)
@@ -32,7 +33,7 @@ static int vsync_init(sb_engine_td *td)
 static int vsync_queue(sb_engine_td *td, sb_io_u *u)
 {
     vsync_data *d = td->data;
-    if (d->pos != u->offset && lseek(td->fd, (off_t)u->offset, SEEK_SET) < 0) {
+    if ((d->pos != u->offset || d->fd != td->fd) && lseek(td->fd, (off_t)u->offset, SEEK_SET) < 0) {
         u->result = -errno;
         d->pos = UINT64_MAX;
         return SB_Q_COMPLETED;
@@ -44,6 +45,7 @@ static int vsync_queue(sb_engine_td *td, sb_io_u *u)
     } while (n < 0 && errno == EINTR);
     u->result = n < 0 ? -errno : n;
     d->pos = n < 0 ? UINT64_MAX : u->offset + (uint64_t)n;
+    d->fd = td->fd;
     return SB_Q_COMPLETED;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "io/engine.h"
 #include "io/job.h"
 #include "io/job/fileopts.h"
@@ -424,6 +425,10 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
         sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */
     if (warn && !warn[0])
         warn_one_at_a_time(job, ops, warn, warnlen);
+    if (warn && !warn[0] && job->clocksource == SB_CLOCK_TSC && !sb_clock_tsc_invariant())
+        snprintf(warn, warnlen, "clocksource=cpu may not be reliable: this CPU's TSC is not "
+                 "invariant (CPUID 80000007h EDX bit 8), so its rate may change or differ between "
+                 "cores; used all the same, as fio's");
     return 0;
 }
 

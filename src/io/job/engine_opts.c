@@ -117,7 +117,8 @@ int sb_io_engine_opts_check(const sb_io_job *job, char *err, size_t errlen)
         return 0; /* the job's check names the unknown engine */
     if (set_cmd_type(job)) { /* io_uring's own engine takes it and does nothing with it */
         snprintf(err, errlen, "cmd_type is an option of fio's io_uring_cmd engine (NVMe passthrough "
-                 "commands on a character device), which storbench does not have");
+                 "commands to a /dev/ngXnY character device), which storbench does not have; fio's "
+                 "io_uring engine parses it and reads it nowhere, so it cannot change a job here");
         return -EINVAL;
     }
     for (size_t i = 0; i < sizeof eng_opts / sizeof eng_opts[0]; i++) {

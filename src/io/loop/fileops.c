@@ -28,9 +28,9 @@ void sb_io_loop_fileops(worker *w)
     sb_io_dir_stats *st = &w->st[d];
     for (unsigned k = 0; k < per && !sb_io_stopped(w); k++) {
         const char *path = w->op_files[w->op_map[w->index * per + k]].path;
-        uint64_t t0 = sb_now_ns();
+        uint64_t t0 = sb_io_now(w);
         int r = ops->file_op(&w->td, path);
-        uint64_t t1 = sb_now_ns();
+        uint64_t t1 = sb_io_now(w);
         if (r < 0) {
             w->err = r;
             snprintf(w->errmsg, sizeof w->errmsg, "%s of %.160s: %s", ops->name, path, strerror(-r));

@@ -30,6 +30,10 @@
 #include "io/run/worker.h"
 #include "io/job/zbd.h"
 
+/* The job's clock (core/clock.h): the loops below are built once for the default clock,
+ * whose read is then sb_now_ns() inlined, and once for the others (a choice per read). */
+#define NOW(ck) sb_clock_read_as(&w->clk, (ck))
+
 /* ------------------------------------------------------------- statistics */
 
 /* An interval boundary has passed: close it from the cumulative counters (once per
@@ -232,8 +236,8 @@ static __attribute__((noinline)) bool next_io_zbd(worker *w, sb_io_u *u)
             w->zbd_hold = true;
             return false;
         }
-        if (r == SB_ZBD_BUSY && !stopped(w) && sb_now_ns() < w->end_ns) { /* (a time-based trim may wait) */
-            sb_io_sleep_until(w, sb_now_ns() + 20000);
+        if (r == SB_ZBD_BUSY && !stopped(w) && sb_io_now(w) < w->end_ns) { /* (a time-based trim may wait) */
+            sb_io_sleep_until(w, sb_io_now(w) + 20000);
             continue;
         }
         if (r == SB_ZBD_PASS_END && !passes_done(w))
@@ -396,7 +400,7 @@ static __attribute__((noinline)) bool flow_hold(worker *w, unsigned *in_flight)
     if (w->job->flow_sleep_us) {
         if (in_flight && drain(w, in_flight) < 0)
             return true;
-        sb_io_sleep_until(w, sb_now_ns() + (uint64_t)w->job->flow_sleep_us * 1000);
+        sb_io_sleep_until(w, sb_io_now(w) + (uint64_t)w->job->flow_sleep_us * 1000);
     } else {
         sched_yield();
     }
@@ -409,7 +413,7 @@ static __attribute__((noinline)) bool flow_hold(worker *w, unsigned *in_flight)
  * ~60 instructions, docs/io.md "Timing"). With verification (a checksum of the
  * block between two I/Os) and after an fsync, a cache drop or an interval's close,
  * the clock is read again before the next I/O, so none of that is anyone's latency. */
-static void loop_sync(worker *w)
+static inline __attribute__((always_inline)) void loop_sync(worker *w, const int ck)
 {
     const sb_engine_ops *ops = w->td.ops;
     sb_io_u *u = &w->td.ios[0];
@@ -417,20 +421,20 @@ static void loop_sync(worker *w)
     const bool verify = w->job->verify_pattern;
     const bool one_clock = !verify && !w->vt;
     const bool trims = sb_rw_trims(w->job->rw);
-    uint64_t t = sb_now_ns();
+    uint64_t t = NOW(ck);
     while (!stopped(w)) {
         if (__builtin_expect(w->flow.flow != NULL, 0) && flow_hold(w, NULL)) {
-            t = sb_now_ns(); /* the wait is no I/O's latency */
+            t = NOW(ck); /* the wait is no I/O's latency */
             continue;
         }
         if (__builtin_expect(w->sync_pending, 0) && !w->pass_done) {
             sb_io_periodic_sync(w);
-            t = sb_now_ns();
+            t = NOW(ck);
         }
         if (!next_io(w, u))
             break;
         if (!one_clock)
-            t = sb_now_ns();
+            t = NOW(ck);
         if (__builtin_expect(w->paced, 0))
             t = sb_io_pace(w, u->ddir, u->len, t);
         if (t >= w->end_ns) {
@@ -446,7 +450,7 @@ static void loop_sync(worker *w)
             u->result = sb_io_trim_u(w, u);
         else
             ops->queue(&w->td, u);
-        t = sb_now_ns();
+        t = NOW(ck);
         if (verify)
             check_read(w, u);
         if (w->vt)
@@ -461,7 +465,7 @@ static void loop_sync(worker *w)
             slow = true;
         }
         if (slow)
-            t = sb_now_ns();
+            t = NOW(ck);
     }
 }
 
@@ -504,12 +508,13 @@ static inline void mark_submit(worker *w, unsigned n, unsigned in_flight)
  * (fio's slat: from the I/O's start to that stamp) is recorded, and at completion the
  * latency from the stamp (fio's clat) beside storbench's own from the start (fio's lat).
  * One clock read per submitting call. */
-static inline void submitted(worker *w, unsigned *pending, unsigned *in_flight)
+static inline __attribute__((always_inline)) void submitted(worker *w, unsigned *pending,
+                                                           unsigned *in_flight, const int ck)
 {
     *in_flight += *pending;
     mark_submit(w, *pending, *in_flight);
     if (__builtin_expect(!w->no_lat, 1)) {
-        uint64_t now = sb_now_ns();
+        uint64_t now = NOW(ck);
         for (unsigned i = 0; i < *pending; i++) {
             sb_io_u *u = w->pend[i];
             u->issue_ns = now;
@@ -526,7 +531,7 @@ static int reap(worker *w, unsigned min, unsigned *in_flight)
     if (n < 0)
         return n;
     w->depths.complete[call_bucket((unsigned)n)]++;
-    uint64_t now = sb_now_ns();
+    uint64_t now = sb_io_now(w);
     *in_flight -= (unsigned)n;
     complete(w, (unsigned)n, now);
     return n;
@@ -573,7 +578,7 @@ static bool async_pace(worker *w, sb_io_u *u, uint64_t *t, unsigned *in_flight)
     while (w->job->serialize_overlap && *in_flight && sb_io_overlaps(w, u))
         if (reap(w, 1, in_flight) < 0)
             break;
-    *t = sb_io_pace(w, u->ddir, u->len, sb_now_ns());
+    *t = sb_io_pace(w, u->ddir, u->len, sb_io_now(w));
     if (*t < w->end_ns)
         return true;
     if (w->vt)
@@ -595,10 +600,10 @@ static int async_paced_gate(worker *w, unsigned *pending, unsigned *in_flight)
     if (*pending) {
         if ((r = w->td.ops->commit(&w->td)) < 0)
             return r;
-        submitted(w, pending, in_flight);
+        submitted(w, pending, in_flight, SB_CLOCK_ANY);
     }
     bool ahead = sb_io_rate_ahead(w);
-    if ((sb_io_think_due(w, sb_now_ns()) || ahead || w->lat_quiesce) && (r = drain(w, in_flight)) < 0)
+    if ((sb_io_think_due(w, sb_io_now(w)) || ahead || w->lat_quiesce) && (r = drain(w, in_flight)) < 0)
         return r;
     w->lat_quiesce = false;
     return *in_flight >= w->lat_qd;
@@ -616,7 +621,7 @@ static __attribute__((noinline)) int drain_to_low(worker *w, unsigned cmin, unsi
             return r;
         w->depths.complete[call_bucket((unsigned)r)]++;
         *in_flight -= (unsigned)r;
-        complete(w, (unsigned)r, sb_now_ns());
+        complete(w, (unsigned)r, sb_io_now(w));
     }
     return 0;
 }
@@ -630,12 +635,12 @@ static int __attribute__((noinline)) async_sync(worker *w, unsigned *pending, un
     if (*pending) {
         if ((r = w->td.ops->commit(&w->td)) < 0)
             return r;
-        submitted(w, pending, in_flight);
+        submitted(w, pending, in_flight, SB_CLOCK_ANY);
     }
     if ((r = drain(w, in_flight)) < 0)
         return r;
     sb_io_periodic_sync(w);
-    *t = sb_now_ns();
+    *t = sb_io_now(w);
     return 0;
 }
 
@@ -644,7 +649,7 @@ static int __attribute__((noinline)) async_sync(worker *w, unsigned *pending, un
  * issued) reap at least complete_min, at most complete_max. The clock is read
  * once per submitted batch (its I/Os' submission time, and the runtime check)
  * and once per reaped batch. */
-static void loop_async(worker *w)
+static inline __attribute__((always_inline)) void loop_async(worker *w, const int ck)
 {
     const sb_engine_ops *ops = w->td.ops;
     const sb_io_job *job = w->job;
@@ -665,7 +670,7 @@ static void loop_async(worker *w)
                 if (r)
                     break;
             } else if (!pending) {
-                t = sb_now_ns();
+                t = NOW(ck);
                 if (t >= w->end_ns) {
                     issuing = false;
                     break;
@@ -694,13 +699,13 @@ static void loop_async(worker *w)
                 /* as fio's asynchronous engines: a trim is done at once, on its own */
                 u->result = sb_io_trim_u(w, u);
                 w->done[0] = u;
-                complete(w, 1, sb_now_ns());
+                complete(w, 1, NOW(ck));
                 continue;
             }
             if (ops->queue(&w->td, u) == SB_Q_COMPLETED) {
                 /* refused at submission: account as an error */
                 w->done[0] = u;
-                complete(w, 1, sb_now_ns());
+                complete(w, 1, NOW(ck));
                 break;
             }
             w->pend[pending++] = u;
@@ -709,7 +714,7 @@ static void loop_async(worker *w)
             if (pending >= batch || sync_due || w->invalidate_pending) {
                 if ((r = ops->commit(&w->td)) < 0)
                     goto fail;
-                submitted(w, &pending, &in_flight);
+                submitted(w, &pending, &in_flight, ck);
             }
             if (w->invalidate_pending) {
                 if ((r = drain(w, &in_flight)) < 0)
@@ -724,7 +729,7 @@ static void loop_async(worker *w)
         if (pending) {
             if ((r = ops->commit(&w->td)) < 0)
                 goto fail;
-            submitted(w, &pending, &in_flight);
+            submitted(w, &pending, &in_flight, ck);
         }
         if (!in_flight) {
             if (!issuing || stopped(w))
@@ -735,7 +740,7 @@ static void loop_async(worker *w)
         if ((r = w->td.ops->getevents(&w->td, cmin < in_flight ? cmin : in_flight,
                                       cmax < in_flight ? cmax : in_flight, w->done)) < 0)
             goto fail;
-        uint64_t now = sb_now_ns();
+        uint64_t now = NOW(ck);
         w->depths.complete[call_bucket((unsigned)r)]++;
         in_flight -= (unsigned)r;
         complete(w, (unsigned)r, now);
@@ -747,7 +752,7 @@ static void loop_async(worker *w)
     if (pending) {
         if ((r = ops->commit(&w->td)) < 0)
             goto fail;
-        submitted(w, &pending, &in_flight);
+        submitted(w, &pending, &in_flight, ck);
     }
     if ((r = drain(w, &in_flight)) < 0)
         goto fail;
@@ -772,6 +777,18 @@ void sb_io_complete_one(worker *w, sb_io_u *u, uint64_t now)
 /* For worker_thread.c, which chooses the loop (this one's, or submit_offload.c's): the
  * loop of a synchronous engine and of an asynchronous one, an fsync of its files, and
  * whether the job was stopped. */
-void sb_io_loop_sync(worker *w) { loop_sync(w); }
-void sb_io_loop_async(worker *w) { loop_async(w); }
+void sb_io_loop_sync(worker *w)
+{
+    if (w->clk.kind == SB_CLOCK_MONO)
+        loop_sync(w, SB_CLOCK_MONO);
+    else
+        loop_sync(w, SB_CLOCK_ANY);
+}
+void sb_io_loop_async(worker *w)
+{
+    if (w->clk.kind == SB_CLOCK_MONO)
+        loop_async(w, SB_CLOCK_MONO);
+    else
+        loop_async(w, SB_CLOCK_ANY);
+}
 bool sb_io_stopped(worker *w) { return stopped(w); }

@@ -70,11 +70,11 @@ static uint64_t think(worker *w, int ddir, uint64_t now)
 {
     const sb_io_job *job = w->job;
     uint64_t spin_end = now + w->spin_ns, t = now;
-    while (w->spin_ns && (t = sb_now_ns()) < spin_end && !pace_stopped(w))
+    while (w->spin_ns && (t = sb_io_now(w)) < spin_end && !pace_stopped(w))
         ;
     if (w->think_ns > w->spin_ns)
         sb_io_sleep_until(w, now + w->think_ns);
-    uint64_t after = sb_now_ns(), total = after - now;
+    uint64_t after = sb_io_now(w), total = after - now;
     /* rate_ignore_thinktime: the direction's schedule moves on by the think, less one
      * I/O's gap so that the next goes at once (fio's); else it catches up after it */
     if (job->rate_ign_think && w->next_issue_ns[ddir]) {
@@ -109,14 +109,14 @@ uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now)
             gap *= -log(1 - sb_rand_double(&w->rng));
         w->next_issue_ns[ddir] += (uint64_t)gap;
     }
-    return sb_now_ns();
+    return sb_io_now(w);
 }
 
 /* Whether a rate-limited direction's next I/O is not due yet (the direction of the next
  * I/O is not known before it is prepared: any limited direction ahead counts). */
-bool sb_io_rate_ahead(const worker *w)
+bool sb_io_rate_ahead(worker *w)
 {
-    uint64_t now = sb_now_ns();
+    uint64_t now = sb_io_now(w);
     for (int d = 0; d < SB_DDIR_N; d++)
         if ((w->ns_per_byte[d] > 0 || w->ns_per_io[d] > 0) && w->next_issue_ns[d] > now)
             return true;

@@ -300,7 +300,7 @@ static bool replay_fail(worker *w, int r, const char *why)
 /* A timed operation's wait: its time since the log's first, scaled, after the thread's. */
 static void replay_wait(worker *w, sb_io_iolog *lg, uint64_t log_ns)
 {
-    uint64_t now = sb_now_ns();
+    uint64_t now = sb_io_now(w);
     if (!lg->first_done) {
         lg->first_done = true;
         lg->log_t0 = log_ns;

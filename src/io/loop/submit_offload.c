@@ -49,6 +49,7 @@ static void *submit_main(void *arg)
     worker *w = o->w;
     sb_io_u slot = {0};
     sb_engine_td td = w->td; /* the job's descriptor and flags, a context of its own */
+    sb_clock clk = w->clk;   /* and the job's clock, read from this thread */
     td.iodepth = 1;
     td.ios = &slot;
     td.data = NULL;
@@ -91,7 +92,7 @@ static void *submit_main(void *arg)
         } else if (q < 0) {
             slot.result = q;
         }
-        uint64_t now = sb_now_ns();
+        uint64_t now = sb_clock_read(&clk);
         u->result = slot.result;
         pthread_mutex_lock(&o->mu);
         o->done_ns[u->index] = now;
@@ -151,7 +152,7 @@ static void run(offload *o)
             issuing = false;
             continue;
         }
-        uint64_t t = w->paced ? sb_io_pace(w, u->ddir, u->len, sb_now_ns()) : sb_now_ns();
+        uint64_t t = w->paced ? sb_io_pace(w, u->ddir, u->len, sb_io_now(w)) : sb_io_now(w);
         if (t >= w->end_ns) {
             issuing = false;
             continue;

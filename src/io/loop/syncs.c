@@ -38,9 +38,9 @@ static void do_fsync(worker *w, bool data_only)
 void sb_io_periodic_sync(worker *w)
 {
     w->sync_pending = false;
-    uint64_t t0 = sb_now_ns();
+    uint64_t t0 = sb_io_now(w);
     do_fsync(w, w->sync_data);
-    uint64_t t1 = sb_now_ns();
+    uint64_t t1 = sb_io_now(w);
     if (t0 >= w->ramp_end_ns) {
         sb_hist_record(&w->sync_st.clat, t1 - t0);
         w->sync_st.ios++;

@@ -231,7 +231,9 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
             j->new_group = b;
         else
             j->stonewall = b;
-        return 0; /* fio leaves these out of its "job options" */
+        /* in fio's "job options" and --showcmd too (its JSON leaves a bare one out) */
+        sb_jobfile_given_add(&j->given, !strcmp(key, "new_group") ? "new_group" : "stonewall", value);
+        return 0;
     }
     if (!strcmp(key, "wait_for")) {
         if (!value || !*value || strlen(value) >= sizeof j->wait_for) {
@@ -241,6 +243,11 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
         snprintf(j->wait_for, sizeof j->wait_for, "%s", value);
         sb_jobfile_given_add(&j->given, key, value);
         return 0;
+    }
+    if (!strcmp(key, "profile")) { /* fio 3.33 stores it and nothing reads it */
+        snprintf(err, errlen, "profile: in a job file fio keeps the name and loads no profile "
+                 "from it (only its command line's --profile does); give --profile=%s", value ? value : "NAME");
+        return -EINVAL;
     }
     if (!strcmp(key, "description")) { /* text about the job, which fio only prints */
         sb_jobfile_given_add(&j->given, key, value);
@@ -258,8 +265,9 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
     }
     const sb_opt_ctx ctx = {j->job.kb_base ? j->job.kb_base : ctx_kb};
     int r = sb_opt_parse(o, &j->job, key, value, &ctx, err, errlen);
-    if (r == 0)
-        sb_jobfile_given_add(&j->given, key, value); /* as given, for fio's "job options" */
+    if (r == 0) /* as given, under the option's own name (fio's "job options" and --showcmd
+                 * print readwrite= as rw, blocksize= as bs) */
+        sb_jobfile_given_add(&j->given, o->name, value);
     return r;
 }
 

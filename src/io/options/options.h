@@ -171,11 +171,9 @@ int sb_io_pattern_parse(const char *v, uint8_t *b, size_t cap, size_t *len, uint
 /* parse_files.c: fio's file_service_type (several files per job, job/files.c) */
 SB_OPT_PARSER(sb_opt_parse_file_service);
 /* parse_sys.c: fio's file and system options' syntaxes (sync_file_range's FLAGS:N, cpumask,
- * uid and gid)
- * and the refusals of profile and of clocksource's other clocks */
+ * uid and gid, clocksource's clocks) */
 SB_OPT_PARSER(sb_opt_parse_sync_file_range);
 SB_OPT_PARSER(sb_opt_parse_cpumask);
-SB_OPT_PARSER(sb_opt_parse_profile);
 SB_OPT_PARSER(sb_opt_parse_clocksource);
 SB_OPT_PARSER(sb_opt_parse_id);
 /* parse_zbd.c, for zonemode=zbd: a SIZE that may be a number of zones (SB_OPTF_ZONES:

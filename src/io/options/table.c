@@ -79,7 +79,8 @@ static const sb_opt_choice fadvise_choices[] = {
     {"sequential", SB_FADVISE_SEQUENTIAL}, {NULL, 0}};
 static const sb_opt_choice sync_choices[] = {
     {"0", 0}, {"none", 0}, {"1", 1}, {"sync", 1}, {"dsync", 2}, {NULL, 0}};
-static const sb_opt_choice clocksource_choices[] = {{"clock_gettime", 0}, {NULL, 0}};
+static const sb_opt_choice clocksource_choices[] = {
+    {"clock_gettime", 0}, {"gettimeofday", 1}, {"cpu", 2}, {NULL, 0}};
 static const sb_opt_choice nonvectored_choices[] = {{"-1", -1}, {"0", 0}, {"1", 1}, {NULL, 0}};
 static const sb_opt_choice cmd_type_choices[] = {{"nvme", 1}, {NULL, 0}};
 static const sb_opt_choice stat_type_choices[] = {
@@ -240,8 +241,9 @@ const sb_opt sb_io_options[] = {
      .help = "no bandwidth and IOPS samples (bw_*, iops_* over time) in the report, as fio",
      .category = SB_OPTC_JOB},
     {.name = "gtod_cpu", .type = SB_OPT_FUNC, J(gtod_cpu), .def = "not given", .arg = "CPU",
-     .help = "refused: fio's thread that calls gettimeofday on one CPU for the others; "
-             "storbench's threads read CLOCK_MONOTONIC themselves (vDSO), so it would have no reader",
+     .help = "a thread pinned to CPU reads gettimeofday without pause into a time the job threads "
+             "read instead of a clock (microseconds), as fio's; with cpus_allowed the job leaves "
+             "that CPU to it",
      .category = SB_OPTC_TIMING, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_gtod_cpu},
     {.name = "block_error_percentiles", .type = SB_OPT_BOOL, J(block_error_pct), .def = "0",
      .help = "refused when 1: fio's histogram of trims until a block fails needs a device that "
@@ -353,9 +355,6 @@ const sb_opt sb_io_options[] = {
     {.name = "gid", .type = SB_OPT_FUNC, J(gid), .def = "unset", .arg = "GID",
      .help = "run the job with this group (root only; set before uid, as fio's)",
      .category = SB_OPTC_CPU, .flags = SB_OPTF_DEF_DOC, .parse = sb_opt_parse_id},
-    {.name = "profile", .type = SB_OPT_FUNC, J(name), .arg = "NAME",
-     .help = "fio's built-in job profiles (tiobench, act): refused; write their jobs out",
-     .category = SB_OPTC_JOB, .parse = sb_opt_parse_profile},
     {.name = "overwrite", .type = SB_OPT_BOOL, J(overwrite), .def = "0",
      .help = "1: a write job's missing bytes are written (laid out) before the run, so that its "
              "writes overwrite data, as fio's; 0: allocated only",
@@ -383,8 +382,9 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_ENGINE},
     {.name = "clocksource", .type = SB_OPT_FUNC, J(clocksource), .def = "clock_gettime",
      .arg = "SOURCE",
-     .help = "the clock of the timings: clock_gettime (CLOCK_MONOTONIC), the only one storbench "
-             "times with; fio's gettimeofday and cpu are refused with the reason",
+     .help = "the clock the job's I/O is timed with, as fio's: clock_gettime (CLOCK_MONOTONIC), "
+             "gettimeofday (whole microseconds) or cpu (the TSC, its rate calibrated against "
+             "CLOCK_MONOTONIC; a warning where it is not invariant)",
      .category = SB_OPTC_TIMING, .choices = clocksource_choices, .parse = sb_opt_parse_clocksource},
     {.name = "sqthread_poll", .type = SB_OPT_BOOL, J(uring_sqpoll), .def = "0",
      .help = "io_uring: a kernel thread polls the submission ring (IORING_SETUP_SQPOLL), as fio's",

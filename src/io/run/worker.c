@@ -27,6 +27,7 @@
 #include "io/job.h"
 #include "io/loop/offsets.h"
 #include "io/run/iomem.h"
+#include "io/run/jobclock.h"
 #include "io/run/live.h"
 #include "io/run/system.h"
 #include "io/job/fileopts.h"
@@ -212,12 +213,14 @@ static int start_thread(const sb_io_job *job, unsigned i, pthread_t *tid, worker
         return -r;
     r = pthread_attr_setstacksize(&attr, SB_IO_WORKER_STACK);
     if (!r && job->cpus_allowed_set) {
-        cpu_set_t set;
+        cpu_set_t set, allowed = job->cpus_allowed;
+        if (job->gtod_cpu > 0) /* fio's: the time thread's CPU is not the job's (0 stays) */
+            CPU_CLR(job->gtod_cpu, &allowed);
         if (job->cpus_split) {
             CPU_ZERO(&set);
-            CPU_SET(sb_cpuset_nth(&job->cpus_allowed, i), &set);
+            CPU_SET(sb_cpuset_nth(&allowed, i), &set);
         } else {
-            set = job->cpus_allowed;
+            set = allowed;
         }
         r = pthread_attr_setaffinity_np(&attr, sizeof set, &set);
     }
@@ -618,6 +621,31 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
     return 0;
 }
 
+/* prepare_files under the phase's lock (job.h: the jobs of a phase lay out one at a time). */
+static int prepare_files_locked(const sb_io_job *job, file_ctx *files, unsigned *nfiles,
+                                unsigned *map, const char *dir, char *err, size_t errlen)
+{
+    if (job->prepare_lock)
+        pthread_mutex_lock(job->prepare_lock);
+    int r = prepare_files(job, files, nfiles, map, dir, err, errlen);
+    if (job->prepare_lock)
+        pthread_mutex_unlock(job->prepare_lock);
+    return r;
+}
+
+/* The job's clock (jobclock.h) into every worker; *taken when it must be given back. */
+static int clock_workers(const sb_io_job *job, worker **ws, bool *taken, char *err, size_t errlen)
+{
+    sb_clock clk;
+    int r = sb_io_jobclock_begin(job, &clk, err, errlen);
+    if (r < 0)
+        return r;
+    *taken = true;
+    for (unsigned i = 0; i < job->numjobs; i++)
+        ws[i]->clk = clk;
+    return 0;
+}
+
 /* The job's files, none open yet: a failure before prepare_files closes none (0 is stdin). */
 static file_ctx *files_alloc(unsigned n)
 {
@@ -661,7 +689,7 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
     sh.seed = job->randrepeat ? job->seed : job->seed ^ (sb_now_ns() * 0x9e3779b97f4a7c15ull);
     unsigned started = 0;
     char dir[PATH_MAX] = "";
-    bool made_dir = false;
+    bool made_dir = false, clock_taken = false;
     sb_io_sys sys = {0};
     sb_cpu_times cpu0 = {0}, cpu1;
     sb_io_live_thread *lv = NULL;
@@ -679,18 +707,15 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
         job = filled;
     if ((r = system_begin(job, dir, made_dir, &sys, err, errlen)) < 0)
         goto out;
-    if (job->prepare_lock)
-        pthread_mutex_lock(job->prepare_lock);
-    r = prepare_files(job, files, &nfiles, map, dir, err, errlen);
-    if (job->prepare_lock)
-        pthread_mutex_unlock(job->prepare_lock);
+    r = prepare_files_locked(job, files, &nfiles, map, dir, err, errlen);
     if (r < 0 || (r = zbd_attach_files(job, files, nfiles, err, errlen)) < 0 ||
         (r = files_ready(job, files, nfiles, &sys, err, errlen)) < 0)
         goto out;
     if (job->create_only) /* fio's: the files are laid out, no I/O is done */
         goto created;
     if ((r = setup_workers(job, ops, files, map, &sh, ws, err, errlen)) < 0 ||
-        (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0)
+        (r = sb_io_verify_setup(job, &vfmt, files, nfiles, ws, err, errlen)) < 0 ||
+        (r = clock_workers(job, ws, &clock_taken, err, errlen)) < 0)
         goto out;
     sb_cpu_times_now(&cpu0);
     sh.start_ns = sb_now_ns();
@@ -706,6 +731,8 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
 out:
     for (unsigned i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
+    if (clock_taken)
+        sb_io_jobclock_end(job);
     if (live) /* before the workers go: their final figures stay readable */
         sb_io_live_detach(live);
     free(lv);

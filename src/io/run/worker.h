@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/clock.h"
 #include "core/rand.h"
 #include "core/timeseries.h"
 #include "io/engine.h"
@@ -67,6 +68,7 @@ typedef struct worker {
     const sb_io_job *job;
     shared *sh;
     unsigned index;
+    sb_clock clk;              /* the job's clock (clocksource, gtod_cpu: io/run/jobclock.h) */
     /* file op engines (fileops.c): the job's files and which are this thread's (its
      * map[index * per + k]), by name: nothing is opened */
     const struct file_ctx *op_files;
@@ -263,7 +265,7 @@ bool sb_io_next(worker *w, sb_io_u *u);
  * (cmdprio's stats, max_latency, latency_target) and the latency target's window check
  * (now: the clock); whether u overlaps an I/O in flight (serialize_overlap). */
 uint64_t sb_io_pace(worker *w, int ddir, uint32_t len, uint64_t now);
-bool sb_io_rate_ahead(const worker *w);
+bool sb_io_rate_ahead(worker *w);
 bool sb_io_think_due(worker *w, uint64_t now);
 void sb_io_watch(worker *w, const sb_io_u *u, uint64_t lat_ns, uint64_t now);
 /* before the thread starts: the fields above from the job, for a queue of depth I/Os */
@@ -299,6 +301,13 @@ int sb_io_trim_probe(const sb_io_job *job, int fd, const char *path, bool *blkde
  * the reference given back (before the worker goes). */
 int sb_io_flock_attach(worker *w, char *err, size_t errlen);
 void sb_io_flock_detach(worker *w);
+
+/* The time on the job's clock, from the worker's own thread (loop.c reads it through an
+ * instance per clock instead). */
+static inline uint64_t sb_io_now(worker *w)
+{
+    return sb_clock_read(&w->clk);
+}
 
 /* loop.c: the thread function (arg is a worker set up by worker.c). */
 void *sb_io_worker_main(void *arg);

@@ -120,7 +120,7 @@ void *sb_io_worker_main(void *arg)
     sb_flow_leave(&w->flow); /* the others no longer wait for this thread */
     if (job->end_fsync && sb_rw_writes(job->rw) && !job->verify_only && !w->err && !sb_io_stopped(w)) {
         sb_io_fsync(w);
-        uint64_t now = sb_now_ns();
+        uint64_t now = sb_io_now(w);
         if (now > w->last_ns && now >= w->ramp_end_ns)
             w->last_ns = now;
     }
