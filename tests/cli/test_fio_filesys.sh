@@ -388,9 +388,7 @@ check_one_line "... one line" "one file per thread"
 refused "unlink_each_loop on a read job (fio's fails its second loop)" "ENOENT" --rw=read --loops=2 \
     --unlink_each_loop=1
 refused "write_barrier=4" "sg engine" --rw=write --write_barrier=4
-refused "profile=tiobench" "profiles" --profile=tiobench
-refused "clocksource=gettimeofday" "clock_gettime" --clocksource=gettimeofday
-refused "clocksource=cpu" "clock_gettime" --clocksource=cpu
+refused "profile=act" "ACT profile" --profile=act
 refused "sync_file_range with fsync" "one periodic sync" --rw=write --sync_file_range=write --fsync=2
 refused "sync_file_range=bogus" "wait_before" --sync_file_range=bogus
 # numa_mem_policy=1: fio's run refuses it (its --parse-only does not read it): exit 1
