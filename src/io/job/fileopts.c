@@ -100,8 +100,6 @@ int sb_io_fileopts_check(const sb_io_job *job, char *err, size_t errlen)
     const char *why = NULL, *what = NULL;
     if (job->write_barrier)
         what = "write_barrier", why = "fio issues barrier writes only from its sg engine, which storbench has not";
-    else if (job->lockfile && (sb_opt_list_count(job->filename) > 1 || job->nrfiles > 1 || job->opendir[0]))
-        what = "lockfile", why = "with one file per thread only (several: not supported)";
     else if (job->lockfile && job->submit_offload)
         what = "lockfile", why = "not with io_submit_mode=offload";
     else if (job->unlink_each_loop && (sb_rw_reads(job->rw) || job->verify || job->verify_pattern))

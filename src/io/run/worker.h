@@ -73,9 +73,11 @@ typedef struct worker {
     const unsigned *op_map;
     int fd;
     const char *path;          /* its file's name (unlink_each_loop makes it anew) */
-    /* fio's lockfile (lockfile.c): the file's lock, the engine's table, and the copy of it
-     * td.ops then points to, whose queue takes the lock; flock NULL = none */
-    struct sb_io_flock *flock;
+    /* fio's lockfile (lockfile.c): the lock of each of the thread's files (nflock: fs's
+     * files, or 1), the engine's table, and the copy of it td.ops then points to, whose
+     * queue takes the lock of the I/O's file; flock NULL = none */
+    struct sb_io_flock **flock;
+    unsigned nflock;
     const sb_engine_ops *flock_real;
     sb_engine_ops flock_ops;
     bool fd_private;           /* the thread has a descriptor table of its own (loop.c) */
@@ -294,9 +296,9 @@ int64_t sb_io_trim_u(const worker *w, const sb_io_u *u); /* u's: a zone reset un
 int sb_io_trim_probe(const sb_io_job *job, int fd, const char *path, bool *blkdev, char *err,
                      size_t errlen);
 
-/* lockfile.c: fio's lockfile for w (after its engine is set up): its queue goes through
- * the lock of its file, shared by every thread on that file. 0 or -errno with err; and
- * the reference given back (before the worker goes). */
+/* lockfile.c: fio's lockfile for w (after its engine and its files are set up): its queue
+ * goes through the lock of the I/O's file, shared by every thread on that file. 0 or
+ * -errno with err; and the references given back (before the worker goes). */
 int sb_io_flock_attach(worker *w, char *err, size_t errlen);
 void sb_io_flock_detach(worker *w);
 
