@@ -91,6 +91,12 @@ typedef struct sb_io_job {
     sb_io_bssplit bssplit;     /* fio's bssplit; n = 0: none */
     sb_io_bssplit bssplit_w;   /* fio's bssplit=READS,WRITES: the writes' split (right after
                                 * bssplit: the split type writes both); n = 0: as the reads' */
+    /* fio's bsrange given after bssplit (the later of the two decides, as fio's callbacks
+     * fill the same per-direction min and max): the split's sizes are then aligned down
+     * to the range's low end and capped at its high end, each direction's own (fio's
+     * get_next_buflen); sb_io_job_resolve maps the splits so and clears it. A bssplit
+     * given after a bsrange (or bs=READ,WRITE) takes its min and max from its own sizes. */
+    bool bsrange_clamps;
     /* fio's bs=READ,WRITE (and bsrange's): the writes' size or range when the job writes
      * and they differ from the reads' (bs, bs_max); 0 = as the reads'. bs_max_w follows
      * bs_w (one range entry writes both). bs_is_seq_rand: the READ value is for sequential

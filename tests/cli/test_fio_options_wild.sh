@@ -244,4 +244,38 @@ check_exit "randwrite percentage_random=0 verify=crc32c runs" 0 io --filename="$
     --percentage_random=0 --size=64k --bs=4k --verify=crc32c --write_iolog="$T/pr.log" --output-format=json
 check "... its writes at 0, 4096, 8192, ... in order" test "$(awk '$3=="write"{printf "%s ", $4}' "$T/pr.log")" = \
     "$(seq 0 4096 61440 | tr '\n' ' ')"
+# bsrange and bssplit together: fio's callbacks fill the same per-direction min and max,
+# so the later one decides (rinetd-fio.cfg gives bsrange=1k-4k,8k-8k, then bssplit). Each
+# job's sizes per direction from its write_iolog, fio's beside storbench's
+sizes() { # LOG DIR: the sizes of DIR's I/Os, sorted, unique
+    awk -v d="$2" '$3 == d {print $5}' "$1" | sort -n | uniq | tr '\n' ' '
+}
+bsjob() { # NAME OPTIONS...: a job file of rw=rw on one file with write_iolog
+    local n=$1
+    shift
+    { printf '[%s]\nfilename=%s/bs_%s\nrw=rw\nsize=1m\nwrite_iolog=%s/bs_%s.log\n' "$n" "$T" "$n" "$T" "$n"
+      printf '%s\n' "$@"; } >"$T/bs_$n.fio"
+}
+bsjob range 'bsrange=1k-4k,8k-8k'
+bsjob first 'bsrange=1k-4k,8k-8k' 'bssplit=4k/30:8k/40:16k/30'
+bsjob last 'bssplit=4k/30:8k/40:16k/30' 'bsrange=1k-4k,8k-8k'
+for n in range first last; do
+    check_exit "bsrange/bssplit ($n) runs" 0 "$SB_BIN" io --quiet --output-format=terse "$T/bs_$n.fio"
+done
+check "bsrange=1k-4k,8k-8k: reads of 1k .. 4k in 1k steps, writes 8k" \
+    test "$(sizes "$T/bs_range.log" read)|$(sizes "$T/bs_range.log" write)" = "1024 2048 3072 4096 |8192 "
+check "bsrange, then bssplit: the split's sizes both ways" \
+    test "$(sizes "$T/bs_first.log" read)|$(sizes "$T/bs_first.log" write)" = "4096 8192 16384 |4096 8192 16384 "
+check "bssplit, then bsrange: the split held in each direction's range (4k reads, 8k writes)" \
+    test "$(sizes "$T/bs_last.log" read)|$(sizes "$T/bs_last.log" write)" = "4096 |8192 "
+if command -v fio >/dev/null; then
+    for n in range first last; do
+        sed "s|write_iolog=.*|write_iolog=$T/fio_$n.log|; s|filename=.*|filename=$T/fio_$n|" \
+            "$T/bs_$n.fio" >"$T/fio_$n.fio"
+        (cd "$T" && fio --output-format=terse "$T/fio_$n.fio" >/dev/null 2>&1)
+        check "... fio's sizes for $n are the same" \
+            test "$(sizes "$T/fio_$n.log" read)|$(sizes "$T/fio_$n.log" write)" = \
+            "$(sizes "$T/bs_$n.log" read)|$(sizes "$T/bs_$n.log" write)"
+    done
+fi
 finish

@@ -203,10 +203,6 @@ static int sb_io_job_check_fio(const sb_io_job *job, char *err, size_t errlen)
                      "512 B .. 64 MiB)", job->bssplit.bs[i]);
             return -EINVAL;
         }
-    if (job->bssplit.n && job->bs_max > job->bs) {
-        snprintf(err, errlen, "bssplit and bsrange together: give one of them");
-        return -EINVAL;
-    }
     if (var && (job->verify || job->verify_pattern)) {
         snprintf(err, errlen, "verify with bsrange, bssplit or bs=READ,WRITE is not supported: "
                  "storbench's verify knows each bs-sized block's last write, and blocks of "
