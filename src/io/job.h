@@ -602,6 +602,10 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
  * (defined in verify_run.c). Declared here, not in worker.h, so that job.c need not
  * include worker.h, which includes this header: no include circle. */
 int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen);
+/* verify's block: the unit every I/O size of the job is made of (bs for a job of one
+ * size; with bsrange, bssplit or bs=READ,WRITE their greatest common divisor), each
+ * written with a header of its own, as fio's verify_interval of the smallest size. */
+uint64_t sb_io_verify_unit(const sb_io_job *job);
 /* zonemode=zbd's part of resolve and check (defined in zbd.c; declared here for the
  * same reason): the zone counts of size=Nz / offset=Nz made bytes, a zoned device's
  * zone size when none is given, the region rounded to whole zones as fio's; and the

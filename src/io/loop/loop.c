@@ -133,7 +133,7 @@ static inline bool passes_done(worker *w)
     return done;
 }
 
-/* Variable block sizes (bsrange, bssplit; verify is refused with them): the next size
+/* Variable block sizes (bsrange, bssplit; verify's blocks are their common unit): the next size
  * from the table, a sequential job's next bytes or a random job's independent draw in
  * multiples of bs. *pass_end when the pass's size is done. */
 static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *pass_end)
@@ -278,6 +278,39 @@ static __attribute__((noinline)) bool trimwrite_write(worker *w, sb_io_u *u)
     return true;
 }
 
+/* verify: u's blocks (verify.h), the first and how many (several: sizes of bsrange or
+ * bssplit, in blocks of their common unit) */
+static inline uint64_t vblock(const worker *w, const sb_io_u *u) { return (u->offset - w->job->offset) / w->vt->fmt->bs; }
+static inline unsigned vblocks(const worker *w, const sb_io_u *u) { return u->len / w->vt->fmt->bs; }
+
+/* verify: the I/O's blocks taken (verify_run.c); a write whose blocks have an I/O in
+ * flight takes the next block (of one size) or the next draw (several). False when the
+ * pass ended looking for free ones. */
+static __attribute__((noinline)) bool verify_claim(worker *w, sb_io_u *u, uint64_t *b, uint64_t *byte_off,
+                                                   bool *pass_end)
+{
+    const sb_io_job *job = w->job;
+    const uint64_t unit = w->vt->fmt->bs;
+    bool end = *pass_end, write = u->ddir == SB_DDIR_WRITE;
+    for (;;) {
+        uint64_t first = w->bs_table ? *byte_off / unit : *b;
+        unsigned n = w->bs_table ? u->len / (uint32_t)unit : 1;
+        if (sb_verify_issue_n(w->vt, u->index, write, first, n, u->buf))
+            break;
+        if (end && !job->time_based) {
+            w->pass_done = true;
+            return false;
+        }
+        if (w->bs_table)
+            *byte_off = next_var(w, u, pass_end);
+        else
+            *b = sb_offgen_next(&w->og, pass_end);
+        end |= *pass_end;
+    }
+    *pass_end = end;
+    return true;
+}
+
 static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
 {
     const sb_io_job *job = w->job;
@@ -310,19 +343,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         b = w->dir_pos[u->ddir]++ % w->og.nblocks;
     if (__builtin_expect(rare, 0) && w->seqmix_on) /* randread:N, percentage_random */
         b = sb_seqmix_next(&w->seqmix, b, w->og.nblocks);
-    if (w->vt) {
-        /* verify: a write whose block has an I/O in flight takes the next block */
-        bool end = pass_end;
-        while (!sb_verify_issue(w->vt, u->index, u->ddir == SB_DDIR_WRITE, b, u->buf)) {
-            if (end && !job->time_based) {
-                w->pass_done = true;
-                return false;
-            }
-            b = sb_offgen_next(&w->og, &pass_end);
-            end |= pass_end;
-        }
-        pass_end = end;
-    }
+    if (w->vt && !verify_claim(w, u, &b, &byte_off, &pass_end))
+        return false;
     if (__builtin_expect(rare, 0) && w->fs) /* a file's pass, or all of them */
         pass_end = sb_io_files_pass_end(w, pass_end, u->len);
     /* io_size: loops end by bytes, not passes (jobctl.c) */
@@ -364,8 +386,8 @@ static inline void check_read(worker *w, sb_io_u *u)
 /* verify: records a completed write, checks a read (verify_run.c). */
 static inline void verify_done(worker *w, sb_io_u *u)
 {
-    uint64_t b = (u->offset - w->job->offset) / w->job->bs;
-    int r = sb_verify_complete(w->vt, u->index, u->ddir == SB_DDIR_WRITE, b, u->buf, u->result);
+    int r = sb_verify_complete_n(w->vt, u->index, u->ddir == SB_DDIR_WRITE, vblock(w, u), vblocks(w, u), u->buf,
+                                 u->result);
     if (r == -EILSEQ && w->vt->fmt->survive) { /* continue_on_error=verify: counted */
         if (!w->total_err++)
             w->first_error = EILSEQ;
@@ -434,9 +456,8 @@ static void loop_sync(worker *w)
         if (__builtin_expect(w->paced, 0))
             t = sb_io_pace(w, u->ddir, u->len, t);
         if (t >= w->end_ns) {
-            if (w->vt)  /* not issued: the block goes back as it was */
-                sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
-                                 (u->offset - w->job->offset) / w->job->bs);
+            if (w->vt)  /* not issued: the blocks go back as they were */
+                sb_verify_cancel_n(w->vt, u->index, u->ddir == SB_DDIR_WRITE, vblock(w, u), vblocks(w, u));
             if (w->zbd) /* and its zone's write pointer */
                 sb_zbd_cancel(w->zbd, u->ddir, u->offset, u->len);
             break;
@@ -577,8 +598,7 @@ static bool async_pace(worker *w, sb_io_u *u, uint64_t *t, unsigned *in_flight)
     if (*t < w->end_ns)
         return true;
     if (w->vt)
-        sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
-                         (u->offset - w->job->offset) / w->job->bs);
+        sb_verify_cancel_n(w->vt, u->index, u->ddir == SB_DDIR_WRITE, vblock(w, u), vblocks(w, u));
     w->bytes_issued -= u->len;
     return false;
 }
