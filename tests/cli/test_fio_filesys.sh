@@ -80,9 +80,26 @@ if [ $have_fio = 1 ]; then
     check "... as fio's ($(tr '\n' ' ' <"$T/fzfio.sizes"))" sizes_ok "$T/fzfio.sizes" \
         "$(jq '.jobs[0].write.io_bytes' "$T/fzfio.json")"
 fi
-check_exit "filesize=LO-HI with bsrange: exit 2" 2 io --directory="$T/fsz" --nrfiles=2 --filesize=16k-64k \
-    --bsrange=4k-8k
-check_one_line "... one line" "filesize"
+# ... with sizes drawn (bsrange, joelandman-test.fio's): each file's I/Os keep to its own
+# size (strace -y: each call's file, length and offset against the file's size after the run)
+if [ $have_strace = 1 ]; then
+    rm -rf "$T/fsz" && mkdir -p "$T/fsz"
+    strace -f -qq -y -e trace=pread64,pwrite64 -o "$T/fr.st" "$SB_BIN" io --quiet --name=fr \
+        --directory="$T/fsz" --nrfiles=8 --filesize=16k-256k --bsrange=4k-32k --rw=randrw --size=256k \
+        --exec_postrun="stat -c '%n %s' $T/fsz/storbench-*/*" >/dev/null 2>&1
+    inside() {
+        awk 'NR == FNR { size[$1] = $2; next }
+             match($0, /p(read|write)64\([0-9]+<[^>]*>/) {
+                 f = substr($0, RSTART, RLENGTH); sub(/^[^<]*</, "", f); sub(/>$/, "", f)
+                 if (!(f in size)) next
+                 n = split($0, a, ", "); o = a[n]; sub(/\).*/, "", o); c++; if (o + a[n - 1] > size[f]) bad++ }
+             END { exit !(c > 8 && !bad && length(size) == 8) }' fr.postrun.txt "$T/fr.st"
+    }
+    check "filesize=16k-256k with bsrange=4k-32k: every I/O inside its own file ($(awk '{printf "%s ", $2}' fr.postrun.txt))" \
+        inside
+else
+    ok "# SKIP filesize=LO-HI with bsrange: no strace"
+fi
 
 check_exit "directory=A:B with filename: exit 2" 2 io --name=dd --filename=f --directory="$T/dA:$T/dB" --size=64k
 check_one_line "... one line" "directory=A:B with filename"

@@ -201,6 +201,7 @@ int sb_io_files_open(worker *w, const sb_io_job *job, const file_ctx *files, con
             return r;
         f->og = w->og; /* the same layout, keys of its own */
         uint64_t fsz = files[map[w->index * per + k]].size;
+        f->size = fsz;
         if (fsz && k) /* filesize=LO-HI: its own number of blocks (offsets of one size: check.c) */
             sb_offgen_init(&f->og, fsz / job->bs, sb_rw_is_random(job->rw), job->norandommap,
                            w->sh->seed + 0x100 * (w->index + 1) + k);
@@ -257,6 +258,7 @@ static void switch_to(worker *w, unsigned k)
     w->og = b->og;
     w->seq_pos = b->seq_pos;
     w->pass_bytes = b->pass_bytes;
+    w->fs_size = b->size; /* next_var's region (sizes drawn, filesize=LO-HI) */
     fs->cur = k;
     w->td.fd = b->fd;
 }

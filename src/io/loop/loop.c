@@ -139,32 +139,33 @@ static inline bool passes_done(worker *w)
 static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *pass_end)
 {
     const sb_io_job *job = w->job;
+    const uint64_t size = w->fs_size ? w->fs_size : job->size; /* filesize=LO-HI: the file's */
     const uint32_t *tab = u->ddir == SB_DDIR_WRITE && w->bs_table_w ? w->bs_table_w : w->bs_table;
     uint32_t len = tab[w->bs_next++ % SB_IO_BS_TABLE];
     uint64_t off;
     /* a split's size larger than the region is skipped, as fio's (one fits: job.c) */
-    for (unsigned k = 0; len > job->size && k < SB_IO_BS_TABLE; k++)
+    for (unsigned k = 0; len > size && k < SB_IO_BS_TABLE; k++)
         len = tab[w->bs_next++ % SB_IO_BS_TABLE];
-    if (len > job->size)
-        len = (uint32_t)job->size;
+    if (len > size)
+        len = (uint32_t)size;
     u->len = len;
     if (!sb_rw_is_random(job->rw)) {
-        if (w->seq_pos + len > job->size)
+        if (w->seq_pos + len > size)
             w->seq_pos = 0;
         off = w->seq_pos;
         w->seq_pos += len;
-        *pass_end = w->seq_pos + job->bs > job->size;
+        *pass_end = w->seq_pos + job->bs > size;
         if (*pass_end)
             w->seq_pos = 0;
     } else {
         /* blockalign's unit (the writes' own); a skewed distribution's block, cut to where
          * len still fits */
         uint64_t unit = u->ddir == SB_DDIR_WRITE && w->unit_w ? w->unit_w : w->unit;
-        uint64_t last = (job->size - len) / unit;
+        uint64_t last = (size - len) / unit;
         uint64_t b = w->og.dist ? sb_distgen_next(w->og.dist, &w->og.rng) : sb_rand_below(&w->og.rng, last + 1);
         off = unit * (b > last ? b % (last + 1) : b);
         w->pass_bytes += len;
-        *pass_end = w->pass_bytes >= job->size;
+        *pass_end = w->pass_bytes >= size;
         if (*pass_end)
             w->pass_bytes = 0;
     }

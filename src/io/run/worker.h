@@ -38,6 +38,7 @@ typedef struct sb_io_wfile {
     int fd;
     sb_offgen og;
     uint64_t seq_pos, pass_bytes;
+    uint64_t size;             /* filesize=LO-HI: its own size (0 = the job's) */
     bool done;                 /* its pass is done: out of the rotation until all are */
 } sb_io_wfile;
 
@@ -182,6 +183,8 @@ typedef struct worker {
     sb_spr *spr;               /* fio's sprandom (sprandom.h): its blocks; NULL when off */
     sb_spr spr_state;
     sb_io_fileset *fs;         /* several files per thread (files.c); NULL = one, w->fd */
+    uint64_t fs_size;          /* sizes drawn (bsrange, bssplit) with filesize=LO-HI: the size of
+                                * the file in use (files.c), which next_var keeps to; 0 = size */
     bool trim_blk;             /* trims go to a block device (BLKDISCARD; trim.c) */
     bool rare;                 /* fs or trimwrite: next_io's rare paths (one test per I/O) */
     bool seqmix_on;            /* rw=randread:N or percentage_random (offsets.h), under rare */
