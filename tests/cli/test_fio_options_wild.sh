@@ -278,4 +278,16 @@ if command -v fio >/dev/null; then
             "$(sizes "$T/bs_$n.log" read)|$(sizes "$T/bs_$n.log" write)"
     done
 fi
+# a sequential pass of drawn sizes is size bytes, as fio's (its last I/O a size that fits)
+for o in --bssplit=4k/30:8k/40:16k/30 --bsrange=4k-64k; do
+    rm -f "$T/sq"
+    check_exit "rw=write $o size=1m runs" 0 io --filename="$T/sq" --rw=write --size=1m "$o" --output-format=json
+    check "... writes 1 MiB, not more ($(jqv '.jobs[0].write.io_bytes' "$T/out"))" \
+        test "$(jqv '.jobs[0].write.io_bytes' "$T/out")" = 1048576
+    if command -v fio >/dev/null; then
+        rm -f "$T/sqf"
+        fio --name=sq --filename="$T/sqf" --rw=write --size=1m "$o" --output-format=json >"$T/sq.json" 2>/dev/null
+        check "... as fio's" test "$(jqv '.jobs[0].write.io_bytes' "$T/sq.json")" = 1048576
+    fi
+done
 finish

@@ -148,16 +148,20 @@ static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *
         len = tab[w->bs_next++ % SB_IO_BS_TABLE];
     if (len > size)
         len = (uint32_t)size;
-    u->len = len;
     if (!sb_rw_is_random(job->rw)) {
-        if (w->seq_pos + len > size)
-            w->seq_pos = 0;
-        off = w->seq_pos;
-        w->seq_pos += len;
-        *pass_end = w->seq_pos + job->bs > size;
+        /* the pass's last bytes: a size of the direction's that fits, as fio's io_u_fits;
+         * when none does (writes of their own larger sizes) the pass ends with this one */
+        for (unsigned k = 0; w->seq_pos + len > size && k < SB_IO_BS_TABLE; k++)
+            len = tab[w->bs_next++ % SB_IO_BS_TABLE];
+        bool wrap = w->seq_pos + len > size;
+        u->len = len = len > size ? (uint32_t)size : len;
+        off = wrap ? 0 : w->seq_pos;
+        w->seq_pos = off + len;
+        *pass_end = wrap || w->seq_pos + job->bs > size;
         if (*pass_end)
             w->seq_pos = 0;
     } else {
+        u->len = len;
         /* blockalign's unit (the writes' own); a skewed distribution's block, cut to where
          * len still fits */
         uint64_t unit = u->ddir == SB_DDIR_WRITE && w->unit_w ? w->unit_w : w->unit;
@@ -290,15 +294,13 @@ static inline unsigned vblocks(const worker *w, const sb_io_u *u) { return u->le
 static __attribute__((noinline)) bool verify_claim(worker *w, sb_io_u *u, uint64_t *b, uint64_t *byte_off,
                                                    bool *pass_end)
 {
-    const sb_io_job *job = w->job;
     const uint64_t unit = w->vt->fmt->bs;
     bool end = *pass_end, write = u->ddir == SB_DDIR_WRITE;
     for (;;) {
-        uint64_t first = w->bs_table ? *byte_off / unit : *b;
-        unsigned n = w->bs_table ? u->len / (uint32_t)unit : 1;
-        if (sb_verify_issue_n(w->vt, u->index, write, first, n, u->buf))
+        if (sb_verify_issue_n(w->vt, u->index, write, w->bs_table ? *byte_off / unit : *b,
+                              w->bs_table ? u->len / (uint32_t)unit : 1, u->buf))
             break;
-        if (end && !job->time_based) {
+        if (end && !w->job->time_based) {
             w->pass_done = true;
             return false;
         }
