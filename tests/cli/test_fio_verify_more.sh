@@ -9,7 +9,8 @@
 # verify_offset, the header moved into the block as fio's; trim_percentage and its
 # options: blocks trimmed while writing, read back as zeros; verify_state_save and
 # verify_state_load: a write cut short is checked as far as it went; experimental_verify;
-# verify with bsrange and bssplit, clean and with a flipped byte found, as fio's.
+# verify with bsrange and bssplit, and over several files per job, clean and with a
+# flipped byte found, as fio's.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -288,4 +289,27 @@ for who in sb fio; do
         --verify_only
     [ $who = sb ] && check "... named at its block" grep -q "offset 40960: data" "$T/err"
 done
+# several files per job (wowscpp-basic-verify.fio names eight devices): a table per file,
+# each I/O checked against its own file's; a byte flipped in the second file is found
+# there, by storbench and by fio
+for who in sb fio; do
+    [ $who = fio ] && [ $have_fio = 0 ] && continue
+    rm -f "$T/m1" "$T/m2" "$T/m3"
+    VM=(--name=v --filename="$T/m1:$T/m2:$T/m3" --size=3m --rw=write --bsrange=4k-16k --verify=crc32c)
+    if [ $who = sb ]; then run=("$SB" io --quiet); else run=(fio); fi
+    check_exit "$who: three files, bsrange, verify: clean" 0 "${run[@]}" "${VM[@]}" --ioengine=libaio \
+        --iodepth=4 --verify_backlog=8
+    check_exit "$who: verify_only of the same: clean" 0 "${run[@]}" "${VM[@]}" --verify_only
+    printf '\xa5' | dd of="$T/m2" bs=1 seek=$((4096 * 7 + 300)) conv=notrunc 2>/dev/null
+    check_exit "$who: verify_only after a byte of the second file was flipped: found" 1 "${run[@]}" "${VM[@]}" \
+        --verify_only
+    [ $who = sb ] && check "... named in that file at its block" grep -q "m2: offset 28672: data" "$T/err"
+done
+rm -f "$T/m1" "$T/m2" "$T/m3"
+check_exit "three files, randrw with verify on 2 threads: clean" 0 "$SB" io --quiet --name=v \
+    --filename="$T/m1:$T/m2:$T/m3" --size=3m --rw=randrw --bssplit=4k/50:16k/50 --verify=md5 --numjobs=2 \
+    --ioengine=libaio --iodepth=4
+check_exit "trim_percentage with three files: exit 2" 2 "$SB" io --name=v --filename="$T/m1:$T/m2:$T/m3" \
+    --size=3m --rw=write --verify=crc32c --trim_percentage=10 --trim_backlog=4
+check_one_line "... one line" "trim_percentage"
 finish

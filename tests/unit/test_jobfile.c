@@ -267,9 +267,13 @@ static void test_job_checks(void **state)
     assert_int_equal(set(&job, "filename", "a:b"), 0);
     job.directory[0] = '\0';
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0); /* two files */
-    job.verify = SB_VERIFY_CRC32C; /* one file only */
+    job.verify = SB_VERIFY_CRC32C; /* a table per file */
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0);
+    job.trim_percentage = 10; /* trims of verified blocks: one file only */
+    job.trim_backlog = 4;
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
-    assert_non_null(strstr(err, "verify with 2 files per job"));
+    assert_non_null(strstr(err, "trim_percentage with 2 files per job"));
+    job.trim_percentage = job.trim_backlog = 0;
     job.verify = SB_VERIFY_NONE;
     strcpy(job.engine, "mmap"); /* maps one file */
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);

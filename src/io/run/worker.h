@@ -335,6 +335,10 @@ void sb_io_reloop_file(worker *w);
 /* verify_run.c: the tables and per-thread state before the threads start; after they
  * end, the read-back and the figures (returns r, or the read-back's error); and freeing
  * it all. The verify rules of a job (job.c's check) are declared in job.h. */
+/* verify/sizes.c: the rules of a verified job of several sizes (0 or -EINVAL with the
+ * line), and a thread's tables when it has several files (after its files are open). */
+int sb_io_verify_check_units(const sb_io_job *job, unsigned depth, char *err, size_t errlen);
+int sb_io_verify_thread_files(worker *w, file_ctx *files);
 /* verify_run.c: the block format of a job (its algorithm, seed, verify_interval and
  * verify_pattern) for blocks of bs bytes. 0 or -ENOMEM (fmt then freed by the caller). */
 int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs);

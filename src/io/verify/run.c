@@ -98,31 +98,20 @@ int sb_verify_thread_trim(sb_verify_thread *v, unsigned pct, unsigned backlog, u
     return v->tq ? 0 : -ENOMEM;
 }
 
-int sb_verify_thread_units(sb_verify_thread *v, unsigned units, unsigned depth)
+/* With several files: file k in use for a call about an I/O of another file than the
+ * one in use now; the one before is given back. */
+static inline unsigned use_file(sb_verify_thread *v, unsigned k)
 {
-    free(v->slot_ident);
-    free(v->slot_prev);
-    free(v->bl_word);
-    v->max_units = units;
-    v->slot_ident = malloc((size_t)depth * units * sizeof *v->slot_ident);
-    v->slot_prev = malloc((size_t)depth * units * sizeof *v->slot_prev);
-    v->bl_word = malloc(units * sizeof *v->bl_word);
-    if (!v->slot_ident || !v->slot_prev || !v->bl_word)
-        return -ENOMEM;
-    for (size_t i = 0; i < (size_t)depth * units; i++)
-        v->slot_ident[i] = NOT_CLAIMED;
-    if (v->backlog) {
-        free(v->rbuf);
-        if (posix_memalign(&v->rbuf, 4096, (size_t)units * v->fmt->bs)) {
-            v->rbuf = NULL;
-            return -ENOMEM;
-        }
-    }
-    return 0;
+    unsigned was = v->cur;
+    if (v->files && k != was)
+        sb_verify_use(v, k);
+    return was;
 }
 
 void sb_verify_thread_free(sb_verify_thread *v)
 {
+    free(v->files);
+    free(v->slot_file);
     free(v->bl_word);
     free(v->tq);
     free(v->slot_ident);
@@ -157,6 +146,8 @@ bool sb_verify_issue_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t 
 {
     uint64_t word;
     const uint32_t bs = v->fmt->bs;
+    if (v->files)
+        v->slot_file[slot] = v->cur;
     if (!write) {
         for (unsigned i = 0; i < n; i++)
             v->slot_ident[SLOT(v, slot, i)] = claim(v->table, b + i, &word) ? word >> 1 : NOT_CLAIMED;
@@ -187,12 +178,14 @@ bool sb_verify_issue(sb_verify_thread *v, unsigned slot, bool write, uint64_t b,
 
 void sb_verify_cancel_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, unsigned n)
 {
+    unsigned was = use_file(v, v->files ? v->slot_file[slot] : 0);
     for (unsigned i = 0; i < n; i++) {
         uint64_t ident = v->slot_ident[SLOT(v, slot, i)];
         v->slot_ident[SLOT(v, slot, i)] = NOT_CLAIMED;
         if (ident != NOT_CLAIMED)
             release(v->table, b + i, write ? v->slot_prev[SLOT(v, slot, i)] : ident);
     }
+    use_file(v, was);
 }
 
 void sb_verify_cancel(sb_verify_thread *v, unsigned slot, bool write, uint64_t b)
@@ -289,7 +282,7 @@ static int run_backlog(sb_verify_thread *v)
     uint32_t bs = v->fmt->bs;
     while (v->pending && v->nring && !r) {
         uint64_t e = v->ring[v->rhead], b = e & UINT32_MAX;
-        unsigned n = (unsigned)(e >> 32), got = 0;
+        unsigned n = (unsigned)(e >> 32 & 0x1fff), got = 0, was = use_file(v, (unsigned)(e >> 45));
         v->rhead = (v->rhead + 1) % v->backlog;
         v->nring--;
         v->pending--;
@@ -298,8 +291,10 @@ static int run_backlog(sb_verify_thread *v)
                 got++;
             else
                 v->bl_word[i] = NOT_CLAIMED;
-        if (!got)
+        if (!got) {
+            use_file(v, was);
             continue;
+        }
         uint64_t off = v->table->first_block_off + b * bs;
         ssize_t k = pread(v->fd, v->rbuf, (size_t)n * bs, (off_t)off);
         if (k != (ssize_t)n * bs) {
@@ -315,6 +310,7 @@ static int run_backlog(sb_verify_thread *v)
                 r = check_one(v, (char *)v->rbuf + (size_t)i * bs, b + i, v->bl_word[i] >> 1);
             release(v->table, b + i, v->bl_word[i] >> 1);
         }
+        use_file(v, was);
     }
     return r;
 }
@@ -323,7 +319,7 @@ static int run_backlog(sb_verify_thread *v)
  * multiple of backlog (fio's), and the running one goes on. */
 static int backlog_written(sb_verify_thread *v, uint64_t b, unsigned n)
 {
-    v->ring[(v->rhead + v->nring++) % v->backlog] = (uint64_t)n << 32 | b;
+    v->ring[(v->rhead + v->nring++) % v->backlog] = (uint64_t)v->cur << 45 | (uint64_t)n << 32 | b;
     if (!v->pending && v->nring % v->backlog == 0)
         v->pending = v->batch ? v->batch : v->backlog;
     return v->pending ? run_backlog(v) : 0;
@@ -377,8 +373,8 @@ static int trim_written(sb_verify_thread *v, uint64_t b)
     return v->trim_pending ? run_trims(v) : 0;
 }
 
-int sb_verify_complete_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, unsigned n, void *buf,
-                         int64_t result)
+static int complete_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, unsigned n, void *buf,
+                      int64_t result)
 {
     const uint32_t bs = v->fmt->bs;
     bool ok = result == (int64_t)n * bs;
@@ -404,6 +400,15 @@ int sb_verify_complete_n(sb_verify_thread *v, unsigned slot, bool write, uint64_
         if (ok && r == 0)
             r = check_one(v, (char *)buf + (size_t)i * bs, b + i, ident);
     }
+    return r;
+}
+
+int sb_verify_complete_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, unsigned n, void *buf,
+                         int64_t result)
+{
+    unsigned was = use_file(v, v->files ? v->slot_file[slot] : 0); /* the I/O's file, its table */
+    int r = complete_n(v, slot, write, b, n, buf, result);
+    use_file(v, was);
     return r;
 }
 
@@ -508,51 +513,6 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
 
 /* ------------------------------------------------------------ the job's side */
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-uint64_t sb_io_verify_unit(const sb_io_job *job)
-{
-    uint64_t u = job->bs; /* a range's sizes are multiples of its low end (worker_draw.c) */
-    if (job->bs_w)
-        u = gcd64(u, job->bs_w);
-    for (unsigned i = 0; i < job->bssplit.n; i++)
-        u = gcd64(u, job->bssplit.bs[i]);
-    for (unsigned i = 0; i < job->bssplit_w.n; i++)
-        u = gcd64(u, job->bssplit_w.bs[i]);
-    return u;
-}
-
-/* Variable block sizes under verify: the unit each size is made of, and how many of them
- * the largest holds (an I/O's blocks). 0, or -EINVAL with the line. */
-static int check_units(const sb_io_job *job, unsigned depth, char *err, size_t errlen)
-{
-    uint64_t unit = sb_io_verify_unit(job), units = sb_io_job_max_bs(job) / unit;
-    if (job->bs_unaligned || unit < SB_IO_MIN_BS) {
-        snprintf(err, errlen, "verify with bsrange or bssplit: the sizes' common unit %" PRIu64 " bytes is "
-                 "below 512 (bs_unaligned, or sizes of no common 512-byte unit)", unit);
-        return -EINVAL;
-    }
-    if (job->trim_percentage) {
-        snprintf(err, errlen, "trim_percentage with bsrange or bssplit: storbench's trims of verified "
-                 "blocks are for one block size");
-        return -EINVAL;
-    }
-    if (units > 4096 || units * depth > (1u << 20)) {
-        snprintf(err, errlen, "verify with bsrange or bssplit: the largest size is %" PRIu64 " blocks of "
-                 "their common unit %" PRIu64 " (at most 4096, and 1M over iodepth)", units, unit);
-        return -EINVAL;
-    }
-    return 0;
-}
-
 int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen)
 {
     if (job->experimental_verify) {
@@ -591,7 +551,7 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
     }
     const uint64_t unit = sb_io_verify_unit(job);
     const bool var = sb_io_job_max_bs(job) > unit;
-    if (var && check_units(job, depth, err, errlen) < 0)
+    if (var && sb_io_verify_check_units(job, depth, err, errlen) < 0)
         return -EINVAL;
     uint64_t piece = job->verify_interval ? job->verify_interval : unit;
     if (job->verify_offset && (job->verify_offset < SB_VERIFY_HDR_LEN ||
@@ -681,7 +641,7 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
         }
     for (unsigned i = 0; i < job->numjobs && r == 0; i++) {
         worker *w = ws[i];
-        file_ctx *f = &files[nfiles == 1 ? 0 : i];
+        file_ctx *f = &files[nfiles == 1 ? 0 : w->op_map[i * (w->fs ? w->fs->n : 1)]];
         if (!(w->vt = calloc(1, sizeof *w->vt)))
             r = -ENOMEM;
         else
@@ -690,6 +650,8 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
                                       !sb_rw_writes(job->rw) && !job->verify_state_load);
         if (r == 0 && units > 1) /* bsrange, bssplit: an I/O covers several blocks */
             r = sb_verify_thread_units(w->vt, units, w->td.iodepth);
+        if (r == 0 && w->fs) /* several files: each its own table */
+            r = sb_io_verify_thread_files(w, files);
         if (r == 0)
             w->vt->batch = job->verify_backlog_batch;
         if (r == 0 && job->trim_percentage)
