@@ -44,7 +44,9 @@ command -v "$FIO" >/dev/null || { echo "fio-wild-cpu: no fio" >&2; exit 1; }
 W=$(mktemp -d "$BASE/sb-fiowildcpu.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM HUP
-SB=$(cd "$(dirname "$SB")" && pwd)/$(basename "$SB")
+# a copy of the binary: a rebuild of the tree during the pass must not change or break it
+cp "$SB" "$W/storbench" || exit 1
+SB=$W/storbench
 export SB FIO ROUNDS RUNTIME W
 python3 - "$@" <<'PYEOF'
 import json, math, os, re, subprocess, sys, glob, shutil
@@ -105,7 +107,7 @@ def run(tool, f):
     except Exception:
         return None
     ios = sum(job[d].get("total_ios", 0) for job in j.get("jobs", [])
-              for d in ("read", "write", "trim") if d in job)
+              for d in ("read", "write", "trim", "mixed") if d in job)
     if not m or not ios:
         return None
     cpu = float(m[-1][0]) + float(m[-1][1])

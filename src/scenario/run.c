@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/interrupt.h"
+#include "core/journal.h"
 #include "core/log.h"
 #include "core/strutil.h"
 #include "core/units.h"
@@ -187,7 +188,7 @@ static void cleanup_killed_runs(bool verbose)
     else if (found)
         sb_warn("scenario: removed what %u killed run%s left (the mounts, loop devices and images %s journal%s "
                 "in %s named)", found, found == 1 ? "" : "s", found == 1 ? "its" : "their", found == 1 ? "" : "s",
-                sb_state_dir());
+                sb_journal_dir());
 }
 
 int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, size_t *failed)

@@ -22,13 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/journal.h"
 #include "scenario/undo.h"
-
-const char *sb_state_dir(void)
-{
-    const char *d = getenv("STORBENCH_STATE_DIR");
-    return d && *d ? d : "/run/storbench";
-}
 
 static int push(sb_state *st, const char *kind, const char *a, const char *b)
 {
@@ -67,8 +62,8 @@ int sb_state_open(sb_state *st, char *err, size_t errlen)
 {
     memset(st, 0, sizeof *st);
     st->fd = -1;
-    const char *dir = sb_state_dir();
-    if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+    const char *dir = sb_journal_dir();
+    if (sb_journal_dir_make() < 0) {
         int e = errno;
         snprintf(err, errlen, "cannot create the state directory %s: %s", dir, strerror(e));
         return -e;
@@ -197,65 +192,17 @@ static int load(const char *path, sb_state *st)
     return rc;
 }
 
-/* A state file is live while its run holds the lock. */
-static bool locked(const char *path)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    bool live = flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK;
-    close(fd);
-    return live;
-}
-
 bool sb_state_pid_alive(long pid)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/scenario-%ld.state", sb_state_dir(), pid);
-    return locked(path);
-}
-
-/* Whether process pid lives: a zombie does not (it has exited and closed everything; only
- * its parent has yet to reap it, which a guardian that saw its run's socket close must not
- * wait for). */
-static bool pid_lives(long pid)
-{
-    if (kill((pid_t)pid, 0) < 0 && errno != EPERM)
-        return false;
-    char p[64], st[512];
-    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
-    FILE *f = fopen(p, "re");
-    if (!f)
-        return true;
-    size_t n = fread(st, 1, sizeof st - 1, f);
-    fclose(f);
-    st[n] = '\0';
-    const char *close_paren = strrchr(st, ')'); /* "pid (comm) S ..." */
-    return !(close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z');
-}
-
-/* The journal path of a dead run, opened and locked (so that no other cleaner replays it
- * at the same time), or -1 when its run is alive: it holds the lock, or its pid (in the
- * name) lives — a run between creating its journal and locking it. */
-static int lock_stale(const char *path, long pid)
-{
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    struct stat a, b;
-    if (fd < 0)
-        return -1;
-    if (flock(fd, LOCK_EX | LOCK_NB) < 0 || fstat(fd, &a) < 0 || lstat(path, &b) < 0 ||
-        a.st_ino != b.st_ino || a.st_dev != b.st_dev ||
-        (pid != (long)getpid() && pid > 0 && pid_lives(pid))) {
-        close(fd);
-        return -1;
-    }
-    return fd;
+    snprintf(path, sizeof path, "%s/scenario-%ld.state", sb_journal_dir(), pid);
+    return sb_journal_locked(path);
 }
 
 int sb_state_cleanup(FILE *log, unsigned *found, unsigned *busy, char *err, size_t errlen)
 {
     *found = *busy = 0;
-    const char *dir = sb_state_dir();
+    const char *dir = sb_journal_dir();
     DIR *d = opendir(dir);
     if (!d) {
         if (errno == ENOENT)
@@ -272,7 +219,7 @@ int sb_state_cleanup(FILE *log, unsigned *found, unsigned *busy, char *err, size
             continue;
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        int fd = lock_stale(path, strtol(de->d_name + 9, NULL, 10));
+        int fd = sb_journal_lock_stale(path, strtol(de->d_name + 9, NULL, 10));
         if (fd < 0) {
             (*busy)++;
             if (log)

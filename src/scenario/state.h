@@ -35,8 +35,6 @@ typedef struct sb_state {
     sb_state_item *items;
 } sb_state;
 
-/* The directory state files live in. */
-const char *sb_state_dir(void);
 /* Creates this process's state file and locks it. 0 or -errno, one line in err. */
 int sb_state_open(sb_state *st, char *err, size_t errlen);
 /* Journals an object (written and fsynced before returning). 0 or -errno. */

@@ -297,6 +297,22 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && head -c 8M /dev/zero >
         kill -INT $pid
         wait $pid
         check "... and back after an interrupted job ($(cat "$q"))" test "$(cat "$q")" = "$before"
+        # killed outright: the scheduler stays changed until the next job starts, which puts
+        # it back from the killed one's journal (a private state directory: this test's own)
+        STORBENCH_STATE_DIR=$T/state "$SB_BIN" io --quiet --filename="$L" --rw=randread --size=4m \
+            --time_based --runtime=30 --ioscheduler="$other" >/dev/null 2>&1 &
+        pid=$!
+        for _ in $(seq 50); do grep -q "\[$other\]" "$q" && break; sleep 0.1; done
+        kill -KILL $pid
+        wait $pid 2>/dev/null
+        check "... killed (SIGKILL) while it runs: still [$other] ($(cat "$q"))" grep -q "\[$other\]" "$q"
+        check "... its journal left in the state directory" test -n "$(ls "$T"/state/io-"$pid"-*.undo 2>/dev/null)"
+        STORBENCH_STATE_DIR=$T/state "$SB_BIN" io --quiet --filename="$T/co" --rw=read --size=64k \
+            >/dev/null 2>kill.err
+        check "... the next job puts it back ($(cat "$q"))" test "$(cat "$q")" = "$before"
+        check "... and says so ($(head -c 200 kill.err))" grep -q "put back the I/O scheduler $(echo "$before" |
+            sed 's/.*\[\(.*\)\].*/\1/')" kill.err
+        check "... and the journal is gone" test -z "$(ls "$T"/state/ 2>/dev/null)"
         check_exit "ioscheduler=nosuch: exit 2" 2 io --filename="$L" --rw=read --size=1m --ioscheduler=nosuch
         check "... the scheduler unchanged" test "$(cat "$q")" = "$before"
     else
@@ -328,6 +344,28 @@ if [ -n "$cg_mnt" ] && [ -w "$cg_base" ] && mkdir "$cg_base/$name.probe" 2>/dev/
         --cgroup_nodelete=1
     check "... and keeps it" test -d "$cg_base/$name"
     rmdir "$cg_base/$name" 2>/dev/null
+    # killed outright inside its cgroup: the next job removes the cgroup, now empty
+    STORBENCH_STATE_DIR=$T/state "$SB_BIN" io --quiet --filename="$T/co" --rw=read --size=64k \
+        --time_based --runtime=30 --cgroup=$name >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 50); do grep -q "/$name\$" /proc/$pid/cgroup 2>/dev/null && break; sleep 0.1; done
+    kill -KILL $pid
+    wait $pid 2>/dev/null
+    check "... killed (SIGKILL) in its cgroup: the cgroup is left" test -d "$cg_base/$name"
+    STORBENCH_STATE_DIR=$T/state "$SB_BIN" io --quiet --filename="$T/co" --rw=read --size=64k \
+        >/dev/null 2>kill.err
+    check "... the next job removes it ($(head -c 200 kill.err))" test ! -d "$cg_base/$name"
+    check "... and the journal is gone" test -z "$(ls "$T"/state/ 2>/dev/null)"
+    # with cgroup_nodelete the user keeps it, killed or not
+    STORBENCH_STATE_DIR=$T/state "$SB_BIN" io --quiet --filename="$T/co" --rw=read --size=64k \
+        --time_based --runtime=30 --cgroup=$name --cgroup_nodelete=1 >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 50); do grep -q "/$name\$" /proc/$pid/cgroup 2>/dev/null && break; sleep 0.1; done
+    kill -KILL $pid
+    wait $pid 2>/dev/null
+    STORBENCH_STATE_DIR=$T/state "$SB_BIN" io --quiet --filename="$T/co" --rw=read --size=64k >/dev/null 2>&1
+    check "... cgroup_nodelete=1 killed: the next job leaves the cgroup" test -d "$cg_base/$name"
+    rmdir "$cg_base/$name" 2>/dev/null
     if [ ! -e "$cg_base/io.weight" ] && ! grep -qw io "$cg_base/cgroup.subtree_control" 2>/dev/null; then
         check_exit "cgroup_weight without the io controller: exit 2" 2 io --filename="$T/co" --size=64k \
             --cgroup=$name --cgroup_weight=200
@@ -339,6 +377,17 @@ else
     check_one_line "... one line" "cgroup"
 fi
 check_exit "cgroup=a/b: exit 2" 2 io --filename="$T/co" --size=64k --cgroup=a/b
+
+# a dead run's journal is replayed only where it names a scheduler file under /sys or an
+# empty cgroup: a planted one naming other files changes nothing, and goes
+mkdir -p "$T/hostile" "$T/hstate" && chmod 700 "$T/hstate" && echo keep >"$T/hostile/victim"
+printf 'storbench-io\t1\t999999999\nsched\t%s\tnone\ncgroup\t%s\t\nsched\t/sys/../%s\tx\n' \
+    "$T/hostile/victim" "$T/hostile" "$T/hostile/victim" >"$T/hstate/io-999999999-abcdef.undo"
+STORBENCH_STATE_DIR=$T/hstate "$SB_BIN" io --quiet --filename="$T/co" --rw=read --size=64k >/dev/null 2>&1
+check "a planted journal: the file it names untouched ($(cat "$T/hostile/victim"))" \
+    test "$(cat "$T/hostile/victim")" = keep
+check "... the directory it names kept" test -d "$T/hostile"
+check "... the journal replayed and gone" test ! -e "$T/hstate/io-999999999-abcdef.undo"
 
 # uid/gid: the job's files made and its I/O done as that user; its commands run as it
 if [ "$(id -u)" = 0 ]; then

@@ -237,6 +237,14 @@ if [ $have_strace = 1 ]; then
 else
     ok "# SKIP iomem_align: no strace"
 fi
+# ... and every buffer-filling and verifying path takes such a buffer (a corpus file with
+# iomem_align=25, bs=512 and verify=crc32c once crashed on an aligned vector store)
+for o in --verify=crc32c --verify=sha256 "--verify=pattern --verify_pattern=0xdeadbeef" \
+    --buffer_compress_percentage=50 --dedupe_percentage=50 --buffer_pattern=0xaa55; do
+    # shellcheck disable=SC2086
+    check_exit "iomem_align=25 bs=512 $o runs" 0 io --filename="$T/ma" --rw=randwrite --size=64k --bs=512 \
+        --ioengine=libaio --iodepth=2 --iomem_align=25 $o
+done
 # percentage_random=0: a random job's offsets all sequential, as fio's (its write_iolog
 # lists 0, 4096, 8192, ...), so verify is taken as on a sequential job
 rm -f "$T/pr"

@@ -96,12 +96,33 @@ static int scheduler_file(const char *path, char *out, size_t len)
     return -ENODEV;
 }
 
-/* Writes name into the scheduler file f and reads it back: 0 when it is now "[name]";
- * the old one (the bracketed name) into old. */
-static int scheduler_set(const char *f, const char *name, char *old, size_t oldlen, char *err, size_t errlen)
+/* One change written down in the job's journal before it is made (sysundo.h). */
+static int journal(sb_io_sys *s, const char *kind, const char *a, const char *b, char *err, size_t errlen)
+{
+    int r = sb_io_undo_open(&s->undo, err, errlen);
+    if (r == 0 && (r = sb_io_undo_add(&s->undo, kind, a, b)) < 0)
+        snprintf(err, errlen, "%s: cannot journal %s in %s: %s", kind, a, s->undo.path, strerror(-r));
+    return r;
+}
+
+/* The line of file f (the schedulers it offers), into buf, for a message. */
+static const char *scheduler_offers(const char *f, char *buf, size_t len)
+{
+    FILE *fp = fopen(f, "r");
+    buf[0] = '\0';
+    if (fp && !fgets(buf, (int)len, fp))
+        buf[0] = '\0';
+    if (fp)
+        fclose(fp);
+    buf[strcspn(buf, "\n")] = '\0';
+    return buf;
+}
+
+/* The scheduler in use in file f (the bracketed name) into old. 0 or -errno with err. */
+static int scheduler_get(const char *f, char *old, size_t oldlen, char *err, size_t errlen)
 {
     char buf[256] = "";
-    FILE *fp = fopen(f, "r+");
+    FILE *fp = fopen(f, "r");
     if (!fp || !fgets(buf, sizeof buf, fp)) {
         int e = errno ? errno : EIO;
         snprintf(err, errlen, "ioscheduler: %s: %s", f, strerror(e));
@@ -109,22 +130,27 @@ static int scheduler_set(const char *f, const char *name, char *old, size_t oldl
             fclose(fp);
         return -e;
     }
+    fclose(fp);
     char *a = strchr(buf, '['), *b = a ? strchr(a, ']') : NULL;
     snprintf(old, oldlen, "%.*s", a && b ? (int)(b - a - 1) : 0, a ? a + 1 : "");
-    rewind(fp);
-    int w = fputs(name, fp) < 0 || fflush(fp) < 0 ? -errno : 0;
-    fclose(fp);
-    fp = fopen(f, "r");
-    buf[0] = '\0';
-    if (fp && !fgets(buf, sizeof buf, fp))
-        buf[0] = '\0';
-    if (fp)
-        fclose(fp);
-    char want[64];
-    snprintf(want, sizeof want, "[%s]", name);
-    if (w < 0 || !strstr(buf, want)) {
-        buf[strcspn(buf, "\n")] = '\0';
-        snprintf(err, errlen, "ioscheduler: cannot set %s in %s (it offers %s)", name, f, buf);
+    return 0;
+}
+
+/* Writes name into the scheduler file f and reads it back: 0 when it is now "[name]";
+ * the old one (the bracketed name) into old. */
+static int scheduler_set(const char *f, const char *name, char *old, size_t oldlen, char *err, size_t errlen)
+{
+    int r = scheduler_get(f, old, oldlen, err, errlen);
+    if (r < 0)
+        return r;
+    int fd = open(f, O_WRONLY | O_CLOEXEC);
+    bool w = fd >= 0 && write(fd, name, strlen(name)) == (ssize_t)strlen(name);
+    if (fd >= 0)
+        close(fd);
+    char now[32] = "";
+    if (!w || scheduler_get(f, now, sizeof now, err, errlen) < 0 || strcmp(now, name)) {
+        snprintf(err, errlen, "ioscheduler: cannot set %s in %s (it offers %s)", name, f,
+                 scheduler_offers(f, now, sizeof now));
         return -EINVAL;
     }
     return 0;
@@ -152,7 +178,11 @@ static int schedulers(const sb_io_job *job, const char *const *paths, unsigned n
             return -EINVAL;
         }
         char old[32];
-        int r = scheduler_set(f, job->ioscheduler, old, sizeof old, err, errlen);
+        int r = scheduler_get(f, old, sizeof old, err, errlen);
+        if (r == 0)
+            r = journal(s, SB_IO_UNDO_SCHED, f, old, err, errlen);
+        if (r == 0)
+            r = scheduler_set(f, job->ioscheduler, old, sizeof old, err, errlen);
         if (r < 0)
             return r;
         snprintf(s->sched_path[s->ndev], sizeof s->sched_path[0], "%s", f);
@@ -235,9 +265,14 @@ static int cgroup_enter(const sb_io_job *job, sb_io_sys *s, char *err, size_t er
     }
     snprintf(s->cg_dir, sizeof s->cg_dir, "%.*s/%s", (int)(sizeof s->cg_dir - sizeof job->cgroup - 2),
              s->cg_from, job->cgroup);
-    if (mkdir(s->cg_dir, 0755) == 0)
+    /* journaled once made, not before: a cgroup that was there already is not ours to
+     * remove (the moment between the two is what a SIGKILL could leave) */
+    if (mkdir(s->cg_dir, 0755) == 0) {
         s->cg_made = true;
-    else if (errno != EEXIST) {
+        /* with cgroup_nodelete the user keeps it, killed or not: nothing to journal */
+        if (!job->cgroup_nodelete && (r = journal(s, SB_IO_UNDO_CGROUP, s->cg_dir, "", err, errlen)) < 0)
+            return r;
+    } else if (errno != EEXIST) {
         int e = errno;
         snprintf(err, errlen, "cgroup: cgroup2 is not writable here: %s: %s", s->cg_dir, strerror(e));
         return -EINVAL;
@@ -262,14 +297,19 @@ static int cgroup_enter(const sb_io_job *job, sb_io_sys *s, char *err, size_t er
     return 0;
 }
 
-static void cgroup_leave(const sb_io_job *job, sb_io_sys *s)
+/* Back into the caller's cgroup, the job's removed unless cgroup_nodelete. Whether the
+ * journal may go: false when the cgroup should have gone and did not. */
+static bool cgroup_leave(const sb_io_job *job, sb_io_sys *s)
 {
     char pid[32];
     snprintf(pid, sizeof pid, "%d\n", (int)getpid());
     if (s->cg_moved && cg_write(s->cg_from, "cgroup.procs", pid) < 0)
         fprintf(stderr, "storbench: warning: cgroup: cannot move back into %s\n", s->cg_from);
-    if (s->cg_made && !job->cgroup_nodelete && rmdir(s->cg_dir) < 0)
+    if (s->cg_made && !job->cgroup_nodelete && rmdir(s->cg_dir) < 0) {
         fprintf(stderr, "storbench: warning: cgroup: cannot remove %s: %s\n", s->cg_dir, strerror(errno));
+        return false;
+    }
+    return true;
 }
 
 /* The job's effective ids on this thread (gid first, as fio's). 0 or -errno. */
@@ -320,8 +360,10 @@ int sb_io_sys_begin(const sb_io_job *job, const char *const *paths, unsigned npa
                     sb_io_sys *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
+    s->undo.fd = -1;
     s->began = true;
     int r = 0;
+    sb_io_undo_replay_stale(stderr); /* what a killed job left changed (one readdir when nothing) */
     if (job->cgroup[0])
         r = cgroup_enter(job, s, err, errlen);
     if (r == 0 && job->ioscheduler[0])
@@ -348,12 +390,16 @@ void sb_io_sys_end(const sb_io_job *job, sb_io_sys *s)
     regain_ids(s);
     if (s->locked)
         munmap(s->locked, s->locked_len);
+    bool all_back = true;
     for (unsigned k = 0; k < s->ndev; k++) {
         char old[32];
         if (s->sched_old[k][0] &&
-            scheduler_set(s->sched_path[k], s->sched_old[k], old, sizeof old, err, sizeof err) < 0)
+            scheduler_set(s->sched_path[k], s->sched_old[k], old, sizeof old, err, sizeof err) < 0) {
             fprintf(stderr, "storbench: warning: %s: restoring %s\n", err, s->sched_old[k]);
+            all_back = false;
+        }
     }
-    cgroup_leave(job, s);
+    all_back &= cgroup_leave(job, s);
+    sb_io_undo_done(&s->undo, all_back);
     s->began = false;
 }

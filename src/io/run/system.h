@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "io/job.h"
+#include "io/run/sysundo.h"
 
 #define SB_IO_SYS_MAX_DEVS 16
 
@@ -31,6 +32,7 @@ typedef struct sb_io_sys {
     bool cg_made, cg_moved;
     bool dropped;              /* uid/gid: the effective ids are the job's */
     gid_t egid;
+    sb_io_undo undo;           /* the scheduler and cgroup changes, journaled before */
     bool began;
 } sb_io_sys;
 
