@@ -497,14 +497,14 @@ static int report_phase(sb_jobfile_job **jobs, sb_io_run_slot *slots, size_t n, 
 
 /* The phase's jobs at once, here or on every MPI rank (each job combined over the ranks
  * into its slot and *reps, malloc'd). -1 with *rc set when the ranks agreed on a failure. */
-static int ranks_phase(sb_io_run_slot *slots, size_t n, atomic_bool *end_all, sb_io_ranks_report **reps,
-                       int *rc)
+static int ranks_phase(sb_io_run_slot *slots, size_t n, size_t first, unsigned per_job, atomic_bool *end_all,
+                       sb_io_ranks_report **reps, int *rc)
 {
     char err[1400];
     if (!sb_ranks_active())
         return sb_io_run_many(slots, n, end_all), 0;
     *reps = sb_xcalloc(n, sizeof **reps);
-    int r = sb_io_ranks_phase(slots, n, end_all, *reps, err, sizeof err);
+    int r = sb_io_ranks_phase(slots, n, first, per_job, end_all, *reps, err, sizeof err);
     if (r == 0)
         return 0;
     free(*reps);
@@ -569,7 +569,7 @@ static int run_jobs(io_args *a, const sb_io_cli *cli)
         sb_io_out_phase(o);
         sb_io_status_unlock(st);
         sb_io_ranks_report *reps = NULL;
-        if (ranks_phase(slots, n, &end_all, &reps, &rc) < 0) {
+        if (ranks_phase(slots, n, i, cli->ranks.per_job, &end_all, &reps, &rc) < 0) {
             free(slots);
             failed = true;
             break;
@@ -604,6 +604,11 @@ static int job_files(io_args *a, const sb_io_cli *cli)
     int rc = load_jobs(a, cli);
     if (rc != 0)
         return rc;
+    if (cli->ranks.per_job && !cli->parse_only && !cli->showcmd && !sb_ranks_active())
+        return sb_usage_error(CMD, "--ranks-per-job is for MPI ranks: run it under mpirun (docs/mpi.md)");
+    if (cli->ranks.per_job && sb_ranks_active() && (int)cli->ranks.per_job > sb_ranks()->size)
+        return sb_usage_error(CMD, "--ranks-per-job %u: more than the %d ranks", cli->ranks.per_job,
+                              sb_ranks()->size);
     /* on MPI ranks every rank runs every job on its own files (fio's clients) */
     for (size_t i = 0; sb_ranks_active() && !cli->parse_only && !cli->showcmd && i < a->set->n; i++) {
         char err[PATH_MAX + 256];
@@ -721,6 +726,8 @@ static int io_main(int argc, char **argv, io_cmd *st)
     sb_io_job_resolve(job);
     /* Alone, a shared file is the one file it already is, and a wall stops the only
      * rank: both mean something only across ranks. */
+    if (cli->ranks.per_job)
+        return sb_usage_error(CMD, "--ranks-per-job is for job files (one job from flags runs on every rank)");
     if (!sb_ranks_active() && (cli->ranks.shared_file || cli->ranks.stonewall_s > 0))
         return sb_usage_error(CMD, "%s is for MPI ranks: run it under mpirun (docs/mpi.md)",
                               cli->ranks.shared_file ? "--shared-file" : "--stonewall");

@@ -114,5 +114,9 @@ const sb_opt sb_io_cli_options[] = {
     {.name = "stonewall", .type = SB_OPT_DURATION, C(ranks.stonewall_s), .arg = "DURATION",
      .help = "every rank stops this far into the measured phase",
      .category = SB_OPTC_MPI, .flags = SB_OPTF_POSITIVE},
+    {.name = "ranks-per-job", .type = SB_OPT_INT, C(ranks.per_job), .min = 1, .arg = "N",
+     .help = "a job file's jobs each on N ranks instead of all: job i (from 0) on ranks i*N .. "
+             "i*N+N-1, modulo the ranks; its figures are those ranks'",
+     .category = SB_OPTC_MPI},
 };
 const size_t sb_io_n_cli_options = sizeof sb_io_cli_options / sizeof sb_io_cli_options[0];

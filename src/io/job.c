@@ -86,6 +86,50 @@ static void sb_io_job_resolve_dirs(sb_io_job *job)
         job->bs_w = job->bs_max_w = job->blockalign_w = 0;
 }
 
+/* One direction's split under a bsrange given after it: each size aligned down to the
+ * range's low end (whole multiples of it; at least it) and capped at its high end, as
+ * fio's get_next_buflen does to each drawn size; a range of one size gives that size.
+ * Sizes that become one share their percentages. */
+static void clamp_split(sb_io_bssplit *sp, uint64_t lo, uint64_t hi)
+{
+    sb_io_bssplit out = {0};
+    for (unsigned i = 0; i < sp->n; i++) {
+        uint64_t b = sp->bs[i] - sp->bs[i] % lo;
+        b = hi <= lo ? lo : b < lo ? lo : b > hi ? hi : b;
+        unsigned k = 0;
+        while (k < out.n && out.bs[k] != b)
+            k++;
+        if (k == out.n) {
+            out.bs[out.n] = b;
+            out.pct[out.n++] = 0;
+        }
+        out.pct[k] += sp->pct[i];
+    }
+    *sp = out;
+}
+
+/* bssplit and bsrange (or bs=READ,WRITE) together, as fio: a bsrange given after the
+ * split holds its sizes (clamp_split, each direction with its range); otherwise the
+ * split's own sizes are the min and max, and the range given before means nothing. */
+static void sb_io_job_resolve_split(sb_io_job *job)
+{
+    if (!job->bssplit.n)
+        return;
+    if (job->bsrange_clamps) {
+        sb_io_bssplit w = job->bssplit_w.n ? job->bssplit_w : job->bssplit;
+        uint64_t wlo = job->bs_w ? job->bs_w : job->bs, whi = job->bs_w ? job->bs_max_w : job->bs_max;
+        clamp_split(&job->bssplit, job->bs, job->bs_max);
+        clamp_split(&w, wlo, whi);
+        bool same = w.n == job->bssplit.n && !memcmp(w.bs, job->bssplit.bs, w.n * sizeof w.bs[0]) &&
+                    !memcmp(w.pct, job->bssplit.pct, w.n * sizeof w.pct[0]);
+        job->bssplit_w = w;
+        if (same)
+            job->bssplit_w.n = 0;
+        job->bsrange_clamps = false;
+    }
+    job->bs_w = job->bs_max_w = 0;
+}
+
 void sb_io_job_resolve(sb_io_job *job)
 {
     sb_io_zbd_resolve(job); /* size=Nz, offset=Nz; zbd's whole zones */
@@ -113,6 +157,7 @@ void sb_io_job_resolve(sb_io_job *job)
                   : job->rw == SB_RW_RANDRW ? SB_RW_RW : SB_RW_TRIM;
         job->pct_random = 100;
     }
+    sb_io_job_resolve_split(job);
     sb_io_job_resolve_dirs(job);
     if (!job->bssplit.n)
         return;

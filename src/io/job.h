@@ -91,6 +91,12 @@ typedef struct sb_io_job {
     sb_io_bssplit bssplit;     /* fio's bssplit; n = 0: none */
     sb_io_bssplit bssplit_w;   /* fio's bssplit=READS,WRITES: the writes' split (right after
                                 * bssplit: the split type writes both); n = 0: as the reads' */
+    /* fio's bsrange given after bssplit (the later of the two decides, as fio's callbacks
+     * fill the same per-direction min and max): the split's sizes are then aligned down
+     * to the range's low end and capped at its high end, each direction's own (fio's
+     * get_next_buflen); sb_io_job_resolve maps the splits so and clears it. A bssplit
+     * given after a bsrange (or bs=READ,WRITE) takes its min and max from its own sizes. */
+    bool bsrange_clamps;
     /* fio's bs=READ,WRITE (and bsrange's): the writes' size or range when the job writes
      * and they differ from the reads' (bs, bs_max); 0 = as the reads'. bs_max_w follows
      * bs_w (one range entry writes both). bs_is_seq_rand: the READ value is for sequential
@@ -596,6 +602,10 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
  * (defined in verify_run.c). Declared here, not in worker.h, so that job.c need not
  * include worker.h, which includes this header: no include circle. */
 int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t errlen);
+/* verify's block: the unit every I/O size of the job is made of (bs for a job of one
+ * size; with bsrange, bssplit or bs=READ,WRITE their greatest common divisor), each
+ * written with a header of its own, as fio's verify_interval of the smallest size. */
+uint64_t sb_io_verify_unit(const sb_io_job *job);
 /* zonemode=zbd's part of resolve and check (defined in zbd.c; declared here for the
  * same reason): the zone counts of size=Nz / offset=Nz made bytes, a zoned device's
  * zone size when none is given, the region rounded to whole zones as fio's; and the

@@ -54,6 +54,7 @@ typedef struct rank_fig {
     double start, end; /* seconds from the phase's barrier */
     uint64_t bytes;
     uint64_t walled;   /* stopped by the stonewall (its own time or the poll) */
+    uint64_t idle;     /* did not run the job (--ranks-per-job): not in the figures */
 } rank_fig;
 
 /* The stonewall of the running phase, on this rank's clock: the worker stops each rank
@@ -335,15 +336,22 @@ static int merge_result(sb_io_result *r, double elapsed)
     return 0;
 }
 
-/* IOR's figures from every rank's interval and bytes. */
+/* IOR's figures from the interval and bytes of every rank that ran the job (at least one
+ * did: the first). */
 static void phase_figures(const rank_fig *all, int n, sb_io_phase_report *ph)
 {
-    double lo = all[0].start, hi = all[0].end, first = all[0].end, sum_bw = 0;
-    ph->bytes_min = ph->bytes_max = all[0].bytes;
+    int k = 0, ran = 0;
+    while (k < n - 1 && all[k].idle)
+        k++;
+    double lo = all[k].start, hi = all[k].end, first = all[k].end, sum_bw = 0;
+    ph->bytes_min = ph->bytes_max = all[k].bytes;
     ph->bw_min = ph->bw_max = -1;
     ph->ranks_stonewalled = 0;
     for (int i = 0; i < n; i++) {
         const rank_fig *f = &all[i];
+        if (f->idle)
+            continue;
+        ran++;
         lo = f->start < lo ? f->start : lo;
         hi = f->end > hi ? f->end : hi;
         first = f->end < first ? f->end : first;
@@ -355,14 +363,27 @@ static void phase_figures(const rank_fig *all, int n, sb_io_phase_report *ph)
         ph->bw_max = bw > ph->bw_max ? bw : ph->bw_max;
         ph->ranks_stonewalled += f->walled != 0;
     }
-    ph->bw_mean = sum_bw / n;
+    ph->bw_mean = ran ? sum_bw / ran : 0;
     ph->elapsed_s = hi - lo;
     ph->first_done_s = first - lo;
     ph->last_done_s = hi - lo;
 }
 
-int sb_io_ranks_combine(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64_t t1, double wall,
-                        bool walled_by_poll, sb_io_phase_report *ph)
+void sb_io_ranks_empty(sb_io_result *r)
+{
+    memset(r, 0, sizeof *r);
+    for (int d = 0; d < SB_DDIR_N; d++) {
+        sb_hist_init(&r->dir[d].clat);
+        sb_hist_init(&r->dir[d].slat);
+        sb_hist_init(&r->dir[d].clat_issued);
+    }
+    sb_hist_init(&r->clat_all);
+    sb_hist_init(&r->sync.clat);
+}
+
+/* The figures of job j over the ranks that ran it (idle: this one did not). */
+static int combine(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64_t t1, double wall,
+                   bool walled_by_poll, bool idle, int *nran, sb_io_phase_report *ph)
 {
     int n = sb_ranks()->size;
     double own = (double)(t1 - t0) / 1e9;
@@ -376,7 +397,7 @@ int sb_io_ranks_combine(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64
      * own clock from its exit of the barrier (the release skew is the error) */
     uint64_t base = sb_ranks()->hosts == 1 ? 0 : t0;
     double end = (double)(t1 - base) / 1e9;
-    rank_fig me = {end - r->seconds, end, 0, walled};
+    rank_fig me = {end - r->seconds, end, 0, walled, idle};
     for (int d = 0; d < SB_DDIR_N; d++)
         me.bytes += r->dir[d].bytes;
     if (r->end_ns) { /* the measured interval itself, when the engine says it */
@@ -385,6 +406,9 @@ int sb_io_ranks_combine(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64
     }
     rank_fig *all = sb_xrealloc(NULL, (size_t)n * sizeof *all);
     int rc = sb_ranks_allgather(&me, all, sizeof me);
+    *nran = 0;
+    for (int i = 0; rc == 0 && i < n; i++)
+        *nran += !all[i].idle;
     if (rc == 0) {
         phase_figures(all, n, ph);
         rc = merge_result(r, ph->elapsed_s);
@@ -400,6 +424,19 @@ int sb_io_ranks_combine(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64
     ph->iops = ph->elapsed_s > 0 ? (double)ph->ios / ph->elapsed_s : 0;
     ph->lat = r->clat_all;
     return 0;
+}
+
+int sb_io_ranks_combine(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64_t t1, double wall,
+                        bool walled_by_poll, sb_io_phase_report *ph)
+{
+    int nran;
+    return combine(j, r, t0, t1, wall, walled_by_poll, false, &nran, ph);
+}
+
+int sb_io_ranks_combine_some(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64_t t1, bool ran,
+                             int *nran, sb_io_phase_report *ph)
+{
+    return combine(j, r, t0, t1, 0, false, !ran, nran, ph);
 }
 
 /* One phase on every rank: barrier, the job, agreement, then the combined figures. */

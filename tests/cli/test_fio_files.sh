@@ -148,9 +148,12 @@ fi
 check_exit "file_service_type=bogus is refused" 2 "$SB_BIN" io --filename="$T/a:$T/b" --size=1m \
     --file_service_type=bogus
 check_one_line "... naming the option" file_service_type
-check_exit "verify with two files is refused" 2 "$SB_BIN" io --filename="$T/a:$T/b" --size=1m \
-    --rw=write --verify=crc32c
-check_one_line "... naming verify" verify
+rm -f "$T/a" "$T/b"
+check_exit "verify with two files: runs clean (a table per file)" 0 "$SB_BIN" io --filename="$T/a:$T/b" \
+    --size=1m --rw=write --verify=crc32c
+check_exit "trim_percentage with two files is refused" 2 "$SB_BIN" io --filename="$T/a:$T/b" --size=1m \
+    --rw=write --verify=crc32c --trim_percentage=10 --trim_backlog=4
+check_one_line "... naming trim_percentage" trim_percentage
 check_exit "filename_format with a / is refused" 2 "$SB_BIN" io --directory="$T/d" --nrfiles=2 \
     --filename_format='../x.$filenum' --size=1m
 check_one_line "... naming filename_format" filename_format

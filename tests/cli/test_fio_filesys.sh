@@ -80,9 +80,26 @@ if [ $have_fio = 1 ]; then
     check "... as fio's ($(tr '\n' ' ' <"$T/fzfio.sizes"))" sizes_ok "$T/fzfio.sizes" \
         "$(jq '.jobs[0].write.io_bytes' "$T/fzfio.json")"
 fi
-check_exit "filesize=LO-HI with bsrange: exit 2" 2 io --directory="$T/fsz" --nrfiles=2 --filesize=16k-64k \
-    --bsrange=4k-8k
-check_one_line "... one line" "filesize"
+# ... with sizes drawn (bsrange, joelandman-test.fio's): each file's I/Os keep to its own
+# size (strace -y: each call's file, length and offset against the file's size after the run)
+if [ $have_strace = 1 ]; then
+    rm -rf "$T/fsz" && mkdir -p "$T/fsz"
+    strace -f -qq -y -e trace=pread64,pwrite64 -o "$T/fr.st" "$SB_BIN" io --quiet --name=fr \
+        --directory="$T/fsz" --nrfiles=8 --filesize=16k-256k --bsrange=4k-32k --rw=randrw --size=256k \
+        --exec_postrun="stat -c '%n %s' $T/fsz/storbench-*/*" >/dev/null 2>&1
+    inside() {
+        awk 'NR == FNR { size[$1] = $2; next }
+             match($0, /p(read|write)64\([0-9]+<[^>]*>/) {
+                 f = substr($0, RSTART, RLENGTH); sub(/^[^<]*</, "", f); sub(/>$/, "", f)
+                 if (!(f in size)) next
+                 n = split($0, a, ", "); o = a[n]; sub(/\).*/, "", o); c++; if (o + a[n - 1] > size[f]) bad++ }
+             END { exit !(c > 8 && !bad && length(size) == 8) }' fr.postrun.txt "$T/fr.st"
+    }
+    check "filesize=16k-256k with bsrange=4k-32k: every I/O inside its own file ($(awk '{printf "%s ", $2}' fr.postrun.txt))" \
+        inside
+else
+    ok "# SKIP filesize=LO-HI with bsrange: no strace"
+fi
 
 check_exit "directory=A:B with filename: exit 2" 2 io --name=dd --filename=f --directory="$T/dA:$T/dB" --size=64k
 check_one_line "... one line" "directory=A:B with filename"
@@ -184,6 +201,29 @@ if [ $have_strace = 1 ]; then
         test "$n_exclusive" -ge 512 -a "$cut_exclusive" = 0
     check "lockfile=readwrite: no write beside another I/O ($wcut_readwrite writes cut; reads share: $cut_readwrite)" \
         test "$n_readwrite" -ge 512 -a "$wcut_readwrite" = 0
+    # lockfile with several files per thread: a lock per file (fio's lock_file() on the
+    # io_u's file). strace -y names each call's file; overlaps() counts the calls that
+    # started while another thread's call on the same file (same) or on the other file
+    # (other) was in flight
+    overlaps() {
+        strace -f -qq -y -e trace=pread64,pwrite64 -o "$T/strace" "$SB_BIN" io --quiet \
+            --filename="$T/lk1:$T/lk2" --rw=randrw --size=4m --numjobs=2 "$@" >/dev/null 2>&1
+        awk '{ pid = $1
+               if ($0 ~ /resumed>/) { delete inf[pid]; next }
+               if (!match($0, /<[^>]*>/)) next
+               f = substr($0, RSTART, RLENGTH)
+               for (p in inf) if (p != pid) { if (inf[p] == f) same++; else other++ }
+               if ($0 ~ /unfinished \.\.\.>/) inf[pid] = f }
+             END { print same + 0, other + 0 }' "$T/strace"
+    }
+    head -c 2m /dev/urandom >"$T/lk1"
+    head -c 2m /dev/urandom >"$T/lk2"
+    read -r same_none other_none <<<"$(overlaps --lockfile=none)"
+    read -r same_ex other_ex <<<"$(overlaps --lockfile=exclusive)"
+    check "lockfile=exclusive, two files per thread: no two I/Os on one file at once ($same_ex; without: $same_none)" \
+        test "$same_ex" = 0 -a "$same_none" -gt 0
+    check "... while I/Os on the two files overlap ($other_ex): a lock per file, not one for all" \
+        test "$other_ex" -gt 0
     c=$(calls sbio sched_setaffinity --filename="$T/co" --rw=read --size=64k --cpumask=0x1)
     check "cpumask=0x1: the thread on CPU 0" grep -q 'sched_setaffinity(.*\[0\])' <<<"$c"
     c=$(calls sbio set_mempolicy --filename="$T/co" --rw=read --size=64k --numa_mem_policy=interleave)
@@ -383,8 +423,6 @@ refused() {
     check_one_line "... one line" "$word"
 }
 refused "atomic=1" "atomic" --rw=write --direct=1 --atomic=1
-check_exit "lockfile with two files per job: exit 2" 2 io --directory="$T" --nrfiles=2 --size=64k --lockfile=exclusive
-check_one_line "... one line" "one file per thread"
 refused "unlink_each_loop on a read job (fio's fails its second loop)" "ENOENT" --rw=read --loops=2 \
     --unlink_each_loop=1
 refused "write_barrier=4" "sg engine" --rw=write --write_barrier=4

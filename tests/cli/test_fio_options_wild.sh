@@ -274,4 +274,50 @@ if command -v fio >/dev/null; then
     check "... as fio 3.33's JSON for the same file" \
         test "$(jq -r '."global options".bs + " " + .jobs[0]."job options".rw' "$T/al.json")" = "8k read"
 fi
+# bsrange and bssplit together: fio's callbacks fill the same per-direction min and max,
+# so the later one decides (rinetd-fio.cfg gives bsrange=1k-4k,8k-8k, then bssplit). Each
+# job's sizes per direction from its write_iolog, fio's beside storbench's
+sizes() { # LOG DIR: the sizes of DIR's I/Os, sorted, unique
+    awk -v d="$2" '$3 == d {print $5}' "$1" | sort -n | uniq | tr '\n' ' '
+}
+bsjob() { # NAME OPTIONS...: a job file of rw=rw on one file with write_iolog
+    local n=$1
+    shift
+    { printf '[%s]\nfilename=%s/bs_%s\nrw=rw\nsize=1m\nwrite_iolog=%s/bs_%s.log\n' "$n" "$T" "$n" "$T" "$n"
+      printf '%s\n' "$@"; } >"$T/bs_$n.fio"
+}
+bsjob range 'bsrange=1k-4k,8k-8k'
+bsjob first 'bsrange=1k-4k,8k-8k' 'bssplit=4k/30:8k/40:16k/30'
+bsjob last 'bssplit=4k/30:8k/40:16k/30' 'bsrange=1k-4k,8k-8k'
+for n in range first last; do
+    check_exit "bsrange/bssplit ($n) runs" 0 "$SB_BIN" io --quiet --output-format=terse "$T/bs_$n.fio"
+done
+check "bsrange=1k-4k,8k-8k: reads of 1k .. 4k in 1k steps, writes 8k" \
+    test "$(sizes "$T/bs_range.log" read)|$(sizes "$T/bs_range.log" write)" = "1024 2048 3072 4096 |8192 "
+check "bsrange, then bssplit: the split's sizes both ways" \
+    test "$(sizes "$T/bs_first.log" read)|$(sizes "$T/bs_first.log" write)" = "4096 8192 16384 |4096 8192 16384 "
+check "bssplit, then bsrange: the split held in each direction's range (4k reads, 8k writes)" \
+    test "$(sizes "$T/bs_last.log" read)|$(sizes "$T/bs_last.log" write)" = "4096 |8192 "
+if command -v fio >/dev/null; then
+    for n in range first last; do
+        sed "s|write_iolog=.*|write_iolog=$T/fio_$n.log|; s|filename=.*|filename=$T/fio_$n|" \
+            "$T/bs_$n.fio" >"$T/fio_$n.fio"
+        (cd "$T" && fio --output-format=terse "$T/fio_$n.fio" >/dev/null 2>&1)
+        check "... fio's sizes for $n are the same" \
+            test "$(sizes "$T/fio_$n.log" read)|$(sizes "$T/fio_$n.log" write)" = \
+            "$(sizes "$T/bs_$n.log" read)|$(sizes "$T/bs_$n.log" write)"
+    done
+fi
+# a sequential pass of drawn sizes is size bytes, as fio's (its last I/O a size that fits)
+for o in --bssplit=4k/30:8k/40:16k/30 --bsrange=4k-64k; do
+    rm -f "$T/sq"
+    check_exit "rw=write $o size=1m runs" 0 io --filename="$T/sq" --rw=write --size=1m "$o" --output-format=json
+    check "... writes 1 MiB, not more ($(jqv '.jobs[0].write.io_bytes' "$T/out"))" \
+        test "$(jqv '.jobs[0].write.io_bytes' "$T/out")" = 1048576
+    if command -v fio >/dev/null; then
+        rm -f "$T/sqf"
+        fio --name=sq --filename="$T/sqf" --rw=write --size=1m "$o" --output-format=json >"$T/sq.json" 2>/dev/null
+        check "... as fio's" test "$(jqv '.jobs[0].write.io_bytes' "$T/sq.json")" = 1048576
+    fi
+done
 finish

@@ -145,7 +145,10 @@ check "without bs_unaligned: multiples of 1k" test -z "$(awk '$2 % 1024' a)"
 check_exit "bs= (no value, an unset \${VAR}): refused" 2 "$SB" io --filename="$F" --size=1m --bs=
 check_exit "bs_unaligned without a range: refused" 2 "$SB" io --filename="$F" --size=1m --bs_unaligned
 check_exit "bs=4k,8k,16k (a trim size of its own): refused" 2 "$SB" io --filename="$F" --size=1m --bs=4k,8k,16k
-check_exit "bs=4k,64k with verify: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randrw --bs=4k,64k --verify=crc32c
+# verify with each direction's own size: blocks of their common unit (4k), each checked
+rm -f "$F"
+check_exit "bs=4k,64k with verify: runs clean" 0 "$SB" io --filename="$F" --size=1m --rw=randrw --bs=4k,64k \
+    --verify=crc32c
 
 # ---- offset=N% and offset_align: fio's first offsets exactly ----
 head -c 10000000 /dev/zero >"$T/of"

@@ -8,7 +8,9 @@
 # verify_backlog_batch, the order of writes and checks compared with fio's (strace);
 # verify_offset, the header moved into the block as fio's; trim_percentage and its
 # options: blocks trimmed while writing, read back as zeros; verify_state_save and
-# verify_state_load: a write cut short is checked as far as it went; experimental_verify.
+# verify_state_load: a write cut short is checked as far as it went; experimental_verify;
+# verify with bsrange and bssplit, and over several files per job, clean and with a
+# flipped byte found, as fio's.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -242,4 +244,72 @@ check_exit "experimental_verify=0 runs" 0 "$SB" io --quiet --filename="$F" --siz
 check_exit "experimental_verify=1 is refused" 2 "$SB" io --filename="$F" --size=64k --rw=write \
     --verify=crc32c --experimental_verify=1
 check_one_line "and named" "experimental_verify"
+# verify with sizes of several kinds (bsrange, bssplit, bsrange=READ,WRITE): blocks of the
+# sizes' common unit, each with a header of its own (fio's verify_interval of the smallest
+# size). storbench's own writes pass, sequential and random, with verify_backlog too; a
+# byte flipped between the write and a verify_only run is found, by fio as by storbench
+vv() { vget "$T/out" "$1"; }
+VAR=(--name=v --size=1m --verify=crc32c --ioengine=libaio --iodepth=4 --output-format=json)
+for sz in --bsrange=4k-16k --bssplit=4k/30:8k/40:16k/30 --bsrange=1k-4k,8k-8k; do
+    for rw in write randwrite randrw; do
+        rm -f "$F"
+        check_exit "verify $sz rw=$rw: clean" 0 "$SB" io --quiet --filename="$F" "${VAR[@]}" "$sz" --rw=$rw
+        if [ $have_py = 1 ] && [ $rw = write ]; then
+            check "... the whole file read back, no error" test "$(vv bytes_checked) $(vv errors)" = "1048576 0"
+        elif [ $have_py = 1 ]; then
+            check "... what was written read back ($(vv bytes_checked) bytes), no error" \
+                test "$(vv bytes_checked)" -gt 0 -a "$(vv errors)" = 0
+        fi
+    done
+done
+for rw in write randwrite; do
+    rm -f "$F"
+    check_exit "verify bssplit rw=$rw verify_backlog=8: clean" 0 "$SB" io --quiet --filename="$F" "${VAR[@]}" \
+        --bssplit=4k/30:8k/40:16k/30 --rw=$rw --verify_backlog=8
+    [ $have_py = 1 ] && [ $rw = write ] &&
+        check "... the backlog's checks beside the read-back ($(vv bytes_checked) bytes)" \
+            test "$(vv bytes_checked)" -gt 1048576
+done
+rm -f "$F"
+check_exit "verify bsrange=4k-16k with verify_interval=1k: clean" 0 "$SB" io --quiet --filename="$F" \
+    "${VAR[@]}" --bsrange=4k-16k --rw=randwrite --verify_interval=1k
+check_exit "verify with bsrange and bs_unaligned: exit 2" 2 "$SB" io --filename="$F" --verify=crc32c \
+    --bsrange=4k-16k --bs_unaligned --rw=write --size=1m
+check_one_line "... one line" "512"
+# a byte flipped in the 11th 4 KiB block after a sequential bssplit write
+for who in sb fio; do
+    [ $who = fio ] && [ $have_fio = 0 ] && continue
+    rm -f "$T/vs"
+    VS=(--name=v --filename="$T/vs" --size=1m --rw=write --bssplit=4k/30:8k/40:16k/30 --verify=crc32c)
+    if [ $who = sb ]; then run=("$SB" io --quiet); else run=(fio); fi
+    check_exit "$who: bssplit write with verify: clean" 0 "${run[@]}" "${VS[@]}"
+    check_exit "$who: verify_only of the same: clean" 0 "${run[@]}" "${VS[@]}" --verify_only
+    printf '\xa5' | dd of="$T/vs" bs=1 seek=$((4096 * 10 + 500)) conv=notrunc 2>/dev/null
+    check_exit "$who: verify_only after a byte was flipped: the mismatch is found" 1 "${run[@]}" "${VS[@]}" \
+        --verify_only
+    [ $who = sb ] && check "... named at its block" grep -q "offset 40960: data" "$T/err"
+done
+# several files per job (wowscpp-basic-verify.fio names eight devices): a table per file,
+# each I/O checked against its own file's; a byte flipped in the second file is found
+# there, by storbench and by fio
+for who in sb fio; do
+    [ $who = fio ] && [ $have_fio = 0 ] && continue
+    rm -f "$T/m1" "$T/m2" "$T/m3"
+    VM=(--name=v --filename="$T/m1:$T/m2:$T/m3" --size=3m --rw=write --bsrange=4k-16k --verify=crc32c)
+    if [ $who = sb ]; then run=("$SB" io --quiet); else run=(fio); fi
+    check_exit "$who: three files, bsrange, verify: clean" 0 "${run[@]}" "${VM[@]}" --ioengine=libaio \
+        --iodepth=4 --verify_backlog=8
+    check_exit "$who: verify_only of the same: clean" 0 "${run[@]}" "${VM[@]}" --verify_only
+    printf '\xa5' | dd of="$T/m2" bs=1 seek=$((4096 * 7 + 300)) conv=notrunc 2>/dev/null
+    check_exit "$who: verify_only after a byte of the second file was flipped: found" 1 "${run[@]}" "${VM[@]}" \
+        --verify_only
+    [ $who = sb ] && check "... named in that file at its block" grep -q "m2: offset 28672: data" "$T/err"
+done
+rm -f "$T/m1" "$T/m2" "$T/m3"
+check_exit "three files, randrw with verify on 2 threads: clean" 0 "$SB" io --quiet --name=v \
+    --filename="$T/m1:$T/m2:$T/m3" --size=3m --rw=randrw --bssplit=4k/50:16k/50 --verify=md5 --numjobs=2 \
+    --ioengine=libaio --iodepth=4
+check_exit "trim_percentage with three files: exit 2" 2 "$SB" io --name=v --filename="$T/m1:$T/m2:$T/m3" \
+    --size=3m --rw=write --verify=crc32c --trim_percentage=10 --trim_backlog=4
+check_one_line "... one line" "trim_percentage"
 finish

@@ -199,6 +199,56 @@ printf '[bad]\nrw=read\nsize=1m\nfilename=%s/ranks.fio/f\n' "$T" >"$T/bad.fio"
 check_exit "job file on ranks: a job failing on every rank" 1 run4 "$SB" io "$T/bad.fio"
 check "a failing job: one rank's line names the job" grep -q 'rank 0 on .*bad' "$T/err"
 
+# ---- --ranks-per-job: each job of a file on its share of the ranks ----
+# job i on ranks i*K .. i*K+K-1 modulo the ranks: each rank's files (FILE.R) show where
+cat >"$T/rpj.fio" <<EOF
+[global]
+size=256k
+bs=4k
+[a]
+rw=write
+filename=$D/a
+[b]
+rw=randwrite
+filename=$D/b
+[c]
+stonewall
+rw=write
+filename=$D/c
+EOF
+rm -rf "$D" && mkdir -p "$D"
+check_exit "4 ranks, --ranks-per-job 2" 0 run4 "$SB" io "$T/rpj.fio" --ranks-per-job 2 --output-format=json
+J="$T/out"
+check "job a on ranks 0-1, b on 2-3, c (2 x 2 mod 4) on 0-1" \
+    test "$(cd "$D" && echo *)" = "a.0 a.1 b.2 b.3 c.0 c.1"
+check "each job's I/Os are its 2 ranks' (2 x 64)" \
+    jqok '[.jobs[].write.total_ios] == [128, 128, 128]' "$J"
+check "each job reports its 2 ranks" jqok 'all(.jobs[]; .storbench.ranks.ranks == 2)' "$J"
+check "latency from its ranks' merged histograms" jqok 'all(.jobs[]; .write.clat_ns.N == 128)' "$J"
+check "bandwidth = its ranks' bytes / their earliest start to latest end" \
+    jqok 'all(.jobs[].storbench.ranks.phases[0]; .bytes == 2 * 262144 and (.bw_bytes_per_s * .elapsed_s - .bytes | fabs) < 0.01 * .bytes)' "$J"
+check "the top-level figures are the ranks' sums (io_bytes)" \
+    jqok 'all(.jobs[]; .write.io_bytes == 2 * 262144)' "$J"
+rm -rf "$D" && mkdir -p "$D"
+check_exit "4 ranks, --ranks-per-job 3: the jobs wrap round the ranks" 0 run4 "$SB" io "$T/rpj.fio" \
+    --ranks-per-job 3 --output-format=json
+check "a on 0-2, b on 3,0,1, c (6 mod 4 = 2) on 2,3,0" \
+    test "$(cd "$D" && echo *)" = "a.0 a.1 a.2 b.0 b.1 b.3 c.0 c.2 c.3"
+check "each job's I/Os are its 3 ranks'" jqok '[.jobs[].write.total_ios] == [192, 192, 192]' "$T/out"
+rm -rf "$D" && mkdir -p "$D"
+check_exit "--ranks-per-job 4 of 4: every rank, as without it" 0 run4 "$SB" io "$T/rpj.fio" --ranks-per-job 4 \
+    --output-format=json
+check "... 4 x 64 I/Os a job" jqok '[.jobs[].write.total_ios] == [256, 256, 256]' "$T/out"
+rm -rf "$D" && mkdir -p "$D"
+check_exit "--ranks-per-job 0: exit 2" 2 run4 "$SB" io "$T/rpj.fio" --ranks-per-job 0
+check_one_line "... one line" "ranks-per-job"
+check_exit "--ranks-per-job 5 on 4 ranks: exit 2" 2 run4 "$SB" io "$T/rpj.fio" --ranks-per-job 5
+check_one_line "... one line" "more than the 4 ranks"
+check_exit "--ranks-per-job with one job from flags: exit 2" 2 run4 "$SB" io --rw write --size 64k \
+    --directory "$D" --ranks-per-job 2
+check_one_line "... one line" "for job files"
+check "nothing was written by the refused runs" test -z "$(ls -A "$D")"
+
 # ---- what does not run on ranks ----
 check_exit "list under mpirun: usage error" 2 "${MPIRUN[@]}" -np 2 "$SB" list
 check_one_line "list under mpirun: one line" "not on 2 MPI ranks"
@@ -211,6 +261,8 @@ check_exit "no storbench-mpi beside it" 1 "${MPIRUN[@]}" -np 2 "$T/bin/storbench
 check_one_line "no storbench-mpi: one line" "no storbench-mpi"
 
 # ---- plain storbench, no mpirun ----
+check_exit "plain io: --ranks-per-job without mpirun: exit 2" 2 "$SB" io "$T/rpj.fio" --ranks-per-job 2
+check_one_line "... one line" "under mpirun"
 check_exit "plain io has no ranks section" 0 "$SB" io --rw write --bs 64k --size 256k \
     --directory "$D" --output-format storbench-json
 check "plain json unchanged" jqok 'has("ranks") | not' "$T/out"

@@ -149,6 +149,44 @@ static int set(sb_io_job *job, const char *name, const char *value)
     return sb_io_opt_set(job, name, NULL, value, &ctx, err, sizeof err);
 }
 
+/* bsrange and bssplit together: the later one decides, as fio's callbacks fill the same
+ * per-direction min and max (rinetd-fio.cfg gives bsrange=1k-4k,8k-8k, then bssplit) */
+static void test_bsrange_bssplit_order(void **state)
+{
+    static sb_io_job job;
+    (void)state;
+    sb_io_job_init(&job);
+    assert_int_equal(set(&job, "bsrange", "1k-4k,8k-8k"), 0);
+    assert_int_equal(job.bs_w, 8192);
+    assert_int_equal(set(&job, "bssplit", "4k/30:8k/40:16k/30"), 0);
+    sb_io_job_resolve(&job);
+    assert_int_equal(job.bs, 4096); /* the split alone, both ways */
+    assert_int_equal(job.bs_w, 0);
+    assert_int_equal(job.bssplit.n, 3);
+    assert_int_equal(job.bssplit_w.n, 0);
+    sb_io_job_init(&job);
+    assert_int_equal(set(&job, "bssplit", "4k/30:8k/40:16k/30"), 0);
+    assert_int_equal(set(&job, "blocksize_range", "1k-4k,8k-8k"), 0);
+    for (int i = 0; i < 2; i++) { /* resolved twice (job file, then command): the same */
+        sb_io_job_resolve(&job);
+        assert_int_equal(job.bssplit.n, 1); /* reads: 4k, 8k, 16k aligned to 1k, capped at 4k */
+        assert_int_equal(job.bssplit.bs[0], 4096);
+        assert_int_equal(job.bssplit.pct[0], 100);
+        assert_int_equal(job.bssplit_w.n, 1); /* writes: a range of one size, 8k */
+        assert_int_equal(job.bssplit_w.bs[0], 8192);
+        assert_int_equal(job.bs, 4096);
+        assert_int_equal(job.bs_w, 0);
+    }
+    sb_io_job_init(&job); /* a range that keeps some sizes apart: 12k cut to 8k joins 8k */
+    assert_int_equal(set(&job, "bssplit", "4k/20:8k/30:12k/50"), 0);
+    assert_int_equal(set(&job, "bsrange", "4k-8k"), 0);
+    sb_io_job_resolve(&job);
+    assert_int_equal(job.bssplit.n, 2);
+    assert_int_equal(job.bssplit.bs[1], 8192);
+    assert_int_equal(job.bssplit.pct[1], 80);
+    assert_int_equal(job.bssplit_w.n, 0);
+}
+
 static void test_value_types(void **state)
 {
     static sb_io_job job;
@@ -229,9 +267,13 @@ static void test_job_checks(void **state)
     assert_int_equal(set(&job, "filename", "a:b"), 0);
     job.directory[0] = '\0';
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0); /* two files */
-    job.verify = SB_VERIFY_CRC32C; /* one file only */
+    job.verify = SB_VERIFY_CRC32C; /* a table per file */
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0);
+    job.trim_percentage = 10; /* trims of verified blocks: one file only */
+    job.trim_backlog = 4;
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
-    assert_non_null(strstr(err, "verify with 2 files per job"));
+    assert_non_null(strstr(err, "trim_percentage with 2 files per job"));
+    job.trim_percentage = job.trim_backlog = 0;
     job.verify = SB_VERIFY_NONE;
     strcpy(job.engine, "mmap"); /* maps one file */
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
@@ -260,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_global_include_comments), cmocka_unit_test(test_expansion),
         cmocka_unit_test(test_errors_name_lines),      cmocka_unit_test(test_kb_base_first),
         cmocka_unit_test(test_order),                  cmocka_unit_test(test_value_types),
+        cmocka_unit_test(test_bsrange_bssplit_order),
         cmocka_unit_test(test_job_checks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

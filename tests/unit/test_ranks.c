@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "core/ranks.h"
+#include "runner/io_ranks_jobs.h"
 
 static void test_alone(void **state)
 {
@@ -116,9 +117,31 @@ static void test_fake_three(void **state)
     free(h);
 }
 
+/* io --ranks-per-job K: job i on ranks i*K .. i*K+K-1 modulo the ranks (docs/mpi.md) */
+static void test_ranks_per_job(void **state)
+{
+    (void)state;
+    char got[64];
+    /* 4 ranks, K = 3: job 0 on 0-2, job 1 on 3, 0, 1, job 2 on 2, 3, 0 */
+    const char *const want[] = {"1110", "1101", "1011"};
+    for (size_t j = 0; j < 3; j++) {
+        for (int r = 0; r < 4; r++)
+            got[r] = sb_io_ranks_runs_job(j, 3, r, 4) ? '1' : '0';
+        got[4] = '\0';
+        assert_string_equal(got, want[j]);
+    }
+    for (int r = 0; r < 8; r++) { /* K = 2 of 8: job 1 on ranks 2-3, job 4 on 0-1 again */
+        assert_int_equal(sb_io_ranks_runs_job(1, 2, r, 8), r == 2 || r == 3);
+        assert_int_equal(sb_io_ranks_runs_job(4, 2, r, 8), r == 0 || r == 1);
+    }
+    for (int r = 0; r < 4; r++) /* 0 (none given) or K = the ranks: every rank */
+        assert_true(sb_io_ranks_runs_job(5, 0, r, 4) && sb_io_ranks_runs_job(5, 4, r, 4));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ranks_per_job),
         cmocka_unit_test(test_alone),
         cmocka_unit_test(test_fake_three),
     };

@@ -100,8 +100,6 @@ int sb_io_fileopts_check(const sb_io_job *job, char *err, size_t errlen)
     const char *why = NULL, *what = NULL;
     if (job->write_barrier)
         what = "write_barrier", why = "fio issues barrier writes only from its sg engine, which storbench has not";
-    else if (job->lockfile && (sb_opt_list_count(job->filename) > 1 || job->nrfiles > 1 || job->opendir[0]))
-        what = "lockfile", why = "with one file per thread only (several: not supported)";
     else if (job->lockfile && job->submit_offload)
         what = "lockfile", why = "not with io_submit_mode=offload";
     else if (job->unlink_each_loop && (sb_rw_reads(job->rw) || job->verify || job->verify_pattern))
@@ -116,14 +114,14 @@ int sb_io_fileopts_check(const sb_io_job *job, char *err, size_t errlen)
         what = "opendir", why = "give it or filename, not both";
     else if (job->sfr_flags && (job->fsync_every || job->fdatasync_every))
         what = "sync_file_range", why = "one periodic sync at a time: not with fsync or fdatasync";
-    else if (job->filesize_max && (job->bs_max > job->bs || job->bssplit.n || job->rw_skip || job->zonemode ||
+    else if (job->filesize_max && (job->rw_skip || job->zonemode ||
                                    job->blockalign || job->dist.kind != SB_DIST_RANDOM ||
                                    job->random_generator == SB_RNG_LFSR || job->sprandom || job->verify ||
                                    job->verify_pattern || job->offset_increment || job->fill_device ||
                                    job->size_pct || job->io_size))
-        what = "filesize", why = "a range LO-HI is supported for jobs of one block size with the plain random "
-                                 "or sequential offsets (no zones, skips, distributions, lfsr, verify, "
-                                 "io_size, size=N%, offset_increment, fill_device)";
+        what = "filesize", why = "a range LO-HI is supported for jobs with the plain random or sequential "
+                                 "offsets (no zones, skips, distributions, lfsr, verify, io_size, size=N%, "
+                                 "offset_increment, fill_device)";
     else if (job->zonerange && job->zonemode == SB_ZONEMODE_STRIDED && job->zonerange < job->zonesize)
         what = "zonerange", why = "smaller than zonesize (fio then goes over the zone again) is not supported";
     if (!what)

@@ -61,8 +61,11 @@ int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen)
     }
     if (n < 2)
         return 0;
-    if (job->verify || job->verify_pattern) {
-        snprintf(err, errlen, "verify with %u files per job is not supported (one file)", n);
+    /* verify keeps a table per file and each I/O its file's (verify_run.c); trims of
+     * verified blocks and the tests' plain pattern check are for one file */
+    if (job->verify_pattern || job->trim_percentage) {
+        snprintf(err, errlen, "%s with %u files per job is not supported (one file)",
+                 job->trim_percentage ? "trim_percentage" : "the pattern check", n);
         return -EINVAL;
     }
     const char *one = job->offset_increment ? "offset_increment" : job->zonemode == SB_ZONEMODE_ZBD ?
@@ -201,6 +204,7 @@ int sb_io_files_open(worker *w, const sb_io_job *job, const file_ctx *files, con
             return r;
         f->og = w->og; /* the same layout, keys of its own */
         uint64_t fsz = files[map[w->index * per + k]].size;
+        f->size = fsz;
         if (fsz && k) /* filesize=LO-HI: its own number of blocks (offsets of one size: check.c) */
             sb_offgen_init(&f->og, fsz / job->bs, sb_rw_is_random(job->rw), job->norandommap,
                            w->sh->seed + 0x100 * (w->index + 1) + k);
@@ -257,6 +261,9 @@ static void switch_to(worker *w, unsigned k)
     w->og = b->og;
     w->seq_pos = b->seq_pos;
     w->pass_bytes = b->pass_bytes;
+    w->fs_size = b->size; /* next_var's region (sizes drawn, filesize=LO-HI) */
+    if (w->vt) /* verify: the file's block table */
+        sb_verify_use(w->vt, k);
     fs->cur = k;
     w->td.fd = b->fd;
 }

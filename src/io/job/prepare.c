@@ -117,7 +117,7 @@ static int write_all(int fd, const char *buf, size_t n, uint64_t off, const char
 static int layout_verified(int fd, const sb_io_job *job, uint64_t have, uint64_t need,
                            uint64_t *known_from, char *err, size_t errlen, const char *path)
 {
-    const uint64_t bs = job->bs, nb = job->size / bs;
+    const uint64_t bs = sb_io_verify_unit(job), nb = job->size / bs; /* verify's blocks */
     uint64_t k0 = have <= job->offset ? 0 : (have - job->offset + bs - 1) / bs;
     if (k0 >= nb)
         return layout_file(fd, have, need, job->seed, false, job->create_fsync, err, errlen, path);

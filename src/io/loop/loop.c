@@ -137,44 +137,6 @@ static inline bool passes_done(worker *w)
     return done;
 }
 
-/* Variable block sizes (bsrange, bssplit; verify is refused with them): the next size
- * from the table, a sequential job's next bytes or a random job's independent draw in
- * multiples of bs. *pass_end when the pass's size is done. */
-static __attribute__((noinline)) uint64_t next_var(worker *w, sb_io_u *u, bool *pass_end)
-{
-    const sb_io_job *job = w->job;
-    const uint32_t *tab = u->ddir == SB_DDIR_WRITE && w->bs_table_w ? w->bs_table_w : w->bs_table;
-    uint32_t len = tab[w->bs_next++ % SB_IO_BS_TABLE];
-    uint64_t off;
-    /* a split's size larger than the region is skipped, as fio's (one fits: job.c) */
-    for (unsigned k = 0; len > job->size && k < SB_IO_BS_TABLE; k++)
-        len = tab[w->bs_next++ % SB_IO_BS_TABLE];
-    if (len > job->size)
-        len = (uint32_t)job->size;
-    u->len = len;
-    if (!sb_rw_is_random(job->rw)) {
-        if (w->seq_pos + len > job->size)
-            w->seq_pos = 0;
-        off = w->seq_pos;
-        w->seq_pos += len;
-        *pass_end = w->seq_pos + job->bs > job->size;
-        if (*pass_end)
-            w->seq_pos = 0;
-    } else {
-        /* blockalign's unit (the writes' own); a skewed distribution's block, cut to where
-         * len still fits */
-        uint64_t unit = u->ddir == SB_DDIR_WRITE && w->unit_w ? w->unit_w : w->unit;
-        uint64_t last = (job->size - len) / unit;
-        uint64_t b = w->og.dist ? sb_distgen_next(w->og.dist, &w->og.rng) : sb_rand_below(&w->og.rng, last + 1);
-        off = unit * (b > last ? b % (last + 1) : b);
-        w->pass_bytes += len;
-        *pass_end = w->pass_bytes >= job->size;
-        if (*pass_end)
-            w->pass_bytes = 0;
-    }
-    return off;
-}
-
 /* A write's data: the pattern, new random bytes, or fio's scramble of the buffer. */
 static inline void fill_write(worker *w, sb_io_u *u)
 {
@@ -282,6 +244,37 @@ static __attribute__((noinline)) bool trimwrite_write(worker *w, sb_io_u *u)
     return true;
 }
 
+/* verify: u's blocks (verify.h), the first and how many (several: sizes of bsrange or
+ * bssplit, in blocks of their common unit) */
+static inline uint64_t vblock(const worker *w, const sb_io_u *u) { return (u->offset - w->job->offset) / w->vt->fmt->bs; }
+static inline unsigned vblocks(const worker *w, const sb_io_u *u) { return u->len / w->vt->fmt->bs; }
+
+/* verify: the I/O's blocks taken (verify_run.c); a write whose blocks have an I/O in
+ * flight takes the next block (of one size) or the next draw (several). False when the
+ * pass ended looking for free ones. */
+static __attribute__((noinline)) bool verify_claim(worker *w, sb_io_u *u, uint64_t *b, uint64_t *byte_off,
+                                                   bool *pass_end)
+{
+    const uint64_t unit = w->vt->fmt->bs;
+    bool end = *pass_end, write = u->ddir == SB_DDIR_WRITE;
+    for (;;) {
+        if (sb_verify_issue_n(w->vt, u->index, write, w->bs_table ? *byte_off / unit : *b,
+                              w->bs_table ? u->len / (uint32_t)unit : 1, u->buf))
+            break;
+        if (end && !w->job->time_based) {
+            w->pass_done = true;
+            return false;
+        }
+        if (w->bs_table)
+            *byte_off = sb_io_next_var(w, u, pass_end);
+        else
+            *b = sb_offgen_next(&w->og, pass_end);
+        end |= *pass_end;
+    }
+    *pass_end = end;
+    return true;
+}
+
 static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
 {
     const sb_io_job *job = w->job;
@@ -301,7 +294,7 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     /* the direction first: with bssplit=READS,WRITES it decides the size */
     u->ddir = (uint8_t)pick_ddir(w);
     if (__builtin_expect(w->bs_table != NULL, 0))
-        byte_off = next_var(w, u, &pass_end);
+        byte_off = sb_io_next_var(w, u, &pass_end);
     else if (__builtin_expect(w->spr != NULL, 0)) { /* sprandom: its own end (sprandom.h) */
         if (!sb_spr_next(w->spr, &w->og, &b)) {
             w->pass_done = true;
@@ -314,19 +307,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         b = w->dir_pos[u->ddir]++ % w->og.nblocks;
     if (__builtin_expect(rare, 0) && w->seqmix_on) /* randread:N, percentage_random */
         b = sb_seqmix_next(&w->seqmix, b, w->og.nblocks);
-    if (w->vt) {
-        /* verify: a write whose block has an I/O in flight takes the next block */
-        bool end = pass_end;
-        while (!sb_verify_issue(w->vt, u->index, u->ddir == SB_DDIR_WRITE, b, u->buf)) {
-            if (end && !job->time_based) {
-                w->pass_done = true;
-                return false;
-            }
-            b = sb_offgen_next(&w->og, &pass_end);
-            end |= pass_end;
-        }
-        pass_end = end;
-    }
+    if (w->vt && !verify_claim(w, u, &b, &byte_off, &pass_end))
+        return false;
     if (__builtin_expect(rare, 0) && w->fs) /* a file's pass, or all of them */
         pass_end = sb_io_files_pass_end(w, pass_end, u->len);
     /* io_size: loops end by bytes, not passes (jobctl.c) */
@@ -368,8 +350,8 @@ static inline void check_read(worker *w, sb_io_u *u)
 /* verify: records a completed write, checks a read (verify_run.c). */
 static inline void verify_done(worker *w, sb_io_u *u)
 {
-    uint64_t b = (u->offset - w->job->offset) / w->job->bs;
-    int r = sb_verify_complete(w->vt, u->index, u->ddir == SB_DDIR_WRITE, b, u->buf, u->result);
+    int r = sb_verify_complete_n(w->vt, u->index, u->ddir == SB_DDIR_WRITE, vblock(w, u), vblocks(w, u), u->buf,
+                                 u->result);
     if (r == -EILSEQ && w->vt->fmt->survive) { /* continue_on_error=verify: counted */
         if (!w->total_err++)
             w->first_error = EILSEQ;
@@ -438,9 +420,8 @@ static inline __attribute__((always_inline)) void loop_sync(worker *w, const int
         if (__builtin_expect(w->paced, 0))
             t = sb_io_pace(w, u->ddir, u->len, t);
         if (t >= w->end_ns) {
-            if (w->vt)  /* not issued: the block goes back as it was */
-                sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
-                                 (u->offset - w->job->offset) / w->job->bs);
+            if (w->vt)  /* not issued: the blocks go back as they were */
+                sb_verify_cancel_n(w->vt, u->index, u->ddir == SB_DDIR_WRITE, vblock(w, u), vblocks(w, u));
             if (w->zbd) /* and its zone's write pointer */
                 sb_zbd_cancel(w->zbd, u->ddir, u->offset, u->len);
             break;
@@ -582,8 +563,7 @@ static bool async_pace(worker *w, sb_io_u *u, uint64_t *t, unsigned *in_flight)
     if (*t < w->end_ns)
         return true;
     if (w->vt)
-        sb_verify_cancel(w->vt, u->index, u->ddir == SB_DDIR_WRITE,
-                         (u->offset - w->job->offset) / w->job->bs);
+        sb_verify_cancel_n(w->vt, u->index, u->ddir == SB_DDIR_WRITE, vblock(w, u), vblocks(w, u));
     w->bytes_issued -= u->len;
     return false;
 }

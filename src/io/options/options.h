@@ -149,8 +149,14 @@ SB_OPT_PARSER(sb_opt_parse_allrandrepeat);
 /* parse_fio.c: fio's job-file syntaxes (rw's :SKIP, random_distribution, a bare
  * write_*_log, log_avg_msec) */
 SB_OPT_PARSER(sb_opt_parse_rw);
-/* fio's bs, bsrange and blockalign with READ,WRITE[,TRIM] values (parse_fio.c) */
+/* fio's bs, bsrange and blockalign with READ,WRITE[,TRIM] values (parse_fio.c); bssplit,
+ * which undoes an earlier bsrange's hold on its sizes (job.h's bsrange_clamps) */
 SB_OPT_PARSER(sb_opt_parse_bs_dirs);
+SB_OPT_PARSER(sb_opt_parse_bssplit);
+/* parse.c: a split (4k/50:64k/50; READS,WRITES into two when field has room for two) into
+ * field, the generic reading bssplit's parser calls */
+int sb_opt_parse_split(const sb_opt *o, void *field, const char *v, const sb_opt_ctx *ctx, char *why,
+                       size_t len);
 /* percentage_random's READ,WRITE[,TRIM] values, which storbench takes when they agree */
 SB_OPT_PARSER(sb_opt_parse_pct_dirs);
 SB_OPT_PARSER(sb_opt_parse_distribution);

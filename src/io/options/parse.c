@@ -154,7 +154,7 @@ static int parse_range(const sb_opt *o, void *field, const char *v, const sb_opt
 
 /* fio's bssplit: SIZE/PCT:SIZE/PCT...; entries without a PCT share what the others leave,
  * as fio does; the percentages must come to 100. */
-static int parse_split(const sb_opt *o, void *field, const char *v, const sb_opt_ctx *ctx,
+int sb_opt_parse_split(const sb_opt *o, void *field, const char *v, const sb_opt_ctx *ctx,
                        char *why, size_t len)
 {
     sb_io_bssplit sp = {0};
@@ -172,8 +172,8 @@ static int parse_split(const sb_opt *o, void *field, const char *v, const sb_opt
         first[comma - v] = '\0';
         sb_opt one = *o;
         one.size = sizeof sp;
-        if (parse_split(&one, field, first, ctx, why, len) < 0 ||
-            parse_split(&one, (sb_io_bssplit *)field + 1, comma + 1, ctx, why, len) < 0)
+        if (sb_opt_parse_split(&one, field, first, ctx, why, len) < 0 ||
+            sb_opt_parse_split(&one, (sb_io_bssplit *)field + 1, comma + 1, ctx, why, len) < 0)
             return -EINVAL;
         return 0;
     }
@@ -315,8 +315,8 @@ static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_
         return o->parse(o, base, v, ctx, why, len);
     case SB_OPT_RANGE: /* with READ,WRITE values: the entry's own parser (bs, parse_fio.c) */
         return o->parse ? o->parse(o, base, v, ctx, why, len) : parse_range(o, field, v, ctx, why, len);
-    case SB_OPT_SPLIT:
-        return parse_split(o, field, v, ctx, why, len);
+    case SB_OPT_SPLIT: /* bssplit's row has its own (parse_fio.c), around this one */
+        return o->parse ? o->parse(o, base, v, ctx, why, len) : sb_opt_parse_split(o, field, v, ctx, why, len);
     case SB_OPT_LIST:
         return parse_list(o, field, v, why, len);
     case SB_OPT_PCT: {

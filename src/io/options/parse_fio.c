@@ -182,7 +182,21 @@ int sb_opt_parse_bs_dirs(const sb_opt *o, void *base, const char *v, const sb_op
     wr[0] = same ? 0 : w0;
     if (!ba)
         wr[1] = same ? 0 : w1;
+    /* bsrange after a bssplit holds the split's sizes in its range (fio's min and max, which
+     * both fill: the later one's stay) */
+    if (!ba && !strcmp(o->name, "bsrange"))
+        job->bsrange_clamps = job->bssplit.n > 0;
     return 0;
+}
+
+int sb_opt_parse_bssplit(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx, char *err,
+                         size_t errlen)
+{
+    sb_io_job *job = base;
+    int r = sb_opt_parse_split(o, (char *)base + o->off, v, ctx, err, errlen);
+    if (r == 0) /* its own sizes are the min and max now, whatever bsrange said before */
+        job->bsrange_clamps = false;
+    return r;
 }
 
 int sb_opt_parse_pct_dirs(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,

@@ -159,7 +159,7 @@ const sb_opt sb_io_options[] = {
      .arg = "SPLIT[,SPLIT]",
      .help = "block sizes by share of the I/Os: 4k/50:64k/50; a size without /PCT shares the rest; "
              "READS,WRITES gives the writes their own split, as fio's",
-     .category = SB_OPTC_JOB},
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_bssplit},
     {.name = "kb_base", .type = SB_OPT_CHOICE, J(kb_base), .def = "1024 in job files", .arg = "N",
      .help = "fio's size suffixes: 1024 (k, KB = 1024; KiB = 1000, fio's inversion) or 1000 (k, KB = "
              "1000; KiB = 1024); without it the command line reads every suffix as 1024",

@@ -39,6 +39,7 @@ typedef struct sb_io_wfile {
     int fd;
     sb_offgen og;
     uint64_t seq_pos, pass_bytes;
+    uint64_t size;             /* filesize=LO-HI: its own size (0 = the job's) */
     bool done;                 /* its pass is done: out of the rotation until all are */
 } sb_io_wfile;
 
@@ -75,9 +76,11 @@ typedef struct worker {
     const unsigned *op_map;
     int fd;
     const char *path;          /* its file's name (unlink_each_loop makes it anew) */
-    /* fio's lockfile (lockfile.c): the file's lock, the engine's table, and the copy of it
-     * td.ops then points to, whose queue takes the lock; flock NULL = none */
-    struct sb_io_flock *flock;
+    /* fio's lockfile (lockfile.c): the lock of each of the thread's files (nflock: fs's
+     * files, or 1), the engine's table, and the copy of it td.ops then points to, whose
+     * queue takes the lock of the I/O's file; flock NULL = none */
+    struct sb_io_flock **flock;
+    unsigned nflock;
     const sb_engine_ops *flock_real;
     sb_engine_ops flock_ops;
     bool fd_private;           /* the thread has a descriptor table of its own (loop.c) */
@@ -182,6 +185,8 @@ typedef struct worker {
     sb_spr *spr;               /* fio's sprandom (sprandom.h): its blocks; NULL when off */
     sb_spr spr_state;
     sb_io_fileset *fs;         /* several files per thread (files.c); NULL = one, w->fd */
+    uint64_t fs_size;          /* sizes drawn (bsrange, bssplit) with filesize=LO-HI: the size of
+                                * the file in use (files.c), which next_var keeps to; 0 = size */
     bool trim_blk;             /* trims go to a block device (BLKDISCARD; trim.c) */
     bool rare;                 /* fs or trimwrite: next_io's rare paths (one test per I/O) */
     bool seqmix_on;            /* rw=randread:N or percentage_random (offsets.h), under rare */
@@ -223,6 +228,9 @@ bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e, uint64_t now);
  * in direction ddir. */
 bool sb_io_ctl_survives(const sb_io_job *job, int ddir, int e);
 void sb_io_fill_write(worker *w, sb_io_u *u);
+/* loop/varsize.c: a variable-size job's next I/O — u->len set, its offset returned, and
+ * *pass_end when the pass's size is done. */
+uint64_t sb_io_next_var(worker *w, sb_io_u *u, bool *pass_end);
 /* jobctl.c: fio's fill_device: *out becomes a copy of job whose size is the room on the
  * file system of its file (or dir) plus what the file holds, from offset, in whole
  * blocks. 0, or -errno with one line in err. */
@@ -296,9 +304,9 @@ int64_t sb_io_trim_u(const worker *w, const sb_io_u *u); /* u's: a zone reset un
 int sb_io_trim_probe(const sb_io_job *job, int fd, const char *path, bool *blkdev, char *err,
                      size_t errlen);
 
-/* lockfile.c: fio's lockfile for w (after its engine is set up): its queue goes through
- * the lock of its file, shared by every thread on that file. 0 or -errno with err; and
- * the reference given back (before the worker goes). */
+/* lockfile.c: fio's lockfile for w (after its engine and its files are set up): its queue
+ * goes through the lock of the I/O's file, shared by every thread on that file. 0 or
+ * -errno with err; and the references given back (before the worker goes). */
 int sb_io_flock_attach(worker *w, char *err, size_t errlen);
 void sb_io_flock_detach(worker *w);
 
@@ -339,6 +347,10 @@ void sb_io_reloop_file(worker *w);
 /* verify_run.c: the tables and per-thread state before the threads start; after they
  * end, the read-back and the figures (returns r, or the read-back's error); and freeing
  * it all. The verify rules of a job (job.c's check) are declared in job.h. */
+/* verify/sizes.c: the rules of a verified job of several sizes (0 or -EINVAL with the
+ * line), and a thread's tables when it has several files (after its files are open). */
+int sb_io_verify_check_units(const sb_io_job *job, unsigned depth, char *err, size_t errlen);
+int sb_io_verify_thread_files(worker *w, file_ctx *files);
 /* verify_run.c: the block format of a job (its algorithm, seed, verify_interval and
  * verify_pattern) for blocks of bs bytes. 0 or -ENOMEM (fmt then freed by the caller). */
 int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs);

@@ -65,9 +65,11 @@ int sb_verify_thread_init(sb_verify_thread *v, const sb_verify_fmt *fmt, sb_veri
     v->fd = fd;
     v->check_unknown = check_unknown;
     v->backlog = backlog;
+    v->max_units = 1;
     v->slot_ident = malloc(depth * sizeof *v->slot_ident);
     v->slot_prev = malloc(depth * sizeof *v->slot_prev);
-    if (!v->slot_ident || !v->slot_prev)
+    v->bl_word = malloc(sizeof *v->bl_word);
+    if (!v->slot_ident || !v->slot_prev || !v->bl_word)
         return -ENOMEM;
     for (unsigned i = 0; i < depth; i++)
         v->slot_ident[i] = NOT_CLAIMED;
@@ -96,8 +98,21 @@ int sb_verify_thread_trim(sb_verify_thread *v, unsigned pct, unsigned backlog, u
     return v->tq ? 0 : -ENOMEM;
 }
 
+/* With several files: file k in use for a call about an I/O of another file than the
+ * one in use now; the one before is given back. */
+static inline unsigned use_file(sb_verify_thread *v, unsigned k)
+{
+    unsigned was = v->cur;
+    if (v->files && k != was)
+        sb_verify_use(v, k);
+    return was;
+}
+
 void sb_verify_thread_free(sb_verify_thread *v)
 {
+    free(v->files);
+    free(v->slot_file);
+    free(v->bl_word);
     free(v->tq);
     free(v->slot_ident);
     free(v->slot_prev);
@@ -124,34 +139,58 @@ static inline void release(sb_verify_table *t, uint64_t b, uint64_t ident)
     atomic_store_explicit(&t->w[b], ident << 1, memory_order_release);
 }
 
-bool sb_verify_issue(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf)
+/* Slot slot's word for its i-th block. */
+#define SLOT(v, slot, i) ((size_t)(slot) * (v)->max_units + (i))
+
+bool sb_verify_issue_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, unsigned n, void *buf)
 {
     uint64_t word;
-    if (!claim(v->table, b, &word)) {
-        if (write) {
+    const uint32_t bs = v->fmt->bs;
+    if (v->files)
+        v->slot_file[slot] = v->cur;
+    if (!write) {
+        for (unsigned i = 0; i < n; i++)
+            v->slot_ident[SLOT(v, slot, i)] = claim(v->table, b + i, &word) ? word >> 1 : NOT_CLAIMED;
+        return true;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (!claim(v->table, b + i, &word)) {
+            while (i--) /* the ones taken go back as they were: the write goes elsewhere */
+                release(v->table, b + i, v->slot_prev[SLOT(v, slot, i)]);
             v->st.writes_moved++;
             return false;
         }
-        v->slot_ident[slot] = NOT_CLAIMED;
-        return true;
+        v->slot_prev[SLOT(v, slot, i)] = word >> 1;
     }
-    uint64_t off = v->table->first_block_off + b * v->fmt->bs;
-    if (write) {
-        v->slot_prev[slot] = word >> 1;
-        v->slot_ident[slot] = SB_VERIFY_IDENT(++v->seq, v->job);
-        sb_verify_format(v->fmt, buf, off, v->job, v->seq);
-    } else {
-        v->slot_ident[slot] = word >> 1;
+    uint64_t ident = SB_VERIFY_IDENT(++v->seq, v->job);
+    uint64_t off = v->table->first_block_off + b * bs;
+    for (unsigned i = 0; i < n; i++) {
+        v->slot_ident[SLOT(v, slot, i)] = ident;
+        sb_verify_format(v->fmt, (char *)buf + (size_t)i * bs, off + (uint64_t)i * bs, v->job, v->seq);
     }
     return true;
 }
 
+bool sb_verify_issue(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf)
+{
+    return sb_verify_issue_n(v, slot, write, b, 1, buf);
+}
+
+void sb_verify_cancel_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, unsigned n)
+{
+    unsigned was = use_file(v, v->files ? v->slot_file[slot] : 0);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t ident = v->slot_ident[SLOT(v, slot, i)];
+        v->slot_ident[SLOT(v, slot, i)] = NOT_CLAIMED;
+        if (ident != NOT_CLAIMED)
+            release(v->table, b + i, write ? v->slot_prev[SLOT(v, slot, i)] : ident);
+    }
+    use_file(v, was);
+}
+
 void sb_verify_cancel(sb_verify_thread *v, unsigned slot, bool write, uint64_t b)
 {
-    uint64_t ident = v->slot_ident[slot];
-    v->slot_ident[slot] = NOT_CLAIMED;
-    if (ident != NOT_CLAIMED)
-        release(v->table, b, write ? v->slot_prev[slot] : ident);
+    sb_verify_cancel_n(v, slot, write, b, 1);
 }
 
 /* fio's verify_dump: the block as read and as the identity expected says it should be, to
@@ -235,39 +274,52 @@ static int check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect
     return 0;
 }
 
-/* verify_backlog: checks the oldest waiting blocks while a batch runs. A block that
+/* verify_backlog: checks the oldest waiting I/Os' blocks while a batch runs. A block that
  * another I/O holds right now is left to the final read-back. */
 static int run_backlog(sb_verify_thread *v)
 {
     int r = 0;
     uint32_t bs = v->fmt->bs;
     while (v->pending && v->nring && !r) {
-        uint64_t b = v->ring[v->rhead], word;
+        uint64_t e = v->ring[v->rhead], b = e & UINT32_MAX;
+        unsigned n = (unsigned)(e >> 32 & 0x1fff), got = 0, was = use_file(v, (unsigned)(e >> 45));
         v->rhead = (v->rhead + 1) % v->backlog;
         v->nring--;
         v->pending--;
-        if (!claim(v->table, b, &word))
+        for (unsigned i = 0; i < n; i++)
+            if (claim(v->table, b + i, &v->bl_word[i]))
+                got++;
+            else
+                v->bl_word[i] = NOT_CLAIMED;
+        if (!got) {
+            use_file(v, was);
             continue;
-        uint64_t off = v->table->first_block_off + b * bs;
-        ssize_t n = pread(v->fd, v->rbuf, bs, (off_t)off);
-        if (n == (ssize_t)bs) {
-            r = check_one(v, v->rbuf, b, word >> 1);
-        } else {
-            int e = n < 0 ? errno : EIO;
-            snprintf(v->msg, sizeof v->msg, "%s: verify_backlog read at offset %" PRIu64 ": %s", v->path,
-                     off, n < 0 ? strerror(e) : "short read");
-            r = -e;
         }
-        release(v->table, b, word >> 1);
+        uint64_t off = v->table->first_block_off + b * bs;
+        ssize_t k = pread(v->fd, v->rbuf, (size_t)n * bs, (off_t)off);
+        if (k != (ssize_t)n * bs) {
+            int en = k < 0 ? errno : EIO;
+            snprintf(v->msg, sizeof v->msg, "%s: verify_backlog read at offset %" PRIu64 ": %s", v->path,
+                     off, k < 0 ? strerror(en) : "short read");
+            r = -en;
+        }
+        for (unsigned i = 0; i < n; i++) {
+            if (v->bl_word[i] == NOT_CLAIMED)
+                continue;
+            if (r == 0)
+                r = check_one(v, (char *)v->rbuf + (size_t)i * bs, b + i, v->bl_word[i] >> 1);
+            release(v->table, b + i, v->bl_word[i] >> 1);
+        }
+        use_file(v, was);
     }
     return r;
 }
 
-/* A written block joins the waiting ones; a batch starts when they are a multiple of
- * backlog (fio's), and the running one goes on. */
-static int backlog_written(sb_verify_thread *v, uint64_t b)
+/* A written I/O (n blocks from b) joins the waiting ones; a batch starts when they are a
+ * multiple of backlog (fio's), and the running one goes on. */
+static int backlog_written(sb_verify_thread *v, uint64_t b, unsigned n)
 {
-    v->ring[(v->rhead + v->nring++) % v->backlog] = b;
+    v->ring[(v->rhead + v->nring++) % v->backlog] = (uint64_t)v->cur << 45 | (uint64_t)n << 32 | b;
     if (!v->pending && v->nring % v->backlog == 0)
         v->pending = v->batch ? v->batch : v->backlog;
     return v->pending ? run_backlog(v) : 0;
@@ -321,25 +373,49 @@ static int trim_written(sb_verify_thread *v, uint64_t b)
     return v->trim_pending ? run_trims(v) : 0;
 }
 
+static int complete_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, unsigned n, void *buf,
+                      int64_t result)
+{
+    const uint32_t bs = v->fmt->bs;
+    bool ok = result == (int64_t)n * bs;
+    if (write) {
+        uint64_t ident = v->slot_ident[SLOT(v, slot, 0)];
+        for (unsigned i = 0; i < n; i++) { /* a failed or short write leaves its blocks unknown */
+            v->slot_ident[SLOT(v, slot, i)] = NOT_CLAIMED;
+            release(v->table, b + i, ok ? ident : SB_VERIFY_UNKNOWN);
+        }
+        int r = ok && v->trim_pct ? trim_written(v, b) : 0; /* trims: one size only (check) */
+        return r == 0 && ok && v->backlog ? backlog_written(v, b, n) : r;
+    }
+    int r = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t ident = v->slot_ident[SLOT(v, slot, i)];
+        v->slot_ident[SLOT(v, slot, i)] = NOT_CLAIMED;
+        if (ident == NOT_CLAIMED) {
+            v->st.reads_unchecked++;
+            continue;
+        }
+        /* buf is ours now: give the block back first, then check the copy */
+        release(v->table, b + i, ident);
+        if (ok && r == 0)
+            r = check_one(v, (char *)buf + (size_t)i * bs, b + i, ident);
+    }
+    return r;
+}
+
+int sb_verify_complete_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, unsigned n, void *buf,
+                         int64_t result)
+{
+    unsigned was = use_file(v, v->files ? v->slot_file[slot] : 0); /* the I/O's file, its table */
+    int r = complete_n(v, slot, write, b, n, buf, result);
+    use_file(v, was);
+    return r;
+}
+
 int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf,
                        int64_t result)
 {
-    uint64_t ident = v->slot_ident[slot];
-    v->slot_ident[slot] = NOT_CLAIMED;
-    bool ok = result == (int64_t)v->fmt->bs;
-    if (write) {
-        /* a failed or short write leaves the block's content unknown */
-        release(v->table, b, ok ? ident : SB_VERIFY_UNKNOWN);
-        int r = ok && v->trim_pct ? trim_written(v, b) : 0;
-        return r == 0 && ok && v->backlog ? backlog_written(v, b) : r;
-    }
-    if (ident == NOT_CLAIMED) {
-        v->st.reads_unchecked++;
-        return 0;
-    }
-    /* buf is ours now: give the block back first, then check the copy */
-    release(v->table, b, ident);
-    return ok ? check_one(v, buf, b, ident) : 0;
+    return sb_verify_complete_n(v, slot, write, b, 1, buf, result);
 }
 
 void sb_verify_stats_merge(sb_verify_stats *into, const sb_verify_stats *from)
@@ -473,7 +549,11 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
         }
         return 0;
     }
-    uint64_t piece = job->verify_interval ? job->verify_interval : job->bs;
+    const uint64_t unit = sb_io_verify_unit(job);
+    const bool var = sb_io_job_max_bs(job) > unit;
+    if (var && sb_io_verify_check_units(job, depth, err, errlen) < 0)
+        return -EINVAL;
+    uint64_t piece = job->verify_interval ? job->verify_interval : unit;
     if (job->verify_offset && (job->verify_offset < SB_VERIFY_HDR_LEN ||
                                job->verify_offset + SB_VERIFY_HDR_LEN > piece)) {
         snprintf(err, errlen, "verify_offset %" PRIu64 ": the header (%u bytes) moves to a place of "
@@ -485,7 +565,7 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
         snprintf(err, errlen, "verify_backlog_batch needs verify_backlog (the blocks between batches)");
         return -EINVAL;
     }
-    uint64_t nblocks = job->size / job->bs;
+    uint64_t nblocks = job->size / unit;
     if (nblocks > SB_VERIFY_MAX_BLOCKS) {
         snprintf(err, errlen, "verify keeps 8 bytes per block: %" PRIu64 " blocks is more than %llu "
                  "(use a larger bs or a smaller size)", nblocks, SB_VERIFY_MAX_BLOCKS);
@@ -497,11 +577,13 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
         return -EINVAL;
     }
     /* Writes never share a block, so more blocks than I/Os in flight on the file are
-     * needed for a write always to find a free one. */
+     * needed for a write always to find a free one; with sizes of up to K blocks, room
+     * for a write of K between K-block I/Os in flight: (2 x in flight + 1) x K */
     uint64_t in_flight = (uint64_t)depth * (job->filename[0] ? job->numjobs : 1);
-    if (sb_rw_writes(job->rw) && !job->verify_only && nblocks <= in_flight) {
+    uint64_t k = sb_io_job_max_bs(job) / unit, need = var ? (2 * in_flight + 1) * k : in_flight;
+    if (sb_rw_writes(job->rw) && !job->verify_only && nblocks <= need) {
         snprintf(err, errlen, "verify needs more blocks (%" PRIu64 ") than I/Os in flight on a file "
-                 "(%" PRIu64 ")", nblocks, in_flight);
+                 "(%" PRIu64 ")%s", nblocks, in_flight, var ? " could hold, with the largest size" : "");
         return -EINVAL;
     }
     return 0;
@@ -544,11 +626,12 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
 {
     if (!job->verify)
         return 0;
-    uint64_t nblocks = job->size / job->bs;
-    int r = sb_io_verify_fmt_init(fmt, job, (uint32_t)job->bs);
+    const uint64_t unit = sb_io_verify_unit(job);
+    const unsigned units = (unsigned)(sb_io_job_max_bs(job) / unit);
+    uint64_t nblocks = job->size / unit;
+    int r = sb_io_verify_fmt_init(fmt, job, (uint32_t)unit);
     for (unsigned i = 0; i < nfiles && r == 0; i++)
-        r = sb_verify_table_init(&files[i].vtab, job->offset, nblocks, (uint32_t)job->bs,
-                                 files[i].known_from);
+        r = sb_verify_table_init(&files[i].vtab, job->offset, nblocks, (uint32_t)unit, files[i].known_from);
     if (r == 0 && job->verify_state_load) /* what an earlier run's writes left, block by block */
         for (unsigned i = 0; i < nfiles; i++) {
             char path[PATH_MAX + 128];
@@ -558,13 +641,17 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
         }
     for (unsigned i = 0; i < job->numjobs && r == 0; i++) {
         worker *w = ws[i];
-        file_ctx *f = &files[nfiles == 1 ? 0 : i];
+        file_ctx *f = &files[nfiles == 1 ? 0 : w->op_map[i * (w->fs ? w->fs->n : 1)]];
         if (!(w->vt = calloc(1, sizeof *w->vt)))
             r = -ENOMEM;
         else
             r = sb_verify_thread_init(w->vt, fmt, &f->vtab, f->path, i, job->numjobs, w->td.iodepth,
                                       job->verify_backlog, w->fd,
                                       !sb_rw_writes(job->rw) && !job->verify_state_load);
+        if (r == 0 && units > 1) /* bsrange, bssplit: an I/O covers several blocks */
+            r = sb_verify_thread_units(w->vt, units, w->td.iodepth);
+        if (r == 0 && w->fs) /* several files: each its own table */
+            r = sb_io_verify_thread_files(w, files);
         if (r == 0)
             w->vt->batch = job->verify_backlog_batch;
         if (r == 0 && job->trim_percentage)
@@ -591,7 +678,7 @@ static int read_back(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *f
         posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     }
     r = sb_verify_file(fmt, job->verify_only && !job->verify_state_load ? NULL : &f->vtab, fd, f->path, job->offset,
-                           job->size / job->bs, job->numjobs, job->should_stop, job->cb_arg, st, err,
+                           job->size / fmt->bs, job->numjobs, job->should_stop, job->cb_arg, st, err,
                            errlen);
     close(fd);
     return r;

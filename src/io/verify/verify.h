@@ -166,8 +166,18 @@ void sb_verify_table_free(sb_verify_table *t);
 
 /* ---------------------------------------------------------- per thread */
 
+/* One of a thread's several files (nrfiles, filename=a:b): its table, name and descriptor. */
+typedef struct sb_verify_vfile {
+    sb_verify_table *table;
+    const char *path;
+    int fd;
+} sb_verify_vfile;
+
 typedef struct sb_verify_thread {
     const sb_verify_fmt *fmt;
+    /* the file in use: with several files, files[cur]'s (the worker's file switch sets
+     * them, io/job/files.c); each slot remembers its I/O's file (slot_file), each backlog
+     * entry its own, and the calls below work on that one */
     sb_verify_table *table;
     const char *path;
     unsigned job;              /* this thread's index */
@@ -175,11 +185,20 @@ typedef struct sb_verify_thread {
     int fd;                    /* for backlog reads */
     bool check_unknown;        /* a read-only job: unknown blocks must be valid blocks */
     uint64_t seq;              /* last sequence number issued */
-    /* per I/O slot (sb_io_u.index): what it holds */
+    /* Variable block sizes (bsrange, bssplit): an I/O covers up to max_units blocks of
+     * fmt->bs (the sizes' common unit), each formatted and checked as a block of its own
+     * (fio's verify_interval of the smallest size); 1 for a job of one size */
+    unsigned max_units;
+    sb_verify_vfile *files;    /* [nfiles] several files per thread; NULL: one */
+    unsigned nfiles, cur;
+    unsigned *slot_file;       /* [depth] with files: the file of the slot's I/O */
+    /* per I/O slot (sb_io_u.index), max_units words each: what each of its blocks holds */
     uint64_t *slot_ident;      /* the ident written / expected, or UINT64_MAX = not claimed */
     uint64_t *slot_prev;       /* the table word before a write claimed it */
-    unsigned backlog;          /* verify_backlog: check every N written blocks */
-    uint64_t *ring;            /* [backlog] blocks written and not yet checked, oldest first */
+    uint64_t *bl_word;         /* [max_units] the backlog check's claimed words */
+    unsigned backlog;          /* verify_backlog: check every N written I/Os */
+    uint64_t *ring;            /* [backlog] I/Os written and not yet checked, oldest first:
+                                * (file << 45) | (blocks << 32) | first block */
     unsigned nring;
     /* fio's verify_backlog_batch (0: backlog): when the blocks waiting reach a multiple of
      * backlog, a batch of this many checks starts, the oldest first; what the waiting
@@ -205,18 +224,38 @@ int sb_verify_thread_init(sb_verify_thread *v, const sb_verify_fmt *fmt, sb_veri
                           const char *path, unsigned job, unsigned njobs, unsigned depth,
                           unsigned backlog, int fd, bool check_unknown);
 void sb_verify_thread_free(sb_verify_thread *v);
+/* Variable block sizes: each I/O of the thread covers up to units blocks (its slots and
+ * backlog buffer sized for them), for depth slots. -ENOMEM. */
+int sb_verify_thread_units(sb_verify_thread *v, unsigned units, unsigned depth);
+/* Several files per thread: files[0 .. n) (copied), the first in use; depth slots. -ENOMEM. */
+int sb_verify_thread_files(sb_verify_thread *v, const sb_verify_vfile *files, unsigned n, unsigned depth);
+/* Makes file k of the thread's the one in use. */
+static inline void sb_verify_use(sb_verify_thread *v, unsigned k)
+{
+    v->cur = k;
+    v->table = v->files[k].table;
+    v->path = v->files[k].path;
+    v->fd = v->files[k].fd;
+}
 /* trim_percentage and the rest (fields above) on a thread set up: -ENOMEM. */
 int sb_verify_thread_trim(sb_verify_thread *v, unsigned pct, unsigned backlog, unsigned batch,
                           bool zero, uint64_t seed);
 
-/* Before queueing an I/O of slot `slot` on block b. A write formats buf and returns
- * false when b is busy (the caller takes another block); a read always returns
- * true, and is checked at completion only when it could take the block. */
-bool sb_verify_issue(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf);
-/* An I/O that sb_verify_issue() let through but that was not queued after all. */
-void sb_verify_cancel(sb_verify_thread *v, unsigned slot, bool write, uint64_t b);
+/* Before queueing an I/O of slot `slot` on blocks b .. b+n-1 (n: 1, or up to max_units).
+ * A write formats buf (each block with its own header) and returns false when any of
+ * them is busy (none is then taken: the caller takes other blocks); a read always
+ * returns true, and each of its blocks is checked at completion only when it could take
+ * it. */
+bool sb_verify_issue_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, unsigned n, void *buf);
+/* An I/O that sb_verify_issue_n() let through but that was not queued after all. */
+void sb_verify_cancel_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, unsigned n);
 /* When the I/O of slot completed with result (bytes or -errno): records a write,
  * checks a read, runs the backlog. 0, or -EILSEQ (v->msg says why). */
+int sb_verify_complete_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, unsigned n, void *buf,
+                         int64_t result);
+/* The same for an I/O of one block. */
+bool sb_verify_issue(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf);
+void sb_verify_cancel(sb_verify_thread *v, unsigned slot, bool write, uint64_t b);
 int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf,
                        int64_t result);
 
