@@ -129,7 +129,7 @@ def keys(o, pre=""):
 
 files = []
 for d in sys.argv[1:]:
-    files += sorted(glob.glob(os.path.join(d, "*")))
+    files += sorted(glob.glob(os.path.join(os.path.abspath(d), "*")))
 
 def first_error(text):
     lines = [l for l in text.splitlines() if l.strip()]
