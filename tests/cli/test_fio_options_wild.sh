@@ -5,7 +5,8 @@
 # removed at once; huge pages refused in one line where none are configured), sync's
 # O_SYNC/O_DSYNC, blockalign's alias ba, allrandrepeat, the ring options sqthread_poll,
 # nowait and hipri refused on engines without them, clocksource other than clock_gettime
-# refused, and a job file without filename or directory run in the current directory.
+# refused, a job file without filename or directory run in the current directory, and the
+# values of dev3's job files (tests/data/fio-wild/README.md, "Fourth batch").
 . "$(dirname "$0")/lib.sh"
 io() { "$SB_BIN" io --quiet "$@"; }
 jqv() { jq -r "$1" "$2" 2>/dev/null; }
@@ -288,4 +289,23 @@ check "... zones 0 and 2 written ($(extents "$T/oi"))" test "$(extents "$T/oi")"
 check_exit "offset_increment=2z without a zone size: exit 2" 2 io --filename="$T/oi" --rw=write --size=1m \
     --offset_increment=2z
 check_one_line "... one line" "counts zones"
+# fill_device time based (a precondition job run with a runtime): the ENOSPC that fills the
+# device ends the job at once, as fio's (fio 3.33: 2 MiB on a 2 MiB tmpfs, no error), and
+# loops=2 makes no second pass over a full device
+mkdir -p "$T/mnt"
+if mount -t tmpfs -o size=2m tmpfs "$T/mnt" 2>/dev/null; then
+    trap 'umount "$T/mnt" 2>/dev/null; rm -rf "$T"' EXIT
+    for extra in "--time_based --runtime=30" "--loops=2"; do
+        rm -f "$T/mnt/fill"
+        check_exit "fill_device=1 $extra on a 2 MiB tmpfs runs" 0 timeout 25 "$SB_BIN" io --output-format=json \
+            --name=f --filename="$T/mnt/fill" --rw=write --bs=64k --fill_device=1 $extra
+        check "... writes its 2 MiB once and ends, error 0 ($(jqv '.jobs[0] | "\(.write.io_bytes) \(.error)"' "$T/out"))" \
+            test "$(jqv '.jobs[0] | "\(.write.io_bytes) \(.error)"' "$T/out")" = "2097152 0"
+    done
+    umount "$T/mnt"
+else
+    ok "# SKIP fill_device on a small tmpfs: cannot mount one here (needs root)"
+fi
+check_exit "fill_device with a random write job is still refused" 2 io --filename="$T/f" --rw=randwrite --fill_device=1
+check_one_line "... one line" "fill_device"
 finish
