@@ -2,7 +2,7 @@
 # fio-wild-cpu — on the corpus's job files that both fio and storbench run, is storbench's
 # CPU per I/O at most fio's, and does its JSON carry every key fio's does?
 #
-#   bench/fio-wild-cpu.sh [--rounds N] [--runtime S] [--dir TARGET] [DIR...]
+#   bench/fio-wild-cpu.sh [--rounds N] [--runtime S] [--dir TARGET] [--exit-codes] [DIR...]
 #
 # For each job file in DIR (default tests/data/fio-wild/{dev,heldout,dev2,heldout2}) that both
 # `fio --parse-only` and `storbench io --parse-only` accept, a tamed copy is run by
@@ -20,18 +20,24 @@
 # JSON lacks. Figures are noisy unless the machine is quiet: run it alone, under the
 # bench lock:  flock /work/bench.lock bench/fio-wild-cpu.sh
 #
+# --exit-codes: no CPU figures; each file storbench's --parse-only accepts is tamed as
+# above and run once by each tool (normal output), and one line per file gives
+#     FILE  fio=RC  sb=RC  [the first error line of the one that failed]
+# then how many ran to completion (exit 0) in each.
+#
 #   SB=./storbench FIO=fio
 # Exit 0 when it ran, 1 when a tool is missing.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SB=${SB:-$ROOT/storbench}
 FIO=${FIO:-fio}
-ROUNDS=3 RUNTIME=2 BASE=/var/tmp
+ROUNDS=3 RUNTIME=2 BASE=/var/tmp EXITCODES=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --rounds) ROUNDS=$2; shift 2 ;;
         --runtime) RUNTIME=$2; shift 2 ;;
         --dir) BASE=$2; shift 2 ;;
+        --exit-codes) EXITCODES=1; shift ;;
         --) shift; break ;;
         -*) echo "fio-wild-cpu: unknown flag $1" >&2; exit 2 ;;
         *) break ;;
@@ -40,14 +46,14 @@ done
 [ -x "$SB" ] || { echo "fio-wild-cpu: $SB not built (make), or set SB" >&2; exit 1; }
 command -v "$FIO" >/dev/null || { echo "fio-wild-cpu: no fio" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "fio-wild-cpu: /usr/bin/time missing (apt install time)" >&2; exit 1; }
-[ $# -gt 0 ] || set -- "$ROOT"/tests/data/fio-wild/{dev,heldout,dev2,heldout2}
+[ $# -gt 0 ] || set -- "$ROOT"/tests/data/fio-wild/{dev,heldout,dev2,heldout2,dev3,heldout3}
 W=$(mktemp -d "$BASE/sb-fiowildcpu.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM HUP
 # a copy of the binary: a rebuild of the tree during the pass must not change or break it
 cp "$SB" "$W/storbench" || exit 1
 SB=$W/storbench
-export SB FIO ROUNDS RUNTIME W
+export SB FIO ROUNDS RUNTIME W EXITCODES
 python3 - "$@" <<'PYEOF'
 import json, math, os, re, subprocess, sys, glob, shutil
 
@@ -125,7 +131,45 @@ def keys(o, pre=""):
 
 files = []
 for d in sys.argv[1:]:
-    files += sorted(glob.glob(os.path.join(d, "*")))
+    files += sorted(glob.glob(os.path.join(os.path.abspath(d), "*")))
+
+def first_error(text):
+    lines = [l for l in text.splitlines() if l.strip()]
+    errs = [l for l in lines if not l.startswith("storbench: warning:") and
+            ("error" in l.lower() or l.startswith("storbench:") or l.startswith("fio:"))]
+    return (errs or lines or [""])[0][:160]
+
+def exit_codes():
+    n, ok = 0, {"fio": 0, "sb": 0}
+    for src in files:
+        if src.endswith(".md"):
+            continue
+        name = os.path.basename(src)
+        if not accepted([SB, "io", "--parse-only"], src):
+            continue
+        tf = f"{W}/{name}.tamed"
+        tame(src, tf)
+        n += 1
+        rc, why = {}, {}
+        for tool in ("fio", "sb"):
+            shutil.rmtree(f"{W}/t", ignore_errors=True)
+            os.makedirs(f"{W}/t")
+            cmd = [FIO, tf] if tool == "fio" else [SB, "io", tf]
+            try:
+                p = subprocess.run(cmd, cwd=W, capture_output=True, text=True, errors="replace",
+                                   timeout=600)
+                rc[tool], why[tool] = p.returncode, first_error(p.stderr)
+            except subprocess.TimeoutExpired:
+                rc[tool], why[tool] = "timeout", "timed out after 600 s"
+            ok[tool] += rc[tool] == 0
+        note = "  ".join(f"{t}: {why[t]}" for t in ("fio", "sb") if rc[t] != 0)
+        print(f"{name:48s} fio={rc['fio']}  sb={rc['sb']}  {note}")
+    print(f"\n{n} files (storbench's --parse-only accepts them), tamed and run once: "
+          f"fio ran {ok['fio']} to completion (exit 0), storbench {ok['sb']}")
+
+if os.environ["EXITCODES"] == "1":
+    exit_codes()
+    sys.exit(0)
 ratios, worse, missing = [], [], set()
 print(f"{'file':45s} {'fio ns/IO':>10s} {'sb ns/IO':>10s} {'sb/fio':>7s}  spread")
 for src in files:

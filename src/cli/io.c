@@ -448,6 +448,8 @@ static int load_jobs(io_args *a, const sb_io_cli *cli)
     if (cli->fio.profile.name[0] &&
         sb_io_profile_add(&cli->fio.profile, a->dflt, &cli->given, a->set, err, sizeof err) < 0)
         return sb_usage_error(CMD, "%s", err);
+    if (!a->set->n && a->nfiles && !cli->nsections)
+        return 0; /* job files of [global] only: fio's --parse-only takes them (see the run) */
     if (!a->set->n)
         return sb_usage_error(CMD, "no job to run%s", cli->nsections ? " (--section matched none)" : "");
     if (sb_jobset_order(a->set, err, sizeof err) < 0)
@@ -626,6 +628,10 @@ static int job_files(io_args *a, const sb_io_cli *cli)
                    j->phase, j->group);
         }
         return SB_EXIT_OK;
+    }
+    if (!a->set->n) { /* as fio's run of such files: "No job(s) defined", exit 1 */
+        sb_error("%s: no job to run: the job files define none, only [global] options", CMD);
+        return SB_EXIT_RUNTIME;
     }
     /* fio sets every job up before the first starts: a value its run refuses (job.h's
      * run_fail: wait_for naming no job, ...) fails the whole run before any I/O */

@@ -114,6 +114,22 @@ int sb_parse_bool(const char *s, int *out)
     return -EINVAL;
 }
 
+int sb_parse_set_value(const char *s, int *out)
+{
+    unsigned int v;
+    if (!s || !*s)
+        return -EINVAL;
+    /* as fio's sscanf: "%x" once the value holds 0x anywhere, else "%u" */
+    if (strstr(s, "0x") || strstr(s, "0X")) {
+        if (sscanf(s, "%x", &v) != 1)
+            return -EINVAL;
+    } else if (sscanf(s, "%u", &v) != 1) {
+        return -EINVAL;
+    }
+    *out = v != 0;
+    return 0;
+}
+
 /* GNU dd prints amounts below 100 with one decimal and larger ones as
  * integers, rounded to nearest ("20.0 MB/s", "73.5 MB/s", "304 MB/s"). */
 static void format_scaled(char *buf, size_t len, double value, double base,

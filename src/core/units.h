@@ -25,6 +25,10 @@ int sb_parse_duration(const char *s, double *seconds);
 int sb_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* "yes/no/true/false/1/0/on/off". Returns 0 or -EINVAL. */
 int sb_parse_bool(const char *s, int *out);
+/* fio's value of an option that is on when named (thread, time_based, group_reporting,
+ * stonewall, ...): a whole number, 0x... in hex, read as far as its digits go; any but 0
+ * turns it on (fio reads thread=2 as thread). 0 and *out set, or -EINVAL. */
+int sb_parse_set_value(const char *s, int *out);
 
 /* GNU dd style, three significant figures: "1.1 GB", "304 MB", "3.8 GB". */
 void sb_format_si(char *buf, size_t len, double value, const char *suffix);

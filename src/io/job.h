@@ -195,13 +195,14 @@ typedef struct sb_io_job {
     /* fio's zonemode=zbd (io/zbd.h): zone capacity (0 = the zone size), reads past the
      * write pointer, the open-zone limits (0 = none; ignore_zone_limits: over a device's
      * own), garbage-collection resets (threshold and frequency, 0 .. 1). size=Nz and
-     * offset=Nz count zones (size_zones, offset_zones; sb_io_job_resolve makes them bytes);
+     * offset=Nz, offset_increment=Nz count zones (size_zones, offset_zones, offinc_zones;
+     * sb_io_job_resolve makes them bytes);
      * zbd_rounded: resolve rounded offset and size to whole zones (given: what they were). */
     uint64_t zonecapacity;
     bool read_beyond_wp, ignore_zone_limits, zbd_rounded;
     unsigned max_open_zones, job_max_open_zones;
     double zone_reset_threshold, zone_reset_frequency;
-    unsigned size_zones, offset_zones;
+    unsigned size_zones, offset_zones, offinc_zones;
     /* fio's size=N%: N percent of the file's or device's size (sb_io_files_size_pct makes it
      * bytes once the file is named); 0 = size is in bytes */
     unsigned size_pct;

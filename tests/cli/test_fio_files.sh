@@ -154,7 +154,16 @@ check_exit "verify with two files: runs clean (a table per file)" 0 "$SB_BIN" io
 check_exit "trim_percentage with two files is refused" 2 "$SB_BIN" io --filename="$T/a:$T/b" --size=1m \
     --rw=write --verify=crc32c --trim_percentage=10 --trim_backlog=4
 check_one_line "... naming trim_percentage" trim_percentage
-check_exit "filename_format with a / is refused" 2 "$SB_BIN" io --directory="$T/d" --nrfiles=2 \
+check_exit "filename_format above the job's directory is refused" 2 "$SB_BIN" io --directory="$T/d" --nrfiles=2 \
     --filename_format='../x.$filenum' --size=1m
 check_one_line "... naming filename_format" filename_format
+check_exit "... and an absolute one" 2 "$SB_BIN" io --directory="$T/d" --nrfiles=2 \
+    --filename_format='/tmp/x.$filenum' --size=1m
+# a directory below the job's ($filenum/$jobnum, a held-out corpus file's): made, as fio's
+mkdir -p "$T/ffd"
+check_exit "filename_format='\$filenum/\$jobnum' runs" 0 "$SB_BIN" io --quiet --name=j --directory="$T/ffd" \
+    --filename_format='$filenum/$jobnum' --nrfiles=2 --numjobs=2 --size=64k --rw=write --output-format=json
+check "... all 32 writes ($(jq '[.jobs[].write.total_ios]|add' "$T/out" 2>/dev/null))" \
+    test "$(jq '[.jobs[].write.total_ios]|add' "$T/out" 2>/dev/null)" = 32
+check "... and nothing left in the directory" test -z "$(ls -A "$T/ffd")"
 finish

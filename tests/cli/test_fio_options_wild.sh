@@ -5,8 +5,8 @@
 # removed at once; huge pages refused in one line where none are configured), sync's
 # O_SYNC/O_DSYNC, blockalign's alias ba, allrandrepeat, the ring options sqthread_poll,
 # nowait and hipri refused on engines without them, clocksource's clocks taken (their
-# effect: test_fio_clock.sh), and a job file without filename or directory run in the
-# current directory.
+# effect: test_fio_clock.sh), a job file without filename or directory run in the current
+# directory, and the values of dev3's job files (tests/data/fio-wild/README.md, "Fourth batch").
 . "$(dirname "$0")/lib.sh"
 io() { "$SB_BIN" io --quiet "$@"; }
 jqv() { jq -r "$1" "$2" 2>/dev/null; }
@@ -320,4 +320,67 @@ for o in --bssplit=4k/30:8k/40:16k/30 --bsrange=4k-64k; do
         check "... as fio's" test "$(jqv '.jobs[0].write.io_bytes' "$T/sq.json")" = 1048576
     fi
 done
+# fio keeps thread, time_based, group_reporting, stonewall, ... as numbers (its STR_SET):
+# any whole number but 0 turns them on (thread=2 in a job file; fio 3.33 takes it)
+printf '[global]\nfilename=%s\nsize=64k\nbs=4k\nrw=read\nnumjobs=2\nruntime=1\n[j]\nthread=2\ngroup_reporting=2\ntime_based=0x5\n[k]\nnumjobs=1\nstonewall=3\nnew_group=2\nnorandommap=7\n' \
+    "$T/f" >"$T/set.fio"
+check_exit "thread=2 group_reporting=2 time_based=0x5 stonewall=3 run" 0 "$SB_BIN" io --quiet \
+    --output-format=json "$T/set.fio"
+check "... j reported as one group, k as another (2 reports, $(jqv '.jobs | length' "$T/out"))" \
+    test "$(jqv '.jobs | length' "$T/out")" = 2
+check "... j time-based: past its 64 KiB in the second" test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" -gt 65536
+check_exit "thread=x: exit 2" 2 io --filename="$T/f" --rw=read --size=64k --thread=x
+# an empty name in a file list is skipped, as fio's: filename=D: is the file D, a::b: a and b
+mkdir -p "$T/fl"
+printf '[w]\nfilename=D:\nsize=8k\nrw=write\n[v]\nfilename=a::b:\nsize=8k\nrw=write\n' >"$T/fl/fl.fio"
+check_exit "filename=D: and filename=a::b: run" 0 sh -c "cd '$T/fl' && '$SB_BIN' io --quiet fl.fio"
+check "... writing D, a and b ($(cd "$T/fl" && LC_ALL=C ls | tr '\n' ' '))" \
+    test "$(cd "$T/fl" && LC_ALL=C ls | tr '\n' ' ')" = "D a b fl.fio "
+check_exit "filename=: (no name at all): exit 2" 2 io --filename=: --rw=read --size=8k
+check_one_line "... one line" "names no file"
+# a job file of [global] only: fio's --parse-only takes it, its run fails ("No job(s)
+# defined", exit 1); the same here
+printf '[global]\nsize=8k\nrw=write\n' >"$T/g.fio"
+check_exit "a [global]-only file: --parse-only takes it" 0 "$SB_BIN" io --parse-only "$T/g.fio"
+check_exit "... its run fails: exit 1" 1 "$SB_BIN" io "$T/g.fio"
+check_one_line "... one line" "no job to run"
+# offset_increment=Nz counts zones, as fio's: numjobs=2 offset_increment=2z, each job one
+# zone: the file's zones 0 and 2 written, 1 and 3 left holes (fio 3.33 writes the same)
+rm -f "$T/oi"
+truncate -s 4M "$T/oi"
+check_exit "zonemode=zbd offset_increment=2z numjobs=2 runs" 0 io --filename="$T/oi" --rw=write --bs=64k \
+    --zonemode=zbd --zonesize=1m --size=1z --numjobs=2 --offset_increment=2z --fallocate=none
+extents() {
+    python3 -c "
+import os
+fd = os.open('$1', os.O_RDONLY); end = os.fstat(fd).st_size; o = 0; r = []
+while o < end:
+    try: s = os.lseek(fd, o, os.SEEK_DATA)
+    except OSError: break
+    e = os.lseek(fd, s, os.SEEK_HOLE); r.append('%d-%dK' % (s // 1024, e // 1024)); o = e
+print(' '.join(r))"
+}
+check "... zones 0 and 2 written ($(extents "$T/oi"))" test "$(extents "$T/oi")" = "0-1024K 2048-3072K"
+check_exit "offset_increment=2z without a zone size: exit 2" 2 io --filename="$T/oi" --rw=write --size=1m \
+    --offset_increment=2z
+check_one_line "... one line" "counts zones"
+# fill_device time based (a precondition job run with a runtime): the ENOSPC that fills the
+# device ends the job at once, as fio's (fio 3.33: 2 MiB on a 2 MiB tmpfs, no error), and
+# loops=2 makes no second pass over a full device
+mkdir -p "$T/mnt"
+if mount -t tmpfs -o size=2m tmpfs "$T/mnt" 2>/dev/null; then
+    trap 'umount "$T/mnt" 2>/dev/null; rm -rf "$T"' EXIT
+    for extra in "--time_based --runtime=30" "--loops=2"; do
+        rm -f "$T/mnt/fill"
+        check_exit "fill_device=1 $extra on a 2 MiB tmpfs runs" 0 timeout 25 "$SB_BIN" io --output-format=json \
+            --name=f --filename="$T/mnt/fill" --rw=write --bs=64k --fill_device=1 $extra
+        check "... writes its 2 MiB once and ends, error 0 ($(jqv '.jobs[0] | "\(.write.io_bytes) \(.error)"' "$T/out"))" \
+            test "$(jqv '.jobs[0] | "\(.write.io_bytes) \(.error)"' "$T/out")" = "2097152 0"
+    done
+    umount "$T/mnt"
+else
+    ok "# SKIP fill_device on a small tmpfs: cannot mount one here (needs root)"
+fi
+check_exit "fill_device with a random write job is still refused" 2 io --filename="$T/f" --rw=randwrite --fill_device=1
+check_one_line "... one line" "fill_device"
 finish

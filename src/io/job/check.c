@@ -174,8 +174,9 @@ static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
                  "96 bytes)", job->verify_interval, sb_io_verify_unit(job));
         return -EINVAL;
     }
-    if (job->fill_device && (sb_rw_is_random(job->rw) || sb_rw_reads(job->rw) || job->time_based)) {
-        snprintf(err, errlen, "fill_device is for sequential write jobs that are not time based");
+    /* time based too: the ENOSPC that fills the device ends the job at once, as fio's */
+    if (job->fill_device && (sb_rw_is_random(job->rw) || sb_rw_reads(job->rw))) {
+        snprintf(err, errlen, "fill_device is for sequential write jobs");
         return -EINVAL;
     }
     if ((job->dedupe_percentage || job->compress_pct) && (job->verify || job->verify_pattern)) {

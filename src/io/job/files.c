@@ -54,9 +54,13 @@ void sb_io_files_resolve(sb_io_job *job)
 int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen)
 {
     unsigned n = sb_io_files_per_thread(job);
-    if (strstr(job->filename_format, "..") || strchr(job->filename_format, '/')) {
-        snprintf(err, errlen, "filename_format '%s': a file of a directory below (or above) the "
-                 "job's is not supported; give a name without '/'", job->filename_format);
+    /* a format may name a file in a directory below the job's ($filenum/$jobnum: fio
+     * makes the directories, as prepare.c does), never one above it or elsewhere */
+    const char *ff = job->filename_format;
+    if (ff[0] == '/' || !strcmp(ff, "..") || !strncmp(ff, "../", 3) || strstr(ff, "/../") ||
+        (strlen(ff) >= 3 && !strcmp(ff + strlen(ff) - 3, "/.."))) {
+        snprintf(err, errlen, "filename_format '%s': a file above the job's directory or outside it "
+                 "is not supported; give a name below it", ff);
         return -EINVAL;
     }
     if (n < 2)

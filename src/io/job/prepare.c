@@ -161,7 +161,10 @@ static int open_job_file(const sb_io_job *job, file_ctx *f, struct stat *st, cha
     int fd = -1, r;
     f->created = false;
     if (job->directory[0]) {
-        /* a private directory: only an earlier phase's file of ours (keep_files) can be there */
+        /* a private directory: only an earlier phase's file of ours (keep_files) can be there;
+         * a filename_format with '/' names directories below it, made first */
+        if (create && strchr(job->filename_format, '/') && (r = sb_io_fileopts_parents(f->path, err, errlen)) < 0)
+            return r;
         fd = create ? open(f->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644) : -1;
         f->created = fd >= 0;
         if (!create)

@@ -708,6 +708,8 @@ void sb_io_zbd_resolve(sb_io_job *job)
         job->size = job->size_zones * zs;
     if (job->offset_zones)
         job->offset = job->offset_zones * zs;
+    if (job->offinc_zones)
+        job->offset_increment = job->offinc_zones * zs;
     /* fio: a job that is not a sequential read gets whole zones, offset up, end down */
     if (job->zonemode != SB_ZONEMODE_ZBD || job->rw == SB_RW_READ)
         return;
@@ -726,9 +728,10 @@ void sb_io_zbd_resolve(sb_io_job *job)
 int sb_io_zbd_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
 {
     uint64_t zs = job->zonesize;
-    if ((job->size_zones || job->offset_zones) && !zs) {
+    if ((job->size_zones || job->offset_zones || job->offinc_zones) && !zs) {
         snprintf(err, errlen, "%s=%uz counts zones: give zonesize (or zonemode=zbd on a zoned device)",
-                 job->size_zones ? "size" : "offset", job->size_zones ? job->size_zones : job->offset_zones);
+                 job->size_zones ? "size" : job->offset_zones ? "offset" : "offset_increment",
+                 job->size_zones ? job->size_zones : job->offset_zones ? job->offset_zones : job->offinc_zones);
         return -EINVAL;
     }
     if (job->zonemode != SB_ZONEMODE_ZBD)

@@ -223,7 +223,7 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
 {
     if (!strcmp(key, "stonewall") || !strcmp(key, "wait_for_previous") || !strcmp(key, "new_group")) {
         int b = 1;
-        if (value && sb_parse_bool(value, &b) < 0) {
+        if (value && sb_parse_bool(value, &b) < 0 && sb_parse_set_value(value, &b) < 0) {
             snprintf(err, errlen, "%s: '%s' is not 0 or 1", key, value);
             return -EINVAL;
         }

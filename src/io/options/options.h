@@ -69,6 +69,7 @@ enum {
     SB_OPTF_POSITIVE = 1u << 3, /* a DURATION that must be more than 0 */
     SB_OPTF_USEC = 1u << 4,     /* a DURATION whose bare number is microseconds (fio's thinktime) */
     SB_OPTF_ZONES = 1u << 5,    /* a SIZE that may count zones, fio's 8z (its parse: parse_zbd.c) */
+    SB_OPTF_SET = 1u << 6,      /* a BOOL fio keeps as a number (its STR_SET): thread=2 is on */
 };
 
 typedef struct sb_opt_choice {

@@ -229,7 +229,8 @@ int sb_opt_parse_split(const sb_opt *o, void *field, const char *v, const sb_opt
     return 0;
 }
 
-/* fio's file list: a:b is two names, \: a colon inside one. */
+/* fio's file list: a:b is two names, \: a colon inside one; an empty name is skipped, as
+ * fio's (filename=D: is the file D, a::b the files a and b). */
 static int parse_list(const sb_opt *o, void *field, const char *v, char *why, size_t len)
 {
     char *out = field;
@@ -244,14 +245,14 @@ static int parse_list(const sb_opt *o, void *field, const char *v, char *why, si
             snprintf(why, len, "too long (at most %zu bytes)", o->size - 2);
             return -EINVAL;
         }
-        if (c == '\0' && (n == 0 || out[n - 1] == '\0')) {
-            snprintf(why, len, "'%s' has an empty name", v);
-            return -EINVAL;
-        }
+        if (c == '\0' && (n == 0 || out[n - 1] == '\0'))
+            continue;
         out[n++] = c;
     }
-    if (n && out[n - 1] == '\0') {
-        snprintf(why, len, "'%s' has an empty name", v);
+    if (n && out[n - 1] == '\0')
+        n--;
+    if (n == 0 && *v) {
+        snprintf(why, len, "'%s' names no file", v);
         return -EINVAL;
     }
     out[n] = out[n + 1] = '\0';
@@ -288,7 +289,8 @@ static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_
         return 0;
     }
     case SB_OPT_BOOL:
-        if (v && sb_parse_bool(v, &b) < 0 && parse_leading_bool(v, &b) < 0) {
+        if (v && sb_parse_bool(v, &b) < 0 &&
+            ((o->flags & SB_OPTF_SET) ? sb_parse_set_value(v, &b) : parse_leading_bool(v, &b)) < 0) {
             snprintf(why, len, "'%s' is not 0 or 1", v);
             return -EINVAL;
         }

@@ -1,6 +1,7 @@
 /*
  * parse_zbd — the entry parsers of fio's zonemode=zbd options (declared in options.h):
- * a size that may count zones (size=128z, offset=524z: fio's 'z' suffix, made bytes by
+ * a size that may count zones (size=128z, offset=524z, offset_increment=8z: fio's 'z'
+ * suffix, made bytes by
  * sb_io_job_resolve once the zone size is known) or, for size, be a percentage of the
  * file (size=95%: made bytes by sb_io_files_size_pct; size=A:B: fio's list, the last
  * kept), and the fractions of
@@ -25,6 +26,8 @@ static unsigned *zones_field(const sb_opt *o, void *base)
         return &job->size_zones;
     if (o->off == offsetof(sb_io_job, offset))
         return &job->offset_zones;
+    if (o->off == offsetof(sb_io_job, offset_increment))
+        return &job->offinc_zones;
     return NULL;
 }
 
@@ -55,7 +58,7 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
         errno = 0;
         unsigned long long z = strtoull(v, &end, 10);
         /* 0z is the first zone's start for offset, as fio's; a size needs a zone at least */
-        bool zero_ok = o->off == offsetof(sb_io_job, offset);
+        bool zero_ok = o->off != offsetof(sb_io_job, size);
         if (errno || end != v + n - 1 || (z == 0 && !zero_ok) || z > UINT32_MAX || *v == '-') {
             snprintf(err, errlen, "'%s' is not a number of zones (such as 128z)", v);
             return -EINVAL;
