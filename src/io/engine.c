@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -91,7 +92,12 @@ int sb_engine_fsync_fd(sb_engine_td *td)
 }
 
 int sb_engine_init_none(sb_engine_td *td) { return 0; }
-void sb_engine_cleanup_none(sb_engine_td *td) {}
+
+void sb_engine_cleanup_free(sb_engine_td *td)
+{
+    free(td->data);
+    td->data = NULL;
+}
 
 int sb_engine_stat_path(int type, const char *path)
 {

@@ -139,10 +139,12 @@ int sb_engine_check_works(const sb_engine_ops *ops, const char *prefix, char *er
 
 /* fsync(td->fd), or fdatasync when td->datasync: the fsync op of every engine but mmap. */
 int sb_engine_fsync_fd(sb_engine_td *td);
-/* The file op engines' empty init and cleanup, and filestat's and dirstat's op: the stat
- * call the job's stat_type names (job.h's SB_STAT_*: 1 stat, 2 lstat, 3 statx) of path. */
+/* The init of an engine that keeps nothing per thread, and the cleanup of one whose init
+ * keeps one allocation in td->data, or nothing (data NULL): free it. */
 int sb_engine_init_none(sb_engine_td *td);
-void sb_engine_cleanup_none(sb_engine_td *td);
+void sb_engine_cleanup_free(sb_engine_td *td);
+/* filestat's and dirstat's op: the stat call the job's stat_type names (job.h's SB_STAT_*:
+ * 1 stat, 2 lstat, 3 statx) of path. */
 int sb_engine_stat_path(int type, const char *path);
 
 #endif

@@ -41,4 +41,16 @@ check_one_line() {
     local n=$1 word=$2
     if [ "$(wc -l <"$T/err")" -eq 1 ] && grep -qi -- "$word" "$T/err"; then ok "$n"; else not_ok "$n (stderr: $(head -c 300 "$T/err"))"; fi
 }
+# fio_scratch [BYTES]: for a script that compares with fio 3.33: have_fio=1 when fio and
+# jq are here, else 0 and one visible skip line (the script's own checks still run); the
+# working directory is the scratch, where fio-style output files land; F=$T/f, a file of
+# BYTES zeros when BYTES is given.
+fio_scratch() {
+    have_fio=0
+    command -v fio >/dev/null && command -v jq >/dev/null && have_fio=1
+    [ $have_fio = 1 ] || echo "ok # SKIP the comparisons with fio: fio or jq missing"
+    cd "$T" || exit 1
+    F=$T/f
+    [ -z "${1:-}" ] || head -c "$1" /dev/zero >"$F"
+}
 finish() { exit $((_failures > 0)); }

@@ -14,11 +14,7 @@
 # comparisons skip, visibly.
 . "$(dirname "$0")/lib.sh"
 
-have_fio=0
-command -v fio >/dev/null && command -v jq >/dev/null && have_fio=1
-[ $have_fio = 1 ] || echo "ok # SKIP the comparisons with fio: fio or jq missing"
-cd "$T" || exit 1
-F=$T/f
+fio_scratch
 
 # jobs' "NAME READ_IOS READ_BYTES WRITE_IOS WRITE_BYTES" from fio's JSON
 ios() { jq -r '.jobs[] | "\(.jobname) \(.read.total_ios) \(.read.io_bytes) \(.write.total_ios) \(.write.io_bytes)"' "$1"; }

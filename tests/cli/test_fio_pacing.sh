@@ -14,12 +14,7 @@
 # comparisons skip, visibly.
 . "$(dirname "$0")/lib.sh"
 
-have_fio=0
-command -v fio >/dev/null && command -v jq >/dev/null && have_fio=1
-[ $have_fio = 1 ] || echo "ok # SKIP the comparisons with fio: fio or jq missing"
-cd "$T" || exit 1
-F=$T/f
-head -c 1048576 /dev/zero >"$F"
+fio_scratch 1048576
 # invalidate=0 below: the timed jobs read the page cache, not a disk busy with others
 
 sbj() { "$SB" io --output-format=json "$@" 2>"$T/err"; }

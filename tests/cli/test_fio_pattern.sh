@@ -13,23 +13,24 @@
 # visibly.
 . "$(dirname "$0")/lib.sh"
 
-have_fio=0
-command -v fio >/dev/null && command -v jq >/dev/null && have_fio=1
-[ $have_fio = 1 ] || echo "ok # SKIP the comparisons with fio: fio or jq missing"
-cd "$T" || exit 1
-F=$T/f
-head -c 1048576 /dev/zero >"$F"
+fio_scratch 1048576
 mkdir -p sb fio
 
-# offs TOOL ARGS...: the block of each I/O, one line each, from TOOL's lat log (in TOOL/)
-offs() {
+# latlog TOOL ARGS...: job q with ARGS run by TOOL (sb: storbench, or fio) in TOOL/, which
+# leaves its lat log with each I/O's offset in TOOL/q_lat.1.log
+latlog() {
     local tool=$1; shift
     rm -f "$tool"/q_*.log
     if [ "$tool" = sb ]; then
-        (cd sb && "$SB" io --name=q --filename="$F" --size=1m --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>"$T/err")
+        (cd sb && "$SB" io --name=q --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>"$T/err")
     else
-        (cd fio && fio --name=q --filename="$F" --size=1m --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>&1)
+        (cd fio && fio --name=q --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>&1)
     fi
+}
+# offs TOOL ARGS...: the block of each I/O of a 1 MiB job on $F, one line each
+offs() {
+    local tool=$1; shift
+    latlog "$tool" --filename="$F" --size=1m "$@"
     awk -F', ' '{print $5 / 4096}' "$tool"/q_lat.1.log
 }
 # groups N: every run of N I/Os starts anywhere and goes on block by block (seq; past the
@@ -152,14 +153,10 @@ check_exit "bs=4k,64k with verify: runs clean" 0 "$SB" io --filename="$F" --size
 
 # ---- offset=N% and offset_align: fio's first offsets exactly ----
 head -c 10000000 /dev/zero >"$T/of"
+# first TOOL ARGS...: the offset of the first I/O of a sequential 64 KiB job on $T/of
 first() {
     local tool=$1; shift
-    rm -f "$tool"/q_*.log
-    if [ "$tool" = sb ]; then
-        (cd sb && "$SB" io --name=q --filename="$T/of" --size=64k --rw=read --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>"$T/err")
-    else
-        (cd fio && fio --name=q --filename="$T/of" --size=64k --rw=read --write_lat_log=q --log_offset=1 "$@" >/dev/null 2>&1)
-    fi
+    latlog "$tool" --filename="$T/of" --size=64k --rw=read "$@"
     head -1 "$tool"/q_lat.1.log | cut -d, -f5 | tr -d ' '
 }
 check "offset=50% of 10000000 bytes: 5001216 (rounded up to bs)" test "$(first sb --offset=50%)" = 5001216

@@ -123,8 +123,11 @@ for b in 2 4 8; do
     check "verify_backlog=4 verify_backlog_batch=$b: $want of 16 blocks checked while writing" \
         grep -q "verify (crc32c): $want blocks" "$T/out"
 done
-seq_of() { grep -E 'p(read|write)64\([0-9]+, .*, 4096, ' "$1" | awk '{print $2}' | cut -c2 | tr -d '\n' |
-    sed 's/r*$//'; }
+# "r" or "w" per 4 KiB pread/pwrite in strace -f's FILE; a call another thread's line cut in
+# two is one line with its size ("pwrite64(..., 4096, 0 <unfinished ...>" or "<... pread64
+# resumed>..., 4096, 0) = 4096": a pread's buffer is printed when it returns)
+seq_of() { grep -E '(p(read|write)64\([0-9]+, |<\.\.\. p(read|write)64 resumed>).*, 4096, ' "$1" |
+    awk 'match($0, /p(read|write)64/) { printf "%s", substr($0, RSTART + 1, 1) }' | sed 's/r*$//'; }
 if [ $have_fio = 1 ] && command -v strace >/dev/null; then
     for b in 2 8; do
         rm -f "$F" "$T/fp"

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -494,7 +495,21 @@ static void test_batching(void **state)
 
 static bool stop_now(void *arg) { return true; }
 /* true from the third call on: the control loop asks ~10 times a second */
-static bool stop_later(void *arg) { return ++*(int *)arg >= 3; }
+/* Stops the job at the control loop's third look that comes 200 ms or more after its first
+ * (its naps start at 1 ms): time for I/O past the first pass. */
+typedef struct later {
+    int calls;
+    struct timespec t0;
+} later;
+static bool stop_later(void *arg)
+{
+    later *l = arg;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (!l->calls++)
+        l->t0 = t;
+    return l->calls >= 3 && (t.tv_sec - l->t0.tv_sec) * 1000 + (t.tv_nsec - l->t0.tv_nsec) / 1000000 >= 200;
+}
 
 static void test_time_based_and_interrupt(void **state)
 {
@@ -537,7 +552,7 @@ static void test_time_based_and_interrupt(void **state)
         job.iodepth = 32;
         job.direct = true;
         job.size = 1 << 20;
-        int calls = 0;
+        later calls = {0};
         job.should_stop = stop_later;
         job.cb_arg = &calls;
         assert_int_equal(sb_io_run(&job, &res, err, sizeof err), 0);
@@ -647,7 +662,7 @@ static void test_sync_own_fd_table(void **state)
     assert_int_equal(res.dir[SB_DDIR_READ].clat.count, job.size / job.bs);
     sb_io_result_free(&res);
 
-    int calls = 0;
+    later calls = {0};
     job.time_based = true;
     job.runtime_s = 30;
     job.should_stop = stop_later;

@@ -22,7 +22,7 @@ const sb_engine_ops sb_engine_dircreate = {
     .sync = true,
     .options = NULL,
     .init = sb_engine_init_none,
-    .cleanup = sb_engine_cleanup_none,
+    .cleanup = sb_engine_cleanup_free,
     .file_op = dircreate_op,
 };
 SB_ENGINE_REGISTER(sb_engine_dircreate);

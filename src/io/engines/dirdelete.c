@@ -21,7 +21,7 @@ const sb_engine_ops sb_engine_dirdelete = {
     .sync = true,
     .options = NULL,
     .init = sb_engine_init_none,
-    .cleanup = sb_engine_cleanup_none,
+    .cleanup = sb_engine_cleanup_free,
     .file_op = dirdelete_op,
 };
 SB_ENGINE_REGISTER(sb_engine_dirdelete);

@@ -22,7 +22,7 @@ const sb_engine_ops sb_engine_dirstat = {
     .sync = true,
     .options = dirstat_options,
     .init = sb_engine_init_none,
-    .cleanup = sb_engine_cleanup_none,
+    .cleanup = sb_engine_cleanup_free,
     .file_op = dirstat_op,
 };
 SB_ENGINE_REGISTER(sb_engine_dirstat);

@@ -12,9 +12,6 @@
 #include "io/engine.h"
 #include "io/job.h"
 
-static int fal_init(sb_engine_td *td) { return 0; }
-static void fal_cleanup(sb_engine_td *td) {}
-
 static int fal_queue(sb_engine_td *td, sb_io_u *u)
 {
     int mode = u->ddir == SB_DDIR_READ ? FALLOC_FL_KEEP_SIZE : 0;
@@ -34,9 +31,9 @@ const sb_engine_ops sb_engine_falloc = {
     .description = "each I/O a fallocate of its range (write allocates, trim punches), synchronous",
     .sync = true,
     .fd_own_thread = true,
-    .init = fal_init,
+    .init = sb_engine_init_none,
     .queue = fal_queue,
     .fsync = sb_engine_fsync_fd,
-    .cleanup = fal_cleanup,
+    .cleanup = sb_engine_cleanup_free,
 };
 SB_ENGINE_REGISTER(sb_engine_falloc);

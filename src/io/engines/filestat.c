@@ -23,7 +23,7 @@ const sb_engine_ops sb_engine_filestat = {
     .sync = true,
     .options = filestat_options,
     .init = sb_engine_init_none,
-    .cleanup = sb_engine_cleanup_none,
+    .cleanup = sb_engine_cleanup_free,
     .file_op = filestat_op,
 };
 SB_ENGINE_REGISTER(sb_engine_filestat);

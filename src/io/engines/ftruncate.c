@@ -12,9 +12,6 @@
 #include "io/engine.h"
 #include "io/job.h"
 
-static int ftr_init(sb_engine_td *td) { return 0; }
-static void ftr_cleanup(sb_engine_td *td) {}
-
 static int ftr_queue(sb_engine_td *td, sb_io_u *u)
 {
     if (u->ddir != SB_DDIR_WRITE) {
@@ -36,9 +33,9 @@ const sb_engine_ops sb_engine_ftruncate = {
     .description = "each write an ftruncate to its offset (no data), synchronous",
     .sync = true,
     .fd_own_thread = true,
-    .init = ftr_init,
+    .init = sb_engine_init_none,
     .queue = ftr_queue,
     .fsync = sb_engine_fsync_fd,
-    .cleanup = ftr_cleanup,
+    .cleanup = sb_engine_cleanup_free,
 };
 SB_ENGINE_REGISTER(sb_engine_ftruncate);

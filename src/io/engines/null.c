@@ -7,9 +7,6 @@
  */
 #include "io/engine.h"
 
-static int null_init(sb_engine_td *td) { return 0; }
-static void null_cleanup(sb_engine_td *td) {}
-
 static int null_queue(sb_engine_td *td, sb_io_u *u)
 {
     u->result = u->len;
@@ -24,9 +21,9 @@ const sb_engine_ops sb_engine_null = {
     .description = "no I/O: each completes at once (the tool's own cost)",
     .sync = true,
     .fd_own_thread = true,
-    .init = null_init,
+    .init = sb_engine_init_none,
     .queue = null_queue,
     .fsync = null_fsync,
-    .cleanup = null_cleanup,
+    .cleanup = sb_engine_cleanup_free,
 };
 SB_ENGINE_REGISTER(sb_engine_null);

@@ -14,8 +14,6 @@
 #include "io/engine.h"
 #include "io/job.h"
 
-static int psync_init(sb_engine_td *td) { return 0; }
-
 static int psync_queue(sb_engine_td *td, sb_io_u *u)
 {
     long n;
@@ -27,8 +25,6 @@ static int psync_queue(sb_engine_td *td, sb_io_u *u)
     return SB_Q_COMPLETED;
 }
 
-static void psync_cleanup(sb_engine_td *td) {}
-
 static const char *const psync_aliases[] = {"pread", NULL};
 const sb_engine_ops sb_engine_psync = {
     .name = "psync",
@@ -37,9 +33,9 @@ const sb_engine_ops sb_engine_psync = {
     .description = "pread/pwrite, synchronous",
     .sync = true,
     .fd_own_thread = true,
-    .init = psync_init,
+    .init = sb_engine_init_none,
     .queue = psync_queue,
     .fsync = sb_engine_fsync_fd,
-    .cleanup = psync_cleanup,
+    .cleanup = sb_engine_cleanup_free,
 };
 SB_ENGINE_REGISTER(sb_engine_psync);

@@ -28,9 +28,6 @@ typedef struct pv2_data {
     uint64_t rng;       /* xorshift64 state of the draw */
 } pv2_data;
 
-static int pv_init(sb_engine_td *td) { return 0; }
-static void pv_cleanup(sb_engine_td *td) {}
-
 static int pv2_init(sb_engine_td *td)
 {
     pv2_data *d = calloc(1, sizeof *d);
@@ -44,12 +41,6 @@ static int pv2_init(sb_engine_td *td)
     d->rng = (job ? job->seed : 1) * 0x9e3779b97f4a7c15ull | 1;
     td->data = d;
     return 0;
-}
-
-static void pv2_cleanup(sb_engine_td *td)
-{
-    free(td->data);
-    td->data = NULL;
 }
 
 static int pv2_flags(sb_engine_td *td)
@@ -97,10 +88,10 @@ const sb_engine_ops sb_engine_pvsync = {
     .description = "preadv/pwritev of one iovec, synchronous",
     .sync = true,
     .fd_own_thread = true,
-    .init = pv_init,
+    .init = sb_engine_init_none,
     .queue = pvsync_queue,
     .fsync = sb_engine_fsync_fd,
-    .cleanup = pv_cleanup,
+    .cleanup = sb_engine_cleanup_free,
 };
 SB_ENGINE_REGISTER(sb_engine_pvsync);
 
@@ -117,6 +108,6 @@ const sb_engine_ops sb_engine_pvsync2 = {
     .init = pv2_init,
     .queue = pvsync2_queue,
     .fsync = sb_engine_fsync_fd,
-    .cleanup = pv2_cleanup,
+    .cleanup = sb_engine_cleanup_free,
 };
 SB_ENGINE_REGISTER(sb_engine_pvsync2);

@@ -141,12 +141,6 @@ static int sg_fsync(sb_engine_td *td)
     return r < 0 ? r : 0;
 }
 
-static void sg_cleanup(sb_engine_td *td)
-{
-    free(td->data);
-    td->data = NULL;
-}
-
 static const char *const sg_options[] = {"hipri", "readfua", "writefua", "sg_write_mode", "stream_id", NULL};
 const sb_engine_ops sb_engine_sg = {
     .name = "sg",
@@ -158,6 +152,6 @@ const sb_engine_ops sb_engine_sg = {
     .init = sg_init,
     .queue = sg_queue,
     .fsync = sg_fsync,
-    .cleanup = sg_cleanup,
+    .cleanup = sb_engine_cleanup_free,
 };
 SB_ENGINE_REGISTER(sb_engine_sg);

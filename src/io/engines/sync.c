@@ -47,12 +47,6 @@ static int sync_queue(sb_engine_td *td, sb_io_u *u)
     return SB_Q_COMPLETED;
 }
 
-static void sync_cleanup(sb_engine_td *td)
-{
-    free(td->data);
-    td->data = NULL;
-}
-
 const sb_engine_ops sb_engine_sync = {
     .name = "sync",
     .rank = 1,
@@ -62,6 +56,6 @@ const sb_engine_ops sb_engine_sync = {
     .init = sync_init,
     .queue = sync_queue,
     .fsync = sb_engine_fsync_fd,
-    .cleanup = sync_cleanup,
+    .cleanup = sb_engine_cleanup_free,
 };
 SB_ENGINE_REGISTER(sb_engine_sync);

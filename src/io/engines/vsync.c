@@ -49,12 +49,6 @@ static int vsync_queue(sb_engine_td *td, sb_io_u *u)
     return SB_Q_COMPLETED;
 }
 
-static void vsync_cleanup(sb_engine_td *td)
-{
-    free(td->data);
-    td->data = NULL;
-}
-
 const sb_engine_ops sb_engine_vsync = {
     .name = "vsync",
     .rank = 9,
@@ -64,6 +58,6 @@ const sb_engine_ops sb_engine_vsync = {
     .init = vsync_init,
     .queue = vsync_queue,
     .fsync = sb_engine_fsync_fd,
-    .cleanup = vsync_cleanup,
+    .cleanup = sb_engine_cleanup_free,
 };
 SB_ENGINE_REGISTER(sb_engine_vsync);

@@ -482,6 +482,7 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
     const unsigned per = sb_io_files_per_thread(job);
     double total_s = job->startdelay_s + job->ramp_s + job->runtime_s;
     size_t ss_next = 0;
+    long nap_ns = 1000000L;
     for (;;) {
         unsigned finished = 0;
         uint64_t bytes = 0;
@@ -512,8 +513,11 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
                 f = (double)bytes / whole;
             job->progress(job->cb_arg, f > 1 ? 1 : f);
         }
-        struct timespec ts = {0, 100000000L};
+        /* a short job's end is seen within a millisecond or so (a fixed 100 ms nap made
+         * each job of a few I/Os last 100 ms), a long one's every 100 ms: the naps double */
+        struct timespec ts = {0, nap_ns};
         nanosleep(&ts, NULL);
+        nap_ns = nap_ns < 50000000L ? nap_ns * 2 : 100000000L;
     }
     return rc;
 }
