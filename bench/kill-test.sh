@@ -69,10 +69,12 @@ for i in $(seq 1 "$N"); do
         echo "FAIL $i (delay ${delay} ms): neither the old nor the new content"; fail=$((fail + 1))
     fi
     # 2. no temporary file in the results directory
-    # (the lock file beside it is left by a SIGKILL inside the save, and the next save takes
-    # it over and removes it, docs/result-format.md: after a kill it is allowed, after a
-    # completed run not)
-    extra=$(ls -A "$R" | grep -v '^k\.json$' | { [ "$killed" = 1 ] && grep -v '^\.k\.json\.lock$' || cat; })
+    # (the lock file beside it, and the named temporary ".k.json.PID.tmp" that exists for
+    # the instant between its link and the rename, are left by a SIGKILL inside the save,
+    # and the next save removes them, docs/result-format.md: after a kill they are allowed,
+    # after a completed run not — which checks that the next save did remove them)
+    extra=$(ls -A "$R" | grep -v '^k\.json$' |
+        { [ "$killed" = 1 ] && grep -v -e '^\.k\.json\.lock$' -e '^\.k\.json\.[0-9]*\.tmp$' || cat; })
     if [ -n "$extra" ]; then
         echo "FAIL $i (delay ${delay} ms, killed=$killed): left in the results directory: $extra"; fail=$((fail + 1))
         rm -f "$R"/.k.json.*.tmp
