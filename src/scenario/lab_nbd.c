@@ -542,16 +542,23 @@ void sb_lab_nbd_detach(sb_lab_nbd *d, char *summary, size_t len)
         pthread_join(d->server, NULL);
     /* "waits spun": the server's wake-ups that found nothing to do (it sleeps in poll; a
      * spinning server would never let the guest's clock jump). */
+    /* Where an SSD's writes went: its SLC buffer, straight to TLC (the buffer full), and what
+     * the buffer gave back to TLC in idle time (a drive that idles a second empties it). */
+    sb_dev_stats st = {0};
+    if (d->model)
+        sb_dev_model_stats(d->model, &st);
     if (summary)
         snprintf(summary, len, "%s %s: %llu requests, %llu waits spun (%llu reads, %llu writes, %llu flushes, "
                  "%llu with FUA, %llu discards; flushes %.1f ms in all, the longest %.1f ms; the server ran %llu times, "
-                 "%.1f us of CPU a request)", d->dev + 5, d->spec,
+                 "%.1f us of CPU a request; %.1f MB into SLC, %.1f MB straight to TLC, %.1f MB drained in idle time)",
+                 d->dev + 5, d->spec,
                  (unsigned long long)d->served,
                  (unsigned long long)d->spun, (unsigned long long)d->n_op[NBD_CMD_READ],
                  (unsigned long long)d->n_op[NBD_CMD_WRITE], (unsigned long long)d->n_op[NBD_CMD_FLUSH],
                  (unsigned long long)d->fua, (unsigned long long)d->n_op[NBD_CMD_TRIM], (double)d->flush_ns / 1e6,
                  (double)d->flush_max / 1e6,
-                 (unsigned long long)d->runs, d->served ? (double)d->cpu_ns / 1e3 / (double)d->served : 0.0);
+                 (unsigned long long)d->runs, d->served ? (double)d->cpu_ns / 1e3 / (double)d->served : 0.0,
+                 (double)st.slc_bytes / 1e6, (double)st.tlc_bytes / 1e6, (double)st.drained_bytes / 1e6);
     free_jobs(d->waiting.head);
     free_jobs(d->queued.head);
     free_jobs(d->running);

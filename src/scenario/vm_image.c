@@ -24,7 +24,12 @@
 #include "scenario/tool.h"
 
 /* Loaded from the initramfs: enough to mount the host's root over virtio 9p. The rest
- * (disks, bcache, md, filesystems) comes from the kernel tree, seen through that mount. */
+ * (disks, bcache, md, filesystems) comes from the kernel tree, seen through that mount.
+ * The host's root is mounted read-only with cache=loose: what the guest has read once it
+ * reads again from its own page cache, not from the host. Under virtual time a read that
+ * waits for the host lets the guest's clock jump by a host-dependent amount; a test that
+ * reads a file of the host while it measures (Dbench's clients read its loadfile) would
+ * carry the host's speed in its figure. The host's files do not change under a guest. */
 static const char *const initramfs_modules[] = {"virtio_pci", "9pnet_virtio", "9p"};
 
 static const char init_script[] =
@@ -38,7 +43,7 @@ static const char init_script[] =
     "mount -t sysfs sys /sys\n"
     "echo '" SB_VM_UP_MARKER "'\n"
     "for m in /mods/*.ko; do insmod \"$m\" || echo \"storbench-vm: insmod $m failed\"; done\n"
-    "if mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro host /newroot &&\n"
+    "if mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro,cache=loose host /newroot &&\n"
     "   mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 xchg /xchg; then\n"
     "    . /xchg/guest.sh\n"
     "else\n"
@@ -255,6 +260,11 @@ int sb_vm_write_guest_script(const char *xchg, const sb_vm_kernel *k, const char
             "mount --bind /kernel $R" SB_VM_GUEST_KERNEL " && mount --bind /exe $R" SB_VM_GUEST_EXE " ||\n"
             "    fail 'guest mounts failed'\n"
             "mount -t tmpfs tmpfs $R/dev/shm 2>/dev/null\n"
+            "# Dbench's loadfile is read by its clients while they measure: a copy in guest RAM\n"
+            "# over it, so that no read waits for the host (the page cache it would be in is\n"
+            "# dropped before every run). Best effort.\n"
+            "L=/usr/share/dbench/client.txt\n"
+            "[ -f $R$L ] && mkdir -p /inputs && cp $R$L /inputs/client.txt && mount --bind /inputs/client.txt $R$L\n"
             "echo \"storbench-vm: mounted at $(cut -d' ' -f1 /proc/uptime)\"\n"
             "chroot $R /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin modprobe -a -d " SB_VM_GUEST_KERNEL
             " -S %s %s ||\n"
