@@ -192,6 +192,18 @@ const char *sb_rw_name(sb_rw rw) { return (unsigned)rw < N_RW_NAMES ? rw_names[r
 
 /* ---------------------------------------------------------------- results */
 
+void sb_io_result_empty(sb_io_result *r)
+{
+    memset(r, 0, sizeof *r);
+    for (int d = 0; d < SB_DDIR_N; d++) {
+        sb_hist_init(&r->dir[d].clat);
+        sb_hist_init(&r->dir[d].slat);
+        sb_hist_init(&r->dir[d].clat_issued);
+    }
+    sb_hist_init(&r->clat_all);
+    sb_hist_init(&r->sync.clat);
+}
+
 void sb_io_result_free(sb_io_result *r)
 {
     free(r->bw_bytes_per_s);

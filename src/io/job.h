@@ -631,6 +631,9 @@ int sb_io_engine_opts_check(const sb_io_job *job, char *err, size_t errlen);
  * engine missing). On success result is filled; free it with sb_io_result_free(). An
  * interrupted job returns 0 with result->interrupted set. */
 int sb_io_run(const sb_io_job *job, sb_io_result *result, char *err, size_t errlen);
+/* result as a job that did nothing: zero, its histograms empty (live figures, a rank
+ * that did not run a job). */
+void sb_io_result_empty(sb_io_result *result);
 void sb_io_result_free(sb_io_result *result);
 
 /* The data a verify_pattern job writes at offset (len a multiple of 8): a function of

@@ -369,18 +369,6 @@ static void phase_figures(const rank_fig *all, int n, sb_io_phase_report *ph)
     ph->last_done_s = hi - lo;
 }
 
-void sb_io_ranks_empty(sb_io_result *r)
-{
-    memset(r, 0, sizeof *r);
-    for (int d = 0; d < SB_DDIR_N; d++) {
-        sb_hist_init(&r->dir[d].clat);
-        sb_hist_init(&r->dir[d].slat);
-        sb_hist_init(&r->dir[d].clat_issued);
-    }
-    sb_hist_init(&r->clat_all);
-    sb_hist_init(&r->sync.clat);
-}
-
 /* The figures of job j over the ranks that ran it (idle: this one did not). */
 static int combine(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64_t t1, double wall,
                    bool walled_by_poll, bool idle, int *nran, sb_io_phase_report *ph)

@@ -80,12 +80,10 @@ int sb_io_ranks_run(const sb_io_job *job, const sb_io_ranks_opts *o, sb_io_resul
 int sb_io_ranks_combine(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64_t t1, double wall,
                         bool walled, sb_io_phase_report *ph);
 /* The same for a job that ran on some of the ranks only (--ranks-per-job): a rank that did
- * not run it (ran false) gives an empty r (sb_io_ranks_empty) and no interval, so the sums
+ * not run it (ran false) gives an empty r (sb_io_result_empty) and no interval, so the sums
  * are its ranks', the interval their earliest start to their latest end, and the per-rank
  * spread and ph->... counts theirs; *nran gets how many ran it. */
 int sb_io_ranks_combine_some(const sb_io_job *j, sb_io_result *r, uint64_t t0, uint64_t t1, bool ran,
                              int *nran, sb_io_phase_report *ph);
-/* r as a job that did nothing: zero, its histograms empty. */
-void sb_io_ranks_empty(sb_io_result *r);
 
 #endif

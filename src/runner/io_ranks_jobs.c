@@ -130,7 +130,7 @@ static void run_own(sb_io_run_slot *slots, size_t n, size_t first, unsigned per_
             memcpy(&slots[m], &mine[k++], sizeof *mine);
         } else {
             slots[m].rc = 0;
-            sb_io_ranks_empty(&slots[m].result);
+            sb_io_result_empty(&slots[m].result);
         }
     free(mine);
 }

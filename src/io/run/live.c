@@ -61,17 +61,6 @@ static void hist_peek_merge(sb_histogram *dst, const sb_histogram *src)
         dst->max = mx;
 }
 
-static void result_hists_init(sb_io_result *r)
-{
-    for (int d = 0; d < SB_DDIR_N; d++) {
-        sb_hist_init(&r->dir[d].clat);
-        sb_hist_init(&r->dir[d].slat);
-        sb_hist_init(&r->dir[d].clat_issued);
-    }
-    sb_hist_init(&r->clat_all);
-    sb_hist_init(&r->sync.clat);
-}
-
 /* One thread's figures until now added to r, as worker.c's merge does at the end. */
 static void peek_worker(const sb_io_live *l, const sb_io_live_thread *w, sb_io_result *r, uint64_t now)
 {
@@ -141,8 +130,7 @@ static int peek_all(sb_io_live *l, sb_io_result *res)
 {
     const sb_io_job *job = l->job;
     uint64_t now = sb_now_ns();
-    memset(res, 0, sizeof *res);
-    result_hists_init(res);
+    sb_io_result_empty(res);
     snprintf(res->engine, sizeof res->engine, "%s", l->engine);
     res->effective_iodepth = l->effective_iodepth;
     for (unsigned i = 0; i < l->n; i++)
@@ -158,7 +146,7 @@ static int peek_all(sb_io_live *l, sb_io_result *res)
         res->n_threads = l->n;
         for (unsigned i = 0; i < l->n; i++) {
             sb_io_result *t = &res->threads[i];
-            result_hists_init(t);
+            sb_io_result_empty(t);
             snprintf(t->engine, sizeof t->engine, "%s", l->engine);
             t->effective_iodepth = l->effective_iodepth;
             peek_worker(l, &l->ws[i], t, now);
