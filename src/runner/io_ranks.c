@@ -484,7 +484,7 @@ static int write_phase(const sb_io_job *mine, sb_io_ranks_report *rep, char *err
     return rc < 0 ? rc : 0;
 }
 
-static void report_init(const sb_io_job *job, sb_io_ranks_report *rep, const sb_io_ranks_opts *o)
+void sb_io_ranks_report_start(sb_io_ranks_report *rep)
 {
     const sb_ranks_info *ri = sb_ranks();
     memset(rep, 0, sizeof *rep);
@@ -492,6 +492,11 @@ static void report_init(const sb_io_job *job, sb_io_ranks_report *rep, const sb_
     rep->hosts = ri->hosts;
     rep->max_per_host = ri->max_per_host;
     snprintf(rep->mpi, sizeof rep->mpi, "%s", sb_ranks_impl_name());
+}
+
+static void report_init(const sb_io_job *job, sb_io_ranks_report *rep, const sb_io_ranks_opts *o)
+{
+    sb_io_ranks_report_start(rep);
     rep->shared_file = o->shared_file;
     rep->layout = o->shared_file ? o->layout : SB_IO_LAYOUT_CONTIGUOUS;
     rep->segment_bytes = rep->layout == SB_IO_LAYOUT_INTERLEAVED ? segment_bytes(job, o) : 0;

@@ -72,6 +72,9 @@ int sb_io_ranks_check(const sb_io_job *job, const sb_io_ranks_opts *o, char *err
 int sb_io_ranks_run(const sb_io_job *job, const sb_io_ranks_opts *o, sb_io_result *res,
                     sb_io_ranks_report *rep, char *err, size_t errlen);
 
+/* rep emptied, with the MPI job's shape (ranks, hosts, ranks per host, implementation). */
+void sb_io_ranks_report_start(sb_io_ranks_report *rep);
+
 /* The figures of one job that ran on every rank between t0 and t1 (sb_now_ns() around
  * it, from the barrier that started it): r summed over the ranks (as sb_io_ranks_run's
  * res) and ph the phase's figures (IOR's). wall: the stonewall (0 = none), walled: the

@@ -179,11 +179,7 @@ static int combine_job(sb_io_run_slot *sl, size_t index, unsigned per_job, uint6
                        sb_io_ranks_report *rep)
 {
     const sb_ranks_info *ri = sb_ranks();
-    memset(rep, 0, sizeof *rep);
-    rep->ranks = ri->size;
-    rep->hosts = ri->hosts;
-    rep->max_per_host = ri->max_per_host;
-    snprintf(rep->mpi, sizeof rep->mpi, "%s", sb_ranks_impl_name());
+    sb_io_ranks_report_start(rep);
     rep->n_phases = 1;
     if (!per_job || (int)per_job >= ri->size)
         return sb_io_ranks_combine(sl->job, &sl->result, t0, t1, 0, false, &rep->phase[0]);
