@@ -60,7 +60,7 @@ void sb_io_job_init(sb_io_job *job)
     job->prioclass = -1;
     job->rate_cycle_ms = 1000; /* fio's rate_cycle */
     job->latency_percentile = 100;
-    job->pct_random = 100;
+    job->pct_random[0] = job->pct_random[1] = job->pct_random[2] = 100;
     job->cmdprio.cls[0] = job->cmdprio.cls[1] = job->cmdprio.level[0] = job->cmdprio.level[1] = -1;
     job->write_hint = -1;                 /* fio's file and system options (job.h) */
     job->hugepage_size = 2u << 20;        /* fio's FIO_HUGE_PAGE on x86 */
@@ -72,7 +72,7 @@ void sb_io_job_init(sb_io_job *job)
  * direction takes that direction's value; only a job that reads and writes keeps both. */
 static void sb_io_job_resolve_dirs(sb_io_job *job)
 {
-    bool mix = job->rw_seq_nr > 1 || job->pct_random < 100;
+    bool mix = job->rw_seq_nr > 1 || sb_io_job_pct_mixed(job);
     bool to_w = job->bs_is_seq_rand ? sb_rw_is_random(job->rw) && !mix
                                     : sb_rw_writes(job->rw) && !sb_rw_reads(job->rw) && !sb_rw_trims(job->rw);
     bool drop = job->bs_is_seq_rand ? !sb_rw_is_random(job->rw) : !sb_rw_writes(job->rw);
@@ -152,10 +152,11 @@ void sb_io_job_resolve(sb_io_job *job)
             snprintf(logs[i], sizeof job->bw_log, "%s", job->name[0] ? job->name : "storbench-io");
     /* fio's percentage_random=0: every offset of a random job is the next one, the job
      * sequential; made so, so that what a sequential job has (verify) it has too */
-    if (job->pct_random == 0 && job->rw_seq_nr <= 1 && sb_rw_is_random(job->rw)) {
+    if (!job->pct_random[0] && !job->pct_random[1] && !job->pct_random[2] && job->rw_seq_nr <= 1 &&
+        sb_rw_is_random(job->rw)) {
         job->rw = job->rw == SB_RW_RANDREAD ? SB_RW_READ : job->rw == SB_RW_RANDWRITE ? SB_RW_WRITE
                   : job->rw == SB_RW_RANDRW ? SB_RW_RW : SB_RW_TRIM;
-        job->pct_random = 100;
+        job->pct_random[0] = job->pct_random[1] = job->pct_random[2] = 100;
     }
     sb_io_job_resolve_split(job);
     sb_io_job_resolve_dirs(job);

@@ -103,6 +103,8 @@ typedef struct sb_io_job {
      * I/Os, the WRITE value for random ones (sb_io_job_resolve picks). bs_unaligned: a
      * range's sizes are any byte count, not multiples of its low end. */
     uint64_t bs_w, bs_max_w;
+    bool bs_trim_own;          /* bs=R,W,T gave the trims a size other than the reads': refused
+                                * for a job that trims (storbench's trims take the reads') */
     bool bs_is_seq_rand, bs_unaligned;
     uint64_t size;             /* bytes per pass, per file */
     uint64_t filesize;         /* fio's filesize: the file's size; 0 = offset + size */
@@ -185,11 +187,11 @@ typedef struct sb_io_job {
     uint64_t blockalign_w;     /* ba=READ,WRITE: the writes' unit; 0 = as the reads' */
     /* fio's rw=randread:N (rw_seq_nr: a new random block every N I/Os; 0 or 1 = each),
      * rw_sequencer (the I/Os between: 0 sequential, 1 identical) and percentage_random
-     * (% of those random picks that are random, the rest sequential; 100 = all);
-     * loop/offsets.h's sb_seqmix */
+     * (% of those random picks that are random, the rest sequential; 100 = all; each
+     * direction's own, as fio's); loop/offsets.h's sb_seqmix */
     unsigned rw_seq_nr;
     int rw_sequencer;
-    unsigned pct_random;
+    unsigned pct_random[SB_DDIR_N];
     int zonemode;              /* fio's zonemode: SB_ZONEMODE_* below */
     uint64_t zonesize, zoneskip;
     /* fio's zonemode=zbd (io/zbd.h): zone capacity (0 = the zone size), reads past the
@@ -578,6 +580,13 @@ static inline bool sb_rw_writes(sb_rw rw)
 static inline bool sb_rw_trims(sb_rw rw)
 {
     return rw == SB_RW_TRIM || rw == SB_RW_RANDTRIM || rw == SB_RW_TRIMWRITE;
+}
+/* percentage_random leaves some of the job's own directions' offsets sequential */
+static inline bool sb_io_job_pct_mixed(const sb_io_job *job)
+{
+    return (sb_rw_reads(job->rw) && job->pct_random[0] < 100) ||
+           (sb_rw_writes(job->rw) && job->pct_random[1] < 100) ||
+           (sb_rw_trims(job->rw) && job->pct_random[2] < 100);
 }
 /* The job changes the file (a read-write descriptor): it writes or trims. */
 static inline bool sb_rw_modifies(sb_rw rw) { return sb_rw_writes(rw) || sb_rw_trims(rw); }

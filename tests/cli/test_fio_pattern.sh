@@ -74,6 +74,25 @@ if [ $have_fio = 1 ]; then
     check "percentage_random=50: near fio's share ($p50% vs $f50%)" \
         eval '[ $((p50 - f50)) -le 15 ] && [ $((f50 - p50)) -le 15 ]'
 fi
+# percentage_random=R,W: each direction's own, with a position per direction (fio's last_pos)
+pdirs() {
+    offs "$@" >/dev/null
+    awk -F', ' '{ print $3, $5 / 4096 }' "$1"/q_lat.1.log
+}
+# the writes at blocks 0, 1, 2, ... in order; the reads mostly not after the last read
+wseq() { awk '$1 == 1 { if ($2 != n) bad++; n++ } $1 == 0 { if ($2 == r + 1) s++; r = $2; nr++ }
+              END { exit !(n > 50 && nr > 50 && !bad && s < nr / 10) }'; }
+pdirs sb --rw=randrw --percentage_random=100,0 --norandommap >a
+check "percentage_random=100,0: writes in order from block 0, reads random" wseq <a
+pdirs sb --rw=randrw --percentage_random=100:0 --norandommap >a
+check "percentage_random=100:0 (fio's ':' between directions): the same" wseq <a
+if [ $have_fio = 1 ]; then
+    pdirs fio --rw=randrw --percentage_random=100,0 --norandommap >b
+    check "percentage_random=100,0: fio's writes in order, reads random, too" wseq <b
+fi
+check_exit "percentage_random=50,100 on a sequential read job: refused" 2 "$SB" io --filename="$F" --size=1m --rw=read --percentage_random=50,100
+check_exit "percentage_random=100,0 on a random read job (the reads' 100): runs" 0 "$SB" io --filename="$F" --size=1m --rw=randread --percentage_random=100,0
+check_exit "percentage_random=50,101: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randrw --percentage_random=50,101
 check_exit "percentage_random on a sequential job: refused" 2 "$SB" io --filename="$F" --size=1m --rw=read --percentage_random=50
 check_exit "rw_sequencer=identical without randread:N: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randread --rw_sequencer=identical
 check_exit "randread:0: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randread:0
@@ -129,13 +148,21 @@ check "ba=4k,16k: and not all of 64k" test -n "$(awk -F', ' '$3 == 1 && $5 % 655
 sizes sb --rw=randrw --bsrange=4k-8k,16k-32k >a
 check "bsrange=4k-8k,16k-32k: each direction's sizes in its own range" \
     test -z "$(awk '($1 == 0 && ($2 < 4096 || $2 > 8192)) || ($1 == 1 && ($2 < 16384 || $2 > 32768))' a)"
-for j in "--rw=write --bs=4k,64k" "--rw=read --bs=4k,64k" "--rw=write --bs=4k,16k --bs_is_seq_rand=1"; do
+# fio splits bs=R-W and R:W as R,W (no ',' left: at a ':' or else a '-'), the value before a
+# ',' being its leading number: bs=4k-16k is reads of 4k and writes of 16k, not a range
+for j in "--rw=write --bs=4k,64k" "--rw=read --bs=4k,64k" "--rw=write --bs=4k,16k --bs_is_seq_rand=1" \
+         "--rw=read --bs=4k-16k" "--rw=write --bs=4k-16k" "--rw=write --bs=4k:16k" "--rw=write --bs=1k-4k,16k-64k"; do
     sizes sb $j >a
     if [ $have_fio = 1 ]; then
         sizes fio $j >b
         check "$j: fio's sizes and counts ($(tr '\n' ' ' <a))" cmp -s a b
     fi
 done
+sizes sb --rw=randrw --bs=4k-64k >a
+check "bs=4k-64k randrw: reads of 4k, writes of 64k (no sizes between)" test "$(cut -d' ' -f1,2 a | tr '\n' ' ')" = "0 4096 1 65536 "
+sizes sb --rw=randread --bsrange=4k:8k >a
+check "bsrange=4k:8k: a range (fio's range type takes ':' too)" \
+    test -z "$(awk '$2 < 4096 || $2 > 8192' a)" -a "$(wc -l <a)" -gt 1
 sizes sb --rw=randwrite --bs=4k,16k --bs_is_seq_rand=1 >a
 check "bs_is_seq_rand: a random job's writes take the second value, 16k" test "$(cut -d' ' -f1,2 a)" = "1 16384"
 sizes sb --rw=randread --bsrange=1k-4k --bs_unaligned >a
@@ -145,7 +172,8 @@ sizes sb --rw=randread --bsrange=1k-4k >a
 check "without bs_unaligned: multiples of 1k" test -z "$(awk '$2 % 1024' a)"
 check_exit "bs= (no value, an unset \${VAR}): refused" 2 "$SB" io --filename="$F" --size=1m --bs=
 check_exit "bs_unaligned without a range: refused" 2 "$SB" io --filename="$F" --size=1m --bs_unaligned
-check_exit "bs=4k,8k,16k (a trim size of its own): refused" 2 "$SB" io --filename="$F" --size=1m --bs=4k,8k,16k
+check_exit "bs=4k,8k,16k (a trim size of its own) on a trim job: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randtrim --bs=4k,8k,16k
+check_exit "bs=4k,8k,16k on a job that does not trim: runs" 0 "$SB" io --filename="$F" --size=1m --bs=4k,8k,16k
 # verify with each direction's own size: blocks of their common unit (4k), each checked
 rm -f "$F"
 check_exit "bs=4k,64k with verify: runs clean" 0 "$SB" io --filename="$F" --size=1m --rw=randrw --bs=4k,64k \
@@ -168,7 +196,7 @@ if [ $have_fio = 1 ]; then
 fi
 check_exit "offset_align without offset=N%: refused" 2 "$SB" io --filename="$F" --size=1m --offset_align=64k
 check_exit "percentage_random=100,100,100: accepted" 0 "$SB" io --filename="$F" --size=1m --percentage_random=100,100,100
-check_exit "percentage_random=50,20: refused (one mix for every direction)" 2 "$SB" io --filename="$F" --size=1m --rw=randrw --percentage_random=50,20
+check_exit "percentage_random=50,20: each direction's own, runs" 0 "$SB" io --filename="$F" --size=1m --rw=randrw --percentage_random=50,20
 
 # ---- rw=rw, sequential: each direction its own position, as fio's ----
 # dirs TOOL: "R" or "W" and the block of each I/O, from the lat log (its 3rd field is the direction)

@@ -42,6 +42,11 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
                  : "one multiple of bs");
         return -EINVAL;
     }
+    if (job->bs_trim_own && sb_rw_trims(job->rw)) {
+        snprintf(err, errlen, "bs=READ,WRITE,TRIM: storbench's trims take the reads' size; a trim "
+                 "size of its own is not supported");
+        return -EINVAL;
+    }
     if (job->bs_w && (job->bs_w > SB_IO_MAX_BS || job->bs_max_w > SB_IO_MAX_BS)) {
         snprintf(err, errlen, "bs's write value %" PRIu64 " out of range (1 B .. 64 MiB)", job->bs_w);
         return -EINVAL;
@@ -60,7 +65,7 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
         snprintf(err, errlen, "bs_unaligned: needs a range of sizes (bsrange=LO-HI, bs=LO-HI)");
         return -EINVAL;
     }
-    bool mix = job->rw_seq_nr > 1 || job->pct_random < 100;
+    bool mix = job->rw_seq_nr > 1 || sb_io_job_pct_mixed(job);
     if (mix && (!sb_rw_is_random(job->rw) || var || job->verify || job->verify_pattern ||
                 job->zonemode == SB_ZONEMODE_ZBD || job->sprandom)) {
         snprintf(err, errlen, "%s: for random jobs of one block size, without verify, zbd or "

@@ -308,7 +308,7 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     if (__builtin_expect(rare, 0) && w->dir_seq && !w->fs) /* rw=rw: the direction's own position */
         b = w->dir_pos[u->ddir]++ % w->og.nblocks;
     if (__builtin_expect(rare, 0) && w->seqmix_on) /* randread:N, percentage_random */
-        b = sb_seqmix_next(&w->seqmix, b, w->og.nblocks);
+        b = sb_seqmix_next(&w->seqmix, u->ddir, b, w->og.nblocks);
     if (w->vt && !verify_claim(w, u, &b, &byte_off, &pass_end))
         return false;
     if (__builtin_expect(rare, 0) && w->fs) /* a file's pass, or all of them */

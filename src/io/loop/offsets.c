@@ -42,29 +42,32 @@ void sb_offgen_init(sb_offgen *g, uint64_t nblocks, bool random, bool norandomma
     new_keys(g);
 }
 
-void sb_seqmix_init(sb_seqmix *m, unsigned nr, bool identical, unsigned pct, uint64_t seed)
+void sb_seqmix_init(sb_seqmix *m, unsigned nr, bool identical, const unsigned pct[3], uint64_t seed)
 {
     m->nr = nr ? nr : 1;
     m->left = 1; /* the first I/O is a random one, as fio's */
     m->identical = identical;
-    m->pct = pct;
-    m->last = 0;
+    for (int d = 0; d < 3; d++) {
+        m->pct[d] = pct[d];
+        m->last[d] = 0;
+    }
     sb_rand_seed(&m->rng, seed ^ 0x5e9u);
 }
 
-uint64_t sb_seqmix_next(sb_seqmix *m, uint64_t random_b, uint64_t nblocks)
+uint64_t sb_seqmix_next(sb_seqmix *m, unsigned ddir, uint64_t random_b, uint64_t nblocks)
 {
     bool hit = !--m->left;
     if (hit)
         m->left = m->nr;
-    uint64_t b;
-    if (hit && (m->pct >= 100 || sb_rand_below(&m->rng, 100) < m->pct))
+    const unsigned pct = m->pct[ddir];
+    uint64_t b, *last = &m->last[ddir];
+    if (hit && (pct >= 100 || sb_rand_below(&m->rng, 100) < pct))
         b = random_b;
     else if (hit || !m->identical) /* sequential: the next block; past the end a random one */
-        b = m->last < nblocks ? m->last : random_b;
+        b = *last < nblocks ? *last : random_b;
     else                           /* identical: the last block again (block 0 first) */
-        b = m->last ? m->last - 1 : 0;
-    m->last = b + 1;
+        b = *last ? *last - 1 : 0;
+    *last = b + 1;
     return b;
 }
 

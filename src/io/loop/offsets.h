@@ -44,14 +44,15 @@ typedef struct sb_offgen {
 typedef struct sb_seqmix {
     unsigned nr, left;         /* rw's :N (1: every I/O), I/Os until the next random one */
     bool identical;            /* rw_sequencer=identical */
-    unsigned pct;              /* percentage_random */
-    uint64_t last;             /* the last block, + 1; 0: none yet (block 0 comes first) */
+    unsigned pct[3];           /* percentage_random, per direction (SB_DDIR_*) */
+    uint64_t last[3];          /* each direction's last block, + 1 (fio keeps a position per
+                                * direction); 0: none yet (block 0 comes first) */
     sb_rand rng;
 } sb_seqmix;
 
-void sb_seqmix_init(sb_seqmix *m, unsigned nr, bool identical, unsigned pct, uint64_t seed);
-/* The block of the next I/O, given the random one the generator drew for it. */
-uint64_t sb_seqmix_next(sb_seqmix *m, uint64_t random_b, uint64_t nblocks);
+void sb_seqmix_init(sb_seqmix *m, unsigned nr, bool identical, const unsigned pct[3], uint64_t seed);
+/* The block of the next I/O of direction ddir, given the random one the generator drew. */
+uint64_t sb_seqmix_next(sb_seqmix *m, unsigned ddir, uint64_t random_b, uint64_t nblocks);
 
 void sb_offgen_init(sb_offgen *g, uint64_t nblocks, bool random, bool norandommap, uint64_t seed);
 /* New keys at the start of a pass (offsets.c). */

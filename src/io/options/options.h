@@ -216,6 +216,13 @@ int sb_cmdprio_parse_bssplit(const char *v, unsigned kb_base, struct sb_cmdprio 
  * unit after it dropped (fio's number stops at the '.' and its unit table has no ".0M").
  * Silently, as fio's: a note on stderr would make a refused file's one line two. */
 int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out);
+/* fio's READ,WRITE,TRIM values of one option (bs, blockalign, rate, rate_iops,
+ * percentage_random): split at each ','; with dashes, where no ',' is left, at a ':' or
+ * else a '-' as fio splits them (bs=4k-16k is reads 4k, writes 16k; only bsrange, a range
+ * type, reads LO-HI), a value before a ',' being its leading number. The parts, empty
+ * where none was given; their count, or -EINVAL past three or a part of 64 bytes. */
+#define SB_DDIR_PARTS 3
+int sb_opt_dir_parts(const char *v, bool dashes, char part[SB_DDIR_PARTS][64]);
 
 /* ---- documentation (doc.c) ---- */
 

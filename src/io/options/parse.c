@@ -49,6 +49,32 @@ int sb_opt_parse_size(const char *s, unsigned kb_base, uint64_t *out)
     return sb_parse_size_kb(num, kb_base, out);
 }
 
+int sb_opt_dir_parts(const char *v, bool dashes, char part[SB_DDIR_PARTS][64])
+{
+    size_t end = strlen(v);
+    if (end && v[end - 1] == ',') /* a trailing ',' is dropped, as fio drops it */
+        end--;
+    int n = 0;
+    for (const char *p = v;;) {
+        const char *c = memchr(p, ',', (size_t)(v + end - p));
+        size_t len = c ? (size_t)(c - p) : (size_t)(v + end - p);
+        size_t lead = strcspn(p, ":-");
+        if (dashes && !c && lead < len) { /* no ',' left: fio splits at a ':', or else a '-' */
+            const char *colon = memchr(p, ':', len);
+            c = colon ? colon : p + lead;
+        }
+        if (c && dashes) /* fio reads a value before a ',' as its leading number */
+            len = lead < (size_t)(c - p) ? lead : (size_t)(c - p);
+        if (n == SB_DDIR_PARTS || len >= 64)
+            return -EINVAL;
+        memcpy(part[n], p, len);
+        part[n++][len] = '\0';
+        if (!c)
+            return n;
+        p = c + 1;
+    }
+}
+
 /* fio reads a boolean as the number it starts with, the rest ignored: "0/1" is 0, "1x" is
  * 1 (fio 3.33 takes both; "2" it refuses). */
 static int parse_leading_bool(const char *v, int *b)

@@ -112,17 +112,17 @@ int sb_opt_parse_log_avg(const sb_opt *o, void *base, const char *v, const sb_op
     return 0;
 }
 
-/* One direction's value of bs/bsrange (LO or LO-HI: hi 0 for one size) or of blockalign
- * (ranges: false). */
-static int dir_value(const char *s, size_t n, bool ranges, const sb_opt_ctx *ctx, uint64_t v[2])
+/* One direction's value of bs or blockalign (one size), or of bsrange (LO-HI or LO:HI, as
+ * fio's range type reads it; hi 0 for one size). */
+static int dir_value(const char *s, bool ranges, const sb_opt_ctx *ctx, uint64_t v[2])
 {
     char buf[64], *dash;
-    if (!n || n >= sizeof buf)
+    if (strlen(s) >= sizeof buf)
         return -EINVAL;
-    snprintf(buf, sizeof buf, "%.*s", (int)n, s);
+    strcpy(buf, s);
     unsigned kb = ctx ? ctx->kb_base : 0;
     v[1] = 0;
-    if (ranges && (dash = strchr(buf, '-'))) {
+    if (ranges && ((dash = strchr(buf, '-')) || (dash = strchr(buf, ':')))) {
         *dash = '\0';
         if (sb_opt_parse_size(dash + 1, kb, &v[1]) < 0)
             return -EINVAL;
@@ -130,40 +130,38 @@ static int dir_value(const char *s, size_t n, bool ranges, const sb_opt_ctx *ctx
     return sb_opt_parse_size(buf, kb, &v[0]);
 }
 
-/* fio's bs, bsrange and blockalign: READ[,WRITE[,TRIM]], each a size (bs and bsrange: or a
- * range LO-HI); one value is every direction's, an empty one keeps its default. The
- * writes' value goes beside the reads' (bs_w/bs_max_w, blockalign_w) when it differs;
- * storbench's trims take the reads' size, so a trim value of its own is refused. */
+/* fio's bs, bsrange and blockalign: READ[,WRITE[,TRIM]] (sb_opt_dir_parts: bs=4k-16k is
+ * reads 4k, writes 16k, as fio reads it), each a size, bsrange's a range LO-HI; one value
+ * is every direction's, an empty one keeps its default. The writes' value goes beside the
+ * reads' (bs_w/bs_max_w, blockalign_w) when it differs; storbench's trims take the reads'
+ * size, so a trim value of its own is refused. */
 int sb_opt_parse_bs_dirs(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                          char *err, size_t errlen)
 {
     sb_io_job *job = base;
     const bool ba = o->off == offsetof(sb_io_job, blockalign);
+    const bool range = !ba && !strcmp(o->name, "bsrange");
     uint64_t d[3][2] = {{0}};
     bool given[3] = {false};
-    const char *p = v;
-    if (!*v || !strcmp(v, ",") || !strcmp(v, ",,")) { /* no value at all (an unset ${VAR}) */
-        snprintf(err, errlen, "'%s' is not %s", v, ba ? "an alignment" : "a size");
+    char part[SB_DDIR_PARTS][64];
+    int n = sb_opt_dir_parts(v, !range, part);
+    if (n < 0) {
+        snprintf(err, errlen, "'%s': at most READ,WRITE,TRIM", v);
         return -EINVAL;
     }
-    for (int i = 0; i < 3; i++) {
-        const char *c = strchr(p, ',');
-        size_t n = c ? (size_t)(c - p) : strlen(p);
-        given[i] = n > 0;
+    for (int i = 0; i < n; i++) {
+        given[i] = part[i][0] != '\0';
         /* the sizes' bounds are sb_io_job_check's, which names the direction's use */
-        if (n && (dir_value(p, n, !ba, ctx, d[i]) < 0 || (ba && d[i][0] > SB_IO_MAX_BS) ||
-                  (d[i][1] && d[i][1] < d[i][0]))) {
+        if (given[i] && (dir_value(part[i], range, ctx, d[i]) < 0 || (ba && d[i][0] > SB_IO_MAX_BS) ||
+                         (d[i][1] && d[i][1] < d[i][0]))) {
             snprintf(err, errlen, "'%s' is not %s, or READ,WRITE[,TRIM] of them", v,
-                     ba ? "an alignment in bytes (up to 64M)" : "a size or a range of sizes (4k-64k)");
+                     ba ? "an alignment in bytes (up to 64M)" : range ? "a range of sizes (4k-64k)" : "a size");
             return -EINVAL;
         }
-        if (!c)
-            break;
-        if (i == 2) {
-            snprintf(err, errlen, "'%s': at most READ,WRITE,TRIM", v);
-            return -EINVAL;
-        }
-        p = c + 1;
+    }
+    if (!given[0] && !given[1] && !given[2]) { /* no value at all (an unset ${VAR}) */
+        snprintf(err, errlen, "'%s' is not %s", v, ba ? "an alignment" : "a size");
+        return -EINVAL;
     }
     uint64_t *rd = ba ? &job->blockalign : &job->bs, *wr = ba ? &job->blockalign_w : &job->bs_w;
     if (given[0]) {
@@ -171,9 +169,11 @@ int sb_opt_parse_bs_dirs(const sb_opt *o, void *base, const char *v, const sb_op
         if (!ba)
             rd[1] = d[0][1];
     }
-    bool one = !strchr(v, ',');
+    bool one = n == 1;
     uint64_t w0 = one || !given[1] ? rd[0] : d[1][0], w1 = one || !given[1] ? (ba ? 0 : rd[1]) : d[1][1];
-    if (given[2] && (d[2][0] != rd[0] || (!ba && d[2][1] != rd[1]))) {
+    if (!ba) /* refused only for a job that trims (sb_io_job_check) */
+        job->bs_trim_own = given[2] && (d[2][0] != rd[0] || d[2][1] != rd[1]);
+    else if (given[2] && d[2][0] != rd[0]) {
         snprintf(err, errlen, "'%s': storbench's trims take the reads' value; a trim value of its own "
                  "is not supported", v);
         return -EINVAL;
@@ -202,21 +202,25 @@ int sb_opt_parse_bssplit(const sb_opt *o, void *base, const char *v, const sb_op
 int sb_opt_parse_pct_dirs(const sb_opt *o, void *base, const char *v, const sb_opt_ctx *ctx,
                           char *err, size_t errlen)
 {
-    unsigned first = 101;
-    const char *p = v;
-    for (int i = 0; i < 3; i++) {
-        char *end;
-        unsigned long x = strtoul(p, &end, 10);
-        if (end == p || x > 100 || (*end && *end != ',') || (first <= 100 && x != first) || *p == '-') {
-            snprintf(err, errlen, "'%s' is not a percentage (0 .. 100), or READ,WRITE[,TRIM] of the same "
-                     "one (storbench's mix is one for every direction)", v);
-            return -EINVAL;
+    unsigned *pct = (unsigned *)((char *)base + o->off), got[SB_DDIR_PARTS];
+    char part[SB_DDIR_PARTS][64];
+    int n = sb_opt_dir_parts(v, true, part);
+    uint64_t x;
+    for (int i = 0; i < n; i++) {
+        if (!part[i][0]) { /* an empty one keeps the default, as fio's */
+            got[i] = pct[i];
+            continue;
         }
-        first = (unsigned)x;
-        if (!*end)
-            break;
-        p = end + 1;
+        if (sb_parse_uint(part[i], 0, 100, &x) < 0)
+            n = -1;
+        else
+            got[i] = (unsigned)x;
     }
-    *(unsigned *)((char *)base + o->off) = first;
+    if (n < 0) {
+        snprintf(err, errlen, "'%s' is not a percentage (0 .. 100), or READ,WRITE[,TRIM] of them", v);
+        return -EINVAL;
+    }
+    for (int i = 0; i < SB_DDIR_PARTS; i++) /* the last one given is also the rest's, as fio's */
+        pct[i] = got[i < n ? i : n - 1];
     return 0;
 }

@@ -40,34 +40,23 @@ static int parse_count(const char *p, uint64_t *out)
     return sb_parse_uint(p, 0, UINT64_MAX, out);
 }
 
+/* READ[,WRITE[,TRIM]] rates (sb_opt_dir_parts: fio's ',', ':' or '-' between them); the
+ * last value given is also the directions' after it, as fio stores them. */
 static int parse_per_dir(const char *v, bool sizes, const sb_opt_ctx *ctx, uint64_t out[3])
 {
-    char buf[128];
-    if (strlen(v) >= sizeof buf)
+    char part[SB_DDIR_PARTS][64];
+    int n = sb_opt_dir_parts(v, true, part);
+    if (n < 0)
         return -EINVAL;
-    strcpy(buf, v);
-    unsigned n = 0;
-    char *p = buf;
-    for (;;) {
-        char *c = strchr(p, ',');
-        if (c)
-            *c = '\0';
-        if (n == 3)
+    for (int i = 0; i < n; i++) {
+        if (!part[i][0])
+            out[i] = 0;
+        else if (sizes ? sb_opt_parse_size(part[i], ctx ? ctx->kb_base : 0, &out[i]) < 0
+                       : parse_count(part[i], &out[i]) < 0)
             return -EINVAL;
-        if (!*p)
-            out[n] = 0;
-        else if (sizes ? sb_opt_parse_size(p, ctx ? ctx->kb_base : 0, &out[n]) < 0
-                       : parse_count(p, &out[n]) < 0)
-            return -EINVAL;
-        n++;
-        if (!c)
-            break;
-        p = c + 1;
     }
-    if (n == 1)
-        out[1] = out[2] = out[0];
-    for (unsigned i = n; i < 3 && n > 1; i++)
-        out[i] = 0;
+    for (int i = n; i < 3; i++)
+        out[i] = out[n - 1];
     return 0;
 }
 

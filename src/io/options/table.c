@@ -138,7 +138,8 @@ const sb_opt sb_io_options[] = {
      .help = "% of writes in rw and randrw jobs (the reads are the rest)",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_rwmixwrite},
     {.name = "bs", .aliases = a_bs, .type = SB_OPT_RANGE, J_RANGE(bs), .def = "4k", .arg = "SIZE",
-     .help = "block size, 1 .. 64M (direct=1: whole logical blocks); LO-HI as bsrange; READ,WRITE: each direction's own, as fio's",
+     .help = "block size, 1 .. 64M (direct=1: whole logical blocks); READ,WRITE: each direction's own, "
+             "and as fio reads them READ-WRITE and READ:WRITE too (a range of sizes is bsrange's)",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_bs_dirs},
     {.name = "bsrange", .aliases = a_bsrange, .type = SB_OPT_RANGE, J_RANGE(bs), .arg = "LO-HI",
      .help = "each I/O's size drawn from LO .. HI in multiples of LO (a table made before the run); "
@@ -711,7 +712,7 @@ const sb_opt sb_io_options[] = {
     {.name = "percentage_random", .type = SB_OPT_FUNC, J(pct_random), .max = 100, .def = "100",
      .arg = "PCT",
      .help = "random jobs: % of the I/Os at a random block, the others at the block after the "
-             "last (sequential), as fio's; READ,WRITE values must agree",
+             "last (sequential), as fio's; READ,WRITE[,TRIM]: each direction's own",
      .category = SB_OPTC_OFFSETS, .parse = sb_opt_parse_pct_dirs},
     {.name = "offset_align", .type = SB_OPT_SIZE, J(offset_align), .max = SB_IO_MAX_BS, .def = "0",
      .arg = "SIZE",

@@ -67,7 +67,7 @@ void sb_io_worker_offsets(worker *w, const sb_io_job *job, uint64_t seed)
         w->og.dist = &w->dg;
     }
     /* randread:N and percentage_random go through next_io's rare path */
-    w->seqmix_on = sb_rw_is_random(job->rw) && (job->rw_seq_nr > 1 || job->pct_random < 100);
+    w->seqmix_on = sb_rw_is_random(job->rw) && (job->rw_seq_nr > 1 || sb_io_job_pct_mixed(job));
     /* a sequential mix of one block size: a position per direction (fio's); with rw's skip,
      * zones, sizes drawn or verification the one shared sequence stays */
     w->dir_seq = job->rw == SB_RW_RW && !job->rw_skip && job->zonemode == SB_ZONEMODE_NONE &&
