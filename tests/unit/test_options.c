@@ -191,7 +191,13 @@ static void test_functions(void **state)
     assert_non_null(strstr(err, "verify: unknown algorithm 'crc99'"));
     /* fio's per-direction rate, continue_on_error's classes, ignore_error's lists */
     assert_int_equal(set("rate", "1m,2k"), 0);
-    assert_true(job.rate == 1048576 && job.rate_write == 2048 && job.rate_trim == 0);
+    assert_true(job.rate == 1048576 && job.rate_write == 2048 && job.rate_trim == 2048); /* the last, as fio's */
+    assert_int_equal(set("rate", "1m-2k"), 0); /* fio splits at '-' too */
+    assert_true(job.rate == 1048576 && job.rate_write == 2048);
+    assert_int_equal(set("percentage_random", "100:0"), 0);
+    assert_true(job.pct_random[0] == 100 && job.pct_random[1] == 0 && job.pct_random[2] == 0);
+    assert_int_equal(set("bs", "4k-16k"), 0);
+    assert_true(job.bs == 4096 && job.bs_max == 0 && job.bs_w == 16384);
     assert_int_equal(set("rate", "300"), 0);
     assert_true(job.rate == 300 && job.rate_write == 300 && job.rate_trim == 300);
     assert_int_equal(set("rate", "1,2,3,4"), -EINVAL);
