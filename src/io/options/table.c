@@ -102,17 +102,17 @@ static const char *const a_time_based[] = {"time-based", NULL};
 static const char *const a_runtime[] = {"timeout", NULL};
 static const char *const a_ramp[] = {"ramp-time", NULL};
 static const char *const a_seed[] = {"seed", NULL};
-static const char *const a_batch[] = {"iodepth_batch", NULL};
+static const char *const a_batch[] = {"iodepth_batch_submit", NULL};
 static const char *const a_cmin[] = {"iodepth_batch_complete", NULL};
 static const char *const a_ss[] = {"ss", NULL};
-static const char *const a_ss_dur[] = {"steadystate_duration", NULL};
-static const char *const a_ss_ramp[] = {"steadystate_ramp_time", NULL};
+static const char *const a_ss_dur[] = {"ss_dur", NULL};
+static const char *const a_ss_ramp[] = {"ss_ramp", NULL};
 static const char *const a_bs[] = {"blocksize", NULL};
 static const char *const a_bsrange[] = {"blocksize_range", NULL};
 static const char *const a_bssplit[] = {"blocksize_split", NULL};
 static const char *const a_thread[] = {"use_thread", "threads", NULL};
 static const char *const a_rate_min[] = {"ratemin", NULL};
-static const char *const a_blockalign[] = {"ba", NULL};
+static const char *const a_blockalign[] = {"blockalign", NULL};
 static const char *const a_mem[] = {"iomem", NULL};
 static const char *const a_mem_align[] = {"mem_align", NULL};
 static const char *const a_nrfiles[] = {"nr_files", NULL};
@@ -491,7 +491,7 @@ const sb_opt sb_io_options[] = {
      .def = "1", .arg = "N",
      .help = "I/Os in flight; a synchronous engine does 1, with a warning",
      .category = SB_OPTC_ENGINE},
-    {.name = "iodepth_batch_submit", .aliases = a_batch, .type = SB_OPT_INT, J(batch_submit),
+    {.name = "iodepth_batch", .aliases = a_batch, .type = SB_OPT_INT, J(batch_submit),
      .min = 1, .max = SB_IO_MAX_DEPTH, .def = "1", .arg = "N",
      .help = "asynchronous engines: I/Os per submission; 1 submits each on its own, as fio",
      .category = SB_OPTC_ENGINE, .flags = SB_OPTF_DEF_DOC},
@@ -697,7 +697,7 @@ const sb_opt sb_io_options[] = {
      .help = "zonemode=zbd: past the threshold, a write's zone is reset first every 1/FRACTION writes "
              "(garbage collection)",
      .category = SB_OPTC_OFFSETS, .parse = sb_opt_parse_fraction},
-    {.name = "blockalign", .aliases = a_blockalign, .type = SB_OPT_SIZE, J(blockalign), .max = SB_IO_MAX_BS, .def = "bs",
+    {.name = "ba", .aliases = a_blockalign, .type = SB_OPT_SIZE, J(blockalign), .max = SB_IO_MAX_BS, .def = "bs",
      .arg = "SIZE",
      .help = "random offsets are multiples of this, any size from 1 byte (fio's blockalign); as "
              "fio's, it turns the random map off (offsets drawn independently); READ,WRITE: each "
@@ -921,11 +921,11 @@ const sb_opt sb_io_options[] = {
              "snia[:bw] for SNIA PTS rounds; makes the job time based, --runtime its limit: 1h by "
              "default, 25 rounds for snia",
      .category = SB_OPTC_SERIES, .parse = sb_opt_parse_steady},
-    {.name = "ss_dur", .aliases = a_ss_dur, .type = SB_OPT_DURATION, J(steady.dur_s),
+    {.name = "steadystate_duration", .aliases = a_ss_dur, .type = SB_OPT_DURATION, J(steady.dur_s),
      .arg = "DURATION",
      .help = "the rolling window of 1 s samples fio's criteria judge, 2 s .. 1 day",
      .category = SB_OPTC_SERIES},
-    {.name = "ss_ramp", .aliases = a_ss_ramp, .type = SB_OPT_DURATION, J(steady.ramp_s),
+    {.name = "steadystate_ramp_time", .aliases = a_ss_ramp, .type = SB_OPT_DURATION, J(steady.ramp_s),
      .def = "0", .arg = "DURATION",
      .help = "measured time before samples are collected for the check",
      .category = SB_OPTC_SERIES},
