@@ -274,6 +274,17 @@ if command -v fio >/dev/null; then
     check "... as fio 3.33's JSON for the same file" \
         test "$(jq -r '."global options".bs + " " + .jobs[0]."job options".rw' "$T/al.json")" = "8k read"
 fi
+# fio's canonical names where storbench's table once had another (ba, iodepth_batch), and a
+# job's description repeated as "desc" at the end of its object, as fio's JSON does
+printf '[a]\ndescription=two words\nfilename=%s\nrw=randread\nsize=64k\nblockalign=8k\niodepth_batch_submit=1\n' "$T/f" >"$T/ds.fio"
+check_exit "description, blockalign, iodepth_batch_submit in a job file run" 0 "$SB_BIN" io --quiet --output-format=json "$T/ds.fio"
+check "... desc is the description, the options listed as ba and iodepth_batch ($(jq -c '.jobs[0]."job options"' "$T/out"))" \
+    test "$(jq -r '.jobs[0] | "\(.desc)|\(."job options".ba)|\(."job options".iodepth_batch)"' "$T/out")" = "two words|8k|1"
+if command -v fio >/dev/null; then
+    fio --output-format=json "$T/ds.fio" >"$T/ds.json" 2>/dev/null
+    check "... as fio 3.33's JSON for the same file" \
+        test "$(jq -r '.jobs[0] | "\(.desc)|\(."job options".ba)|\(."job options".iodepth_batch)"' "$T/ds.json")" = "two words|8k|1"
+fi
 # bsrange and bssplit together: fio's callbacks fill the same per-direction min and max,
 # so the later one decides (rinetd-fio.cfg gives bsrange=1k-4k,8k-8k, then bssplit). Each
 # job's sizes per direction from its write_iolog, fio's beside storbench's
