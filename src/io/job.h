@@ -107,6 +107,9 @@ typedef struct sb_io_job {
                                 * for a job that trims (storbench's trims take the reads') */
     bool bs_is_seq_rand, bs_unaligned;
     uint64_t size;             /* bytes per pass, per file */
+    bool size_given;           /* size= was given (fill_device keeps it as its cap, as fio's) */
+    bool fill_sized;           /* fill_device under a size= smaller than the room: the job is
+                                * that size's, its passes as any job's (jobctl.c) */
     uint64_t filesize;         /* fio's filesize: the file's size; 0 = offset + size */
     unsigned nrfiles;          /* fio's nrfiles: files per thread in directory (0 = 1; files.c) */
     uint64_t offset;           /* start of the region in the file */

@@ -392,6 +392,19 @@ if mount -t tmpfs -o size=2m tmpfs "$T/mnt" 2>/dev/null; then
 else
     ok "# SKIP fill_device on a small tmpfs: cannot mount one here (needs root)"
 fi
+# fill_device with a size= under the room: fio writes that size, its loops as any job's
+# (a precondition file's size=16m with loops=2: 2 passes of 16m, not the device)
+rm -f "$T/fs"
+check_exit "fill_device=1 size=1m loops=2 runs" 0 io --output-format=json --name=f --filename="$T/fs" \
+    --rw=write --bs=64k --size=1m --fill_device=1 --loops=2
+check "... 2 passes of 1 MiB: 32 writes, a 1 MiB file ($(jqv '.jobs[0].write.total_ios' "$T/out"), $(stat -c %s "$T/fs"))" \
+    test "$(jqv '.jobs[0].write.total_ios' "$T/out") $(stat -c %s "$T/fs")" = "32 1048576"
+if command -v fio >/dev/null; then
+    rm -f "$T/fs"
+    fio --output-format=json --name=f --filename="$T/fs" --rw=write --bs=64k --size=1m --fill_device=1 \
+        --loops=2 2>/dev/null >"$T/fs.json"
+    check "... as fio 3.33's" test "$(jq '.jobs[0].write.total_ios' "$T/fs.json") $(stat -c %s "$T/fs")" = "32 1048576"
+fi
 check_exit "fill_device with a random write job is still refused" 2 io --filename="$T/f" --rw=randwrite --fill_device=1
 check_one_line "... one line" "fill_device"
 finish

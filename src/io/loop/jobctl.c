@@ -58,6 +58,10 @@ int sb_io_ctl_fill_job(const sb_io_job *job, const char *dir, sb_io_job **out, c
     }
     **out = *job;
     (*out)->size = room / (job->filename[0] ? 1 : job->numjobs) / job->bs * job->bs;
+    if (job->size_given && !job->size_pct && job->size && job->size < (*out)->size) {
+        (*out)->size = job->size; /* fio fills the device only where no size= says less */
+        (*out)->fill_sized = true;
+    }
     return 0;
 }
 

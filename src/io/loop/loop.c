@@ -129,11 +129,12 @@ counted:
 
 /* A pass ended: a one-pass job is done after `loops` of them (fio's loops). fill_device's
  * one pass is the room there was: the device is full, and fio ends the job at the ENOSPC
- * that says so, time based or not, whatever its loops. */
+ * that says so, time based or not, whatever its loops (unless a smaller size= made the
+ * region: then its passes are any job's, as fio's). */
 static inline bool passes_done(worker *w)
 {
     const sb_io_job *job = w->job;
-    bool done = job->fill_device || (!job->time_based && ++w->passes >= (job->loops ? job->loops : 1));
+    bool done = (job->fill_device && !job->fill_sized) || (!job->time_based && ++w->passes >= (job->loops ? job->loops : 1));
     if (__builtin_expect(job->unlink_each_loop, 0) && !done && !job->time_based)
         sb_io_reloop_file(w); /* fio's unlink_each_loop: the next loop on a new file */
     return done;

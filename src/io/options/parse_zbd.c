@@ -37,6 +37,8 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
     /* size=6400K:6400K (or with commas): fio parses each value in turn into the one
      * size, so the last one is the job's; each must be a size */
     const char *sep = o->off == offsetof(sb_io_job, size) ? strpbrk(v, ":,") : NULL;
+    if (o->off == offsetof(sb_io_job, size))
+        ((sb_io_job *)base)->size_given = true;
     if (sep) {
         char part[64];
         for (const char *p = v;; p = sep + 1, sep = strpbrk(p, ":,")) {
