@@ -75,14 +75,22 @@ ENGINES = {"psync", "sync", "pvsync", "pvsync2", "vsync", "libaio", "io_uring", 
 def tame(src, dst):
     out = ["[global]", f"directory={W}/t", "size=16m", f"runtime={RUNTIME}", "time_based",
            "group_reporting=0"]
+    nsec, sec = 0, ""
     for line in open(src, errors="replace"):
         s = line.strip()
         if not s or s[0] in "#;":
             continue
         if s.startswith("["):
             out.append(s)
+            nsec, sec = nsec + 1, s
             continue
         key = re.split(r"[=\s]", s, 1)[0].strip().lower()
+        if key == "filename" and nsec and sec.lower() != "[global]":
+            # a section that named its own file keeps one of its own: sections of the same
+            # name would otherwise share $jobname.$jobnum.$filenum in fio (one file) and
+            # not in storbench (a private directory per job), and run different work
+            out.append(f"filename_format=s{nsec}.$jobnum.$filenum")
+            continue
         if key in DROP or key.startswith("include"):
             continue
         if key == "ioengine":
