@@ -59,6 +59,9 @@ if [ $have_strace = 1 ]; then
     check "time-based randread evicts at each pass ($n_map), with norandommap once ($n_nomap)" \
         test "$n_map" -gt 3 -a "$n_nomap" -le 2
     check "a non-uniform distribution has no map either, as fio's ($n_zipf)" test "$n_zipf" -le 2
+    n_ba=$(dontneed --rw=randread --ba=8k) n_ba4=$(dontneed --rw=randread --ba=4k)
+    check "nor a blockalign other than bs, as fio's init.c ($n_ba); ba=bs keeps it ($n_ba4)" \
+        test "$n_ba" -le 2 -a "$n_ba4" -gt 3
 else
     echo "ok # SKIP no strace: fadvise_hint, mem and sync are not traced"
 fi

@@ -173,10 +173,15 @@ static inline bool stopped(worker *w);
 
 /* Does a pass that ends start the next one cold? As fio's: a job that wraps around its
  * file (sequential, or random with its map of blocks full) reopens and invalidates it; a
- * random job without the map never ends a pass in fio, so its cache stays warm. */
+ * random job without the map never ends a pass in fio, so its cache stays warm. fio turns
+ * the map off for norandommap, a blockalign other than the smallest size, and a
+ * distribution other than uniform (its init.c). */
 static inline bool pass_invalidates(const sb_io_job *job)
 {
-    return job->invalidate && !job->direct && !(job->norandommap && sb_rw_is_random(job->rw));
+    bool map_off = job->norandommap || job->dist.kind != SB_DIST_RANDOM ||
+                   (job->blockalign && job->blockalign != job->bs) ||
+                   (job->blockalign_w && job->blockalign_w != (job->bs_w ? job->bs_w : job->bs));
+    return job->invalidate && !job->direct && !(map_off && sb_rw_is_random(job->rw));
 }
 
 /* zonemode=zbd (zbd.h): the block drawn as without zones, placed by the zone code (a
