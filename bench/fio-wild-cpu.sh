@@ -15,6 +15,8 @@
 # process tree, from /usr/bin/time) divided by the I/Os its JSON reports (every job,
 # every direction) is its CPU per I/O. Prints one line per file:
 #     FILE  fio_ns  sb_ns  ratio(sb/fio, geometric mean over rounds) [min..max]  missing-keys
+# and, where the two tools' I/O differs in kind (a direction only one did, or bytes per I/O a
+# quarter apart: then the ratio compares different work), both tools' bytes per I/O
 # then the geometric mean of the ratios with min and max, the files where storbench
 # spent more, and the union of fio's JSON keys (job level, paths) that storbench's
 # JSON lacks. Figures are noisy unless the machine is quiet: run it alone, under the
@@ -137,6 +139,22 @@ def keys(o, pre=""):
             ks |= keys(v, pre + k + ".")
     return ks
 
+def work(j):
+    """Bytes per I/O of each direction over every job: what ran, whatever the speed."""
+    out = {}
+    for d in ("read", "write", "trim", "mixed"):
+        ios = sum(job[d].get("total_ios", 0) for job in j.get("jobs", []) if d in job)
+        if ios:
+            out[d] = sum(job[d].get("io_bytes", 0) for job in j.get("jobs", []) if d in job) / ios
+    return out
+
+def work_differs(jf, js):
+    """A direction one tool did and the other not, or a size per I/O a quarter apart."""
+    f, s = work(jf), work(js)
+    if set(f) != set(s):
+        return True
+    return any(abs(f[d] - s[d]) > 0.25 * max(f[d], s[d]) for d in f)
+
 files = []
 for d in sys.argv[1:]:
     files += sorted(glob.glob(os.path.join(os.path.abspath(d), "*")))
@@ -178,7 +196,7 @@ def exit_codes():
 if os.environ["EXITCODES"] == "1":
     exit_codes()
     sys.exit(0)
-ratios, worse, missing = [], [], set()
+ratios, worse, missing, differ = [], [], set(), []
 print(f"{'file':45s} {'fio ns/IO':>10s} {'sb ns/IO':>10s} {'sb/fio':>7s}  spread")
 for src in files:
     if src.endswith(".md"):
@@ -209,12 +227,19 @@ for src in files:
         worse.append(name)
     miss = keys(jf["jobs"][0]) - keys(js["jobs"][0])
     missing |= miss
+    differs = work_differs(jf, js)
+    if differs:
+        differ.append(name)
+    wk = lambda j: " ".join(f"{d[0]}:{v:.0f}" for d, v in work(j).items())
     print(f"{name:45s} {sorted(fa)[len(fa)//2]:10.0f} {sorted(sa)[len(sa)//2]:10.0f} {g:7.3f}  "
-          f"[{min(r):.3f}..{max(r):.3f}]{'  missing ' + str(len(miss)) + ' keys' if miss else ''}")
+          f"[{min(r):.3f}..{max(r):.3f}]{'  missing ' + str(len(miss)) + ' keys' if miss else ''}"
+          f"{'  work differs: bytes/IO fio ' + wk(jf) + ', sb ' + wk(js) if differs else ''}")
 if ratios:
     g = math.exp(sum(map(math.log, ratios)) / len(ratios))
     print(f"\n{len(ratios)} files: storbench/fio CPU per I/O geometric mean {g:.3f} "
           f"(min {min(ratios):.3f}, max {max(ratios):.3f}); storbench spent more on {len(worse)}: "
           f"{' '.join(worse) if worse else '-'}")
 print(f"fio's job keys storbench lacks ({len(missing)}): {' '.join(sorted(missing)) if missing else 'none'}")
+print(f"files whose I/O differs in kind (a direction, or bytes per I/O a quarter apart) ({len(differ)}): "
+      f"{' '.join(differ) if differ else 'none'}")
 PYEOF
