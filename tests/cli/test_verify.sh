@@ -81,7 +81,11 @@ check_one_line "verify_only with a directory: one line" "needs a --filename"
 check_exit "verify_only of a missing file" 1 "$SB" io --verify crc32c --verify_only --filename "$R/none"
 check_one_line "verify_only of a missing file: one line" "does not exist"
 check_exit "more I/Os in flight than blocks" 2 "$SB" io --rw randwrite --verify crc32c --size 16k \
-    --ioengine io_uring --iodepth 4 --filename "$F"
-check_one_line "more I/Os in flight than blocks: one line" "more blocks"
+    --ioengine io_uring --iodepth 8 --filename "$F"
+check_one_line "more I/Os in flight than blocks: one line" "as many blocks"
+# as many blocks as I/Os in flight: a write is drawn when its slot is free, so one block is
+# always free for it (fio runs such a job too); time based, so a hang would show
+check_exit "as many blocks as I/Os in flight: runs and verifies" 0 timeout 30 "$SB" io --rw randwrite \
+    --verify crc32c --size 16k --ioengine io_uring --iodepth 4 --filename "$F" --time_based --runtime 1
 check_exit "bad verify_backlog" 2 "$SB" io --verify crc32c --verify_backlog x --filename "$F"
 finish

@@ -576,14 +576,15 @@ int sb_io_verify_check(const sb_io_job *job, unsigned depth, char *err, size_t e
                  "after their run)");
         return -EINVAL;
     }
-    /* Writes never share a block, so more blocks than I/Os in flight on the file are
-     * needed for a write always to find a free one; with sizes of up to K blocks, room
-     * for a write of K between K-block I/Os in flight: (2 x in flight + 1) x K */
+    /* Writes never share a block. A write is drawn when its slot is free, so at most
+     * in flight - 1 others hold blocks then: as many blocks as I/Os in flight let it always
+     * find a free one (fio runs 16 blocks at iodepth 16); with sizes of up to K blocks,
+     * room for a write of K between K-block I/Os in flight: (2 x in flight + 1) x K */
     uint64_t in_flight = (uint64_t)depth * (job->filename[0] ? job->numjobs : 1);
-    uint64_t k = sb_io_job_max_bs(job) / unit, need = var ? (2 * in_flight + 1) * k : in_flight;
-    if (sb_rw_writes(job->rw) && !job->verify_only && nblocks <= need) {
-        snprintf(err, errlen, "verify needs more blocks (%" PRIu64 ") than I/Os in flight on a file "
-                 "(%" PRIu64 ")%s", nblocks, in_flight, var ? " could hold, with the largest size" : "");
+    uint64_t k = sb_io_job_max_bs(job) / unit, need = var ? (2 * in_flight + 1) * k + 1 : in_flight;
+    if (sb_rw_writes(job->rw) && !job->verify_only && nblocks < need) {
+        snprintf(err, errlen, "verify needs at least as many blocks (%" PRIu64 ") as I/Os in flight on "
+                 "a file (%" PRIu64 ")%s", nblocks, in_flight, var ? " could hold, with the largest size" : "");
         return -EINVAL;
     }
     return 0;
