@@ -464,6 +464,7 @@ static sb_fio_job fio_job_of(block *b)
         sb_fio_dir *fd = &j.dir[d];
         fd->ios = ad->ios;
         fd->bytes = ad->bytes;
+        fd->runtime_s = ad->runtime_s;
         fd->clat = ad->clat;
         fd->slat = ad->slat;
         fd->lat = ad->lat;

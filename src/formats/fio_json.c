@@ -71,7 +71,7 @@ static json_t *dir_json(const sb_fio_job *j, int d, const sb_fio_group *g, bool 
     set_int(o, "bw_bytes", bw);
     set_int(o, "bw", floor(bw / 1024)); /* KiB/s, rounded down as fio's */
     set_real(o, "iops", x->ios ? sb_fio_iops(j, d) : 0);
-    set_int(o, "runtime", x->ios ? j->runtime_s * 1000 : 0);
+    set_int(o, "runtime", x->ios ? sb_fio_dir_runtime(j, d) * 1000 : 0);
     json_object_set_new(o, "total_ios", json_integer((json_int_t)x->ios));
     json_object_set_new(o, "short_ios", json_integer(0));
     json_object_set_new(o, "drop_ios", json_integer(0));

@@ -141,7 +141,7 @@ static void dir_block(FILE *out, const sb_fio_job *j, int d, const sb_fio_group 
     bw_str(bws, sizeof bws, j, bw, false);
     sb_fio_num2str(io, sizeof io, (double)x->bytes, (int)sf, true, "B");
     fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%.0fmsec)%s\n", dn[d], iops, bwi, bws, io,
-            j->runtime_s * 1000, resets);
+            sb_fio_dir_runtime(j, d) * 1000, resets);
     if (x->clat && x->clat->count)
         dir_lat(out, j, x);
     samples(out, x, g->agg_bw[d]);

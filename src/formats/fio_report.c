@@ -104,9 +104,15 @@ void sb_fio_num2str(char *buf, size_t len, double num, int maxlen, bool pow2, co
         snprintf(buf, len, "%.*f%s%s", room, v, pre, unit);
 }
 
+double sb_fio_dir_runtime(const sb_fio_job *j, int d)
+{
+    return j->dir[d].runtime_s > 0 ? j->dir[d].runtime_s : j->runtime_s;
+}
+
 double sb_fio_bw(const sb_fio_job *j, int d)
 {
-    return j->runtime_s > 0 ? (double)j->dir[d].bytes / j->runtime_s : 0;
+    double s = sb_fio_dir_runtime(j, d);
+    return s > 0 ? (double)j->dir[d].bytes / s : 0;
 }
 
 void sb_fio_shares(const uint64_t *counts, double *pct)
@@ -120,7 +126,8 @@ void sb_fio_shares(const uint64_t *counts, double *pct)
 
 double sb_fio_iops(const sb_fio_job *j, int d)
 {
-    return j->runtime_s > 0 ? (double)j->dir[d].ios / j->runtime_s : 0;
+    double s = sb_fio_dir_runtime(j, d);
+    return s > 0 ? (double)j->dir[d].ios / s : 0;
 }
 
 void sb_fio_group_of(const sb_fio_report *r, unsigned groupid, sb_fio_group *g)

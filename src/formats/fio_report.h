@@ -50,6 +50,7 @@ typedef struct sb_fio_dir {
     size_t n_samples, n_iops_samples;
     const sb_fio_prio *prios;  /* cmdprio: one per priority seen, n_prios = 0: none */
     size_t n_prios;
+    double runtime_s;          /* this direction's runtime (verify's reads add theirs); 0: the job's */
 } sb_fio_dir;
 
 /* One "key", "value" pair of fio's "job options" / "global options". */
@@ -157,7 +158,8 @@ bool sb_fio_sample_stats(const double *v, size_t n, double *min, double *max, do
 void sb_fio_num2str(char *buf, size_t len, double num, int maxlen, bool pow2, const char *unit);
 /* Group groupid of report r (all 0 when r has none such). */
 void sb_fio_group_of(const sb_fio_report *r, unsigned groupid, sb_fio_group *g);
-double sb_fio_bw(const sb_fio_job *j, int d);   /* bytes/s over runtime_s */
+double sb_fio_bw(const sb_fio_job *j, int d);   /* bytes/s over the direction's runtime */
+double sb_fio_dir_runtime(const sb_fio_job *j, int d); /* its own, else the job's (s) */
 /* counts[7] as % of their sum (0 when the sum is 0). */
 void sb_fio_shares(const uint64_t *counts, double *pct);
 double sb_fio_iops(const sb_fio_job *j, int d);

@@ -28,7 +28,7 @@ static void dir(FILE *out, const sb_fio_job *j, int d, const sb_fio_group *g, in
     const sb_fio_dir *x = &j->dir[d];
     double bw = x->ios ? sb_fio_bw(j, d) : 0;
     fprintf(out, ";%" PRIu64 ";%.0f;%.0f;%.0f", x->bytes / 1024, floor(bw / 1024),
-            x->ios ? sb_fio_iops(j, d) : 0, x->ios ? j->runtime_s * 1000 : 0);
+            x->ios ? sb_fio_iops(j, d) : 0, x->ios ? sb_fio_dir_runtime(j, d) * 1000 : 0);
     /* total latency (fio_report.h); disable_* leave theirs as zeros */
     const sb_histogram *tl = j->no_lat ? NULL : x->lat ? x->lat : x->clat;
     const sb_histogram *cl = j->no_clat ? NULL : x->clat;

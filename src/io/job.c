@@ -220,6 +220,8 @@ void sb_io_result_free(sb_io_result *r)
     sb_ss_free(&r->steady);
     free(r->threads);
     r->threads = NULL;
+    free(r->verify_read);
+    r->verify_read = NULL;
     free(r->prio);
     r->prio = NULL;
 

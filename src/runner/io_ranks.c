@@ -332,6 +332,8 @@ static int merge_result(sb_io_result *r, double elapsed)
     r->n_threads = 0;
     free(r->prio);
     r->prio = NULL;
+    free(r->verify_read); /* one rank's read-back: not summed over the ranks */
+    r->verify_read = NULL;
     r->seconds = elapsed;
     return 0;
 }

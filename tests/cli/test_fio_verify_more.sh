@@ -315,4 +315,23 @@ check_exit "three files, randrw with verify on 2 threads: clean" 0 "$SB" io --qu
 check_exit "trim_percentage with three files: exit 2" 2 "$SB" io --name=v --filename="$T/m1:$T/m2:$T/m3" \
     --size=3m --rw=write --verify=crc32c --trim_percentage=10 --trim_backlog=4
 check_one_line "... one line" "trim_percentage"
+
+# verify's read-back is among the job's reads, as fio reports its verify phase: one read
+# per written block, timed (clat percentiles), with a read runtime of its own
+vreads() { # TOOL: "reads bytes has-percentiles runtime>0 writes" of a 4 MiB write job with verify
+    rm -f "$T/vr"
+    if [ "$1" = sb ]; then
+        "$SB" io --name=v --filename="$T/vr" --rw=write --size=4m --verify=crc32c --output-format=json >"$T/vr.json" 2>/dev/null
+    else
+        fio --name=v --filename="$T/vr" --rw=write --size=4m --verify=crc32c --output-format=json >"$T/vr.json" 2>/dev/null
+    fi
+    python3 -c 'import json,sys; t=open(sys.argv[1]).read(); j=json.loads(t[t.index("{"):])["jobs"][0]; r=j["read"]
+print(r["total_ios"], r["io_bytes"], "percentile" in r["clat_ns"], r["runtime"] > 0, j["write"]["total_ios"])' "$T/vr.json"
+}
+got=$(vreads sb)
+check "write + verify: 1024 reads of 4 MiB, timed, in a runtime of their own, beside 1024 writes ($got)" \
+    test "$got" = "1024 4194304 True True 1024"
+if command -v fio >/dev/null; then
+    check "... as fio 3.33's ($(vreads fio))" test "$(vreads fio)" = "$got"
+fi
 finish

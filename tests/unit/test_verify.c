@@ -218,7 +218,7 @@ static int readback(sb_verify_fmt *f, sb_verify_table *t, const char *path, sb_v
     int fd = open(path, O_RDONLY);
     assert_true(fd >= 0);
     memset(st, 0, sizeof *st);
-    int r = sb_verify_file(f, t, fd, path, 0, NB, 1, NULL, NULL, st, msg, 256);
+    int r = sb_verify_file(f, t, fd, path, 0, NB, 1, NULL, NULL, st, NULL, msg, 256);
     close(fd);
     return r;
 }

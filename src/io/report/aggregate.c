@@ -127,6 +127,25 @@ static void agg_mixed(sb_io_agg *a, const sb_io_result *r, bool whole)
         copy_samples(m, r);
 }
 
+/* verify's read-back among the job's reads, as fio reports its verify phase: the reads
+ * counted and timed (a synchronous read's lat is its clat), the read runtime the main
+ * phase's (when the job read in it) and the verify phase's. */
+static void agg_verify_reads(sb_io_agg *a, const sb_io_job *job, const sb_io_result *x)
+{
+    const sb_io_dir_stats *v = x->verify_read;
+    sb_io_agg_dir *rd = &a->dir[SB_DDIR_READ];
+    rd->runtime_s = (rd->ios ? x->seconds : 0) + x->verify_read_s;
+    rd->ios += v->ios;
+    rd->bytes += v->bytes;
+    rd->n_samples = rd->n_iops_samples = 0; /* the per-second samples are the main phase's */
+    if (job->disable_clat)
+        return;
+    sb_hist_merge(rd->clat, &v->clat);
+    if (rd->lat)
+        sb_hist_merge(rd->lat, &v->clat);
+    sb_hist_merge(a->all, &v->clat);
+}
+
 sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, unsigned groupid,
                          int error, const struct rusage *ru0, const struct rusage *ru)
 {
@@ -159,6 +178,8 @@ sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, uns
         agg_samples(a, job, r);
     if (job->unified_rw)
         agg_mixed(a, r, t < 0 && !job->disable_bw);
+    if (t < 0 && x->verify_read && x->verify_read->ios)
+        agg_verify_reads(a, job, x);
     if (job->disable_clat) /* fio's buckets are of the clat it did not keep */
         sb_hist_init(a->all);
     a->usr_pct = r->cpu_wall_s > 0 ? 100 * r->cpu_user_s / r->cpu_wall_s : 0;
@@ -197,6 +218,8 @@ static void merge_dir(sb_io_agg_dir *into, const sb_io_agg_dir *b)
         sb_hist_merge(into->slat, b->slat);
     }
     into->n_samples = into->n_iops_samples = 0; /* the jobs' seconds do not line up: no samples */
+    if (b->runtime_s > into->runtime_s)
+        into->runtime_s = b->runtime_s;
 }
 
 static void max_of(double *a, double b) { if (b > *a) *a = b; }
@@ -269,12 +292,13 @@ void sb_io_agg_group_of(const sb_io_agg *const *blocks, size_t n, unsigned group
         for (int d = 0; d < SB_IO_AGG_NDIR; d++) {
             if (!a->dir[d].ios)
                 continue;
-            double bw = a->runtime_s > 0 ? (double)a->dir[d].bytes / a->runtime_s : 0;
+            double run = a->dir[d].runtime_s > 0 ? a->dir[d].runtime_s : a->runtime_s;
+            double bw = run > 0 ? (double)a->dir[d].bytes / run : 0;
             g->bytes[d] += a->dir[d].bytes;
             if (first[d] || bw < g->min_bw[d]) g->min_bw[d] = bw;
             if (first[d] || bw > g->max_bw[d]) g->max_bw[d] = bw;
-            if (first[d] || a->runtime_s < g->min_run_s[d]) g->min_run_s[d] = a->runtime_s;
-            if (first[d] || a->runtime_s > g->max_run_s[d]) g->max_run_s[d] = a->runtime_s;
+            if (first[d] || run < g->min_run_s[d]) g->min_run_s[d] = run;
+            if (first[d] || run > g->max_run_s[d]) g->max_run_s[d] = run;
             first[d] = false;
         }
     }

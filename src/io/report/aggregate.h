@@ -41,6 +41,7 @@ typedef struct sb_io_agg_dir {
     size_t n_samples, n_iops_samples;
     sb_io_agg_prio prios[SB_CMDPRIO_MAX_PRIOS];
     unsigned n_prios;
+    double runtime_s;          /* fio's runtime of this direction; 0: the block's */
 } sb_io_agg_dir;
 
 typedef struct sb_io_agg {

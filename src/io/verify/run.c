@@ -446,10 +446,10 @@ static inline bool wanted(const sb_verify_table *t, uint64_t b, uint64_t *ident)
 
 int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, const char *path,
                    uint64_t offset, uint64_t nblocks, unsigned njobs, bool (*stop)(void *),
-                   void *stop_arg, sb_verify_stats *st, char *msg, size_t msglen)
+                   void *stop_arg, sb_verify_stats *st, sb_verify_reads *rd, char *msg, size_t msglen)
 {
     const uint32_t bs = f->bs;
-    const uint64_t per_chunk = bs >= (1u << 20) ? 1 : (1u << 20) / bs;
+    const uint64_t per_chunk = rd ? (rd->unit > bs ? rd->unit / bs : 1) : bs >= (1u << 20) ? 1 : (1u << 20) / bs;
     void *buf;
     if (posix_memalign(&buf, 4096, per_chunk * bs))
         return -ENOMEM;
@@ -471,6 +471,7 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
             n++;
         uint64_t off = offset + b * bs;
         size_t want = (size_t)(n * bs), got = 0;
+        uint64_t t0 = rd ? sb_now_ns() : 0;
         while (got < want) {
             ssize_t k = pread(fd, (char *)buf + got, want - got, (off_t)(off + got));
             if (k < 0 && errno == EINTR && !(stop && stop(stop_arg)))
@@ -483,6 +484,11 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
                 break;
             }
             got += (size_t)k;
+        }
+        if (rd && !r) { /* one of the job's reads, as fio counts it */
+            sb_hist_record(rd->clat, sb_now_ns() - t0);
+            rd->ios++;
+            rd->bytes += got;
         }
         for (uint64_t i = 0; i < n && !r; i++) {
             char why[256];
@@ -668,7 +674,7 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
 /* Reads back one file after the job (O_DIRECT when the job was direct; else its
  * pages are written and dropped first, so the check reads what the device holds). */
 static int read_back(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *f,
-                     sb_verify_stats *st, char *err, size_t errlen)
+                     sb_verify_stats *st, sb_verify_reads *rd, char *err, size_t errlen)
 {
     int fd = -1;
     int r = sb_open_resolved(f->path, O_RDONLY | (job->direct ? O_DIRECT : 0), 0, &fd, err, errlen);
@@ -679,8 +685,8 @@ static int read_back(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *f
         posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     }
     r = sb_verify_file(fmt, job->verify_only && !job->verify_state_load ? NULL : &f->vtab, fd, f->path, job->offset,
-                           job->size / fmt->bs, job->numjobs, job->should_stop, job->cb_arg, st, err,
-                           errlen);
+                           job->size / fmt->bs, job->numjobs, job->should_stop, job->cb_arg, st, rd,
+                           err, errlen);
     close(fd);
     return r;
 }
@@ -705,10 +711,22 @@ int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx
     }
     if (r < 0 || res->interrupted || !read_back_due)
         return r;
+    /* its reads as fio's verify phase counts them: one per block of the job's size */
+    sb_io_dir_stats *vr = res->verify_read ? res->verify_read : calloc(1, sizeof *vr);
+    sb_verify_reads rd = {.unit = job->bs, .clat = vr ? &vr->clat : NULL};
+    if (vr && !res->verify_read)
+        sb_hist_init(&vr->clat);
+    res->verify_read = vr;
+    uint64_t t0 = sb_now_ns();
     for (unsigned i = 0; i < nfiles && r == 0; i++) {
         sb_verify_stats st = {0};
-        r = read_back(job, fmt, &files[i], &st, err, errlen);
+        r = read_back(job, fmt, &files[i], &st, vr ? &rd : NULL, err, errlen);
         sb_verify_stats_merge(&res->verify, &st);
+    }
+    if (vr) {
+        vr->ios += rd.ios;
+        vr->bytes += rd.bytes;
+        res->verify_read_s += (double)(sb_now_ns() - t0) / 1e9;
     }
     if (r == -EINTR) {
         res->interrupted = true;

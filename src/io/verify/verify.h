@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/histogram.h"
+
 typedef enum sb_verify_algo {
     SB_VERIFY_NONE = 0,
     SB_VERIFY_CRC32C,   /* ISA-L's crc32_iscsi (SSE4.2 / PCLMUL where the CPU has them) */
@@ -259,12 +261,22 @@ void sb_verify_cancel(sb_verify_thread *v, unsigned slot, bool write, uint64_t b
 int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf,
                        int64_t result);
 
+/* The read-back's reads as figures of the job, as fio counts its verify reads among the
+ * job's reads: one read per unit bytes (a multiple of the format's block), each timed
+ * into clat (a histogram of the caller's); ios and bytes added up. */
+typedef struct sb_verify_reads {
+    uint64_t unit;
+    uint64_t ios, bytes;
+    sb_histogram *clat;
+} sb_verify_reads;
+
 /* After the job: reads back [job offset, +nblocks*bs) of path and checks every block
  * written in this run (ident != 0), or every block when t is NULL (verify_only),
- * through fd in chunks. stop() is polled between chunks. 0, -EILSEQ (msg) or -errno. */
+ * through fd in chunks (rd: of rd->unit bytes, counted there; NULL: of 1 MiB). stop() is
+ * polled between chunks. 0, -EILSEQ (msg) or -errno. */
 int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, const char *path,
                    uint64_t offset, uint64_t nblocks, unsigned njobs, bool (*stop)(void *),
-                   void *stop_arg, sb_verify_stats *st, char *msg, size_t msglen);
+                   void *stop_arg, sb_verify_stats *st, sb_verify_reads *rd, char *msg, size_t msglen);
 
 void sb_verify_stats_merge(sb_verify_stats *into, const sb_verify_stats *from);
 
