@@ -140,20 +140,26 @@ def keys(o, pre=""):
     return ks
 
 def work(j):
-    """Bytes per I/O of each direction over every job: what ran, whatever the speed."""
-    out = {}
-    for d in ("read", "write", "trim", "mixed"):
-        ios = sum(job[d].get("total_ios", 0) for job in j.get("jobs", []) if d in job)
-        if ios:
-            out[d] = sum(job[d].get("io_bytes", 0) for job in j.get("jobs", []) if d in job) / ios
+    """Bytes per I/O of each job's directions: what ran, whatever the speed (per job, as
+    jobs of different sizes run different counts in the same time)."""
+    out = []
+    for job in j.get("jobs", []):
+        w = {}
+        for d in ("read", "write", "trim", "mixed"):
+            ios = job.get(d, {}).get("total_ios", 0)
+            if ios:
+                w[d] = job[d].get("io_bytes", 0) / ios
+        out.append(w)
     return out
 
 def work_differs(jf, js):
-    """A direction one tool did and the other not, or a size per I/O a quarter apart."""
+    """A job with a direction one tool did and the other not, or a size per I/O a quarter
+    apart."""
     f, s = work(jf), work(js)
-    if set(f) != set(s):
+    if len(f) != len(s):
         return True
-    return any(abs(f[d] - s[d]) > 0.25 * max(f[d], s[d]) for d in f)
+    return any(set(a) != set(b) or any(abs(a[d] - b[d]) > 0.25 * max(a[d], b[d]) for d in a)
+               for a, b in zip(f, s))
 
 files = []
 for d in sys.argv[1:]:
@@ -230,7 +236,7 @@ for src in files:
     differs = work_differs(jf, js)
     if differs:
         differ.append(name)
-    wk = lambda j: " ".join(f"{d[0]}:{v:.0f}" for d, v in work(j).items())
+    wk = lambda j: " | ".join(" ".join(f"{d[0]}:{v:.0f}" for d, v in w.items()) for w in work(j)[:4])
     print(f"{name:45s} {sorted(fa)[len(fa)//2]:10.0f} {sorted(sa)[len(sa)//2]:10.0f} {g:7.3f}  "
           f"[{min(r):.3f}..{max(r):.3f}]{'  missing ' + str(len(miss)) + ' keys' if miss else ''}"
           f"{'  work differs: bytes/IO fio ' + wk(jf) + ', sb ' + wk(js) if differs else ''}")
