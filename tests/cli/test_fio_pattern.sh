@@ -165,6 +165,17 @@ check "bsrange=4k:8k: a range (fio's range type takes ':' too)" \
     test -z "$(awk '$2 < 4096 || $2 > 8192' a)" -a "$(wc -l <a)" -gt 1
 sizes sb --rw=randwrite --bs=4k,16k --bs_is_seq_rand=1 >a
 check "bs_is_seq_rand: a random job's writes take the second value, 16k" test "$(cut -d' ' -f1,2 a)" = "1 16384"
+# a random job draws the offset first and then a size that fits after it, as fio's
+# io_u_fits: on a 1 MiB region with sizes of 64k .. 1M, the sizes drawn are the smaller ones
+# (uniform would average 544k) and no I/O goes past the end
+fits() { # TOOL: "mean-size-below-400k none-past-the-end"
+    offs "$1" --rw=randread --bsrange=64k-1m --norandommap >/dev/null
+    awk -F', ' '{ n++; s += $4; if ($5 + $4 > 1048576) past++ } END { print (s / n < 409600), past + 0 }' "$1"/q_lat.1.log
+}
+check "bsrange=64k-1m on 1 MiB: sizes that fit after the offset ($(fits sb))" test "$(fits sb)" = "1 0"
+if [ $have_fio = 1 ]; then
+    check "... as fio's ($(fits fio))" test "$(fits fio)" = "1 0"
+fi
 sizes sb --rw=randread --bsrange=1k-4k --bs_unaligned >a
 check "bs_unaligned: sizes from 1k to 4k, not all multiples of 1k" \
     eval 'test -z "$(awk '"'"'$2 < 1024 || $2 > 4096'"'"' a)" && test -n "$(awk '"'"'$2 % 1024'"'"' a)"'

@@ -36,13 +36,21 @@ uint64_t sb_io_next_var(worker *w, sb_io_u *u, bool *pass_end)
         if (*pass_end)
             w->seq_pos = 0;
     } else {
-        u->len = len;
-        /* blockalign's unit (the writes' own); a skewed distribution's block, cut to where
-         * len still fits */
+        /* fio draws the offset first, where the direction's smallest size still fits (in
+         * blockalign's unit, the writes' own; a skewed distribution's block cut to there),
+         * then sizes until one fits after it (its io_u_fits): in a region not much larger
+         * than the largest size, the sizes drawn are the smaller ones, as fio's are */
         uint64_t unit = u->ddir == SB_DDIR_WRITE && w->unit_w ? w->unit_w : w->unit;
-        uint64_t last = (size - len) / unit;
+        uint64_t minlen = u->ddir == SB_DDIR_WRITE && job->bs_w ? job->bs_w : job->bs;
+        minlen = minlen && minlen <= size ? minlen : len;
+        uint64_t last = (size - minlen) / unit;
         uint64_t b = w->og.dist ? sb_distgen_next(w->og.dist, &w->og.rng) : sb_rand_below(&w->og.rng, last + 1);
         off = unit * (b > last ? b % (last + 1) : b);
+        for (unsigned k = 0; off + len > size && k < SB_IO_BS_TABLE; k++)
+            len = tab[w->bs_next++ % SB_IO_BS_TABLE];
+        if (off + len > size) /* none of the table's: the smallest, which fits */
+            len = (uint32_t)minlen;
+        u->len = len;
         w->pass_bytes += len;
         *pass_end = w->pass_bytes >= size;
         if (*pass_end)
