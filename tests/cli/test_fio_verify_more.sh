@@ -334,4 +334,10 @@ check "write + verify: 1024 reads of 4 MiB, timed, in a runtime of their own, be
 if command -v fio >/dev/null; then
     check "... as fio 3.33's ($(vreads fio))" test "$(vreads fio)" = "$got"
 fi
+# time based: fio skips the verify phase once the runtime is spent; storbench still checks
+# the blocks (its own read-back), and neither reports reads
+"$SB" io --name=v --filename="$T/vr" --rw=randwrite --size=1m --verify=crc32c --time_based --runtime=0.5 \
+    --output-format=json >"$T/vr.json" 2>/dev/null
+check "time based write + verify: no reads in the figures ($(jq '.jobs[0].read.total_ios' "$T/vr.json"))" \
+    test "$(jq '.jobs[0].read.total_ios' "$T/vr.json")" = 0
 finish

@@ -711,8 +711,10 @@ int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx
     }
     if (r < 0 || res->interrupted || !read_back_due)
         return r;
-    /* its reads as fio's verify phase counts them: one per block of the job's size */
-    sb_io_dir_stats *vr = res->verify_read ? res->verify_read : calloc(1, sizeof *vr);
+    /* its reads as fio's verify phase counts them: one per block of the job's size. A
+     * time-based job has spent its runtime: fio then skips the verify phase, and the
+     * read-back is storbench's own check, not in the figures */
+    sb_io_dir_stats *vr = job->time_based ? NULL : res->verify_read ? res->verify_read : calloc(1, sizeof *vr);
     sb_verify_reads rd = {.unit = job->bs, .clat = vr ? &vr->clat : NULL};
     if (vr && !res->verify_read)
         sb_hist_init(&vr->clat);
