@@ -383,4 +383,34 @@ else
 fi
 check_exit "fill_device with a random write job is still refused" 2 io --filename="$T/f" --rw=randwrite --fill_device=1
 check_one_line "... one line" "fill_device"
+# dev4's job files (tests/data/fio-wild/README.md, "Fifth batch"). bssplit without
+# bs_unaligned: each size rounded down to a multiple of the split's smallest, as fio's
+# get_next_buflen (fio 3.33, size=1m bssplit=4k/50:6k/50: 256 writes of 4096, none of 6144)
+check_exit "bssplit=4k/50:6k/50 runs" 0 io --name=j --filename="$T/bsu" --rw=write --size=1m \
+    --bssplit=4k/50:6k/50 --write_iolog="$T/bsu.log" --output-format=terse
+check "... every write 4096 bytes, as fio's ($(awk '$3=="write"{print $5}' "$T/bsu.log" | sort | uniq -c | xargs))" \
+    test "$(awk '$3=="write"{print $5}' "$T/bsu.log" | sort -u | xargs)" = 4096
+# bs_unaligned with bssplit (kofemann's chaotic-write): taken, the split's sizes as given
+# (multiples of its smallest, so fio's run is the same either way), with a warning saying so
+check_exit "bs_unaligned with bssplit=4k/50:8k/50 runs" 0 io --name=j --filename="$T/bsu" --rw=write \
+    --size=1m --bssplit=4k/50:8k/50 --bs_unaligned=1 --write_iolog="$T/bsu2.log" --output-format=terse
+check "... writes of 4096 and 8192 ($(awk '$3=="write"{print $5}' "$T/bsu2.log" | sort | uniq -c | xargs))" \
+    test "$(awk '$3=="write"{print $5}' "$T/bsu2.log" | sort -u | xargs)" = "4096 8192"
+check "... one warning: it has no effect there" grep -q "bs_unaligned has no effect" "$T/err"
+check_exit "bs_unaligned with one block size is still refused" 2 io --filename="$T/bsu" --rw=write \
+    --size=1m --bs_unaligned=1
+check_one_line "... one line" "bs_unaligned"
+# runtime=300d (stonet-research's randread_ghost): fio's days; 0.00001d is 0.864 s
+check_exit "runtime=0.00001d time_based: a run that ends" 0 timeout 30 "$SB_BIN" io --quiet --filename="$T/bsu" \
+    --rw=read --size=1m --time_based --runtime=0.00001d --output-format=terse
+check_exit "runtime=1x: exit 2" 2 io --filename="$T/bsu" --rw=read --size=1m --runtime=1x
+check_one_line "... one line" "is not a duration"
+# zonemode=zbd on a file that is not a zoned device, without zonesize (hanze5's size=1z on
+# an absent /dev/nvme0n1): fio 3.33's --parse-only takes it, its run stops before any I/O
+# ("Specifying the zone size is mandatory"), exit 1, and creates no file
+printf '[global]\nzonemode=zbd\nsize=1z\nfilename=%s\n[w]\nbs=4k\nrw=write\noffset=0z\n' "$T/zbdf" >"$T/zbd.fio"
+check_exit "size=1z under zonemode=zbd without zones: --parse-only takes it" 0 io --parse-only "$T/zbd.fio"
+check_exit "... its run fails before any I/O: exit 1" 1 io "$T/zbd.fio"
+check_one_line "... one line" "not a zoned device here: give zonesize"
+check "... and makes no file" test ! -e "$T/zbdf"
 finish

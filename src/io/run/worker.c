@@ -589,14 +589,14 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
     int r = sb_io_job_check(job_given, err, errlen, warn, sizeof warn);
     if (r < 0)
         return r;
+    if (job_given->run_fail[0]) { /* first: it may leave size unknown (size=Nz, no zones) */
+        snprintf(err, errlen, "%s", job_given->run_fail);
+        return -ERANGE; /* a failed run (exit 1), as fio's */
+    }
     if (job_given->size < job_given->bs && !job_given->size_pct) { /* size=N%: bytes below */
         snprintf(err, errlen, "size %" PRIu64 " is smaller than the block size %" PRIu64 " (fio: "
                  "size too small)", job_given->size, job_given->bs);
         return -ERANGE; /* a failed run (exit 1), as fio's, not a refused file */
-    }
-    if (job_given->run_fail[0]) {
-        snprintf(err, errlen, "%s", job_given->run_fail);
-        return -ERANGE; /* a failed run (exit 1), as fio's */
     }
     if (job_given->cpus_missing) {
         snprintf(err, errlen, "cpus_allowed: CPU %d is not one this process may use (%ld online)",
