@@ -413,4 +413,19 @@ check_exit "size=1z under zonemode=zbd without zones: --parse-only takes it" 0 i
 check_exit "... its run fails before any I/O: exit 1" 1 io "$T/zbd.fio"
 check_one_line "... one line" "not a zoned device here: give zonesize"
 check "... and makes no file" test ! -e "$T/zbdf"
+# bs above 64 MiB (dev3's bs=256m): one block size up to the most one read or write moves
+# (2 GiB - 4 KiB), as fio sets no bound; buffers (iodepth x bs) larger than the memory
+# available fail the run before any I/O (fio 3.33 allocates them and its reads then fail,
+# "Bad address", exit 1)
+check_exit "bs=80m (above 64 MiB) runs" 0 io --name=big --filename="$T/big" --rw=write --bs=80m --size=80m \
+    --output-format=json
+check "... one write of 80 MiB ($(jqv '.jobs[0].write | "\(.total_ios) \(.io_bytes)"' "$T/out"))" \
+    test "$(jqv '.jobs[0].write | "\(.total_ios) \(.io_bytes)"' "$T/out")" = "1 83886080"
+rm -f "$T/big"
+check_exit "bs=2000m iodepth=1024 (2 TB of buffers): the run fails, exit 1" 1 io --name=big --filename="$T/big" \
+    --rw=read --bs=2000m --size=2000m --ioengine=libaio --iodepth=1024 --fallocate=none
+check_one_line "... one line" "more than the"
+rm -f "$T/big"
+check_exit "bs=3g: exit 2" 2 io --filename="$T/big" --rw=read --bs=3g --size=3g
+check_one_line "... one line" "block size"
 finish

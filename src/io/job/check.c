@@ -339,9 +339,9 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     bool zone_trim = job->zonemode == SB_ZONEMODE_ZBD && sb_rw_trims(job->rw) && job->bs == job->zonesize;
     /* through the page cache any size is an I/O, as fio's bs=448; O_DIRECT needs whole
      * whole logical blocks of the file's storage, which prepare.c checks when it opens it */
-    if (job->bs < 1 || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS)) {
-        snprintf(err, errlen, "block size %" PRIu64 " out of range (1 B .. 64 MiB; under zonemode=zbd "
-                 "a trim job's: the zone size, up to 2 GiB)", job->bs);
+    if (job->bs < 1 || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS_ONE)) {
+        snprintf(err, errlen, "block size %" PRIu64 " out of range (1 B .. 2 GiB - 4 KiB, the most one "
+                 "read or write moves; under zonemode=zbd a trim job's: the zone size, up to 2 GiB)", job->bs);
         return -EINVAL;
     }
     if (job->iodepth < 1 || job->iodepth > SB_IO_MAX_DEPTH) {

@@ -115,7 +115,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
             ((uint8_t *)w->bufmem)[i] = job->buffer_pat[i % job->buffer_pat_len];
     else if (job->zero_buffers)
         memset(w->bufmem, 0, bufsz);
-    else
+    else if (sb_rw_writes(job->rw)) /* fio's: a job that only reads leaves them untouched */
         sb_rand_fill(&w->rng, w->bufmem, bufsz); /* incompressible write data */
     if (sb_io_worker_bs_table(w, job) < 0) {
         snprintf(err, errlen, "out of memory");
@@ -664,6 +664,13 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     return sb_io_run_live(job, res, NULL, err, errlen);
 }
 
+/* Every thread's buffers (worker_setup's: depth I/Os of the largest bs) in memory at once. */
+static int buffers_fit(const sb_io_job *job, const sb_engine_ops *ops, char *err, size_t errlen)
+{
+    unsigned depth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
+    return sb_iomem_check(job->iomem, sb_io_job_max_bs(job) * depth + job->mem_align, job->numjobs, err, errlen);
+}
+
 int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *live, char *err,
                    size_t errlen)
 {
@@ -674,6 +681,7 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
     const sb_io_job *job = jcopy;
     const sb_engine_ops *ops = sb_engine_find(job->engine);
     if ((r = sb_engine_check_works(ops, "", err, errlen)) < 0 ||
+        (r = buffers_fit(job, ops, err, errlen)) < 0 ||
         (r = result_init(res, job, ops, err, errlen)) < 0) {
         free(jcopy);
         return r;
