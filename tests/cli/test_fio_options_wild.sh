@@ -428,4 +428,13 @@ check_one_line "... one line" "more than the"
 rm -f "$T/big"
 check_exit "bs=3g: exit 2" 2 io --filename="$T/big" --rw=read --bs=3g --size=3g
 check_one_line "... one line" "block size"
+# filesize=4m:6m (kofemann's seq-write): fio splits a value at ',', else ':', else '-'
+# (parse.c's handle_option), so it is 4m-6m: each file's size drawn in the range
+mkdir -p "$T/fsc"
+check_exit "filesize=16k:256k runs" 0 io --name=fc --directory="$T/fsc" --nrfiles=8 --filesize=16k:256k \
+    --rw=write --output-format=json --exec_postrun="stat -c %s $T/fsc/storbench-*/*"
+check "... 8 files of sizes in 16k .. 256k, not all alike ($(tr '\n' ' ' <fc.postrun.txt))" \
+    awk '{ if ($1 < 16384 || $1 > 262144) bad = 1; u[$1] = 1; n++ } END { k = 0; for (x in u) k++; exit !(n == 8 && !bad && k > 1) }' fc.postrun.txt
+check_exit "filesize=16k:8k (HI below LO): exit 2" 2 io --name=fc --directory="$T/fsc" --filesize=16k:8k --rw=write
+check_one_line "... one line" "filesize"
 finish
