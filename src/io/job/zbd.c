@@ -706,7 +706,7 @@ void sb_io_zbd_resolve(sb_io_job *job)
      * run stops before any I/O ("Specifying the zone size is mandatory for regular
      * file/block device"): so does storbench's (job.h's run_fail) */
     if (!zs && job->zonemode == SB_ZONEMODE_ZBD && !job->run_fail[0])
-        snprintf(job->run_fail, sizeof job->run_fail, "zonemode=zbd: %.48s is not a zoned device here: "
+        snprintf(job->run_fail, sizeof job->run_fail, "zonemode=zbd: %.48s: not a zoned device here: "
                  "give zonesize (zones emulated)", job->filename[0] ? job->filename : "the job's files");
     if (!zs)
         return;
