@@ -431,10 +431,11 @@ check_one_line "... one line" "block size"
 # filesize=4m:6m (kofemann's seq-write): fio splits a value at ',', else ':', else '-'
 # (parse.c's handle_option), so it is 4m-6m: each file's size drawn in the range
 mkdir -p "$T/fsc"
-check_exit "filesize=16k:256k runs" 0 io --name=fc --directory="$T/fsc" --nrfiles=8 --filesize=16k:256k \
+in_t() { (cd "$T" && "$@"); } # exec_postrun's output file lands in the working directory
+check_exit "filesize=16k:256k runs" 0 in_t io --name=fc --directory="$T/fsc" --nrfiles=8 --filesize=16k:256k \
     --rw=write --output-format=json --exec_postrun="stat -c %s $T/fsc/storbench-*/*"
-check "... 8 files of sizes in 16k .. 256k, not all alike ($(tr '\n' ' ' <fc.postrun.txt))" \
-    awk '{ if ($1 < 16384 || $1 > 262144) bad = 1; u[$1] = 1; n++ } END { k = 0; for (x in u) k++; exit !(n == 8 && !bad && k > 1) }' fc.postrun.txt
+check "... 8 files of sizes in 16k .. 256k, not all alike ($(tr '\n' ' ' <"$T/fc.postrun.txt"))" \
+    awk '{ if ($1 < 16384 || $1 > 262144) bad = 1; u[$1] = 1; n++ } END { k = 0; for (x in u) k++; exit !(n == 8 && !bad && k > 1) }' "$T/fc.postrun.txt"
 check_exit "filesize=16k:8k (HI below LO): exit 2" 2 io --name=fc --directory="$T/fsc" --filesize=16k:8k --rw=write
 check_one_line "... one line" "filesize"
 finish
