@@ -2,8 +2,8 @@
 # fio-wild — how much of what fio users already have does storbench take?
 #
 #   bench/fio-wild.sh [files] [--list] [--tsv] [DIR...]
-#       For each DIR (default: tests/data/fio-wild/dev, heldout, dev2, heldout2, dev3 and
-#       heldout3)
+#       For each DIR (default: tests/data/fio-wild/dev, heldout, dev2, heldout2, dev3,
+#       heldout3, dev4 and heldout4)
 #       runs `storbench io --parse-only FILE` on every file in it, each from an empty
 #       scratch working directory, and prints "DIR: A of B accepted" and the refusal
 #       reasons grouped, most frequent first. A file is accepted when storbench exits 0
@@ -102,7 +102,8 @@ files_mode() {
     local dirs=("$@") d f name rc err msg key ex acc tot
     [ ${#dirs[@]} -gt 0 ] || dirs=("$ROOT/tests/data/fio-wild/dev" "$ROOT/tests/data/fio-wild/heldout" \
         "$ROOT/tests/data/fio-wild/dev2" "$ROOT/tests/data/fio-wild/heldout2" \
-        "$ROOT/tests/data/fio-wild/dev3" "$ROOT/tests/data/fio-wild/heldout3")
+        "$ROOT/tests/data/fio-wild/dev3" "$ROOT/tests/data/fio-wild/heldout3" \
+        "$ROOT/tests/data/fio-wild/dev4" "$ROOT/tests/data/fio-wild/heldout4")
     for d in "${dirs[@]}"; do
         [ -d "$d" ] || { echo "fio-wild: no directory $d" >&2; continue; }
         d=$(cd "$d" && pwd)

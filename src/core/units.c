@@ -91,6 +91,8 @@ int sb_parse_duration(const char *s, double *seconds)
         mul = 60;
     else if (!strcmp(end, "h"))
         mul = 3600;
+    else if (!strcmp(end, "d")) /* fio's days (runtime=300d: a run that does not end) */
+        mul = 86400;
     else
         return -EINVAL;
     /* 1e308h is a number, not a duration: beyond 10^9 s (31 years) a run never ends and

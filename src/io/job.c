@@ -115,6 +115,21 @@ static void sb_io_job_resolve_split(sb_io_job *job)
 {
     if (!job->bssplit.n)
         return;
+    /* without bs_unaligned fio rounds each drawn size down to a multiple of the split's
+     * smallest (get_next_buflen): bssplit=4k/50:6k/50 writes 4k blocks only; with it the
+     * sizes stay as given */
+    if (!job->bsrange_clamps && !job->bs_unaligned) {
+        sb_io_bssplit *sps[] = {&job->bssplit, &job->bssplit_w};
+        for (int d = 0; d < 2; d++) {
+            uint64_t lo = UINT64_MAX, hi = 0;
+            for (unsigned i = 0; i < sps[d]->n; i++) {
+                lo = sps[d]->bs[i] < lo ? sps[d]->bs[i] : lo;
+                hi = sps[d]->bs[i] > hi ? sps[d]->bs[i] : hi;
+            }
+            if (sps[d]->n > 1)
+                clamp_split(sps[d], lo, hi);
+        }
+    }
     if (job->bsrange_clamps) {
         sb_io_bssplit w = job->bssplit_w.n ? job->bssplit_w : job->bssplit;
         uint64_t wlo = job->bs_w ? job->bs_w : job->bs, whi = job->bs_w ? job->bs_max_w : job->bs_max;

@@ -58,6 +58,9 @@ enum { SB_ZONEMODE_NONE = 0, SB_ZONEMODE_STRIDED = 1, SB_ZONEMODE_ZBD = 2 };
 
 #define SB_IO_MIN_BS 512ull
 #define SB_IO_MAX_BS (64ull << 20)
+/* one block size (no range or split): up to the most one read or write moves (Linux's
+ * MAX_RW_COUNT, 2 GiB - 4 KiB); fio sets no bound, its buffers bound it (run/iomem.c) */
+#define SB_IO_MAX_BS_ONE 0x7ffff000ull
 #define SB_IO_PAT_MAX_O SB_VERIFY_PAT_MAX_O /* verify_pattern's %o, at most (fio's) */
 #define SB_IO_MAX_DEPTH 65536u        /* fio has no bound; the engines and memory set theirs */
 #define SB_IO_MAX_OFFLOAD_DEPTH 1024u /* io_submit_mode=offload: one thread per I/O in flight */
@@ -84,7 +87,8 @@ typedef struct sb_io_job {
     char name[64];             /* fio's job name (a job file's section); "" = none */
     sb_rw rw;
     unsigned rwmixread;        /* % of reads for rw/randrw (0..100) */
-    uint64_t bs;               /* 512 B .. 64 MiB; with bs_max or bssplit: the smallest */
+    uint64_t bs;               /* 1 B .. SB_IO_MAX_BS_ONE (64 MiB in a range or split); with
+                                * bs_max or bssplit: the smallest */
     uint64_t bs_max;           /* fio's bsrange (bs=4k-64k): sizes bs .. bs_max, multiples of
                                 * bs; 0 or not more than bs = one size. Right after bs: the range
                                 * type writes both (options.h) */

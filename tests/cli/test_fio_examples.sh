@@ -84,7 +84,7 @@ check "blockalign=8k: every offset a multiple of 8k" test -z "$(awk -F', ' '$5 %
 run --size=64k --bs=4k --rw=read --zonemode=strided --zonesize=8k --zoneskip=16k
 check "zonemode=strided: 8k done, 16k skipped, to the region's end" \
     test "$(cut -d, -f5 l_lat.1.log | tr -d ' ' | tr '\n' ' ')" = "0 4096 24576 28672 49152 53248 "
-check_exit "zonemode=zbd without a zonesize is refused (tests/cli/test_io_zbd.sh: what it does)" 2 \
+check_exit "zonemode=zbd without a zonesize fails the run, as fio's (tests/cli/test_io_zbd.sh: what it does)" 1 \
     "$SB" io --directory="$D" --zonemode=zbd
 check_one_line "named" "zonesize"
 # rate_process=poisson: the same mean rate, gaps no longer even

@@ -410,4 +410,59 @@ if command -v fio >/dev/null; then
 fi
 check_exit "fill_device with a random write job is still refused" 2 io --filename="$T/f" --rw=randwrite --fill_device=1
 check_one_line "... one line" "fill_device"
+# dev4's job files (tests/data/fio-wild/README.md, "Fifth batch"). bssplit without
+# bs_unaligned: each size rounded down to a multiple of the split's smallest, as fio's
+# get_next_buflen (fio 3.33, size=1m bssplit=4k/50:6k/50: 256 writes of 4096, none of 6144)
+check_exit "bssplit=4k/50:6k/50 runs" 0 io --name=j --filename="$T/bsu" --rw=write --size=1m \
+    --bssplit=4k/50:6k/50 --write_iolog="$T/bsu.log" --output-format=terse
+check "... every write 4096 bytes, as fio's ($(awk '$3=="write"{print $5}' "$T/bsu.log" | sort | uniq -c | xargs))" \
+    test "$(awk '$3=="write"{print $5}' "$T/bsu.log" | sort -u | xargs)" = 4096
+# bs_unaligned with bssplit (kofemann's chaotic-write): taken, the split's sizes as given
+# (multiples of its smallest, so fio's run is the same either way), with a warning saying so
+check_exit "bs_unaligned with bssplit=4k/50:8k/50 runs" 0 io --name=j --filename="$T/bsu" --rw=write \
+    --size=1m --bssplit=4k/50:8k/50 --bs_unaligned=1 --write_iolog="$T/bsu2.log" --output-format=terse
+check "... writes of 4096 and 8192 ($(awk '$3=="write"{print $5}' "$T/bsu2.log" | sort | uniq -c | xargs))" \
+    test "$(awk '$3=="write"{print $5}' "$T/bsu2.log" | sort -u | xargs)" = "4096 8192"
+check "... one warning: it has no effect there" grep -q "bs_unaligned has no effect" "$T/err"
+check_exit "bs_unaligned with one block size is still refused" 2 io --filename="$T/bsu" --rw=write \
+    --size=1m --bs_unaligned=1
+check_one_line "... one line" "bs_unaligned"
+# runtime=300d (stonet-research's randread_ghost): fio's days; 0.00001d is 0.864 s
+check_exit "runtime=0.00001d time_based: a run that ends" 0 timeout 30 "$SB_BIN" io --quiet --filename="$T/bsu" \
+    --rw=read --size=1m --time_based --runtime=0.00001d --output-format=terse
+check_exit "runtime=1x: exit 2" 2 io --filename="$T/bsu" --rw=read --size=1m --runtime=1x
+check_one_line "... one line" "is not a duration"
+# zonemode=zbd on a file that is not a zoned device, without zonesize (hanze5's size=1z on
+# an absent /dev/nvme0n1): fio 3.33's --parse-only takes it, its run stops before any I/O
+# ("Specifying the zone size is mandatory"), exit 1, and creates no file
+printf '[global]\nzonemode=zbd\nsize=1z\nfilename=%s\n[w]\nbs=4k\nrw=write\noffset=0z\n' "$T/zbdf" >"$T/zbd.fio"
+check_exit "size=1z under zonemode=zbd without zones: --parse-only takes it" 0 io --parse-only "$T/zbd.fio"
+check_exit "... its run fails before any I/O: exit 1" 1 io "$T/zbd.fio"
+check_one_line "... one line" "not a zoned device here: give zonesize"
+check "... and makes no file" test ! -e "$T/zbdf"
+# bs above 64 MiB (dev3's bs=256m): one block size up to the most one read or write moves
+# (2 GiB - 4 KiB), as fio sets no bound; buffers (iodepth x bs) larger than the memory
+# available fail the run before any I/O (fio 3.33 allocates them and its reads then fail,
+# "Bad address", exit 1)
+check_exit "bs=80m (above 64 MiB) runs" 0 io --name=big --filename="$T/big" --rw=write --bs=80m --size=80m \
+    --output-format=json
+check "... one write of 80 MiB ($(jqv '.jobs[0].write | "\(.total_ios) \(.io_bytes)"' "$T/out"))" \
+    test "$(jqv '.jobs[0].write | "\(.total_ios) \(.io_bytes)"' "$T/out")" = "1 83886080"
+rm -f "$T/big"
+check_exit "bs=2000m iodepth=1024 (2 TB of buffers): the run fails, exit 1" 1 io --name=big --filename="$T/big" \
+    --rw=read --bs=2000m --size=2000m --ioengine=libaio --iodepth=1024 --fallocate=none
+check_one_line "... one line" "more than the"
+rm -f "$T/big"
+check_exit "bs=3g: exit 2" 2 io --filename="$T/big" --rw=read --bs=3g --size=3g
+check_one_line "... one line" "block size"
+# filesize=4m:6m (kofemann's seq-write): fio splits a value at ',', else ':', else '-'
+# (parse.c's handle_option), so it is 4m-6m: each file's size drawn in the range
+mkdir -p "$T/fsc"
+in_t() { (cd "$T" && "$@"); } # exec_postrun's output file lands in the working directory
+check_exit "filesize=16k:256k runs" 0 in_t io --name=fc --directory="$T/fsc" --nrfiles=8 --filesize=16k:256k \
+    --rw=write --output-format=json --exec_postrun="stat -c %s $T/fsc/storbench-*/*"
+check "... 8 files of sizes in 16k .. 256k, not all alike ($(tr '\n' ' ' <"$T/fc.postrun.txt"))" \
+    awk '{ if ($1 < 16384 || $1 > 262144) bad = 1; u[$1] = 1; n++ } END { k = 0; for (x in u) k++; exit !(n == 8 && !bad && k > 1) }' "$T/fc.postrun.txt"
+check_exit "filesize=16k:8k (HI below LO): exit 2" 2 io --name=fc --directory="$T/fsc" --filesize=16k:8k --rw=write
+check_one_line "... one line" "filesize"
 finish

@@ -176,8 +176,12 @@ check_exit "a zbd trim job with bs other than the zone size: exit 2" 2 "$SB" io 
 check_one_line "named" "is not the zone size"
 
 # ---- refusals: exit 2, one line naming the cause ----
-check_exit "zonemode=zbd without zonesize on a file: exit 2" 2 "$SB" io --filename="$F" --zonemode=zbd
-check_one_line "named" "zonesize is needed"
+# fio 3.33 takes zonemode=zbd without a zone size on a regular file at --parse-only and
+# stops its run before any I/O: "Specifying the zone size is mandatory" (exit 1)
+check_exit "zonemode=zbd without zonesize on a file: parse-only takes it" 0 "$SB" io --parse-only --name=z \
+    --filename="$F" --zonemode=zbd
+check_exit "... its run fails before any I/O: exit 1" 1 "$SB" io --filename="$F" --zonemode=zbd --size=1m
+check_one_line "... one line naming the cause" "not a zoned device here: give zonesize"
 check_exit "size=4z without a zone size: exit 2" 2 "$SB" io --filename="$F" --size=4z
 check_one_line "named" "counts zones"
 check_exit "zonecapacity above zonesize: exit 2" 2 "$SB" io --filename="$F" --zonemode=zbd --zonesize=64k \

@@ -271,7 +271,9 @@ static void test_bad_input(void **state)
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0);
     job.bs = 0;
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
-    job.bs = 128ull << 20;
+    job.bs = 128ull << 20; /* one block size: up to what one read or write moves, as fio's */
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0);
+    job.bs = 3ull << 30;
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
     job.bs = 4096;
     job.iodepth = 70000; /* above 65536 (fio has no bound at 1024: 2000 is fine) */

@@ -40,6 +40,8 @@ static void test_parse_duration_uint_bool(void **state)
     assert_int_equal(sb_parse_duration("500ms", &s), 0); assert_true(s == 0.5);
     assert_int_equal(sb_parse_duration("2m", &s), 0); assert_true(s == 120);
     assert_int_equal(sb_parse_duration("1h", &s), 0); assert_true(s == 3600);
+    assert_int_equal(sb_parse_duration("2d", &s), 0); assert_true(s == 172800);
+    assert_int_equal(sb_parse_duration("2x", &s), -EINVAL);
     assert_int_equal(sb_parse_duration("soon", &s), -EINVAL);
     assert_int_equal(sb_parse_duration("5 s", &s), -EINVAL);
     uint64_t u;

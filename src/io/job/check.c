@@ -61,8 +61,9 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
                  "percentage_random) with two sizes is not supported");
         return -EINVAL;
     }
-    if (job->bs_unaligned && job->bs_max <= job->bs && job->bs_max_w <= job->bs_w) {
-        snprintf(err, errlen, "bs_unaligned: needs a range of sizes (bsrange=LO-HI, bs=LO-HI)");
+    if (job->bs_unaligned && !job->bssplit.n && job->bs_max <= job->bs && job->bs_max_w <= job->bs_w) {
+        snprintf(err, errlen, "bs_unaligned: needs a range or a split of sizes (bsrange=LO-HI, bs=LO-HI, "
+                 "bssplit)");
         return -EINVAL;
     }
     bool mix = job->rw_seq_nr > 1 || sb_io_job_pct_mixed(job);
@@ -285,6 +286,17 @@ static void warn_one_at_a_time(const sb_io_job *job, const sb_engine_ops *ops, c
 }
 
 /* fio's log options that involve each other (io/log/). */
+/* The warnings of options that do nothing for this job, as in fio: a queue's options
+ * with one I/O at a time; bs_unaligned with a split, whose sizes (multiples of its
+ * smallest, bssplit's check) fio's get_next_buflen leaves as they are either way. */
+static void warn_no_effect(const sb_io_job *job, const sb_engine_ops *ops, char *warn, size_t warnlen)
+{
+    warn_one_at_a_time(job, ops, warn, warnlen);
+    if (!warn[0] && job->bs_unaligned && job->bssplit.n)
+        snprintf(warn, warnlen, "bs_unaligned has no effect here: bssplit's sizes are multiples of "
+                 "its smallest (as fio's, they are used as given)");
+}
+
 static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
 {
     if (job->hist_log[0] && job->log_gz_store) {
@@ -332,9 +344,9 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     bool zone_trim = job->zonemode == SB_ZONEMODE_ZBD && sb_rw_trims(job->rw) && job->bs == job->zonesize;
     /* through the page cache any size is an I/O, as fio's bs=448; O_DIRECT needs whole
      * whole logical blocks of the file's storage, which prepare.c checks when it opens it */
-    if (job->bs < 1 || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS)) {
-        snprintf(err, errlen, "block size %" PRIu64 " out of range (1 B .. 64 MiB; under zonemode=zbd "
-                 "a trim job's: the zone size, up to 2 GiB)", job->bs);
+    if (job->bs < 1 || job->bs > (zone_trim ? 1ull << 31 : SB_IO_MAX_BS_ONE)) {
+        snprintf(err, errlen, "block size %" PRIu64 " out of range (1 B .. 2 GiB - 4 KiB, the most one "
+                 "read or write moves; under zonemode=zbd a trim job's: the zone size, up to 2 GiB)", job->bs);
         return -EINVAL;
     }
     if (job->iodepth < 1 || job->iodepth > SB_IO_MAX_DEPTH) {
@@ -428,7 +440,7 @@ int sb_io_job_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     if (warn && warnlen)
         sb_io_zbd_check(job, err, errlen, warn, warnlen); /* its rounding; passed above */
     if (warn && !warn[0])
-        warn_one_at_a_time(job, ops, warn, warnlen);
+        warn_no_effect(job, ops, warn, warnlen);
     if (warn && !warn[0] && job->clocksource == SB_CLOCK_TSC && !sb_clock_tsc_invariant())
         snprintf(warn, warnlen, "clocksource=cpu may not be reliable: this CPU's TSC is not "
                  "invariant (CPUID 80000007h EDX bit 8), so its rate may change or differ between "

@@ -702,6 +702,12 @@ void sb_io_zbd_resolve(sb_io_job *job)
     if (job->zonemode == SB_ZONEMODE_ZBD && !job->zonesize && job->filename[0])
         job->zonesize = sb_zbd_blk_zone_size(job->filename);
     uint64_t zs = job->zonesize;
+    /* fio's --parse-only takes zonemode=zbd on what it cannot open or is not zoned; its
+     * run stops before any I/O ("Specifying the zone size is mandatory for regular
+     * file/block device"): so does storbench's (job.h's run_fail) */
+    if (!zs && job->zonemode == SB_ZONEMODE_ZBD && !job->run_fail[0])
+        snprintf(job->run_fail, sizeof job->run_fail, "zonemode=zbd: %.48s: not a zoned device here: "
+                 "give zonesize (zones emulated)", job->filename[0] ? job->filename : "the job's files");
     if (!zs)
         return;
     if (job->size_zones)
@@ -728,6 +734,8 @@ void sb_io_zbd_resolve(sb_io_job *job)
 int sb_io_zbd_check(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
 {
     uint64_t zs = job->zonesize;
+    if (job->zonemode == SB_ZONEMODE_ZBD && !zs)
+        return 0; /* no zones known here: the run fails (sb_io_zbd_resolve's run_fail) */
     if ((job->size_zones || job->offset_zones || job->offinc_zones) && !zs) {
         snprintf(err, errlen, "%s=%uz counts zones: give zonesize (or zonemode=zbd on a zoned device)",
                  job->size_zones ? "size" : job->offset_zones ? "offset" : "offset_increment",
@@ -737,9 +745,7 @@ int sb_io_zbd_check(const sb_io_job *job, char *err, size_t errlen, char *warn, 
     if (job->zonemode != SB_ZONEMODE_ZBD)
         return 0;
     const char *why = NULL;
-    if (!zs)
-        why = "zonesize is needed (a regular file or a device that is not zoned has its zones emulated)";
-    else if (zs < 512 || zs % 512)
+    if (zs < 512 || zs % 512)
         why = "zonesize must be a multiple of 512 bytes";
     else if (job->zonecapacity > zs)
         why = "zonecapacity is larger than zonesize";

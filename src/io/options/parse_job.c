@@ -96,14 +96,26 @@ int sb_opt_parse_filesize(const sb_opt *o, void *base, const char *v, const sb_o
 {
     sb_io_job *job = base;
     uint64_t u, hi = 0;
-    const char *dash = strchr(v, '-'), *last = strrchr(v, '-');
+    /* fio splits an option's value into pieces at ',', else ':', else '-' (parse.c's
+     * handle_option): filesize=4m:6m is 4m-6m, 4 to 6 MiB */
+    size_t n = strlen(v);
+    if (n && v[n - 1] == ',') /* fio drops a trailing comma */
+        n--;
+    size_t first = strcspn(v, ",:-");
+    const char *dash = first < n ? v + first : NULL, *last = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strchr(",:-", v[i]))
+            last = v + i;
     char lo[64];
-    snprintf(lo, sizeof lo, "%.*s", dash ? (int)(dash - v) : (int)strlen(v), v);
-    /* fio's LO-HI: each file's size drawn in the range (files.c). With more than one '-'
-     * fio 3.33 takes the first piece as LO and the last as HI ("16-8k/8M-512M" is 16 ..
-     * 512M), what lies between unread; the same here (silently, as fio's) */
+    snprintf(lo, sizeof lo, "%.*s", dash ? (int)(dash - v) : (int)n, v);
+    char hitext[64];
+    if (last)
+        snprintf(hitext, sizeof hitext, "%.*s", (int)(v + n - last - 1), last + 1);
+    /* fio's LO-HI: each file's size drawn in the range (files.c). With more than one
+     * separator fio 3.33 takes the first piece as LO and the last as HI ("16-8k/8M-512M"
+     * is 16 .. 512M), what lies between unread; the same here (silently, as fio's) */
     if (sb_opt_parse_size(lo, ctx ? ctx->kb_base : 0, &u) < 0 ||
-        (dash && (sb_opt_parse_size(last + 1, ctx ? ctx->kb_base : 0, &hi) < 0 || hi < u))) {
+        (dash && (sb_opt_parse_size(hitext, ctx ? ctx->kb_base : 0, &hi) < 0 || hi < u))) {
         snprintf(err, errlen, "'%s' is not a size or a range LO-HI of sizes", v);
         return -EINVAL;
     }

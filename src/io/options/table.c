@@ -153,7 +153,8 @@ const sb_opt sb_io_options[] = {
     {.name = "bs_unaligned", .aliases = sb_opt_a_bs_unaligned, .type = SB_OPT_BOOL, J(bs_unaligned),
      .def = "0",
      .help = "bsrange's sizes are any byte count from LO to HI, not multiples of LO (buffered I/O: "
-             "direct I/O refuses them)",
+             "direct I/O refuses them); bssplit's stay as given, not rounded down to the smallest's "
+             "multiples",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH | SB_OPTF_SET},
     {.name = "bssplit", .aliases = a_bssplit, .type = SB_OPT_SPLIT,
      .off = offsetof(sb_io_job, bssplit), .size = 2 * sizeof(sb_io_bssplit),

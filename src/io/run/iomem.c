@@ -1,10 +1,14 @@
 /*
  * iomem — see iomem.h. A huge-page size rounds the length up to 2 MiB (the x86 default
- * huge page), since MAP_HUGETLB and SHM_HUGETLB want whole pages.
+ * huge page), since MAP_HUGETLB and SHM_HUGETLB want whole pages. Buffers larger than the
+ * memory available are refused before any I/O: fio allocates them all the same and its
+ * run fails later (bs=256m iodepth=128: its reads end with "Bad address"), storbench's
+ * would page the machine out or be killed.
  */
 #include "io/run/iomem.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,21 @@ static size_t rounded(int kind, size_t len)
 {
     bool huge = kind == SB_IOMEM_SHMHUGE || kind == SB_IOMEM_MMAPHUGE;
     return huge ? (len + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE : len;
+}
+
+/* /proc/meminfo's MemAvailable in bytes, 0 when it cannot be read. */
+static unsigned long long mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "re");
+    if (!f)
+        return 0;
+    char line[128];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb * 1024;
 }
 
 static int shm_alloc(int kind, size_t len, void **p, char *err, size_t errlen)
@@ -65,6 +84,19 @@ int sb_iomem_alloc(int kind, size_t len, void **p, char *err, size_t errlen)
         return -e;
     }
     *p = a;
+    return 0;
+}
+
+int sb_iomem_check(int kind, uint64_t per_thread, unsigned threads, char *err, size_t errlen)
+{
+    uint64_t all = rounded(kind, per_thread) * threads;
+    unsigned long long avail = mem_available();
+    if (avail && all > avail) {
+        snprintf(err, errlen, "I/O buffers of %" PRIu64 " bytes (numjobs x iodepth x the largest bs) are "
+                 "more than the %llu bytes of memory available (fio: \"IO memory too large\", or its I/Os "
+                 "fail)", all, avail);
+        return -ENOMEM;
+    }
     return 0;
 }
 

@@ -115,7 +115,7 @@ static int worker_setup(worker *w, const sb_io_job *job, const sb_engine_ops *op
             ((uint8_t *)w->bufmem)[i] = job->buffer_pat[i % job->buffer_pat_len];
     else if (job->zero_buffers)
         memset(w->bufmem, 0, bufsz);
-    else
+    else if (sb_rw_writes(job->rw)) /* fio's: a job that only reads leaves them untouched */
         sb_rand_fill(&w->rng, w->bufmem, bufsz); /* incompressible write data */
     if (sb_io_worker_bs_table(w, job) < 0) {
         snprintf(err, errlen, "out of memory");
@@ -589,14 +589,14 @@ static int job_copy(const sb_io_job *job_given, sb_io_job **out, char *err, size
     int r = sb_io_job_check(job_given, err, errlen, warn, sizeof warn);
     if (r < 0)
         return r;
+    if (job_given->run_fail[0]) { /* first: it may leave size unknown (size=Nz, no zones) */
+        snprintf(err, errlen, "%s", job_given->run_fail);
+        return -ERANGE; /* a failed run (exit 1), as fio's */
+    }
     if (job_given->size < job_given->bs && !job_given->size_pct) { /* size=N%: bytes below */
         snprintf(err, errlen, "size %" PRIu64 " is smaller than the block size %" PRIu64 " (fio: "
                  "size too small)", job_given->size, job_given->bs);
         return -ERANGE; /* a failed run (exit 1), as fio's, not a refused file */
-    }
-    if (job_given->run_fail[0]) {
-        snprintf(err, errlen, "%s", job_given->run_fail);
-        return -ERANGE; /* a failed run (exit 1), as fio's */
     }
     if (job_given->cpus_missing) {
         snprintf(err, errlen, "cpus_allowed: CPU %d is not one this process may use (%ld online)",
@@ -664,6 +664,13 @@ int sb_io_run(const sb_io_job *job, sb_io_result *res, char *err, size_t errlen)
     return sb_io_run_live(job, res, NULL, err, errlen);
 }
 
+/* Every thread's buffers (worker_setup's: depth I/Os of the largest bs) in memory at once. */
+static int buffers_fit(const sb_io_job *job, const sb_engine_ops *ops, char *err, size_t errlen)
+{
+    unsigned depth = ops->sync && !job->submit_offload ? 1 : job->iodepth;
+    return sb_iomem_check(job->iomem, sb_io_job_max_bs(job) * depth + job->mem_align, job->numjobs, err, errlen);
+}
+
 int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *live, char *err,
                    size_t errlen)
 {
@@ -674,6 +681,7 @@ int sb_io_run_live(const sb_io_job *job_given, sb_io_result *res, sb_io_live *li
     const sb_io_job *job = jcopy;
     const sb_engine_ops *ops = sb_engine_find(job->engine);
     if ((r = sb_engine_check_works(ops, "", err, errlen)) < 0 ||
+        (r = buffers_fit(job, ops, err, errlen)) < 0 ||
         (r = result_init(res, job, ops, err, errlen)) < 0) {
         free(jcopy);
         return r;
