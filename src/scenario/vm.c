@@ -47,6 +47,7 @@
 #include "core/workdir.h"
 #include "scenario/tool.h"
 #include "scenario/vm_image.h"
+#include "scenario/vm_ramroot.h"
 
 #define RAM_DIR "/dev/shm"
 
@@ -363,7 +364,8 @@ static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config
     if (vm->lab) { /* the disks are the guest's own NBD devices */
         size_t l = strlen(mods);
         snprintf(mods + l, sizeof mods - l, " nbd");
-        if ((rc = sb_vm_lab_write(xchg, c, image_size, err, errlen)) < 0)
+        if ((rc = sb_vm_lab_write(xchg, c, image_size, err, errlen)) < 0 ||
+            (rc = sb_vm_ramroot_write(xchg, c, vm->exe, NULL, err, errlen)) < 0)
             return rc;
     }
     return sb_vm_write_guest_script(xchg, &vm->kernel, vm->exe, mods, err, errlen);
