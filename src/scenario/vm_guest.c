@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -124,12 +126,24 @@ static void align_timer_wheel(void)
         b = r;
     }
     uint64_t period = (uint64_t)h * 512 / a, tick = 1000000000u / h;
-    for (unsigned i = 0; i < 100000; i++) {
-        uint64_t left = (period - jiffies_now() % period) % period;
-        if (left == 0)
-            return;
-        sleep_ns(left > 1 ? (left - 1) * tick : tick / 8);
+    /* Most of the way on a high-resolution sleep, the last jiffies on a socket's receive
+     * timeout: the kernel's own jiffies timer, which wakes this thread from the tick at the
+     * jiffy itself, so that the disks are attached at the same point of the tick too (the
+     * scheduler's preemptions fall on ticks: six Dbench clients interleave by them). */
+    uint64_t left = (period - jiffies_now() % period) % period;
+    if (left > 8)
+        sleep_ns((left - 4) * tick);
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0)
+        return;
+    for (unsigned i = 0; i < 100 && (left = (period - jiffies_now() % period) % period) > 0; i++) {
+        struct timeval tv = {(time_t)(left / h), (suseconds_t)(left % h * (1000000u / h))};
+        char c;
+        if (setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0 || recv(sv[0], &c, 1, 0) >= 0)
+            break;
     }
+    close(sv[0]);
+    close(sv[1]);
 }
 
 /* Virtual time: the devices DIR/lab lists, served here as /dev/nbd0 ... 1 when attached

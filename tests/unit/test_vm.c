@@ -391,10 +391,13 @@ static void test_lab(void **state)
     assert_true(has_arg(argv, n, "-icount"));
     assert_true(has_arg(argv, n, "shift=0,sleep=off"));
     assert_true(has_arg(argv, n, "max,erms=off,fsrm=off"));
+    assert_true(has_arg(argv, n, "-seed"));
+    assert_true(has_arg(argv, n, "console=ttyS0 quiet loglevel=3 panic=-1 nokaslr norandmaps"));
     assert_false(has_arg(argv, n, "-drive"));
     vm.lab = false;
     n = sb_vm_qemu_argv(&vm, SB_VM_ACCEL_TCG, "/w/xchg", NULL, 0, argv, 128, buf, sizeof buf);
     assert_false(has_arg(argv, n, "-icount"));
+    assert_false(has_arg(argv, n, "-seed"));
     assert_true(has_arg(argv, n, "max"));
 
     sb_scn_config c = {.devices = 2};
