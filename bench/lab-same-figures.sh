@@ -22,6 +22,12 @@
 #   KEEP=DIR                 the result files (run1.json ...) and each run's output, every
 #                            line stamped with the host's time (run1.log ...), go there and stay
 #   RAM=0                    the file's host-bound-check is dropped (1: kept, ram twins run)
+#   TRACE9P=1                QEMU logs the guest's 9p requests to the host (its v9fs_* trace
+#                            events, through a wrapper named by STORBENCH_QEMU), and each run
+#                            says how many came while storbench ran in the guest, from the
+#                            console's "in guest RAM" line to its last "lab:" line: under
+#                            virtual time each is a wait on the host, which moves the figures
+#                            (0: no trace)
 #   IMAGES=/var/tmp IMAGE_SIZE=1G NICE=10 STORBENCH=./storbench
 # Prints per figure (the test, its description, the configuration) each run's figure and
 # the spread, and for the secondary figures (latencies, counts) the widest spreads.
@@ -93,6 +99,24 @@ case " $* " in *" -s "*) ;; *)
            -s "fs-mark:test=custom,files=200,dirs=32" -s "dbench:time=5,warmup=2" -s "sqlite:count=250") ;;
 esac
 fail=0 i=0 files=()
+if [ "${TRACE9P:-1}" = 1 ]; then
+    printf '#!/bin/sh\nexec %s -msg timestamp=on -D "$LOG9P.$$" -trace "v9fs_*" "$@"\n' \
+        "$(command -v "${STORBENCH_QEMU:-qemu-system-x86_64}")" >"$W/qemu9p"
+    chmod 755 "$W/qemu9p"
+fi
+# host9p I: the 9p requests of run I's guests between its first "in guest RAM" mark and its
+# last "lab:" mark (the trace's times and the marks' are the host's, in seconds since 1970).
+host9p() {
+    local from to
+    from=$(grep -a -m1 "in guest RAM" "$R/run$1.marks" 2>/dev/null | cut -d' ' -f1)
+    to=$(grep -a "guest| lab: " "$R/run$1.marks" 2>/dev/null | tail -1 | cut -d' ' -f1)
+    [ -n "$from" ] && [ -n "$to" ] || { echo "no marks (not a RAM-root guest)"; return; }
+    cat "$R"/run"$1".9p.* 2>/dev/null | awk -F'[@:]' -v a="$from" -v b="$to" '
+        /v9fs_/ { split($3, e, " "); if (e[1] ~ /_return|rerror/) next
+                  n++; if ($2 + 0 >= a && $2 + 0 <= b) { w++; k[e[1]]++ } }
+        END { printf "%d while storbench ran in the guest (of %d in all)", w, n
+              for (x in k) printf "; %s %d", x, k[x]; print "" }'
+}
 for kind in ${PLAN:-idle idle stress}; do
     i=$((i + 1))
     case "$kind" in
@@ -105,14 +129,21 @@ for kind in ${PLAN:-idle idle stress}; do
     out=$R/run$i.json
     rm -f "$out"
     t0=$(date +%s) l0=$(cut -d' ' -f1 /proc/loadavg)
-    nice -n "${NICE:-10}" "$SB" scenario run "$INI" --vm --only "$SECTION" "${TESTS[@]}" -n 1 --exact-runs \
-        --images "$W/img" --image-size "${IMAGE_SIZE:-1G}" --result "$out" "$@" 2>&1 \
-        | while IFS= read -r line; do printf '%(%H:%M:%S)T %s\n' -1 "$line"; done >"$R/run$i.log"
+    rm -f "$R/run$i.marks" "$R"/run"$i".9p.*
+    ( [ "${TRACE9P:-1}" = 1 ] && export STORBENCH_QEMU=$W/qemu9p LOG9P=$R/run$i.9p
+      nice -n "${NICE:-10}" "$SB" scenario run "$INI" --vm --only "$SECTION" "${TESTS[@]}" -n 1 --exact-runs \
+        --images "$W/img" --image-size "${IMAGE_SIZE:-1G}" --result "$out" "$@" ) 2>&1 \
+        | while IFS= read -r line; do
+              printf '%(%H:%M:%S)T %s\n' -1 "$line"
+              case "$line" in *"storbench-vm: in guest RAM"*|*"guest| lab: "*)
+                  echo "$EPOCHREALTIME $line" >>"$R/run$i.marks" ;; esac
+          done >"$R/run$i.log"
     [ "${PIPESTATUS[0]}" = 0 ] || fail=1
     l1=$(cut -d' ' -f1 /proc/loadavg)
     if [ -n "$SPID" ]; then kill "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null; SPID=""; fi
     echo "lab-same-figures: run $i ($kind): $(( $(date +%s) - t0 )) s, load average $l0 then $l1, $(date -u +%H:%M) UTC"
-    grep -a "guest| lab:" "$R/run$i.log" | sed 's/^/  /'
+    grep -a "guest| lab:\|guest| storbench-vm: \(in guest RAM\|9p requests\)" "$R/run$i.log" | sed 's/^/  /'
+    [ "${TRACE9P:-1}" = 1 ] && echo "  host 9p requests: $(host9p "$i")"
     [ -f "$out" ] && files+=("$out") || { tail -5 "$R/run$i.log"; fail=1; }
 done
 pgrep -f "qemu-system-x86_64.*$W/img" >/dev/null && { echo "lab-same-figures: a guest is still running"; fail=1; }

@@ -62,21 +62,33 @@ json() { if [ -f "$1" ]; then "$SB" show "$1" --format json; else echo '{}'; fi;
 have() { [ -f "$1" ] && json "$1" | jq -e --arg id "$2" '[.systems[] | select(.identifier == $id)] | length > 0' >/dev/null; }
 R=${KEEP:-$W}
 mkdir -p "$R"
+EXTRA=("$@")
+
+# example SEED FILE: the example to build from (its host-bound-check dropped unless RAM=1).
+example() {
+    if [ "${RAM:-1}" = 1 ]; then echo "$2"; return; fi
+    sed '/^host-bound-check/d' "$2" >"$W/m$1.ini"
+    echo "$W/m$1.ini"
+}
+# run_seed SEED INI CONFIG... -- TEST OPTION...: each configuration in its own guest with the
+# tests, one at a time (an interrupted run keeps what it finished; with KEEP the result file
+# $R/oursSEED.json lives there and a configuration already in it is not run again).
+run_seed() {
+    local seed=$1 ini=$2 out=$R/ours$1.json c start=$(date +%s) configs=()
+    shift 2
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do configs+=("$1"); shift; done
+    shift
+    for c in "${configs[@]}"; do
+        if have "$out" "$c"; then echo "seed-shape: [$c] already in $out"; continue; fi
+        nice -n "${NICE:-10}" "$SB" scenario run "$ini" --vm --only "$c" "$@" "${RUNOPTS[@]}" \
+            --result "$out" "${EXTRA[@]}" || fail=1
+        echo "seed-shape: seed $seed [$c] on modeled devices$([ "${RAM:-1}" = 1 ] && echo " and its ram twin"): $(( $(date +%s) - start )) s in all"
+    done
+}
 
 # --- Seed 000 in the VM: the example itself, each configuration with its ram twin ---
-# (one configuration at a time, so that an interrupted run keeps what it finished; with
-# KEEP, the result file lives there and a configuration already in it is not run again)
 IFS='|' read -r -a C000 <<<"${CONFIGS000-HDD|SSD|BCache Writethrough|BCache Writeback}"
-EX000=$ROOT/examples/seed000-cache.ini
-if [ "${RAM:-1}" != 1 ]; then sed '/^host-bound-check/d' "$EX000" >"$W/m000.ini"; EX000=$W/m000.ini; fi
-start=$(date +%s)
-for c in "${C000[@]}"; do
-    out=$R/ours000.json
-    if have "$out" "$c"; then echo "seed-shape: [$c] already in $out"; continue; fi
-    nice -n "${NICE:-10}" "$SB" scenario run "$EX000" --vm --only "$c" "${TESTS[@]}" "${RUNOPTS[@]}" \
-        --result "$out" "$@" || fail=1
-    echo "seed-shape: seed 000 [$c] on modeled devices$([ "${RAM:-1}" = 1 ] && echo " and its ram twin"): $(( $(date +%s) - start )) s in all"
-done
+run_seed 000 "$(example 000 "$ROOT/examples/seed000-cache.ini")" "${C000[@]}" -- "${TESTS[@]}"
 json "$W/seed000.json" >"$W/s000.j"; json "$R/ours000.json" >"$W/o000.j"; json "$R/ram000.json" >"$W/r000.j"
 [ "${#C000[@]}" -gt 0 ] && compare "seed 000 (BCache HDD + SSD) in QEMU guests (TCG where no KVM), modeled hdd-hua723020 and ssd-850evo" \
     "$W/s000.j" "$W/o000.j" "$W/r000.j" \
@@ -98,16 +110,7 @@ elif [ "${SEED001:-vm}" = native ]; then
     echo; echo "=== seed 001 (Btrfs RAID) natively on modeled ssd-850evo loop devices (bench/seed-shape-native.sh)"
     STORBENCH=$SB bash "$ROOT/bench/seed-shape-native.sh" || fail=1
 else
-    EX001=$ROOT/examples/seed001-btrfs.ini
-    if [ "${RAM:-1}" != 1 ]; then sed '/^host-bound-check/d' "$EX001" >"$W/m001.ini"; EX001=$W/m001.ini; fi
-    start=$(date +%s)
-    for c in "${C001[@]}"; do
-        out=$R/ours001.json
-        if have "$out" "$c"; then echo "seed-shape: [$c] already in $out"; continue; fi
-        nice -n "${NICE:-10}" "$SB" scenario run "$EX001" --vm --only "$c" "${T001[@]}" "${RUNOPTS[@]}" \
-            --result "$out" "$@" || fail=1
-        echo "seed-shape: seed 001 [$c] on modeled devices$([ "${RAM:-1}" = 1 ] && echo " and its ram twin"): $(( $(date +%s) - start )) s in all"
-    done
+    run_seed 001 "$(example 001 "$ROOT/examples/seed001-btrfs.ini")" "${C001[@]}" -- "${T001[@]}"
     echo; echo "=== seed 001 (Btrfs RAID) in QEMU guests (virtual time under TCG), modeled ssd-850evo"
     if [ -f "$R/ours001.json" ]; then
         mkdir -p "$W/s001"

@@ -85,7 +85,9 @@ struct sb_lab_nbd {
     char *rbuf;
     size_t rlen;          /* bytes of rbuf not parsed yet (from its start) */
     uint64_t armed;       /* the timerfd's deadline, 0 when none or spent */
-    uint64_t served, n_op[5], fua, spun;
+    uint64_t served, n_op[5], fua;
+    uint64_t started, answered; /* jobs started in the model, jobs answered (or sent back for a FUA flush) */
+    uint64_t idle_wakes;  /* timer wake-ups that found nothing to start or answer */
     uint64_t flush_ns, flush_max; /* the model's time of the flushes (a FUA write's too), all and longest */
     uint64_t cpu_ns, runs; /* the server thread's CPU time (its schedstat: virtual ns, that is
                             * instructions) and how many times it ran, over its life */
@@ -203,8 +205,10 @@ static void dispatch(sb_lab_nbd *d, uint64_t now, uint64_t *wake)
         if (!(d->waiting.head = j->next))
             d->waiting.tail = NULL;
         d->admitted++;
-        if (refused(d, j))
+        if (refused(d, j)) {
             run_at(d, j, now);
+            d->started++;
+        }
         else
             jpush(&d->queued, j);
     }
@@ -229,6 +233,7 @@ static void dispatch(sb_lab_nbd *d, uint64_t now, uint64_t *wake)
             d->queued.tail = bprev;
         uint64_t len = model_op(j) == SB_DEV_FLUSH ? 0 : j->len;
         run_at(d, j, sb_dev_model_service(d->model, model_op(j), j->fua_flush ? 0 : j->off, len, now));
+        d->started++;
         if (model_op(j) == SB_DEV_FLUSH) {
             d->flush_ns += j->done_at - now;
             d->flush_max = j->done_at - now > d->flush_max ? j->done_at - now : d->flush_max;
@@ -271,6 +276,7 @@ static int answer_due(sb_lab_nbd *d, uint64_t now)
     while (d->running && d->running->done_at <= now) {
         job *j = d->running;
         d->running = j->next;
+        d->answered++;
         if (!j->error && !j->fua_flush && (j->flags & (NBD_CMD_FLAG_FUA >> 16)) && j->type != NBD_CMD_READ) {
             move_data(d, j);
             j->fua_flush = true;
@@ -338,12 +344,13 @@ static int parse(sb_lab_nbd *d)
     return rc;
 }
 
-/* Arms the timerfd at wake (absolute), unless it already is. */
+/* Arms the timerfd at wake (absolute), unless it already is; wake 0 disarms it. */
 static void arm(sb_lab_nbd *d, uint64_t wake)
 {
     if (wake == d->armed)
         return;
     struct itimerspec its = {.it_value = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)}};
+    /* (A spent timer that was not read is cleared by this too: it would wake poll for nothing.) */
     (void)timerfd_settime(d->tfd, TFD_TIMER_ABSTIME, &its, NULL);
     d->armed = wake;
 }
@@ -354,20 +361,27 @@ static void *server(void *arg)
     block_signals();
     /* The completion timer fires when asked, not up to 50 us later (the default slack). */
     (void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-    unsigned idle = 0; /* timer wake-ups in a row that found nothing to do */
+    bool timer_only = false; /* the last wake-up was the timer's alone */
     for (;;) {
-        uint64_t now = sb_now_ns(), wake = UINT64_MAX;
+        uint64_t now = sb_now_ns(), wake = UINT64_MAX, work = d->started + d->answered;
         dispatch(d, now, &wake);
         if (answer_due(d, now) < 0)
             break;
-        /* Again: a FUA write's flush, and what the freed tags admit, start now. */
+        /* Again: a FUA write's flush, and what the freed tags admit, start now. The wake-up
+         * is the second pass's alone: the first one's may be stale (a flush started since
+         * moved the arm's free time), and a timer armed for it would wake for nothing. */
+        wake = UINT64_MAX;
         dispatch(d, now, &wake);
+        if (timer_only && d->started + d->answered == work)
+            d->idle_wakes++;
+        timer_only = false;
         if (d->running && d->running->done_at < wake)
             wake = d->running->done_at;
         if (wake <= sb_now_ns())
             continue;
-        if (wake != UINT64_MAX)
-            arm(d, wake);
+        /* Nothing to wait for: a timer still armed (for what an earlier wake-up answered)
+         * is disarmed, or it would wake the server for nothing. */
+        arm(d, wake == UINT64_MAX ? 0 : wake);
         /* What the kernel sent while this thread worked is read without a poll first. */
         ssize_t got = recv(d->sock, d->rbuf + d->rlen, RBUF - d->rlen, MSG_DONTWAIT);
         if (got > 0) {
@@ -385,20 +399,12 @@ static void *server(void *arg)
         if (pr <= 0)
             continue;
         if (pf[1].revents) {
-            /* Spent: read, or poll would find it readable again at once (a spin). One wake-up
-             * with the socket quiet and nothing due happens when the request it was armed for
-             * was answered on an earlier wake-up; a second in a row would be a spin: counted. */
+            /* Spent: read, or poll would find it readable again at once (a spin). */
             uint64_t n;
             if (read(d->tfd, &n, sizeof n) < 0)
                 n = 0;
             d->armed = 0;
-            uint64_t t = sb_now_ns();
-            if (!pf[0].revents && (!d->running || d->running->done_at > t))
-                d->spun += idle++ > 0;
-            else
-                idle = 0;
-        } else {
-            idle = 0;
+            timer_only = !pf[0].revents;
         }
         if (pf[0].revents) {
             ssize_t r = read(d->sock, d->rbuf + d->rlen, RBUF - d->rlen);
@@ -540,20 +546,21 @@ void sb_lab_nbd_detach(sb_lab_nbd *d, char *summary, size_t len)
         shutdown(d->sock, SHUT_RDWR); /* the server's poll sees it and it stops */
     if (d->server_started)
         pthread_join(d->server, NULL);
-    /* "waits spun": the server's wake-ups that found nothing to do (it sleeps in poll; a
-     * spinning server would never let the guest's clock jump). */
+    /* "idle wake-ups": the server's timer wake-ups that found nothing to start or answer (it
+     * sleeps in poll; each wake-up costs the guest instructions, that is virtual time, and
+     * one that does nothing only moves the figures by where a timer's phase fell). */
     /* Where an SSD's writes went: its SLC buffer, straight to TLC (the buffer full), and what
      * the buffer gave back to TLC in idle time (a drive that idles a second empties it). */
     sb_dev_stats st = {0};
     if (d->model)
         sb_dev_model_stats(d->model, &st);
     if (summary)
-        snprintf(summary, len, "%s %s: %llu requests, %llu waits spun (%llu reads, %llu writes, %llu flushes, "
+        snprintf(summary, len, "%s %s: %llu requests, %llu idle wake-ups (%llu reads, %llu writes, %llu flushes, "
                  "%llu with FUA, %llu discards; flushes %.1f ms in all, the longest %.1f ms; the server ran %llu times, "
                  "%.1f us of CPU a request; %.1f MB into SLC, %.1f MB straight to TLC, %.1f MB drained in idle time)",
                  d->dev + 5, d->spec,
                  (unsigned long long)d->served,
-                 (unsigned long long)d->spun, (unsigned long long)d->n_op[NBD_CMD_READ],
+                 (unsigned long long)d->idle_wakes, (unsigned long long)d->n_op[NBD_CMD_READ],
                  (unsigned long long)d->n_op[NBD_CMD_WRITE], (unsigned long long)d->n_op[NBD_CMD_FLUSH],
                  (unsigned long long)d->fua, (unsigned long long)d->n_op[NBD_CMD_TRIM], (double)d->flush_ns / 1e6,
                  (double)d->flush_max / 1e6,

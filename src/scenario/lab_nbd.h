@@ -36,7 +36,7 @@ typedef struct sb_lab_nbd sb_lab_nbd;
 int sb_lab_nbd_attach(const char *spec, uint64_t size, unsigned index, sb_lab_nbd **out, char *dev, size_t devlen,
                       char *err, size_t errlen);
 /* Disconnects the device, stops the server and frees everything; what it served goes to
- * summary ("nbd0 ssd-850evo: 1234 requests, 0 waits spun (... by kind, the flushes' time,
+ * summary ("nbd0 ssd-850evo: 1234 requests, 0 idle wake-ups (... by kind, the flushes' time,
  * the server's CPU)", for the guest's console and the tests), when summary is not NULL.
  * Safe on NULL. */
 void sb_lab_nbd_detach(sb_lab_nbd *d, char *summary, size_t len);

@@ -47,6 +47,7 @@
 #include "core/workdir.h"
 #include "scenario/tool.h"
 #include "scenario/vm_image.h"
+#include "scenario/vm_ramroot.h"
 
 #define RAM_DIR "/dev/shm"
 
@@ -191,7 +192,12 @@ int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const 
     arg(&a, "-m"), arg(&a, "%lluM", (unsigned long long)((vm->guest_memory ? vm->guest_memory : vm->o.memory) >> 20));
     arg(&a, "-kernel"), arg(&a, "%s", vm->kernel.vmlinuz);
     arg(&a, "-initrd"), arg(&a, "%s", vm->initramfs);
-    arg(&a, "-append"), arg(&a, "console=ttyS0 quiet loglevel=3 panic=-1");
+    /* Under virtual time the guest's randomness is fixed where it can be (QEMU's RDRAND from a
+     * seed, no address-space randomization), so that a run repeats the last one's instructions. */
+    if (vm->lab)
+        arg(&a, "-seed"), arg(&a, "1");
+    arg(&a, "-append"), arg(&a, vm->lab ? "console=ttyS0 quiet loglevel=3 panic=-1 nokaslr norandmaps"
+                                        : "console=ttyS0 quiet loglevel=3 panic=-1");
     arg(&a, "-serial"), arg(&a, "stdio");
     arg(&a, "-virtfs"), arg(&a, "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap");
     qemu_escape(xchg, e1, sizeof e1);
@@ -363,7 +369,8 @@ static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config
     if (vm->lab) { /* the disks are the guest's own NBD devices */
         size_t l = strlen(mods);
         snprintf(mods + l, sizeof mods - l, " nbd");
-        if ((rc = sb_vm_lab_write(xchg, c, image_size, err, errlen)) < 0)
+        if ((rc = sb_vm_lab_write(xchg, c, image_size, err, errlen)) < 0 ||
+            (rc = sb_vm_ramroot_write(xchg, c, vm->exe, NULL, err, errlen)) < 0)
             return rc;
     }
     return sb_vm_write_guest_script(xchg, &vm->kernel, vm->exe, mods, err, errlen);

@@ -33,7 +33,7 @@ typedef struct sb_vm_guest_lab {
 int sb_vm_guest_args(const char *dir, unsigned wait_s, char ***argv, int *argc, sb_vm_guest_lab *lab, char *err,
                      size_t errlen);
 /* Detaches the disks a virtual-time guest served, printing what each served on stdout (the
- * guest's console: "lab: nbd0 ssd-850evo: 1234 requests, 0 waits spun"). */
+ * guest's console: "lab: nbd0 ssd-850evo: 1234 requests, 0 idle wake-ups"). */
 void sb_vm_guest_lab_end(sb_vm_guest_lab *lab);
 void sb_vm_guest_free(char **argv, int argc);
 /* The block device (sda ...) of SCSI target `target` on host adapter 0, from sysfs under

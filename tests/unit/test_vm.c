@@ -4,11 +4,13 @@
  * descriptions, QEMU's command line (accelerator, throttling, rotation rate,
  * commas in paths), the initramfs (read back as cpio newc), guest.sh's
  * quoting, modprobe --show-depends parsing, the guest's disk lookup in a fake
- * sysfs, a user kernel tree, and the static-binary check. `make vm-check`
+ * sysfs, a user kernel tree, the static-binary check, and the list of files a
+ * virtual-time guest copies into its RAM root. `make vm-check`
  * boots real guests (tests/vm/test_vm_boot.sh).
  */
 #include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +30,7 @@
 #include "scenario/vm_guest.h"
 #include "scenario/vm_image.h"
 #include "scenario/vm_kernel.h"
+#include "scenario/vm_ramroot.h"
 
 static sb_scenario sc;
 static char err[1024];
@@ -269,7 +272,7 @@ static void test_initramfs(void **state)
     assert_string_equal(names, "bin|dev|proc|sys|newroot|xchg|mods|dev/console|init|bin/busybox|"
                                "mods/01-netfs.ko|mods/02-9p.ko|");
     assert_non_null(strstr(init, "echo '" SB_VM_UP_MARKER "'"));
-    assert_non_null(strstr(init, ". /xchg/guest.sh"));
+    assert_non_null(strstr(init, "cp /xchg/guest.sh /guest.sh && . /guest.sh"));
     /* A missing module: nothing is left behind. */
     char *bad[] = {"/nonexistent/x.ko"};
     assert_int_equal(sb_vm_write_initramfs(out, bb, bad, 1, err, sizeof err), -ENOENT);
@@ -293,6 +296,14 @@ static void test_guest_script(void **state)
     assert_non_null(strstr(text, "modprobe -a -d " SB_VM_GUEST_KERNEL " -S '6.1.0-57-amd64' virtio_scsi sd_mod ext4"));
     assert_non_null(strstr(text, "mount -t tmpfs -o mode=700 tmpfs $R/root"));
     assert_non_null(strstr(text, SB_VM_GUEST_EXE " scenario vm-guest " SB_VM_GUEST_XCHG));
+    /* Virtual time: storbench runs from the RAM root, its inputs copied in, its result out. */
+    assert_non_null(strstr(text, "if [ -f /xchg/" SB_VM_RAMROOT_FILE " ]"));
+    assert_non_null(strstr(text, "chroot $T " SB_VM_GUEST_EXE " scenario vm-guest " SB_VM_GUEST_XCHG));
+    assert_non_null(strstr(text, "cp /xchg/scenario.ini /xchg/args /xchg/ndevices /xchg/lab $T" SB_VM_GUEST_XCHG "/"));
+    assert_non_null(strstr(text, "cp $T" SB_VM_GUEST_XCHG "/result.json /xchg/"));
+    assert_non_null(strstr(text, "storbench-vm: 9p requests to the host while storbench ran: "));
+    assert_non_null(strstr(text, "umount -l $R && umount /kernel /exe && umount /xchg"));
+    assert_non_null(strstr(text, "F) mkdir -p \"$T${p%/*}\" && cp -p \"$R$p\" \"$T$p\""));
     free(text);
 }
 
@@ -380,10 +391,13 @@ static void test_lab(void **state)
     assert_true(has_arg(argv, n, "-icount"));
     assert_true(has_arg(argv, n, "shift=0,sleep=off"));
     assert_true(has_arg(argv, n, "max,erms=off,fsrm=off"));
+    assert_true(has_arg(argv, n, "-seed"));
+    assert_true(has_arg(argv, n, "console=ttyS0 quiet loglevel=3 panic=-1 nokaslr norandmaps"));
     assert_false(has_arg(argv, n, "-drive"));
     vm.lab = false;
     n = sb_vm_qemu_argv(&vm, SB_VM_ACCEL_TCG, "/w/xchg", NULL, 0, argv, 128, buf, sizeof buf);
     assert_false(has_arg(argv, n, "-icount"));
+    assert_false(has_arg(argv, n, "-seed"));
     assert_true(has_arg(argv, n, "max"));
 
     sb_scn_config c = {.devices = 2};
@@ -407,6 +421,98 @@ static void test_lab(void **state)
     assert_int_equal(sb_vm_lab_guest_memory(2, 1ull << 30), (2ull << 30) + (384ull << 20));
 }
 
+/* The line of r that is exactly want, or NULL. */
+static const char *has_line(const sb_vm_ramroot *r, const char *want)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (!strcmp(r->line[i], want))
+            return r->line[i];
+    return NULL;
+}
+
+static void test_ramroot(void **state)
+{
+    (void)state;
+    char p[512], q[512], want[1200];
+    snprintf(p, sizeof p, "%s/usr", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/usr/lib", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/usr/lib/libfoo.so.1.2", dir);
+    write_file(p, "0123456789");
+    snprintf(p, sizeof p, "%s/usr/lib/libfoo.so.1", dir);
+    assert_int_equal(symlink("libfoo.so.1.2", p), 0);
+    snprintf(p, sizeof p, "%s/lib", dir);
+    assert_int_equal(symlink("usr/lib", p), 0);
+    snprintf(p, sizeof p, "%s/abs", dir);
+    snprintf(q, sizeof q, "%s/usr/lib", dir);
+    assert_int_equal(symlink(q, p), 0);
+    snprintf(p, sizeof p, "%s/loop1", dir);
+    assert_int_equal(symlink("loop2", p), 0);
+    snprintf(p, sizeof p, "%s/loop2", dir);
+    assert_int_equal(symlink("loop1", p), 0);
+
+    /* Every link on the way, then the file under its own name (what guest.sh replays). */
+    sb_vm_ramroot r = {0};
+    snprintf(p, sizeof p, "%s/lib/libfoo.so.1", dir);
+    assert_int_equal(sb_vm_ramroot_add(&r, p), 0);
+    snprintf(want, sizeof want, "L\t%s/lib\tusr/lib", dir);
+    assert_non_null(has_line(&r, want));
+    snprintf(want, sizeof want, "L\t%s/usr/lib/libfoo.so.1\tlibfoo.so.1.2", dir);
+    assert_non_null(has_line(&r, want));
+    snprintf(want, sizeof want, "F\t%s/usr/lib/libfoo.so.1.2", dir);
+    assert_non_null(has_line(&r, want));
+    assert_int_equal(r.bytes, 10);
+    /* The same file again, through an absolute link and "..": no repeats, no bytes twice. */
+    size_t n = r.n;
+    snprintf(p, sizeof p, "%s/abs/../lib/./libfoo.so.1.2", dir);
+    assert_int_equal(sb_vm_ramroot_add(&r, p), 0);
+    snprintf(want, sizeof want, "L\t%s/abs\t%s/usr/lib", dir, dir);
+    assert_non_null(has_line(&r, want));
+    assert_int_equal(r.n, n + 1);
+    assert_int_equal(r.bytes, 10);
+    /* What cannot be copied as a file is refused. */
+    snprintf(p, sizeof p, "%s/lib", dir);
+    assert_int_equal(sb_vm_ramroot_add(&r, p), -EISDIR);
+    snprintf(p, sizeof p, "%s/none", dir);
+    assert_int_equal(sb_vm_ramroot_add(&r, p), -ENOENT);
+    snprintf(p, sizeof p, "%s/loop1", dir);
+    assert_int_equal(sb_vm_ramroot_add(&r, p), -ELOOP);
+    snprintf(p, sizeof p, "%s/a\tb", dir);
+    assert_int_equal(sb_vm_ramroot_add(&r, p), -EINVAL);
+    assert_int_equal(sb_vm_ramroot_add(&r, "relative"), -EINVAL);
+    sb_vm_ramroot_free(&r);
+
+    /* A configuration's list: this program's libraries (not the program: guest.sh copies it
+     * to its own place), the configuration's mkfs and its libraries, /bin/sh. */
+    char self[512];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(len > 0);
+    self[len] = 0;
+    sb_scn_config c = {.devices = 1, .filesystem = "ext4"};
+    if (access("/usr/sbin/mkfs.ext4", X_OK) == 0 || access("/sbin/mkfs.ext4", X_OK) == 0) {
+        assert_int_equal(sb_vm_ramroot_for(&r, &c, self, err, sizeof err), 0);
+        bool libc = false, mkfs = false, sh = false;
+        for (size_t i = 0; i < r.n; i++) {
+            libc |= r.line[i][0] == 'F' && strstr(r.line[i], "/libc.so") != NULL;
+            mkfs |= strstr(r.line[i], "/mkfs.ext4") != NULL;
+            sh |= strstr(r.line[i], "bin/sh") != NULL;
+            snprintf(want, sizeof want, "F\t%s", self);
+            assert_string_not_equal(r.line[i], want);
+        }
+        assert_true(libc && mkfs && sh);
+        sb_vm_ramroot_free(&r);
+        assert_int_equal(sb_vm_ramroot_write(dir, &c, self, NULL, err, sizeof err), 0);
+        snprintf(p, sizeof p, "%s/" SB_VM_RAMROOT_FILE, dir);
+        assert_int_equal(access(p, R_OK), 0);
+    }
+    /* A tool that is not installed fails the list, naming it. */
+    sb_scn_config bad = {.devices = 1, .filesystem = "nosuchfs"};
+    assert_int_equal(sb_vm_ramroot_for(&r, &bad, self, err, sizeof err), -ENOENT);
+    assert_non_null(strstr(err, "mkfs.nosuchfs is not installed"));
+    sb_vm_ramroot_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +529,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kernel_tree, setup, teardown),
         cmocka_unit_test(test_static_check),
         cmocka_unit_test_setup_teardown(test_lab, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ramroot, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

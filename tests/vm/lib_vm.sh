@@ -50,7 +50,10 @@ check_bcache_guest() {
     if [[ "$vmf" == *"virtual time (icount shift=0, sleep=off"* ]]; then
         if [[ "$dev" == "1: "*"in guest RAM, modeled ssd-850evo (in the guest, virtual time, device-class ssd), non-rotational; 2: "*"modeled hdd-hua723020 (in the guest, virtual time, device-class hdd), rotational" ]]
         then ok "emulated devices recorded: the classes' presets, in the guest"; else not_ok "emulated devices recorded ($dev)"; fi
-        check "virtual time: the guest's disks never spun" grep -q "guest| lab: nbd1 hdd-hua723020: [0-9]* requests, 0 waits spun" "$T/out"
+        check "virtual time: storbench ran from the guest's RAM" grep -q "guest| storbench-vm: in guest RAM (" "$T/out"
+        check "virtual time: nothing was read from the host while storbench ran" \
+            grep -q "guest| storbench-vm: 9p requests to the host while storbench ran: 0$" "$T/out"
+        check "virtual time: the guest's disks' servers never woke for nothing" grep -q "guest| lab: nbd1 hdd-hua723020: [0-9]* requests, 0 idle wake-ups" "$T/out"
         check "virtual time: System Layer says so" test "$("$SB" show "$T/r.json" --format json |
             jq -r '.systems[0].software."System Layer"')" = "QEMU/TCG (emulated CPU, virtual time)"
     elif command -v nbdkit >/dev/null && [ -f "$(dirname "$SB_BIN")/storbench-nbdkit-model.so" ]; then
