@@ -27,6 +27,8 @@
 #   CONFIGS001="Single Disk|2-Disk RAID0|..."   seed 001's sections built (all six by default)
 #   SEED001=vm     seed 001 in guests as seed 000 (native: bench/seed-shape-native.sh on modeled
 #                  loop devices, root and FUSE; 0: skip)
+#   MODEL=SPEC     seed 001's device-model line replaced (e.g. 'ssd-850evo,slc-fill=1,flush-us=1760'),
+#                  in guests as natively (to see what one parameter does to the shape)
 #   IMAGES=/var/tmp  IMAGE_SIZE=1G
 #   NICE=10        the runs' niceness (under TCG a niced guest on a busy host measures the
 #                  host: the ram runs then mark it so)
@@ -100,6 +102,11 @@ elif [ "${SEED001:-vm}" = native ]; then
 else
     EX001=$ROOT/examples/seed001-btrfs.ini
     if [ "${RAM:-1}" != 1 ]; then sed '/^host-bound-check/d' "$EX001" >"$W/m001.ini"; EX001=$W/m001.ini; fi
+    if [ -n "${MODEL:-}" ]; then # as bench/seed-shape-native.sh's MODEL: another device-model line
+        sed "s/^device-model = ssd-850evo.*/device-model = $MODEL/" "$EX001" >"$W/m001b.ini"; EX001=$W/m001b.ini
+        grep -q "^device-model = $MODEL\$" "$EX001" || { echo "seed-shape: MODEL: no device-model line replaced" >&2; exit 2; }
+        echo "seed-shape: seed 001 with device-model = $MODEL"
+    fi
     start=$(date +%s)
     for c in "${C001[@]}"; do
         out=$R/ours001.json
