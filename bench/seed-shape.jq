@@ -21,7 +21,10 @@
 #  - an effect is a seed ratio of 1.2 or more, or 1/1.2 or less; it is reproduced
 #    when storbench's ratio is on the same side of 1 and within x1.5 of the seed's;
 #  - a pair is two configurations of one test (the baseline too); it is ordered as
-#    in the seed when storbench's figures compare the same way.
+#    in the seed when storbench's figures compare the same way. Two configurations
+#    the seed page gives the same figure (seed 000's HDD and BCache Writethrough
+#    random writes, 1.29 both) have no order to reproduce: that pair is left out
+#    (counted, it was a miss in every run whatever storbench measured).
 def fig($doc; $test; $re; $id):
   [($doc.results // [])[] | select(.test == $test and ((.description // "") | test($re)))
    | .entries[] | select(.identifier == $id) | .mean] | first;
@@ -59,6 +62,7 @@ def fmt: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
              and ([($ro / $rs), ($rs / $ro)] | max) <= 1.5) } ],
     pairs: [ $rows | map(select(.s != null and .o != null and (.hb | not))) as $v
       | range(0; $v | length) as $i | range($i + 1; $v | length) as $j
+      | select($v[$i].s != $v[$j].s)
       | (($v[$i].s - $v[$j].s) * ($v[$i].o - $v[$j].o) > 0) ],
     hbn: ($rows | map(select(.hb)) | length) } ] as $per |
 ( $per[] |

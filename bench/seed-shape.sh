@@ -16,17 +16,19 @@
 #
 #   bench/seed-shape.sh [EXTRA SCENARIO OPTIONS]        e.g. --vm-accel tcg
 #
-# Scale (documented in docs/scenarios.md, "Seed shape"): fio 5 s measured after 15 s of
-# ramp (the modeled HDD's 64 MB write cache full by then, as the seed's drive had it over
-# its 60 s runs), no start delay, on a 256 MiB file, SQLite at its
-# --quick 250 inserts a pass, one run each (-n 1 --exact-runs), 1 GiB images: under
-# TCG each guest takes minutes. Environment:
+# Scale (documented in docs/scenarios.md, "Seed shape"): fio with the seed profile's
+# timing (fio 2.1.13's: 5 s start delay, 5 s ramp, 20 s measured; the modeled HDD's 64 MB
+# write cache is full within the ramp) on a 256 MiB file (the profile's 1 GiB would not fit
+# the 1 GiB images), SQLite at its --quick 250 inserts a pass, one run each (-n 1
+# --exact-runs), 1 GiB images: under TCG each guest takes minutes. Environment:
 #   CONFIGS000="HDD|SSD|BCache Writethrough|BCache Writeback"   seed 000's sections built ("": none)
 #   RAM=1          the example's host-bound-check: each configuration's ram twin too (0: none,
 #                  no host-bound marks)
 #   CONFIGS001="Single Disk|2-Disk RAID0|..."   seed 001's sections built (all six by default)
 #   SEED001=vm     seed 001 in guests as seed 000 (native: bench/seed-shape-native.sh on modeled
 #                  loop devices, root and FUSE; 0: skip)
+#   MODEL=SPEC     seed 001's device-model line replaced (e.g. 'ssd-850evo,slc-fill=1,flush-us=1760'),
+#                  in guests as natively (to see what one parameter does to the shape)
 #   IMAGES=/var/tmp  IMAGE_SIZE=1G
 #   NICE=10        the runs' niceness (under TCG a niced guest on a busy host measures the
 #                  host: the ram runs then mark it so)
@@ -42,7 +44,7 @@ trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM HUP
 mkdir -p "$W/img"
 fail=0
-FIO="runtime=5,ramp=15,startdelay=0,size=256m"
+FIO="runtime=20,ramp=5,startdelay=5,size=256m"
 TESTS=(-s "fio:type=randwrite,$FIO" -s "fio:type=write,$FIO" -s "sqlite:count=250")
 RUNOPTS=(-n 1 --exact-runs --images "$W/img" --image-size "${IMAGE_SIZE:-1G}")
 # The battery, and how each test's result is found on the seed page and on storbench's.
@@ -110,7 +112,13 @@ elif [ "${SEED001:-vm}" = native ]; then
     echo; echo "=== seed 001 (Btrfs RAID) natively on modeled ssd-850evo loop devices (bench/seed-shape-native.sh)"
     STORBENCH=$SB bash "$ROOT/bench/seed-shape-native.sh" || fail=1
 else
-    run_seed 001 "$(example 001 "$ROOT/examples/seed001-btrfs.ini")" "${C001[@]}" -- "${T001[@]}"
+    EX001=$(example 001 "$ROOT/examples/seed001-btrfs.ini")
+    if [ -n "${MODEL:-}" ]; then # as bench/seed-shape-native.sh's MODEL: another device-model line
+        sed "s/^device-model = ssd-850evo.*/device-model = $MODEL/" "$EX001" >"$W/m001b.ini"; EX001=$W/m001b.ini
+        grep -q "^device-model = $MODEL\$" "$EX001" || { echo "seed-shape: MODEL: no device-model line replaced" >&2; exit 2; }
+        echo "seed-shape: seed 001 with device-model = $MODEL"
+    fi
+    run_seed 001 "$EX001" "${C001[@]}" -- "${T001[@]}"
     echo; echo "=== seed 001 (Btrfs RAID) in QEMU guests (virtual time under TCG), modeled ssd-850evo"
     if [ -f "$R/ours001.json" ]; then
         mkdir -p "$W/s001"
