@@ -41,7 +41,7 @@ uint64_t sb_io_next_var(worker *w, sb_io_u *u, bool *pass_end)
          * then sizes until one fits after it (its io_u_fits): in a region not much larger
          * than the largest size, the sizes drawn are the smaller ones, as fio's are */
         uint64_t unit = u->ddir == SB_DDIR_WRITE && w->unit_w ? w->unit_w : w->unit;
-        uint64_t minlen = u->ddir == SB_DDIR_WRITE && job->bs_w ? job->bs_w : job->bs;
+        uint64_t minlen = u->ddir == SB_DDIR_WRITE ? w->bs_min_w : w->bs_min;
         minlen = minlen && minlen <= size ? minlen : len;
         uint64_t last = (size - minlen) / unit;
         uint64_t b = w->og.dist ? sb_distgen_next(w->og.dist, &w->og.rng) : sb_rand_below(&w->og.rng, last + 1);

@@ -111,6 +111,7 @@ typedef struct worker {
      * pass_bytes issued in a random pass. */
     uint32_t *bs_table;
     uint32_t *bs_table_w;      /* fio's bssplit=READS,WRITES: the writes' sizes; NULL: bs_table */
+    uint32_t bs_min, bs_min_w; /* the smallest of each table (a random offset leaves room for it) */
     unsigned bs_next;
     uint64_t seq_pos, pass_bytes;
     uint64_t scramble_n;       /* scramble_buffers: counter written into each block */

@@ -93,6 +93,14 @@ static void range_table(worker *w, uint64_t lo, uint64_t hi, bool unaligned, uin
  * percentages, a range's uniform in multiples of its low end, as fio's; the writes' own
  * when they differ. Shuffled with the thread's generator. A random job with blockalign
  * takes this path for its offsets (fio's: drawn independently in the alignment's unit). */
+static uint32_t table_min(const uint32_t *t)
+{
+    uint32_t m = t[0];
+    for (unsigned i = 1; i < SB_IO_BS_TABLE; i++)
+        m = t[i] < m ? t[i] : m;
+    return m;
+}
+
 int sb_io_worker_bs_table(worker *w, const sb_io_job *job)
 {
     bool blocks = job->zonemode == SB_ZONEMODE_ZBD || job->sprandom || job->random_generator == SB_RNG_LFSR;
@@ -117,6 +125,8 @@ int sb_io_worker_bs_table(worker *w, const sb_io_job *job)
     else
         range_table(w, job->bs, job->bs_max, job->bs_unaligned, t);
     w->bs_table = t;
+    w->bs_min = table_min(t);
+    w->bs_min_w = w->bs_table_w ? table_min(w->bs_table_w) : w->bs_min;
     return 0;
 }
 
