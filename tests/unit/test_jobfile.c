@@ -196,11 +196,14 @@ static void test_value_types(void **state)
     assert_int_equal(job.bs_max, 65536);
     assert_int_equal(set(&job, "bs", "8k"), 0);
     assert_int_equal(job.bs_max, 0); /* one size: no range */
-    assert_int_equal(set(&job, "bs", "64k-4k"), -EINVAL);
+    assert_int_equal(set(&job, "bs", "64k-4k"), 0); /* fio's READ-WRITE: reads 64k, writes 4k */
+    assert_true(job.bs == 65536 && job.bs_w == 4096 && job.bs_max == 0);
+    assert_int_equal(set(&job, "bsrange", "64k-4k"), -EINVAL); /* a range that runs backwards */
     assert_int_equal(set(&job, "bs", "4k,8k"), 0); /* fio's READ,WRITE */
     assert_int_equal(job.bs, 4096);
     assert_int_equal(job.bs_w, 8192);
-    assert_int_equal(set(&job, "bs", "4k,8k,16k"), -EINVAL); /* a trim size of its own */
+    assert_int_equal(set(&job, "bs", "4k,8k,16k"), 0); /* a trim size of its own: refused */
+    assert_true(job.bs_trim_own);                          /* by sb_io_job_check if it trims */
     assert_int_equal(set(&job, "bs", "8k"), 0);
     assert_int_equal(job.bs_w, 0);
     assert_int_equal(set(&job, "bssplit", "4k/50:64k/50"), 0);

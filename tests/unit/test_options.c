@@ -272,6 +272,7 @@ static void test_table(void **state)
             continue;
         parsed = init;
         assert_int_equal(sb_opt_parse(o, &parsed, NULL, o->def, NULL, err, sizeof err), 0);
+        parsed.size_given = init.size_given; /* it records that a size was given, as here */
         if (memcmp(&parsed, &init, sizeof init)) {
             print_message("%s: the shown default '%s' is not sb_io_job_init's\n", o->name, o->def);
             fail();
