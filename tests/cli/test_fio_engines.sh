@@ -123,6 +123,17 @@ traced_e() {
 traced_e "io_uring sqthread_poll_cpu=1: SQPOLL|SQ_AFF on CPU 1" \
     'io_uring_setup\(.*flags=IORING_SETUP_SQPOLL\|IORING_SETUP_SQ_AFF, sq_thread_cpu=0x1' \
     --ioengine=io_uring --rw=read --sqthread_poll=1 --sqthread_poll_cpu=1
+# without a CPU placement of its own the ring keeps its io-wq worker off the submitter's CPU
+if [ "$(nproc)" -ge 2 ]; then
+    traced_e "io_uring without cpus_allowed: io-wq kept off the submitter's CPU (IOWQ_AFF)" \
+        'io_uring_register\(.*IORING_REGISTER_IOWQ_AFF.* = 0' --ioengine=io_uring --rw=read
+    if [ $have_strace = 1 ]; then
+        strace_ff "$SB_BIN" io --name=t --filename=opt.dat --size=256k --invalidate=0 \
+            --ioengine=io_uring --rw=read --cpus_allowed=0 >/dev/null 2>&1
+        check "io_uring with cpus_allowed=0: the kernel's io-wq placement (no IOWQ_AFF)" \
+            test "$(grep -c 'IORING_REGISTER_IOWQ_AFF' trace.txt)" = 0
+    else ok "io_uring cpus_allowed and io-wq (# skip: no strace)"; fi
+else ok "io-wq placement (# skip: one CPU)"; fi
 check_exit "sqthread_poll_cpu without sqthread_poll is refused" 2 "$SB_BIN" io --name=t \
     --filename=opt.dat --size=256k --ioengine=io_uring --sqthread_poll_cpu=1
 check_one_line "... in one line naming sqthread_poll" "needs sqthread_poll"
