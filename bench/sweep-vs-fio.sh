@@ -8,7 +8,7 @@
 # Run by hand, never from `make check`:
 #
 #   bench/sweep-vs-fio.sh [DIR] [ROUNDS]        (default /dev/shm 3)
-#   env: SB=./storbench QDS="1 2 4 8 16 32 64 128 256" SIZE=256m RUNTIME=5 RAMP=1
+#   env: SB=./storbench QDS="1 2 4 8 16 32 64 128 256" SIZE=256m RUNTIME=5 RAMP=1 BS=4k
 #        DIRECT=0 (1: O_DIRECT for both, for a disk-backed DIR such as /var/tmp)
 #        PIN= (a prefix for both tools, e.g. "taskset -c 1": the io-wq workers follow it)
 #        LOCK=/work/bench.lock (held for each pair, so the two runs of a pair see the same
@@ -35,6 +35,7 @@ QDS=${QDS:-1 2 4 8 16 32 64 128 256}
 SIZE=${SIZE:-256m}
 RUNTIME=${RUNTIME:-5}
 RAMP=${RAMP:-1}
+BS=${BS:-4k}
 DIRECT=${DIRECT:-0}
 PIN=${PIN:-}
 LOCK=${LOCK-/work/bench.lock}
@@ -48,7 +49,7 @@ trap 'exit 130' INT TERM
 
 sb_point() { # ROUND QD: one sweep cell into the round's file; its CPU seconds into sb.cpu.ROUND.QD
     # shellcheck disable=SC2086 # PIN is a command prefix, split on purpose
-    /usr/bin/time -f '%U %S' -o "$W/sb.cpu.$1.$2" $PIN "$SB" sweep -Q --iodepth "$2" --rw randread --bs 4k \
+    /usr/bin/time -f '%U %S' -o "$W/sb.cpu.$1.$2" $PIN "$SB" sweep -Q --iodepth "$2" --rw randread --bs "$BS" \
         --ioengine io_uring --direct "$DIRECT" --size "$SIZE" --runtime "$RUNTIME" --ramp_time "$RAMP" \
         --startdelay 0 --runs 1 --exact-runs --no-drop-caches -t "$W" -r "$W/sb.$1.json" -i sb >/dev/null
 }
@@ -56,7 +57,7 @@ fio_point() { # ROUND QD: fio's "IOPS IOS" into fio.ROUND.QD, its CPU seconds in
     mkdir -p "$W/fio"
     # shellcheck disable=SC2086
     /usr/bin/time -f '%U %S' -o "$W/fio.cpu.$1.$2" $PIN fio --name=j --directory="$W/fio" --rw=randread \
-        --bs=4k --ioengine=io_uring --iodepth="$2" --direct="$DIRECT" --size="$SIZE" --runtime="$RUNTIME" \
+        --bs="$BS" --ioengine=io_uring --iodepth="$2" --direct="$DIRECT" --size="$SIZE" --runtime="$RUNTIME" \
         --ramp_time="$RAMP" --time_based --output-format=json 2>/dev/null |
         sed -n '/^{/,$p' | jq -r '"\(.jobs[0].read.iops) \(.jobs[0].read.total_ios)"' >"$W/fio.$1.$2"
     rm -rf "$W/fio"
@@ -79,7 +80,7 @@ median() { sort -g | awk '{ a[NR] = $1 } END { printf "%.0f", (NR % 2) ? a[(NR +
 spread() { tr ' ' '\n' | awk 'NF { if (!mn || $1 < mn) mn = $1; if ($1 > mx) mx = $1 } END { printf "%.2f", mx / mn }'; }
 
 echo "sweep-vs-fio: $("$SB" --version 2>/dev/null | head -1), $(fio --version); kernel $(uname -r); $(nproc) CPUs;" \
-    "DIR=$DIR DIRECT=$DIRECT SIZE=$SIZE RUNTIME=$RUNTIME RAMP=$RAMP ROUNDS=$ROUNDS PIN='$PIN'; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "DIR=$DIR DIRECT=$DIRECT SIZE=$SIZE RUNTIME=$RUNTIME RAMP=$RAMP BS=$BS ROUNDS=$ROUNDS PIN='$PIN'; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq "$ROUNDS"); do
     k=0
     for q in $QDS; do
