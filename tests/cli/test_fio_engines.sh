@@ -123,6 +123,15 @@ traced_e() {
 traced_e "io_uring sqthread_poll_cpu=1: SQPOLL|SQ_AFF on CPU 1" \
     'io_uring_setup\(.*flags=IORING_SETUP_SQPOLL\|IORING_SETUP_SQ_AFF, sq_thread_cpu=0x1' \
     --ioengine=io_uring --rw=read --sqthread_poll=1 --sqthread_poll_cpu=1
+# mmap advises its mapping by the job's pattern, as fio's engine (a random job's fault reads one page)
+traced_e "mmap randread: the mapping advised MADV_RANDOM" 'madvise\(.*MADV_RANDOM\) = 0' --ioengine=mmap --rw=randread
+traced_e "mmap read: the mapping advised MADV_SEQUENTIAL" 'madvise\(.*MADV_SEQUENTIAL\) = 0' --ioengine=mmap --rw=read
+if [ $have_strace = 1 ]; then
+    strace_ff "$SB_BIN" io --name=t --filename=opt.dat --size=256k --invalidate=0 \
+        --ioengine=mmap --rw=randread --fadvise_hint=0 >/dev/null 2>&1
+    check "mmap with fadvise_hint=0: the mapping not advised" \
+        test "$(grep -cE 'madvise\(.*MADV_(RANDOM|SEQUENTIAL)' trace.txt)" = 0
+else ok "mmap fadvise_hint=0 (# skip: no strace)"; fi
 # without a CPU placement of its own the ring keeps its io-wq worker off the submitter's CPU
 if [ "$(nproc)" -ge 2 ]; then
     traced_e "io_uring without cpus_allowed: io-wq kept off the submitter's CPU (IOWQ_AFF)" \

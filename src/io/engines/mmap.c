@@ -1,8 +1,14 @@
 /*
  * engine_mmap — the file mapped shared into memory; a read copies from the
  * mapping into the buffer, a write copies into the mapping, fsync is msync.
- * Synchronous; page faults are the I/O. No O_DIRECT (the page cache is the
- * mechanism), which sb_io_job_check() rejects up front.
+ * Synchronous; page faults are the I/O. With direct=1 the file is opened
+ * O_DIRECT and mapped all the same (as fio), the copies going through the
+ * page cache. As fio's engine, the mapping is advised with the job's pattern
+ * (MADV_RANDOM for a random job, so a fault reads its page and no read-around;
+ * MADV_SEQUENTIAL else) unless fadvise_hint=0. The cache is dropped before
+ * the run, not mapped yet; a pass's end drops nothing that is mapped, in
+ * either tool (a time-based random read job reads its file from the device
+ * once, then from the cache).
  */
 #include <errno.h>
 #include <string.h>
@@ -21,6 +27,13 @@ static int mmap_init(sb_engine_td *td)
         return -errno;
     /* fio's thp: the mapping backed by transparent huge pages where the file system can */
     if (td->job && td->job->mmap_thp && madvise(p, td->file_size, MADV_HUGEPAGE) < 0) {
+        int e = errno;
+        munmap(p, td->file_size);
+        return -e;
+    }
+    /* fio advises the mapping by the job's pattern whenever fadvise_hint is not 0 */
+    if (td->job && td->job->fadvise_hint != SB_FADVISE_NONE &&
+        madvise(p, td->file_size, sb_rw_is_random(td->job->rw) ? MADV_RANDOM : MADV_SEQUENTIAL) < 0) {
         int e = errno;
         munmap(p, td->file_size);
         return -e;
