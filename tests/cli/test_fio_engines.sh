@@ -120,28 +120,30 @@ traced_e() {
     if [ $rc = 0 ] && grep -qE -- "$pat" trace.txt; then ok "$n"; else
         not_ok "$n (exit $rc, /$pat/ in the trace: $(grep -cE -- "$pat" trace.txt); $(head -c 200 tr.err))"; fi
 }
+# traced_none NAME PATTERN ARGS...: as traced_e, the run succeeds and PATTERN is nowhere in its trace
+traced_none() {
+    local n=$1 pat=$2; shift 2
+    if [ $have_strace = 0 ]; then ok "$n (# skip: no strace)"; return; fi
+    strace_ff "$SB_BIN" io --name=t --filename=opt.dat --size=256k --invalidate=0 "$@" \
+        >/dev/null 2>tr.err
+    local rc=$? c
+    c=$(grep -cE -- "$pat" trace.txt)
+    if [ $rc = 0 ] && [ "$c" = 0 ]; then ok "$n"; else not_ok "$n (exit $rc, /$pat/ $c times in the trace)"; fi
+}
 traced_e "io_uring sqthread_poll_cpu=1: SQPOLL|SQ_AFF on CPU 1" \
     'io_uring_setup\(.*flags=IORING_SETUP_SQPOLL\|IORING_SETUP_SQ_AFF, sq_thread_cpu=0x1' \
     --ioengine=io_uring --rw=read --sqthread_poll=1 --sqthread_poll_cpu=1
 # mmap advises its mapping by the job's pattern, as fio's engine (a random job's fault reads one page)
 traced_e "mmap randread: the mapping advised MADV_RANDOM" 'madvise\(.*MADV_RANDOM\) = 0' --ioengine=mmap --rw=randread
 traced_e "mmap read: the mapping advised MADV_SEQUENTIAL" 'madvise\(.*MADV_SEQUENTIAL\) = 0' --ioengine=mmap --rw=read
-if [ $have_strace = 1 ]; then
-    strace_ff "$SB_BIN" io --name=t --filename=opt.dat --size=256k --invalidate=0 \
-        --ioengine=mmap --rw=randread --fadvise_hint=0 >/dev/null 2>&1
-    check "mmap with fadvise_hint=0: the mapping not advised" \
-        test "$(grep -cE 'madvise\(.*MADV_(RANDOM|SEQUENTIAL)' trace.txt)" = 0
-else ok "mmap fadvise_hint=0 (# skip: no strace)"; fi
+traced_none "mmap with fadvise_hint=0: the mapping not advised" 'madvise\(.*MADV_(RANDOM|SEQUENTIAL)' \
+    --ioengine=mmap --rw=randread --fadvise_hint=0
 # without a CPU placement of its own the ring keeps its io-wq worker off the submitter's CPU
 if [ "$(nproc)" -ge 2 ]; then
     traced_e "io_uring without cpus_allowed: io-wq kept off the submitter's CPU (IOWQ_AFF)" \
         'io_uring_register\(.*IORING_REGISTER_IOWQ_AFF.* = 0' --ioengine=io_uring --rw=read
-    if [ $have_strace = 1 ]; then
-        strace_ff "$SB_BIN" io --name=t --filename=opt.dat --size=256k --invalidate=0 \
-            --ioengine=io_uring --rw=read --cpus_allowed=0 >/dev/null 2>&1
-        check "io_uring with cpus_allowed=0: the kernel's io-wq placement (no IOWQ_AFF)" \
-            test "$(grep -c 'IORING_REGISTER_IOWQ_AFF' trace.txt)" = 0
-    else ok "io_uring cpus_allowed and io-wq (# skip: no strace)"; fi
+    traced_none "io_uring with cpus_allowed=0: the kernel's io-wq placement (no IOWQ_AFF)" \
+        'IORING_REGISTER_IOWQ_AFF' --ioengine=io_uring --rw=read --cpus_allowed=0
 else ok "io-wq placement (# skip: one CPU)"; fi
 check_exit "sqthread_poll_cpu without sqthread_poll is refused" 2 "$SB_BIN" io --name=t \
     --filename=opt.dat --size=256k --ioengine=io_uring --sqthread_poll_cpu=1
