@@ -438,6 +438,7 @@ static block *new_block(const sb_io_job *job, const sb_io_result *r, sb_io_agg *
         b->given = *given;
         j->n_opts = opts_of(&b->given, b->opts);
         j->opts = b->opts;
+        j->desc = b->given.description[0] ? b->given.description : NULL;
     }
     /* fio's latency target line: target, window, percentile, the depth its search ended at */
     j->latency_target_ns = (uint64_t)(job->latency_target_s * 1e9 + 0.5);

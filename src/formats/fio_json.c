@@ -191,9 +191,8 @@ static json_t *job_json(const sb_fio_report *r, const sb_fio_job *j, bool plus)
     json_object_set_new(o, "latency_target", json_integer((json_int_t)j->latency_target_ns));
     set_real(o, "latency_percentile", j->latency_percentile);
     json_object_set_new(o, "latency_window", json_integer((json_int_t)j->latency_window_us));
-    for (size_t i = 0; i < j->n_opts; i++) /* fio repeats a job's description last, as "desc" */
-        if (!strcmp(j->opts[i].key, "description") && j->opts[i].value && *j->opts[i].value)
-            json_object_set_new(o, "desc", json_string(j->opts[i].value));
+    if (j->desc) /* fio repeats the job's description last, as "desc" */
+        json_object_set_new(o, "desc", json_string(j->desc));
     return o;
 }
 

@@ -173,6 +173,8 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
     strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", &tm);
     fprintf(out, "%s: (groupid=%u, jobs=%u): err=%2d: pid=%ld: %s\n", j->name, j->groupid, j->jobs,
             j->error, j->pid, when);
+    if (j->desc)
+        fprintf(out, "  Description  : [%s]\n", j->desc);
     sb_fio_group g;
     sb_fio_group_of(r, j->groupid, &g);
     int dirs[SB_FIO_NDIRS], nd = sb_fio_dirs(j, dirs);

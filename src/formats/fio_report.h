@@ -93,6 +93,7 @@ typedef struct sb_fio_job {
     bool clat_percentiles, slat_percentiles, lat_percentiles;
     const sb_fio_opt *opts;    /* the job's own options as given ("job options") */
     size_t n_opts;
+    const char *desc;          /* its description= (its own or its [global]'s), or NULL */
     /* fio's continue_on_error: the errors the job went on after, and the first of them
      * (an errno); printed only for jobs that set it, as fio's */
     bool continue_on_error;

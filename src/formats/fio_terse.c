@@ -99,6 +99,8 @@ static void job_line(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
     }
     if (j->continue_on_error) /* fio's two fields after the disks' */
         fprintf(out, ";%" PRIu64 ";%d", j->total_err, j->first_error);
+    if (j->desc) /* fio's last field; version 2 puts it on a line of its own */
+        fprintf(out, "%s;%s", ver == 2 ? "\n" : "", j->desc);
     fputc('\n', out);
 }
 

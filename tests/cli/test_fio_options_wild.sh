@@ -288,6 +288,25 @@ if command -v fio >/dev/null; then
     check "... as fio 3.33's JSON for the same file" \
         test "$(jq -r '.jobs[0] | "\(.desc)|\(."job options".ba)|\(."job options".iodepth_batch)"' "$T/ds.json")" = "two words|8k|1"
 fi
+# a description given in [global] is every later job's (fio's options inherit), unless the
+# job gives its own; a later [global] changes only the jobs after it. It is not among the
+# job's own options, and fio prints it in all three formats: "desc", a "Description  :"
+# line under the job's header, the terse line's last field
+printf '[global]\ndescription=from global\nfilename=%s\nrw=read\nsize=64k\n[a]\n[b]\ndescription=its own\n[global]\ndescription=later\n[c]\n' \
+    "$T/f" >"$T/dg.fio"
+descs() { jq -r '[.jobs[] | "\(.jobname)=\(.desc // "-"):\(."job options".description // "-")"] | join(" ")' "$1"; }
+check_exit "description= in [global] runs" 0 "$SB_BIN" io --quiet --output-format=json "$T/dg.fio"
+check "... each job's desc is its own or its [global]'s ($(descs "$T/out"))" \
+    test "$(descs "$T/out")" = "a=from global:- b=its own:its own c=later:-"
+check "... the normal output's Description line" \
+    sh -c "'$SB_BIN' io --quiet '$T/dg.fio' | grep -c '^  Description  : \[from global\]$' | grep -qx 1"
+check "... the terse line's last field" \
+    sh -c "'$SB_BIN' io --quiet --output-format=terse '$T/dg.fio' | awk -F';' '{print \$NF}' | tr '\n' ' ' | grep -qx 'from global its own later '"
+if command -v fio >/dev/null; then
+    fio --output-format=json "$T/dg.fio" >"$T/dg.json" 2>/dev/null
+    check "... as fio 3.33's JSON for the same file ($(descs "$T/dg.json"))" \
+        test "$(descs "$T/dg.json")" = "a=from global:- b=its own:its own c=later:-"
+fi
 # bsrange and bssplit together: fio's callbacks fill the same per-direction min and max,
 # so the later one decides (rinetd-fio.cfg gives bsrange=1k-4k,8k-8k, then bssplit). Each
 # job's sizes per direction from its write_iolog, fio's beside storbench's

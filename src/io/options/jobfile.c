@@ -251,6 +251,7 @@ int sb_jobfile_apply(sb_jobfile_job *j, const char *key, const char *value, unsi
     }
     if (!strcmp(key, "description")) { /* text about the job, which fio only prints */
         sb_jobfile_given_add(&j->given, key, value);
+        snprintf(j->given.description, sizeof j->given.description, "%s", value ? value : "");
         return 0;
     }
     const sb_opt *o = sb_opt_find(sb_io_options, sb_io_n_options, key);
@@ -511,6 +512,7 @@ int sb_jobfile_read(const char *path, const sb_io_job *defaults, const char *con
         j->stonewall = global->stonewall || stonewall;
         j->new_group = global->new_group;
         snprintf(j->wait_for, sizeof j->wait_for, "%s", global->wait_for);
+        memcpy(j->given.description, global->given.description, sizeof j->given.description);
         stonewall = false;
         r = apply_section(j, &s, err, errlen);
         if (r == 0)

@@ -27,6 +27,10 @@
 typedef struct sb_jobfile_given {
     char buf[4096];
     size_t len;
+    /* fio's description= in force: the section's own, else its [global]'s (fio's options
+     * inherit from [global], and its JSON "desc", "Description  :" line and terse field
+     * print it); at most 255 bytes, as fio keeps */
+    char description[256];
 } sb_jobfile_given;
 /* Appends key=value (value NULL: a switch). false when full (then left out, never cut). */
 bool sb_jobfile_given_add(sb_jobfile_given *g, const char *key, const char *value);
