@@ -7,16 +7,21 @@
 # For each job file in DIR (default tests/data/fio-wild/{dev,heldout,dev2,heldout2}) that both
 # `fio --parse-only` and `storbench io --parse-only` accept, a tamed copy is run by
 # both tools, N rounds (default 3), alternating which goes first, on the same target:
-# the keys that name where and how much (filename, directory, size, runtime, numjobs,
-# devices, logs, exec_*) are dropped from every section and a [global] first in the
-# file sets directory=TARGET (a private scratch under --dir, default /var/tmp),
-# size=16m, runtime=S (default 2) time_based, numjobs at most 2; an engine neither
-# has here (rados, spdk, ...) becomes psync. Each run's user+system CPU (of the whole
-# process tree, from /usr/bin/time) divided by the I/Os its JSON reports (every job,
-# every direction) is its CPU per I/O. Prints one line per file:
-#     FILE  fio_ns  sb_ns  ratio(sb/fio, geometric mean over rounds) [min..max]  missing-keys
+# the keys that name where and how much (directory, size, runtime, numjobs, devices,
+# logs, exec_*, allow_file_create) are dropped from every section and a [global] first in
+# the file sets directory=TARGET (a private scratch under --dir, default /var/tmp),
+# size=16m (or the file's largest block size, if larger), runtime=S (default 2)
+# time_based, numjobs at most 2; a filename= becomes files of the scratch (a [global]'s
+# shared by its jobs, a section's its own); an engine neither has here (rados, spdk, ...)
+# becomes psync. A file without a job section (a [global] for others to include) is
+# skipped. Each run's user+system CPU (of the whole process tree, from /usr/bin/time)
+# divided by the I/Os its JSON reports (every job, every direction) is its CPU per I/O.
+# Prints one line per file:
+#     FILE  fio_ns  sb_ns  ratio(sb/fio, geometric mean over rounds) [min..max]  missing KEYS
+# (fio's job-level keys, of any job, that storbench's same job lacks)
 # and, where the two tools' I/O differs in kind (a direction only one did, or bytes per I/O a
-# quarter apart: then the ratio compares different work), both tools' bytes per I/O
+# quarter apart: then the ratio compares different work), both tools' bytes per I/O of the
+# jobs that differ
 # then the geometric mean of the ratios with min and max, the files where storbench
 # spent more, and the union of fio's JSON keys (job level, paths) that storbench's
 # JSON lacks. Figures are noisy unless the machine is quiet: run it alone, under the
@@ -70,14 +75,21 @@ DROP = {"filename", "directory", "filename_format", "size", "filesize", "io_size
         "verify_state_save", "verify_state_load", "rate", "rate_iops", "rate_min", "thinktime",
         "zonemode", "zonesize", "zonerange", "zoneskip", "create_only", "per_job_logs",
         "trim_percentage", "pool", "clientname", "busy_poll", "hipri", "sqthread_poll",
-        "allow_mounted_write", "group_reporting",
+        "allow_mounted_write", "allow_file_create", "group_reporting",
         "kb_base", "unit_base", "output", "status-interval"}
 ENGINES = {"psync", "sync", "pvsync", "pvsync2", "vsync", "libaio", "io_uring", "posixaio", "mmap", "null"}
 
+BS_KEYS = {"bs", "blocksize", "bsrange", "blocksize_range", "bssplit", "blocksize_split"}
+
+def size_bytes(tok):
+    m = re.match(r"(\d+)\s*([kmgt]?)", tok.lower())
+    return int(m.group(1)) * 1024 ** " kmgt".index(m.group(2) or " ") if m else 0
+
 def tame(src, dst):
+    """The tamed copy; None when the file defines no job (a [global] to include)."""
     out = ["[global]", f"directory={W}/t", "size=16m", f"runtime={RUNTIME}", "time_based",
            "group_reporting=0"]
-    nsec, sec = 0, ""
+    nsec, sec, maxbs, jobs = 0, "", 0, 0
     for line in open(src, errors="replace"):
         s = line.strip()
         if not s or s[0] in "#;":
@@ -85,24 +97,36 @@ def tame(src, dst):
         if s.startswith("["):
             out.append(s)
             nsec, sec = nsec + 1, s
+            jobs += s.lower() != "[global]"
             continue
         key = re.split(r"[=\s]", s, 1)[0].strip().lower()
-        if key == "filename" and nsec and sec.lower() != "[global]":
-            # a section that named its own file keeps one of its own: sections of the same
-            # name would otherwise share $jobname.$jobnum.$filenum in fio (one file) and
-            # not in storbench (a private directory per job), and run different work
-            out.append(f"filename_format=s{nsec}.$jobnum.$filenum")
+        val = s.split("=", 1)[1].strip() if "=" in s else ""
+        if key in BS_KEYS:  # the file's size must hold its largest block (else both refuse)
+            maxbs = max([maxbs] + [size_bytes(t) for t in re.findall(r"\d+\s*[kmgtKMGT]?", val)])
+        if key == "filename":
+            # the files a job names, in the scratch (as many as named): a [global]'s are
+            # every later job's, files they share as in the original (a job that reads what
+            # an earlier one wrote needs them); a section's are its own (sections of the
+            # same name would otherwise share $jobname.$jobnum.$filenum in fio, one file,
+            # and not in storbench, a private directory per job, and run different work)
+            g = "g" if sec.lower() in ("", "[global]") else "s"
+            n = len([x for x in re.split(r"(?<!\\):", val) if x]) or 1
+            out.append("filename=" + ":".join(f"{g}{nsec}.{i}" for i in range(n)))
             continue
         if key in DROP or key.startswith("include"):
             continue
         if key == "ioengine":
-            val = s.split("=", 1)[1].strip() if "=" in s else ""
             if val not in ENGINES:
                 s = "ioengine=psync"
         if key == "direct":
             s = "direct=0"  # tmpfs and some filesystems refuse O_DIRECT; both tools alike
         out.append(s)
+    if not jobs:
+        return None
+    if maxbs > 16 << 20:
+        out[2] = f"size={maxbs}"
     open(dst, "w").write("\n".join(out) + "\n")
+    return dst
 
 def accepted(cmd, f):
     return subprocess.run(cmd + [f], cwd=W, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -152,14 +176,23 @@ def work(j):
         out.append(w)
     return out
 
+def job_differs(a, b):
+    return set(a) != set(b) or any(abs(a[d] - b[d]) > 0.25 * max(a[d], b[d]) for d in a)
+
 def work_differs(jf, js):
     """A job with a direction one tool did and the other not, or a size per I/O a quarter
-    apart."""
+    apart (or a different count of jobs)."""
+    f, s = work(jf), work(js)
+    return len(f) != len(s) or any(job_differs(a, b) for a, b in zip(f, s))
+
+def work_text(jf, js):
+    """The jobs that differ (at most 4), each as fio's and storbench's bytes per I/O."""
     f, s = work(jf), work(js)
     if len(f) != len(s):
-        return True
-    return any(set(a) != set(b) or any(abs(a[d] - b[d]) > 0.25 * max(a[d], b[d]) for d in a)
-               for a, b in zip(f, s))
+        return f"fio {len(f)} jobs, sb {len(s)}"
+    one = lambda w: " ".join(f"{d[0]}:{v:.0f}" for d, v in w.items()) or "-"
+    return " | ".join([f"job {i + 1} ({jf['jobs'][i].get('jobname', '?')}): fio {one(a)}, sb {one(b)}"
+                       for i, (a, b) in enumerate(zip(f, s)) if job_differs(a, b)][:4])
 
 files = []
 for d in sys.argv[1:]:
@@ -180,7 +213,9 @@ def exit_codes():
         if not accepted([SB, "io", "--parse-only"], src):
             continue
         tf = f"{W}/{name}.tamed"
-        tame(src, tf)
+        if not tame(src, tf):
+            print(f"{name:48s} (no job section: a [global] for others to include; skipped)")
+            continue
         n += 1
         rc, why = {}, {}
         for tool in ("fio", "sb"):
@@ -211,7 +246,9 @@ for src in files:
     if not (accepted([FIO, "--parse-only"], src) and accepted([SB, "io", "--parse-only"], src)):
         continue
     tf = f"{W}/{name}.tamed"
-    tame(src, tf)
+    if not tame(src, tf):
+        print(f"{name:45s} (no job section: a [global] for others to include; skipped)")
+        continue
     if not (accepted([FIO, "--parse-only"], tf) and accepted([SB, "io", "--parse-only"], tf)):
         print(f"{name:45s} (the tamed copy is refused by one tool: skipped)")
         continue
@@ -231,15 +268,14 @@ for src in files:
     ratios.append(g)
     if g > 1:
         worse.append(name)
-    miss = keys(jf["jobs"][0]) - keys(js["jobs"][0])
+    miss = set().union(*(keys(a) - keys(b) for a, b in zip(jf["jobs"], js["jobs"])))
     missing |= miss
     differs = work_differs(jf, js)
     if differs:
         differ.append(name)
-    wk = lambda j: " | ".join(" ".join(f"{d[0]}:{v:.0f}" for d, v in w.items()) for w in work(j)[:4])
     print(f"{name:45s} {sorted(fa)[len(fa)//2]:10.0f} {sorted(sa)[len(sa)//2]:10.0f} {g:7.3f}  "
-          f"[{min(r):.3f}..{max(r):.3f}]{'  missing ' + str(len(miss)) + ' keys' if miss else ''}"
-          f"{'  work differs: bytes/IO fio ' + wk(jf) + ', sb ' + wk(js) if differs else ''}")
+          f"[{min(r):.3f}..{max(r):.3f}]{'  missing ' + ' '.join(sorted(miss)[:3]) + (' ...' if len(miss) > 3 else '') if miss else ''}"
+          f"{'  work differs: bytes/IO ' + work_text(jf, js) if differs else ''}")
 if ratios:
     g = math.exp(sum(map(math.log, ratios)) / len(ratios))
     print(f"\n{len(ratios)} files: storbench/fio CPU per I/O geometric mean {g:.3f} "
