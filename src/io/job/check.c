@@ -66,11 +66,12 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
                  "bssplit)");
         return -EINVAL;
     }
+    /* sizes drawn (bsrange, bssplit) take byte positions (loop/varsize.c) */
     bool mix = job->rw_seq_nr > 1 || sb_io_job_pct_mixed(job);
-    if (mix && (!sb_rw_is_random(job->rw) || var || job->verify || job->verify_pattern ||
+    if (mix && (!sb_rw_is_random(job->rw) || job->verify || job->verify_pattern ||
                 job->zonemode == SB_ZONEMODE_ZBD || job->sprandom)) {
-        snprintf(err, errlen, "%s: for random jobs of one block size, without verify, zbd or "
-                 "sprandom", job->rw_seq_nr > 1 ? "rw's :N" : "percentage_random");
+        snprintf(err, errlen, "%s: for random jobs without verify, zbd or sprandom",
+                 job->rw_seq_nr > 1 ? "rw's :N" : "percentage_random");
         return -EINVAL;
     }
     if (job->offset_align && !job->offset_pct) {

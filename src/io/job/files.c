@@ -234,6 +234,7 @@ int sb_io_files_open(worker *w, const sb_io_job *job, const file_ctx *files, con
     }
     window_reset(fs);
     fs->cur = 0;
+    w->seqmix.wrap = false; /* randread:N rewinds to 0 in a job of one file only (fio's) */
     fs->left = fs->nr; /* the first file is in use from the start, the next one after it */
     fs->rr = 1;
     return 0;
@@ -262,6 +263,8 @@ static void switch_to(worker *w, unsigned k)
     a->og = w->og;
     a->seq_pos = w->seq_pos;
     a->pass_bytes = w->pass_bytes;
+    a->mixpos = w->seqmix.pos;
+    w->seqmix.pos = b->mixpos;
     w->og = b->og;
     w->seq_pos = b->seq_pos;
     w->pass_bytes = b->pass_bytes;

@@ -39,6 +39,7 @@ typedef struct sb_io_wfile {
     int fd;
     sb_offgen og;
     uint64_t seq_pos, pass_bytes;
+    sb_seqpos mixpos;          /* randread:N's positions on it (fio's per-file last_pos) */
     uint64_t size;             /* filesize=LO-HI: its own size (0 = the job's) */
     bool done;                 /* its pass is done: out of the rotation until all are */
 } sb_io_wfile;
@@ -230,7 +231,10 @@ bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e, uint64_t now);
 bool sb_io_ctl_survives(const sb_io_job *job, int ddir, int e);
 void sb_io_fill_write(worker *w, sb_io_u *u);
 /* loop/varsize.c: a variable-size job's next I/O — u->len set, its offset returned, and
- * *pass_end when the pass's size is done. */
+ * *pass_end when the pass's size is done; or SB_IO_VAR_CUT: no I/O, the file's pass ended
+ * before it (randread:N's sequential I/O found no size that fits before the end, fio's
+ * fill_io_u failing), and the caller goes on with the next file or pass. */
+#define SB_IO_VAR_CUT UINT64_MAX
 uint64_t sb_io_next_var(worker *w, sb_io_u *u, bool *pass_end);
 /* jobctl.c: fio's fill_device: *out becomes a copy of job whose size is the room on the
  * file system of its file (or dir) plus what the file holds, from offset, in whole
