@@ -109,6 +109,27 @@ if [ $have_fio = 1 ]; then
     check "... as fio's ($vn runs past the end, $vbad elsewhere)" eval '[ "$vn" -gt 0 ] && [ "$vbad" = 0 ]'
 fi
 
+# ---- the random map with sizes drawn (loop/varmap.c), as fio's ----
+# cover TOOL ARGS: "IOS BYTES OVERLAPS" of a 1 MiB randread of 4k..64k: with the map each
+# block is read once in a pass (a drawn block already read moves to the next free one, an
+# I/O is cut short at one already read), so the I/Os tile the region
+cover() {
+    local tool=$1; shift
+    latlog "$tool" --filename="$F" --size=1m --rw=randread --bsrange=4k-64k "$@"
+    awk -F', ' '{ print $5, $4 }' "$tool"/q_lat.1.log | sort -n |
+        awk '{ n++; b += $2; if ($1 < e) ov++; if ($1 + $2 > e) e = $1 + $2 } END { print n, b, ov + 0 }'
+}
+read -r vn vb vov < <(cover sb)
+check "bsrange=4k-64k with the random map: 1 MiB read once, no overlap ($vn I/Os, $vb bytes, $vov overlaps)" \
+    test "$vb $vov" = "1048576 0"
+read -r n2 b2 ov2 < <(cover sb --norandommap)
+check "... with norandommap the draws overlap ($ov2 overlaps in $n2 I/Os)" test "$ov2" -gt 0
+if [ $have_fio = 1 ]; then
+    read -r fn fb fov < <(cover fio)
+    check "... fio's tile it too ($fn I/Os, $fb bytes, $fov overlaps), in a count near ours ($vn)" \
+        eval '[ "$fb $fov" = "1048576 0" ] && [ $((4 * vn)) -ge $((3 * fn)) ] && [ $((4 * fn)) -ge $((3 * vn)) ]'
+fi
+
 # ---- percentage_random ----
 offs sb --rw=randread --percentage_random=0 >a
 check "percentage_random=0: the blocks in order, 0 to 255" test "$(tr '\n' ' ' <a)" = "$(seq 0 255 | tr '\n' ' ')"

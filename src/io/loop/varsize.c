@@ -1,13 +1,15 @@
 /*
  * varsize — the next I/O of a job of variable block sizes (bsrange, bssplit): its size
  * drawn from the worker's table (worker.c fills it, a direction's own where they
- * differ) and its offset, a sequential job's next bytes or a random job's independent
- * draw in multiples of the block-align unit; with rw=randread:N or percentage_random, the
+ * differ) and its offset, a sequential job's next bytes or a random job's draw in
+ * multiples of the block-align unit, kept to blocks not yet taken in the pass by fio's
+ * random map (varmap.h) where the job has it; with rw=randread:N or percentage_random, the
  * I/Os between the random ones at the end of the last (or its start again), in bytes, as
  * fio's get_next_block. Off the hot loop's fixed-size path (loop.c calls it only when the
  * job has a table), so it lives in a file of its own.
  */
 #include "core/rand.h"
+#include "io/loop/varmap.h"
 #include "io/run/worker.h"
 
 /* randread:N, percentage_random (offsets.h's sb_seqmix) with sizes drawn: where fio's
@@ -34,7 +36,9 @@ static uint64_t mix_offset(worker *w, unsigned ddir, unsigned kind, uint64_t ran
  * where the direction's smallest size still fits (in blockalign's unit, the writes' own; a
  * skewed distribution's block cut to there), then sizes until one fits after it (its
  * io_u_fits): in a region not much larger than the largest size, the sizes drawn are the
- * smaller ones, as fio's are. */
+ * smaller ones, as fio's are. With the random map (varmap.h) a taken block moves the offset
+ * to the next free one and the I/O is trimmed to the free blocks there; a full map ends
+ * the pass (a time-based job's starts the map again), as fio's get_next_rand_block. */
 static uint64_t next_random(worker *w, sb_io_u *u, const uint32_t *tab, uint32_t len, uint64_t size,
                             bool *pass_end)
 {
@@ -46,11 +50,19 @@ static uint64_t next_random(worker *w, sb_io_u *u, const uint32_t *tab, uint32_t
     uint64_t b = w->og.dist ? sb_distgen_next(w->og.dist, &w->og.rng) : sb_rand_below(&w->og.rng, last + 1);
     b = b > last ? b % (last + 1) : b;
     unsigned kind = w->seqmix_on ? sb_seqmix_kind(&w->seqmix, u->ddir) : SB_SEQMIX_RANDOM;
+    bool mapped = kind == SB_SEQMIX_RANDOM && w->vmap.nblocks;
     uint64_t off = mix_offset(w, u->ddir, kind, unit * b, size, minlen);
+    if (mapped && (b = sb_varmap_free_from(&w->vmap, b)) == UINT64_MAX && job->time_based) {
+        sb_varmap_reset(&w->vmap); /* full: fio's time-based job resets the file's map */
+        b = sb_varmap_free_from(&w->vmap, off / unit);
+    }
+    if (mapped)
+        off = b == UINT64_MAX || b > last ? SB_IO_VAR_CUT : unit * b;
     if (off == SB_IO_VAR_CUT) {
         /* the file's pass ends here, short; the next starts from its beginning (fio's reset) */
         w->pass_bytes = 0;
         w->seqmix.pos = (sb_seqpos){0};
+        sb_varmap_reset(&w->vmap);
         *pass_end = true;
         return SB_IO_VAR_CUT;
     }
@@ -58,6 +70,10 @@ static uint64_t next_random(worker *w, sb_io_u *u, const uint32_t *tab, uint32_t
         len = tab[w->bs_next++ % SB_IO_BS_TABLE];
     if (off + len > size) /* none of the table's: the smallest, which fits */
         len = (uint32_t)minlen;
+    if (mapped) { /* trimmed to the free blocks from b (fio's mark_random_map) */
+        uint64_t got = sb_varmap_take(&w->vmap, b, (len + unit - 1) / unit);
+        len = got * unit < len ? (uint32_t)(got * unit) : len;
+    }
     u->len = len;
     if (w->seqmix_on) {
         w->seqmix.pos.start[u->ddir] = off;
@@ -67,8 +83,10 @@ static uint64_t next_random(worker *w, sb_io_u *u, const uint32_t *tab, uint32_t
     *pass_end = w->pass_bytes >= size;
     if (*pass_end)
         w->pass_bytes = 0;
-    if (*pass_end && !job->time_based) /* the next loop starts afresh, as fio's */
+    if (*pass_end && !job->time_based) { /* the next loop starts afresh, as fio's */
         w->seqmix.pos = (sb_seqpos){0};
+        sb_varmap_reset(&w->vmap);
+    }
     return off;
 }
 

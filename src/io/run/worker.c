@@ -53,6 +53,7 @@ static void worker_free(worker *w)
     free(w->done);
     free(w->pend);
     free(w->bs_table);
+    sb_varmap_free(&w->vmap);
     sb_zbd_thread_free(w->zbd);
     free(w->bs_table_w);
     if (w->spr)

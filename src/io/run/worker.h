@@ -23,6 +23,7 @@
 #include "io/job.h"
 #include "io/loop/offsets.h"
 #include "io/loop/sprandom.h"
+#include "io/loop/varmap.h"
 
 #define TICK_NS 50000000ull   /* how often a worker publishes progress */
 #define NS 1000000000ull
@@ -40,6 +41,7 @@ typedef struct sb_io_wfile {
     sb_offgen og;
     uint64_t seq_pos, pass_bytes;
     sb_seqpos mixpos;          /* randread:N's positions on it (fio's per-file last_pos) */
+    sb_varmap vmap;            /* sizes drawn: its random map (varsize.c) */
     uint64_t size;             /* filesize=LO-HI: its own size (0 = the job's) */
     bool done;                 /* its pass is done: out of the rotation until all are */
 } sb_io_wfile;
@@ -113,6 +115,7 @@ typedef struct worker {
     uint32_t *bs_table;
     uint32_t *bs_table_w;      /* fio's bssplit=READS,WRITES: the writes' sizes; NULL: bs_table */
     uint32_t bs_min, bs_min_w; /* the smallest of each table (a random offset leaves room for it) */
+    sb_varmap vmap;            /* a random job's map of blocks taken (varmap.h); nblocks 0: none */
     unsigned bs_next;
     uint64_t seq_pos, pass_bytes;
     uint64_t scramble_n;       /* scramble_buffers: counter written into each block */

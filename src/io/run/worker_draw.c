@@ -129,6 +129,15 @@ int sb_io_worker_bs_table(worker *w, const sb_io_job *job)
     /* a range's smallest is its low end (fio's min_bs), drawn or not; a split's, its smallest */
     w->bs_min = job->bssplit.n ? table_min(t) : (uint32_t)job->bs;
     w->bs_min_w = !w->bs_table_w ? w->bs_min : job->bssplit_w.n ? table_min(w->bs_table_w) : (uint32_t)job->bs_w;
-    return 0;
+    /* fio's random map for sizes drawn (loop/varmap.h): a random job's, off where fio turns
+     * its map off (norandommap, blockalign, a distribution other than uniform, the lfsr) and
+     * where storbench draws otherwise: each direction's own sizes (two tables), verify (its
+     * block table places the writes), zbd or sprandom (blocks of one size). Its blocks are of
+     * the smallest size, as many as random offsets fit (files.c: each file's the same way). */
+    if (!sb_rw_is_random(job->rw) || job->norandommap || job->blockalign || job->dist.kind != SB_DIST_RANDOM ||
+        job->random_generator == SB_RNG_LFSR || w->bs_table_w || job->verify || job->verify_pattern ||
+        job->zonemode == SB_ZONEMODE_ZBD || job->sprandom || job->size < w->bs_min || !job->bs)
+        return 0;
+    return sb_varmap_init(&w->vmap, (job->size - w->bs_min) / job->bs + 1);
 }
 
