@@ -400,6 +400,11 @@ typedef struct sb_io_job {
      * two jobs of one file never see it half made (one creates and lays it out, the other
      * finds it whole), as fio lays out every file before any job starts. NULL: alone. */
     pthread_mutex_t *prepare_lock;
+    /* Set by jobrun.c for the jobs of a phase: where the job waits, its files laid out, until
+     * every job of the phase is ready, as fio starts them together (io/run/gate.h; its index
+     * there). NULL: alone. */
+    struct sb_io_gate *start_gate;
+    size_t gate_index;
     /* fio's io_submit_mode, random_generator, NUMA placement and SPRandom (options_fiob.c;
      * issue 27). submit_offload: a submitter thread issues at the rate while another reaps,
      * so submission does not wait on completions (submit_offload.c). random_generator:
