@@ -519,9 +519,10 @@ typedef struct sb_io_result {
     /* fsync=N / fdatasync=N: the syncs issued among the writes and how long each took
      * (ios and clat; fio's "sync"); end_fsync's and fsync_on_close's are not counted, as fio's */
     sb_io_dir_stats sync;
-    /* verify's read-back after the job, which fio reports among the job's reads with a read
-     * runtime of its own: its reads (malloc'd; NULL: none) and its seconds. Only fio's
-     * formats add them to the read figures (io/report/aggregate.c). */
+    /* verify's reads, which fio reports among the job's reads: verify_backlog's checks
+     * during the job and the read-back after it, with a read runtime of its own: their
+     * reads (malloc'd; NULL: none) and the read-back's seconds. Only fio's formats add them
+     * to the read figures (io/report/aggregate.c). */
     sb_io_dir_stats *verify_read;
     double verify_read_s;
     /* Per-second samples of the whole job (all threads), after the ramp: the first hour,

@@ -289,13 +289,17 @@ static void warn_one_at_a_time(const sb_io_job *job, const sb_engine_ops *ops, c
 /* fio's log options that involve each other (io/log/). */
 /* The warnings of options that do nothing for this job, as in fio: a queue's options
  * with one I/O at a time; bs_unaligned with a split, whose sizes (multiples of its
- * smallest, bssplit's check) fio's get_next_buflen leaves as they are either way. */
+ * smallest, bssplit's check) fio's get_next_buflen leaves as they are either way;
+ * verify_backlog with do_verify=0 (fio logs the writes for both only with do_verify). */
 static void warn_no_effect(const sb_io_job *job, const sb_engine_ops *ops, char *warn, size_t warnlen)
 {
     warn_one_at_a_time(job, ops, warn, warnlen);
     if (!warn[0] && job->bs_unaligned && job->bssplit.n)
         snprintf(warn, warnlen, "bs_unaligned has no effect here: bssplit's sizes are multiples of "
                  "its smallest (as fio's, they are used as given)");
+    if (!warn[0] && job->verify && (job->verify_backlog || job->verify_backlog_batch) && !job->do_verify)
+        snprintf(warn, warnlen, "verify_backlog has no effect with do_verify=0 (as fio's, which keeps "
+                 "no writes to check then)");
 }
 
 static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)
