@@ -400,6 +400,11 @@ typedef struct sb_io_job {
      * two jobs of one file never see it half made (one creates and lays it out, the other
      * finds it whole), as fio lays out every file before any job starts. NULL: alone. */
     pthread_mutex_t *prepare_lock;
+    /* Set by jobrun.c for the jobs of a phase: where the job waits, its files laid out, until
+     * every job of the phase is ready, as fio starts them together (io/run/gate.h; its index
+     * there). NULL: alone. */
+    struct sb_io_gate *start_gate;
+    size_t gate_index;
     /* fio's io_submit_mode, random_generator, NUMA placement and SPRandom (options_fiob.c;
      * issue 27). submit_offload: a submitter thread issues at the rate while another reaps,
      * so submission does not wait on completions (submit_offload.c). random_generator:
@@ -514,9 +519,10 @@ typedef struct sb_io_result {
     /* fsync=N / fdatasync=N: the syncs issued among the writes and how long each took
      * (ios and clat; fio's "sync"); end_fsync's and fsync_on_close's are not counted, as fio's */
     sb_io_dir_stats sync;
-    /* verify's read-back after the job, which fio reports among the job's reads with a read
-     * runtime of its own: its reads (malloc'd; NULL: none) and its seconds. Only fio's
-     * formats add them to the read figures (io/report/aggregate.c). */
+    /* verify's reads, which fio reports among the job's reads: verify_backlog's checks
+     * during the job and the read-back after it, with a read runtime of its own: their
+     * reads (malloc'd; NULL: none) and the read-back's seconds. Only fio's formats add them
+     * to the read figures (io/report/aggregate.c). */
     sb_io_dir_stats *verify_read;
     double verify_read_s;
     /* Per-second samples of the whole job (all threads), after the ramp: the first hour,

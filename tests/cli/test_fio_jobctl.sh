@@ -154,7 +154,7 @@ EOF
 ratio() { jq -r '[.jobs[] | .read.total_ios + .write.total_ios] | "\(.[1] * 100 / .[0] | floor)"' "$1"; }
 sbj flow.fio >sb.json 2>"$T/err"
 r=$(ratio sb.json)
-check "flow=1 and flow=8: 5 to 13 times the I/Os ($r %; the jobs start apart by a layout, fio's together)" test "$r" -ge 500 -a "$r" -le 1300
+check "flow=1 and flow=8: 5 to 13 times the I/Os ($r %; the jobs start together, as fio's)" test "$r" -ge 500 -a "$r" -le 1300
 sed -i 's/^flow=8$/flow=1/' flow.fio
 sbj flow.fio >sb.json 2>"$T/err"
 r1=$(ratio sb.json)
@@ -209,6 +209,40 @@ check "and the other group's job was ended" \
 check_exit "exit_what=bogus is refused" 2 "$SB" io --filename="$F" --exit_what=bogus
 check_one_line "and named" "exit_what"
 rm -f "$F"
+# the jobs of a phase start together once all have laid out their files, as fio's (it lays
+# out every job's files before it starts any): with exitall, a job whose file is quick to
+# lay out no longer runs alone while the other lays out 256 MiB, and so no longer ends that
+# one after a fraction of its runtime (limianxing-fio.conf's sixteen jobs and exitall)
+cat >gate.fio <<EOF
+[global]
+ioengine=psync
+bs=4k
+rw=randread
+time_based
+runtime=400ms
+rate_iops=500
+exitall
+[small]
+filename=$T/gs
+size=1m
+[big]
+filename=$T/gb
+size=256m
+EOF
+gate() { # TOOL: "SMALL_MS BIG_MS", each job's runtime
+    rm -f "$T/gs" "$T/gb"
+    if [ "$1" = sb ]; then sbj gate.fio; else fio --output-format=json gate.fio; fi 2>/dev/null |
+        sed -n '/^{/,$p' >g.json
+    jq -r '[.jobs[] | .job_runtime] | "\(.[0]) \(.[1])"' g.json
+    rm -f "$T/gs" "$T/gb"
+}
+read -r s b < <(gate sb)
+check "exitall: the job with the large file ran about as long as the other ($b ms, $s ms)" \
+    test "$((b * 10))" -ge "$((s * 8))" -a "$s" -gt 0
+if [ $have_fio = 1 ]; then
+    read -r fs fb < <(gate fio)
+    check "... as fio's ($fb ms, $fs ms)" test "$((fb * 10))" -ge "$((fs * 8))" -a "$fs" -gt 0
+fi
 
 # ---- rate=R,W: each direction its own pace ----
 sbj --filename="$F" --size=1m --rw=randrw --rwmixread=90 --time_based --runtime=2 --rate_iops=,20 \

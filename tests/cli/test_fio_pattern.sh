@@ -1,9 +1,11 @@
 #!/bin/bash
 # CLI tests of fio's I/O-pattern options (src/io/loop/offsets.c's sb_seqmix, loop.c,
-# options/parse_fio.c, parse_zbd.c), each against fio 3.33 on the same job where fio has
-# it, by the offsets the I/Os went to (write_lat_log with log_offset, in issue order on
-# psync): rw=randread:8 takes a new random block every 8 I/Os, the 7 between sequential
-# (rw_sequencer=sequential) or the same block (identical); percentage_random mixes random
+# varsize.c, options/parse_fio.c, parse_zbd.c), each against fio 3.33 on the same job where
+# fio has it, by the offsets the I/Os went to (write_lat_log with log_offset, in issue order
+# on psync): rw=randread:8 takes a new random block every 8 I/Os, the 7 between sequential
+# (rw_sequencer=sequential) or the same block (identical), with sizes drawn in bytes (a
+# sequential one that does not fit before the end ends the pass, and a time-based job goes
+# on at 0 past the end, as fio's); percentage_random mixes random
 # and sequential I/Os in its ratio (0: fio's exact sequential offsets); size=A:B:... keeps
 # the last value, as fio's parser does; blockalign takes any unit and draws offsets
 # independently (fio turns its random map off); bs, bsrange and ba take READ,WRITE values
@@ -53,6 +55,79 @@ if [ $have_fio = 1 ]; then
     check "randread:8: fio's groups are the same" groups 8 seq <b
     offs fio --rw=randread:8 --rw_sequencer=identical >b
     check "rw_sequencer=identical: fio's groups are the same" groups 8 same <b
+fi
+
+# ---- randread:N with sizes drawn (bsrange, bssplit): byte positions, as fio's get_next_block ----
+# vgroups N TOOL MIN MAX: in each group of N I/Os (of a 1 MiB job) the first anywhere, the
+# others at the end of the one before (at the region's very end a random one), sizes MIN..MAX,
+# none past the end; and the job ends with its 1 MiB done or where a sequential I/O would not
+# fit (less than MIN left before the end: fio's fill_io_u fails and the file is done)
+vgroups() { awk -F', ' -v n="$1" -v lo="$3" -v hi="$4" -v size=1048576 '
+    (NR - 1) % n != 0 && p < size && $5 != p { bad++ }
+    $4 < lo || $4 > hi || $5 + $4 > size { bad++ }
+    { p = $5 + $4; bytes += $4 }
+    END { cut = NR % n != 0 && p < size && p + lo > size
+          exit !(NR > 8 && !bad && (bytes >= size || cut)) }' "$2"/q_lat.1.log; }
+latlog sb --filename="$F" --size=1m --rw=randread:8 --bsrange=512-4k --bs_unaligned --norandommap
+check "randread:8 bsrange=512-4k bs_unaligned: groups of 8 in bytes, each after the last" vgroups 8 sb 512 4096
+latlog sb --filename="$F" --size=1m --rw=randread:8 --bssplit=4k/50:16k/50
+check "randread:8 bssplit with the random map: the same" vgroups 8 sb 4096 16384
+latlog sb --filename="$F" --size=1m --rw=randread:4 --bsrange=1k-4k --rw_sequencer=identical
+check "randread:4 bsrange rw_sequencer=identical: each group of 4 at one offset" \
+    test -z "$(awk -F', ' '(NR - 1) % 4 != 0 && $5 != p { print } { p = $5 }' sb/q_lat.1.log)"
+if [ $have_fio = 1 ]; then
+    latlog fio --filename="$F" --size=1m --rw=randread:8 --bsrange=512-4k --bs_unaligned --norandommap
+    check "randread:8 bsrange: fio's groups are the same" vgroups 8 fio 512 4096
+fi
+# 8 KiB of 3k reads (bssplit's 5k rounds down to 3k: fio's get_next_buflen without
+# bs_unaligned): a random one at 0 or 3k, then the next at 3k or 6k, where none fits: the
+# job ends there after 1 or 2 I/Os, short of its 8 KiB (it used to go on to 9k)
+cutn() {
+    latlog "$@" --filename="$F" --size=8k --rw=randread:4 --bssplit=3k/50:5k/50 --norandommap
+    awk -F', ' '{ n++; b += $4 } END { print n, b }' "$1"/q_lat.1.log
+}
+read -r vn vb < <(cutn sb)
+check "randread:4 on 8k of 3k reads: ends where the next does not fit ($vn I/Os, $vb bytes)" \
+    eval '[ "$vn $vb" = "1 3072" ] || [ "$vn $vb" = "2 6144" ]'
+if [ $have_fio = 1 ]; then
+    read -r fn fb < <(cutn fio)
+    check "... as fio's ($fn I/Os, $fb bytes)" eval '[ "$fn $fb" = "1 3072" ] || [ "$fn $fb" = "2 6144" ]'
+fi
+# time_based with one file: a run that reaches the region's end goes on at block 0 (fio's
+# get_next_seq_offset rewinds there), not at a random block
+wrap0() { # TOOL: "RUNS-PAST-THE-END NOT-TO-0"
+    latlog "$1" --filename="$F" --size=1m --rw=randread:8 --norandommap --time_based --runtime=1 \
+        --rate_iops=4000
+    awk -F', ' '{ b = $5 / 4096 } (NR - 1) % 8 != 0 && p == 255 { n++; if (b != 0) bad++ } { p = b }
+                END { print n + 0, bad + 0 }' "$1"/q_lat.1.log
+}
+read -r vn vbad < <(wrap0 sb)
+check "randread:8 time_based: after block 255 block 0 ($vn runs past the end, $vbad elsewhere)" \
+    eval '[ "$vn" -gt 0 ] && [ "$vbad" = 0 ]'
+if [ $have_fio = 1 ]; then
+    read -r vn vbad < <(wrap0 fio)
+    check "... as fio's ($vn runs past the end, $vbad elsewhere)" eval '[ "$vn" -gt 0 ] && [ "$vbad" = 0 ]'
+fi
+
+# ---- the random map with sizes drawn (loop/varmap.c), as fio's ----
+# cover TOOL ARGS: "IOS BYTES OVERLAPS" of a 1 MiB randread of 4k..64k: with the map each
+# block is read once in a pass (a drawn block already read moves to the next free one, an
+# I/O is cut short at one already read), so the I/Os tile the region
+cover() {
+    local tool=$1; shift
+    latlog "$tool" --filename="$F" --size=1m --rw=randread --bsrange=4k-64k "$@"
+    awk -F', ' '{ print $5, $4 }' "$tool"/q_lat.1.log | sort -n |
+        awk '{ n++; b += $2; if ($1 < e) ov++; if ($1 + $2 > e) e = $1 + $2 } END { print n, b, ov + 0 }'
+}
+read -r vn vb vov < <(cover sb)
+check "bsrange=4k-64k with the random map: 1 MiB read once, no overlap ($vn I/Os, $vb bytes, $vov overlaps)" \
+    test "$vb $vov" = "1048576 0"
+read -r n2 b2 ov2 < <(cover sb --norandommap)
+check "... with norandommap the draws overlap ($ov2 overlaps in $n2 I/Os)" test "$ov2" -gt 0
+if [ $have_fio = 1 ]; then
+    read -r fn fb fov < <(cover fio)
+    check "... fio's tile it too ($fn I/Os, $fb bytes, $fov overlaps), in a count near ours ($vn)" \
+        eval '[ "$fb $fov" = "1048576 0" ] && [ $((4 * vn)) -ge $((3 * fn)) ] && [ $((4 * fn)) -ge $((3 * vn)) ]'
 fi
 
 # ---- percentage_random ----
@@ -181,6 +256,15 @@ check "bs_unaligned: sizes from 1k to 4k, not all multiples of 1k" \
     eval 'test -z "$(awk '"'"'$2 < 1024 || $2 > 4096'"'"' a)" && test -n "$(awk '"'"'$2 % 1024'"'"' a)"'
 sizes sb --rw=randread --bsrange=1k-4k >a
 check "without bs_unaligned: multiples of 1k" test -z "$(awk '$2 % 1024' a)"
+# fio draws 1k plus a count below 4k and caps it at 4k: a quarter of the sizes are 4k
+at4k() { sizes "$1" --rw=randread --bsrange=1k-4k --bs_unaligned --norandommap |
+    awk '{ n += $3 } $2 == 4096 { k = $3 } END { printf "%d", 100 * k / n }'; }
+p4=$(at4k sb)
+check "bs_unaligned bsrange=1k-4k: about a quarter of the sizes 4k ($p4 %)" test "$p4" -ge 15 -a "$p4" -le 35
+if [ $have_fio = 1 ]; then
+    f4=$(at4k fio)
+    check "... as fio's ($f4 %)" test "$f4" -ge 15 -a "$f4" -le 35
+fi
 check_exit "bs= (no value, an unset \${VAR}): refused" 2 "$SB" io --filename="$F" --size=1m --bs=
 check_exit "bs_unaligned without a range: refused" 2 "$SB" io --filename="$F" --size=1m --bs_unaligned
 check_exit "bs=4k,8k,16k (a trim size of its own) on a trim job: refused" 2 "$SB" io --filename="$F" --size=1m --rw=randtrim --bs=4k,8k,16k

@@ -66,11 +66,12 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
                  "bssplit)");
         return -EINVAL;
     }
+    /* sizes drawn (bsrange, bssplit) take byte positions (loop/varsize.c) */
     bool mix = job->rw_seq_nr > 1 || sb_io_job_pct_mixed(job);
-    if (mix && (!sb_rw_is_random(job->rw) || var || job->verify || job->verify_pattern ||
+    if (mix && (!sb_rw_is_random(job->rw) || job->verify || job->verify_pattern ||
                 job->zonemode == SB_ZONEMODE_ZBD || job->sprandom)) {
-        snprintf(err, errlen, "%s: for random jobs of one block size, without verify, zbd or "
-                 "sprandom", job->rw_seq_nr > 1 ? "rw's :N" : "percentage_random");
+        snprintf(err, errlen, "%s: for random jobs without verify, zbd or sprandom",
+                 job->rw_seq_nr > 1 ? "rw's :N" : "percentage_random");
         return -EINVAL;
     }
     if (job->offset_align && !job->offset_pct) {
@@ -288,13 +289,17 @@ static void warn_one_at_a_time(const sb_io_job *job, const sb_engine_ops *ops, c
 /* fio's log options that involve each other (io/log/). */
 /* The warnings of options that do nothing for this job, as in fio: a queue's options
  * with one I/O at a time; bs_unaligned with a split, whose sizes (multiples of its
- * smallest, bssplit's check) fio's get_next_buflen leaves as they are either way. */
+ * smallest, bssplit's check) fio's get_next_buflen leaves as they are either way;
+ * verify_backlog with do_verify=0 (fio logs the writes for both only with do_verify). */
 static void warn_no_effect(const sb_io_job *job, const sb_engine_ops *ops, char *warn, size_t warnlen)
 {
     warn_one_at_a_time(job, ops, warn, warnlen);
     if (!warn[0] && job->bs_unaligned && job->bssplit.n)
         snprintf(warn, warnlen, "bs_unaligned has no effect here: bssplit's sizes are multiples of "
                  "its smallest (as fio's, they are used as given)");
+    if (!warn[0] && job->verify && (job->verify_backlog || job->verify_backlog_batch) && !job->do_verify)
+        snprintf(warn, warnlen, "verify_backlog has no effect with do_verify=0 (as fio's, which keeps "
+                 "no writes to check then)");
 }
 
 static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)

@@ -209,6 +209,16 @@ int sb_io_files_open(worker *w, const sb_io_job *job, const file_ctx *files, con
         f->og = w->og; /* the same layout, keys of its own */
         uint64_t fsz = files[map[w->index * per + k]].size;
         f->size = fsz;
+        /* sizes drawn: each file its own random map, as the worker's (worker_draw.c), whose
+         * own is file 0's */
+        uint64_t fbytes = fsz ? fsz : job->size;
+        if (k == 0)
+            f->vmap = w->vmap;
+        else if (w->vmap.nblocks && fbytes >= w->bs_min &&
+                 sb_varmap_init(&f->vmap, (fbytes - w->bs_min) / job->bs + 1) < 0) {
+            snprintf(err, errlen, "out of memory");
+            return -ENOMEM;
+        }
         if (fsz && k) /* filesize=LO-HI: its own number of blocks (offsets of one size: check.c) */
             sb_offgen_init(&f->og, fsz / job->bs, sb_rw_is_random(job->rw), job->norandommap,
                            w->sh->seed + 0x100 * (w->index + 1) + k);
@@ -234,6 +244,7 @@ int sb_io_files_open(worker *w, const sb_io_job *job, const file_ctx *files, con
     }
     window_reset(fs);
     fs->cur = 0;
+    w->seqmix.wrap = false; /* randread:N rewinds to 0 in a job of one file only (fio's) */
     fs->left = fs->nr; /* the first file is in use from the start, the next one after it */
     fs->rr = 1;
     return 0;
@@ -247,6 +258,9 @@ void sb_io_files_close(worker *w)
     for (unsigned k = 1; k < fs->n; k++) /* file 0 is w->fd, closed by its owner */
         if (fs->f[k].fd >= 0)
             close(fs->f[k].fd);
+    for (unsigned k = 0; k < fs->n; k++) /* the file in use's map is the worker's (it frees it) */
+        if (k != fs->cur)
+            sb_varmap_free(&fs->f[k].vmap);
     free(fs->f);
     free(fs->active);
     free(fs);
@@ -262,6 +276,10 @@ static void switch_to(worker *w, unsigned k)
     a->og = w->og;
     a->seq_pos = w->seq_pos;
     a->pass_bytes = w->pass_bytes;
+    a->mixpos = w->seqmix.pos;
+    w->seqmix.pos = b->mixpos;
+    a->vmap = w->vmap;
+    w->vmap = b->vmap;
     w->og = b->og;
     w->seq_pos = b->seq_pos;
     w->pass_bytes = b->pass_bytes;

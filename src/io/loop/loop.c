@@ -301,9 +301,16 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         sb_io_files_pick(w);
     /* the direction first: with bssplit=READS,WRITES it decides the size */
     u->ddir = (uint8_t)pick_ddir(w);
-    if (__builtin_expect(w->bs_table != NULL, 0))
-        byte_off = sb_io_next_var(w, u, &pass_end);
-    else if (__builtin_expect(w->spr != NULL, 0)) { /* sprandom: its own end (sprandom.h) */
+    if (__builtin_expect(w->bs_table != NULL, 0)) {
+        /* a pass that ended short, without an I/O (varsize.c): the job's end or the next */
+        while ((byte_off = sb_io_next_var(w, u, &pass_end)) == SB_IO_VAR_CUT) {
+            if (!(job->io_size && !job->time_based) && passes_done(w)) {
+                w->pass_done = true;
+                return false;
+            }
+            w->invalidate_pending |= pass_invalidates(job);
+        }
+    } else if (__builtin_expect(w->spr != NULL, 0)) { /* sprandom: its own end (sprandom.h) */
         if (!sb_spr_next(w->spr, &w->og, &b)) {
             w->pass_done = true;
             return false;
@@ -313,8 +320,11 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
         b = sb_offgen_next(&w->og, &pass_end);
     if (__builtin_expect(rare, 0) && w->dir_seq && !w->fs) /* rw=rw: the direction's own position */
         b = w->dir_pos[u->ddir]++ % w->og.nblocks;
-    if (__builtin_expect(rare, 0) && w->seqmix_on) /* randread:N, percentage_random */
+    if (__builtin_expect(rare, 0) && w->seqmix_on && !w->bs_table) { /* randread:N, percentage_random */
         b = sb_seqmix_next(&w->seqmix, u->ddir, b, w->og.nblocks);
+        if (pass_end && !job->time_based) /* the next loop starts afresh, as fio's file reset */
+            w->seqmix.pos = (sb_seqpos){0};
+    }
     if (w->vt && !verify_claim(w, u, &b, &byte_off, &pass_end))
         return false;
     if (__builtin_expect(rare, 0) && w->fs) /* a file's pass, or all of them */

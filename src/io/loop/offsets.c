@@ -42,30 +42,39 @@ void sb_offgen_init(sb_offgen *g, uint64_t nblocks, bool random, bool norandomma
     new_keys(g);
 }
 
-void sb_seqmix_init(sb_seqmix *m, unsigned nr, bool identical, const unsigned pct[3], uint64_t seed)
+void sb_seqmix_init(sb_seqmix *m, unsigned nr, bool identical, bool wrap, const unsigned pct[3], uint64_t seed)
 {
     m->nr = nr ? nr : 1;
     m->left = 1; /* the first I/O is a random one, as fio's */
     m->identical = identical;
-    for (int d = 0; d < 3; d++) {
+    m->wrap = wrap;
+    for (int d = 0; d < 3; d++)
         m->pct[d] = pct[d];
-        m->last[d] = 0;
-    }
+    m->pos = (sb_seqpos){0};
     sb_rand_seed(&m->rng, seed ^ 0x5e9u);
 }
 
-uint64_t sb_seqmix_next(sb_seqmix *m, unsigned ddir, uint64_t random_b, uint64_t nblocks)
+unsigned sb_seqmix_kind(sb_seqmix *m, unsigned ddir)
 {
     bool hit = !--m->left;
     if (hit)
         m->left = m->nr;
     const unsigned pct = m->pct[ddir];
-    uint64_t b, *last = &m->last[ddir];
     if (hit && (pct >= 100 || sb_rand_below(&m->rng, 100) < pct))
+        return SB_SEQMIX_RANDOM;
+    /* a pick that percentage_random made sequential is so even with identical (fio's) */
+    return hit || !m->identical ? SB_SEQMIX_NEXT : SB_SEQMIX_SAME;
+}
+
+uint64_t sb_seqmix_next(sb_seqmix *m, unsigned ddir, uint64_t random_b, uint64_t nblocks)
+{
+    unsigned kind = sb_seqmix_kind(m, ddir);
+    uint64_t b, *last = &m->pos.last[ddir];
+    if (kind == SB_SEQMIX_RANDOM)
         b = random_b;
-    else if (hit || !m->identical) /* sequential: the next block; past the end a random one */
-        b = *last < nblocks ? *last : random_b;
-    else                           /* identical: the last block again (block 0 first) */
+    else if (kind == SB_SEQMIX_NEXT) /* the next block; past the end a random one, or 0 */
+        b = *last < nblocks ? *last : m->wrap ? 0 : random_b;
+    else                             /* identical: the last block again (block 0 first) */
         b = *last ? *last - 1 : 0;
     *last = b + 1;
     return b;

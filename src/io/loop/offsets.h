@@ -39,18 +39,34 @@ typedef struct sb_offgen {
 } sb_offgen;
 
 /* fio's rw=randread:N with rw_sequencer, and percentage_random: which of a random job's
- * I/Os take a new random block. The first and every nr-th after it do, with pct % odds; the others take the block after the last (sequential; past the region's end: a
- * random one) or the last one again (identical). */
+ * I/Os take a new random block. The first and every nr-th after it do, with pct % odds; the
+ * others take the block after the last (sequential; past the region's end: a random one,
+ * or block 0 in a time-based job of one file, as fio's get_next_seq_offset) or the last one
+ * again (identical). */
+typedef struct sb_seqpos {     /* one file's positions (fio keeps them per file and direction) */
+    uint64_t last[3];          /* each direction's last block, + 1; 0: none yet (block 0 comes first) */
+    uint64_t start[3], end[3]; /* sizes drawn (varsize.c): its last I/O's bytes [start, end) (fio's
+                                * last_start, last_pos); 0 before any, as fio starts at the region's start */
+} sb_seqpos;
+
 typedef struct sb_seqmix {
-    unsigned nr, left;         /* rw's :N (1: every I/O), I/Os until the next random one */
+    unsigned nr, left;         /* rw's :N (1: every I/O), I/Os until the next random one (the
+                                * thread's count, over all its files, as fio's ddir_seq_nr) */
     bool identical;            /* rw_sequencer=identical */
+    bool wrap;                 /* time_based with one file: past the end the next goes to 0 */
     unsigned pct[3];           /* percentage_random, per direction (SB_DDIR_*) */
-    uint64_t last[3];          /* each direction's last block, + 1 (fio keeps a position per
-                                * direction); 0: none yet (block 0 comes first) */
+    sb_seqpos pos;             /* the file in use's (several files: files.c swaps them) */
     sb_rand rng;
 } sb_seqmix;
 
-void sb_seqmix_init(sb_seqmix *m, unsigned nr, bool identical, const unsigned pct[3], uint64_t seed);
+/* What the next I/O of a direction takes (sb_seqmix_kind). */
+enum { SB_SEQMIX_RANDOM, SB_SEQMIX_NEXT, SB_SEQMIX_SAME };
+
+void sb_seqmix_init(sb_seqmix *m, unsigned nr, bool identical, bool wrap, const unsigned pct[3], uint64_t seed);
+/* Counts one I/O of direction ddir and says where it goes: a random offset, the end of the
+ * direction's last I/O (SB_SEQMIX_NEXT) or its start again (SB_SEQMIX_SAME), as fio's
+ * get_next_offset and get_next_block choose. */
+unsigned sb_seqmix_kind(sb_seqmix *m, unsigned ddir);
 /* The block of the next I/O of direction ddir, given the random one the generator drew. */
 uint64_t sb_seqmix_next(sb_seqmix *m, unsigned ddir, uint64_t random_b, uint64_t nblocks);
 

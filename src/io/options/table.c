@@ -143,7 +143,8 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_bs_dirs},
     {.name = "bsrange", .aliases = a_bsrange, .type = SB_OPT_RANGE, J_RANGE(bs), .arg = "LO-HI",
      .help = "each I/O's size drawn from LO .. HI in multiples of LO (a table made before the run); "
-             "random offsets are then drawn independently (each first, then a size that fits after it, as fio's); READ,WRITE: each direction's own",
+             "a random offset is drawn first, then a size that fits after it, and with the random map a block taken moves it to the next free "
+             "one and the I/O stops at the next taken (each block once a pass), as fio's; READ,WRITE: each direction's own",
      .category = SB_OPTC_JOB, .parse = sb_opt_parse_bs_dirs},
     /* bs's per-direction details (parse_fio.c, run/worker.c's size tables) */
     {.name = "bs_is_seq_rand", .type = SB_OPT_BOOL, J(bs_is_seq_rand), .def = "0",

@@ -6,6 +6,7 @@
 #include "io/run/jobrun.h"
 
 #include "io/loop/flow.h"
+#include "io/run/gate.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -34,7 +35,10 @@ static void *run_one(void *arg)
     s->run.stop_ext = &s->stop;
     s->run.flow_reserved = s->flow_held ? &s->flow_reserved : NULL;
     s->run.prepare_lock = s->prepare_lock;
+    s->run.start_gate = s->start_gate;
+    s->run.gate_index = s->gate_index;
     s->rc = sb_io_run_live(&s->run, &s->result, s->live, s->err, sizeof s->err);
+    sb_io_gate_pass(s->start_gate, s->gate_index, false); /* one that ended before its I/O */
     if (s->flow_held) /* what its threads did not take (a job that failed early) */
         sb_flow_unreserve(s->job->flow_id, atomic_load(&s->flow_reserved));
     exit_others(s);
@@ -60,14 +64,20 @@ int sb_io_run_many(sb_io_run_slot *slots, size_t n, atomic_bool *end_all)
     }
     pthread_t tids[n];
     pthread_mutex_t prepare_lock = PTHREAD_MUTEX_INITIALIZER;
-    for (size_t i = 0; i < n; i++)
+    sb_io_gate gate;
+    int r = sb_io_gate_init(&gate, n);
+    for (size_t i = 0; i < n; i++) {
         slots[i].prepare_lock = &prepare_lock;
+        slots[i].start_gate = r == 0 ? &gate : NULL; /* out of memory: each starts when ready */
+        slots[i].gate_index = i;
+    }
+    bool gated = r == 0;
     size_t started = 0;
     /* each job's controlling thread: a stack sized to need (its deepest, measured over
      * fio's examples, was 62 KiB: layout, verify's read-back, the live view), not glibc's
      * 8 MiB, so a thousand jobs fit in a 4 GB address space as fio's do */
     pthread_attr_t attr;
-    int r = -pthread_attr_init(&attr);
+    r = -pthread_attr_init(&attr);
     if (!r)
         r = -pthread_attr_setstacksize(&attr, SB_IO_JOB_STACK);
     for (; !r && started < n; started++) {
@@ -78,8 +88,12 @@ int sb_io_run_many(sb_io_run_slot *slots, size_t n, atomic_bool *end_all)
         }
     }
     pthread_attr_destroy(&attr);
+    for (size_t i = started; gated && i < n; i++) /* never started: no one waits for them */
+        sb_io_gate_pass(&gate, i, false);
     for (size_t i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
+    if (gated)
+        sb_io_gate_destroy(&gate);
     for (size_t i = started; i < n; i++) {
         slots[i].rc = r;
         snprintf(slots[i].err, sizeof slots[i].err, "cannot start the job's thread: %s", strerror(-r));

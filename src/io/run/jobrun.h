@@ -2,7 +2,9 @@
  * jobrun — several I/O jobs at once: the jobs of one phase of a job file (between two
  * of fio's barriers, jobfile.h) each run by sb_io_run() on a thread of its own, all
  * started together and all waited for, as fio starts the jobs between two stonewalls
- * together. Each job keeps its own files, threads, clock and result; the CPU figures
+ * together: each lays out its files (one job at a time, prepare_lock) and then waits at
+ * the phase's gate (gate.h) until every job has, so their runtimes start together, as
+ * fio's. Each job keeps its own files, threads, clock and result; the CPU figures
  * of each are the process's over its own run, so when jobs overlap they include
  * each other's.
  *
@@ -38,6 +40,8 @@ typedef struct sb_io_run_slot {
     _Atomic(unsigned) flow_reserved; /* the job's flow weight counted before it starts */
     bool flow_held;                  /* that reservation was made */
     pthread_mutex_t *prepare_lock;   /* the phase's (job.h) */
+    struct sb_io_gate *start_gate;   /* the phase's (gate.h), and this job's place there */
+    size_t gate_index;
     struct sb_io_run_slot *all_slots;
     size_t n_slots;
     atomic_bool *end_all;

@@ -29,6 +29,7 @@
 #include "io/run/iomem.h"
 #include "io/run/jobclock.h"
 #include "io/run/live.h"
+#include "io/run/gate.h"
 #include "io/run/system.h"
 #include "io/job/fileopts.h"
 #include "io/run/worker.h"
@@ -53,6 +54,7 @@ static void worker_free(worker *w)
     free(w->done);
     free(w->pend);
     free(w->bs_table);
+    sb_varmap_free(&w->vmap);
     sb_zbd_thread_free(w->zbd);
     free(w->bs_table_w);
     if (w->spr)
@@ -366,10 +368,13 @@ static int system_begin(const sb_io_job *job, const char *dir, bool made_dir, sb
     return sb_io_sys_begin(job, paths, n, made_dir ? dir : NULL, sys, err, errlen);
 }
 
-/* Once the files are laid out: exec_prerun, then pre_read of each, as fio's order. */
+/* Once the files are laid out: the wait for the phase's other jobs to have laid out theirs
+ * (gate.h: fio lays out every job's files before it starts any), then exec_prerun, then
+ * pre_read of each, as fio's order. */
 static int files_ready(const sb_io_job *job, const file_ctx *files, unsigned nfiles, sb_io_sys *sys,
                        char *err, size_t errlen)
 {
+    sb_io_gate_pass(job->start_gate, job->gate_index, true);
     int r = sb_io_sys_prerun(job, sys, err, errlen);
     for (unsigned i = 0; r == 0 && job->pre_read && i < nfiles; i++)
         r = sb_io_fileopts_pre_read(job, files[i].path, err, errlen);

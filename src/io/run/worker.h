@@ -23,6 +23,7 @@
 #include "io/job.h"
 #include "io/loop/offsets.h"
 #include "io/loop/sprandom.h"
+#include "io/loop/varmap.h"
 
 #define TICK_NS 50000000ull   /* how often a worker publishes progress */
 #define NS 1000000000ull
@@ -39,6 +40,8 @@ typedef struct sb_io_wfile {
     int fd;
     sb_offgen og;
     uint64_t seq_pos, pass_bytes;
+    sb_seqpos mixpos;          /* randread:N's positions on it (fio's per-file last_pos) */
+    sb_varmap vmap;            /* sizes drawn: its random map (varsize.c) */
     uint64_t size;             /* filesize=LO-HI: its own size (0 = the job's) */
     bool done;                 /* its pass is done: out of the rotation until all are */
 } sb_io_wfile;
@@ -112,6 +115,7 @@ typedef struct worker {
     uint32_t *bs_table;
     uint32_t *bs_table_w;      /* fio's bssplit=READS,WRITES: the writes' sizes; NULL: bs_table */
     uint32_t bs_min, bs_min_w; /* the smallest of each table (a random offset leaves room for it) */
+    sb_varmap vmap;            /* a random job's map of blocks taken (varmap.h); nblocks 0: none */
     unsigned bs_next;
     uint64_t seq_pos, pass_bytes;
     uint64_t scramble_n;       /* scramble_buffers: counter written into each block */
@@ -230,7 +234,10 @@ bool sb_io_ctl_error(worker *w, const sb_io_u *u, int e, uint64_t now);
 bool sb_io_ctl_survives(const sb_io_job *job, int ddir, int e);
 void sb_io_fill_write(worker *w, sb_io_u *u);
 /* loop/varsize.c: a variable-size job's next I/O — u->len set, its offset returned, and
- * *pass_end when the pass's size is done. */
+ * *pass_end when the pass's size is done; or SB_IO_VAR_CUT: no I/O, the file's pass ended
+ * before it (randread:N's sequential I/O found no size that fits before the end, fio's
+ * fill_io_u failing), and the caller goes on with the next file or pass. */
+#define SB_IO_VAR_CUT UINT64_MAX
 uint64_t sb_io_next_var(worker *w, sb_io_u *u, bool *pass_end);
 /* jobctl.c: fio's fill_device: *out becomes a copy of job whose size is the room on the
  * file system of its file (or dir) plus what the file holds, from offset, in whole

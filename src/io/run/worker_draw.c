@@ -72,19 +72,20 @@ void sb_io_worker_offsets(worker *w, const sb_io_job *job, uint64_t seed)
      * zones, sizes drawn or verification the one shared sequence stays */
     w->dir_seq = job->rw == SB_RW_RW && !job->rw_skip && job->zonemode == SB_ZONEMODE_NONE &&
                  !w->bs_table && !job->sprandom && !job->verify && !job->verify_pattern;
-    if (w->seqmix_on)
-        sb_seqmix_init(&w->seqmix, job->rw_seq_nr, job->rw_sequencer == 1, job->pct_random,
-                       seed + 0x100 * (w->index + 1));
+    if (w->seqmix_on) /* time_based: past the end to offset 0 (fio's; one file: files.c) */
+        sb_seqmix_init(&w->seqmix, job->rw_seq_nr, job->rw_sequencer == 1, job->time_based,
+                       job->pct_random, seed + 0x100 * (w->index + 1));
 }
 
 /* A range's sizes (one size: hi 0): uniform in multiples of lo, as fio's, or with
- * bs_unaligned any byte count from lo to hi. */
+ * bs_unaligned any byte count from lo: fio's get_next_buflen draws lo plus a byte count
+ * below hi and caps it at hi, so lo/hi of them are hi (an eighth with 512-4k). */
 static void range_table(worker *w, uint64_t lo, uint64_t hi, bool unaligned, uint32_t *t)
 {
-    uint64_t steps = hi > lo ? (unaligned ? hi - lo + 1 : hi / lo) : 1;
+    uint64_t steps = hi > lo ? (unaligned ? hi : hi / lo) : 1;
     for (unsigned i = 0; i < SB_IO_BS_TABLE; i++) {
         uint64_t k = sb_rand_below(&w->rng, steps);
-        t[i] = (uint32_t)(unaligned && hi > lo ? lo + k : lo * (1 + k));
+        t[i] = (uint32_t)(unaligned && hi > lo ? (lo + k < hi ? lo + k : hi) : lo * (1 + k));
     }
 }
 
@@ -125,8 +126,18 @@ int sb_io_worker_bs_table(worker *w, const sb_io_job *job)
     else
         range_table(w, job->bs, job->bs_max, job->bs_unaligned, t);
     w->bs_table = t;
-    w->bs_min = table_min(t);
-    w->bs_min_w = w->bs_table_w ? table_min(w->bs_table_w) : w->bs_min;
-    return 0;
+    /* a range's smallest is its low end (fio's min_bs), drawn or not; a split's, its smallest */
+    w->bs_min = job->bssplit.n ? table_min(t) : (uint32_t)job->bs;
+    w->bs_min_w = !w->bs_table_w ? w->bs_min : job->bssplit_w.n ? table_min(w->bs_table_w) : (uint32_t)job->bs_w;
+    /* fio's random map for sizes drawn (loop/varmap.h): a random job's, off where fio turns
+     * its map off (norandommap, blockalign, a distribution other than uniform, the lfsr) and
+     * where storbench draws otherwise: each direction's own sizes (two tables), verify (its
+     * block table places the writes), zbd or sprandom (blocks of one size). Its blocks are of
+     * the smallest size, as many as random offsets fit (files.c: each file's the same way). */
+    if (!sb_rw_is_random(job->rw) || job->norandommap || job->blockalign || job->dist.kind != SB_DIST_RANDOM ||
+        job->random_generator == SB_RNG_LFSR || w->bs_table_w || job->verify || job->verify_pattern ||
+        job->zonemode == SB_ZONEMODE_ZBD || job->sprandom || job->size < w->bs_min || !job->bs)
+        return 0;
+    return sb_varmap_init(&w->vmap, (job->size - w->bs_min) / job->bs + 1);
 }
 

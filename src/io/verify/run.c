@@ -47,7 +47,26 @@ int sb_verify_table_init(sb_verify_table *t, uint64_t offset, uint64_t nblocks, 
 void sb_verify_table_free(sb_verify_table *t)
 {
     free(t->w);
-    t->w = NULL;
+    free(t->checked);
+    t->w = t->checked = NULL;
+}
+
+int sb_verify_table_backlog(sb_verify_table *t)
+{
+    t->checked = calloc((t->nblocks + 63) / 64 + 1, sizeof *t->checked);
+    return t->checked ? 0 : -ENOMEM;
+}
+
+/* Block b's checked bit (verify_backlog), set or cleared; its busy bit is the caller's. */
+static inline void mark_checked(sb_verify_table *t, uint64_t b, bool on)
+{
+    if (!t->checked)
+        return;
+    uint64_t bit = 1ull << (b % 64);
+    if (on)
+        atomic_fetch_or_explicit(&t->checked[b / 64], bit, memory_order_relaxed);
+    else
+        atomic_fetch_and_explicit(&t->checked[b / 64], ~bit, memory_order_relaxed);
 }
 
 /* ------------------------------------------------------------ per thread */
@@ -75,6 +94,9 @@ int sb_verify_thread_init(sb_verify_thread *v, const sb_verify_fmt *fmt, sb_veri
         v->slot_ident[i] = NOT_CLAIMED;
     if (backlog) {
         v->ring = malloc(backlog * sizeof *v->ring);
+        if (!(v->bl_clat = malloc(sizeof *v->bl_clat)))
+            return -ENOMEM;
+        sb_hist_init(v->bl_clat);
         if (!v->ring || posix_memalign(&v->rbuf, 4096, fmt->bs)) {
             v->rbuf = NULL;
             return -ENOMEM;
@@ -118,6 +140,7 @@ void sb_verify_thread_free(sb_verify_thread *v)
     free(v->slot_prev);
     free(v->ring);
     free(v->rbuf);
+    free(v->bl_clat);
     memset(v, 0, sizeof *v);
 }
 
@@ -295,9 +318,13 @@ static int run_backlog(sb_verify_thread *v)
             use_file(v, was);
             continue;
         }
-        uint64_t off = v->table->first_block_off + b * bs;
+        uint64_t off = v->table->first_block_off + b * bs, t0 = sb_now_ns();
         ssize_t k = pread(v->fd, v->rbuf, (size_t)n * bs, (off_t)off);
-        if (k != (ssize_t)n * bs) {
+        if (k == (ssize_t)n * bs) { /* one of the job's reads, as fio's (verify.h) */
+            sb_hist_record(v->bl_clat, sb_now_ns() - t0);
+            v->bl_ios++;
+            v->bl_bytes += (uint64_t)k;
+        } else {
             int en = k < 0 ? errno : EIO;
             snprintf(v->msg, sizeof v->msg, "%s: verify_backlog read at offset %" PRIu64 ": %s", v->path,
                      off, k < 0 ? strerror(en) : "short read");
@@ -308,6 +335,7 @@ static int run_backlog(sb_verify_thread *v)
                 continue;
             if (r == 0)
                 r = check_one(v, (char *)v->rbuf + (size_t)i * bs, b + i, v->bl_word[i] >> 1);
+            mark_checked(v->table, b + i, r == 0); /* the read-back leaves it (fio's history) */
             release(v->table, b + i, v->bl_word[i] >> 1);
         }
         use_file(v, was);
@@ -382,6 +410,7 @@ static int complete_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b
         uint64_t ident = v->slot_ident[SLOT(v, slot, 0)];
         for (unsigned i = 0; i < n; i++) { /* a failed or short write leaves its blocks unknown */
             v->slot_ident[SLOT(v, slot, i)] = NOT_CLAIMED;
+            mark_checked(v->table, b + i, false); /* a new write: to check again */
             release(v->table, b + i, ok ? ident : SB_VERIFY_UNKNOWN);
         }
         int r = ok && v->trim_pct ? trim_written(v, b) : 0; /* trims: one size only (check) */
@@ -441,6 +470,8 @@ static inline bool wanted(const sb_verify_table *t, uint64_t b, uint64_t *ident)
         return true;
     }
     *ident = atomic_load_explicit(&t->w[b], memory_order_acquire) >> 1;
+    if (t->checked && atomic_load_explicit(&t->checked[b / 64], memory_order_relaxed) >> (b % 64) & 1)
+        return false; /* a backlog check read its last write (fio's history let it go) */
     return *ident != 0 && *ident != SB_VERIFY_UNKNOWN;
 }
 
@@ -637,8 +668,11 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
     const unsigned units = (unsigned)(sb_io_job_max_bs(job) / unit);
     uint64_t nblocks = job->size / unit;
     int r = sb_io_verify_fmt_init(fmt, job, (uint32_t)unit);
-    for (unsigned i = 0; i < nfiles && r == 0; i++)
+    for (unsigned i = 0; i < nfiles && r == 0; i++) {
         r = sb_verify_table_init(&files[i].vtab, job->offset, nblocks, (uint32_t)unit, files[i].known_from);
+        if (r == 0 && job->verify_backlog && job->do_verify) /* the blocks its checks read */
+            r = sb_verify_table_backlog(&files[i].vtab);
+    }
     if (r == 0 && job->verify_state_load) /* what an earlier run's writes left, block by block */
         for (unsigned i = 0; i < nfiles; i++) {
             char path[PATH_MAX + 128];
@@ -653,7 +687,7 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
             r = -ENOMEM;
         else
             r = sb_verify_thread_init(w->vt, fmt, &f->vtab, f->path, i, job->numjobs, w->td.iodepth,
-                                      job->verify_backlog, w->fd,
+                                      job->do_verify ? job->verify_backlog : 0, w->fd,
                                       !sb_rw_writes(job->rw) && !job->verify_state_load);
         if (r == 0 && units > 1) /* bsrange, bssplit: an I/O covers several blocks */
             r = sb_verify_thread_units(w->vt, units, w->td.iodepth);
@@ -668,81 +702,6 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
     if (r < 0)
         snprintf(err, errlen, "verify: cannot allocate its block table (%" PRIu64 " blocks): %s",
                  nblocks, strerror(-r));
-    return r;
-}
-
-/* Reads back one file after the job (O_DIRECT when the job was direct; else its
- * pages are written and dropped first, so the check reads what the device holds). */
-static int read_back(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *f,
-                     sb_verify_stats *st, sb_verify_reads *rd, char *err, size_t errlen)
-{
-    int fd = -1;
-    int r = sb_open_resolved(f->path, O_RDONLY | (job->direct ? O_DIRECT : 0), 0, &fd, err, errlen);
-    if (r < 0)
-        return r;
-    if (!job->direct && job->invalidate) {
-        fdatasync(fd);
-        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-    }
-    r = sb_verify_file(fmt, job->verify_only && !job->verify_state_load ? NULL : &f->vtab, fd, f->path, job->offset,
-                           job->size / fmt->bs, job->numjobs, job->should_stop, job->cb_arg, st, rd,
-                           err, errlen);
-    close(fd);
-    return r;
-}
-
-int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *files,
-                        unsigned nfiles, worker **ws, sb_io_result *res, int r, char *err, size_t errlen)
-{
-    if (!job->verify)
-        return r;
-    memset(&res->verify, 0, sizeof res->verify);
-    for (unsigned i = 0; i < job->numjobs; i++)
-        if (ws[i] && ws[i]->vt)
-            sb_verify_stats_merge(&res->verify, &ws[i]->vt->st);
-    bool read_back_due = job->verify_only || (job->do_verify && sb_rw_writes(job->rw));
-    /* fio's verify_state_save: a writing job's tables, interrupted or not (fio's too) */
-    for (unsigned i = 0; job->verify_state_save && sb_rw_writes(job->rw) && !job->verify_only &&
-                         i < nfiles && (r == 0 || r == -EILSEQ); i++) {
-        char path[PATH_MAX + 128];
-        sb_verify_state_path(path, sizeof path, job->aux_path, job->name, i);
-        int s = sb_verify_state_save(fmt, &files[i].vtab, path, err, errlen);
-        r = s < 0 ? s : r;
-    }
-    if (r < 0 || res->interrupted || !read_back_due)
-        return r;
-    /* its reads as fio's verify phase counts them: one per block of the job's size. A
-     * time-based job has spent its runtime: fio then skips the verify phase, and the
-     * read-back is storbench's own check, not in the figures */
-    sb_io_dir_stats *vr = job->time_based ? NULL : res->verify_read ? res->verify_read : calloc(1, sizeof *vr);
-    sb_verify_reads rd = {.unit = job->bs, .clat = vr ? &vr->clat : NULL};
-    if (vr && !res->verify_read)
-        sb_hist_init(&vr->clat);
-    res->verify_read = vr;
-    uint64_t t0 = sb_now_ns();
-    for (unsigned i = 0; i < nfiles && r == 0; i++) {
-        sb_verify_stats st = {0};
-        r = read_back(job, fmt, &files[i], &st, vr ? &rd : NULL, err, errlen);
-        sb_verify_stats_merge(&res->verify, &st);
-    }
-    if (vr) {
-        vr->ios += rd.ios;
-        vr->bytes += rd.bytes;
-        res->verify_read_s += (double)(sb_now_ns() - t0) / 1e9;
-    }
-    if (r == -EINTR) {
-        res->interrupted = true;
-        r = 0;
-    }
-    if (r == -EILSEQ && fmt->survive) { /* counted among the job's errors (fio's total_err) */
-        uint64_t rb = res->verify.errors;
-        for (unsigned i = 0; i < job->numjobs; i++)
-            rb -= ws[i] && ws[i]->vt ? ws[i]->vt->st.errors : 0;
-        if (!ws[0]->total_err)
-            ws[0]->first_error = EILSEQ;
-        ws[0]->total_err += rb;
-        r = 0;
-    }
     return r;
 }
 

@@ -158,6 +158,10 @@ typedef struct sb_verify_table {
     uint64_t first_block_off;  /* job->offset */
     uint64_t nblocks;
     _Atomic uint64_t *w;       /* (ident << 1) | busy */
+    /* verify_backlog: a bit per block, set when a backlog check read its last write, cleared
+     * by the next write; the read-back after the job leaves these, as fio's history keeps
+     * only the writes not yet checked (sb_verify_table_backlog; NULL: none) */
+    _Atomic uint64_t *checked;
 } sb_verify_table;
 
 /* Blocks at or past known_from (a byte offset; laid out by this run with layout
@@ -165,6 +169,8 @@ typedef struct sb_verify_table {
 int sb_verify_table_init(sb_verify_table *t, uint64_t offset, uint64_t nblocks, uint32_t bs,
                          uint64_t known_from);
 void sb_verify_table_free(sb_verify_table *t);
+/* The table's checked bits (verify_backlog). -ENOMEM. */
+int sb_verify_table_backlog(sb_verify_table *t);
 
 /* ---------------------------------------------------------- per thread */
 
@@ -218,6 +224,10 @@ typedef struct sb_verify_thread {
     uint64_t tq_cap, tq_head, tq_n, written;
     uint64_t trim_rand;        /* the queue's draw (splitmix64 state) */
     void *rbuf;                /* one aligned block for backlog reads */
+    /* verify_backlog's reads, timed and counted as the job's reads (fio issues them among
+     * the job's I/Os); merged into the result's verify reads after the job */
+    uint64_t bl_ios, bl_bytes;
+    sb_histogram *bl_clat;
     sb_verify_stats st;
     char msg[256];             /* the first mismatch */
 } sb_verify_thread;
