@@ -16,6 +16,7 @@
 #include "io/loop/cmdprio.h"
 #include "io/loop/offsets.h"
 #include "io/loop/sprandom.h"
+#include "io/options/options.h"
 
 /* Every width up to 20: the Galois step from state 1 returns to 1 after 2^bits - 1 steps
  * and not before. */
