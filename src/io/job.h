@@ -265,6 +265,7 @@ typedef struct sb_io_job {
     int nice;                  /* the threads' nice value (fio's nice) */
     int prio;                  /* best-effort I/O priority 0..7 (fio's prio); -1 = unset */
     bool thread;               /* fio's thread: storbench's jobs are always threads */
+    int profile_threads;       /* fio's tiobench profile's threads= in a job: recorded, inert */
     bool zero_buffers;         /* write zeros, not random data */
     bool refill_buffers;       /* new random data before every write */
     bool scramble_buffers;     /* fio's default: the offset into every written block */

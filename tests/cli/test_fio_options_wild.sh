@@ -484,4 +484,11 @@ check "... 8 files of sizes in 16k .. 256k, not all alike ($(tr '\n' ' ' <"$T/fc
     awk '{ if ($1 < 16384 || $1 > 262144) bad = 1; u[$1] = 1; n++ } END { k = 0; for (x in u) k++; exit !(n == 8 && !bad && k > 1) }' "$T/fc.postrun.txt"
 check_exit "filesize=16k:8k (HI below LO): exit 2" 2 io --name=fc --directory="$T/fsc" --filesize=16k:8k --rw=write
 check_one_line "... one line" "filesize"
+# threads=N (heldout4's fabricattachedmemory file) is not fio's thread switch: fio takes it as the
+# tiobench profile's thread count, listed under "threads" in its job options, and it changes nothing
+check_exit "threads=1 runs" 0 io --name=th --filename="$T/th" --size=64k --rw=read --threads=1 --output-format=json
+check "... listed as \"threads\" in the job options, as fio's ($(jqv '.jobs[0]["job options"] | tostring' "$T/out"))" \
+    test "$(jqv '.jobs[0]["job options"] | "\(.threads) \(.thread // "none")"' "$T/out")" = "1 none"
+check "... with one warning that it changes nothing" grep -q "threads=1 has no effect" "$T/err"
+rm -f "$T/th"
 finish

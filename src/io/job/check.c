@@ -300,6 +300,9 @@ static void warn_no_effect(const sb_io_job *job, const sb_engine_ops *ops, char 
     if (!warn[0] && job->verify && (job->verify_backlog || job->verify_backlog_batch) && !job->do_verify)
         snprintf(warn, warnlen, "verify_backlog has no effect with do_verify=0 (as fio's, which keeps "
                  "no writes to check then)");
+    if (!warn[0] && job->profile_threads)
+        snprintf(warn, warnlen, "threads=%d has no effect: it is the tiobench profile's thread count "
+                 "(fio's too); thread=1 asks for threads", job->profile_threads);
 }
 
 static int check_logs(const sb_io_job *job, char *err, size_t errlen, char *warn, size_t warnlen)

@@ -110,7 +110,7 @@ static const char *const a_ss_ramp[] = {"ss_ramp", NULL};
 static const char *const a_bs[] = {"blocksize", NULL};
 static const char *const a_bsrange[] = {"blocksize_range", NULL};
 static const char *const a_bssplit[] = {"blocksize_split", NULL};
-static const char *const a_thread[] = {"use_thread", "threads", NULL};
+static const char *const a_thread[] = {"use_thread", NULL};
 static const char *const a_rate_min[] = {"ratemin", NULL};
 static const char *const a_blockalign[] = {"blockalign", NULL};
 static const char *const a_mem[] = {"iomem", NULL};
@@ -204,6 +204,10 @@ const sb_opt sb_io_options[] = {
      .help = "also remove a --filename file after the job when this run created it (files in "
              "--directory are always removed)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_SWITCH},
+    {.name = "threads", .type = SB_OPT_INT, J(profile_threads), .min = 0, .def = "0", .arg = "N",
+     .help = "fio's tiobench profile's thread count (--profile=tiobench --threads N); in a job it "
+             "changes nothing, in fio as here (a warning says so): `thread` is the threads switch",
+     .category = SB_OPTC_JOB},
     {.name = "thread", .aliases = a_thread, .type = SB_OPT_BOOL, J(thread), .def = "0",
      .help = "fio's threads instead of processes: storbench's jobs are always threads, so 0 and 1 "
              "run alike",
