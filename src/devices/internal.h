@@ -46,6 +46,18 @@ typedef struct {
     uint64_t at; /* when the newest of its data arrived (it cannot be destaged before) */
 } sb_dev_extent;
 
+/* An extent by age: its arrival and its offset (which names it: extents never overlap). */
+typedef struct {
+    uint64_t at, off;
+} sb_dev_age;
+
+/* An array kept with room on both sides (hdd_cache.c): its elements are base[lo .. lo + n),
+ * so inserting or removing one moves only those between it and the nearer end. */
+typedef struct {
+    char *base;
+    size_t lo, cap;
+} sb_dev_gap;
+
 #define SB_DEV_MAX_UNITS 256
 
 struct sb_dev_model {
@@ -65,8 +77,14 @@ struct sb_dev_model {
     uint64_t media_free;   /* the arm is free from (ns) */
     uint64_t ra_off, ra_time; /* read-ahead: media kept reading from ra_off since ra_time */
     int ra_valid;
-    sb_dev_extent *dirty;  /* write cache, sorted by offset, merged */
-    size_t ndirty, cap_dirty;
+    sb_dev_extent *dirty;  /* write cache, sorted by offset, merged: the first of ndirty */
+    size_t ndirty;
+    sb_dev_gap dirty_gap;  /* where they are kept */
+    /* The same extents by (at, off), oldest first: a destage chooses among the oldest
+     * without scanning the whole cache (hdd_cache.c). */
+    sb_dev_age *age;       /* the first of nage */
+    size_t nage;
+    sb_dev_gap age_gap;
     uint64_t dirty_bytes;
     /* SSD state */
     uint64_t ctrl_free;    /* the controller is free from (ns) */

@@ -53,7 +53,8 @@ void sb_dev_model_free(sb_dev_model *m)
 {
     if (!m)
         return;
-    free(m->dirty);
+    free(m->dirty_gap.base);
+    free(m->age_gap.base);
     free(m);
 }
 

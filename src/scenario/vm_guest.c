@@ -104,8 +104,8 @@ static void sleep_ns(uint64_t ns)
  * time later (ext4's journal commit, rounded up to a whole second; the writeback flusher's
  * 5 s and btrfs's 30 s, rounded up to their wheel level's 64 or 512 jiffies) would fire at a
  * different point of the battery in each run. From a multiple of both, every run starts at
- * the same phase (within an eighth of a jiffy). Under virtual time the wait costs no host
- * time: the guest idles and its clock jumps to each timer. */
+ * the same phase (within an eighth of a jiffy). Under virtual time the wait costs little host
+ * time: the guest idles and its clock jumps to each timer. Says how it ended in one line. */
 static void align_timer_wheel(void)
 {
     static const unsigned hzs[] = {100, 250, 300, 1000};
@@ -125,18 +125,27 @@ static void align_timer_wheel(void)
         a = b;
         b = r;
     }
-    uint64_t period = (uint64_t)h * 512 / a, tick = 1000000000u / h;
-    /* Most of the way on a high-resolution sleep, the last jiffies on a socket's receive
-     * timeout: the kernel's own jiffies timer, which wakes this thread from the tick at the
-     * jiffy itself, so that the disks are attached at the same point of the tick too (the
-     * scheduler's preemptions fall on ticks: six Dbench clients interleave by them). */
-    uint64_t left = (period - jiffies_now() % period) % period;
-    if (left > 8)
-        sleep_ns((left - 4) * tick);
+    uint64_t period = (uint64_t)h * 512 / a, tick = 1000000000u / h, left = 0;
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0)
         return;
-    for (unsigned i = 0; i < 100 && (left = (period - jiffies_now() % period) % period) > 0; i++) {
+    /* Most of the way on a high-resolution sleep, the last jiffies on a socket's receive
+     * timeout: the kernel's own jiffies timer, which wakes this thread from the tick at the
+     * jiffy itself, so that the disks are attached at the same point of the tick too (the
+     * scheduler's preemptions fall on ticks: six Dbench clients interleave by them). The
+     * timer wheel fires a timeout of n jiffies at the (n + 1)th tick (kernel/time/timer.c,
+     * calc_index: "does not fire early"), so the timeout is one jiffy short. A wake past the
+     * multiple starts on the next period the same way. (Until 2026-12-06 the timeout was the
+     * whole rest: every wake was a jiffy late, and each retry's timeout of a whole period went
+     * to the wheel's coarse levels and missed again, a hundred times: 25,600 virtual seconds
+     * of idle a guest, some 15 s of the host's CPU.) */
+    unsigned waits = 0;
+    for (; waits < 8 && (left = (period - jiffies_now() % period) % period) > 0; waits++) {
+        if (left > 8 || left < 2) {
+            sleep_ns((left > 8 ? left - 4 : left + period - 4) * tick);
+            continue;
+        }
+        left--; /* the wheel's extra jiffy */
         struct timeval tv = {(time_t)(left / h), (suseconds_t)(left % h * (1000000u / h))};
         char c;
         if (setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0 || recv(sv[0], &c, 1, 0) >= 0)
@@ -144,6 +153,10 @@ static void align_timer_wheel(void)
     }
     close(sv[0]);
     close(sv[1]);
+    uint64_t j = jiffies_now();
+    printf("lab: disks attached at jiffy %llu, %s of %llu (HZ %u, %u waits)\n", (unsigned long long)j,
+           j % period ? "not a multiple" : "a multiple", (unsigned long long)period, h, waits);
+    fflush(stdout);
 }
 
 /* Virtual time: the devices DIR/lab lists, served here as /dev/nbd0 ... 1 when attached

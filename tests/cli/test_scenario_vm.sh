@@ -10,7 +10,7 @@ EX=$SRC/examples
 
 check_exit "check --vm seed000" 0 "$SB" scenario check "$EX/seed000-cache.ini" --vm --vm-time host
 if grep -q "^  HDD: ext4 over 1 device, modeled as hdd-hua723020" "$T/out" &&
-   grep -q "device 1: modeled hdd-hua723020 (nbdkit), rotational" "$T/out" &&
+   grep -q "device 1: modeled hdd-hua723020,span-gb=2000 (nbdkit), rotational" "$T/out" &&
    [ "$(grep -c '^  [^ ]' "$T/out")" -eq 8 ]; then ok "seed000 --vm plan: 8 configurations, the HDD the seed's (modeled)"
 else not_ok "seed000 --vm plan ($(cat "$T/out"))"; fi
 if grep -A2 "^  BCache Writeback + Discard" "$T/out" | grep -q "device 1: modeled ssd-850evo (nbdkit), non-rotational" &&

@@ -12,9 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "devices/internal.h"
 #include "devices/model.h"
 
 #define GIB (1ull << 30)
@@ -305,6 +307,100 @@ static void test_span_flush_bound(void **state)
     assert_true(took[0] < 2 * 8.4 + 2 * 2.0);
 }
 
+/* The destage choice as a scan of every extent makes it (the model's rule, hdd_cache.c):
+ * the window is every extent that arrived no later than the 32nd oldest (all when fewer);
+ * among them, by offset, the first with the shortest positioning. Its index. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static size_t scan_choice(const sb_dev_model *m, uint64_t now)
+{
+    uint64_t *ats = malloc(m->ndirty * sizeof *ats);
+    for (size_t i = 0; i < m->ndirty; i++)
+        ats[i] = m->dirty[i].at;
+    qsort(ats, m->ndirty, sizeof *ats, cmp_u64);
+    uint64_t edge = ats[(m->ndirty < 32 ? m->ndirty : 32) - 1], best_t = UINT64_MAX;
+    free(ats);
+    size_t best = 0;
+    for (size_t i = 0; i < m->ndirty; i++) {
+        if (m->dirty[i].at > edge)
+            continue;
+        uint64_t t = sb_dev_hdd_reach(m, 1, m->dirty[i].off, now > m->dirty[i].at ? now : m->dirty[i].at);
+        if (t < best_t) {
+            best_t = t;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* The age index holds exactly the extents' (at, off), oldest first. */
+static void check_age_index(const sb_dev_model *m)
+{
+    assert_int_equal(m->nage, m->ndirty);
+    const sb_dev_age *a = m->age;
+    for (size_t k = 0; k < m->nage; k++) {
+        if (k)
+            assert_true(a[k - 1].at < a[k].at || (a[k - 1].at == a[k].at && a[k - 1].off < a[k].off));
+        size_t lo = 0, hi = m->ndirty; /* the extents are sorted by offset */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (m->dirty[mid].off < a[k].off)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        assert_true(lo < m->ndirty);
+        assert_int_equal(m->dirty[lo].off, a[k].off);
+        assert_int_equal(m->dirty[lo].at, a[k].at);
+    }
+}
+
+/* Extents added (touching and overlapping ones merge), cut by discards, with arrival times
+ * out of order as the queue's completions can be, and taken one by one: every take is the
+ * scan's choice, and the cache drains to nothing. */
+static void test_destage_choice_is_the_scans(void **state)
+{
+    (void)state;
+    sb_dev_model *m = mk("hdd-hua723020", GIB);
+    uint64_t x = 11, now = T0;
+    for (int round = 0; round < 24; round++) {
+        int adds = 50 + (int)(lcg(&x) % 400);
+        for (int i = 0; i < adds; i++) {
+            uint64_t off = (lcg(&x) % 2048) * 4096, len = (1 + lcg(&x) % 4) * 4096;
+            uint64_t at = now + lcg(&x) % 50000000; /* up to 50 ms after now, in no order */
+            if (lcg(&x) % 16 == 0)
+                at = now + 1000; /* equal arrivals: ties at the window's edge */
+            sb_dev_cache_add(m, off, len, at);
+            if (lcg(&x) % 8 == 0)
+                sb_dev_cache_drop(m, (lcg(&x) % 2048) * 4096 + 512, (1 + lcg(&x) % 6) * 2048);
+        }
+        check_age_index(m);
+        int takes = (int)(lcg(&x) % (m->ndirty + 1));
+        if (round == 23)
+            takes = (int)m->ndirty;
+        for (int i = 0; i < takes; i++) {
+            size_t want = scan_choice(m, now);
+            sb_dev_extent w = m->dirty[want], got;
+            assert_int_equal(sb_dev_cache_take(m, now, &got), 1);
+            assert_int_equal(got.off, w.off);
+            assert_int_equal(got.len, w.len);
+            assert_int_equal(got.at, w.at);
+            m->head_off = got.off + got.len; /* where a destage leaves the head */
+            now += 1 + lcg(&x) % 3000000;
+        }
+        check_age_index(m);
+    }
+    assert_int_equal(m->ndirty, 0);
+    assert_int_equal(sb_dev_model_dirty_bytes(m), 0);
+    sb_dev_extent none;
+    assert_int_equal(sb_dev_cache_take(m, now, &none), 0);
+    sb_dev_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_ncq_reordering),
         cmocka_unit_test(test_span),
         cmocka_unit_test(test_span_flush_bound),
+        cmocka_unit_test(test_destage_choice_is_the_scans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

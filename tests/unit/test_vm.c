@@ -302,6 +302,9 @@ static void test_guest_script(void **state)
     assert_non_null(strstr(text, "cp /xchg/scenario.ini /xchg/args /xchg/ndevices /xchg/lab $T" SB_VM_GUEST_XCHG "/"));
     assert_non_null(strstr(text, "cp $T" SB_VM_GUEST_XCHG "/result.json /xchg/"));
     assert_non_null(strstr(text, "storbench-vm: 9p requests to the host while storbench ran: "));
+    /* the vCPU's busy and idle virtual time while storbench ran, from /proc/stat before and after */
+    assert_non_null(strstr(text, "C0=$(head -n 1 /proc/stat)"));
+    assert_non_null(strstr(text, "storbench-vm: the vCPU while storbench ran: %.1f s busy, %.1f s idle (virtual)"));
     assert_non_null(strstr(text, "umount -l $R && umount /kernel /exe && umount /xchg"));
     assert_non_null(strstr(text, "F) mkdir -p \"$T${p%/*}\" && cp -p \"$R$p\" \"$T$p\""));
     free(text);
