@@ -14,10 +14,14 @@
 # Without -s, the battery is bench/seed-shape.sh's for seed 001 (three fs-mark runs,
 # dbench, sqlite). Environment:
 #   PLAN="idle idle stress"  one run each, in this order ("stress": stress-ng --cpu 2 runs
-#                            beside it at niceness 19: both cores are busy whenever nothing
-#                            else runs, and the guest still gets most of one (at the guest's
-#                            niceness it got a fifth of a core, and a battery took over 15
-#                            minutes); "idle": the host as it is, other work included)
+#                            beside the guest for its whole run; "idle": the host as it is,
+#                            other work included)
+#   STRESS_NICE=0            stress-ng's niceness: at 0 its two workers take both cores from
+#                            everything niced (a guest niced 19 weighs 1/68 of a worker), the
+#                            hardest host for the guest's timing; at 19 (the old default) the
+#                            guest still got most of a core
+#   STRESS_LOAD=100          stress-ng's --cpu-load: each worker busy that % of the time (below
+#                            100 a guest niced 19 gets the rest, and a run ends in minutes)
 #   TOL=1                    the largest spread allowed, in % of the smallest figure
 #   KEEP=DIR                 the result files (run1.json ...) and each run's output, every
 #                            line stamped with the host's time (run1.log ...), go there and stay
@@ -122,7 +126,8 @@ for kind in ${PLAN:-idle idle stress}; do
     case "$kind" in
     idle) ;;
     stress) command -v stress-ng >/dev/null || { echo "lab-same-figures: stress-ng missing" >&2; exit 1; }
-            nice -n 19 stress-ng --cpu 2 --timeout 7200s >/dev/null 2>&1 &
+            nice -n "${STRESS_NICE:-0}" stress-ng --cpu 2 --cpu-load "${STRESS_LOAD:-100}" --timeout 7200s \
+                >/dev/null 2>&1 &
             SPID=$! ;;
     *) usage "PLAN: '$kind' is neither idle nor stress" ;;
     esac

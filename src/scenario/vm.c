@@ -4,7 +4,8 @@
  * Per configuration: a directory cfg-N in the run's private directory holds
  * the disk images and xchg/, the directory shared with the guest (args for
  * `scenario vm-guest`, a copy of the scenario file, guest.sh, and what comes
- * back: result.json and status). QEMU runs in its own process group (so a
+ * back: result.json and status; under virtual time no guest.sh but the disk list, and
+ * beside xchg the initrd that carries it all, vm_labinit.h). QEMU runs in its own process group (so a
  * Ctrl-C reaches storbench, which then kills it), with its console relayed
  * line by line to stdout. Under "auto" the first guest boots with KVM when the
  * KVM device opens, and any failure of that guest before it ran to its end —
@@ -47,7 +48,8 @@
 #include "core/workdir.h"
 #include "scenario/tool.h"
 #include "scenario/vm_image.h"
-#include "scenario/vm_ramroot.h"
+#include "scenario/vm_labinit.h"
+#include "sysinfo/sysinfo.h"
 
 #define RAM_DIR "/dev/shm"
 
@@ -191,18 +193,38 @@ int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const 
     arg(&a, "-smp"), arg(&a, "%u", vm->guest_cpus ? vm->guest_cpus : vm->o.cpus);
     arg(&a, "-m"), arg(&a, "%lluM", (unsigned long long)((vm->guest_memory ? vm->guest_memory : vm->o.memory) >> 20));
     arg(&a, "-kernel"), arg(&a, "%s", vm->kernel.vmlinuz);
-    arg(&a, "-initrd"), arg(&a, "%s", vm->initramfs);
+    arg(&a, "-initrd"), arg(&a, "%s", vm->lab && vm->lab_initrd[0] ? vm->lab_initrd : vm->initramfs);
     /* Under virtual time the guest's randomness is fixed where it can be (QEMU's RDRAND from a
-     * seed, no address-space randomization), so that a run repeats the last one's instructions. */
-    if (vm->lab)
+     * seed, no address-space randomization), so that a run repeats the last one's instructions,
+     * and so is its clock: the RTC starts at a fixed date and runs on the virtual clock (the
+     * host's date would seed the kernel's entropy pool and name fs-mark's files, and an RTC on
+     * the host's clock makes the boot's wait for its update flag last host time). */
+    if (vm->lab) {
         arg(&a, "-seed"), arg(&a, "1");
-    arg(&a, "-append"), arg(&a, vm->lab ? "console=ttyS0 quiet loglevel=3 panic=-1 nokaslr norandmaps"
-                                        : "console=ttyS0 quiet loglevel=3 panic=-1");
+        arg(&a, "-rtc"), arg(&a, "base=%s,clock=vm", SB_VM_LAB_DATE);
+    }
+    /* --vm-exact, idle=poll: the guest's idle loop spins instead of halting. A halted vCPU lets
+     * QEMU 7.2's main loop jump the virtual clock to the next timer (sleep=off), computed from
+     * the instruction count as of the vCPU's last return to its loop: when the main loop looks
+     * between the guest's HLT and that return (a race decided by the host's scheduling), the
+     * jump overshoots by the instructions run since, and the run takes another course. A
+     * guest that never halts moves its clock by its instructions only: the run repeats itself,
+     * but idle time costs host time (about 1e9 spinning instructions a virtual second, some
+     * 30 s of the host's here), which makes a battery that waits on a modeled HDD take hours:
+     * so halting is the default, its figures within about 1 % between hosts. */
+    arg(&a, "-append"), arg(&a, !vm->lab ? "console=ttyS0 quiet loglevel=3 panic=-1"
+                                : vm->o.exact ? "console=ttyS0 quiet loglevel=3 panic=-1 nokaslr norandmaps idle=poll"
+                                              : "console=ttyS0 quiet loglevel=3 panic=-1 nokaslr norandmaps");
     arg(&a, "-serial"), arg(&a, "stdio");
     arg(&a, "-virtfs"), arg(&a, "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap");
     qemu_escape(xchg, e1, sizeof e1);
     arg(&a, "-virtfs"), arg(&a, "local,path=%s,mount_tag=xchg,security_model=none", e1);
-    arg(&a, "-device"), arg(&a, "virtio-scsi-pci,id=scsi0");
+    /* No SCSI controller in the lab (its disks are the guest's own NBD devices): under TCG a
+     * virtio queue's kick is an eventfd that QEMU's main loop reads when the host gets to it,
+     * so the kernel's scan of the bus (a request to each target) would end at a
+     * host-timed point, and every run would leave the boot in another state. */
+    if (!vm->lab)
+        arg(&a, "-device"), arg(&a, "virtio-scsi-pci,id=scsi0");
     for (size_t i = 0; i < n; i++) {
         const sb_scn_device *d = &disks[i].dev;
         if (d->model[0]) {
@@ -366,12 +388,20 @@ static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config
         return rc;
     char mods[256];
     sb_vm_config_modules(c, mods, sizeof mods);
-    if (vm->lab) { /* the disks are the guest's own NBD devices */
-        size_t l = strlen(mods);
-        snprintf(mods + l, sizeof mods - l, " nbd");
-        if ((rc = sb_vm_lab_write(xchg, c, image_size, err, errlen)) < 0 ||
-            (rc = sb_vm_ramroot_write(xchg, c, vm->exe, NULL, err, errlen)) < 0)
+    /* Virtual time: the disks are the guest's own NBD devices, and all it runs on comes in
+     * its initramfs, so that no 9p request waits for the host before the result goes back
+     * (vm_labinit.h); its lab.sh takes over from /init, and no guest.sh is read. */
+    if (vm->lab) {
+        char lab[256], *save = NULL;
+        size_t l = 0;
+        lab[0] = 0;
+        for (char *m = strtok_r(mods, " ", &save); m; m = strtok_r(NULL, " ", &save)) /* no SCSI (above) */
+            if (strcmp(m, "virtio_scsi") && strcmp(m, "sd_mod") && l + strlen(m) + 2 < sizeof lab)
+                l += (size_t)snprintf(lab + l, sizeof lab - l, "%s ", m);
+        snprintf(lab + l, sizeof lab - l, "nbd");
+        if ((rc = sb_vm_lab_write(xchg, c, image_size, err, errlen)) < 0)
             return rc;
+        return sb_vm_lab_initrd(vm->lab_initrd, vm->initramfs, &vm->kernel, lab, xchg, vm->exe, c, err, errlen);
     }
     return sb_vm_write_guest_script(xchg, &vm->kernel, vm->exe, mods, err, errlen);
 }
@@ -568,6 +598,9 @@ static void annotate(sb_system *sys, const sb_vm *vm, sb_vm_accel used, const sb
     char buf[2048], mem[32], sz[32];
     sb_format_iec(mem, sizeof mem, (double)vm->guest_memory, "B");
     bool lab = vm->lab;
+    /* The guest's clock started at SB_VM_LAB_DATE: the date is the host's. */
+    if (lab)
+        sb_system_stamp(sys);
     char vt[96] = "";
     if (lab)
         snprintf(vt, sizeof vt, ", virtual time (icount shift=%d, sleep=off: %u ns a guest instruction)",
@@ -706,6 +739,9 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
         char ramdir[PATH_MAX] = "";
         size_t mark = vm->st ? vm->st->n : 0;
         guest_shape(vm, c, image_size);
+        vm->lab_initrd[0] = 0;
+        if (vm->lab) /* removed with dir */
+            snprintf(vm->lab_initrd, sizeof vm->lab_initrd, "%s/initrd.img", dir);
         memset(disks, 0, sizeof disks);
         rc = lay_out(vm, c, dir, xchg, disks, ramdir, sizeof ramdir, scenario_file, guest_args, n_guest_args,
                      image_size, err, errlen);

@@ -56,6 +56,9 @@ typedef enum sb_vm_time {
 /* QEMU's icount shift under virtual time: one guest instruction is 2^shift ns, so 0 makes
  * the fastest virtual CPU QEMU 7.2 can count exactly (10^9 instructions a second). */
 #define SB_VM_ICOUNT_SHIFT 0
+/* Under virtual time the guest's RTC starts here in every run (QEMU's -rtc base=), and the
+ * result is stamped with the host's time afterwards. */
+#define SB_VM_LAB_DATE "2026-01-01T00:00:00"
 
 typedef struct sb_vm_opts {
     const char *kernel_dir;  /* --vm-kernel DIR, or NULL for Debian's package */
@@ -65,6 +68,7 @@ typedef struct sb_vm_opts {
     unsigned kvm_timeout;    /* seconds until a KVM guest that said nothing is given up */
     unsigned boot_timeout;   /* seconds until any other guest whose init said nothing is booted again */
     sb_vm_time time;         /* --vm-time; AUTO until sb_vm_resolve_time() */
+    bool exact;              /* --vm-exact: a virtual-time guest spins when idle (idle=poll) */
 } sb_vm_opts;
 
 /* Settles --vm-time's default where it can before anything is planned: virtual when the
@@ -78,6 +82,7 @@ typedef struct sb_vm {
     sb_vm_kernel kernel;
     char workdir[4096];      /* private: initramfs, per configuration its disks and exchange */
     char initramfs[4096];
+    char lab_initrd[4096];   /* a virtual-time configuration's: initramfs + its own input (vm_labinit.h) */
     char exe[4096];          /* this storbench (bound into the guest at SB_VM_GUEST_EXE) */
     char qemu_version[128];
     sb_vm_accel accel;       /* AUTO until the first guest showed whether KVM works */

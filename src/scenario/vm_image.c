@@ -19,11 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/fileio.h"
 #include "core/strutil.h"
 #include "scenario/tool.h"
 #include "scenario/vm_guest.h"
-#include "scenario/vm_ramroot.h"
 
 /* Loaded from the initramfs: enough to mount the host's root over virtio 9p. The rest
  * (disks, bcache, md, filesystems) comes from the kernel tree, seen through that mount.
@@ -46,6 +44,9 @@ static const char init_script[] =
     "mount -t sysfs sys /sys\n"
     "echo '" SB_VM_UP_MARKER "'\n"
     "for m in /mods/*.ko; do insmod \"$m\" || echo \"storbench-vm: insmod $m failed\"; done\n"
+    "# Virtual time: a second archive holds all that storbench runs on (vm_labinit.c); its\n"
+    "# lab.sh reaches the host only once storbench has ended, and powers the guest off.\n"
+    "[ -f /lab.sh ] && . /lab.sh\n"
     "if mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro,cache=loose host /newroot &&\n"
     "   mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 xchg /xchg; then\n"
     "    cp /xchg/guest.sh /guest.sh && . /guest.sh\n"
@@ -125,63 +126,85 @@ size_t sb_vm_parse_depends(const char *text, char **out, size_t max)
 
 /* ---- cpio newc ---- */
 
-typedef struct cpio {
-    FILE *f;
-    unsigned ino;
-} cpio;
-
-static void cpio_entry(cpio *c, const char *name, unsigned mode, unsigned rmaj, unsigned rmin, const void *data,
-                       size_t len)
+void sb_vm_cpio_entry(sb_vm_cpio *c, const char *name, unsigned mode, unsigned rmaj, unsigned rmin,
+                      const void *data, size_t len)
 {
-    static const char zeros[4] = {0};
+    sb_vm_cpio_header(c, name, mode, rmaj, rmin, len);
+    if (len) {
+        fwrite(data, 1, len, c->f);
+        sb_vm_cpio_pad(c, len);
+    }
+}
+
+void sb_vm_cpio_header(sb_vm_cpio *c, const char *name, unsigned mode, unsigned rmaj, unsigned rmin, size_t len)
+{
     size_t namesize = strlen(name) + 1;
     fprintf(c->f, "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X", c->ino++, mode, 0u, 0u,
             (mode & S_IFMT) == S_IFDIR ? 2u : 1u, 0u, len, 0u, 0u, rmaj, rmin, namesize, 0u);
     fwrite(name, 1, namesize, c->f);
-    fwrite(zeros, 1, (4 - (110 + namesize) % 4) % 4, c->f);
-    if (len) {
-        fwrite(data, 1, len, c->f);
-        fwrite(zeros, 1, (4 - len % 4) % 4, c->f);
-    }
+    sb_vm_cpio_pad(c, 110 + namesize);
 }
 
-/* Adds a host file under name; -errno with err on failure. */
-static int cpio_file(cpio *c, const char *name, const char *src, unsigned mode, char *err, size_t errlen)
+void sb_vm_cpio_pad(sb_vm_cpio *c, size_t len)
 {
-    char *data = NULL;
-    size_t len = 0;
-    int rc = sb_read_file(src, 64u << 20, 0, &data, &len);
+    static const char zeros[4] = {0};
+    fwrite(zeros, 1, (4 - len % 4) % 4, c->f);
+}
+
+int sb_vm_cpio_file(sb_vm_cpio *c, const char *name, const char *src, unsigned mode, char *err, size_t errlen)
+{
+    /* Streamed in pieces: a RAM root's libraries run to tens of MB. */
+    FILE *in = fopen(src, "rbe");
+    struct stat st;
+    if (!in || fstat(fileno(in), &st) < 0) {
+        int e = errno;
+        if (in)
+            fclose(in);
+        snprintf(err, errlen, "%s: %s", src, strerror(e));
+        return -e;
+    }
+    size_t len = (size_t)st.st_size, done = 0;
+    sb_vm_cpio_header(c, name, S_IFREG | mode, 0, 0, len);
+    char buf[65536];
+    while (done < len) {
+        size_t want = len - done < sizeof buf ? len - done : sizeof buf, got = fread(buf, 1, want, in);
+        if (got == 0)
+            break;
+        fwrite(buf, 1, got, c->f);
+        done += got;
+    }
+    int rc = done == len && !ferror(in) ? 0 : -EIO;
+    fclose(in);
     if (rc < 0) {
-        snprintf(err, errlen, "%s: %s", src, strerror(-rc));
+        snprintf(err, errlen, "%s: changed or unreadable while copied", src);
         return rc;
     }
-    cpio_entry(c, name, S_IFREG | mode, 0, 0, data, len);
-    free(data);
+    sb_vm_cpio_pad(c, len);
     return 0;
 }
 
 int sb_vm_write_initramfs(const char *path, const char *busybox, char *const *modules, size_t n, char *err,
                           size_t errlen)
 {
-    cpio c = {.f = fopen(path, "we"), .ino = 1};
+    sb_vm_cpio c = {.f = fopen(path, "we"), .ino = 1};
     if (!c.f) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -errno;
     }
     static const char *const dirs[] = {"bin", "dev", "proc", "sys", "newroot", "xchg", "mods"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
-        cpio_entry(&c, dirs[i], S_IFDIR | 0755, 0, 0, NULL, 0);
+        sb_vm_cpio_entry(&c, dirs[i], S_IFDIR | 0755, 0, 0, NULL, 0);
     /* The kernel opens /dev/console for init's stdio before /init mounts devtmpfs. */
-    cpio_entry(&c, "dev/console", S_IFCHR | 0600, 5, 1, NULL, 0);
-    cpio_entry(&c, "init", S_IFREG | 0755, 0, 0, init_script, sizeof init_script - 1);
-    int rc = cpio_file(&c, "bin/busybox", busybox, 0755, err, errlen);
+    sb_vm_cpio_entry(&c, "dev/console", S_IFCHR | 0600, 5, 1, NULL, 0);
+    sb_vm_cpio_entry(&c, "init", S_IFREG | 0755, 0, 0, init_script, sizeof init_script - 1);
+    int rc = sb_vm_cpio_file(&c, "bin/busybox", busybox, 0755, err, errlen);
     for (size_t i = 0; i < n && rc == 0; i++) {
         char name[PATH_MAX];
         const char *b = strrchr(modules[i], '/');
         snprintf(name, sizeof name, "mods/%02zu-%s", i + 1, b ? b + 1 : modules[i]);
-        rc = cpio_file(&c, name, modules[i], 0644, err, errlen);
+        rc = sb_vm_cpio_file(&c, name, modules[i], 0644, err, errlen);
     }
-    cpio_entry(&c, "TRAILER!!!", 0, 0, 0, NULL, 0);
+    sb_vm_cpio_entry(&c, "TRAILER!!!", 0, 0, 0, NULL, 0);
     if (rc == 0 && (ferror(c.f) || fflush(c.f) != 0)) {
         rc = -errno;
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -247,7 +270,8 @@ int sb_vm_write_guest_script(const char *xchg, const sb_vm_kernel *k, const char
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -errno;
     }
-    /* Sourced by /init. Host paths are the same in the guest (its root is the host's), but
+    /* Sourced by /init under host time (a virtual-time guest runs vm_labinit.h's lab.sh instead).
+     * Host paths are the same in the guest (its root is the host's), but
      * tmpfs covers /tmp, /run and /root: the kernel tree and storbench, which may live there
      * (~/.cache), are bound into the initramfs first and then under /run. */
     fprintf(f,
@@ -269,61 +293,14 @@ int sb_vm_write_guest_script(const char *xchg, const sb_vm_kernel *k, const char
             "    echo 'storbench-vm: some modules did not load (%s)'\n"
             "echo \"storbench-vm: modules at $(cut -d' ' -f1 /proc/uptime)\"\n"
             "E='env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb LANG=C.UTF-8 STORBENCH_STATE_DIR=/run/storbench'\n"
-            "if [ -f /xchg/" SB_VM_RAMROOT_FILE " ]; then\n"
-            "    # Virtual time: storbench runs from a root in guest RAM holding the files the list\n"
-            "    # names (src/scenario/vm_ramroot.c), with its inputs copied in and its result copied\n"
-            "    # out after it ends: from its start to its end nothing waits for the host, whose root\n"
-            "    # is not reachable from there (a missing file fails, it is not read from the host).\n"
-            "    T=/lab\n"
-            "    mkdir -p $T && mount -t tmpfs -o mode=755 tmpfs $T || fail 'cannot make the RAM root'\n"
-            "    while IFS='\t' read -r k p t; do\n"
-            "        case \"$k\" in\n"
-            "        L) [ -L \"$T$p\" ] || { mkdir -p \"$T${p%%/*}\" && ln -s \"$t\" \"$T$p\"; } || fail \"RAM root: $p\" ;;\n"
-            "        F) mkdir -p \"$T${p%%/*}\" && cp -p \"$R$p\" \"$T$p\" || fail \"RAM root: $p\" ;;\n"
-            "        esac\n"
-            "    done < /xchg/" SB_VM_RAMROOT_FILE "\n"
-            "    mkdir -p $T/proc $T/sys $T/dev $T/tmp $T/run $T/root &&\n"
-            "    mount -t proc proc $T/proc && mount -t sysfs sys $T/sys && mount -t devtmpfs dev $T/dev &&\n"
-            "    mount -t tmpfs -o mode=1777 tmpfs $T/tmp && mount -t tmpfs -o mode=755 tmpfs $T/run &&\n"
-            "    mount -t tmpfs -o mode=700 tmpfs $T/root && mkdir -p $T/dev/shm $T" SB_VM_GUEST_XCHG " &&\n"
-            "    mount -t tmpfs tmpfs $T/dev/shm && cp -p /exe $T" SB_VM_GUEST_EXE " &&\n"
-            "    cp /xchg/scenario.ini /xchg/args /xchg/ndevices /xchg/" SB_VM_LAB_FILE " $T" SB_VM_GUEST_XCHG "/ ||\n"
-            "        fail 'RAM root mounts failed'\n"
-            "    # The host's 9p mounts go, to come back after storbench: the kernel releases a 9p\n"
-            "    # file's handle on the host (a clunk, a round trip) when it evicts the inode, and the\n"
-            "    # page cache and inodes are dropped before every test.\n"
-            "    umount -l $R && umount /kernel /exe && umount /xchg || fail 'cannot unmount the host'\n"
-            "    echo \"storbench-vm: in guest RAM ($(du -sm $T | cut -f1) MB) at $(cut -d' ' -f1 /proc/uptime)\"\n"
-            "    # The guest kernel's own count of its 9p requests (its 9p_client_req trace event)\n"
-            "    # while storbench runs: the proof that nothing waited for the host.\n"
-            "    N=/sys/kernel/tracing; mount -t tracefs tracefs $N 2>/dev/null\n"
-            "    echo 1 2>/dev/null > $N/events/9p/9p_client_req/enable || N=\n"
-            "    # Where the guest's time went while storbench ran: the vCPU busy (each virtual\n"
-            "    # second of it costs the host the emulation of 10^9 instructions) or idle (the\n"
-            "    # clock jumps to the next timer: no host time). /proc/stat's cpu line, in USER_HZ (100) ticks.\n"
-            "    C0=$(head -n 1 /proc/stat)\n"
-            "    { $E chroot $T " SB_VM_GUEST_EXE " scenario vm-guest " SB_VM_GUEST_XCHG "\n"
-            "      echo $? > $T/status; } 2>&1 | cat\n"
-            "    echo \"$C0\" | cat - /proc/stat | awk '\n"
-            "        /^cpu / { b = $2 + $3 + $4 + $7 + $8; i = $5 + $6; if (n++) { b -= b0; i -= i0 } else { b0 = b; i0 = i } }\n"
-            "        END { printf \"storbench-vm: the vCPU while storbench ran: %%.1f s busy, %%.1f s idle (virtual)\\n\", b / 100, i / 100 }'\n"
-            "    [ -n \"$N\" ] && echo 0 > $N/events/9p/9p_client_req/enable &&\n"
-            "        echo \"storbench-vm: 9p requests to the host while storbench ran: $(cat $N/per_cpu/cpu*/stats |\n"
-            "            awk '/^(entries|overrun):/ { n += $2 } END { print n + 0 }')\" &&\n"
-            "        grep -m 5 9p_client_req $N/trace | sed 's/^/storbench-vm: 9p: /'\n"
-            "    mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 xchg /xchg || fail 'cannot mount the exchange again'\n"
-            "    cp $T/status /xchg/status\n"
-            "    [ -f $T" SB_VM_GUEST_XCHG "/result.json ] && cp $T" SB_VM_GUEST_XCHG "/result.json /xchg/\n"
-            "else\n"
-            "    # Dbench's loadfile is read by its clients while they measure: a copy in guest RAM\n"
-            "    # over it, so that no read waits for the host (the page cache it would be in is\n"
-            "    # dropped before every run). Best effort.\n"
-            "    L=/usr/share/dbench/client.txt\n"
-            "    [ -f $R$L ] && mkdir -p /inputs && cp $R$L /inputs/client.txt && mount --bind /inputs/client.txt $R$L\n"
-            "    # Through a pipe: the console is a terminal, and storbench draws no progress line there.\n"
-            "    { $E chroot $R " SB_VM_GUEST_EXE " scenario vm-guest " SB_VM_GUEST_XCHG "\n"
-            "      echo $? > /xchg/status; } 2>&1 | cat\n"
-            "fi\n"
+            "# Dbench's loadfile is read by its clients while they measure: a copy in guest RAM\n"
+            "# over it, so that no read waits for the host (the page cache it would be in is\n"
+            "# dropped before every run). Best effort.\n"
+            "L=/usr/share/dbench/client.txt\n"
+            "[ -f $R$L ] && mkdir -p /inputs && cp $R$L /inputs/client.txt && mount --bind /inputs/client.txt $R$L\n"
+            "# Through a pipe: the console is a terminal, and storbench draws no progress line there.\n"
+            "{ $E chroot $R " SB_VM_GUEST_EXE " scenario vm-guest " SB_VM_GUEST_XCHG "\n"
+            "  echo $? > /xchg/status; } 2>&1 | cat\n"
             "sync\n"
             "umount $R" SB_VM_GUEST_XCHG " /xchg 2>/dev/null\n"
             "poweroff -f\n",

@@ -4,11 +4,11 @@
  * (a 9p read of a program, a library page, a data file) idles, and its clock jumps
  * from timer to timer while it does: host milliseconds become virtual seconds in
  * which a modeled SSD empties its SLC buffer, by an amount that depends on the
- * host. So storbench in the guest runs chrooted into a tmpfs holding exactly these
+ * host. So storbench in the guest runs chrooted into a root in RAM holding exactly these
  * files, and the host's root is not reachable from there at all: a file missing
  * from the list fails loudly instead of being read from the host.
  *
- * The list is made on the host, whose root the guest sees unchanged over 9p: each
+ * The list is made on the host and packed into the guest's initramfs (vm_labinit): each
  * path is followed component by component, every symbolic link on the way becomes
  * an L line (Debian's /lib, /bin, /sbin are links into /usr) and the file it ends
  * at an F line, so the copy has the same names. Shared libraries come from ldd.
@@ -187,9 +187,10 @@ static int add_tool(sb_vm_ramroot *r, const char *prog, char *err, size_t errlen
 int sb_vm_ramroot_for(sb_vm_ramroot *r, const sb_scn_config *c, const char *exe, char *err, size_t errlen)
 {
     char mkfs[64];
+    err[0] = 0;
     snprintf(mkfs, sizeof mkfs, "mkfs.%s", c->filesystem);
     int rc = sb_vm_ramroot_add_program(r, exe, err, errlen);
-    /* exe itself is copied to its own place by guest.sh: only its libraries are listed (the
+    /* exe itself is packed to its own place (vm_labinit): only its libraries are listed (the
      * links on the way to it are harmless) */
     char real[PATH_MAX], line[PATH_MAX + 4];
     if (rc == 0 && realpath(exe, real)) {
@@ -223,31 +224,5 @@ int sb_vm_ramroot_for(sb_vm_ramroot *r, const sb_scn_config *c, const char *exe,
         rc = sb_vm_ramroot_add(r, "/etc/mdadm/mdadm.conf");
     if (rc < 0 && !err[0])
         snprintf(err, errlen, "the guest's RAM root: %s", strerror(-rc));
-    return rc;
-}
-
-int sb_vm_ramroot_write(const char *xchg, const sb_scn_config *c, const char *exe, uint64_t *bytes, char *err,
-                        size_t errlen)
-{
-    sb_vm_ramroot r = {0};
-    err[0] = 0;
-    int rc = sb_vm_ramroot_for(&r, c, exe, err, errlen);
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/" SB_VM_RAMROOT_FILE, xchg);
-    FILE *f = rc == 0 ? fopen(path, "wxe") : NULL;
-    if (rc == 0 && !f) {
-        rc = -errno;
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-    }
-    for (size_t i = 0; f && i < r.n; i++)
-        fprintf(f, "%s\n", r.line[i]);
-    if (f && (ferror(f) | fclose(f))) {
-        rc = -EIO;
-        snprintf(err, errlen, "%s: %s", path, strerror(EIO));
-    }
-    struct stat st;
-    if (bytes)
-        *bytes = r.bytes + (stat(exe, &st) == 0 ? (uint64_t)st.st_size : 0);
-    sb_vm_ramroot_free(&r);
     return rc;
 }

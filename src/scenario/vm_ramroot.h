@@ -1,15 +1,15 @@
 /*
  * vm_ramroot — what a virtual-time guest runs from its own RAM: the list of the
  * host's files (storbench's shared libraries, the tools a configuration runs, the
- * data files they and the tests read) that guest.sh copies into a tmpfs root
- * before storbench attaches the modeled disks, so that nothing between the disks'
- * attachment and the last test waits for the host (docs/scenarios.md, "Virtual
- * time"). The file has one entry a line, fields separated by tabs:
+ * data files they and the tests read) that vm_labinit packs into the guest's
+ * initramfs under /lab, where storbench runs chrooted, so that nothing from the
+ * guest's boot to the last test waits for the host (docs/scenarios.md, "Virtual
+ * time"). Each entry is one line, fields separated by tabs:
  *
  *   L <TAB> PATH <TAB> TARGET   a symbolic link met on the way to a file (/lib -> usr/lib)
  *   F <TAB> PATH                a regular file, PATH free of symbolic links
  *
- * in an order guest.sh can replay with mkdir -p, ln -s and cp.
+ * in an order that can be replayed with mkdir -p, ln -s and cp.
  */
 #ifndef SB_SCENARIO_VM_RAMROOT_H
 #define SB_SCENARIO_VM_RAMROOT_H
@@ -18,9 +18,6 @@
 #include <stdint.h>
 
 #include "scenario/scenario.h"
-
-/* The list's name in the exchange directory. */
-#define SB_VM_RAMROOT_FILE "ramroot"
 
 typedef struct sb_vm_ramroot {
     char **line;   /* "L\tPATH\tTARGET" or "F\tPATH", no repeats */
@@ -36,14 +33,10 @@ int sb_vm_ramroot_add(sb_vm_ramroot *r, const char *path);
 /* Adds the ELF program at path and the shared libraries ldd finds for it. 0 or -errno
  * with err. */
 int sb_vm_ramroot_add_program(sb_vm_ramroot *r, const char *path, char *err, size_t errlen);
-/* The list for configuration c: exe's libraries (exe itself is copied by guest.sh), the
+/* The list for configuration c: exe's libraries (exe itself is packed on its own), the
  * tools c's layout runs (mkfs, make-bcache, mdadm), /bin/sh, and the data files those and
  * the tests read where the host has them (ld.so.cache, os-release, mke2fs.conf, pci.ids,
  * dbench's loadfile ...). 0 or -errno with err. */
 int sb_vm_ramroot_for(sb_vm_ramroot *r, const sb_scn_config *c, const char *exe, char *err, size_t errlen);
-/* Writes c's list to xchg/SB_VM_RAMROOT_FILE; *bytes (may be NULL) gets its size with exe's.
- * 0 or -errno with err. */
-int sb_vm_ramroot_write(const char *xchg, const sb_scn_config *c, const char *exe, uint64_t *bytes, char *err,
-                        size_t errlen);
 
 #endif

@@ -30,6 +30,7 @@
 #include "scenario/vm_guest.h"
 #include "scenario/vm_image.h"
 #include "scenario/vm_kernel.h"
+#include "scenario/vm_labinit.h"
 #include "scenario/vm_ramroot.h"
 
 static sb_scenario sc;
@@ -228,12 +229,13 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
-/* Reads a cpio newc archive back: names (joined with '|') and the content of /init. */
+/* Reads cpio newc archives back: names (joined with '|', "#" between one archive and the
+ * next) and the content of /init. */
 static void read_cpio(const char *path, char *names, size_t nlen, char *init, size_t ilen)
 {
     char *data = NULL;
     size_t len = 0;
-    assert_int_equal(sb_read_file(path, 64 << 20, 0, &data, &len), 0);
+    assert_int_equal(sb_read_file(path, 256 << 20, 0, &data, &len), 0);
     size_t off = 0;
     names[0] = init[0] = 0;
     while (off + 110 <= len) {
@@ -245,8 +247,13 @@ static void read_cpio(const char *path, char *names, size_t nlen, char *init, si
         size_t namesize = strtoul(field, NULL, 16);
         const char *name = data + off + 110;
         size_t doff = (off + 110 + namesize + 3) & ~(size_t)3;
-        if (!strcmp(name, "TRAILER!!!"))
-            break;
+        if (!strcmp(name, "TRAILER!!!")) {
+            off = (doff + 3) & ~(size_t)3;
+            if (off + 110 > len)
+                break;
+            snprintf(names + strlen(names), nlen - strlen(names), "#|");
+            continue;
+        }
         snprintf(names + strlen(names), nlen - strlen(names), "%s|", name);
         if (!strcmp(name, "init"))
             snprintf(init, ilen, "%.*s", (int)fsize, data + doff);
@@ -280,6 +287,94 @@ static void test_initramfs(void **state)
     assert_int_equal(entries(dir), 3); /* busybox and the two modules */
 }
 
+/* Whether the file at a has the bytes of the file at b. */
+static bool same_bytes(const char *a, const char *b)
+{
+    char *x = NULL, *y = NULL;
+    size_t lx = 0, ly = 0;
+    assert_int_equal(sb_read_file(a, 256 << 20, 0, &x, &lx), 0);
+    assert_int_equal(sb_read_file(b, 256 << 20, 0, &y, &ly), 0);
+    bool same = lx == ly && !memcmp(x, y, lx);
+    free(x);
+    free(y);
+    return same;
+}
+
+/* Virtual time: the initramfs, then a second archive with the RAM root, storbench, its
+ * inputs and lab.sh, each directory before what is in it, the same bytes every time. */
+static void test_lab_initrd(void **state)
+{
+    (void)state;
+    if (access("/usr/sbin/mkfs.ext4", X_OK) != 0 && access("/sbin/mkfs.ext4", X_OK) != 0)
+        skip();
+    char bb[512], base[512], x[512], p[600], self[512], out[512], out2[512], init[4096];
+    size_t nlen = 1 << 16;
+    char *names = calloc(1, nlen);
+    assert_non_null(names);
+    snprintf(bb, sizeof bb, "%s/busybox", dir);
+    write_file(bb, "not really busybox");
+    snprintf(base, sizeof base, "%s/base.img", dir);
+    assert_int_equal(sb_vm_write_initramfs(base, bb, NULL, 0, err, sizeof err), 0);
+    snprintf(x, sizeof x, "%s/x", dir);
+    assert_int_equal(mkdir(x, 0700), 0);
+    static const char *const inputs[] = {"scenario.ini", "args", "ndevices", SB_VM_LAB_FILE};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(p, sizeof p, "%s/%s", x, inputs[i]);
+        write_file(p, inputs[i]);
+    }
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(len > 0);
+    self[len] = 0;
+    sb_vm_kernel k = {.root = "/nonexistent", .version = "0"};
+    sb_scn_config c = {.devices = 1, .filesystem = "ext4"};
+    snprintf(out, sizeof out, "%s/initrd.img", dir);
+    assert_int_equal(sb_vm_lab_initrd(out, base, &k, "", x, self, &c, err, sizeof err), 0);
+    read_cpio(out, names, nlen, init, sizeof init);
+    assert_non_null(strstr(init, "[ -f /lab.sh ] && . /lab.sh"));
+    assert_true(strstr(init, ". /lab.sh") < strstr(init, "mount -t 9p"));
+    assert_non_null(strstr(names, "|init|bin/busybox|#|lab|"));
+    assert_non_null(strstr(names, "|labin|labin/exe|labin/scenario.ini|labin/args|labin/ndevices|labin/"
+                                  SB_VM_LAB_FILE "|lab.sh|"));
+    assert_non_null(strstr(names, "/libc.so"));
+    assert_non_null(strstr(names, "/mkfs.ext4|"));
+    /* Each directory of the second archive comes before anything in it. */
+    const char *second = strstr(names, "#|") + 2;
+    for (const char *n = second; *n; n = strchr(n, '|') + 1) {
+        char name[1024], parent[1030];
+        snprintf(name, sizeof name, "%.*s", (int)(strchr(n, '|') - n), n);
+        char *slash = strrchr(name, '/');
+        if (!slash)
+            continue;
+        *slash = 0;
+        snprintf(parent, sizeof parent, "|%s|", name);
+        const char *at = strstr(names, parent);
+        assert_non_null(at);
+        assert_true(at + 1 >= second && at + 1 < n);
+    }
+    /* lab.sh hands the result back over 9p only after storbench has run. */
+    const char *run = strstr(sb_vm_lab_script, "scenario vm-guest"), *mnt = strstr(sb_vm_lab_script, "mount -t 9p");
+    assert_true(run && mnt && run < mnt);
+    assert_non_null(strstr(sb_vm_lab_script, "chroot $T " SB_VM_GUEST_EXE " scenario vm-guest " SB_VM_GUEST_XCHG));
+    assert_non_null(strstr(sb_vm_lab_script, "cp /labin/scenario.ini /labin/args /labin/ndevices /labin/"
+                                             SB_VM_LAB_FILE " $X/"));
+    assert_non_null(strstr(sb_vm_lab_script, "cp $X/result.json /xchg/"));
+    assert_non_null(strstr(sb_vm_lab_script, "storbench-vm: 9p requests to the host while storbench ran: "));
+    assert_non_null(strstr(sb_vm_lab_script, "poweroff -f\n"));
+    /* The same configuration, the same bytes: the guest's boot repeats itself. */
+    snprintf(out2, sizeof out2, "%s/initrd2.img", dir);
+    assert_int_equal(sb_vm_lab_initrd(out2, base, &k, "", x, self, &c, err, sizeof err), 0);
+    assert_true(same_bytes(out, out2));
+    /* An existing file is not overwritten; a missing input leaves no file. */
+    assert_int_equal(sb_vm_lab_initrd(out, base, &k, "", x, self, &c, err, sizeof err), -EEXIST);
+    assert_int_equal(unlink(out2), 0);
+    snprintf(p, sizeof p, "%s/args", x);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(sb_vm_lab_initrd(out2, base, &k, "", x, self, &c, err, sizeof err), -ENOENT);
+    assert_non_null(strstr(err, "args"));
+    assert_int_equal(access(out2, F_OK), -1);
+    free(names);
+}
+
 static void test_guest_script(void **state)
 {
     (void)state;
@@ -296,17 +391,8 @@ static void test_guest_script(void **state)
     assert_non_null(strstr(text, "modprobe -a -d " SB_VM_GUEST_KERNEL " -S '6.1.0-57-amd64' virtio_scsi sd_mod ext4"));
     assert_non_null(strstr(text, "mount -t tmpfs -o mode=700 tmpfs $R/root"));
     assert_non_null(strstr(text, SB_VM_GUEST_EXE " scenario vm-guest " SB_VM_GUEST_XCHG));
-    /* Virtual time: storbench runs from the RAM root, its inputs copied in, its result out. */
-    assert_non_null(strstr(text, "if [ -f /xchg/" SB_VM_RAMROOT_FILE " ]"));
-    assert_non_null(strstr(text, "chroot $T " SB_VM_GUEST_EXE " scenario vm-guest " SB_VM_GUEST_XCHG));
-    assert_non_null(strstr(text, "cp /xchg/scenario.ini /xchg/args /xchg/ndevices /xchg/lab $T" SB_VM_GUEST_XCHG "/"));
-    assert_non_null(strstr(text, "cp $T" SB_VM_GUEST_XCHG "/result.json /xchg/"));
-    assert_non_null(strstr(text, "storbench-vm: 9p requests to the host while storbench ran: "));
-    /* the vCPU's busy and idle virtual time while storbench ran, from /proc/stat before and after */
-    assert_non_null(strstr(text, "C0=$(head -n 1 /proc/stat)"));
-    assert_non_null(strstr(text, "storbench-vm: the vCPU while storbench ran: %.1f s busy, %.1f s idle (virtual)"));
-    assert_non_null(strstr(text, "umount -l $R && umount /kernel /exe && umount /xchg"));
-    assert_non_null(strstr(text, "F) mkdir -p \"$T${p%/*}\" && cp -p \"$R$p\" \"$T$p\""));
+    /* Host time only: a virtual-time guest runs lab.sh from its initramfs, never guest.sh. */
+    assert_null(strstr(text, "chroot $T"));
     free(text);
 }
 
@@ -395,12 +481,28 @@ static void test_lab(void **state)
     assert_true(has_arg(argv, n, "shift=0,sleep=off"));
     assert_true(has_arg(argv, n, "max,erms=off,fsrm=off"));
     assert_true(has_arg(argv, n, "-seed"));
+    /* the guest halts when idle (its clock jumps) unless --vm-exact asks it to spin (idle=poll) */
     assert_true(has_arg(argv, n, "console=ttyS0 quiet loglevel=3 panic=-1 nokaslr norandmaps"));
+    vm.o.exact = true;
+    n = sb_vm_qemu_argv(&vm, SB_VM_ACCEL_TCG, "/w/xchg", NULL, 0, argv, 128, buf, sizeof buf);
+    assert_true(has_arg(argv, n, "console=ttyS0 quiet loglevel=3 panic=-1 nokaslr norandmaps idle=poll"));
+    vm.o.exact = false;
     assert_false(has_arg(argv, n, "-drive"));
+    /* Its RTC starts at a fixed date on the virtual clock; it boots its configuration's initrd. */
+    assert_true(has_arg(argv, n, "base=" SB_VM_LAB_DATE ",clock=vm"));
+    snprintf(vm.initramfs, sizeof vm.initramfs, "/w/initramfs.img");
+    snprintf(vm.lab_initrd, sizeof vm.lab_initrd, "/w/cfg-0/initrd.img");
+    n = sb_vm_qemu_argv(&vm, SB_VM_ACCEL_TCG, "/w/xchg", NULL, 0, argv, 128, buf, sizeof buf);
+    assert_true(has_arg(argv, n, "/w/cfg-0/initrd.img"));
+    assert_false(has_arg(argv, n, "/w/initramfs.img"));
+    assert_false(has_arg(argv, n, "virtio-scsi-pci"));
     vm.lab = false;
     n = sb_vm_qemu_argv(&vm, SB_VM_ACCEL_TCG, "/w/xchg", NULL, 0, argv, 128, buf, sizeof buf);
     assert_false(has_arg(argv, n, "-icount"));
     assert_false(has_arg(argv, n, "-seed"));
+    assert_false(has_arg(argv, n, "-rtc"));
+    assert_true(has_arg(argv, n, "virtio-scsi-pci"));
+    assert_true(has_arg(argv, n, "/w/initramfs.img"));
     assert_true(has_arg(argv, n, "max"));
 
     sb_scn_config c = {.devices = 2};
@@ -505,9 +607,6 @@ static void test_ramroot(void **state)
         }
         assert_true(libc && mkfs && sh);
         sb_vm_ramroot_free(&r);
-        assert_int_equal(sb_vm_ramroot_write(dir, &c, self, NULL, err, sizeof err), 0);
-        snprintf(p, sizeof p, "%s/" SB_VM_RAMROOT_FILE, dir);
-        assert_int_equal(access(p, R_OK), 0);
     }
     /* A tool that is not installed fails the list, naming it. */
     sb_scn_config bad = {.devices = 1, .filesystem = "nosuchfs"};
@@ -527,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_shell_quote_and_depends),
         cmocka_unit_test(test_qemu_argv_modeled),
         cmocka_unit_test_setup_teardown(test_initramfs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lab_initrd, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_script, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kernel_tree, setup, teardown),

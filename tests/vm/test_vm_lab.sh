@@ -12,9 +12,9 @@
 #     the disk; the guest's server says it never woke for nothing (0 idle wake-ups).
 #  2. A SIGKILL of storbench while its guest measures: the guest dies with it (nothing of
 #     the lab runs on the host but QEMU), and the next run removes what was left.
-#     The same job again gives the same figures, within 1 % (storbench runs from the
-#     guest's RAM and attaches the disk at the same phase of the kernel's timers, so from
-#     there on nothing depends on the host; the guest counts its 9p requests: none).
+#     The same job again gives the same figures, within 1 % (the guest's whole input is in
+#     its initrd and it never halts, so nothing in it depends on the host and a run repeats
+#     the last one exactly; the guest counts its 9p requests while storbench runs: none).
 #  3. STRESS=1 (needs stress-ng): the same job with both host cores busy (stress-ng --cpu 2)
 #     gives the same figures, within 1 %.
 # After each run: no QEMU of ours left, the images directory empty.
