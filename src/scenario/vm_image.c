@@ -225,14 +225,7 @@ int sb_vm_build_initramfs(const sb_vm_kernel *k, const char *path, char *err, si
         return -ENOTSUP;
     }
     char *argv[16], out[8192] = "";
-    size_t a = 0;
-    argv[a++] = "modprobe";
-    argv[a++] = "-d";
-    argv[a++] = (char *)k->root;
-    argv[a++] = "-S";
-    argv[a++] = (char *)k->version;
-    argv[a++] = "-a";
-    argv[a++] = "--show-depends";
+    size_t a = sb_vm_kernel_modprobe_argv(k, argv);
     for (size_t i = 0; i < sizeof initramfs_modules / sizeof initramfs_modules[0]; i++)
         argv[a++] = (char *)initramfs_modules[i];
     argv[a] = NULL;

@@ -249,3 +249,16 @@ int sb_vm_kernel_debian(const char *cache, sb_vm_kernel *k, FILE *log, char *err
     snprintf(k->source, sizeof k->source, "Debian %s %s", pkg, ver);
     return 0;
 }
+
+size_t sb_vm_kernel_modprobe_argv(const sb_vm_kernel *k, char **argv)
+{
+    size_t a = 0;
+    argv[a++] = "modprobe";
+    argv[a++] = "-d";
+    argv[a++] = (char *)k->root;
+    argv[a++] = "-S";
+    argv[a++] = (char *)k->version;
+    argv[a++] = "-a";
+    argv[a++] = "--show-depends";
+    return a;
+}

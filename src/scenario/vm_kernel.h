@@ -26,6 +26,11 @@ int sb_vm_cache_dir(char *out, size_t len);
 int sb_vm_kernel_tree(const char *dir, sb_vm_kernel *k, char *err, size_t errlen);
 /* Debian's newest kernel package, from the cache or downloaded into it (progress on log,
  * may be NULL). 0 or -errno, one line in err. */
+/* The start of `modprobe --show-depends` over this tree's modules: fills argv[0..6] with
+ * "modprobe -d ROOT -S VERSION -a --show-depends" and returns 7; the caller appends the
+ * module names and the NULL. */
+size_t sb_vm_kernel_modprobe_argv(const sb_vm_kernel *k, char **argv);
+
 int sb_vm_kernel_debian(const char *cache, sb_vm_kernel *k, FILE *log, char *err, size_t errlen);
 
 #endif

@@ -116,15 +116,8 @@ static int put_modules(sb_vm_cpio *c, dirset *s, const sb_vm_kernel *k, const ch
                        size_t errlen)
 {
     char list[512], out[32768] = "", *argv[64], *save = NULL;
-    size_t a = 0;
     snprintf(list, sizeof list, "%s", modules);
-    argv[a++] = "modprobe";
-    argv[a++] = "-d";
-    argv[a++] = (char *)k->root;
-    argv[a++] = "-S";
-    argv[a++] = (char *)k->version;
-    argv[a++] = "-a";
-    argv[a++] = "--show-depends";
+    size_t a = sb_vm_kernel_modprobe_argv(k, argv);
     for (char *m = strtok_r(list, " ", &save); m && a < 63; m = strtok_r(NULL, " ", &save))
         argv[a++] = m;
     argv[a] = NULL;
