@@ -1,0 +1,166 @@
+/*
+ * phase — fio's verify phase inside a job. fio's thread alternates a write phase and a
+ * verify phase (backend.c: thread_main calls do_io, then do_verify on the writes it
+ * logged): after each of its loops (loops=N), and, in a time-based job on an asynchronous
+ * engine, after each `size` bytes it queued, writing and verifying in turn until the
+ * runtime is spent. A phase here runs in the worker's own thread once its I/Os are all
+ * back: each block whose last write is one of this thread's since the last phase is read
+ * back (one read per write, the blocks of a write carrying its identity), checked, and
+ * marked, so that neither a later phase nor the read-back after the job reads it again
+ * until it is written anew (fio's verify phase takes each logged write once). The reads
+ * are timed among the job's reads, as fio counts its verify reads, and the phase's time
+ * is the read runtime's. They are pread()s one at a time, not the engine's at the job's
+ * depth: their count and bytes are fio's, their latency storbench's. Also here, what the
+ * loops do with a failed check (sb_io_verify_failed), the phase's and theirs alike.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/run/worker.h"
+
+/* Whether block b of the file in use holds a write of this thread's phase that no check
+ * has read yet; *ident gets the identity it holds. */
+static bool phase_block(const sb_verify_thread *v, uint64_t b, uint64_t *ident)
+{
+    const sb_verify_table *t = v->table;
+    uint64_t word = atomic_load_explicit(&t->w[b], memory_order_acquire);
+    uint64_t id = word >> 1, seq = id >> 8;
+    *ident = id;
+    if ((word & 1) || id == SB_VERIFY_UNKNOWN || id == SB_VERIFY_TRIMMED || (id & 0xff) != v->job ||
+        seq <= v->phase_seq || seq > v->phase_upto)
+        return false;
+    return !(t->checked && atomic_load_explicit(&t->checked[b / 64], memory_order_relaxed) >> (b % 64) & 1);
+}
+
+bool sb_io_verify_failed(worker *w, int r)
+{
+    if (r == -EILSEQ && w->vt->fmt->survive) { /* continue_on_error=verify: counted */
+        if (!w->total_err++)
+            w->first_error = EILSEQ;
+        if (!w->job->verify_fatal)
+            return true;
+        /* ... and with verify_fatal the job ends at the first, without failing */
+    } else if (!w->err) {
+        w->err = r;
+        snprintf(w->errmsg, sizeof w->errmsg, "%.255s", w->vt->msg);
+    }
+    atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+    return false;
+}
+
+void sb_io_verify_phase_due(worker *w)
+{
+    w->vphase_due = true;
+    w->vt->phase_upto = w->vt->seq;
+}
+
+/* The read of n blocks from b failed (k: what pread returned): the job's error. */
+static void phase_read_failed(worker *w, uint64_t off, ssize_t k)
+{
+    int en = k < 0 ? errno : EIO;
+    if (!w->err) {
+        w->err = -en;
+        snprintf(w->errmsg, sizeof w->errmsg, "%.200s: verify read at offset %" PRIu64 ": %s", w->vt->path,
+                 off, k < 0 ? strerror(en) : "short read");
+    }
+    atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+}
+
+/* One write's blocks, n from b, holding ident: read, timed (after the ramp), checked,
+ * marked. False when the job ends here (an error, or a mismatch it does not go on after). */
+static bool phase_read(worker *w, uint64_t b, unsigned n, uint64_t ident, uint64_t t0)
+{
+    sb_verify_thread *v = w->vt;
+    sb_verify_table *t = v->table;
+    const uint32_t bs = v->fmt->bs;
+    uint64_t off = t->first_block_off + b * bs;
+    ssize_t k = pread(v->fd, v->pbuf, (size_t)n * bs, (off_t)off);
+    if (k != (ssize_t)n * bs) {
+        for (unsigned i = 0; i < n; i++)
+            sb_verify_release(t, b + i, ident);
+        phase_read_failed(w, off, k);
+        return false;
+    }
+    if (t0 >= w->ramp_end_ns) { /* one of the job's reads, as fio counts its verify reads */
+        sb_hist_record(v->bl_clat, sb_io_now(w) - t0);
+        v->bl_ios++;
+        v->bl_bytes += (uint64_t)k;
+    }
+    bool go_on = true;
+    for (unsigned i = 0; i < n; i++) {
+        if (go_on && sb_verify_check_one(v, (char *)v->pbuf + (size_t)i * bs, b + i, ident) < 0)
+            go_on = sb_io_verify_failed(w, -EILSEQ);
+        sb_verify_mark_checked(t, b + i, true); /* read once: the read-back after the job leaves it */
+        sb_verify_release(t, b + i, ident);
+    }
+    return go_on;
+}
+
+/* The phase over the file in use. False when the job ends (its runtime spent, as fio's
+ * do_verify stops there, or stopped, or failed). */
+static bool phase_file(worker *w)
+{
+    sb_verify_thread *v = w->vt;
+    sb_verify_table *t = v->table;
+    uint64_t ident, id2, word;
+    for (uint64_t b = 0; b < t->nblocks;) {
+        if (!phase_block(v, b, &ident)) {
+            b++;
+            continue;
+        }
+        uint64_t t0 = sb_io_now(w);
+        if (t0 >= w->end_ns || atomic_load_explicit(&w->sh->stop, memory_order_relaxed))
+            return false;
+        unsigned n = 1; /* the write's blocks: bsrange and bssplit writes cover several */
+        while (n < v->max_units && b + n < t->nblocks && phase_block(v, b + n, &id2) && id2 == ident)
+            n++;
+        /* up to a block another thread of a shared file holds, or wrote since it was looked
+         * at (that one is given back as it is: its write is not this phase's) */
+        unsigned got = 0;
+        while (got < n && sb_verify_claim(t, b + got, &word)) {
+            if (word >> 1 != ident) {
+                sb_verify_release(t, b + got, word >> 1);
+                break;
+            }
+            got++;
+        }
+        if (got && !phase_read(w, b, got, ident, t0))
+            return false;
+        b += got ? got : 1;
+    }
+    return true;
+}
+
+void sb_io_verify_phase(worker *w)
+{
+    sb_verify_thread *v = w->vt;
+    const unsigned nf = v->files ? v->nfiles : 1, was = v->cur;
+    uint64_t t0 = sb_io_now(w);
+    bool go_on = true;
+    for (unsigned k = 0; k < nf && go_on; k++) {
+        if (v->files)
+            sb_verify_use(v, k);
+        /* as fio's do_verify: each file synced and its cached pages dropped, direct or not,
+         * so that a buffered job reads what the device holds */
+        fsync(v->fd);
+        posix_fadvise(v->fd, (off_t)v->table->first_block_off, (off_t)(v->table->nblocks * v->fmt->bs),
+                      POSIX_FADV_DONTNEED);
+        go_on = phase_file(w);
+    }
+    if (v->files)
+        sb_verify_use(v, was);
+    v->phase_seq = v->phase_upto;
+    v->nring = v->pending = 0; /* verify_backlog's waiting writes were read: fio's history is empty */
+    w->vphase_due = false;
+    w->vphase_mark = w->bytes_issued;
+    uint64_t t1 = sb_io_now(w), from = t0 > w->ramp_end_ns ? t0 : w->ramp_end_ns;
+    if (t1 > from) { /* the read runtime's; and the job's, as fio's runtime holds its phases */
+        v->phase_ns += t1 - from;
+        if (t1 > w->last_ns)
+            w->last_ns = t1;
+    }
+}
