@@ -367,7 +367,8 @@ check "time based write + verify: no reads in the figures ($(jq '.jobs[0].read.t
 
 # loops=N: fio verifies after each loop (its thread_main: do_io, then do_verify, loop after
 # loop), so each loop's writes are read back once: 3 x 2048 reads beside 3 x 2048 writes, on a
-# synchronous engine and an asynchronous one (storbench used to read back only the last loop)
+# synchronous engine and an asynchronous one at its depth (storbench used to read back only the
+# last loop)
 lrun() { # TOOL ARGS...: "reads writes" of the job's JSON
     local who=$1; shift
     rm -f "$T/vl"
@@ -377,7 +378,7 @@ lrun() { # TOOL ARGS...: "reads writes" of the job's JSON
 }
 for e in psync libaio; do
     LJ=(--name=v --filename="$T/vl" --size=8m --bs=4k --verify=crc32c --loops=3 --ioengine=$e)
-    [ $e = libaio ] && LJ+=(--rw=randwrite --iodepth=4) || LJ+=(--rw=write)
+    [ $e = libaio ] && LJ+=(--rw=randwrite --iodepth=4 --direct=1) || LJ+=(--rw=write)
     got=$(lrun sb "${LJ[@]}")
     check "loops=3 with verify on $e: each loop's 2048 writes read back after it ($got)" test "$got" = "6144 6144"
     [ $have_fio = 1 ] && check "... as fio 3.33's" test "$(lrun fio "${LJ[@]}")" = "$got"
