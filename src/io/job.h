@@ -526,6 +526,9 @@ typedef struct sb_io_result {
      * to the read figures (io/report/aggregate.c). */
     sb_io_dir_stats *verify_read;
     double verify_read_s;
+    /* ... and the verify phases inside the job (loops, time based: verify/phase.c), the
+     * longest thread's: part of `seconds`, the read runtime's and not the write's, as fio's */
+    double verify_phase_s;
     /* Per-second samples of the whole job (all threads), after the ramp: the first hour,
      * when the log interval divides a second (else none). */
     size_t n_seconds;

@@ -133,6 +133,25 @@ if [ $have_fio = 1 ]; then
         --log_offset=1 >/dev/null 2>&1)
     check "... as fio's" test "$(wc -l <fio/od_clat.1.log)" = 32
 fi
+# ... without size=: the job is as large as its files, each file its own size (fio's
+# setup_files); storbench used to take its 1 GiB default and refuse the read
+odreads() { jq '.jobs[0].read.total_ios' "$1"; }
+mkdir -p "$T/od2"
+head -c 64k /dev/urandom >"$T/od2/a"
+head -c 128k /dev/urandom >"$T/od2/b"
+for d in od od2; do
+    want=$([ $d = od ] && echo 32 || echo 48)
+    check_exit "opendir without size= ($d: files of $([ $d = od ] && echo "64k and 64k" || echo "64k and 128k"))" \
+        0 io --name=od --opendir="$T/$d" --rw=read --output-format=json
+    check "... each file read whole: $want reads of 4 KiB ($(odreads "$T/out"))" test "$(odreads "$T/out")" = $want
+    if [ $have_fio = 1 ]; then
+        fio --name=od --opendir="$T/$d" --rw=read --output-format=json 2>/dev/null | sed -n '/^{/,$p' >"$T/fio.json"
+        check "... as fio's ($(odreads "$T/fio.json"))" test "$(odreads "$T/fio.json")" = $want
+    fi
+done
+check_exit "opendir without size=, files of different sizes, zipf offsets: exit 2" 2 io --name=od \
+    --opendir="$T/od2" --rw=randread --random_distribution=zipf:1.2
+check_one_line "... one line" "give size="
 check_exit "opendir of a directory that does not exist: exit 2" 2 io --opendir="$T/d1/d2/none" --size=64k
 mkdir -p "$T/empty"
 check_exit "opendir with no file: exit 2" 2 io --opendir="$T/empty" --size=64k

@@ -10,7 +10,8 @@
 # options: blocks trimmed while writing, read back as zeros; verify_state_save and
 # verify_state_load: a write cut short is checked as far as it went; experimental_verify;
 # verify with bsrange and bssplit, and over several files per job, clean and with a
-# flipped byte found, as fio's.
+# flipped byte found, as fio's; and the verify phases inside a job, as fio's: after each
+# loop (loops=N), and in turn with the writes of a time-based job on an asynchronous engine.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -363,4 +364,50 @@ fi
     --output-format=json >"$T/vr.json" 2>/dev/null
 check "time based write + verify: no reads in the figures ($(jq '.jobs[0].read.total_ios' "$T/vr.json"))" \
     test "$(jq '.jobs[0].read.total_ios' "$T/vr.json")" = 0
+
+# loops=N: fio verifies after each loop (its thread_main: do_io, then do_verify, loop after
+# loop), so each loop's writes are read back once: 3 x 2048 reads beside 3 x 2048 writes, on a
+# synchronous engine and an asynchronous one at its depth (storbench used to read back only the
+# last loop)
+lrun() { # TOOL ARGS...: "reads writes" of the job's JSON
+    local who=$1; shift
+    rm -f "$T/vl"
+    if [ "$who" = sb ]; then "$SB" io "$@" --output-format=json >"$T/vl.json" 2>"$T/err"
+    else fio "$@" --output-format=json 2>/dev/null | sed -n '/^{/,$p' >"$T/vl.json"; fi
+    jq -r '.jobs[0] | "\(.read.total_ios) \(.write.total_ios)"' "$T/vl.json"
+}
+for e in psync libaio; do
+    LJ=(--name=v --filename="$T/vl" --size=8m --bs=4k --verify=crc32c --loops=3 --ioengine=$e)
+    [ $e = libaio ] && LJ+=(--rw=randwrite --iodepth=4 --direct=1) || LJ+=(--rw=write)
+    got=$(lrun sb "${LJ[@]}")
+    check "loops=3 with verify on $e: each loop's 2048 writes read back after it ($got)" test "$got" = "6144 6144"
+    [ $have_fio = 1 ] && check "... as fio 3.33's" test "$(lrun fio "${LJ[@]}")" = "$got"
+done
+check "... the reads timed (read.clat_ns.percentile), in a read runtime of their own" \
+    test "$(jq '.jobs[0].read | (.clat_ns.percentile != null) and .runtime > 0' "$T/vl.json")" = true
+
+# time based on an asynchronous engine: fio's write phase ends once size bytes are queued, it
+# reads them back, and writes again, until the runtime is spent; its reads are in the JSON's
+# read figures (timed: read.clat_ns.percentile). So every write phase but the last is read
+# back whole (a phase is size/bs = 256 writes): writes - 256 <= reads <= writes, both tools.
+# On psync (above) fio's write phase never ends by bytes (a completed I/O is not counted)
+# and it never verifies.
+tphases() { # JSON: "ok" when the reads are whole write phases read back, else the figures
+    jq -r '.jobs[0] | .read.total_ios as $r | .write.total_ios as $w |
+        if $r >= 256 and $r <= $w and $r + 256 >= $w and .read.clat_ns.percentile != null then "ok"
+        else "reads \($r) writes \($w)" end' "$1"
+}
+for e in libaio io_uring; do
+    TJ=(--name=v --filename="$T/vt" --rw=randwrite --bs=4k --size=1m --verify=crc32c --time_based --runtime=1
+        --ioengine=$e --iodepth=8 --output-format=json)
+    rm -f "$T/vt"
+    "$SB" io "${TJ[@]}" >"$T/vt.json" 2>"$T/err"
+    check "time based verify on $e: write and verify phases in turn, the reads timed ($(tphases "$T/vt.json"))" \
+        test "$(tphases "$T/vt.json")" = ok
+    if [ $have_fio = 1 ]; then
+        rm -f "$T/vt"
+        fio "${TJ[@]}" 2>/dev/null | sed -n '/^{/,$p' >"$T/vt.json"
+        check "... as fio 3.33's ($(tphases "$T/vt.json"))" test "$(tphases "$T/vt.json")" = ok
+    fi
+done
 finish

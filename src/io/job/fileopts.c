@@ -1,7 +1,8 @@
 /*
  * fileopts — fio's options about a job's files that act before or around the run, as
  * fio 3.33 has them: opendir (every regular file under a directory becomes one of the
- * job's files, as filename=a:b would name them), file_append (the region starts at the
+ * job's files, as filename=a:b would name them, and without size= the job is as large as
+ * they are, each file its own size, as fio's), file_append (the region starts at the
  * file's end), parent directories of a filename made as fio's create_work_dirs makes
  * them (0700, each missing one), pre_read (the region read into the page cache before
  * the run), write_hint (fcntl F_SET_RW_HINT on each descriptor) and atomic (refused with
@@ -75,6 +76,51 @@ static int opendir_files(sb_io_job *job, char *err, size_t errlen)
     return 0;
 }
 
+/* Whether a job's files may each have a size of their own (filesize=LO-HI, opendir's files
+ * of different sizes): jobs with the plain random or sequential offsets only (files.c). */
+static bool sizes_own_ok(const sb_io_job *job)
+{
+    return !(job->rw_skip || job->zonemode || job->blockalign || job->dist.kind != SB_DIST_RANDOM ||
+             job->random_generator == SB_RNG_LFSR || job->sprandom || job->verify || job->verify_pattern ||
+             job->offset_increment || job->fill_device || job->size_pct || job->io_size);
+}
+
+/* fio's opendir without size= (nor filesize, size=N%, fill_device): the job's size is its
+ * files' (fio's setup_files: each file's io_size its own size from offset, the job's their
+ * sum), here in whole blocks: one size for all (filesize = size, so that it is not divided
+ * among them) or, for files of different sizes, each its own (filesize=LO-HI's, where a
+ * file that exists keeps its size). */
+static int opendir_sizes(sb_io_job *job, char *err, size_t errlen)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const char *p = job->filename; *p; p += strlen(p) + 1) {
+        struct stat st;
+        uint64_t sz = stat(p, &st) == 0 ? (uint64_t)st.st_size : 0;
+        sz = sz > job->offset ? sz - job->offset : 0;
+        if (sz < job->bs) {
+            snprintf(err, errlen, "opendir: %s holds less than a block (bs %" PRIu64 ") past offset %" PRIu64
+                     ", and no size= says how much to do: give size=", p, job->bs, job->offset);
+            return -EINVAL;
+        }
+        lo = sz < lo ? sz : lo;
+        hi = sz > hi ? sz : hi;
+    }
+    if (lo - lo % job->bs == hi - hi % job->bs) {
+        job->size = job->filesize = hi - hi % job->bs;
+        return 0;
+    }
+    if (job->offset || !sizes_own_ok(job)) {
+        snprintf(err, errlen, "opendir: its files have different sizes (%" PRIu64 " .. %" PRIu64 " bytes), "
+                 "each the job's own only with the plain random or sequential offsets from offset 0 (no "
+                 "zones, skips, distributions, lfsr, verify, io_size, offset_increment): give size=", lo, hi);
+        return -EINVAL;
+    }
+    job->filesize = lo; /* the range holds every file, so each keeps its size (files.c) */
+    job->filesize_max = hi;
+    job->size = hi - hi % job->bs;
+    return 0;
+}
+
 /* file_append: the region starts at the end of the job's file(s), fio's get_start_offset;
  * several files must be alike (one offset for all). */
 static int append_offset(sb_io_job *job, char *err, size_t errlen)
@@ -114,11 +160,7 @@ int sb_io_fileopts_check(const sb_io_job *job, char *err, size_t errlen)
         what = "opendir", why = "give it or filename, not both";
     else if (job->sfr_flags && (job->fsync_every || job->fdatasync_every))
         what = "sync_file_range", why = "one periodic sync at a time: not with fsync or fdatasync";
-    else if (job->filesize_max && (job->rw_skip || job->zonemode ||
-                                   job->blockalign || job->dist.kind != SB_DIST_RANDOM ||
-                                   job->random_generator == SB_RNG_LFSR || job->sprandom || job->verify ||
-                                   job->verify_pattern || job->offset_increment || job->fill_device ||
-                                   job->size_pct || job->io_size))
+    else if (job->filesize_max && !sizes_own_ok(job))
         what = "filesize", why = "a range LO-HI is supported for jobs with the plain random or sequential "
                                  "offsets (no zones, skips, distributions, lfsr, verify, io_size, size=N%, "
                                  "offset_increment, fill_device)";
@@ -145,6 +187,9 @@ int sb_io_fileopts_resolve(sb_io_job *job, char *err, size_t errlen)
     if (job->opendir[0]) {
         job->directory[0] = '\0';
         if ((r = opendir_files(job, err, errlen)) < 0)
+            return r;
+        if (!job->size_given && !job->filesize && !job->size_pct && !job->fill_device &&
+            (r = opendir_sizes(job, err, errlen)) < 0)
             return r;
     }
     if (job->file_append && job->filename[0] && (r = append_offset(job, err, errlen)) < 0)

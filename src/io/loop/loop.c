@@ -135,6 +135,8 @@ static inline bool passes_done(worker *w)
 {
     const sb_io_job *job = w->job;
     bool done = (job->fill_device && !job->fill_sized) || (!job->time_based && ++w->passes >= (job->loops ? job->loops : 1));
+    if (__builtin_expect(w->vt != NULL, 0) && !done && w->vt->phase == SB_VPHASE_LOOP)
+        sb_io_verify_phase_due(w); /* fio's verify phase after the loop */
     if (__builtin_expect(job->unlink_each_loop, 0) && !done && !job->time_based)
         sb_io_reloop_file(w); /* fio's unlink_each_loop: the next loop on a new file */
     return done;
@@ -351,6 +353,8 @@ static inline __attribute__((always_inline)) bool next_io(worker *w, sb_io_u *u)
     w->bytes_issued += u->len;
     if (__builtin_expect(w->ctl, 0) && sb_io_ctl_issued(w, u)) /* io_size, number_ios */
         w->pass_done = true;
+    if (__builtin_expect(w->vphase_bytes != 0, 0) && w->bytes_issued - w->vphase_mark >= w->vphase_bytes)
+        sb_io_verify_phase_due(w); /* a time-based write phase ends at its bytes, as fio's do_io */
     return true;
 }
 
@@ -365,23 +369,14 @@ static inline void check_read(worker *w, sb_io_u *u)
     }
 }
 
-/* verify: records a completed write, checks a read (verify_run.c). */
+/* verify: records a completed write, checks a read (verify_run.c); a mismatch or an error
+ * is counted or ends the job (phase.c). */
 static inline void verify_done(worker *w, sb_io_u *u)
 {
     int r = sb_verify_complete_n(w->vt, u->index, u->ddir == SB_DDIR_WRITE, vblock(w, u), vblocks(w, u), u->buf,
                                  u->result);
-    if (r == -EILSEQ && w->vt->fmt->survive) { /* continue_on_error=verify: counted */
-        if (!w->total_err++)
-            w->first_error = EILSEQ;
-        if (w->job->verify_fatal) /* ... and the job ends at the first, without failing */
-            atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
-        return;
-    }
-    if (r < 0 && !w->err) {
-        w->err = r;
-        snprintf(w->errmsg, sizeof w->errmsg, "%.255s", w->vt->msg);
-        atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
-    }
+    if (__builtin_expect(r < 0, 0))
+        sb_io_verify_failed(w, r);
 }
 
 static inline bool stopped(worker *w)
@@ -461,6 +456,10 @@ static inline __attribute__((always_inline)) void loop_sync(worker *w, const int
         }
         if (w->invalidate_pending) {
             sb_io_invalidate_region(w);
+            slow = true;
+        }
+        if (__builtin_expect(w->vphase_due, 0)) { /* fio's verify phase after a loop */
+            sb_io_verify_phase(w);
             slow = true;
         }
         if (slow)
@@ -709,7 +708,7 @@ static inline __attribute__((always_inline)) void loop_async(worker *w, const in
             w->pend[pending++] = u;
             bool sync_due = fsync_every && u->ddir == SB_DDIR_WRITE &&
                             ++w->writes_since_fsync >= fsync_every;
-            if (pending >= batch || sync_due || w->invalidate_pending) {
+            if (pending >= batch || sync_due || w->invalidate_pending || w->vphase_due) {
                 if ((r = ops->commit(&w->td)) < 0)
                     goto fail;
                 submitted(w, &pending, &in_flight, ck);
@@ -718,6 +717,11 @@ static inline __attribute__((always_inline)) void loop_async(worker *w, const in
                 if ((r = drain(w, &in_flight)) < 0)
                     goto fail;
                 sb_io_invalidate_region(w);
+            }
+            if (__builtin_expect(w->vphase_due, 0)) { /* fio's verify phase: its writes all back first */
+                if ((r = drain(w, &in_flight)) < 0)
+                    goto fail;
+                sb_io_verify_phase(w);
             }
             if (sync_due) {
                 w->sync_pending = true;

@@ -282,7 +282,7 @@ const sb_opt sb_io_options[] = {
     /* fio's file handling (job/fileopts.c) and process settings (run/system.c) */
     {.name = "opendir", .type = SB_OPT_STR, J(opendir), .arg = "DIR",
      .help = "every regular file under DIR (recursively, symlinks not followed) is one of the job's "
-             "files, as fio's; they must exist and are kept",
+             "files, as fio's; they must exist and are kept; without size= each is done over its own size",
      .category = SB_OPTC_JOB},
     {.name = "file_append", .type = SB_OPT_BOOL, J(file_append), .def = "0",
      .help = "each file's region starts at its end (offset = the file's size), as fio's",

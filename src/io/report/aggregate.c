@@ -134,7 +134,12 @@ static void agg_verify_reads(sb_io_agg *a, const sb_io_job *job, const sb_io_res
 {
     const sb_io_dir_stats *v = x->verify_read;
     sb_io_agg_dir *rd = &a->dir[SB_DDIR_READ];
-    rd->runtime_s = (rd->ios ? x->seconds : 0) + x->verify_read_s;
+    /* the verify phases inside the job (loops, time based) are the read runtime's part of
+     * its time, not the write's (fio's update_runtime after do_io and after do_verify) */
+    double ph = x->verify_phase_s < x->seconds ? x->verify_phase_s : x->seconds;
+    rd->runtime_s = (rd->ios ? x->seconds - ph : 0) + x->verify_read_s + ph;
+    if (ph > 0 && a->dir[SB_DDIR_WRITE].ios)
+        a->dir[SB_DDIR_WRITE].runtime_s = x->seconds - ph;
     rd->ios += v->ios;
     rd->bytes += v->bytes;
     rd->n_samples = rd->n_iops_samples = 0; /* the per-second samples are the main phase's */

@@ -155,6 +155,11 @@ typedef struct worker {
     int err;
     char errmsg[256];
     sb_verify_thread *vt;      /* verified I/O (verify_run.c); NULL when off */
+    /* fio's verify phase inside the job (verify/phase.c): due once the I/Os issued end a
+     * write phase (a loop, or vphase_bytes since vphase_mark, the bytes_issued after the
+     * last phase; 0: not by bytes); the loops run it when all their I/Os are back */
+    bool vphase_due;
+    uint64_t vphase_bytes, vphase_mark;
     sb_iolog *log;             /* fio's log files (iolog.h); NULL when off */
     struct sb_io_iolog *iolog; /* write_iolog / read_iolog (io/loop/replay.h); NULL when off */
     /* and its hooks, set by replay.c (called through them: no circle between the two
@@ -367,6 +372,16 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
 int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *files,
                         unsigned nfiles, worker **ws, sb_io_result *res, int r, char *err, size_t errlen);
 void sb_io_verify_free(sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles, worker **ws, unsigned n);
+/* verify/phase.c, from the worker's thread with none of its I/Os in flight: fio's verify
+ * phase (w->vphase_due), this thread's writes since the last one read back and checked; a
+ * mismatch or a failed read is the worker's error (or counted: continue_on_error=verify). */
+void sb_io_verify_phase(worker *w);
+/* ... marked due, for this thread's writes so far (the loops run it once theirs are back) */
+void sb_io_verify_phase_due(worker *w);
+/* verify/phase.c: a check of the thread's failed with r (-EILSEQ: a mismatch, v->msg): under
+ * continue_on_error=verify counted, and true (go on) unless verify_fatal ends the job; else
+ * the worker's error, and the job stops. */
+bool sb_io_verify_failed(worker *w, int r);
 /* sampling.c: the log interval of the job in ns (1 s when unset). */
 uint64_t sb_io_log_interval_ns(const sb_io_job *job);
 /* sampling.c, from the controlling thread: feeds the intervals every worker has closed

@@ -1,8 +1,9 @@
 /*
  * finish — a verifying job's end: its threads' verify figures merged, verify_state_save's
  * tables written, and the read-back of every file (do_verify, verify_only), whose reads,
- * with verify_backlog's made during the job, fio reports among the job's reads
- * (sb_io_result's verify_read). Kept apart from run.c, which holds what the I/O path calls.
+ * with verify_backlog's and the verify phases' made during the job (phase.c), fio reports
+ * among the job's reads (sb_io_result's verify_read). Kept apart from run.c, which holds
+ * what the I/O path calls.
  */
 #include "io/verify/verify.h"
 
@@ -38,10 +39,12 @@ static int read_back(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *f
     return r;
 }
 
-/* A thread's verify_backlog reads into the result's verify reads, made when there are none
+/* A thread's verify_backlog and verify phase reads into the result's verify reads, made when none
  * yet: fio issues them among the job's I/Os, time-based or not. -ENOMEM. */
 static int backlog_reads(sb_io_result *res, const sb_verify_thread *v)
 {
+    if ((double)v->phase_ns / 1e9 > res->verify_phase_s) /* the verify phases' (phase.c) */
+        res->verify_phase_s = (double)v->phase_ns / 1e9;
     if (!v->bl_ios)
         return 0;
     if (!res->verify_read && !(res->verify_read = calloc(1, sizeof *res->verify_read)))
@@ -86,7 +89,7 @@ int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx
     sb_verify_reads rd = {.unit = job->bs, .clat = vr ? &vr->clat : NULL};
     if (vr && !vr->ios)
         sb_hist_init(&vr->clat);
-    if (vr) /* (a time-based job keeps its backlog's reads) */
+    if (vr) /* (a time-based job keeps its backlog's and phases' reads) */
         res->verify_read = vr;
     uint64_t t0 = sb_now_ns();
     for (unsigned i = 0; i < nfiles && r == 0; i++) {

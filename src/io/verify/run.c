@@ -57,18 +57,6 @@ int sb_verify_table_backlog(sb_verify_table *t)
     return t->checked ? 0 : -ENOMEM;
 }
 
-/* Block b's checked bit (verify_backlog), set or cleared; its busy bit is the caller's. */
-static inline void mark_checked(sb_verify_table *t, uint64_t b, bool on)
-{
-    if (!t->checked)
-        return;
-    uint64_t bit = 1ull << (b % 64);
-    if (on)
-        atomic_fetch_or_explicit(&t->checked[b / 64], bit, memory_order_relaxed);
-    else
-        atomic_fetch_and_explicit(&t->checked[b / 64], ~bit, memory_order_relaxed);
-}
-
 /* ------------------------------------------------------------ per thread */
 
 int sb_verify_thread_init(sb_verify_thread *v, const sb_verify_fmt *fmt, sb_verify_table *t,
@@ -141,25 +129,8 @@ void sb_verify_thread_free(sb_verify_thread *v)
     free(v->ring);
     free(v->rbuf);
     free(v->bl_clat);
+    free(v->pbuf);
     memset(v, 0, sizeof *v);
-}
-
-/* Takes block b's busy bit; false when another I/O holds it. *word gets its value. */
-static inline bool claim(sb_verify_table *t, uint64_t b, uint64_t *word)
-{
-    uint64_t cur = atomic_load_explicit(&t->w[b], memory_order_relaxed);
-    do {
-        if (cur & 1)
-            return false;
-    } while (!atomic_compare_exchange_weak_explicit(&t->w[b], &cur, cur | 1, memory_order_acquire,
-                                                    memory_order_relaxed));
-    *word = cur;
-    return true;
-}
-
-static inline void release(sb_verify_table *t, uint64_t b, uint64_t ident)
-{
-    atomic_store_explicit(&t->w[b], ident << 1, memory_order_release);
 }
 
 /* Slot slot's word for its i-th block. */
@@ -173,13 +144,13 @@ bool sb_verify_issue_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t 
         v->slot_file[slot] = v->cur;
     if (!write) {
         for (unsigned i = 0; i < n; i++)
-            v->slot_ident[SLOT(v, slot, i)] = claim(v->table, b + i, &word) ? word >> 1 : NOT_CLAIMED;
+            v->slot_ident[SLOT(v, slot, i)] = sb_verify_claim(v->table, b + i, &word) ? word >> 1 : NOT_CLAIMED;
         return true;
     }
     for (unsigned i = 0; i < n; i++) {
-        if (!claim(v->table, b + i, &word)) {
+        if (!sb_verify_claim(v->table, b + i, &word)) {
             while (i--) /* the ones taken go back as they were: the write goes elsewhere */
-                release(v->table, b + i, v->slot_prev[SLOT(v, slot, i)]);
+                sb_verify_release(v->table, b + i, v->slot_prev[SLOT(v, slot, i)]);
             v->st.writes_moved++;
             return false;
         }
@@ -206,7 +177,7 @@ void sb_verify_cancel_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t
         uint64_t ident = v->slot_ident[SLOT(v, slot, i)];
         v->slot_ident[SLOT(v, slot, i)] = NOT_CLAIMED;
         if (ident != NOT_CLAIMED)
-            release(v->table, b + i, write ? v->slot_prev[SLOT(v, slot, i)] : ident);
+            sb_verify_release(v->table, b + i, write ? v->slot_prev[SLOT(v, slot, i)] : ident);
     }
     use_file(v, was);
 }
@@ -273,7 +244,7 @@ static int check_block(const sb_verify_fmt *f, void *buf, uint64_t off, uint64_t
 }
 
 /* Checks one block read into buf against the identity the table expects. */
-static int check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect)
+int sb_verify_check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect)
 {
     uint64_t off = v->table->first_block_off + b * v->fmt->bs;
     if (expect == SB_VERIFY_UNKNOWN && !v->check_unknown) {
@@ -310,7 +281,7 @@ static int run_backlog(sb_verify_thread *v)
         v->nring--;
         v->pending--;
         for (unsigned i = 0; i < n; i++)
-            if (claim(v->table, b + i, &v->bl_word[i]))
+            if (sb_verify_claim(v->table, b + i, &v->bl_word[i]))
                 got++;
             else
                 v->bl_word[i] = NOT_CLAIMED;
@@ -334,9 +305,9 @@ static int run_backlog(sb_verify_thread *v)
             if (v->bl_word[i] == NOT_CLAIMED)
                 continue;
             if (r == 0)
-                r = check_one(v, (char *)v->rbuf + (size_t)i * bs, b + i, v->bl_word[i] >> 1);
-            mark_checked(v->table, b + i, r == 0); /* the read-back leaves it (fio's history) */
-            release(v->table, b + i, v->bl_word[i] >> 1);
+                r = sb_verify_check_one(v, (char *)v->rbuf + (size_t)i * bs, b + i, v->bl_word[i] >> 1);
+            sb_verify_mark_checked(v->table, b + i, r == 0); /* the read-back leaves it (fio's history) */
+            sb_verify_release(v->table, b + i, v->bl_word[i] >> 1);
         }
         use_file(v, was);
     }
@@ -372,18 +343,18 @@ static int run_trims(sb_verify_thread *v)
         v->tq_head = (v->tq_head + 1) % v->tq_cap;
         v->tq_n--;
         v->trim_pending--;
-        if (!claim(v->table, b, &word))
+        if (!sb_verify_claim(v->table, b, &word))
             continue;
         uint64_t off = v->table->first_block_off + b * bs;
         int64_t r = sb_io_trim(v->fd, v->trim_blkdev, off, bs);
         if (r < 0) {
-            release(v->table, b, SB_VERIFY_UNKNOWN);
+            sb_verify_release(v->table, b, SB_VERIFY_UNKNOWN);
             snprintf(v->msg, sizeof v->msg, "%s: trim_percentage: trim at offset %" PRIu64 ": %s",
                      v->path, off, strerror((int)-r));
             return (int)r;
         }
         v->st.blocks_trimmed++;
-        release(v->table, b, v->trim_zero ? SB_VERIFY_TRIMMED : SB_VERIFY_UNKNOWN);
+        sb_verify_release(v->table, b, v->trim_zero ? SB_VERIFY_TRIMMED : SB_VERIFY_UNKNOWN);
     }
     return 0;
 }
@@ -410,8 +381,8 @@ static int complete_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b
         uint64_t ident = v->slot_ident[SLOT(v, slot, 0)];
         for (unsigned i = 0; i < n; i++) { /* a failed or short write leaves its blocks unknown */
             v->slot_ident[SLOT(v, slot, i)] = NOT_CLAIMED;
-            mark_checked(v->table, b + i, false); /* a new write: to check again */
-            release(v->table, b + i, ok ? ident : SB_VERIFY_UNKNOWN);
+            sb_verify_mark_checked(v->table, b + i, false); /* a new write: to check again */
+            sb_verify_release(v->table, b + i, ok ? ident : SB_VERIFY_UNKNOWN);
         }
         int r = ok && v->trim_pct ? trim_written(v, b) : 0; /* trims: one size only (check) */
         return r == 0 && ok && v->backlog ? backlog_written(v, b, n) : r;
@@ -425,9 +396,9 @@ static int complete_n(sb_verify_thread *v, unsigned slot, bool write, uint64_t b
             continue;
         }
         /* buf is ours now: give the block back first, then check the copy */
-        release(v->table, b + i, ident);
+        sb_verify_release(v->table, b + i, ident);
         if (ok && r == 0)
-            r = check_one(v, (char *)buf + (size_t)i * bs, b + i, ident);
+            r = sb_verify_check_one(v, (char *)buf + (size_t)i * bs, b + i, ident);
     }
     return r;
 }
@@ -659,6 +630,54 @@ int sb_io_verify_fmt_init(sb_verify_fmt *fmt, const sb_io_job *job, uint32_t bs)
     return r;
 }
 
+/* When the thread's verify phases run (verify.h, SB_VPHASE_*), as fio's thread_main calls
+ * do_verify: after each loop of a job that writes, but the last (the read-back after the
+ * job is that one); time based, after each size bytes issued, but only where fio's write
+ * phase ends there: on an asynchronous engine, whose queued bytes fio counts (a synchronous
+ * engine's completed ones it does not, nor offload's, so there it writes until the runtime
+ * is spent and never verifies). With io_size the loops end by bytes: no phases. */
+static unsigned phase_kind(const worker *w, const sb_io_job *job)
+{
+    bool queued = !w->td.ops->sync && !job->submit_offload && !(w->td.ops->caps & SB_ENGINE_FILE_OPS);
+    if (!job->do_verify || job->verify_only || !sb_rw_writes(job->rw) || w->iolog_next)
+        return SB_VPHASE_NONE;
+    if (job->time_based)
+        return queued ? SB_VPHASE_SIZE : SB_VPHASE_NONE;
+    return job->loops > 1 && !job->io_size && !job->submit_offload ? SB_VPHASE_LOOP : SB_VPHASE_NONE;
+}
+
+/* A thread's verify phases set up: the bytes of a write phase (fio's do_io: size, at least
+ * io_size for random writes without the map, and size more with verify_backlog), the
+ * buffer and timing of its reads, and the tables' bits of the blocks read. -ENOMEM. */
+static int phase_setup(worker *w, const sb_io_job *job, unsigned units)
+{
+    sb_verify_thread *v = w->vt;
+    unsigned nf = w->fs ? w->fs->n : 1;
+    if (!(v->phase = phase_kind(w, job)))
+        return 0;
+    if (v->phase == SB_VPHASE_SIZE) {
+        uint64_t total = job->size * nf;
+        if (sb_rw_is_random(job->rw) && job->norandommap && job->io_size > total)
+            total = job->io_size;
+        w->vphase_bytes = total + (job->verify_backlog ? job->size * nf : 0);
+    }
+    if (posix_memalign(&v->pbuf, 4096, (size_t)units * v->fmt->bs)) {
+        v->pbuf = NULL;
+        return -ENOMEM;
+    }
+    if (!v->bl_clat) { /* (verify_backlog made it already) */
+        if (!(v->bl_clat = malloc(sizeof *v->bl_clat)))
+            return -ENOMEM;
+        sb_hist_init(v->bl_clat);
+    }
+    for (unsigned k = 0; k < nf; k++) { /* tables shared by threads: made once, before they start */
+        sb_verify_table *t = v->files ? v->files[k].table : v->table;
+        if (!t->checked && sb_verify_table_backlog(t) < 0)
+            return -ENOMEM;
+    }
+    return 0;
+}
+
 int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files, unsigned nfiles,
                        worker **ws, char *err, size_t errlen)
 {
@@ -698,6 +717,8 @@ int sb_io_verify_setup(const sb_io_job *job, sb_verify_fmt *fmt, file_ctx *files
         if (r == 0 && job->trim_percentage)
             r = sb_verify_thread_trim(w->vt, job->trim_percentage, job->trim_backlog,
                                       job->trim_backlog_batch, job->trim_verify_zero, job->seed + i);
+        if (r == 0)
+            r = phase_setup(w, job, units);
     }
     if (r < 0)
         snprintf(err, errlen, "verify: cannot allocate its block table (%" PRIu64 " blocks): %s",

@@ -158,9 +158,10 @@ typedef struct sb_verify_table {
     uint64_t first_block_off;  /* job->offset */
     uint64_t nblocks;
     _Atomic uint64_t *w;       /* (ident << 1) | busy */
-    /* verify_backlog: a bit per block, set when a backlog check read its last write, cleared
-     * by the next write; the read-back after the job leaves these, as fio's history keeps
-     * only the writes not yet checked (sb_verify_table_backlog; NULL: none) */
+    /* verify_backlog, verify phases: a bit per block, set when a backlog check or a phase
+     * read its last write, cleared by the next write; the read-back after the job leaves
+     * these, as fio's history keeps only the writes not yet checked
+     * (sb_verify_table_backlog; NULL: none) */
     _Atomic uint64_t *checked;
 } sb_verify_table;
 
@@ -224,10 +225,17 @@ typedef struct sb_verify_thread {
     uint64_t tq_cap, tq_head, tq_n, written;
     uint64_t trim_rand;        /* the queue's draw (splitmix64 state) */
     void *rbuf;                /* one aligned block for backlog reads */
-    /* verify_backlog's reads, timed and counted as the job's reads (fio issues them among
-     * the job's I/Os); merged into the result's verify reads after the job */
+    /* verify_backlog's reads and the verify phases', timed and counted as the job's reads
+     * (fio issues them among the job's I/Os); merged into the result's verify reads after
+     * the job */
     uint64_t bl_ios, bl_bytes;
     sb_histogram *bl_clat;
+    /* fio's verify phase inside the job (phase.c): `phase` says when one runs (SB_VPHASE_*);
+     * each reads back this thread's writes of sequence (phase_seq, phase_upto], in
+     * phase_ns of time after the ramp (fio's read runtime), into pbuf (max_units blocks) */
+    unsigned phase;
+    uint64_t phase_seq, phase_upto, phase_ns;
+    void *pbuf;
     sb_verify_stats st;
     char msg[256];             /* the first mismatch */
 } sb_verify_thread;
@@ -249,6 +257,12 @@ static inline void sb_verify_use(sb_verify_thread *v, unsigned k)
     v->path = v->files[k].path;
     v->fd = v->files[k].fd;
 }
+/* When a thread's verify phase runs inside the job (fio's backend.c: do_verify after each
+ * do_io): never (the read-back after the job is the only one), after each loop but the
+ * last (loops=N), or after each `size` bytes issued (a time-based job on an asynchronous
+ * engine, whose queued bytes end fio's write phase; a synchronous engine's never do). */
+enum { SB_VPHASE_NONE = 0, SB_VPHASE_LOOP, SB_VPHASE_SIZE };
+
 /* trim_percentage and the rest (fields above) on a thread set up: -ENOMEM. */
 int sb_verify_thread_trim(sb_verify_thread *v, unsigned pct, unsigned backlog, unsigned batch,
                           bool zero, uint64_t seed);
@@ -270,6 +284,42 @@ bool sb_verify_issue(sb_verify_thread *v, unsigned slot, bool write, uint64_t b,
 void sb_verify_cancel(sb_verify_thread *v, unsigned slot, bool write, uint64_t b);
 int sb_verify_complete(sb_verify_thread *v, unsigned slot, bool write, uint64_t b, void *buf,
                        int64_t result);
+
+/* Checks one block b of the file in use, read into buf, against the identity expect: 0,
+ * or -EILSEQ (the first mismatch in v->msg; counted in v->st). */
+int sb_verify_check_one(sb_verify_thread *v, void *buf, uint64_t b, uint64_t expect);
+
+/* Block b's busy bit taken (false: another I/O holds it; *word gets the table's word), and
+ * given back with the identity the block now holds. Acquire and release: verify_run.c. */
+static inline bool sb_verify_claim(sb_verify_table *t, uint64_t b, uint64_t *word)
+{
+    uint64_t cur = atomic_load_explicit(&t->w[b], memory_order_relaxed);
+    do {
+        if (cur & 1)
+            return false;
+    } while (!atomic_compare_exchange_weak_explicit(&t->w[b], &cur, cur | 1, memory_order_acquire,
+                                                    memory_order_relaxed));
+    *word = cur;
+    return true;
+}
+
+static inline void sb_verify_release(sb_verify_table *t, uint64_t b, uint64_t ident)
+{
+    atomic_store_explicit(&t->w[b], ident << 1, memory_order_release);
+}
+
+/* Block b's checked bit (a backlog check or a verify phase read its last write), set or
+ * cleared; its busy bit is the caller's. */
+static inline void sb_verify_mark_checked(sb_verify_table *t, uint64_t b, bool on)
+{
+    if (!t->checked)
+        return;
+    uint64_t bit = 1ull << (b % 64);
+    if (on)
+        atomic_fetch_or_explicit(&t->checked[b / 64], bit, memory_order_relaxed);
+    else
+        atomic_fetch_and_explicit(&t->checked[b / 64], ~bit, memory_order_relaxed);
+}
 
 /* The read-back's reads as figures of the job, as fio counts its verify reads among the
  * job's reads: one read per unit bytes (a multiple of the format's block), each timed
