@@ -117,7 +117,7 @@ int sb_io_fileopts_check(const sb_io_job *job, char *err, size_t errlen)
     else if (job->filesize_max && (job->rw_skip || job->zonemode ||
                                    job->blockalign || job->dist.kind != SB_DIST_RANDOM ||
                                    job->random_generator == SB_RNG_LFSR || job->sprandom || job->verify ||
-                                   job->verify_pattern || job->offset_increment || job->fill_device ||
+                                   job->verify_pattern || job->offset_increment || job->offinc_pct || job->fill_device ||
                                    job->size_pct || job->io_size))
         what = "filesize", why = "a range LO-HI is supported for jobs with the plain random or sequential "
                                  "offsets (no zones, skips, distributions, lfsr, verify, io_size, size=N%, "
