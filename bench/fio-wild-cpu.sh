@@ -53,7 +53,7 @@ done
 [ -x "$SB" ] || { echo "fio-wild-cpu: $SB not built (make), or set SB" >&2; exit 1; }
 command -v "$FIO" >/dev/null || { echo "fio-wild-cpu: no fio" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "fio-wild-cpu: /usr/bin/time missing (apt install time)" >&2; exit 1; }
-[ $# -gt 0 ] || set -- "$ROOT"/tests/data/fio-wild/{dev,heldout,dev2,heldout2,dev3,heldout3,dev4,heldout4}
+[ $# -gt 0 ] || set -- "$ROOT"/tests/data/fio-wild/{dev,heldout,dev2,heldout2,dev3,heldout3,dev4,heldout4,dev5,heldout5}
 W=$(mktemp -d "$BASE/sb-fiowildcpu.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM HUP

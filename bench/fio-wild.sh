@@ -3,7 +3,7 @@
 #
 #   bench/fio-wild.sh [files] [--list] [--tsv] [DIR...]
 #       For each DIR (default: tests/data/fio-wild/dev, heldout, dev2, heldout2, dev3,
-#       heldout3, dev4 and heldout4)
+#       heldout3, dev4, heldout4, dev5 and heldout5)
 #       runs `storbench io --parse-only FILE` on every file in it, each from an empty
 #       scratch working directory, and prints "DIR: A of B accepted" and the refusal
 #       reasons grouped, most frequent first. A file is accepted when storbench exits 0
@@ -103,7 +103,8 @@ files_mode() {
     [ ${#dirs[@]} -gt 0 ] || dirs=("$ROOT/tests/data/fio-wild/dev" "$ROOT/tests/data/fio-wild/heldout" \
         "$ROOT/tests/data/fio-wild/dev2" "$ROOT/tests/data/fio-wild/heldout2" \
         "$ROOT/tests/data/fio-wild/dev3" "$ROOT/tests/data/fio-wild/heldout3" \
-        "$ROOT/tests/data/fio-wild/dev4" "$ROOT/tests/data/fio-wild/heldout4")
+        "$ROOT/tests/data/fio-wild/dev4" "$ROOT/tests/data/fio-wild/heldout4" \
+        "$ROOT/tests/data/fio-wild/dev5" "$ROOT/tests/data/fio-wild/heldout5")
     for d in "${dirs[@]}"; do
         [ -d "$d" ] || { echo "fio-wild: no directory $d" >&2; continue; }
         d=$(cd "$d" && pwd)

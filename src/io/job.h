@@ -218,6 +218,10 @@ typedef struct sb_io_job {
     /* fio's offset=N%: N + 1 (0 = offset is in bytes), made bytes with size_pct's; the
      * offset is then aligned up to offset_align (0: bs), as fio's */
     unsigned offset_pct;
+    /* fio's offset_increment=N%: N + 1 (0 = in bytes): thread i starts i * N % of the file
+     * further (made bytes with size_pct's), its offset aligned up as offset=N%'s (offinc_align) */
+    unsigned offinc_pct;
+    uint64_t offinc_align;
     uint64_t offset_align;
     uint64_t zbd_given_offset, zbd_given_size;
     sb_io_dist dist;           /* fio's random_distribution (distribution.h) */

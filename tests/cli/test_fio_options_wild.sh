@@ -491,4 +491,53 @@ check "... listed as \"threads\" in the job options, as fio's ($(jqv '.jobs[0]["
     test "$(jqv '.jobs[0]["job options"] | "\(.threads) \(.thread // "none")"' "$T/out")" = "1 none"
 check "... with one warning that it changes nothing" grep -q "threads=1 has no effect" "$T/err"
 rm -f "$T/th"
+
+# dev5's job files (tests/data/fio-wild/README.md, "Sixth batch"). ioengine=aio and linuxaio
+# (eideticom's raid5 tests): fio's ioengines.c loads libaio for both names
+for e in aio linuxaio; do
+    check_exit "ioengine=$e runs" 0 io --name=a --filename="$T/aio" --size=256k --rw=write --ioengine=$e \
+        --iodepth=4 --direct=0 --output-format=json
+    check "... writing the 256 KiB" test "$(jqv '.jobs[0].write.io_bytes' "$T/out")" = 262144
+    if [ $have_strace = 1 ]; then
+        check "... through io_submit (libaio)" sh -c "strace -f -qq -e trace=io_submit '$SB_BIN' io --quiet \
+            --name=a --filename='$T/aio' --size=64k --rw=read --ioengine=$e --output-format=terse 2>&1 >/dev/null |
+            grep -q io_submit"
+    fi
+done
+rm -f "$T/aio"
+# offset_increment=N% (eideticom's size=50% offset_increment=50%): thread i starts i * N % of
+# the file further, aligned up to offset_align or bs (fio's get_start_offset): on a sparse
+# 4 MiB file two threads of size=25% offset_increment=50% write MiB 0 and MiB 2, as fio 3.33's
+nz() { dd if="$1" bs=1M skip="$2" count=1 2>/dev/null | tr -d '\0' | wc -c; }
+truncate -s 4m "$T/oi"
+check_exit "size=25% offset_increment=50% numjobs=2 runs" 0 io --name=oi --filename="$T/oi" --rw=write --bs=64k \
+    --numjobs=2 --size=25% --offset_increment=50% --output-format=json
+check "... MiB 0 and 2 written, 1 and 3 left alone ($(nz "$T/oi" 0) $(nz "$T/oi" 1) $(nz "$T/oi" 2) $(nz "$T/oi" 3) bytes not zero)" \
+    test "$(nz "$T/oi" 0)" -gt 900000 -a "$(nz "$T/oi" 1)" = 0 -a "$(nz "$T/oi" 2)" -gt 900000 -a "$(nz "$T/oi" 3)" = 0
+# 33 % of 4198400 bytes is 1385472, not a multiple of bs: thread 1 starts at 1441792 (22 x 64k)
+rm -f "$T/oi"
+truncate -s 4198400 "$T/oi"
+check_exit "offset_increment=33% of 4198400 bytes runs" 0 in_t io --name=oi --filename="$T/oi" --rw=write --bs=64k \
+    --numjobs=2 --size=10% --offset_increment=33% --write_iolog="$T/oi.log" --output-format=terse
+check "... the second thread's writes start at 1441792, aligned up to bs, as fio's" \
+    test "$(awk '$3 == "write" { print $4 }' "$T"/oi.log* | sort -n | awk '$1 > 0 && $1 < 1441792' | wc -l) $(
+        awk '$3 == "write" { print $4 }' "$T"/oi.log* | grep -c '^1441792$')" = "5 1"
+check_exit "offset_increment=101%: exit 2" 2 io --name=oi --filename="$T/oi" --rw=write --offset_increment=101%
+check_one_line "... one line" "percentage"
+rm -f "$T/oi" "$T"/oi.log*
+# size=N% over filename=a:b (jsengenberger's fio_fill: eight devices, size=100%): known once the
+# files are named, N % of each file (fio applies it file by file; storbench divides the sum
+# evenly, so files of different sizes are refused); --parse-only takes it, as fio's
+head -c 2m /dev/zero >"$T/p1"
+head -c 2m /dev/zero >"$T/p2"
+head -c 3m /dev/zero >"$T/p3"
+check_exit "size=50% over two files of 2 MiB runs" 0 io --name=p --filename="$T/p1:$T/p2" --rw=read --bs=4k \
+    --size=50% --output-format=json
+check "... reads half of each, 2 MiB ($(jqv '.jobs[0].read.io_bytes' "$T/out"))" \
+    test "$(jqv '.jobs[0].read.io_bytes' "$T/out")" = 2097152
+check_exit "size=50% over files of 2 and 3 MiB: exit 2" 2 io --name=p --filename="$T/p1:$T/p3" --rw=read --size=50%
+check_one_line "... one line" "different sizes"
+check_exit "size=100% over files that do not exist: --parse-only takes it, as fio's" 0 io --parse-only --name=p \
+    --filename="$T/none1:$T/none2" --rw=read --bs=512k --size=100%
+rm -f "$T/p1" "$T/p2" "$T/p3"
 finish

@@ -1,6 +1,6 @@
 #!/bin/bash
 # CLI test of the fio-wild corpus (tests/data/fio-wild: other people's fio job files, in
-# dev, heldout, dev2, heldout2, dev3, heldout3, dev4 and heldout4): `storbench io --parse-only` on every file, each from an
+# dev, heldout, dev2, heldout2, dev3, heldout3, dev4, heldout4, dev5 and heldout5): `storbench io --parse-only` on every file, each from an
 # empty working directory, either accepts it (exit 0) or refuses it as bad input (exit 2,
 # one line naming the cause) — never a runtime failure, a crash or a hang — and leaves
 # nothing behind; and every file listed in accepted.txt (those accepted when the list was
@@ -11,7 +11,7 @@
 W="$SRC/tests/data/fio-wild"
 : >"$T/acc"
 bad= left= n=0 nacc=0
-for d in dev heldout dev2 heldout2 dev3 heldout3 dev4 heldout4; do
+for d in dev heldout dev2 heldout2 dev3 heldout3 dev4 heldout4 dev5 heldout5; do
     for f in "$W/$d"/*; do
         [ -f "$f" ] || continue
         n=$((n + 1))
@@ -31,7 +31,7 @@ for d in dev heldout dev2 heldout2 dev3 heldout3 dev4 heldout4; do
     done
 done
 echo "# fio-wild: $nacc of $n accepted"
-check "the corpus has its 357 files ($n)" test "$n" -ge 357
+check "the corpus has its 414 files ($n)" test "$n" -ge 414
 check "each file accepted, or refused with exit 2 and one line${bad:+:$bad}" test -z "$bad"
 check "parse-only leaves nothing in the working directory${left:+:$left}" test -z "$left"
 lost=$(sort "$T/acc" | comm -23 <(sort "$W/accepted.txt") -)

@@ -174,12 +174,15 @@ static void laio_cleanup(sb_engine_td *td)
     td->data = NULL;
 }
 
+/* fio loads libaio for names beginning "aio" or "linuxaio" (ioengines.c); job files write these two */
+static const char *const laio_aliases[] = {"aio", "linuxaio", NULL};
 static const char *const laio_options[] = {"userspace_reap", "cmdprio_percentage", "cmdprio_class",
                                            "cmdprio", "cmdprio_bssplit", "nowait", NULL};
 const sb_engine_ops sb_engine_libaio = {
     .name = "libaio",
     .rank = 3,
     .caps = SB_ENGINE_PRIO,
+    .aliases = laio_aliases,
     .options = laio_options,
     .description = "Linux native AIO (io_submit/io_getevents)",
     .probe = laio_probe,

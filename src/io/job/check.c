@@ -155,7 +155,7 @@ static int check_pacing(const sb_io_job *job, char *err, size_t errlen)
 /* fio's job control (jobctl.c) together with the rest. */
 static int check_jobctl(const sb_io_job *job, char *err, size_t errlen)
 {
-    if (job->offset_increment && job->numjobs > 1 && (job->verify || job->verify_pattern)) {
+    if ((job->offset_increment || job->offinc_pct) && job->numjobs > 1 && (job->verify || job->verify_pattern)) {
         snprintf(err, errlen, "offset_increment: with verify, only for numjobs=1");
         return -EINVAL;
     }

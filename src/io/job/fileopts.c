@@ -82,7 +82,7 @@ static bool sizes_own_ok(const sb_io_job *job)
 {
     return !(job->rw_skip || job->zonemode || job->blockalign || job->dist.kind != SB_DIST_RANDOM ||
              job->random_generator == SB_RNG_LFSR || job->sprandom || job->verify || job->verify_pattern ||
-             job->offset_increment || job->fill_device || job->size_pct || job->io_size);
+             job->offset_increment || job->offinc_pct || job->fill_device || job->size_pct || job->io_size);
 }
 
 /* fio's opendir without size= (nor filesize, size=N%, fill_device): the job's size is its

@@ -72,7 +72,7 @@ int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen)
                  job->trim_percentage ? "trim_percentage" : "the pattern check", n);
         return -EINVAL;
     }
-    const char *one = job->offset_increment ? "offset_increment" : job->zonemode == SB_ZONEMODE_ZBD ?
+    const char *one = job->offset_increment || job->offinc_pct ? "offset_increment" : job->zonemode == SB_ZONEMODE_ZBD ?
                       "zonemode=zbd" : job->fill_device ? "fill_device" : NULL;
     if (one) {
         snprintf(err, errlen, "%s with %u files per job is not supported (one file)", one, n);
@@ -87,8 +87,9 @@ int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen)
                  "supported", n);
         return -EINVAL;
     }
-    uint64_t per = job->size / n;
-    if (!(job->filesize && job->filesize == job->size) && !job->filesize_max && per - per % job->bs < job->bs) {
+    uint64_t per = job->size / n; /* size=N%: known once the files are (sb_io_files_size_pct) */
+    if (!(job->filesize && job->filesize == job->size) && !job->filesize_max && !job->size_pct &&
+        per - per % job->bs < job->bs) {
         snprintf(err, errlen, "size %" PRIu64 " over %u files leaves less than a block (bs %" PRIu64
                  ") for each", job->size, n, job->bs);
         return -EINVAL;
@@ -353,41 +354,78 @@ bool sb_io_files_pass_end(worker *w, bool file_end, uint32_t len)
     return true;
 }
 
-int sb_io_files_size_pct(sb_io_job *job, char *err, size_t errlen)
+/* The size in bytes of the file or device at path (-1: it cannot be opened). */
+static int64_t path_bytes(const char *path)
 {
-    if (!job->size_pct && !job->offset_pct)
-        return 0;
-    const char *path = job->filename; /* the first file: fio's percentage of "the file" */
     struct stat st;
     uint64_t bytes = 0;
     int fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
-    if (fd < 0 || fstat(fd, &st) < 0) {
-        snprintf(err, errlen, "%s=%u%%: a percentage is of an existing file or device, and %s%s",
-                 job->size_pct ? "size" : "offset", job->size_pct ? job->size_pct : job->offset_pct - 1, path[0] ? path : "the job names none (directory=)",
-                 path[0] ? " does not exist" : "");
-        if (fd >= 0)
-            close(fd);
-        return -EINVAL;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) < 0) {
+        close(fd);
+        return -1;
     }
     if (S_ISBLK(st.st_mode))
         ioctl(fd, BLKGETSIZE64, &bytes);
     else
         bytes = (uint64_t)st.st_size;
     close(fd);
-    if (job->offset_pct) { /* offset=N%, aligned up (fio's offset_align, default bs) */
-        uint64_t a = job->offset_align ? job->offset_align : job->bs;
+    return (int64_t)bytes;
+}
+
+/* fio's percentages of "the file": offset=N% and offset_increment=N% of the first file
+ * (aligned up to offset_align, default bs: fio's get_start_offset), size=N% of each file
+ * of filename=a:b (fio applies it file by file: the job's size is their sum; storbench
+ * divides that evenly among the files, so they must be of one size). */
+int sb_io_files_size_pct(sb_io_job *job, char *err, size_t errlen)
+{
+    if (!job->size_pct && !job->offset_pct && !job->offinc_pct)
+        return 0;
+    const char *path = job->filename;
+    int64_t first = path_bytes(path);
+    if (first < 0) {
+        const char *what = job->size_pct ? "size" : job->offset_pct ? "offset" : "offset_increment";
+        unsigned pct = job->size_pct ? job->size_pct : job->offset_pct ? job->offset_pct - 1 : job->offinc_pct - 1;
+        snprintf(err, errlen, "%s=%u%%: a percentage is of an existing file or device, and %s%s", what, pct,
+                 path[0] ? path : "the job names none (directory=)", path[0] ? " does not exist" : "");
+        return -EINVAL;
+    }
+    uint64_t bytes = (uint64_t)first, a = job->offset_align ? job->offset_align : job->bs;
+    if (job->offset_pct) {
         uint64_t off = bytes / 100 * (job->offset_pct - 1) + bytes % 100 * (job->offset_pct - 1) / 100;
         job->offset = (off + a - 1) / a * a;
-        if (!job->size_pct)
-            return 0;
     }
-    uint64_t room = bytes > job->offset ? bytes - job->offset : 0;
-    uint64_t size = bytes / 100 * job->size_pct + bytes % 100 * job->size_pct / 100;
-    size = size > room ? room : size;
-    job->size = size - size % job->bs;
+    if (job->offinc_pct) { /* each thread's offset aligned up too (jobctl.c) */
+        job->offset_increment = bytes / 100 * (job->offinc_pct - 1) + bytes % 100 * (job->offinc_pct - 1) / 100;
+        job->offinc_align = a;
+    }
+    if (!job->size_pct)
+        return 0;
+    uint64_t total = 0;
+    unsigned n = sb_io_files_per_thread(job);
+    for (unsigned k = 0; k < n; k++, path += strlen(path) + 1) {
+        int64_t b = k ? path_bytes(path) : first;
+        if (b < 0) {
+            snprintf(err, errlen, "size=%u%%: a percentage is of an existing file or device, and %s does not exist",
+                     job->size_pct, path);
+            return -EINVAL;
+        }
+        if ((uint64_t)b != bytes) { /* storbench divides the job's size evenly among its files */
+            snprintf(err, errlen, "size=%u%% over files of different sizes (%s: %" PRIu64 " bytes, %s: %" PRIu64
+                     " bytes) is not supported: fio takes %u %% of each", job->size_pct, job->filename, bytes, path,
+                     (uint64_t)b, job->size_pct);
+            return -EINVAL;
+        }
+        uint64_t room = (uint64_t)b > job->offset ? (uint64_t)b - job->offset : 0;
+        uint64_t size = (uint64_t)b / 100 * job->size_pct + (uint64_t)b % 100 * job->size_pct / 100;
+        size = size > room ? room : size;
+        total += size - size % job->bs;
+    }
+    job->size = total;
     if (job->size < job->bs) {
-        snprintf(err, errlen, "size=%u%% of %s (%" PRIu64 " bytes) is less than a block", job->size_pct, path,
-                 bytes);
+        snprintf(err, errlen, "size=%u%% of %s (%" PRIu64 " bytes) is less than a block", job->size_pct,
+                 job->filename, bytes);
         return -EINVAL;
     }
     return 0;

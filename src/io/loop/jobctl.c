@@ -25,7 +25,13 @@ void sb_io_ctl_file_job(const sb_io_job *job, unsigned file, unsigned nfiles, sb
 {
     *out = *job;
     unsigned i = nfiles == 1 ? job->numjobs - 1 : file;
-    out->offset = job->offset + (uint64_t)i * job->offset_increment;
+    out->offset = sb_io_ctl_thread_offset(job, i);
+}
+
+uint64_t sb_io_ctl_thread_offset(const sb_io_job *job, unsigned i)
+{
+    uint64_t off = job->offset + (uint64_t)i * job->offset_increment, a = job->offinc_align;
+    return a ? (off + a - 1) / a * a : off;
 }
 
 int sb_io_ctl_fill_job(const sb_io_job *job, const char *dir, sb_io_job **out, char *err, size_t errlen)

@@ -70,17 +70,22 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
         return 0;
     }
     bool is_off = o->off == offsetof(sb_io_job, offset);
-    if ((o->off == offsetof(sb_io_job, size) || is_off) && n > 1 && v[n - 1] == '%') {
+    bool is_inc = o->off == offsetof(sb_io_job, offset_increment);
+    if ((o->off == offsetof(sb_io_job, size) || is_off || is_inc) && n > 1 && v[n - 1] == '%') {
         char *end;
         unsigned long pct = strtoul(v, &end, 10);
         /* fio reads "100%%" as 100% (its percent sign may come doubled, as in a printf) */
         size_t signs = n > 2 && v[n - 2] == '%' ? 2 : 1;
-        if (end != v + n - signs || pct < (unsigned long)!is_off || pct > (unsigned long)(100 - is_off) || *v == '-') {
-            snprintf(err, errlen, "'%s' is not a percentage from %d%% to %d%%", v, !is_off, 100 - is_off);
+        /* offset: 0 .. 99; offset_increment: 0 .. 100 (fio's percentages); size: 1 .. 100 */
+        unsigned lo = !is_off && !is_inc, hi = 100 - is_off;
+        if (end != v + n - signs || pct < lo || pct > hi || *v == '-') {
+            snprintf(err, errlen, "'%s' is not a percentage from %u%% to %u%%", v, lo, hi);
             return -EINVAL;
         }
         if (is_off) /* offset=N%: of the file, aligned up to offset_align (files.c) */
             ((sb_io_job *)base)->offset_pct = (unsigned)pct + 1;
+        else if (is_inc) /* offset_increment=N%: likewise (files.c, jobctl.c) */
+            ((sb_io_job *)base)->offinc_pct = (unsigned)pct + 1;
         else
             ((sb_io_job *)base)->size_pct = (unsigned)pct;
         *bytes = 0; /* until the file is named (sb_io_files_size_pct) */
@@ -100,6 +105,8 @@ int sb_opt_parse_zoned_size(const sb_opt *o, void *base, const char *v, const sb
         ((sb_io_job *)base)->size_pct = 0;
     if (is_off)
         ((sb_io_job *)base)->offset_pct = 0;
+    if (is_inc)
+        ((sb_io_job *)base)->offinc_pct = 0;
     return 0;
 }
 

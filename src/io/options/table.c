@@ -949,7 +949,8 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_JOB},
     {.name = "offset_increment", .type = SB_OPT_SIZE, J(offset_increment), .def = "0",
      .arg = "SIZE",
-     .help = "thread N of numjobs starts at offset + N * SIZE (N from 0), as fio's",
+     .help = "thread N of numjobs starts at offset + N * SIZE (N from 0), as fio's; P%: P % of the "
+             "file's size, each thread's offset aligned up to offset_align (bs)",
      .category = SB_OPTC_JOB, .flags = SB_OPTF_ZONES, .parse = sb_opt_parse_zoned_size},
     {.name = "flow", .type = SB_OPT_INT, J(flow), .max = 1u << 20, .def = "0", .arg = "N",
      .help = "weight in token-based flow control: the threads of the jobs with the same flow_id do "

@@ -400,7 +400,7 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
         const file_ctx *f = &files[map[i * per]];
         if (job->offset_increment || f->size) { /* thread i's own region (jobctl.c), file size */
             ws[i]->own_job = *job;
-            ws[i]->own_job.offset += (uint64_t)i * job->offset_increment;
+            ws[i]->own_job.offset = sb_io_ctl_thread_offset(job, i);
             ws[i]->own_job.size = f->size ? f->size : job->size;
             ws[i]->job = &ws[i]->own_job;
         }

@@ -251,6 +251,9 @@ int sb_io_ctl_fill_job(const sb_io_job *job, const char *dir, sb_io_job **out, c
 /* jobctl.c: the job each file is laid out for (offset_increment moves thread i's region;
  * one shared file holds every thread's). */
 void sb_io_ctl_file_job(const sb_io_job *job, unsigned file, unsigned nfiles, sb_io_job *out);
+/* jobctl.c: where thread i's region starts: offset + i * offset_increment, aligned up when
+ * offset_increment was a percentage (offinc_align), as fio's get_start_offset. */
+uint64_t sb_io_ctl_thread_offset(const sb_io_job *job, unsigned i);
 
 /* worker_numa.c, in the worker's thread: numa_cpu_nodes and numa_mem_policy for it and its
  * buffers (buflen bytes at bufmem). 0, or -errno with w->err and w->errmsg set. */
