@@ -65,7 +65,7 @@ enum { SB_ZONEMODE_NONE = 0, SB_ZONEMODE_STRIDED = 1, SB_ZONEMODE_ZBD = 2 };
 #define SB_IO_MAX_DEPTH 65536u        /* fio has no bound; the engines and memory set theirs */
 #define SB_IO_MAX_OFFLOAD_DEPTH 1024u /* io_submit_mode=offload: one thread per I/O in flight */
 #define SB_IO_MAX_JOBS 4096u          /* fio's REAL_MAX_JOBS: threads of a run */
-#define SB_IO_MAX_VERIFY_JOBS 256u    /* verify's block identity keeps a thread in 8 bits */
+#define SB_IO_MAX_VERIFY_JOBS 65536u  /* verify's block identity keeps a thread in 16 bits, as fio's header */
 
 /* fio's bssplit=4k/50:64k/50: block sizes and their % of the I/Os. */
 #define SB_IO_MAX_SPLIT 16

@@ -257,6 +257,19 @@ check_exit "randwrite percentage_random=0 verify=crc32c runs" 0 io --filename="$
     --percentage_random=0 --size=64k --bs=4k --verify=crc32c --write_iolog="$T/pr.log" --output-format=json
 check "... its writes at 0, 4096, 8192, ... in order" test "$(awk '$3=="write"{printf "%s ", $4}' "$T/pr.log")" = \
     "$(seq 0 4096 61440 | tr '\n' ' ')"
+# percentage_random=50 with verify: offsets half sequential, some blocks written twice; the
+# read-back checks each block's last write once (fio, with its random map, also checks the
+# overwritten writes and fails; with norandommap it reads each block once, as here)
+rm -f "$T/pr" "$T/pr.log"
+check_exit "randwrite percentage_random=50 verify=crc32c runs and verifies" 0 io --filename="$T/pr" \
+    --rw=randwrite --percentage_random=50 --size=1m --bs=4k --verify=crc32c --write_iolog="$T/pr.log" \
+    --output-format=json
+check "... one verify read per block written ($(jqv '.jobs[0].read.total_ios' "$T/out") reads)" test \
+    "$(jqv '.jobs[0].read.total_ios' "$T/out")" = "$(awk '$3=="write"{print $4}' "$T/pr.log" | sort -u | wc -l)"
+check "... some blocks written twice (the sequential part)" test \
+    "$(awk '$3=="write"{print $4}' "$T/pr.log" | sort -u | wc -l)" -lt 256
+check_exit "percentage_random with verify and drawn sizes: exit 2" 2 io --filename="$T/pr" --rw=randwrite \
+    --percentage_random=50 --size=1m --bsrange=4k-16k --verify=crc32c
 # "job options" and "global options" name each option as fio's JSON does, by its own name
 # (blocksize= is bs, readwrite= is rw), from a job file and from the command line alike
 printf '[global]\nblocksize=8k\n[a]\nfilename=%s\nreadwrite=read\nsize=64k\n' "$T/f" >"$T/al.fio"

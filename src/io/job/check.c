@@ -68,9 +68,12 @@ static int check_offsets(const sb_io_job *job, char *err, size_t errlen)
     }
     /* sizes drawn (bsrange, bssplit) take byte positions (loop/varsize.c) */
     bool mix = job->rw_seq_nr > 1 || sb_io_job_pct_mixed(job);
-    if (mix && (!sb_rw_is_random(job->rw) || job->verify || job->verify_pattern ||
+    /* verify reads back each block's last write whatever the order of offsets (fio verifies
+     * every logged write, the overwritten too, and fails such a job unless norandommap) */
+    bool drawn = job->bs_max > job->bs || job->bssplit.n || job->bs_w;
+    if (mix && (!sb_rw_is_random(job->rw) || ((job->verify || job->verify_pattern) && drawn) ||
                 job->zonemode == SB_ZONEMODE_ZBD || job->sprandom)) {
-        snprintf(err, errlen, "%s: for random jobs without verify, zbd or sprandom",
+        snprintf(err, errlen, "%s: for random jobs without zbd, sprandom, or verify with drawn sizes",
                  job->rw_seq_nr > 1 ? "rw's :N" : "percentage_random");
         return -EINVAL;
     }

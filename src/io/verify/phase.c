@@ -30,9 +30,9 @@ static bool phase_block(const sb_verify_thread *v, uint64_t b, uint64_t *ident)
 {
     const sb_verify_table *t = v->table;
     uint64_t word = atomic_load_explicit(&t->w[b], memory_order_acquire);
-    uint64_t id = word >> 1, seq = id >> 8;
+    uint64_t id = word >> 1, seq = SB_VERIFY_IDENT_SEQ(id);
     *ident = id;
-    if ((word & 1) || id == SB_VERIFY_UNKNOWN || id == SB_VERIFY_TRIMMED || (id & 0xff) != v->job ||
+    if ((word & 1) || id == SB_VERIFY_UNKNOWN || id == SB_VERIFY_TRIMMED || SB_VERIFY_IDENT_JOB(id) != v->job ||
         seq <= v->phase_seq || seq > v->phase_upto)
         return false;
     return !(t->checked && atomic_load_explicit(&t->checked[b / 64], memory_order_relaxed) >> (b % 64) & 1);

@@ -201,7 +201,7 @@ static void dump_block(const sb_verify_fmt *f, const char *path, const void *buf
     if (ident == SB_VERIFY_TRIMMED && !posix_memalign(&want, 4096, f->bs))
         memset(want, 0, f->bs); /* a trimmed block: zeros */
     else if (ident != SB_VERIFY_UNKNOWN && !posix_memalign(&want, 4096, f->bs))
-        sb_verify_format(f, want, off, (uint32_t)(ident & 0xff), ident >> 8);
+        sb_verify_format(f, want, off, SB_VERIFY_IDENT_JOB(ident), SB_VERIFY_IDENT_SEQ(ident));
     const void *what[2] = {buf, want};
     const char *const kind[2] = {"received", "expected"};
     for (int i = 0; i < 2 && what[i]; i++) {

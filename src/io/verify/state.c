@@ -8,8 +8,9 @@
  * is checked as far as it went. fio's files hold its own completion lists and cannot be
  * read here, nor ours by fio.
  *
- * The file: a 64-byte header ("SBVSTATE", version 1, bs, the region's offset and block
- * count, the job seed, the algorithm), then one little-endian 64-bit identity per block.
+ * The file: a 64-byte header ("SBVSTATE", version 2 since identities keep a 16-bit thread;
+ * bs, the region's offset and block count, the job seed, the algorithm), then one
+ * little-endian 64-bit identity per block.
  * It is written to a new temporary name (O_EXCL) and renamed over the old one; read back,
  * every field must match the job and every identity be one this job could have written.
  */
@@ -65,7 +66,7 @@ int sb_verify_state_save(const sb_verify_fmt *f, const sb_verify_table *t, const
         snprintf(err, errlen, "verify_state_save: %s: %s", path, strerror(e));
         return -e;
     }
-    state_hdr h = {.version = 1, .bs = f->bs, .offset = t->first_block_off, .nblocks = t->nblocks,
+    state_hdr h = {.version = 2, .bs = f->bs, .offset = t->first_block_off, .nblocks = t->nblocks,
                    .seed = f->job_seed, .algo = (uint32_t)f->algo};
     memcpy(h.magic, STATE_MAGIC, 8);
     int r = write_all(fd, &h, sizeof h);
@@ -94,7 +95,7 @@ int sb_verify_state_save(const sb_verify_fmt *f, const sb_verify_table *t, const
 static bool ident_ok(uint64_t ident, unsigned njobs)
 {
     return ident == 0 || ident == SB_VERIFY_UNKNOWN || ident == SB_VERIFY_TRIMMED ||
-           (ident & 0xff) < njobs;
+           SB_VERIFY_IDENT_JOB(ident) < njobs;
 }
 
 int sb_verify_state_load(const sb_verify_fmt *f, sb_verify_table *t, unsigned njobs, const char *path,
@@ -108,8 +109,8 @@ int sb_verify_state_load(const sb_verify_fmt *f, sb_verify_table *t, unsigned nj
     }
     state_hdr h;
     const char *bad = NULL;
-    if (read(fd, &h, sizeof h) != (ssize_t)sizeof h || memcmp(h.magic, STATE_MAGIC, 8) || h.version != 1)
-        bad = "not a storbench verify state file (version 1)";
+    if (read(fd, &h, sizeof h) != (ssize_t)sizeof h || memcmp(h.magic, STATE_MAGIC, 8) || h.version != 2)
+        bad = "not a storbench verify state file of this version (2)";
     else if (h.bs != f->bs || h.offset != t->first_block_off || h.nblocks != t->nblocks)
         bad = "written by a job of another bs, offset or size";
     else if (h.seed != f->job_seed || h.algo != (uint32_t)f->algo)

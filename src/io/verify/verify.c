@@ -301,7 +301,7 @@ static void format_one(const sb_verify_fmt *f, void *buf, uint64_t offset, uint3
     h->job = job;
     h->offset = offset;
     h->seq = seq;
-    h->seed = block_seed(f->job_seed, offset, SB_VERIFY_IDENT(seq, job));
+    h->seed = block_seed(f->job_seed, offset, SB_VERIFY_SEED_ID(seq, job));
     h->time_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
     h->hdr_crc = crc32c(h, offsetof(sb_verify_hdr, hdr_crc));
     fill_data(f, buf, f->bs / 8, h->seed);
@@ -347,8 +347,8 @@ static int check_fields(const sb_verify_fmt *f, const sb_verify_hdr *h, uint64_t
                         sb_verify_algo_name(f->algo), sb_verify_algo_name((sb_verify_algo)h->algo),
                         h->version, why);
     if (expect != SB_VERIFY_UNKNOWN) {
-        uint64_t eseq = expect >> 8;
-        unsigned ejob = (unsigned)(expect & 0xff);
+        uint64_t eseq = SB_VERIFY_IDENT_SEQ(expect);
+        unsigned ejob = SB_VERIFY_IDENT_JOB(expect);
         if (h->job != ejob)
             return mismatch(msg, len, offset, "job", "expected %u, found %u (sequence %" PRIu64 ")%s",
                             ejob, h->job, h->seq, why);
@@ -359,7 +359,7 @@ static int check_fields(const sb_verify_fmt *f, const sb_verify_hdr *h, uint64_t
     } else if (h->job >= max_job) {
         return mismatch(msg, len, offset, "job", "expected < %u, found %u%s", max_job, h->job, why);
     }
-    uint64_t seed = block_seed(f->job_seed, offset, SB_VERIFY_IDENT(h->seq, h->job));
+    uint64_t seed = block_seed(f->job_seed, offset, SB_VERIFY_SEED_ID(h->seq, h->job));
     if (h->seed != seed)
         return mismatch(msg, len, offset, "seed", "expected %#" PRIx64 ", found %#" PRIx64 "%s", seed,
                         h->seed, why[0] ? why : " (written by a job with another seed)");

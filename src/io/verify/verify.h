@@ -97,8 +97,14 @@ typedef struct sb_verify_hdr {
     uint8_t pad[8];
 } sb_verify_hdr;
 
-/* A write's identity in the table: (seq << 8) | job; job < 256 (SB_IO_MAX_VERIFY_JOBS). */
-#define SB_VERIFY_IDENT(seq, job) (((uint64_t)(seq) << 8) | (uint64_t)(job))
+/* A write's identity in the table: (seq << 16) | job; job < 65536 (SB_IO_MAX_VERIFY_JOBS, as
+ * fio's header keeps its thread number in 16 bits). */
+#define SB_VERIFY_IDENT(seq, job) (((uint64_t)(seq) << 16) | (uint64_t)(job))
+#define SB_VERIFY_IDENT_SEQ(id) ((uint64_t)(id) >> 16)
+#define SB_VERIFY_IDENT_JOB(id) ((unsigned)((id) & 0xffffu))
+/* What a block's data seed is drawn from: (seq << 8) ^ job, the identity of the 8-bit
+ * layout before, so that blocks written by an earlier storbench still verify. */
+#define SB_VERIFY_SEED_ID(seq, job) (((uint64_t)(seq) << 8) ^ (uint64_t)(job))
 #define SB_VERIFY_UNKNOWN (UINT64_MAX >> 1)  /* content this run did not write */
 #define SB_VERIFY_TRIMMED (SB_VERIFY_UNKNOWN - 1) /* trimmed by trim_percentage: reads as zeros */
 
