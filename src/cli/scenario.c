@@ -37,6 +37,7 @@
 #include "core/workdir.h"
 #include "scenario/modeled.h"
 #include "scenario/device.h"
+#include "scenario/lab_dilate.h"
 #include "scenario/layout.h"
 #include "scenario/plan.h"
 #include "scenario/scenario.h"
@@ -377,7 +378,31 @@ typedef struct scn_run {
     sb_selection sel;
     sb_device real[SB_SCN_MAX_DEVICES];
     bool in_guest; /* a guest's own run (scenario vm-guest), on emulated devices */
+    unsigned dilate; /* in a lab guest, --vm-dilate K (1: none) */
 } scn_run;
+
+/* --vm-dilate K (scenario/lab_dilate.h): on the host, a test whose figures cannot be
+ * scaled back is refused (exit 2) before any guest boots; in the lab guest, the tests'
+ * durations and the configurations' filesystem timers are stretched by K. */
+static int dilate_run(scn_run *r, char *err, size_t errlen)
+{
+    if (!r->in_guest && !r->o.vm && r->o.vmo.dilate_set)
+        return sb_usage_error("scenario", "--vm-dilate is for the device lab (--vm --vm-time virtual)");
+    if (!r->in_guest && r->o.vm && r->o.vmo.dilate > 1)
+        for (size_t i = 0; i < r->sel.n; i++) {
+            const char *why = sb_lab_dilate_refusal(&r->sel.cfg[i]);
+            if (why)
+                return sb_usage_error("scenario", "--vm-dilate %u: test %s cannot run dilated: %s", r->o.vmo.dilate,
+                                      r->sel.cfg[i].workload->name, why);
+        }
+    if (!r->in_guest || r->dilate <= 1)
+        return 0;
+    if (sb_lab_dilate_tests(r->sel.cfg, r->sel.n, r->dilate, err, errlen) < 0)
+        return sb_usage_error("scenario", "%s", err);
+    for (size_t i = 0; i < r->s.n; i++)
+        sb_lab_dilate_config(&r->s.configs[i], r->dilate);
+    return 0;
+}
 
 static int cmd_run_in(int argc, char **argv, scn_run *r)
 {
@@ -474,7 +499,7 @@ static int cmd_run_in(int argc, char **argv, scn_run *r)
         return rc;
 
     sb_selection *sel = &r->sel;
-    if ((rc = select_tests(sel, suites, n_suites, assignments, n_assign)) != 0)
+    if ((rc = select_tests(sel, suites, n_suites, assignments, n_assign)) != 0 || (rc = dilate_run(r, err, sizeof err)) != 0)
         return rc;
 
     sb_device *real = r->real;
@@ -499,10 +524,11 @@ static int cmd_run_in(int argc, char **argv, scn_run *r)
     return build_all(o, s, sel, real, &sv);
 }
 
-static int cmd_run(int argc, char **argv, bool in_guest)
+static int cmd_run(int argc, char **argv, bool in_guest, unsigned dilate)
 {
     scn_run *r = sb_xcalloc(1, sizeof *r);
     r->in_guest = in_guest;
+    r->dilate = dilate;
     int rc = cmd_run_in(argc, argv, r);
     guest_args_free(&r->o);
     free(r);
@@ -517,13 +543,13 @@ static int cmd_vm_guest(int argc, char **argv)
         return sb_usage_error("scenario", "vm-guest DIR is run inside a 'scenario run --vm' guest only");
     char **args, err[1024];
     int n;
-    sb_vm_guest_lab lab = {.n = 0}; /* under virtual time, the disks this guest serves itself */
+    sb_vm_guest_lab lab = {.n = 0, .dilate = 1}; /* under virtual time, the disks this guest serves itself */
     if (sb_vm_guest_args(argv[1], 15, &args, &n, &lab, err, sizeof err) < 0) {
         sb_vm_guest_lab_end(&lab);
         sb_error("scenario: vm-guest: %s", err);
         return SB_EXIT_RUNTIME;
     }
-    int rc = n >= 2 && !strcmp(args[1], "run") ? cmd_run(n - 1, args + 1, true)
+    int rc = n >= 2 && !strcmp(args[1], "run") ? cmd_run(n - 1, args + 1, true, lab.dilate)
                                                  : sb_usage_error("scenario", "vm-guest: %s/args is not a run", argv[1]);
     sb_vm_guest_lab_end(&lab);
     sb_vm_guest_free(args, n);
@@ -540,7 +566,7 @@ int sb_cmd_scenario(int argc, char **argv)
         return SB_EXIT_OK;
     }
     if (!strcmp(sub, "run"))
-        return cmd_run(argc - 1, argv + 1, false);
+        return cmd_run(argc - 1, argv + 1, false, 1);
     if (!strcmp(sub, "check"))
         return cmd_check(argc - 1, argv + 1);
     if (!strcmp(sub, "cleanup"))

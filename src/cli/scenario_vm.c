@@ -18,6 +18,7 @@
 #include "cli/common.h"
 #include "core/log.h"
 #include "core/units.h"
+#include "scenario/lab_dilate.h"
 #include "scenario/vm_kernel.h"
 #include "scenario/vm_nbd.h"
 
@@ -38,13 +39,17 @@ const char sb_scenario_vm_help[] =
     "                             under TCG, host under KVM)\n"
     "      --vm-exact             virtual time: the guest never halts (idle=poll), so a run repeats\n"
     "                             itself to the instruction; its idle virtual time then costs host\n"
-    "                             time (about 30 s a virtual second here), so it is not the default\n";
+    "                             time (about 30 s a virtual second here), so it is not the default\n"
+    "      --vm-dilate K          virtual time: every device model delay xK in the guest (a vCPU K times\n"
+    "                             faster against the disks), the tests' durations and the guest's\n"
+    "                             timers xK, the figures scaled back to the model's time (1 to 16;\n"
+    "                             default 1: none); fio, sqlite and dd only\n";
 
 void sb_scenario_vm_defaults(sb_vm_opts *o)
 {
     /* cpus, memory 0: not given; each guest's depend on its clock and disks (scenario/vm.c). */
     *o = (sb_vm_opts){.accel = SB_VM_ACCEL_AUTO, .cpus = 0, .memory = 0, .kvm_timeout = 20,
-                    .boot_timeout = 300};
+                    .boot_timeout = 300, .dilate = 1};
 }
 
 int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o)
@@ -87,6 +92,12 @@ int sb_scenario_vm_option(int c, const char *arg, bool *vm, sb_vm_opts *o)
             return sb_usage_error("scenario", "--vm-time '%s': virtual or host", arg);
         return 0;
     case SB_OPT_VM_EXACT: o->exact = true; return 0;
+    case SB_OPT_VM_DILATE:
+        if (sb_parse_uint(arg, 1, SB_LAB_DILATE_MAX, &v) < 0)
+            return sb_usage_error("scenario", "--vm-dilate '%s': a whole number from 1 to %d", arg, SB_LAB_DILATE_MAX);
+        o->dilate = (unsigned)v;
+        o->dilate_set = true;
+        return 0;
     case SB_OPT_VM_BOOT_TIMEOUT:
         if (sb_parse_uint(arg, 1, 3600, &v) < 0)
             return sb_usage_error("scenario", "--vm-boot-timeout '%s': seconds, 1 to 3600", arg);
@@ -104,6 +115,9 @@ int sb_scenario_vm_settle(sb_vm_opts *o)
     sb_vm_resolve_time(o);
     if (o->exact && o->time == SB_VM_TIME_HOST)
         return sb_usage_error("scenario", "--vm-exact is for virtual time (--vm-time virtual, under TCG)");
+    if (o->dilate_set && o->time != SB_VM_TIME_VIRTUAL)
+        return sb_usage_error("scenario", "--vm-dilate stretches the lab's virtual time: give --vm-time virtual "
+                              "(or --vm-accel tcg)");
     /* QEMU 7.2 under -icount sleep=off never brings a second vCPU up here: the guest's
      * kernel stops at "Booting SMP configuration" (tried: 2 vCPUs, 90 s, twice). */
     if (o->time == SB_VM_TIME_VIRTUAL && o->cpus > 1)

@@ -15,9 +15,9 @@
 
 /* The --vm-* options of run (getopt values) and their help lines. */
 enum { SB_OPT_VM = 0x2000, SB_OPT_VM_KERNEL, SB_OPT_VM_ACCEL, SB_OPT_VM_CPUS, SB_OPT_VM_MEMORY,
-       SB_OPT_VM_KVM_TIMEOUT, SB_OPT_VM_BOOT_TIMEOUT, SB_OPT_VM_TIME, SB_OPT_VM_EXACT };
+       SB_OPT_VM_KVM_TIMEOUT, SB_OPT_VM_BOOT_TIMEOUT, SB_OPT_VM_TIME, SB_OPT_VM_EXACT, SB_OPT_VM_DILATE };
 /* The last of them: the scenario commands take SB_OPT_VM..SB_OPT_VM_LAST as VM options. */
-#define SB_OPT_VM_LAST SB_OPT_VM_EXACT
+#define SB_OPT_VM_LAST SB_OPT_VM_DILATE
 #define SB_SCENARIO_VM_LONGOPTS                                                              \
     {"vm", no_argument, NULL, SB_OPT_VM}, {"vm-kernel", required_argument, NULL, SB_OPT_VM_KERNEL}, \
         {"vm-accel", required_argument, NULL, SB_OPT_VM_ACCEL},                              \
@@ -26,7 +26,8 @@ enum { SB_OPT_VM = 0x2000, SB_OPT_VM_KERNEL, SB_OPT_VM_ACCEL, SB_OPT_VM_CPUS, SB
         {"vm-kvm-timeout", required_argument, NULL, SB_OPT_VM_KVM_TIMEOUT},                  \
         {"vm-boot-timeout", required_argument, NULL, SB_OPT_VM_BOOT_TIMEOUT},                \
         {"vm-time", required_argument, NULL, SB_OPT_VM_TIME},                                \
-        {"vm-exact", no_argument, NULL, SB_OPT_VM_EXACT}
+        {"vm-exact", no_argument, NULL, SB_OPT_VM_EXACT},                                   \
+        {"vm-dilate", required_argument, NULL, SB_OPT_VM_DILATE}
 extern const char sb_scenario_vm_help[];
 
 /* Defaults of the VM options. */

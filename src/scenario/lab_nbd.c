@@ -41,6 +41,7 @@
 #include "core/fileio.h"
 #include "core/strutil.h"
 #include "devices/model.h"
+#include "scenario/lab_dilate.h"
 
 /* In the NBD protocol, not in every linux/nbd.h. */
 #ifndef NBD_FLAG_ROTATIONAL
@@ -75,6 +76,7 @@ struct sb_lab_nbd {
     bool hdd;
     char *store;          /* MAP_NORESERVE: pages exist once written */
     sb_dev_model *model;
+    unsigned k;           /* --vm-dilate: the model runs on a clock k times slower (lab_dilate.h) */
     int nbd_fd, kern_sock, sock, tfd; /* /dev/nbdN, the kernel's end, ours, the completion timer */
     pthread_t doit, server;
     bool doit_started, server_started;
@@ -218,11 +220,11 @@ static void dispatch(sb_lab_nbd *d, uint64_t now, uint64_t *wake)
         /* (The first with no positioning wins at once: an HDD's positioning costs the guest
          * hundreds of instructions to compute, times 32 at every wake-up otherwise.) */
         for (job **r = &d->queued.head; *r && pos > 0; prev = *r, r = &(*r)->next) {
-            uint64_t p = sb_dev_model_position_ns(d->model, model_op(*r), (*r)->off, now);
+            uint64_t p = sb_lab_model_position(d->model, d->k, model_op(*r), (*r)->off, now);
             if (p < pos)
                 pos = p, best = r, bprev = prev;
         }
-        uint64_t ready = sb_dev_model_ready_ns(d->model, now);
+        uint64_t ready = sb_lab_model_ready(d->model, d->k, now);
         if (pos > 0 && ready > now) {
             *wake = ready < *wake ? ready : *wake;
             return;
@@ -232,7 +234,7 @@ static void dispatch(sb_lab_nbd *d, uint64_t now, uint64_t *wake)
         if (d->queued.tail == j)
             d->queued.tail = bprev;
         uint64_t len = model_op(j) == SB_DEV_FLUSH ? 0 : j->len;
-        run_at(d, j, sb_dev_model_service(d->model, model_op(j), j->fua_flush ? 0 : j->off, len, now));
+        run_at(d, j, sb_lab_model_service(d->model, d->k, model_op(j), j->fua_flush ? 0 : j->off, len, now));
         d->started++;
         if (model_op(j) == SB_DEV_FLUSH) {
             d->flush_ns += j->done_at - now;
@@ -500,14 +502,15 @@ static int open_parts(sb_lab_nbd *d, char *err, size_t errlen)
     return configure(d, err, errlen);
 }
 
-int sb_lab_nbd_attach(const char *spec, uint64_t size, unsigned index, sb_lab_nbd **out, char *dev, size_t devlen,
-                      char *err, size_t errlen)
+int sb_lab_nbd_attach(const char *spec, uint64_t size, unsigned index, unsigned dilate, sb_lab_nbd **out, char *dev,
+                      size_t devlen, char *err, size_t errlen)
 {
     sb_lab_nbd *d = sb_xrealloc(NULL, sizeof *d);
     memset(d, 0, sizeof *d);
     snprintf(d->dev, sizeof d->dev, "/dev/nbd%u", index);
     snprintf(d->spec, sizeof d->spec, "%s", spec);
     d->size = size;
+    d->k = dilate ? dilate : 1;
     d->nbd_fd = d->kern_sock = d->sock = d->tfd = -1;
     int rc = open_parts(d, err, errlen), trc = 0;
     if (rc == 0 && (trc = pthread_create(&d->server, NULL, server, d)) == 0)
@@ -562,8 +565,8 @@ void sb_lab_nbd_detach(sb_lab_nbd *d, char *summary, size_t len)
                  (unsigned long long)d->served,
                  (unsigned long long)d->idle_wakes, (unsigned long long)d->n_op[NBD_CMD_READ],
                  (unsigned long long)d->n_op[NBD_CMD_WRITE], (unsigned long long)d->n_op[NBD_CMD_FLUSH],
-                 (unsigned long long)d->fua, (unsigned long long)d->n_op[NBD_CMD_TRIM], (double)d->flush_ns / 1e6,
-                 (double)d->flush_max / 1e6,
+                 (unsigned long long)d->fua, (unsigned long long)d->n_op[NBD_CMD_TRIM], (double)d->flush_ns / 1e6 / d->k,
+                 (double)d->flush_max / 1e6 / d->k,
                  (unsigned long long)d->runs, d->served ? (double)d->cpu_ns / 1e3 / (double)d->served : 0.0,
                  (double)st.slc_bytes / 1e6, (double)st.tlc_bytes / 1e6, (double)st.drained_bytes / 1e6);
     free_jobs(d->waiting.head);

@@ -31,10 +31,11 @@ typedef struct sb_lab_nbd sb_lab_nbd;
 
 /* Serves a device of size bytes modeled by spec (a devices/ spec; "ram" answers at once)
  * as /dev/nbd<index>, whose path goes to dev. The device is rotational, and takes no
- * discard, when the model is an HDD. 0, or -errno with one line in err (nothing left
- * attached or running). */
-int sb_lab_nbd_attach(const char *spec, uint64_t size, unsigned index, sb_lab_nbd **out, char *dev, size_t devlen,
-                      char *err, size_t errlen);
+ * discard, when the model is an HDD. dilate (--vm-dilate, 1 or 0: none) runs the model on a
+ * clock that many times slower than the guest's (lab_dilate.h). 0, or -errno with one line
+ * in err (nothing left attached or running). */
+int sb_lab_nbd_attach(const char *spec, uint64_t size, unsigned index, unsigned dilate, sb_lab_nbd **out, char *dev,
+                      size_t devlen, char *err, size_t errlen);
 /* Disconnects the device, stops the server and frees everything; what it served goes to
  * summary ("nbd0 ssd-850evo: 1234 requests, 0 idle wake-ups (... by kind, the flushes' time,
  * the server's CPU)", for the guest's console and the tests), when summary is not NULL.

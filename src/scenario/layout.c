@@ -29,6 +29,7 @@
 
 #include "core/clock.h"
 #include "core/fileio.h"
+#include "scenario/lab_dilate.h"
 #include "scenario/md.h"
 #include "scenario/tool.h"
 
@@ -107,6 +108,9 @@ static int bcache_setup(const sb_scn_config *c, sb_device *devs, sb_state *st, s
         snprintf(err, errlen, "bcache: cannot set cache_mode %s: %s", sb_cache_mode_name(c->cache), strerror(-rc));
         return rc;
     }
+    /* A dilated lab guest (--vm-dilate): bcache's own timers stretched with the disks. */
+    if (c->time_dilate > 1)
+        sb_lab_dilate_bcache(base(devs[1].path), cset, c->time_dilate);
     for (int i = 0; i < 100 && access(out->fs_device, F_OK) < 0; i++)
         sb_sleep_ms(50);
     return 0;

@@ -68,6 +68,9 @@ typedef struct sb_scn_config {
     bool dev_keys;             /* the file set a device-class/-iops/-bandwidth key for this configuration */
     char dev_lists[4][512];    /* device-class, device-iops, device-bandwidth, device-model as written */
     int dev_lines[4];          /* where each was set */
+    /* In a lab guest run with --vm-dilate K (scenario/lab_dilate.h): K, for the layout's
+     * bcache timers; 0 or 1 elsewhere (never read from the file). */
+    unsigned time_dilate;
 } sb_scn_config;
 
 typedef struct sb_scenario {

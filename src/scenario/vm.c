@@ -48,6 +48,7 @@
 #include "core/workdir.h"
 #include "scenario/tool.h"
 #include "scenario/vm_image.h"
+#include "scenario/lab_dilate.h"
 #include "scenario/vm_labinit.h"
 #include "sysinfo/sysinfo.h"
 
@@ -399,7 +400,8 @@ static int write_exchange(const sb_vm *vm, const char *xchg, const sb_scn_config
             if (strcmp(m, "virtio_scsi") && strcmp(m, "sd_mod") && l + strlen(m) + 2 < sizeof lab)
                 l += (size_t)snprintf(lab + l, sizeof lab - l, "%s ", m);
         snprintf(lab + l, sizeof lab - l, "nbd");
-        if ((rc = sb_vm_lab_write(xchg, c, image_size, err, errlen)) < 0)
+        if ((rc = sb_vm_lab_write(xchg, c, image_size, err, errlen)) < 0 ||
+            (rc = sb_vm_lab_write_dilate(xchg, vm->o.dilate, err, errlen)) < 0)
             return rc;
         return sb_vm_lab_initrd(vm->lab_initrd, vm->initramfs, &vm->kernel, lab, xchg, vm->exe, c, err, errlen);
     }
@@ -601,10 +603,17 @@ static void annotate(sb_system *sys, const sb_vm *vm, sb_vm_accel used, const sb
     /* The guest's clock started at SB_VM_LAB_DATE: the date is the host's. */
     if (lab)
         sb_system_stamp(sys);
-    char vt[96] = "";
+    char vt[192] = "";
     if (lab)
-        snprintf(vt, sizeof vt, ", virtual time (icount shift=%d, sleep=off: %u ns a guest instruction)",
-                 SB_VM_ICOUNT_SHIFT, 1u << SB_VM_ICOUNT_SHIFT);
+        snprintf(vt, sizeof vt, ", virtual time (icount shift=%d, sleep=off: %u ns a guest instruction)%s",
+                 SB_VM_ICOUNT_SHIFT, 1u << SB_VM_ICOUNT_SHIFT,
+                 vm->o.dilate > 1 ? ", dilated (--vm-dilate)" : "");
+    if (lab && vm->o.dilate > 1) {
+        snprintf(buf, sizeof buf, "x%u: device model delays and the tests' durations x%u in the guest (a vCPU %u "
+                 "times faster against the disks), figures scaled back to the model's time", vm->o.dilate,
+                 vm->o.dilate, vm->o.dilate);
+        sb_kvlist_set(&sys->storage, "Time Dilation", buf);
+    }
     snprintf(buf, sizeof buf, "QEMU %s, %s, %u vCPU%s, %s memory%s", vm->qemu_version,
              used == SB_VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)", vm->guest_cpus, vm->guest_cpus == 1 ? "" : "s", mem,
              vt);
@@ -613,8 +622,12 @@ static void annotate(sb_system *sys, const sb_vm *vm, sb_vm_accel used, const sb
              vm->accel_why[0] ? "; " : "", vm->accel_why);
     sb_kvlist_set(&sys->storage, "VM Accelerator", buf);
     /* The text page shows hardware and software only: PTS's "System Layer" says it there. */
+    char layer[96], dil[32] = "";
+    if (vm->o.dilate > 1)
+        snprintf(dil, sizeof dil, ", dilated x%u", vm->o.dilate);
+    snprintf(layer, sizeof layer, "QEMU/TCG (emulated CPU, virtual time%s)", dil);
     sb_kvlist_set(&sys->software, "System Layer", used == SB_VM_ACCEL_KVM ? "QEMU/KVM"
-                  : lab ? "QEMU/TCG (emulated CPU, virtual time)" : "QEMU/TCG (emulated CPU)");
+                  : lab ? layer : "QEMU/TCG (emulated CPU)");
     snprintf(buf, sizeof buf, "%s (%s)", vm->kernel.version, vm->kernel.source);
     sb_kvlist_set(&sys->storage, "VM Kernel", buf);
     sb_format_si(sz, sizeof sz, (double)size, "B");
@@ -635,8 +648,8 @@ static void annotate(sb_system *sys, const sb_vm *vm, sb_vm_accel used, const sb
 }
 
 /* What the guest left in xchg: its exit status and result file, merged into fresh. */
-static int collect(const char *xchg, const sb_scn_config *c, sb_resultfile *fresh, sb_system **sys, char *err,
-                   size_t errlen)
+static int collect(const char *xchg, const sb_scn_config *c, unsigned dilate, sb_resultfile *fresh, sb_system **sys,
+                   char *err, size_t errlen)
 {
     char path[PATH_MAX], text[32] = "";
     snprintf(path, sizeof path, "%s/status", xchg);
@@ -652,6 +665,8 @@ static int collect(const char *xchg, const sb_scn_config *c, sb_resultfile *fres
     sb_resultfile got;
     sb_resultfile_init(&got);
     int rc = sb_resultfile_load(path, &got, err, errlen);
+    if (rc == 0) /* --vm-dilate: the guest's stretched time back to the model's (lab_dilate.h) */
+        rc = sb_lab_dilate_result(&got, dilate, err, errlen);
     if (rc == 0)
         rc = sb_resultfile_merge(fresh, &got, false, err, errlen);
     sb_resultfile_free(&got);
@@ -749,7 +764,7 @@ int sb_vm_run_config(sb_vm *vm, const sb_scn_config *c, size_t index, const char
         if (rc == 0) /* under virtual time QEMU gives the guest no disk */
             rc = boot(vm, xchg, disks, vm->lab ? 0 : c->devices, &used, err, errlen);
         sb_system *sys = NULL;
-        if (rc == 0 && (rc = collect(xchg, c, fresh, &sys, err, errlen)) == 0)
+        if (rc == 0 && (rc = collect(xchg, c, vm->lab ? vm->o.dilate : 1, fresh, &sys, err, errlen)) == 0)
             annotate(sys, vm, used, disks, c->devices, image_size);
         stop_servers(vm, disks, c->devices, mark);
         sb_remove_tree(dir);

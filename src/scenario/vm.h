@@ -69,6 +69,8 @@ typedef struct sb_vm_opts {
     unsigned boot_timeout;   /* seconds until any other guest whose init said nothing is booted again */
     sb_vm_time time;         /* --vm-time; AUTO until sb_vm_resolve_time() */
     bool exact;              /* --vm-exact: a virtual-time guest spins when idle (idle=poll) */
+    unsigned dilate;         /* --vm-dilate K (lab_dilate.h): model delays xK, figures back; 1 = none */
+    bool dilate_set;         /* --vm-dilate was given */
 } sb_vm_opts;
 
 /* Settles --vm-time's default where it can before anything is planned: virtual when the
@@ -124,6 +126,8 @@ int sb_vm_qemu_argv(const sb_vm *vm, sb_vm_accel accel, const char *xchg, const 
 const char *sb_vm_lab_spec(const sb_scn_device *d);
 /* Writes xchg/lab (vm_guest.h): one "SPEC SIZE" line per device of c. 0 or -errno, err. */
 int sb_vm_lab_write(const char *xchg, const sb_scn_config *c, uint64_t size, char *err, size_t errlen);
+/* --vm-dilate K > 1: adds a line "dilate K" to xchg/lab (lab_dilate.h); nothing for 1. 0 or -errno, err. */
+int sb_vm_lab_write_dilate(const char *xchg, unsigned k, char *err, size_t errlen);
 /* Why a device cannot be served in a virtual-time guest (QEMU's throttling runs on the
  * host's clock), or NULL when it can. */
 const char *sb_vm_lab_refusal(const sb_scn_device *d);

@@ -21,6 +21,7 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/strutil.h"
+#include "scenario/lab_dilate.h"
 #include "scenario/scenario.h"
 
 int sb_vm_guest_disk(const char *sys_block, unsigned target, char *name, size_t len)
@@ -78,6 +79,31 @@ static int find_disks(unsigned n, unsigned wait_s, char *list, size_t len, char 
     return 0;
 }
 
+/* --vm-dilate: K from the lab file's "dilate K" line after the devices' (absent: 1), and the
+ * page cache's writeback timers stretched by it before anything is written. 0 or -errno
+ * with err. */
+static int read_dilate(const char *path, const char *text, sb_vm_guest_lab *lab, char *err, size_t errlen)
+{
+    char done[256];
+    unsigned k = 1;
+    const char *line = strstr(text, "\n" SB_LAB_DILATE_LINE " ");
+    if (line && (sscanf(line + 1, SB_LAB_DILATE_LINE " %u", &k) != 1 || k < 1 || k > SB_LAB_DILATE_MAX)) {
+        snprintf(err, errlen, "%s: not written by 'scenario run --vm'", path);
+        return -EINVAL;
+    }
+    lab->dilate = k;
+    int rc = sb_lab_dilate_sysctl(k, done, sizeof done);
+    if (rc < 0) {
+        snprintf(err, errlen, "--vm-dilate %u: the writeback sysctls: %s", k, strerror(-rc));
+        return rc;
+    }
+    if (k > 1) {
+        printf("storbench-vm: dilated x%u: model delays x%u, %s\n", k, k, done);
+        fflush(stdout);
+    }
+    return 0;
+}
+
 /* Virtual time: the devices DIR/lab lists, served here as /dev/nbd0 ... 1 when attached
  * (list filled), 0 when there is no DIR/lab, or -errno with err. */
 static int attach_lab(const char *dir, unsigned n, sb_vm_guest_lab *lab, char *list, size_t len, char *err,
@@ -92,6 +118,9 @@ static int attach_lab(const char *dir, unsigned n, sb_vm_guest_lab *lab, char *l
      * sparse and must stay so). Best effort. No wait for a timer phase: the guest's boot
      * repeats itself to the instruction, so every run attaches the disks at the same one. */
     (void)mlockall(MCL_CURRENT);
+    int rc = read_dilate(path, text, lab, err, errlen);
+    if (rc < 0)
+        return rc;
     list[0] = 0;
     char *save = NULL, *line = strtok_r(text, "\n", &save);
     for (unsigned i = 0; i < n; i++, line = strtok_r(NULL, "\n", &save)) {
@@ -101,7 +130,7 @@ static int attach_lab(const char *dir, unsigned n, sb_vm_guest_lab *lab, char *l
             snprintf(err, errlen, "%s: not written by 'scenario run --vm'", path);
             return -EINVAL;
         }
-        int rc = sb_lab_nbd_attach(spec, size, i, &lab->disk[i], dev, sizeof dev, err, errlen);
+        rc = sb_lab_nbd_attach(spec, size, i, lab->dilate, &lab->disk[i], dev, sizeof dev, err, errlen);
         if (rc < 0)
             return rc;
         lab->n = i + 1;

@@ -6,7 +6,9 @@
  * guest's kernel gave them) and runs `scenario run` on them. Under virtual time
  * (DIR/lab, written by the host: one "SPEC SIZE" line per device) there are no
  * emulated disks: each device is a modeled disk served in the guest itself
- * (lab_nbd.h), /dev/nbd0, /dev/nbd1 ... in the host's order.
+ * (lab_nbd.h), /dev/nbd0, /dev/nbd1 ... in the host's order. With --vm-dilate K
+ * a line "dilate K" follows the devices' (lab_dilate.h): the models run K times
+ * slower and the guest's writeback timers are stretched by K.
  */
 #ifndef SB_SCENARIO_VM_GUEST_H
 #define SB_SCENARIO_VM_GUEST_H
@@ -23,6 +25,7 @@
 typedef struct sb_vm_guest_lab {
     sb_lab_nbd *disk[SB_SCN_MAX_DEVICES];
     unsigned n;
+    unsigned dilate;  /* --vm-dilate K from DIR/dilate (lab_dilate.h), 1 without it */
 } sb_vm_guest_lab;
 
 /* The argument vector for `scenario run` in the guest: DIR/args (NUL-separated) followed by

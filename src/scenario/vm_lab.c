@@ -23,6 +23,7 @@
 
 #include "core/log.h"
 #include "core/units.h"
+#include "scenario/lab_dilate.h"
 #include "scenario/vm_guest.h"
 
 const char *sb_vm_lab_spec(const sb_scn_device *d) { return d->model[0] ? d->model : "ram"; }
@@ -74,6 +75,22 @@ int sb_vm_lab_write(const char *xchg, const sb_scn_config *c, uint64_t size, cha
         fprintf(f, "%s %llu\n", sb_vm_lab_spec(&c->dev[i]), (unsigned long long)size);
     int rc = ferror(f) ? -EIO : 0;
     if (fclose(f) != 0 || rc < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
+        return -EIO;
+    }
+    return 0;
+}
+
+int sb_vm_lab_write_dilate(const char *xchg, unsigned k, char *err, size_t errlen)
+{
+    if (k <= 1) /* nothing added: the guest runs as without --vm-dilate, to the byte */
+        return 0;
+    /* A line after the devices' in the lab file, which the initrd carries (vm_labinit.c). */
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/" SB_VM_LAB_FILE, xchg);
+    FILE *f = fopen(path, "ae");
+    bool bad = !f || fprintf(f, SB_LAB_DILATE_LINE " %u\n", k) < 0;
+    if ((f && fclose(f) != 0) || bad) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
         return -EIO;
     }

@@ -79,6 +79,22 @@ check_one_line "--vm-time virtual under KVM: one line" "TCG only"
 check_exit "--vm-time virtual with 2 vCPUs" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-time virtual \
     --vm-accel tcg --vm-cpus 2 $R
 check_one_line "--vm-time virtual with 2 vCPUs: one line" "1 vCPU"
+# --vm-dilate (the lab's time dilation): 1 to 16, for the lab only, and only for tests whose
+# figures it can scale back (nothing is booted for any of these).
+check_exit "--vm-dilate 17" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-time virtual --vm-accel tcg \
+    --vm-dilate 17 $R
+check_one_line "--vm-dilate 17: one line" "--vm-dilate '17': a whole number from 1 to 16"
+check_exit "--vm-dilate without --vm" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm-dilate 4 $R
+check_one_line "--vm-dilate without --vm: one line" "--vm-dilate is for the device lab"
+check_exit "--vm-dilate under host time" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm --vm-time host \
+    --vm-dilate 4 $R
+check_one_line "--vm-dilate under host time: one line" "--vm-dilate stretches the lab's virtual time"
+check_exit "--vm-dilate with a test it cannot scale" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm \
+    --vm-time virtual --vm-accel tcg --vm-dilate 4 -s dd -s fs-mark --result "$T/r.json" --images "$T"
+check_one_line "--vm-dilate with fs-mark: one line" "--vm-dilate 4: test fs-mark cannot run dilated"
+check_exit "--vm-dilate with fio's steady state" 2 "$SB" scenario run "$EX/seed000-cache.ini" --vm \
+    --vm-time virtual --vm-accel tcg --vm-dilate 4 -s fio:steadystate=iops:5%,ss_dur=10 --result "$T/r.json" --images "$T"
+check_one_line "--vm-dilate with steadystate: one line" "steadystate"
 # The disks' data in guest RAM: 2 disks of 1 GiB in a 1 GiB guest are warned about, once
 # (the fake QEMU fails at once: exit 1, nothing built); without --vm-memory, no warning.
 STORBENCH_QEMU=/bin/false check_exit "--vm-time virtual, disks larger than the guest's memory" 1 "$SB" scenario run \

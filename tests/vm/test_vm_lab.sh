@@ -1,6 +1,6 @@
 # The device lab: `scenario run --vm` in virtual time (QEMU's -icount shift=0,sleep=off, the
 # disks' models served inside the guest; docs/scenarios.md "Virtual time"). About 2 minutes
-# niced (3 guests, 5 with STRESS=1), so apart from make check; run by hand:
+# niced (4 guests, 6 with STRESS=1), so apart from make check; run by hand:
 #   STORBENCH_BIN=$PWD/build/storbench STORBENCH_SRC=$PWD nice -n 15 bash tests/vm/test_vm_lab.sh
 #
 #  1. A modeled QD1 random read takes the model's time: fio randread, psync, 4 KiB, QD1 on
@@ -10,6 +10,9 @@
 #     540 MB/s link, 7.6; docs/devices.md), and the run's mean time per read (from its
 #     IOPS) and its fastest read are within 1 % of it. The record names virtual time and
 #     the disk; the guest's server says it never woke for nothing (0 idle wake-ups).
+#     The same read dilated x4 (--vm-dilate 4: the model's delays x4 in the guest, the
+#     job's durations x4, the figures scaled back) is the model's time again within 1 %;
+#     the result says 2 s of runtime and records the dilation; the guest stretched its timers.
 #  2. A SIGKILL of storbench while its guest measures: the guest dies with it (nothing of
 #     the lab runs on the host but QEMU), and the next run removes what was left.
 #     The same job again gives the same figures, within 1 % (the guest's whole input is in
@@ -63,6 +66,30 @@ echo "# $(grep -a "guest| lab: nbd0" "$T/out")"
 check "nothing was read from the host while storbench ran" grep -q "guest| storbench-vm: 9p requests to the host while storbench ran: 0$" "$T/out"
 check "the guest's server never woke for nothing" grep -q "guest| lab: nbd0 ssd-850evo,read-us=20000: [0-9]* requests, 0 idle wake-ups" "$T/out"
 nothing_left "after the first run"
+
+# Time dilation (--vm-dilate 4): the model's delays x4 in the guest, the job's durations x4,
+# the figures scaled back, so the QD1 read is the model's 20,025 us again, within 1 %.
+start=$(date +%s)
+check_exit "the QD1 read dilated x4" 0 "$SB" scenario run "$T/lab.ini" $ARGS --vm-dilate 4 $JOB --result "$T/rd.json"
+echo "# dilated guest: $(( $(date +%s) - start )) s"
+iopsd=$(fig "$T/rd.json" iops) mind=$(fig "$T/rd.json" lat_min) secd=$(fig "$T/rd.json" seconds)
+perd=$(awk -v i="$iopsd" 'BEGIN { printf "%.1f", 1e6 / i }')
+if within "$perd" $MODEL_US 1; then ok "dilated x4: mean time a read $perd us, the model's $MODEL_US us within 1 %"
+else not_ok "dilated x4: mean time a read $perd us, the model's $MODEL_US us"; fi
+if within "$mind" $MODEL_US 1; then ok "dilated x4: fastest read $mind us, within 1 % of the model's"
+else not_ok "dilated x4: fastest read $mind us, the model's $MODEL_US us"; fi
+# 2 s measured in the model's time (8 s of the guest's), and the option says 2 again
+if within "$secd" 2 5; then ok "dilated x4: measured $secd s of the model's time"; else not_ok "dilated x4: measured $secd s"; fi
+check "dilated x4: the result's runtime is the model's 2 s" test "$("$SB" show "$T/rd.json" --format json |
+    jq -r '.results[0].options.runtime')" = 2
+check "dilated x4: recorded in the system" test "$("$SB" show "$T/rd.json" --format json |
+    jq -r '.systems[0].software."System Layer"')" = "QEMU/TCG (emulated CPU, virtual time, dilated x4)"
+check "dilated x4: the Time Dilation key" test -n "$("$SB" show "$T/rd.json" --format json |
+    jq -r '.systems[0].storage."Time Dilation" // empty' | grep '^x4: ')"
+check "dilated x4: the guest stretched its timers" grep -q "guest| storbench-vm: dilated x4: model delays x4, vm.dirty_expire_centisecs 3000->12000" "$T/out"
+check "dilated x4: ext4 mounted with its commit x4" test -n "$("$SB" show "$T/rd.json" --format json |
+    jq -r '.systems[0].storage."Kernel Mount Options" // empty' | grep 'commit=20')"
+nothing_left "after the dilated run"
 
 "$SB" scenario run "$T/lab.ini" $ARGS $JOB --result "$T/killed.json" >"$T/kill.out" 2>&1 &
 kpid=$!
