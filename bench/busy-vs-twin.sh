@@ -17,9 +17,12 @@
 set -u
 [ $# = 2 ] || { echo "usage: bench/busy-vs-twin.sh BUSY.json TWIN.json" >&2; exit 2; }
 SB=${STORBENCH:-$(cd "$(dirname "$0")/.." && pwd)/storbench}
-B=$("$SB" show "$1" --format json) || exit 1
-T=$("$SB" show "$2" --format json) || exit 1
-jq -n -r --argjson b "$B" --argjson t "$T" --argjson limit "$(awk 'BEGIN { print 100 / 1.2 }')" '
+W=$(mktemp -d) || exit 1
+trap 'rm -rf "$W"' EXIT
+"$SB" show "$1" --format json >"$W/b.json" || exit 1
+"$SB" show "$2" --format json >"$W/t.json" || exit 1
+jq -n -r --slurpfile bs "$W/b.json" --slurpfile ts "$W/t.json" --argjson limit "$(awk 'BEGIN { print 100 / 1.2 }')" '
+  $bs[0] as $b | $ts[0] as $t |
   [ $b.results[] as $r | $r.entries[] | select(.vcpu_busy_pct != null) | . as $e |
     ([ $t.results[] | select(.test == $r.test and .description == $r.description and .unit == $r.unit)
        | .entries[] | select(.identifier == $e.identifier) ] | first) as $w |
@@ -28,7 +31,7 @@ jq -n -r --argjson b "$B" --argjson t "$T" --argjson limit "$(awk 'BEGIN { print
       twin: ($w.host_bound.reference_mean // null), fig: $w.mean, dir: $r.direction,
       by_twin: ($w.host_bound.reference_mean != null), by_busy: ($e.vcpu_busy_pct >= $limit) } ] as $rows |
   ( $rows[] |
-    "\((.test + "                                  ")[0:34]) \((.id + "                              ")[0:30]) busy \(.busy * 10 | round / 10 | tostring | (. + "      ")[0:6]) %  "
+    "\((.test + "                                  ")[0:34]) \((.id + "                                          ")[0:42]) busy \(.busy * 10 | round / 10 | tostring | (. + "      ")[0:6]) %  "
     + (if .twin != null then "twin \((if .dir == "lower" then .fig / .twin else .twin / .fig end) * 100 | round / 100)x  " else "twin -      " end)
     + "twin: \(if .by_twin then "host-bound" else "model" end), busy: \(if .by_busy then "host-bound" else "model" end)"
     + (if .by_twin == .by_busy then "" else "   DIFFER" end) ),
