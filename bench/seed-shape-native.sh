@@ -115,8 +115,12 @@ def ours(key, model):
                       "fsm32d": ("fs-mark", {"dirs": "32"}), "dbench": ("dbench", {}), "sqlite": ("sqlite", {})}[key]
         r = next(x for x in lab["results"] if x["test"] == test and
                  all(str(x.get("options", {}).get(k)) == v for k, v in opts.items()))
+        if model == "marked":  # host-bound-check's marks (its ram twin's, or the lab's vCPU busy share)
+            return {e["identifier"]: "host_bound" in e for e in r["entries"]}
+        if model == "busy":  # the test's vCPU busy share in the lab, percent
+            return {e["identifier"]: e.get("vcpu_busy_pct") for e in r["entries"]}
         if model == "ram":  # the ram twin's figure where it was within 20 % (host-bound), else none
-            return {e["identifier"]: e["host_bound"]["reference_mean"] if "host_bound" in e else None for e in r["entries"]}
+            return {e["identifier"]: e["host_bound"].get("reference_mean") if "host_bound" in e else None for e in r["entries"]}
         return {e["identifier"]: e["mean"] for e in r["entries"]}
     p = os.path.join(d, "s001-%s-%s.json" % (key, model))
     if not os.path.exists(p):
@@ -132,7 +136,9 @@ for key, name, head in tests:
     # host-bound: the ram run does no better than 20 % beyond the modeled one (or worse), the
     # rule of scenario/modeled_ref.c (host-bound-check); SQLite's seconds: lower is better
     low = key == "sqlite"
-    hb = {c: r.get(c) is not None and (m[c] / r[c] if low else r[c] / m[c]) < 1.2 for c in configs}
+    marked = ours(key, "marked") if lab is not None else {}
+    bz = ours(key, "busy") if lab is not None else {}
+    hb = {c: marked.get(c, False) or (r.get(c) is not None and (m[c] / r[c] if low else r[c] / m[c]) < 1.2) for c in configs}
     for c in configs[1:]:
         rs, ro = s[c] / s[configs[0]], m[c] / m[configs[0]]
         bound = hb[c] or hb[configs[0]]
@@ -148,7 +154,8 @@ for key, name, head in tests:
                 mark = "effect " + ("reproduced" if ok else "NOT reproduced")
         elif bound:
             mark = "host-bound"
-        print("%-20s %-42s %8.2f %8.2f %8s  seed %.2f ours %.2f  %s" % (name, c, s[c], m[c], "-" if r.get(c) is None else "%.2f" % r[c], rs, ro, mark))
+        print("%-20s %-42s %8.2f %8.2f %8s  seed %.2f ours %.2f  %s" % (name, c, s[c], m[c], "-" if r.get(c) is None else "%.2f" % r[c], rs, ro,
+              mark + ("  [vCPU busy %.0f %%]" % bz[c] if bz.get(c) is not None else "")))
     for i in range(len(configs)):
         for j in range(i + 1, len(configs)):
             a, b = configs[i], configs[j]

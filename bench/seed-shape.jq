@@ -6,15 +6,17 @@
 #      --argjson map MAP --arg base BASELINE --argjson tests TESTS -f bench/seed-shape.jq
 #
 # SEED.json: the seed page imported (`storbench import`); OURS.json: storbench's
-# figures, with the marks of `host-bound-check = yes` (entries[].host_bound, whose
-# reference_mean is the ram twin's figure); RAM.json: the same configurations on
+# figures, with the marks of `host-bound-check` (entries[].host_bound: a ram twin's has a
+# reference_mean, the twin's figure; the lab's busy rule's says reference "vcpu busy", the
+# entry's vcpu_busy_pct its test's vCPU busy share, shown on each row); RAM.json: the same configurations on
 # `ram` models (every device unthrottled) run apart, or {} when not run (then the
 # marks in OURS.json decide, and a ram figure is known only where one was marked). MAP: {storbench identifier: seed identifier};
 # BASELINE: the storbench identifier the ratios divide by; TESTS: [{label, test,
 # seed: regex on the seed result's description, ours: regex on storbench's}].
 #
 # Rules (docs/scenarios.md, "Seed shape"):
-#  - a figure is host-bound when the same test on the ram configuration reaches
+#  - a figure is host-bound when the result file marks it (its ram twin, or in the lab
+#    its vCPU busy 100/1.2 % of the window or more), or the same test on the ram configuration reaches
 #    within 20 % of it, or does worse (the model's host, the emulated CPU or FUSE,
 #    is what bounds it): marked "host-bound" and left out of every count below,
 #    with the ratios that divide by it;
@@ -36,6 +38,10 @@ def hostbound($o; $r; $dir): $o != null and $r != null and $o > 0 and $r > 0 and
 def mark($doc; $test; $re; $id):
   [($doc.results // [])[] | select(.test == $test and ((.description // "") | test($re)))
    | .entries[] | select(.identifier == $id) | .host_bound] | first;
+# The test's vCPU busy share in the device lab (percent of its measured window), or null.
+def busy($doc; $test; $re; $id):
+  [($doc.results // [])[] | select(.test == $test and ((.description // "") | test($re)))
+   | .entries[] | select(.identifier == $id) | .vcpu_busy_pct] | first;
 def dir($doc; $test; $re):
   [($doc.results // [])[] | select(.test == $test and ((.description // "") | test($re))) | .direction] | first;
 def fmt: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
@@ -47,6 +53,7 @@ def fmt: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
       s: fig($S; $t.test; $t.seed; $sid),
       o: fig($O; $t.test; $t.ours; $k),
       m: mark($O; $t.test; $t.ours; $k),
+      b: busy($O; $t.test; $t.ours; $k),
       r: fig($R; $t.test; $t.ours; $k)})
    | map(. + {r: (.r // .m.reference_mean)})
    | map(. + {hb: (.m != null or hostbound(.o; .r; dir($O; $t.test; $t.ours)))})) as $rows |
@@ -57,7 +64,7 @@ def fmt: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
       (if $c.o != null and $b.o != null and $b.o > 0 then $c.o / $b.o else null end) as $ro |
       ($c.hb or ($b.hb // false)) as $hb |
       ($rs != null and ($rs >= 1.2 or $rs <= (1 / 1.2))) as $effect |
-      { id: $c.id, rs: $rs, ro: $ro, o: $c.o, r: $c.r, hb: $hb, own: $c.hb, effect: ($effect and ($hb | not) and $ro != null),
+      { id: $c.id, rs: $rs, ro: $ro, o: $c.o, r: $c.r, b: $c.b, by: $c.m.reference, hb: $hb, own: $c.hb, effect: ($effect and ($hb | not) and $ro != null),
         ok: ($effect and ($hb | not) and $ro != null and (($rs - 1) * ($ro - 1) > 0)
              and ([($ro / $rs), ($rs / $ro)] | max) <= 1.5) } ],
     pairs: [ $rows | map(select(.s != null and .o != null and (.hb | not))) as $v
@@ -67,13 +74,16 @@ def fmt: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
     hbn: ($rows | map(select(.hb)) | length) } ] as $per |
 ( $per[] |
   "\n" + .label + "   (configuration ÷ baseline: seed, storbench; storbench's figure, on ram models)",
-  "  baseline \(.base.o | fmt), on ram models \(.base.r | fmt)" + (if .base.hb then ": host-bound" else "" end),
+  "  baseline \(.base.o | fmt), on ram models \(.base.r | fmt)" + (if .base.hb then ": host-bound" else "" end)
+    + (if .base.b != null then "  [vCPU busy \(.base.b | round) %]" else "" end),
   ( .rows[] | "  " + (.id + "                                             ")[0:42] + ((.rs | fmt) + "          ")[0:10]
       + ((.ro | fmt) + "          ")[0:10] + ((.o | fmt) + " / " + (.r | fmt) + "                ")[0:18]
       + (if .rs == null or .ro == null then "no figure"
-         elif .hb then (if .own then "host-bound (ram model within 20 %)" else "host-bound baseline" end)
+         elif .hb then (if .own and .by == "vcpu busy" then "host-bound (vCPU busy)" elif .own then "host-bound (ram model within 20 %)"
+                        else "host-bound baseline" end)
          elif .effect then (if .ok then "effect reproduced" else "effect NOT reproduced" end)
-         else "" end) ),
+         else "" end)
+      + (if .b != null then "  [vCPU busy \(.b | round) %]" else "" end) ),
   "  pairs ordered as in the seed: \(.pairs | map(select(.)) | length) of \(.pairs | length)"
     + (if .hbn > 0 then "; \(.hbn) figure(s) host-bound, left out" else "" end) ),
 ( [ $per[].rows[] | select(.effect) ] as $e | [ $per[].pairs[] ] as $p |

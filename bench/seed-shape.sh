@@ -3,10 +3,11 @@
 # Builds seed 000's configurations (examples/seed000-cache.ini as it is: an HDD, an SSD,
 # bcache with the SSD caching the HDD) in throwaway QEMU guests (`scenario run --vm`) whose
 # disks are device models served by nbdkit (the example's device-model: the seed's Samsung
-# 850 EVO, ssd-850evo, and Hitachi HUA723020ALA640, hdd-hua723020; its host-bound-check
-# builds each configuration again on ram models in a guest and marks the figures), and seed 001's
+# 850 EVO, ssd-850evo, and Hitachi HUA723020ALA640, hdd-hua723020; its host-bound-check = yes
+# marks each figure whose test kept the lab's vCPU busy 5/6 of its window, RAM=1 builds each
+# configuration again on ram models in a guest, its ram twin, and marks by it instead), and seed 001's
 # (examples/seed001-btrfs.ini: btrfs on one and two Samsung 850 EVOs) the same way, with
-# bench/seed-shape-native.sh's battery (the seed's file-system tests) and its rules; runs seed 000's battery on each of seed 000's (and on its ram twin, the
+# bench/seed-shape-native.sh's battery (the seed's file-system tests) and its rules; runs seed 000's battery on each of seed 000's (and with RAM=1 on its ram twin, the
 # host-bound reference), and prints per test
 # the seed's and storbench's configuration ÷ baseline ratios (baseline: the HDD alone
 # for seed 000, the single disk for seed 001), how many configuration pairs are
@@ -22,8 +23,10 @@
 # the 1 GiB images), SQLite at its --quick 250 inserts a pass, one run each (-n 1
 # --exact-runs), 1 GiB images: under TCG each guest takes minutes. Environment:
 #   CONFIGS000="HDD|SSD|BCache Writethrough|BCache Writeback"   seed 000's sections built ("": none)
-#   RAM=1          the example's host-bound-check: each configuration's ram twin too (0: none,
-#                  no host-bound marks)
+#   RAM=           unset: the example's host-bound-check = yes (in the lab: the vCPU busy share
+#                  marks host-bound figures, no twin); 1: host-bound-check = twin, each
+#                  configuration's ram twin too (twice the guests; each figure then has both the
+#                  twin's mark and its busy share); 0: no host-bound marks
 #   CONFIGS001="Single Disk|2-Disk RAID0|..."   seed 001's sections built (all six by default)
 #   SEED001=vm     seed 001 in guests as seed 000 (native: bench/seed-shape-native.sh on modeled
 #                  loop devices, root and FUSE; 0: skip)
@@ -66,10 +69,16 @@ R=${KEEP:-$W}
 mkdir -p "$R"
 EXTRA=("$@")
 
-# example SEED FILE: the example to build from (its host-bound-check dropped unless RAM=1).
+# example SEED FILE: the example to build from: as it is (host-bound-check = yes, which in the
+# lab marks a figure host-bound by its test's vCPU busy share, no twin), with ram twins (RAM=1:
+# host-bound-check = twin; each figure then carries the twin's mark and its busy share both),
+# or without marks (RAM=0).
 example() {
-    if [ "${RAM:-1}" = 1 ]; then echo "$2"; return; fi
-    sed '/^host-bound-check/d' "$2" >"$W/m$1.ini"
+    case "${RAM:-}" in
+    1) sed 's/^host-bound-check = .*/host-bound-check = twin/' "$2" >"$W/m$1.ini" ;;
+    0) sed '/^host-bound-check/d' "$2" >"$W/m$1.ini" ;;
+    *) echo "$2"; return ;;
+    esac
     echo "$W/m$1.ini"
 }
 # run_seed SEED INI CONFIG... -- TEST OPTION...: each configuration in its own guest with the
@@ -84,7 +93,7 @@ run_seed() {
         if have "$out" "$c"; then echo "seed-shape: [$c] already in $out"; continue; fi
         nice -n "${NICE:-10}" "$SB" scenario run "$ini" --vm --only "$c" "$@" "${RUNOPTS[@]}" \
             --result "$out" "${EXTRA[@]}" || fail=1
-        echo "seed-shape: seed $seed [$c] on modeled devices$([ "${RAM:-1}" = 1 ] && echo " and its ram twin"): $(( $(date +%s) - start )) s in all"
+        echo "seed-shape: seed $seed [$c] on modeled devices$([ "${RAM:-}" = 1 ] && echo " and its ram twin"): $(( $(date +%s) - start )) s in all"
     done
 }
 
@@ -101,7 +110,7 @@ json "$W/seed000.json" >"$W/s000.j"; json "$R/ours000.json" >"$W/o000.j"; json "
 
 # --- Seed 001 in the lab: examples/seed001-btrfs.ini, each configuration in its own guest ---
 # (the seed's file-system tests at bench/seed-shape-native.sh's scale, all five in one guest a
-# configuration, with the example's ram twins unless RAM=0; SEED001=native runs
+# configuration, with the example's marks as for seed 000 (RAM); SEED001=native runs
 # bench/seed-shape-native.sh on modeled loop devices instead, as before)
 IFS='|' read -r -a C001 <<<"${CONFIGS001-Single Disk|2-Disk RAID0|2-Disk RAID1|2-Disk RAID1 + LZO|2-Disk RAID1 + LZO + Nobarrier|2-Disk RAID1 + LZO + Nobarrier + Noatime}"
 T001=(-s "fs-mark:test=custom,files=100" -s "fs-mark:test=custom,files=50,threads=4"

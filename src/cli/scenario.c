@@ -30,6 +30,7 @@
 #include "cli/save.h"
 #include "cli/scenario_vm.h"
 #include "runner/selection.h"
+#include "core/cpubusy.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/strutil.h"
@@ -549,6 +550,9 @@ static int cmd_vm_guest(int argc, char **argv)
         sb_error("scenario: vm-guest: %s", err);
         return SB_EXIT_RUNTIME;
     }
+    /* In the device lab every figure gets its test's vCPU busy share (entries[].vcpu_busy_pct):
+     * the guest has one virtual vCPU, whose idle time is the modeled disks' (core/cpubusy.h) */
+    sb_cpubusy_enable(lab.n > 0);
     int rc = n >= 2 && !strcmp(args[1], "run") ? cmd_run(n - 1, args + 1, true, lab.dilate)
                                                  : sb_usage_error("scenario", "vm-guest: %s/args is not a run", argv[1]);
     sb_vm_guest_lab_end(&lab);

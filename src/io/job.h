@@ -519,6 +519,9 @@ typedef struct sb_io_depths {
 typedef struct sb_io_result {
     double seconds;            /* measured interval (after ramp), longest job */
     uint64_t start_ns, end_ns; /* that interval on sb_now_ns(): first ramp end, last completion */
+    /* The CPUs' busy time in the measured window and the window (times the CPUs), when
+     * core/cpubusy.h is enabled (the device lab's guest); 0 and 0 otherwise. */
+    uint64_t cpu_busy_ns, cpu_window_ns;
     sb_io_dir_stats dir[SB_DDIR_N];
     sb_histogram clat_all;     /* both directions */
     /* fsync=N / fdatasync=N: the syncs issued among the writes and how long each took

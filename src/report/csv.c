@@ -51,7 +51,7 @@ static void provenance(FILE *out, const sb_result *r, const sb_entry *e, bool fi
     fputc(',', out);
     if (figure) {
         fputs(e->host_bound ? "yes," : "no,", out);
-        if (e->host_bound)
+        if (e->host_bound && isfinite(e->host_ref)) /* the twin's figure; none for the lab's vCPU mark */
             number(out, e->host_ref);
     } else {
         fputc(',', out);

@@ -15,7 +15,8 @@
 /* A host-bound figure (entries[].host_bound, docs/devices.md): its row's label ends in this,
  * as "(not steady)" does, so that import still reads the page. */
 #define SB_HOST_BOUND_LABEL " (host-bound)"
-#define SB_HOST_BOUND_LEGEND "(host-bound): the same configuration on device-model = ram came within 20 % of it: " \
+#define SB_HOST_BOUND_LEGEND "(host-bound): the same configuration on device-model = ram came within 20 % of it, " \
+                             "or the device lab's vCPU was busy 5/6 of its measured time or more: " \
                              "the host, not the modeled device, bounds it"
 
 /* The value of a row whose identifier has no figure in the chart (a merged page, a

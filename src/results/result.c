@@ -611,6 +611,8 @@ static void entry_copy(sb_entry *dst, const sb_entry *src)
     dst->untrusted = src->untrusted;
     dst->host_bound = src->host_bound;
     dst->host_ref = src->host_ref;
+    dst->has_cpu_busy = src->has_cpu_busy;
+    dst->cpu_busy_pct = src->cpu_busy_pct;
     sb_entry_set_source(dst, src->source, src->imported);
     free(dst->extra);
     dst->extra = src->extra ? sb_xstrdup(src->extra) : NULL;
@@ -643,6 +645,12 @@ void sb_entry_set_steady(sb_entry *e, const char *criterion, unsigned runs, unsi
     e->ss_runs = criterion ? runs : 0;
     e->ss_attained = criterion ? attained : 0;
     e->ss_at_s = criterion ? at_s : 0;
+}
+
+void sb_entry_set_cpu_busy(sb_entry *e, double pct)
+{
+    e->has_cpu_busy = true;
+    e->cpu_busy_pct = pct < 0 ? 0 : pct > 100 ? 100 : round(pct * 100) / 100; /* to 0.01 %: 10 ms ticks */
 }
 
 static void copy_system(sb_resultfile *dst, const sb_system *s);

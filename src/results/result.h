@@ -53,6 +53,9 @@ typedef struct sb_secondary {
     double value; /* mean over the runs */
 } sb_secondary;
 
+/* entries[].host_bound.reference of a figure marked by the lab's vCPU busy share (no twin) */
+#define SB_HOST_BOUND_BUSY_REF "vcpu busy"
+
 /* One identifier's figure for one result. */
 typedef struct sb_entry {
     char *identifier;
@@ -71,7 +74,12 @@ typedef struct sb_entry {
      * configuration on device-model = ram did no better than 20 % beyond it, so the host,
      * not the model, bounds it. host_ref is that ram figure. */
     bool host_bound;
-    double host_ref;
+    double host_ref;     /* NAN when the mark is the lab's vCPU busy share's, not a twin's */
+    /* The device lab's vCPU (docs/scenarios.md, "Virtual time"): the percentage of the
+     * measured windows' virtual time it was busy, over the runs (entries[].vcpu_busy_pct);
+     * has_cpu_busy false when not measured (outside the lab). */
+    bool has_cpu_busy;
+    double cpu_busy_pct;
     bool imported;       /* read from a text page (`import`), not measured into this file */
     char *source;        /* the title line of what produced the figure: "SQLite 3.40.1
                             (storbench sqlite)" when measured, the page's "SQLite 3.8.10.2"
@@ -200,6 +208,8 @@ void sb_entry_set_series(sb_entry *e, const sb_series *s, unsigned run);
 /* Records the steady-state outcome (criterion NULL: none). */
 void sb_entry_set_steady(sb_entry *e, const char *criterion, unsigned runs, unsigned attained,
                          double at_s);
+/* Records the CPU busy share of the measured windows (percent, clamped to 0..100, to 0.01). */
+void sb_entry_set_cpu_busy(sb_entry *e, double pct);
 /* True when a criterion was asked for and some run ended without reaching it. */
 static inline bool sb_entry_unsteady(const sb_entry *e)
 {

@@ -198,8 +198,12 @@ static json_t *entry_to_json(const sb_entry *e)
     if (o && !e->n_values && e->n_runs)
         json_object_set_new(o, "runs", json_integer((json_int_t)e->n_runs));
     if (o && e->host_bound)
-        json_object_set_new(o, "host_bound", json_pack("{s:s, s:f}", "reference", "device-model = ram",
-                                                       "reference_mean", e->host_ref));
+        json_object_set_new(o, "host_bound", isfinite(e->host_ref)
+                                                 ? json_pack("{s:s, s:f}", "reference", "device-model = ram",
+                                                             "reference_mean", e->host_ref)
+                                                 : json_pack("{s:s}", "reference", SB_HOST_BOUND_BUSY_REF));
+    if (o && e->has_cpu_busy) /* percent of the measured windows' virtual time (the lab's) */
+        json_object_set_new(o, "vcpu_busy_pct", json_real(e->cpu_busy_pct));
     sb_series_json_put(o, e);
     return with_extra(o, e->extra);
 }
@@ -341,7 +345,7 @@ static int entry_from_json(loc *l, json_t *je, const sb_resultfile *rf, sb_resul
 {
     static const char *const known[] = {"identifier", "origin", "source", "mean", "sd", "se",
                                         "decimals", "values", "untrusted", "secondary", "series",
-                                        "steady_state", "runs", "host_bound", NULL};
+                                        "steady_state", "runs", "host_bound", "vcpu_busy_pct", NULL};
     const char *id;
     double mean, sd, se, decimals;
     if (!json_is_object(je))
@@ -398,13 +402,21 @@ static int entry_from_json(loc *l, json_t *je, const sb_resultfile *rf, sb_resul
     e->se = se;
     e->decimals = (int)decimals;
     e->untrusted = json_is_true(ut);
+    json_t *busy = json_object_get(je, "vcpu_busy_pct");
+    if (busy && (!json_is_number(busy) || json_number_value(busy) < 0 || json_number_value(busy) > 100))
+        return bad(l, "vcpu_busy_pct", "not a percentage");
+    if (busy)
+        sb_entry_set_cpu_busy(e, json_number_value(busy));
     json_t *hb = json_object_get(je, "host_bound");
     if (hb) {
         json_t *rm = json_is_object(hb) ? json_object_get(hb, "reference_mean") : NULL;
-        if (!rm || !json_is_number(rm))
-            return bad(l, "host_bound", "not an object with a reference_mean");
+        json_t *ref = json_is_object(hb) ? json_object_get(hb, "reference") : NULL;
+        /* marked by the lab's vCPU busy share: no twin's figure, the share beside it */
+        bool by_busy = !rm && busy && json_is_string(ref) && !strcmp(json_string_value(ref), SB_HOST_BOUND_BUSY_REF);
+        if (!by_busy && (!rm || !json_is_number(rm)))
+            return bad(l, "host_bound", "not an object with a reference_mean (or the vcpu busy mark)");
         e->host_bound = true;
-        e->host_ref = json_number_value(rm);
+        e->host_ref = by_busy ? NAN : json_number_value(rm);
     }
     double runs;
     if (get_num(l, je, "runs", true, 0, &runs))

@@ -14,6 +14,7 @@
 
 #include "core/cache.h"
 #include "core/clock.h"
+#include "core/cpubusy.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/ranks.h"
@@ -123,6 +124,32 @@ static void add_series(sb_entry *e, sb_sample *const *runs, size_t n_runs, size_
                         attained ? at / attained : 0);
 }
 
+/* The CPUs' busy share of the run (core/cpubusy.h, enabled in the lab's guest only) for
+ * each measure whose workload did not measure its own window: the whole run(). */
+static void run_busy(const sb_config *cfg, sb_sample *samples, const sb_cpubusy *a, const sb_cpubusy *b)
+{
+    uint64_t busy, window;
+    sb_cpubusy_between(a, b, &busy, &window);
+    for (size_t m = 0; window && m < cfg->workload->n_measures; m++)
+        if (!samples[m].cpu_window_ns) {
+            samples[m].cpu_busy_ns = busy;
+            samples[m].cpu_window_ns = window;
+        }
+}
+
+/* The measure's CPU busy share over its runs (their busy time over their windows), in
+ * percent, onto the entry; nothing when no run measured one. */
+static void add_busy(sb_entry *e, sb_sample *const *runs, size_t n_runs, size_t m)
+{
+    double busy = 0, window = 0;
+    for (size_t k = 0; k < n_runs; k++) {
+        busy += (double)runs[k][m].cpu_busy_ns;
+        window += (double)runs[k][m].cpu_window_ns;
+    }
+    if (window > 0)
+        sb_entry_set_cpu_busy(e, 100.0 * busy / window);
+}
+
 static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, size_t n_runs,
                    const char *software)
 {
@@ -164,13 +191,17 @@ static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, s
         e->untrusted = untrusted;
         add_secondary_means(e, runs, n_runs, m);
         add_series(e, runs, n_runs, m);
+        add_busy(e, runs, n_runs, m);
         if (r->log) {
             char v[64];
             sb_format_value(v, sizeof v, e->mean, e->decimals);
             double rsd = e->mean != 0 ? 100.0 * e->sd / fabs(e->mean) : 0;
-            char pooled[64] = "";
+            char pooled[96] = "";
             if (reps > 1)
                 snprintf(pooled, sizeof pooled, ", up to %.0f repetitions of the quick work each", reps);
+            if (e->has_cpu_busy) /* the lab's: its vCPU's share of the measured time */
+                snprintf(pooled + strlen(pooled), sizeof pooled - strlen(pooled), ", vCPU busy %.1f %%",
+                         e->cpu_busy_pct);
             fprintf(r->log, "  %s%s%s %s  (SD %.2f %%, %zu run%s%s)%s\n",
                     w->measures[m].label ? w->measures[m].label : "", w->measures[m].label ? ": " : "",
                     v, w->measures[m].unit, rsd, n_runs, n_runs == 1 ? "" : "s", pooled,
@@ -243,7 +274,11 @@ static int run_once(sb_runner *r, const sb_config *cfg, unsigned index, unsigned
     if (index == 0)
         r->progress.previous_run_s = cfg->workload->estimate_seconds ? cfg->workload->estimate_seconds(sb_config_params(cfg)) : 0;
     sb_progress_begin(&r->progress, label, index + 1, planned);
+    sb_cpubusy c0, c1;
+    sb_cpubusy_now(&c0);
     rc = cfg->workload->run(&ctx, sb_config_params(cfg), samples);
+    sb_cpubusy_now(&c1);
+    run_busy(cfg, samples, &c0, &c1);
     uint64_t t_ret = sb_now_ns();
     sb_progress_end(&r->progress);
     if (ctx.software[0])
@@ -334,6 +369,8 @@ static int run_pooled(sb_runner *r, const sb_config *cfg, unsigned index, unsign
             samples[m].seconds += one[m].seconds;
             /* samples[m] keeps running sums of its figures until the end */
             sum_figures(&samples[m], counts[m], &one[m]);
+            samples[m].cpu_busy_ns += one[m].cpu_busy_ns;
+            samples[m].cpu_window_ns += one[m].cpu_window_ns;
         }
     }
     if (rc == 0 && reps > 1) {

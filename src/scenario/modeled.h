@@ -57,6 +57,14 @@ bool sb_modeled_host_bound(double modeled, double ram, sb_direction dir);
 /* Marks each figure of fresh whose twin in ref (the same test, option line, unit and
  * identifier) says it is host-bound, and records the twin's figure; the count marked. */
 size_t sb_modeled_mark(sb_resultfile *fresh, const sb_resultfile *ref);
+/* host-bound-check = busy, the device lab's rule without a twin: a figure whose test kept
+ * the guest's vCPU busy this share of its measured window or more (percent: 100 / 1.2, the
+ * twin rule's bound; modeled_ref.c says why) is host-bound. */
+bool sb_modeled_busy_bound(double busy_pct);
+double sb_modeled_busy_threshold(void);
+/* Marks each figure of fresh whose entry has a busy share (entries[].vcpu_busy_pct) at or
+ * above the threshold (host_ref NAN: no twin's figure); the count marked. */
+size_t sb_modeled_mark_busy(sb_resultfile *fresh);
 
 /* modeled_fuse.c: serves, in this process, until unmounted or sb_modeled_serve_stop. */
 typedef struct sb_modeled_server sb_modeled_server;

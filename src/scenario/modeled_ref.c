@@ -6,7 +6,9 @@
  * same path with no device behind it), running the same tests. A figure whose twin does
  * no better than 20 % beyond it (or worse) is bound by the host: it is marked so in the
  * result file (entries[].host_bound), every page shows the mark, and comparisons leave it
- * out. `host-bound-check = yes` in [scenario] asks for the twins (scenario/run.c).
+ * out. `host-bound-check = yes` in [scenario] asks for the twins (scenario/run.c); under the
+ * device lab `host-bound-check = busy` judges from the guest's vCPU busy share instead, with
+ * no twin (sb_modeled_mark_busy, below).
  */
 #include <math.h>
 #include <stdio.h>
@@ -66,5 +68,36 @@ size_t sb_modeled_mark(sb_resultfile *fresh, const sb_resultfile *ref)
             marked += e->host_bound;
         }
     }
+    return marked;
+}
+
+/* The lab's rule without a twin (host-bound-check = busy). A test's vCPU busy share b is the
+ * part of its measured window the guest's one emulated CPU spent executing; the rest it
+ * waited, halted, for the modeled disks (under icount nothing else passes virtual time). A
+ * twin whose devices answered at once could at best turn all that waiting into work at the
+ * same pace: its figure at most 1/b times the modeled one. The twin rule marks a figure when
+ * the twin does less than 1.2 times better, so b above 1/1.2 (83.3 %) marks the figures the
+ * twin could not have beaten by 20 %. */
+#define HOST_BOUND_BUSY_PCT (100.0 / HOST_BOUND_RATIO)
+
+bool sb_modeled_busy_bound(double busy_pct)
+{
+    return isfinite(busy_pct) && busy_pct >= HOST_BOUND_BUSY_PCT;
+}
+
+double sb_modeled_busy_threshold(void) { return HOST_BOUND_BUSY_PCT; }
+
+size_t sb_modeled_mark_busy(sb_resultfile *fresh)
+{
+    size_t marked = 0;
+    for (size_t i = 0; i < fresh->n_results; i++)
+        for (size_t j = 0; j < fresh->results[i].n_entries; j++) {
+            sb_entry *e = &fresh->results[i].entries[j];
+            if (!e->has_cpu_busy || !sb_modeled_busy_bound(e->cpu_busy_pct))
+                continue;
+            e->host_bound = true;
+            e->host_ref = NAN; /* no twin's figure (resultfile.c writes the vcpu busy mark) */
+            marked++;
+        }
     return marked;
 }

@@ -241,6 +241,11 @@ int sb_scn_plan_check(const sb_scn_plan *o, const sb_scenario *s, const sb_confi
                       sb_device *real, char *images_real)
 {
     unsigned need = 0;
+    /* The busy share judges the lab's one virtual vCPU; natively or on the host's clock it
+     * would be the whole host's CPUs, everything else running included. */
+    if (s->host_bound_check == SB_SCN_HB_BUSY && !o->vm_lab && !o->in_guest)
+        return usage_line("host-bound-check = busy needs --vm under virtual time (the device lab's one vCPU); "
+                          "here the CPUs' busy share is the whole host's: use host-bound-check = twin or yes (ram twins)");
     for (size_t i = 0; i < s->n; i++) {
         need = s->configs[i].devices > need ? s->configs[i].devices : need;
         if (!o->devices && !strcmp(s->configs[i].filesystem, "xfs") && o->image_size < 300000000ull)

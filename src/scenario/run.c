@@ -165,6 +165,35 @@ static int host_bound_check(const sb_scn_config *c, size_t index, const sb_scn_r
     return rc;
 }
 
+/* host-bound-check = busy (the device lab only): each figure of *fresh whose test kept the
+ * guest's vCPU busy most of its measured window is marked host-bound, with no twin
+ * (scenario/modeled.h). A configuration without a model is all the lab's: left unmarked,
+ * as the twin rule leaves it. */
+static void host_bound_busy(const sb_scn_config *c, sb_resultfile *fresh)
+{
+    sb_scn_config twin;
+    if (!sb_modeled_twin(c, &twin))
+        return;
+    size_t n = sb_modeled_mark_busy(fresh);
+    printf("%s: %zu figure%s host-bound (the lab's vCPU busy %.1f %% of the measured time or more)\n",
+           c->identifier, n, n == 1 ? "" : "s", sb_modeled_busy_threshold());
+    fflush(stdout);
+}
+
+/* The rule host-bound-check asks for, for a configuration whose figures are *fresh: yes is
+ * the busy share where its guest ran in the device lab (every figure then has one: a guest
+ * that fell back to KVM under --vm-accel auto has none), else the twin. */
+static sb_scn_host_bound hb_rule(const sb_scenario *s, const sb_scn_run_opts *o, const sb_resultfile *fresh)
+{
+    if (s->host_bound_check != SB_SCN_HB_YES)
+        return s->host_bound_check == SB_SCN_HB_BUSY && !o->vm ? SB_SCN_HB_NO : s->host_bound_check;
+    bool lab = o->vm && fresh->n_results > 0;
+    for (size_t i = 0; i < fresh->n_results; i++)
+        for (size_t j = 0; j < fresh->results[i].n_entries; j++)
+            lab = lab && fresh->results[i].entries[j].has_cpu_busy;
+    return lab ? SB_SCN_HB_BUSY : SB_SCN_HB_TWIN;
+}
+
 /* Whether a device of some configuration has a device-model. */
 static bool uses_models(const sb_scenario *s)
 {
@@ -220,8 +249,11 @@ int sb_scn_run(const sb_scenario *s, const sb_scn_run_opts *o, size_t *saved, si
         sb_resultfile_init(&fresh);
         size_t done = 0;
         int rc = o->vm ? vm_config(cfg, i, o, &fresh, &done) : one_config(cfg, i, o, &st, &fresh, &done);
-        if (rc == 0 && done && !o->real && s->host_bound_check && !sb_interrupted())
+        sb_scn_host_bound hb = rc == 0 && done && !o->real && !sb_interrupted() ? hb_rule(s, o, &fresh) : SB_SCN_HB_NO;
+        if (hb == SB_SCN_HB_TWIN)
             rc = host_bound_check(cfg, i, o, &st, &fresh);
+        else if (hb == SB_SCN_HB_BUSY)
+            host_bound_busy(cfg, &fresh);
         if (rc == -EINTR || sb_interrupted()) {
             sb_error("scenario: interrupted (signal %d) during '%s'; it was torn down, %zu configuration%s "
                      "saved before it", sb_interrupt_signal(), cfg->identifier, *saved, *saved == 1 ? "" : "s");

@@ -235,11 +235,16 @@ static int set_key(parser *p, sb_scenario *s, sb_scn_config *c, const char *key,
         if (!strcmp(key, "description"))
             return copy_value(p, s->description, sizeof s->description, key, value);
         if (!strcmp(key, "host-bound-check")) {
-            /* each modeled configuration again on ram models: docs/devices.md, "Host-bound figures" */
-            if (strcmp(value, "yes") && strcmp(value, "no"))
-                return fail(p, p->line, "host-bound-check '%s': yes or no", value);
-            s->host_bound_check = !strcmp(value, "yes");
-            return 0;
+            /* twin: each modeled configuration again on ram models (docs/devices.md, "Host-bound
+             * figures"); busy: the device lab's vCPU busy share instead (docs/scenarios.md);
+             * yes: busy where the guest ran in the lab, the twin elsewhere */
+            static const char *const names[] = {"no", "yes", "twin", "busy"};
+            for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+                if (!strcmp(value, names[k])) {
+                    s->host_bound_check = (sb_scn_host_bound)k;
+                    return 0;
+                }
+            return fail(p, p->line, "host-bound-check '%s': yes, twin, busy or no", value);
         }
         return fail(p, p->line, "unknown key '%s' in [scenario] (title, description, device-class, device-iops, "
                     "device-bandwidth, device-model, host-bound-check)", key);

@@ -73,12 +73,21 @@ typedef struct sb_scn_config {
     unsigned time_dilate;
 } sb_scn_config;
 
+/* host-bound-check (docs/scenarios.md): how a modeled configuration's host-bound figures
+ * are found. */
+typedef enum sb_scn_host_bound {
+    SB_SCN_HB_NO = 0,   /* no: none marked */
+    SB_SCN_HB_YES,      /* yes: busy where the configuration's guest ran in the device lab, else twin */
+    SB_SCN_HB_TWIN,     /* twin: the configuration again on ram models, its ram twin */
+    SB_SCN_HB_BUSY,     /* busy: the device lab's vCPU busy share in each test's window, no twin */
+} sb_scn_host_bound;
+
 typedef struct sb_scenario {
     char title[256];
     char description[1024];
     char dev_lists[4][512];    /* [scenario]'s device-class, device-iops, device-bandwidth, device-model */
     int dev_lines[4];
-    bool host_bound_check;     /* host-bound-check = yes: each modeled configuration's ram twin too */
+    sb_scn_host_bound host_bound_check; /* host-bound-check = no, yes, twin, busy */
     size_t n;
     sb_scn_config configs[SB_SCN_MAX_CONFIGS];
 } sb_scenario;

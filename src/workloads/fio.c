@@ -205,6 +205,8 @@ static int fio_run_in(sb_run_ctx *ctx, const void *params, sb_sample *samples, s
     s->seconds = res->seconds;
     s->begin_ns = res->start_ns;
     s->end_ns = res->end_ns;
+    s->cpu_busy_ns = res->cpu_busy_ns; /* the measured window's, when the lab asked (core/cpubusy.h) */
+    s->cpu_window_ns = res->cpu_window_ns;
     s->valid = res->seconds > 0 && (res->dir[0].ios + res->dir[1].ios) > 0;
     sb_sample_add(s, "iops", "IOPS", sb_io_result_iops(res, -1));
     sb_sample_add(s, "bw", "B/s", bw);

@@ -130,6 +130,11 @@ typedef struct sb_sample {
      * unknown: it ended when run() returned), and a copy of the histogram given to
      * sb_sample_add_latency(), which the runner merges over the ranks and frees. */
     uint64_t begin_ns, end_ns;
+    /* The CPUs' busy time in the measured part and its length (times the CPUs), when
+     * core/cpubusy.h is enabled (the device lab's guest). A workload that knows its
+     * measured window sets them (fio: the window after the ramp); when it leaves them 0
+     * the runner takes the whole run(). */
+    uint64_t cpu_busy_ns, cpu_window_ns;
     sb_histogram *lat;
     char lat_prefix[16];
     /* The figure of all ranks already, the same on every rank (io500 computes its phases'

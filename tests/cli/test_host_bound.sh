@@ -45,9 +45,30 @@ sed 's/"reference_mean": 160.0/"reference_mean": "fast"/' "$T/hb.json" >"$T/bad.
 check_exit "a bad host_bound is refused" 1 "$SB" show "$T/bad.json"
 check_one_line "one line naming the field" "host_bound"
 
+# The lab's mark (host-bound-check = busy): no twin's figure, the vCPU's busy share beside it.
+sed 's/"host_bound": {"reference": "device-model = ram", "reference_mean": 160.0}/"vcpu_busy_pct": 97.5, "host_bound": {"reference": "vcpu busy"}/;
+     s/"values": \[99, 100, 101\]}/"values": [99, 100, 101], "vcpu_busy_pct": 40.25}/' "$T/hb.json" >"$T/busy.json"
+check_exit "show json (busy mark)" 0 "$SB" show "$T/busy.json" --format json
+check "json: the busy mark and both shares kept" bash -c "jq -e '.results[0].entries[1].host_bound.reference == \"vcpu busy\" and .results[0].entries[1].vcpu_busy_pct == 97.5 and .results[0].entries[0].vcpu_busy_pct == 40.25 and (.results[0].entries[0] | has(\"host_bound\") | not)' '$T/out' >/dev/null"
+check_exit "show csv (busy mark)" 0 "$SB" show "$T/busy.json" --format csv
+check "csv: host-bound with no twin's figure" grep -q '^fio,.*,2-Disk RAID0,result,MB/s,higher,150,.*,yes,$' "$T/out"
+check_exit "show text (busy mark)" 0 "$SB" show "$T/busy.json" --width 100
+check "text: the busy-marked row is marked" grep -q '^2-Disk RAID0 (host-bound) \.' "$T/out"
+sed 's/"vcpu_busy_pct": 97.5, //' "$T/busy.json" >"$T/bad.json"
+check_exit "a busy mark without the share is refused" 1 "$SB" show "$T/bad.json"
+check_one_line "one line naming the field" "host_bound"
+sed 's/"vcpu_busy_pct": 40.25/"vcpu_busy_pct": 140/' "$T/busy.json" >"$T/bad.json"
+check_exit "a share above 100 % is refused" 1 "$SB" show "$T/bad.json"
+check_one_line "one line naming the field" "vcpu_busy_pct"
+printf '[scenario]\nhost-bound-check = busy\n[a]\nfilesystem = ext4\ndevice-model = ssd-850evo\n' >"$T/s.ini"
+check_exit "host-bound-check = busy is accepted by check" 0 "$SB" scenario check "$T/s.ini"
+check_exit "host-bound-check = busy natively is refused" 2 "$SB" scenario run "$T/s.ini" -s dd --result "$T/n.json" --images "$T"
+check_one_line "one line naming it" "host-bound-check = busy"
+check "nothing saved" test ! -e "$T/n.json"
+
 printf '[scenario]\nhost-bound-check = maybe\n[a]\nfilesystem = ext4\n' >"$T/s.ini"
-check_exit "host-bound-check takes yes or no" 2 "$SB" scenario check "$T/s.ini"
-check_one_line "one line" "host-bound-check 'maybe': yes or no"
+check_exit "host-bound-check takes yes, twin, busy or no" 2 "$SB" scenario check "$T/s.ini"
+check_one_line "one line" "host-bound-check 'maybe': yes, twin, busy or no"
 printf '[scenario]\nhost-bound-check = yes\n[a]\nfilesystem = ext4\ndevice-model = ssd-850evo\n' >"$T/s.ini"
 check_exit "host-bound-check = yes is accepted" 0 "$SB" scenario check "$T/s.ini"
 finish

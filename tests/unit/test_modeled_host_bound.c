@@ -2,8 +2,10 @@
  * test_modeled_host_bound — scenario/modeled_ref.c: a modeled configuration's ram twin
  * (every device "ram", the rest unchanged; none for a configuration without a model or
  * with ram alone), the 20 % rule in either direction, and the marking of figures by their
- * twin's: the same test, option line, unit and identifier only.
+ * twin's: the same test, option line, unit and identifier only; and the lab's rule without a
+ * twin (host-bound-check = busy): a vCPU busy 1/1.2 of the window or more marks the figure.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,12 +82,55 @@ static void test_mark(void **state)
     sb_resultfile_free(&ref);
 }
 
+static void test_busy_rule(void **state)
+{
+    (void)state;
+    /* the twin rule's bound: a twin could at best be 1 / busy share faster, 1.2 at 83.3 % */
+    assert_true(sb_modeled_busy_threshold() > 83.33 && sb_modeled_busy_threshold() < 83.34);
+    assert_true(sb_modeled_busy_bound(100));
+    assert_true(sb_modeled_busy_bound(83.34));
+    assert_false(sb_modeled_busy_bound(83.3));
+    assert_false(sb_modeled_busy_bound(20)); /* a disk-bound test: the vCPU mostly idle */
+    assert_false(sb_modeled_busy_bound(NAN));
+}
+
+static void test_mark_busy(void **state)
+{
+    (void)state;
+    sb_resultfile fresh;
+    sb_resultfile_init(&fresh);
+    sb_resultfile_add_system(&fresh, "A");
+    sb_resultfile_add_system(&fresh, "B");
+    res(&fresh, "fio", "Type: Random Write");
+    res(&fresh, "sqlite", "");
+    /* (entries move as the array grows: take each once all are there) */
+    sb_result_add_entry(&fresh.results[0], "A");
+    sb_result_add_entry(&fresh.results[0], "B");
+    sb_result_add_entry(&fresh.results[1], "A");
+    sb_entry *a = sb_result_find_entry(&fresh.results[0], "A");
+    sb_entry *b = sb_result_find_entry(&fresh.results[0], "B");
+    sb_entry *s = sb_result_find_entry(&fresh.results[1], "A");
+    a->mean = b->mean = s->mean = 10;
+    sb_entry_set_cpu_busy(a, 97.5); /* CPU-bound: marked */
+    sb_entry_set_cpu_busy(b, 12.0); /* waits for the model: not */
+    /* s has no share (not measured in the lab): left alone */
+    assert_int_equal(sb_modeled_mark_busy(&fresh), 1);
+    a = sb_result_find_entry(&fresh.results[0], "A");
+    assert_true(a->host_bound);
+    assert_true(isnan(a->host_ref)); /* no twin's figure */
+    assert_false(sb_result_find_entry(&fresh.results[0], "B")->host_bound);
+    assert_false(sb_result_find_entry(&fresh.results[1], "A")->host_bound);
+    sb_resultfile_free(&fresh);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_twin),
         cmocka_unit_test(test_rule),
         cmocka_unit_test(test_mark),
+        cmocka_unit_test(test_busy_rule),
+        cmocka_unit_test(test_mark_busy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,9 @@
  * short work is repeated until the repetitions measured 3 s and the run's
  * figure is their mean (not flagged); a test that is not wall-clock timed is
  * neither; the source of a measured figure names what ran; a workload's own quick
- * run count applies at --quick only, and never over the user's --runs. */
+ * run count applies at --quick only, and never over the user's --runs; in the device lab
+ * (core/cpubusy.h enabled) each figure gets its runs' CPU busy share, the workload's own
+ * window's when it measured one, else the whole run's; none when disabled. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,11 +17,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/cpubusy.h"
 #include "core/workdir.h"
 #include "runner/runner.h"
 
 static unsigned calls;
 static double run_seconds;
+static bool own_window; /* the fake measures its own window's CPU busy time: 1 s of 4 */
 
 static int fake_run(sb_run_ctx *ctx, const void *params, sb_sample *s)
 {
@@ -29,6 +33,10 @@ static int fake_run(sb_run_ctx *ctx, const void *params, sb_sample *s)
     s->valid = true;
     sb_sample_add(s, "ops", "", 10.0 * calls);
     snprintf(ctx->software, sizeof ctx->software, "Fake 1.2.3");
+    if (own_window) {
+        s->cpu_busy_ns = 1000000000ull;
+        s->cpu_window_ns = 4000000000ull;
+    }
     return 0;
 }
 
@@ -205,6 +213,27 @@ static void test_workload_quick_runs(void **state)
     fake.quick_runs = 0;
 }
 
+static void test_cpu_busy(void **state)
+{
+    (void)state;
+    sb_resultfile rf;
+    const sb_entry *e = run3(&rf, false, 4.0);
+    assert_false(e->has_cpu_busy); /* off outside the lab */
+    sb_resultfile_free(&rf);
+    sb_cpubusy_enable(true);
+    e = run3(&rf, false, 4.0); /* the whole run: this host's share, whatever it is */
+    assert_true(e->has_cpu_busy);
+    assert_true(e->cpu_busy_pct >= 0 && e->cpu_busy_pct <= 100);
+    sb_resultfile_free(&rf);
+    own_window = true;
+    e = run3(&rf, false, 4.0); /* the workload's own windows: 3 s busy of 12 */
+    assert_true(e->has_cpu_busy);
+    assert_true(e->cpu_busy_pct == 25);
+    sb_resultfile_free(&rf);
+    own_window = false;
+    sb_cpubusy_enable(false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_quick_no_extra_runs),
         cmocka_unit_test(test_quick_repetition_bound),
         cmocka_unit_test(test_workload_quick_runs),
+        cmocka_unit_test(test_cpu_busy),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

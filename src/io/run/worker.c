@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/cpubusy.h"
 #include "core/cpuset.h"
 #include "core/rand.h"
 #include "core/strutil.h"
@@ -487,7 +488,8 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
     const unsigned per = sb_io_files_per_thread(job);
     double total_s = job->startdelay_s + job->ramp_s + job->runtime_s;
     size_t ss_next = 0;
-    long nap_ns = 1000000L;
+    long nap_ns = 1000000L; /* the measured window's CPU busy share: core/cpubusy.h (the lab's) */
+    sb_cpubusy_window bw = sb_cpubusy_window_at(sh->start_ns, job->startdelay_s + job->ramp_s, job->runtime_s);
     for (;;) {
         unsigned finished = 0;
         uint64_t bytes = 0;
@@ -508,8 +510,7 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
         if ((job->rate_min || job->rate_iops_min) && !rc && (rc = rate_min_poll(job, ws, sh, sb_now_ns(), err, errlen)) < 0)
             atomic_store(&sh->stop, true);
         if (job->progress) {
-            double f;
-            double el = (double)(sb_now_ns() - sh->start_ns) / 1e9;
+            double f, el = (double)(sb_now_ns() - sh->start_ns) / 1e9;
             /* read_iolog: the log's bytes are the whole (io/loop/replay.c) */
             double whole = (double)(job->replay_bytes ? job->replay_bytes : job->size) * job->numjobs * per;
             if (job->runtime_s > 0 && (job->time_based || el / total_s > (double)bytes / whole))
@@ -520,10 +521,11 @@ static int watch_workers(const sb_io_job *job, worker **ws, shared *sh, sb_io_re
         }
         /* a short job's end is seen within a millisecond or so (a fixed 100 ms nap made
          * each job of a few I/Os last 100 ms), a long one's every 100 ms: the naps double */
-        struct timespec ts = {0, nap_ns};
+        struct timespec ts = {0, sb_cpubusy_window_nap(&bw, sb_now_ns(), nap_ns)};
         nanosleep(&ts, NULL);
         nap_ns = nap_ns < 50000000L ? nap_ns * 2 : 100000000L;
     }
+    sb_cpubusy_window_end(&bw, &res->cpu_busy_ns, &res->cpu_window_ns);
     return rc;
 }
 
