@@ -54,3 +54,12 @@ fio_scratch() {
     [ -z "${1:-}" ] || head -c "$1" /dev/zero >"$F"
 }
 finish() { exit $((_failures > 0)); }
+# A guest test's preconditions: not under ASan (the guest runs this binary), and QEMU,
+# a static busybox and jq (scripts/bootstrap installs them); else one skip line and exit.
+need_guest() {
+    case "$SB" in *asan*) ok "$1 # skip: not under ASan (the guest runs this binary)"; finish ;; esac
+    if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] || ! command -v jq >/dev/null; then
+        ok "$1 # skip: needs qemu-system-x86, busybox-static, jq (scripts/bootstrap)"
+        finish
+    fi
+}

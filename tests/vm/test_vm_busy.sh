@@ -16,11 +16,7 @@
 #  Both: no ram twin was built (one guest a configuration), every figure has its share, the
 #  console says the share and the count marked, nothing left behind.
 . "${STORBENCH_SRC:-.}/tests/cli/lib.sh"
-case "$SB" in *asan*) ok "busy # skip: not under ASan (the guest runs this binary)"; finish ;; esac
-if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] || ! command -v jq >/dev/null; then
-    ok "busy # skip: needs qemu-system-x86, busybox-static, jq (scripts/bootstrap)"
-    finish
-fi
+need_guest busy
 IMG=$T/img
 mkdir -p "$IMG"
 printf '%s\n' '[scenario]' 'title = Busy check' 'host-bound-check = busy' \

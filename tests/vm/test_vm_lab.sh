@@ -22,11 +22,7 @@
 #     gives the same figures, within 1 %.
 # After each run: no QEMU of ours left, the images directory empty.
 . "${STORBENCH_SRC:-.}/tests/cli/lib.sh"
-case "$SB" in *asan*) ok "lab # skip: not under ASan (the guest runs this binary)"; finish ;; esac
-if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] || ! command -v jq >/dev/null; then
-    ok "lab # skip: needs qemu-system-x86, busybox-static, jq (scripts/bootstrap)"
-    finish
-fi
+need_guest lab
 IMG=$T/img
 mkdir -p "$IMG"
 MODEL_US=20025
