@@ -139,7 +139,7 @@ onhost() { local p=$H1; [ "$1" = sbhost2 ] && p=$H2; shift; nsenter -t "$p" -m -
 drops() {
     local f=$T/$1/drops i m="sync.$RANDOM.$RANDOM"
     echo "$m" >"$T/$1/drop_caches"
-    for i in $(seq 200); do grep -qx "$m" "$f" 2>/dev/null && break; sleep 0.05; done
+    for i in $(seq 1200); do grep -qx "$m" "$f" 2>/dev/null && break; sleep 0.05; done # a minute on a busy host
     grep -cx 3 "$f" 2>/dev/null || true
 }
 
