@@ -126,9 +126,20 @@ typedef uint64_t v4 __attribute__((vector_size(32)));
 __attribute__((target_clones("avx2", "default")))
 static void fill_data(const sb_verify_fmt *f, uint64_t *restrict w, uint32_t nwords, uint64_t seed)
 {
-    if (f->pat) { /* verify_pattern: a word at a time (fio's pattern fill is as plain) */
-        for (uint32_t j = HDR_WORDS; j < nwords; j++)
-            w[j] = f->pat[j % f->pat_words];
+    if (f->pat) { /* verify_pattern: one period by words, then copies of what is filled,
+                   * doubling (a division a word cost more than the write it fed) */
+        const uint32_t p = f->pat_words;
+        uint32_t j = HDR_WORDS;
+        for (; j < nwords && j % p; j++)
+            w[j] = f->pat[j % p];
+        const uint32_t start = j; /* a whole number of periods from the block's start */
+        for (; j < nwords && j - start < p; j++)
+            w[j] = f->pat[j - start];
+        for (uint32_t have = j - start; j < nwords;) {
+            uint32_t n = have < nwords - j ? have : nwords - j;
+            memcpy(w + j, w + start, (size_t)n * sizeof *w);
+            j += n, have += n;
+        }
         return;
     }
     for (uint32_t start = 0; start < nwords; start += BASE_WORDS) {
