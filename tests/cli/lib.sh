@@ -54,6 +54,12 @@ fio_scratch() {
     [ -z "${1:-}" ] || head -c "$1" /dev/zero >"$F"
 }
 finish() { exit $((_failures > 0)); }
+# flip_byte FILE OFFSET: invert every bit of one byte, so the byte always changes (writing a
+# fixed value does nothing when the byte already holds it: a checksum's byte, 1 in 256 runs)
+flip_byte() {
+    local b; b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+    printf "\\x$(printf %02x $((b ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
 # A guest test's preconditions: not under ASan (the guest runs this binary), and QEMU,
 # a static busybox and jq (scripts/bootstrap installs them); else one skip line and exit.
 need_guest() {

@@ -51,7 +51,7 @@ check_one_line "and named" "--trigger"
 mkdir -p "$T/aux"
 rm -f "$T/f"
 "$SB" io --quiet --filename="$T/f" --rw=write --size=64k --verify=md5 >/dev/null 2>&1
-printf '\xa5' | dd of="$T/f" bs=1 seek=$((4096 * 3 + 1000)) conv=notrunc 2>/dev/null
+flip_byte "$T/f" $((4096 * 3 + 1000))
 check_exit "--aux-path with verify_dump: the mismatch fails the job" 1 "$SB" io --quiet \
     --filename="$T/f" --rw=read --size=64k --verify=md5 --verify_only --verify_dump --aux-path="$T/aux"
 check "the dumped blocks are in --aux-path, none in the working directory" \

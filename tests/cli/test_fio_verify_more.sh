@@ -251,7 +251,7 @@ if [ $have_py = 1 ]; then
     check_exit "verify_only with verify_state_load: clean" 0 "$SB" io --quiet --filename="$F" \
         "${SJOB[@]}" --rw=read --verify_only --verify_state_load --output-format=json
     check "  exactly the $w blocks written are checked" test "$(vget "$T/out" blocks_checked)" = "$w"
-    printf '\xa5' | dd of="$F" bs=1 seek=$((4096 * (w / 2) + 500)) conv=notrunc 2>/dev/null
+    flip_byte "$F" $((4096 * (w / 2) + 500))
     check_exit "a damaged written block is found" 1 "$SB" io --quiet --filename="$F" "${SJOB[@]}" \
         --rw=read --verify_only --verify_state_load
     check "  and named" grep -q "offset $((4096 * (w / 2))): data" "$T/err"
@@ -311,7 +311,7 @@ for who in sb fio; do
     if [ $who = sb ]; then run=("$SB" io --quiet); else run=(fio); fi
     check_exit "$who: bssplit write with verify: clean" 0 "${run[@]}" "${VS[@]}"
     check_exit "$who: verify_only of the same: clean" 0 "${run[@]}" "${VS[@]}" --verify_only
-    printf '\xa5' | dd of="$T/vs" bs=1 seek=$((4096 * 10 + 500)) conv=notrunc 2>/dev/null
+    flip_byte "$T/vs" $((4096 * 10 + 500))
     check_exit "$who: verify_only after a byte was flipped: the mismatch is found" 1 "${run[@]}" "${VS[@]}" \
         --verify_only
     [ $who = sb ] && check "... named at its block" grep -q "offset 40960: data" "$T/err"
@@ -327,7 +327,7 @@ for who in sb fio; do
     check_exit "$who: three files, bsrange, verify: clean" 0 "${run[@]}" "${VM[@]}" --ioengine=libaio \
         --iodepth=4 --verify_backlog=8
     check_exit "$who: verify_only of the same: clean" 0 "${run[@]}" "${VM[@]}" --verify_only
-    printf '\xa5' | dd of="$T/m2" bs=1 seek=$((4096 * 7 + 300)) conv=notrunc 2>/dev/null
+    flip_byte "$T/m2" $((4096 * 7 + 300))
     check_exit "$who: verify_only after a byte of the second file was flipped: found" 1 "${run[@]}" "${VM[@]}" \
         --verify_only
     [ $who = sb ] && check "... named in that file at its block" grep -q "m2: offset 28672: data" "$T/err"

@@ -42,12 +42,7 @@ fresh() { rm -f "$F"; "$SB" io "${W[@]}" >/dev/null 2>&1; }
 fresh
 check_exit "verify_only on an intact file" 0 "$SB" io "${W[@]}" --verify_only
 check "verify_only checks every block" grep -q "64 blocks (256 KiB) checked, 0 errors" "$T/out"
-# flip OFFSET: invert every bit of one byte, so the byte always changes (writing a fixed
-# value did nothing when the byte already held it: the time field's byte did, now and then)
-flip() {
-    local b; b=$(od -An -tu1 -j "$1" -N1 "$F" | tr -d ' ')
-    printf "\\x$(printf %02x $((b ^ 255)))" | dd of="$F" bs=1 seek="$1" conv=notrunc status=none
-}
+flip() { flip_byte "$F" "$1"; }
 caught() { # NAME FIELD OFFSET: exit 1, one line with the file, offset and field
     check_exit "$1: exit 1" 1 "$SB" io "${W[@]}" --verify_only --output-format storbench-json
     if [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "verify: $F: offset $3: $2" "$T/err"; then ok "$1: one line"
