@@ -237,6 +237,8 @@ void sb_io_result_free(sb_io_result *r)
     r->threads = NULL;
     free(r->verify_read);
     r->verify_read = NULL;
+    free(r->verify_threads);
+    r->verify_threads = NULL;
     free(r->prio);
     r->prio = NULL;
 

@@ -536,6 +536,9 @@ typedef struct sb_io_result {
     /* ... and the verify phases inside the job (loops, time based: verify/phase.c), the
      * longest thread's: part of `seconds`, the read runtime's and not the write's, as fio's */
     double verify_phase_s;
+    /* ... and each thread's own, when threads[] are reported one by one ([numjobs], calloc'd;
+     * NULL: none): fio's threads each read back their own writes */
+    sb_verify_thread_reads *verify_threads;
     /* Per-second samples of the whole job (all threads), after the ramp: the first hour,
      * when the log interval divides a second (else none). */
     size_t n_seconds;

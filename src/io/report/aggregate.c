@@ -127,17 +127,25 @@ static void agg_mixed(sb_io_agg *a, const sb_io_result *r, bool whole)
         copy_samples(m, r);
 }
 
+/* What verify read, of the job or of one thread: reads, bytes, their latency, and the
+ * seconds of the read-back after the job and of the verify phases inside it. */
+typedef struct agg_vreads {
+    uint64_t ios, bytes;
+    const sb_histogram *clat;
+    double read_s, phase_s;
+} agg_vreads;
+
 /* verify's read-back among the job's reads, as fio reports its verify phase: the reads
  * counted and timed (a synchronous read's lat is its clat), the read runtime the main
- * phase's (when the job read in it) and the verify phase's. */
-static void agg_verify_reads(sb_io_agg *a, const sb_io_job *job, const sb_io_result *x)
+ * phase's (when the job read in it) and the verify phase's. x: the job's or the thread's
+ * result (its seconds). */
+static void agg_verify_reads(sb_io_agg *a, const sb_io_job *job, const sb_io_result *x, const agg_vreads *v)
 {
-    const sb_io_dir_stats *v = x->verify_read;
     sb_io_agg_dir *rd = &a->dir[SB_DDIR_READ];
     /* the verify phases inside the job (loops, time based) are the read runtime's part of
      * its time, not the write's (fio's update_runtime after do_io and after do_verify) */
-    double ph = x->verify_phase_s < x->seconds ? x->verify_phase_s : x->seconds;
-    rd->runtime_s = (rd->ios ? x->seconds - ph : 0) + x->verify_read_s + ph;
+    double ph = v->phase_s < x->seconds ? v->phase_s : x->seconds;
+    rd->runtime_s = (rd->ios ? x->seconds - ph : 0) + v->read_s + ph;
     if (ph > 0 && a->dir[SB_DDIR_WRITE].ios)
         a->dir[SB_DDIR_WRITE].runtime_s = x->seconds - ph;
     rd->ios += v->ios;
@@ -145,10 +153,26 @@ static void agg_verify_reads(sb_io_agg *a, const sb_io_job *job, const sb_io_res
     rd->n_samples = rd->n_iops_samples = 0; /* the per-second samples are the main phase's */
     if (job->disable_clat)
         return;
-    sb_hist_merge(rd->clat, &v->clat);
+    sb_hist_merge(rd->clat, v->clat);
     if (rd->lat)
-        sb_hist_merge(rd->lat, &v->clat);
-    sb_hist_merge(a->all, &v->clat);
+        sb_hist_merge(rd->lat, v->clat);
+    sb_hist_merge(a->all, v->clat);
+}
+
+/* The verify reads of the block: the job's (t < 0), or thread t's own when the threads are
+ * reported one by one (as fio's threads each read back their own writes). False: none. */
+static bool vreads_of(const sb_io_result *r, int t, agg_vreads *v)
+{
+    if (t < 0 && r->verify_read && r->verify_read->ios) {
+        *v = (agg_vreads){r->verify_read->ios, r->verify_read->bytes, &r->verify_read->clat, r->verify_read_s,
+                          r->verify_phase_s};
+        return true;
+    }
+    if (t < 0 || !r->verify_threads || !r->verify_threads[t].ios)
+        return false;
+    const sb_verify_thread_reads *tr = &r->verify_threads[t];
+    *v = (agg_vreads){tr->ios, tr->bytes, &tr->clat, (double)tr->read_ns / 1e9, (double)tr->phase_ns / 1e9};
+    return true;
 }
 
 sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, unsigned groupid,
@@ -183,8 +207,9 @@ sb_io_agg *sb_io_agg_new(const sb_io_job *job, const sb_io_result *r, int t, uns
         agg_samples(a, job, r);
     if (job->unified_rw)
         agg_mixed(a, r, t < 0 && !job->disable_bw);
-    if (t < 0 && x->verify_read && x->verify_read->ios)
-        agg_verify_reads(a, job, x);
+    agg_vreads vr;
+    if (vreads_of(r, t, &vr))
+        agg_verify_reads(a, job, x, &vr);
     if (job->disable_clat) /* fio's buckets are of the clat it did not keep */
         sb_hist_init(a->all);
     a->usr_pct = r->cpu_wall_s > 0 ? 100 * r->cpu_user_s / r->cpu_wall_s : 0;

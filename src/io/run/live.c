@@ -166,6 +166,7 @@ static int result_dup(sb_io_result *dst, const sb_io_result *src)
     dst->n_threads = 0;
     dst->prio = NULL;
     dst->verify_read = NULL;
+    dst->verify_threads = NULL;
     memset(&dst->steady, 0, sizeof dst->steady);
     if (src->n_seconds) {
         size_t b = src->n_seconds * sizeof *src->iops;

@@ -2,8 +2,9 @@
  * finish — a verifying job's end: its threads' verify figures merged, verify_state_save's
  * tables written, and the read-back of every file (do_verify, verify_only), whose reads,
  * with verify_backlog's and the verify phases' made during the job (phase.c), fio reports
- * among the job's reads (sb_io_result's verify_read). Kept apart from run.c, which holds
- * what the I/O path calls.
+ * among the job's reads (sb_io_result's verify_read), and, for threads reported one by one,
+ * among each thread's (verify_threads: a thread's own and the read-back of its writes).
+ * Kept apart from run.c, which holds what the I/O path calls.
  */
 #include "io/verify/verify.h"
 
@@ -40,13 +41,21 @@ static int read_back(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *f
 }
 
 /* A thread's verify_backlog and verify phase reads into the result's verify reads, made when none
- * yet: fio issues them among the job's I/Os, time-based or not. -ENOMEM. */
-static int backlog_reads(sb_io_result *res, const sb_verify_thread *v)
+ * yet, and into the thread's own (tr; NULL: the job reports as one): fio issues them among
+ * the job's I/Os, time-based or not. -ENOMEM. */
+static int backlog_reads(sb_io_result *res, const sb_verify_thread *v, sb_verify_thread_reads *tr)
 {
     if ((double)v->phase_ns / 1e9 > res->verify_phase_s) /* the verify phases' (phase.c) */
         res->verify_phase_s = (double)v->phase_ns / 1e9;
+    if (tr)
+        tr->phase_ns = v->phase_ns;
     if (!v->bl_ios)
         return 0;
+    if (tr) {
+        tr->ios += v->bl_ios;
+        tr->bytes += v->bl_bytes;
+        sb_hist_merge(&tr->clat, v->bl_clat);
+    }
     if (!res->verify_read && !(res->verify_read = calloc(1, sizeof *res->verify_read)))
         return -ENOMEM;
     if (!res->verify_read->ios)
@@ -57,16 +66,47 @@ static int backlog_reads(sb_io_result *res, const sb_verify_thread *v)
     return 0;
 }
 
+/* Each thread's verify reads apart, [n] (fio's threads each read back their own writes, and
+ * a thread reported on its own shows its own), or NULL: no memory. */
+static sb_verify_thread_reads *thread_reads(unsigned n)
+{
+    sb_verify_thread_reads *tr = calloc(n, sizeof *tr);
+    for (unsigned i = 0; tr && i < n; i++) /* calloc'd: the buckets' pages left unwritten */
+        sb_hist_init_zeroed(&tr[i].clat);
+    return tr;
+}
+
+/* The first thread that works on the file of table t: a block where no write of this run is
+ * known (verify_only) is read back as its. */
+static unsigned file_owner(worker **ws, unsigned n, const sb_verify_table *t)
+{
+    for (unsigned i = 0; i < n; i++) {
+        const sb_verify_thread *v = ws[i] ? ws[i]->vt : NULL;
+        for (unsigned k = 0; v && k < (v->files ? v->nfiles : 1); k++)
+            if ((v->files ? v->files[k].table : v->table) == t)
+                return i;
+    }
+    return 0;
+}
+
 int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx *files,
                         unsigned nfiles, worker **ws, sb_io_result *res, int r, char *err, size_t errlen)
 {
     if (!job->verify)
         return r;
     memset(&res->verify, 0, sizeof res->verify);
+    sb_verify_thread_reads *tr = NULL; /* threads reported one by one (io/run/worker.c) */
+    if (!job->group_reporting && job->numjobs > 1) {
+        tr = res->verify_threads = thread_reads(job->numjobs);
+        if (!tr && r >= 0) {
+            snprintf(err, errlen, "out of memory");
+            r = -ENOMEM;
+        }
+    }
     for (unsigned i = 0; i < job->numjobs; i++)
         if (ws[i] && ws[i]->vt) {
             sb_verify_stats_merge(&res->verify, &ws[i]->vt->st);
-            if (backlog_reads(res, ws[i]->vt) < 0 && r >= 0) {
+            if (backlog_reads(res, ws[i]->vt, tr ? &tr[i] : NULL) < 0 && r >= 0) {
                 snprintf(err, errlen, "out of memory");
                 r = -ENOMEM;
             }
@@ -82,11 +122,13 @@ int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx
     }
     if (r < 0 || res->interrupted || !read_back_due)
         return r;
-    /* its reads as fio's verify phase counts them: one per block of the job's size. A
-     * time-based job has spent its runtime: fio then skips the verify phase, and the
-     * read-back is storbench's own check, not in the figures */
+    /* its reads as fio's verify phase counts them: one per block of the job's size, each
+     * counted to the thread that wrote it too. A time-based job has spent its runtime: fio
+     * then skips the verify phase, and the read-back is storbench's own check, not in the
+     * figures */
     sb_io_dir_stats *vr = job->time_based ? NULL : res->verify_read ? res->verify_read : calloc(1, sizeof *vr);
-    sb_verify_reads rd = {.unit = job->bs, .clat = vr ? &vr->clat : NULL};
+    sb_verify_reads rd = {.unit = job->bs, .clat = vr ? &vr->clat : NULL, .threads = tr,
+                          .nthreads = job->numjobs};
     if (vr && !vr->ios)
         sb_hist_init(&vr->clat);
     if (vr) /* (a time-based job keeps its backlog's and phases' reads) */
@@ -94,6 +136,7 @@ int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx
     uint64_t t0 = sb_now_ns();
     for (unsigned i = 0; i < nfiles && r == 0; i++) {
         sb_verify_stats st = {0};
+        rd.owner = file_owner(ws, job->numjobs, &files[i].vtab);
         r = read_back(job, fmt, &files[i], &st, vr ? &rd : NULL, err, errlen);
         sb_verify_stats_merge(&res->verify, &st);
     }

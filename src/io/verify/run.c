@@ -446,6 +446,19 @@ static inline bool wanted(const sb_verify_table *t, uint64_t b, uint64_t *ident)
     return *ident != 0 && *ident != SB_VERIFY_UNKNOWN;
 }
 
+/* A read of the read-back (got bytes, lat its latency, ns with its checks) counted to the
+ * thread whose write it read (ident's job), or to rd's owner when no write of this run is
+ * known there (verify_only, a trimmed block). */
+static void count_thread(sb_verify_reads *rd, uint64_t ident, size_t got, uint64_t lat, uint64_t ns)
+{
+    unsigned j = ident < SB_VERIFY_TRIMMED ? SB_VERIFY_IDENT_JOB(ident) : rd->owner;
+    sb_verify_thread_reads *tr = &rd->threads[j < rd->nthreads ? j : rd->owner];
+    tr->ios++;
+    tr->bytes += got;
+    tr->read_ns += ns;
+    sb_hist_record(&tr->clat, lat);
+}
+
 int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, const char *path,
                    uint64_t offset, uint64_t nblocks, unsigned njobs, bool (*stop)(void *),
                    void *stop_arg, sb_verify_stats *st, sb_verify_reads *rd, char *msg, size_t msglen)
@@ -457,9 +470,10 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
         return -ENOMEM;
     int r = 0;
     bool bad = false;
-    uint64_t ident;
+    const bool by_write = rd && t; /* a read per write, as fio's verify reads each logged write */
+    uint64_t ident, first;
     for (uint64_t b = 0; b < nblocks && !r;) {
-        if (!wanted(t, b, &ident)) {
+        if (!wanted(t, b, &first)) {
             b++;
             continue;
         }
@@ -469,7 +483,7 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
         }
         /* one read for the run of wanted blocks that starts here */
         uint64_t n = 1;
-        while (n < per_chunk && b + n < nblocks && wanted(t, b + n, &ident))
+        while (n < per_chunk && b + n < nblocks && wanted(t, b + n, &ident) && (!by_write || ident == first))
             n++;
         uint64_t off = offset + b * bs;
         size_t want = (size_t)(n * bs), got = 0;
@@ -487,8 +501,9 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
             }
             got += (size_t)k;
         }
+        uint64_t lat = rd ? sb_now_ns() - t0 : 0;
         if (rd && !r) { /* one of the job's reads, as fio counts it */
-            sb_hist_record(rd->clat, sb_now_ns() - t0);
+            sb_hist_record(rd->clat, lat);
             rd->ios++;
             rd->bytes += got;
         }
@@ -513,6 +528,8 @@ int sb_verify_file(const sb_verify_fmt *f, const sb_verify_table *t, int fd, con
                 st->bytes_checked += bs;
             }
         }
+        if (rd && rd->threads && got == want)
+            count_thread(rd, first, got, lat, sb_now_ns() - t0);
         b += n;
     }
     free(buf);

@@ -327,13 +327,29 @@ static inline void sb_verify_mark_checked(sb_verify_table *t, uint64_t b, bool o
         atomic_fetch_and_explicit(&t->checked[b / 64], ~bit, memory_order_relaxed);
 }
 
+/* One thread's verify reads when each thread is reported on its own (numjobs without
+ * group_reporting), as fio's threads each verify their own writes: its verify_backlog's and
+ * verify phases' reads, and its share of the read-back after the job, with the read-back's
+ * time spent on its blocks (reads and checks) and its phases' (the read runtime's). */
+typedef struct sb_verify_thread_reads {
+    uint64_t ios, bytes;
+    uint64_t read_ns, phase_ns;
+    sb_histogram clat;
+} sb_verify_thread_reads;
+
 /* The read-back's reads as figures of the job, as fio counts its verify reads among the
- * job's reads: one read per unit bytes (a multiple of the format's block), each timed
- * into clat (a histogram of the caller's); ios and bytes added up. */
+ * job's reads, each timed into clat (a histogram of the caller's); ios and bytes added up.
+ * With the block table, one read per write (the run of blocks holding one identity: a
+ * bsrange or bssplit write is read back at its own size, as fio's), of at most unit bytes;
+ * without it (verify_only), one per unit bytes (a multiple of the format's block). threads
+ * (NULL: none): each read is also counted to the thread whose write it reads (a block of
+ * unknown writer, to owner), [nthreads]. */
 typedef struct sb_verify_reads {
     uint64_t unit;
     uint64_t ios, bytes;
     sb_histogram *clat;
+    sb_verify_thread_reads *threads;
+    unsigned nthreads, owner;
 } sb_verify_reads;
 
 /* After the job: reads back [job offset, +nblocks*bs) of path and checks every block

@@ -1,0 +1,45 @@
+#!/bin/bash
+# CLI tests of verify's read figures and checks beside fio 3.33's on the same parameters
+# (src/io/verify/, src/io/report/aggregate.c): with numjobs and no group_reporting each
+# thread's figures hold the read-back of its own writes (JSON, normal, terse), the group's
+# their sum with group_reporting.
+. "$(dirname "$0")/lib.sh"
+fio_scratch
+
+# TOOL ARGS...: runs storbench or fio on a job writing into $T/d (made empty), its JSON in
+# $T/j.json; prints each JSON job's "reads/writes"
+rw_of() {
+    local who=$1; shift
+    rm -rf "$T/d" && mkdir "$T/d"
+    if [ "$who" = sb ]; then "$SB" io "$@" --output-format=json >"$T/j.json" 2>"$T/err"
+    else fio "$@" --output-format=json 2>/dev/null | sed -n '/^{/,$p' >"$T/j.json"; fi
+    jq -r '[.jobs[] | "\(.read.total_ios)/\(.write.total_ios)"] | join(" ")' "$T/j.json"
+}
+
+# numjobs=3, a file each: fio's threads each read back their own writes after the job, and
+# report them in their own figures (16 reads of their 16 blocks); with group_reporting the
+# group's 48
+NJ=(--name=v --directory="$T/d" --numjobs=3 --size=64k --bs=4k --rw=write --verify=crc32c)
+got=$(rw_of sb "${NJ[@]}")
+check "numjobs=3 with verify: each thread's JSON has its 16 reads beside its 16 writes ($got)" \
+    test "$got" = "16/16 16/16 16/16"
+check "... each timed (read.clat_ns.N 16)" \
+    test "$(jq -r '[.jobs[].read.clat_ns.N] | join(" ")' "$T/j.json")" = "16 16 16"
+[ $have_fio = 1 ] && check "... as fio 3.33's" test "$(rw_of fio "${NJ[@]}")" = "$got"
+got=$(rw_of sb "${NJ[@]}" --group_reporting)
+check "with group_reporting: the group's 48 reads beside 48 writes ($got)" test "$got" = "48/48"
+[ $have_fio = 1 ] && check "... as fio 3.33's" test "$(rw_of fio "${NJ[@]}" --group_reporting)" = "$got"
+rm -rf "$T/d" && mkdir "$T/d"
+"$SB" io "${NJ[@]}" >"$T/out" 2>"$T/err"
+check "normal output: each thread's block has a read line of its 64 KiB" \
+    test "$(grep -c 'read: IOPS=.*(64.0KiB/' "$T/out")" = 3
+rm -rf "$T/d" && mkdir "$T/d"
+"$SB" io "${NJ[@]}" --output-format=terse >"$T/out" 2>"$T/err"
+check "terse: each thread's line reads 64 KiB (field 6)" \
+    test "$(cut -d';' -f6 "$T/out" | tr '\n' ' ')" = "64 64 64 "
+# with verify_backlog the checks during the job are each thread's too: all 16 blocks of each
+# read by them (fio's), none left for the read-back
+got=$(rw_of sb "${NJ[@]}" --verify_backlog=4)
+check "numjobs=3 with verify_backlog=4: each thread's 16 reads ($got)" test "$got" = "16/16 16/16 16/16"
+[ $have_fio = 1 ] && check "... as fio 3.33's" test "$(rw_of fio "${NJ[@]}" --verify_backlog=4)" = "$got"
+finish
