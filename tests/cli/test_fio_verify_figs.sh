@@ -2,7 +2,8 @@
 # CLI tests of verify's read figures and checks beside fio 3.33's on the same parameters
 # (src/io/verify/, src/io/report/aggregate.c): with numjobs and no group_reporting each
 # thread's figures hold the read-back of its own writes (JSON, normal, terse), the group's
-# their sum with group_reporting.
+# their sum with group_reporting; verify=meta with verify_pattern checks the data against the
+# pattern, as fio's (a flipped data byte found by both).
 . "$(dirname "$0")/lib.sh"
 fio_scratch
 
@@ -42,4 +43,25 @@ check "terse: each thread's line reads 64 KiB (field 6)" \
 got=$(rw_of sb "${NJ[@]}" --verify_backlog=4)
 check "numjobs=3 with verify_backlog=4: each thread's 16 reads ($got)" test "$got" = "16/16 16/16 16/16"
 [ $have_fio = 1 ] && check "... as fio 3.33's" test "$(rw_of fio "${NJ[@]}" --verify_backlog=4)" = "$got"
+
+# verify=meta with verify_pattern: fio's header-only check compares the data with the pattern
+# too (its verify_io_u: VERIFY_HDR_ONLY checks the pattern when verify_pattern is set), so a
+# data byte flipped past the header is found, by both; without verify_pattern meta checks the
+# header only, and the same byte passes, in both
+for who in sb fio; do
+    [ $who = fio ] && [ $have_fio = 0 ] && continue
+    if [ $who = sb ]; then run=("$SB" io --quiet); else run=(fio); fi
+    for pat in 0x5a5a1234 ''; do
+        MP=(--name=v --filename="$T/mp" --size=64k --bs=4k --rw=write --verify=meta)
+        [ -n "$pat" ] && MP+=(--verify_pattern=$pat)
+        rm -f "$T/mp"
+        check_exit "$who: verify=meta${pat:+ verify_pattern=$pat}: clean" 0 "${run[@]}" "${MP[@]}"
+        flip_byte "$T/mp" $((4096 * 5 + 2000))
+        want=$([ -n "$pat" ] && echo 1 || echo 0)
+        check_exit "$who: verify=meta${pat:+ verify_pattern=$pat}: a data byte flipped: exit $want" $want \
+            "${run[@]}" "${MP[@]}" --verify_only
+        [ $who = sb ] && [ -n "$pat" ] && check "... named at its block and byte" \
+            grep -q "offset 20480: data: byte 2000 " "$T/err"
+    done
+done
 finish

@@ -405,7 +405,9 @@ static int check_data(const sb_verify_fmt *f, uint8_t *buf, uint64_t offset, cha
         if (!memcmp(stored, got, cl))
             return 0;
     }
-    if (f->algo == SB_VERIFY_META) /* fio's header-only check: the header was checked */
+    /* fio's header-only check: the header was checked; with verify_pattern the data is
+     * compared with the pattern too, as fio's (verify_io_u: VERIFY_HDR_ONLY) */
+    if (f->algo == SB_VERIFY_META && !f->pat)
         return 0;
     int64_t bad = first_bad_byte(f, buf, h->seed);
     if (bad < 0 && !cl)

@@ -35,7 +35,8 @@ typedef enum sb_verify_algo {
     SB_VERIFY_PATTERN,  /* no checksum: the data is regenerated from the seed and compared */
     /* fio's other algorithms (verify_algos.c): ISA-L's CRCs, OpenSSL's digests (those
      * longer than the header's 32 bytes kept to their first 32), and meta, fio's
-     * header-only check (offset, length, job, sequence, seed, time; no data check). */
+     * header-only check (offset, length, job, sequence, seed, time; the data checked only
+     * against verify_pattern, when one is set, as fio's). */
     SB_VERIFY_CRC64,    /* ISA-L's crc64_ecma_refl */
     SB_VERIFY_CRC32,    /* ISA-L's crc32_gzip_refl: zlib's CRC-32 */
     SB_VERIFY_CRC16,    /* ISA-L's crc16_t10dif */
