@@ -3,7 +3,8 @@
 # (src/io/verify/, src/io/report/aggregate.c): with numjobs and no group_reporting each
 # thread's figures hold the read-back of its own writes (JSON, normal, terse), the group's
 # their sum with group_reporting; verify=meta with verify_pattern checks the data against the
-# pattern, as fio's (a flipped data byte found by both).
+# pattern, as fio's (a flipped data byte found by both); a buffered job's verify phases on Linux
+# AIO read through the engine, as fio's (strace: io_submit, not pread64).
 . "$(dirname "$0")/lib.sh"
 fio_scratch
 
@@ -64,4 +65,25 @@ for who in sb fio; do
             grep -q "offset 20480: data: byte 2000 " "$T/err"
     done
 done
+
+# a buffered job on Linux AIO: its verify phases read through the engine at its depth, as fio's
+# do_verify queues them (storbench's used to be pread()s one at a time). loops=3: each loop's
+# 256 writes read back after it (768 reads, both tools); strace sees the two phases' 512
+# reads in io_submit, one a call as the writes (fio's iodepth_batch_submit=1): 768 + 512 calls,
+# and the pread64 calls are the read-back's after the last loop (256, one a block), not the
+# phases' 512 more
+AJ=(--name=v --filename="$T/va" --size=1m --bs=4k --rw=write --verify=crc32c --loops=3 --ioengine=libaio
+    --iodepth=16)
+got=$(rw_of sb "${AJ[@]}")
+check "buffered libaio loops=3 with verify: 768 reads beside 768 writes ($got)" test "$got" = "768/768"
+[ $have_fio = 1 ] && check "... as fio 3.33's" test "$(rw_of fio "${AJ[@]}")" = "$got"
+if command -v strace >/dev/null; then
+    rm -f "$T/va"
+    strace -f -qq -e trace=pread64,io_submit -o "$T/st" "$SB_BIN" io --quiet "${AJ[@]}" >/dev/null 2>&1
+    np=$(grep -c 'pread64(' "$T/st"); ns=$(grep -c 'io_submit(' "$T/st")
+    check "... the phases' reads in io_submit, not pread64 ($ns io_submit, $np pread64)" \
+        test "$ns" -ge 1280 -a "$np" -lt 512
+else
+    echo "ok # SKIP the system calls of the verify phases: strace missing"
+fi
 finish
