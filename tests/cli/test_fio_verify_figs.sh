@@ -4,7 +4,8 @@
 # thread's figures hold the read-back of its own writes (JSON, normal, terse), the group's
 # their sum with group_reporting; verify=meta with verify_pattern checks the data against the
 # pattern, as fio's (a flipped data byte found by both); a buffered job's verify phases on Linux
-# AIO read through the engine, as fio's (strace: io_submit, not pread64).
+# AIO read through the engine, as fio's (strace: io_submit, not pread64); bsrange and bssplit writes
+# are read back each at its own size, as fio's.
 . "$(dirname "$0")/lib.sh"
 fio_scratch
 
@@ -86,4 +87,31 @@ if command -v strace >/dev/null; then
 else
     echo "ok # SKIP the system calls of the verify phases: strace missing"
 fi
+
+# bssplit and bsrange: the read-back after the job reads each write at its own size, as fio's
+# verify reads each write it logged: sequential, as many reads as writes, the same bytes
+# (storbench used to read blocks of the sizes' common unit, 256 of them); random, a read per
+# write still there, no more reads than writes (fio's random map never overlaps two writes,
+# storbench's random offsets of several sizes can, the later one then read, as it is the
+# block's last write)
+sizes_of() { # JSON RW: "ok" when the reads are the writes, else the figures
+    jq -r --arg rw "$2" '.jobs[0] | .read.total_ios as $r | .write.total_ios as $w |
+        if ($rw == "write" and $r == $w and .read.io_bytes == .write.io_bytes and $w < 256) or
+           ($rw == "randwrite" and $r > 0 and $r <= $w and .read.io_bytes <= .write.io_bytes) then "ok"
+        else "reads \($r) writes \($w)" end' "$1"
+}
+for sz in --bssplit=4k/30:8k/40:16k/30 --bsrange=4k-16k; do
+    for rw in write randwrite; do
+        SJ=(--name=v --filename="$T/vb" --size=1m --rw=$rw $sz --verify=crc32c)
+        rm -f "$T/vb"
+        rw_of sb "${SJ[@]}" >/dev/null
+        check "$rw $sz with verify: a read per write, at its size ($(sizes_of "$T/j.json" $rw))" \
+            test "$(sizes_of "$T/j.json" $rw)" = ok
+        if [ $have_fio = 1 ]; then
+            rm -f "$T/vb"
+            rw_of fio "${SJ[@]}" >/dev/null
+            check "... as fio 3.33's ($(sizes_of "$T/j.json" $rw))" test "$(sizes_of "$T/j.json" $rw)" = ok
+        fi
+    done
+done
 finish

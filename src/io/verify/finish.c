@@ -122,13 +122,15 @@ int sb_io_verify_finish(const sb_io_job *job, const sb_verify_fmt *fmt, file_ctx
     }
     if (r < 0 || res->interrupted || !read_back_due)
         return r;
-    /* its reads as fio's verify phase counts them: one per block of the job's size, each
-     * counted to the thread that wrote it too. A time-based job has spent its runtime: fio
-     * then skips the verify phase, and the read-back is storbench's own check, not in the
-     * figures */
+    /* its reads as fio's verify phase counts them: one per write, at its own size (bsrange,
+     * bssplit: a write's blocks carry its identity; without the table, verify_only's, one per
+     * block of the job's size), each counted to the thread that wrote it too. A time-based
+     * job has spent its runtime: fio then skips the verify phase, and the read-back is
+     * storbench's own check, not in the figures */
     sb_io_dir_stats *vr = job->time_based ? NULL : res->verify_read ? res->verify_read : calloc(1, sizeof *vr);
-    sb_verify_reads rd = {.unit = job->bs, .clat = vr ? &vr->clat : NULL, .threads = tr,
-                          .nthreads = job->numjobs};
+    const bool table = !job->verify_only || job->verify_state_load;
+    sb_verify_reads rd = {.unit = table ? sb_io_job_max_bs(job) : job->bs, .clat = vr ? &vr->clat : NULL,
+                          .threads = tr, .nthreads = job->numjobs};
     if (vr && !vr->ios)
         sb_hist_init(&vr->clat);
     if (vr) /* (a time-based job keeps its backlog's and phases' reads) */
