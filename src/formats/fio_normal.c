@@ -179,7 +179,7 @@ static void job_block(FILE *out, const sb_fio_report *r, const sb_fio_job *j)
     sb_fio_group_of(r, j->groupid, &g);
     int dirs[SB_FIO_NDIRS], nd = sb_fio_dirs(j, dirs);
     for (int k = 0; k < nd; k++)
-        if (j->dir[dirs[k]].ios)
+        if (j->dir[dirs[k]].ios && j->dir[dirs[k]].runtime_s >= 0) /* fio's: none without a runtime */
             dir_block(out, j, dirs[k], &g);
     double ns[10], us[10], ms[12];
     sb_fio_lat_buckets(j->lat_all, ns, us, ms);
@@ -281,7 +281,7 @@ static void run_status(FILE *out, const sb_fio_report *r)
         fprintf(out, "\nRun status group %u (all jobs):\n", id);
         int dirs[SB_FIO_NDIRS], nd = sb_fio_dirs(&r->jobs[i], dirs);
         for (int k = 0; k < nd; k++)
-            if (g.bytes[dirs[k]])
+            if (g.bytes[dirs[k]] && g.max_run_s[dirs[k]] > 0) /* fio's: none of 0 ms */
                 group_line(out, &r->jobs[i], &g, dirs[k]);
     }
 }

@@ -106,7 +106,7 @@ void sb_fio_num2str(char *buf, size_t len, double num, int maxlen, bool pow2, co
 
 double sb_fio_dir_runtime(const sb_fio_job *j, int d)
 {
-    return j->dir[d].runtime_s > 0 ? j->dir[d].runtime_s : j->runtime_s;
+    return j->dir[d].runtime_s > 0 ? j->dir[d].runtime_s : j->dir[d].runtime_s < 0 ? 0 : j->runtime_s;
 }
 
 double sb_fio_bw(const sb_fio_job *j, int d)

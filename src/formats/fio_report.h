@@ -50,7 +50,8 @@ typedef struct sb_fio_dir {
     size_t n_samples, n_iops_samples;
     const sb_fio_prio *prios;  /* cmdprio: one per priority seen, n_prios = 0: none */
     size_t n_prios;
-    double runtime_s;          /* this direction's runtime (verify's reads add theirs); 0: the job's */
+    double runtime_s;          /* this direction's runtime (verify's reads add theirs); 0: the job's;
+                                * negative: none (fio's 0 ms: bandwidth and IOPS 0) */
 } sb_fio_dir;
 
 /* One "key", "value" pair of fio's "job options" / "global options". */

@@ -5,7 +5,8 @@
 # their sum with group_reporting; verify=meta with verify_pattern checks the data against the
 # pattern, as fio's (a flipped data byte found by both); a buffered job's verify phases on Linux
 # AIO read through the engine, as fio's (strace: io_submit, not pread64); bsrange and bssplit writes
-# are read back each at its own size, as fio's.
+# are read back each at its own size, as fio's; verify_backlog's reads in a time-based write job
+# have a read runtime of 0 ms, as fio's (bandwidth 0, no read lines in the normal output).
 . "$(dirname "$0")/lib.sh"
 fio_scratch
 
@@ -113,5 +114,31 @@ for sz in --bssplit=4k/30:8k/40:16k/30 --bsrange=4k-16k; do
             check "... as fio 3.33's ($(sizes_of "$T/j.json" $rw))" test "$(sizes_of "$T/j.json" $rw)" = ok
         fi
     done
+done
+
+# verify_backlog in a job that does not read: fio's read runtime is its verify phases' only
+# (backend.c updates it after do_io only for a job that reads). Time based on psync there is
+# no verify phase: the checks' reads are counted, with a read runtime of 0 ms, so a bandwidth
+# and IOPS of 0 (JSON and terse), and the normal output has no read lines (storbench gave them
+# the job's runtime)
+BL=(--name=v --filename="$T/vk" --size=1m --bs=4k --rw=write --verify=crc32c --verify_backlog=16 --time_based
+    --runtime=1)
+bl_of() { # TOOL FORMAT: the figures of the read direction, or the normal output's read lines
+    rm -f "$T/vk"
+    if [ "$1" = sb ]; then "$SB" io "${BL[@]}" --output-format="$2" >"$T/bl" 2>"$T/err"
+    else fio "${BL[@]}" --output-format="$2" >"$T/bl" 2>/dev/null; fi
+    case $2 in
+    json) sed -n '/^{/,$p' "$T/bl" | jq -r '.jobs[0].read | "\(.total_ios > 0) \(.runtime) \(.bw_bytes) \(.iops)"' ;;
+    terse) tail -n 1 "$T/bl" | awk -F';' '{print ($6 > 0), $7, $8, $9}' ;;
+    normal) grep -cE '^ +read:|^ +READ:' "$T/bl" ;;
+    esac
+}
+for fmt in json terse normal; do
+    want=$([ $fmt = normal ] && echo 0 || echo "true 0 0 0")
+    [ $fmt = terse ] && want="1 0 0 0"
+    got=$(bl_of sb $fmt)
+    check "time based verify_backlog on psync, $fmt: the checks' reads counted, read runtime 0 ($got)" \
+        test "$got" = "$want"
+    [ $have_fio = 1 ] && check "... as fio 3.33's" test "$(bl_of fio $fmt)" = "$want"
 done
 finish

@@ -146,6 +146,8 @@ static void agg_verify_reads(sb_io_agg *a, const sb_io_job *job, const sb_io_res
      * its time, not the write's (fio's update_runtime after do_io and after do_verify) */
     double ph = v->phase_s < x->seconds ? v->phase_s : x->seconds;
     rd->runtime_s = (rd->ios ? x->seconds - ph : 0) + v->read_s + ph;
+    if (rd->runtime_s <= 0) /* the checks' reads only: fio's read runtime is its verify phases' */
+        rd->runtime_s = SB_IO_AGG_NO_RUNTIME;
     if (ph > 0 && a->dir[SB_DDIR_WRITE].ios)
         a->dir[SB_DDIR_WRITE].runtime_s = x->seconds - ph;
     rd->ios += v->ios;
@@ -322,7 +324,8 @@ void sb_io_agg_group_of(const sb_io_agg *const *blocks, size_t n, unsigned group
         for (int d = 0; d < SB_IO_AGG_NDIR; d++) {
             if (!a->dir[d].ios)
                 continue;
-            double run = a->dir[d].runtime_s > 0 ? a->dir[d].runtime_s : a->runtime_s;
+            double run = a->dir[d].runtime_s > 0 ? a->dir[d].runtime_s
+                         : a->dir[d].runtime_s < 0 ? 0 : a->runtime_s; /* (SB_IO_AGG_NO_RUNTIME) */
             double bw = run > 0 ? (double)a->dir[d].bytes / run : 0;
             g->bytes[d] += a->dir[d].bytes;
             if (first[d] || bw < g->min_bw[d]) g->min_bw[d] = bw;

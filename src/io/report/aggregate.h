@@ -41,8 +41,13 @@ typedef struct sb_io_agg_dir {
     size_t n_samples, n_iops_samples;
     sb_io_agg_prio prios[SB_CMDPRIO_MAX_PRIOS];
     unsigned n_prios;
-    double runtime_s;          /* fio's runtime of this direction; 0: the block's */
+    double runtime_s;          /* fio's runtime of this direction; 0: the block's; SB_IO_AGG_NO_RUNTIME: none */
 } sb_io_agg_dir;
+
+/* A direction that ran no time of its own: verify_backlog's reads in a job that does not
+ * read and has no verify phase (time based), to which fio gives a read runtime of 0 ms, and
+ * so a bandwidth and IOPS of 0 (its normal output then leaves the direction out). */
+#define SB_IO_AGG_NO_RUNTIME (-1.0)
 
 typedef struct sb_io_agg {
     unsigned groupid;
