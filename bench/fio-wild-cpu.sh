@@ -11,10 +11,13 @@
 # logs, exec_*, allow_file_create) are dropped from every section and a [global] first in
 # the file sets directory=TARGET (a private scratch under --dir, default /var/tmp),
 # size=16m (or the file's largest block size, if larger), runtime=S (default 2)
-# time_based, numjobs at most 2; a filename= becomes files of the scratch (a [global]'s
-# shared by its jobs, a section's its own); an engine neither has here (rados, spdk, ...)
-# becomes psync. A file without a job section (a [global] for others to include) is
-# skipped. Each run's user+system CPU (of the whole process tree, from /usr/bin/time)
+# time_based, one job per section (numjobs dropped); a filename= becomes files of the
+# scratch (a [global]'s shared by its jobs, a section's its own), and jobs at different
+# offsets of them stay apart (each distinct offset a size-long slot); an engine neither has
+# here (rados, spdk, ...) becomes psync; direct=0 and buffered=1 (tmpfs and some
+# filesystems refuse O_DIRECT); thinktime* and rate* go; iodepth is cut so that a job's
+# buffers (iodepth x largest bs) stay within 512 MiB; inline comments (" ; ...") go.
+# A file without a job section (a [global] for others to include) is skipped. Each run's user+system CPU (of the whole process tree, from /usr/bin/time)
 # divided by the I/Os its JSON reports (every job, every direction) is its CPU per I/O.
 # Prints one line per file:
 #     FILE  fio_ns  sb_ns  ratio(sb/fio, geometric mean over rounds) [min..max]  missing KEYS
@@ -77,7 +80,8 @@ DROP = {"filename", "directory", "filename_format", "size", "filesize", "io_size
         "trim_percentage", "pool", "clientname", "busy_poll", "hipri", "sqthread_poll",
         "allow_mounted_write", "allow_file_create", "group_reporting",
         "kb_base", "unit_base", "output", "status-interval"}
-ENGINES = {"psync", "sync", "pvsync", "pvsync2", "vsync", "libaio", "io_uring", "posixaio", "mmap", "null"}
+ENGINES = {"psync", "sync", "pvsync", "pvsync2", "vsync", "libaio", "io_uring", "posixaio", "mmap", "null",
+           "filecreate", "filestat", "filedelete"}
 
 BS_KEYS = {"bs", "blocksize", "bsrange", "blocksize_range", "bssplit", "blocksize_split"}
 
@@ -89,7 +93,7 @@ def tame(src, dst):
     """The tamed copy; None when the file defines no job (a [global] to include)."""
     out = ["[global]", f"directory={W}/t", "size=16m", f"runtime={RUNTIME}", "time_based",
            "group_reporting=0"]
-    nsec, sec, maxbs, jobs = 0, "", 0, 0
+    nsec, sec, maxbs, jobs, offsets, depth = 0, "", 0, 0, [0], []
     for line in open(src, errors="replace"):
         s = line.strip()
         if not s or s[0] in "#;":
@@ -99,6 +103,7 @@ def tame(src, dst):
             nsec, sec = nsec + 1, s
             jobs += s.lower() != "[global]"
             continue
+        s = re.sub(r"\s+[;#].*$", "", s)  # an inline comment, as both tools read one
         key = re.split(r"[=\s]", s, 1)[0].strip().lower()
         val = s.split("=", 1)[1].strip() if "=" in s else ""
         if key in BS_KEYS:  # the file's size must hold its largest block (else both refuse)
@@ -113,8 +118,19 @@ def tame(src, dst):
             n = len([x for x in re.split(r"(?<!\\):", val) if x]) or 1
             out.append("filename=" + ":".join(f"{g}{nsec}.{i}" for i in range(n)))
             continue
-        if key in DROP or key.startswith("include"):
+        if key == "offset" and re.fullmatch(r"\d+\s*[kmgtKMGT]?i?[bB]?", val):
+            # jobs sharing files at different offsets (a verify job each) keep apart: each
+            # distinct offset becomes its own size-long slot (fixed once size is known)
+            if size_bytes(val) not in offsets:
+                offsets.append(size_bytes(val))
+            out.append(("offset", offsets.index(size_bytes(val))))
             continue
+        if key in DROP or key.startswith(("include", "thinktime", "rate")):
+            continue  # thinktime_* and rate_* without thinktime and rate shape nothing: refused
+        if key == "iodepth":
+            depth.append(len(out))
+        if key == "buffered":
+            s = "buffered=1"  # buffered=0 is direct=1: the same as direct below
         if key == "ioengine":
             if val not in ENGINES:
                 s = "ioengine=psync"
@@ -125,6 +141,12 @@ def tame(src, dst):
         return None
     if maxbs > 16 << 20:
         out[2] = f"size={maxbs}"
+    size = max(maxbs, 16 << 20)
+    out = [f"offset={x[1] * size}" if isinstance(x, tuple) else x for x in out]
+    for i in depth:  # a job's buffers (iodepth x bs) at most 512 MiB, as numjobs at most 2
+        d = size_bytes(out[i].split("=", 1)[1])
+        if maxbs and d * maxbs > 512 << 20:
+            out[i] = f"iodepth={max(1, (512 << 20) // maxbs)}"
     open(dst, "w").write("\n".join(out) + "\n")
     return dst
 
