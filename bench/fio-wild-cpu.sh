@@ -16,7 +16,9 @@
 # offsets of them stay apart (each distinct offset a size-long slot); an engine neither has
 # here (rados, spdk, ...) becomes psync; direct=0 and buffered=1 (tmpfs and some
 # filesystems refuse O_DIRECT); thinktime* and rate* go; iodepth is cut so that a job's
-# buffers (iodepth x largest bs) stay within 512 MiB; inline comments (" ; ...") go.
+# buffers (iodepth x largest bs) stay within 512 MiB; inline comments (" ; ...") go; a
+# file-op engine's job (filecreate, filestat, filedelete) keeps nrfiles (at most 1000) and
+# filesize (at most 16m) and is not time_based (it would count blocks it never touches).
 # A file without a job section (a [global] for others to include) is skipped. Each run's user+system CPU (of the whole process tree, from /usr/bin/time)
 # divided by the I/Os its JSON reports (every job, every direction) is its CPU per I/O.
 # Prints one line per file:
@@ -93,6 +95,12 @@ def tame(src, dst):
     """The tamed copy; None when the file defines no job (a [global] to include)."""
     out = ["[global]", f"directory={W}/t", "size=16m", f"runtime={RUNTIME}", "time_based",
            "group_reporting=0"]
+    # a file-op engine does no I/O: time_based would have fio count blocks it never touches
+    # (millions a second) where storbench does each file's one operation; such a job keeps
+    # its files' count and size (at most 1000 files of at most 16 MiB) and runs once
+    fileops = re.search(r"(?im)^\s*ioengine\s*=\s*file(create|stat|delete)\b", open(src, errors="replace").read())
+    if fileops:
+        out.remove("time_based")
     nsec, sec, maxbs, jobs, offsets, depth = 0, "", 0, 0, [0], []
     for line in open(src, errors="replace"):
         s = line.strip()
@@ -124,6 +132,10 @@ def tame(src, dst):
             if size_bytes(val) not in offsets:
                 offsets.append(size_bytes(val))
             out.append(("offset", offsets.index(size_bytes(val))))
+            continue
+        if fileops and key in ("nrfiles", "nr_files", "filesize") and re.fullmatch(r"\d+\s*[kmgtKMGT]?i?[bB]?", val):
+            n = size_bytes(val)
+            out.append(f"{key}={min(n, 1000)}" if key != "filesize" else f"filesize={min(n, 16 << 20)}")
             continue
         if key in DROP or key.startswith(("include", "thinktime", "rate")):
             continue  # thinktime_* and rate_* without thinktime and rate shape nothing: refused
