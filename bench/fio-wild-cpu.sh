@@ -2,7 +2,7 @@
 # fio-wild-cpu — on the corpus's job files that both fio and storbench run, is storbench's
 # CPU per I/O at most fio's, and does its JSON carry every key fio's does?
 #
-#   bench/fio-wild-cpu.sh [--rounds N] [--runtime S] [--dir TARGET] [--exit-codes] [DIR...]
+#   bench/fio-wild-cpu.sh [--rounds N] [--runtime S] [--dir TARGET] [--exit-codes] [--per-job] [DIR...]
 #
 # For each job file in DIR (default tests/data/fio-wild/{dev,heldout,dev2,heldout2}) that both
 # `fio --parse-only` and `storbench io --parse-only` accept, a tamed copy is run by
@@ -32,6 +32,13 @@
 # JSON lacks. Figures are noisy unless the machine is quiet: run it alone, under the
 # bench lock:  flock /work/bench.lock bench/fio-wild-cpu.sh
 #
+# --per-job: a file whose jobs run one after another (each after the first has stonewall or
+# wait_for_previous, its own or a [global]'s; no wait_for=) is cut into one tamed file per job,
+# each run by both tools, and a round's ratio is the geometric mean of the jobs' ratios (fio
+# and storbench columns likewise): jobs of different costs each run for the same time, so the
+# whole file's CPU over all its I/Os weighs them by how many each tool did, and a tool that
+# did more of the dear ones (1 MiB against 4 KiB) looks worse whatever each job costs.
+#
 # --exit-codes: no CPU figures; each file storbench's --parse-only accepts is tamed as
 # above and run once by each tool (normal output), and one line per file gives
 #     FILE  fio=RC  sb=RC  [the first error line of the one that failed]
@@ -43,13 +50,14 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SB=${SB:-$ROOT/storbench}
 FIO=${FIO:-fio}
-ROUNDS=3 RUNTIME=2 BASE=/var/tmp EXITCODES=0
+ROUNDS=3 RUNTIME=2 BASE=/var/tmp EXITCODES=0 PERJOB=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --rounds) ROUNDS=$2; shift 2 ;;
         --runtime) RUNTIME=$2; shift 2 ;;
         --dir) BASE=$2; shift 2 ;;
         --exit-codes) EXITCODES=1; shift ;;
+        --per-job) PERJOB=1; shift ;;
         --) shift; break ;;
         -*) echo "fio-wild-cpu: unknown flag $1" >&2; exit 2 ;;
         *) break ;;
@@ -65,7 +73,7 @@ trap 'exit 130' INT TERM HUP
 # a copy of the binary: a rebuild of the tree during the pass must not change or break it
 cp "$SB" "$W/storbench" || exit 1
 SB=$W/storbench
-export SB FIO ROUNDS RUNTIME W EXITCODES
+export SB FIO ROUNDS RUNTIME W EXITCODES PERJOB
 python3 - "$@" <<'PYEOF'
 import json, math, os, re, subprocess, sys, glob, shutil
 
@@ -161,6 +169,37 @@ def tame(src, dst):
             out[i] = f"iodepth={max(1, (512 << 20) // maxbs)}"
     open(dst, "w").write("\n".join(out) + "\n")
     return dst
+
+def split_jobs(tf):
+    """--per-job: one tamed file per job section (with every [global] before it) when the
+    jobs run one after another; else [tf]."""
+    head, parts, cur, serial = [], [], None, True
+    for line in open(tf).read().splitlines():
+        if line.startswith("["):
+            if cur is not None:
+                parts.append(cur)
+            cur = list(head) + [line] if line.lower() != "[global]" else None
+            if cur is None:
+                head.append(line)
+            continue
+        key = re.split(r"[=\s]", line, 1)[0].lower()
+        if key == "wait_for":
+            return [tf]
+        (head if cur is None else cur).append(line)
+    if cur is not None:
+        parts.append(cur)
+    for i, part in enumerate(parts[1:]):
+        keys = [re.split(r"[=\s]", l, 1)[0].lower() + "=" + (l.split("=", 1)[1] if "=" in l else "1")
+                for l in part]
+        if not any(k in ("stonewall=1", "wait_for_previous=1", "stonewall=true") for k in keys):
+            serial = False
+    if len(parts) < 2 or not serial:
+        return [tf]
+    out = []
+    for i, part in enumerate(parts):
+        open(f"{tf}.{i}", "w").write("\n".join(part) + "\n")
+        out.append(f"{tf}.{i}")
+    return out
 
 def accepted(cmd, f):
     return subprocess.run(cmd + [f], cwd=W, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -287,14 +326,19 @@ for src in files:
         print(f"{name:45s} (the tamed copy is refused by one tool: skipped)")
         continue
     r, fa, sa, jf, js = [], [], [], None, None
+    parts = split_jobs(tf) if os.environ["PERJOB"] == "1" else [tf]
     for i in range(ROUNDS):
         order = ("fio", "sb") if i % 2 == 0 else ("sb", "fio")
-        got = {t: run(t, tf) for t in order}
-        if not got["fio"] or not got["sb"]:
+        got = [{t: run(t, part) for t in order} for part in parts]
+        if not all(g["fio"] and g["sb"] for g in got):
             break
-        fa.append(got["fio"][0]); sa.append(got["sb"][0])
-        r.append(got["sb"][0] / got["fio"][0])
-        jf, js = got["fio"][1], got["sb"][1]
+        gm = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
+        fa.append(gm([g["fio"][0] for g in got])); sa.append(gm([g["sb"][0] for g in got]))
+        r.append(gm([g["sb"][0] / g["fio"][0] for g in got]))
+        jf = {"jobs": [j for g in got for j in g["fio"][1]["jobs"]]}
+        js = {"jobs": [j for g in got for j in g["sb"][1]["jobs"]]}
+    if len(parts) > 1:
+        name = f"{name} ({len(parts)} jobs apart)"
     if len(r) < ROUNDS:
         print(f"{name:45s} (a run failed: skipped)")
         continue
