@@ -16,7 +16,8 @@
 # offsets of them stay apart (each distinct offset a size-long slot); an engine neither has
 # here (rados, spdk, ...) becomes psync; direct=0 and buffered=1 (tmpfs and some
 # filesystems refuse O_DIRECT); thinktime* and rate* go; iodepth is cut so that a job's
-# buffers (iodepth x largest bs) stay within 512 MiB; inline comments (" ; ...") go; a
+# buffers (iodepth x largest bs) stay within 512 MiB, and a verify job's size holds that
+# many blocks of the largest bs (storbench refuses fewer); inline comments (" ; ...") go; a
 # file-op engine's job (filecreate, filestat, filedelete) keeps nrfiles (at most 1000) and
 # filesize (at most 16m) and is not time_based (it would count blocks it never touches).
 # A file without a job section (a [global] for others to include) is skipped. Each run's user+system CPU (of the whole process tree, from /usr/bin/time)
@@ -109,7 +110,7 @@ def tame(src, dst):
     fileops = re.search(r"(?im)^\s*ioengine\s*=\s*file(create|stat|delete)\b", open(src, errors="replace").read())
     if fileops:
         out.remove("time_based")
-    nsec, sec, maxbs, jobs, offsets, depth = 0, "", 0, 0, [0], []
+    nsec, sec, maxbs, jobs, offsets, depth, verify = 0, "", 0, 0, [0], [], False
     for line in open(src, errors="replace"):
         s = line.strip()
         if not s or s[0] in "#;":
@@ -149,6 +150,8 @@ def tame(src, dst):
             continue  # thinktime_* and rate_* without thinktime and rate shape nothing: refused
         if key == "iodepth":
             depth.append(len(out))
+        if key == "verify" and val.lower() not in ("0", "none", ""):
+            verify = True
         if key == "buffered":
             s = "buffered=1"  # buffered=0 is direct=1: the same as direct below
         if key == "ioengine":
@@ -159,14 +162,19 @@ def tame(src, dst):
         out.append(s)
     if not jobs:
         return None
-    if maxbs > 16 << 20:
-        out[2] = f"size={maxbs}"
-    size = max(maxbs, 16 << 20)
-    out = [f"offset={x[1] * size}" if isinstance(x, tuple) else x for x in out]
+    maxdepth = 1
     for i in depth:  # a job's buffers (iodepth x bs) at most 512 MiB, as numjobs at most 2
         d = size_bytes(out[i].split("=", 1)[1])
         if maxbs and d * maxbs > 512 << 20:
-            out[i] = f"iodepth={max(1, (512 << 20) // maxbs)}"
+            d = max(1, (512 << 20) // maxbs)
+            out[i] = f"iodepth={d}"
+        maxdepth = max(maxdepth, d)
+    size = max(maxbs, 16 << 20)
+    if verify:  # storbench refuses a verify job with fewer blocks than I/Os in flight
+        size = max(size, maxbs * maxdepth)
+    if size > 16 << 20:
+        out[2] = f"size={size}"
+    out = [f"offset={x[1] * size}" if isinstance(x, tuple) else x for x in out]
     open(dst, "w").write("\n".join(out) + "\n")
     return dst
 
