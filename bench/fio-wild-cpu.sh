@@ -2,7 +2,7 @@
 # fio-wild-cpu — on the corpus's job files that both fio and storbench run, is storbench's
 # CPU per I/O at most fio's, and does its JSON carry every key fio's does?
 #
-#   bench/fio-wild-cpu.sh [--rounds N] [--runtime S] [--dir TARGET] [--exit-codes] [DIR...]
+#   bench/fio-wild-cpu.sh [--rounds N] [--runtime S] [--dir TARGET] [--exit-codes] [--per-job] [DIR...]
 #
 # For each job file in DIR (default tests/data/fio-wild/{dev,heldout,dev2,heldout2}) that both
 # `fio --parse-only` and `storbench io --parse-only` accept, a tamed copy is run by
@@ -11,10 +11,16 @@
 # logs, exec_*, allow_file_create) are dropped from every section and a [global] first in
 # the file sets directory=TARGET (a private scratch under --dir, default /var/tmp),
 # size=16m (or the file's largest block size, if larger), runtime=S (default 2)
-# time_based, numjobs at most 2; a filename= becomes files of the scratch (a [global]'s
-# shared by its jobs, a section's its own); an engine neither has here (rados, spdk, ...)
-# becomes psync. A file without a job section (a [global] for others to include) is
-# skipped. Each run's user+system CPU (of the whole process tree, from /usr/bin/time)
+# time_based, one job per section (numjobs dropped); a filename= becomes files of the
+# scratch (a [global]'s shared by its jobs, a section's its own), and jobs at different
+# offsets of them stay apart (each distinct offset a size-long slot); an engine neither has
+# here (rados, spdk, ...) becomes psync; direct=0 and buffered=1 (tmpfs and some
+# filesystems refuse O_DIRECT); thinktime* and rate* go; iodepth is cut so that a job's
+# buffers (iodepth x largest bs) stay within 512 MiB, and a verify job's size holds that
+# many blocks of the largest bs (storbench refuses fewer); inline comments (" ; ...") go; a
+# file-op engine's job (filecreate, filestat, filedelete) keeps nrfiles (at most 1000) and
+# filesize (at most 16m) and is not time_based (it would count blocks it never touches).
+# A file without a job section (a [global] for others to include) is skipped. Each run's user+system CPU (of the whole process tree, from /usr/bin/time)
 # divided by the I/Os its JSON reports (every job, every direction) is its CPU per I/O.
 # Prints one line per file:
 #     FILE  fio_ns  sb_ns  ratio(sb/fio, geometric mean over rounds) [min..max]  missing KEYS
@@ -27,6 +33,13 @@
 # JSON lacks. Figures are noisy unless the machine is quiet: run it alone, under the
 # bench lock:  flock /work/bench.lock bench/fio-wild-cpu.sh
 #
+# --per-job: a file whose jobs run one after another (each after the first has stonewall or
+# wait_for_previous, its own or a [global]'s; no wait_for=) is cut into one tamed file per job,
+# each run by both tools, and a round's ratio is the geometric mean of the jobs' ratios (fio
+# and storbench columns likewise): jobs of different costs each run for the same time, so the
+# whole file's CPU over all its I/Os weighs them by how many each tool did, and a tool that
+# did more of the dear ones (1 MiB against 4 KiB) looks worse whatever each job costs.
+#
 # --exit-codes: no CPU figures; each file storbench's --parse-only accepts is tamed as
 # above and run once by each tool (normal output), and one line per file gives
 #     FILE  fio=RC  sb=RC  [the first error line of the one that failed]
@@ -38,13 +51,14 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SB=${SB:-$ROOT/storbench}
 FIO=${FIO:-fio}
-ROUNDS=3 RUNTIME=2 BASE=/var/tmp EXITCODES=0
+ROUNDS=3 RUNTIME=2 BASE=/var/tmp EXITCODES=0 PERJOB=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --rounds) ROUNDS=$2; shift 2 ;;
         --runtime) RUNTIME=$2; shift 2 ;;
         --dir) BASE=$2; shift 2 ;;
         --exit-codes) EXITCODES=1; shift ;;
+        --per-job) PERJOB=1; shift ;;
         --) shift; break ;;
         -*) echo "fio-wild-cpu: unknown flag $1" >&2; exit 2 ;;
         *) break ;;
@@ -60,7 +74,7 @@ trap 'exit 130' INT TERM HUP
 # a copy of the binary: a rebuild of the tree during the pass must not change or break it
 cp "$SB" "$W/storbench" || exit 1
 SB=$W/storbench
-export SB FIO ROUNDS RUNTIME W EXITCODES
+export SB FIO ROUNDS RUNTIME W EXITCODES PERJOB
 python3 - "$@" <<'PYEOF'
 import json, math, os, re, subprocess, sys, glob, shutil
 
@@ -77,7 +91,8 @@ DROP = {"filename", "directory", "filename_format", "size", "filesize", "io_size
         "trim_percentage", "pool", "clientname", "busy_poll", "hipri", "sqthread_poll",
         "allow_mounted_write", "allow_file_create", "group_reporting",
         "kb_base", "unit_base", "output", "status-interval"}
-ENGINES = {"psync", "sync", "pvsync", "pvsync2", "vsync", "libaio", "io_uring", "posixaio", "mmap", "null"}
+ENGINES = {"psync", "sync", "pvsync", "pvsync2", "vsync", "libaio", "io_uring", "posixaio", "mmap", "null",
+           "filecreate", "filestat", "filedelete"}
 
 BS_KEYS = {"bs", "blocksize", "bsrange", "blocksize_range", "bssplit", "blocksize_split"}
 
@@ -89,7 +104,13 @@ def tame(src, dst):
     """The tamed copy; None when the file defines no job (a [global] to include)."""
     out = ["[global]", f"directory={W}/t", "size=16m", f"runtime={RUNTIME}", "time_based",
            "group_reporting=0"]
-    nsec, sec, maxbs, jobs = 0, "", 0, 0
+    # a file-op engine does no I/O: time_based would have fio count blocks it never touches
+    # (millions a second) where storbench does each file's one operation; such a job keeps
+    # its files' count and size (at most 1000 files of at most 16 MiB) and runs once
+    fileops = re.search(r"(?im)^\s*ioengine\s*=\s*file(create|stat|delete)\b", open(src, errors="replace").read())
+    if fileops:
+        out.remove("time_based")
+    nsec, sec, maxbs, jobs, offsets, depth, verify = 0, "", 0, 0, [0], [], False
     for line in open(src, errors="replace"):
         s = line.strip()
         if not s or s[0] in "#;":
@@ -99,6 +120,7 @@ def tame(src, dst):
             nsec, sec = nsec + 1, s
             jobs += s.lower() != "[global]"
             continue
+        s = re.sub(r"\s+[;#].*$", "", s)  # an inline comment, as both tools read one
         key = re.split(r"[=\s]", s, 1)[0].strip().lower()
         val = s.split("=", 1)[1].strip() if "=" in s else ""
         if key in BS_KEYS:  # the file's size must hold its largest block (else both refuse)
@@ -113,8 +135,25 @@ def tame(src, dst):
             n = len([x for x in re.split(r"(?<!\\):", val) if x]) or 1
             out.append("filename=" + ":".join(f"{g}{nsec}.{i}" for i in range(n)))
             continue
-        if key in DROP or key.startswith("include"):
+        if key == "offset" and re.fullmatch(r"\d+\s*[kmgtKMGT]?i?[bB]?", val):
+            # jobs sharing files at different offsets (a verify job each) keep apart: each
+            # distinct offset becomes its own size-long slot (fixed once size is known)
+            if size_bytes(val) not in offsets:
+                offsets.append(size_bytes(val))
+            out.append(("offset", offsets.index(size_bytes(val))))
             continue
+        if fileops and key in ("nrfiles", "nr_files", "filesize") and re.fullmatch(r"\d+\s*[kmgtKMGT]?i?[bB]?", val):
+            n = size_bytes(val)
+            out.append(f"{key}={min(n, 1000)}" if key != "filesize" else f"filesize={min(n, 16 << 20)}")
+            continue
+        if key in DROP or key.startswith(("include", "thinktime", "rate")):
+            continue  # thinktime_* and rate_* without thinktime and rate shape nothing: refused
+        if key == "iodepth":
+            depth.append(len(out))
+        if key == "verify" and val.lower() not in ("0", "none", ""):
+            verify = True
+        if key == "buffered":
+            s = "buffered=1"  # buffered=0 is direct=1: the same as direct below
         if key == "ioengine":
             if val not in ENGINES:
                 s = "ioengine=psync"
@@ -123,10 +162,52 @@ def tame(src, dst):
         out.append(s)
     if not jobs:
         return None
-    if maxbs > 16 << 20:
-        out[2] = f"size={maxbs}"
+    maxdepth = 1
+    for i in depth:  # a job's buffers (iodepth x bs) at most 512 MiB, as numjobs at most 2
+        d = size_bytes(out[i].split("=", 1)[1])
+        if maxbs and d * maxbs > 512 << 20:
+            d = max(1, (512 << 20) // maxbs)
+            out[i] = f"iodepth={d}"
+        maxdepth = max(maxdepth, d)
+    size = max(maxbs, 16 << 20)
+    if verify:  # storbench refuses a verify job with fewer blocks than I/Os in flight
+        size = max(size, maxbs * maxdepth)
+    if size > 16 << 20:
+        out[2] = f"size={size}"
+    out = [f"offset={x[1] * size}" if isinstance(x, tuple) else x for x in out]
     open(dst, "w").write("\n".join(out) + "\n")
     return dst
+
+def split_jobs(tf):
+    """--per-job: one tamed file per job section (with every [global] before it) when the
+    jobs run one after another; else [tf]."""
+    head, parts, cur, serial = [], [], None, True
+    for line in open(tf).read().splitlines():
+        if line.startswith("["):
+            if cur is not None:
+                parts.append(cur)
+            cur = list(head) + [line] if line.lower() != "[global]" else None
+            if cur is None:
+                head.append(line)
+            continue
+        key = re.split(r"[=\s]", line, 1)[0].lower()
+        if key == "wait_for":
+            return [tf]
+        (head if cur is None else cur).append(line)
+    if cur is not None:
+        parts.append(cur)
+    for i, part in enumerate(parts[1:]):
+        keys = [re.split(r"[=\s]", l, 1)[0].lower() + "=" + (l.split("=", 1)[1] if "=" in l else "1")
+                for l in part]
+        if not any(k in ("stonewall=1", "wait_for_previous=1", "stonewall=true") for k in keys):
+            serial = False
+    if len(parts) < 2 or not serial:
+        return [tf]
+    out = []
+    for i, part in enumerate(parts):
+        open(f"{tf}.{i}", "w").write("\n".join(part) + "\n")
+        out.append(f"{tf}.{i}")
+    return out
 
 def accepted(cmd, f):
     return subprocess.run(cmd + [f], cwd=W, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -253,14 +334,19 @@ for src in files:
         print(f"{name:45s} (the tamed copy is refused by one tool: skipped)")
         continue
     r, fa, sa, jf, js = [], [], [], None, None
+    parts = split_jobs(tf) if os.environ["PERJOB"] == "1" else [tf]
     for i in range(ROUNDS):
         order = ("fio", "sb") if i % 2 == 0 else ("sb", "fio")
-        got = {t: run(t, tf) for t in order}
-        if not got["fio"] or not got["sb"]:
+        got = [{t: run(t, part) for t in order} for part in parts]
+        if not all(g["fio"] and g["sb"] for g in got):
             break
-        fa.append(got["fio"][0]); sa.append(got["sb"][0])
-        r.append(got["sb"][0] / got["fio"][0])
-        jf, js = got["fio"][1], got["sb"][1]
+        gm = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
+        fa.append(gm([g["fio"][0] for g in got])); sa.append(gm([g["sb"][0] for g in got]))
+        r.append(gm([g["sb"][0] / g["fio"][0] for g in got]))
+        jf = {"jobs": [j for g in got for j in g["fio"][1]["jobs"]]}
+        js = {"jobs": [j for g in got for j in g["sb"][1]["jobs"]]}
+    if len(parts) > 1:
+        name = f"{name} ({len(parts)} jobs apart)"
     if len(r) < ROUNDS:
         print(f"{name:45s} (a run failed: skipped)")
         continue

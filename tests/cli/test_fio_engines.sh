@@ -276,6 +276,18 @@ for e in filecreate filestat filedelete dircreate dirstat dirdelete; do
     check "$e: as fio ($(opcounts "$T/op-fio-$e.json"))" \
         test "$(opcounts "$T/op-sb-$e.json")" = "$(opcounts "$T/op-fio-$e.json")"
 done
+# a file larger than a block: fio counts its filesize in blocks (untouched), for a created
+# file as for a stat'ed or deleted one
+for e in filecreate filestat filedelete; do
+    opjob $e sb "$T/op-16k-$e" --filesize=16k
+    check "$e filesize=16k: 4 blocks counted per file, one sample per file ($(opcounts "$T/op-16k-$e.json"))" \
+        test "$(opcounts "$T/op-16k-$e.json")" = "160 0 40 655360"
+    if [ $have_fio = 1 ]; then
+        opjob $e fio "$T/op-16kf-$e" --filesize=16k
+        check "... as fio ($(opcounts "$T/op-16kf-$e.json"))" \
+            test "$(opcounts "$T/op-16k-$e.json")" = "$(opcounts "$T/op-16kf-$e.json")"
+    fi
+done
 opjob filecreate sb "$T/op-w" --rw=write
 check "filecreate rw=write: the samples are writes" test "$(opcounts "$T/op-w.json")" = "0 40 40 163840"
 if [ $have_strace = 1 ]; then

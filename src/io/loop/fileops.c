@@ -6,8 +6,9 @@
  * in the direction of the job's rw (read when it reads, else write), as fio's engines add
  * one sample at each file's "open". fio then completes the file's blocks without doing
  * anything (its FAKEIO): they are counted here too, as I/Os and bytes without a latency —
- * one block for the engines whose file has no size yet (create, the directory ones), the
- * file's size in blocks for filestat and filedelete — so that the I/O counts are fio's.
+ * the file's size in blocks for filecreate, filestat and filedelete (fio 3.33 counts a
+ * created file's filesize too), one block for the directory engines — so that the I/O
+ * counts are fio's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@ void sb_io_loop_fileops(worker *w)
     const unsigned per = sb_io_files_per_thread(job);
     const int d = job->rw == SB_RW_READ || job->rw == SB_RW_RANDREAD || job->rw == SB_RW_RW ||
                   job->rw == SB_RW_RANDRW ? SB_DDIR_READ : SB_DDIR_WRITE;
-    const bool sized = !(ops->caps & (SB_ENGINE_MAKES_FILES | SB_ENGINE_DIRS));
+    const bool sized = !(ops->caps & SB_ENGINE_DIRS);
     uint64_t blocks = sized && job->size > job->bs ? (job->size + job->bs - 1) / job->bs : 1;
     sb_io_dir_stats *st = &w->st[d];
     for (unsigned k = 0; k < per && !sb_io_stopped(w); k++) {
