@@ -43,7 +43,7 @@ const char sb_scenario_vm_help[] =
     "      --vm-dilate K          virtual time: every device model delay xK in the guest (a vCPU K times\n"
     "                             faster against the disks), the tests' durations and the guest's\n"
     "                             timers xK, the figures scaled back to the model's time (1 to 16;\n"
-    "                             default 1: none); fio, sqlite and dd only\n";
+    "                             default 1: none); fio, sqlite, dd, fs-mark and dbench only\n";
 
 void sb_scenario_vm_defaults(sb_vm_opts *o)
 {

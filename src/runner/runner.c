@@ -42,7 +42,14 @@ void sb_runner_init(sb_runner *r, const char *target, const char *identifier, sb
     r->dynamic = true;
     r->drop_caches = true;
     r->log = stdout;
+    r->time_dilate = 1;
     sb_progress_init(&r->progress);
+}
+
+/* A length of this machine's clock in the figures' time (sb_runner.time_dilate). */
+static double figure_s(const sb_runner *r, double seconds)
+{
+    return r->time_dilate > 1 ? seconds / r->time_dilate : seconds;
 }
 
 void sb_runner_label(const sb_config *cfg, char *buf, size_t len)
@@ -184,7 +191,7 @@ static void record(sb_runner *r, const sb_config *cfg, sb_sample *const *runs, s
             if (rp && rp->value > reps)
                 reps = rp->value;
             values[k] = runs[k][m].value;
-            if ((w->flags & SB_WL_WALL_CLOCK) && runs[k][m].seconds < MIN_RUN_SECONDS)
+            if ((w->flags & SB_WL_WALL_CLOCK) && figure_s(r, runs[k][m].seconds) < MIN_RUN_SECONDS)
                 untrusted = true;
         }
         sb_entry_set_values(e, values, n_runs);
@@ -346,7 +353,7 @@ static int run_pooled(sb_runner *r, const sb_config *cfg, unsigned index, unsign
         for (size_t m = 0; m < nm; m++) {
             if (!sb_config_measured(cfg, m))
                 continue;
-            short_run = short_run || samples[m].seconds < MIN_RUN_SECONDS;
+            short_run = short_run || figure_s(r, samples[m].seconds) < MIN_RUN_SECONDS;
             valid = valid && samples[m].valid;
         }
         if (!short_run || !valid || reps >= MAX_REPETITIONS)
@@ -424,7 +431,7 @@ static bool quick_top_up(const sb_runner *r, const sb_config *cfg, sb_sample *co
     if (scheduled < 2 || n_ok >= 2 * (size_t)scheduled || !attempts ||
         worst_rsd(cfg, runs, n_ok) <= SB_QUICK_NOISY_RSD_PCT)
         return false;
-    double spent = (double)(sb_now_ns() - t0) / 1e9;
+    double spent = figure_s(r, (double)(sb_now_ns() - t0) / 1e9);
     return r->quick_spent_s + spent + spent / attempts <= SB_QUICK_BUDGET_S;
 }
 
@@ -510,7 +517,7 @@ int sb_runner_run(sb_runner *r, const sb_config *cfg, char *err, size_t errlen)
         record(r, cfg, runs, n_ok, software);
     if (cfg->quick) {
         double rsd = rc == 0 ? worst_rsd(cfg, runs, n_ok) : 0;
-        r->quick_spent_s += (double)(sb_now_ns() - t0) / 1e9;
+        r->quick_spent_s += figure_s(r, (double)(sb_now_ns() - t0) / 1e9);
         if (rsd > SB_QUICK_NOISY_RSD_PCT && r->dynamic && r->log) {
             fprintf(r->log, "  still noisy: relative SD %.1f %% after %zu runs (the quick budget, "
                     "%.0f s a target, has %.0f s left)\n", rsd, n_ok, SB_QUICK_BUDGET_S,

@@ -35,6 +35,12 @@ typedef struct sb_runner {
     FILE *log;               /* one line per completed figure; NULL = silent */
     bool warned_no_root;
     double quick_spent_s;    /* seconds spent on --quick selections so far (the budget) */
+    /* Seconds of this machine's clock a second of the time the figures are in: 1, or K in
+     * the device lab's guest dilated by K (scenario/lab_dilate.h), whose figures are scaled
+     * back to the model's time on the host. The 3-s rule, --quick's pooling and its budget
+     * are judged in that time, so a dilated run is trusted, pooled and topped up as the
+     * same run undilated. */
+    unsigned time_dilate;
     sb_progress progress;
 } sb_runner;
 

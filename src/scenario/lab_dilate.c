@@ -18,10 +18,14 @@
 #include "core/fileio.h"
 #include "core/log.h"
 #include "io/job.h"
+#include "workloads/dbench/dbench.h"
+#include "workloads/fsmark.h"
 
 /* Every unit a dilated test's figures carry, and which way each goes (docs/scenarios.md,
  * "Time dilation"). fio: MB/s, IOPS, B/s, B, s, us (latencies); sqlite: Seconds, 1/s, us,
- * "" (counts, the library's version number); dd: MB/s, B, s. */
+ * "" (counts, the library's version number); dd: MB/s, B, s; fs-mark: Files/s, us (a file's
+ * create to close), files, bytes, threads, dirs, "" (whether the data was random); dbench:
+ * MB/s, ops/s, ms (the longest operations), us (latencies), ops, bytes. */
 static const struct {
     const char *unit;
     sb_dil_kind kind;
@@ -30,6 +34,8 @@ static const struct {
     {"ns", SB_DIL_TIME},     {"MB/s", SB_DIL_RATE},    {"B/s", SB_DIL_RATE},  {"KB/s", SB_DIL_RATE},
     {"MiB/s", SB_DIL_RATE},  {"IOPS", SB_DIL_RATE},    {"1/s", SB_DIL_RATE},  {"Files/s", SB_DIL_RATE},
     {"TPS", SB_DIL_RATE},    {"B", SB_DIL_SAME},       {"", SB_DIL_SAME},     {"%", SB_DIL_SAME},
+    {"ops/s", SB_DIL_RATE},  {"ops", SB_DIL_SAME},     {"files", SB_DIL_SAME}, {"bytes", SB_DIL_SAME},
+    {"threads", SB_DIL_SAME}, {"dirs", SB_DIL_SAME},
 };
 
 /* fio's durations, in its resolved job: the wait before it, the ramp and the measured time. */
@@ -42,8 +48,10 @@ static void fio_stretch(void *params, unsigned k)
 }
 
 /* The tests that run dilated, and how their durations are stretched (NULL: they have none).
- * A test not here is refused: its figures or its own timers (dbench's time, fs-mark's,
- * pgbench's) were not gone through. */
+ * fs-mark: its sub-directory period (fs_mark's 180 s) and the driver's 100 ms wake-ups;
+ * dbench: its measured time, its warm-up, the driver's 50 ms wake-ups and a loadfile's
+ * timestamps. A test not here is refused: its figures or its own timers (pgbench's,
+ * compilebench's, postmark's ...) were not gone through. */
 static const struct {
     const char *test;
     void (*stretch)(void *params, unsigned k);
@@ -51,6 +59,8 @@ static const struct {
     {"fio", fio_stretch},
     {"sqlite", NULL},
     {"dd", NULL},
+    {"fs-mark", sb_fsmark_dilate},
+    {"dbench", sb_dbench_dilate},
 };
 
 sb_dil_kind sb_lab_dilate_unit(const char *unit)
@@ -74,7 +84,7 @@ const char *sb_lab_dilate_refusal(const sb_config *cfg)
 {
     const sb_workload *w = cfg->workload;
     if (test_row(w->name) < 0)
-        return "its figures and durations are not in the dilation table (fio, sqlite and dd are)";
+        return "its figures and durations are not in the dilation table (fio, sqlite, dd, fs-mark and dbench are)";
     for (size_t m = 0; m < w->n_measures; m++)
         if (sb_lab_dilate_unit(w->measures[m].unit) == SB_DIL_UNKNOWN)
             return "a measure's unit is not in the dilation table";

@@ -38,8 +38,9 @@ typedef enum sb_dil_kind {
 } sb_dil_kind;
 
 sb_dil_kind sb_lab_dilate_unit(const char *unit);
-/* NULL when a test can run dilated: it is in the table of tests (fio, sqlite, dd: their
- * figures' units are all in the table of units, and their durations are known), and
+/* NULL when a test can run dilated: it is in the table of tests (fio, sqlite, dd, fs-mark,
+ * dbench: their figures' units are all in the table of units, and their durations are
+ * known), and
  * nothing it is set to holds a rate or a time the table cannot scale (fio's steadystate
  * limits); else one line why not. */
 const char *sb_lab_dilate_refusal(const sb_config *cfg);
@@ -51,7 +52,7 @@ const char *sb_lab_dilate_refusal(const sb_config *cfg);
 int sb_lab_dilate_result(sb_resultfile *rf, unsigned k, char *err, size_t errlen);
 
 /* Guest side: each resolved test's durations ×K in its params (fio's startdelay, ramp and
- * runtime), below its options: the options, and so the result's option line and options,
+ * runtime; fs-mark's and dbench's, lab_dilate.c), below its options: the options, and so the result's option line and options,
  * keep the model's values. 0, or -EINVAL with err for a test that cannot run dilated. */
 int sb_lab_dilate_tests(sb_config *cfg, size_t n, unsigned k, char *err, size_t errlen);
 /* Guest side: a configuration's filesystem timers ×K in its mount options (ext4's and

@@ -36,14 +36,14 @@
 #include "core/histogram.h"
 #include "core/rand.h"
 #include "workloads/fs_common.h"
+#include "workloads/fsmark.h"
 #include "workloads/workload.h"
 
 #define FSM_CHUNK (16 * 1024)
 #define FSM_NAME_LEN 40
 #define FSM_RANDOM_LEN 24 /* fs_mark -r default: 24 random characters of the 40 */
 #define FSM_SECS_PER_DIR 180 /* fs_mark's time hash: the next sub-directory after this long */
-
-enum fsm_sync { FSM_SYNC_FSYNC, FSM_SYNC_NONE, FSM_SYNC_END };
+#define FSM_POLL_NS 100000000ull /* the driver's checks of the workers: ten a second */
 
 static const sb_choice fsm_tests[] = {
     {"1000-files", "1000 Files, 1MB Size"},
@@ -87,16 +87,6 @@ static const sb_measure fsm_measures[] = {
     {NULL, "Files/s", SB_HIGHER_IS_BETTER},
 };
 
-typedef struct fsm_params {
-    uint64_t files;   /* per worker */
-    uint64_t size;
-    uint64_t threads;
-    uint64_t dirs;
-    uint64_t per_dir; /* 0 = time hash */
-    int random_data;
-    enum fsm_sync sync;
-} fsm_params;
-
 /* The named tests' parameters. --quick keeps the file size and makes the file count per worker
  * about a second of work on a disk (docs/workloads.md, quick scale). The 4-thread test's quick
  * count is larger: behind a host that caches writes (the virtio disk here) a run's MB/s falls
@@ -113,6 +103,8 @@ static int fsm_resolve(const sb_config *cfg, void *params, char *err, size_t err
     if (rc)
         return rc;
     p->per_dir = sb_config_u(cfg, "per-dir");
+    p->dir_period_s = FSM_SECS_PER_DIR;
+    p->poll_ns = FSM_POLL_NS;
     p->size = 1048576;
     p->threads = 1;
     p->dirs = 0;
@@ -138,6 +130,13 @@ static int fsm_resolve(const sb_config *cfg, void *params, char *err, size_t err
     if (cfg->quick)
         p->files = quick_files;
     return 0;
+}
+
+void sb_fsmark_dilate(void *params, unsigned k)
+{
+    fsm_params *p = params;
+    p->dir_period_s *= k;
+    p->poll_ns *= k;
 }
 
 static uint64_t fsm_space_needed(const void *params)
@@ -226,7 +225,8 @@ static int fsm_one_file(fsm_shared *sh, const char *path)
 }
 
 /* The sub-directory of the next file, as fs_mark picks it: with per-dir N, N files in each
- * in turn; otherwise the same one until 180 s have passed since it was first used. */
+ * in turn; otherwise the same one until 180 s (dir_period_s) have passed since it was first
+ * used. */
 static uint64_t fsm_next_subdir(fsm_worker *w, time_t now)
 {
     const fsm_params *p = w->sh->p;
@@ -237,7 +237,7 @@ static uint64_t fsm_next_subdir(fsm_worker *w, time_t now)
         }
         w->subdir %= p->dirs;
         w->in_subdir++;
-    } else if (now - w->dir_since > FSM_SECS_PER_DIR) {
+    } else if (now - w->dir_since > (time_t)p->dir_period_s) {
         w->subdir = (w->subdir + 1) % p->dirs;
         w->dir_since = now;
     }
@@ -328,12 +328,11 @@ static void fsm_join(fsm_shared *sh, pthread_t thread)
 {
     struct timespec at;
     clock_gettime(CLOCK_MONOTONIC, &at);
+    uint64_t poll = sh->p->poll_ns; /* ten times a second; ×K dilated (fsmark.h) */
     for (;;) {
-        at.tv_nsec += 100000000L;
-        if (at.tv_nsec >= 1000000000L) {
-            at.tv_sec++;
-            at.tv_nsec -= 1000000000L;
-        }
+        uint64_t ns = (uint64_t)at.tv_nsec + poll;
+        at.tv_sec += (time_t)(ns / 1000000000u);
+        at.tv_nsec = (long)(ns % 1000000000u);
         if (pthread_clockjoin_np(thread, NULL, CLOCK_MONOTONIC, &at) != ETIMEDOUT)
             return;
         if (sb_ctx_interrupted(sh->ctx))

@@ -5,7 +5,9 @@
  * neither; the source of a measured figure names what ran; a workload's own quick
  * run count applies at --quick only, and never over the user's --runs; in the device lab
  * (core/cpubusy.h enabled) each figure gets its runs' CPU busy share, the workload's own
- * window's when it measured one, else the whole run's; none when disabled. */
+ * window's when it measured one, else the whole run's; none when disabled; in a lab guest
+ * dilated by K (sb_runner.time_dilate) the 3-second rule and the pooling count the
+ * figures' time, the guest's seconds ÷K. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,6 +79,7 @@ static int teardown(void **state)
 /* Runs the fake with 3 scheduled runs (exactly, unless dynamic_rule) and returns its
  * one entry. */
 static unsigned user_runs; /* sb_runner.runs: 0 = not given */
+static unsigned time_dilate = 1; /* sb_runner.time_dilate */
 
 static const sb_entry *run3(sb_resultfile *rf, bool quick, double secs)
 {
@@ -90,6 +93,7 @@ static const sb_entry *run3(sb_resultfile *rf, bool quick, double secs)
     r.dynamic = dynamic_rule;
     r.drop_caches = false;
     r.log = NULL;
+    r.time_dilate = time_dilate;
     calls = 0;
     run_seconds = secs;
     char err[256];
@@ -213,6 +217,33 @@ static void test_workload_quick_runs(void **state)
     fake.quick_runs = 0;
 }
 
+/* Dilated x4: 8 s of the guest's clock are 2 s of the figures' time, short; 12 s are 3. */
+static void test_dilated_seconds(void **state)
+{
+    (void)state;
+    sb_resultfile rf;
+    const sb_entry *e = run3(&rf, false, 8.0);
+    assert_false(e->untrusted); /* undilated, 8 s is long enough */
+    sb_resultfile_free(&rf);
+    time_dilate = 4;
+    e = run3(&rf, false, 8.0);
+    assert_int_equal(calls, 3);
+    assert_true(e->untrusted);
+    sb_resultfile_free(&rf);
+    e = run3(&rf, false, 12.0);
+    assert_false(e->untrusted);
+    sb_resultfile_free(&rf);
+    /* --quick: 8 s of the guest's a repetition, 2 of the figures': two make a run. */
+    e = run3(&rf, true, 8.0);
+    assert_int_equal(calls, 6);
+    assert_false(e->untrusted);
+    sb_resultfile_free(&rf);
+    time_dilate = 1;
+    e = run3(&rf, true, 8.0);
+    assert_int_equal(calls, 3);
+    sb_resultfile_free(&rf);
+}
+
 static void test_cpu_busy(void **state)
 {
     (void)state;
@@ -244,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_quick_repetition_bound),
         cmocka_unit_test(test_workload_quick_runs),
         cmocka_unit_test(test_cpu_busy),
+        cmocka_unit_test(test_dilated_seconds),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

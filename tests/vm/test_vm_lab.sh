@@ -13,6 +13,9 @@
 #     The same read dilated x4 (--vm-dilate 4: the model's delays x4 in the guest, the
 #     job's durations x4, the figures scaled back) is the model's time again within 1 %;
 #     the result says 2 s of runtime and records the dilation; the guest stretched its timers.
+#     Dbench in the same guest (time=2, no warm-up) ran 2 s of the model's time (8 of the
+#     guest's: its time stretched x4): its operations over its operations a second, the one
+#     a count and the other a rate scaled back x4, are 2 s again, and its option says 2.
 #  2. A SIGKILL of storbench while its guest measures: the guest dies with it (nothing of
 #     the lab runs on the host but QEMU), and the next run removes what was left.
 #     The same job again gives the same figures, within 1 % (the guest's whole input is in
@@ -66,7 +69,8 @@ nothing_left "after the first run"
 # Time dilation (--vm-dilate 4): the model's delays x4 in the guest, the job's durations x4,
 # the figures scaled back, so the QD1 read is the model's 20,025 us again, within 1 %.
 start=$(date +%s)
-check_exit "the QD1 read dilated x4" 0 "$SB" scenario run "$T/lab.ini" $ARGS --vm-dilate 4 $JOB --result "$T/rd.json"
+check_exit "the QD1 read dilated x4" 0 "$SB" scenario run "$T/lab.ini" $ARGS --vm-dilate 4 $JOB \
+    -s dbench:time=2,warmup=0,clients=1 --result "$T/rd.json"
 echo "# dilated guest: $(( $(date +%s) - start )) s"
 iopsd=$(fig "$T/rd.json" iops) mind=$(fig "$T/rd.json" lat_min) secd=$(fig "$T/rd.json" seconds)
 perd=$(awk -v i="$iopsd" 'BEGIN { printf "%.1f", 1e6 / i }')
@@ -82,6 +86,14 @@ check "dilated x4: recorded in the system" test "$("$SB" show "$T/rd.json" --for
     jq -r '.systems[0].software."System Layer"')" = "QEMU/TCG (emulated CPU, virtual time, dilated x4)"
 check "dilated x4: the Time Dilation key" test -n "$("$SB" show "$T/rd.json" --format json |
     jq -r '.systems[0].storage."Time Dilation" // empty' | grep '^x4: ')"
+dbf() { "$SB" show "$T/rd.json" --format json | jq -r --arg n "$1" '.results[] | select(.test == "dbench") |
+    .entries[0].secondary[] | select(.name == $n) | .value'; }
+dbsec=$(awk -v o="$(dbf operations)" -v r="$(dbf ops_per_sec)" 'BEGIN { if (r > 0) printf "%.3f", o / r }')
+# the driver looks at the clock every 50 ms of the model's time: up to 2.5 % over
+if within "${dbsec:-0}" 2 10; then ok "dilated x4: dbench measured $dbsec s of the model's time"
+else not_ok "dilated x4: dbench measured ${dbsec:-no} s, not the model's 2"; fi
+check "dilated x4: dbench's time is the model's 2 s" test "$("$SB" show "$T/rd.json" --format json |
+    jq -r '.results[] | select(.test == "dbench") | .options.time')" = 2
 check "dilated x4: the guest stretched its timers" grep -q "guest| storbench-vm: dilated x4: model delays x4, vm.dirty_expire_centisecs 3000->12000" "$T/out"
 check "dilated x4: ext4 mounted with its commit x4" test -n "$("$SB" show "$T/rd.json" --format json |
     jq -r '.systems[0].storage."Kernel Mount Options" // empty' | grep 'commit=20')"

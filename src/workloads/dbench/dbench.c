@@ -83,13 +83,6 @@ static const sb_measure db_measures[] = {
     {NULL, "MB/s", SB_HIGHER_IS_BETTER},
 };
 
-typedef struct db_params {
-    uint64_t clients, seed;
-    double time, warmup;
-    const char *loadfile; /* NULL = built-in */
-    bool light;           /* client=light: no per-line client work */
-} db_params;
-
 static bool db_is_default_loadfile(const db_params *p)
 {
     return p->loadfile && !strcmp(p->loadfile, SB_DBENCH_CLIENT_TXT);
@@ -105,6 +98,7 @@ static int db_resolve(const sb_config *cfg, void *params, char *err, size_t errl
     p->seed = sb_config_u(cfg, "seed");
     p->time = sb_config_seconds(cfg, "time");
     p->warmup = sb_config_seconds(cfg, "warmup");
+    p->clock_k = 1;
     if (p->time <= 0) {
         snprintf(err, errlen, "dbench: time must be more than 0 seconds");
         return -EINVAL;
@@ -138,6 +132,14 @@ static int db_resolve(const sb_config *cfg, void *params, char *err, size_t errl
         sb_dbench_script_free(&sc);
     }
     return 0;
+}
+
+void sb_dbench_dilate(void *params, unsigned k)
+{
+    db_params *p = params;
+    p->time *= k;
+    p->warmup *= k;
+    p->clock_k *= k;
 }
 
 /* The default loadfile comes with Debian's dbench package: without it the test cannot
@@ -179,10 +181,11 @@ static int db_deltree(const char *path)
 }
 
 /* A timestamped loadfile line waits until its time into the loop, as dbench does (the
- * wait is not part of the operation's latency). Sleeps in short steps so that the end
- * of the run is seen; false when the run is over. */
+ * wait is not part of the operation's latency). Sleeps in short steps (DB_POLL_MS, ×K
+ * dilated) so that the end of the run is seen; false when the run is over. */
 static bool db_wait_until(db_shared *sh, uint64_t t_ns)
 {
+    uint64_t step = (uint64_t)DB_POLL_MS * 1000000u * sh->clock_k;
     for (;;) {
         if (atomic_load_explicit(&sh->phase, memory_order_relaxed) == 2)
             return false;
@@ -190,8 +193,8 @@ static bool db_wait_until(db_shared *sh, uint64_t t_ns)
         if (now >= t_ns)
             return true;
         uint64_t d = t_ns - now;
-        if (d > 50000000u)
-            d = 50000000u;
+        if (d > step)
+            d = step;
         struct timespec ts = {(time_t)(d / 1000000000u), (long)(d % 1000000000u)};
         nanosleep(&ts, NULL);
     }
@@ -209,7 +212,7 @@ static void *db_client_main(void *arg)
     for (;;) {
         uint64_t loop_t0 = sb_now_ns();
         for (uint32_t i = 0; i < sc->n; i++) {
-            if (sc->ops[i].at > 0 && !db_wait_until(sh, loop_t0 + (uint64_t)(sc->ops[i].at * 1e9)))
+            if (sc->ops[i].at > 0 && !db_wait_until(sh, loop_t0 + (uint64_t)(sc->ops[i].at * 1e9 * sh->clock_k)))
                 goto done;
             int phase = atomic_load_explicit(&sh->phase, memory_order_relaxed);
             if (phase == 2)
@@ -288,7 +291,7 @@ static void db_drive(sb_run_ctx *ctx, const db_params *p, db_shared *sh, db_clie
     unsigned started = sb_dbench_start(cs, (unsigned)p->clients, procs, db_client_main);
     double total = p->warmup + p->time;
     while (atomic_load(&sh->phase) != 2) {
-        sb_sleep_ms(50);
+        sb_sleep_ms(DB_POLL_MS * p->clock_k);
         sb_dbench_poll(cs, started, procs);
         double el = (double)(sb_now_ns() - t_start) / 1e9;
         if (sb_ctx_interrupted(ctx)) {
@@ -447,6 +450,7 @@ static int db_run(sb_run_ctx *ctx, const void *params, sb_sample *samples)
     sh->script = &script;
     sh->dir = ctx->dir;
     sh->loadfile = p->loadfile;
+    sh->clock_k = p->clock_k;
     db_stats sum;
     double secs = 0;
     rc = db_clients_run(ctx, p, sh, stats, &sum, &secs);

@@ -5,7 +5,8 @@
  * share: a client's state and open handles, the state all clients share, and the
  * counters. db_shared and every client's db_stats live in one MAP_SHARED mapping, so
  * that clients forked as processes (client=dbench) and threads (client=light) count
- * and stop the same way.
+ * and stop the same way. Also the test's resolved parameters, whose durations the device
+ * lab's time dilation (scenario/lab_dilate.c) stretches through sb_dbench_dilate().
  */
 #ifndef SB_WORKLOADS_DBENCH_H
 #define SB_WORKLOADS_DBENCH_H
@@ -23,6 +24,22 @@
 #include "workloads/workload.h"
 
 #define DB_MAX_HANDLES 256
+#define DB_POLL_MS 50 /* the driver's checks of the clock and the clients */
+
+/* The options resolved (dbench.c). time and warmup are seconds of the guest's clock, and
+ * clock_k scales the other durations on it: the driver's DB_POLL_MS, a timestamped
+ * loadfile line's time into the loop; 1, or K under --vm-dilate K (sb_dbench_dilate). */
+typedef struct db_params {
+    uint64_t clients, seed;
+    double time, warmup;
+    const char *loadfile; /* NULL = built-in */
+    bool light;           /* client=light: no per-line client work */
+    unsigned clock_k;
+} db_params;
+
+/* The device lab's time dilation: the measured time, the warm-up and clock_k ×k in params,
+ * a db_params that sb_config_resolve() filled. */
+void sb_dbench_dilate(void *params, unsigned k);
 
 typedef struct db_handle {
     int32_t handle; /* -1 = free */
@@ -44,6 +61,7 @@ typedef struct db_shared {
     const char *dir;
     const char *loadfile; /* NULL: the built-in generator's stream (for messages) */
     atomic_int phase;     /* 0 warm-up, 1 measured, 2 stop */
+    unsigned clock_k;     /* db_params.clock_k, for the clients' waits */
     pthread_mutex_t lock; /* process-shared: guards err and errmsg */
     int err;              /* the first failure, a negative errno; 0 = none */
     char errmsg[512];     /* its one line, for the driver to hand to the runner */
