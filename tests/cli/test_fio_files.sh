@@ -77,12 +77,21 @@ check_exit "filename with \\: is one name" 0 "$SB_BIN" io --name=t --filename="$
     --rw=write
 check "\\: made the file x:y" test -f "$T/x:y"
 
-# ---- a job file: directory prefixes each relative name of the list, as fio's ----
+# ---- a job file: directory prefixes each name of the list, an absolute one too, as fio's
+# add_file (directory=D with filename=/y is D//y) ----
 mkdir -p "$T/jd"
 printf '[j]\ndirectory=%s\nfilename=x:%s/y\nsize=64k\nrw=write\n' "$T/jd" "$T/jd" >"$T/j.fio"
 check_exit "a job file's directory and filename=x:ABS/y run" 0 "$SB_BIN" io --quiet "$T/j.fio"
-check "... x made in the directory, y where named, 32 KiB each" \
-    test "$(stat -c %s "$T/jd/x" "$T/jd/y" 2>/dev/null | tr '\n' ' ')" = "32768 32768 "
+check "... x made in the directory, y below it too, 32 KiB each" \
+    test "$(stat -c %s "$T/jd/x" "$T/jd/$T/jd/y" 2>/dev/null | tr '\n' ' ')" = "32768 32768 "
+if [ $have_fio = 1 ]; then
+    # fio makes the missing directories of a job's first file only: ABS/y alone here
+    rm -rf "$T/jd"
+    mkdir -p "$T/jd"
+    printf '[j]\ndirectory=%s\nfilename=%s/y\nsize=64k\nrw=write\n' "$T/jd" "$T/jd" >"$T/j1.fio"
+    fio "$T/j1.fio" >/dev/null 2>&1
+    check "... where fio 3.33 makes y" test "$(stat -c %s "$T/jd/$T/jd/y" 2>/dev/null)" = 65536
+fi
 
 # ---- file_service_type: the order of the files ----
 # fd:block pairs of every 4 KiB pread of a 2-file read job
