@@ -406,29 +406,14 @@ static void default_directory(sb_io_job *job)
     snprintf(job->directory, sizeof job->directory, ".");
 }
 
-/* A job file's job onto its target: fio's directory is the prefix of a relative filename;
- * neither is a usage error. 0 or the exit code. */
+/* A job file's job onto its target: a filename's names carry the directory they were
+ * given under already (options/parse_files.c: fio's prefix, applied as each line is
+ * read); a job with neither gets fio's files in the current directory. 0 or the exit code. */
 static int job_target(sb_jobfile_job *j)
 {
     sb_io_job *job = &j->job;
-    if (job->filename[0] && strchr(job->directory, ':')) /* fio: the job's Nth directory, per clone */
-        return sb_usage_error(CMD, "%s: directory=A:B with filename is not supported (name the "
-                              "file's directory in filename)", job->name);
-    if (job->filename[0] && job->directory[0]) {
-        /* every relative name of the list (a:b, several files per job) */
-        char list[sizeof job->filename];
-        size_t n = 0;
-        for (const char *p = job->filename; *p; p += strlen(p) + 1) {
-            int k = snprintf(list + n, sizeof list - n, "%s%s%s", *p == '/' ? "" : job->directory,
-                             *p == '/' ? "" : "/", p);
-            if (k < 0 || n + (size_t)k + 2 > sizeof list)
-                return sb_usage_error(CMD, "%s: directory/filename too long", job->name);
-            n += (size_t)k + 1;
-        }
-        list[n] = '\0'; /* the list's end: NUL NUL */
-        memcpy(job->filename, list, n + 1);
+    if (job->filename[0])
         job->directory[0] = '\0';
-    }
     if (!job->filename[0] && !job->directory[0])
         default_directory(job);
     return 0;

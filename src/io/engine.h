@@ -57,6 +57,12 @@ typedef struct sb_engine_td {
     bool datasync;         /* the next fsync() is an fdatasync (the worker sets it per call) */
     bool sqpoll, nowait, hipri; /* fio's sqthread_poll, nowait, hipri (SB_ENGINE_RING, _RWF) */
     const struct sb_io_job *job; /* the job: the engine options it reads (.options) */
+    /* Several files per thread (io/job/files.c): every one's descriptor, fds[file] being
+     * fd (the worker sets both when it changes files); NULL, 0 for a thread of one file.
+     * An engine that keeps something per file (a registration, a mapping) makes it for
+     * each at init and takes file's at queue, as fio's engines do per fio_file. */
+    const int *fds;
+    unsigned nfds, file;
     char why[200];         /* init's failure in the engine's words (empty: strerror of its -errno) */
     void *data;            /* engine private */
 } sb_engine_td;
@@ -69,7 +75,7 @@ enum { SB_Q_COMPLETED = 0, SB_Q_QUEUED = 1 };
 enum {
     SB_ENGINE_REGISTERS = 1u << 0, /* registers files and buffers (registerfiles, fixedbufs) */
     SB_ENGINE_PRIO = 1u << 1,      /* gives each I/O its own priority (cmdprio) */
-    SB_ENGINE_MAPS = 1u << 2,      /* maps one file: no direct I/O, no trim, one file per job */
+    SB_ENGINE_MAPS = 1u << 2,      /* maps each file: no trim, no direct I/O (a warning) */
     SB_ENGINE_RING = 1u << 3,      /* a submission ring: sqthread_poll, nowait, hipri (io_uring) */
     SB_ENGINE_RWF = 1u << 4,       /* per-call RWF_ flags: nowait, hipri (pvsync2) */
     SB_ENGINE_ALLOCATES = 1u << 5, /* a read changes the file too (falloc): opened read-write */

@@ -147,6 +147,16 @@ static void sb_io_job_resolve_split(sb_io_job *job)
 
 void sb_io_job_resolve(sb_io_job *job)
 {
+    /* fio's nr_files below the count of a filename's files (nrfiles after them:
+     * options/parse_files.c): the job's files are the first that many; fio neither lays
+     * out nor uses the others */
+    if (job->filename_nr) {
+        char *p = job->filename;
+        for (unsigned k = 0; k < job->filename_nr && *p; k++)
+            p += strlen(p) + 1;
+        *p = '\0';
+        job->filename_nr = 0;
+    }
     sb_io_zbd_resolve(job); /* size=Nz, offset=Nz; zbd's whole zones */
     if (job->gtod_reduce)
         job->clat_percentiles = false; /* nothing recorded to print */

@@ -332,6 +332,8 @@ typedef struct sb_io_job {
     char run_fail[128];
     /* Exactly one of these: one shared file, or one file per job in a directory. */
     char filename[PATH_MAX];
+    unsigned filename_nr;      /* fio's nr_files when an nrfiles after the files made it fewer than
+                                * them: the first that many are the job's (job.c); 0 = all */
     char directory[PATH_MAX];
     bool keep_files;           /* files created in directory are removed unless set (needs dir_private) */
     bool dir_private;          /* directory is the caller's own (mkdtemp): the files go straight in;

@@ -101,8 +101,11 @@ else
     ok "# SKIP filesize=LO-HI with bsrange: no strace"
 fi
 
-check_exit "directory=A:B with filename: exit 2" 2 io --name=dd --filename=f --directory="$T/dA:$T/dB" --size=64k
-check_one_line "... one line" "directory=A:B with filename"
+# directory=A:B with filename: the named file below the first, every clone on it (fio's add_file)
+check_exit "directory=A:B with filename runs" 0 io --name=dd --directory="$T/dA:$T/dB" --filename=f --numjobs=2 \
+    --rw=write --size=64k
+check "... the one file dA/f, kept" test "$(cd "$T" && find dA dB -type f | tr '\n' ' ')" = "dA/f "
+rm -f "$T"/dA/* "$T"/dB/*
 
 # pre_read: the whole region in the page cache before a job that reads one block
 if command -v fincore >/dev/null; then

@@ -223,11 +223,25 @@ static void test_value_types(void **state)
     assert_int_equal(sb_opt_list_count(job.filename), 2);
     assert_string_equal(job.filename, "a");
     assert_string_equal(job.filename + 2, "b:c");
+    /* each filename adds its files to the job's, as fio's (a name twice is two files) */
+    assert_int_equal(set(&job, "filename", "a"), 0);
+    assert_int_equal(sb_opt_list_count(job.filename), 3);
+    assert_string_equal(job.filename + 6, "a");
     /* an empty name is skipped, as fio's (filename=D: is the file D); none at all is refused */
+    job.filename[0] = '\0';
     assert_int_equal(set(&job, "filename", "a::b:"), 0);
     assert_int_equal(sb_opt_list_count(job.filename), 2);
     assert_string_equal(job.filename + 2, "b");
     assert_int_equal(set(&job, "filename", ":"), -EINVAL);
+    assert_int_equal(sb_opt_list_count(job.filename), 2);
+    /* below the directory as it is when the line is read (fio's add_file: the first of
+     * A:B, and an absolute name too) */
+    job.filename[0] = '\0';
+    strcpy(job.directory, "/d:/e");
+    assert_int_equal(set(&job, "filename", "a:/b"), 0);
+    assert_string_equal(job.filename, "/d/a");
+    assert_string_equal(job.filename + 5, "/d//b");
+    job.directory[0] = job.filename[0] = '\0';
     assert_int_equal(set(&job, "thinktime", "250"), 0); /* fio: microseconds */
     assert_true(job.thinktime_s > 249e-6 && job.thinktime_s < 251e-6);
     assert_int_equal(set(&job, "thinktime", "2ms"), 0);
@@ -282,9 +296,10 @@ static void test_job_checks(void **state)
     assert_non_null(strstr(err, "trim_percentage with 2 files per job"));
     job.trim_percentage = job.trim_backlog = 0;
     job.verify = SB_VERIFY_NONE;
-    strcpy(job.engine, "mmap"); /* maps one file */
-    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);
+    strcpy(job.engine, "mmap"); /* a mapping per file */
+    assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), 0);
     strcpy(job.engine, "psync");
+    job.filename[0] = '\0';
     assert_int_equal(set(&job, "filename", "a"), 0);
     job.fsync_every = job.fdatasync_every = 1;
     assert_int_equal(sb_io_job_check(&job, err, sizeof err, warn, sizeof warn), -EINVAL);

@@ -3,7 +3,7 @@
  * are submitted with one io_uring_enter per commit (with GETEVENTS, as fio);
  * completions are taken from the CQ ring without a syscall when they are
  * already there, else one io_uring_enter waits for the missing ones.
- * A registered file (IOSQE_FIXED_FILE) and registered buffers
+ * Registered files (IOSQE_FIXED_FILE: each of the thread's) and registered buffers
  * (READ_FIXED/WRITE_FIXED) are used by default when the kernel accepts them:
  * they save the kernel a file reference (an atomic on a line shared with the
  * io-wq worker that may run the I/O) and the pinning of the buffer's pages on
@@ -114,7 +114,9 @@ static int uring_init(sb_engine_td *td)
     if (r < 0)
         goto fail;
     uring_iowq_apart(td, &d->ring);
-    if (td->fixed_files && (r = io_uring_register_files(&d->ring, &td->fd, 1)) < 0) {
+    /* every file of the thread, as fio's registerfiles: an I/O names its file's index */
+    if (td->fixed_files && (r = io_uring_register_files(&d->ring, td->fds ? td->fds : &td->fd,
+                                                        td->fds ? td->nfds : 1)) < 0) {
         if (td->files_required)
             goto fail_ring;
         td->fixed_files = false; /* by default only: plain file references */
@@ -156,7 +158,7 @@ static int uring_queue(sb_engine_td *td, sb_io_u *u)
         u->result = -EBUSY;
         return SB_Q_COMPLETED;
     }
-    int fd = td->fixed_files ? 0 : td->fd;
+    int fd = td->fixed_files ? (td->fds ? (int)td->file : 0) : td->fd;
     if (td->fixed_bufs) {
         if (u->ddir == SB_DDIR_READ)
             io_uring_prep_read_fixed(sqe, fd, u->buf, u->len, u->offset, (int)u->index);

@@ -1,6 +1,7 @@
 /*
- * engine_mmap — the file mapped shared into memory; a read copies from the
- * mapping into the buffer, a write copies into the mapping, fsync is msync.
+ * engine_mmap — the file mapped shared into memory (each of a thread's files its own
+ * mapping, as fio's); a read copies from the mapping into the buffer, a write copies into
+ * the mapping, fsync is msync.
  * Synchronous; page faults are the I/O. With direct=1 the file is opened
  * O_DIRECT and mapped all the same (as fio), the copies going through the
  * page cache. As fio's engine, the mapping is advised with the job's pattern
@@ -11,61 +12,99 @@
  * once, then from the cache).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "io/engine.h"
 #include "io/job.h"
+
+/* A thread's mappings: one per file (several files per job: td->fds), as fio's per file. */
+typedef struct mmap_data {
+    unsigned n;
+    struct { char *p; uint64_t len; } m[];
+} mmap_data;
+
+static void unmap_all(mmap_data *d)
+{
+    for (unsigned k = 0; k < d->n; k++)
+        if (d->m[k].p)
+            munmap(d->m[k].p, d->m[k].len);
+    free(d);
+}
+
+/* One file mapped: the job's region (offset + size); of several files, each at least
+ * as far as it is long (filesize=LO-HI: each file its own size, the region the first's). */
+static int map_one(sb_engine_td *td, int fd, char **out, uint64_t *len)
+{
+    uint64_t n = td->file_size;
+    struct stat st;
+    if (td->fds && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > n)
+        n = (uint64_t)st.st_size;
+    void *p = mmap(NULL, n, td->writes ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED)
+        return -errno;
+    *out = p;
+    *len = n;
+    /* fio's thp: the mapping backed by transparent huge pages where the file system can */
+    if (td->job && td->job->mmap_thp && madvise(p, n, MADV_HUGEPAGE) < 0)
+        return -errno;
+    /* fio advises the mapping by the job's pattern whenever fadvise_hint is not 0 */
+    if (td->job && td->job->fadvise_hint != SB_FADVISE_NONE &&
+        madvise(p, n, sb_rw_is_random(td->job->rw) ? MADV_RANDOM : MADV_SEQUENTIAL) < 0)
+        return -errno;
+    return 0;
+}
 
 static int mmap_init(sb_engine_td *td)
 {
     if (td->file_size == 0)
         return -EINVAL;
-    void *p = mmap(NULL, td->file_size, td->writes ? PROT_READ | PROT_WRITE : PROT_READ,
-                   MAP_SHARED, td->fd, 0);
-    if (p == MAP_FAILED)
-        return -errno;
-    /* fio's thp: the mapping backed by transparent huge pages where the file system can */
-    if (td->job && td->job->mmap_thp && madvise(p, td->file_size, MADV_HUGEPAGE) < 0) {
-        int e = errno;
-        munmap(p, td->file_size);
-        return -e;
+    unsigned n = td->fds ? td->nfds : 1;
+    mmap_data *d = calloc(1, sizeof *d + n * sizeof d->m[0]);
+    if (!d)
+        return -ENOMEM;
+    d->n = n;
+    for (unsigned k = 0; k < n; k++) {
+        int r = map_one(td, td->fds ? td->fds[k] : td->fd, &d->m[k].p, &d->m[k].len);
+        if (r < 0) {
+            unmap_all(d);
+            return r;
+        }
     }
-    /* fio advises the mapping by the job's pattern whenever fadvise_hint is not 0 */
-    if (td->job && td->job->fadvise_hint != SB_FADVISE_NONE &&
-        madvise(p, td->file_size, sb_rw_is_random(td->job->rw) ? MADV_RANDOM : MADV_SEQUENTIAL) < 0) {
-        int e = errno;
-        munmap(p, td->file_size);
-        return -e;
-    }
-    td->data = p;
+    td->data = d;
     return 0;
 }
 
 static int mmap_queue(sb_engine_td *td, sb_io_u *u)
 {
-    char *base = td->data;
-    if (u->offset + u->len > td->file_size) {
+    mmap_data *d = td->data;
+    unsigned k = td->fds ? td->file : 0;
+    if (u->offset + u->len > d->m[k].len) {
         u->result = -EINVAL;
         return SB_Q_COMPLETED;
     }
     if (u->ddir == SB_DDIR_READ)
-        memcpy(u->buf, base + u->offset, u->len);
+        memcpy(u->buf, d->m[k].p + u->offset, u->len);
     else
-        memcpy(base + u->offset, u->buf, u->len);
+        memcpy(d->m[k].p + u->offset, u->buf, u->len);
     u->result = u->len;
     return SB_Q_COMPLETED;
 }
 
+/* the file in use's mapping (the worker's end_fsync goes over each file in turn) */
 static int mmap_fsync(sb_engine_td *td)
 {
-    return msync(td->data, td->file_size, MS_SYNC) < 0 ? -errno : 0;
+    mmap_data *d = td->data;
+    unsigned k = td->fds ? td->file : 0;
+    return msync(d->m[k].p, d->m[k].len, MS_SYNC) < 0 ? -errno : 0;
 }
 
 static void mmap_cleanup(sb_engine_td *td)
 {
     if (td->data)
-        munmap(td->data, td->file_size);
+        unmap_all(td->data);
     td->data = NULL;
 }
 

@@ -78,15 +78,6 @@ int sb_io_files_check(const sb_io_job *job, char *err, size_t errlen)
         snprintf(err, errlen, "%s with %u files per job is not supported (one file)", one, n);
         return -EINVAL;
     }
-    if (sb_engine_can(job->engine, SB_ENGINE_MAPS)) {
-        snprintf(err, errlen, "the %s engine maps one file: %u files per job are not supported", job->engine, n);
-        return -EINVAL;
-    }
-    if (job->uring_fixed_files == 1) {
-        snprintf(err, errlen, "registerfiles=1 registers one file: %u files per job are not "
-                 "supported", n);
-        return -EINVAL;
-    }
     uint64_t per = job->size / n; /* size=N%: known once the files are (sb_io_files_size_pct) */
     if (!(job->filesize && job->filesize == job->size) && !job->filesize_max && !job->size_pct &&
         per - per % job->bs < job->bs) {
@@ -190,9 +181,12 @@ int sb_io_files_open(worker *w, const sb_io_job *job, const file_ctx *files, con
     if (per < 2)
         return 0;
     sb_io_fileset *fs = calloc(1, sizeof *fs);
-    if (!fs || !(fs->f = calloc(per, sizeof *fs->f)) || !(fs->active = calloc(per, sizeof *fs->active))) {
-        if (fs)
+    if (!fs || !(fs->f = calloc(per, sizeof *fs->f)) || !(fs->active = calloc(per, sizeof *fs->active)) ||
+        !(fs->fds = calloc(per, sizeof *fs->fds))) {
+        if (fs) {
             free(fs->f);
+            free(fs->active);
+        }
         free(fs);
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
@@ -207,6 +201,7 @@ int sb_io_files_open(worker *w, const sb_io_job *job, const file_ctx *files, con
                        : sb_io_open_for_io(job, files[map[w->index * per + k]].path, &f->fd, err, errlen);
         if (r < 0)
             return r;
+        fs->fds[k] = f->fd;
         f->og = w->og; /* the same layout, keys of its own */
         uint64_t fsz = files[map[w->index * per + k]].size;
         f->size = fsz;
@@ -245,6 +240,9 @@ int sb_io_files_open(worker *w, const sb_io_job *job, const file_ctx *files, con
     }
     window_reset(fs);
     fs->cur = 0;
+    w->td.fds = fs->fds; /* the engine's view: every file, the first in use */
+    w->td.nfds = per;
+    w->td.file = 0;
     w->seqmix.wrap = false; /* randread:N rewinds to 0 in a job of one file only (fio's) */
     fs->left = fs->nr; /* the first file is in use from the start, the next one after it */
     fs->rr = 1;
@@ -264,8 +262,11 @@ void sb_io_files_close(worker *w)
             sb_varmap_free(&fs->f[k].vmap);
     free(fs->f);
     free(fs->active);
+    free(fs->fds);
     free(fs);
     w->fs = NULL;
+    w->td.fds = NULL;
+    w->td.nfds = w->td.file = 0;
 }
 
 /* Makes file k the one in use: the worker's offset state goes back to the file it
@@ -289,6 +290,7 @@ static void switch_to(worker *w, unsigned k)
         sb_verify_use(w->vt, k);
     fs->cur = k;
     w->td.fd = b->fd;
+    w->td.file = k;
 }
 
 /* The next file to serve, as fio's __get_next_file: the current one while its ":N"

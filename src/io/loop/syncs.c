@@ -66,10 +66,13 @@ void sb_io_fsync(worker *w)
         return;
     }
     int cur = w->td.fd;
+    unsigned cur_file = w->td.file;
     for (unsigned k = 0; k < w->fs->n; k++) {
         w->td.fd = w->fs->f[k].fd;
+        w->td.file = k; /* mmap's msync: the file's mapping */
         do_fsync(w, false);
     }
     w->td.fd = cur;
+    w->td.file = cur_file;
 }
 

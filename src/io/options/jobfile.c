@@ -354,16 +354,25 @@ static int apply_line(sb_jobfile_job *j, const optline *l, char *err, size_t err
     return r;
 }
 
-/* Applies a section's lines: kb_base first (it governs how the sizes read), then the rest. */
+/* Which round of apply_section a line belongs to, by its key: kb_base 0, filename 2 (fio
+ * parses it after the rest, directory's prefix in place), the others 1. */
+static int line_round(const char *text)
+{
+    size_t n = strcspn(text, "= \t");
+    if (n == 7 && !strncmp(text, "kb_base", 7))
+        return 0;
+    return n == 8 && !strncmp(text, "filename", 8) ? 2 : 1;
+}
+
+/* Applies a section's lines: kb_base first (it governs how the sizes read), then the rest,
+ * then filename (each line adds files named below the section's directory, as in fio). */
 static int apply_section(sb_jobfile_job *j, const section *s, char *err, size_t errlen)
 {
     int r;
-    for (int round = 0; round < 2; round++)
-        for (size_t i = 0; i < s->n; i++) {
-            bool kb = !strncmp(s->lines[i].text, "kb_base", 7);
-            if (kb == (round == 0) && (r = apply_line(j, &s->lines[i], err, errlen)) < 0)
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < s->n; i++)
+            if (line_round(s->lines[i].text) == round && (r = apply_line(j, &s->lines[i], err, errlen)) < 0)
                 return r;
-        }
     return 0;
 }
 

@@ -175,8 +175,15 @@ SB_OPT_PARSER(sb_opt_parse_buffer_pattern);
  * into o_at (NULL: %o refused), *no of them. 0 or -EINVAL. */
 int sb_io_pattern_parse(const char *v, uint8_t *b, size_t cap, size_t *len, uint16_t *o_at,
                         unsigned o_cap, unsigned *no);
-/* parse_files.c: fio's file_service_type (several files per job, job/files.c) */
+/* parse_files.c: fio's file_service_type (several files per job, job/files.c), and
+ * filename=, whose every line adds its files to the job's (a job starts with those of its
+ * [global] and of the command line), each below the job's directory as it is then */
 SB_OPT_PARSER(sb_opt_parse_file_service);
+SB_OPT_PARSER(sb_opt_parse_filename);
+SB_OPT_PARSER(sb_opt_parse_nrfiles); /* nrfiles: fio's count of a filename's files too */
+/* fio's a:b list into out (size bytes): the names, each ending in NUL, then a NUL; \: is a
+ * colon in a name, an empty name is skipped. 0, or -EINVAL with why (parse.c). */
+int sb_opt_parse_list(char *out, size_t size, const char *v, char *why, size_t len);
 /* parse_sys.c: fio's file and system options' syntaxes (sync_file_range's FLAGS:N, cpumask,
  * uid and gid, clocksource's clocks) */
 SB_OPT_PARSER(sb_opt_parse_sync_file_range);

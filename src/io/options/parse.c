@@ -257,9 +257,8 @@ int sb_opt_parse_split(const sb_opt *o, void *field, const char *v, const sb_opt
 
 /* fio's file list: a:b is two names, \: a colon inside one; an empty name is skipped, as
  * fio's (filename=D: is the file D, a::b the files a and b). */
-static int parse_list(const sb_opt *o, void *field, const char *v, char *why, size_t len)
+int sb_opt_parse_list(char *out, size_t size, const char *v, char *why, size_t len)
 {
-    char *out = field;
     size_t n = 0;
     for (const char *p = v; *p; p++) {
         char c = *p;
@@ -267,8 +266,8 @@ static int parse_list(const sb_opt *o, void *field, const char *v, char *why, si
             c = *++p;
         else if (c == ':')
             c = '\0';
-        if (n + 2 >= o->size) {
-            snprintf(why, len, "too long (at most %zu bytes)", o->size - 2);
+        if (n + 2 >= size) {
+            snprintf(why, len, "too long (at most %zu bytes)", size - 2);
             return -EINVAL;
         }
         if (c == '\0' && (n == 0 || out[n - 1] == '\0'))
@@ -300,6 +299,8 @@ static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_
         memcpy(field, v, strlen(v) + 1);
         return 0;
     case SB_OPT_INT: {
+        if (o->parse) /* a number with a rule of its own (nrfiles after a filename's files) */
+            return o->parse(o, base, v, ctx, why, len);
         /* max 0: no upper bound */
         int rc = sb_parse_uint(v, (uint64_t)o->min, o->max == 0 ? UINT64_MAX : (uint64_t)o->max, &u);
         if (rc < 0) {
@@ -345,8 +346,8 @@ static int parse_value(const sb_opt *o, void *base, const char *v, const sb_opt_
         return o->parse ? o->parse(o, base, v, ctx, why, len) : parse_range(o, field, v, ctx, why, len);
     case SB_OPT_SPLIT: /* bssplit's row has its own (parse_fio.c), around this one */
         return o->parse ? o->parse(o, base, v, ctx, why, len) : sb_opt_parse_split(o, field, v, ctx, why, len);
-    case SB_OPT_LIST:
-        return parse_list(o, field, v, why, len);
+    case SB_OPT_LIST: /* a list of its own rules has its own parser (filename's, parse_files.c) */
+        return o->parse ? o->parse(o, base, v, ctx, why, len) : sb_opt_parse_list(field, o->size, v, why, len);
     case SB_OPT_PCT: {
         char num[32];
         size_t n = strlen(v);

@@ -179,7 +179,7 @@ const sb_opt sb_io_options[] = {
      .arg = "N",
      .help = "files per thread in --directory, named as fio's NAME.JOB.FILE; size is divided among "
              "them unless filesize is given",
-     .category = SB_OPTC_JOB},
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_nrfiles},
     {.name = "loops", .type = SB_OPT_INT, J(loops), .min = 1, .def = "1", .arg = "N",
      .help = "passes over the region of a job that is not time based",
      .category = SB_OPTC_JOB},
@@ -194,8 +194,9 @@ const sb_opt sb_io_options[] = {
      .category = SB_OPTC_JOB},
     {.name = "filename", .type = SB_OPT_LIST, J(filename), .arg = "FILE",
      .help = "the file (or block device) to use; it is kept. fio's a:b list (\\: a colon in a name) "
-             "names several, which every thread uses, size divided among them",
-     .category = SB_OPTC_JOB},
+             "names several, which every thread uses, size divided among them; each filename adds "
+             "to the job's files (a job starts with its [global]'s), as fio's",
+     .category = SB_OPTC_JOB, .parse = sb_opt_parse_filename},
     {.name = "directory", .type = SB_OPT_STR, J(directory), .arg = "DIR",
      .help = "make one file per job here, removed afterwards; A:B spreads the threads' files over "
              "the directories, as fio's",

@@ -416,10 +416,8 @@ static int setup_workers(const sb_io_job *job, const sb_engine_ops *ops, const f
             return r;
         if (job->lockfile && (r = sb_io_flock_attach(ws[i], err, errlen)) < 0) /* lockfile.c */
             return r;
-        if (ws[i]->fs) { /* one registered file, the first: the others go by descriptor */
-            ws[i]->td.fixed_files = false;
+        if (ws[i]->fs) /* several files: next_io's file choice (io_uring registers each) */
             ws[i]->rare = true;
-        }
     }
     return 0;
 }

@@ -49,6 +49,7 @@ typedef struct sb_io_wfile {
 typedef struct sb_io_fileset {
     unsigned n;                /* the thread's files */
     sb_io_wfile *f;
+    int *fds;                  /* [n] their descriptors, for the engine (td.fds) */
     unsigned kind, nr;         /* file_service_type and its :N */
     unsigned cur, left;        /* the file in use (its state is the worker's), I/Os left on it */
     unsigned ndone;
