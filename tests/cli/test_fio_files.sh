@@ -3,7 +3,8 @@
 # NAME.JOB.FILE files (seen through strace, since a --directory's files go when the job
 # ends), filename=a:b two files of size/2 (and \: a colon inside one name), the bytes
 # fio moves over them, file_service_type's order of files, filename_format, and
-# create_on_open / create_fsync (strace: no fallocate, no fsync). fio 3.33 runs the same
+# create_on_open / create_fsync (strace: no fallocate, no fsync), io_submit_mode=offload
+# over two files. fio 3.33 runs the same
 # jobs where it is installed; without fio or strace those comparisons skip, visibly.
 . "$(dirname "$0")/lib.sh"
 
@@ -192,4 +193,17 @@ check_exit "filename_format='\$filenum/\$jobnum' runs" 0 "$SB_BIN" io --quiet --
 check "... all 32 writes ($(jq '[.jobs[].write.total_ios]|add' "$T/out" 2>/dev/null))" \
     test "$(jq '[.jobs[].write.total_ios]|add' "$T/out" 2>/dev/null)" = 32
 check "... and nothing left in the directory" test -z "$(ls -A "$T/ffd")"
+# io_submit_mode=offload over two files: each I/O goes to the file it was drawn for (the
+# submit threads took the thread's first descriptor once, so every write went to a), as fio's
+if [ $have_strace = 1 ]; then
+    mkdir -p "$T/off"
+    for e in psync "libaio --iodepth=4"; do
+        (cd "$T/off" && strace -f -y -e trace=pwrite64,io_submit -o "$T/stoff" "$SB_BIN" io --name=j \
+            --filename=a:b --size=1m --bs=4k --rw=write --io_submit_mode=offload --ioengine=$e >/dev/null 2>&1)
+        na=$(grep -c '</[^>]*/off/a>' "$T/stoff"); nb=$(grep -c '</[^>]*/off/b>' "$T/stoff")
+        check "offload ($e) over filename=a:b: 128 writes to each file (a $na, b $nb)" test "$na:$nb" = 128:128
+    done
+else
+    echo "ok # SKIP strace not usable here: offload over two files is not seen"
+fi
 finish

@@ -30,6 +30,10 @@ typedef struct offload {
     sb_io_u **sq, **cq;        /* rings of depth + 1: to submit, completed */
     unsigned cap, sq_head, sq_tail, cq_head, cq_tail;
     uint64_t *done_ns;         /* [depth] by io_u index: when its completion was seen */
+    /* [depth] by io_u index: the file it was drawn for. A thread of several files switches
+     * w->td's descriptor between draws, while a submit thread's copy of td is taken once. */
+    int *fd_of;
+    unsigned *file_of;
     /* take_done's batch, [depth] each: on the heap, as the job thread's stack is small
      * (worker.h) and iodepth goes to 65536 */
     sb_io_u **got;
@@ -73,6 +77,8 @@ static void *submit_main(void *arg)
             break;
         sb_io_u *u = o->sq[o->sq_head];
         o->sq_head = (o->sq_head + 1) % o->cap;
+        td.fd = o->fd_of[u->index];
+        td.file = o->file_of[u->index];
         pthread_mutex_unlock(&o->mu);
         slot.buf = u->buf;
         slot.offset = u->offset;
@@ -161,6 +167,8 @@ static void run(offload *o)
         u->start_ns = t;
         pthread_mutex_lock(&o->mu);
         o->sq[o->sq_tail] = u;
+        o->fd_of[u->index] = w->td.fd;
+        o->file_of[u->index] = w->td.file;
         o->sq_tail = (o->sq_tail + 1) % o->cap;
         pthread_cond_signal(&o->work_cv);
         pthread_mutex_unlock(&o->mu);
@@ -181,11 +189,13 @@ void sb_io_loop_offload(worker *w)
     o.done_ns = calloc(depth, sizeof *o.done_ns);
     o.got = calloc(depth, sizeof *o.got);
     o.at = calloc(depth, sizeof *o.at);
+    o.fd_of = calloc(depth, sizeof *o.fd_of);
+    o.file_of = calloc(depth, sizeof *o.file_of);
     unsigned started = 0;
     pthread_mutex_init(&o.mu, NULL);
     pthread_cond_init(&o.work_cv, NULL);
     pthread_cond_init(&o.done_cv, NULL);
-    if (!th || !o.sq || !o.cq || !o.done_ns || !o.got || !o.at) {
+    if (!th || !o.sq || !o.cq || !o.done_ns || !o.got || !o.at || !o.fd_of || !o.file_of) {
         o.err = -ENOMEM;
         snprintf(o.errmsg, sizeof o.errmsg, "io_submit_mode=offload: %s", strerror(ENOMEM));
     }
@@ -231,4 +241,6 @@ void sb_io_loop_offload(worker *w)
     free(o.done_ns);
     free(o.got);
     free(o.at);
+    free(o.fd_of);
+    free(o.file_of);
 }
